@@ -1,0 +1,91 @@
+import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
+import { and, eq, gt } from "drizzle-orm";
+import { sessions, users, type UserRow } from "../../../db/schema";
+import type { AppServices } from "../context";
+import { AppError } from "../http/errors";
+
+export const SESSION_COOKIE = "mm_session";
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The user as the API shows it (SPEC §3 User plus the plan). */
+export interface PublicUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  profileImageUrl: string | null;
+  createdAt: string;
+  isPro: boolean;
+}
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    profileImageUrl: row.profileImageUrl,
+    createdAt: new Date(row.createdAt).toISOString(),
+    isPro: row.plan === "pro",
+  };
+}
+
+function sessionCookie(secret: string) {
+  return createCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+    secrets: [secret],
+  });
+}
+
+/**
+ * Starts a session row for the user and returns the Set-Cookie header value (signed session id;
+ * HttpOnly, Secure, SameSite=Lax).
+ */
+export async function createUserSession(app: AppServices, userId: string): Promise<string> {
+  const id = crypto.randomUUID() + crypto.randomUUID().replaceAll("-", "");
+  await app.db.insert(sessions).values({ id, userId, expiresAt: Date.now() + SESSION_TTL_MS });
+  return sessionCookie(app.env.SESSION_SECRET).serialize(id);
+}
+
+async function readSessionId(app: AppServices, request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie(app.env.SESSION_SECRET).parse(
+    request.headers.get("Cookie"),
+  );
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** The signed-in user for this request, or null (no cookie, bad signature, expired session). */
+export async function getUser(app: AppServices, request: Request): Promise<UserRow | null> {
+  const sessionId = await readSessionId(app, request);
+  if (!sessionId) return null;
+  const rows = await app.db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
+    .limit(1);
+  return rows[0]?.user ?? null;
+}
+
+/** Like getUser, but a missing user is a 401 {error:'UNAUTHORIZED'}. */
+export async function requireUser(app: AppServices, request: Request): Promise<UserRow> {
+  const user = await getUser(app, request);
+  if (!user) throw new AppError("UNAUTHORIZED", "Sign in required.", 401);
+  return user;
+}
+
+/** Deletes the session row (if any) and returns a Set-Cookie header that clears the cookie. */
+export async function destroyUserSession(app: AppServices, request: Request): Promise<string> {
+  const sessionId = await readSessionId(app, request);
+  if (sessionId) await app.db.delete(sessions).where(eq(sessions.id, sessionId));
+  return sessionCookie(app.env.SESSION_SECRET).serialize("", { maxAge: 0 });
+}
+
+/** Shorthand for route modules. */
+export function services(context: AppLoadContext): AppServices {
+  return context.app;
+}

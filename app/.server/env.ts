@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/** Cloudflare bindings declared in wrangler.toml. */
+export interface Bindings {
+  DB: D1Database;
+  BUCKET: R2Bucket;
+  KV: KVNamespace;
+  JOBS: Queue<unknown>;
+}
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+const url = z.string().url();
+
+/**
+ * Vars and secrets (wrangler.toml [vars], `.dev.vars`, `wrangler secret`). Parsed once per isolate;
+ * a bad value fails fast with the variable's name.
+ */
+export const EnvSchema = z
+  .object({
+    ENVIRONMENT: z.enum(["development", "test", "production"]).default("production"),
+    SESSION_SECRET: optionalString,
+    PUBMED_BASE_URL: url.default("https://eutils.ncbi.nlm.nih.gov/entrez/eutils"),
+    CROSSREF_BASE_URL: url.default("https://api.crossref.org"),
+    EUROPEPMC_BASE_URL: url.default("https://www.ebi.ac.uk/europepmc/webservices/rest"),
+    CORE_BASE_URL: url.default("https://api.core.ac.uk/v3"),
+    SEMANTIC_SCHOLAR_BASE_URL: url.default("https://api.semanticscholar.org/graph/v1"),
+    DOAJ_BASE_URL: url.default("https://doaj.org/api"),
+    NCBI_API_KEY: optionalString,
+    CORE_API_KEY: optionalString,
+    SEMANTIC_SCHOLAR_API_KEY: optionalString,
+    CONTACT_EMAIL: z.string().email().default("support@metamind.app"),
+    SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalString.pipe(z.string().url().optional()),
+    AI_MODEL: optionalString,
+    OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(15),
+    AI_SUMMARIES_PER_MONTH: z.coerce.number().int().min(0).default(20),
+  })
+  .transform((env) => {
+    if (!env.SESSION_SECRET) {
+      if (env.ENVIRONMENT === "production") {
+        throw new Error("SESSION_SECRET must be set outside development");
+      }
+      return { ...env, SESSION_SECRET: "metamind-dev-session-secret-not-for-production" };
+    }
+    return { ...env, SESSION_SECRET: env.SESSION_SECRET };
+  });
+
+export type AppEnv = z.infer<typeof EnvSchema>;
+
+const cache = new WeakMap<object, AppEnv>();
+
+/**
+ * Parses the Worker's env into typed settings, once per env object.
+ * @throws Error naming each invalid variable.
+ */
+export function parseEnv(raw: Record<string, unknown>): AppEnv {
+  const hit = cache.get(raw);
+  if (hit) return hit;
+  const result = EnvSchema.safeParse(raw);
+  if (!result.success) {
+    const details = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${details}`);
+  }
+  cache.set(raw, result.data);
+  return result.data;
+}
+
+/** True where demo accounts and dev-only conveniences are allowed. */
+export function isDevelopment(env: AppEnv): boolean {
+  return env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
+}

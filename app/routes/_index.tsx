@@ -1,0 +1,3 @@
+export default function Index() {
+  return <div className="p-8">MetaMind</div>;
+}

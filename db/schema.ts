@@ -1,0 +1,110 @@
+/**
+ * D1 schema, the single source of truth for tables. drizzle-kit generates db/migrations from it;
+ * wrangler applies those migrations (wrangler.toml migrations_dir).
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch('subsec') * 1000)`;
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    profileImageUrl: text("profile_image_url"),
+    plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+    subscriptionPlatform: text("subscription_platform"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const studies = sqliteTable(
+  "studies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    doi: text("doi"),
+    pmid: text("pmid"),
+    pmcid: text("pmcid"),
+    titleKey: text("title_key").notNull(),
+    title: text("title").notNull(),
+    abstract: text("abstract"),
+    authors: text("authors", { mode: "json" }).$type<string[]>().notNull(),
+    journal: text("journal"),
+    publicationDate: text("publication_date"),
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    studyType: text("study_type").notNull(),
+    publicationTypes: text("publication_types", { mode: "json" }).$type<string[]>().notNull(),
+    fullTextAvailable: integer("full_text_available", { mode: "boolean" }).notNull().default(false),
+    isOpenAccess: integer("is_open_access", { mode: "boolean" }).notNull().default(false),
+    openAccessUrl: text("open_access_url"),
+    url: text("url"),
+    impactFactor: real("impact_factor"),
+    citationCount: integer("citation_count"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("studies_doi_unique").on(t.doi),
+    uniqueIndex("studies_pmid_unique").on(t.pmid),
+    index("studies_title_key_idx").on(t.titleKey),
+  ],
+);
+
+export const searchHistory = sqliteTable(
+  "search_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    query: text("query").notNull(),
+    filters: text("filters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    providers: text("providers", { mode: "json" }).$type<string[]>().notNull(),
+    resultCount: integer("result_count").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [index("search_history_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** AI texts about a study, one row per (study, feature, focus, model); the newest is shown. */
+export const aiSummaries = sqliteTable(
+  "ai_summaries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
+    feature: text("feature").notNull().default("summary"),
+    focus: text("focus").notNull().default(""),
+    model: text("model").notNull(),
+    content: text("content").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("ai_summaries_key_unique").on(t.studyId, t.feature, t.focus, t.model),
+    index("ai_summaries_study_idx").on(t.studyId, t.feature, t.updatedAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type StudyRow = typeof studies.$inferSelect;

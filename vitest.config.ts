@@ -1,0 +1,54 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import tsconfigPaths from "vite-tsconfig-paths";
+import { defineConfig } from "vitest/config";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Two projects: `node` for pure logic (statistics, normalisers, the offline model; may read
+ * ../shared fixtures from disk) and `workers` for code that touches bindings, run inside workerd
+ * with local D1/KV/R2/Queues and migrations applied (tests/setup/apply-migrations.ts).
+ * Workers tests are named *.workers.test.ts.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [tsconfigPaths()],
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "db/**/*.test.ts"],
+          exclude: ["**/*.workers.test.ts", "tests/e2e/**", "node_modules/**"],
+          setupFiles: ["./tests/setup/fail-on-console-error.ts"],
+        },
+      },
+      {
+        plugins: [
+          tsconfigPaths(),
+          cloudflareTest(async () => ({
+            main: "./workers/app.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ENVIRONMENT: "test",
+                SESSION_SECRET: "test-session-secret",
+                OFFLINE_MODEL_DELAY_MS: "0",
+                TEST_MIGRATIONS: await readD1Migrations(path.join(root, "db/migrations")),
+              },
+            },
+          })),
+        ],
+        server: { fs: { allow: [root, path.resolve(root, "../shared")] } },
+        test: {
+          name: "workers",
+          include: ["app/**/*.workers.test.ts", "tests/**/*.workers.test.ts"],
+          setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
+          deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
+        },
+      },
+    ],
+  },
+});
