@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import { doaj, normalizeDoajSearch } from "./doaj";
+
+const suite = hasSharedFixtures() ? describe : describe.skip;
+const recording = (name: string) => normalizeDoajSearch(readJsonFixture(`doaj/${name}`));
+
+suite(fixtureSuiteName("DOAJ recordings"), () => {
+  it("normalises an article search page", () => {
+    const { studies, totalCount } = recording("v2_search_articles_license-CC-BY_pageSize10.json");
+    expect(totalCount).toBe(5412874);
+    expect(studies).toHaveLength(10);
+    expect(studies[0]).toMatchObject({
+      source: "doaj",
+      sourceId: "00000b689df5492bb15d3ec8927a4f6d",
+      title: "Brain insulin sensitivity is linked to adiposity and body fat distribution",
+      doi: "10.1038/s41467-020-15686-y",
+      journal: "Nature Communications",
+      publicationDate: "2020-04",
+      isOpenAccess: true,
+      fullTextAvailable: true,
+      openAccessUrl: "http://link.springer.com/article/10.1038/s41467-020-15686-y",
+      url: "https://doaj.org/article/00000b689df5492bb15d3ec8927a4f6d",
+      publicationTypes: [],
+      pmid: null,
+    });
+    expect(studies[0].authors).toHaveLength(9);
+    expect(studies[0].authors[4]).toBe("Jürgen Machann");
+    expect(studies[0].abstract).toMatch(/^Brain insulin action regulates eating behavior and whole-body energy fluxes, however the impact/);
+  });
+
+  it("reads month names and numbers, and records without DOI", () => {
+    const byId = new Map(recording("v2_search_articles_license-CC-BY_pageSize10.json").studies.map((s) => [s.sourceId, s]));
+    expect(byId.get("00001149f7964522953b91582f289cfc")?.publicationDate).toBe("2017-03");
+    expect(byId.get("0000133165664ede897e8c33fd51e8a4")?.publicationDate).toBe("2019-11");
+    expect(byId.get("00001cb7350c4c5ba3cefe297098f736")?.publicationDate).toBe("2013");
+    expect(byId.get("00000d914fd04a18adf84e756444ec98")).toMatchObject({ doi: null, journal: "Letras de Hoje", publicationDate: "2013-01" });
+  });
+
+  it("reads the two-record page and single article records", () => {
+    const two = recording("v2_search_articles_license-CC-BY_pageSize2.json");
+    expect(two.totalCount).toBe(5412874);
+    expect(two.studies.map((s) => s.sourceId)).toEqual(["00000b689df5492bb15d3ec8927a4f6d", "00000d914fd04a18adf84e756444ec98"]);
+    const single = recording("v2_articles_0005e11ec616453f854070069385e057.json");
+    expect(single.studies[0]).toMatchObject({ title: "Where in the brain are the genes expressed", journal: "Frontiers in Neuroinformatics", publicationDate: "2008-04" });
+  });
+
+  it("accepts the shared search envelope and rejects other bodies", () => {
+    expect(recording("v2_search_journals_bibjson.keywords-heritage.json").totalCount).toBe(112);
+    expect(() => normalizeDoajSearch({ error: "bad query" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "doaj" }));
+  });
+});
+
+suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
+  it("puts the encoded query in the path with page and pageSize", async () => {
+    const fake = recordingFetch(() => fixtureResponse("doaj/v2_search_articles_license-CC-BY_pageSize10.json"));
+    const result = await doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api/" }, { query: "license:CC-BY heart/lung", page: 3, limit: 10 });
+    const url = new URL(fake.calls[0].url);
+    expect(url.pathname).toBe("/api/search/articles/license%3ACC-BY%20heart%2Flung");
+    expect(Object.fromEntries(url.searchParams)).toEqual({ page: "3", pageSize: "10" });
+    expect(result.totalCount).toBe(5412874);
+    expect(result.studies).toHaveLength(10);
+  });
+
+  it("covers windows over 100 with fixed 100-record pages", async () => {
+    const fake = recordingFetch((call) => {
+      const page = Number(new URL(call.url).searchParams.get("page"));
+      return Response.json({
+        total: 5000,
+        page,
+        pageSize: 100,
+        results: Array.from({ length: 100 }, (_, i) => ({ id: `p${page}-${i}`, bibjson: { title: `Article ${page}-${i}` } })),
+      });
+    });
+    const result = await doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 2, limit: 250 });
+    // Records 250–499 live on 100-record pages 3, 4 and 5.
+    expect(fake.calls.map((c) => new URL(c.url).searchParams.get("page"))).toEqual(["3", "4", "5"]);
+    expect(result.studies).toHaveLength(250);
+    expect(result.studies[0].sourceId).toBe("p3-50");
+    expect(result.studies.at(-1)!.sourceId).toBe("p5-99");
+  });
+
+  it("refuses pages beyond DOAJ's first 1,000 records", async () => {
+    const fake = recordingFetch(() => fixtureResponse("doaj/v2_search_articles_license-CC-BY_pageSize10.json"));
+    await expect(doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 3, limit: 500 })).rejects.toMatchObject({
+      kind: "unavailable",
+    });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("maps HTTP and parse failures", async () => {
+    const failing = recordingFetch(() => new Response('{"error": "Query syntax error"}', { status: 400 }));
+    await expect(doaj.search({ fetch: failing.fetch, baseUrl: "https://doaj.org/api" }, { query: "a:(", page: 1, limit: 10 })).rejects.toMatchObject({
+      kind: "http",
+      status: 400,
+    });
+    const html = recordingFetch(() => new Response("<!DOCTYPE html><html><body>Maintenance</body></html>", { status: 200 }));
+    await expect(doaj.search({ fetch: html.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 1, limit: 10 })).rejects.toMatchObject({
+      kind: "parse",
+      message: expect.stringContaining("Maintenance"),
+    });
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * DOAJ article search (`/search/articles/{query}`). Field map: API_NOTES.md §6. DOAJ only lists
+ * open-access journals, so every record is open access.
+ */
+import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import { arr, buildUrl, count, fetchJson, isRecord, str } from "./http";
+
+/** DOAJ `pageSize` ceiling and deepest reachable record (settings.py, API_NOTES §6). */
+const MAX_PAGE_SIZE = 100;
+const MAX_RECORDS = 1000;
+
+function normalizeArticle(record: unknown): NormalizedStudy | null {
+  if (!isRecord(record) || !isRecord(record.bibjson)) return null;
+  const bib = record.bibjson;
+  const id = str(record.id);
+  const title = stripMarkup(str(bib.title) ?? "");
+  if (!id || !title) return null;
+  const identifiers = arr(bib.identifier).filter(isRecord);
+  const doiId = identifiers.find((i) => str(i.type)?.toLowerCase() === "doi");
+  const links = arr(bib.link).filter(isRecord);
+  const fulltext = links.find((l) => str(l.type)?.toLowerCase() === "fulltext" && str(l.url)) ?? links.find((l) => str(l.url));
+  const openAccessUrl = fulltext ? str(fulltext.url) : null;
+  const journal = isRecord(bib.journal) ? str(bib.journal.title) : null;
+  return {
+    source: "doaj",
+    sourceId: id,
+    title,
+    abstract: stripMarkup(str(bib.abstract) ?? "") || null,
+    authors: arr(bib.author)
+      .map((a) => (isRecord(a) ? str(a.name) : null))
+      .filter((n): n is string => n !== null),
+    journal,
+    publicationDate: toIsoDate(str(bib.year), str(bib.month)),
+    pmid: null,
+    pmcid: null,
+    doi: normalizeDoi(doiId ? str(doiId.id) : null),
+    studyType: classifyStudyType([], title),
+    publicationTypes: [],
+    fullTextAvailable: openAccessUrl !== null,
+    isOpenAccess: true,
+    openAccessUrl,
+    citationCount: null,
+    impactFactor: null,
+    url: `https://doaj.org/article/${id}`,
+  };
+}
+
+/**
+ * Normalises a DOAJ article search response `{total, page, pageSize, results[{id, bibjson}]}`
+ * (v2–v4 share it); a single `/articles/{id}` record is accepted as a one-item list. `month` may
+ * be "4" or "March". Records without id/title are skipped.
+ * Errors: any other body → ProviderError `parse`.
+ */
+export function normalizeDoajSearch(json: unknown): ProviderResult {
+  if (isRecord(json) && Array.isArray(json.results)) {
+    const studies = json.results.map(normalizeArticle).filter((s): s is NormalizedStudy => s !== null);
+    return { studies, totalCount: count(json.total) ?? studies.length };
+  }
+  if (isRecord(json) && isRecord(json.bibjson)) {
+    const study = normalizeArticle(json);
+    return { studies: study ? [study] : [], totalCount: study ? 1 : 0 };
+  }
+  throw new ProviderError("doaj", "parse", "expected a DOAJ search response with results[]");
+}
+
+/**
+ * DOAJ search: GET `${baseUrl}/search/articles/${encodeURIComponent(query)}?page=&pageSize=`.
+ * DOAJ pages are fixed-size, so the window `[(page-1)*limit, +limit)` is covered with pages of
+ * min(limit, 100) fetched sequentially and sliced; the window is clamped to DOAJ's first 1,000
+ * records. Errors: a page starting at or beyond record 1,000 → ProviderError `unavailable`.
+ */
+export const doaj: SearchProvider = {
+  id: "doaj",
+  label: "DOAJ",
+  requiresApiKey: false,
+  async search(deps, params) {
+    const start = (params.page - 1) * params.limit;
+    if (start >= MAX_RECORDS) {
+      throw new ProviderError("doaj", "unavailable", `DOAJ only returns the first 1,000 results (requested offset ${start})`);
+    }
+    const end = Math.min(start + params.limit, MAX_RECORDS);
+    const pageSize = Math.min(params.limit, MAX_PAGE_SIZE);
+    const path = `/search/articles/${encodeURIComponent(params.query)}`;
+    const studies: NormalizedStudy[] = [];
+    let totalCount = 0;
+    const firstPage = Math.floor(start / pageSize);
+    const lastPage = Math.floor((end - 1) / pageSize);
+    for (let page = firstPage; page <= lastPage; page++) {
+      const url = buildUrl(deps.baseUrl, path, { page: page + 1, pageSize });
+      const result = normalizeDoajSearch(await fetchJson("doaj", deps, url));
+      totalCount = result.totalCount;
+      const pageStart = page * pageSize;
+      studies.push(...result.studies.slice(Math.max(0, start - pageStart), end - pageStart));
+      if (result.studies.length < pageSize || pageStart + pageSize >= totalCount) break;
+    }
+    return { studies, totalCount };
+  },
+};

@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import { ProviderError } from "../types";
+import { europepmc, normalizeEuropePmcSearch } from "./europepmc";
+
+const suite = hasSharedFixtures() ? describe : describe.skip;
+const search = (name: string) => normalizeEuropePmcSearch(readJsonFixture(`europepmc/${name}`));
+
+suite(fixtureSuiteName("Europe PMC recordings"), () => {
+  it("normalises a core page (COVID-19)", () => {
+    const { studies, totalCount } = search("search_core_COVID-19_pageSize25.json");
+    expect(totalCount).toBe(767814);
+    expect(studies).toHaveLength(25);
+    expect(studies[0]).toMatchObject({
+      source: "europepmc",
+      sourceId: "AGR/IND607549052",
+      title: "The Influence of Covid-19 on Perceived Health Effects of Wetland Parks in China",
+      pmid: null,
+      doi: null,
+      publicationDate: "2024-12-01",
+      url: "https://europepmc.org/article/AGR/IND607549052",
+    });
+    expect(studies[0].authors).toHaveLength(2);
+  });
+
+  it("maps ids, journal, dates and the OA pdf of a PMC record", () => {
+    const diabetes = search("search_core_COVID-19_pageSize25.json").studies[2];
+    expect(diabetes).toMatchObject({
+      sourceId: "MED/38654371",
+      title: "Severity of COVID-19 infection in patients with COVID-19 combined with diabetes.",
+      pmid: "38654371",
+      pmcid: "PMC11040919",
+      doi: "10.1186/s41043-024-00548-w",
+      journal: "Journal of health, population, and nutrition",
+      publicationDate: "2024-04-23",
+      isOpenAccess: true,
+      fullTextAvailable: true,
+      openAccessUrl: "https://jhpn.biomedcentral.com/counter/pdf/10.1186/s41043-024-00548-w",
+      citationCount: 0,
+    });
+    expect(diabetes.authors).toEqual(["Lu D", "Liu Y", "Ma P", "Hou R", "Wang J"]);
+  });
+
+  it("turns <h4> abstract sections into 'Heading: text'", () => {
+    const diabetes = search("search_core_COVID-19_pageSize25.json").studies[2];
+    expect(diabetes.abstract).toMatch(/^Purpose: This study aimed to analyse the correlation/);
+    expect(diabetes.abstract).toContain(". Methods: Clinical and imaging data of a total of 146 patients");
+    expect(diabetes.abstract).toContain("Conclusion: Blood glucose control is significantly correlated");
+    const storm = search("search_core_Cytokine-Storm_pageSize100.json");
+    expect(storm.totalCount).toBe(53980);
+    expect(storm.studies).toHaveLength(100);
+    expect(storm.studies.every((s) => !/<\/?h4>/.test(s.abstract ?? ""))).toBe(true);
+  });
+
+  it("treats a record with an OA-coded link as open access even when the flag is N", () => {
+    const studies = search("search_core_COVID-19_pageSize25.json").studies;
+    const preprint = studies.find((s) => s.sourceId === "PPR/PPR838108")!;
+    expect(preprint).toMatchObject({ isOpenAccess: true, pmid: null, publicationTypes: ["Preprint"], doi: "10.12688/f1000research.130610.4" });
+    const letter = studies.find((s) => s.sourceId === "MED/38302164")!;
+    expect(letter).toMatchObject({
+      isOpenAccess: false,
+      fullTextAvailable: true,
+      openAccessUrl: "https://www.jrheum.org/content/jrheum/early/2024/01/25/jrheum.2023-0864.full.pdf",
+    });
+  });
+
+  it("classifies from pubTypeList", () => {
+    const studies = search("search_core_COVID-19_pageSize25.json").studies;
+    expect(studies.find((s) => s.pmid === "38314855")?.studyType).toBe("Systematic Review");
+    expect(studies.find((s) => s.pmid === "38553067")?.studyType).toBe("Observational Study");
+    expect(studies.find((s) => s.pmid === "38339786")?.studyType).toBe("Research Article");
+  });
+
+  it("reads lite results (authorString, journalTitle, pubType string)", () => {
+    const { studies, totalCount } = search("search_lite_cancer_json.json");
+    expect(totalCount).toBe(5059039);
+    expect(studies).toHaveLength(25);
+    expect(studies[0]).toMatchObject({
+      pmid: "39709209",
+      title: "Abscopal response in a patient with fibrolamellar hepatocellular carcinoma following radiotherapy.",
+      authors: ["Schoenfeld JD", "Haas-Kogan DA", "O'Neill AF"],
+      journal: "Lancet",
+      publicationTypes: ["journal article"],
+      doi: "10.1016/s0140-6736(24)02600-x",
+    });
+    expect(search("searchPOST_lite_cancer_synonym-true.json").totalCount).toBe(5933343);
+  });
+
+  it("returns nothing for the recorded empty result and for idlist pages", () => {
+    expect(search("search_empty_result_set.json")).toEqual({ studies: [], totalCount: 0 });
+    expect(search("search_idlist_cancer_json.json")).toEqual({ studies: [], totalCount: 5059039 });
+  });
+
+  it("rejects other bodies", () => {
+    expect(() => normalizeEuropePmcSearch({ error: "x" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "europepmc" }));
+    expect(() => normalizeEuropePmcSearch("nope")).toThrowError(ProviderError);
+  });
+});
+
+suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
+  const base = "https://www.ebi.ac.uk/europepmc/webservices/rest/";
+
+  it("asks for one core page with cursorMark=* on page 1", async () => {
+    const fake = recordingFetch(() => fixtureResponse("europepmc/search_core_COVID-19_pageSize25.json"));
+    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base, email: "team@metamind.test" }, { query: "COVID-19", page: 1, limit: 25 });
+    expect(fake.calls).toHaveLength(1);
+    const url = new URL(fake.calls[0].url);
+    expect(url.origin + url.pathname).toBe("https://www.ebi.ac.uk/europepmc/webservices/rest/search");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      query: "COVID-19",
+      resultType: "core",
+      format: "json",
+      pageSize: "25",
+      cursorMark: "*",
+      email: "team@metamind.test",
+    });
+    expect(result.totalCount).toBe(767814);
+    expect(result.studies).toHaveLength(25);
+  });
+
+  it("walks the cursor with an idlist request before fetching page 2", async () => {
+    const fake = recordingFetch((call) =>
+      new URL(call.url).searchParams.get("resultType") === "idlist"
+        ? fixtureResponse("europepmc/search_idlist_cancer_json.json")
+        : fixtureResponse("europepmc/search_core_cancer_json.json"),
+    );
+    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 2, limit: 25 });
+    expect(fake.calls).toHaveLength(2);
+    const [skip, page] = fake.calls.map((c) => new URL(c.url).searchParams);
+    expect([skip.get("resultType"), skip.get("pageSize"), skip.get("cursorMark")]).toEqual(["idlist", "25", "*"]);
+    expect([page.get("resultType"), page.get("pageSize"), page.get("cursorMark")]).toEqual(["core", "25", "AoIIP4ZawSg1MzEyODI1MA=="]);
+    expect(page.has("email")).toBe(false);
+    expect(result.totalCount).toBe(5059039);
+    expect(result.studies[0].pmid).toBe("39709209");
+  });
+
+  it("stops when the skip request comes back short (past the last hit)", async () => {
+    const fake = recordingFetch(() => fixtureResponse("europepmc/search_idlist_cancer_json.json"));
+    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 3, limit: 25 });
+    expect(new URL(fake.calls[0].url).searchParams.get("pageSize")).toBe("50");
+    expect(fake.calls).toHaveLength(1);
+    expect(result).toEqual({ studies: [], totalCount: 5059039 });
+  });
+
+  it("gives up after 10 skip requests", async () => {
+    const fake = recordingFetch((_call, index) =>
+      Response.json({
+        hitCount: 900000,
+        nextCursorMark: `cursor-${index + 1}`,
+        resultList: { result: Array.from({ length: 1000 }, (_, i) => ({ id: String(i), source: "MED" })) },
+      }),
+    );
+    await expect(europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 22, limit: 500 })).rejects.toMatchObject({
+      kind: "unavailable",
+      provider: "europepmc",
+    });
+    expect(fake.calls).toHaveLength(10);
+    expect(new URL(fake.calls[9].url).searchParams.get("cursorMark")).toBe("cursor-9");
+  });
+
+  it("maps HTTP failures to ProviderError", async () => {
+    const fake = recordingFetch(() => new Response("Internal Server Error", { status: 500, statusText: "Internal Server Error" }));
+    await expect(europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 1, limit: 25 })).rejects.toMatchObject({
+      kind: "http",
+      status: 500,
+      message: "500: Internal Server Error",
+    });
+  });
+});

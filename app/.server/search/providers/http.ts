@@ -1,0 +1,150 @@
+/**
+ * Request plumbing shared by the provider modules: URL building, fetch with error mapping to
+ * {@link ProviderError}, JSON parsing and offset-window paging. Provider-agnostic; no globals.
+ */
+import { ProviderError, type NormalizedStudy, type ProviderDeps, type ProviderId, type ProviderResult } from "../types";
+
+export type QueryParams = Record<string, string | number | null | undefined>;
+
+/**
+ * Joins `baseUrl` (trailing slashes removed) with `path` and the non-empty `params`
+ * (form-encoded by URLSearchParams, so spaces become "+").
+ */
+export function buildUrl(baseUrl: string, path: string, params: QueryParams = {}): string {
+  const root = baseUrl.replace(/\/+$/, "");
+  const qs = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") qs.set(key, String(value));
+  }
+  const query = qs.toString();
+  return `${root}${path}${query ? `?${query}` : ""}`;
+}
+
+/**
+ * A short readable excerpt of a response body for error messages: HTML reduced to its text,
+ * whitespace collapsed, at most `max` characters.
+ */
+export function bodySnippet(body: string, max = 200): string {
+  let text = body;
+  if (/<(?:!doctype|html|head|body)\b/i.test(text)) {
+    text = text
+      .replace(/<(style|script)\b[\s\S]*?<\/\1\s*>/gi, " ")
+      .replace(/<\?[\s\S]*?\?>|<![\s\S]*?>/g, " ")
+      .replace(/<[^>]+>/g, " ");
+  }
+  text = text.replace(/\s+/g, " ").trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  return err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");
+}
+
+/**
+ * Performs one request with `deps.fetch` and `deps.signal` and returns the body text.
+ * Errors: non-OK status → ProviderError `http` ("<status>: <snippet>", status); network failure →
+ * ProviderError `http` without status. Aborts (deps.signal) are re-thrown unchanged so callers can
+ * tell a cancellation/timeout from a provider failure.
+ */
+export async function fetchText(
+  provider: ProviderId,
+  deps: ProviderDeps,
+  url: string,
+  init: RequestInit = {},
+): Promise<string> {
+  let body: string;
+  let response: Response;
+  try {
+    response = await deps.fetch(url, { ...init, signal: deps.signal });
+    body = await response.text();
+  } catch (err) {
+    if (isAbort(err, deps.signal)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ProviderError(provider, "http", `network error: ${reason}`);
+  }
+  if (!response.ok) {
+    const snippet = bodySnippet(body) || response.statusText || "no body";
+    throw new ProviderError(provider, "http", `${response.status}: ${snippet}`, response.status);
+  }
+  return body;
+}
+
+/** Parses a JSON body; anything else (HTML error page, truncated text) → ProviderError `parse`. */
+export function parseJson(provider: ProviderId, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new ProviderError(provider, "parse", `expected JSON, got: ${bodySnippet(body, 120) || "empty body"}`);
+  }
+}
+
+/** Fetches a JSON document (see {@link fetchText} for errors). */
+export async function fetchJson(
+  provider: ProviderId,
+  deps: ProviderDeps,
+  url: string,
+  init: RequestInit = {},
+): Promise<unknown> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("accept")) headers.set("accept", "application/json");
+  return parseJson(provider, await fetchText(provider, deps, url, { ...init, headers }));
+}
+
+/**
+ * Collects records `[offset, offset + limit)` from an offset-paged API whose requests are capped
+ * at `maxPerRequest` records, issuing sequential chunk requests. Stops early when a chunk is
+ * empty or the provider's total is reached. Any chunk error propagates.
+ */
+export async function collectWindow(
+  offset: number,
+  limit: number,
+  maxPerRequest: number,
+  fetchChunk: (offset: number, size: number) => Promise<ProviderResult>,
+): Promise<ProviderResult> {
+  const studies: NormalizedStudy[] = [];
+  let totalCount = 0;
+  let position = offset;
+  const end = offset + limit;
+  while (position < end) {
+    const size = Math.min(maxPerRequest, end - position);
+    const chunk = await fetchChunk(position, size);
+    totalCount = chunk.totalCount;
+    studies.push(...chunk.studies);
+    if (chunk.studies.length === 0 || position + size >= totalCount) break;
+    position += size;
+  }
+  return { studies, totalCount };
+}
+
+/** Narrowing helpers for walking untyped JSON. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A trimmed non-empty string, or null (numbers are stringified). */
+export function str(value: unknown): string | null {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string") return null;
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+/** A finite non-negative integer (numeric strings accepted), or null. */
+export function count(value: unknown): number | null {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof n === "number" && Number.isFinite(n) && n >= 0 ? Math.floor(n) : null;
+}
+
+/** The value as an array: arrays unchanged, null/undefined → [], anything else → [value]. */
+export function arr(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return value === undefined || value === null ? [] : [value];
+}
+
+/** Order-preserving de-duplication of non-empty strings. */
+export function uniqueStrings(values: Iterable<string | null | undefined>): string[] {
+  const seen = new Set<string>();
+  for (const v of values) if (v) seen.add(v);
+  return [...seen];
+}

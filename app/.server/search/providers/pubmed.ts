@@ -1,0 +1,246 @@
+/**
+ * PubMed via NCBI E-utilities: esearch.fcgi (ids + total) then efetch.fcgi by POST (PubMed XML).
+ * Field map and quirks: fixtures/providers/API_NOTES.md §1.
+ */
+import { XMLParser } from "fast-xml-parser";
+import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import { arr, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
+
+/** NCBI `tool` value when the app does not pass one. */
+export const DEFAULT_NCBI_TOOL = "metamind";
+
+const ARRAY_TAGS = new Set([
+  "PubmedArticle", "PubmedBookArticle", "Author", "AbstractText", "ArticleId", "ELocationID",
+  "PublicationType", "Id", "ArticleDate",
+]);
+
+/**
+ * Titles and abstracts are kept as raw inner XML (stopNodes) so inline `<i>`, `<sup>`, `<b>` and
+ * MathML survive and go through {@link stripMarkup}. Entities are decoded by our own
+ * {@link decodeEntities} (processEntities off) so numeric references such as `&#x207b;` work.
+ */
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+  trimValues: true,
+  stopNodes: ["*.ArticleTitle", "*.VernacularTitle", "*.AbstractText"],
+  isArray: (name) => ARRAY_TAGS.has(name),
+});
+
+function parseXml(xml: string): Record<string, unknown> {
+  try {
+    const doc: unknown = parser.parse(xml);
+    return isRecord(doc) ? doc : {};
+  } catch (err) {
+    throw new ProviderError("pubmed", "parse", `invalid XML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Text content of a parsed node ("#text" of an element with attributes), entities decoded. */
+function text(node: unknown): string {
+  if (typeof node === "string") return decodeEntities(node).trim();
+  if (typeof node === "number") return String(node);
+  if (isRecord(node)) return text(node["#text"]);
+  return "";
+}
+
+function attr(node: unknown, name: string): string {
+  return isRecord(node) && typeof node[`@_${name}`] === "string" ? (node[`@_${name}`] as string) : "";
+}
+
+function child(node: unknown, ...path: string[]): unknown {
+  let current = node;
+  for (const key of path) {
+    if (!isRecord(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** Raw inner XML of a stop node (string, or "#text" when the element has attributes). */
+function rawMarkup(node: unknown): string {
+  if (typeof node === "string") return node;
+  if (isRecord(node) && typeof node["#text"] === "string") return node["#text"];
+  return "";
+}
+
+/**
+ * Parses an esearch response (retmode=xml, or the JSON `esearchresult` form) into the total hit
+ * count and the ids of the requested page. Errors: an `<ERROR>` reply → ProviderError `http`;
+ * anything that is not an eSearchResult → ProviderError `parse`.
+ */
+export function parsePubmedEsearch(body: string): { count: number; ids: string[] } {
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith("{")) {
+    const json = parseJson("pubmed", body);
+    const result = child(json, "esearchresult");
+    if (!isRecord(result)) throw new ProviderError("pubmed", "parse", "esearch JSON without esearchresult");
+    if (typeof result.ERROR === "string") throw new ProviderError("pubmed", "http", `esearch: ${result.ERROR}`);
+    const ids = arr(result.idlist).map((id) => String(id)).filter((id) => /^\d+$/.test(id));
+    return { count: Number(result.count) || 0, ids };
+  }
+  const doc = parseXml(body);
+  const result = doc.eSearchResult;
+  if (!isRecord(result)) {
+    throw new ProviderError("pubmed", "parse", `expected eSearchResult XML, got: ${bodySnippet(body, 120) || "empty body"}`);
+  }
+  const error = text(result.ERROR);
+  if (error && result.Count === undefined) throw new ProviderError("pubmed", "http", `esearch: ${error}`);
+  const ids = arr(child(result, "IdList", "Id")).map(text).filter((id) => /^\d+$/.test(id));
+  return { count: Number(text(result.Count)) || 0, ids };
+}
+
+function authorName(author: unknown): string | null {
+  if (attr(author, "ValidYN") === "N") return null;
+  const collective = text(child(author, "CollectiveName"));
+  if (collective) return collective;
+  const last = text(child(author, "LastName"));
+  const initials = text(child(author, "Initials"));
+  const fore = text(child(author, "ForeName"));
+  if (!last) return fore || null;
+  return `${last} ${initials || fore}`.trim();
+}
+
+function abstractText(article: unknown): string | null {
+  const sections = arr(child(article, "Abstract", "AbstractText"))
+    .map((section) => {
+      const body = stripMarkup(rawMarkup(section));
+      const label = attr(section, "Label").trim();
+      if (!body) return "";
+      return label ? `${label}: ${body}` : body;
+    })
+    .filter((s) => s !== "");
+  return sections.length > 0 ? sections.join("\n\n") : null;
+}
+
+function dateParts(node: unknown): string | null {
+  if (!isRecord(node)) return null;
+  const medline = text(node.MedlineDate);
+  if (medline) return toIsoDate(medline);
+  return toIsoDate(text(node.Year) || null, text(node.Month) || null, text(node.Day) || null);
+}
+
+/**
+ * Journal-issue PubDate; when that has no month (e.g. "2018") and the electronic ArticleDate
+ * falls in the same year, the more precise ArticleDate is used.
+ */
+function publicationDate(article: unknown): string | null {
+  const issue = dateParts(child(article, "Journal", "JournalIssue", "PubDate"));
+  const electronic = arr(child(article, "ArticleDate")).map(dateParts).find((d) => d !== null) ?? null;
+  if (!issue) return electronic;
+  if (issue.length === 4 && electronic && electronic.startsWith(issue)) return electronic;
+  return issue;
+}
+
+function normalizeArticle(entry: unknown): NormalizedStudy | null {
+  const citation = child(entry, "MedlineCitation");
+  const article = child(citation, "Article");
+  const pmid = text(child(citation, "PMID"));
+  if (!pmid || !isRecord(article)) return null;
+  const title = stripMarkup(rawMarkup(article.ArticleTitle)) || stripMarkup(rawMarkup(article.VernacularTitle));
+  if (!title) return null;
+
+  // Only the article's own PubmedData/ArticleIdList: ReferenceList entries carry ArticleIds too.
+  const ids = arr(child(entry, "PubmedData", "ArticleIdList", "ArticleId"));
+  const idOf = (type: string) => ids.find((id) => attr(id, "IdType") === type);
+  const elocationDoi = arr(article.ELocationID).find(
+    (loc) => attr(loc, "EIdType") === "doi" && attr(loc, "ValidYN") !== "N",
+  );
+  const doi = normalizeDoi(text(idOf("doi"))) ?? normalizeDoi(text(elocationDoi));
+  const pmcRaw = text(idOf("pmc"));
+  const pmcid = /^PMC\d+$/i.test(pmcRaw) ? pmcRaw.toUpperCase() : null;
+  const publicationTypes = uniqueStrings(arr(child(article, "PublicationTypeList", "PublicationType")).map(text));
+  const journal =
+    text(child(article, "Journal", "Title")) ||
+    text(child(article, "Journal", "ISOAbbreviation")) ||
+    text(child(citation, "MedlineJournalInfo", "MedlineTA")) ||
+    null;
+  const openAccessUrl = pmcid ? `https://www.ncbi.nlm.nih.gov/pmc/articles/${pmcid}/` : null;
+
+  return {
+    source: "pubmed",
+    sourceId: pmid,
+    title,
+    abstract: abstractText(article),
+    authors: arr(child(article, "AuthorList", "Author"))
+      .map(authorName)
+      .filter((name): name is string => name !== null),
+    journal,
+    publicationDate: publicationDate(article),
+    pmid,
+    pmcid,
+    doi,
+    studyType: classifyStudyType(publicationTypes, title),
+    publicationTypes,
+    fullTextAvailable: pmcid !== null,
+    isOpenAccess: pmcid !== null,
+    openAccessUrl,
+    citationCount: null,
+    impactFactor: null,
+    url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
+  };
+}
+
+/**
+ * Normalises an efetch PubMed XML document (`<PubmedArticleSet>`). `totalCount` is the number of
+ * normalised articles (efetch has no hit total; the provider takes it from esearch).
+ * Book records (PubmedBookArticle) and articles without PMID/title are skipped.
+ * Errors: a body without a PubmedArticleSet root (HTML page, garbage) → ProviderError `parse`.
+ */
+export function normalizePubmedXml(xml: string): ProviderResult {
+  const doc = parseXml(xml);
+  const set = doc.PubmedArticleSet;
+  if (set === undefined || (set !== "" && !isRecord(set))) {
+    throw new ProviderError("pubmed", "parse", `expected PubmedArticleSet XML, got: ${bodySnippet(xml, 120) || "empty body"}`);
+  }
+  const studies = arr(child(set, "PubmedArticle"))
+    .map(normalizeArticle)
+    .filter((s): s is NormalizedStudy => s !== null);
+  return { studies, totalCount: studies.length };
+}
+
+/**
+ * PubMed search: esearch (GET, retmode=xml, retstart=(page-1)*limit, retmax=limit) then efetch
+ * (POST form body, so long id lists never hit the 414 URI limit). `tool`, `email` and `api_key`
+ * go on every request. An empty id list returns without calling efetch. Results keep esearch's
+ * relevance order; totalCount is esearch's Count.
+ */
+export const pubmed: SearchProvider = {
+  id: "pubmed",
+  label: "PubMed",
+  requiresApiKey: false,
+  async search(deps, params) {
+    const common = {
+      tool: deps.tool || DEFAULT_NCBI_TOOL,
+      email: deps.email,
+      api_key: deps.apiKey,
+    };
+    const searchUrl = buildUrl(deps.baseUrl, "/esearch.fcgi", {
+      db: "pubmed",
+      term: params.query,
+      retstart: (params.page - 1) * params.limit,
+      retmax: params.limit,
+      retmode: "xml",
+      ...common,
+    });
+    const { count, ids } = parsePubmedEsearch(await fetchText("pubmed", deps, searchUrl));
+    if (ids.length === 0) return { studies: [], totalCount: count };
+
+    const form = new URLSearchParams({ db: "pubmed", id: ids.join(","), retmode: "xml" });
+    for (const [key, value] of Object.entries(common)) if (value) form.set(key, value);
+    const xml = await fetchText("pubmed", deps, buildUrl(deps.baseUrl, "/efetch.fcgi"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    const order = new Map(ids.map((id, index) => [id, index]));
+    const studies = normalizePubmedXml(xml).studies.sort(
+      (a, b) => (order.get(a.sourceId) ?? ids.length) - (order.get(b.sourceId) ?? ids.length),
+    );
+    return { studies, totalCount: count };
+  },
+};

@@ -1,0 +1,114 @@
+/**
+ * Semantic Scholar Graph API `/paper/search` (relevance search). Field map: API_NOTES.md §5.
+ */
+import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import { arr, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+
+/**
+ * Fields requested from `/paper/search`. `tldr` is deliberately not requested: a missing abstract
+ * stays null rather than being replaced by a machine summary, so "has abstract" filters and AI
+ * summaries only ever see real abstracts.
+ */
+export const S2_FIELDS =
+  "title,abstract,authors,year,publicationDate,journal,venue,externalIds,isOpenAccess,openAccessPdf,citationCount,publicationTypes,url";
+/** Per-request `limit` ceiling. */
+const MAX_LIMIT = 100;
+/** Relevance search only serves offset + limit below this (API_NOTES §5). */
+const WINDOW_END = 999;
+
+function normalizePaper(paper: unknown): NormalizedStudy | null {
+  if (!isRecord(paper)) return null;
+  const title = stripMarkup(str(paper.title) ?? "");
+  const paperId = str(paper.paperId);
+  if (!title || !paperId) return null;
+  const ids = isRecord(paper.externalIds) ? paper.externalIds : {};
+  const pmid = str(ids.PubMed);
+  const pmcNumber = str(ids.PubMedCentral);
+  const journal = isRecord(paper.journal) ? str(paper.journal.name) : null;
+  const pdf = isRecord(paper.openAccessPdf) ? str(paper.openAccessPdf.url) : null;
+  const types = uniqueStrings(arr(paper.publicationTypes).map(str));
+  return {
+    source: "semanticscholar",
+    sourceId: paperId,
+    title,
+    abstract: stripMarkup(str(paper.abstract) ?? "") || null,
+    authors: arr(paper.authors)
+      .map((a) => (isRecord(a) ? str(a.name) : null))
+      .filter((n): n is string => n !== null),
+    journal: journal ?? str(paper.venue),
+    publicationDate: toIsoDate(str(paper.publicationDate)) ?? toIsoDate(count(paper.year)),
+    pmid: pmid && /^\d+$/.test(pmid) ? pmid : null,
+    pmcid: pmcNumber ? (pmcNumber.toUpperCase().startsWith("PMC") ? pmcNumber.toUpperCase() : `PMC${pmcNumber}`) : null,
+    doi: normalizeDoi(str(ids.DOI)),
+    studyType: classifyStudyType(types, title),
+    publicationTypes: types,
+    fullTextAvailable: pdf !== null,
+    isOpenAccess: paper.isOpenAccess === true || pdf !== null,
+    openAccessUrl: pdf,
+    citationCount: count(paper.citationCount),
+    impactFactor: null,
+    url: str(paper.url) ?? `https://www.semanticscholar.org/paper/${paperId}`,
+  };
+}
+
+/**
+ * Normalises Semantic Scholar paper payloads:
+ * - `/paper/search` `{total, offset, next?, data?}` (the empty result has no `data` at all);
+ * - `/paper/search/match` `{data:[…]}`;
+ * - `POST /paper/batch` — a top-level array whose unknown ids are `null` (skipped);
+ * - a single `/paper/{id}` object.
+ * `abstract` is often null (publisher licensing) and is kept null. Papers without paperId/title
+ * are skipped. Errors: an `{error}`/`{message}` body or any other shape → ProviderError `parse`.
+ */
+export function normalizeSemanticScholar(json: unknown): ProviderResult {
+  let papers: unknown[];
+  let total: number | null = null;
+  if (Array.isArray(json)) {
+    papers = json;
+  } else if (isRecord(json) && ("data" in json || "total" in json)) {
+    if ("data" in json && !Array.isArray(json.data)) throw new ProviderError("semanticscholar", "parse", "S2 data is not a list");
+    papers = arr(json.data);
+    total = count(json.total);
+  } else if (isRecord(json) && typeof json.paperId === "string") {
+    papers = [json];
+  } else {
+    const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
+    throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar response${reason ? `: ${reason}` : ""}`);
+  }
+  const studies = papers.map(normalizePaper).filter((s): s is NormalizedStudy => s !== null);
+  return { studies, totalCount: total ?? studies.length };
+}
+
+/**
+ * Semantic Scholar search: GET `/paper/search?query=&offset=&limit=&fields=` with optional
+ * `x-api-key`. Windows over 100 are fetched in sequential chunks. Relevance search only reaches
+ * the first 1,000 hits, so the window is clamped to end at offset 999.
+ * Errors: a page starting at or beyond 999 → ProviderError `unavailable`.
+ */
+export const semanticscholar: SearchProvider = {
+  id: "semanticscholar",
+  label: "Semantic Scholar",
+  requiresApiKey: false,
+  async search(deps, params) {
+    const offset = (params.page - 1) * params.limit;
+    if (offset >= WINDOW_END) {
+      throw new ProviderError(
+        "semanticscholar",
+        "unavailable",
+        `Semantic Scholar relevance search only returns the first 1,000 results (requested offset ${offset})`,
+      );
+    }
+    const limit = Math.min(params.limit, WINDOW_END - offset);
+    const headers: Record<string, string> = deps.apiKey ? { "x-api-key": deps.apiKey } : {};
+    return collectWindow(offset, limit, MAX_LIMIT, async (chunkOffset, size) => {
+      const url = buildUrl(deps.baseUrl, "/paper/search", {
+        query: params.query,
+        offset: chunkOffset,
+        limit: size,
+        fields: S2_FIELDS,
+      });
+      return normalizeSemanticScholar(await fetchJson("semanticscholar", deps, url, { headers }));
+    });
+  },
+};

@@ -1,0 +1,137 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { aiSummaries, studies, type StudyRow } from "../../../db/schema";
+import type { Database } from "../db/client";
+import type { ProviderId } from "../search/types";
+
+/** A study as the API returns it (SPEC §3 Study). */
+export interface ApiStudy {
+  id: number;
+  title: string;
+  abstract: string | null;
+  authors: string[];
+  journal: string | null;
+  publicationDate: string | null;
+  pmid: string | null;
+  pmcid: string | null;
+  doi: string | null;
+  source: string;
+  /** Every database this record was found in during the search that returned it. */
+  sources: ProviderId[];
+  studyType: string;
+  fullTextAvailable: boolean;
+  isOpenAccess: boolean;
+  openAccessUrl: string | null;
+  url: string | null;
+  impactFactor: number | null;
+  relevanceScore: number | null;
+  relevanceReason: string | null;
+  aiSummary: string | null;
+  /** Name of the model that wrote aiSummary (the UI always shows it). */
+  aiSummaryModel: string | null;
+  citationCount: number | null;
+  fullTextAnalysis: string | null;
+}
+
+export interface StoredSummary {
+  content: string;
+  model: string;
+  updatedAt: number;
+}
+
+/** Turns a stored row (plus its newest summary) into the API shape. */
+export function toApiStudy(
+  row: StudyRow,
+  summary: StoredSummary | null,
+  sources: ProviderId[] = [row.source as ProviderId],
+): ApiStudy {
+  return {
+    id: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    authors: row.authors,
+    journal: row.journal,
+    publicationDate: row.publicationDate,
+    pmid: row.pmid,
+    pmcid: row.pmcid,
+    doi: row.doi,
+    source: row.source,
+    sources,
+    studyType: row.studyType,
+    fullTextAvailable: row.fullTextAvailable,
+    isOpenAccess: row.isOpenAccess,
+    openAccessUrl: row.openAccessUrl,
+    url: row.url,
+    impactFactor: row.impactFactor,
+    relevanceScore: null,
+    relevanceReason: null,
+    aiSummary: summary?.content ?? null,
+    aiSummaryModel: summary?.model ?? null,
+    citationCount: row.citationCount,
+    fullTextAnalysis: null,
+  };
+}
+
+/**
+ * The newest stored AI summary (feature 'summary') of each study, keyed by study id.
+ * Queries in chunks to respect D1's 100-parameter limit.
+ */
+export async function latestSummaries(
+  { db }: { db: Database },
+  { studyIds }: { studyIds: number[] },
+): Promise<Map<number, StoredSummary>> {
+  const out = new Map<number, StoredSummary>();
+  const ids = [...new Set(studyIds)];
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({
+        studyId: aiSummaries.studyId,
+        content: aiSummaries.content,
+        model: aiSummaries.model,
+        updatedAt: aiSummaries.updatedAt,
+      })
+      .from(aiSummaries)
+      .where(and(eq(aiSummaries.feature, "summary"), inArray(aiSummaries.studyId, ids.slice(i, i + 90))))
+      .orderBy(desc(aiSummaries.updatedAt));
+    for (const r of rows) {
+      if (!out.has(r.studyId)) out.set(r.studyId, { content: r.content, model: r.model, updatedAt: r.updatedAt });
+    }
+  }
+  return out;
+}
+
+/** One study with its newest summary, or null when the id is unknown. */
+export async function getStudy(
+  { db }: { db: Database },
+  { id }: { id: number },
+): Promise<ApiStudy | null> {
+  const [row] = await db.select().from(studies).where(eq(studies.id, id)).limit(1);
+  if (!row) return null;
+  const summaries = await latestSummaries({ db }, { studyIds: [id] });
+  return toApiStudy(row, summaries.get(id) ?? null);
+}
+
+/**
+ * Stores an AI summary for a study (one row per study/feature/focus/model, replaced on
+ * regeneration) in a single statement, so a failure leaves no half-written row.
+ */
+export async function saveSummary(
+  { db }: { db: Database },
+  input: { studyId: number; model: string; content: string; feature?: string; focus?: string },
+): Promise<void> {
+  const now = Date.now();
+  await db
+    .insert(aiSummaries)
+    .values({
+      studyId: input.studyId,
+      feature: input.feature ?? "summary",
+      focus: input.focus ?? "",
+      model: input.model,
+      content: input.content,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [aiSummaries.studyId, aiSummaries.feature, aiSummaries.focus, aiSummaries.model],
+      set: { content: input.content, updatedAt: now },
+    });
+}

@@ -1,0 +1,159 @@
+import { useRef, useState } from "react";
+import type { ApiStudy } from "~/.server/studies/queries";
+import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
+import { streamSummary } from "~/lib/stream-summary";
+import { toast } from "~/lib/toast";
+
+type SummaryState =
+  | { status: "idle" }
+  | { status: "streaming"; text: string; model: string | null }
+  | { status: "done"; text: string; model: string };
+
+/**
+ * One search result (SPEC §2 Study card): title, first three authors, journal, date, source
+ * badges, collapsible abstract, and the AI summary, which streams in word by word and always
+ * names the model that wrote it.
+ */
+export function StudyCard({ study }: { study: ApiStudy }) {
+  const [expanded, setExpanded] = useState(false);
+  const [summary, setSummary] = useState<SummaryState>(
+    study.aiSummary && study.aiSummaryModel
+      ? { status: "done", text: study.aiSummary, model: study.aiSummaryModel }
+      : { status: "idle" },
+  );
+  const abortRef = useRef<AbortController | null>(null);
+  const hasAbstract = (study.abstract ?? "").trim().length >= 10;
+
+  async function generate() {
+    abortRef.current?.abort();
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const previous = summary;
+    setSummary({ status: "streaming", text: "", model: null });
+    try {
+      const result = await streamSummary(
+        study.id,
+        (text, model) => setSummary({ status: "streaming", text, model }),
+        controller.signal,
+      );
+      setSummary({ status: "done", text: result.text, model: result.model });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      setSummary(previous);
+      toast({
+        title: "Error",
+        description: "Failed to regenerate summary. Please try again.",
+        variant: "destructive",
+      });
+      console.warn("summary stream failed", error);
+    }
+  }
+
+  const date = formatPublicationDate(study.publicationDate);
+  return (
+    <article
+      data-testid="study-card"
+      data-study-id={study.id}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        {study.sources.map((s) => (
+          <span
+            key={s}
+            data-testid="source-badge"
+            className="rounded-full bg-brand-50 px-2 py-0.5 font-medium text-brand-700"
+          >
+            {PROVIDER_LABELS[s] ?? s}
+          </span>
+        ))}
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-slate-700">{study.studyType}</span>
+        {study.isOpenAccess && (
+          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-emerald-700">Open access</span>
+        )}
+        {study.citationCount != null && (
+          <span className="text-slate-500">{study.citationCount} citations</span>
+        )}
+      </div>
+      <h3 className="mt-2 text-lg font-semibold leading-snug text-slate-900">{study.title}</h3>
+      <p className="mt-1 text-sm text-slate-600">{formatAuthors(study.authors)}</p>
+      <p className="text-sm text-slate-500">
+        {[study.journal, date].filter(Boolean).join(" · ")}
+        {study.doi && (
+          <>
+            {" · "}
+            <a
+              className="text-brand-600 hover:underline"
+              href={`https://doi.org/${study.doi}`}
+              target="_blank"
+              rel="noreferrer noopener"
+            >
+              doi:{study.doi}
+            </a>
+          </>
+        )}
+        {study.pmid && <span> · PMID {study.pmid}</span>}
+      </p>
+
+      {study.abstract ? (
+        <div className="mt-3">
+          <button
+            type="button"
+            className="text-sm font-medium text-brand-600 hover:underline"
+            aria-expanded={expanded}
+            onClick={() => setExpanded((v) => !v)}
+          >
+            {expanded ? "Hide abstract" : "Show abstract"}
+          </button>
+          {expanded && (
+            <p data-testid="abstract" className="mt-2 whitespace-pre-line text-sm leading-relaxed text-slate-700">
+              {study.abstract}
+            </p>
+          )}
+        </div>
+      ) : (
+        <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
+      )}
+
+      <section className="mt-4 rounded-lg bg-slate-50 p-3" aria-label="AI summary">
+        <div className="flex items-center justify-between gap-2">
+          <h4 className="text-sm font-semibold text-slate-800">AI summary</h4>
+          {hasAbstract && (
+            <button
+              type="button"
+              onClick={generate}
+              disabled={summary.status === "streaming"}
+              className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50"
+            >
+              {summary.status === "streaming"
+                ? "Generating..."
+                : summary.status === "done"
+                  ? "Regenerate"
+                  : "Generate summary"}
+            </button>
+          )}
+        </div>
+        {summary.status === "idle" && (
+          <p className="mt-1 text-sm text-slate-500">
+            {hasAbstract
+              ? "No summary yet. Generate one from the abstract."
+              : "A summary needs an abstract, and this record has none."}
+          </p>
+        )}
+        {summary.status !== "idle" && (
+          <p data-testid="ai-summary" aria-live="polite" className="mt-1 text-sm leading-relaxed text-slate-800">
+            {summary.text}
+            {summary.status === "streaming" && (
+              <span className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-brand-500 align-middle" />
+            )}
+          </p>
+        )}
+        {summary.status !== "idle" && summary.model && (
+          <p data-testid="summary-model" className="mt-1 text-xs text-slate-500">
+            {summary.status === "streaming" ? "Writing: " : "Written by "}
+            {summary.model}
+          </p>
+        )}
+      </section>
+    </article>
+  );
+}

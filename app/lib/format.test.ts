@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { formatAuthors, formatPublicationDate } from "./format";
+
+describe("formatAuthors", () => {
+  it("shows three authors then et al.", () => {
+    expect(formatAuthors(["A", "B", "C", "D"])).toBe("A, B, C et al.");
+    expect(formatAuthors(["A", "B", "C"])).toBe("A, B, C");
+    expect(formatAuthors([])).toBe("Unknown authors");
+  });
+});
+
+describe("formatPublicationDate", () => {
+  it("formats ISO prefixes", () => {
+    expect(formatPublicationDate("2024-03-05")).toBe("5 Mar 2024");
+    expect(formatPublicationDate("2024-03")).toBe("Mar 2024");
+    expect(formatPublicationDate("2024")).toBe("2024");
+    expect(formatPublicationDate(null)).toBe("");
+  });
+});

@@ -1,0 +1,53 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 8797);
+const REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 8798);
+
+/**
+ * End-to-end tests in Debian's chromium against the real Worker (wrangler dev, fresh local state)
+ * with every search provider pointed at the replay server of recorded real responses.
+ */
+export default defineConfig({
+  testDir: "./tests/e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  outputDir: "./tests/e2e/.artifacts",
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "node scripts/start-offline.mjs",
+    url: `http://127.0.0.1:${PORT}/`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      REPLAY_PORT: String(REPLAY_PORT),
+      PERSIST_DIR: ".wrangler/e2e-state",
+      FRESH_STATE: "1",
+      SKIP_BUILD: process.env.E2E_SKIP_BUILD ?? "1",
+    },
+  },
+});

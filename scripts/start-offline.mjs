@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Runs MetaMind with every search base URL pointed at the local replay server, which serves the
+// REAL recorded provider responses from ../shared/fixtures. Used by `npm run start:offline` and by
+// the Playwright suite. Env: PORT (8787), REPLAY_PORT (8788), PERSIST_DIR (wrangler state dir),
+// SKIP_BUILD=1 to reuse an existing build, REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300").
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const port = process.env.PORT ?? "8787";
+const replayPort = process.env.REPLAY_PORT ?? "8788";
+const persist = process.env.PERSIST_DIR ? ["--persist-to", process.env.PERSIST_DIR] : [];
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const children = [];
+// Children find Node 24 (node_modules/.bin/node) first, also when this script is run directly.
+const childEnv = { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` };
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: childEnv });
+  if (result.status !== 0) {
+    console.error(`${path.basename(cmd)} ${args.join(" ")} failed`);
+    shutdown(result.status ?? 1);
+  }
+}
+
+function shutdown(code) {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  process.exit(code);
+}
+process.on("SIGINT", () => shutdown(0));
+process.on("SIGTERM", () => shutdown(0));
+
+if (process.env.PERSIST_DIR && process.env.FRESH_STATE === "1") {
+  rmSync(path.resolve(root, process.env.PERSIST_DIR), { recursive: true, force: true });
+}
+
+const node24 = bin("node");
+const replay = spawn(existsSync(node24) ? node24 : process.execPath, [path.join(root, "tests/mocks/replay-server.ts")], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...childEnv, REPLAY_PORT: replayPort },
+});
+children.push(replay);
+replay.on("exit", (code) => {
+  if (code) shutdown(code);
+});
+
+if (process.env.SKIP_BUILD !== "1") run(bin("remix"), ["vite:build"]);
+run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist]);
+
+const replayBase = `http://127.0.0.1:${replayPort}`;
+const vars = {
+  PUBMED_BASE_URL: `${replayBase}/pubmed`,
+  CROSSREF_BASE_URL: `${replayBase}/crossref`,
+  EUROPEPMC_BASE_URL: `${replayBase}/europepmc`,
+  CORE_BASE_URL: `${replayBase}/core`,
+  SEMANTIC_SCHOLAR_BASE_URL: `${replayBase}/semanticscholar`,
+  DOAJ_BASE_URL: `${replayBase}/doaj`,
+  CORE_API_KEY: "offline-replay",
+};
+const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+const server = spawn(
+  bin("wrangler"),
+  ["dev", "--ip", "127.0.0.1", "--port", port, ...persist, ...varArgs],
+  { cwd: root, stdio: "inherit", env: childEnv },
+);
+children.push(server);
+server.on("exit", (code) => shutdown(code ?? 0));

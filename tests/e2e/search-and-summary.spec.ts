@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+
+const QUERY = "vitamin D fracture";
+const OFFLINE_MODEL = "MetaMind Offline Extractive v1";
+const SIX = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"];
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill(password);
+  await panel.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+test("a new account is created and searches PubMed; other databases are Professional", async ({ page }) => {
+  const email = `e2e-${Date.now()}@example.org`;
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Create Account" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Create Account" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill("short");
+  await panel.getByRole("button", { name: "Create Account" }).click();
+  await expect(panel.getByText("Password must be at least 6 characters")).toBeVisible();
+  await panel.getByLabel("Password").fill("a-good-password");
+  await panel.getByLabel("First name (optional)").fill("Grace");
+  await panel.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await expect(page.getByText(/Grace/).first()).toBeVisible();
+
+  await page.goto("/search");
+  await expect(page.getByRole("checkbox", { name: /Crossref/ })).toBeDisabled();
+  await page.getByLabel("Search query").fill(QUERY);
+  await page.getByLabel("Search query").press("Enter");
+  await expect(page.getByTestId("provider-status-pubmed")).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("study-card").first()).toBeVisible();
+  expect(await page.getByTestId("provider-status-crossref").count()).toBe(0);
+});
+
+test("Professional searches six databases and watches a summary stream in, then stored", async ({ page }) => {
+  await signIn(page, "pro@metamind.local", "metamind-demo");
+  await page.goto("/search");
+  await page.getByRole("button", { name: "Select All" }).click();
+  await page.getByLabel("Search query").fill(QUERY);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+
+  for (const id of SIX) {
+    await expect(page.getByTestId(`provider-status-${id}`)).toHaveAttribute("data-status", "ok");
+  }
+  const cards = page.getByTestId("study-card");
+  await expect(cards.first()).toBeVisible();
+  const sources = new Set(await page.getByTestId("source-badge").allTextContents());
+  expect(sources.size).toBeGreaterThanOrEqual(4);
+
+  const card = cards.filter({ has: page.getByRole("button", { name: "Generate summary" }) }).first();
+  const studyId = await card.getAttribute("data-study-id");
+  const target = page.locator(`[data-study-id="${studyId}"]`);
+
+  // Record every length the summary text passes through while it streams.
+  await page.evaluate((id) => {
+    const lengths: number[] = [];
+    (window as unknown as { __lengths: number[] }).__lengths = lengths;
+    const root = document.querySelector(`[data-study-id="${id}"]`)!;
+    new MutationObserver(() => {
+      const el = root.querySelector('[data-testid="ai-summary"]');
+      if (el) lengths.push(el.textContent?.length ?? 0);
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  }, studyId);
+
+  await target.getByRole("button", { name: "Generate summary" }).click();
+  await expect(target.getByTestId("summary-model")).toHaveText(`Written by ${OFFLINE_MODEL}`);
+  const summary = (await target.getByTestId("ai-summary").textContent())!.trim();
+  expect(summary.length).toBeGreaterThan(40);
+  const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths);
+  expect(new Set(lengths).size).toBeGreaterThan(5);
+
+  await page.screenshot({ path: "tests/e2e/.artifacts/search-summary.png", fullPage: false });
+
+  await page.reload();
+  const reloaded = page.locator(`[data-study-id="${studyId}"]`);
+  await expect(reloaded.getByTestId("summary-model")).toHaveText(`Written by ${OFFLINE_MODEL}`);
+  await expect(reloaded.getByTestId("ai-summary")).toHaveText(summary);
+  await expect(reloaded.getByRole("button", { name: "Regenerate" })).toBeVisible();
+});
+
+test("unknown pages show the 404 page", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+});
