@@ -14,6 +14,7 @@ import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
 import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
+import { Toaster } from "~/components/ui/toaster";
 import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -55,6 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Header user={data?.user ?? null} />
         <main className="flex-1">{children}</main>
         <Footer />
+        <Toaster />
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { createAuthenticator, readCredentialsForm } from "~/.server/auth/accounts";
+import { createAuthenticator, LoginSchema, readCredentialsForm } from "~/.server/auth/accounts";
 import { clientIp, hitRateLimit } from "~/.server/auth/rate-limit";
 import { createUserSession, toPublicUser } from "~/.server/auth/session";
-import { AppError, handleApi } from "~/.server/http/errors";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 
 /** POST /api/login {email, password} → {user} with a session cookie (SPEC §7). */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -14,8 +14,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       windowSeconds: 15 * 60,
     });
     const form = await readCredentialsForm(request);
-    const body = new URLSearchParams();
-    for (const [k, v] of form) if (typeof v === "string") body.set(k, v);
+    const credentials = parseInput(LoginSchema, {
+      email: form.get("email") ?? undefined,
+      password: form.get("password") ?? undefined,
+    });
+    const body = new URLSearchParams(credentials);
     const formRequest = new Request(request.url, { method: "POST", body });
     const user = await createAuthenticator(app).authenticate("user-pass", formRequest);
     const cookie = await createUserSession(app, user.id);

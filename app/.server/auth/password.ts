@@ -64,7 +64,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return false;
   }
   if (iterations < 1 || iterations > PBKDF2_ITERATIONS) return false;
-  const expected = fromBase64(hashText);
-  const actual = await derive(password, fromBase64(saltText), iterations);
+  let expected: Uint8Array;
+  let salt: Uint8Array<ArrayBuffer>;
+  try {
+    expected = fromBase64(hashText);
+    salt = fromBase64(saltText);
+  } catch {
+    return false;
+  }
+  const actual = await derive(password, salt, iterations);
   return constantTimeEqual(actual, expected);
 }

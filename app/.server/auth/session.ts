@@ -52,9 +52,12 @@ export async function createUserSession(app: AppServices, userId: string): Promi
 }
 
 async function readSessionId(app: AppServices, request: Request): Promise<string | null> {
-  const value: unknown = await sessionCookie(app.env.SESSION_SECRET).parse(
-    request.headers.get("Cookie"),
-  );
+  let value: unknown;
+  try {
+    value = await sessionCookie(app.env.SESSION_SECRET).parse(request.headers.get("Cookie"));
+  } catch {
+    return null; // a malformed or foreign cookie value means signed out
+  }
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 

@@ -1,6 +1,6 @@
 import type { AppServices } from "../context";
 import { NoAbstractError } from "../ai/prompts";
-import { getLanguageModel } from "../ai/registry";
+import { getLanguageModel, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
 import { getStudy, saveSummary } from "./queries";
@@ -8,17 +8,24 @@ import { getStudy, saveSummary } from "./queries";
 /**
  * Streams a fresh AI summary of a stored study as plain-text chunks and stores it, with the
  * model's name, once the model has finished (nothing is stored when the stream fails or the
- * client goes away). The model's name is sent in the X-Model-Name header.
+ * client goes away). The model's name is sent in the X-Model-Name header. `model` defaults to the
+ * registry's choice for this environment (OpenAI, OpenAI-compatible or the offline model).
  *
  * @throws AppError 404 STUDY_NOT_FOUND; 400 NO_ABSTRACT ('No Abstract Available').
  */
 export async function regenerateStudySummary(
   app: Pick<AppServices, "db" | "env" | "fetch" | "waitUntil">,
-  { studyId, signal }: { studyId: number; signal?: AbortSignal },
+  {
+    studyId,
+    signal,
+    model: resolved,
+  }: { studyId: number; signal?: AbortSignal; model?: Pick<ResolvedModel, "model" | "name"> },
 ): Promise<Response> {
   const study = await getStudy(app, { id: studyId });
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
-  const { model, name } = getLanguageModel({
+  const { model, name } =
+    resolved ??
+    getLanguageModel({
     OPENAI_API_KEY: app.env.OPENAI_API_KEY,
     OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
     AI_MODEL: app.env.AI_MODEL,

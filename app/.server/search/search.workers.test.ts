@@ -1,0 +1,251 @@
+import { env, SELF } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createReplayFetch } from "../../../tests/mocks/index.ts";
+import {
+  hasWorkerFixtures,
+  MISSING_WORKER_FIXTURES,
+  workerFixtureReader,
+} from "../../../tests/mocks/workers-fixtures.ts";
+import { getLoadContext } from "../context";
+import { parseEnv } from "../env";
+import { searchStudies } from "./service";
+import type { ProviderId } from "./types";
+
+const BASE = "https://metamind.test";
+const SIX: ProviderId[] = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"];
+const appEnv = () => parseEnv(env as unknown as Record<string, unknown>);
+const realBaseUrls = () => {
+  const e = appEnv();
+  return {
+    pubmed: e.PUBMED_BASE_URL,
+    crossref: e.CROSSREF_BASE_URL,
+    europepmc: e.EUROPEPMC_BASE_URL,
+    core: e.CORE_BASE_URL,
+    semanticscholar: e.SEMANTIC_SCHOLAR_BASE_URL,
+    doaj: e.DOAJ_BASE_URL,
+  };
+};
+
+type FetchFn = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+function replay(): FetchFn {
+  return createReplayFetch(workerFixtureReader, { baseUrls: realBaseUrls() });
+}
+
+/** Routes provider calls through `impl`; everything else (SELF) is untouched. */
+function spyFetch(impl: FetchFn) {
+  return vi.spyOn(globalThis, "fetch").mockImplementation(impl as typeof fetch);
+}
+
+async function login(email: string): Promise<string> {
+  const res = await SELF.fetch(`${BASE}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `ip-${email}` },
+    body: JSON.stringify({ email, password: "metamind-demo" }),
+  });
+  expect(res.status).toBe(200);
+  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+}
+
+function app(overrides: Record<string, unknown> = {}, fetchImpl?: FetchFn) {
+  const raw = { ...(env as unknown as Record<string, unknown>), ...overrides };
+  const ctx = getLoadContext(raw as never, { waitUntil: () => {} });
+  return { ...ctx.app, fetch: (fetchImpl ?? replay()) as typeof fetch };
+}
+
+const suite = hasWorkerFixtures ? describe : describe.skip;
+
+describe("search input validation (no upstream calls)", () => {
+  it.each([
+    ["q=", "INVALID_QUERY"],
+    ["q=%20%20", "INVALID_QUERY"],
+    [`q=${"a".repeat(2000)}`, "INVALID_QUERY"],
+    ["q=x&searchProviders=pubmed,foo", "UNKNOWN_PROVIDER"],
+    ["q=x&searchProviders=", "NO_PROVIDERS"],
+    ["q=x&page=0", "INVALID_PAGE"],
+    ["q=x&page=abc", "INVALID_PAGE"],
+    ["q=x&limit=10000", "INVALID_LIMIT"],
+  ])("GET /api/search?%s → 400 %s", async (query, code) => {
+    const spy = vi.spyOn(globalThis, "fetch");
+    const res = await SELF.fetch(`${BASE}/api/search?${query}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe(code);
+    expect(body.message.length).toBeGreaterThan(5);
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it("an unknown per-database path is a 404 with a JSON error", async () => {
+    const res = await SELF.fetch(`${BASE}/api/search/scopus?q=x`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "UNKNOWN_PROVIDER" });
+  });
+});
+
+suite(hasWorkerFixtures ? "search against recorded provider responses" : `search — ${MISSING_WORKER_FIXTURES}`, () => {
+  let spy: ReturnType<typeof spyFetch>;
+  beforeEach(() => {
+    spy = spyFetch(replay());
+  });
+  afterEach(() => spy.mockRestore());
+
+  it("guests search PubMed (esearch → efetch) and get stored studies with stable ids", async () => {
+    const res = await SELF.fetch(`${BASE}/api/search?q=vitamin%20D%20fracture`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      studies: { id: number; title: string; pmid: string; source: string }[];
+      source: string;
+      providers: Record<string, { status: string; count: number; totalCount: number }>;
+      totalCount: number;
+      totalPages: number;
+      page: number;
+      limit: number;
+    };
+    expect(body.source).toBe("pubmed");
+    expect(body.providers.pubmed).toMatchObject({ status: "ok", count: 2, totalCount: 42249 });
+    expect(body.studies.map((s) => s.pmid).sort()).toEqual(["11700088", "11748933"]);
+    expect(body).toMatchObject({ page: 1, limit: 25, totalCount: 42249, totalPages: 400 });
+
+    const urls = spy.mock.calls.map(([input]) => new URL(String(input instanceof Request ? input.url : input)));
+    const esearch = urls.find((u) => u.pathname.endsWith("/esearch.fcgi"))!;
+    expect(esearch.searchParams.get("term")).toBe("vitamin D fracture");
+    expect(esearch.searchParams.get("tool")).toBe("metamind");
+    expect(esearch.searchParams.get("email")).toBe("dev@metamind.local");
+
+    const again = (await (await SELF.fetch(`${BASE}/api/search?q=vitamin%20D%20fracture`)).json()) as typeof body;
+    expect(again.studies.map((s) => s.id)).toEqual(body.studies.map((s) => s.id));
+
+    const one = await SELF.fetch(`${BASE}/api/studies/${body.studies[0]!.id}`);
+    expect(await one.json()).toMatchObject({ id: body.studies[0]!.id, title: body.studies[0]!.title });
+  });
+
+  it("other databases need Professional: 403 PRO_REQUIRED multi_database", async () => {
+    for (const path of ["/api/search?q=x&searchProviders=pubmed,crossref", "/api/search/crossref?q=x"]) {
+      const res = await SELF.fetch(`${BASE}${path}`);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: "PRO_REQUIRED", feature: "multi_database" });
+    }
+    const free = await login("free@metamind.local");
+    const res = await SELF.fetch(`${BASE}/api/search/doaj?q=x`, { headers: { Cookie: free } });
+    expect(res.status).toBe(403);
+  });
+
+  it("Professional searches all six in parallel; CORE without a key is reported unavailable", async () => {
+    const pro = await login("pro@metamind.local");
+    const res = await SELF.fetch(`${BASE}/api/search?q=sleep&searchProviders=${SIX.join(",")}`, {
+      headers: { Cookie: pro },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      studies: { id: number; sources: string[] }[];
+      source: string;
+      message: string;
+      providers: Record<string, { status: string; error: string | null; count: number }>;
+    };
+    expect(body.source).toBe("multi");
+    for (const id of ["pubmed", "crossref", "europepmc", "semanticscholar", "doaj"]) {
+      expect(body.providers[id]?.status, id).toBe("ok");
+      expect(body.providers[id]?.count, id).toBeGreaterThan(0);
+    }
+    expect(body.providers.core).toMatchObject({ status: "unavailable", error: "CORE_API_KEY is not configured" });
+    expect(body.message).toMatch(/CORE unavailable/);
+    expect(new Set(body.studies.flatMap((s) => s.sources)).size).toBe(5);
+    expect(new Set(body.studies.map((s) => s.id)).size).toBe(body.studies.length);
+
+    const history = await env.DB.prepare("SELECT query, providers FROM search_history ORDER BY id DESC LIMIT 1").first();
+    expect(history).toMatchObject({ query: "sleep" });
+  });
+
+  it("all providers failing → 503 ALL_PROVIDERS_FAILED with every report", async () => {
+    const pro = await login("pro@metamind.local");
+    const res = await SELF.fetch(`${BASE}/api/search?q=zzfail&searchProviders=pubmed,crossref,doaj`, {
+      headers: { Cookie: pro },
+    });
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: string; message: string; serviceUnavailable: boolean; providers: Record<string, { status: string }> };
+    expect(body).toMatchObject({ error: "ALL_PROVIDERS_FAILED", message: "All search providers failed", serviceUnavailable: true });
+    expect(Object.values(body.providers).map((p) => p.status)).toEqual(["failed", "failed", "failed"]);
+  });
+
+  it("a provider that hangs is aborted at the timeout while the others answer", async () => {
+    const base = replay();
+    const hanging: FetchFn = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.startsWith(realBaseUrls().crossref)) return base(input, init);
+      return new Promise((_, reject) => {
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        signal?.addEventListener("abort", () => reject(signal.reason));
+      });
+    };
+    const proRow = await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first();
+    const started = Date.now();
+    const ok = await searchStudies(app({ SEARCH_TIMEOUT_MS: "300" }, hanging), proRow as never, {
+      query: "sleep",
+      page: 1,
+      limit: 25,
+      providers: ["europepmc", "crossref", "doaj"],
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(ok.providers.crossref).toMatchObject({ status: "timeout", count: 0 });
+    expect(ok.providers.crossref!.ms).toBeGreaterThanOrEqual(290);
+    expect(ok.providers.europepmc?.status).toBe("ok");
+    expect(ok.providers.doaj?.status).toBe("ok");
+    expect(ok.studies.length).toBe(ok.providers.europepmc!.count + ok.providers.doaj!.count - ok.duplicatesRemoved);
+  });
+
+  it("garbage and errors from one provider are isolated and reported failed", async () => {
+    const base = replay();
+    const urls = realBaseUrls();
+    const broken: FetchFn = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(urls.crossref)) {
+        return new Response("<html><body>Service temporarily down</body></html>", { status: 200, headers: { "content-type": "text/html" } });
+      }
+      if (url.startsWith(urls.europepmc)) return new Response("upstream exploded", { status: 502 });
+      return base(input, init);
+    };
+    const proRow = await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first();
+    const result = await searchStudies(app({ CORE_API_KEY: "test-key" }, broken), proRow as never, {
+      query: "sleep",
+      page: 1,
+      limit: 25,
+      providers: SIX,
+    });
+    expect(result.providers.crossref?.status).toBe("failed");
+    expect(result.providers.europepmc).toMatchObject({ status: "failed" });
+    expect(result.providers.europepmc?.error).toMatch(/502/);
+    for (const id of ["pubmed", "core", "semanticscholar", "doaj"] as const) {
+      expect(result.providers[id]?.status, id).toBe("ok");
+    }
+  });
+
+  it("merges the same paper found by two databases (real Crossref and Semantic Scholar records)", async () => {
+    const urls = realBaseUrls();
+    const crossrefWork = JSON.parse(workerFixtureReader("crossref/works_10.1016-j.addr.2015.01.008.json")!) as {
+      message: unknown;
+    };
+    const s2Paper = JSON.parse(workerFixtureReader("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")!);
+    // Each single-record lookup is wrapped in its API's list envelope, the record itself unchanged.
+    const lists: FetchFn = async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(urls.crossref)) {
+        return Response.json({ status: "ok", "message-type": "work-list", message: { "total-results": 1, items: [crossrefWork.message] } });
+      }
+      return Response.json({ total: 1, offset: 0, data: [s2Paper] });
+    };
+    const proRow = await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first();
+    const result = await searchStudies(app({}, lists), proRow as never, {
+      query: "nanoparticles",
+      page: 1,
+      limit: 25,
+      providers: ["crossref", "semanticscholar"],
+    });
+    expect(result.duplicatesRemoved).toBe(1);
+    expect(result.studies).toHaveLength(1);
+    expect(result.studies[0]).toMatchObject({ doi: "10.1016/j.addr.2015.01.008" });
+    expect([...result.studies[0]!.sources].sort()).toEqual(["crossref", "semanticscholar"]);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind("10.1016/j.addr.2015.01.008").first();
+    expect(rows).toMatchObject({ n: 1 });
+  });
+});
