@@ -40,7 +40,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     timeout: 180_000,
     reuseExistingServer: false,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
     env: {
       PORT: String(PORT),

@@ -49,7 +49,8 @@ function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
 /**
  * Streams a plain-language summary of `study` (see `buildStudySummaryPrompt`) as a
  * `text/plain; charset=utf-8` Response whose body is the model's text deltas in order, with
- * headers `X-Model-Name: encodeURIComponent(modelName)` and `Cache-Control: no-store`.
+ * headers `X-Model-Name: encodeURIComponent(modelName)`, `Cache-Control: no-store` and
+ * `Content-Encoding: identity` (no buffering compression on the way to the browser).
  * Equivalent to `streamText(...).toTextStreamResponse(...)` (deprecated in ai v7), except that
  * a model error mid-stream errors the body rather than closing it cleanly.
  *
@@ -89,6 +90,9 @@ export function streamStudySummary(deps: StudySummaryDeps, study: StudyForSummar
     headers: {
       "X-Model-Name": encodeURIComponent(deps.modelName),
       "Cache-Control": "no-store",
+      // Workers gzip text responses for clients that accept it, which buffers the whole stream;
+      // an explicit identity encoding keeps every chunk flowing to the browser as it is written.
+      "Content-Encoding": "identity",
     },
   });
 }

@@ -117,6 +117,17 @@ describe("accounts", () => {
     });
   });
 
+  it("validates login input with the spec messages", async () => {
+    const badEmail = await post("/api/login", { email: "not-an-email", password: "secret12" });
+    expect(badEmail.status).toBe(400);
+    expect(await badEmail.json()).toMatchObject({ error: "INVALID_INPUT", message: "email: Invalid email address" });
+    const shortPassword = await post("/api/login", { email: uniqueEmail(), password: "123" });
+    expect(shortPassword.status).toBe(400);
+    expect(await shortPassword.json()).toMatchObject({
+      message: "password: Password must be at least 6 characters",
+    });
+  });
+
   it("answers an unknown e-mail with the same 401 message", async () => {
     const res = await post("/api/login", { email: uniqueEmail(), password: "secret12" });
     expect(res.status).toBe(401);

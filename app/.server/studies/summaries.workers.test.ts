@@ -1,0 +1,163 @@
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { env, SELF } from "cloudflare:test";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createReplayFetch } from "../../../tests/mocks/index.ts";
+import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
+import {
+  hasWorkerFixtures,
+  MISSING_WORKER_FIXTURES,
+  workerFixtureReader,
+} from "../../../tests/mocks/workers-fixtures.ts";
+import { OFFLINE_MODEL_NAME } from "../ai/registry";
+import { getLoadContext } from "../context";
+import { regenerateStudySummary } from "./summaries";
+
+const BASE = "https://metamind.test";
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 4, text: 4, reasoning: 0 },
+};
+const DELTAS = ["Vitamin ", "D ", "did ", "not ", "prevent ", "fractures."];
+
+function services() {
+  const ctx = getLoadContext(env as never, { waitUntil: () => {} });
+  return ctx.app;
+}
+
+function mockModel(parts: LanguageModelV4StreamPart[]) {
+  return new MockLanguageModelV4({
+    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 5 }) }),
+  });
+}
+
+function textParts(deltas: string[]): LanguageModelV4StreamPart[] {
+  return [
+    { type: "text-start", id: "t" },
+    ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: "t", delta })),
+    { type: "text-end", id: "t" },
+  ];
+}
+
+async function readAll(response: Response): Promise<{ reads: string[]; error?: unknown }> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const reads: string[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { reads };
+      reads.push(value);
+    }
+  } catch (error) {
+    return { reads, error };
+  }
+}
+
+async function insertStudy(abstract: string | null): Promise<number> {
+  const row = await env.DB.prepare(
+    `INSERT INTO studies (title_key, title, abstract, authors, source, source_id, study_type, publication_types)
+     VALUES (?, ?, ?, '[]', 'pubmed', ?, 'Research Article', '[]') RETURNING id`,
+  )
+    .bind(`test ${crypto.randomUUID()}`, "A test study", abstract, crypto.randomUUID())
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+async function summaryRows(studyId: number) {
+  const { results } = await env.DB.prepare("SELECT model, content FROM ai_summaries WHERE study_id = ?")
+    .bind(studyId)
+    .all<{ model: string; content: string }>();
+  return results;
+}
+
+describe("POST /api/studies/{id}/regenerate-summary errors", () => {
+  it("400 for a malformed id, 404 for an unknown one, 400 NO_ABSTRACT without an abstract", async () => {
+    const post = (id: string | number) =>
+      SELF.fetch(`${BASE}/api/studies/${id}/regenerate-summary`, { method: "POST", headers: { Origin: BASE } });
+    expect((await post("abc")).status).toBe(400);
+    const missing = await post(99_999_999);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: "STUDY_NOT_FOUND" });
+    const id = await insertStudy("   ");
+    const noAbstract = await post(id);
+    expect(noAbstract.status).toBe(400);
+    expect(await noAbstract.json()).toEqual({ error: "NO_ABSTRACT", message: "No Abstract Available" });
+    expect(await summaryRows(id)).toEqual([]);
+  });
+});
+
+describe("streaming with MockLanguageModelV4", () => {
+  it("forwards chunks as they come and stores the text with the model's name when done", async () => {
+    const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
+    const response = await regenerateStudySummary(services(), {
+      studyId: id,
+      model: { model: mockModel([{ type: "stream-start", warnings: [] }, ...textParts(DELTAS), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }]), name: "mock-model" },
+    });
+    expect(response.headers.get("X-Model-Name")).toBe("mock-model");
+    const { reads, error } = await readAll(response);
+    expect(error).toBeUndefined();
+    expect(reads.length).toBeGreaterThan(3);
+    expect(reads.join("")).toBe(DELTAS.join(""));
+    expect(await summaryRows(id)).toEqual([{ model: "mock-model", content: DELTAS.join("").trim() }]);
+  });
+
+  it("stores nothing when the model fails mid-stream", async () => {
+    expectConsoleError();
+    const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
+    const response = await regenerateStudySummary(services(), {
+      studyId: id,
+      model: {
+        model: mockModel([
+          { type: "stream-start", warnings: [] },
+          ...textParts(DELTAS.slice(0, 2)).slice(0, 3),
+          { type: "error", error: new Error("upstream 500") },
+        ]),
+        name: "mock-failing",
+      },
+    });
+    const { error } = await readAll(response);
+    expect(error).toBeDefined();
+    expect(await summaryRows(id)).toEqual([]);
+  });
+});
+
+const suite = hasWorkerFixtures ? describe : describe.skip;
+
+suite(hasWorkerFixtures ? "offline model through the real route" : `offline model — ${MISSING_WORKER_FIXTURES}`, () => {
+  let spy: ReturnType<typeof vi.spyOn>;
+  beforeAll(() => {
+    const e = env as unknown as Record<string, string>;
+    const replay = createReplayFetch(workerFixtureReader, { baseUrls: { pubmed: e.PUBMED_BASE_URL } });
+    spy = vi.spyOn(globalThis, "fetch").mockImplementation(replay as typeof fetch);
+  });
+
+  it("streams an extractive summary of source sentences, stores it, and search returns it", async () => {
+    const search = await SELF.fetch(`${BASE}/api/search?q=pain`);
+    const { studies } = (await search.json()) as { studies: { id: number; abstract: string | null }[] };
+    const study = studies.find((s) => (s.abstract ?? "").length > 200)!;
+    const response = await SELF.fetch(`${BASE}/api/studies/${study.id}/regenerate-summary`, {
+      method: "POST",
+      headers: { Origin: BASE },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/text\/plain/);
+    expect(decodeURIComponent(response.headers.get("X-Model-Name")!)).toBe(OFFLINE_MODEL_NAME);
+    const { reads } = await readAll(response);
+    const text = reads.join("");
+    expect(reads.length).toBeGreaterThan(5);
+    const sentences = text.split(/(?<=[.!?])\s+(?=[A-Z])/);
+    for (const sentence of sentences) expect(study.abstract).toContain(sentence.trim());
+
+    const stored = (await (await SELF.fetch(`${BASE}/api/studies/${study.id}`)).json()) as {
+      aiSummary: string;
+      aiSummaryModel: string;
+    };
+    expect(stored).toMatchObject({ aiSummary: text.trim(), aiSummaryModel: OFFLINE_MODEL_NAME });
+    const again = (await (await SELF.fetch(`${BASE}/api/search?q=pain`)).json()) as {
+      studies: { id: number; aiSummary: string | null }[];
+    };
+    expect(again.studies.find((s) => s.id === study.id)?.aiSummary).toBe(text.trim());
+    spy.mockRestore();
+  });
+});
