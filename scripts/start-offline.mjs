@@ -52,6 +52,7 @@ run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist])
 
 const replayBase = `http://127.0.0.1:${replayPort}`;
 const vars = {
+  ENVIRONMENT: "development",
   PUBMED_BASE_URL: `${replayBase}/pubmed`,
   CROSSREF_BASE_URL: `${replayBase}/crossref`,
   EUROPEPMC_BASE_URL: `${replayBase}/europepmc`,
