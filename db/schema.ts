@@ -3,7 +3,7 @@
  * wrangler applies those migrations (wrangler.toml migrations_dir).
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -80,9 +80,44 @@ export const searchHistory = sqliteTable(
     filters: text("filters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     providers: text("providers", { mode: "json" }).$type<string[]>().notNull(),
     resultCount: integer("result_count").notNull(),
+    /** Per database: status, records returned and records identified (PRISMA "identified"). */
+    providerCounts: text("provider_counts", { mode: "json" })
+      .$type<Record<string, { status: string; count: number; totalCount: number }>>()
+      .notNull()
+      .default(sql`'{}'`),
+    duplicatesRemoved: integer("duplicates_removed").notNull().default(0),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
   (t) => [index("search_history_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** SPEC §3 User settings, one row per user; absent row = the spec's defaults. */
+export const userSettings = sqliteTable("user_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  emailNotifications: integer("email_notifications", { mode: "boolean" }).notNull().default(true),
+  defaultSearchProvider: text("default_search_provider").notNull().default("pubmed"),
+  defaultExportFormat: text("default_export_format").notNull().default("csv"),
+  searchResultsPerPage: integer("search_results_per_page").notNull().default(25),
+  saveSearchHistory: integer("save_search_history", { mode: "boolean" }).notNull().default(true),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+});
+
+/** SPEC §3 Saved search: a named query (with the filters and databases it ran with). */
+export const savedSearches = sqliteTable(
+  "saved_searches",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    query: text("query").notNull(),
+    filters: text("filters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [index("saved_searches_user_idx").on(t.userId, t.createdAt)],
 );
 
 /** AI texts about a study, one row per (study, feature, focus, model); the newest is shown. */
@@ -107,4 +142,22 @@ export const aiSummaries = sqliteTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+export type UserSettingsRow = typeof userSettings.$inferSelect;
 export type StudyRow = typeof studies.$inferSelect;
+
+/**
+ * Metered AI use: gated AI actions per user per calendar month (UTC, "YYYY-MM"). A row is
+ * incremented once per successful action; absent row = 0.
+ */
+export const aiUsage = sqliteTable(
+  "ai_usage",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    count: integer("count").notNull().default(0),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.period] })],
+);

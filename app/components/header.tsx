@@ -11,6 +11,7 @@ import {
 } from "lucide-react";
 import { useState } from "react";
 import type { PublicUser } from "~/.server/auth/session";
+import { HistoryButton } from "~/components/search/history-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
@@ -79,6 +80,7 @@ function MainNav() {
           <span className="sr-only md:not-sr-only">{label}</span>
         </NavLink>
       ))}
+      <HistoryButton />
     </nav>
   );
 }

@@ -87,8 +87,33 @@ function mergeGroup(members: NormalizedStudy[]): NormalizedStudy {
  * from them. Inputs are not mutated. Runs in O(n) map operations (3,000 records in a few ms).
  */
 export function dedupeStudies(lists: NormalizedStudy[][]): { studies: NormalizedStudy[]; duplicatesRemoved: number } {
+  const { studies, duplicatesRemoved } = dedupeWithMembers(lists);
+  return { studies, duplicatesRemoved };
+}
+
+/** Where a merged record's members came from: `lists[list][index]`. */
+export interface MemberRef {
+  list: number;
+  index: number;
+}
+
+/**
+ * {@link dedupeStudies} plus, for each merged record, its members in input order (the first is
+ * the record whose position, source and title the merged record keeps).
+ */
+export function dedupeWithMembers(lists: NormalizedStudy[][]): {
+  studies: NormalizedStudy[];
+  duplicatesRemoved: number;
+  members: MemberRef[][];
+} {
   const records: NormalizedStudy[] = [];
-  for (const list of lists) for (const study of list) records.push(study);
+  const origins: MemberRef[] = [];
+  lists.forEach((list, l) =>
+    list.forEach((study, index) => {
+      records.push(study);
+      origins.push({ list: l, index });
+    }),
+  );
   const n = records.length;
   const parent = new Int32Array(n);
   const groups: Group[] = new Array(n);
@@ -164,7 +189,7 @@ export function dedupeStudies(lists: NormalizedStudy[][]): { studies: Normalized
     }
   }
 
-  const members = new Map<number, NormalizedStudy[]>();
+  const members = new Map<number, number[]>();
   const order: number[] = [];
   for (let i = 0; i < n; i++) {
     const root = find(i);
@@ -174,8 +199,12 @@ export function dedupeStudies(lists: NormalizedStudy[][]): { studies: Normalized
       members.set(root, list);
       order.push(root);
     }
-    list.push(records[i]);
+    list.push(i);
   }
-  const studies = order.map((root) => mergeGroup(members.get(root)!));
-  return { studies, duplicatesRemoved: n - studies.length };
+  const studies = order.map((root) => mergeGroup(members.get(root)!.map((i) => records[i])));
+  return {
+    studies,
+    duplicatesRemoved: n - studies.length,
+    members: order.map((root) => members.get(root)!.map((i) => origins[i])),
+  };
 }

@@ -1,23 +1,18 @@
-import {
-  ProviderError,
-  type NormalizedStudy,
-  type ProviderDeps,
-  type ProviderId,
-  type ProviderSearchParams,
-  type SearchProvider,
-} from "./types";
+import { ProviderError, type NormalizedStudy, type ProviderId, type ProviderResult } from "./types";
 
 export type ProviderStatus = "ok" | "failed" | "timeout" | "unavailable";
 
 /** How one database fared in one search (reported to the client as `providers[id]`). */
 export interface ProviderReport {
   status: ProviderStatus;
-  /** Records this provider returned for the page (0 unless ok). */
+  /** Records this provider contributed after filtering (0 unless ok). */
   count: number;
-  /** Hits the provider reports in total for the query (0 unless ok). */
+  /** Hits the provider reports in total for the query: PRISMA "records identified" (0 unless ok). */
   totalCount: number;
   /** Wall time of the provider call in milliseconds. */
   ms: number;
+  /** True when the answer came from the search cache. */
+  cached: boolean;
   /** Human-readable reason when status is not ok. */
   error: string | null;
 }
@@ -27,28 +22,35 @@ export interface ProviderOutcome extends ProviderReport {
   studies: NormalizedStudy[];
 }
 
+/** One provider call: `run` must honour the abort signal; it may report a cache hit. */
 export interface FanOutTask {
-  provider: SearchProvider;
-  deps: Omit<ProviderDeps, "signal">;
+  provider: ProviderId;
+  run: (signal: AbortSignal) => Promise<ProviderResult & { cached?: boolean }>;
 }
 
 /**
- * Runs several providers in parallel, each under its own timeout, and never rejects: a provider
+ * Runs several provider calls in parallel, each under its own timeout, and never rejects: a call
  * that throws is reported `failed` (or `unavailable` for a ProviderError of kind unavailable), one
  * that exceeds `timeoutMs` is aborted and reported `timeout`. The caller waits for the slowest
- * provider or the timeout, whichever comes first. `onSettled` fires as each provider finishes.
+ * provider or the timeout, whichever comes first. `onSettled` fires as each provider finishes,
+ * so results can be shown progressively.
  *
  * @param timeoutMs per-provider budget in milliseconds (SEARCH_TIMEOUT_MS, 8000 by default).
+ * @param limit records one provider may contribute (a provider ignoring its limit is cut).
  * @returns one outcome per task, in task order.
  */
 export async function fanOutSearch(
   tasks: FanOutTask[],
-  params: ProviderSearchParams,
-  options: { timeoutMs: number; now?: () => number; onSettled?: (o: ProviderOutcome) => void },
+  options: {
+    timeoutMs: number;
+    limit: number;
+    now?: () => number;
+    onSettled?: (o: ProviderOutcome) => void;
+  },
 ): Promise<ProviderOutcome[]> {
   const now = options.now ?? (() => performance.now());
   return Promise.all(
-    tasks.map(async ({ provider, deps }): Promise<ProviderOutcome> => {
+    tasks.map(async ({ provider, run }): Promise<ProviderOutcome> => {
       const started = now();
       const controller = new AbortController();
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,24 +60,22 @@ export async function fanOutSearch(
           resolve("timeout");
         }, options.timeoutMs);
       });
+      const timeoutText = `No answer within ${options.timeoutMs} ms`;
       let outcome: ProviderOutcome;
       try {
-        const result = await Promise.race([
-          provider.search({ ...deps, signal: controller.signal }, params),
-          timedOut,
-        ]);
+        const result = await Promise.race([run(controller.signal), timedOut]);
         const ms = Math.round(now() - started);
         if (result === "timeout") {
-          outcome = failure(provider.id, "timeout", ms, `No answer within ${options.timeoutMs} ms`);
+          outcome = failure(provider, "timeout", ms, timeoutText);
         } else {
-          // A provider never contributes more than the page size, even if it ignores the limit.
-          const studies = result.studies.slice(0, params.limit);
+          const studies = result.studies.slice(0, options.limit);
           outcome = {
-            provider: provider.id,
+            provider,
             status: "ok",
             count: studies.length,
             totalCount: result.totalCount,
             ms,
+            cached: result.cached ?? false,
             error: null,
             studies,
           };
@@ -83,11 +83,11 @@ export async function fanOutSearch(
       } catch (error) {
         const ms = Math.round(now() - started);
         if (controller.signal.aborted) {
-          outcome = failure(provider.id, "timeout", ms, `No answer within ${options.timeoutMs} ms`);
+          outcome = failure(provider, "timeout", ms, timeoutText);
         } else if (error instanceof ProviderError && error.kind === "unavailable") {
-          outcome = failure(provider.id, "unavailable", ms, error.message);
+          outcome = failure(provider, "unavailable", ms, error.message);
         } else {
-          outcome = failure(provider.id, "failed", ms, errorText(error));
+          outcome = failure(provider, "failed", ms, errorText(error));
         }
       } finally {
         clearTimeout(timer);
@@ -104,7 +104,7 @@ function failure(
   ms: number,
   error: string,
 ): ProviderOutcome {
-  return { provider, status, count: 0, totalCount: 0, ms, error, studies: [] };
+  return { provider, status, count: 0, totalCount: 0, ms, cached: false, error, studies: [] };
 }
 
 function errorText(error: unknown): string {

@@ -8,6 +8,7 @@ import {
 } from "../../../tests/mocks/workers-fixtures.ts";
 import { getLoadContext } from "../context";
 import { parseEnv } from "../env";
+import { NO_FILTERS } from "./filters";
 import { searchStudies } from "./service";
 import type { ProviderId } from "./types";
 
@@ -153,8 +154,14 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect(new Set(body.studies.flatMap((s) => s.sources)).size).toBe(5);
     expect(new Set(body.studies.map((s) => s.id)).size).toBe(body.studies.length);
 
-    const history = await env.DB.prepare("SELECT query, providers FROM search_history ORDER BY id DESC LIMIT 1").first();
+    // History is written after the response (waitUntil): poll briefly.
+    let history: Record<string, unknown> | null = null;
+    for (let i = 0; i < 50 && !history; i++) {
+      history = await env.DB.prepare("SELECT query, provider_counts FROM search_history WHERE query = 'sleep'").first();
+      if (!history) await new Promise((r) => setTimeout(r, 20));
+    }
     expect(history).toMatchObject({ query: "sleep" });
+    expect(JSON.parse(String(history!.provider_counts))).toMatchObject({ core: { status: "unavailable" }, doaj: { status: "ok" } });
   });
 
   it("all providers failing → 503 ALL_PROVIDERS_FAILED with every report", async () => {
@@ -181,17 +188,19 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     const proRow = await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first();
     const started = Date.now();
     const ok = await searchStudies(app({ SEARCH_TIMEOUT_MS: "300" }, hanging), proRow as never, {
-      query: "sleep",
+      query: "sleep timeout case",
       page: 1,
       limit: 25,
       providers: ["europepmc", "crossref", "doaj"],
+      filters: NO_FILTERS,
     });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(ok.providers.crossref).toMatchObject({ status: "timeout", count: 0 });
     expect(ok.providers.crossref!.ms).toBeGreaterThanOrEqual(290);
     expect(ok.providers.europepmc?.status).toBe("ok");
     expect(ok.providers.doaj?.status).toBe("ok");
-    expect(ok.studies.length).toBe(ok.providers.europepmc!.count + ok.providers.doaj!.count - ok.duplicatesRemoved);
+    expect(ok.totalCount).toBe(ok.providers.europepmc!.count + ok.providers.doaj!.count - ok.duplicatesRemoved);
+    expect(ok.studies).toHaveLength(Math.min(25, ok.totalCount));
   });
 
   it("garbage and errors from one provider are isolated and reported failed", async () => {
@@ -207,10 +216,11 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     };
     const proRow = await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first();
     const result = await searchStudies(app({ CORE_API_KEY: "test-key" }, broken), proRow as never, {
-      query: "sleep",
+      query: "sleep isolation case",
       page: 1,
       limit: 25,
       providers: SIX,
+      filters: NO_FILTERS,
     });
     expect(result.providers.crossref?.status).toBe("failed");
     expect(result.providers.europepmc).toMatchObject({ status: "failed" });
@@ -240,6 +250,7 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
       page: 1,
       limit: 25,
       providers: ["crossref", "semanticscholar"],
+      filters: NO_FILTERS,
     });
     expect(result.duplicatesRemoved).toBe(1);
     expect(result.studies).toHaveLength(1);
@@ -247,5 +258,111 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect([...result.studies[0]!.sources].sort()).toEqual(["crossref", "semanticscholar"]);
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind("10.1016/j.addr.2015.01.008").first();
     expect(rows).toMatchObject({ n: 1 });
+  });
+});
+
+suite(hasWorkerFixtures ? "filters, cache, paging and progressive results" : `filters — ${MISSING_WORKER_FIXTURES}`, () => {
+  let spy: ReturnType<typeof spyFetch>;
+  beforeEach(() => {
+    spy = spyFetch(replay());
+  });
+  afterEach(() => spy.mockRestore());
+
+  const upstreamUrls = () =>
+    spy.mock.calls.map(([input]) => new URL(String(input instanceof Request ? input.url : input)));
+
+  it.each([
+    ["dateRange=yesterday", "dateRange must be one of"],
+    ["studyType=case_report", "studyType must be one of"],
+    ["journalImpact=huge", "journalImpact must be one of"],
+    ["fullTextOnly=maybe", "fullTextOnly must be all or free_only"],
+    ["dateRange=custom&customDateFrom=2024-05-01&customDateTo=2020-01-01", "customDateFrom must not be after customDateTo"],
+    ["dateRange=custom&customDateFrom=2024-02-30", "customDateFrom"],
+    ["dateRange=custom", "custom date range needs"],
+  ])("GET /api/search?q=x&%s → 400 INVALID_FILTER", async (query, message) => {
+    const res = await SELF.fetch(`${BASE}/api/search?q=x&${query}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe("INVALID_FILTER");
+    expect(body.message).toContain(message);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("translates filters into the PubMed query and echoes the resolved filters", async () => {
+    const res = await SELF.fetch(
+      `${BASE}/api/search?q=statins&dateRange=custom&customDateFrom=2015-01-01&customDateTo=2020-12-31&studyType=meta_analysis&fullTextOnly=free_only&hasAbstract=required`,
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { filters: Record<string, unknown>; studies: unknown[] };
+    expect(body.filters).toMatchObject({ dateFrom: "2015-01-01", dateTo: "2020-12-31", studyType: "meta_analysis", fullTextOnly: true, hasAbstract: true });
+    const term = upstreamUrls().find((u) => u.pathname.endsWith("/esearch.fcgi"))!.searchParams.get("term")!;
+    expect(term).toContain('("2015/01/01"[dp] : "2020/12/31"[dp])');
+    expect(term).toContain("meta-analysis[pt]");
+    expect(term).toContain("free full text[sb]");
+    expect(term).toContain("hasabstract");
+    // The recorded efetch answer holds no meta-analyses: the post-filter removes both records.
+    expect(body.studies).toEqual([]);
+  });
+
+  it("answers a repeated search from the cache without calling the database again", async () => {
+    const first = (await (await SELF.fetch(`${BASE}/api/search?q=cache%20me`)).json()) as {
+      providers: Record<string, { cached: boolean }>;
+      studies: { id: number }[];
+    };
+    expect(first.providers.pubmed?.cached).toBe(false);
+    const calls = spy.mock.calls.length;
+    const second = (await (await SELF.fetch(`${BASE}/api/search?q=%20Cache%20%20ME%20`)).json()) as typeof first;
+    expect(second.providers.pubmed?.cached).toBe(true);
+    expect(spy.mock.calls.length).toBe(calls);
+    expect(second.studies.map((s) => s.id)).toEqual(first.studies.map((s) => s.id));
+  });
+
+  it("pages the merged list of several databases, interleaving sources", async () => {
+    const pro = await login("pro@metamind.local");
+    const get = (page: number) =>
+      SELF.fetch(`${BASE}/api/search?q=paging&searchProviders=crossref,europepmc,doaj&limit=25&page=${page}`, {
+        headers: { Cookie: pro },
+      }).then((r) => r.json() as Promise<{ studies: { id: number; source: string }[]; totalCount: number; totalPages: number }>);
+    const one = await get(1);
+    expect(one.totalCount).toBeGreaterThan(25);
+    expect(one.totalPages).toBe(Math.ceil(one.totalCount / 25));
+    expect(one.studies.slice(0, 3).map((s) => s.source)).toEqual(["crossref", "europepmc", "doaj"]);
+    const calls = spy.mock.calls.length;
+    const two = await get(2);
+    expect(spy.mock.calls.length).toBe(calls);
+    expect(two.studies.length).toBe(Math.min(25, one.totalCount - 25));
+    expect(two.studies.some((s) => one.studies.some((t) => t.id === s.id))).toBe(false);
+  });
+
+  it("streams each database's stored results as it answers, then the merged page", async () => {
+    const pro = await login("pro@metamind.local");
+    const res = await SELF.fetch(`${BASE}/api/search?q=progressive&searchProviders=pubmed,crossref,doaj`, {
+      headers: { Cookie: pro, Accept: "application/x-ndjson" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/application\/x-ndjson/);
+    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string; provider?: string; studies?: { id: number }[]; results?: { studies: { id: number }[] } });
+    expect(lines.map((l) => l.type)).toEqual(["provider", "provider", "provider", "done"]);
+    expect(new Set(lines.slice(0, 3).map((l) => l.provider))).toEqual(new Set(["pubmed", "crossref", "doaj"]));
+    const streamedIds = new Set(lines.slice(0, 3).flatMap((l) => l.studies!.map((s) => s.id)));
+    for (const s of lines[3]!.results!.studies) expect(streamedIds.has(s.id)).toBe(true);
+  });
+
+  it("streams plan errors as plain 403 JSON before any streaming", async () => {
+    const res = await SELF.fetch(`${BASE}/api/search?q=x&searchProviders=crossref`, {
+      headers: { Accept: "application/x-ndjson" },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: "PRO_REQUIRED", feature: "multi_database" });
+  });
+
+  it("streams an error event when every database fails", async () => {
+    const pro = await login("pro@metamind.local");
+    const res = await SELF.fetch(`${BASE}/api/search?q=zzfail%20stream&searchProviders=pubmed,doaj`, {
+      headers: { Cookie: pro, Accept: "application/x-ndjson" },
+    });
+    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ type: "error", status: 503, error: "ALL_PROVIDERS_FAILED", serviceUnavailable: true });
+    expect(lines.filter((l) => l.type === "provider")).toHaveLength(2);
   });
 });

@@ -1,15 +1,22 @@
 import { z } from "zod";
-import { searchHistory, type UserRow } from "../../../db/schema";
+import type { StudyRow, UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
-import type { AppEnv } from "../env";
+import type { AppEnv, Bindings } from "../env";
 import { AppError } from "../http/errors";
-import { latestSummaries, toApiStudy, type ApiStudy } from "../studies/queries";
 import { upsertStudies } from "../studies/persist";
-import { dedupeStudies } from "./dedupe";
+import { latestSummaries, toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
+import { readCachedSearch, searchCacheKey, writeCachedSearch } from "./cache";
+import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
-import { normalizeTitleKey } from "./normalize";
+import { applyPostFilters, parseFilters, type SearchFilters } from "./filters";
+import { recordSearch } from "./history";
 import { PROVIDERS } from "./providers";
-import { PROVIDER_IDS, type NormalizedStudy, type ProviderDeps, type ProviderId } from "./types";
+import {
+  PROVIDER_IDS,
+  type ProviderDeps,
+  type ProviderId,
+  type ProviderResult,
+} from "./types";
 
 /** Deepest record each API lets a client page to (documented API limits). */
 const PAGING_CAP: Record<ProviderId, number> = {
@@ -63,12 +70,13 @@ const CODE_BY_FIELD: Record<string, string> = {
 /**
  * Validates raw query parameters. `fixedProvider` is set by the per-database routes
  * (/api/search/crossref …). Errors are 400s with codes INVALID_QUERY, INVALID_PAGE,
- * INVALID_LIMIT, UNKNOWN_PROVIDER or NO_PROVIDERS and a readable message.
+ * INVALID_LIMIT, UNKNOWN_PROVIDER, NO_PROVIDERS or INVALID_FILTER and a readable message.
  */
 export function parseSearchRequest(
   params: URLSearchParams,
   fixedProvider?: ProviderId,
-): { query: string; page: number; limit: number; providers: ProviderId[] } {
+  today: Date = new Date(),
+): SearchRequest {
   const raw = Object.fromEntries(
     ["q", "page", "limit", "searchProviders", "searchProvider"]
       .filter((k) => params.has(k))
@@ -91,7 +99,16 @@ export function parseSearchRequest(
   } else {
     providers = [asProvider((parsed.data.searchProvider ?? "pubmed").trim().toLowerCase())];
   }
-  return { query: q, page, limit, providers: [...new Set(providers)] };
+  return { query: q, page, limit, providers: [...new Set(providers)], filters: parseFilters(params, today) };
+}
+
+/** A validated search: query, paging, databases and filters. */
+export interface SearchRequest {
+  query: string;
+  page: number;
+  limit: number;
+  providers: ProviderId[];
+  filters: SearchFilters;
 }
 
 function asProvider(name: string): ProviderId {
@@ -114,8 +131,18 @@ export interface SearchResponse {
   message: string;
   serviceUnavailable: boolean;
   providers: Partial<Record<ProviderId, ProviderReport>>;
-  /** Records merged away as duplicates across (and within) databases on this page. */
+  /** Records merged away as duplicates across (and within) databases: PRISMA "duplicates removed". */
   duplicatesRemoved: number;
+  /** The filters as applied (resolved date window included). */
+  filters: SearchFilters;
+}
+
+/** One database's results, emitted as soon as that database has answered and they are stored. */
+export interface ProviderEvent {
+  type: "provider";
+  provider: ProviderId;
+  report: ProviderReport;
+  studies: ApiStudy[];
 }
 
 /** Connection settings for one provider, from vars (base URLs, keys, contact e-mail). */
@@ -136,33 +163,6 @@ export function providerDeps(env: AppEnv, id: ProviderId, fetchImpl: typeof fetc
   }
 }
 
-/**
- * Which databases found each merged record: every original record is attributed to the merged
- * record sharing its DOI, else PMID, else normalised title (the keys dedupeStudies merges on).
- */
-function attributeSources(merged: NormalizedStudy[], outcomes: ProviderOutcome[]): ProviderId[][] {
-  const byDoi = new Map<string, number>();
-  const byPmid = new Map<string, number>();
-  const byTitle = new Map<string, number>();
-  merged.forEach((s, i) => {
-    if (s.doi && !byDoi.has(s.doi)) byDoi.set(s.doi, i);
-    if (s.pmid && !byPmid.has(s.pmid)) byPmid.set(s.pmid, i);
-    const key = normalizeTitleKey(s.title);
-    if (key && !byTitle.has(key)) byTitle.set(key, i);
-  });
-  const sources = merged.map((s) => new Set<ProviderId>([s.source]));
-  for (const outcome of outcomes) {
-    for (const s of outcome.studies) {
-      const i =
-        (s.doi ? byDoi.get(s.doi) : undefined) ??
-        (s.pmid ? byPmid.get(s.pmid) : undefined) ??
-        byTitle.get(normalizeTitleKey(s.title));
-      if (i !== undefined) sources[i]!.add(outcome.provider);
-    }
-  }
-  return sources.map((set) => [...set]);
-}
-
 function describe(outcomes: ProviderOutcome[], found: number, duplicates: number): string {
   const ok = outcomes.filter((o) => o.status === "ok").length;
   const problems = outcomes
@@ -179,43 +179,76 @@ function describe(outcomes: ProviderOutcome[], found: number, duplicates: number
 }
 
 /**
- * Searches the requested databases in parallel, de-duplicates (DOI → PMID → title), stores the
- * merged records with stable ids, attaches stored AI summaries and records the search in the
- * signed-in user's history.
+ * Searches the requested databases in parallel and answers with one merged, de-duplicated list.
  *
- * Plan rule for this slice: PubMed alone for everyone; any other database or several at once
- * needs Professional (403 PRO_REQUIRED, feature multi_database).
+ * - Each provider call goes through the KV search cache (5 minutes, keyed by normalised
+ *   parameters) and the post-filters, so a filter means the same on every source.
+ * - Each provider's records are stored (stable ids) as soon as that provider answers, while the
+ *   slower ones are still running; `onProvider` then receives them, for progressive display.
+ * - The merged list is de-duplicated by DOI → PMID → title; with several databases it is paged
+ *   here (each database contributes its first `limit` records), with one database the database
+ *   pages itself.
+ * - Signed-in users' searches go to their history (when their settings allow).
+ *
+ * Plan rule: PubMed alone for everyone; any other database, or several at once, needs
+ * Professional (403 PRO_REQUIRED, feature multi_database).
  *
  * @throws AppError 403 PRO_REQUIRED; 503 ALL_PROVIDERS_FAILED (with the per-provider reports).
  */
 export async function searchStudies(
-  app: Pick<AppServices, "env" | "db" | "fetch" | "waitUntil">,
-  user: UserRow | null,
-  request: { query: string; page: number; limit: number; providers: ProviderId[] },
+  app: Pick<AppServices, "env" | "db" | "fetch" | "waitUntil"> & { bindings: Pick<Bindings, "KV"> },
+  user: Pick<UserRow, "id" | "plan"> | null,
+  request: SearchRequest,
+  options: { onProvider?: (event: ProviderEvent) => void } = {},
 ): Promise<SearchResponse> {
-  const wantsMulti = request.providers.length > 1 || request.providers[0] !== "pubmed";
-  if (wantsMulti && user?.plan !== "pro") {
-    throw new AppError(
-      "PRO_REQUIRED",
-      "Multi-database search requires Professional subscription",
-      403,
-      { feature: "multi_database" },
-    );
-  }
+  assertSearchAllowed(user, request.providers);
+  const multi = request.providers.length > 1;
+  const source = multi ? "multi" : request.providers[0]!;
+  // With several databases each contributes its first page and the merged list is paged here.
+  const providerPage = multi ? 1 : request.page;
+  const params = { query: request.query, page: providerPage, limit: request.limit, filters: request.filters };
+  const deadline = Date.now() + app.env.SEARCH_TIMEOUT_MS;
+
+  const stored = new Map<ProviderId, StudyRow[]>();
+  const latestRows = new Map<number, StudyRow>();
+  const summaries = new Map<number, StoredSummary>();
+  let persistChain: Promise<unknown> = Promise.resolve();
+  const persist = (outcome: ProviderOutcome) => {
+    persistChain = persistChain.then(async () => {
+      const rows = await upsertStudies(app.db, outcome.studies);
+      stored.set(outcome.provider, rows);
+      for (const row of rows) latestRows.set(row.id, row);
+      const found = await latestSummaries(app, { studyIds: rows.map((r) => r.id) });
+      for (const [id, summary] of found) summaries.set(id, summary);
+      options.onProvider?.({
+        type: "provider",
+        provider: outcome.provider,
+        report: reportOf(outcome),
+        studies: rows.map((row) => toApiStudy(row, summaries.get(row.id) ?? null, [outcome.provider])),
+      });
+    });
+    return persistChain;
+  };
 
   const outcomes = await fanOutSearch(
-    request.providers.map((id) => ({ provider: PROVIDERS[id], deps: providerDeps(app.env, id, app.fetch) })),
-    { query: request.query, page: request.page, limit: request.limit },
-    { timeoutMs: app.env.SEARCH_TIMEOUT_MS },
+    request.providers.map((id) => ({
+      provider: id,
+      run: (signal) => cachedProviderSearch(app, id, { ...providerDeps(app.env, id, app.fetch), signal, deadline }, params),
+    })),
+    {
+      timeoutMs: app.env.SEARCH_TIMEOUT_MS,
+      limit: request.limit,
+      onSettled: (outcome) => {
+        if (outcome.status === "ok") void persist(outcome);
+        else options.onProvider?.({ type: "provider", provider: outcome.provider, report: reportOf(outcome), studies: [] });
+      },
+    },
   );
-  const reports = Object.fromEntries(
-    outcomes.map(({ provider, status, count, totalCount, ms, error }) => [
-      provider,
-      { status, count, totalCount, ms, error },
-    ]),
-  ) as Partial<Record<ProviderId, ProviderReport>>;
-  const source = request.providers.length === 1 ? request.providers[0]! : "multi";
+  await persistChain;
 
+  const reports = Object.fromEntries(outcomes.map((o) => [o.provider, reportOf(o)])) as Partial<
+    Record<ProviderId, ProviderReport>
+  >;
   const succeeded = outcomes.filter((o) => o.status === "ok");
   if (succeeded.length === 0) {
     throw new AppError("ALL_PROVIDERS_FAILED", "All search providers failed", 503, {
@@ -228,30 +261,58 @@ export async function searchStudies(
       serviceUnavailable: true,
       providers: reports,
       duplicatesRemoved: 0,
+      filters: request.filters,
     });
   }
 
-  const { studies: merged, duplicatesRemoved } = dedupeStudies(succeeded.map((o) => o.studies));
-  const sources = attributeSources(merged, succeeded);
-  const rows = await upsertStudies(app.db, merged);
-  const summaries = await latestSummaries(app, { studyIds: rows.map((r) => r.id) });
-  const studies = rows.map((row, i) => toApiStudy(row, summaries.get(row.id) ?? null, sources[i]));
+  // Interleave the databases' rankings (1st of each, then 2nd of each, …) so every page mixes
+  // sources, then merge in memory: each merged record takes the stored row of its first member.
+  const interleaved: { provider: ProviderId; index: number }[] = [];
+  const longest = Math.max(...succeeded.map((o) => o.studies.length));
+  for (let rank = 0; rank < longest; rank++) {
+    for (const o of succeeded) if (rank < o.studies.length) interleaved.push({ provider: o.provider, index: rank });
+  }
+  const byProvider = new Map(succeeded.map((o) => [o.provider, o.studies]));
+  const merged = dedupeWithMembers([interleaved.map((r) => byProvider.get(r.provider)![r.index]!)]);
+  const seen = new Set<number>();
+  const all: ApiStudy[] = [];
+  merged.members.forEach((members) => {
+    const first = interleaved[members[0]!.index]!;
+    const rowId = stored.get(first.provider)![first.index]!.id;
+    if (seen.has(rowId)) return;
+    seen.add(rowId);
+    const sources = [...new Set(members.map((m) => interleaved[m.index]!.provider))];
+    all.push(toApiStudy(latestRows.get(rowId)!, summaries.get(rowId) ?? null, sources));
+  });
+  const duplicatesRemoved = merged.duplicatesRemoved + (merged.studies.length - all.length);
 
-  const totalCount = succeeded.reduce((sum, o) => sum + o.totalCount, 0);
-  const deepest = Math.max(...succeeded.map((o) => Math.min(o.totalCount, PAGING_CAP[o.provider])));
-  const totalPages = Math.ceil(deepest / request.limit);
+  let studies: ApiStudy[];
+  let totalCount: number;
+  let totalPages: number;
+  if (multi) {
+    studies = all.slice((request.page - 1) * request.limit, request.page * request.limit);
+    totalCount = all.length;
+    totalPages = Math.ceil(all.length / request.limit);
+  } else {
+    const only = succeeded[0]!;
+    studies = all;
+    totalCount = only.totalCount;
+    totalPages = Math.ceil(Math.min(only.totalCount, PAGING_CAP[only.provider]) / request.limit);
+  }
 
   if (user) {
     app.waitUntil(
-      app.db
-        .insert(searchHistory)
-        .values({
-          userId: user.id,
-          query: request.query,
-          filters: {},
-          providers: request.providers,
-          resultCount: totalCount,
-        })
+      recordSearch(app, {
+        userId: user.id,
+        query: request.query,
+        filters: historyFilters(request),
+        providers: request.providers,
+        resultCount: totalCount,
+        providerCounts: Object.fromEntries(
+          outcomes.map((o) => [o.provider, { status: o.status, count: o.count, totalCount: o.totalCount }]),
+        ),
+        duplicatesRemoved,
+      })
         .then(() => undefined)
         .catch((error: unknown) => console.error("search history not stored", error)),
     );
@@ -264,9 +325,60 @@ export async function searchStudies(
     limit: request.limit,
     totalPages,
     source,
-    message: describe(outcomes, studies.length, duplicatesRemoved),
+    message: describe(outcomes, all.length, duplicatesRemoved),
     serviceUnavailable: false,
     providers: reports,
     duplicatesRemoved,
+    filters: request.filters,
   };
+}
+
+/**
+ * Plan rule for search: PubMed alone for everyone; any other database, or several, needs
+ * Professional. @throws AppError 403 {error:'PRO_REQUIRED', feature:'multi_database'}.
+ */
+export function assertSearchAllowed(user: Pick<UserRow, "plan"> | null, providers: ProviderId[]): void {
+  const wantsMulti = providers.length > 1 || providers[0] !== "pubmed";
+  if (wantsMulti && user?.plan !== "pro") {
+    throw new AppError("PRO_REQUIRED", "Multi-database search requires Professional subscription", 403, {
+      feature: "multi_database",
+    });
+  }
+}
+
+function reportOf(o: ProviderOutcome): ProviderReport {
+  return { status: o.status, count: o.count, totalCount: o.totalCount, ms: o.ms, cached: o.cached, error: o.error };
+}
+
+/** The filter parameters as the user chose them (SPEC §3 history entry filters). */
+function historyFilters(request: SearchRequest): Record<string, unknown> {
+  const f = request.filters;
+  return {
+    dateRange: f.dateRange,
+    ...(f.dateRange === "custom" ? { customDateFrom: f.dateFrom, customDateTo: f.dateTo } : {}),
+    studyType: f.studyType,
+    journalImpact: f.journalImpact,
+    fullTextOnly: f.fullTextOnly ? "free_only" : "all",
+    hasAbstract: f.hasAbstract ? "required" : "all",
+    limit: request.limit,
+  };
+}
+
+/**
+ * One provider call through the search cache and the post-filters. Only successful answers are
+ * cached, after filtering (the filters are part of the key).
+ */
+async function cachedProviderSearch(
+  app: { bindings: Pick<Bindings, "KV">; waitUntil: (p: Promise<unknown>) => void },
+  id: ProviderId,
+  deps: ProviderDeps,
+  params: { query: string; page: number; limit: number; filters: SearchFilters },
+): Promise<ProviderResult & { cached: boolean }> {
+  const key = await searchCacheKey(id, params);
+  const hit = await readCachedSearch(app.bindings.KV, key);
+  if (hit) return { ...hit, cached: true };
+  const result = await PROVIDERS[id].search(deps, params);
+  const filtered: ProviderResult = { studies: applyPostFilters(result.studies, params.filters), totalCount: result.totalCount };
+  app.waitUntil(writeCachedSearch(app.bindings.KV, key, filtered));
+  return { ...filtered, cached: false };
 }

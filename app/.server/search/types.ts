@@ -1,3 +1,5 @@
+import type { SearchFilters } from "./filters";
+
 /**
  * Shared shapes for the literature-search layer: one provider module per database behind
  * {@link SearchProvider}, all returning {@link NormalizedStudy} records.
@@ -64,6 +66,12 @@ export interface ProviderSearchParams {
   page: number;
   /** Records per page (1–500). */
   limit: number;
+  /**
+   * Validated filters (./filters.ts). Providers translate what their query language can express;
+   * the search service applies `applyPostFilters` to every result, so a filter means the same everywhere.
+   * Absent = no filters.
+   */
+  filters?: SearchFilters;
 }
 
 export interface ProviderResult {
@@ -83,6 +91,12 @@ export interface ProviderDeps {
   /** NCBI `tool` name. */
   tool?: string;
   signal?: AbortSignal;
+  /**
+   * Epoch milliseconds by which the provider must have answered. A 429 reply is retried once
+   * after its Retry-After wait only when that wait (plus a 200 ms margin) ends before this;
+   * absent = no time budget is known, so a 429 is never retried.
+   */
+  deadline?: number;
 }
 
 export interface SearchProvider {

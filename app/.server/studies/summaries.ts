@@ -3,6 +3,7 @@ import { NoAbstractError } from "../ai/prompts";
 import { getLanguageModel, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
+import { recordAiUsage } from "../billing/usage";
 import { getStudy, saveSummary } from "./queries";
 
 /**
@@ -19,7 +20,14 @@ export async function regenerateStudySummary(
     studyId,
     signal,
     model: resolved,
-  }: { studyId: number; signal?: AbortSignal; model?: Pick<ResolvedModel, "model" | "name"> },
+    userId,
+  }: {
+    studyId: number;
+    signal?: AbortSignal;
+    model?: Pick<ResolvedModel, "model" | "name">;
+    /** The signed-in user, whose monthly AI usage counts this summary once it is stored. */
+    userId?: string | null;
+  },
 ): Promise<Response> {
   const study = await getStudy(app, { id: studyId });
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
@@ -39,7 +47,9 @@ export async function regenerateStudySummary(
         modelName: name,
         abortSignal: signal,
         onFinish: async ({ text, modelName }) => {
-          const stored = saveSummary(app, { studyId, model: modelName, content: text });
+          const stored = saveSummary(app, { studyId, model: modelName, content: text }).then(() =>
+            userId ? recordAiUsage(app, { userId, now: new Date() }) : undefined,
+          );
           app.waitUntil(stored);
           await stored;
         },

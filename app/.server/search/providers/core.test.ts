@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { core, normalizeCoreSearch } from "./core";
+import { buildCoreQuery, core, coreSearchUrl, normalizeCoreSearch } from "./core";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const recording = (name: string) => normalizeCoreSearch(readJsonFixture(`core/${name}`));
@@ -155,4 +156,42 @@ suite(fixtureSuiteName("core.search with a fake fetch"), () => {
       message: '401: {"message":"Invalid API key"}',
     });
   });
+});
+
+suite(fixtureSuiteName("core filters → q"), () => {
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, string]> = [
+    ["no filters: the query as typed", {}, "heart failure"],
+    ["date window (whole years)", { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-02-29" }, "(heart failure) AND yearPublished>=2020 AND yearPublished<=2024"],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND yearPublished<=2019"],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND yearPublished>=2021"],
+    ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, "heart failure"],
+    ["studyType meta_analysis (post-filter only)", { studyType: "meta_analysis" }, "heart failure"],
+    ["studyType systematic_review (post-filter only)", { studyType: "systematic_review" }, "heart failure"],
+    ["studyType observational (post-filter only)", { studyType: "observational" }, "heart failure"],
+    ["fullTextOnly (post-filter only: CORE is all open access)", { fullTextOnly: true }, "heart failure"],
+    ["hasAbstract", { hasAbstract: true }, "(heart failure) AND _exists_:abstract"],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, "heart failure"],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, "heart failure"],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
+    [
+      "every filter at once",
+      { dateRange: "last_year", dateFrom: "2024-03-15", dateTo: "2025-03-15", studyType: "systematic_review", journalImpact: "any", fullTextOnly: true, hasAbstract: true },
+      "(heart failure) AND yearPublished>=2024 AND yearPublished<=2025 AND _exists_:abstract",
+    ],
+  ];
+
+  for (const [name, overrides, q] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch(() => fixtureResponse("core/v2_search_ecology_page1_pageSize10.json"));
+      const params = { query: "heart failure", page: 1, limit: 10, filters: filters(overrides) };
+      const result = await core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "core-key" }, params);
+      const url = new URL(fake.calls[0].url);
+      expect(url.pathname).toBe("/v3/search/works/");
+      expect(Object.fromEntries(url.searchParams)).toEqual({ q, limit: "10", offset: "0" });
+      expect(fake.calls[0].url).toBe(coreSearchUrl("https://api.core.ac.uk/v3", params, 0, 10));
+      expect(buildCoreQuery("heart failure", filters(overrides))).toBe(q);
+      expect(result.studies).toHaveLength(10);
+    });
+  }
 });

@@ -2,8 +2,15 @@
  * CORE API v3 `search/works`. Field map: API_NOTES.md §4. Everything CORE indexes is harvested
  * from open repositories, so every record counts as open access.
  */
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /** CORE's documented per-request `limit` ceiling (API_NOTES §4, unverified). */
@@ -102,8 +109,34 @@ export function normalizeCoreSearch(json: unknown): ProviderResult {
 }
 
 /**
- * CORE search: GET `${baseUrl}/search/works/?q=&limit=&offset=` with `Authorization: Bearer`.
- * Windows larger than 100 are fetched in sequential chunks of 100.
+ * The `q` for a search in CORE v3's query language (Elasticsearch query-string style; API_NOTES
+ * §4 lists `yearPublished>=2020` and `_exists_:` among its operators; https://api.core.ac.uk/docs/v3).
+ * Without upstream filters the query is sent unchanged; otherwise it is wrapped in parentheses
+ * and ANDed with, in this order:
+ * - date window: `yearPublished>=YYYY` and/or `yearPublished<=YYYY` — whole years, a superset of
+ *   the window that applyPostFilters narrows to the exact dates;
+ * - hasAbstract: `_exists_:abstract`. Elasticsearch also counts an empty string as existing, so
+ *   this is only a necessary condition; applyPostFilters applies the spec's >10-character rule.
+ * Not sent upstream: fullTextOnly (every CORE record is open access, but no single field holds
+ * the download link the normaliser looks for), studyType (`documentType` is research/thesis/…,
+ * not a study design) and journalImpact — all left to applyPostFilters.
+ */
+export function buildCoreQuery(query: string, filters: SearchFilters = NO_FILTERS): string {
+  const clauses: string[] = [];
+  if (filters.dateFrom !== null) clauses.push(`yearPublished>=${filters.dateFrom.slice(0, 4)}`);
+  if (filters.dateTo !== null) clauses.push(`yearPublished<=${filters.dateTo.slice(0, 4)}`);
+  if (filters.hasAbstract) clauses.push("_exists_:abstract");
+  return clauses.length === 0 ? query : [`(${query})`, ...clauses].join(" AND ");
+}
+
+/** One search URL: `${baseUrl}/search/works/?q=<buildCoreQuery>&limit=&offset=`. */
+export function coreSearchUrl(baseUrl: string, params: Pick<ProviderSearchParams, "query" | "filters">, offset: number, limit: number): string {
+  return buildUrl(baseUrl, "/search/works/", { q: buildCoreQuery(params.query, params.filters), limit, offset });
+}
+
+/**
+ * CORE search: GET {@link coreSearchUrl} with `Authorization: Bearer`. Windows larger than 100
+ * are fetched in sequential chunks of 100.
  * Errors: no deps.apiKey → ProviderError `unavailable` ("CORE_API_KEY is not configured")
  * before any request.
  */
@@ -115,7 +148,7 @@ export const core: SearchProvider = {
     const apiKey = deps.apiKey?.trim();
     if (!apiKey) throw new ProviderError("core", "unavailable", "CORE_API_KEY is not configured");
     return collectWindow((params.page - 1) * params.limit, params.limit, MAX_LIMIT, async (offset, size) => {
-      const url = buildUrl(deps.baseUrl, "/search/works/", { q: params.query, limit: size, offset });
+      const url = coreSearchUrl(deps.baseUrl, params, offset, size);
       const json = await fetchJson("core", deps, url, { headers: { authorization: `Bearer ${apiKey}` } });
       return normalizeCoreSearch(json);
     });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { crossref, normalizeCrossrefWorks } from "./crossref";
+import { crossref, crossrefFilter, crossrefSearchUrl, normalizeCrossrefWorks } from "./crossref";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const works = (name: string) => normalizeCrossrefWorks(readJsonFixture(`crossref/${name}`));
@@ -168,5 +169,54 @@ suite(fixtureSuiteName("crossref.search with a fake fetch"), () => {
       kind: "parse",
       provider: "crossref",
     });
+  });
+});
+
+suite(fixtureSuiteName("crossref filters → /works filter="), () => {
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, string | null]> = [
+    ["no filters: no filter parameter", {}, null],
+    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, "from-pub-date:2020-01-01,until-pub-date:2024-12-31"],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "until-pub-date:2019-06-30"],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "from-pub-date:2021-03-01"],
+    ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, null],
+    ["studyType meta_analysis (post-filter only)", { studyType: "meta_analysis" }, null],
+    ["studyType systematic_review (post-filter only)", { studyType: "systematic_review" }, null],
+    ["studyType observational (post-filter only)", { studyType: "observational" }, null],
+    ["fullTextOnly: a licence is required, CC is checked afterwards", { fullTextOnly: true }, "has-license:true"],
+    ["hasAbstract", { hasAbstract: true }, "has-abstract:true"],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, null],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, null],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, null],
+    [
+      "every filter at once",
+      { dateRange: "last_year", dateFrom: "2024-03-15", dateTo: "2025-03-15", studyType: "clinical_trial", journalImpact: "low", fullTextOnly: true, hasAbstract: true },
+      "from-pub-date:2024-03-15,until-pub-date:2025-03-15,has-license:true,has-abstract:true",
+    ],
+  ];
+
+  for (const [name, overrides, filter] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch(() => fixtureResponse("crossref/search_query-ecology_rows30_cursor-page1.json"));
+      const params = { query: "heart failure", page: 2, limit: 30, filters: filters(overrides) };
+      const result = await crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org", email: "team@metamind.test" }, params);
+      const url = new URL(fake.calls[0].url);
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        query: "heart failure",
+        ...(filter === null ? {} : { filter }),
+        rows: "30",
+        offset: "30",
+        mailto: "team@metamind.test",
+      });
+      expect(fake.calls[0].url).toBe(crossrefSearchUrl("https://api.crossref.org", params, "team@metamind.test"));
+      expect(crossrefFilter(filters(overrides))).toBe(filter);
+      expect(result.studies).toHaveLength(30);
+    });
+  }
+
+  it("encodes the filter list as one form-encoded parameter", () => {
+    expect(crossrefSearchUrl("https://api.crossref.org/", { query: "a b", page: 1, limit: 5, filters: filters({ dateFrom: "2020-01-01", hasAbstract: true }) })).toBe(
+      "https://api.crossref.org/works?query=a+b&filter=from-pub-date%3A2020-01-01%2Chas-abstract%3Atrue&rows=5&offset=0",
+    );
   });
 });

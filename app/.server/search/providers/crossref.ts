@@ -1,8 +1,15 @@
 /**
  * Crossref REST API `/works` search. Field map: fixtures/providers/API_NOTES.md §2.
  */
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, count, fetchJson, buildUrl, isRecord, str, uniqueStrings } from "./http";
 
 /** Crossref's `rows` ceiling per request (API_NOTES §2). */
@@ -121,20 +128,50 @@ export function normalizeCrossrefWorks(json: unknown): ProviderResult {
 }
 
 /**
- * Crossref search: GET `/works?query=&rows=&offset=&mailto=` (polite pool when deps.email is
- * set). offset = (page-1)*limit; Crossref answers offsets up to about 10,000 only.
+ * The `filter` parameter for the filters Crossref can express (API_NOTES §2; Crossref REST API
+ * docs, "Filter names"), comma-separated in this order, or null when none applies:
+ * - `from-pub-date:YYYY-MM-DD` / `until-pub-date:YYYY-MM-DD` for the date window (either end may
+ *   be open);
+ * - `has-license:true` for fullTextOnly: Crossref has no free-full-text filter, but this provider
+ *   only counts a work as open access when its `license[]` holds a Creative Commons URL, so a
+ *   licence is a necessary condition; applyPostFilters keeps only the CC-licensed ones;
+ * - `has-abstract:true` for hasAbstract.
+ * studyType (Crossref `type` is only journal-article, posted-content…) and journalImpact are left
+ * to applyPostFilters.
+ */
+export function crossrefFilter(filters: SearchFilters = NO_FILTERS): string | null {
+  const parts: string[] = [];
+  if (filters.dateFrom !== null) parts.push(`from-pub-date:${filters.dateFrom}`);
+  if (filters.dateTo !== null) parts.push(`until-pub-date:${filters.dateTo}`);
+  if (filters.fullTextOnly) parts.push("has-license:true");
+  if (filters.hasAbstract) parts.push("has-abstract:true");
+  return parts.length > 0 ? parts.join(",") : null;
+}
+
+/**
+ * The search URL: `${baseUrl}/works?query=&filter=<crossrefFilter>&rows=&offset=&mailto=`, with
+ * rows = min(limit, 1000), offset = (page-1)*limit, `filter` only when a filter applies and
+ * `mailto` (polite pool) only with an e-mail.
+ */
+export function crossrefSearchUrl(baseUrl: string, params: ProviderSearchParams, email?: string): string {
+  return buildUrl(baseUrl, "/works", {
+    query: params.query,
+    filter: crossrefFilter(params.filters),
+    rows: Math.min(params.limit, MAX_ROWS),
+    offset: (params.page - 1) * params.limit,
+    mailto: email,
+  });
+}
+
+/**
+ * Crossref search: GET {@link crossrefSearchUrl} (polite pool when deps.email is set). Crossref
+ * answers offsets up to about 10,000 only.
  */
 export const crossref: SearchProvider = {
   id: "crossref",
   label: "Crossref",
   requiresApiKey: false,
   async search(deps, params) {
-    const url = buildUrl(deps.baseUrl, "/works", {
-      query: params.query,
-      rows: Math.min(params.limit, MAX_ROWS),
-      offset: (params.page - 1) * params.limit,
-      mailto: deps.email,
-    });
-    return normalizeCrossrefWorks(await fetchJson("crossref", deps, url));
+    return normalizeCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)));
   },
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
-import { doaj, normalizeDoajSearch } from "./doaj";
+import { NO_FILTERS, type SearchFilters } from "../filters";
+import { buildDoajQuery, doaj, doajSearchUrl, normalizeDoajSearch } from "./doaj";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const recording = (name: string) => normalizeDoajSearch(readJsonFixture(`doaj/${name}`));
@@ -99,5 +100,50 @@ suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
       kind: "parse",
       message: expect.stringContaining("Maintenance"),
     });
+  });
+});
+
+suite(fixtureSuiteName("doaj filters → search_query path"), () => {
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, string]> = [
+    ["no filters: the query as typed", {}, "heart failure"],
+    ["date window (whole years)", { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-12-31" }, "(heart failure) AND bibjson.year:[2020 TO 2024]"],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND bibjson.year:[* TO 2019]"],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND bibjson.year:[2021 TO *]"],
+    ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, "heart failure"],
+    ["studyType meta_analysis (post-filter only)", { studyType: "meta_analysis" }, "heart failure"],
+    ["studyType systematic_review (post-filter only)", { studyType: "systematic_review" }, "heart failure"],
+    ["studyType observational (post-filter only)", { studyType: "observational" }, "heart failure"],
+    ["fullTextOnly (post-filter only: DOAJ is all open access)", { fullTextOnly: true }, "heart failure"],
+    ["hasAbstract (post-filter only)", { hasAbstract: true }, "heart failure"],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, "heart failure"],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, "heart failure"],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
+    [
+      "every filter at once",
+      { dateRange: "last_5_years", dateFrom: "2020-03-15", dateTo: "2025-03-15", studyType: "observational", journalImpact: "low", fullTextOnly: true, hasAbstract: true },
+      "(heart failure) AND bibjson.year:[2020 TO 2025]",
+    ],
+  ];
+
+  for (const [name, overrides, query] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch(() => fixtureResponse("doaj/v2_search_articles_license-CC-BY_pageSize10.json"));
+      const params = { query: "heart failure", page: 1, limit: 10, filters: filters(overrides) };
+      const result = await doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, params);
+      const url = new URL(fake.calls[0].url);
+      expect(url.pathname).toBe(`/api/search/articles/${encodeURIComponent(query)}`);
+      expect(decodeURIComponent(url.pathname.slice("/api/search/articles/".length))).toBe(query);
+      expect(Object.fromEntries(url.searchParams)).toEqual({ page: "1", pageSize: "10" });
+      expect(fake.calls[0].url).toBe(doajSearchUrl("https://doaj.org/api", params, 1, 10));
+      expect(buildDoajQuery("heart failure", filters(overrides))).toBe(query);
+      expect(result.studies).toHaveLength(10);
+    });
+  }
+
+  it("percent-encodes the range brackets and colon in the path", () => {
+    expect(doajSearchUrl("https://doaj.org/api/", { query: "malaria", filters: filters({ dateFrom: "2020-01-01", dateTo: "2021-12-31" }) }, 2, 50)).toBe(
+      "https://doaj.org/api/search/articles/(malaria)%20AND%20bibjson.year%3A%5B2020%20TO%202021%5D?page=2&pageSize=50",
+    );
   });
 });

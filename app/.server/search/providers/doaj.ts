@@ -2,8 +2,15 @@
  * DOAJ article search (`/search/articles/{query}`). Field map: API_NOTES.md §6. DOAJ only lists
  * open-access journals, so every record is open access.
  */
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, buildUrl, count, fetchJson, isRecord, str } from "./http";
 
 /** DOAJ `pageSize` ceiling and deepest reachable record (settings.py, API_NOTES §6). */
@@ -65,10 +72,39 @@ export function normalizeDoajSearch(json: unknown): ProviderResult {
 }
 
 /**
- * DOAJ search: GET `${baseUrl}/search/articles/${encodeURIComponent(query)}?page=&pageSize=`.
- * DOAJ pages are fixed-size, so the window `[(page-1)*limit, +limit)` is covered with pages of
- * min(limit, 100) fetched sequentially and sliced; the window is clamped to DOAJ's first 1,000
- * records. Errors: a page starting at or beyond record 1,000 → ProviderError `unavailable`.
+ * The `{search_query}` path segment (before URL-encoding) in DOAJ's Elasticsearch query-string
+ * syntax (API_NOTES §6; DOAJ API docs "search_query"). Without upstream filters the query is sent
+ * unchanged; with a date window it becomes `(q) AND bibjson.year:[YYYY TO YYYY]` — whole years,
+ * `*` for an open end — which applyPostFilters narrows to the exact dates.
+ * Not sent upstream: fullTextOnly (every DOAJ article is open access; applyPostFilters still
+ * requires the full-text link), studyType (DOAJ has no publication type), hasAbstract and
+ * journalImpact.
+ */
+export function buildDoajQuery(query: string, filters: SearchFilters = NO_FILTERS): string {
+  if (filters.dateFrom === null && filters.dateTo === null) return query;
+  const from = filters.dateFrom?.slice(0, 4) ?? "*";
+  const to = filters.dateTo?.slice(0, 4) ?? "*";
+  return `(${query}) AND bibjson.year:[${from} TO ${to}]`;
+}
+
+/** One search URL: `${baseUrl}/search/articles/${encodeURIComponent(buildDoajQuery)}?page=&pageSize=`. */
+export function doajSearchUrl(
+  baseUrl: string,
+  params: Pick<ProviderSearchParams, "query" | "filters">,
+  page: number,
+  pageSize: number,
+): string {
+  return buildUrl(baseUrl, `/search/articles/${encodeURIComponent(buildDoajQuery(params.query, params.filters))}`, {
+    page,
+    pageSize,
+  });
+}
+
+/**
+ * DOAJ search: GET {@link doajSearchUrl}. DOAJ pages are fixed-size, so the window
+ * `[(page-1)*limit, +limit)` is covered with pages of min(limit, 100) fetched sequentially and
+ * sliced; the window is clamped to DOAJ's first 1,000 records.
+ * Errors: a page starting at or beyond record 1,000 → ProviderError `unavailable`.
  */
 export const doaj: SearchProvider = {
   id: "doaj",
@@ -81,14 +117,12 @@ export const doaj: SearchProvider = {
     }
     const end = Math.min(start + params.limit, MAX_RECORDS);
     const pageSize = Math.min(params.limit, MAX_PAGE_SIZE);
-    const path = `/search/articles/${encodeURIComponent(params.query)}`;
     const studies: NormalizedStudy[] = [];
     let totalCount = 0;
     const firstPage = Math.floor(start / pageSize);
     const lastPage = Math.floor((end - 1) / pageSize);
     for (let page = firstPage; page <= lastPage; page++) {
-      const url = buildUrl(deps.baseUrl, path, { page: page + 1, pageSize });
-      const result = normalizeDoajSearch(await fetchJson("doaj", deps, url));
+      const result = normalizeDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)));
       totalCount = result.totalCount;
       const pageStart = page * pageSize;
       studies.push(...result.studies.slice(Math.max(0, start - pageStart), end - pageStart));

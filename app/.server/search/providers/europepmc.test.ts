@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { europepmc, normalizeEuropePmcSearch } from "./europepmc";
+import { buildEuropePmcQuery, europepmc, europePmcSearchUrl, normalizeEuropePmcSearch } from "./europepmc";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const search = (name: string) => normalizeEuropePmcSearch(readJsonFixture(`europepmc/${name}`));
@@ -165,5 +166,61 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
       status: 500,
       message: "500: Internal Server Error",
     });
+  });
+});
+
+suite(fixtureSuiteName("europepmc filters → search query"), () => {
+  const base = "https://www.ebi.ac.uk/europepmc/webservices/rest";
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, string]> = [
+    ["no filters: the query as typed", {}, "heart failure"],
+    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, "(heart failure) AND FIRST_PDATE:[2020-01-01 TO 2024-12-31]"],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND FIRST_PDATE:[1000-01-01 TO 2019-06-30]"],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND FIRST_PDATE:[2021-03-01 TO 3000-12-31]"],
+    [
+      "studyType clinical_trial",
+      { studyType: "clinical_trial" },
+      '(heart failure) AND (PUB_TYPE:"clinical trial" OR PUB_TYPE:"randomized controlled trial")',
+    ],
+    ["studyType meta_analysis", { studyType: "meta_analysis" }, '(heart failure) AND PUB_TYPE:"meta-analysis"'],
+    [
+      "studyType systematic_review",
+      { studyType: "systematic_review" },
+      '(heart failure) AND (PUB_TYPE:"systematic review" OR PUB_TYPE:"systematic-review")',
+    ],
+    ["studyType observational", { studyType: "observational" }, '(heart failure) AND PUB_TYPE:"observational study"'],
+    ["fullTextOnly", { fullTextOnly: true }, "(heart failure) AND OPEN_ACCESS:Y"],
+    ["hasAbstract", { hasAbstract: true }, "(heart failure) AND HAS_ABSTRACT:Y"],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, "heart failure"],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, "heart failure"],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
+    [
+      "every filter at once",
+      { dateRange: "last_10_years", dateFrom: "2015-03-15", dateTo: "2025-03-15", studyType: "observational", journalImpact: "medium", fullTextOnly: true, hasAbstract: true },
+      '(heart failure) AND FIRST_PDATE:[2015-03-15 TO 2025-03-15] AND PUB_TYPE:"observational study" AND OPEN_ACCESS:Y AND HAS_ABSTRACT:Y',
+    ],
+  ];
+
+  for (const [name, overrides, query] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch(() => fixtureResponse("europepmc/search_core_COVID-19_pageSize25.json"));
+      const params = { query: "heart failure", page: 1, limit: 25, filters: filters(overrides) };
+      const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, params);
+      const url = new URL(fake.calls[0].url);
+      expect(Object.fromEntries(url.searchParams)).toEqual({ query, resultType: "core", format: "json", pageSize: "25", cursorMark: "*" });
+      expect(fake.calls[0].url).toBe(europePmcSearchUrl({ baseUrl: base }, params, "core", 25, "*"));
+      expect(buildEuropePmcQuery("heart failure", filters(overrides))).toBe(query);
+      expect(result.studies).toHaveLength(25);
+    });
+  }
+
+  it("sends the same filtered query on the cursor walk and the page request", async () => {
+    const fake = recordingFetch((call) =>
+      new URL(call.url).searchParams.get("resultType") === "idlist"
+        ? fixtureResponse("europepmc/search_idlist_cancer_json.json")
+        : fixtureResponse("europepmc/search_core_cancer_json.json"),
+    );
+    await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 2, limit: 25, filters: filters({ fullTextOnly: true }) });
+    expect(fake.calls.map((c) => new URL(c.url).searchParams.get("query"))).toEqual(["(cancer) AND OPEN_ACCESS:Y", "(cancer) AND OPEN_ACCESS:Y"]);
   });
 });

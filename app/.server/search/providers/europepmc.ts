@@ -1,8 +1,16 @@
 /**
  * Europe PMC REST `search` (resultType=core, format=json). Field map: API_NOTES.md §3.
  */
+import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
 import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderDeps, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderDeps,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, buildUrl, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /** Largest `pageSize` Europe PMC accepts (API_NOTES §3). */
@@ -107,9 +115,56 @@ export function normalizeEuropePmcSearch(json: unknown): ProviderResult {
   return { studies, totalCount: count(json.hitCount) ?? 0 };
 }
 
-function searchUrl(deps: ProviderDeps, query: string, resultType: string, pageSize: number, cursorMark: string): string {
+/**
+ * Europe PMC `PUB_TYPE` labels per studyType filter. The values are Europe PMC's pubType labels
+ * (MeSH publication types such as "Randomized Controlled Trial", plus the JATS article type
+ * "systematic-review" seen in the recorded core results); matching is case-insensitive.
+ */
+export const EUROPEPMC_PUB_TYPES: Record<Exclude<StudyTypeFilter, "all">, readonly string[]> = {
+  clinical_trial: ["clinical trial", "randomized controlled trial"],
+  meta_analysis: ["meta-analysis"],
+  systematic_review: ["systematic review", "systematic-review"],
+  observational: ["observational study"],
+};
+
+/**
+ * The `query` for a search in Europe PMC's query syntax (API_NOTES §3; Europe PMC "Search
+ * syntax reference"). Without upstream filters the query is sent unchanged; otherwise it is
+ * wrapped in parentheses and ANDed with, in this order:
+ * - date window: `FIRST_PDATE:[YYYY-MM-DD TO YYYY-MM-DD]` (first publication date, the date the
+ *   normaliser reads first); an open end becomes 1000-01-01 or 3000-12-31;
+ * - study type: `PUB_TYPE:"label"`, several labels ORed in parentheses ({@link EUROPEPMC_PUB_TYPES});
+ * - fullTextOnly: `OPEN_ACCESS:Y`;
+ * - hasAbstract: `HAS_ABSTRACT:Y`.
+ * journalImpact is left to applyPostFilters.
+ */
+export function buildEuropePmcQuery(query: string, filters: SearchFilters = NO_FILTERS): string {
+  const clauses: string[] = [];
+  if (filters.dateFrom !== null || filters.dateTo !== null) {
+    clauses.push(`FIRST_PDATE:[${filters.dateFrom ?? "1000-01-01"} TO ${filters.dateTo ?? "3000-12-31"}]`);
+  }
+  if (filters.studyType !== "all") {
+    const types = EUROPEPMC_PUB_TYPES[filters.studyType].map((t) => `PUB_TYPE:"${t}"`);
+    clauses.push(types.length === 1 ? types[0] : `(${types.join(" OR ")})`);
+  }
+  if (filters.fullTextOnly) clauses.push("OPEN_ACCESS:Y");
+  if (filters.hasAbstract) clauses.push("HAS_ABSTRACT:Y");
+  return clauses.length === 0 ? query : [`(${query})`, ...clauses].join(" AND ");
+}
+
+/**
+ * One search URL: `${baseUrl}/search?query=<buildEuropePmcQuery>&resultType=&format=json
+ * &pageSize=&cursorMark=&email=` (email only when given).
+ */
+export function europePmcSearchUrl(
+  deps: Pick<ProviderDeps, "baseUrl" | "email">,
+  params: Pick<ProviderSearchParams, "query" | "filters">,
+  resultType: "core" | "idlist",
+  pageSize: number,
+  cursorMark: string,
+): string {
   return buildUrl(deps.baseUrl, "/search", {
-    query,
+    query: buildEuropePmcQuery(params.query, params.filters),
     resultType,
     format: "json",
     pageSize,
@@ -119,7 +174,8 @@ function searchUrl(deps: ProviderDeps, query: string, resultType: string, pageSi
 }
 
 /**
- * Europe PMC search. There is no page parameter, only cursorMark paging, so for page > 1 the
+ * Europe PMC search ({@link europePmcSearchUrl}; the filters go into every request, cursor walks
+ * included). There is no page parameter, only cursorMark paging, so for page > 1 the
  * provider first walks the cursor with cheap `resultType=idlist` requests (pageSize up to 1000)
  * until (page-1)*limit records are skipped, then fetches the wanted page with resultType=core.
  * Cursors are independent of resultType (the recorded idlist, lite and core "cancer" pages return
@@ -140,7 +196,7 @@ export const europepmc: SearchProvider = {
         throw new ProviderError("europepmc", "unavailable", "Europe PMC paging is limited to the first 10,000 results");
       }
       const size = Math.min(toSkip, MAX_PAGE_SIZE);
-      const page = await fetchJson("europepmc", deps, searchUrl(deps, params.query, "idlist", size, cursor));
+      const page = await fetchJson("europepmc", deps, europePmcSearchUrl(deps, params, "idlist", size, cursor));
       requests += 1;
       const hitCount = isRecord(page) ? count(page.hitCount) : null;
       if (hitCount === null) throw new ProviderError("europepmc", "parse", "expected a Europe PMC search response with hitCount");
@@ -150,7 +206,7 @@ export const europepmc: SearchProvider = {
       cursor = next;
       toSkip -= size;
     }
-    const json = await fetchJson("europepmc", deps, searchUrl(deps, params.query, "core", pageSize, cursor));
+    const json = await fetchJson("europepmc", deps, europePmcSearchUrl(deps, params, "core", pageSize, cursor));
     return normalizeEuropePmcSearch(json);
   },
 };

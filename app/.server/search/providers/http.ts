@@ -41,11 +41,83 @@ function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");
 }
 
+/** Time kept in hand for the retried request after a Retry-After wait, in milliseconds. */
+export const RETRY_MARGIN_MS = 200;
+
 /**
- * Performs one request with `deps.fetch` and `deps.signal` and returns the body text.
- * Errors: non-OK status → ProviderError `http` ("<status>: <snippet>", status); network failure →
- * ProviderError `http` without status. Aborts (deps.signal) are re-thrown unchanged so callers can
- * tell a cancellation/timeout from a provider failure.
+ * Milliseconds to wait according to a `Retry-After` header value (RFC 9110 §10.2.3): either
+ * delay-seconds ("120" → 120000) or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"), measured
+ * from `now` (epoch ms) and floored at 0 for dates already past. Returns null when the header
+ * is absent or neither form.
+ */
+export function retryAfterMs(value: string | null, now: number): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // HTTP-dates always contain a day or month name; this keeps Date.parse off bare numbers.
+  if (!/[A-Za-z]/.test(trimmed)) return null;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/** Resolves after `ms`; rejects with the signal's reason as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** One request: the response and its body text, with network failures mapped (aborts re-thrown). */
+async function send(
+  provider: ProviderId,
+  deps: ProviderDeps,
+  url: string,
+  init: RequestInit,
+): Promise<{ response: Response; body: string }> {
+  try {
+    const response = await deps.fetch(url, { ...init, signal: deps.signal });
+    return { response, body: await response.text() };
+  } catch (err) {
+    if (isAbort(err, deps.signal)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ProviderError(provider, "http", `network error: ${reason}`);
+  }
+}
+
+function rateLimited(provider: ProviderId, response: Response, reason: string): ProviderError {
+  const header = response.headers.get("retry-after");
+  const retryAfter = header === null ? "no Retry-After" : `Retry-After: ${header.trim()}`;
+  return new ProviderError(provider, "http", `429: rate limit exceeded (${retryAfter}); ${reason}`, 429);
+}
+
+/**
+ * Performs a request with `deps.fetch` and `deps.signal` and returns the body text.
+ *
+ * 429 politeness: when the upstream answers 429 with a Retry-After (seconds or HTTP-date) whose
+ * wait, plus {@link RETRY_MARGIN_MS}, ends before `deps.deadline`, the wait is slept (abortable
+ * through deps.signal) and the same request is sent once more. Otherwise — no Retry-After, no
+ * deadline, a wait that does not fit, or a second 429 — the call fails with ProviderError `http`,
+ * status 429, whose message names the rate limit and the Retry-After value.
+ *
+ * Errors: other non-OK statuses → ProviderError `http` ("<status>: <snippet>", status); network
+ * failure → ProviderError `http` without status. Aborts (deps.signal, also during a Retry-After
+ * wait) are re-thrown unchanged so callers can tell a cancellation/timeout from a provider failure.
  */
 export async function fetchText(
   provider: ProviderId,
@@ -53,15 +125,16 @@ export async function fetchText(
   url: string,
   init: RequestInit = {},
 ): Promise<string> {
-  let body: string;
-  let response: Response;
-  try {
-    response = await deps.fetch(url, { ...init, signal: deps.signal });
-    body = await response.text();
-  } catch (err) {
-    if (isAbort(err, deps.signal)) throw err;
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ProviderError(provider, "http", `network error: ${reason}`);
+  let { response, body } = await send(provider, deps, url, init);
+  if (response.status === 429) {
+    const waitMs = retryAfterMs(response.headers.get("retry-after"), Date.now());
+    if (waitMs === null) throw rateLimited(provider, response, "not retried");
+    if (deps.deadline === undefined || Date.now() + waitMs + RETRY_MARGIN_MS > deps.deadline) {
+      throw rateLimited(provider, response, "not retried: the wait does not fit before the search deadline");
+    }
+    if (waitMs > 0) await sleep(waitMs, deps.signal);
+    ({ response, body } = await send(provider, deps, url, init));
+    if (response.status === 429) throw rateLimited(provider, response, "still rate limited after one retry");
   }
   if (!response.ok) {
     const snippet = bodySnippet(body) || response.statusText || "no body";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readFixture, recordingFetch } from "../../../../tests/fixtures";
+import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { normalizePubmedXml, parsePubmedEsearch, pubmed } from "./pubmed";
+import { buildPubmedTerm, normalizePubmedXml, parsePubmedEsearch, pubmed, pubmedEsearchUrl } from "./pubmed";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const efetch = (name: string) => normalizePubmedXml(readFixture(`pubmed/${name}`));
@@ -247,5 +248,54 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
       kind: "http",
       message: "network error: fetch failed",
     });
+  });
+});
+
+suite(fixtureSuiteName("pubmed filters → esearch term"), () => {
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, string]> = [
+    ["no filters: the query as typed", {}, "heart failure"],
+    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, '(heart failure) AND ("2020/01/01"[dp] : "2024/12/31"[dp])'],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, '(heart failure) AND ("1000/01/01"[dp] : "2019/06/30"[dp])'],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, '(heart failure) AND ("2021/03/01"[dp] : "3000/12/31"[dp])'],
+    ["studyType clinical_trial", { studyType: "clinical_trial" }, "(heart failure) AND (clinical trial[pt] OR randomized controlled trial[pt])"],
+    ["studyType meta_analysis", { studyType: "meta_analysis" }, "(heart failure) AND meta-analysis[pt]"],
+    ["studyType systematic_review", { studyType: "systematic_review" }, "(heart failure) AND systematic review[pt]"],
+    ["studyType observational", { studyType: "observational" }, "(heart failure) AND observational study[pt]"],
+    ["fullTextOnly", { fullTextOnly: true }, "(heart failure) AND free full text[sb]"],
+    ["hasAbstract", { hasAbstract: true }, "(heart failure) AND hasabstract"],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, "heart failure"],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, "heart failure"],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
+    [
+      "every filter at once",
+      { dateRange: "last_5_years", dateFrom: "2020-03-15", dateTo: "2025-03-15", studyType: "meta_analysis", journalImpact: "high", fullTextOnly: true, hasAbstract: true },
+      '(heart failure) AND ("2020/03/15"[dp] : "2025/03/15"[dp]) AND meta-analysis[pt] AND free full text[sb] AND hasabstract',
+    ],
+  ];
+
+  for (const [name, overrides, term] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch((call) =>
+        call.url.includes("/esearch.fcgi")
+          ? fixtureResponse("pubmed/esearch_pubmed_biopython.xml")
+          : fixtureResponse("pubmed/efetch_pubmed_11748933_11700088.xml"),
+      );
+      const params = { query: "heart failure", page: 1, limit: 20, filters: filters(overrides) };
+      const result = await pubmed.search({ fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" }, params);
+      const sent = new URL(fake.calls[0].url).searchParams;
+      expect(sent.get("term")).toBe(term);
+      expect([sent.get("db"), sent.get("retstart"), sent.get("retmax"), sent.get("retmode")]).toEqual(["pubmed", "0", "20", "xml"]);
+      expect(fake.calls[0].url).toBe(pubmedEsearchUrl({ fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" }, params));
+      expect(buildPubmedTerm("heart failure", filters(overrides))).toBe(term);
+      expect(fake.calls[1].body).not.toContain("term");
+      expect(result).toMatchObject({ totalCount: 63 });
+      expect(result.studies).toHaveLength(2);
+    });
+  }
+
+  it("wraps a boolean query so the filters apply to all of it", () => {
+    expect(buildPubmedTerm("aspirin OR clopidogrel", filters({ hasAbstract: true }))).toBe("(aspirin OR clopidogrel) AND hasabstract");
+    expect(buildPubmedTerm("aspirin OR clopidogrel")).toBe("aspirin OR clopidogrel");
   });
 });

@@ -3,8 +3,16 @@
  * Field map and quirks: fixtures/providers/API_NOTES.md §1.
  */
 import { XMLParser } from "fast-xml-parser";
+import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
 import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderDeps,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
 
 /** NCBI `tool` value when the app does not pass one. */
@@ -204,34 +212,77 @@ export function normalizePubmedXml(xml: string): ProviderResult {
 }
 
 /**
- * PubMed search: esearch (GET, retmode=xml, retstart=(page-1)*limit, retmax=limit) then efetch
- * (POST form body, so long id lists never hit the 414 URI limit). `tool`, `email` and `api_key`
- * go on every request. An empty id list returns without calling efetch. Results keep esearch's
- * relevance order; totalCount is esearch's Count.
+ * PubMed publication-type clauses per studyType filter ([pt] tags, PubMed Help "Publication
+ * Type"). [pt] searches include the narrower types (e.g. Clinical Trial, Phase III).
+ */
+export const PUBMED_STUDY_TYPE_CLAUSES: Record<Exclude<StudyTypeFilter, "all">, string> = {
+  clinical_trial: "(clinical trial[pt] OR randomized controlled trial[pt])",
+  meta_analysis: "meta-analysis[pt]",
+  systematic_review: "systematic review[pt]",
+  observational: "observational study[pt]",
+};
+
+/**
+ * The esearch `term` for a query and filters, in PubMed's search syntax (API_NOTES §1 field tags;
+ * PubMed Help "Search Field Descriptions and Tags"). Without upstream filters the query is sent
+ * unchanged; otherwise it is wrapped in parentheses and ANDed with, in this order:
+ * - date window: `("YYYY/MM/DD"[dp] : "YYYY/MM/DD"[dp])` — [dp] is the publication date (print
+ *   or electronic); an open end becomes 1000/01/01 or 3000/12/31;
+ * - study type: {@link PUBMED_STUDY_TYPE_CLAUSES};
+ * - fullTextOnly: `free full text[sb]` (free full text at PMC or the publisher);
+ * - hasAbstract: `hasabstract`.
+ * journalImpact has no PubMed equivalent and is left to applyPostFilters, which also narrows the
+ * upstream clauses to the exact spec meaning (e.g. a free-full-text record without a PMCID has no
+ * openAccessUrl here and is dropped by fullTextOnly).
+ */
+export function buildPubmedTerm(query: string, filters: SearchFilters = NO_FILTERS): string {
+  const clauses: string[] = [];
+  if (filters.dateFrom !== null || filters.dateTo !== null) {
+    const from = (filters.dateFrom ?? "1000-01-01").replace(/-/g, "/");
+    const to = (filters.dateTo ?? "3000-12-31").replace(/-/g, "/");
+    clauses.push(`("${from}"[dp] : "${to}"[dp])`);
+  }
+  if (filters.studyType !== "all") clauses.push(PUBMED_STUDY_TYPE_CLAUSES[filters.studyType]);
+  if (filters.fullTextOnly) clauses.push("free full text[sb]");
+  if (filters.hasAbstract) clauses.push("hasabstract");
+  return clauses.length === 0 ? query : [`(${query})`, ...clauses].join(" AND ");
+}
+
+function ncbiCommon(deps: ProviderDeps): Record<string, string | undefined> {
+  return { tool: deps.tool || DEFAULT_NCBI_TOOL, email: deps.email, api_key: deps.apiKey };
+}
+
+/**
+ * The esearch URL: `${baseUrl}/esearch.fcgi?db=pubmed&term=<buildPubmedTerm>&retstart=&retmax=
+ * &retmode=xml&tool=&email=&api_key=` with retstart = (page-1)*limit and retmax = limit.
+ */
+export function pubmedEsearchUrl(deps: ProviderDeps, params: ProviderSearchParams): string {
+  return buildUrl(deps.baseUrl, "/esearch.fcgi", {
+    db: "pubmed",
+    term: buildPubmedTerm(params.query, params.filters),
+    retstart: (params.page - 1) * params.limit,
+    retmax: params.limit,
+    retmode: "xml",
+    ...ncbiCommon(deps),
+  });
+}
+
+/**
+ * PubMed search: esearch (GET, {@link pubmedEsearchUrl}) then efetch (POST form body, so long id
+ * lists never hit the 414 URI limit). `tool`, `email` and `api_key` go on every request. An empty
+ * id list returns without calling efetch. Results keep esearch's relevance order; totalCount is
+ * esearch's Count (after the upstream filters).
  */
 export const pubmed: SearchProvider = {
   id: "pubmed",
   label: "PubMed",
   requiresApiKey: false,
   async search(deps, params) {
-    const common = {
-      tool: deps.tool || DEFAULT_NCBI_TOOL,
-      email: deps.email,
-      api_key: deps.apiKey,
-    };
-    const searchUrl = buildUrl(deps.baseUrl, "/esearch.fcgi", {
-      db: "pubmed",
-      term: params.query,
-      retstart: (params.page - 1) * params.limit,
-      retmax: params.limit,
-      retmode: "xml",
-      ...common,
-    });
-    const { count, ids } = parsePubmedEsearch(await fetchText("pubmed", deps, searchUrl));
+    const { count, ids } = parsePubmedEsearch(await fetchText("pubmed", deps, pubmedEsearchUrl(deps, params)));
     if (ids.length === 0) return { studies: [], totalCount: count };
 
     const form = new URLSearchParams({ db: "pubmed", id: ids.join(","), retmode: "xml" });
-    for (const [key, value] of Object.entries(common)) if (value) form.set(key, value);
+    for (const [key, value] of Object.entries(ncbiCommon(deps))) if (value) form.set(key, value);
     const xml = await fetchText("pubmed", deps, buildUrl(deps.baseUrl, "/efetch.fcgi"), {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
-import { normalizeSemanticScholar, S2_FIELDS, semanticscholar } from "./semanticscholar";
+import { NO_FILTERS, type SearchFilters } from "../filters";
+import {
+  normalizeSemanticScholar,
+  S2_FIELDS,
+  semanticScholarFilterParams,
+  semanticscholar,
+  semanticScholarSearchUrl,
+} from "./semanticscholar";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
 const s2 = (name: string) => normalizeSemanticScholar(readJsonFixture(`semanticscholar/${name}`));
@@ -138,5 +145,59 @@ suite(fixtureSuiteName("semanticscholar.search with a fake fetch"), () => {
         message: status === 403 ? '403: {"message":"Forbidden"}' : '400: {"error":"Unrecognized or unsupported fields: [unknown]"}',
       });
     }
+  });
+});
+
+suite(fixtureSuiteName("semanticscholar filters → /paper/search parameters"), () => {
+  const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
+  const cases: Array<[string, Partial<SearchFilters>, Record<string, string>]> = [
+    ["no filters: no filter parameters", {}, {}],
+    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, { publicationDateOrYear: "2020-01-01:2024-12-31" }],
+    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, { publicationDateOrYear: ":2019-06-30" }],
+    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, { publicationDateOrYear: "2021-03-01:" }],
+    ["studyType clinical_trial", { studyType: "clinical_trial" }, { publicationTypes: "ClinicalTrial" }],
+    ["studyType meta_analysis", { studyType: "meta_analysis" }, { publicationTypes: "MetaAnalysis" }],
+    ["studyType systematic_review (Review, narrowed afterwards)", { studyType: "systematic_review" }, { publicationTypes: "Review" }],
+    ["studyType observational (post-filter only)", { studyType: "observational" }, {}],
+    ["fullTextOnly", { fullTextOnly: true }, { openAccessPdf: "" }],
+    ["hasAbstract (post-filter only)", { hasAbstract: true }, {}],
+    ["journalImpact high (post-filter only)", { journalImpact: "high" }, {}],
+    ["journalImpact medium (post-filter only)", { journalImpact: "medium" }, {}],
+    ["journalImpact low (post-filter only)", { journalImpact: "low" }, {}],
+    [
+      "every filter at once",
+      { dateRange: "custom", dateFrom: "2018-01-01", dateTo: "2018-12-31", studyType: "clinical_trial", journalImpact: "high", fullTextOnly: true, hasAbstract: true },
+      { publicationDateOrYear: "2018-01-01:2018-12-31", publicationTypes: "ClinicalTrial", openAccessPdf: "" },
+    ],
+  ];
+
+  for (const [name, overrides, extra] of cases) {
+    it(name, async () => {
+      const fake = recordingFetch(() => fixtureResponse("semanticscholar/search_kubernetes.json"));
+      const params = { query: "heart failure", page: 1, limit: 25, filters: filters(overrides) };
+      const result = await semanticscholar.search({ fetch: fake.fetch, baseUrl: BASE }, params);
+      const url = new URL(fake.calls[0].url);
+      expect(url.origin + url.pathname).toBe(`${BASE}/paper/search`);
+      expect(Object.fromEntries(url.searchParams)).toEqual({ query: "heart failure", ...extra, offset: "0", limit: "25", fields: S2_FIELDS });
+      expect(fake.calls[0].url).toBe(semanticScholarSearchUrl(BASE, params, 0, 25));
+      expect(Object.fromEntries(semanticScholarFilterParams(filters(overrides)))).toEqual(extra);
+      expect(result.totalCount).toBe(3028);
+    });
+  }
+
+  it("sends openAccessPdf with an empty value, as in the recorded openAccessPdf search", async () => {
+    const fake = recordingFetch(() => fixtureResponse("semanticscholar/search_turing_openAccessPdf-filter.json"));
+    const result = await semanticscholar.search({ fetch: fake.fetch, baseUrl: BASE }, { query: "turing", page: 1, limit: 100, filters: filters({ fullTextOnly: true }) });
+    expect(fake.calls[0].url).toBe(
+      `${BASE}/paper/search?query=turing&openAccessPdf=&offset=0&limit=100&fields=${encodeURIComponent(S2_FIELDS)}`,
+    );
+    // The recording asked only for fields=openAccessPdf (no titles), so it normalises to no studies.
+    expect(result).toEqual({ studies: [], totalCount: 11054 });
+  });
+
+  it("repeats the filters on every chunk of a large window", async () => {
+    const fake = recordingFetch(() => fixtureResponse("semanticscholar/search_kubernetes.json"));
+    await semanticscholar.search({ fetch: fake.fetch, baseUrl: BASE }, { query: "k", page: 1, limit: 250, filters: filters({ studyType: "meta_analysis" }) });
+    expect(fake.calls.map((c) => new URL(c.url).searchParams.get("publicationTypes"))).toEqual(["MetaAnalysis", "MetaAnalysis", "MetaAnalysis"]);
   });
 });

@@ -1,8 +1,15 @@
 /**
  * Semantic Scholar Graph API `/paper/search` (relevance search). Field map: API_NOTES.md §5.
  */
+import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
 import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
-import { ProviderError, type NormalizedStudy, type ProviderResult, type SearchProvider } from "../types";
+import {
+  ProviderError,
+  type NormalizedStudy,
+  type ProviderResult,
+  type ProviderSearchParams,
+  type SearchProvider,
+} from "../types";
 import { arr, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /**
@@ -81,9 +88,59 @@ export function normalizeSemanticScholar(json: unknown): ProviderResult {
 }
 
 /**
- * Semantic Scholar search: GET `/paper/search?query=&offset=&limit=&fields=` with optional
- * `x-api-key`. Windows over 100 are fetched in sequential chunks. Relevance search only reaches
- * the first 1,000 hits, so the window is clamped to end at offset 999.
+ * Semantic Scholar `publicationTypes` per studyType filter. S2 has no systematic-review or
+ * observational type: systematic_review asks for `Review` (applyPostFilters then keeps only
+ * records classified "Systematic Review"), observational is post-filtered only.
+ */
+export const S2_PUBLICATION_TYPES: Partial<Record<Exclude<StudyTypeFilter, "all">, string>> = {
+  clinical_trial: "ClinicalTrial",
+  meta_analysis: "MetaAnalysis",
+  systematic_review: "Review",
+};
+
+/**
+ * The `/paper/search` filter parameters for the filters S2 can express (API_NOTES §5; S2 Graph
+ * API "paper relevance search"), in this order:
+ * - `publicationDateOrYear=YYYY-MM-DD:YYYY-MM-DD` for the date window; an open end is left empty
+ *   ("2020-01-01:" or ":2024-12-31");
+ * - `publicationTypes=<S2_PUBLICATION_TYPES>` for studyType;
+ * - `openAccessPdf` with an empty value for fullTextOnly (only papers with a public PDF; sent as
+ *   `openAccessPdf=` like the recorded search_turing_openAccessPdf-filter request).
+ * hasAbstract and journalImpact have no S2 filter and are left to applyPostFilters.
+ */
+export function semanticScholarFilterParams(filters: SearchFilters = NO_FILTERS): Array<[string, string]> {
+  const params: Array<[string, string]> = [];
+  if (filters.dateFrom !== null || filters.dateTo !== null) {
+    params.push(["publicationDateOrYear", `${filters.dateFrom ?? ""}:${filters.dateTo ?? ""}`]);
+  }
+  const type = filters.studyType === "all" ? undefined : S2_PUBLICATION_TYPES[filters.studyType];
+  if (type) params.push(["publicationTypes", type]);
+  if (filters.fullTextOnly) params.push(["openAccessPdf", ""]);
+  return params;
+}
+
+/**
+ * One search URL: `${baseUrl}/paper/search?query=&<semanticScholarFilterParams>&offset=&limit=
+ * &fields=<S2_FIELDS>`.
+ */
+export function semanticScholarSearchUrl(
+  baseUrl: string,
+  params: Pick<ProviderSearchParams, "query" | "filters">,
+  offset: number,
+  limit: number,
+): string {
+  const search = new URLSearchParams([["query", params.query]]);
+  for (const [key, value] of semanticScholarFilterParams(params.filters)) search.append(key, value);
+  search.append("offset", String(offset));
+  search.append("limit", String(limit));
+  search.append("fields", S2_FIELDS);
+  return `${buildUrl(baseUrl, "/paper/search")}?${search.toString()}`;
+}
+
+/**
+ * Semantic Scholar search: GET {@link semanticScholarSearchUrl} with optional `x-api-key`.
+ * Windows over 100 are fetched in sequential chunks. Relevance search only reaches the first
+ * 1,000 hits, so the window is clamped to end at offset 999.
  * Errors: a page starting at or beyond 999 → ProviderError `unavailable`.
  */
 export const semanticscholar: SearchProvider = {
@@ -102,12 +159,7 @@ export const semanticscholar: SearchProvider = {
     const limit = Math.min(params.limit, WINDOW_END - offset);
     const headers: Record<string, string> = deps.apiKey ? { "x-api-key": deps.apiKey } : {};
     return collectWindow(offset, limit, MAX_LIMIT, async (chunkOffset, size) => {
-      const url = buildUrl(deps.baseUrl, "/paper/search", {
-        query: params.query,
-        offset: chunkOffset,
-        limit: size,
-        fields: S2_FIELDS,
-      });
+      const url = semanticScholarSearchUrl(deps.baseUrl, params, chunkOffset, size);
       return normalizeSemanticScholar(await fetchJson("semanticscholar", deps, url, { headers }));
     });
   },

@@ -1,0 +1,57 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { getUser } from "../auth/session";
+import { AppError, handleApi } from "../http/errors";
+import { assertSearchAllowed, parseSearchRequest, searchStudies } from "./service";
+import type { ProviderId } from "./types";
+
+export const NDJSON = "application/x-ndjson";
+
+/**
+ * Answers a search request (GET /api/search and /api/search/{provider}).
+ *
+ * Plain requests get the SPEC §3 results as JSON. With `Accept: application/x-ndjson` the answer
+ * streams one JSON object per line as the search progresses:
+ * `{"type":"provider", provider, report, studies}` as each database answers (its records already
+ * stored with ids), then `{"type":"done", results}` with the merged de-duplicated page, or
+ * `{"type":"error", status, error, message, ...}`. Validation and plan errors are still plain
+ * 4xx JSON answers, before any streaming starts.
+ */
+export async function respondToSearch(
+  request: Request,
+  context: AppLoadContext,
+  fixedProvider?: ProviderId,
+): Promise<Response> {
+  return handleApi(async () => {
+    const app = context.app;
+    const input = parseSearchRequest(new URL(request.url).searchParams, fixedProvider);
+    const user = await getUser(app, request);
+    assertSearchAllowed(user, input.providers);
+    if (!(request.headers.get("Accept") ?? "").includes(NDJSON)) {
+      const results = await searchStudies(app, user, input);
+      return Response.json(results, { headers: { "Cache-Control": "no-store" } });
+    }
+
+    const encoder = new TextEncoder();
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    const send = (event: unknown) => writer.write(encoder.encode(`${JSON.stringify(event)}\n`)).catch(() => {});
+    const work = searchStudies(app, user, input, { onProvider: (event) => void send(event) })
+      .then((results) => send({ type: "done", results }))
+      .catch((error: unknown) => {
+        if (error instanceof AppError) {
+          return send({ type: "error", status: error.status, error: error.code, message: error.message, ...error.extra });
+        }
+        console.error("streamed search failed", error);
+        return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
+      })
+      .finally(() => writer.close().catch(() => {}));
+    app.waitUntil(work);
+    return new Response(readable, {
+      headers: {
+        "Content-Type": `${NDJSON}; charset=utf-8`,
+        "Cache-Control": "no-store",
+        "Content-Encoding": "identity",
+      },
+    });
+  });
+}

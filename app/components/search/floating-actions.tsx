@@ -1,0 +1,150 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { ArrowUp, FlaskConical, Trash2, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
+import { clearSelection, removeStudy, useMetaSelection } from "~/lib/meta-selection";
+
+/** Scroll distance (px) after which the scroll-to-top button appears. */
+export const SCROLL_TOP_THRESHOLD = 400;
+
+const FAB_CLASS =
+  "flex items-center justify-center rounded-full shadow-lg transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 focus-visible:outline-none";
+
+/** The search page's floating buttons (SPEC §2): meta-analysis selection above scroll-to-top. */
+export function FloatingActions() {
+  return (
+    <div className="pointer-events-none fixed right-4 bottom-4 z-30 flex flex-col items-end gap-3 sm:right-6 sm:bottom-6">
+      <MetaAnalysisButton />
+      <ScrollToTopButton />
+    </div>
+  );
+}
+
+export function ScrollToTopButton() {
+  const [visible, setVisible] = useState(false);
+
+  useEffect(() => {
+    const update = () => setVisible(window.scrollY > SCROLL_TOP_THRESHOLD);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, []);
+
+  if (!visible) return null;
+  return (
+    <button
+      type="button"
+      data-testid="scroll-top"
+      aria-label="Scroll to top"
+      title="Scroll to top"
+      onClick={() => {
+        const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+        window.scrollTo({ top: 0, behavior: reduce ? "auto" : "smooth" });
+      }}
+      className={`${FAB_CLASS} pointer-events-auto size-11 border border-slate-200 bg-white text-slate-700 hover:bg-slate-50`}
+    >
+      <ArrowUp className="size-5" aria-hidden />
+    </button>
+  );
+}
+
+/** Hints of the meta-analysis page (SPEC §2) for 1 and 2+ selected studies. */
+export function selectionHint(count: number): string | null {
+  if (count === 1) return "Add at least one more study to run a meta-analysis";
+  if (count >= 2) return `Ready for meta-analysis (${count} studies)`;
+  return null;
+}
+
+/** The count of studies added to the meta-analysis (hidden at 0) and the drawer listing them. */
+export function MetaAnalysisButton() {
+  const studies = useMetaSelection();
+  const count = studies.length;
+  const [open, setOpen] = useState(false);
+  if (open && count === 0) setOpen(false);
+
+  if (count === 0) return null;
+  const label = `Meta-analysis: ${count} ${count === 1 ? "study" : "studies"} selected`;
+  const hint = selectionHint(count);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <button
+          type="button"
+          data-testid="meta-fab"
+          aria-label={label}
+          title={label}
+          className={`${FAB_CLASS} pointer-events-auto h-12 min-w-12 gap-1.5 bg-brand-600 px-4 text-white hover:bg-brand-700`}
+        >
+          <FlaskConical className="size-5" aria-hidden />
+          <span className="text-sm font-semibold tabular-nums">{count}</span>
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
+        <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col border-l border-slate-200 bg-white shadow-2xl focus:outline-none">
+          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
+            <div>
+              <Dialog.Title className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+                <FlaskConical className="size-5 text-brand-600" aria-hidden />
+                Meta-analysis selection
+              </Dialog.Title>
+              <Dialog.Description className="mt-1 text-sm text-slate-600">{hint}</Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
+                <X aria-hidden />
+              </Button>
+            </Dialog.Close>
+          </div>
+
+          <ul className="flex-1 space-y-3 overflow-y-auto p-5" aria-label="Selected studies">
+            {studies.map((study) => (
+              <li
+                key={study.id}
+                data-testid="meta-selected-study"
+                className="rounded-lg border border-slate-200 p-3"
+              >
+                <div className="flex items-start gap-2">
+                  <div className="min-w-0 flex-1">
+                    <p className="text-sm leading-snug font-medium text-slate-900">{study.title}</p>
+                    <p className="mt-1 truncate text-xs text-slate-600">{formatAuthors(study.authors)}</p>
+                    <p className="text-xs text-slate-500">
+                      {[
+                        study.journal,
+                        formatPublicationDate(study.publicationDate),
+                        PROVIDER_LABELS[study.source],
+                      ]
+                        .filter(Boolean)
+                        .join(" · ")}
+                    </p>
+                  </div>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8 shrink-0 text-slate-500 hover:bg-red-50 hover:text-red-700"
+                    aria-label={`Remove "${study.title}" from the meta-analysis`}
+                    onClick={() => removeStudy(study.id)}
+                  >
+                    <Trash2 aria-hidden />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+
+          <div className="flex items-center justify-between gap-2 border-t border-slate-200 p-5">
+            <p className="text-sm text-slate-600">
+              {count} {count === 1 ? "study" : "studies"} selected
+            </p>
+            <Button variant="outline" size="sm" onClick={clearSelection}>
+              <Trash2 aria-hidden />
+              Clear all
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Search latency benchmark (issue 3): the real Worker under `wrangler dev` searches six databases
+// simulated by the replay server with fixed latencies, serving the recorded real responses.
+// Prints, over N cache-missing searches (a fresh query each time):
+//   complete-search time − slowest provider's latency   (target ≤ 25 ms at the median)
+//   first-results time   − fastest provider's latency   (target ≤ 50 ms at the median)
+// and the time to de-duplicate 3,000 records (target ≤ 10 ms).
+// A provider's latency is the replay delay times its sequential requests (PubMed: esearch then
+// efetch = 2; the others 1). Usage: npm run bench:search  (env RUNS, default 15)
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RUNS = Number(process.env.RUNS ?? 15);
+const PORT = 8877;
+const REPLAY_PORT = 8878;
+const LATENCY = { pubmed: 50, crossref: 120, europepmc: 300, core: 800, semanticscholar: 1500, doaj: 2500 };
+const REQUESTS = { pubmed: 2, crossref: 1, europepmc: 1, core: 1, semanticscholar: 1, doaj: 1 };
+const expected = Object.fromEntries(Object.entries(LATENCY).map(([id, ms]) => [id, ms * REQUESTS[id]]));
+const slowest = Math.max(...Object.values(expected));
+const fastest = Math.min(...Object.values(expected));
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+const fmt = (x) => x.toFixed(1).padStart(7);
+
+async function dedupeBench() {
+  const dir = mkdtempSync(path.join(tmpdir(), "mm-bench-"));
+  const out = path.join(dir, "dedupe.mjs");
+  await build({
+    stdin: {
+      contents: `export { dedupeStudies } from "./app/.server/search/dedupe.ts";`,
+      resolveDir: root,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile: out,
+    logLevel: "silent",
+  });
+  const { dedupeStudies } = await import(pathToFileURL(out).href);
+  rmSync(dir, { recursive: true, force: true });
+  const providers = Object.keys(LATENCY);
+  const lists = providers.map((source, p) =>
+    Array.from({ length: 500 }, (_, i) => {
+      const work = i < 400 ? i : 1000 + p * 100 + i;
+      return {
+        source,
+        sourceId: `${source}-${i}`,
+        title: `Randomised evaluation number ${work} of a treatment in older adults`,
+        abstract: `Abstract of work ${work}. `.repeat(p + 2),
+        authors: Array.from({ length: (i % 5) + 1 }, (_, k) => `Author ${k}`),
+        journal: "Journal",
+        publicationDate: "2021-02",
+        pmid: p % 3 === 1 ? String(100000 + work) : null,
+        pmcid: null,
+        doi: p % 3 === 0 ? `10.1234/work.${work}` : null,
+        studyType: "Research Article",
+        publicationTypes: [],
+        fullTextAvailable: false,
+        isOpenAccess: false,
+        openAccessUrl: null,
+        citationCount: null,
+        impactFactor: null,
+        url: null,
+      };
+    }),
+  );
+  for (let i = 0; i < 5; i++) dedupeStudies(lists);
+  const times = [];
+  for (let i = 0; i < 21; i++) {
+    const t = performance.now();
+    dedupeStudies(lists);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+function startServer() {
+  const child = spawn(process.execPath, [path.join(root, "scripts/start-offline.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
+      PORT: String(PORT),
+      REPLAY_PORT: String(REPLAY_PORT),
+      PERSIST_DIR: ".wrangler/bench-state",
+      FRESH_STATE: "1",
+      SKIP_BUILD: process.env.SKIP_BUILD ?? "0",
+      REPLAY_LATENCY_MS: Object.entries(LATENCY).map(([k, v]) => `${k}=${v}`).join(","),
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  return child;
+}
+
+async function waitForServer() {
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not start");
+}
+
+async function login() {
+  const res = await fetch(`http://127.0.0.1:${PORT}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: `http://127.0.0.1:${PORT}` },
+    body: JSON.stringify({ email: "pro@metamind.local", password: "metamind-demo" }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return res.headers.get("set-cookie").split(";")[0];
+}
+
+async function oneSearch(cookie, query) {
+  const params = new URLSearchParams({ q: query, searchProviders: Object.keys(LATENCY).join(",") });
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${PORT}/api/search?${params}`, {
+    headers: { Accept: "application/x-ndjson", Cookie: cookie },
+  });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let first = null;
+  let done = null;
+  const statuses = {};
+  for (;;) {
+    const { value, done: end } = await reader.read();
+    if (end) break;
+    buffer += value;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const event = JSON.parse(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      const t = performance.now() - started;
+      if (event.type === "provider") {
+        statuses[event.provider] = event.report.status;
+        if (first === null && event.studies.length > 0) first = t;
+      } else if (event.type === "done") done = t;
+      else throw new Error(`search error: ${event.message}`);
+    }
+  }
+  const bad = Object.entries(statuses).filter(([, s]) => s !== "ok");
+  if (bad.length) throw new Error(`providers not ok: ${JSON.stringify(bad)}`);
+  return { first, done };
+}
+
+const server = startServer();
+const stop = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+};
+process.on("exit", stop);
+try {
+  const dedupeTimes = await dedupeBench();
+  await waitForServer();
+  const cookie = await login();
+  await oneSearch(cookie, "warm up query"); // first request compiles the Worker's code paths
+  const completes = [];
+  const firsts = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { first, done } = await oneSearch(cookie, `bench query ${Date.now()} ${i}`);
+    completes.push(done - slowest);
+    firsts.push(first - fastest);
+  }
+  console.log(`Search latency over ${RUNS} uncached six-database searches (ms)`);
+  console.log(`provider latencies: ${Object.entries(expected).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(`                                      median     p90   target`);
+  console.log(`complete − slowest provider (${slowest} ms) ${fmt(median(completes))} ${fmt(p90(completes))}   ≤ 25`);
+  console.log(`first results − fastest provider (${fastest} ms) ${fmt(median(firsts))} ${fmt(p90(firsts))}   ≤ 50`);
+  console.log(`de-duplicate 3,000 records             ${fmt(median(dedupeTimes))} ${fmt(p90(dedupeTimes))}   ≤ 10`);
+} finally {
+  stop();
+}
+process.exit(0);
