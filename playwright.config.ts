@@ -48,6 +48,8 @@ export default defineConfig({
       PERSIST_DIR: ".wrangler/e2e-state",
       FRESH_STATE: "1",
       SKIP_BUILD: process.env.E2E_SKIP_BUILD ?? "1",
+      // DOAJ answers late so the progressive page can be watched filling in.
+      REPLAY_LATENCY_MS: "doaj=1500",
     },
   },
 });

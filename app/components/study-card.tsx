@@ -1,6 +1,8 @@
 import { useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
+import { countGuestUse, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
+import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
 import { toast } from "~/lib/toast";
 
@@ -14,7 +16,8 @@ type SummaryState =
  * badges, collapsible abstract, and the AI summary, which streams in word by word and always
  * names the model that wrote it.
  */
-export function StudyCard({ study }: { study: ApiStudy }) {
+export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: boolean }) {
+  const selected = useIsMetaSelected(study.id);
   const [expanded, setExpanded] = useState(false);
   const [summary, setSummary] = useState<SummaryState>(
     study.aiSummary && study.aiSummaryModel
@@ -37,6 +40,8 @@ export function StudyCard({ study }: { study: ApiStudy }) {
         controller.signal,
       );
       setSummary({ status: "done", text: result.text, model: result.model });
+      if (signedIn) window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
+      else countGuestUse("aiSummaries");
     } catch (error) {
       if (controller.signal.aborted) return;
       setSummary(previous);
@@ -74,7 +79,22 @@ export function StudyCard({ study }: { study: ApiStudy }) {
           <span className="text-slate-500">{study.citationCount} citations</span>
         )}
       </div>
-      <h3 className="mt-2 text-lg font-semibold leading-snug text-slate-900">{study.title}</h3>
+      <div className="mt-2 flex items-start justify-between gap-3">
+        <h3 className="text-lg font-semibold leading-snug text-slate-900">{study.title}</h3>
+        <button
+          type="button"
+          onClick={() => toggleStudy(study)}
+          aria-pressed={selected}
+          className={`shrink-0 rounded-md border px-2.5 py-1 text-xs font-medium ${selected ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 text-slate-700 hover:bg-slate-50"}`}
+        >
+          {selected ? "Added to meta-analysis" : "Add to meta-analysis"}
+        </button>
+      </div>
+      {study.relevanceScore != null && (
+        <p data-testid="relevance" className="mt-1 text-xs text-brand-700">
+          Relevance {study.relevanceScore.toFixed(1)}/10 · {study.relevanceReason}
+        </p>
+      )}
       <p className="mt-1 text-sm text-slate-600">{formatAuthors(study.authors)}</p>
       <p className="text-sm text-slate-500">
         {[study.journal, date].filter(Boolean).join(" · ")}

@@ -238,13 +238,15 @@ function QuickSearch() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (trimmed) navigate(`/search?q=${encodeURIComponent(trimmed)}`);
+    if (trimmed) navigate(`/search?${new URLSearchParams({ q: trimmed, db: "pubmed", source: "quick" })}`);
   }
 
   return (
     <Card className="mt-8">
       <CardContent className="pt-6">
         <form action="/search" method="get" role="search" onSubmit={onSubmit}>
+          <input type="hidden" name="db" value="pubmed" />
+          <input type="hidden" name="source" value="quick" />
           <Label htmlFor="quick-search">Quick search</Label>
           <div className="mt-2 flex flex-col gap-3 sm:flex-row">
             <Input

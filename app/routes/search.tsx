@@ -1,135 +1,303 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { getUser } from "~/.server/auth/session";
+import { getSubscriptionStatus } from "~/.server/billing/usage";
+import type { ProviderReport } from "~/.server/search/fan-out";
 import type { SearchResponse } from "~/.server/search/service";
+import type { ApiStudy } from "~/.server/studies/queries";
+import { getUserSettings } from "~/.server/settings/queries";
+import { AdvancedFilters } from "~/components/search/advanced-filters";
+import { FloatingActions } from "~/components/search/floating-actions";
+import { QuickSearchBanner } from "~/components/search/quick-search-banner";
+import { SavedSearches } from "~/components/search/saved-searches";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
+import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
+import { SearchError, streamSearch } from "~/lib/search-client";
+import { consumePendingReload, onSearchReload } from "~/lib/search-events";
+import {
+  customRangeError,
+  DEFAULT_SEARCH_FORM,
+  fromUrl,
+  pageFromUrl,
+  PROVIDER_IDS,
+  RESULT_LIMITS,
+  toApiParams,
+  toPageUrl,
+  type ProviderId,
+  type ResultLimit,
+  type SearchFormState,
+} from "~/lib/search-params";
+import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
 
-const DATABASES = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"] as const;
-type Database = (typeof DATABASES)[number];
-const LIMIT = 25;
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await getUser(context.app, request);
-  return { signedIn: !!user, isPro: user?.plan === "pro" };
+  const app = context.app;
+  const user = await getUser(app, request);
+  if (!user) return { signedIn: false, isPro: false, defaults: null, usage: null };
+  const [settings, subscription] = await Promise.all([
+    getUserSettings(app, { userId: user.id }),
+    getSubscriptionStatus(app, { user, now: new Date() }),
+  ]);
+  return {
+    signedIn: true,
+    isPro: user.plan === "pro",
+    defaults: { provider: settings.defaultSearchProvider, limit: settings.searchResultsPerPage },
+    usage: { used: subscription.usage.aiSummaries, limit: subscription.limits.AI_SUMMARIES_PER_MONTH },
+  };
 }
 
-type Status =
-  | { kind: "idle" }
-  | { kind: "loading" }
-  | { kind: "done"; results: SearchResponse }
-  | { kind: "error"; title: string; message: string; results?: SearchResponse };
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+const SUBSCRIPTION_POLL_MS = 10_000;
+const UPGRADE_REASON = "Multi-database search requires Professional subscription";
 
-function readUrlState(): { q: string; page: number; dbs: Database[] | null } {
-  const params = new URLSearchParams(window.location.search);
-  const page = Number(params.get("page") ?? "1");
-  const dbs = params
-    .get("db")
-    ?.split(",")
-    .filter((d): d is Database => (DATABASES as readonly string[]).includes(d));
-  return { q: params.get("q") ?? "", page: Number.isInteger(page) && page > 0 ? page : 1, dbs: dbs?.length ? dbs : null };
+/** The form a user starts from: their settings' default database and page size (SPEC §4). */
+function initialForm(data: LoaderData): SearchFormState {
+  const providers: ProviderId[] = !data.isPro
+    ? ["pubmed"]
+    : data.defaults?.provider === "multi"
+      ? [...PROVIDER_IDS]
+      : PROVIDER_IDS.includes(data.defaults?.provider as ProviderId)
+        ? [data.defaults!.provider as ProviderId]
+        : [...PROVIDER_IDS];
+  const limit = RESULT_LIMITS.includes(data.defaults?.limit as ResultLimit) ? (data.defaults!.limit as ResultLimit) : 25;
+  return { ...DEFAULT_SEARCH_FORM, providers, limit };
+}
+
+/** Free and guest searches are PubMed only; the form can never hold anything else for them. */
+function allowed(form: SearchFormState, isPro: boolean): SearchFormState {
+  return isPro ? form : { ...form, providers: ["pubmed"] };
+}
+
+type Phase =
+  | { kind: "idle" }
+  | { kind: "loading"; providers: ProviderId[] }
+  | { kind: "done" }
+  | { kind: "error"; title: string; message: string };
+
+interface ProviderPartial {
+  report: ProviderReport;
+  studies: ApiStudy[];
+}
+
+interface SmartState {
+  status: "off" | "ranking" | "done" | "failed";
+  studies: ApiStudy[] | null;
+  model: string | null;
+}
+
+/** Keeps the usage-counter card current: polled every 10 s, on focus and after AI use (SPEC §4). */
+function useUsage(data: LoaderData) {
+  const [usage, setUsage] = useState(data.usage);
+  const [guestUsed, setGuestUsed] = useState(0);
+  useEffect(() => {
+    if (!data.signedIn) {
+      const read = () => setGuestUsed(readGuestUsage().aiSummaries);
+      read();
+      window.addEventListener(USAGE_CHANGED_EVENT, read);
+      window.addEventListener("focus", read);
+      return () => {
+        window.removeEventListener(USAGE_CHANGED_EVENT, read);
+        window.removeEventListener("focus", read);
+      };
+    }
+    let stopped = false;
+    const refresh = async () => {
+      try {
+        const res = await fetch(`/api/user/subscription?t=${Date.now()}`, { credentials: "include", cache: "no-store" });
+        if (!res.ok || stopped) return;
+        const body = (await res.json()) as { usage: { aiSummaries: number }; limits: { AI_SUMMARIES_PER_MONTH: number | null } };
+        setUsage({ used: body.usage.aiSummaries, limit: body.limits.AI_SUMMARIES_PER_MONTH });
+      } catch (error) {
+        console.warn("subscription refresh failed", error);
+      }
+    };
+    const timer = setInterval(refresh, SUBSCRIPTION_POLL_MS);
+    window.addEventListener("focus", refresh);
+    window.addEventListener(USAGE_CHANGED_EVENT, refresh);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      window.removeEventListener("focus", refresh);
+      window.removeEventListener(USAGE_CHANGED_EVENT, refresh);
+    };
+  }, [data.signedIn]);
+  return { usage, guestUsed };
 }
 
 export default function SearchPage() {
-  const { isPro } = useLoaderData<typeof loader>();
-  const [query, setQuery] = useState("");
-  const [selected, setSelected] = useState<Database[]>(isPro ? [...DATABASES] : ["pubmed"]);
-  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const data = useLoaderData<typeof loader>();
+  const { isPro, signedIn } = data;
+  const [form, setForm] = useState<SearchFormState>(() => initialForm(data));
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const [page, setPage] = useState(1);
+  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  const [partials, setPartials] = useState<Map<ProviderId, ProviderPartial>>(new Map());
+  const [results, setResults] = useState<SearchResponse | null>(null);
+  const [smart, setSmart] = useState<SmartState>({ status: "off", studies: null, model: null });
+  const [quick, setQuick] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const resultsTop = useRef<HTMLDivElement>(null);
+  const upgrade = useUpgradePrompt();
+  const { usage, guestUsed } = useUsage(data);
+
+  const runSmartFilter = useCallback(async (query: string, studies: ApiStudy[], signal: AbortSignal) => {
+    if (studies.length === 0) return;
+    setSmart({ status: "ranking", studies: null, model: null });
+    try {
+      const res = await fetch("/api/search/smart-filter", {
+        method: "POST",
+        credentials: "include",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ searchQuery: query, studies }),
+        signal,
+      });
+      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
+      const body = (await res.json()) as { relevantStudies: ApiStudy[]; model: string };
+      setSmart({ status: "done", studies: body.relevantStudies, model: body.model });
+    } catch (error) {
+      if (signal.aborted) return;
+      console.warn("smart filter failed; showing all results", error);
+      setSmart({ status: "failed", studies: null, model: null });
+    }
+  }, []);
 
   const runSearch = useCallback(
-    async (q: string, dbs: Database[], targetPage: number) => {
-      const trimmed = q.trim();
-      if (!trimmed) return;
+    async (next: SearchFormState, targetPage: number) => {
+      const current = allowed(next, isPro);
+      if (!current.query.trim() || customRangeError(current)) return;
       abortRef.current?.abort();
       const controller = new AbortController();
       abortRef.current = controller;
-      const providers = dbs.length > 0 ? dbs : (["pubmed"] as Database[]);
+      const providers = current.providers.length > 0 ? current.providers : (["pubmed"] as ProviderId[]);
+      setForm(current);
       setPage(targetPage);
-      setStatus({ kind: "loading" });
-      const params = new URLSearchParams({
-        q: trimmed,
-        page: String(targetPage),
-        limit: String(LIMIT),
-        searchProviders: providers.join(","),
-      });
-      const url = new URLSearchParams({ q: trimmed, db: providers.join(",") });
-      if (targetPage > 1) url.set("page", String(targetPage));
-      window.history.replaceState(window.history.state, "", `/search?${url}`);
+      setPartials(new Map());
+      setResults(null);
+      setSmart({ status: "off", studies: null, model: null });
+      setPhase({ kind: "loading", providers });
+      window.history.replaceState(window.history.state, "", toPageUrl(current, targetPage));
+      saveSearchState({ form: current, page: targetPage, results: null });
       try {
-        const response = await fetch(`/api/search?${params}`, {
-          credentials: "include",
+        const done = await streamSearch(toApiParams(current, targetPage), {
           signal: controller.signal,
+          onProvider: (event) =>
+            setPartials((map) => new Map(map).set(event.provider, { report: event.report, studies: event.studies })),
         });
-        const body = (await response.json().catch(() => null)) as
-          | (SearchResponse & { error?: string; message?: string })
-          | null;
-        if (!response.ok) {
-          if (body?.serviceUnavailable) {
-            setStatus({
-              kind: "error",
-              title: "Database Temporarily Unavailable",
-              message: body.message ?? "All search providers failed",
-              results: body,
-            });
-          } else {
-            setStatus({
-              kind: "error",
-              title: "Search failed",
-              message: `Search failed: ${body?.message ?? response.statusText}`,
-            });
-          }
-          return;
-        }
-        setStatus({ kind: "done", results: body as SearchResponse });
-        resultsTop.current?.scrollIntoView({ block: "start" });
+        if (controller.signal.aborted) return;
+        setResults(done);
+        setPhase({ kind: "done" });
+        saveSearchState({ form: current, page: targetPage, results: done });
+        resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+        if (current.smartSearch && signedIn) void runSmartFilter(current.query, done.studies, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
-        setStatus({
-          kind: "error",
-          title: "Search failed",
-          message: `Search failed: ${error instanceof Error ? error.message : "network error"}`,
-        });
+        if (error instanceof SearchError) {
+          if (error.status === 403 && (error.code === "PRO_REQUIRED" || error.code === "LIMIT_REACHED")) {
+            setPhase({ kind: "idle" });
+            upgrade.open("multi_database", error.message || UPGRADE_REASON);
+            return;
+          }
+          const unavailable =
+            error.body?.serviceUnavailable ||
+            (/experiencing high load/i.test(error.message) && !(error.body?.studies?.length ?? 0));
+          if (unavailable) {
+            setPhase({ kind: "error", title: "Database Temporarily Unavailable", message: error.message || "All search providers failed" });
+            return;
+          }
+        }
+        const message = error instanceof Error ? error.message : "network error";
+        setPhase({ kind: "error", title: "Search failed", message: `Search failed: ${message}` });
       }
     },
-    [],
+    [isPro, signedIn, runSmartFilter, upgrade],
   );
 
+  // Start-up order (SPEC §4): a Reload parked by the History dialog, then the URL, then the
+  // locally stored search (restored without a new request).
   useEffect(() => {
-    const initial = readUrlState();
-    const dbs = initial.dbs ? (isPro ? initial.dbs : (["pubmed"] as Database[])) : null;
-    if (dbs) setSelected(dbs);
-    if (initial.q) {
-      setQuery(initial.q);
-      void runSearch(initial.q, dbs ?? (isPro ? [...DATABASES] : ["pubmed"]), initial.page);
+    const pending = consumePendingReload();
+    const params = new URLSearchParams(window.location.search);
+    if (pending) {
+      const next = allowed({ ...initialForm(data), ...pending }, isPro);
+      if (next.dateRange !== "any") setFiltersOpen(true);
+      void runSearch(next, 1);
+    } else if (params.get("q")) {
+      setQuick(params.get("source") === "quick");
+      const next = allowed({ ...initialForm(data), ...fromUrl(params) }, isPro);
+      if (next.dateRange !== "any") setFiltersOpen(true);
+      void runSearch(next, pageFromUrl(params));
+    } else {
+      const stored = loadSearchState();
+      if (stored) {
+        setForm(allowed(stored.form, isPro));
+        setPage(stored.page);
+        if (stored.results) {
+          setResults(stored.results);
+          setPhase({ kind: "done" });
+        }
+      }
     }
-    return () => abortRef.current?.abort();
-  }, [isPro, runSearch]);
+    return onSearchReload((p) => {
+      const next = allowed({ ...initialForm(data), ...p }, isPro);
+      if (next.dateRange !== "any") setFiltersOpen(true);
+      setQuick(false);
+      void runSearch(next, 1);
+    });
+    // Runs once on mount; later changes go through runSearch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    void runSearch(query, selected, 1);
+    setQuick(false);
+    clearSearchState();
+    void runSearch(form, 1);
   }
 
-  function toggle(db: Database) {
-    setSelected((current) => (current.includes(db) ? current.filter((d) => d !== db) : [...current, db]));
+  function toggleProvider(id: ProviderId) {
+    if (!isPro && id !== "pubmed") {
+      upgrade.open("multi_database", UPGRADE_REASON);
+      return;
+    }
+    setForm((f) => ({
+      ...f,
+      providers: f.providers.includes(id) ? f.providers.filter((p) => p !== id) : [...f.providers, id],
+    }));
   }
 
-  const loading = status.kind === "loading";
-  const results = status.kind === "done" ? status.results : status.kind === "error" ? status.results : undefined;
+  const loading = phase.kind === "loading";
+  const progressive = useMemo(() => {
+    const seen = new Set<number>();
+    const list: ApiStudy[] = [];
+    for (const { studies } of partials.values()) {
+      for (const s of studies) {
+        if (seen.has(s.id)) continue;
+        seen.add(s.id);
+        list.push(s);
+      }
+    }
+    return list;
+  }, [partials]);
+  const reports: [string, ProviderReport | null][] = loading
+    ? phase.providers.map((id) => [id, partials.get(id)?.report ?? null])
+    : Object.entries(results?.providers ?? {}).map(([id, r]) => [id, r ?? null]);
+  const shown = smart.status === "done" && smart.studies ? smart.studies : (results?.studies ?? []);
+  const rangeError = customRangeError(form);
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-bold text-slate-900">Search Studies</h1>
       <p className="mt-1 text-sm text-slate-600">
-        Search PubMed, Crossref, Europe PMC, CORE, Semantic Scholar and DOAJ at once. Duplicates are
-        merged by DOI, PMID and title.
+        Search PubMed, Crossref, Europe PMC, CORE, Semantic Scholar and DOAJ at once. Results appear as each
+        database answers; duplicates are merged by DOI, PMID and title.
       </p>
 
       <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" role="search">
@@ -141,127 +309,195 @@ export default function SearchPage() {
             id="search-query"
             name="q"
             type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            value={form.query}
+            onChange={(e) => setForm((f) => ({ ...f, query: e.target.value }))}
             placeholder="e.g. vitamin D fracture prevention"
             maxLength={500}
             className="flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           />
           <button
             type="submit"
-            disabled={loading || !query.trim()}
+            disabled={loading || !form.query.trim() || !!rangeError}
             className="rounded-lg bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
           >
             {loading ? "Searching..." : "Search"}
           </button>
         </div>
 
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+          <label
+            className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-400"}`}
+            title={signedIn ? "Rank results by relevance to your query with the AI model" : "Sign in to use Smart Search"}
+          >
+            <input
+              type="checkbox"
+              checked={signedIn && form.smartSearch}
+              disabled={!signedIn}
+              onChange={(e) => setForm((f) => ({ ...f, smartSearch: e.target.checked }))}
+            />
+            Smart Search
+            {!signedIn && <span className="text-xs">(sign in to use)</span>}
+          </label>
+          {signedIn && <SavedSearches form={form} onRun={(_, p) => void runSearch({ ...form, ...p }, 1)} />}
+        </div>
+
         <fieldset className="mt-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <legend className="text-sm font-medium text-slate-700">Databases</legend>
-            {isPro && (
-              <div className="flex gap-3 text-sm">
-                <button type="button" className="text-brand-600 hover:underline" onClick={() => setSelected([...DATABASES])}>
-                  Select All
-                </button>
-                <button type="button" className="text-brand-600 hover:underline" onClick={() => setSelected([])}>
-                  Clear All
-                </button>
-              </div>
-            )}
+            <div className="flex gap-3 text-sm">
+              <button
+                type="button"
+                className="text-brand-600 hover:underline"
+                onClick={() =>
+                  isPro ? setForm((f) => ({ ...f, providers: [...PROVIDER_IDS] })) : upgrade.open("multi_database", UPGRADE_REASON)
+                }
+              >
+                Select All
+              </button>
+              <button type="button" className="text-brand-600 hover:underline" onClick={() => setForm((f) => ({ ...f, providers: [] }))}>
+                Clear All
+              </button>
+            </div>
           </div>
           <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {DATABASES.map((db) => {
-              const locked = !isPro && db !== "pubmed";
+            {PROVIDER_IDS.map((id) => {
+              const locked = !isPro && id !== "pubmed";
               return (
                 <label
-                  key={db}
-                  className={`flex items-center gap-2 rounded-lg border px-3 py-2 text-sm ${locked ? "border-slate-200 bg-slate-50 text-slate-400" : "border-slate-200"}`}
-                  title={locked ? "Multi-database search requires Professional subscription" : undefined}
+                  key={id}
+                  className={`flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm ${locked ? "border-slate-200 bg-slate-50 text-slate-500" : "border-slate-200"}`}
+                  title={locked ? UPGRADE_REASON : undefined}
                 >
                   <input
                     type="checkbox"
-                    checked={locked ? false : selected.includes(db)}
-                    disabled={locked}
-                    onChange={() => toggle(db)}
+                    checked={!locked && form.providers.includes(id)}
+                    onChange={() => toggleProvider(id)}
                   />
-                  {PROVIDER_LABELS[db]}
-                  {locked && <span className="ml-auto text-xs">Pro</span>}
+                  {PROVIDER_LABELS[id]}
+                  {locked && <span className="ml-auto rounded bg-amber-100 px-1.5 text-xs text-amber-800">Pro</span>}
                 </label>
               );
             })}
           </div>
-          {selected.length === 0 && (
+          {form.providers.length === 0 && (
             <p className="mt-2 text-sm text-amber-700">
               Select at least one database to search (PubMed will be used if none selected)
             </p>
           )}
-          {!isPro && (
-            <p className="mt-2 text-xs text-slate-500">
-              Searching the other five databases, alone or together, is part of Professional.
-            </p>
-          )}
         </fieldset>
+
+        <div className="mt-4">
+          <AdvancedFilters value={form} onChange={setForm} open={filtersOpen} onOpenChange={setFiltersOpen} />
+        </div>
       </form>
+
+      <UsageCounterCard
+        className="mt-4"
+        kind={!signedIn ? "guest" : isPro ? "pro" : "free"}
+        used={signedIn ? (usage?.used ?? 0) : guestUsed}
+        limit={signedIn ? (usage?.limit ?? 0) : GUEST_TRIAL_LIMIT}
+        onUpgrade={() => upgrade.open("ai_summaries", "Unlimited AI analyses come with Professional")}
+      />
+
+      {quick && (
+        <div className="mt-4">
+          <QuickSearchBanner onDismiss={() => setQuick(false)} onOpenFilters={() => setFiltersOpen(true)} />
+        </div>
+      )}
 
       <div ref={resultsTop} className="scroll-mt-20" />
 
-      {results && Object.keys(results.providers).length > 0 && (
+      {reports.length > 0 && (
         <ul className="mt-6 flex flex-wrap gap-2" aria-label="Database status">
-          {Object.entries(results.providers).map(([id, report]) => (
+          {reports.map(([id, report]) => (
             <li
               key={id}
               data-testid={`provider-status-${id}`}
-              data-status={report.status}
-              title={report.error ?? undefined}
-              className={`rounded-full px-3 py-1 text-xs font-medium ${report.status === "ok" ? "bg-emerald-50 text-emerald-800" : "bg-amber-50 text-amber-800"}`}
+              data-status={report?.status ?? "pending"}
+              title={report?.error ?? undefined}
+              className={`rounded-full px-3 py-1 text-xs font-medium ${
+                !report
+                  ? "animate-pulse bg-slate-100 text-slate-600"
+                  : report.status === "ok"
+                    ? "bg-emerald-50 text-emerald-800"
+                    : "bg-amber-50 text-amber-800"
+              }`}
             >
               {PROVIDER_LABELS[id] ?? id}:{" "}
-              {report.status === "ok" ? `${report.count} in ${report.ms} ms` : `${report.status}${report.error ? ` (${report.error})` : ""}`}
+              {!report
+                ? "searching…"
+                : report.status === "ok"
+                  ? `${report.count} in ${report.ms} ms${report.cached ? " (cached)" : ""}`
+                  : `${report.status === "timeout" ? "timed out" : report.status}${report.error ? ` (${report.error})` : ""}`}
             </li>
           ))}
         </ul>
       )}
 
       {loading && (
-        <div className="mt-8 space-y-3" aria-busy="true" aria-label="Searching">
-          {[0, 1, 2].map((i) => (
-            <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
-          ))}
-        </div>
+        <section className="mt-6" aria-label="Results so far" aria-busy="true">
+          {progressive.length === 0 ? (
+            <div className="space-y-3" aria-label="Searching">
+              {[0, 1, 2].map((i) => (
+                <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
+              ))}
+            </div>
+          ) : (
+            <>
+              <p className="text-sm text-slate-600" data-testid="progress-message">
+                {progressive.length} results so far from {[...partials.values()].filter((p) => p.report.status === "ok").length} of{" "}
+                {phase.providers.length} databases — merging duplicates when all have answered…
+              </p>
+              <div className="mt-4 space-y-4">
+                {progressive.map((study) => (
+                  <StudyCard key={study.id} study={study} signedIn={signedIn} />
+                ))}
+              </div>
+            </>
+          )}
+        </section>
       )}
 
-      {status.kind === "error" && (
+      {phase.kind === "error" && (
         <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
-          <p className="font-semibold">{status.title}</p>
-          <p className="text-sm">{status.message}</p>
+          <p className="font-semibold">{phase.title}</p>
+          <p className="text-sm">{phase.message}</p>
         </div>
       )}
 
-      {status.kind === "done" && (
+      {phase.kind === "done" && results && (
         <section className="mt-6" aria-label="Results">
           <p className="text-sm text-slate-600" data-testid="search-message">
-            {status.results.message}
-            {status.results.totalCount > 0 && ` About ${status.results.totalCount.toLocaleString("en")} records in total.`}
+            {results.message}
+            {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
           </p>
-          {status.results.studies.length === 0 ? (
+          {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
+          {smart.status === "done" && (
+            <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
+              Smart Search kept {smart.studies?.length ?? 0} of {results.studies.length} results, ranked by relevance ·
+              ranked by {smart.model}
+            </p>
+          )}
+          {smart.status === "failed" && (
+            <p className="mt-2 text-sm text-amber-700">Smart Search is unavailable right now; showing all results.</p>
+          )}
+          {shown.length === 0 ? (
             <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
               No studies found. Try adjusting your search terms or filters.
             </p>
           ) : (
             <div className="mt-4 space-y-4">
-              {status.results.studies.map((study) => (
-                <StudyCard key={study.id} study={study} />
+              {shown.map((study) => (
+                <StudyCard key={study.id} study={study} signedIn={signedIn} />
               ))}
             </div>
           )}
-          <Pagination
-            page={page}
-            totalPages={status.results.totalPages}
-            onPage={(p) => void runSearch(query, selected, p)}
-          />
+          <Pagination page={page} totalPages={results.totalPages} onPage={(p) => void runSearch(form, p)} />
         </section>
       )}
+
+      <FloatingActions />
+      {upgrade.element}
     </div>
   );
 }

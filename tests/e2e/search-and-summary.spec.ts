@@ -30,7 +30,8 @@ test("a new account is created and searches PubMed; other databases are Professi
   await expect(page.getByText(/Grace/).first()).toBeVisible();
 
   await page.goto("/search");
-  await expect(page.getByRole("checkbox", { name: /Crossref/ })).toBeDisabled();
+  await expect(page.getByRole("checkbox", { name: /Crossref/ })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /PubMed/ })).toBeChecked();
   await page.getByLabel("Search query").fill(QUERY);
   await page.getByLabel("Search query").press("Enter");
   await expect(page.getByTestId("provider-status-pubmed")).toHaveAttribute("data-status", "ok");
