@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getUser } from "../auth/session";
 import { AppError, handleApi } from "../http/errors";
-import { assertSearchAllowed, parseSearchRequest, searchStudies } from "./service";
+import { assertSearchAllowed, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
 import type { ProviderId } from "./types";
 
 export const NDJSON = "application/x-ndjson";
@@ -24,18 +24,25 @@ export async function respondToSearch(
   return handleApi(async () => {
     const app = context.app;
     const input = parseSearchRequest(new URL(request.url).searchParams, fixedProvider);
+    const cached = prefetchCachedSearches(app, input);
     const user = await getUser(app, request);
     assertSearchAllowed(user, input.providers);
+    // Bookkeeping (cache writes, history) runs after the answer is out, off the critical path.
+    const deferred: (() => Promise<unknown>)[] = [];
+    const defer = (task: () => Promise<unknown>) => void deferred.push(task);
+    const runDeferred = () => Promise.all(deferred.map((task) => task()));
     if (!(request.headers.get("Accept") ?? "").includes(NDJSON)) {
-      const results = await searchStudies(app, user, input);
-      return Response.json(results, { headers: { "Cache-Control": "no-store" } });
+      const results = await searchStudies(app, user, input, { cached, defer });
+      const response = Response.json(results, { headers: { "Cache-Control": "no-store" } });
+      app.waitUntil(runDeferred());
+      return response;
     }
 
     const encoder = new TextEncoder();
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const send = (event: unknown) => writer.write(encoder.encode(`${JSON.stringify(event)}\n`)).catch(() => {});
-    const work = searchStudies(app, user, input, { onProvider: (event) => void send(event) })
+    const work = searchStudies(app, user, input, { cached, defer, onProvider: (event) => void send(event) })
       .then((results) => send({ type: "done", results }))
       .catch((error: unknown) => {
         if (error instanceof AppError) {
@@ -44,7 +51,8 @@ export async function respondToSearch(
         console.error("streamed search failed", error);
         return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
       })
-      .finally(() => writer.close().catch(() => {}));
+      .finally(() => writer.close().catch(() => {}))
+      .then(runDeferred);
     app.waitUntil(work);
     return new Response(readable, {
       headers: {

@@ -4,7 +4,7 @@ import type { AppServices } from "../context";
 import type { AppEnv, Bindings } from "../env";
 import { AppError } from "../http/errors";
 import { upsertStudies } from "../studies/persist";
-import { latestSummaries, toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
+import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
 import { readCachedSearch, searchCacheKey, writeCachedSearch } from "./cache";
 import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
@@ -196,30 +196,41 @@ function describe(outcomes: ProviderOutcome[], found: number, duplicates: number
  * @throws AppError 403 PRO_REQUIRED; 503 ALL_PROVIDERS_FAILED (with the per-provider reports).
  */
 export async function searchStudies(
-  app: Pick<AppServices, "env" | "db" | "fetch" | "waitUntil"> & { bindings: Pick<Bindings, "KV"> },
+  app: Pick<AppServices, "env" | "db" | "fetch" | "waitUntil"> & { bindings: Pick<Bindings, "KV" | "DB"> },
   user: Pick<UserRow, "id" | "plan"> | null,
   request: SearchRequest,
-  options: { onProvider?: (event: ProviderEvent) => void } = {},
+  options: {
+    onProvider?: (event: ProviderEvent) => void;
+    /** Cache look-ups already started (see prefetchCachedSearches), keyed by provider. */
+    cached?: Map<ProviderId, Promise<ProviderResult | null>>;
+    /**
+     * Receives the search's bookkeeping (cache writes, the history entry) to run once the answer
+     * has gone out; by default it runs at once under waitUntil.
+     */
+    defer?: (task: () => Promise<unknown>) => void;
+  } = {},
 ): Promise<SearchResponse> {
   assertSearchAllowed(user, request.providers);
   const multi = request.providers.length > 1;
   const source = multi ? "multi" : request.providers[0]!;
   // With several databases each contributes its first page and the merged list is paged here.
-  const providerPage = multi ? 1 : request.page;
-  const params = { query: request.query, page: providerPage, limit: request.limit, filters: request.filters };
+  const params = providerParams(request);
   const deadline = Date.now() + app.env.SEARCH_TIMEOUT_MS;
 
+  const defer = options.defer ?? ((task: () => Promise<unknown>) => app.waitUntil(task()));
   const stored = new Map<ProviderId, StudyRow[]>();
   const latestRows = new Map<number, StudyRow>();
   const summaries = new Map<number, StoredSummary>();
   let persistChain: Promise<unknown> = Promise.resolve();
   const persist = (outcome: ProviderOutcome) => {
     persistChain = persistChain.then(async () => {
-      const rows = await upsertStudies(app.db, outcome.studies);
+      const saved = await upsertStudies(app.bindings.DB, outcome.studies);
+      const rows = saved.map((s) => s.row);
       stored.set(outcome.provider, rows);
-      for (const row of rows) latestRows.set(row.id, row);
-      const found = await latestSummaries(app, { studyIds: rows.map((r) => r.id) });
-      for (const [id, summary] of found) summaries.set(id, summary);
+      for (const { row, summary } of saved) {
+        latestRows.set(row.id, row);
+        if (summary) summaries.set(row.id, summary);
+      }
       options.onProvider?.({
         type: "provider",
         provider: outcome.provider,
@@ -233,7 +244,15 @@ export async function searchStudies(
   const outcomes = await fanOutSearch(
     request.providers.map((id) => ({
       provider: id,
-      run: (signal) => cachedProviderSearch(app, id, { ...providerDeps(app.env, id, app.fetch), signal, deadline }, params),
+      run: (signal) =>
+        cachedProviderSearch(
+          app,
+          id,
+          { ...providerDeps(app.env, id, app.fetch), signal, deadline },
+          params,
+          options.cached?.get(id) ?? lookupCachedSearch(app, id, params),
+          defer,
+        ),
     })),
     {
       timeoutMs: app.env.SEARCH_TIMEOUT_MS,
@@ -301,20 +320,19 @@ export async function searchStudies(
   }
 
   if (user) {
-    app.waitUntil(
-      recordSearch(app, {
-        userId: user.id,
-        query: request.query,
-        filters: historyFilters(request),
-        providers: request.providers,
-        resultCount: totalCount,
-        providerCounts: Object.fromEntries(
-          outcomes.map((o) => [o.provider, { status: o.status, count: o.count, totalCount: o.totalCount }]),
-        ),
-        duplicatesRemoved,
-      })
-        .then(() => undefined)
-        .catch((error: unknown) => console.error("search history not stored", error)),
+    const entry = {
+      userId: user.id,
+      query: request.query,
+      filters: historyFilters(request),
+      providers: request.providers,
+      resultCount: totalCount,
+      providerCounts: Object.fromEntries(
+        outcomes.map((o) => [o.provider, { status: o.status, count: o.count, totalCount: o.totalCount }]),
+      ),
+      duplicatesRemoved,
+    };
+    defer(() =>
+      recordSearch(app, entry).catch((error: unknown) => console.error("search history not stored", error)),
     );
   }
 
@@ -364,21 +382,48 @@ function historyFilters(request: SearchRequest): Record<string, unknown> {
   };
 }
 
+/** The page of one database a search asks for (several databases: each one's first page). */
+function providerParams(request: SearchRequest) {
+  const page = request.providers.length > 1 ? 1 : request.page;
+  return { query: request.query, page, limit: request.limit, filters: request.filters };
+}
+
+function lookupCachedSearch(
+  app: { bindings: Pick<Bindings, "KV"> },
+  id: ProviderId,
+  params: { query: string; page: number; limit: number; filters: SearchFilters },
+): Promise<ProviderResult | null> {
+  return searchCacheKey(id, params).then((key) => readCachedSearch(app.bindings.KV, key));
+}
+
+/**
+ * Starts the search-cache look-ups of a request (no upstream call), so they overlap with
+ * authentication instead of delaying every provider. Pass the result to searchStudies.
+ */
+export function prefetchCachedSearches(
+  app: { bindings: Pick<Bindings, "KV"> },
+  request: SearchRequest,
+): Map<ProviderId, Promise<ProviderResult | null>> {
+  const params = providerParams(request);
+  return new Map(request.providers.map((id) => [id, lookupCachedSearch(app, id, params)]));
+}
+
 /**
  * One provider call through the search cache and the post-filters. Only successful answers are
- * cached, after filtering (the filters are part of the key).
+ * cached, after filtering (the filters are part of the key); the write is handed to `deferWrite`.
  */
 async function cachedProviderSearch(
   app: { bindings: Pick<Bindings, "KV">; waitUntil: (p: Promise<unknown>) => void },
   id: ProviderId,
   deps: ProviderDeps,
   params: { query: string; page: number; limit: number; filters: SearchFilters },
+  cached: Promise<ProviderResult | null>,
+  deferWrite: (task: () => Promise<unknown>) => void,
 ): Promise<ProviderResult & { cached: boolean }> {
-  const key = await searchCacheKey(id, params);
-  const hit = await readCachedSearch(app.bindings.KV, key);
+  const hit = await cached;
   if (hit) return { ...hit, cached: true };
   const result = await PROVIDERS[id].search(deps, params);
   const filtered: ProviderResult = { studies: applyPostFilters(result.studies, params.filters), totalCount: result.totalCount };
-  app.waitUntil(writeCachedSearch(app.bindings.KV, key, filtered));
+  deferWrite(async () => writeCachedSearch(app.bindings.KV, await searchCacheKey(id, params), filtered));
   return { ...filtered, cached: false };
 }

@@ -1,197 +1,210 @@
-import { eq, inArray, sql } from "drizzle-orm";
-import { studies, type StudyRow } from "../../../db/schema";
-import type { Database } from "../db/client";
+import type { StudyRow } from "../../../db/schema";
 import { normalizeTitleKey } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
+import type { StoredSummary } from "./queries";
 
-/** D1 allows at most 100 bound parameters per statement. */
-const PARAM_CHUNK = 90;
+/** Title keys shorter than this ("editorial") never match a stored study on their own. */
+const MIN_TITLE_KEY_LENGTH = 20;
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/**
+ * Parameters ?1–?22 shared by the match, update and insert statements of one record:
+ * the record's values, then its normalised title key, publication year and the time.
+ */
+const COLUMNS = `doi, pmid, pmcid, title_key, title, abstract, authors, journal, publication_date, source,
+  source_id, study_type, publication_types, full_text_available, is_open_access, open_access_url, url,
+  impact_factor, citation_count, created_at, updated_at`;
+const VALUES = `?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?22, ?22`;
+
+/**
+ * The stored study a record belongs to: same DOI, else same PMID, else the same (long enough)
+ * normalised title with no contradicting identifier and a publication year within one — the
+ * rules dedupeStudies applies in memory, so a paper keeps one row across searches. Written as
+ * a UNION of three lookups so each uses its index (an OR of them would scan the table).
+ */
+const MATCH = `(SELECT id FROM (
+    SELECT m.id, 0 AS rank FROM studies m WHERE m.doi = ?1
+    UNION ALL SELECT m.id, 1 FROM studies m WHERE m.pmid = ?2
+    UNION ALL SELECT m.id, 2 FROM studies m
+      WHERE m.title_key = ?20 AND length(?20) >= ${MIN_TITLE_KEY_LENGTH}
+        AND (m.doi IS NULL OR ?1 IS NULL OR m.doi = ?1)
+        AND (m.pmid IS NULL OR ?2 IS NULL OR m.pmid = ?2)
+        AND (?21 IS NULL OR m.publication_date IS NULL
+             OR abs(CAST(substr(m.publication_date, 1, 4) AS INTEGER) - ?21) <= 1))
+  ORDER BY rank, id LIMIT 1)`;
+
+/** Each row comes back with its newest stored AI summary (feature 'summary'). */
+const RETURNING = `RETURNING *,
+  (SELECT s.content FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
+     ORDER BY s.updated_at DESC LIMIT 1) AS summary_content,
+  (SELECT s.model FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
+     ORDER BY s.updated_at DESC LIMIT 1) AS summary_model,
+  (SELECT s.updated_at FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
+     ORDER BY s.updated_at DESC LIMIT 1) AS summary_updated_at`;
+
+/**
+ * Enriches the matched row, never overwriting with poorer data: missing identifiers (unless
+ * another row already holds them, so the unique DOI/PMID indexes never fail), the longer
+ * abstract, the longer author list, the more precise date, a specific study type over
+ * 'Research Article', the union of publication types, OR-ed open-access flags and the higher
+ * citation count.
+ */
+const UPDATE = `UPDATE studies SET
+  doi = CASE WHEN doi IS NULL AND ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies d WHERE d.doi = ?1)
+             THEN ?1 ELSE doi END,
+  pmid = CASE WHEN pmid IS NULL AND ?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies p WHERE p.pmid = ?2)
+              THEN ?2 ELSE pmid END,
+  pmcid = COALESCE(pmcid, ?3),
+  abstract = CASE WHEN length(COALESCE(?6, '')) > length(COALESCE(abstract, '')) THEN ?6 ELSE abstract END,
+  authors = CASE WHEN json_array_length(?7) > json_array_length(authors) THEN ?7 ELSE authors END,
+  journal = COALESCE(journal, ?8),
+  publication_date = CASE WHEN length(COALESCE(?9, '')) > length(COALESCE(publication_date, ''))
+                          THEN ?9 ELSE publication_date END,
+  study_type = CASE WHEN study_type = 'Research Article' THEN ?12 ELSE study_type END,
+  publication_types = (SELECT json_group_array(value) FROM (
+      SELECT value FROM json_each(publication_types) UNION SELECT value FROM json_each(?13))),
+  full_text_available = MAX(full_text_available, ?14),
+  is_open_access = MAX(is_open_access, ?15),
+  open_access_url = COALESCE(open_access_url, ?16),
+  url = COALESCE(url, ?17),
+  impact_factor = COALESCE(impact_factor, ?18),
+  citation_count = CASE WHEN citation_count IS NULL THEN ?19 WHEN ?19 IS NULL THEN citation_count
+                        ELSE MAX(citation_count, ?19) END,
+  updated_at = ?22
+WHERE id = ${MATCH}
+${RETURNING}`;
+
+/**
+ * Inserts the record when nothing matched. Identifiers another row holds are left out
+ * (the same guard as UPDATE).
+ */
+const INSERT = `INSERT INTO studies (${COLUMNS})
+SELECT
+  CASE WHEN ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies d WHERE d.doi = ?1) THEN ?1 END,
+  CASE WHEN ?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies p WHERE p.pmid = ?2) THEN ?2 END,
+  ${VALUES.split(", ").slice(2).join(", ")}
+WHERE ${MATCH} IS NULL
+${RETURNING}`;
+
+interface RawRow {
+  id: number;
+  doi: string | null;
+  pmid: string | null;
+  pmcid: string | null;
+  title_key: string;
+  title: string;
+  abstract: string | null;
+  authors: string;
+  journal: string | null;
+  publication_date: string | null;
+  source: string;
+  source_id: string;
+  study_type: string;
+  publication_types: string;
+  full_text_available: number;
+  is_open_access: number;
+  open_access_url: string | null;
+  url: string | null;
+  impact_factor: number | null;
+  citation_count: number | null;
+  created_at: number;
+  updated_at: number;
+  summary_content: string | null;
+  summary_model: string | null;
+  summary_updated_at: number | null;
 }
 
-interface Lookup {
-  byDoi: Map<string, StudyRow>;
-  byPmid: Map<string, StudyRow>;
-  byTitle: Map<string, StudyRow>;
-}
-
-async function lookupExisting(db: Database, records: NormalizedStudy[]): Promise<Lookup> {
-  const dois = [...new Set(records.map((r) => r.doi).filter((v): v is string => !!v))];
-  const pmids = [...new Set(records.map((r) => r.pmid).filter((v): v is string => !!v))];
-  const titles = [...new Set(records.map((r) => normalizeTitleKey(r.title)).filter(Boolean))];
-  const queries = [
-    ...chunks(dois, PARAM_CHUNK).map((c) => db.select().from(studies).where(inArray(studies.doi, c))),
-    ...chunks(pmids, PARAM_CHUNK).map((c) => db.select().from(studies).where(inArray(studies.pmid, c))),
-    ...chunks(titles, PARAM_CHUNK).map((c) =>
-      db.select().from(studies).where(inArray(studies.titleKey, c)),
-    ),
-  ];
-  const lookup: Lookup = { byDoi: new Map(), byPmid: new Map(), byTitle: new Map() };
-  if (queries.length === 0) return lookup;
-  const results = await db.batch(queries as [(typeof queries)[number], ...typeof queries]);
-  for (const rows of results) {
-    for (const row of rows) {
-      if (row.doi) lookup.byDoi.set(row.doi, row);
-      if (row.pmid) lookup.byPmid.set(row.pmid, row);
-      if (!lookup.byTitle.has(row.titleKey)) lookup.byTitle.set(row.titleKey, row);
-    }
+function parseList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
   }
-  return lookup;
 }
 
-/** A title match only counts when no identifier contradicts it (two papers may share a title). */
-function titleCompatible(row: StudyRow, record: NormalizedStudy): boolean {
-  if (row.doi && record.doi && row.doi !== record.doi) return false;
-  if (row.pmid && record.pmid && row.pmid !== record.pmid) return false;
-  return true;
+function toStored(raw: RawRow): { row: StudyRow; summary: StoredSummary | null } {
+  const row: StudyRow = {
+    id: raw.id,
+    doi: raw.doi,
+    pmid: raw.pmid,
+    pmcid: raw.pmcid,
+    titleKey: raw.title_key,
+    title: raw.title,
+    abstract: raw.abstract,
+    authors: parseList(raw.authors),
+    journal: raw.journal,
+    publicationDate: raw.publication_date,
+    source: raw.source,
+    sourceId: raw.source_id,
+    studyType: raw.study_type,
+    publicationTypes: parseList(raw.publication_types),
+    fullTextAvailable: !!raw.full_text_available,
+    isOpenAccess: !!raw.is_open_access,
+    openAccessUrl: raw.open_access_url,
+    url: raw.url,
+    impactFactor: raw.impact_factor,
+    citationCount: raw.citation_count,
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at,
+  };
+  const summary =
+    raw.summary_content != null && raw.summary_model != null
+      ? { content: raw.summary_content, model: raw.summary_model, updatedAt: raw.summary_updated_at ?? 0 }
+      : null;
+  return { row, summary };
 }
 
-function findExisting(lookup: Lookup, record: NormalizedStudy, titleKey: string): StudyRow | null {
-  if (record.doi && lookup.byDoi.has(record.doi)) return lookup.byDoi.get(record.doi)!;
-  if (record.pmid && lookup.byPmid.has(record.pmid)) return lookup.byPmid.get(record.pmid)!;
-  const byTitle = lookup.byTitle.get(titleKey);
-  return byTitle && titleCompatible(byTitle, record) ? byTitle : null;
-}
-
-function longer(a: string | null, b: string | null): string | null {
-  if (!a) return b;
-  if (!b) return a;
-  return b.length > a.length ? b : a;
+function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now: number): D1PreparedStatement {
+  const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : NaN;
+  return statement.bind(
+    record.doi,
+    record.pmid,
+    record.pmcid,
+    normalizeTitleKey(record.title),
+    record.title,
+    record.abstract,
+    JSON.stringify(record.authors),
+    record.journal,
+    record.publicationDate,
+    record.source,
+    record.sourceId,
+    record.studyType,
+    JSON.stringify(record.publicationTypes),
+    record.fullTextAvailable ? 1 : 0,
+    record.isOpenAccess ? 1 : 0,
+    record.openAccessUrl,
+    record.url,
+    record.impactFactor,
+    record.citationCount,
+    normalizeTitleKey(record.title),
+    Number.isFinite(year) ? year : null,
+    now,
+  );
 }
 
 /**
- * Upserts de-duplicated search records into `studies` so every record has a stable id that later
- * calls (summaries, bookmarks, exports) can reference. A record matches an existing row by DOI,
- * then PMID, then normalised title (when no identifier contradicts it); matches are enriched
- * (missing identifiers, longer abstract, more authors, higher citation count), never overwritten
- * with poorer data. Identifiers already held by another row are not copied, so the unique DOI and
- * PMID indexes never fail.
+ * Stores search records so each has a stable study id that later calls (summaries, bookmarks,
+ * exports) reference, in ONE D1 round trip: per record an UPDATE of the matching row (see MATCH
+ * and UPDATE for the rules) and an INSERT when nothing matched, run in order inside one batch
+ * (a transaction), so records of the same batch see each other. Each row comes back with its
+ * newest AI summary.
  *
- * @returns the stored rows, index-aligned with `records`.
+ * @returns the stored rows and summaries, index-aligned with `records`.
+ * @throws Error when D1 fails (nothing is written: the batch is atomic).
  */
-export async function upsertStudies(db: Database, records: NormalizedStudy[]): Promise<StudyRow[]> {
+export async function upsertStudies(
+  d1: D1Database,
+  records: NormalizedStudy[],
+): Promise<{ row: StudyRow; summary: StoredSummary | null }[]> {
   if (records.length === 0) return [];
-  const lookup = await lookupExisting(db, records);
-  const result: (StudyRow | null)[] = new Array(records.length).fill(null);
-  const statements: { index: number; query: ReturnType<typeof buildInsert> | ReturnType<typeof buildUpdate> }[] = [];
-  const claimedDois = new Set(lookup.byDoi.keys());
-  const claimedPmids = new Set(lookup.byPmid.keys());
-
-  records.forEach((record, index) => {
-    const titleKey = normalizeTitleKey(record.title);
-    const existing = findExisting(lookup, record, titleKey);
-    if (existing) {
-      const doi = existing.doi ?? (record.doi && !claimedDois.has(record.doi) ? record.doi : null);
-      const pmid =
-        existing.pmid ?? (record.pmid && !claimedPmids.has(record.pmid) ? record.pmid : null);
-      if (doi) claimedDois.add(doi);
-      if (pmid) claimedPmids.add(pmid);
-      statements.push({ index, query: buildUpdate(db, existing, record, doi, pmid) });
-    } else {
-      const doi = record.doi && !claimedDois.has(record.doi) ? record.doi : null;
-      const pmid = record.pmid && !claimedPmids.has(record.pmid) ? record.pmid : null;
-      if (doi) claimedDois.add(doi);
-      if (pmid) claimedPmids.add(pmid);
-      statements.push({ index, query: buildInsert(db, record, titleKey, doi, pmid) });
-    }
+  const now = Date.now();
+  const update = d1.prepare(UPDATE);
+  const insert = d1.prepare(INSERT);
+  const statements = records.flatMap((record) => [bindRecord(update, record, now), bindRecord(insert, record, now)]);
+  const results = await d1.batch<RawRow>(statements);
+  return records.map((record, i) => {
+    const raw = results[2 * i]!.results[0] ?? results[2 * i + 1]!.results[0];
+    if (!raw) throw new Error(`Study could not be stored: ${record.title.slice(0, 80)}`);
+    return toStored(raw);
   });
-
-  const queries = statements.map((s) => s.query);
-  const outputs = await db.batch(queries as [(typeof queries)[number], ...typeof queries]);
-  const missing: number[] = [];
-  outputs.forEach((rows, i) => {
-    const { index } = statements[i]!;
-    const row = (rows as StudyRow[])[0];
-    if (row) result[index] = row;
-    else missing.push(index);
-  });
-
-  // Rows inserted concurrently by another request: read them back by their identifiers.
-  if (missing.length > 0) {
-    const again = await lookupExisting(db, missing.map((i) => records[i]!));
-    for (const index of missing) {
-      const record = records[index]!;
-      result[index] = findExisting(again, record, normalizeTitleKey(record.title));
-    }
-  }
-  return result.map((row, i) => {
-    if (!row) throw new Error(`Study could not be stored: ${records[i]!.title.slice(0, 80)}`);
-    return row;
-  });
-}
-
-function buildInsert(
-  db: Database,
-  record: NormalizedStudy,
-  titleKey: string,
-  doi: string | null,
-  pmid: string | null,
-) {
-  return db
-    .insert(studies)
-    .values({
-      doi,
-      pmid,
-      pmcid: record.pmcid,
-      titleKey,
-      title: record.title,
-      abstract: record.abstract,
-      authors: record.authors,
-      journal: record.journal,
-      publicationDate: record.publicationDate,
-      source: record.source,
-      sourceId: record.sourceId,
-      studyType: record.studyType,
-      publicationTypes: record.publicationTypes,
-      fullTextAvailable: record.fullTextAvailable,
-      isOpenAccess: record.isOpenAccess,
-      openAccessUrl: record.openAccessUrl,
-      url: record.url,
-      impactFactor: record.impactFactor,
-      citationCount: record.citationCount,
-    })
-    .onConflictDoNothing()
-    .returning();
-}
-
-function buildUpdate(
-  db: Database,
-  row: StudyRow,
-  record: NormalizedStudy,
-  doi: string | null,
-  pmid: string | null,
-) {
-  const citationCount =
-    row.citationCount == null
-      ? record.citationCount
-      : Math.max(row.citationCount, record.citationCount ?? 0);
-  return db
-    .update(studies)
-    .set({
-      doi,
-      pmid,
-      pmcid: row.pmcid ?? record.pmcid,
-      abstract: longer(row.abstract, record.abstract),
-      authors: record.authors.length > row.authors.length ? record.authors : row.authors,
-      journal: row.journal ?? record.journal,
-      publicationDate:
-        (record.publicationDate?.length ?? 0) > (row.publicationDate?.length ?? 0)
-          ? record.publicationDate
-          : row.publicationDate,
-      studyType: row.studyType === "Research Article" ? record.studyType : row.studyType,
-      publicationTypes: [...new Set([...row.publicationTypes, ...record.publicationTypes])],
-      fullTextAvailable: row.fullTextAvailable || record.fullTextAvailable,
-      isOpenAccess: row.isOpenAccess || record.isOpenAccess,
-      openAccessUrl: row.openAccessUrl ?? record.openAccessUrl,
-      url: row.url ?? record.url,
-      impactFactor: row.impactFactor ?? record.impactFactor,
-      citationCount,
-      updatedAt: sql`(unixepoch('subsec') * 1000)`,
-    })
-    .where(eq(studies.id, row.id))
-    .returning();
 }

@@ -1,0 +1,68 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  hasWorkerFixtures,
+  MISSING_WORKER_FIXTURES,
+  workerFixtureReader,
+} from "../../../tests/mocks/workers-fixtures.ts";
+import { normalizeCrossrefWorks } from "../search/providers/crossref";
+import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
+import { normalizeSemanticScholar } from "../search/providers/semanticscholar";
+import { dedupeStudies } from "../search/dedupe";
+import { upsertStudies } from "./persist";
+import { saveSummary } from "./queries";
+import { createDb } from "../db/client";
+
+const suite = hasWorkerFixtures ? describe : describe.skip;
+const json = (path: string) => JSON.parse(workerFixtureReader(path)!) as unknown;
+
+suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies — ${MISSING_WORKER_FIXTURES}`, () => {
+  it("gives a paper one stable row across databases and enriches it", async () => {
+    const crossref = normalizeCrossrefWorks(json("crossref/works_10.1016-j.addr.2015.01.008.json")).studies[0]!;
+    const s2 = normalizeSemanticScholar(json("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies[0]!;
+    const [first] = await upsertStudies(env.DB, [crossref]);
+    const [second] = await upsertStudies(env.DB, [s2]);
+    expect(second!.row.id).toBe(first!.row.id);
+    expect(second!.row.source).toBe("crossref");
+    const expectedCitations = Math.max(crossref.citationCount ?? 0, s2.citationCount ?? 0);
+    expect(second!.row.citationCount).toBe(expectedCitations);
+    expect(second!.row.authors.length).toBe(Math.max(crossref.authors.length, s2.authors.length));
+    const again = await upsertStudies(env.DB, [crossref]);
+    expect(again[0]!.row.id).toBe(first!.row.id);
+  });
+
+  it("matches by title when a record carries no identifier, and returns the stored summary", async () => {
+    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
+    const withDoi = records.find((r) => r.doi && r.title.length > 40)!;
+    const [stored] = await upsertStudies(env.DB, [withDoi]);
+    await saveSummary({ db: createDb(env.DB) }, { studyId: stored!.row.id, model: "test-model", content: "A summary." });
+    const bare = { ...withDoi, doi: null, pmid: null, pmcid: null, source: "doaj" as const, sourceId: "x1" };
+    const [matched] = await upsertStudies(env.DB, [bare]);
+    expect(matched!.row.id).toBe(stored!.row.id);
+    expect(matched!.summary).toMatchObject({ content: "A summary.", model: "test-model" });
+  });
+
+  it("never moves an identifier another row holds (unique indexes cannot fail)", async () => {
+    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies.filter(
+      (r) => r.doi && r.pmid,
+    );
+    const [a, b] = records;
+    const [rowA, rowB] = await upsertStudies(env.DB, [a!, b!]);
+    expect(rowA!.row.id).not.toBe(rowB!.row.id);
+    // A record claiming A's DOI and B's PMID updates A and leaves B's PMID where it is.
+    const mixed = { ...a!, pmid: b!.pmid, title: "A different title entirely for this check" };
+    const [result] = await upsertStudies(env.DB, [mixed]);
+    expect(result!.row.id).toBe(rowA!.row.id);
+    const pmidOwner = await env.DB.prepare("SELECT id FROM studies WHERE pmid = ?").bind(b!.pmid).first<{ id: number }>();
+    expect(pmidOwner!.id).toBe(rowB!.row.id);
+  });
+
+  it("stores a whole provider page in one batch, one row per distinct paper", async () => {
+    const records = normalizeEuropePmcSearch(json("europepmc/search_core_Cytokine-Storm_pageSize100.json")).studies;
+    const saved = await upsertStudies(env.DB, records);
+    expect(saved).toHaveLength(records.length);
+    // The page holds one paper twice (with and without its DOI): the same rule as dedupeStudies.
+    expect(new Set(saved.map((s) => s.row.id)).size).toBe(dedupeStudies([records]).studies.length);
+    expect(new Set(saved.map((s) => s.row.id)).size).toBe(records.length - 1);
+  });
+});
