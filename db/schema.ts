@@ -132,6 +132,13 @@ export const aiSummaries = sqliteTable(
     focus: text("focus").notNull().default(""),
     model: text("model").notNull(),
     content: text("content").notNull(),
+    /**
+     * Grounding: the source passages the text rests on, as JSON
+     * `[{id, quote, start, end}]` (character offsets into the source text); null when none.
+     */
+    citations: text("citations", { mode: "json" }).$type<
+      { id: string; quote: string; start: number; end: number }[]
+    >(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },

@@ -116,7 +116,14 @@ export async function getStudy(
  */
 export async function saveSummary(
   { db }: { db: Database },
-  input: { studyId: number; model: string; content: string; feature?: string; focus?: string },
+  input: {
+    studyId: number;
+    model: string;
+    content: string;
+    feature?: string;
+    focus?: string;
+    citations?: { id: string; quote: string; start: number; end: number }[] | null;
+  },
 ): Promise<void> {
   const now = Date.now();
   await db
@@ -127,11 +134,12 @@ export async function saveSummary(
       focus: input.focus ?? "",
       model: input.model,
       content: input.content,
+      citations: input.citations ?? null,
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoUpdate({
       target: [aiSummaries.studyId, aiSummaries.feature, aiSummaries.focus, aiSummaries.model],
-      set: { content: input.content, updatedAt: now },
+      set: { content: input.content, citations: input.citations ?? null, updatedAt: now },
     });
 }

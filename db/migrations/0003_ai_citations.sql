@@ -1,0 +1,1 @@
+ALTER TABLE `ai_summaries` ADD `citations` text;
