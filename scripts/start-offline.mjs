@@ -2,7 +2,9 @@
 // Runs MetaMind with every search base URL pointed at the local replay server, which serves the
 // REAL recorded provider responses from ../shared/fixtures. Used by `npm run start:offline` and by
 // the Playwright suite. Env: PORT (8787), REPLAY_PORT (8788), PERSIST_DIR (wrangler state dir),
-// SKIP_BUILD=1 to reuse an existing build, REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300").
+// SKIP_BUILD=1 to reuse an existing build, REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300"),
+// EXTRA_VARS="KEY:VALUE,KEY2:VALUE2" for more Worker vars (they override the defaults below, e.g.
+// "OFFLINE_MODEL_DELAY_MS:30"). Full-text fetches may reach the local replay host (127.0.0.1).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -60,7 +62,12 @@ const vars = {
   SEMANTIC_SCHOLAR_BASE_URL: `${replayBase}/semanticscholar`,
   DOAJ_BASE_URL: `${replayBase}/doaj`,
   CORE_API_KEY: "offline-replay",
+  FULLTEXT_ALLOW_HOSTS: "127.0.0.1",
 };
+for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
+  const colon = pair.indexOf(":");
+  if (colon > 0) vars[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
+}
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
 const server = spawn(
   bin("wrangler"),

@@ -39,6 +39,8 @@ export const EnvSchema = z
     AI_MODEL: optionalString,
     OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(15),
     AI_SUMMARIES_PER_MONTH: z.coerce.number().int().min(0).default(20),
+    /** Private hosts full-text fetches may reach anyway (comma list), e.g. "127.0.0.1" for the offline replay. */
+    FULLTEXT_ALLOW_HOSTS: optionalString,
   })
   .transform((env) => {
     if (!env.SESSION_SECRET) {

@@ -1,7 +1,11 @@
 import { useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
-import { countGuestUse, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
+import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
+import { SpecializedAnalysisDialog } from "~/components/specialized-analysis-dialog";
+import { useUpgradePrompt, type UpgradeFeature } from "~/components/search/upgrade-prompt";
+import { aiErrorFromThrown, openAiGate } from "~/lib/ai-errors";
+import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
 import { toast } from "~/lib/toast";
@@ -18,6 +22,9 @@ type SummaryState =
  */
 export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: boolean }) {
   const selected = useIsMetaSelected(study.id);
+  const upgrade = useUpgradePrompt();
+  const trial = useGuestTrialDialog();
+  const [specializedOpen, setSpecializedOpen] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [summary, setSummary] = useState<SummaryState>(
     study.aiSummary && study.aiSummaryModel
@@ -41,10 +48,15 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
       );
       setSummary({ status: "done", text: result.text, model: result.model });
       if (signedIn) window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
-      else countGuestUse("aiSummaries");
+      else void syncGuestUsage();
     } catch (error) {
       if (controller.signal.aborted) return;
       setSummary(previous);
+      // SPEC §8: LIMIT_REACHED / PRO_REQUIRED open the upgrade prompt or the guest trial dialog.
+      if (openAiGate(aiErrorFromThrown(error), { upgrade: upgrade.open, trial: trial.open })) {
+        if (!signedIn) void syncGuestUsage();
+        return;
+      }
       toast({
         title: "Error",
         description: "Failed to regenerate summary. Please try again.",
@@ -134,6 +146,28 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
         <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
       )}
 
+      {hasAbstract && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button
+            type="button"
+            onClick={() => setSpecializedOpen(true)}
+            className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+          >
+            Specialized analysis
+          </button>
+        </div>
+      )}
+      <SpecializedAnalysisDialog
+        study={{ id: study.id, title: study.title, abstract: study.abstract }}
+        open={specializedOpen}
+        onOpenChange={setSpecializedOpen}
+        onGate={(_kind, feature, body) => {
+          setSpecializedOpen(false);
+          if (body.trial === true) trial.open("specializedAnalysis");
+          else upgrade.open(feature as UpgradeFeature, String(body.message ?? "Upgrade to Professional"));
+        }}
+      />
+
       <section className="mt-4 rounded-lg bg-slate-50 p-3" aria-label="AI summary">
         <div className="flex items-center justify-between gap-2">
           <h4 className="text-sm font-semibold text-slate-800">AI summary</h4>
@@ -174,6 +208,8 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
           </p>
         )}
       </section>
+      {upgrade.element}
+      {trial.element}
     </article>
   );
 }

@@ -1,6 +1,8 @@
 /**
  * Device-local guest trial counters (SPEC §3 Guest usage counters, §6: 5 uses per feature per
- * 24 hours). Stored in localStorage; the window resets 24 hours after `lastReset`.
+ * 24 hours). Stored in localStorage; the window resets 24 hours after `lastReset`. The server
+ * enforces the trial (GET /api/guest-usage is the authority); `syncGuestUsage` copies its counters
+ * here so the UI shows what the server will allow.
  */
 export const GUEST_TRIAL_LIMIT = 5;
 export const GUEST_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -41,6 +43,46 @@ export function readGuestUsage(now: number = Date.now()): GuestUsage {
 export function countGuestUse(feature: GuestFeature, now: number = Date.now()): GuestUsage {
   const usage = readGuestUsage(now);
   usage[feature] += 1;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(usage));
+  } catch (error) {
+    console.warn("Could not store guest usage", error);
+  }
+  window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
+  return usage;
+}
+
+/** GET /api/guest-usage body (see app/routes/api.guest-usage.ts). */
+interface ServerGuestUsage {
+  usage: Partial<Record<GuestFeature, number>>;
+  limit: number;
+  resetsAt: string | null;
+}
+
+/**
+ * Replaces the local counters with the server's (GET /api/guest-usage) and notifies listeners.
+ * The server keeps one 24-hour window per feature; locally one window is kept, starting 24 hours
+ * before the earliest server reset (now when nothing is used), so local counters never outlive
+ * the server's. Returns the stored counters, or null when the visitor is signed in (400), the
+ * call fails or the body is malformed (local counters are left as they were).
+ */
+export async function syncGuestUsage(
+  fetchImpl: typeof fetch = fetch,
+  now: number = Date.now(),
+): Promise<GuestUsage | null> {
+  let body: ServerGuestUsage;
+  try {
+    const response = await fetchImpl("/api/guest-usage", { credentials: "include", cache: "no-store" });
+    if (!response.ok) return null;
+    body = (await response.json()) as ServerGuestUsage;
+  } catch (error) {
+    console.warn("Could not sync guest usage", error);
+    return null;
+  }
+  if (!body || typeof body.usage !== "object" || body.usage === null) return null;
+  const resetsAt = body.resetsAt ? Date.parse(body.resetsAt) : NaN;
+  const usage = fresh(Number.isFinite(resetsAt) ? Math.min(now, resetsAt - GUEST_WINDOW_MS) : now);
+  for (const f of GUEST_FEATURES) usage[f] = Math.max(0, Math.min(GUEST_TRIAL_LIMIT, Number(body.usage[f]) || 0));
   try {
     localStorage.setItem(KEY, JSON.stringify(usage));
   } catch (error) {

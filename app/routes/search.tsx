@@ -15,7 +15,7 @@ import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
-import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage } from "~/lib/guest-usage";
+import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
@@ -99,6 +99,7 @@ function useUsage(data: LoaderData) {
     if (!data.signedIn) {
       const read = () => setGuestUsed(readGuestUsage().aiSummaries);
       read();
+      void syncGuestUsage(); // the server's counters are the authority; this fires the event
       window.addEventListener(USAGE_CHANGED_EVENT, read);
       window.addEventListener("focus", read);
       return () => {
@@ -496,7 +497,7 @@ export default function SearchPage() {
         </section>
       )}
 
-      <FloatingActions />
+      <FloatingActions signedIn={signedIn} />
       {upgrade.element}
     </div>
   );

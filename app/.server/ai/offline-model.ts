@@ -16,6 +16,7 @@ import type {
   SharedV4Warning,
 } from "@ai-sdk/provider";
 import { summarizeExtractive } from "./extractive";
+import { focusedSummaryText, readFocusDirective, summarizeForFocus } from "./focus-extractive";
 
 /** Marks the start of the text a model is asked to work on. */
 export const SOURCE_OPEN_TAG = "<source>";
@@ -102,10 +103,14 @@ interface Answer {
 }
 
 function answer(options: LanguageModelV4CallOptions, maxSentences: number): Answer {
-  const source = extractSource(lastUserText(options.prompt));
-  const full = summarizeExtractive(source, { maxSentences })
-    .sentences.map((s) => s.text)
-    .join(" ");
+  const userText = lastUserText(options.prompt);
+  const source = extractSource(userText);
+  const focus = readFocusDirective(userText);
+  const full = focus
+    ? focusedSummaryText(summarizeForFocus(source, focus, { maxSentences }))
+    : summarizeExtractive(source, { maxSentences })
+        .sentences.map((s) => s.text)
+        .join(" ");
   let pieces: string[] = full.match(/\S+\s*/g) ?? [];
   let finishReason: LanguageModelV4FinishReason = { unified: "stop", raw: "stop" };
   const limit = options.maxOutputTokens;
@@ -145,7 +150,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  *
  * Input: the text content of the LAST user message; if it contains a {@link wrapSource} block,
  * only the text inside is used. Output: the {@link summarizeExtractive} sentences (default 3,
- * LexRank, Erkan & Radev 2004) joined by single spaces. System messages and sampling settings
+ * LexRank, Erkan & Radev 2004) joined by single spaces. With a focus directive before the source
+ * block (`<focus label="…" terms="…">`, see focus-extractive.ts) the answer is the focused
+ * extractive summary instead (`summarizeForFocus`: centrality re-weighted by the focus terms; a
+ * source with numbered "[Sn] " lines is read line by line), preceded by the plain lead-in "The
+ * source does not discuss {label} directly; its central findings are:" when no sentence mentions
+ * the focus. System messages and sampling settings
  * are ignored; `maxOutputTokens` truncates at that many words (finish reason "length").
  *
  * Streaming: stream-start, response-metadata, text-start, one text-delta per word (the word and

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { aiUsage, type UserRow } from "../../../db/schema";
 import type { Database } from "../db/client";
 
@@ -7,7 +7,10 @@ export function usagePeriod(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
 
-/** AI analyses the user has used in the period containing `now` (0 when none). */
+/**
+ * AI analyses the user has used in the period containing `now` (0 when none). Uses are counted
+ * by reserveAiUse (./metering.ts), the only writer of `ai_usage`.
+ */
 export async function getAiUsage(
   { db }: { db: Database },
   { userId, now }: { userId: string; now: Date },
@@ -18,25 +21,6 @@ export async function getAiUsage(
     .where(and(eq(aiUsage.userId, userId), eq(aiUsage.period, usagePeriod(now))))
     .limit(1);
   return row?.count ?? 0;
-}
-
-/**
- * Counts one successful AI analysis for the user in the period containing `now`, atomically
- * (a single upsert), and returns the new count.
- */
-export async function recordAiUsage(
-  { db }: { db: Database },
-  { userId, now }: { userId: string; now: Date },
-): Promise<number> {
-  const [row] = await db
-    .insert(aiUsage)
-    .values({ userId, period: usagePeriod(now), count: 1, updatedAt: now.getTime() })
-    .onConflictDoUpdate({
-      target: [aiUsage.userId, aiUsage.period],
-      set: { count: sql`${aiUsage.count} + 1`, updatedAt: now.getTime() },
-    })
-    .returning({ count: aiUsage.count });
-  return row?.count ?? 1;
 }
 
 /** SPEC §3 Subscription status. */

@@ -416,7 +416,7 @@ describe("saved searches", () => {
   it("keeps users apart: B cannot list or delete A's saved search", async () => {
     const a = await signUp();
     const b = await signUp();
-    const mine = await createSavedSearch({ db: db() }, { userId: a.userId, name: "A's", query: "q" });
+    const mine = await createSavedSearch({ db: db() }, { userId: a.userId, name: "A's", query: "q", filters: {} });
 
     const listB = await call("GET", "/api/saved-searches", { cookie: b.cookie });
     expect(await listB.json()).toEqual({ savedSearches: [] });
@@ -430,7 +430,7 @@ describe("saved searches", () => {
 
   it("needs a signed-in user, a numeric id and a same-site request", async () => {
     const { cookie, userId } = await signUp();
-    const mine = await createSavedSearch({ db: db() }, { userId, name: "kept", query: "q" });
+    const mine = await createSavedSearch({ db: db() }, { userId, name: "kept", query: "q", filters: {} });
 
     expect((await call("GET", "/api/saved-searches")).status).toBe(401);
     expect((await call("POST", "/api/saved-searches", { body: { name: "n", query: "q" } })).status).toBe(401);

@@ -99,15 +99,36 @@ export async function latestSummaries(
   return out;
 }
 
-/** One study with its newest summary, or null when the id is unknown. */
+/** The `feature` of full-text analyses in ai_summaries. */
+export const FULLTEXT_FEATURE = "fulltext";
+
+/**
+ * One study with its newest summary and its newest full-text analysis (feature 'fulltext', any
+ * model), or null when the id is unknown.
+ */
 export async function getStudy(
   { db }: { db: Database },
   { id }: { id: number },
 ): Promise<ApiStudy | null> {
   const [row] = await db.select().from(studies).where(eq(studies.id, id)).limit(1);
   if (!row) return null;
-  const summaries = await latestSummaries({ db }, { studyIds: [id] });
-  return toApiStudy(row, summaries.get(id) ?? null);
+  // One query for both the newest summary and the newest full-text analysis.
+  const rows = await db
+    .select({
+      feature: aiSummaries.feature,
+      content: aiSummaries.content,
+      model: aiSummaries.model,
+      updatedAt: aiSummaries.updatedAt,
+    })
+    .from(aiSummaries)
+    .where(and(eq(aiSummaries.studyId, id), inArray(aiSummaries.feature, ["summary", FULLTEXT_FEATURE])))
+    .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id));
+  const summary = rows.find((r) => r.feature === "summary");
+  const fullText = rows.find((r) => r.feature === FULLTEXT_FEATURE);
+  return {
+    ...toApiStudy(row, summary ? { content: summary.content, model: summary.model, updatedAt: summary.updatedAt } : null),
+    fullTextAnalysis: fullText?.content ?? null,
+  };
 }
 
 /**

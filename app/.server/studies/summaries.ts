@@ -1,10 +1,14 @@
+import type { UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
-import { NoAbstractError } from "../ai/prompts";
+import { buildStudySummaryPrompt, NoAbstractError } from "../ai/prompts";
 import { getLanguageModel, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
-import { recordAiUsage } from "../billing/usage";
+import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
 import { getStudy, saveSummary } from "./queries";
+
+/** The metered action of a single study summary (SPEC §6: keyed ai_summaries / aiSummaries). */
+export const SUMMARY_ACTION: MeteredAction = { planFeature: "ai_summaries", guestFeature: "aiSummaries" };
 
 /**
  * Streams a fresh AI summary of a stored study as plain-text chunks and stores it, with the
@@ -12,55 +16,130 @@ import { getStudy, saveSummary } from "./queries";
  * client goes away). The model's name is sent in the X-Model-Name header. `model` defaults to the
  * registry's choice for this environment (OpenAI, OpenAI-compatible or the offline model).
  *
- * @throws AppError 404 STUDY_NOT_FOUND; 400 NO_ABSTRACT ('No Abstract Available').
+ * Metering (`meter`): after the 404/400 checks one use is reserved (see reserveAiUse); it is
+ * committed once the summary is stored and released when the model fails, the stream ends without
+ * a stored summary, or the client aborts. The reservation's Set-Cookie headers (guest device
+ * cookie) are added to the response, and `X-AI-Uses-Remaining` carries the uses left in the
+ * window (absent when unlimited). `meter: null` runs unmetered (internal callers and tests).
+ *
+ * @throws AppError 404 STUDY_NOT_FOUND; 400 NO_ABSTRACT ('No Abstract Available'); 403
+ *   LIMIT_REACHED / PRO_REQUIRED from reserveAiUse (nothing is streamed then).
  */
 export async function regenerateStudySummary(
-  app: Pick<AppServices, "db" | "env" | "fetch" | "waitUntil">,
+  app: Pick<AppServices, "db" | "env" | "bindings" | "fetch" | "waitUntil">,
   {
     studyId,
     signal,
     model: resolved,
-    userId,
+    meter,
   }: {
     studyId: number;
     signal?: AbortSignal;
     model?: Pick<ResolvedModel, "model" | "name">;
-    /** The signed-in user, whose monthly AI usage counts this summary once it is stored. */
-    userId?: string | null;
+    /**
+     * Who is asking (null user = guest; a promise lets the session lookup run alongside the
+     * study lookup), or null to run unmetered.
+     */
+    meter: { user: UserRow | null | Promise<UserRow | null>; request: Request; now?: Date } | null;
   },
 ): Promise<Response> {
-  const study = await getStudy(app, { id: studyId });
+  const [study, user] = await Promise.all([getStudy(app, { id: studyId }), meter?.user ?? null]);
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
-  const { model, name } =
-    resolved ??
-    getLanguageModel({
-    OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-    OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-    AI_MODEL: app.env.AI_MODEL,
-    OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-    fetch: app.fetch,
-  });
   try {
-    return streamStudySummary(
-      {
-        model,
-        modelName: name,
-        abortSignal: signal,
-        onFinish: async ({ text, modelName }) => {
-          const stored = saveSummary(app, { studyId, model: modelName, content: text }).then(() =>
-            userId ? recordAiUsage(app, { userId, now: new Date() }) : undefined,
-          );
-          app.waitUntil(stored);
-          await stored;
-        },
-        onError: (error) => console.error("summary generation failed", error),
-      },
-      study,
-    );
+    buildStudySummaryPrompt(study); // validates the abstract before a use is reserved
   } catch (error) {
     if (error instanceof NoAbstractError) {
       throw new AppError("NO_ABSTRACT", "No Abstract Available", 400);
     }
     throw error;
   }
+  const { model, name } =
+    resolved ??
+    getLanguageModel({
+      OPENAI_API_KEY: app.env.OPENAI_API_KEY,
+      OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
+      AI_MODEL: app.env.AI_MODEL,
+      OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
+      fetch: app.fetch,
+    });
+  const reservation = meter ? await reserveAiUse(app, { ...meter, user }, SUMMARY_ACTION) : null;
+  const release = () => {
+    if (!reservation) return;
+    const done = reservation.release().catch((error: unknown) => {
+      console.error("could not release an AI use", error);
+    });
+    app.waitUntil(done);
+  };
+  const onAbort = () => release();
+  signal?.addEventListener("abort", onAbort, { once: true });
+
+  let response: Response;
+  try {
+    response = streamStudySummary(
+      {
+        model,
+        modelName: name,
+        abortSignal: signal,
+        onFinish: async ({ text, modelName }) => {
+          const stored = saveSummary(app, { studyId, model: modelName, content: text }).then(() =>
+            reservation?.commit(),
+          );
+          app.waitUntil(stored);
+          await stored;
+        },
+        onError: (error) => {
+          release();
+          console.error("summary generation failed", error);
+        },
+      },
+      study,
+    );
+  } catch (error) {
+    signal?.removeEventListener("abort", onAbort);
+    release();
+    throw error;
+  }
+  if (!reservation) return response;
+  return withReservation(response, reservation, () => {
+    signal?.removeEventListener("abort", onAbort);
+    release();
+  });
+}
+
+/**
+ * The same response with the reservation's headers, whose body calls `settle` when it ends in any
+ * way (closed, errored or cancelled by the client). By then a successful summary has committed
+ * (onFinish runs before the body closes), so `settle` releases only uses that produced nothing.
+ */
+function withReservation(response: Response, reservation: Reservation, settle: () => void): Response {
+  const headers = new Headers(response.headers);
+  for (const cookie of reservation.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  if (reservation.remaining !== null) headers.set("X-AI-Uses-Remaining", String(reservation.remaining));
+  const source = response.body;
+  if (!source) {
+    settle();
+    return new Response(null, { status: response.status, headers });
+  }
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          settle();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        settle();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      settle();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers });
 }

@@ -92,6 +92,7 @@ describe("streaming with MockLanguageModelV4", () => {
     const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
     const response = await regenerateStudySummary(services(), {
       studyId: id,
+      meter: null,
       model: { model: mockModel([{ type: "stream-start", warnings: [] }, ...textParts(DELTAS), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }]), name: "mock-model" },
     });
     expect(response.headers.get("X-Model-Name")).toBe("mock-model");
@@ -107,6 +108,7 @@ describe("streaming with MockLanguageModelV4", () => {
     const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
     const response = await regenerateStudySummary(services(), {
       studyId: id,
+      meter: null,
       model: {
         model: mockModel([
           { type: "stream-start", warnings: [] },

@@ -1,6 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowUp, FlaskConical, Trash2, X } from "lucide-react";
+import { ArrowUp, FileStack, FlaskConical, Trash2, X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { CombinedSummaryDialog } from "~/components/combined-summary-dialog";
+import { GuestTrialDialog } from "~/components/guest-trial-dialog";
+import { UpgradePrompt } from "~/components/search/upgrade-prompt";
 import { Button } from "~/components/ui/button";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { clearSelection, removeStudy, useMetaSelection } from "~/lib/meta-selection";
@@ -12,10 +15,10 @@ const FAB_CLASS =
   "flex items-center justify-center rounded-full shadow-lg transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 focus-visible:outline-none";
 
 /** The search page's floating buttons (SPEC §2): meta-analysis selection above scroll-to-top. */
-export function FloatingActions() {
+export function FloatingActions({ signedIn }: { signedIn: boolean }) {
   return (
     <div className="pointer-events-none fixed right-4 bottom-4 z-30 flex flex-col items-end gap-3 sm:right-6 sm:bottom-6">
-      <MetaAnalysisButton />
+      <MetaAnalysisButton signedIn={signedIn} />
       <ScrollToTopButton />
     </div>
   );
@@ -56,11 +59,16 @@ export function selectionHint(count: number): string | null {
   return null;
 }
 
-/** The count of studies added to the meta-analysis (hidden at 0) and the drawer listing them. */
-export function MetaAnalysisButton() {
+/**
+ * The count of studies added to the meta-analysis (hidden at 0), the drawer listing them, and the
+ * combined research summary of the selection.
+ */
+export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
   const studies = useMetaSelection();
   const count = studies.length;
   const [open, setOpen] = useState(false);
+  const [combinedOpen, setCombinedOpen] = useState(false);
+  const [gate, setGate] = useState<{ trial: boolean } | null>(null);
   if (open && count === 0) setOpen(false);
 
   if (count === 0) return null;
@@ -68,6 +76,7 @@ export function MetaAnalysisButton() {
   const hint = selectionHint(count);
 
   return (
+    <>
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
         <button
@@ -138,13 +147,40 @@ export function MetaAnalysisButton() {
             <p className="text-sm text-slate-600">
               {count} {count === 1 ? "study" : "studies"} selected
             </p>
-            <Button variant="outline" size="sm" onClick={clearSelection}>
-              <Trash2 aria-hidden />
-              Clear all
-            </Button>
+            <div className="flex gap-2">
+              <Button variant="outline" size="sm" onClick={clearSelection}>
+                <Trash2 aria-hidden />
+                Clear all
+              </Button>
+              <Button
+                size="sm"
+                onClick={() => {
+                  setOpen(false);
+                  setCombinedOpen(true);
+                }}
+              >
+                <FileStack aria-hidden />
+                Combined Summary
+              </Button>
+            </div>
           </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+    <CombinedSummaryDialog
+      studies={[...studies]}
+      open={combinedOpen}
+      onOpenChange={setCombinedOpen}
+      signedIn={signedIn}
+      onGate={(_kind, _feature, { trial }) => setGate({ trial: trial === true })}
+    />
+    <GuestTrialDialog open={gate?.trial === true} onOpenChange={(o) => !o && setGate(null)} feature="aiSummaries" />
+    <UpgradePrompt
+      open={gate?.trial === false}
+      onOpenChange={(o) => !o && setGate(null)}
+      feature="ai_summaries"
+      reason="You've used all your free AI analyses this month"
+    />
+    </>
   );
 }

@@ -10,7 +10,8 @@ export type UpgradeFeature =
   | "pdf_export"
   | "multi_database"
   | "ai_summaries"
-  | "specialized_analysis";
+  | "specialized_analysis"
+  | "full_text_analysis";
 
 /** What Professional unlocks (SPEC §2 Subscription success). */
 export const PRO_BENEFITS = [

@@ -1,0 +1,341 @@
+import { createCookie } from "@remix-run/cloudflare";
+import { and, eq, sql } from "drizzle-orm";
+import { aiUsage, type UserRow } from "../../../db/schema";
+import { clientIp } from "../auth/rate-limit";
+import type { AppServices } from "../context";
+import { AppError } from "../http/errors";
+import { getAiUsage, usagePeriod } from "./usage";
+
+/**
+ * Server-side metering of AI actions (SPEC §1 plans, §6 roles, §8 limits; issue 4 "Plans and
+ * metering"):
+ *
+ * - Professional: unlimited; every use is still counted in `ai_usage` for statistics.
+ * - Free: all AI analyses share one counter per UTC calendar month (`ai_usage.period` "YYYY-MM"),
+ *   limited to env.AI_SUMMARIES_PER_MONTH. A use is counted atomically when it is reserved and given
+ *   back if the action fails, so it "counts once, after success only" and concurrent requests can
+ *   never overspend.
+ * - Guests: GUEST_TRIAL_LIMIT uses per guest feature per 24-hour window, counted in KV under both a
+ *   signed device cookie (`mm_device`) and the client IP; either counter at the limit refuses.
+ *   KV has no atomic increment, so guest counting is best-effort: concurrent requests from one
+ *   device can each read the same count and overspend by the number in flight.
+ * - `proOnly` actions: 403 PRO_REQUIRED for everyone but Professional.
+ */
+
+/** The plan-level feature names reported in 403 bodies (`feature`) and the upgrade prompt. */
+export type PlanFeature = "ai_summaries" | "specialized_analysis" | "full_text_analysis";
+/** The guest trial counters (SPEC §3 Guest usage counters). */
+export type GuestFeature =
+  | "aiSummaries"
+  | "specializedAnalysis"
+  | "metaAnalysis"
+  | "workoutGeneration"
+  | "fullTextAnalysis"
+  | "simpleSearch";
+
+export const GUEST_FEATURES: readonly GuestFeature[] = [
+  "aiSummaries",
+  "specializedAnalysis",
+  "metaAnalysis",
+  "workoutGeneration",
+  "fullTextAnalysis",
+  "simpleSearch",
+];
+
+/** A metered AI action: the plan feature it counts against and the guest counter it uses. */
+export interface MeteredAction {
+  planFeature: PlanFeature;
+  guestFeature: GuestFeature;
+  /** Only Professional may use it (403 PRO_REQUIRED for Free users and guests). */
+  proOnly?: boolean;
+}
+
+/** One reserved use of a metered action; settle it exactly once (later calls are no-ops). */
+export interface Reservation {
+  /** Call once the action succeeded (its result is stored). */
+  commit(): Promise<void>;
+  /** Call when the action failed or was abandoned: the reserved use is given back. */
+  release(): Promise<void>;
+  /** Set-Cookie headers to add to the response (the guest device cookie), possibly empty. */
+  headers: Headers;
+  /** Uses left after this one in the current window (null = unlimited). */
+  remaining: number | null;
+}
+
+/** Uses per guest feature per window. */
+export const GUEST_TRIAL_LIMIT = 5;
+/** Length of a guest window in milliseconds; a window starts at its first use. */
+export const GUEST_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const DEVICE_COOKIE = "mm_device";
+const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+/** Cloudflare KV refuses expirationTtl below 60 seconds. */
+const KV_MIN_TTL_S = 60;
+
+const FEATURE_LABELS: Record<PlanFeature, string> = {
+  ai_summaries: "AI summaries",
+  specialized_analysis: "Specialized analysis",
+  full_text_analysis: "Full-text analysis",
+};
+
+type MeteringApp = Pick<AppServices, "db" | "env" | "bindings">;
+
+/**
+ * Reserves one use of a metered AI action for the requester before the action runs. Call it after
+ * the request's own validation (a 400/404 must not consume a use), then `commit()` after the
+ * result is stored or `release()` when the action fails or the client goes away.
+ *
+ * @param ctx.user the signed-in user, or null for a guest.
+ * @param ctx.now the instant used for the month / 24-hour window (default: now).
+ * @returns the reservation; add `reservation.headers` (Set-Cookie for new guest devices) to the
+ *   response.
+ * @throws AppError 403 `{error:'PRO_REQUIRED', feature, message}` for proOnly actions without
+ *   Professional; 403 `{error:'LIMIT_REACHED', feature, message, limit, used}` for a Free user at
+ *   the monthly limit; 403 `{error:'LIMIT_REACHED', feature, guestFeature, trial:true, limit:5,
+ *   used:5, message:'Trial Limit Reached'}` for a guest at the trial limit.
+ */
+export async function reserveAiUse(
+  app: MeteringApp,
+  ctx: { user: UserRow | null; request: Request; now?: Date },
+  action: MeteredAction,
+): Promise<Reservation> {
+  const now = ctx.now ?? new Date();
+  const isPro = ctx.user?.plan === "pro";
+  if (action.proOnly && !isPro) {
+    throw new AppError(
+      "PRO_REQUIRED",
+      `${FEATURE_LABELS[action.planFeature]} requires Professional subscription`,
+      403,
+      { feature: action.planFeature },
+    );
+  }
+  if (!ctx.user) return reserveGuestUse(app, ctx.request, action, now);
+  return reserveUserUse(app, ctx.user.id, isPro ? null : app.env.AI_SUMMARIES_PER_MONTH, action, now);
+}
+
+/** Makes settle-once commit/release functions around a release action. */
+function settleOnce(giveBack: () => Promise<void>): Pick<Reservation, "commit" | "release"> {
+  let settled = false;
+  return {
+    commit: async () => {
+      settled = true;
+    },
+    release: async () => {
+      if (settled) return;
+      settled = true;
+      await giveBack();
+    },
+  };
+}
+
+async function reserveUserUse(
+  app: MeteringApp,
+  userId: string,
+  limit: number | null,
+  action: MeteredAction,
+  now: Date,
+): Promise<Reservation> {
+  const period = usagePeriod(now);
+  const refuse = async (): Promise<never> => {
+    const used = await getAiUsage(app, { userId, now });
+    throw new AppError("LIMIT_REACHED", `You've used all ${limit} free AI analyses this month`, 403, {
+      feature: action.planFeature,
+      limit,
+      used,
+    });
+  };
+  // Unlimited (Professional): nothing to reserve, so nothing delays the action; the use is
+  // counted for statistics when it succeeds.
+  if (limit === null) {
+    let settled = false;
+    return {
+      commit: async () => {
+        if (settled) return;
+        settled = true;
+        await app.db
+          .insert(aiUsage)
+          .values({ userId, period, count: 1, updatedAt: now.getTime() })
+          .onConflictDoUpdate({
+            target: [aiUsage.userId, aiUsage.period],
+            set: { count: sql`${aiUsage.count} + 1`, updatedAt: now.getTime() },
+          });
+      },
+      release: async () => {
+        settled = true;
+      },
+      headers: new Headers(),
+      remaining: null,
+    };
+  }
+  // A limit of 0 would still let the first insert through; refuse without writing.
+  if (limit <= 0) return refuse();
+  // One statement: insert 1, or increment only while below the limit. SQLite returns no row when
+  // the conflict update's WHERE is false, so an empty result means "at the limit".
+  const [row] = await app.db
+    .insert(aiUsage)
+    .values({ userId, period, count: 1, updatedAt: now.getTime() })
+    .onConflictDoUpdate({
+      target: [aiUsage.userId, aiUsage.period],
+      set: { count: sql`${aiUsage.count} + 1`, updatedAt: now.getTime() },
+      setWhere: sql`${aiUsage.count} < ${limit}`,
+    })
+    .returning({ count: aiUsage.count });
+  if (!row) return refuse();
+  return {
+    ...settleOnce(async () => {
+      await app.db
+        .update(aiUsage)
+        .set({ count: sql`max(${aiUsage.count} - 1, 0)` })
+        .where(and(eq(aiUsage.userId, userId), eq(aiUsage.period, period)));
+    }),
+    headers: new Headers(),
+    remaining: Math.max(0, limit - row.count),
+  };
+}
+
+/** A guest counter in KV: uses in the window that started at `windowStart` (epoch ms). */
+interface GuestCounter {
+  count: number;
+  windowStart: number;
+}
+
+function deviceCookie(secret: string) {
+  return createCookie(DEVICE_COOKIE, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    secrets: [secret],
+  });
+}
+
+/** The verified device id from the signed cookie, or null (missing, tampered or malformed). */
+async function readDeviceId(app: MeteringApp, request: Request): Promise<string | null> {
+  try {
+    const value: unknown = await deviceCookie(app.env.SESSION_SECRET).parse(
+      request.headers.get("Cookie"),
+    );
+    return typeof value === "string" && /^[A-Za-z0-9-]{16,64}$/.test(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function guestKeys(feature: GuestFeature, deviceId: string | null, ip: string): string[] {
+  const keys = [`guest-usage:${feature}:ip:${ip}`];
+  if (deviceId) keys.push(`guest-usage:${feature}:device:${deviceId}`);
+  return keys;
+}
+
+/** The counter under `key` for the window containing `now` (count 0 when none is running). */
+async function readCounter(kv: KVNamespace, key: string, now: number): Promise<GuestCounter> {
+  const stored = await kv.get<GuestCounter>(key, "json");
+  if (
+    !stored ||
+    typeof stored.count !== "number" ||
+    typeof stored.windowStart !== "number" ||
+    now - stored.windowStart >= GUEST_WINDOW_MS ||
+    stored.windowStart > now
+  ) {
+    return { count: 0, windowStart: now };
+  }
+  return { count: Math.max(0, stored.count), windowStart: stored.windowStart };
+}
+
+/** Stores a counter until its window ends (at least KV's minimum TTL). */
+async function writeCounter(kv: KVNamespace, key: string, counter: GuestCounter, now: number) {
+  const ttl = Math.ceil((counter.windowStart + GUEST_WINDOW_MS - now) / 1000);
+  await kv.put(key, JSON.stringify(counter), { expirationTtl: Math.max(KV_MIN_TTL_S, ttl) });
+}
+
+async function reserveGuestUse(
+  app: MeteringApp,
+  request: Request,
+  action: MeteredAction,
+  now: Date,
+): Promise<Reservation> {
+  const kv = app.bindings.KV;
+  const at = now.getTime();
+  const headers = new Headers();
+  let deviceId = await readDeviceId(app, request);
+  if (!deviceId) {
+    deviceId = crypto.randomUUID();
+    headers.append("Set-Cookie", await deviceCookie(app.env.SESSION_SECRET).serialize(deviceId));
+  }
+  const keys = guestKeys(action.guestFeature, deviceId, clientIp(request));
+  const counters = await Promise.all(keys.map((key) => readCounter(kv, key, at)));
+  if (counters.some((c) => c.count >= GUEST_TRIAL_LIMIT)) {
+    throw new AppError("LIMIT_REACHED", "Trial Limit Reached", 403, {
+      feature: action.planFeature,
+      guestFeature: action.guestFeature,
+      trial: true,
+      limit: GUEST_TRIAL_LIMIT,
+      used: GUEST_TRIAL_LIMIT,
+    });
+  }
+  const counted = counters.map((c) => ({ count: c.count + 1, windowStart: c.windowStart }));
+  await Promise.all(keys.map((key, i) => writeCounter(kv, key, counted[i]!, at)));
+  return {
+    ...settleOnce(async () => {
+      // Give the use back in the same windows only (a window that has since restarted keeps its
+      // count). Best-effort like the increment.
+      const current = Date.now();
+      await Promise.all(
+        keys.map(async (key, i) => {
+          const stored = await kv.get<GuestCounter>(key, "json");
+          if (!stored || stored.windowStart !== counted[i]!.windowStart) return;
+          const back = { count: Math.max(0, stored.count - 1), windowStart: stored.windowStart };
+          await writeCounter(kv, key, back, Math.max(current, at));
+        }),
+      );
+    }),
+    headers,
+    remaining: GUEST_TRIAL_LIMIT - Math.max(...counted.map((c) => c.count)),
+  };
+}
+
+/** One guest feature's usage in the current window. */
+export interface GuestFeatureUsage {
+  /** Uses in the current window: the larger of the device and IP counters. */
+  used: number;
+  limit: number;
+  /** ISO instant when the counter that gives `used` resets; null when nothing is used. */
+  resetsAt: string | null;
+}
+
+/**
+ * The guest trial usage of this device and IP per guest feature (the larger of the two counters,
+ * as enforcement uses). Reads only; sets no cookie (a request without a device cookie reports the
+ * IP counters).
+ */
+export async function getGuestUsage(
+  app: MeteringApp,
+  request: Request,
+  now: Date = new Date(),
+): Promise<Record<GuestFeature, GuestFeatureUsage>> {
+  const kv = app.bindings.KV;
+  const at = now.getTime();
+  const deviceId = await readDeviceId(app, request);
+  const ip = clientIp(request);
+  const entries = await Promise.all(
+    GUEST_FEATURES.map(async (feature) => {
+      const counters = await Promise.all(
+        guestKeys(feature, deviceId, ip).map((key) => readCounter(kv, key, at)),
+      );
+      let best: GuestCounter | null = null;
+      for (const c of counters) {
+        if (c.count === 0) continue;
+        if (!best || c.count > best.count || (c.count === best.count && c.windowStart > best.windowStart)) {
+          best = c;
+        }
+      }
+      const usage: GuestFeatureUsage = {
+        used: Math.min(GUEST_TRIAL_LIMIT, best?.count ?? 0),
+        limit: GUEST_TRIAL_LIMIT,
+        resetsAt: best ? new Date(best.windowStart + GUEST_WINDOW_MS).toISOString() : null,
+      };
+      return [feature, usage] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<GuestFeature, GuestFeatureUsage>;
+}

@@ -1,0 +1,86 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Link } from "@remix-run/react";
+import { Sparkles, X } from "lucide-react";
+import { useCallback, useMemo, useState, type ReactElement } from "react";
+import { Button } from "~/components/ui/button";
+import { GUEST_TRIAL_LIMIT, type GuestFeature } from "~/lib/guest-usage";
+
+export interface GuestTrialDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The exhausted guest counter (shown as data-feature for tests), if known. */
+  feature?: GuestFeature;
+}
+
+/**
+ * The guest trial dialog (SPEC §4 Guest trial, §8 'Trial Limit Reached' 5/5): shown when the
+ * server refuses a guest's AI action with 403 LIMIT_REACHED and `trial: true`. Offers
+ * registration (/auth?tab=create) and sign-in (/auth).
+ */
+export function GuestTrialDialog({ open, onOpenChange, feature }: GuestTrialDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
+        <Dialog.Content
+          data-testid="guest-trial-dialog"
+          data-feature={feature}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none"
+        >
+          <div className="flex items-start justify-between gap-4">
+            <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-slate-900">
+              <span className="flex size-9 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
+                <Sparkles className="size-5" aria-hidden />
+              </span>
+              Trial Limit Reached
+            </Dialog.Title>
+            <Dialog.Close asChild>
+              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
+                <X aria-hidden />
+              </Button>
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="mt-3 text-sm text-slate-700">
+            {GUEST_TRIAL_LIMIT}/{GUEST_TRIAL_LIMIT} free uses of this feature in the last 24 hours on this
+            device. Create a free account to keep using AI analyses.
+          </Dialog.Description>
+          <div className="mt-6 grid gap-2 sm:grid-cols-2">
+            <Button asChild>
+              <Link to="/auth?tab=create" onClick={() => onOpenChange(false)}>
+                Create a free account
+              </Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link to="/auth" onClick={() => onOpenChange(false)}>
+                Sign In
+              </Link>
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/**
+ * State for one guest trial dialog per page: `open(feature)` shows it; render `element` once
+ * anywhere in the page.
+ */
+export function useGuestTrialDialog(): {
+  open: (feature?: GuestFeature) => void;
+  element: ReactElement;
+} {
+  const [state, setState] = useState<{ open: boolean; feature?: GuestFeature }>({ open: false });
+  const open = useCallback((feature?: GuestFeature) => setState({ open: true, feature }), []);
+  const element = useMemo(
+    () => (
+      <GuestTrialDialog
+        open={state.open}
+        feature={state.feature}
+        onOpenChange={(next) => setState((current) => ({ ...current, open: next }))}
+      />
+    ),
+    [state],
+  );
+  return { open, element };
+}

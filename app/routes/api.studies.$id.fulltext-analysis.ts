@@ -1,0 +1,23 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { getStoredFullTextAnalysis } from "~/.server/studies/fulltext";
+import { parseStudyId } from "~/.server/studies/params";
+import { getStudy } from "~/.server/studies/queries";
+
+/**
+ * GET /api/studies/{id}/fulltext-analysis → the newest stored full-text analysis:
+ * `{fullTextAnalysis, model, citations, updatedAt}` (text with "### " sections and ⟦…⟧ markup;
+ * citations quote the analysed full text with offsets into it). Not metered.
+ * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND / ANALYSIS_NOT_FOUND.
+ */
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const studyId = parseStudyId(params.id);
+    const stored = await getStoredFullTextAnalysis(context.app, { studyId });
+    if (!stored) {
+      if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+      throw new AppError("ANALYSIS_NOT_FOUND", "This study has no full-text analysis yet", 404);
+    }
+    return Response.json(stored, { headers: { "Cache-Control": "no-store" } });
+  });
+}

@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// Streaming benchmark (issue 4 "bench/stream"): the real Worker under `wrangler dev`, the real
+// route POST /api/studies/{id}/regenerate-summary, the offline model streaming one word every
+// OFFLINE_MODEL_DELAY_MS (default 15 ms). It proves two things:
+//
+// 1. Time to first token at the HTTP client minus the model's own first-token time is small
+//    (target ≤ 15 ms at the median).
+//    - "The model's own first-token time" for the offline model is the time from its doStream()
+//      call to its first text-delta part. The model emits its first delta at once (no delay
+//      before it), so this is its compute time: extracting the summary from the abstract. It is
+//      measured here, in this process, by running the very same model code (app/.server/ai/
+//      offline-model.ts, bundled with esbuild) on the very same prompt (buildStudySummaryPrompt of
+//      the study the route summarises), so the model's time is known without instrumenting the
+//      Worker. Its later deltas follow on the schedule first + k × delay.
+//    - The client's time to first token is from just before fetch() to the first body chunk.
+//    - The difference is what the app adds: routing, session and study lookup, metering, the
+//      ai SDK's stream plumbing and the dev server's proxy. The dev server's own fixed cost per
+//      request (an empty, signed-out GET /api/user round trip) is printed too, with the
+//      difference net of it, and the round trips of a session lookup and of a study lookup, to
+//      show where the time goes.
+// 2. Chunks are forwarded as they come: for each answer, the number of words the model emitted
+//    (its text-delta parts) against the number of body chunks the client read, and the spacing
+//    between consecutive chunks (median, p10, p90) against the configured delay. Coalescing
+//    (buffering) would show as fewer chunks than words and gaps near 0 or multiples of the delay.
+//
+// Usage: npm run bench:stream  (env RUNS, default 15; DELAY_MS, default 15; SKIP_BUILD=1 to reuse
+// the build). Uses its own ports (8867, replay 8868) and state dir (.wrangler/bench-stream-state).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RUNS = Number(process.env.RUNS ?? 15);
+const DELAY_MS = Number(process.env.DELAY_MS ?? 15);
+const PORT = 8867;
+const REPLAY_PORT = 8868;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const quantile = (xs, q) => sorted(xs)[Math.min(xs.length - 1, Math.max(0, Math.round((xs.length - 1) * q)))];
+const median = (xs) => quantile(xs, 0.5);
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : "n/a").padStart(8);
+
+/** The offline model and the summary prompt builder, bundled from the app's own sources. */
+async function loadModelCode() {
+  const dir = mkdtempSync(path.join(tmpdir(), "mm-bench-stream-"));
+  const out = path.join(dir, "model.mjs");
+  await build({
+    stdin: {
+      contents: [
+        `export { createOfflineModel } from "./app/.server/ai/offline-model.ts";`,
+        `export { buildStudySummaryPrompt } from "./app/.server/ai/prompts.ts";`,
+      ].join("\n"),
+      resolveDir: root,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile: out,
+    logLevel: "silent",
+  });
+  const mod = await import(pathToFileURL(out).href);
+  rmSync(dir, { recursive: true, force: true });
+  return mod;
+}
+
+/**
+ * Runs the offline model exactly as streamText calls it for the summary route (system message,
+ * then the user prompt) and returns its first-token time (doStream() call → first text-delta),
+ * its words (text-delta parts) and its text.
+ */
+async function modelOwnTiming({ createOfflineModel, buildStudySummaryPrompt }, study) {
+  const { system, prompt } = buildStudySummaryPrompt(study);
+  const model = createOfflineModel({ delayMs: DELAY_MS });
+  const started = performance.now();
+  const { stream } = await model.doStream({
+    prompt: [
+      { role: "system", content: system },
+      { role: "user", content: [{ type: "text", text: prompt }] },
+    ],
+  });
+  const reader = stream.getReader();
+  const at = [];
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") {
+      at.push(performance.now() - started);
+      text += value.delta;
+    }
+  }
+  return { firstTokenMs: at[0], words: at.length, text, gaps: at.slice(1).map((t, k) => t - at[k]) };
+}
+
+function startServer() {
+  return spawn(process.execPath, [path.join(root, "scripts/start-offline.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
+      PORT: String(PORT),
+      REPLAY_PORT: String(REPLAY_PORT),
+      PERSIST_DIR: ".wrangler/bench-stream-state",
+      FRESH_STATE: "1",
+      SKIP_BUILD: process.env.SKIP_BUILD ?? "0",
+      EXTRA_VARS: `OFFLINE_MODEL_DELAY_MS:${DELAY_MS}`,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+}
+
+async function waitForServer() {
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`${BASE}/`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not start");
+}
+
+async function login() {
+  const res = await fetch(`${BASE}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE },
+    body: JSON.stringify({ email: "pro@metamind.local", password: "metamind-demo" }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return res.headers.get("set-cookie").split(";")[0];
+}
+
+/** One PubMed search through the replay server; returns the stored study with the longest abstract. */
+async function studyFromSearch(cookie) {
+  const res = await fetch(`${BASE}/api/search?q=${encodeURIComponent("physical activity smoking cessation")}`, {
+    headers: { Accept: "application/json", Cookie: cookie },
+  });
+  if (!res.ok) throw new Error(`search failed: ${res.status}`);
+  const { studies } = await res.json();
+  const study = [...studies].sort((a, b) => (b.abstract?.length ?? 0) - (a.abstract?.length ?? 0))[0];
+  if (!study?.abstract) throw new Error("the search returned no study with an abstract");
+  return study;
+}
+
+/** One regenerate-summary request: client-side timings of the headers and of every body chunk. */
+async function oneStream(cookie, studyId) {
+  const started = performance.now();
+  const res = await fetch(`${BASE}/api/studies/${studyId}/regenerate-summary`, {
+    method: "POST",
+    headers: { Origin: BASE, Cookie: cookie },
+  });
+  const headersAt = performance.now() - started;
+  if (res.status !== 200) throw new Error(`regenerate-summary answered ${res.status}: ${await res.text()}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const chunks = [];
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(performance.now() - started);
+    text += decoder.decode(value, { stream: true });
+  }
+  return { headersAt, chunks, text, encoding: res.headers.get("content-encoding") };
+}
+
+const server = startServer();
+const stop = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+};
+process.on("exit", stop);
+try {
+  const code = await loadModelCode();
+  await waitForServer();
+  const cookie = await login();
+  const study = await studyFromSearch(cookie);
+
+  // The model's own timing, on the same prompt (warm the code first, as the Worker is warmed).
+  for (let i = 0; i < 3; i++) await modelOwnTiming(code, study);
+  const modelRuns = [];
+  for (let i = 0; i < RUNS; i++) modelRuns.push(await modelOwnTiming(code, study));
+  const modelFirst = median(modelRuns.map((r) => r.firstTokenMs));
+  const { words, text: modelText } = modelRuns[0];
+
+  await oneStream(cookie, study.id); // warm-up: compiles the route's code paths
+  /** Median round trip of a request (31 samples). */
+  const roundTrip = async (url, init) => {
+    const times = [];
+    for (let i = 0; i < 31; i++) {
+      const t = performance.now();
+      await (await fetch(url, init)).text();
+      times.push(performance.now() - t);
+    }
+    return times;
+  };
+  // Where the time before the first token goes: the dev server's fixed cost (an empty request),
+  // plus the session lookup, plus the study lookup (the route also reserves one metered use).
+  const baseline = await roundTrip(`${BASE}/api/user`);
+  const withSession = await roundTrip(`${BASE}/api/user`, { headers: { Cookie: cookie } });
+  const studyLookup = await roundTrip(`${BASE}/api/studies/${study.id}`);
+
+  const ttft = [];
+  const ttfb = [];
+  const chunkCounts = [];
+  const gaps = [];
+  let mismatches = 0;
+  let encoding = null;
+  for (let i = 0; i < RUNS; i++) {
+    const run = await oneStream(cookie, study.id);
+    encoding = run.encoding;
+    ttfb.push(run.headersAt);
+    ttft.push(run.chunks[0]);
+    chunkCounts.push(run.chunks.length);
+    for (let k = 1; k < run.chunks.length; k++) gaps.push(run.chunks[k] - run.chunks[k - 1]);
+    if (run.text !== modelText) mismatches++;
+  }
+  const overhead = ttft.map((t) => t - modelFirst);
+  const equalCounts = chunkCounts.filter((c) => c === words).length;
+  const coalesced = gaps.filter((g) => g < DELAY_MS / 3).length;
+
+  console.log(`Streaming through POST /api/studies/${study.id}/regenerate-summary (wrangler dev, offline model)`);
+  console.log(`study: "${study.title.slice(0, 70)}"  abstract ${study.abstract.length} chars  ${RUNS} runs`);
+  console.log(`model: one word per ${DELAY_MS} ms, first word at once; answer = ${words} words`);
+  console.log("");
+  console.log("time to first token (ms)                          median      p90   target");
+  console.log(`client: fetch() → first body chunk             ${fmt(median(ttft))} ${fmt(quantile(ttft, 0.9))}`);
+  console.log(`client: fetch() → response headers            ${fmt(median(ttfb))} ${fmt(quantile(ttfb, 0.9))}`);
+  console.log(`model's own: doStream() → first text-delta     ${fmt(modelFirst)} ${fmt(quantile(modelRuns.map((r) => r.firstTokenMs), 0.9))}`);
+  console.log(`client TTFT − model's own TTFT                 ${fmt(median(overhead))} ${fmt(quantile(overhead, 0.9))}     ≤ 15`);
+  console.log(`client TTFT − model TTFT − empty round trip   ${fmt(median(overhead) - median(baseline))}`);
+  console.log("");
+  console.log("where the time before the first token goes (round trips, ms)   median");
+  console.log(`empty request, signed out (GET /api/user)                   ${fmt(median(baseline))}`);
+  console.log(`  + session lookup (GET /api/user, signed in)               ${fmt(median(withSession))}`);
+  console.log(`study lookup alone (GET /api/studies/{id}, signed out)      ${fmt(median(studyLookup))}`);
+  console.log("");
+  console.log("chunks forwarded as they come                         value   expected");
+  console.log(`words the model emitted per answer               ${String(words).padStart(10)}`);
+  console.log(`body chunks the client read per answer (median)  ${String(median(chunkCounts)).padStart(10)} ${String(words).padStart(10)}`);
+  console.log(`runs with exactly one chunk per word             ${`${equalCounts}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`);
+  const modelGaps = modelRuns.flatMap((r) => r.gaps);
+  console.log(`inter-chunk spacing median (ms)                  ${fmt(median(gaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`);
+  console.log(`the model's own inter-word spacing median (ms)   ${fmt(median(modelGaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`);
+  console.log(`inter-chunk spacing p10 / p90 (ms)               ${`${quantile(gaps, 0.1).toFixed(1)} / ${quantile(gaps, 0.9).toFixed(1)}`.padStart(10)}`);
+  console.log(`gaps under ${(DELAY_MS / 3).toFixed(0)} ms (coalesced words)               ${String(coalesced).padStart(10)} ${"0".padStart(10)}`);
+  console.log(`answers identical to the model's own text        ${`${RUNS - mismatches}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`);
+  console.log(`Content-Encoding of the stream                   ${String(encoding).padStart(10)} ${"identity".padStart(10)}`);
+} finally {
+  stop();
+}
+process.exit(0);
