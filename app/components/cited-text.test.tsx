@@ -38,4 +38,16 @@ describe("CitedText", () => {
     expect(visible(html)).toBe("Strokes fell. Pressure fell by 3");
     expect(html).not.toContain("citation-mark");
   });
+
+  it("quiet marks keep the paragraph's text the text alone; numbers and test id can be set", () => {
+    const text = "Blood pressure fell by 4 mmHg, and LDL was the target.";
+    const html = renderToStaticMarkup(
+      <CitedText text={text} citations={citations} quietMarks citationNumbers={[3, 7]} testId="ai-summary" showSources={false} />,
+    );
+    const paragraph = /<p data-testid="ai-summary"[^>]*>([\s\S]*?)<\/p>/.exec(html)![1]!;
+    expect(visible(paragraph)).toBe(text);
+    expect(html).toContain('data-label="[3]"');
+    expect(html).toContain('data-label="[7]"');
+    expect(html).toContain('aria-label="Source S4"');
+  });
 });

@@ -89,8 +89,22 @@ function buildPieces(text: string, citations: readonly CitationLike[]): { pieces
   return { pieces, unanchored };
 }
 
-/** One citation mark: a superscript button with a tooltip holding the quote. */
-function CitationMark({ citations, indexes }: { citations: readonly CitationLike[]; indexes: number[] }) {
+/**
+ * One citation mark: a superscript button with a tooltip holding the quote. `numbers` overrides
+ * the number shown per citation (default: position + 1); `quiet` draws the label with CSS only, so
+ * it is not part of the surrounding element's text content.
+ */
+function CitationMark({
+  citations,
+  indexes,
+  numbers,
+  quiet = false,
+}: {
+  citations: readonly CitationLike[];
+  indexes: number[];
+  numbers?: readonly number[];
+  quiet?: boolean;
+}) {
   const [hover, setHover] = useState(false);
   const [pinned, setPinned] = useState(false);
   const tooltipId = useId();
@@ -106,13 +120,17 @@ function CitationMark({ citations, indexes }: { citations: readonly CitationLike
     return () => document.removeEventListener("pointerdown", onDown);
   }, [pinned]);
 
-  const label = indexes.map((i) => i + 1).join(",");
+  const label = `[${indexes.map((i) => numbers?.[i] ?? i + 1).join(",")}]`;
   return (
     <span ref={ref} className="relative inline-block align-super text-[0.7em] leading-none">
       <button
         type="button"
         data-testid="citation-mark"
-        className="ml-0.5 rounded px-0.5 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        data-label={quiet ? label : undefined}
+        className={cn(
+          "ml-0.5 rounded px-0.5 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+          quiet && "after:content-[attr(data-label)]",
+        )}
         aria-label={`Source ${indexes.map((i) => citations[i]!.id).join(", ")}`}
         aria-expanded={open}
         aria-describedby={open ? tooltipId : undefined}
@@ -129,7 +147,7 @@ function CitationMark({ citations, indexes }: { citations: readonly CitationLike
           }
         }}
       >
-        [{label}]
+        {quiet ? null : label}
       </button>
       {open && (
         <span
@@ -160,6 +178,15 @@ export interface CitedTextProps {
   showSources?: boolean;
   /** Heading of that list (default "Sources"). */
   sourcesLabel?: string;
+  /** data-testid of the paragraph holding the text (default "cited-text"). */
+  testId?: string;
+  /**
+   * Draw the marks' "[n]" labels with CSS, so the paragraph's text content is the text alone
+   * (the marks stay buttons with an accessible name and their quotes).
+   */
+  quietMarks?: boolean;
+  /** The number shown for each citation (index-aligned; default: its position + 1). */
+  citationNumbers?: readonly number[];
   className?: string;
 }
 
@@ -170,6 +197,9 @@ export function CitedText({
   streaming = false,
   showSources,
   sourcesLabel = "Sources",
+  testId = "cited-text",
+  quietMarks = false,
+  citationNumbers,
   className,
 }: CitedTextProps) {
   const shown = streaming ? text.replace(RAW_MARKER, "") : text;
@@ -200,15 +230,25 @@ export function CitedText({
           </span>
         );
       case "cite":
-        return <CitationMark key={piece.key} citations={citations} indexes={piece.indexes} />;
+        return (
+          <CitationMark
+            key={piece.key}
+            citations={citations}
+            indexes={piece.indexes}
+            numbers={citationNumbers}
+            quiet={quietMarks}
+          />
+        );
     }
   });
   const listSources = !streaming && (showSources ?? citations.length > 0) && citations.length > 0;
   return (
     <div className={cn("text-sm leading-relaxed text-slate-800", className)}>
-      <p data-testid="cited-text" aria-live={streaming ? "polite" : undefined} className="whitespace-pre-line">
+      <p data-testid={testId} aria-live={streaming ? "polite" : undefined} className="whitespace-pre-line">
         {nodes}
-        {!streaming && unanchored.length > 0 && <CitationMark citations={citations} indexes={unanchored} />}
+        {!streaming && unanchored.length > 0 && (
+          <CitationMark citations={citations} indexes={unanchored} numbers={citationNumbers} quiet={quietMarks} />
+        )}
         {streaming && (
           <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-brand-500 align-middle" />
         )}
@@ -219,8 +259,8 @@ export function CitedText({
             {sourcesLabel} ({citations.length})
           </summary>
           <ol className="mt-1 list-decimal space-y-1 pl-5">
-            {citations.map((c) => (
-              <li key={c.id}>
+            {citations.map((c, i) => (
+              <li key={c.id} value={citationNumbers?.[i]}>
                 <span className="font-semibold">{c.id}</span> <q className="italic">{c.quote}</q>
               </li>
             ))}

@@ -134,7 +134,11 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
       setState({ status: "done", focus, ...stored });
       if (fresh) window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) {
+        // Closed mid-stream (no newer run took over): back to the last finished state.
+        if (abortRef.current === null) setState(previous.status === "done" ? previous : { status: "idle" });
+        return;
+      }
       setState(previous.status === "done" ? previous : { status: "idle" });
       if (error instanceof GatedError) return;
       console.warn("specialized analysis failed", error);

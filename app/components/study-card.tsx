@@ -1,10 +1,12 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
+import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
+import { FullTextAnalysisDialog } from "~/components/fulltext-analysis-dialog";
 import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
 import { SpecializedAnalysisDialog } from "~/components/specialized-analysis-dialog";
 import { useUpgradePrompt, type UpgradeFeature } from "~/components/search/upgrade-prompt";
-import { aiErrorFromThrown, openAiGate } from "~/lib/ai-errors";
+import { aiErrorFromThrown, openAiGate, type AiError, type AiPlanFeature } from "~/lib/ai-errors";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
@@ -13,26 +15,51 @@ import { toast } from "~/lib/toast";
 type SummaryState =
   | { status: "idle" }
   | { status: "streaming"; text: string; model: string | null }
-  | { status: "done"; text: string; model: string };
+  | { status: "done"; text: string; model: string; citations: CitationLike[] };
+
+/**
+ * The stored summary of GET /api/studies/{id} (grounded text and its citations), or null when
+ * the study has none or the request fails.
+ */
+async function fetchStoredSummary(
+  studyId: number,
+  signal: AbortSignal,
+): Promise<{ text: string; model: string; citations: CitationLike[] } | null> {
+  const response = await fetch(`/api/studies/${studyId}`, { credentials: "include", signal });
+  if (!response.ok) return null;
+  const body = (await response.json()) as Partial<ApiStudy>;
+  if (typeof body.aiSummary !== "string" || typeof body.aiSummaryModel !== "string") return null;
+  return { text: body.aiSummary, model: body.aiSummaryModel, citations: body.aiSummaryCitations ?? [] };
+}
 
 /**
  * One search result (SPEC §2 Study card): title, first three authors, journal, date, source
- * badges, collapsible abstract, and the AI summary, which streams in word by word and always
- * names the model that wrote it.
+ * badges, collapsible abstract, and the AI summary, which streams in word by word, always names
+ * the model that wrote it, and once stored shows its citations of the abstract (hover or click a
+ * mark for the quote). Studies with an open-access copy offer the full-text analysis
+ * (Professional; the server's 403 opens the upgrade prompt for everyone else).
  */
-export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: boolean }) {
+export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy; signedIn: boolean; isPro?: boolean }) {
   const selected = useIsMetaSelected(study.id);
   const upgrade = useUpgradePrompt();
   const trial = useGuestTrialDialog();
   const [specializedOpen, setSpecializedOpen] = useState(false);
+  const [fullTextOpen, setFullTextOpen] = useState(false);
+  const [hasFullText, setHasFullText] = useState(study.fullTextAnalysis != null);
   const [expanded, setExpanded] = useState(false);
   const [summary, setSummary] = useState<SummaryState>(
     study.aiSummary && study.aiSummaryModel
-      ? { status: "done", text: study.aiSummary, model: study.aiSummaryModel }
+      ? { status: "done", text: study.aiSummary, model: study.aiSummaryModel, citations: study.aiSummaryCitations ?? [] }
       : { status: "idle" },
   );
   const abortRef = useRef<AbortController | null>(null);
+  useEffect(() => () => abortRef.current?.abort(), []);
   const hasAbstract = (study.abstract ?? "").trim().length >= 10;
+
+  /** SPEC §8: a 403 opens the upgrade prompt or the guest trial dialog; false for other errors. */
+  function gate(error: AiError, fallback: AiPlanFeature): boolean {
+    return openAiGate({ ...error, feature: error.feature ?? fallback }, { upgrade: upgrade.open, trial: trial.open });
+  }
 
   async function generate() {
     abortRef.current?.abort();
@@ -46,14 +73,21 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
         (text, model) => setSummary({ status: "streaming", text, model }),
         controller.signal,
       );
-      setSummary({ status: "done", text: result.text, model: result.model });
+      setSummary({ status: "done", text: result.text, model: result.model, citations: [] });
       if (signedIn) window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
       else void syncGuestUsage();
+      // The stored version is grounded in the abstract: same text (numbers not in the abstract
+      // marked as unverified) plus its citations.
+      const stored = await fetchStoredSummary(study.id, controller.signal).catch((error: unknown) => {
+        if (!controller.signal.aborted) console.warn("could not load the stored summary", error);
+        return null;
+      });
+      if (stored && stored.model === result.model && !controller.signal.aborted) setSummary({ status: "done", ...stored });
     } catch (error) {
       if (controller.signal.aborted) return;
       setSummary(previous);
       // SPEC §8: LIMIT_REACHED / PRO_REQUIRED open the upgrade prompt or the guest trial dialog.
-      if (openAiGate(aiErrorFromThrown(error), { upgrade: upgrade.open, trial: trial.open })) {
+      if (gate(aiErrorFromThrown(error), "ai_summaries")) {
         if (!signedIn) void syncGuestUsage();
         return;
       }
@@ -146,16 +180,51 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
         <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
       )}
 
-      {hasAbstract && (
+      {(hasAbstract || study.openAccessUrl) && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            onClick={() => setSpecializedOpen(true)}
-            className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
-          >
-            Specialized analysis
-          </button>
+          {hasAbstract && (
+            <button
+              type="button"
+              onClick={() => setSpecializedOpen(true)}
+              className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+            >
+              Specialized analysis
+            </button>
+          )}
+          {study.openAccessUrl && (
+            <button
+              type="button"
+              data-testid="fulltext-analysis-button"
+              onClick={() => setFullTextOpen(true)}
+              className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+            >
+              {hasFullText ? "View full-text analysis" : "Full-text analysis"}
+              {!isPro && (
+                <span
+                  data-testid="pro-badge"
+                  className="rounded-full bg-amber-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-amber-800 uppercase"
+                >
+                  Pro
+                </span>
+              )}
+            </button>
+          )}
         </div>
+      )}
+      {study.openAccessUrl && (
+        <FullTextAnalysisDialog
+          study={{ id: study.id, title: study.title, openAccessUrl: study.openAccessUrl }}
+          hasStored={hasFullText}
+          checkStoredFirst={isPro}
+          open={fullTextOpen}
+          onOpenChange={setFullTextOpen}
+          onStored={() => setHasFullText(true)}
+          onGate={(error) => {
+            setFullTextOpen(false);
+            gate(error, "full_text_analysis");
+            if (!signedIn) void syncGuestUsage();
+          }}
+        />
       )}
       <SpecializedAnalysisDialog
         study={{ id: study.id, title: study.title, abstract: study.abstract }}
@@ -194,12 +263,16 @@ export function StudyCard({ study, signedIn }: { study: ApiStudy; signedIn: bool
           </p>
         )}
         {summary.status !== "idle" && (
-          <p data-testid="ai-summary" aria-live="polite" className="mt-1 text-sm leading-relaxed text-slate-800">
-            {summary.text}
-            {summary.status === "streaming" && (
-              <span className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-brand-500 align-middle" />
-            )}
-          </p>
+          // Marks draw their labels with CSS: the text content of 'ai-summary' is the summary alone.
+          <CitedText
+            testId="ai-summary"
+            quietMarks
+            className="mt-1"
+            text={summary.text}
+            citations={summary.status === "done" ? summary.citations : []}
+            streaming={summary.status === "streaming"}
+            sourcesLabel="Sources in the abstract"
+          />
         )}
         {summary.status !== "idle" && summary.model && (
           <p data-testid="summary-model" className="mt-1 text-xs text-slate-500">

@@ -1,8 +1,11 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useSearchParams } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { ArrowRight, CircleCheck } from "lucide-react";
 import { useState, type FormEvent, type InputHTMLAttributes } from "react";
-import { getUser } from "~/.server/auth/session";
+import { LoginSchema, RegisterSchema, registerUser, verifyLogin } from "~/.server/auth/accounts";
+import { clientIp, hitRateLimit } from "~/.server/auth/rate-limit";
+import { createUserSession, getUser } from "~/.server/auth/session";
+import { AppError, parseInput } from "~/.server/http/errors";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -15,6 +18,42 @@ export const meta: MetaFunction = () => [{ title: "Sign In or Create Account —
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getUser(context.app, request)) throw redirect("/");
   return null;
+}
+
+/**
+ * The forms also work before the page's JavaScript has loaded (a native POST here): the same
+ * validation, rate limits and session as POST /api/login and /api/register, then a redirect to /.
+ * Without this a pre-hydration submit would be a GET that puts the password in the URL.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const app = context.app;
+  const form = await request.formData().catch(() => new FormData());
+  const intent = form.get("intent") === "register" ? "register" : "login";
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  try {
+    let userId: string;
+    if (intent === "register") {
+      await hitRateLimit(app.bindings.KV, `register:${clientIp(request)}`, { limit: 10, windowSeconds: 60 * 60 });
+      const input = parseInput(RegisterSchema, {
+        email: field("email"),
+        password: field("password"),
+        firstName: field("firstName"),
+        lastName: field("lastName"),
+      });
+      userId = (await registerUser(app, input)).id;
+    } else {
+      await hitRateLimit(app.bindings.KV, `login:${clientIp(request)}`, { limit: 20, windowSeconds: 15 * 60 });
+      const input = parseInput(LoginSchema, { email: field("email"), password: field("password") });
+      userId = (await verifyLogin(app, input)).id;
+    }
+    return redirect("/", { headers: { "Set-Cookie": await createUserSession(app, userId) } });
+  } catch (error) {
+    if (error instanceof AppError) return data({ intent, error: error.message }, { status: error.status });
+    throw error;
+  }
 }
 
 const BENEFITS = [
@@ -160,7 +199,9 @@ function SignInForm() {
   }
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+    <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+      <input type="hidden" name="intent" value="login" />
+      <ServerError intent="login" />
       <Field
         id="signin-email"
         label="Email"
@@ -217,7 +258,9 @@ function CreateAccountForm() {
   }
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Create account">
+    <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Create account">
+      <input type="hidden" name="intent" value="register" />
+      <ServerError intent="register" />
       <Field
         id="register-email"
         label="Email"
@@ -280,5 +323,16 @@ function Field({ id, label, error, ...inputProps }: FieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The error of a form posted before hydration (the action's answer), shown above that form. */
+function ServerError({ intent }: { intent: "login" | "register" }) {
+  const data = useActionData<{ intent: string; error: string }>();
+  if (!data || data.intent !== intent) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+      {data.error}
+    </p>
   );
 }

@@ -451,7 +451,7 @@ export default function SearchPage() {
               </p>
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
-                  <StudyCard key={study.id} study={study} signedIn={signedIn} />
+                  <StudyCard key={study.id} study={study} signedIn={signedIn} isPro={isPro} />
                 ))}
               </div>
             </>
@@ -489,7 +489,7 @@ export default function SearchPage() {
           ) : (
             <div className="mt-4 space-y-4">
               {shown.map((study) => (
-                <StudyCard key={study.id} study={study} signedIn={signedIn} />
+                <StudyCard key={study.id} study={study} signedIn={signedIn} isPro={isPro} />
               ))}
             </div>
           )}

@@ -134,6 +134,16 @@ describe("flagUnsupportedNumbers", () => {
     expect(flagUnsupportedNumbers(text, source)).toEqual({ text, unsupported: [] });
   });
 
+  it("does not read a digit glued to letters as the first group of a thousands-grouped number", () => {
+    // Regression: "D3 2000" was read as the grouped "3 200" plus 0, so 2000 was flagged.
+    const source = "Participants took vitamin D3 2000 IU daily; 25(OH)D rose in 1,204 of 2 000 adults.";
+    const text = "Vitamin D3 2000 IU daily raised 25(OH)D in 1204 of 2000 adults.";
+    expect(flagUnsupportedNumbers(text, source)).toEqual({ text, unsupported: [] });
+    // A separator must be followed by exactly three digits: "12,3456" holds 12 and 3456, not 12,345.
+    expect(flagUnsupportedNumbers("Doses of 12345 IU.", "Doses of 12,3456 IU.").unsupported).toEqual(["12345"]);
+    expect(flagUnsupportedNumbers("Doses of 3456 IU.", "Doses of 12,3456 IU.").unsupported).toEqual([]);
+  });
+
   it("lists a repeated unsupported number once", () => {
     expect(flagUnsupportedNumbers("42 and 42 again.", "no numbers here").unsupported).toEqual(["42"]);
   });

@@ -206,8 +206,14 @@ export function citeExtractive(summaryText: string, sentences: readonly SourceSe
  */
 const NUMBER_TOKEN =
   /(?<![\p{L}\p{N}_.])(?<!\p{L}[-‐‑–])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[ \u00a0]?%)?/gu;
-/** Every digit run in a source (lenient: also inside names such as "COVID-19"). */
-const SOURCE_NUMBER = /\d{1,3}(?:(?:,|[ \u00a0\u2009\u202f])\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+/g;
+/**
+ * Every digit run in a source (lenient: also inside names such as "COVID-19"). A digit run is read
+ * as a thousands-grouped number ("1,000", "120 500") only when every group after a separator has
+ * exactly three digits and the first group is not glued to a letter, digit or dot: in "vitamin D3
+ * 2000 IU" the numbers are 3 and 2000, not "3 200" and 0.
+ */
+const SOURCE_NUMBER =
+  /(?<![\p{L}\p{N}_.])\d{1,3}(?:(?:,|[ \u00a0\u2009\u202f])\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+/gu;
 
 /** The value of a number token as a canonical string: no grouping, no %, "0.50" → "0.5", ".5" → "0.5". */
 function canonicalNumber(token: string): string | null {

@@ -254,3 +254,38 @@ describe("pages", () => {
     expect(await res.text()).toContain("404 Page Not Found");
   });
 });
+
+describe("the /auth forms without JavaScript", () => {
+  function postForm(fields: Record<string, string>) {
+    return SELF.fetch(`${BASE}/auth`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: BASE,
+        Host: new URL(BASE).host,
+        "CF-Connecting-IP": uniqueIp(),
+      },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+  }
+
+  it("registers and signs in with a native POST, then redirects home with the session", async () => {
+    const email = uniqueEmail();
+    const created = await postForm({ intent: "register", email, password: "secret12", firstName: "Nojs" });
+    expect(created.status).toBe(302);
+    expect(created.headers.get("Location")).toBe("/");
+    const me = await get("/api/user", cookieOf(created));
+    expect(await me.json()).toMatchObject({ email, firstName: "Nojs" });
+    const signedIn = await postForm({ intent: "login", email, password: "secret12" });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("Set-Cookie")).toMatch(/^mm_session=/);
+  });
+
+  it("answers a wrong password with the spec message on the page, never a 500", async () => {
+    const { email } = await register();
+    const res = await postForm({ intent: "login", email, password: "wrong-password" });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain("Invalid email or password");
+  });
+});

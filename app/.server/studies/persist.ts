@@ -1,7 +1,7 @@
 import type { StudyRow } from "../../../db/schema";
 import { normalizeTitleKey } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
-import type { StoredSummary } from "./queries";
+import { parseStoredCitations, type StoredSummary } from "./queries";
 
 /** Title keys shorter than this ("editorial") never match a stored study on their own. */
 const MIN_TITLE_KEY_LENGTH = 20;
@@ -32,14 +32,17 @@ const MATCH = `(SELECT id FROM (
              OR abs(CAST(substr(m.publication_date, 1, 4) AS INTEGER) - ?21) <= 1))
   ORDER BY rank, id LIMIT 1)`;
 
-/** Each row comes back with its newest stored AI summary (feature 'summary'). */
+/**
+ * Each row comes back with its newest stored AI summary (feature 'summary'): content, model,
+ * citations (JSON text) and time, each from the same row (same order, id as the tie-break).
+ */
+const NEWEST_SUMMARY = `FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
+     ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`;
 const RETURNING = `RETURNING *,
-  (SELECT s.content FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
-     ORDER BY s.updated_at DESC LIMIT 1) AS summary_content,
-  (SELECT s.model FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
-     ORDER BY s.updated_at DESC LIMIT 1) AS summary_model,
-  (SELECT s.updated_at FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
-     ORDER BY s.updated_at DESC LIMIT 1) AS summary_updated_at`;
+  (SELECT s.content ${NEWEST_SUMMARY}) AS summary_content,
+  (SELECT s.model ${NEWEST_SUMMARY}) AS summary_model,
+  (SELECT s.citations ${NEWEST_SUMMARY}) AS summary_citations,
+  (SELECT s.updated_at ${NEWEST_SUMMARY}) AS summary_updated_at`;
 
 /**
  * Enriches the matched row, never overwriting with poorer data: missing identifiers (unless
@@ -110,6 +113,8 @@ interface RawRow {
   updated_at: number;
   summary_content: string | null;
   summary_model: string | null;
+  /** JSON text of the summary's citations, or null. */
+  summary_citations: string | null;
   summary_updated_at: number | null;
 }
 
@@ -149,7 +154,12 @@ function toStored(raw: RawRow): { row: StudyRow; summary: StoredSummary | null }
   };
   const summary =
     raw.summary_content != null && raw.summary_model != null
-      ? { content: raw.summary_content, model: raw.summary_model, updatedAt: raw.summary_updated_at ?? 0 }
+      ? {
+          content: raw.summary_content,
+          model: raw.summary_model,
+          citations: parseStoredCitations(raw.summary_citations),
+          updatedAt: raw.summary_updated_at ?? 0,
+        }
       : null;
   return { row, summary };
 }
@@ -187,7 +197,7 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
  * exports) reference, in ONE D1 round trip: per record an UPDATE of the matching row (see MATCH
  * and UPDATE for the rules) and an INSERT when nothing matched, run in order inside one batch
  * (a transaction), so records of the same batch see each other. Each row comes back with its
- * newest AI summary.
+ * newest AI summary and that summary's citations.
  *
  * @returns the stored rows and summaries, index-aligned with `records`.
  * @throws Error when D1 fails (nothing is written: the batch is atomic).

@@ -39,7 +39,31 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     const bare = { ...withDoi, doi: null, pmid: null, pmcid: null, source: "doaj" as const, sourceId: "x1" };
     const [matched] = await upsertStudies(env.DB, [bare]);
     expect(matched!.row.id).toBe(stored!.row.id);
-    expect(matched!.summary).toMatchObject({ content: "A summary.", model: "test-model" });
+    expect(matched!.summary).toMatchObject({ content: "A summary.", model: "test-model", citations: null });
+  });
+
+  it("returns the newest summary with its own citations", async () => {
+    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
+    const record = records.find((r) => (r.abstract ?? "").length > 100 && r !== records[0])!;
+    const [stored] = await upsertStudies(env.DB, [record]);
+    const db = { db: createDb(env.DB) };
+    const quote = stored!.row.abstract!.slice(0, 40);
+    const citations = [{ id: "S1", quote, start: 0, end: 40, anchors: [12] }];
+    await saveSummary(db, { studyId: stored!.row.id, model: "older-model", content: "Older.", citations: null });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await saveSummary(db, { studyId: stored!.row.id, model: "cited-model", content: "Cited summary.", citations });
+    // Another feature's row (a specialized analysis) is never taken for the summary.
+    await saveSummary(db, {
+      studyId: stored!.row.id,
+      model: "cited-model",
+      content: "Focus text.",
+      feature: "specialized",
+      focus: "nutrition",
+      citations: [{ id: "S9", quote: "x", start: 0, end: 1 }],
+    });
+    const [again] = await upsertStudies(env.DB, [record]);
+    expect(again!.row.id).toBe(stored!.row.id);
+    expect(again!.summary).toMatchObject({ content: "Cited summary.", model: "cited-model", citations });
   });
 
   it("never moves an identifier another row holds (unique indexes cannot fail)", async () => {

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { aiSummaries, studies, type StudyRow } from "../../../db/schema";
+import type { Citation } from "../ai/grounding";
 import type { Database } from "../db/client";
 import type { ProviderId } from "../search/types";
 
@@ -28,14 +29,48 @@ export interface ApiStudy {
   aiSummary: string | null;
   /** Name of the model that wrote aiSummary (the UI always shows it). */
   aiSummaryModel: string | null;
+  /**
+   * The abstract sentences aiSummary rests on (quotes with offsets into the abstract, anchors
+   * into aiSummary); null when there is no summary or it was stored without citations.
+   */
+  aiSummaryCitations: Citation[] | null;
   citationCount: number | null;
   fullTextAnalysis: string | null;
 }
 
+/** The newest stored plain summary of a study. */
 export interface StoredSummary {
   content: string;
   model: string;
+  /** Its grounding in the abstract, or null when stored without citations. */
+  citations: Citation[] | null;
   updatedAt: number;
+}
+
+/**
+ * The citations column as read back: an array of citations with a string id and quote and numeric
+ * offsets (malformed entries dropped), or null when the value is not an array. Accepts the JSON
+ * text of a raw query as well as drizzle's parsed value.
+ */
+export function parseStoredCitations(value: unknown): Citation[] | null {
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (!Array.isArray(parsed)) return null;
+  return parsed.filter(
+    (c): c is Citation =>
+      typeof c === "object" &&
+      c !== null &&
+      typeof (c as Citation).id === "string" &&
+      typeof (c as Citation).quote === "string" &&
+      typeof (c as Citation).start === "number" &&
+      typeof (c as Citation).end === "number",
+  );
 }
 
 /** Turns a stored row (plus its newest summary) into the API shape. */
@@ -66,6 +101,7 @@ export function toApiStudy(
     relevanceReason: null,
     aiSummary: summary?.content ?? null,
     aiSummaryModel: summary?.model ?? null,
+    aiSummaryCitations: summary ? summary.citations : null,
     citationCount: row.citationCount,
     fullTextAnalysis: null,
   };
@@ -87,13 +123,21 @@ export async function latestSummaries(
         studyId: aiSummaries.studyId,
         content: aiSummaries.content,
         model: aiSummaries.model,
+        citations: aiSummaries.citations,
         updatedAt: aiSummaries.updatedAt,
       })
       .from(aiSummaries)
       .where(and(eq(aiSummaries.feature, "summary"), inArray(aiSummaries.studyId, ids.slice(i, i + 90))))
-      .orderBy(desc(aiSummaries.updatedAt));
+      .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id));
     for (const r of rows) {
-      if (!out.has(r.studyId)) out.set(r.studyId, { content: r.content, model: r.model, updatedAt: r.updatedAt });
+      if (!out.has(r.studyId)) {
+        out.set(r.studyId, {
+          content: r.content,
+          model: r.model,
+          citations: parseStoredCitations(r.citations),
+          updatedAt: r.updatedAt,
+        });
+      }
     }
   }
   return out;
@@ -118,6 +162,7 @@ export async function getStudy(
       feature: aiSummaries.feature,
       content: aiSummaries.content,
       model: aiSummaries.model,
+      citations: aiSummaries.citations,
       updatedAt: aiSummaries.updatedAt,
     })
     .from(aiSummaries)
@@ -126,7 +171,17 @@ export async function getStudy(
   const summary = rows.find((r) => r.feature === "summary");
   const fullText = rows.find((r) => r.feature === FULLTEXT_FEATURE);
   return {
-    ...toApiStudy(row, summary ? { content: summary.content, model: summary.model, updatedAt: summary.updatedAt } : null),
+    ...toApiStudy(
+      row,
+      summary
+        ? {
+            content: summary.content,
+            model: summary.model,
+            citations: parseStoredCitations(summary.citations),
+            updatedAt: summary.updatedAt,
+          }
+        : null,
+    ),
     fullTextAnalysis: fullText?.content ?? null,
   };
 }
@@ -143,7 +198,8 @@ export async function saveSummary(
     content: string;
     feature?: string;
     focus?: string;
-    citations?: { id: string; quote: string; start: number; end: number }[] | null;
+    /** Grounding of `content` (anchors, when present, are stored with each citation). */
+    citations?: Citation[] | null;
   },
 ): Promise<void> {
   const now = Date.now();

@@ -1,7 +1,8 @@
 import type { UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
+import { citeExtractive, groundText, numberSourceSentences, type Citation } from "../ai/grounding";
 import { buildStudySummaryPrompt, NoAbstractError } from "../ai/prompts";
-import { getLanguageModel, type ResolvedModel } from "../ai/registry";
+import { getLanguageModel, OFFLINE_MODEL_NAME, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
 import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
@@ -11,9 +12,31 @@ import { getStudy, saveSummary } from "./queries";
 export const SUMMARY_ACTION: MeteredAction = { planFeature: "ai_summaries", guestFeature: "aiSummaries" };
 
 /**
- * Streams a fresh AI summary of a stored study as plain-text chunks and stores it, with the
- * model's name, once the model has finished (nothing is stored when the stream fails or the
- * client goes away). The model's name is sent in the X-Model-Name header. `model` defaults to the
+ * Grounds a finished plain summary in the study's abstract (issue 4 "Grounding"). An extractive
+ * summary (the offline model copies abstract sentences) is kept as written and each copied
+ * sentence is cited ({@link citeExtractive}). A model's summary goes through {@link groundText}:
+ * numbers found in neither the title nor the abstract are wrapped as `⟦unverified: …⟧`, [Sx]
+ * markers (if any) become citations, and verbatim copies are cited otherwise.
+ *
+ * @returns the text to store and its citations (quotes of the abstract with offsets into
+ *   `study.abstract`, anchors into the returned text).
+ */
+export function groundStudySummary(
+  text: string,
+  study: { title: string; abstract: string | null },
+  { extractive }: { extractive: boolean },
+): { text: string; citations: Citation[] } {
+  const abstract = study.abstract ?? "";
+  const sentences = numberSourceSentences(abstract);
+  if (extractive) return { text, citations: citeExtractive(text, sentences) };
+  const grounded = groundText(text, sentences, `${study.title}\n${abstract}`);
+  return { text: grounded.text, citations: grounded.citations };
+}
+
+/**
+ * Streams a fresh AI summary of a stored study as plain-text chunks and stores it, grounded in the
+ * abstract ({@link groundStudySummary}) with its citations and the model's name, once the model
+ * has finished (nothing is stored when the stream fails or the client goes away). The model's name is sent in the X-Model-Name header. `model` defaults to the
  * registry's choice for this environment (OpenAI, OpenAI-compatible or the offline model).
  *
  * Metering (`meter`): after the 404/400 checks one use is reserved (see reserveAiUse); it is
@@ -35,7 +58,8 @@ export async function regenerateStudySummary(
   }: {
     studyId: number;
     signal?: AbortSignal;
-    model?: Pick<ResolvedModel, "model" | "name">;
+    /** Overrides the registry's model; `provider: "offline"` (or the offline name) means extractive. */
+    model?: Pick<ResolvedModel, "model" | "name"> & Partial<Pick<ResolvedModel, "provider">>;
     /**
      * Who is asking (null user = guest; a promise lets the session lookup run alongside the
      * study lookup), or null to run unmetered.
@@ -53,7 +77,7 @@ export async function regenerateStudySummary(
     }
     throw error;
   }
-  const { model, name } =
+  const { model, name, provider } =
     resolved ??
     getLanguageModel({
       OPENAI_API_KEY: app.env.OPENAI_API_KEY,
@@ -81,9 +105,14 @@ export async function regenerateStudySummary(
         modelName: name,
         abortSignal: signal,
         onFinish: async ({ text, modelName }) => {
-          const stored = saveSummary(app, { studyId, model: modelName, content: text }).then(() =>
-            reservation?.commit(),
-          );
+          const extractive = provider === "offline" || modelName === OFFLINE_MODEL_NAME;
+          const grounded = groundStudySummary(text, study, { extractive });
+          const stored = saveSummary(app, {
+            studyId,
+            model: modelName,
+            content: grounded.text,
+            citations: grounded.citations,
+          }).then(() => reservation?.commit());
           app.waitUntil(stored);
           await stored;
         },

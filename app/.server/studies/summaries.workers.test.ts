@@ -103,6 +103,44 @@ describe("streaming with MockLanguageModelV4", () => {
     expect(await summaryRows(id)).toEqual([{ model: "mock-model", content: DELTAS.join("").trim() }]);
   });
 
+  it("grounds a model's summary in the abstract: numbers not in the study are flagged, copies cited", async () => {
+    const abstract =
+      "Vitamin D supplementation was tested in 2,000 adults over five years. Fractures did not differ between groups.";
+    const id = await insertStudy(abstract);
+    const deltas = ["Fractures did not ", "differ between groups. ", "Falls dropped by 37% in ", "2,000 adults."];
+    const response = await regenerateStudySummary(services(), {
+      studyId: id,
+      meter: null,
+      model: {
+        model: mockModel([
+          { type: "stream-start", warnings: [] },
+          ...textParts(deltas),
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+        ]),
+        name: "mock-model",
+      },
+    });
+    // The stream is the model's own text; the stored summary is the grounded one.
+    expect((await readAll(response)).reads.join("")).toBe(deltas.join(""));
+    const grounded =
+      "Fractures did not differ between groups. Falls dropped by ⟦unverified: 37%⟧ in 2,000 adults.";
+    expect(await summaryRows(id)).toEqual([{ model: "mock-model", content: grounded }]);
+    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`)).json()) as {
+      aiSummary: string;
+      aiSummaryCitations: { id: string; quote: string; start: number; end: number; anchors: number[] }[];
+    };
+    expect(study.aiSummary).toBe(grounded);
+    expect(study.aiSummaryCitations).toEqual([
+      {
+        id: "S2",
+        quote: "Fractures did not differ between groups.",
+        start: abstract.indexOf("Fractures"),
+        end: abstract.length,
+        anchors: ["Fractures did not differ between groups.".length],
+      },
+    ]);
+  });
+
   it("stores nothing when the model fails mid-stream", async () => {
     expectConsoleError();
     const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
@@ -151,15 +189,28 @@ suite(hasWorkerFixtures ? "offline model through the real route" : `offline mode
     const sentences = text.split(/(?<=[.!?])\s+(?=[A-Z])/);
     for (const sentence of sentences) expect(study.abstract).toContain(sentence.trim());
 
+    type Cited = { id: string; quote: string; start: number; end: number; anchors: number[] };
     const stored = (await (await SELF.fetch(`${BASE}/api/studies/${study.id}`)).json()) as {
       aiSummary: string;
       aiSummaryModel: string;
+      aiSummaryCitations: Cited[] | null;
     };
+    // An extractive summary is stored exactly as streamed, each copied sentence cited.
     expect(stored).toMatchObject({ aiSummary: text.trim(), aiSummaryModel: OFFLINE_MODEL_NAME });
+    const citations = stored.aiSummaryCitations!;
+    expect(citations.length).toBeGreaterThan(0);
+    for (const c of citations) {
+      expect(study.abstract).toContain(c.quote);
+      expect(study.abstract!.slice(c.start, c.end)).toBe(c.quote);
+      for (const anchor of c.anchors) expect(anchor).toBeLessThanOrEqual(stored.aiSummary.length);
+      expect(stored.aiSummary.replace(/\s+/g, " ")).toContain(c.quote.replace(/\s+/g, " "));
+    }
     const again = (await (await SELF.fetch(`${BASE}/api/search?q=pain`)).json()) as {
-      studies: { id: number; aiSummary: string | null }[];
+      studies: { id: number; aiSummary: string | null; aiSummaryCitations: Cited[] | null }[];
     };
-    expect(again.studies.find((s) => s.id === study.id)?.aiSummary).toBe(text.trim());
+    const found = again.studies.find((s) => s.id === study.id);
+    expect(found?.aiSummary).toBe(text.trim());
+    expect(found?.aiSummaryCitations).toEqual(citations);
     spy.mockRestore();
   });
 });
