@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
@@ -53,7 +53,6 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
       : { status: "idle" },
   );
   const abortRef = useRef<AbortController | null>(null);
-  useEffect(() => () => abortRef.current?.abort(), []);
   const hasAbstract = (study.abstract ?? "").trim().length >= 10;
 
   /** SPEC §8: a 403 opens the upgrade prompt or the guest trial dialog; false for other errors. */
