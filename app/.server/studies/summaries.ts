@@ -6,7 +6,9 @@ import { getLanguageModel, OFFLINE_MODEL_NAME, type ResolvedModel } from "../ai/
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
 import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
-import { getStudy, saveSummary } from "./queries";
+import { eq } from "drizzle-orm";
+import { studies } from "../../../db/schema";
+import { saveSummary } from "./queries";
 
 /** The metered action of a single study summary (SPEC §6: keyed ai_summaries / aiSummaries). */
 export const SUMMARY_ACTION: MeteredAction = { planFeature: "ai_summaries", guestFeature: "aiSummaries" };
@@ -67,7 +69,11 @@ export async function regenerateStudySummary(
     meter: { user: UserRow | null | Promise<UserRow | null>; request: Request; now?: Date } | null;
   },
 ): Promise<Response> {
-  const [study, user] = await Promise.all([getStudy(app, { id: studyId }), meter?.user ?? null]);
+  // One query for what the summary needs (title, abstract), alongside the session lookup.
+  const [[study], user] = await Promise.all([
+    app.db.select().from(studies).where(eq(studies.id, studyId)).limit(1),
+    meter?.user ?? null,
+  ]);
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
   try {
     buildStudySummaryPrompt(study); // validates the abstract before a use is reserved
