@@ -8,7 +8,8 @@ import { z } from "zod";
 import { aiSummaries, type UserRow } from "../../../db/schema";
 import type { Citation } from "../ai/grounding";
 import { getLanguageModel, type ResolvedModel } from "../ai/registry";
-import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
+import { reserveAiUse, type MeteredAction } from "../billing/metering";
+import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
 import { createOfflineFullTextModel, streamFullTextAnalysis } from "../fulltext/analyze";
 import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "../fulltext/fetch";
@@ -217,48 +218,4 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
     signal?.removeEventListener("abort", onAbort);
     release();
   });
-}
-
-/** `base` plus the reservation's Set-Cookie headers and X-AI-Uses-Remaining (unless unlimited). */
-function reservationHeaders(reservation: Reservation | null, base: HeadersInit): Headers {
-  const headers = new Headers(base);
-  if (!reservation) return headers;
-  for (const cookie of reservation.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  if (reservation.remaining !== null) headers.set("X-AI-Uses-Remaining", String(reservation.remaining));
-  return headers;
-}
-
-/**
- * The same streaming response with `headers`, whose body calls `settle` when it ends in any way
- * (closed, errored or cancelled by the client). A successful analysis is stored and committed
- * before the body closes, so `settle` only releases uses that produced nothing.
- */
-function withSettledBody(response: Response, headers: Headers, settle: () => void): Response {
-  const source = response.body;
-  if (!source) {
-    settle();
-    return new Response(null, { status: response.status, headers });
-  }
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          settle();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        settle();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      settle();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, headers });
 }

@@ -13,7 +13,8 @@ import {
   type SpecializedSource,
 } from "../ai/specialized";
 import { MIN_ABSTRACT_LENGTH } from "../ai/prompts";
-import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
+import { reserveAiUse, type MeteredAction } from "../billing/metering";
+import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
 import { AppError, parseInput } from "../http/errors";
 import { getStudy, saveSummary } from "./queries";
@@ -274,48 +275,4 @@ function cachedResponse(cached: StoredSpecialized, mode: "json" | "stream"): Res
   return new Response(cached.summary, {
     headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Content-Encoding": "identity" },
   });
-}
-
-/** `base` plus the reservation's Set-Cookie headers and X-AI-Uses-Remaining (unless unlimited). */
-function reservationHeaders(reservation: Reservation | null, base: HeadersInit): Headers {
-  const headers = new Headers(base);
-  if (!reservation) return headers;
-  for (const cookie of reservation.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  if (reservation.remaining !== null) headers.set("X-AI-Uses-Remaining", String(reservation.remaining));
-  return headers;
-}
-
-/**
- * The same streaming response with `headers`, whose body calls `settle` when it ends in any way
- * (closed, errored, or cancelled by the client). A successful analysis has been stored and
- * committed before the body closes, so `settle` only releases uses that produced nothing.
- */
-function withSettledBody(response: Response, headers: Headers, settle: () => void): Response {
-  const source = response.body;
-  if (!source) {
-    settle();
-    return new Response(null, { status: response.status, headers });
-  }
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          settle();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        settle();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      settle();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, headers });
 }

@@ -5,7 +5,8 @@ import { buildStudySummaryPrompt, NoAbstractError } from "../ai/prompts";
 import { getLanguageModel, OFFLINE_MODEL_NAME, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
-import { reserveAiUse, type MeteredAction, type Reservation } from "../billing/metering";
+import { reserveAiUse, type MeteredAction } from "../billing/metering";
+import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import { eq } from "drizzle-orm";
 import { studies } from "../../../db/schema";
 import { saveSummary } from "./queries";
@@ -135,46 +136,8 @@ export async function regenerateStudySummary(
     throw error;
   }
   if (!reservation) return response;
-  return withReservation(response, reservation, () => {
+  return withSettledBody(response, reservationHeaders(reservation, response.headers), () => {
     signal?.removeEventListener("abort", onAbort);
     release();
   });
-}
-
-/**
- * The same response with the reservation's headers, whose body calls `settle` when it ends in any
- * way (closed, errored or cancelled by the client). By then a successful summary has committed
- * (onFinish runs before the body closes), so `settle` releases only uses that produced nothing.
- */
-function withReservation(response: Response, reservation: Reservation, settle: () => void): Response {
-  const headers = new Headers(response.headers);
-  for (const cookie of reservation.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  if (reservation.remaining !== null) headers.set("X-AI-Uses-Remaining", String(reservation.remaining));
-  const source = response.body;
-  if (!source) {
-    settle();
-    return new Response(null, { status: response.status, headers });
-  }
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          settle();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        settle();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      settle();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, headers });
 }
