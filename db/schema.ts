@@ -168,3 +168,7 @@ export const aiUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.period] })],
 );
+
+export * from "./schema.meta";
+export * from "./schema.uploads";
+export * from "./schema.library";

@@ -5,6 +5,7 @@ import type { Bindings } from "../app/.server/env";
 import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
+import { dispatchJobs } from "../app/.server/jobs/dispatch";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -18,5 +19,9 @@ export default {
     await ensureDemoAccounts(loadContext.app);
     const response = await handleRemixRequest(request, loadContext);
     return withSecurityHeaders(response);
+  },
+  async queue(batch, env, ctx) {
+    const { app } = getLoadContext(env, ctx);
+    await dispatchJobs(batch, app);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,191 @@
+/**
+ * Shared shapes of the meta-analysis feature: the statistics engine (app/lib/meta-analysis/*, pure
+ * TypeScript, usable on the server and in the browser), the extraction step, the queued job and the
+ * page. All effect sizes are on the analysis scale: log scale for ratio measures (RR, OR, ROM, and
+ * Peto OR), raw scale for differences (RD, MD, SMD).
+ */
+
+/** Effect-size measures, named as metafor's escalc(measure=...). GEN = generic yi/vi supplied directly. */
+export type Measure = "RR" | "OR" | "RD" | "MD" | "SMD" | "ROM" | "GEN";
+
+/** Ratio measures are analysed on the log scale and back-transformed with exp(). */
+export const RATIO_MEASURES: readonly Measure[] = ["RR", "OR", "ROM"];
+
+/** tau² estimators (metafor rma(method=...)); EE/FE are equal-/fixed-effects models. */
+export type Method = "EE" | "FE" | "DL" | "REML" | "ML" | "PM" | "HS" | "SJ" | "HE" | "EB";
+
+/** Pooling families beyond inverse variance (metafor rma.mh / rma.peto). */
+export type PoolingFamily = "IV" | "MH" | "PETO";
+
+/** z = normal-based tests and CIs; knha = Hartung–Knapp(–Sidik–Jonkman) t-based adjustment. */
+export type TestType = "z" | "knha";
+
+/** Raw data for one study, in one of the forms escalc accepts. */
+export type EffectData =
+  /** 2×2 table: events and group sizes per arm (treatment = 1, control = 2). */
+  | { kind: "counts"; events1: number; n1: number; events2: number; n2: number }
+  /** Continuous outcome per arm. */
+  | { kind: "means"; mean1: number; sd1: number; n1: number; mean2: number; sd2: number; n2: number }
+  /** A reported estimate with its 95% CI, on the natural scale (ratio, e.g. RR 0.75, or difference). */
+  | { kind: "estimate-ci"; estimate: number; lower: number; upper: number }
+  /** Effect size and sampling variance already on the analysis scale. */
+  | { kind: "yi-vi"; yi: number; vi: number };
+
+/** One computed effect size (escalc output) for one study. */
+export interface EffectSize {
+  /** Effect size on the analysis scale (log for ratio measures). */
+  yi: number;
+  /** Sampling variance of yi (> 0). */
+  vi: number;
+}
+
+/** Pooled result of one model, every number on the analysis scale unless named otherwise. */
+export interface PooledResult {
+  measure: Measure;
+  family: PoolingFamily;
+  method: Method;
+  test: TestType;
+  k: number;
+  estimate: number;
+  se: number;
+  /** z or t statistic of the pooled estimate. */
+  statistic: number;
+  pval: number;
+  ci_lb: number;
+  ci_ub: number;
+  /** Prediction interval (equals the CI when tau² = 0 or for EE/FE models, as metafor prints). */
+  pi_lb: number;
+  pi_ub: number;
+  tau2: number;
+  tau2_se: number | null;
+  /** Q-profile CI for tau² (null when not defined, e.g. k < 2 or EE). */
+  tau2_ci: [number, number] | null;
+  I2: number;
+  H2: number;
+  QE: number;
+  QEp: number;
+  /** Per-study weights in percent (sum 100). */
+  weights: number[];
+  /** Back-transformed values for ratio measures (exp of estimate/CI/PI), else null. */
+  ratio: { estimate: number; ci_lb: number; ci_ub: number; pi_lb: number; pi_ub: number } | null;
+}
+
+/** Egger's regression test (metafor regtest, model rma, predictor sei). */
+export interface EggerTest {
+  statistic: number;
+  df: number | null;
+  pval: number;
+  /** Intercept/slope of the regression line drawn on the funnel plot (standard error on the y axis). */
+  intercept: number;
+  slope: number;
+}
+
+/** Begg and Mazumdar's rank correlation test (metafor ranktest). */
+export interface BeggTest {
+  tau: number;
+  pval: number;
+}
+
+/** Trim and fill (metafor trimfill). */
+export interface TrimFillResult {
+  estimator: "L0" | "R0";
+  k0: number;
+  side: "left" | "right";
+  /** Filled (imputed) studies on the analysis scale. */
+  filled: EffectSize[];
+  adjusted: PooledResult;
+}
+
+/** Leave-one-out row (metafor leave1out). */
+export interface LeaveOneOutRow {
+  omitted: string;
+  estimate: number;
+  ci_lb: number;
+  ci_ub: number;
+  tau2: number;
+  I2: number;
+}
+
+/** A value extracted from a study text, with the quote that supports it. */
+export interface SupportingQuote {
+  quote: string;
+  /** Character offsets [start, end) of the quote in the source text. */
+  start: number;
+  end: number;
+  source: "abstract" | "fullText";
+}
+
+/** One row of the data table the user reviews before pooling. */
+export interface ExtractedStudyData {
+  studyId: string;
+  title: string;
+  outcome: string;
+  measure: Measure;
+  data: EffectData;
+  quotes: SupportingQuote[];
+  /** Who extracted it: "offline-rules" or the model name; "user" once edited. */
+  extractedBy: string;
+  /** Study design as classified (RCT, cohort, case-control, …) for GRADE's risk of bias. */
+  design: string | null;
+  totalN: number | null;
+}
+
+/** A study left out of pooling, with the reason shown to the user. */
+export interface ExcludedStudy {
+  studyId: string;
+  title: string;
+  reason: string;
+}
+
+export type GradeLevel = "high" | "moderate" | "low" | "very low";
+
+export interface GradeJudgement {
+  domain: "risk of bias" | "inconsistency" | "indirectness" | "imprecision" | "publication bias";
+  /** 0 = not serious, -1 = serious, -2 = very serious. */
+  downgrade: 0 | -1 | -2;
+  reason: string;
+}
+
+export interface GradeAssessment {
+  certainty: GradeLevel;
+  judgements: GradeJudgement[];
+}
+
+/**
+ * One analysis per compatible (outcome, measure) group: the pooled numbers are flat on the object
+ * (measure, method, k, estimate, se, ci_lb, ci_ub, pi_lb, pi_ub, tau2, I2, H2, QE, QEp, ratio …).
+ */
+export interface OutcomeAnalysis extends PooledResult {
+  outcome: string;
+  studyIds: string[];
+  effects: (EffectSize & { studyId: string; label: string })[];
+  egger: EggerTest | null;
+  begg: BeggTest | null;
+  trimfill: TrimFillResult | null;
+  leaveOneOut: LeaveOneOutRow[];
+  grade: GradeAssessment;
+}
+
+/** PRISMA 2020 flow counts, fed by the search's per-database counts. */
+export interface PrismaCounts {
+  identified: Record<string, number>;
+  duplicatesRemoved: number;
+  screened: number;
+  excluded: number;
+  reportsAssessed: number;
+  reportsExcluded: { reason: string; count: number }[];
+  included: number;
+}
+
+/** Result of a finished meta-analysis job (GET /api/meta-analysis/jobs/{jobId} → result). */
+export interface MetaAnalysisJobResult {
+  extracted: ExtractedStudyData[];
+  excluded: ExcludedStudy[];
+  analyses: OutcomeAnalysis[];
+  prisma: PrismaCounts | null;
+  /** Narrative in the combined-summary fields, written from the computed numbers. */
+  narrative: Record<string, unknown>;
+  model: string;
+}
+
+export type JobStatus = "queued" | "running" | "done" | "failed";

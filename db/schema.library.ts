@@ -1,0 +1,4 @@
+/**
+ * D1 tables for the library area. Re-exported by db/schema.ts (drizzle-kit reads that file).
+ */
+export {};
