@@ -38,6 +38,8 @@ export const EnvSchema = z
     OPENAI_BASE_URL: optionalString.pipe(z.string().url().optional()),
     AI_MODEL: optionalString,
     OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(15),
+    /** Remote model time limit: max wait for the answer to start and between streamed parts (ms). */
+    AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
     AI_SUMMARIES_PER_MONTH: z.coerce.number().int().min(0).default(20),
     /** Private hosts full-text fetches may reach anyway (comma list), e.g. "127.0.0.1" for the offline replay. */
     FULLTEXT_ALLOW_HOSTS: optionalString,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { smartFilter } from "~/.server/ai/relevance";
-import { getLanguageModel } from "~/.server/ai/registry";
+import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
 
@@ -36,13 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const app = context.app;
     await requireUser(app, request);
     const body = parseInput(SmartFilterSchema, await readJson(request));
-    const { model, name, provider } = getLanguageModel({
-      OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-      OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-      AI_MODEL: app.env.AI_MODEL,
-      OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-      fetch: app.fetch,
-    });
+    const { model, name, provider } = getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
     try {
       const result = await smartFilter(
         { model, modelName: name, provider, abortSignal: request.signal },

@@ -47,7 +47,8 @@ export function extractSource(promptText: string): string {
   return promptText.slice(from, close).trim();
 }
 
-function lastUserText(prompt: LanguageModelV4Prompt): string {
+/** The text parts of the last user message of `prompt`, joined by newlines ("" when none). */
+export function lastUserText(prompt: LanguageModelV4Prompt): string {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
     if (message.role !== "user") continue;
@@ -76,7 +77,8 @@ function countWords(text: string): number {
   return text.match(/\S+/g)?.length ?? 0;
 }
 
-function usage(inputWords: number, outputWords: number): LanguageModelV4Usage {
+/** Token usage reported by the offline models, counted in words. */
+export function wordUsage(inputWords: number, outputWords: number): LanguageModelV4Usage {
   return {
     inputTokens: { total: inputWords, noCache: inputWords, cacheRead: 0, cacheWrite: 0 },
     outputTokens: { total: outputWords, text: outputWords, reasoning: 0 },
@@ -120,10 +122,11 @@ function answer(options: LanguageModelV4CallOptions, maxSentences: number): Answ
   }
   const text = pieces.join("").trimEnd();
   if (pieces.length > 0) pieces[pieces.length - 1] = pieces[pieces.length - 1]!.trimEnd();
-  return { pieces, text, finishReason, usage: usage(promptWordCount(options.prompt), pieces.length) };
+  return { pieces, text, finishReason, usage: wordUsage(promptWordCount(options.prompt), pieces.length) };
 }
 
-function abortReason(signal: AbortSignal): unknown {
+/** The reason an aborted signal carries, or a standard AbortError when it has none. */
+export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
@@ -204,46 +207,58 @@ export function createOfflineModel(options: { delayMs?: number; maxSentences?: n
       }
       parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
 
-      let next = 0;
-      let deltasSent = 0;
-      let settled = false;
-      let onAbort: (() => void) | undefined;
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        start(controller) {
-          if (!signal) return;
-          onAbort = () => {
-            if (settled) return;
-            settled = true;
-            controller.error(abortReason(signal));
-          };
-          signal.addEventListener("abort", onAbort, { once: true });
-        },
-        async pull(controller) {
-          if (settled) return;
-          const part = parts[next]!;
-          if (part.type === "text-delta" && deltasSent > 0 && delayMs > 0) {
-            try {
-              await sleep(delayMs, signal);
-            } catch {
-              return; // onAbort has already errored the stream
-            }
-          }
-          if (settled) return;
-          controller.enqueue(part);
-          next++;
-          if (part.type === "text-delta") deltasSent++;
-          if (next === parts.length) {
-            settled = true;
-            if (onAbort) signal?.removeEventListener("abort", onAbort);
-            controller.close();
-          }
-        },
-        cancel() {
-          settled = true;
-          if (onAbort) signal?.removeEventListener("abort", onAbort);
-        },
-      });
-      return { stream };
+      return { stream: pacedPartStream(parts, delayMs, signal) };
     },
   };
+}
+
+/**
+ * A stream of pre-computed model parts, as the offline models emit them: the first text-delta at
+ * once and each further one `delayMs` (ms) later; every other part without pause. When `signal`
+ * aborts, no further part is emitted and the stream errors with the signal's reason.
+ */
+export function pacedPartStream(
+  parts: LanguageModelV4StreamPart[],
+  delayMs: number,
+  signal: AbortSignal | undefined,
+): ReadableStream<LanguageModelV4StreamPart> {
+  let next = 0;
+  let deltasSent = 0;
+  let settled = false;
+  let onAbort: (() => void) | undefined;
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      if (!signal) return;
+      onAbort = () => {
+        if (settled) return;
+        settled = true;
+        controller.error(abortReason(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull(controller) {
+      if (settled) return;
+      const part = parts[next]!;
+      if (part.type === "text-delta" && deltasSent > 0 && delayMs > 0) {
+        try {
+          await sleep(delayMs, signal);
+        } catch {
+          return; // onAbort has already errored the stream
+        }
+      }
+      if (settled) return;
+      controller.enqueue(part);
+      next++;
+      if (part.type === "text-delta") deltasSent++;
+      if (next === parts.length) {
+        settled = true;
+        if (onAbort) signal?.removeEventListener("abort", onAbort);
+        controller.close();
+      }
+    },
+    cancel() {
+      settled = true;
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    },
+  });
 }

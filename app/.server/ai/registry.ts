@@ -5,6 +5,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { createOfflineModel } from "./offline-model";
+import { withModelTimeout } from "./timeout";
 
 /** Author name shown for texts written by the offline model. */
 export const OFFLINE_MODEL_NAME = "MetaMind Offline Extractive v1";
@@ -20,7 +21,27 @@ export interface ModelConfig {
   AI_MODEL?: string;
   /** Pause between streamed words of the offline model, in milliseconds. */
   OFFLINE_MODEL_DELAY_MS?: number;
+  /** Time limit of remote model calls in ms (see withModelTimeout); unset = no limit. */
+  AI_TIMEOUT_MS?: number;
   fetch?: typeof fetch;
+}
+
+/** The model settings of the app's env plus the request's fetch. */
+export function modelConfigFromEnv(
+  env: Pick<
+    ModelConfig,
+    "OPENAI_API_KEY" | "OPENAI_BASE_URL" | "AI_MODEL" | "OFFLINE_MODEL_DELAY_MS" | "AI_TIMEOUT_MS"
+  >,
+  fetchImpl: typeof fetch,
+): ModelConfig {
+  return {
+    OPENAI_API_KEY: env.OPENAI_API_KEY,
+    OPENAI_BASE_URL: env.OPENAI_BASE_URL,
+    AI_MODEL: env.AI_MODEL,
+    OFFLINE_MODEL_DELAY_MS: env.OFFLINE_MODEL_DELAY_MS,
+    AI_TIMEOUT_MS: env.AI_TIMEOUT_MS,
+    fetch: fetchImpl,
+  };
 }
 
 export interface ResolvedModel {
@@ -55,7 +76,8 @@ function displayUrl(baseURL: string): string {
  * - else the offline extractive model ({@link OFFLINE_MODEL_NAME}), streaming one word every
  *   `OFFLINE_MODEL_DELAY_MS` ms (default 0).
  *
- * Blank strings count as unset. Nothing is fetched here; `fetch` is only handed to the provider.
+ * Remote models get the `AI_TIMEOUT_MS` time limit ({@link withModelTimeout}). Blank strings count
+ * as unset. Nothing is fetched here; `fetch` is only handed to the provider.
  */
 export function getLanguageModel(config: ModelConfig): ResolvedModel {
   const apiKey = blankToUndefined(config.OPENAI_API_KEY);
@@ -64,9 +86,13 @@ export function getLanguageModel(config: ModelConfig): ResolvedModel {
 
   if (baseURL) {
     const id = modelId ?? DEFAULT_COMPATIBLE_MODEL;
-    const provider = createOpenAI({ apiKey: apiKey ?? "not-needed", baseURL, fetch: config.fetch });
+    const provider = createOpenAI({
+      apiKey: apiKey ?? "not-needed",
+      baseURL,
+      fetch: config.fetch,
+    });
     return {
-      model: provider.chat(id),
+      model: withModelTimeout(provider.chat(id), config.AI_TIMEOUT_MS ?? 0),
       name: `${id} (OpenAI-compatible at ${displayUrl(baseURL)})`,
       provider: "openai-compatible",
       label: "OpenAI-compatible",
@@ -75,7 +101,7 @@ export function getLanguageModel(config: ModelConfig): ResolvedModel {
   if (apiKey) {
     const id = modelId ?? DEFAULT_OPENAI_MODEL;
     return {
-      model: createOpenAI({ apiKey, fetch: config.fetch })(id),
+      model: withModelTimeout(createOpenAI({ apiKey, fetch: config.fetch })(id), config.AI_TIMEOUT_MS ?? 0),
       name: `${id} (OpenAI)`,
       provider: "openai",
       label: "OpenAI",

@@ -13,7 +13,6 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
-  LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
 import { createTextStreamResponse, streamText, type TextStreamPart, type ToolSet } from "ai";
@@ -25,7 +24,15 @@ import {
   type Citation,
   type SourceSentence,
 } from "../ai/grounding";
-import { extractSource, OFFLINE_PROVIDER_ID, wrapSource } from "../ai/offline-model";
+import {
+  abortReason,
+  extractSource,
+  lastUserText,
+  OFFLINE_PROVIDER_ID,
+  pacedPartStream,
+  wordUsage,
+  wrapSource,
+} from "../ai/offline-model";
 
 // ---------------------------------------------------------------------------------------------
 // Preparing the text
@@ -628,33 +635,6 @@ export function formatExtractiveAnalysis(sections: readonly ExtractiveSection[])
 // ---------------------------------------------------------------------------------------------
 // The offline model
 
-function lastUserText(prompt: LanguageModelV4Prompt): string {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i]!;
-    if (message.role !== "user") continue;
-    return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-  }
-  return "";
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /** The offline model id of the full-text analysis. */
 export const OFFLINE_FULLTEXT_MODEL_ID = "extractive-fulltext-v1";
@@ -677,10 +657,6 @@ function offlineAnswer(call: LanguageModelV4CallOptions): { pieces: string[]; te
  */
 export function createOfflineFullTextModel(options: { delayMs?: number } = {}): LanguageModelV4 {
   const delayMs = Number.isFinite(options.delayMs) && options.delayMs! > 0 ? options.delayMs! : 0;
-  const usage = (input: number, output: number) => ({
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: output, text: output, reasoning: 0 },
-  });
   const inputWords = (call: LanguageModelV4CallOptions) => lastUserText(call.prompt).match(/\S+/g)?.length ?? 0;
   return {
     specificationVersion: "v4",
@@ -693,7 +669,7 @@ export function createOfflineFullTextModel(options: { delayMs?: number } = {}): 
       return {
         content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
-        usage: usage(inputWords(call), pieces.length),
+        usage: wordUsage(inputWords(call), pieces.length),
         warnings: [],
         response: { modelId: OFFLINE_FULLTEXT_MODEL_ID, timestamp: new Date() },
       };
@@ -708,48 +684,9 @@ export function createOfflineFullTextModel(options: { delayMs?: number } = {}): 
         { type: "text-start", id: "t" },
         ...pieces.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: "t", delta })),
         { type: "text-end", id: "t" },
-        { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: usage(inputWords(call), pieces.length) },
+        { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: wordUsage(inputWords(call), pieces.length) },
       ];
-      let next = 0;
-      let deltas = 0;
-      let settled = false;
-      let onAbort: (() => void) | undefined;
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        start(controller) {
-          if (!signal) return;
-          onAbort = () => {
-            if (settled) return;
-            settled = true;
-            controller.error(abortReason(signal));
-          };
-          signal.addEventListener("abort", onAbort, { once: true });
-        },
-        async pull(controller) {
-          if (settled) return;
-          const part = parts[next]!;
-          if (part.type === "text-delta" && deltas > 0 && delayMs > 0) {
-            try {
-              await sleep(delayMs, signal);
-            } catch {
-              return; // the abort listener has errored the stream
-            }
-          }
-          if (settled) return;
-          controller.enqueue(part);
-          next++;
-          if (part.type === "text-delta") deltas++;
-          if (next === parts.length) {
-            settled = true;
-            if (onAbort) signal?.removeEventListener("abort", onAbort);
-            controller.close();
-          }
-        },
-        cancel() {
-          settled = true;
-          if (onAbort) signal?.removeEventListener("abort", onAbort);
-        },
-      });
-      return { stream };
+      return { stream: pacedPartStream(parts, delayMs, signal) };
     },
   };
 }

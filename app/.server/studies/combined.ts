@@ -15,7 +15,7 @@ import {
   studySources,
   type CombinedStudyInput,
 } from "../ai/combined";
-import { getLanguageModel, type ResolvedModel } from "../ai/registry";
+import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import { reserveAiUse, type Reservation } from "../billing/metering";
 import type { AppServices } from "../context";
 import { AppError, describeZodError } from "../http/errors";
@@ -113,13 +113,7 @@ export async function combinedSummaryResponse(
   );
   const resolved =
     input.model ??
-    getLanguageModel({
-      OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-      OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-      AI_MODEL: app.env.AI_MODEL,
-      OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-      fetch: app.fetch,
-    });
+    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const release = () =>
     reservation.release().catch((error: unknown) => console.error("could not give back an AI use", error));
   const deps = {

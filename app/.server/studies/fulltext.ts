@@ -7,7 +7,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { aiSummaries, type UserRow } from "../../../db/schema";
 import type { Citation } from "../ai/grounding";
-import { getLanguageModel, type ResolvedModel } from "../ai/registry";
+import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import { reserveAiUse, type MeteredAction } from "../billing/metering";
 import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
@@ -156,13 +156,7 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
 
   const resolved = options.model
     ? { ...options.model, provider: undefined }
-    : getLanguageModel({
-        OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-        OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-        AI_MODEL: app.env.AI_MODEL,
-        OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-        fetch: app.fetch,
-      });
+    : getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const model =
     resolved.provider === "offline" ? createOfflineFullTextModel({ delayMs: app.env.OFFLINE_MODEL_DELAY_MS }) : resolved.model;
 

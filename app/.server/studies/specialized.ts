@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { aiSummaries, type UserRow } from "../../../db/schema";
 import type { Citation } from "../ai/grounding";
-import { getLanguageModel, type ResolvedModel } from "../ai/registry";
+import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import {
   FOCUS_VALUES,
   generateSpecializedSummary,
@@ -169,13 +169,7 @@ export async function specializedSummarize(app: SpecializedApp, options: Special
 
   const { model, name } =
     options.model ??
-    getLanguageModel({
-      OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-      OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-      AI_MODEL: app.env.AI_MODEL,
-      OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-      fetch: app.fetch,
-    });
+    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
 
   if (studyId !== null && !request.regenerate) {
     const cached = await getStoredSpecialized(app, { studyId, focus, model: name });

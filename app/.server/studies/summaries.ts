@@ -2,7 +2,7 @@ import type { UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { citeExtractive, groundText, numberSourceSentences, type Citation } from "../ai/grounding";
 import { buildStudySummaryPrompt, NoAbstractError } from "../ai/prompts";
-import { getLanguageModel, OFFLINE_MODEL_NAME, type ResolvedModel } from "../ai/registry";
+import { getLanguageModel, modelConfigFromEnv, OFFLINE_MODEL_NAME, type ResolvedModel } from "../ai/registry";
 import { streamStudySummary } from "../ai/summarize";
 import { AppError } from "../http/errors";
 import { reserveAiUse, type MeteredAction } from "../billing/metering";
@@ -86,13 +86,7 @@ export async function regenerateStudySummary(
   }
   const { model, name, provider } =
     resolved ??
-    getLanguageModel({
-      OPENAI_API_KEY: app.env.OPENAI_API_KEY,
-      OPENAI_BASE_URL: app.env.OPENAI_BASE_URL,
-      AI_MODEL: app.env.AI_MODEL,
-      OFFLINE_MODEL_DELAY_MS: app.env.OFFLINE_MODEL_DELAY_MS,
-      fetch: app.fetch,
-    });
+    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const reservation = meter ? await reserveAiUse(app, { ...meter, user }, SUMMARY_ACTION) : null;
   const release = () => {
     if (!reservation) return;

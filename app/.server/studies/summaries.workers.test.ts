@@ -93,7 +93,14 @@ describe("streaming with MockLanguageModelV4", () => {
     const response = await regenerateStudySummary(services(), {
       studyId: id,
       meter: null,
-      model: { model: mockModel([{ type: "stream-start", warnings: [] }, ...textParts(DELTAS), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }]), name: "mock-model" },
+      model: {
+        model: mockModel([
+          { type: "stream-start", warnings: [] },
+          ...textParts(DELTAS),
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+        ]),
+        name: "mock-model",
+      },
     });
     expect(response.headers.get("X-Model-Name")).toBe("mock-model");
     const { reads, error } = await readAll(response);
@@ -122,8 +129,7 @@ describe("streaming with MockLanguageModelV4", () => {
     });
     // The stream is the model's own text; the stored summary is the grounded one.
     expect((await readAll(response)).reads.join("")).toBe(deltas.join(""));
-    const grounded =
-      "Fractures did not differ between groups. Falls dropped by ⟦unverified: 37%⟧ in 2,000 adults.";
+    const grounded = "Fractures did not differ between groups. Falls dropped by ⟦unverified: 37%⟧ in 2,000 adults.";
     expect(await summaryRows(id)).toEqual([{ model: "mock-model", content: grounded }]);
     const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`)).json()) as {
       aiSummary: string;
@@ -159,6 +165,63 @@ describe("streaming with MockLanguageModelV4", () => {
     const { error } = await readAll(response);
     expect(error).toBeDefined();
     expect(await summaryRows(id)).toEqual([]);
+  });
+
+  it("a remote model that stalls is cut off after AI_TIMEOUT_MS: nothing stored, the Free use given back", async () => {
+    expectConsoleError();
+    const id = await insertStudy("Vitamin D supplementation was tested in 2,000 adults over five years.");
+    const userId = `u-${crypto.randomUUID()}`;
+    await env.DB.prepare("INSERT INTO users (id, email, password_hash, plan) VALUES (?, ?, 'x', 'free')")
+      .bind(userId, `${userId}@example.org`)
+      .run();
+    const user = await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(userId).first();
+    let calls = 0;
+    // An OpenAI-compatible server that accepts the request, sends one SSE chunk and then hangs.
+    const stallingServer = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      const signal = init?.signal ?? undefined;
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const chunk = {
+            id: "c1",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "stall",
+            choices: [{ index: 0, delta: { role: "assistant", content: "Vitamin " }, finish_reason: null }],
+          };
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+          signal?.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+        },
+      });
+      return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+    }) as typeof fetch;
+    const base = services();
+    const app = {
+      ...base,
+      fetch: stallingServer,
+      env: { ...base.env, OPENAI_BASE_URL: "https://llm.example.test/v1", AI_MODEL: "stall", AI_TIMEOUT_MS: 150 },
+    };
+    const started = Date.now();
+    const response = await regenerateStudySummary(app, {
+      studyId: id,
+      meter: {
+        user: user as never,
+        request: new Request(`${BASE}/x`, { headers: { "CF-Connecting-IP": "203.0.113.77" } }),
+      },
+    });
+    expect(response.headers.get("X-Model-Name")).toContain("stall");
+    const { reads, error } = await readAll(response);
+    expect(error).toBeDefined(); // the client sees a failed stream → 'Failed to regenerate summary…'
+    expect(calls).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(reads.join("")).toBe("Vitamin ");
+    expect(await summaryRows(id)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50)); // the release runs in waitUntil
+    const usage = await env.DB.prepare("SELECT count FROM ai_usage WHERE user_id = ?")
+      .bind(userId)
+      .first<{ count: number }>();
+    expect(usage?.count ?? 0).toBe(0);
   });
 });
 
