@@ -127,7 +127,8 @@ async function streamCombined(
   studies: readonly CombinedDialogStudy[],
   onPartial: (object: PartialCombinedSummary, model: string | null) => void,
   signal: AbortSignal,
-): Promise<CombinedResult> {
+  regenerate: boolean,
+): Promise<{ result: CombinedResult; cached: boolean }> {
   const response = await fetch("/api/studies/batch-summarize", {
     method: "POST",
     credentials: "include",
@@ -140,6 +141,7 @@ async function streamCombined(
         journal: s.journal ?? null,
         publicationDate: s.publicationDate ?? null,
       })),
+      ...(regenerate ? { regenerate: true } : {}),
     }),
     signal,
   });
@@ -173,7 +175,7 @@ async function streamCombined(
       else if (parsed.type === "error") throw new Error(parsed.message);
       else if (parsed.type === "done") {
         const { type: _type, ...result } = parsed;
-        return result;
+        return { result, cached: response.headers.get("X-Cache") === "HIT" };
       }
     }
     if (done) throw new Error("The summary stream ended early.");
@@ -288,7 +290,7 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
   const doneKey = useRef<string | null>(null);
   const studiesKey = studies.map((s) => `${s.id}`).join("|");
 
-  const run = useCallback(async () => {
+  const run = useCallback(async (regenerate = false) => {
     abortRef.current?.abort();
     const controller = new AbortController();
     abortRef.current = controller;
@@ -302,16 +304,18 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
     doneKey.current = null;
     setState({ status: "streaming", object: {}, model: null });
     try {
-      const result = await streamCombined(
+      const { result, cached } = await streamCombined(
         list,
         (object, model) => {
           if (!controller.signal.aborted) setState({ status: "streaming", object, model });
         },
         controller.signal,
+        regenerate,
       );
       if (controller.signal.aborted) return;
       doneKey.current = list.map((s) => `${s.id}`).join("|");
       setState({ status: "done", result });
+      if (cached) return; // answered from the server's cache: no use was counted
       if (callbacks.current.signedIn) window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
       else countGuestUse("aiSummaries");
     } catch (error) {
@@ -477,7 +481,7 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
 
           <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-200 p-4">
             {(state.status === "failed" || state.status === "done") && (
-              <Button variant="outline" size="sm" onClick={() => void run()}>
+              <Button variant="outline" size="sm" onClick={() => void run(state.status === "done")}>
                 <RotateCcw aria-hidden />
                 {state.status === "failed" ? "Try again" : "Regenerate"}
               </Button>

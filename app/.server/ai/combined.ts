@@ -46,7 +46,7 @@ import {
   UNVERIFIED_OPEN,
   type SourceSentence,
 } from "./grounding";
-import { wrapSource } from "./offline-model";
+import { abortReason, sleep, wrapSource } from "./offline-model";
 import { MIN_ABSTRACT_LENGTH } from "./prompts";
 import { OFFLINE_MODEL_NAME, type ModelProviderKind } from "./registry";
 
@@ -1043,25 +1043,6 @@ export type CombinedStreamLine =
   | { type: "partial"; object: PartialCombinedSummary }
   | ({ type: "done" } & CombinedResult)
   | { type: "error"; error: "AI_FAILED"; message: string };
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortReason(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /**
  * The offline summary as a growing object, the way a model's partial output grows: generatedBy

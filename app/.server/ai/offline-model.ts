@@ -131,7 +131,8 @@ export function abortReason(signal: AbortSignal): unknown {
 }
 
 /** Resolves after `ms`; rejects with the abort reason as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms` milliseconds; rejects with the abort reason as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
     const onAbort = () => {

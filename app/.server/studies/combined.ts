@@ -13,6 +13,7 @@ import {
   NoStudyContentError,
   streamCombinedSummary,
   studySources,
+  type CombinedResult,
   type CombinedStudyInput,
 } from "../ai/combined";
 import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
@@ -46,6 +47,7 @@ const BodySchema = z.object(
       .array(StudySchema, { error: "studies must be an array of studies" })
       .max(MAX_COMBINED_STUDIES, `At most ${MAX_COMBINED_STUDIES} studies can be summarized at once`)
       .optional(),
+    regenerate: z.boolean({ error: "regenerate must be true or false" }).optional(),
   },
   { error: "The body must be a JSON object" },
 );
@@ -57,12 +59,39 @@ const BodySchema = z.object(
  *   §5: "the combined analysis needs at least 1"); 400 INVALID_INPUT for any other invalid shape
  *   (more than 50 studies, a study without a title, a non-string abstract…).
  */
-export function parseBatchSummarizeBody(body: unknown): { studies: CombinedStudyInput[] } {
+export function parseBatchSummarizeBody(body: unknown): { studies: CombinedStudyInput[]; regenerate: boolean } {
   const result = BodySchema.safeParse(body);
   if (!result.success) throw new AppError("INVALID_INPUT", describeZodError(result.error), 400);
   const studies = result.data.studies ?? [];
   if (studies.length === 0) throw new AppError("NO_STUDIES", "No studies selected", 400);
-  return { studies };
+  return { studies, regenerate: result.data.regenerate === true };
+}
+
+/** How long a finished combined summary is kept in KV (seconds): 30 days. */
+export const COMBINED_CACHE_TTL_S = 30 * 24 * 3600;
+
+/**
+ * KV key of the combined summary of `studies` by `modelName`: "combined:v1:" + SHA-256 (hex) of
+ * the model name and each study's title, abstract, journal and date, in the request's order (the
+ * order numbers the citations). Ids are left out: the same texts give the same summary.
+ */
+export async function combinedCacheKey(studies: CombinedStudyInput[], modelName: string): Promise<string> {
+  const canonical = JSON.stringify([
+    modelName,
+    studies.map((s) => [s.title, s.abstract ?? null, s.journal ?? null, s.publicationDate ?? null]),
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `combined:v1:${hex}`;
+}
+
+/** The cached result as the client would have received it: JSON, or one NDJSON done line. */
+function cachedResponse(result: CombinedResult, stream: boolean): Response {
+  const headers = { "Cache-Control": "no-store", "X-Cache": "HIT", "X-Model-Name": encodeURIComponent(result.model) };
+  if (!stream) return Response.json(result, { headers });
+  return new Response(`${JSON.stringify({ type: "done", ...result })}\n`, {
+    headers: { ...headers, "Content-Type": "application/x-ndjson; charset=utf-8" },
+  });
 }
 
 /** Whether the client asked for the NDJSON stream (`Accept: application/x-ndjson`). */
@@ -90,8 +119,11 @@ function withHeaders(response: Response, extra: Headers): Response {
  *   about to be written, and given back before an error line is written or when the client goes
  *   away.
  *
- * Nothing is stored, so a failure leaves nothing half-written. The reservation's headers (the
- * guest device cookie) go on every answer after the reservation.
+ * Cache: a finished summary is kept in KV under {@link combinedCacheKey} (same texts, same
+ * model) for 30 days; a later request for it is answered from there (header X-Cache: HIT) without
+ * running the model or counting a use, unless `regenerate` is true. Nothing is stored on failure,
+ * so a failure leaves nothing half-written. The reservation's headers (the guest device cookie) go
+ * on every answer after the reservation.
  */
 export async function combinedSummaryResponse(
   app: Pick<AppServices, "db" | "env" | "bindings" | "fetch">,
@@ -100,20 +132,24 @@ export async function combinedSummaryResponse(
     user: UserRow | null;
     request: Request;
     stream: boolean;
+    regenerate?: boolean;
     model?: Pick<ResolvedModel, "model" | "name" | "provider">;
   },
 ): Promise<Response> {
   if (!studySources(input.studies).some((s) => s.hasAbstract)) {
     throw new AppError("NO_CONTENT", "No Content Available", 400);
   }
+  const resolved = input.model ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
+  const cacheKey = await combinedCacheKey(input.studies, resolved.name);
+  if (!input.regenerate) {
+    const cached = await app.bindings.KV.get<CombinedResult>(cacheKey, "json");
+    if (cached) return cachedResponse(cached, input.stream);
+  }
   const reservation: Reservation = await reserveAiUse(
     app,
     { user: input.user, request: input.request },
     { planFeature: "ai_summaries", guestFeature: "aiSummaries" },
   );
-  const resolved =
-    input.model ??
-    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const release = () =>
     reservation.release().catch((error: unknown) => console.error("could not give back an AI use", error));
   const deps = {
@@ -121,7 +157,12 @@ export async function combinedSummaryResponse(
     modelName: resolved.name,
     provider: resolved.provider,
     abortSignal: input.request.signal,
-    onFinish: () => reservation.commit(),
+    onFinish: async (result: CombinedResult) => {
+      await reservation.commit();
+      await app.bindings.KV.put(cacheKey, JSON.stringify(result), { expirationTtl: COMBINED_CACHE_TTL_S }).catch(
+        (error: unknown) => console.warn("could not cache the combined summary", error),
+      );
+    },
     // Four word-pauses of the offline model per section: about the pace of a remote model.
     offlineDelayMs: Math.min(1000, 4 * (app.env.OFFLINE_MODEL_DELAY_MS ?? 0)),
   };

@@ -15,7 +15,7 @@ import { OFFLINE_MODEL_NAME } from "../ai/registry";
 import { getGuestUsage } from "../billing/metering";
 import { getLoadContext } from "../context";
 import { normalizePubmedXml } from "../search/providers/pubmed";
-import { combinedSummaryResponse } from "./combined";
+import { combinedCacheKey, combinedSummaryResponse } from "./combined";
 
 const BASE = "https://metamind.test";
 const usage = {
@@ -96,7 +96,10 @@ const suite = hasWorkerFixtures ? describe : describe.skip;
 suite(hasWorkerFixtures ? "offline model through the real route" : `offline model — ${MISSING_WORKER_FIXTURES}`, () => {
   it("JSON mode: 200 with a schema-valid summary of two real abstracts", async () => {
     const studies = realStudies();
-    const response = await post({ studies: [...studies, { id: "x", title: "An editorial without abstract" }] }, { ip: "203.0.113.21" });
+    const response = await post(
+      { studies: [...studies, { id: "x", title: "An editorial without abstract" }] },
+      { ip: "203.0.113.21" },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Set-Cookie")).toMatch(/mm_device=/); // guest device cookie from metering
     const body = (await response.json()) as CombinedResult;
@@ -104,7 +107,9 @@ suite(hasWorkerFixtures ? "offline model through the real route" : `offline mode
     expect(body.model).toBe(OFFLINE_MODEL_NAME);
     const summary = CombinedSummarySchema.parse(body.combinedSummary);
     expect(summary.strengthOfEvidence).toBe("moderate");
-    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(/^Not pooled: MetaMind pools effects only in a meta-analysis/);
+    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(
+      /^Not pooled: MetaMind pools effects only in a meta-analysis/,
+    );
     expect(summary.quantitativeFindings.sampleSizeTotal).toContain("10,595");
     expect(body.notes).toEqual(["1 of 3 studies has no abstract; only its title was analysed: Study 3."]);
     expect(body.combinedText).toMatch(/^Combined Research Summary of 3 studies\n/);
@@ -130,7 +135,10 @@ suite(hasWorkerFixtures ? "offline model through the real route" : `offline mode
       text += value;
       reads++;
     }
-    const lines = text.trim().split("\n").map((l) => JSON.parse(l) as CombinedStreamLine);
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as CombinedStreamLine);
     expect(reads).toBeGreaterThan(1);
     const partials = lines.filter((l) => l.type === "partial");
     expect(partials.length).toBeGreaterThan(10);
@@ -149,8 +157,7 @@ describe("metering", () => {
   it("counts a guest's use once after success and gives it back when the model fails", async () => {
     expectConsoleError();
     const app = services();
-    const request = () =>
-      new Request(URL_PATH, { method: "POST", headers: { "CF-Connecting-IP": "203.0.113.99" } });
+    const request = () => new Request(URL_PATH, { method: "POST", headers: { "CF-Connecting-IP": "203.0.113.99" } });
     // Malformed JSON from the model (streamed, as the service always calls the model).
     const malformed = () =>
       new MockLanguageModelV4({
@@ -174,7 +181,10 @@ describe("metering", () => {
       model: { model: malformed(), name: "mock", provider: "openai" },
     });
     expect(failed.status).toBe(502);
-    expect(await failed.json()).toEqual({ error: "AI_FAILED", message: "Failed to analyze studies. Please try again." });
+    expect(await failed.json()).toEqual({
+      error: "AI_FAILED",
+      message: "Failed to analyze studies. Please try again.",
+    });
     expect((await getGuestUsage(app, request())).aiSummaries.used).toBe(0);
 
     const failedStream = await combinedSummaryResponse(app, {
@@ -185,21 +195,92 @@ describe("metering", () => {
       model: { model: malformed(), name: "mock", provider: "openai" },
     });
     expect(failedStream.status).toBe(200);
-    const lines = (await failedStream.text()).trim().split("\n").map((l) => JSON.parse(l) as CombinedStreamLine);
-    expect(lines[lines.length - 1]).toEqual({ type: "error", error: "AI_FAILED", message: "Failed to analyze studies. Please try again." });
+    const lines = (await failedStream.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as CombinedStreamLine);
+    expect(lines[lines.length - 1]).toEqual({
+      type: "error",
+      error: "AI_FAILED",
+      message: "Failed to analyze studies. Please try again.",
+    });
     expect(lines.some((l) => l.type === "done")).toBe(false);
     expect((await getGuestUsage(app, request())).aiSummaries.used).toBe(0);
 
-    const ok = await combinedSummaryResponse(app, { studies: SYNTHETIC, user: null, request: request(), stream: false });
+    const ok = await combinedSummaryResponse(app, {
+      studies: SYNTHETIC,
+      user: null,
+      request: request(),
+      stream: false,
+    });
     expect(ok.status).toBe(200);
     expect((await getGuestUsage(app, request())).aiSummaries.used).toBe(1);
   });
 
   it("answers 403 LIMIT_REACHED once a guest has used the trial", async () => {
     const ip = "203.0.113.50";
-    for (let i = 0; i < 5; i++) expect((await post({ studies: SYNTHETIC }, { ip })).status).toBe(200);
-    const refused = await post({ studies: SYNTHETIC }, { ip });
+    const body = { studies: SYNTHETIC, regenerate: true };
+    for (let i = 0; i < 5; i++) expect((await post(body, { ip })).status).toBe(200);
+    const refused = await post(body, { ip });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: "LIMIT_REACHED", feature: "ai_summaries", trial: true });
+  });
+});
+
+describe("combined summary cache", () => {
+  const STUDIES = [
+    {
+      title: "Cache test: creatine and muscle strength",
+      abstract:
+        "METHODS: 120 older adults were randomised to creatine or placebo for 24 weeks. RESULTS: Leg press strength improved more with creatine (mean difference 12.4 kg; 95% CI 6.1 to 18.7). CONCLUSIONS: Creatine added to resistance training increased strength.",
+    },
+  ];
+
+  it("answers a repeated request from KV without counting a use; regenerate runs the model again", async () => {
+    const ip = "203.0.113.61";
+    const first = await post({ studies: STUDIES }, { ip });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("X-Cache")).toBeNull();
+    const body = (await first.json()) as CombinedResult;
+    const used = async () =>
+      (
+        await getGuestUsage(
+          getLoadContext(env as never, { waitUntil: () => {} }).app,
+          new Request(URL_PATH, { headers: { "CF-Connecting-IP": ip } }),
+        )
+      ).aiSummaries.used;
+    expect(await used()).toBe(1);
+    const cookie = first.headers.get("Set-Cookie")?.split(";")[0] ?? "";
+
+    const again = await SELF.fetch(URL_PATH, {
+      method: "POST",
+      headers: { Origin: BASE, "Content-Type": "application/json", "CF-Connecting-IP": ip, Cookie: cookie },
+      body: JSON.stringify({ studies: STUDIES }),
+    });
+    expect(again.headers.get("X-Cache")).toBe("HIT");
+    expect(await again.json()).toEqual(body);
+    expect(await used()).toBe(1);
+
+    const stream = await post({ studies: STUDIES }, { ip, ndjson: true });
+    const lines = (await stream.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as CombinedStreamLine);
+    expect(lines).toEqual([{ type: "done", ...body }]);
+
+    const regenerated = await post({ studies: STUDIES, regenerate: true }, { ip });
+    expect(regenerated.headers.get("X-Cache")).toBeNull();
+    expect(regenerated.status).toBe(200);
+    expect(await used()).toBe(2);
+  });
+
+  it("keys the cache by model and texts, not by ids", async () => {
+    const a = await combinedCacheKey([{ id: 1, title: "T", abstract: "A long enough abstract." }], "m1");
+    const b = await combinedCacheKey([{ id: 2, title: "T", abstract: "A long enough abstract." }], "m1");
+    const c = await combinedCacheKey([{ id: 1, title: "T", abstract: "A long enough abstract." }], "m2");
+    const d = await combinedCacheKey([{ id: 1, title: "T", abstract: "Another abstract text." }], "m1");
+    expect(a).toBe(b);
+    expect(new Set([a, c, d]).size).toBe(3);
+    expect(a).toMatch(/^combined:v1:[0-9a-f]{64}$/);
   });
 });
