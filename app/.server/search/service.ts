@@ -221,21 +221,23 @@ export async function searchStudies(
   const stored = new Map<ProviderId, StudyRow[]>();
   const latestRows = new Map<number, StudyRow>();
   const summaries = new Map<number, StoredSummary>();
+  const fullTexts = new Map<number, string>();
   let persistChain: Promise<unknown> = Promise.resolve();
   const persist = (outcome: ProviderOutcome) => {
     persistChain = persistChain.then(async () => {
       const saved = await upsertStudies(app.bindings.DB, outcome.studies);
       const rows = saved.map((s) => s.row);
       stored.set(outcome.provider, rows);
-      for (const { row, summary } of saved) {
+      for (const { row, summary, fullTextAnalysis } of saved) {
         latestRows.set(row.id, row);
         if (summary) summaries.set(row.id, summary);
+        if (fullTextAnalysis) fullTexts.set(row.id, fullTextAnalysis);
       }
       options.onProvider?.({
         type: "provider",
         provider: outcome.provider,
         report: reportOf(outcome),
-        studies: rows.map((row) => toApiStudy(row, summaries.get(row.id) ?? null, [outcome.provider])),
+        studies: rows.map((row) => toApiStudy(row, summaries.get(row.id) ?? null, [outcome.provider], fullTexts.get(row.id) ?? null)),
       });
     });
     return persistChain;
@@ -301,7 +303,7 @@ export async function searchStudies(
     if (seen.has(rowId)) return;
     seen.add(rowId);
     const sources = [...new Set(members.map((m) => interleaved[m.index]!.provider))];
-    all.push(toApiStudy(latestRows.get(rowId)!, summaries.get(rowId) ?? null, sources));
+    all.push(toApiStudy(latestRows.get(rowId)!, summaries.get(rowId) ?? null, sources, fullTexts.get(rowId) ?? null));
   });
   const duplicatesRemoved = merged.duplicatesRemoved + (merged.studies.length - all.length);
 

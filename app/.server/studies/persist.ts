@@ -34,7 +34,8 @@ const MATCH = `(SELECT id FROM (
 
 /**
  * Each row comes back with its newest stored AI summary (feature 'summary'): content, model,
- * citations (JSON text) and time, each from the same row (same order, id as the tie-break).
+ * citations (JSON text) and time, each from the same row (same order, id as the tie-break), and
+ * its newest full-text analysis (feature 'fulltext').
  */
 const NEWEST_SUMMARY = `FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
      ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`;
@@ -42,7 +43,9 @@ const RETURNING = `RETURNING *,
   (SELECT s.content ${NEWEST_SUMMARY}) AS summary_content,
   (SELECT s.model ${NEWEST_SUMMARY}) AS summary_model,
   (SELECT s.citations ${NEWEST_SUMMARY}) AS summary_citations,
-  (SELECT s.updated_at ${NEWEST_SUMMARY}) AS summary_updated_at`;
+  (SELECT s.updated_at ${NEWEST_SUMMARY}) AS summary_updated_at,
+  (SELECT f.content FROM ai_summaries f WHERE f.study_id = studies.id AND f.feature = 'fulltext'
+     ORDER BY f.updated_at DESC, f.id DESC LIMIT 1) AS fulltext_content`;
 
 /**
  * Enriches the matched row, never overwriting with poorer data: missing identifiers (unless
@@ -116,6 +119,7 @@ interface RawRow {
   /** JSON text of the summary's citations, or null. */
   summary_citations: string | null;
   summary_updated_at: number | null;
+  fulltext_content: string | null;
 }
 
 function parseList(text: string): string[] {
@@ -127,7 +131,14 @@ function parseList(text: string): string[] {
   }
 }
 
-function toStored(raw: RawRow): { row: StudyRow; summary: StoredSummary | null } {
+/** A stored study row with its newest summary and full-text analysis (null when none). */
+export interface StoredStudy {
+  row: StudyRow;
+  summary: StoredSummary | null;
+  fullTextAnalysis: string | null;
+}
+
+function toStored(raw: RawRow): StoredStudy {
   const row: StudyRow = {
     id: raw.id,
     doi: raw.doi,
@@ -161,7 +172,7 @@ function toStored(raw: RawRow): { row: StudyRow; summary: StoredSummary | null }
           updatedAt: raw.summary_updated_at ?? 0,
         }
       : null;
-  return { row, summary };
+  return { row, summary, fullTextAnalysis: raw.fulltext_content ?? null };
 }
 
 function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now: number): D1PreparedStatement {
@@ -197,7 +208,7 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
  * exports) reference, in ONE D1 round trip: per record an UPDATE of the matching row (see MATCH
  * and UPDATE for the rules) and an INSERT when nothing matched, run in order inside one batch
  * (a transaction), so records of the same batch see each other. Each row comes back with its
- * newest AI summary and that summary's citations.
+ * newest AI summary, that summary's citations, and its newest full-text analysis.
  *
  * @returns the stored rows and summaries, index-aligned with `records`.
  * @throws Error when D1 fails (nothing is written: the batch is atomic).
@@ -205,7 +216,7 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
 export async function upsertStudies(
   d1: D1Database,
   records: NormalizedStudy[],
-): Promise<{ row: StudyRow; summary: StoredSummary | null }[]> {
+): Promise<StoredStudy[]> {
   if (records.length === 0) return [];
   const now = Date.now();
   const update = d1.prepare(UPDATE);

@@ -64,6 +64,12 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     const [again] = await upsertStudies(env.DB, [record]);
     expect(again!.row.id).toBe(stored!.row.id);
     expect(again!.summary).toMatchObject({ content: "Cited summary.", model: "cited-model", citations });
+    expect(again!.fullTextAnalysis).toBeNull();
+    // A full-text analysis comes back beside the summary (search results report it).
+    await saveSummary(db, { studyId: stored!.row.id, model: "ft-model", content: "Full-text analysis.", feature: "fulltext" });
+    const [withFullText] = await upsertStudies(env.DB, [record]);
+    expect(withFullText!.fullTextAnalysis).toBe("Full-text analysis.");
+    expect(withFullText!.summary).toMatchObject({ content: "Cited summary." });
   });
 
   it("never moves an identifier another row holds (unique indexes cannot fail)", async () => {

@@ -73,11 +73,12 @@ export function parseStoredCitations(value: unknown): Citation[] | null {
   );
 }
 
-/** Turns a stored row (plus its newest summary) into the API shape. */
+/** Turns a stored row (plus its newest summary and full-text analysis) into the API shape. */
 export function toApiStudy(
   row: StudyRow,
   summary: StoredSummary | null,
   sources: ProviderId[] = [row.source as ProviderId],
+  fullTextAnalysis: string | null = null,
 ): ApiStudy {
   return {
     id: row.id,
@@ -103,7 +104,7 @@ export function toApiStudy(
     aiSummaryModel: summary?.model ?? null,
     aiSummaryCitations: summary ? summary.citations : null,
     citationCount: row.citationCount,
-    fullTextAnalysis: null,
+    fullTextAnalysis,
   };
 }
 
