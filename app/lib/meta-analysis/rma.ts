@@ -93,6 +93,7 @@ export function tau2ConfidenceInterval(
 export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   checkEffects(effects);
   const test: TestType = opts.test ?? "z";
+  if (test !== "z" && test !== "knha") throw new MetaInputError(`Unknown test "${String(test)}" (use "z" or "knha").`);
   const level = opts.level ?? 95;
   if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
   const method = opts.method;
