@@ -205,6 +205,12 @@ const METHODS: Method[] = [
 const TESTS: TestType[] = ["z", "knha"];
 /** Egger's test under these model/test pairs, trim and fill with these model/estimator pairs. */
 const REGTEST = new Set(["REML/z", "REML/knha", "DL/z", "EE/z", "PM/knha"]);
+/** Fits repeated at a 90% level. */
+const LEVEL90: [Method, TestType][] = [
+  ["REML", "knha"],
+  ["DL", "z"],
+  ["EE", "z"],
+];
 const TRIMFILL: [Method, "L0" | "R0"][] = [
   ["EE", "L0"],
   ["EE", "R0"],
@@ -292,8 +298,8 @@ suppressMessages(library(metafor))
 options(warn = -1)
 emit <- function(id, v) cat(id, "\t", paste(sprintf("%.17g", as.numeric(v)), collapse = " "), "\n", sep = "")
 err <- function(id, e) cat(id, "\tERROR ", gsub("[\r\n\t]", " ", conditionMessage(e)), "\n", sep = "")
-fit <- function(id, yi, vi, method, test) tryCatch({
-  r <- rma(yi, vi, method = method, test = test)
+fit <- function(id, yi, vi, method, test, level = 95) tryCatch({
+  r <- rma(yi, vi, method = method, test = test, level = level)
   p <- predict(r)
   ci <- if (method %in% c("EE", "FE")) rep(NA, 4) else {
     cc <- confint(r)$random
@@ -330,6 +336,7 @@ function rScript(): string {
           parts.push(`bias("${d.id}/${m}/${t}", r)`);
       }
     }
+    for (const [m, t] of LEVEL90) parts.push(`r <- fit("${d.id}/${m}/${t}/90", yi, vi, "${m}", "${t}", 90)`);
     parts.push(
       `tryCatch({ g <- ranktest(yi, vi); emit("${d.id}/ranktest", c(g$tau, g$pval)) }, error = function(e) err("${d.id}/ranktest", e))`
     );
@@ -547,7 +554,16 @@ describe.skipIf(!HAS_R)("engine vs R metafor on random datasets", () => {
             }
           }
         }
-        const rk = get(`${d.id}/ranktest`);
+        for (const [m, t] of LEVEL90) {
+        const id = `${d.id}/${m}/${t}/90`;
+        const rv = get(id);
+        if (!rv) continue;
+        const res = rma(eff, { measure: d.measure, method: m, test: t, level: 90 });
+        POOLED_FIELDS.forEach((f, i) => ck.close(`${id} ${f}`, pooledVector(res)[i], rv[i]));
+        ck.close(`${id} tau2_ci_lb`, res.tau2_ci?.[0], rv[14]);
+        ck.close(`${id} tau2_ci_ub`, res.tau2_ci?.[1], rv[15]);
+      }
+      const rk = get(`${d.id}/ranktest`);
         if (rk) {
           const g = ranktest(eff);
           ck.all(`${d.id} ranktest`, [g.tau, g.pval], rk);
