@@ -68,6 +68,13 @@ export interface PooledResult {
   weights: number[];
   /** Back-transformed values for ratio measures (exp of estimate/CI/PI), else null. */
   ratio: { estimate: number; ci_lb: number; ci_ub: number; pi_lb: number; pi_ub: number } | null;
+  /** Degrees of freedom of the t statistic (test "knha": k − 1); null for z tests. */
+  df?: number | null;
+  /** I² (percent) and H² bounds from the Q-profile τ² CI (random-effects models only). */
+  I2_ci?: [number, number] | null;
+  H2_ci?: [number, number] | null;
+  /** Notes on degenerate situations the numbers reflect (e.g. zero-width Hartung–Knapp CI). */
+  warnings?: string[];
 }
 
 /** Egger's regression test (metafor regtest, model rma, predictor sei). */
