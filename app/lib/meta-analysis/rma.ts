@@ -1,7 +1,8 @@
 import { pchisq, pnorm, pt, qchisq, qnorm, qt, uniroot } from "./distributions.ts";
 import { isRatioMeasure } from "./escalc.ts";
 import { MetaInputError } from "./errors.ts";
-import { DEFAULT_TOL, estimateTau2, qGen, weightedFit, type Tau2Control } from "./tau2.ts";
+import { wls } from "./linear.ts";
+import { DEFAULT_TOL, estimateTau2, qGen, weightedFit, type Tau2Control, type Tau2Method } from "./tau2.ts";
 import type { EffectSize, Measure, Method, PooledResult, TestType } from "./types.ts";
 
 export interface RmaOptions {
@@ -209,4 +210,67 @@ export function ratioOf(
     pi_lb: Math.exp(pi_lb),
     pi_ub: Math.exp(pi_ub),
   };
+}
+
+/** One coefficient of a meta-regression. */
+export interface RegCoefficient {
+  estimate: number;
+  se: number;
+  /** z, or t with k − 2 df under knha. */
+  statistic: number;
+  pval: number;
+  ci_lb: number;
+  ci_ub: number;
+}
+
+/** Meta-regression on one moderator (metafor rma.uni(yi, vi, mods = x, method, test)). */
+export interface MetaRegression {
+  k: number;
+  tau2: number;
+  /** Degrees of freedom of the t tests (knha: k − 2), null for z. */
+  df: number | null;
+  intercept: RegCoefficient;
+  slope: RegCoefficient;
+}
+
+/**
+ * Mixed-effects meta-regression yi = b0 + b1·x + u + e with u ~ N(0, τ²), e ~ N(0, vi), as
+ * metafor's rma.uni(yi, vi, mods = x, method, test, level): τ² by the same estimators as rma()
+ * (0 for EE/FE), weighted least squares with w = 1/(v + τ²), knha scaling of Var(b) by
+ * Σw e²/(k−2) with t(k−2) inference. Used by Egger's test (x = √vi) and by trim and fill's side
+ * estimation. Needs k ≥ 3.
+ */
+export function rmaReg(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  x: ArrayLike<number>,
+  opts: { method: Method; test?: TestType; level?: number; control?: Tau2Control },
+): MetaRegression {
+  const k = yi.length;
+  if (k < 3) throw new MetaInputError("At least 3 studies are needed for a meta-regression.");
+  const test = opts.test ?? "z";
+  const level = opts.level ?? 95;
+  const fixed = opts.method === "EE" || opts.method === "FE";
+  const tau2 = fixed ? 0 : estimateTau2(yi, vi, opts.method as Tau2Method, opts.control, x).tau2;
+  const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
+  const fit = wls(yi, w, x);
+  let s2w = 1;
+  if (test === "knha") s2w = fit.rss <= 2.220446049250313e-16 ? 0 : fit.rss / (k - 2);
+  const df = k - 2;
+  const crit = critical(level, test, df);
+  const coef = (j: 0 | 1): RegCoefficient => {
+    const est = fit.beta[j];
+    const se = Math.sqrt(s2w * fit.A[j === 0 ? 0 : 3]);
+    const statistic = se > 0 ? est / se : est === 0 ? 0 : Math.sign(est) * Number.MAX_VALUE;
+    const pval =
+      se > 0
+        ? test === "knha"
+          ? 2 * pt(Math.abs(statistic), df, false)
+          : 2 * pnorm(Math.abs(statistic), false)
+        : est === 0
+          ? 1
+          : 0;
+    return { estimate: est, se, statistic, pval, ci_lb: est - crit * se, ci_ub: est + crit * se };
+  };
+  return { k, tau2, df: test === "knha" ? df : null, intercept: coef(0), slope: coef(1) };
 }

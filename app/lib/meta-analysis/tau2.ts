@@ -1,5 +1,6 @@
 import { uniroot } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
+import { wls, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
@@ -25,30 +26,6 @@ export interface Tau2Estimate {
   iterations: number;
 }
 
-/**
- * Sums over an intercept-only P matrix, P = W − w wᵀ/Σw with weights w: returns
- * Σ_ij P_ij² a_i b_j for vectors a, b (a = b = 1 gives tr(PP), etc.). O(k).
- */
-export function sumP2(w: ArrayLike<number>, a: ArrayLike<number> | null, b: ArrayLike<number> | null): number {
-  const k = w.length;
-  let S = 0;
-  for (let i = 0; i < k; i++) S += w[i];
-  let diag = 0;
-  let diag3 = 0;
-  let sa = 0;
-  let sb = 0;
-  for (let i = 0; i < k; i++) {
-    const ai = a ? a[i] : 1;
-    const bi = b ? b[i] : 1;
-    const w2 = w[i] * w[i];
-    diag += w2 * ai * bi;
-    diag3 += w2 * w[i] * ai * bi;
-    sa += w2 * ai;
-    sb += w2 * bi;
-  }
-  return diag - (2 * diag3) / S + (sa * sb) / (S * S);
-}
-
 /** Weighted mean Σw y / Σw and the weighted residual sum of squares Σ w (y − μ̂)² (= yᵀPy). */
 export function weightedFit(y: ArrayLike<number>, w: ArrayLike<number>): { mu: number; rss: number; sw: number } {
   const k = y.length;
@@ -67,7 +44,7 @@ export function weightedFit(y: ArrayLike<number>, w: ArrayLike<number>): { mu: n
   return { mu, rss, sw };
 }
 
-function weights(vi: ArrayLike<number>, tau2: number): Float64Array {
+export function weights(vi: ArrayLike<number>, tau2: number): Float64Array {
   const k = vi.length;
   const w = new Float64Array(k);
   for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
@@ -86,20 +63,21 @@ export function mad(values: number[]): number {
   return 1.4826 * median(values.map((v) => Math.abs(v - m)));
 }
 
-/** Q(τ²) − objective with Q(τ²) = Σ (y − μ̂(τ²))² / (v + τ²) (metafor .QE.func, intercept only). */
-export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number): number {
-  return weightedFit(yi, weights(vi, tau2)).rss;
+/**
+ * Generalised Q at τ²: Σ (y − ŷ(τ²))² / (v + τ²) (metafor .QE.func), with an optional moderator x.
+ */
+export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: ArrayLike<number> | null = null): number {
+  return x ? wls(yi, weights(vi, tau2), x).rss : weightedFit(yi, weights(vi, tau2)).rss;
 }
 
-/** Restricted (REML) or full (ML) log-likelihood of the intercept-only random-effects model at τ². */
-function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean): number {
+/** Restricted (REML) or full (ML) log-likelihood of the random-effects model at τ². */
+function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: ArrayLike<number> | null): number {
   const k = yi.length;
-  const w = weights(vi, tau2);
-  const { rss, sw } = weightedFit(yi, w);
+  const fit = wls(yi, weights(vi, tau2), x);
   let sumLogV = 0;
   for (let i = 0; i < k; i++) sumLogV += Math.log(vi[i] + tau2);
-  if (reml) return -0.5 * (k - 1) * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * Math.log(sw) - 0.5 * rss;
-  return -0.5 * k * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * rss;
+  if (reml) return -0.5 * (k - fit.p) * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.logDetXWX - 0.5 * fit.rss;
+  return -0.5 * k * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.rss;
 }
 
 /**
@@ -116,7 +94,8 @@ function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml
  *   threshold 1e-5, at most 100 iterations; ML/REML fall back to 0 when the likelihood is higher there.
  * - DLIT: iterated DL from 0.
  *
- * yi on the analysis scale, vi > 0 (same units squared). Needs k ≥ 2. Returns τ², its SE (metafor's
+ * With a moderator x (metafor mods = x) the same estimators are applied to the meta-regression.
+ * yi on the analysis scale, vi > 0 (same units squared). Needs k > p (2 without, 3 with a moderator). Returns τ², its SE (metafor's
  * formula for each estimator) and iterations. Throws MetaInputError when k < 2 or an iteration fails.
  */
 export function estimateTau2(
@@ -124,42 +103,45 @@ export function estimateTau2(
   vi: ArrayLike<number>,
   method: Tau2Method,
   control: Tau2Control = {},
+  x: ArrayLike<number> | null = null,
 ): Tau2Estimate {
   const k = yi.length;
-  if (k < 2) throw new MetaInputError("At least 2 studies are needed to estimate the between-study variance.");
+  const p = x ? 2 : 1;
+  if (k <= p) {
+    throw new MetaInputError(
+      p === 1
+        ? "At least 2 studies are needed to estimate the between-study variance."
+        : "At least 3 studies are needed for a meta-regression.",
+    );
+  }
   const threshold = control.threshold ?? 1e-5;
   const maxiter = control.maxiter ?? 100;
   const tol = control.tol ?? DEFAULT_TOL;
-  const p = 1;
   const df = k - p;
-  let sumV = 0;
-  let sumV2 = 0;
   let ybar = 0;
-  for (let i = 0; i < k; i++) {
-    sumV += vi[i];
-    sumV2 += vi[i] * vi[i];
-    ybar += yi[i];
-  }
+  for (let i = 0; i < k; i++) ybar += yi[i];
   ybar /= k;
   let ssUnweighted = 0;
   for (let i = 0; i < k; i++) ssUnweighted += (yi[i] - ybar) ** 2;
 
   const w0 = weights(vi, 0);
-  const fit0 = weightedFit(yi, w0);
-  const trP0 = fit0.sw - sumSquares(w0) / fit0.sw;
+  const fit0 = wls(yi, w0, x);
   let tau2: number;
   let se: number;
   let iterations = 0;
+  const dlSe = (fit: WlsFit, t2: number, denom: number) =>
+    Math.sqrt((2 * df + 4 * t2 * fit.trP() + 2 * t2 * t2 * fit.sumP2(null, null)) / (denom * denom));
 
   switch (method) {
     case "DL": {
-      tau2 = Math.max(0, (fit0.rss - df) / trP0);
-      se = Math.sqrt((2 * df + 4 * tau2 * trP0 + 2 * tau2 * tau2 * sumP2(w0, null, null)) / (trP0 * trP0));
+      const trP = fit0.trP();
+      tau2 = Math.max(0, (fit0.rss - df) / trP);
+      se = dlSe(fit0, tau2, trP);
       break;
     }
     case "HS": {
       tau2 = Math.max(0, (fit0.rss - k) / fit0.sw);
-      se = Math.sqrt((2 * df + 4 * tau2 * trP0 + 2 * tau2 * tau2 * sumP2(w0, null, null)) / (fit0.sw * fit0.sw));
+      se = dlSe(fit0, tau2, fit0.sw);
       break;
     }
     case "HE": {
@@ -169,12 +151,11 @@ export function estimateTau2(
     }
     case "SJ": {
       const tau20 = ssUnweighted / k;
-      const w = weights(vi, tau20);
-      const fit = weightedFit(yi, w);
+      const fit = wls(yi, weights(vi, tau20), x);
       tau2 = Math.max(0, (tau20 * fit.rss) / df);
       se = Math.sqrt(
         ((tau20 * tau20) / (df * df)) *
-          (2 * sumP2(w, vi, vi) + 4 * tau2 * sumP2(w, null, vi) + 2 * tau2 * tau2 * sumP2(w, null, null)),
+          (2 * fit.sumP2(vi, vi) + 4 * tau2 * fit.sumP2(null, vi) + 2 * tau2 * tau2 * fit.sumP2(null, null)),
       );
       break;
     }
@@ -184,7 +165,7 @@ export function estimateTau2(
       while (change > threshold) {
         iterations++;
         const old = tau2;
-        tau2 = (tau2 * weightedFit(yi, weights(vi, tau2)).rss) / df;
+        tau2 = (tau2 * wls(yi, weights(vi, tau2), x).rss) / df;
         change = Math.abs(old - tau2);
         if (iterations > maxiter) throw new MetaInputError("The iterative Sidik–Jonkman estimator did not converge.");
       }
@@ -195,20 +176,16 @@ export function estimateTau2(
     case "DLIT": {
       tau2 = 0;
       let change = threshold + 1;
+      let fit = fit0;
       while (change > threshold) {
         iterations++;
         const old = tau2;
-        const w = weights(vi, tau2);
-        const fit = weightedFit(yi, w);
-        const trP = fit.sw - sumSquares(w) / fit.sw;
-        tau2 = Math.max(0, (fit.rss - df) / trP);
+        fit = wls(yi, weights(vi, tau2), x);
+        tau2 = Math.max(0, (fit.rss - df) / fit.trP());
         change = Math.abs(old - tau2);
         if (iterations > maxiter) throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
       }
-      const w = weights(vi, tau2);
-      const fit = weightedFit(yi, w);
-      const trP = fit.sw - sumSquares(w) / fit.sw;
-      se = Math.sqrt((2 * df + 4 * tau2 * trP + 2 * tau2 * tau2 * sumP2(w, null, null)) / (trP * trP));
+      se = dlSe(fit, tau2, fit.trP());
       break;
     }
     case "PM": {
@@ -217,12 +194,12 @@ export function estimateTau2(
         tau2 = 0;
       } else {
         const tau2Max = Math.max(100, 10 * mad(Array.from(yi)) ** 2);
-        if (qGen(yi, vi, tau2Max) > target) {
+        if (qGen(yi, vi, tau2Max, x) > target) {
           throw new MetaInputError(
             "The Paule–Mandel estimate of the between-study variance is out of range; choose another estimator.",
           );
         }
-        tau2 = uniroot((t) => qGen(yi, vi, t) - target, 0, tau2Max, tol, maxiter);
+        tau2 = uniroot((t) => qGen(yi, vi, t, x) - target, 0, tau2Max, tol, maxiter);
       }
       tau2 = Math.max(0, tau2);
       se = pmSe(tau2);
@@ -237,21 +214,20 @@ export function estimateTau2(
         iterations++;
         const old = tau2;
         const w = weights(vi, tau2);
-        const fit = weightedFit(yi, w);
+        const fit = wls(yi, w, x);
         let adj: number;
         if (method === "EB") {
           adj = ((fit.rss * k) / df - k) / fit.sw;
         } else {
-          // yᵀPPy = Σ w²(y − μ̂)²
+          // yᵀPPy = Σ w² e²
           let yPPy = 0;
           let sw2 = 0;
           for (let i = 0; i < k; i++) {
-            const r = yi[i] - fit.mu;
-            yPPy += w[i] * w[i] * r * r;
+            yPPy += w[i] * w[i] * fit.e[i] * fit.e[i];
             sw2 += w[i] * w[i];
           }
           if (method === "ML") adj = (yPPy - fit.sw) / sw2;
-          else adj = (yPPy - (fit.sw - sw2 / fit.sw)) / sumP2(w, null, null);
+          else adj = (yPPy - fit.trP()) / fit.sumP2(null, null);
         }
         if (Number.isNaN(adj)) adj = 0;
         while (tau2 + adj < 0) adj /= 2;
@@ -265,14 +241,14 @@ export function estimateTau2(
       }
       if (method !== "EB") {
         const reml = method === "REML";
-        const ll0 = logLik(yi, vi, 0, reml);
-        const ll = logLik(yi, vi, tau2, reml);
+        const ll0 = logLik(yi, vi, 0, reml, x);
+        const ll = logLik(yi, vi, tau2, reml, x);
         if (ll0 - ll > DEFAULT_TOL && tau2 > threshold) tau2 = 0;
       }
       tau2 = Math.max(0, tau2);
       const w = weights(vi, tau2);
       if (method === "ML") se = Math.sqrt(2 / sumSquares(w));
-      else if (method === "REML") se = Math.sqrt(2 / sumP2(w, null, null));
+      else if (method === "REML") se = Math.sqrt(2 / wls(yi, w, x).sumP2(null, null));
       else se = pmSe(tau2);
       break;
     }
@@ -282,12 +258,32 @@ export function estimateTau2(
   return { tau2, se, iterations };
 
   function heRaw(): number {
-    return (ssUnweighted - (sumV * (k - 1)) / k) / df;
+    const ols = wls(yi, new Float64Array(k).fill(1), x);
+    return (ols.rss - trPV(ols)) / df;
+  }
+  function trPV(ols: WlsFit): number {
+    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii) = Σ_ij P₀_ij² … computed as Σv − tr((XᵀX)⁻¹ XᵀVX)
+    let sv = 0;
+    for (let i = 0; i < k; i++) sv += vi[i];
+    const M = x ? [0, 0, 0, 0] : [0];
+    for (let i = 0; i < k; i++) {
+      M[0] += vi[i];
+      if (x) {
+        M[1] += vi[i] * x[i];
+        M[2] += vi[i] * x[i];
+        M[3] += vi[i] * x[i] * x[i];
+      }
+    }
+    const A = ols.A;
+    const tr = x ? A[0] * M[0] + A[1] * M[2] + A[2] * M[1] + A[3] * M[3] : A[0] * M[0];
+    return sv - tr;
   }
   function heSe(t2: number): number {
-    const trPV = (sumV * (k - 1)) / k;
-    const trPVPV = sumV2 - (2 * sumV2) / k + (sumV * sumV) / (k * k);
-    return Math.sqrt((2 * trPVPV + 4 * t2 * trPV + 2 * t2 * t2 * df) / (df * df));
+    const ones = new Float64Array(k).fill(1);
+    const ols = wls(yi, ones, x);
+    const tpv = trPV(ols);
+    const tpvpv = ols.sumP2(vi, vi);
+    return Math.sqrt((2 * tpvpv + 4 * t2 * tpv + 2 * t2 * t2 * df) / (df * df));
   }
   function pmSe(t2: number): number {
     let sw = 0;

@@ -85,6 +85,8 @@ export interface EggerTest {
   /** Intercept/slope of the regression line drawn on the funnel plot (standard error on the y axis). */
   intercept: number;
   slope: number;
+  /** CI of the intercept (the "limit estimate" as the standard error → 0), analysis scale. */
+  intercept_ci?: [number, number];
 }
 
 /** Begg and Mazumdar's rank correlation test (metafor ranktest). */
@@ -101,6 +103,10 @@ export interface TrimFillResult {
   /** Filled (imputed) studies on the analysis scale. */
   filled: EffectSize[];
   adjusted: PooledResult;
+  /** Standard error of k0 (metafor se.k0). */
+  se_k0?: number;
+  /** R0 only: p-value of the test of k0 = 0 (metafor p.k0); null for L0. */
+  p_k0?: number | null;
 }
 
 /** Leave-one-out row (metafor leave1out). */
@@ -111,6 +117,11 @@ export interface LeaveOneOutRow {
   ci_ub: number;
   tau2: number;
   I2: number;
+  se?: number;
+  pval?: number;
+  QE?: number;
+  QEp?: number;
+  H2?: number;
 }
 
 /** A value extracted from a study text, with the quote that supports it. */
