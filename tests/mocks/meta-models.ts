@@ -31,11 +31,21 @@ export function textModel(text: string | (() => string), pieces = 6): MockLangua
   });
 }
 
-/** A model whose every call fails with `message`. */
-export function failingModel(message: string): MockLanguageModelV4 {
+/**
+ * A model whose every call fails with `message`: thrown from doStream (`how: "throw"`, as a
+ * provider's HTTP error is), or reported as an error part of the stream (`how: "stream"`; inside
+ * workerd a thrown doStream error also surfaces as an unhandled rejection from the ai SDK's
+ * telemetry wrapper, which the Workers test pool reports).
+ */
+export function failingModel(message: string, how: "throw" | "stream" = "throw"): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doStream: async () => {
-      throw new Error(message);
+      if (how === "throw") throw new Error(message);
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: "stream-start", warnings: [] },
+        { type: "error", error: new Error(message) },
+      ];
+      return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 0 }) };
     },
   });
 }

@@ -162,7 +162,7 @@ const INT = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
 const BETWEEN_ARMS = String.raw`[^.;]{0,80}?\b(?:vs\.?|versus|and|compared\s+with|compared\s+to|with)\s+(?:[^.;\d]{0,60}?)`;
 
 /** "12/100", "12 of 100", "90 [8%] of 1088", "12 (12%) of 100". */
-const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d.·]|\s*%)`;
+const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d]|[.·]\d|\s*%)`;
 const COUNTS = new RegExp(ARM_COUNT + BETWEEN_ARMS + ARM_COUNT, "giu");
 
 /** "5.2 ± 1.1 (n = 30)", "5.2 (SD 1.1; n = 30)". */
