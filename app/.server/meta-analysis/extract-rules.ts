@@ -276,7 +276,11 @@ export function findEffectData(text: string): Found[] {
       outcome: outcomeNear(text, s.start, effect.start, labelEnd),
       measure: map.measure,
       ...(map.reportedMeasure ? { reportedMeasure: map.reportedMeasure } : {}),
-      data: { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
+      // A risk difference in percentage points is stored as a proportion, as escalc computes RD.
+      data:
+        map.measure === "RD" && effect.unit === "%"
+          ? { kind: "estimate-ci", estimate: effect.value / 100, lower: effect.ci.lower / 100, upper: effect.ci.upper / 100 }
+          : { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
       quote: { start: effect.start, end: effect.end },
       sentenceStart: s.start,
     });
