@@ -102,6 +102,11 @@ describe("POST /api/meta-analysis/enhanced validation", () => {
     const big = await post("enhanced", { studies: [STUDIES[0], { title: "Long", abstract: "a".repeat(20_001) }] });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE" });
+    // Each full text is within its limit, but the whole request would not fit in a D1 row.
+    const fullTexts = Array.from({ length: 10 }, (_, i) => ({ title: `Full ${i}`, fullTextAnalysis: "b".repeat(190_000) }));
+    const tooMuch = await post("enhanced", { studies: fullTexts });
+    expect(tooMuch.status).toBe(413);
+    expect(await tooMuch.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("1.8 MB") });
     const bad = await post("enhanced", "{nope");
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "INVALID_JSON" });
