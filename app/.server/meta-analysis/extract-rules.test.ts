@@ -44,6 +44,11 @@ describe("extractStudyByRules: written forms", () => {
     ["Pain fell (mean difference -2.1, 95% CI -3.0 to -1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Pain fell (mean difference −2.1, 95% CI −3.0 to −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Depression improved (Hedges' g = 0.45, 95% CI 0.20 to 0.70).", "SMD", { estimate: 0.45, lower: 0.2, upper: 0.7 }],
+    ["Death was less frequent with drug A (HR 0.82 (0.70–0.96); p = 0.01).", "RR", { estimate: 0.82, lower: 0.7, upper: 0.96 }],
+    ["Readmission rose (OR 1.8, 95% CI 1.2, 2.6, P = 0.003).", "OR", { estimate: 1.8, lower: 1.2, upper: 2.6 }],
+    ["Weight fell (MD −2.1 kg, 95% CI −3.0 – −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
+    ["Fracture risk was lower (RR 0·75, 95% CI 0·60—0·93).", "RR", { estimate: 0.75, lower: 0.6, upper: 0.93 }],
+    ["Falls decreased (risk difference −5.2%, 95% CI −8.1% to −2.3%).", "RD", { estimate: -0.052, lower: -0.081, upper: -0.023 }],
   ])("%s", (text, measure, numbers) => {
     const { rows } = rowsOf(simple(text));
     expect(rows).toHaveLength(1);

@@ -172,6 +172,8 @@ const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
 const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
 
 const int = (raw: string) => Number(raw.replace(/,/g, ""));
+/** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
+const percent = (x: number) => Number((x / 100).toPrecision(12));
 
 /** One effect statement: the data, its outcome phrase (raw) and the quote's offsets. */
 export interface Found {
@@ -279,7 +281,7 @@ export function findEffectData(text: string): Found[] {
       // A risk difference in percentage points is stored as a proportion, as escalc computes RD.
       data:
         map.measure === "RD" && effect.unit === "%"
-          ? { kind: "estimate-ci", estimate: effect.value / 100, lower: effect.ci.lower / 100, upper: effect.ci.upper / 100 }
+          ? { kind: "estimate-ci", estimate: percent(effect.value), lower: percent(effect.ci.lower), upper: percent(effect.ci.upper) }
           : { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
       quote: { start: effect.start, end: effect.end },
       sentenceStart: s.start,
