@@ -102,6 +102,9 @@ describe("normaliseOutcome / classifyDesign", () => {
   it("normalises labels for grouping", () => {
     expect(normaliseOutcome("  The Risk of  Haemorrhage. ")).toBe("hemorrhage");
     expect(normaliseOutcome("All-cause Mortality")).toBe("all-cause mortality");
+    expect(normaliseOutcome("death from any cause")).toBe("all-cause mortality");
+    expect(normaliseOutcome("Glycosylated haemoglobin")).toBe("hba1c");
+    expect(normaliseOutcome("mortality")).toBe("mortality");
   });
   it("classifies designs for GRADE", () => {
     expect(classifyDesign("Aspirin after VTE: a randomized controlled trial", "")).toBe("RCT");
@@ -155,7 +158,7 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const study = pubmedStudy("efetch_pubmed_29915538_POST.xml");
     const { rows } = rowsOf(study);
     const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, r]));
-    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
+    expect(byOutcome["hba1c"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
     expect(byOutcome["fasting plasma glucose"]?.data).toEqual({ kind: "estimate-ci", estimate: -1.15, lower: -1.67, upper: -0.63 });
     expect(byOutcome["body weight"]?.data).toEqual({ kind: "estimate-ci", estimate: -3.47, lower: -3.96, upper: -2.98 });
     expect(byOutcome["systolic blood pressure"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.55, lower: -3.22, upper: -1.88 });

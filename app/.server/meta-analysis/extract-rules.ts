@@ -99,8 +99,23 @@ export function normaliseOutcome(label: string): string {
   s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number)\s+of\s+)+/, "");
   s = s.replace(/haemo/g, "hemo").replace(/oedema/g, "edema").replace(/anaem/g, "anem");
   s = s.replace(/[\s.,;:()[\]-]+$/, "").replace(/^[\s.,;:()[\]-]+/, "");
+  for (const [pattern, name] of OUTCOME_SYNONYMS) if (pattern.test(s)) return name;
   return s;
 }
+
+/**
+ * Names that mean the same outcome, so studies wording it differently are grouped together. Kept
+ * to unambiguous equivalents; anything else is grouped by its own words (and can be relabelled in
+ * the review table).
+ */
+const OUTCOME_SYNONYMS: [RegExp, string][] = [
+  [/^(?:all[- ]cause (?:mortality|death)|death from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|deaths? \(any cause\))$/, "all-cause mortality"],
+  [/^(?:hba1c|hemoglobin a1c|a1c|glycated hemoglobin|glycosylated hemoglobin|glycated hemoglobin \(hba1c\)|glycosylated hemoglobin \(hba1c\))$/, "hba1c"],
+  [/^(?:body weight|weight|bodyweight)$/, "body weight"],
+  [/^(?:bmi|body mass index)$/, "body mass index"],
+  [/^(?:sbp|systolic blood pressure|systolic bp)$/, "systolic blood pressure"],
+  [/^(?:dbp|diastolic blood pressure|diastolic bp)$/, "diastolic blood pressure"],
+];
 
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
