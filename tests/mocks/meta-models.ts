@@ -2,7 +2,7 @@
  * Test doubles for the meta-analysis model calls: a MockLanguageModelV4 that streams a fixed text
  * (as structured output arrives), or fails. Used by node and Workers tests only.
  */
-import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 
@@ -11,11 +11,21 @@ const usage = {
   outputTokens: { total: 4, text: 4, reasoning: 0 },
 };
 
-/** A model that answers every call with `text` (e.g. JSON.stringify of an object), in pieces. */
-export function textModel(text: string | (() => string), pieces = 6): MockLanguageModelV4 {
+/** The text of a call's prompt (all text parts of all messages). */
+export function promptText(options: LanguageModelV4CallOptions): string {
+  return options.prompt
+    .flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.flatMap((p) => ("text" in p && typeof p.text === "string" ? [p.text] : []))))
+    .join("\n");
+}
+
+/**
+ * A model that answers every call with `text` (e.g. JSON.stringify of an object), in pieces; a
+ * function gets the prompt's text and may answer per call.
+ */
+export function textModel(text: string | ((prompt: string) => string), pieces = 6): MockLanguageModelV4 {
   return new MockLanguageModelV4({
-    doStream: async () => {
-      const body = typeof text === "function" ? text() : text;
+    doStream: async (options) => {
+      const body = typeof text === "function" ? text(promptText(options)) : text;
       const size = Math.max(1, Math.ceil(body.length / pieces));
       const deltas: string[] = [];
       for (let i = 0; i < body.length; i += size) deltas.push(body.slice(i, i + size));

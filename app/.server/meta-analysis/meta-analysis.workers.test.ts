@@ -4,7 +4,7 @@ import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import worker from "../../../workers/app";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
-import { failingModel } from "../../../tests/mocks/meta-models";
+import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 import { getLoadContext } from "../context";
 import { normalizePubmedXml } from "../search/providers/pubmed";
 import { assertMetaAnalysisAvailable, createMetaAnalysisJob } from "./jobs";
@@ -201,6 +201,51 @@ describe("meta-analysis job through the queue", () => {
     );
     expect(failed.result).toBeUndefined();
     expect(await usageCount(userId)).toBe(0);
+  });
+
+  it("with a language model: grounded extraction per study, narrative rephrased with only computed numbers", async () => {
+    const ip = uniqueIp();
+    const { userId } = await register(ip);
+    const jobId = await insertJob({ studies: STUDIES.slice(0, 3) }, { userId });
+    const nulls = { estimate: null, lower: null, upper: null, mean1: null, sd1: null, mean2: null, sd2: null };
+    const arms: Record<string, [string, number, number, number, number]> = {
+      t1: ["12/100 vs 20/98", 12, 100, 20, 98],
+      t2: ["57 of 411 patients given drug A and 73 of 411", 57, 411, 73, 411],
+      t3: ["30/200 vs 35/190", 30, 200, 35, 190],
+    };
+    const model = textModel((prompt) => {
+      if (prompt.includes("Rewrite each field")) {
+        const fields = JSON.parse(prompt.slice(prompt.indexOf("{"))) as Record<string, unknown>;
+        return JSON.stringify({ ...fields, executiveSummary: `In plain words: ${String(fields.executiveSummary)}` });
+      }
+      const study = STUDIES.find((s) => prompt.includes(s.abstract))!;
+      const [quote, events1, n1, events2, n2] = arms[study.id]!;
+      return JSON.stringify({
+        design: "RCT",
+        totalN: n1 + n2,
+        effects: [
+          { ...nulls, outcome: "Death from any cause", measure: "RR", kind: "counts", events1, n1, events2, n2, quote, source: "abstract" },
+          // Not in the text: dropped by grounding.
+          { ...nulls, events1: null, n1: null, events2: null, n2: null, outcome: "stroke", measure: "OR", kind: "estimate-ci", estimate: 0.5, lower: 0.3, upper: 0.9, quote: "OR 0.5 (0.3-0.9)", source: "abstract" },
+        ],
+      });
+    });
+    const { app } = getLoadContext(env as never, createExecutionContext());
+    await runMetaAnalysisJob(app, jobId, { attempts: 1, isLastAttempt: false }, { model: { model, name: "mock-gpt", provider: "openai" } });
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ status: "done", progress: 100 });
+    const result = JSON.parse(row!.result!) as MetaAnalysisJobResult;
+    expect(result.model).toBe("mock-gpt");
+    expect(result.extracted.map((r) => [r.studyId, r.outcome, r.extractedBy])).toEqual([
+      ["t1", "all-cause mortality", "mock-gpt"],
+      ["t2", "all-cause mortality", "mock-gpt"],
+      ["t3", "all-cause mortality", "mock-gpt"],
+    ]);
+    expect(result.analyses[0]!.estimate).toBeCloseTo(-0.27303629, 6);
+    expect(result.narrative).toMatchObject({
+      executiveSummary: expect.stringMatching(/^In plain words: /),
+      generatedBy: expect.stringContaining("mock-gpt"),
+    });
   });
 
   it("through the queue handler: a bad job is retried with backoff, and acked as failed on the last attempt", async () => {
