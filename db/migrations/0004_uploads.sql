@@ -1,0 +1,32 @@
+CREATE TABLE `uploaded_studies` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` text NOT NULL,
+	`r2_key` text,
+	`file_name` text NOT NULL,
+	`file_size` integer NOT NULL,
+	`status` text DEFAULT 'queued' NOT NULL,
+	`failure_reason` text,
+	`failure_code` text,
+	`title` text NOT NULL,
+	`authors` text DEFAULT '[]' NOT NULL,
+	`journal` text,
+	`publication_date` text,
+	`doi` text,
+	`abstract` text,
+	`full_text_content` text,
+	`study_type` text,
+	`keywords` text DEFAULT '[]' NOT NULL,
+	`mesh_terms` text DEFAULT '[]' NOT NULL,
+	`journal_impact_factor` real,
+	`pages_read` integer,
+	`total_pages` integer,
+	`ai_summary` text,
+	`ai_summary_model` text,
+	`full_text_analysis` text,
+	`full_text_analysis_model` text,
+	`uploaded_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	`updated_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `uploaded_studies_user_idx` ON `uploaded_studies` (`user_id`,`uploaded_at`);
