@@ -19,6 +19,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
-    return uploadPdfs(context.app, { user, request });
+    return await uploadPdfs(context.app, { user, request });
   });
 }

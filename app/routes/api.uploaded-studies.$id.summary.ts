@@ -19,6 +19,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const id = parseUploadId(params.id);
     const user = await requireUser(context.app, request);
-    return streamUploadSummary(context.app, { id, meter: { user, request } });
+    return await streamUploadSummary(context.app, { id, meter: { user, request } });
   });
 }

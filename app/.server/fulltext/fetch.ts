@@ -405,6 +405,27 @@ function readInfo(raw: unknown): PdfInfo {
   return out;
 }
 
+let decompressionGuardInstalled = false;
+
+/**
+ * PDF.js decodes Flate/Brotli image streams through a DecompressionStream and does not handle
+ * the rejection of the writer's `closed` promise when a stream is corrupt ("Decompression
+ * failed."); the read side of the same stream does fail the extraction properly. This marks
+ * exactly those stray rejections as handled (logged as a warning) so a damaged PDF does not
+ * surface as an unhandled rejection of the Worker. Installed once per isolate.
+ */
+function guardPdfJsDecompressionRejections(): void {
+  if (decompressionGuardInstalled || typeof globalThis.addEventListener !== "function") return;
+  decompressionGuardInstalled = true;
+  globalThis.addEventListener("unhandledrejection", (event: Event) => {
+    const reason = (event as PromiseRejectionEvent).reason as { name?: string; message?: string } | null;
+    if (reason?.name === "TypeError" && reason.message === "Decompression failed.") {
+      event.preventDefault();
+      console.warn("pdf: a corrupt compressed stream was skipped (Decompression failed.)");
+    }
+  });
+}
+
 /**
  * Reads a PDF with unpdf (PDF.js): `getDocumentProxy`, then each page's text content joined
  * exactly as unpdf's `extractText({ mergePages: true })` does (items joined, `hasEOL` as newlines,
@@ -420,6 +441,7 @@ export async function extractPdfDocument(
   bytes: Uint8Array,
   { maxPages = DEFAULT_MAX_PAGES, signal }: { maxPages?: number; signal?: AbortSignal } = {},
 ): Promise<PdfDocumentText> {
+  guardPdfJsDecompressionRejections();
   const abort = signal ?? new AbortController().signal;
   type Doc = Awaited<ReturnType<typeof getDocumentProxy>>;
   let doc: Doc | null = null;
