@@ -12,7 +12,7 @@ const BASE = "https://metamind.test";
  * file system). Empty when ../shared is absent; those tests skip.
  */
 const pdfs = import.meta.glob("../../../../shared/pdfs/*.pdf", { query: "?inline", import: "default", eager: true }) as Record<string, string>;
-function pdf(name: string): Uint8Array {
+function pdf(name: string): Uint8Array<ArrayBuffer> {
   const url = pdfs[`../../../../shared/pdfs/${name}`];
   if (!url) throw new Error(`missing ${name}`);
   const binary = atob(url.slice(url.indexOf(",") + 1));
@@ -53,7 +53,7 @@ async function newProAccount(): Promise<Account> {
   return login(email, "secret-pass");
 }
 
-type UploadFile = { name: string; type?: string; bytes: Uint8Array };
+type UploadFile = { name: string; type?: string; bytes: Uint8Array<ArrayBuffer> };
 
 function upload(account: Account | null, files: UploadFile[]) {
   const form = new FormData();
