@@ -169,7 +169,7 @@ export function unwrapRis(ris: string): string {
 }
 
 /** RIS (JOUR records) for CSL items, one line per value, as Zotero, EndNote and Mendeley import it. */
-export function formatRis(items: readonly Record<string, unknown>[]): string {
+export function formatRis(items: readonly object[]): string {
   return unwrapRis(new Cite(items).format("ris", { format: "text" }));
 }
 

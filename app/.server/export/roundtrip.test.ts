@@ -21,6 +21,15 @@ import type { ExportOptions, ExportStudy } from "./types";
  * straight from disk, for real records from ../shared/fixtures/providers.
  */
 
+/** The CSL fields read back from a parsed BibTeX/RIS record. */
+interface CslOut {
+  title?: string;
+  author?: { family?: string; literal?: string; "non-dropping-particle"?: string }[];
+  issued: { "date-parts": number[][] };
+  DOI: string;
+  "container-title"?: string;
+}
+
 const ALL: ExportOptions = { includeMetadata: true, includeAbstracts: true, includeSummaries: true, includeCitations: true };
 
 function toExportStudy(s: NormalizedStudy, id: number): ExportStudy {
@@ -60,7 +69,7 @@ describe.skipIf(!hasSharedFixtures())(`export round trips (${hasSharedFixtures()
 
   it("BibTeX re-parsed by citation-js gives back title, authors, year, DOI and journal", () => {
     const bib = toBibtexExport(studies, ALL);
-    const parsed = new Cite(bib).data as Record<string, any>[];
+    const parsed = new Cite(bib).data as CslOut[];
     expect(parsed).toHaveLength(studies.length);
     parsed.forEach((item, i) => {
       const s = studies[i];
@@ -75,7 +84,7 @@ describe.skipIf(!hasSharedFixtures())(`export round trips (${hasSharedFixtures()
   it("RIS re-parsed by citation-js gives back title, authors, year, DOI and journal", () => {
     const ris = toRisExport(studies, ALL);
     expect(ris.match(/^TY {2}- JOUR/gm)).toHaveLength(studies.length);
-    const parsed = new Cite(ris).data as Record<string, any>[];
+    const parsed = new Cite(ris).data as CslOut[];
     expect(parsed).toHaveLength(studies.length);
     parsed.forEach((item, i) => {
       const s = studies[i];
