@@ -69,7 +69,7 @@ describe.skipIf(!hasSharedFixtures())(`export round trips (${hasSharedFixtures()
 
   it("BibTeX re-parsed by citation-js gives back title, authors, year, DOI and journal", () => {
     const bib = toBibtexExport(studies, ALL);
-    const parsed = new Cite(bib).data as CslOut[];
+    const parsed = new Cite(bib).data as unknown as CslOut[];
     expect(parsed).toHaveLength(studies.length);
     parsed.forEach((item, i) => {
       const s = studies[i];
@@ -84,7 +84,7 @@ describe.skipIf(!hasSharedFixtures())(`export round trips (${hasSharedFixtures()
   it("RIS re-parsed by citation-js gives back title, authors, year, DOI and journal", () => {
     const ris = toRisExport(studies, ALL);
     expect(ris.match(/^TY {2}- JOUR/gm)).toHaveLength(studies.length);
-    const parsed = new Cite(ris).data as CslOut[];
+    const parsed = new Cite(ris).data as unknown as CslOut[];
     expect(parsed).toHaveLength(studies.length);
     parsed.forEach((item, i) => {
       const s = studies[i];
