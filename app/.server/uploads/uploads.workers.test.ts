@@ -1,7 +1,9 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../../workers/app";
+import { createDb } from "../db/client";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
+import { extractUpload } from "./queue";
 import { extractMessageFor, type PdfExtractMessage } from "./service";
 import { MAX_UPLOAD_BYTES } from "./storage";
 
@@ -386,4 +388,29 @@ describe("upload limits", () => {
     expect(await objectKeys(pro.userId)).toEqual(keys);
     expect(await rowCount(pro.userId)).toBe(1);
   }, 120_000);
+});
+
+describe("the extraction job's retries", () => {
+  it("throws on a transient storage error (so the queue retries) and on the last attempt records the failure and removes the object", async () => {
+    const pro = await newProAccount();
+    const res = await upload(pro, [{ name: "retry.pdf", bytes: new TextEncoder().encode(`%PDF-1.4\n${"x".repeat(2000)}`) }]);
+    expect(res.status).toBe(200);
+    const row = await env.DB.prepare("SELECT id, user_id AS userId, r2_key AS r2Key FROM uploaded_studies WHERE user_id = ?")
+      .bind(pro.userId)
+      .first<{ id: number; userId: string; r2Key: string }>();
+    const failingBucket = {
+      get: async () => {
+        throw new Error("R2 is unavailable");
+      },
+      delete: (keys: string | string[]) => env.BUCKET.delete(keys),
+    } as unknown as R2Bucket;
+    const app = { db: createDb(env.DB), bindings: { ...env, BUCKET: failingBucket } };
+    await expect(extractUpload(app, extractMessageFor(row!), { isLastAttempt: false })).rejects.toThrow("R2 is unavailable");
+    expect(await objectKeys(pro.userId)).toHaveLength(1);
+    expect((await list(pro))[0]).toMatchObject({ status: "extracting", failureReason: null });
+
+    await expect(extractUpload(app, extractMessageFor(row!), { isLastAttempt: true })).rejects.toThrow("R2 is unavailable");
+    expect(await objectKeys(pro.userId)).toEqual([]);
+    expect((await list(pro))[0]).toMatchObject({ status: "failed", failureReason: "The PDF could not be processed. Please try uploading it again." });
+  });
 });
