@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
-import { handleApi } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
 import { listUploadedStudies } from "~/.server/uploads/service";
 
 /**
@@ -14,4 +14,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const studies = await listUploadedStudies(context.app, { userId: user.id });
     return Response.json(studies, { headers: { "Cache-Control": "no-store" } });
   });
+}
+
+/** Mutations go to /api/upload-pdfs and the per-study routes; anything else here is a 405. */
+export async function action() {
+  return new AppError("METHOD_NOT_ALLOWED", "Use GET; upload with POST /api/upload-pdfs.", 405).toResponse();
 }
