@@ -150,6 +150,13 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   expect((await download).suggestedFilename()).toMatch(/^metamind-summary-report-\d+\.html$/);
   await modal.getByRole("button", { name: "Close" }).click();
 
+  // The meta-analysis of the two renders the structured analysis object (SPEC §4).
+  await page.getByRole("button", { name: "Meta-Analysis" }).click();
+  await expect(modal.getByRole("heading", { name: "Meta-Analysis of 2 Uploaded Studies" })).toBeVisible({ timeout: 30_000 });
+  await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "Executive Summary" })).toBeVisible();
+  await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "GRADE Assessment" })).toBeVisible();
+  await modal.getByRole("button", { name: "Close" }).click();
+
   // Bulk delete with the spec's confirmation.
   page.once("dialog", (dialog) => {
     expect(dialog.message()).toBe("Are you sure you want to delete 2 studies? This action cannot be undone.");
