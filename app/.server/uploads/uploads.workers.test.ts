@@ -375,6 +375,26 @@ describe("upload limits", () => {
     expect(await rowCount(pro.userId)).toBe(0);
   });
 
+  it("answers per file in a mixed upload: the PDF is stored, the PNG and the HTML page are refused", async () => {
+    const mixed = await newProAccount();
+    const html = new TextEncoder().encode("\n\n<!DOCTYPE html><html><body>Landing page</body></html>");
+    const res = await upload(mixed, [
+      { name: "paper.pdf", bytes: new TextEncoder().encode(`%PDF-1.7\n${"y".repeat(100)}`) },
+      { name: "figure.png", type: "image/png", bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) },
+      { name: "landing.pdf", bytes: html },
+    ]);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as UploadResponse;
+    expect(body.results.map((r) => [r.fileName, r.success, r.error ?? null])).toEqual([
+      ["paper.pdf", true, null],
+      ["figure.png", false, "NOT_PDF"],
+      ["landing.pdf", false, "NOT_PDF"],
+    ]);
+    expect(body.results[2]!.message).toBe("landing.pdf is not a PDF: it is a web page (HTML) saved with a .pdf name.");
+    expect(await objectKeys(mixed.userId)).toHaveLength(1);
+    expect(await rowCount(mixed.userId)).toBe(1);
+  });
+
   it("streams a 12 MB file in R2 multipart parts, and refuses one byte over 50 MB with 413 leaving no object", async () => {
     const ok = await streamedUpload(pro, 12 * 1024 * 1024, "twelve.pdf");
     expect(ok.status).toBe(200);
