@@ -7,6 +7,7 @@ import {
   LogOut,
   Microscope,
   Search,
+  Upload,
   type LucideIcon,
 } from "lucide-react";
 import { useState } from "react";
@@ -28,6 +29,7 @@ interface NavItem {
 const NAV_ITEMS: NavItem[] = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, end: true },
   { to: "/search", label: "Search Studies", icon: Search },
+  { to: "/upload", label: "Upload PDFs", icon: Upload },
 ];
 
 export function Header({ user }: { user: PublicUser | null }) {

@@ -356,20 +356,92 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onGiveUp: () => 
 /** Counts non-whitespace characters. */
 const visibleChars = (text: string): number => text.replace(/\s+/g, "").length;
 
+/** The PDF's document information dictionary, as PDF.js reports it (strings only; empty ones dropped). */
+export interface PdfInfo {
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creationDate?: string;
+  /** A DOI stored in the custom "doi" entry (CrossMark-stamped publisher PDFs). */
+  doi?: string;
+}
+
+/** A run of text on the first page with its font size (points, from the text matrix). */
+export interface PdfTextRun {
+  text: string;
+  fontSize: number;
+}
+
+/** What {@link extractPdfDocument} reads from a PDF. */
+export interface PdfDocumentText {
+  text: string;
+  /** Pages whose text was read (at most `maxPages`). */
+  pages: number;
+  /** Pages in the document. */
+  totalPages: number;
+  info: PdfInfo;
+  /** The first page's non-blank text runs in content order, for layout-based metadata (title = largest type). */
+  firstPage: PdfTextRun[];
+}
+
+function readInfo(raw: unknown): PdfInfo {
+  const info = (raw ?? {}) as Record<string, unknown>;
+  const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  const custom = (info.Custom ?? {}) as Record<string, unknown>;
+  const out: PdfInfo = {};
+  const entries: [keyof PdfInfo, unknown][] = [
+    ["title", info.Title],
+    ["author", info.Author],
+    ["subject", info.Subject],
+    ["keywords", info.Keywords],
+    ["creationDate", info.CreationDate],
+    ["doi", custom.doi],
+  ];
+  for (const [key, value] of entries) {
+    const v = str(value);
+    if (v) out[key] = v;
+  }
+  return out;
+}
+
+let decompressionGuardInstalled = false;
+
 /**
- * Extracts the text of a PDF with unpdf (PDF.js): `getDocumentProxy`, then each page's text
- * content joined exactly as unpdf's `extractText({ mergePages: true })` does (items joined,
- * `hasEOL` as newlines, pages separated by a newline, blanks collapsed), but for the first
- * `maxPages` pages only. `signal` aborting gives up (the PDF.js task is destroyed).
+ * PDF.js decodes Flate/Brotli image streams through a DecompressionStream and does not handle
+ * the rejection of the writer's `closed` promise when a stream is corrupt ("Decompression
+ * failed."); the read side of the same stream does fail the extraction properly. This marks
+ * exactly those stray rejections as handled (logged as a warning) so a damaged PDF does not
+ * surface as an unhandled rejection of the Worker. Installed once per isolate.
+ */
+function guardPdfJsDecompressionRejections(): void {
+  if (decompressionGuardInstalled || typeof globalThis.addEventListener !== "function") return;
+  decompressionGuardInstalled = true;
+  globalThis.addEventListener("unhandledrejection", (event: Event) => {
+    const reason = (event as PromiseRejectionEvent).reason as { name?: string; message?: string } | null;
+    if (reason?.name === "TypeError" && reason.message === "Decompression failed.") {
+      event.preventDefault();
+      console.warn("pdf: a corrupt compressed stream was skipped (Decompression failed.)");
+    }
+  });
+}
+
+/**
+ * Reads a PDF with unpdf (PDF.js): `getDocumentProxy`, then each page's text content joined
+ * exactly as unpdf's `extractText({ mergePages: true })` does (items joined, `hasEOL` as newlines,
+ * pages separated by a newline, blanks collapsed), but for the first `maxPages` pages only; also
+ * the information dictionary and the first page's text runs with their font sizes. `signal`
+ * aborting gives up (the PDF.js task is destroyed).
  *
  * @throws FullTextError BAD_PDF (damaged, not a PDF, password-protected, or the owner forbids
  *   copying text), NO_TEXT_LAYER (fewer than 200 visible characters, or under 20 per page on
  *   average: scanned images).
  */
-export async function extractPdfText(
+export async function extractPdfDocument(
   bytes: Uint8Array,
   { maxPages = DEFAULT_MAX_PAGES, signal }: { maxPages?: number; signal?: AbortSignal } = {},
-): Promise<{ text: string; pages: number; totalPages: number }> {
+): Promise<PdfDocumentText> {
+  guardPdfJsDecompressionRejections();
   const abort = signal ?? new AbortController().signal;
   type Doc = Awaited<ReturnType<typeof getDocumentProxy>>;
   let doc: Doc | null = null;
@@ -403,14 +475,27 @@ export async function extractPdfText(
         "This PDF is encrypted and its owner does not permit copying or extracting its text.",
       );
     }
+    const metadata = await untilAborted(
+      pdf.getMetadata().catch(() => ({ info: {} })),
+      abort,
+      destroy,
+    );
     const pages = Math.min(pdf.numPages, Math.max(1, maxPages));
     const texts: string[] = [];
+    const firstPage: PdfTextRun[] = [];
     for (let n = 1; n <= pages; n++) {
       const content = await untilAborted(
         pdf.getPage(n).then((page) => page.getTextContent()),
         abort,
         destroy,
       );
+      if (n === 1) {
+        for (const item of content.items) {
+          if (!("str" in item) || !item.str.trim()) continue;
+          const [, , c = 0, d = 0] = item.transform as number[];
+          firstPage.push({ text: item.str, fontSize: Math.round(Math.hypot(c, d) * 10) / 10 });
+        }
+      }
       texts.push(
         content.items
           .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
@@ -427,13 +512,26 @@ export async function extractPdfText(
     if (visible < MIN_TEXT_LAYER_CHARS || (pages >= 3 && visible / pages < 20)) {
       throw new FullTextError("NO_TEXT_LAYER", "This PDF has no text layer (scanned images)");
     }
-    return { text, pages, totalPages: pdf.numPages };
+    return { text, pages, totalPages: pdf.numPages, info: readInfo(metadata.info), firstPage };
   } catch (error) {
     if (error instanceof FullTextError || abort.aborted) throw error;
     throw new FullTextError("BAD_PDF", `This PDF is damaged and its text could not be read (${(error as Error)?.message ?? "unknown error"}).`);
   } finally {
     destroy();
   }
+}
+
+/**
+ * The text of a PDF: {@link extractPdfDocument} without the metadata.
+ *
+ * @throws FullTextError BAD_PDF, NO_TEXT_LAYER as extractPdfDocument.
+ */
+export async function extractPdfText(
+  bytes: Uint8Array,
+  options: { maxPages?: number; signal?: AbortSignal } = {},
+): Promise<{ text: string; pages: number; totalPages: number }> {
+  const { text, pages, totalPages } = await extractPdfDocument(bytes, options);
+  return { text, pages, totalPages };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +579,7 @@ function tooLarge(maxBytes: number): FullTextError {
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 
 /** Whether the bytes are a PDF: "%PDF-" within the first 1,024 bytes (as readers accept). */
-function hasPdfMagic(bytes: Uint8Array): boolean {
+export function hasPdfMagic(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, 1024) - PDF_MAGIC.length;
   for (let i = 0; i <= end; i++) {
     if (PDF_MAGIC.every((b, k) => bytes[i + k] === b)) return true;
@@ -490,7 +588,7 @@ function hasPdfMagic(bytes: Uint8Array): boolean {
 }
 
 /** Whether the bytes start (after blanks and a BOM) like an HTML or XML document. */
-function looksLikeMarkup(bytes: Uint8Array): boolean {
+export function looksLikeMarkup(bytes: Uint8Array): boolean {
   const head = new TextDecoder().decode(bytes.subarray(0, 2048)).replace(/^\uFEFF/, "").trimStart().toLowerCase();
   return /^<(?:!doctype html|html|head|body|\?xml|!--)/.test(head);
 }

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { requireUser } from "~/.server/auth/session";
+import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { bulkSummary } from "~/.server/uploads/ai";
+import { parseStudyIds } from "~/.server/uploads/service";
+
+/** Any GET here is a 405 with the usual JSON error body. */
+export async function loader() {
+  return new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405).toResponse();
+}
+
+/**
+ * POST /api/uploaded-studies/bulk-summary {studyIds} → {summary, studyCount, studies, combinedSummary,
+ * strengthOfEvidence, model}. Metered as ai_summaries (one use). 400 NO_STUDIES / INVALID_INPUT /
+ * NO_CONTENT, 401, 403 LIMIT_REACHED, 404 UPLOAD_NOT_FOUND, 409 NOT_READY, 502 AI_FAILED.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    const ids = parseStudyIds(await readJson(request));
+    const user = await requireUser(context.app, request);
+    const result = await bulkSummary(context.app, { ids, meter: { user, request } });
+    return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+  });
+}
