@@ -60,7 +60,22 @@ export interface Reservation {
   headers: Headers;
   /** Uses left after this one in the current window (null = unlimited). */
   remaining: number | null;
+  /**
+   * The same reservation as plain JSON, for settling it later in another invocation (a queued
+   * job): pass it to {@link settleReservationTicket}.
+   */
+  ticket: ReservationTicket;
 }
+
+/**
+ * A reservation as data. `user`: a signed-in user's use in `period` ("YYYY-MM"); `limited` users
+ * have it counted already (release gives it back), unlimited (Professional) users get it counted
+ * on commit. `guest`: the KV counters (`keys`, each in the window that started at
+ * `windowStarts[i]`) counted already, and the device id the use belongs to.
+ */
+export type ReservationTicket =
+  | { kind: "user"; userId: string; period: string; limited: boolean }
+  | { kind: "guest"; deviceId: string; keys: string[]; windowStarts: number[] };
 
 /** Uses per guest feature per window. */
 export const GUEST_TRIAL_LIMIT = 5;
@@ -146,24 +161,20 @@ async function reserveUserUse(
   // Unlimited (Professional): nothing to reserve, so nothing delays the action; the use is
   // counted for statistics when it succeeds.
   if (limit === null) {
+    const ticket: ReservationTicket = { kind: "user", userId, period, limited: false };
     let settled = false;
     return {
       commit: async () => {
         if (settled) return;
         settled = true;
-        await app.db
-          .insert(aiUsage)
-          .values({ userId, period, count: 1, updatedAt: now.getTime() })
-          .onConflictDoUpdate({
-            target: [aiUsage.userId, aiUsage.period],
-            set: { count: sql`${aiUsage.count} + 1`, updatedAt: now.getTime() },
-          });
+        await settleReservationTicket(app, ticket, "commit", now);
       },
       release: async () => {
         settled = true;
       },
       headers: new Headers(),
       remaining: null,
+      ticket,
     };
   }
   // A limit of 0 would still let the first insert through; refuse without writing.
@@ -180,15 +191,12 @@ async function reserveUserUse(
     })
     .returning({ count: aiUsage.count });
   if (!row) return refuse();
+  const ticket: ReservationTicket = { kind: "user", userId, period, limited: true };
   return {
-    ...settleOnce(async () => {
-      await app.db
-        .update(aiUsage)
-        .set({ count: sql`max(${aiUsage.count} - 1, 0)` })
-        .where(and(eq(aiUsage.userId, userId), eq(aiUsage.period, period)));
-    }),
+    ...settleOnce(() => settleReservationTicket(app, ticket, "release", now)),
     headers: new Headers(),
     remaining: Math.max(0, limit - row.count),
+    ticket,
   };
 }
 
@@ -275,23 +283,69 @@ async function reserveGuestUse(
   }
   const counted = counters.map((c) => ({ count: c.count + 1, windowStart: c.windowStart }));
   await Promise.all(keys.map((key, i) => writeCounter(kv, key, counted[i]!, at)));
+  const ticket: ReservationTicket = {
+    kind: "guest",
+    deviceId,
+    keys,
+    windowStarts: counted.map((c) => c.windowStart),
+  };
   return {
-    ...settleOnce(async () => {
-      // Give the use back in the same windows only (a window that has since restarted keeps its
-      // count). Best-effort like the increment.
-      const current = Date.now();
-      await Promise.all(
-        keys.map(async (key, i) => {
-          const stored = await kv.get<GuestCounter>(key, "json");
-          if (!stored || stored.windowStart !== counted[i]!.windowStart) return;
-          const back = { count: Math.max(0, stored.count - 1), windowStart: stored.windowStart };
-          await writeCounter(kv, key, back, Math.max(current, at));
-        }),
-      );
-    }),
+    ...settleOnce(() => settleReservationTicket(app, ticket, "release", now)),
     headers,
     remaining: GUEST_TRIAL_LIMIT - Math.max(...counted.map((c) => c.count)),
+    ticket,
   };
+}
+
+/**
+ * Settles a reservation from its {@link ReservationTicket}, e.g. in a queue consumer long after the
+ * request that reserved it. `commit`: counts the use where it is counted on success (Professional
+ * statistics); `release`: gives back a use counted at reservation (Free users' monthly counter,
+ * guests' KV counters, the latter only in the same windows: a window that has since restarted
+ * keeps its count). Settle a ticket once; the caller records that it did.
+ */
+export async function settleReservationTicket(
+  app: MeteringApp,
+  ticket: ReservationTicket,
+  outcome: "commit" | "release",
+  now: Date = new Date(),
+): Promise<void> {
+  if (ticket.kind === "user") {
+    if (outcome === "commit" && !ticket.limited) {
+      await app.db
+        .insert(aiUsage)
+        .values({ userId: ticket.userId, period: ticket.period, count: 1, updatedAt: now.getTime() })
+        .onConflictDoUpdate({
+          target: [aiUsage.userId, aiUsage.period],
+          set: { count: sql`${aiUsage.count} + 1`, updatedAt: now.getTime() },
+        });
+    } else if (outcome === "release" && ticket.limited) {
+      await app.db
+        .update(aiUsage)
+        .set({ count: sql`max(${aiUsage.count} - 1, 0)` })
+        .where(and(eq(aiUsage.userId, ticket.userId), eq(aiUsage.period, ticket.period)));
+    }
+    return;
+  }
+  if (outcome === "commit") return;
+  const kv = app.bindings.KV;
+  const current = Math.max(Date.now(), now.getTime());
+  await Promise.all(
+    ticket.keys.map(async (key, i) => {
+      const stored = await kv.get<GuestCounter>(key, "json");
+      if (!stored || stored.windowStart !== ticket.windowStarts[i]) return;
+      const back = { count: Math.max(0, stored.count - 1), windowStart: stored.windowStart };
+      await writeCounter(kv, key, back, current);
+    }),
+  );
+}
+
+/**
+ * The verified guest device id of a request (the signed `mm_device` cookie), or null when it is
+ * missing, tampered or malformed. Identifies a guest's own resources (e.g. meta-analysis jobs).
+ */
+export function guestDeviceId(app: MeteringApp, request: Request): Promise<string | null> {
+  return readDeviceId(app, request);
 }
 
 /** One guest feature's usage in the current window. */

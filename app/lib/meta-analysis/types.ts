@@ -128,6 +128,14 @@ export interface ExtractedStudyData {
   /** Study design as classified (RCT, cohort, case-control, …) for GRADE's risk of bias. */
   design: string | null;
   totalN: number | null;
+  /**
+   * The ratio the study reported when it is not the pooled measure's own name: "HR" (hazard
+   * ratio) or "IRR" (rate ratio). Such rows carry measure "RR" and an estimate-ci, so they are
+   * pooled as log ratios (yi = log(estimate), vi from the CI) — the standard generic
+   * inverse-variance treatment of time-to-event data (Cochrane Handbook 6.3.2 / 10.3) — and are
+   * grouped only with rows of the same reported ratio.
+   */
+  reportedMeasure?: "HR" | "IRR";
 }
 
 /** A study left out of pooling, with the reason shown to the user. */
@@ -164,6 +172,19 @@ export interface OutcomeAnalysis extends PooledResult {
   trimfill: TrimFillResult | null;
   leaveOneOut: LeaveOneOutRow[];
   grade: GradeAssessment;
+  /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */
+  reportedMeasure?: "HR" | "IRR";
+  /** Why a test is missing or a study was left out of this analysis, in plain words. */
+  notes?: string[];
+}
+
+/** An outcome with fewer than 2 usable studies: reported, not pooled. */
+export interface UnpooledOutcome {
+  outcome: string;
+  measure: Measure;
+  reportedMeasure?: "HR" | "IRR";
+  studyIds: string[];
+  reason: string;
 }
 
 /** PRISMA 2020 flow counts, fed by the search's per-database counts. */
@@ -182,6 +203,8 @@ export interface MetaAnalysisJobResult {
   extracted: ExtractedStudyData[];
   excluded: ExcludedStudy[];
   analyses: OutcomeAnalysis[];
+  /** Outcomes reported by a single study (or left with one usable study): listed, not pooled. */
+  unpooled?: UnpooledOutcome[];
   prisma: PrismaCounts | null;
   /** Narrative in the combined-summary fields, written from the computed numbers. */
   narrative: Record<string, unknown>;

@@ -1,0 +1,351 @@
+/**
+ * Offline, rule-based extraction of effect data for meta-analysis from a study's abstract or
+ * full text. Nothing is inferred: every number comes with the quote it was read from, with
+ * `source.slice(start, end) === quote` (UTF-16 offsets into the abstract or the full text).
+ *
+ * Recognised forms (see the tests for real abstracts):
+ * - a reported estimate with its 95% CI, via the shared effect-size extractor
+ *   (app/.server/ai/extraction.ts): "RR 0.75 (95% CI 0.60 to 0.93)", "OR = 1.8; 95% CI, 1.2–2.6",
+ *   "HR 0.82 (0.70–0.96)", "relative risk …", "mean difference -2.1 (95% CI -3.0 to -1.2)",
+ *   "WMD: -0.93%, 95% CI: -1.24 to -0.62", plus Hedges' g / Cohen's d / SMD here;
+ * - events / totals per arm: "12/100 vs 20/98", "12 of 100 … and 20 of 98",
+ *   "90 [8%] of 1088 vs 64 [6%] of 1054";
+ * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
+ * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
+ */
+import {
+  extractDesign,
+  extractEffectSizes,
+  extractOutcomes,
+  extractSampleSizes,
+  parseDecimal,
+  pickSampleSize,
+  type EffectSize as ReportedEffect,
+  type StudyDesign,
+} from "../ai/extraction";
+import { splitSentences } from "../ai/extractive";
+import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
+
+/** A study as the meta-analysis routes receive it. */
+export interface MetaStudyInput {
+  id?: string | number | null;
+  title: string;
+  abstract?: string | null;
+  fullTextAnalysis?: string | null;
+}
+
+/** Extraction output for a set of studies. */
+export interface ExtractionResult {
+  extracted: ExtractedStudyData[];
+  excluded: ExcludedStudy[];
+}
+
+/** Who extracted rows found by these rules. */
+export const RULES_EXTRACTOR = "offline-rules";
+
+export const NO_DATA_REASON =
+  "No effect estimate with a confidence interval or arm-level data found in the abstract";
+export const NO_TEXT_REASON = "No abstract or full text to extract effect data from";
+
+/** The id a study is known by in results: its own id, else "study-{1-based position}". */
+export function studyKey(study: MetaStudyInput, index: number): string {
+  return study.id === undefined || study.id === null || String(study.id).trim() === ""
+    ? `study-${index + 1}`
+    : String(study.id);
+}
+
+const DESIGN_NAMES: Record<StudyDesign, string> = {
+  rct: "RCT",
+  "meta-analysis": "meta-analysis",
+  "systematic-review": "systematic review",
+  cohort: "cohort",
+  "case-control": "case-control",
+  "cross-sectional": "cross-sectional",
+  qualitative: "qualitative",
+};
+
+/**
+ * The study design for GRADE, named "RCT", "cohort", "case-control", "cross-sectional",
+ * "meta-analysis", "systematic review" or "qualitative"; null when the text names none. The title
+ * counts most (see extractDesign).
+ */
+export function classifyDesign(title: string, text: string): string | null {
+  const joined = `${title}\n${text}`;
+  const { design } = extractDesign(joined, { titleEnd: title.length + 1 });
+  return design ? DESIGN_NAMES[design] : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcome labels
+
+const LEADING_NOISE =
+  /^(?:(?:and|or|but|with|for|in|on|of|the|a|an|its|their|our|both|all|including|especially|specifically|particularly|respectively|compared|whereas|while|as|to|from|by|at|was|were|is|are|had|has|have|significantly|significant|non-?significant|lower|higher|reduced|increased|decreased|improved|greater|fewer|more|less|risk|odds|rates?|incidence|reduction|increase|decrease|improvement|change|changes|difference|differences|effect|effects|association|associated|related|there|no)\b[\s,]*)+/i;
+const TRAILING_NOISE =
+  /(?:[\s,]+(?:and|or|was|were|is|are|with|for|in|at|of|the|a|an|overall|respectively|compared|vs\.?|versus|among|between|than))+$/i;
+
+/**
+ * Normalises an outcome label for grouping: lower case, whitespace collapsed, leading articles and
+ * "risk of"/"incidence of"-style frames removed, trailing punctuation dropped, British/American
+ * "haemo/hemo" unified. Returns "" when nothing meaningful is left.
+ */
+export function normaliseOutcome(label: string): string {
+  let s = label
+    .toLowerCase()
+    .replace(/<[^>]+>/g, " ")
+    .replace(/[‐‑–—]/g, "-")
+    .replace(/\s+/g, " ")
+    .trim();
+  s = s.replace(/^(?:the|a|an)\s+/, "");
+  s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number)\s+of\s+)+/, "");
+  s = s.replace(/haemo/g, "hemo").replace(/oedema/g, "edema").replace(/anaem/g, "anem");
+  s = s.replace(/[\s.,;:()[\]-]+$/, "").replace(/^[\s.,;:()[\]-]+/, "");
+  return s;
+}
+
+/** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
+function tidyPhrase(raw: string, max = 6): string {
+  let s = raw.replace(/\s+/g, " ").trim();
+  const words = s.split(" ");
+  if (words.length > max) s = words.slice(-max).join(" ");
+  for (let i = 0; i < 3; i++) {
+    s = s.replace(LEADING_NOISE, "").replace(TRAILING_NOISE, "").trim();
+  }
+  s = s.replace(/[\s.,;:([-]+$/, "").replace(/^[\s.,;:)\]-]+/, "");
+  if (!/\p{L}{3}/u.test(s) || /\d/.test(s)) return "";
+  return s;
+}
+
+/** Phrases that name groups, comparisons or verdicts rather than an outcome. */
+const NOT_AN_OUTCOME =
+  /\b(?:groups?|compared|versus|vs|participants|patients|subjects|results?|consistent|found|significant|significantly|populations?|studies|trials?|analysis|analyses|whole|overall|those|model)\b/i;
+
+/**
+ * The outcome an estimate is about, from its sentence: the noun phrase just before the bracket
+ * that holds the estimate ("fasting plasma glucose (WMD: -1.15 …)" → "fasting plasma glucose"), or
+ * after "of" following the measure ("pooled RR of bladder cancer for SHS exposure was 1.16" →
+ * "bladder cancer"), or before "was/were … (HR …)". Empty string when none is found.
+ */
+export function outcomeNear(text: string, sentenceStart: number, measureStart: number, measureEnd: number): string {
+  const before = text.slice(sentenceStart, measureStart);
+  const after = text.slice(measureEnd, Math.min(text.length, measureEnd + 120));
+  // "RR of bladder cancer for … was 1.16"
+  const ofPhrase = /^\s*(?:\([^)]{0,12}\)\s*)?(?:of|for)\s+([\p{L}][\p{L}\s'’-]{2,60}?)(?=\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated)\b|[,;:(]|\s+\d)/iu.exec(after);
+  // The estimate sits in a bracket: take the clause before the bracket.
+  const open = before.lastIndexOf("(");
+  if (open !== -1 && !/[)\d]/.test(before.slice(open))) {
+    const clause = before.slice(0, open);
+    const cut = Math.max(clause.lastIndexOf(","), clause.lastIndexOf(";"), clause.lastIndexOf(":"), clause.lastIndexOf(")"));
+    let phrase = clause.slice(cut + 1);
+    const lastPrep = /^.*\b(?:in|on|of|for)\s+(?=\p{L})/iu.exec(phrase);
+    if (lastPrep && lastPrep[0].length < phrase.length - 3) phrase = phrase.slice(lastPrep[0].length);
+    const tidy = tidyPhrase(phrase);
+    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
+  }
+  if (ofPhrase) {
+    const tidy = tidyPhrase(ofPhrase[1]!);
+    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
+  }
+  // "The risk of death was lower … (hazard ratio …)" / "Mortality: HR 0.8"
+  const subject = /(?:^|[.;:]\s*)([^.;:]{3,80}?)\s+(?:was|were|is|are)\b[^.;:]*$/i.exec(before);
+  if (subject) {
+    const tidy = tidyPhrase(subject[1]!.replace(/^(?:the\s+)?(?:risks?|incidence|rates?|odds)\s+of\s+/i, ""));
+    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arm-level data
+
+const NUM = String.raw`[-−]?\d+(?:[.·]\d+)?`;
+const INT = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
+const BETWEEN_ARMS = String.raw`[^.;]{0,80}?\b(?:vs\.?|versus|and|compared\s+with|compared\s+to|with)\s+(?:[^.;\d]{0,60}?)`;
+
+/** "12/100", "12 of 100", "90 [8%] of 1088", "12 (12%) of 100". */
+const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d.·]|\s*%)`;
+const COUNTS = new RegExp(ARM_COUNT + BETWEEN_ARMS + ARM_COUNT, "giu");
+
+/** "5.2 ± 1.1 (n = 30)", "5.2 (SD 1.1; n = 30)". */
+const ARM_MEAN = String.raw`(${NUM})\s*(?:±|\+\/-|\+-)\s*(${NUM})\s*(?:[a-zA-Z/%²]{1,12}\s*)?[(\[]\s*[nN]\s*=\s*(${INT})\s*[)\]]`;
+const ARM_MEAN_SD = String.raw`(${NUM})\s*[(\[]\s*SD\s*[:=]?\s*(${NUM})\s*[;,]\s*[nN]\s*=\s*(${INT})\s*[)\]]`;
+const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
+const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
+
+const int = (raw: string) => Number(raw.replace(/,/g, ""));
+
+interface Found {
+  outcome: string;
+  measure: Measure;
+  reportedMeasure?: "HR" | "IRR";
+  data: EffectData;
+  quote: { start: number; end: number };
+  /** Sentence start, for outcome lookup. */
+  sentenceStart: number;
+}
+
+/** Hedges' g / Cohen's d with a 95% CI, taken as SMD. */
+const SMD_FORM = new RegExp(
+  String.raw`(?:Hedges'?\s*g|Hedges’\s*g|Cohen'?s\s*d|Cohen’s\s*d|\bg)\s*[=:]?\s*(${NUM})\s*[,;(\[]\s*(?:95\s*%\s*)?(?:CI|confidence\s+interval)\s*[:,=]?\s*(${NUM})\s*(?:to|–|—|-|,)\s*(${NUM})\s*[)\]]?`,
+  "gu",
+);
+
+const RATIO_TO_MEASURE: Record<ReportedEffect["measure"], { measure: Measure; reportedMeasure?: "HR" | "IRR" } | null> = {
+  RR: { measure: "RR" },
+  OR: { measure: "OR" },
+  HR: { measure: "RR", reportedMeasure: "HR" },
+  IRR: { measure: "RR", reportedMeasure: "IRR" },
+  MD: { measure: "MD" },
+  WMD: { measure: "MD" },
+  SMD: { measure: "SMD" },
+  RD: { measure: "RD" },
+};
+
+function findInText(text: string): Found[] {
+  const sentences = splitSentences(text);
+  const sentenceOf = (pos: number) => sentences.find((s) => s.start <= pos && pos < s.end) ?? { start: 0, end: text.length, text };
+  const found: Found[] = [];
+  // Arm-level counts first: they are preferred over the estimate reported for the same sentence.
+  for (const s of sentences) {
+    for (const m of s.text.matchAll(COUNTS)) {
+      const e1 = int(m[1]!);
+      const n1 = int(m[2]!);
+      const e2 = int(m[3]!);
+      const n2 = int(m[4]!);
+      if (!(n1 > 0 && n2 > 0 && e1 <= n1 && e2 <= n2)) continue;
+      const start = s.start + m.index!;
+      const end = start + m[0].length;
+      // A reported ratio in the same sentence names the measure; RR otherwise.
+      const rest = s.text.slice(m.index! + m[0].length);
+      const measure: Measure = /\b(?:OR|odds\s+ratio)\b/i.test(rest.slice(0, 120)) ? "OR" : "RR";
+      const outcome = outcomeForArms(text, s.start, start);
+      found.push({ outcome, measure, data: { kind: "counts", events1: e1, n1, events2: e2, n2 }, quote: { start, end }, sentenceStart: s.start });
+    }
+    for (const re of [MEANS, MEANS_SD]) {
+      for (const m of s.text.matchAll(re)) {
+        const [mean1, sd1, nn1, mean2, sd2, nn2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => v!);
+        const start = s.start + m.index!;
+        const end = start + m[0].length;
+        found.push({
+          outcome: outcomeForArms(text, s.start, start),
+          measure: "MD",
+          data: {
+            kind: "means",
+            mean1: parseDecimal(mean1),
+            sd1: parseDecimal(sd1),
+            n1: int(nn1),
+            mean2: parseDecimal(mean2),
+            sd2: parseDecimal(sd2),
+            n2: int(nn2),
+          },
+          quote: { start, end },
+          sentenceStart: s.start,
+        });
+      }
+    }
+  }
+  for (const m of text.matchAll(SMD_FORM)) {
+    if (/^g$/i.test(m[0].trim().split(/\s|=|:/)[0]!) && !/\bHedges|effect size/i.test(text.slice(Math.max(0, m.index! - 40), m.index!))) continue;
+    const start = m.index!;
+    const end = start + m[0].length;
+    const s = sentenceOf(start);
+    found.push({
+      outcome: outcomeNear(text, s.start, start, start),
+      measure: "SMD",
+      data: { kind: "estimate-ci", estimate: parseDecimal(m[1]!), lower: parseDecimal(m[2]!), upper: parseDecimal(m[3]!) },
+      quote: { start, end },
+      sentenceStart: s.start,
+    });
+  }
+  for (const effect of extractEffectSizes(text)) {
+    const map = RATIO_TO_MEASURE[effect.measure];
+    if (!map || !effect.ci) continue;
+    if (effect.ci.level !== null && Math.abs(effect.ci.level - 95) > 1e-9) continue;
+    if (found.some((f) => f.quote.start <= effect.start && effect.start < f.quote.end)) continue;
+    const s = sentences[effect.sentenceIndex] ?? sentenceOf(effect.start);
+    const labelEnd = effect.start + effect.label.length;
+    found.push({
+      outcome: outcomeNear(text, s.start, effect.start, labelEnd),
+      measure: map.measure,
+      ...(map.reportedMeasure ? { reportedMeasure: map.reportedMeasure } : {}),
+      data: { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
+      quote: { start: effect.start, end: effect.end },
+      sentenceStart: s.start,
+    });
+  }
+  return found.sort((a, b) => a.quote.start - b.quote.start);
+}
+
+/** Outcome for arm-level data: the phrase before the first arm, else the primary outcome. */
+function outcomeForArms(text: string, sentenceStart: number, armStart: number): string {
+  const before = text.slice(sentenceStart, armStart);
+  const cut = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf("("), before.lastIndexOf(")"));
+  let clause = before.slice(cut + 1);
+  // "primary outcome: 90 [8%] of 1088 vs …" names the outcome before the colon.
+  const colon = clause.lastIndexOf(":");
+  if (colon !== -1) clause = clause.slice(0, colon);
+  clause = clause.replace(/\s+\b(?:occurred|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
+  const tidy = tidyPhrase(clause);
+  return tidy && !NOT_AN_OUTCOME.test(tidy) ? tidy : "";
+}
+
+/**
+ * Extracts effect data from one study. Abstract first; the full text (`fullTextAnalysis`) is read
+ * too and adds outcomes the abstract lacks. Rows are one per (outcome, measure) and study — the
+ * first statement wins — with the outcome label normalised (see {@link normaliseOutcome}); a row
+ * without a recognisable outcome is labelled with the study's primary outcome, else "primary
+ * outcome". Returns no rows and an ExcludedStudy reason when nothing usable is found.
+ */
+export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
+  const studyId = studyKey(study, index);
+  const title = study.title;
+  const sources: { text: string; source: SupportingQuote["source"] }[] = [];
+  if (study.abstract?.trim()) sources.push({ text: study.abstract, source: "abstract" });
+  if (study.fullTextAnalysis?.trim()) sources.push({ text: study.fullTextAnalysis, source: "fullText" });
+  if (sources.length === 0) return { rows: [], excluded: { studyId, title, reason: NO_TEXT_REASON } };
+
+  const design = classifyDesign(title, sources.map((s) => s.text).join("\n"));
+  const rows: ExtractedStudyData[] = [];
+  const seen = new Set<string>();
+  for (const { text, source } of sources) {
+    const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
+    const fallback = primary ? normaliseOutcome(tidyPhrase(primary.outcome.quote, 8)) : "";
+    const size = pickSampleSize(extractSampleSizes(text));
+    for (const f of findInText(text)) {
+      const outcome = normaliseOutcome(f.outcome) || fallback || "primary outcome";
+      const key = `${outcome}|${f.reportedMeasure ?? f.measure}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const armN =
+        f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
+      rows.push({
+        studyId,
+        title,
+        outcome,
+        measure: f.measure,
+        ...(f.reportedMeasure ? { reportedMeasure: f.reportedMeasure } : {}),
+        data: f.data,
+        quotes: [{ quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source }],
+        extractedBy: RULES_EXTRACTOR,
+        design,
+        totalN: armN ?? size?.value ?? null,
+      });
+    }
+  }
+  if (rows.length === 0) {
+    const reason = sources.length > 1 ? `${NO_DATA_REASON} or the full text` : sources[0]!.source === "fullText" ? NO_DATA_REASON.replace("the abstract", "the full text") : NO_DATA_REASON;
+    return { rows: [], excluded: { studyId, title, reason } };
+  }
+  return { rows, excluded: null };
+}
+
+/** {@link extractStudyByRules} over a list of studies. */
+export function extractByRules(studies: readonly MetaStudyInput[]): ExtractionResult {
+  const extracted: ExtractedStudyData[] = [];
+  const excluded: ExcludedStudy[] = [];
+  studies.forEach((study, i) => {
+    const { rows, excluded: ex } = extractStudyByRules(study, i);
+    extracted.push(...rows);
+    if (ex) excluded.push(ex);
+  });
+  return { extracted, excluded };
+}
