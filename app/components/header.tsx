@@ -3,6 +3,7 @@ import { Link, NavLink } from "@remix-run/react";
 import {
   ChevronDown,
   CircleUser,
+  FlaskConical,
   LayoutDashboard,
   LogOut,
   Microscope,
@@ -28,6 +29,7 @@ interface NavItem {
 const NAV_ITEMS: NavItem[] = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, end: true },
   { to: "/search", label: "Search Studies", icon: Search },
+  { to: "/meta-analysis", label: "Meta-Analysis", icon: FlaskConical },
 ];
 
 export function Header({ user }: { user: PublicUser | null }) {

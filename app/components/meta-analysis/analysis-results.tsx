@@ -3,7 +3,8 @@ import {
   fmtPct,
   isFiniteNumber,
   isRatioMeasure,
-  MEASURE_LABELS,
+  effectLabel,
+  effectName,
   METHOD_LABELS,
   modelShortLabel,
   NOT_ESTIMABLE,
@@ -19,8 +20,10 @@ import { HeterogeneityPanel } from "./heterogeneity-panel";
 import { PrismaDiagram } from "./prisma-diagram";
 
 /** "RR 0.75 [0.60, 0.93]" for the pooled estimate on the display scale. */
-export function pooledSummary(a: Pick<OutcomeAnalysis, "measure" | "estimate" | "ci_lb" | "ci_ub">): string {
-  return `${a.measure === "GEN" ? "Effect" : a.measure} ${displayEstimate(a.measure, a.estimate, a.ci_lb, a.ci_ub)}`;
+export function pooledSummary(
+  a: Pick<OutcomeAnalysis, "measure" | "estimate" | "ci_lb" | "ci_ub" | "reportedMeasure">,
+): string {
+  return `${effectName(a.measure, a.reportedMeasure)} ${displayEstimate(a.measure, a.estimate, a.ci_lb, a.ci_ub)}`;
 }
 
 /** The trim-and-fill sentence of an analysis. */
@@ -55,7 +58,7 @@ function SummaryNumbers({ a }: { a: OutcomeAnalysis }) {
       "pi",
     ],
     [
-      ratio ? `log ${a.measure} (SE)` : "Estimate (SE)",
+      ratio ? `log ${effectName(a.measure, a.reportedMeasure)} (SE)` : "Estimate (SE)",
       isFiniteNumber(a.estimate) ? `${fmt(a.estimate, 4)} (${fmt(a.se, 4)})` : NOT_ESTIMABLE,
       "log",
     ],
@@ -87,7 +90,7 @@ function LeaveOneOutTable({ a }: { a: OutcomeAnalysis }) {
       <thead>
         <tr className="border-b border-slate-300">
           <th scope="col" className="py-1 pr-3">Study omitted</th>
-          <th scope="col" className="py-1 pr-3">{a.measure} [95% CI]</th>
+          <th scope="col" className="py-1 pr-3">{effectName(a.measure, a.reportedMeasure)} [95% CI]</th>
           <th scope="col" className="py-1 pr-3">τ²</th>
           <th scope="col" className="py-1">I²</th>
         </tr>
@@ -118,7 +121,7 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
     <section data-testid="outcome-analysis" aria-labelledby={`analysis-${index}-heading`} className="analysis space-y-5">
       <header>
         <h3 id={`analysis-${index}-heading`} className="text-lg font-semibold text-slate-900">
-          {a.outcome} <span className="font-normal text-slate-600">({MEASURE_LABELS[a.measure]}, k = {a.k})</span>
+          {a.outcome} <span className="font-normal text-slate-600">({effectLabel(a.measure, a.reportedMeasure)}, k = {a.k})</span>
         </h3>
         <p className="text-sm text-slate-600">
           {METHOD_LABELS[a.method]} ({a.method}) · {TEST_LABELS[a.test]}
@@ -131,6 +134,13 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
           assessed.
         </p>
       )}
+      {a.notes && a.notes.length > 0 && (
+        <ul data-testid="analysis-notes" className="list-disc space-y-1 pl-5 text-sm text-slate-700">
+          {a.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      )}
       <SummaryNumbers a={a} />
       <figure className="figure">
         <ForestPlot
@@ -138,6 +148,7 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
           measure={a.measure}
           studies={studies}
           pooled={{ label, estimate: a.estimate, ci_lb: a.ci_lb, ci_ub: a.ci_ub, pi_lb: a.pi_lb, pi_ub: a.pi_ub }}
+          reportedMeasure={a.reportedMeasure}
           title={`Forest plot: ${a.outcome}`}
         />
       </figure>
@@ -163,6 +174,7 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
             estimate={a.estimate}
             egger={a.egger ? { intercept: a.egger.intercept, slope: a.egger.slope, pval: a.egger.pval } : null}
             filled={a.trimfill?.filled ?? []}
+            reportedMeasure={a.reportedMeasure}
             title={`Funnel plot: ${a.outcome}`}
           />
         </figure>
@@ -266,6 +278,19 @@ export function ResultsView({ result }: { result: MetaAnalysisJobResult }) {
         </p>
       ) : (
         result.analyses.map((a, i) => <AnalysisView key={`${a.outcome}-${a.measure}-${i}`} a={a} index={i} />)
+      )}
+      {result.unpooled && result.unpooled.length > 0 && (
+        <section data-testid="unpooled" aria-label="Outcomes not pooled" className="space-y-1 text-sm text-slate-700">
+          <h3 className="text-lg font-semibold text-slate-900">Outcomes reported but not pooled</h3>
+          <ul className="list-disc space-y-1 pl-5">
+            {result.unpooled.map((u, i) => (
+              <li key={`${u.outcome}-${i}`}>
+                <span className="font-medium">{u.outcome}</span> ({effectLabel(u.measure, u.reportedMeasure)},{" "}
+                {u.studyIds.length} {u.studyIds.length === 1 ? "study" : "studies"}): {u.reason}
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       <NarrativeSections narrative={result.narrative} />
       <PrismaSection prisma={result.prisma} />

@@ -1,6 +1,6 @@
 import { Quote } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { fmt, MEASURE_LABELS } from "~/lib/meta-analysis/display";
+import { effectLabel, fmt, MEASURE_LABELS } from "~/lib/meta-analysis/display";
 import {
   DATA_FIELDS,
   fieldValue,
@@ -197,6 +197,11 @@ function DataTableRow({ row, index, onChange }: { row: DataRow; index: number; o
             </select>
           ) : (
             <abbr title={MEASURE_LABELS[row.measure]}>{row.measure}</abbr>
+          )}
+          {row.reportedMeasure && (
+            <span className="mt-1 block text-xs text-slate-500" title={effectLabel(row.measure, row.reportedMeasure)}>
+              reported as {row.reportedMeasure}
+            </span>
           )}
         </td>
         <td className="py-2 pr-2">

@@ -3,10 +3,12 @@ import {
   fmtPct,
   isFiniteNumber,
   isRatioMeasure,
-  MEASURE_LABELS,
+  effectLabel,
+  effectName,
   NOT_ESTIMABLE,
   toDisplayScale,
   Z975,
+  type ReportedMeasure,
 } from "~/lib/meta-analysis/display";
 import { clampToAxis, linearScale, niceTicks, paddedDomain, ratioTicks, squareSide, wrapText, formatTick } from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
@@ -36,6 +38,8 @@ export interface ForestPlotProps {
   measure: Measure;
   studies: readonly ForestStudy[];
   pooled: ForestPooled | null;
+  /** "HR"/"IRR" when hazard or rate ratios are pooled (measure RR). */
+  reportedMeasure?: ReportedMeasure;
   title?: string;
 }
 
@@ -87,7 +91,7 @@ export function displayEstimate(measure: Measure, est: number, lo: number, hi: n
  * log axis labelled with ratios for ratio measures. Studies whose values are not finite are listed
  * as "not estimable" without marks.
  */
-export function ForestPlot({ id, measure, studies, pooled, title }: ForestPlotProps) {
+export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, title }: ForestPlotProps) {
   const ratio = isRatioMeasure(measure);
   const [lo, hi] = forestDomain(measure, studies, pooled);
   const x = linearScale([lo, hi], [PLOT_X0, PLOT_X1]);
@@ -98,7 +102,8 @@ export function ForestPlot({ id, measure, studies, pooled, title }: ForestPlotPr
   const maxWeight = Math.max(0, ...studies.map((s) => (isFiniteNumber(s.weight) ? s.weight : 0)));
   const ticks = ratio ? ratioTicks(lo, hi) : niceTicks(lo, hi, 5).map((v) => ({ value: v, label: formatTick(v) }));
   const nullX = x(0);
-  const heading = title ?? `Forest plot: ${MEASURE_LABELS[measure]}`;
+  const longName = effectLabel(measure, reportedMeasure);
+  const heading = title ?? `Forest plot: ${longName}`;
   const pooledText = pooled ? displayEstimate(measure, pooled.estimate, pooled.ci_lb, pooled.ci_ub) : NOT_ESTIMABLE;
   const description =
     `${rows} ${rows === 1 ? "study" : "studies"}. ` +
@@ -131,7 +136,7 @@ export function ForestPlot({ id, measure, studies, pooled, title }: ForestPlotPr
       <g fontWeight={600} fill="#0f172a">
         <text x={LABEL_X} y={18}>Study</text>
         <text x={WEIGHT_X} y={18} textAnchor="end">Weight</text>
-        <text x={EST_X} y={18} textAnchor="end">{`${measure === "GEN" ? "Estimate" : measure} [95% CI]`}</text>
+        <text x={EST_X} y={18} textAnchor="end">{`${effectName(measure, reportedMeasure)} [95% CI]`}</text>
       </g>
       <line x1={0} x2={WIDTH} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
       <line x1={nullX} x2={nullX} y1={TOP - 8} y2={axisY} stroke="#64748b" strokeDasharray="4 3" data-testid="null-line" />
@@ -214,7 +219,7 @@ export function ForestPlot({ id, measure, studies, pooled, title }: ForestPlotPr
           </g>
         ))}
         <text x={(PLOT_X0 + PLOT_X1) / 2} y={axisY + 34} textAnchor="middle" fontSize={11} fill="#334155">
-          {ratio ? `${MEASURE_LABELS[measure]} (log scale)` : MEASURE_LABELS[measure]}
+          {ratio ? `${longName} (log scale)` : longName}
         </text>
       </g>
     </svg>

@@ -1,4 +1,4 @@
-import { fmt, fmtP, isFiniteNumber, isRatioMeasure, MEASURE_LABELS, Z975 } from "~/lib/meta-analysis/display";
+import { effectLabel, fmt, fmtP, isFiniteNumber, isRatioMeasure, Z975, type ReportedMeasure } from "~/lib/meta-analysis/display";
 import { formatTick, linearScale, niceTicks, paddedDomain, ratioTicks } from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
 
@@ -21,6 +21,8 @@ export interface FunnelPlotProps {
   egger: { intercept: number; slope: number; pval: number } | null;
   /** Studies imputed by trim and fill (analysis scale). */
   filled?: readonly { yi: number; vi: number }[];
+  /** "HR"/"IRR" when hazard or rate ratios are pooled (measure RR). */
+  reportedMeasure?: ReportedMeasure;
   title?: string;
 }
 
@@ -60,7 +62,7 @@ export function funnelDomains(
  * studies imputed by trim and fill as open circles. Points with non-finite values are left out and
  * counted in the description.
  */
-export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [], title }: FunnelPlotProps) {
+export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [], reportedMeasure, title }: FunnelPlotProps) {
   const ratio = isRatioMeasure(measure);
   const domains = funnelDomains(studies, estimate, filled);
   const x = linearScale(domains.x, [X0, X1]);
@@ -164,7 +166,7 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
         </g>
       ))}
       <text x={(X0 + X1) / 2} y={Y1 + 34} textAnchor="middle" fill="#334155">
-        {ratio ? `${MEASURE_LABELS[measure]} (log scale)` : MEASURE_LABELS[measure]}
+        {ratio ? `${effectLabel(measure, reportedMeasure)} (log scale)` : effectLabel(measure, reportedMeasure)}
       </text>
       <text x={14} y={(Y0 + Y1) / 2} textAnchor="middle" fill="#334155" transform={`rotate(-90 14 ${(Y0 + Y1) / 2})`}>
         Standard error

@@ -111,3 +111,19 @@ export function pText(p: number | null | undefined): string {
   if (!isFiniteNumber(p)) return `p ${NOT_ESTIMABLE}`;
   return p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
 }
+
+/** Reported ratio names that are pooled as log ratios under measure "RR" (see ExtractedStudyData). */
+export type ReportedMeasure = "HR" | "IRR";
+
+const REPORTED_LABELS: Record<ReportedMeasure, string> = { HR: "Hazard ratio", IRR: "Rate ratio" };
+
+/** Short name of an effect as readers know it: "HR" for pooled hazard ratios, "Effect" for GEN. */
+export function effectName(measure: Measure, reported?: ReportedMeasure): string {
+  if (reported) return reported;
+  return measure === "GEN" ? "Effect" : measure;
+}
+
+/** Long name of an effect: "Hazard ratio", "Risk ratio", … */
+export function effectLabel(measure: Measure, reported?: ReportedMeasure): string {
+  return reported ? REPORTED_LABELS[reported] : MEASURE_LABELS[measure];
+}

@@ -104,7 +104,10 @@ export function withValue(row: DataRow, key: string, value: number): DataRow {
 /** A row with another measure (kept only when the data form supports it). */
 export function withMeasure(row: DataRow, measure: Measure): DataRow {
   if (!measuresFor(row.data.kind).includes(measure)) return row;
-  return { ...row, measure, extractedBy: "user" };
+  const next: DataRow = { ...row, measure, extractedBy: "user" };
+  // A hazard or rate ratio is pooled as RR; under another measure it is no longer one.
+  if (measure !== "RR") delete next.reportedMeasure;
+  return next;
 }
 
 /** A row with another outcome name (trimmed when sent). */
