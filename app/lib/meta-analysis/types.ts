@@ -68,6 +68,13 @@ export interface PooledResult {
   weights: number[];
   /** Back-transformed values for ratio measures (exp of estimate/CI/PI), else null. */
   ratio: { estimate: number; ci_lb: number; ci_ub: number; pi_lb: number; pi_ub: number } | null;
+  /** Degrees of freedom of the t statistic (test "knha": k − 1); null for z tests. */
+  df?: number | null;
+  /** I² (percent) and H² bounds from the Q-profile τ² CI (random-effects models only). */
+  I2_ci?: [number, number] | null;
+  H2_ci?: [number, number] | null;
+  /** Notes on degenerate situations the numbers reflect (e.g. zero-width Hartung–Knapp CI). */
+  warnings?: string[];
 }
 
 /** Egger's regression test (metafor regtest, model rma, predictor sei). */
@@ -78,6 +85,8 @@ export interface EggerTest {
   /** Intercept/slope of the regression line drawn on the funnel plot (standard error on the y axis). */
   intercept: number;
   slope: number;
+  /** CI of the intercept (the "limit estimate" as the standard error → 0), analysis scale. */
+  intercept_ci?: [number, number];
 }
 
 /** Begg and Mazumdar's rank correlation test (metafor ranktest). */
@@ -94,6 +103,10 @@ export interface TrimFillResult {
   /** Filled (imputed) studies on the analysis scale. */
   filled: EffectSize[];
   adjusted: PooledResult;
+  /** Standard error of k0 (metafor se.k0). */
+  se_k0?: number;
+  /** R0 only: p-value of the test of k0 = 0 (metafor p.k0); null for L0. */
+  p_k0?: number | null;
 }
 
 /** Leave-one-out row (metafor leave1out). */
@@ -104,6 +117,11 @@ export interface LeaveOneOutRow {
   ci_ub: number;
   tau2: number;
   I2: number;
+  se?: number;
+  pval?: number;
+  QE?: number;
+  QEp?: number;
+  H2?: number;
 }
 
 /** A value extracted from a study text, with the quote that supports it. */

@@ -1,0 +1,14 @@
+/**
+ * Public API of the meta-analysis statistics engine (pure TypeScript, no I/O; server and browser).
+ * Numbers follow R's metafor (Viechtbauer 2010); see each function for its formula source.
+ */
+export * from "./types.ts";
+export { MetaInputError } from "./errors.ts";
+export { escalc, hedgesJ, isRatioMeasure, Z_975 } from "./escalc.ts";
+export { rma, heterogeneity, tau2ConfidenceInterval, type RmaOptions } from "./rma.ts";
+export { estimateTau2, type Tau2Method, type Tau2Control, type Tau2Estimate } from "./tau2.ts";
+export { pnorm, qnorm, pt, qt, pchisq, qchisq, pf } from "./distributions.ts";
+export { rmaReg, checkEffects, type MetaRegression, type RegCoefficient } from "./rma.ts";
+export { rmaMH, rmaPeto, type CountsTable, type MhOptions } from "./mh.ts";
+export { regtest, ranktest, trimfill, type TrimFillOptions } from "./bias.ts";
+export { leave1out } from "./leave1out.ts";

@@ -1,0 +1,276 @@
+import { pchisq, pnorm, pt, qchisq, qnorm, qt, uniroot } from "./distributions.ts";
+import { isRatioMeasure } from "./escalc.ts";
+import { MetaInputError } from "./errors.ts";
+import { wls } from "./linear.ts";
+import { DEFAULT_TOL, estimateTau2, qGen, weightedFit, type Tau2Control, type Tau2Method } from "./tau2.ts";
+import type { EffectSize, Measure, Method, PooledResult, TestType } from "./types.ts";
+
+export interface RmaOptions {
+  /** Effect measure of the inputs (decides the ratio back-transform). */
+  measure: Measure;
+  /** EE/FE = equal effects; otherwise the τ² estimator of the random-effects model. */
+  method: Method;
+  /** "z" (default) or "knha" (Hartung & Knapp 2001 / Sidik & Jonkman 2002 t-based adjustment). */
+  test?: TestType;
+  /** Confidence level in percent (default 95). */
+  level?: number;
+  /** Convergence settings (metafor control=list(threshold, maxiter, tol)); defaults are metafor's. */
+  control?: Tau2Control;
+}
+
+/** Validate an array of effect sizes: finite yi, finite vi > 0, k ≥ minK. */
+export function checkEffects(effects: EffectSize[], minK = 2): void {
+  if (!Array.isArray(effects) || effects.length < minK) {
+    throw new MetaInputError(
+      `At least ${minK} studies are needed for a meta-analysis (got ${Array.isArray(effects) ? effects.length : 0}).`,
+    );
+  }
+  effects.forEach((e, i) => {
+    if (!Number.isFinite(e?.yi)) throw new MetaInputError(`Study ${i + 1} has no finite effect size.`, i);
+    if (!Number.isFinite(e?.vi) || !(e.vi > 0)) {
+      throw new MetaInputError(`Study ${i + 1} has a sampling variance that is not greater than 0.`, i);
+    }
+  });
+}
+
+function critical(level: number, test: TestType, df: number): number {
+  const alpha = 1 - level / 100;
+  return test === "knha" ? qt(alpha / 2, df, false) : qnorm(alpha / 2, false);
+}
+
+/**
+ * Q-profile confidence interval for τ² (Viechtbauer 2007; metafor confint.rma.uni, type "QP"):
+ * the τ² values where the generalised Q statistic Σ(y − μ̂(τ²))²/(v + τ²) equals the upper and
+ * lower α/2 quantiles of χ²(k−1), found with R's uniroot on [0, max(100, 10·τ̂²)] at metafor's
+ * tolerance. A bound is 0 when Q(0) is already below its critical value; the upper end of the
+ * search range is returned when the root lies beyond it.
+ */
+export function tau2ConfidenceInterval(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  tau2: number,
+  level = 95,
+  tol = DEFAULT_TOL,
+): [number, number] {
+  const k = yi.length;
+  const alpha = 1 - level / 100;
+  const df = k - 1;
+  const critU = qchisq(alpha / 2, df, false);
+  const critL = qchisq(alpha / 2, df, true);
+  const tau2Min = Math.min(0, tau2);
+  const tau2Max = Math.max(100, tau2 * 10, tau2Min * 10);
+  const qMax = qGen(yi, vi, tau2Max);
+  const qMin = qGen(yi, vi, tau2Min);
+  let lb = tau2Min;
+  let ub = tau2Min;
+  if (qMin >= critL) {
+    ub = qMax > critL ? tau2Max : uniroot((t) => qGen(yi, vi, t) - critL, tau2Min, tau2Max, tol, 1000);
+  }
+  if (qMax > critU) {
+    lb = tau2Max;
+    ub = tau2Max;
+  } else if (qMin >= critU) {
+    lb = uniroot((t) => qGen(yi, vi, t) - critU, tau2Min, tau2Max, tol, 1000);
+  }
+  return [lb, ub];
+}
+
+/**
+ * Inverse-variance meta-analysis of an intercept-only model, as metafor's rma.uni(yi, vi, method, test, level).
+ *
+ * Input: effects[i] = {yi, vi} on the analysis scale (log for RR/OR/ROM), k ≥ 2.
+ * - τ² by `method` (see estimateTau2; 0 for EE/FE). Weights w = 1/(v + τ²); μ̂ = Σwy/Σw, Var = 1/Σw.
+ * - test "z": z = μ̂/SE, normal p and CI. test "knha": Var multiplied by s² = Σw(y − μ̂)²/(k−1)
+ *   (not truncated, Hartung & Knapp 2001), t(k−1) p and CI.
+ * - Prediction interval μ̂ ± crit·√(SE² + τ²) (metafor predict.rma; crit as for the CI; = CI when τ² = 0).
+ * - Heterogeneity always with w = 1/v: Q, p = P(χ²(k−1) > Q); EE: I² = max(0, (Q−df)/Q)·100,
+ *   H² = Q/df; RE: I² = 100τ²/(ṽ + τ²), H² = 1 + τ²/ṽ with ṽ = (k−1)/(Σw − Σw²/Σw) (Higgins & Thompson 2002).
+ * - τ² CI by Q-profile (Viechtbauer 2007), I²/H² CI from its bounds (RE models only).
+ * - weights: 100·w/Σw (percent). ratio: exp() of estimate, CI and PI bounds for ratio measures.
+ * Throws MetaInputError for k < 2 or invalid yi/vi.
+ */
+export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
+  checkEffects(effects);
+  const test: TestType = opts.test ?? "z";
+  const level = opts.level ?? 95;
+  if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
+  const method = opts.method;
+  const k = effects.length;
+  const yi = Float64Array.from(effects, (e) => e.yi);
+  const vi = Float64Array.from(effects, (e) => e.vi);
+  const fixed = method === "EE" || method === "FE";
+  const est = fixed ? null : estimateTau2(yi, vi, method, opts.control);
+  const tau2 = est ? est.tau2 : 0;
+
+  const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
+  const fit = weightedFit(yi, w);
+  let vb = 1 / fit.sw;
+  const warnings: string[] = [];
+  if (test === "knha") {
+    const s2w = fit.rss <= 2.220446049250313e-16 ? 0 : fit.rss / (k - 1);
+    vb *= s2w;
+    if (s2w === 0) {
+      warnings.push(
+        "All studies have the same effect size, so the Hartung–Knapp standard error is 0 and the confidence interval has zero width.",
+      );
+    }
+  }
+  const se = Math.sqrt(vb);
+  const df = k - 1;
+  const crit = critical(level, test, df);
+  let statistic: number;
+  let pval: number;
+  if (se > 0) {
+    statistic = fit.mu / se;
+    pval = test === "knha" ? 2 * pt(Math.abs(statistic), df, false) : 2 * pnorm(Math.abs(statistic), false);
+  } else {
+    statistic = fit.mu === 0 ? 0 : Math.sign(fit.mu) * Number.MAX_VALUE;
+    pval = fit.mu === 0 ? 1 : 0;
+  }
+  const ci_lb = fit.mu - crit * se;
+  const ci_ub = fit.mu + crit * se;
+  const piHalf = crit * Math.sqrt(vb + tau2);
+  const pi_lb = fit.mu - piHalf;
+  const pi_ub = fit.mu + piHalf;
+
+  const het = heterogeneity(yi, vi);
+  let I2: number;
+  let H2: number;
+  if (fixed) {
+    I2 = het.QE > 0 ? Math.max(0, (100 * (het.QE - df)) / het.QE) : 0;
+    H2 = het.QE / df;
+  } else {
+    I2 = (100 * tau2) / (het.vt + tau2);
+    H2 = tau2 / het.vt + 1;
+  }
+  let tau2_ci: [number, number] | null = null;
+  let I2_ci: [number, number] | null = null;
+  let H2_ci: [number, number] | null = null;
+  if (!fixed) {
+    tau2_ci = tau2ConfidenceInterval(yi, vi, tau2, level, DEFAULT_TOL);
+    I2_ci = [(100 * tau2_ci[0]) / (het.vt + tau2_ci[0]), (100 * tau2_ci[1]) / (het.vt + tau2_ci[1])];
+    H2_ci = [1 + tau2_ci[0] / het.vt, 1 + tau2_ci[1] / het.vt];
+  }
+  const weightsPct = Array.from(w, (x) => (100 * x) / fit.sw);
+  return {
+    measure: opts.measure,
+    family: "IV",
+    method,
+    test,
+    k,
+    estimate: fit.mu,
+    se,
+    statistic,
+    pval,
+    df: test === "knha" ? df : null,
+    ci_lb,
+    ci_ub,
+    pi_lb,
+    pi_ub,
+    tau2,
+    tau2_se: est ? est.se : null,
+    tau2_ci,
+    I2,
+    H2,
+    I2_ci,
+    H2_ci,
+    QE: het.QE,
+    QEp: het.QEp,
+    weights: weightsPct,
+    ratio: ratioOf(opts.measure, fit.mu, ci_lb, ci_ub, pi_lb, pi_ub),
+    warnings,
+  };
+}
+
+/** Cochran's Q with w = 1/v, its p-value and the typical within-study variance ṽ = (k−1)/tr(P). */
+export function heterogeneity(yi: ArrayLike<number>, vi: ArrayLike<number>): { QE: number; QEp: number; vt: number } {
+  const k = yi.length;
+  const w = Float64Array.from(vi, (v) => 1 / v);
+  const fit = weightedFit(yi, w);
+  let sw2 = 0;
+  for (let i = 0; i < k; i++) sw2 += w[i] * w[i];
+  const QE = Math.max(0, fit.rss);
+  return { QE, QEp: pchisq(QE, k - 1, false), vt: (k - 1) / (fit.sw - sw2 / fit.sw) };
+}
+
+/** exp() of the estimate and bounds for ratio measures (RR, OR, ROM), else null. */
+export function ratioOf(
+  measure: Measure,
+  estimate: number,
+  ci_lb: number,
+  ci_ub: number,
+  pi_lb: number,
+  pi_ub: number,
+): PooledResult["ratio"] {
+  if (!isRatioMeasure(measure)) return null;
+  return {
+    estimate: Math.exp(estimate),
+    ci_lb: Math.exp(ci_lb),
+    ci_ub: Math.exp(ci_ub),
+    pi_lb: Math.exp(pi_lb),
+    pi_ub: Math.exp(pi_ub),
+  };
+}
+
+/** One coefficient of a meta-regression. */
+export interface RegCoefficient {
+  estimate: number;
+  se: number;
+  /** z, or t with k − 2 df under knha. */
+  statistic: number;
+  pval: number;
+  ci_lb: number;
+  ci_ub: number;
+}
+
+/** Meta-regression on one moderator (metafor rma.uni(yi, vi, mods = x, method, test)). */
+export interface MetaRegression {
+  k: number;
+  tau2: number;
+  /** Degrees of freedom of the t tests (knha: k − 2), null for z. */
+  df: number | null;
+  intercept: RegCoefficient;
+  slope: RegCoefficient;
+}
+
+/**
+ * Mixed-effects meta-regression yi = b0 + b1·x + u + e with u ~ N(0, τ²), e ~ N(0, vi), as
+ * metafor's rma.uni(yi, vi, mods = x, method, test, level): τ² by the same estimators as rma()
+ * (0 for EE/FE), weighted least squares with w = 1/(v + τ²), knha scaling of Var(b) by
+ * Σw e²/(k−2) with t(k−2) inference. Used by Egger's test (x = √vi) and by trim and fill's side
+ * estimation. Needs k ≥ 3.
+ */
+export function rmaReg(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  x: ArrayLike<number>,
+  opts: { method: Method; test?: TestType; level?: number; control?: Tau2Control },
+): MetaRegression {
+  const k = yi.length;
+  if (k < 3) throw new MetaInputError("At least 3 studies are needed for a meta-regression.");
+  const test = opts.test ?? "z";
+  const level = opts.level ?? 95;
+  const fixed = opts.method === "EE" || opts.method === "FE";
+  const tau2 = fixed ? 0 : estimateTau2(yi, vi, opts.method as Tau2Method, opts.control, x).tau2;
+  const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
+  const fit = wls(yi, w, x);
+  let s2w = 1;
+  if (test === "knha") s2w = fit.rss <= 2.220446049250313e-16 ? 0 : fit.rss / (k - 2);
+  const df = k - 2;
+  const crit = critical(level, test, df);
+  const coef = (j: 0 | 1): RegCoefficient => {
+    const est = fit.beta[j];
+    const se = Math.sqrt(s2w * fit.A[j === 0 ? 0 : 3]);
+    const statistic = se > 0 ? est / se : est === 0 ? 0 : Math.sign(est) * Number.MAX_VALUE;
+    const pval =
+      se > 0
+        ? test === "knha"
+          ? 2 * pt(Math.abs(statistic), df, false)
+          : 2 * pnorm(Math.abs(statistic), false)
+        : est === 0
+          ? 1
+          : 0;
+    return { estimate: est, se, statistic, pval, ci_lb: est - crit * se, ci_ub: est + crit * se };
+  };
+  return { k, tau2, df: test === "knha" ? df : null, intercept: coef(0), slope: coef(1) };
+}

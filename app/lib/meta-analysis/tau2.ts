@@ -1,0 +1,299 @@
+import { uniroot } from "./distributions.ts";
+import { MetaInputError } from "./errors.ts";
+import { wls, type WlsFit } from "./linear.ts";
+import type { Method } from "./types.ts";
+
+/** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT";
+
+/** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
+export interface Tau2Control {
+  /** Fisher scoring / iteration threshold on |Δτ²| (metafor `threshold`, 1e-5). */
+  threshold?: number;
+  /** Maximum iterations (metafor `maxiter`, 100). */
+  maxiter?: number;
+  /** uniroot() tolerance for PM (metafor `tol`, .Machine$double.eps^0.25). */
+  tol?: number;
+}
+
+export const DEFAULT_TOL = Math.pow(2.220446049250313e-16, 0.25);
+
+export interface Tau2Estimate {
+  tau2: number;
+  /** Standard error of τ² as metafor reports it for the estimator. */
+  se: number;
+  /** Iterations used (0 for closed-form estimators). */
+  iterations: number;
+}
+
+/** Weighted mean Σw y / Σw and the weighted residual sum of squares Σ w (y − μ̂)² (= yᵀPy). */
+export function weightedFit(y: ArrayLike<number>, w: ArrayLike<number>): { mu: number; rss: number; sw: number } {
+  const k = y.length;
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < k; i++) {
+    sw += w[i];
+    swy += w[i] * y[i];
+  }
+  const mu = swy / sw;
+  let rss = 0;
+  for (let i = 0; i < k; i++) {
+    const r = y[i] - mu;
+    rss += w[i] * r * r;
+  }
+  return { mu, rss, sw };
+}
+
+export function weights(vi: ArrayLike<number>, tau2: number): Float64Array {
+  const k = vi.length;
+  const w = new Float64Array(k);
+  for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
+  return w;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((x, y) => x - y);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/** R's mad(): 1.4826 · median(|y − median(y)|). */
+export function mad(values: number[]): number {
+  const m = median(values);
+  return 1.4826 * median(values.map((v) => Math.abs(v - m)));
+}
+
+/**
+ * Generalised Q at τ²: Σ (y − ŷ(τ²))² / (v + τ²) (metafor .QE.func), with an optional moderator x.
+ */
+export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: ArrayLike<number> | null = null): number {
+  return x ? wls(yi, weights(vi, tau2), x).rss : weightedFit(yi, weights(vi, tau2)).rss;
+}
+
+/** Restricted (REML) or full (ML) log-likelihood of the random-effects model at τ². */
+function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: ArrayLike<number> | null): number {
+  const k = yi.length;
+  const fit = wls(yi, weights(vi, tau2), x);
+  let sumLogV = 0;
+  for (let i = 0; i < k; i++) sumLogV += Math.log(vi[i] + tau2);
+  if (reml) return -0.5 * (k - fit.p) * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.logDetXWX - 0.5 * fit.rss;
+  return -0.5 * k * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.rss;
+}
+
+/**
+ * Estimate the between-study variance τ² of an intercept-only random-effects model, as metafor's
+ * rma.uni(method = …) does, with its algorithms, defaults and truncation at 0 (tau2.min = 0):
+ *
+ * - DL: DerSimonian & Laird (1986), (Q − (k−1)) / (Σw − Σw²/Σw), w = 1/v.
+ * - HE: Hedges (1983) / Cochran ANOVA, Σ(y − ȳ)²/(k−1) − Σv/k.
+ * - HS: Hunter & Schmidt (2004), (Q − k)/Σw.
+ * - SJ: Sidik & Jonkman (2005), one step from τ₀² = Σ(y − ȳ)²/k; SJIT iterates it.
+ * - PM: Paule & Mandel (1982), root of Q(τ²) = k − 1 via R's uniroot on [0, max(100, 10·mad(y)²)]
+ *   with metafor's tolerance (.Machine$double.eps^0.25 unless control.tol is given).
+ * - ML / REML / EB: Fisher scoring from the HE value with step halving (Viechtbauer 2005; Morris 1983),
+ *   threshold 1e-5, at most 100 iterations; ML/REML fall back to 0 when the likelihood is higher there.
+ * - DLIT: iterated DL from 0.
+ *
+ * With a moderator x (metafor mods = x) the same estimators are applied to the meta-regression.
+ * yi on the analysis scale, vi > 0 (same units squared). Needs k > p (2 without, 3 with a moderator). Returns τ², its SE (metafor's
+ * formula for each estimator) and iterations. Throws MetaInputError when k < 2 or an iteration fails.
+ */
+export function estimateTau2(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  method: Tau2Method,
+  control: Tau2Control = {},
+  x: ArrayLike<number> | null = null,
+): Tau2Estimate {
+  const k = yi.length;
+  const p = x ? 2 : 1;
+  if (k <= p) {
+    throw new MetaInputError(
+      p === 1
+        ? "At least 2 studies are needed to estimate the between-study variance."
+        : "At least 3 studies are needed for a meta-regression.",
+    );
+  }
+  const threshold = control.threshold ?? 1e-5;
+  const maxiter = control.maxiter ?? 100;
+  const tol = control.tol ?? DEFAULT_TOL;
+  const df = k - p;
+  let ybar = 0;
+  for (let i = 0; i < k; i++) ybar += yi[i];
+  ybar /= k;
+  let ssUnweighted = 0;
+  for (let i = 0; i < k; i++) ssUnweighted += (yi[i] - ybar) ** 2;
+
+  const w0 = weights(vi, 0);
+  const fit0 = wls(yi, w0, x);
+  let tau2: number;
+  let se: number;
+  let iterations = 0;
+  const dlSe = (fit: WlsFit, t2: number, denom: number) =>
+    Math.sqrt((2 * df + 4 * t2 * fit.trP() + 2 * t2 * t2 * fit.sumP2(null, null)) / (denom * denom));
+
+  switch (method) {
+    case "DL": {
+      const trP = fit0.trP();
+      tau2 = Math.max(0, (fit0.rss - df) / trP);
+      se = dlSe(fit0, tau2, trP);
+      break;
+    }
+    case "HS": {
+      tau2 = Math.max(0, (fit0.rss - k) / fit0.sw);
+      se = dlSe(fit0, tau2, fit0.sw);
+      break;
+    }
+    case "HE": {
+      tau2 = Math.max(0, heRaw());
+      se = heSe(tau2);
+      break;
+    }
+    case "SJ": {
+      const tau20 = ssUnweighted / k;
+      const fit = wls(yi, weights(vi, tau20), x);
+      tau2 = Math.max(0, (tau20 * fit.rss) / df);
+      se = Math.sqrt(
+        ((tau20 * tau20) / (df * df)) *
+          (2 * fit.sumP2(vi, vi) + 4 * tau2 * fit.sumP2(null, vi) + 2 * tau2 * tau2 * fit.sumP2(null, null)),
+      );
+      break;
+    }
+    case "SJIT": {
+      tau2 = ssUnweighted / k;
+      let change = threshold + 1;
+      while (change > threshold) {
+        iterations++;
+        const old = tau2;
+        tau2 = (tau2 * wls(yi, weights(vi, tau2), x).rss) / df;
+        change = Math.abs(old - tau2);
+        if (iterations > maxiter) throw new MetaInputError("The iterative Sidik–Jonkman estimator did not converge.");
+      }
+      tau2 = Math.max(0, tau2);
+      se = pmSe(tau2);
+      break;
+    }
+    case "DLIT": {
+      tau2 = 0;
+      let change = threshold + 1;
+      let fit = fit0;
+      while (change > threshold) {
+        iterations++;
+        const old = tau2;
+        fit = wls(yi, weights(vi, tau2), x);
+        tau2 = Math.max(0, (fit.rss - df) / fit.trP());
+        change = Math.abs(old - tau2);
+        if (iterations > maxiter) throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
+      }
+      se = dlSe(fit, tau2, fit.trP());
+      break;
+    }
+    case "PM": {
+      const target = df;
+      if (fit0.rss < target) {
+        tau2 = 0;
+      } else {
+        const tau2Max = Math.max(100, 10 * mad(Array.from(yi)) ** 2);
+        if (qGen(yi, vi, tau2Max, x) > target) {
+          throw new MetaInputError(
+            "The Paule–Mandel estimate of the between-study variance is out of range; choose another estimator.",
+          );
+        }
+        tau2 = uniroot((t) => qGen(yi, vi, t, x) - target, 0, tau2Max, tol, maxiter);
+      }
+      tau2 = Math.max(0, tau2);
+      se = pmSe(tau2);
+      break;
+    }
+    case "ML":
+    case "REML":
+    case "EB": {
+      tau2 = Math.max(0, heRaw());
+      let change = threshold + 1;
+      while (change > threshold) {
+        iterations++;
+        const old = tau2;
+        const w = weights(vi, tau2);
+        const fit = wls(yi, w, x);
+        let adj: number;
+        if (method === "EB") {
+          adj = ((fit.rss * k) / df - k) / fit.sw;
+        } else {
+          // yᵀPPy = Σ w² e²
+          let yPPy = 0;
+          let sw2 = 0;
+          for (let i = 0; i < k; i++) {
+            yPPy += w[i] * w[i] * fit.e[i] * fit.e[i];
+            sw2 += w[i] * w[i];
+          }
+          if (method === "ML") adj = (yPPy - fit.sw) / sw2;
+          else adj = (yPPy - fit.trP()) / fit.sumP2(null, null);
+        }
+        if (Number.isNaN(adj)) adj = 0;
+        while (tau2 + adj < 0) adj /= 2;
+        tau2 = tau2 + adj;
+        change = Math.abs(old - tau2);
+        if (iterations > maxiter) {
+          throw new MetaInputError(
+            "The Fisher scoring algorithm for the between-study variance did not converge; choose another estimator.",
+          );
+        }
+      }
+      if (method !== "EB") {
+        const reml = method === "REML";
+        const ll0 = logLik(yi, vi, 0, reml, x);
+        const ll = logLik(yi, vi, tau2, reml, x);
+        if (ll0 - ll > DEFAULT_TOL && tau2 > threshold) tau2 = 0;
+      }
+      tau2 = Math.max(0, tau2);
+      const w = weights(vi, tau2);
+      if (method === "ML") se = Math.sqrt(2 / sumSquares(w));
+      else if (method === "REML") se = Math.sqrt(2 / wls(yi, w, x).sumP2(null, null));
+      else se = pmSe(tau2);
+      break;
+    }
+    default:
+      throw new MetaInputError(`Unknown estimator of the between-study variance "${String(method)}".`);
+  }
+  return { tau2, se, iterations };
+
+  function heRaw(): number {
+    const ols = wls(yi, new Float64Array(k).fill(1), x);
+    return (ols.rss - trPV(ols)) / df;
+  }
+  function trPV(ols: WlsFit): number {
+    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii) = Σ_ij P₀_ij² … computed as Σv − tr((XᵀX)⁻¹ XᵀVX)
+    let sv = 0;
+    for (let i = 0; i < k; i++) sv += vi[i];
+    const M = x ? [0, 0, 0, 0] : [0];
+    for (let i = 0; i < k; i++) {
+      M[0] += vi[i];
+      if (x) {
+        M[1] += vi[i] * x[i];
+        M[2] += vi[i] * x[i];
+        M[3] += vi[i] * x[i] * x[i];
+      }
+    }
+    const A = ols.A;
+    const tr = x ? A[0] * M[0] + A[1] * M[2] + A[2] * M[1] + A[3] * M[3] : A[0] * M[0];
+    return sv - tr;
+  }
+  function heSe(t2: number): number {
+    const ones = new Float64Array(k).fill(1);
+    const ols = wls(yi, ones, x);
+    const tpv = trPV(ols);
+    const tpvpv = ols.sumP2(vi, vi);
+    return Math.sqrt((2 * tpvpv + 4 * t2 * tpv + 2 * t2 * t2 * df) / (df * df));
+  }
+  function pmSe(t2: number): number {
+    let sw = 0;
+    for (let i = 0; i < k; i++) sw += 1 / (vi[i] + t2);
+    return Math.sqrt((2 * k * k) / df / (sw * sw));
+  }
+}
+
+function sumSquares(w: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < w.length; i++) s += w[i] * w[i];
+  return s;
+}
