@@ -1,0 +1,192 @@
+/**
+ * Effect-data extraction with a language model (structured output with a zod schema), grounded:
+ * a row is kept only when its quote is an exact substring of the source it names and every number
+ * of the row is written in that quote. Everything else the model says is dropped. Offsets are
+ * computed here (the first occurrence of the quote), never taken from the model.
+ */
+import { z } from "zod";
+import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
+import { wrapSource } from "../ai/offline-model";
+import {
+  classifyDesign,
+  normaliseOutcome,
+  NO_DATA_REASON,
+  NO_TEXT_REASON,
+  studyKey,
+  type MetaStudyInput,
+} from "./extract-rules";
+import { generateStructured, type StructuredModel } from "./model-call";
+
+const num = (what: string) => z.number().nullable().describe(what);
+
+/** One effect statement as the model reports it. All properties required (OpenAI strict mode). */
+export const AiEffectRowSchema = z.object({
+  outcome: z.string().describe("The outcome measured, as a short noun phrase (e.g. 'all-cause mortality')"),
+  measure: z.enum(["RR", "OR", "HR", "IRR", "RD", "MD", "SMD"]).describe("The effect measure"),
+  kind: z
+    .enum(["estimate-ci", "counts", "means"])
+    .describe("estimate-ci: a reported estimate with its 95% CI; counts: events and totals per arm; means: mean, SD and n per arm"),
+  estimate: num("Reported estimate (estimate-ci), natural scale"),
+  lower: num("Lower 95% CI bound (estimate-ci)"),
+  upper: num("Upper 95% CI bound (estimate-ci)"),
+  events1: num("Events in the intervention/exposed arm (counts)"),
+  n1: num("Participants in the intervention/exposed arm (counts, means)"),
+  events2: num("Events in the control arm (counts)"),
+  n2: num("Participants in the control arm (counts, means)"),
+  mean1: num("Mean in the intervention arm (means)"),
+  sd1: num("SD in the intervention arm (means)"),
+  mean2: num("Mean in the control arm (means)"),
+  sd2: num("SD in the control arm (means)"),
+  quote: z.string().describe("The exact text copied character for character from the source that contains these numbers"),
+  source: z.enum(["abstract", "fullText"]).describe("Which source the quote is from"),
+});
+export type AiEffectRow = z.infer<typeof AiEffectRowSchema>;
+
+export const AiExtractionSchema = z.object({
+  design: z
+    .enum(["RCT", "cohort", "case-control", "cross-sectional", "meta-analysis", "systematic review", "qualitative", "other"])
+    .nullable()
+    .describe("The study's own design, null if not stated"),
+  totalN: z.number().nullable().describe("Total participants of the study, null if not stated"),
+  effects: z.array(AiEffectRowSchema).describe("Every effect estimate with a 95% CI, and every arm-level result, in the text"),
+});
+export type AiExtraction = z.infer<typeof AiExtractionSchema>;
+
+const INSTRUCTIONS = `You extract effect data for a meta-analysis from a study's text.
+Report only numbers written in the text; never compute or convert. For each effect give the exact
+quote (copied character for character) that contains all of its numbers. Use estimate-ci for a
+reported ratio or difference with its 95% confidence interval, counts for events/totals per arm,
+means for mean, SD and n per arm. Arm 1 is the intervention or exposed group, arm 2 the control.
+Leave properties that do not apply null.`;
+
+/** Builds the prompt: the sources inside <source> blocks, labelled. */
+export function buildExtractionPrompt(study: MetaStudyInput): string {
+  const parts = [`Title: ${study.title}`];
+  if (study.abstract?.trim()) parts.push(`Abstract (source "abstract"):\n${wrapSource(study.abstract)}`);
+  if (study.fullTextAnalysis?.trim()) parts.push(`Full text (source "fullText"):\n${wrapSource(study.fullTextAnalysis)}`);
+  return parts.join("\n\n");
+}
+
+const NUMBER_IN_TEXT = /\d+(?:[.,·]\d+)?/g;
+
+function numbersOf(text: string): Set<string> {
+  return new Set([...text.matchAll(NUMBER_IN_TEXT)].map((m) => String(Number(m[0].replace(/[·]/g, ".").replace(/,(?=\d{3}\b)/g, "").replace(/,/g, ".")))));
+}
+
+/** The row's data when its kind's numbers are all present; null otherwise. */
+function rowData(row: AiEffectRow): EffectData | null {
+  const all = (...xs: (number | null)[]) => xs.every((x) => typeof x === "number" && Number.isFinite(x));
+  if (row.kind === "estimate-ci" && all(row.estimate, row.lower, row.upper)) {
+    return { kind: "estimate-ci", estimate: row.estimate!, lower: row.lower!, upper: row.upper! };
+  }
+  if (row.kind === "counts" && all(row.events1, row.n1, row.events2, row.n2)) {
+    return { kind: "counts", events1: row.events1!, n1: row.n1!, events2: row.events2!, n2: row.n2! };
+  }
+  if (row.kind === "means" && all(row.mean1, row.sd1, row.n1, row.mean2, row.sd2, row.n2)) {
+    return { kind: "means", mean1: row.mean1!, sd1: row.sd1!, n1: row.n1!, mean2: row.mean2!, sd2: row.sd2!, n2: row.n2! };
+  }
+  return null;
+}
+
+function dataNumbers(data: EffectData): number[] {
+  switch (data.kind) {
+    case "estimate-ci":
+      return [data.estimate, data.lower, data.upper];
+    case "counts":
+      return [data.events1, data.n1, data.events2, data.n2];
+    case "means":
+      return [data.mean1, data.sd1, data.n1, data.mean2, data.sd2, data.n2];
+    case "yi-vi":
+      return [data.yi, data.vi];
+  }
+}
+
+/** Why a model row is dropped, or null when it is grounded. */
+export function groundingProblem(row: AiEffectRow, sources: { abstract?: string | null; fullText?: string | null }): string | null {
+  const text = row.source === "abstract" ? sources.abstract : sources.fullText;
+  if (!text) return `no ${row.source} was given`;
+  if (!row.quote.trim() || !text.includes(row.quote)) return "its quote is not in the source";
+  const data = rowData(row);
+  if (!data) return "its numbers are incomplete";
+  const written = numbersOf(row.quote);
+  const missing = dataNumbers(data).filter((n) => !written.has(String(Math.abs(n))));
+  return missing.length ? `its numbers ${missing.join(", ")} are not in the quote` : null;
+}
+
+/**
+ * Turns the model's answer into grounded rows (see module comment); rows that fail grounding are
+ * counted in `dropped`. HR and IRR become measure RR with `reportedMeasure` (log-ratio pooling via
+ * estimate-ci, see group.ts). One row per (outcome, measure) and study.
+ */
+export function groundAiExtraction(
+  study: MetaStudyInput,
+  index: number,
+  answer: AiExtraction,
+  modelName: string,
+): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null; dropped: number } {
+  const studyId = studyKey(study, index);
+  const sources = { abstract: study.abstract, fullText: study.fullTextAnalysis };
+  const rows: ExtractedStudyData[] = [];
+  const seen = new Set<string>();
+  let dropped = 0;
+  const design =
+    answer.design && answer.design !== "other" ? answer.design : classifyDesign(study.title, `${study.abstract ?? ""}\n${study.fullTextAnalysis ?? ""}`);
+  for (const row of answer.effects) {
+    if (groundingProblem(row, sources)) {
+      dropped++;
+      continue;
+    }
+    const data = rowData(row)!;
+    const text = (row.source === "abstract" ? study.abstract : study.fullTextAnalysis)!;
+    const start = text.indexOf(row.quote);
+    const quote: SupportingQuote = { quote: row.quote, start, end: start + row.quote.length, source: row.source };
+    const reportedMeasure = row.measure === "HR" || row.measure === "IRR" ? row.measure : undefined;
+    if (reportedMeasure && data.kind !== "estimate-ci") {
+      dropped++;
+      continue;
+    }
+    const measure: Measure = reportedMeasure ? "RR" : (row.measure as Measure);
+    const outcome = normaliseOutcome(row.outcome) || "primary outcome";
+    const key = `${outcome}|${reportedMeasure ?? measure}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const armN = data.kind === "counts" || data.kind === "means" ? data.n1 + data.n2 : null;
+    rows.push({
+      studyId,
+      title: study.title,
+      outcome,
+      measure,
+      ...(reportedMeasure ? { reportedMeasure } : {}),
+      data,
+      quotes: [quote],
+      extractedBy: modelName,
+      design,
+      totalN: armN ?? (answer.totalN && answer.totalN > 0 && Number.isInteger(answer.totalN) ? answer.totalN : null),
+    });
+  }
+  if (rows.length > 0) return { rows, excluded: null, dropped };
+  const reason = dropped > 0 ? `${NO_DATA_REASON} (${dropped} value${dropped === 1 ? "" : "s"} the model gave could not be found in the text)` : NO_DATA_REASON;
+  return { rows, excluded: { studyId, title: study.title, reason }, dropped };
+}
+
+/**
+ * Extracts one study with the model.
+ * @throws the model's error (the caller decides whether to fall back to the rules).
+ */
+export async function extractStudyWithModel(
+  deps: StructuredModel & { modelName: string; abortSignal?: AbortSignal },
+  study: MetaStudyInput,
+  index: number,
+): Promise<{ rows: ExtractedStudyData[]; excluded: ExcludedStudy | null; dropped: number }> {
+  if (!study.abstract?.trim() && !study.fullTextAnalysis?.trim()) {
+    return { rows: [], excluded: { studyId: studyKey(study, index), title: study.title, reason: NO_TEXT_REASON }, dropped: 0 };
+  }
+  const answer = await generateStructured(deps, {
+    instructions: INSTRUCTIONS,
+    prompt: buildExtractionPrompt(study),
+    schema: AiExtractionSchema,
+    name: "effect_data",
+    abortSignal: deps.abortSignal,
+  });
+  return groundAiExtraction(study, index, answer, deps.modelName);
+}

@@ -1,0 +1,187 @@
+/**
+ * Meta-analysis jobs: created by POST /api/meta-analysis/enhanced, run by the queue consumer
+ * (queue.ts), read by GET /api/meta-analysis/jobs/{id}.
+ *
+ * Metering (SPEC §6; billing/metering.ts): a use is reserved when the job is created (Free users
+ * against AI_SUMMARIES_PER_MONTH with the other AI analyses, guests against their 'metaAnalysis'
+ * trial counter, 5 per 24 h; Professional unlimited) and settled by the job: committed once when
+ * it is done, given back when it finally fails. The reservation travels in the row as its ticket.
+ */
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
+import { metaAnalysisJobs, type MetaAnalysisJobRow, type UserRow } from "../../../db/schema";
+import {
+  guestDeviceId,
+  reserveAiUse,
+  settleReservationTicket,
+  type MeteredAction,
+  type ReservationTicket,
+} from "../billing/metering";
+import type { AppServices } from "../context";
+import { AppError } from "../http/errors";
+import type { EnhancedRequest } from "./request";
+
+/** The metered action of a meta-analysis job. */
+export const META_ANALYSIS_ACTION: MeteredAction = { planFeature: "ai_summaries", guestFeature: "metaAnalysis" };
+
+/** Queue message body of a meta-analysis job. */
+export interface MetaAnalysisMessage {
+  kind: "meta-analysis";
+  jobId: string;
+}
+
+/** SPEC §8 message for a failed meta-analysis. */
+export const META_FAILED_MESSAGE = "Failed to generate meta-analysis. Please try again.";
+
+type JobsApp = Pick<AppServices, "db" | "env" | "bindings">;
+
+/**
+ * Creates a job for a validated request: reserves the use (403 LIMIT_REACHED at the limit),
+ * writes the row, enqueues `{kind:'meta-analysis', jobId}` on JOBS. When enqueueing fails the row
+ * is deleted and the use given back (nothing half-written) and 503 QUEUE_UNAVAILABLE is thrown.
+ *
+ * @returns the job id and the headers to add (guest device cookie, X-AI-Uses-Remaining).
+ */
+export async function createMetaAnalysisJob(
+  app: JobsApp,
+  ctx: { user: UserRow | null; request: Request },
+  input: EnhancedRequest,
+): Promise<{ jobId: string; headers: Headers }> {
+  const reservation = await reserveAiUse(app, ctx, META_ANALYSIS_ACTION);
+  const jobId = crypto.randomUUID();
+  const ticket = reservation.ticket;
+  try {
+    await app.db.insert(metaAnalysisJobs).values({
+      id: jobId,
+      userId: ctx.user?.id ?? null,
+      deviceKey: ctx.user ? null : ticket.kind === "guest" ? ticket.deviceId : null,
+      status: "queued",
+      progress: 0,
+      request: input,
+      meter: ticket,
+    });
+  } catch (error) {
+    await reservation.release();
+    throw error;
+  }
+  try {
+    const message: MetaAnalysisMessage = { kind: "meta-analysis", jobId };
+    await app.bindings.JOBS.send(message);
+  } catch (error) {
+    await app.db.delete(metaAnalysisJobs).where(eq(metaAnalysisJobs.id, jobId));
+    await reservation.release();
+    console.error("meta-analysis: could not enqueue job", error);
+    throw new AppError("QUEUE_UNAVAILABLE", "The analysis queue is not available. Please try again.", 503);
+  }
+  const headers = new Headers();
+  for (const cookie of reservation.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  if (reservation.remaining !== null) headers.set("X-AI-Uses-Remaining", String(reservation.remaining));
+  return { jobId, headers };
+}
+
+/** A job as GET /api/meta-analysis/jobs/{id} returns it. */
+export interface JobView {
+  id: string;
+  status: MetaAnalysisJobRow["status"];
+  progress: number;
+  error?: string;
+  result?: MetaAnalysisJobResult;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * The job if it belongs to the requester: the signed-in user's own jobs, or for a guest the jobs
+ * of the same signed device cookie (and no user). Anything else — unknown id, another user's or
+ * device's job — is 404 NOT_FOUND, so ids cannot be probed.
+ */
+export async function getJobForRequester(
+  app: JobsApp,
+  ctx: { user: UserRow | null; request: Request },
+  jobId: string,
+): Promise<JobView> {
+  const notFound = new AppError("NOT_FOUND", "No such meta-analysis job.", 404);
+  if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound;
+  let owner;
+  if (ctx.user) owner = eq(metaAnalysisJobs.userId, ctx.user.id);
+  else {
+    const deviceId = await guestDeviceId(app, ctx.request);
+    if (!deviceId) throw notFound;
+    owner = and(isNull(metaAnalysisJobs.userId), eq(metaAnalysisJobs.deviceKey, deviceId));
+  }
+  const [row] = await app.db.select().from(metaAnalysisJobs).where(and(eq(metaAnalysisJobs.id, jobId), owner)).limit(1);
+  if (!row) throw notFound;
+  return {
+    id: row.id,
+    status: row.status,
+    progress: row.progress,
+    ...(row.error ? { error: row.error } : {}),
+    ...(row.status === "done" && row.result ? { result: row.result as MetaAnalysisJobResult } : {}),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Sets a running job's progress (0–100). */
+export async function setJobProgress(app: Pick<AppServices, "db">, jobId: string, progress: number): Promise<void> {
+  await app.db
+    .update(metaAnalysisJobs)
+    .set({ progress: Math.max(0, Math.min(100, Math.round(progress))), updatedAt: Date.now() })
+    .where(and(eq(metaAnalysisJobs.id, jobId), eq(metaAnalysisJobs.status, "running")));
+}
+
+/**
+ * Moves a job that is neither done nor failed to its final state and settles its reserved use
+ * exactly once: the ticket is read first and only the update that actually finished the job
+ * settles it (a redelivered or concurrent run finds nothing to update).
+ */
+async function finishJob(
+  app: JobsApp,
+  jobId: string,
+  set: Partial<typeof metaAnalysisJobs.$inferInsert>,
+  outcome: "commit" | "release",
+): Promise<void> {
+  const [row] = await app.db.select({ meter: metaAnalysisJobs.meter }).from(metaAnalysisJobs).where(eq(metaAnalysisJobs.id, jobId));
+  if (!row) return;
+  const updated = await app.db
+    .update(metaAnalysisJobs)
+    .set({ ...set, meter: null, updatedAt: Date.now() })
+    .where(and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")))
+    .returning({ id: metaAnalysisJobs.id });
+  if (updated.length === 0 || !row.meter) return;
+  await settleReservationTicket(app, row.meter as ReservationTicket, outcome);
+}
+
+/** Stores a finished job's result (status done, progress 100) and commits its reserved use. */
+export function completeJob(app: JobsApp, jobId: string, result: MetaAnalysisJobResult): Promise<void> {
+  return finishJob(app, jobId, { status: "done", progress: 100, result, error: null }, "commit");
+}
+
+/**
+ * Marks a job failed with a human reason and gives its reserved use back (a use counts once per
+ * successful job, never for a failure).
+ */
+export function failJob(app: JobsApp, jobId: string, reason: string): Promise<void> {
+  return finishJob(app, jobId, { status: "failed", error: reason }, "release");
+}
+
+/**
+ * Marks a job running for this delivery and returns its row, or null when there is nothing to do
+ * (unknown id, or already done/failed: redelivery is harmless).
+ */
+export async function startJob(app: Pick<AppServices, "db">, jobId: string, attempts: number): Promise<MetaAnalysisJobRow | null> {
+  const [row] = await app.db
+    .update(metaAnalysisJobs)
+    .set({ status: "running", attempts, error: null, updatedAt: Date.now() })
+    .where(and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")))
+    .returning();
+  return row ?? null;
+}
+
+/** Puts a job back to queued after a failed attempt that will be retried, noting why. */
+export async function requeueJob(app: Pick<AppServices, "db">, jobId: string, note: string): Promise<void> {
+  await app.db
+    .update(metaAnalysisJobs)
+    .set({ status: "queued", error: note, updatedAt: Date.now() })
+    .where(and(eq(metaAnalysisJobs.id, jobId), eq(metaAnalysisJobs.status, "running")));
+}

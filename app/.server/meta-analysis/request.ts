@@ -1,0 +1,135 @@
+/**
+ * Request bodies of the meta-analysis routes, validated with zod:
+ * POST /api/meta-analysis/enhanced and POST /api/meta-analysis/extract.
+ */
+import { z } from "zod";
+import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
+import { AppError, describeZodError } from "../http/errors";
+
+/** Most studies per meta-analysis request. */
+export const MAX_META_STUDIES = 100;
+/** Longest abstract accepted, in characters. */
+export const MAX_ABSTRACT_CHARS = 20_000;
+/** Longest full text accepted, in characters. */
+export const MAX_FULLTEXT_CHARS = 200_000;
+/** Largest request body accepted, in bytes (100 full texts would not fit; 413 above this). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const MIN_STUDIES_MESSAGE = "Please select at least 2 studies for meta-analysis";
+
+const finite = z.number().refine(Number.isFinite, "must be a finite number");
+const count = z.number().int("must be a whole number").min(0, "must not be negative");
+
+const QuoteSchema = z.object({
+  quote: z.string().max(5000),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  source: z.enum(["abstract", "fullText"]),
+});
+
+/** Effect data as the page sends it back after review. Counts must be whole and non-negative;
+ * a negative SD is accepted here and reported by the analysis as the reason a study is left out. */
+const EffectDataSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("counts"), events1: count, n1: count, events2: count, n2: count }),
+  z.object({ kind: z.literal("means"), mean1: finite, sd1: finite, n1: count, mean2: finite, sd2: finite, n2: count }),
+  z.object({ kind: z.literal("estimate-ci"), estimate: finite, lower: finite, upper: finite }),
+  z.object({ kind: z.literal("yi-vi"), yi: finite, vi: finite }),
+]);
+
+const MeasureSchema = z.enum(["RR", "OR", "RD", "MD", "SMD", "ROM", "GEN"]);
+
+/** One reviewed row of the data table (ExtractedStudyData). */
+export const ExtractedRowSchema = z.object({
+  studyId: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(1000),
+  outcome: z.string().trim().min(1, "Every row needs an outcome").max(200),
+  measure: MeasureSchema,
+  reportedMeasure: z.enum(["HR", "IRR"]).optional(),
+  data: EffectDataSchema,
+  quotes: z.array(QuoteSchema).max(20).default([]),
+  extractedBy: z.string().max(200).default("user"),
+  design: z.string().max(100).nullable().default(null),
+  totalN: count.nullable().default(null),
+}) satisfies z.ZodType<ExtractedStudyData, unknown>;
+
+export const MetaStudySchema = z.object({
+  id: z.union([z.string().max(200), z.number()]).nullish(),
+  title: z.string({ error: "Every study needs a title" }).trim().min(1, "Every study needs a title").max(1000, "A title may have at most 1000 characters"),
+  abstract: z.string().max(MAX_ABSTRACT_CHARS, `An abstract may have at most ${MAX_ABSTRACT_CHARS} characters`).nullish(),
+  fullTextAnalysis: z
+    .string()
+    .max(MAX_FULLTEXT_CHARS, `A full text may have at most ${MAX_FULLTEXT_CHARS} characters`)
+    .nullish(),
+});
+
+const PrismaSchema = z.object({
+  identified: z.record(z.string().max(50), count),
+  duplicatesRemoved: count,
+  screened: count,
+});
+
+const StudiesSchema = z
+  .array(MetaStudySchema, { error: "studies must be an array of studies" })
+  .max(MAX_META_STUDIES, `At most ${MAX_META_STUDIES} studies can be analysed at once`);
+
+export const EnhancedRequestSchema = z.object({
+  studies: StudiesSchema,
+  model: z.string().max(100).optional(),
+  measure: MeasureSchema.exclude(["GEN"]).optional(),
+  method: z.enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB"]).optional(),
+  test: z.enum(["z", "knha"]).optional(),
+  data: z.array(ExtractedRowSchema).max(2000).optional(),
+  prisma: PrismaSchema.optional(),
+});
+export type EnhancedRequest = z.infer<typeof EnhancedRequestSchema>;
+
+export const ExtractRequestSchema = z.object({ studies: StudiesSchema, model: z.string().max(100).optional() });
+export type ExtractRequest = z.infer<typeof ExtractRequestSchema>;
+
+/** True when zod failed only because a string or array was longer than allowed. */
+function onlyTooBig(error: z.ZodError): boolean {
+  return error.issues.length > 0 && error.issues.every((i) => i.code === "too_big" && i.path.length > 1);
+}
+
+function parseStudiesBody<S extends typeof EnhancedRequestSchema | typeof ExtractRequestSchema>(schema: S, body: unknown): z.infer<S> {
+  const raw = body as { studies?: unknown } | null;
+  if (!raw || typeof raw !== "object" || !Array.isArray(raw.studies) || raw.studies.length < 2) {
+    throw new AppError("INVALID_INPUT", MIN_STUDIES_MESSAGE, 400);
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new AppError(onlyTooBig(result.error) ? "PAYLOAD_TOO_LARGE" : "INVALID_INPUT", describeZodError(result.error), onlyTooBig(result.error) ? 413 : 400);
+  }
+  return result.data as z.infer<S>;
+}
+
+/**
+ * Validates POST /api/meta-analysis/enhanced. 400 INVALID_INPUT 'Please select at least 2
+ * studies for meta-analysis' for fewer than 2 studies; 413 PAYLOAD_TOO_LARGE when an abstract
+ * (> 20,000 chars) or full text (> 200,000) is too long; 400 INVALID_INPUT otherwise (more than
+ * 100 studies, bad measure/method/test, malformed data rows).
+ */
+export function parseEnhancedRequest(body: unknown): EnhancedRequest {
+  return parseStudiesBody(EnhancedRequestSchema, body);
+}
+
+/** Validates POST /api/meta-analysis/extract (same rules for `studies`). */
+export function parseExtractRequest(body: unknown): ExtractRequest {
+  return parseStudiesBody(ExtractRequestSchema, body);
+}
+
+/**
+ * Reads a JSON body of at most MAX_BODY_BYTES: 413 PAYLOAD_TOO_LARGE above it, 400 INVALID_JSON
+ * for malformed JSON.
+ */
+export async function readLimitedJson(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The request is too large.", 413);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The request is too large.", 413);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("INVALID_JSON", "The request body is not valid JSON.", 400);
+  }
+}
