@@ -104,7 +104,7 @@ export function normaliseOutcome(label: string): string {
 
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
-  let s = raw.replace(/\s+/g, " ").trim();
+  let s = raw.replace(/(\p{L})-\s*\n\s*(\p{L})/gu, "$1$2").replace(/\s+/g, " ").trim();
   const words = s.split(" ");
   if (words.length > max) s = words.slice(-max).join(" ");
   for (let i = 0; i < 3; i++) {
@@ -136,7 +136,7 @@ export function outcomeNear(text: string, sentenceStart: number, measureStart: n
     const clause = before.slice(0, open);
     const cut = Math.max(clause.lastIndexOf(","), clause.lastIndexOf(";"), clause.lastIndexOf(":"), clause.lastIndexOf(")"));
     let phrase = clause.slice(cut + 1);
-    const lastPrep = /^.*\b(?:in|on|of|for)\s+(?=\p{L})/iu.exec(phrase);
+    const lastPrep = /^[\s\S]*\b(?:in|on|of|for)\s+(?=\p{L})/iu.exec(phrase);
     if (lastPrep && lastPrep[0].length < phrase.length - 3) phrase = phrase.slice(lastPrep[0].length);
     const tidy = tidyPhrase(phrase);
     if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
@@ -173,7 +173,8 @@ const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
 
 const int = (raw: string) => Number(raw.replace(/,/g, ""));
 
-interface Found {
+/** One effect statement: the data, its outcome phrase (raw) and the quote's offsets. */
+export interface Found {
   outcome: string;
   measure: Measure;
   reportedMeasure?: "HR" | "IRR";
@@ -200,17 +201,24 @@ const RATIO_TO_MEASURE: Record<ReportedEffect["measure"], { measure: Measure; re
   RD: { measure: "RD" },
 };
 
-function findInText(text: string): Found[] {
+/**
+ * Every effect statement found in a text, in text order, before one-row-per-outcome selection:
+ * arm-level counts and means, SMDs (Hedges' g, Cohen's d) and reported estimates with 95% CIs.
+ */
+export function findEffectData(text: string): Found[] {
   const sentences = splitSentences(text);
   const sentenceOf = (pos: number) => sentences.find((s) => s.start <= pos && pos < s.end) ?? { start: 0, end: text.length, text };
   const found: Found[] = [];
   // Arm-level counts first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
     for (const m of s.text.matchAll(COUNTS)) {
-      const e1 = int(m[1]!);
-      const n1 = int(m[2]!);
-      const e2 = int(m[3]!);
-      const n2 = int(m[4]!);
+      let e1 = int(m[1]!);
+      let n1 = int(m[2]!);
+      let e2 = int(m[3]!);
+      let n2 = int(m[4]!);
+      // Arm 1 is the intervention: swap when the first arm is named as the control
+      // ("73 of 411 patients assigned to placebo and 57 of 411 assigned to aspirin").
+      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length))) [e1, n1, e2, n2] = [e2, n2, e1, n1];
       if (!(n1 > 0 && n2 > 0 && e1 <= n1 && e2 <= n2)) continue;
       const start = s.start + m.index!;
       const end = start + m[0].length;
@@ -222,7 +230,8 @@ function findInText(text: string): Found[] {
     }
     for (const re of [MEANS, MEANS_SD]) {
       for (const m of s.text.matchAll(re)) {
-        const [mean1, sd1, nn1, mean2, sd2, nn2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => v!);
+        let [mean1, sd1, nn1, mean2, sd2, nn2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => v!) as [string, string, string, string, string, string];
+        if (firstArmIsControl(m[0], m[3]!, m[6]!, s.text.slice(m.index! + m[0].length))) [mean1, sd1, nn1, mean2, sd2, nn2] = [mean2, sd2, nn2, mean1, sd1, nn1];
         const start = s.start + m.index!;
         const end = start + m[0].length;
         found.push({
@@ -275,6 +284,21 @@ function findInText(text: string): Found[] {
   return found.sort((a, b) => a.quote.start - b.quote.start);
 }
 
+const CONTROL_WORDS = /\b(?:placebo|control|usual\s+care|standard\s+care|sham|no\s+treatment|untreated|unexposed|comparator)\b/i;
+
+/**
+ * True when the words after the first arm's numbers name a control group and the words after
+ * the second arm's (up to 40 characters of `following` text) do not. `firstEnd`/`secondEnd` are
+ * the raw numbers that end each arm in `match`.
+ */
+function firstArmIsControl(match: string, firstEnd: string, secondEnd: string, following: string): boolean {
+  const firstAt = match.indexOf(firstEnd) + firstEnd.length;
+  const secondAt = match.lastIndexOf(secondEnd);
+  const between = match.slice(firstAt, secondAt);
+  const after = following.slice(0, 40).split(/[;.]/)[0]!;
+  return CONTROL_WORDS.test(between) && !CONTROL_WORDS.test(after);
+}
+
 /** Outcome for arm-level data: the phrase before the first arm, else the primary outcome. */
 function outcomeForArms(text: string, sentenceStart: number, armStart: number): string {
   const before = text.slice(sentenceStart, armStart);
@@ -283,7 +307,7 @@ function outcomeForArms(text: string, sentenceStart: number, armStart: number): 
   // "primary outcome: 90 [8%] of 1088 vs …" names the outcome before the colon.
   const colon = clause.lastIndexOf(":");
   if (colon !== -1) clause = clause.slice(0, colon);
-  clause = clause.replace(/\s+\b(?:occurred|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
+  clause = clause.replace(/\s+\b(?:occurred|recurred|happened|died|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
   const tidy = tidyPhrase(clause);
   return tidy && !NOT_AN_OUTCOME.test(tidy) ? tidy : "";
 }
@@ -310,7 +334,7 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
     const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
     const fallback = primary ? normaliseOutcome(tidyPhrase(primary.outcome.quote, 8)) : "";
     const size = pickSampleSize(extractSampleSizes(text));
-    for (const f of findInText(text)) {
+    for (const f of findEffectData(text)) {
       const outcome = normaliseOutcome(f.outcome) || fallback || "primary outcome";
       const key = `${outcome}|${f.reportedMeasure ?? f.measure}`;
       if (seen.has(key)) continue;

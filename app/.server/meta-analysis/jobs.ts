@@ -10,7 +10,9 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { metaAnalysisJobs, type MetaAnalysisJobRow, type UserRow } from "../../../db/schema";
+import { getAiUsage } from "../billing/usage";
 import {
+  getGuestUsage,
   guestDeviceId,
   reserveAiUse,
   settleReservationTicket,
@@ -84,6 +86,7 @@ export interface JobView {
   id: string;
   status: MetaAnalysisJobRow["status"];
   progress: number;
+  /** Why the job failed (status failed only). */
   error?: string;
   result?: MetaAnalysisJobResult;
   createdAt: number;
@@ -115,7 +118,7 @@ export async function getJobForRequester(
     id: row.id,
     status: row.status,
     progress: row.progress,
-    ...(row.error ? { error: row.error } : {}),
+    ...(row.status === "failed" && row.error ? { error: row.error } : {}),
     ...(row.status === "done" && row.result ? { result: row.result as MetaAnalysisJobResult } : {}),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -184,4 +187,35 @@ export async function requeueJob(app: Pick<AppServices, "db">, jobId: string, no
     .update(metaAnalysisJobs)
     .set({ status: "queued", error: note, updatedAt: Date.now() })
     .where(and(eq(metaAnalysisJobs.id, jobId), eq(metaAnalysisJobs.status, "running")));
+}
+
+/**
+ * Refuses (403, same bodies as reserveAiUse) a requester with no meta-analysis use left, without
+ * counting one: for POST /api/meta-analysis/extract with a language model, which prepares a job
+ * that is counted when it runs. Professional users always pass.
+ */
+export async function assertMetaAnalysisAvailable(app: JobsApp, ctx: { user: UserRow | null; request: Request }): Promise<void> {
+  if (ctx.user?.plan === "pro") return;
+  if (ctx.user) {
+    const limit = app.env.AI_SUMMARIES_PER_MONTH;
+    const used = await getAiUsage(app, { userId: ctx.user.id, now: new Date() });
+    if (used >= limit) {
+      throw new AppError("LIMIT_REACHED", `You've used all ${limit} free AI analyses this month`, 403, {
+        feature: META_ANALYSIS_ACTION.planFeature,
+        limit,
+        used,
+      });
+    }
+    return;
+  }
+  const usage = (await getGuestUsage(app, ctx.request)).metaAnalysis;
+  if (usage.used >= usage.limit) {
+    throw new AppError("LIMIT_REACHED", "Trial Limit Reached", 403, {
+      feature: META_ANALYSIS_ACTION.planFeature,
+      guestFeature: META_ANALYSIS_ACTION.guestFeature,
+      trial: true,
+      limit: usage.limit,
+      used: usage.limit,
+    });
+  }
 }

@@ -1,0 +1,215 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
+import { fixtureSuiteName, hasSharedFixtures, readFixture } from "../../../tests/fixtures";
+import { extractPdfText } from "../fulltext/fetch";
+import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
+import { normalizePubmedXml } from "../search/providers/pubmed";
+import {
+  classifyDesign,
+  extractByRules,
+  extractStudyByRules,
+  findEffectData,
+  NO_DATA_REASON,
+  NO_TEXT_REASON,
+  normaliseOutcome,
+  type MetaStudyInput,
+} from "./extract-rules";
+
+/** Every quote slices back out of the text it names. */
+function expectGrounded(study: MetaStudyInput, rows: readonly ExtractedStudyData[]) {
+  for (const row of rows) {
+    for (const q of row.quotes) {
+      const source = q.source === "abstract" ? study.abstract! : study.fullTextAnalysis!;
+      expect(source.slice(q.start, q.end)).toBe(q.quote);
+    }
+  }
+}
+
+function rowsOf(study: MetaStudyInput) {
+  const { rows, excluded } = extractStudyByRules(study, 0);
+  expectGrounded(study, rows);
+  return { rows, excluded };
+}
+
+const simple = (abstract: string): MetaStudyInput => ({ id: "s1", title: "A randomised controlled trial", abstract });
+
+describe("extractStudyByRules: written forms", () => {
+  it.each([
+    ["Stroke: RR 0.75 (95% CI 0.60 to 0.93).", "RR", { estimate: 0.75, lower: 0.6, upper: 0.93 }],
+    ["Readmission was more likely (OR = 1.8; 95% CI, 1.2–2.6).", "OR", { estimate: 1.8, lower: 1.2, upper: 2.6 }],
+    ["Death was less frequent (HR 0.82 (95% CI 0.70–0.96)).", "RR", { estimate: 0.82, lower: 0.7, upper: 0.96 }],
+    ["The relative risk of stroke was 0.75 (95% CI 0.60 to 0.93).", "RR", { estimate: 0.75, lower: 0.6, upper: 0.93 }],
+    ["Pain fell (mean difference -2.1, 95% CI -3.0 to -1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
+    ["Pain fell (mean difference −2.1, 95% CI −3.0 to −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
+    ["Depression improved (Hedges' g = 0.45, 95% CI 0.20 to 0.70).", "SMD", { estimate: 0.45, lower: 0.2, upper: 0.7 }],
+  ])("%s", (text, measure, numbers) => {
+    const { rows } = rowsOf(simple(text));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.measure).toBe(measure);
+    expect(rows[0]!.data).toEqual({ kind: "estimate-ci", ...numbers });
+  });
+
+  it("HR keeps reportedMeasure HR (pooled as a log ratio, never with RRs)", () => {
+    const { rows } = rowsOf(simple("Death was less frequent (HR 0.82 (95% CI 0.70–0.96))."));
+    expect(rows[0]).toMatchObject({ measure: "RR", reportedMeasure: "HR", outcome: "death was less frequent" });
+  });
+
+  it("events/totals per arm: '12/100 vs 20/98' and '12 of 100 … and 20 of 98'", () => {
+    const a = rowsOf(simple("Mortality was 12/100 vs 20/98 (p = 0.04).")).rows;
+    expect(a[0]).toMatchObject({ outcome: "mortality", measure: "RR", totalN: 198, data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+    expect(a[0]!.quotes[0]!.quote).toBe("12/100 vs 20/98");
+    const b = rowsOf(simple("Relapse occurred in 12 of 100 patients given the drug and 20 of 98 given placebo.")).rows;
+    expect(b[0]).toMatchObject({ outcome: "relapse", data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+  });
+
+  it("mean ± SD (n) per arm", () => {
+    const { rows } = rowsOf(simple("Pain score was 5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)."));
+    expect(rows[0]).toMatchObject({
+      outcome: "pain score",
+      measure: "MD",
+      totalN: 58,
+      data: { kind: "means", mean1: 5.2, sd1: 1.1, n1: 30, mean2: 6, sd2: 1.3, n2: 28 },
+    });
+  });
+
+  it("a 90% interval is not used (escalc's CI recovery assumes 95%)", () => {
+    const { rows, excluded } = rowsOf(simple("Stroke: RR 0.75 (90% CI 0.62 to 0.91)."));
+    expect(rows).toEqual([]);
+    expect(excluded?.reason).toBe(NO_DATA_REASON);
+  });
+
+  it("studies without numbers or text are excluded with the reason", () => {
+    const result = extractByRules([
+      { id: 7, title: "Qualitative interviews", abstract: "Participants described their experience of care." },
+      { title: "No abstract", abstract: "   " },
+    ]);
+    expect(result.extracted).toEqual([]);
+    expect(result.excluded).toEqual([
+      { studyId: "7", title: "Qualitative interviews", reason: NO_DATA_REASON },
+      { studyId: "study-2", title: "No abstract", reason: NO_TEXT_REASON },
+    ]);
+  });
+});
+
+describe("normaliseOutcome / classifyDesign", () => {
+  it("normalises labels for grouping", () => {
+    expect(normaliseOutcome("  The Risk of  Haemorrhage. ")).toBe("hemorrhage");
+    expect(normaliseOutcome("All-cause Mortality")).toBe("all-cause mortality");
+  });
+  it("classifies designs for GRADE", () => {
+    expect(classifyDesign("Aspirin after VTE: a randomized controlled trial", "")).toBe("RCT");
+    expect(classifyDesign("Coffee and glioma", "We conducted a prospective cohort study of 1,234 women.")).toBe("cohort");
+    expect(classifyDesign("Tea and brain cancer: a meta-analysis", "")).toBe("meta-analysis");
+    expect(classifyDesign("Notes", "Nothing here.")).toBeNull();
+  });
+});
+
+function pubmedStudy(file: string): MetaStudyInput {
+  const study = normalizePubmedXml(readFixture(`pubmed/${file}`)).studies[0]!;
+  return { id: study.sourceId, title: study.title, abstract: study.abstract! };
+}
+
+function europePmcStudy(file: string, sourceId: string): MetaStudyInput {
+  const study = normalizeEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find((s) => s.sourceId === `MED/${sourceId}`);
+  if (!study?.abstract) throw new Error(`fixture ${file} has no abstract for ${sourceId}`);
+  return { id: sourceId, title: study.title, abstract: study.abstract };
+}
+
+describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () => {
+  it("low-dose aspirin (PubMed 23121403): arm counts with placebo named first, hazard ratios, RCT", () => {
+    const study = pubmedStudy("efetch_pubmed_23121403_POST.xml");
+    const { rows } = rowsOf(study);
+    expect(rows.every((r) => r.design === "RCT")).toBe(true);
+    // "Venous thromboembolism recurred in 73 of 411 patients assigned to placebo and in 57 of 411
+    // assigned to aspirin": arm 1 is aspirin, so the arms are swapped.
+    expect(rows[0]).toMatchObject({
+      outcome: "venous thromboembolism",
+      measure: "RR",
+      totalN: 822,
+      data: { kind: "counts", events1: 57, n1: 411, events2: 73, n2: 411 },
+    });
+    expect(rows[0]!.quotes[0]!.quote).toBe("73 of 411 patients assigned to placebo and in 57 of 411");
+    expect(rows[1]).toMatchObject({
+      outcome: "recurrence of venous thromboembolism",
+      measure: "RR",
+      reportedMeasure: "HR",
+      data: { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
+    });
+    expect(rows[1]!.quotes[0]!.quote).toBe("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09");
+    const all = findEffectData(study.abstract!).filter((f) => f.data.kind === "estimate-ci").map((f) => f.data);
+    expect(all).toEqual([
+      { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
+      { kind: "estimate-ci", estimate: 0.66, lower: 0.48, upper: 0.92 },
+      { kind: "estimate-ci", estimate: 0.67, lower: 0.49, upper: 0.91 },
+    ]);
+  });
+
+  it("once-weekly semaglutide meta-analysis (PubMed 29915538): WMDs by outcome", () => {
+    const study = pubmedStudy("efetch_pubmed_29915538_POST.xml");
+    const { rows } = rowsOf(study);
+    const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, r]));
+    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
+    expect(byOutcome["fasting plasma glucose"]?.data).toEqual({ kind: "estimate-ci", estimate: -1.15, lower: -1.67, upper: -0.63 });
+    expect(byOutcome["body weight"]?.data).toEqual({ kind: "estimate-ci", estimate: -3.47, lower: -3.96, upper: -2.98 });
+    expect(byOutcome["systolic blood pressure"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.55, lower: -3.22, upper: -1.88 });
+    // The abstract prints "WMD: -2.21, 95% CI: 1.54 to 2.88" for pulse rate (a sign typo): kept as
+    // written, and the analysis reports that its CI does not contain the estimate.
+    expect(byOutcome["pulse rate"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.21, lower: 1.54, upper: 2.88 });
+  });
+
+  it("favipiravir Cochrane review (Europe PMC 38314855): risk ratios with outcomes", () => {
+    const study = europePmcStudy("search_core_COVID-19_pageSize25.json", "38314855");
+    const { rows } = rowsOf(study);
+    const ventilation = rows.find((r) => r.outcome === "progression to invasive mechanical ventilation");
+    expect(ventilation).toMatchObject({ measure: "RR", data: { kind: "estimate-ci", estimate: 0.86, lower: 0.68, upper: 1.09 } });
+    expect(rows.find((r) => r.outcome === "adverse events")?.data).toEqual({ kind: "estimate-ci", estimate: 1.27, lower: 1.05, upper: 1.54 });
+  });
+
+  it("COVID-19 vaccination and cerebrovascular disease (Europe PMC 38727032): cohort HRs", () => {
+    const study = europePmcStudy("search_core_COVID-19_pageSize25.json", "38727032");
+    const { rows } = rowsOf(study);
+    expect(rows.find((r) => r.outcome === "cerebral infarction")).toMatchObject({
+      reportedMeasure: "HR",
+      design: "cohort",
+      data: { kind: "estimate-ci", estimate: 0.62, lower: 0.48, upper: 0.79 },
+    });
+  });
+
+  it("second-hand smoke and bladder cancer (Europe PMC 40536077): pooled RR of bladder cancer", () => {
+    const { rows } = rowsOf(europePmcStudy("search_core_cancer_json.json", "40536077"));
+    expect(rows[0]).toMatchObject({ outcome: "bladder cancer", measure: "RR", data: { estimate: 1.16, lower: 0.95, upper: 1.43 } });
+  });
+});
+
+const PDF_DIR = fileURLToPath(new URL("../../../../shared/pdfs/", import.meta.url));
+const hasPdfs = existsSync(`${PDF_DIR}rct_lancetrespmed2014_stopadvisor_smoking.pdf`);
+
+describe.skipIf(!hasPdfs)(hasPdfs ? "on real PDFs' text" : `on real PDFs' text — skipped: ${PDF_DIR} not found`, () => {
+  const read = async (name: string) => (await extractPdfText(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)))).text;
+
+  it("StopAdvisor trial (Lancet Respir Med 2014): arm counts '… of 1233 vs … of 1238' and RR 1·06", async () => {
+    const text = await read("rct_lancetrespmed2014_stopadvisor_smoking.pdf");
+    const study: MetaStudyInput = { id: "stopadvisor", title: "StopAdvisor", fullTextAnalysis: text };
+    const { rows } = rowsOf(study);
+    expect(rows.every((r) => r.design === "RCT" && r.quotes[0]!.source === "fullText")).toBe(true);
+    expect(rows.find((r) => r.data.kind === "estimate-ci" && r.data.estimate === 1.06)?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: 1.06,
+      lower: 0.89,
+      upper: 1.27,
+    });
+    const counts = findEffectData(text).filter((f) => f.data.kind === "counts");
+    for (const f of counts) expect(text.slice(f.quote.start, f.quote.end)).toMatch(/^\d/);
+    expect(counts.map((f) => f.data)).toContainEqual({ kind: "counts", events1: 147, n1: 1233, events2: 156, n2: 1238 });
+    expect(counts.map((f) => f.data)).toContainEqual({ kind: "counts", events1: 90, n1: 1088, events2: 64, n2: 1054 });
+  });
+
+  it("tea, coffee and brain cancer (World J Surg Oncol 2019): RR = 0.760 for glioma", async () => {
+    const text = await read("ma_wjso2019_tea_coffee_brain_cancer.pdf");
+    const { rows } = rowsOf({ id: "tea", title: "Tea and coffee and brain cancer: a meta-analysis", fullTextAnalysis: text });
+    expect(rows.find((r) => r.outcome === "glioma")?.data).toEqual({ kind: "estimate-ci", estimate: 0.76, lower: 0.548, upper: 0.972 });
+    expect(rows[0]!.design).toBe("meta-analysis");
+  });
+});
