@@ -75,11 +75,23 @@ function lgammaDiff(a: number, b: number): number {
  *   difference measures (RD, MD, SMD, GEN) → yi = estimate, se = (upper − lower)/(2·1.959964); vi = se².
  * - yi-vi: passed through (already on the analysis scale).
  *
- * Returns yi on the analysis scale (natural log for RR, OR, ROM) and vi > 0.
+ * Returns yi on the analysis scale (natural log for RR, OR, ROM) and vi > 0. `options.study` tags
+ * errors with the study index; `options.correctRom = false` gives the uncorrected ROM.
  * Throws MetaInputError for data that cannot give a finite effect with positive variance.
  * Source: Viechtbauer (2010) metafor, R/escalc.r; Hedges (1981) for J.
  */
-export function escalc(measure: Measure, data: EffectData, study: number | null = null): EffectSize {
+export interface EscalcOptions {
+  /** Index of the study, reported in MetaInputError.study. */
+  study?: number | null;
+  /**
+   * ROM only: apply the bias correction (metafor ≥ 5.0-1 default, Lajeunesse 2015). false gives the
+   * uncorrected log ratio of means of older metafor versions.
+   */
+  correctRom?: boolean;
+}
+
+export function escalc(measure: Measure, data: EffectData, options: EscalcOptions = {}): EffectSize {
+  const study = options.study ?? null;
   const name = MEASURE_NAMES[measure];
   if (!name) throw new MetaInputError(`Unknown effect measure "${String(measure)}".`, study);
   let out: EffectSize;
@@ -88,7 +100,7 @@ export function escalc(measure: Measure, data: EffectData, study: number | null 
       out = fromCounts(measure, data, study);
       break;
     case "means":
-      out = fromMeans(measure, data, study);
+      out = fromMeans(measure, data, study, options.correctRom ?? true);
       break;
     case "estimate-ci":
       out = fromEstimateCi(measure, data, study);
@@ -159,7 +171,12 @@ function fromCounts(
   return { yi: p1 - p2, vi: (p1 * (1 - p1)) / n1 + (p2 * (1 - p2)) / n2 };
 }
 
-function fromMeans(measure: Measure, d: Extract<EffectData, { kind: "means" }>, study: number | null): EffectSize {
+function fromMeans(
+  measure: Measure,
+  d: Extract<EffectData, { kind: "means" }>,
+  study: number | null,
+  correctRom: boolean,
+): EffectSize {
   if (measure !== "MD" && measure !== "SMD" && measure !== "ROM") {
     throw new MetaInputError(
       `Means and SDs give a mean difference, standardised mean difference or ratio of means, not a ${MEASURE_NAMES[measure]}.`,
@@ -200,7 +217,7 @@ function fromMeans(measure: Measure, d: Extract<EffectData, { kind: "means" }>, 
   }
   const v1 = (sd1 * sd1) / (n1 * m1 * m1);
   const v2 = (sd2 * sd2) / (n2 * m2 * m2);
-  return { yi: Math.log(m1 / m2) + (v1 - v2) / 2, vi: v1 + v2 };
+  return { yi: Math.log(m1 / m2) + (correctRom ? (v1 - v2) / 2 : 0), vi: v1 + v2 };
 }
 
 function fromEstimateCi(

@@ -23,6 +23,8 @@ export interface WlsFit {
   sumP2(a: ArrayLike<number> | null, b: ArrayLike<number> | null): number;
   /** tr(P). */
   trP(): number;
+  /** tr(P D) for the diagonal matrix D = diag(d): Σ d_i (w_i − w_i² h_ii). */
+  trPD(d: ArrayLike<number>): number;
 }
 
 function cross(w: ArrayLike<number>, x: ArrayLike<number> | null, c: ArrayLike<number> | null): number[] {
@@ -98,6 +100,11 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: ArrayLike<num
       // Σw − tr(A XᵀW²X)
       const w2 = Float64Array.from(w, (v) => v * v);
       return sw - trProd(A, cross(w2, x, null));
+    },
+    trPD(d) {
+      let s = 0;
+      for (let i = 0; i < k; i++) s += d[i] * (w[i] - w[i] * w[i] * hii(i));
+      return s;
     },
     sumP2(a, b) {
       let diag = 0;

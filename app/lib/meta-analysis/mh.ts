@@ -31,7 +31,7 @@ function toCells(tables: CountsTable[], measure: "OR" | "RR" | "RD"): Cells[] {
   }
   return tables.map((t, i) => {
     // escalc validates the counts (finite, 0 ≤ events ≤ n, n > 0) with a clear message.
-    escalc(measure, { kind: "counts", events1: t.events1, n1: t.n1, events2: t.events2, n2: t.n2 }, i);
+    escalc(measure, { kind: "counts", events1: t.events1, n1: t.n1, events2: t.events2, n2: t.n2 }, { study: i });
     const a = t.events1;
     const c = t.events2;
     return { a, b: t.n1 - a, c, d: t.n2 - c, n1: t.n1, n2: t.n2, N: t.n1 + t.n2 };
@@ -91,6 +91,7 @@ function fixedResult(
     ...Q,
     weights: w.map((x) => (100 * x) / sw),
     ratio: ratioOf(measure, beta, ci_lb, ci_ub, ci_lb, ci_ub),
+    mhTests: null,
     warnings: [],
   };
 }
@@ -189,7 +190,60 @@ export function rmaMH(tables: CountsTable[], opts: MhOptions): PooledResult {
   const eff = studyEffects(cells, measure);
   let QE = 0;
   for (const e of eff) QE += (e.yi - beta) ** 2 / e.vi;
-  return fixedResult("MH", measure, cells.length, beta, se, level, qStats(Math.max(0, QE), eff.length), w);
+  const result = fixedResult("MH", measure, cells.length, beta, se, level, qStats(Math.max(0, QE), eff.length), w);
+  if (measure === "OR") result.mhTests = mhOrTests(cells, Math.exp(beta));
+  return result;
+}
+
+/**
+ * Cochran–Mantel–Haenszel test with continuity correction, Breslow–Day test and Tarone's
+ * correction for the MH odds ratio (metafor rma.mh, correct = TRUE; Breslow & Day 1980, Tarone 1985).
+ */
+function mhOrTests(cells: Cells[], orMH: number): NonNullable<PooledResult["mhTests"]> {
+  let num = 0;
+  let den = 0;
+  for (const { a, n1, n2, N, c, b, d } of cells) {
+    const xt = a + c;
+    const yt = b + d;
+    num += a - (n1 / N) * xt;
+    den += (n1 / N) * (n2 / N) * (xt * (yt / (N - 1)));
+  }
+  const CMH = (Math.abs(num) - 0.5) ** 2 / den;
+  let bd = 0;
+  let sumDiff = 0;
+  let sumVar = 0;
+  let kPos = 0;
+  for (const { a, c, b, d, n1, n2, N } of cells) {
+    const xt = a + c;
+    const yt = b + d;
+    let N11: number;
+    if (orMH === 1) {
+      N11 = (n1 / N) * xt;
+    } else {
+      const A = orMH * (n1 + xt) + (n2 - xt);
+      const B = Math.sqrt(A * A - 4 * n1 * xt * orMH * (orMH - 1));
+      N11 = (A - B) / (2 * (orMH - 1));
+    }
+    if (!(N11 > 0 && xt > 0 && yt > 0)) continue;
+    kPos++;
+    const N12 = n1 - N11;
+    const N21 = xt - N11;
+    const N22 = N11 - n1 - xt + N;
+    const v = 1 / (1 / N11 + 1 / N12 + 1 / N21 + 1 / N22);
+    bd += (a - N11) ** 2 / v;
+    sumDiff += a - N11;
+    sumVar += v;
+  }
+  const BD = Math.max(0, bd);
+  const TA = Math.max(0, BD - (sumDiff * sumDiff) / sumVar);
+  return {
+    CMH,
+    CMHp: pchisq(CMH, 1, false),
+    BD: kPos > 0 ? BD : null,
+    BDp: kPos > 1 ? pchisq(BD, kPos - 1, false) : null,
+    TA: kPos > 0 ? TA : null,
+    TAp: kPos > 1 ? pchisq(TA, kPos - 1, false) : null,
+  };
 }
 
 /**

@@ -174,18 +174,19 @@ export function estimateTau2(
       break;
     }
     case "DLIT": {
+      // Iterated generalised-Q step τ² ← (yᵀPy − tr(PV)) / tr(P) with P at the current τ² (metafor ≥ 4.x);
+      // its fixed point is the Paule–Mandel solution.
       tau2 = 0;
       let change = threshold + 1;
-      let fit = fit0;
       while (change > threshold) {
         iterations++;
         const old = tau2;
-        fit = wls(yi, weights(vi, tau2), x);
-        tau2 = Math.max(0, (fit.rss - df) / fit.trP());
+        const fit = wls(yi, weights(vi, tau2), x);
+        tau2 = Math.max(0, (fit.rss - fit.trPD(vi)) / fit.trP());
         change = Math.abs(old - tau2);
         if (iterations > maxiter) throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
       }
-      se = dlSe(fit, tau2, fit.trP());
+      se = pmSe(tau2);
       break;
     }
     case "PM": {

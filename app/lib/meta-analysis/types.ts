@@ -73,6 +73,11 @@ export interface PooledResult {
   /** I² (percent) and H² bounds from the Q-profile τ² CI (random-effects models only). */
   I2_ci?: [number, number] | null;
   H2_ci?: [number, number] | null;
+  /**
+   * Mantel–Haenszel OR only: Cochran–Mantel–Haenszel test (continuity-corrected), Breslow–Day and
+   * Tarone's tests of homogeneity of the ORs (metafor rma.mh MH/MHp, BD/BDp, TA/TAp).
+   */
+  mhTests?: { CMH: number; CMHp: number; BD: number | null; BDp: number | null; TA: number | null; TAp: number | null } | null;
   /** Notes on degenerate situations the numbers reflect (e.g. zero-width Hartung–Knapp CI). */
   warnings?: string[];
 }
