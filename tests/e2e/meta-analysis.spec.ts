@@ -3,7 +3,8 @@ import { expect, test, type Page } from "@playwright/test";
 
 /**
  * The meta-analysis page end to end: studies picked from a replayed Europe PMC search (recorded
- * COVID-19 page; three abstracts report a primary-outcome risk ratio with its 95% CI), extraction
+ * COVID-19 page; three abstracts report a primary-outcome ratio with its 95% CI: two hazard ratios
+ * and one rate ratio), extraction
  * with quotes, an edited value, a queued REML + Hartung–Knapp run, the forest plot and PRISMA,
  * then Save Report, the report download and the JSON export.
  */
@@ -95,15 +96,20 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await page.getByRole("button", { name: "Run Analysis" }).click();
   const results = page.getByTestId("meta-results");
   await expect(results).toBeVisible({ timeout: 30_000 });
-  const analysis = results.getByTestId("outcome-analysis").filter({ hasText: "primary outcome" }).first();
+  // Two cohorts report hazard ratios (pooled as log HR); the third reports a rate ratio, which is
+  // not pooled with them and is listed as an outcome reported but not pooled.
+  const analysis = results.getByTestId("outcome-analysis").filter({ hasText: "primary outcome (Hazard ratio, k = 2)" });
   const forest = analysis.getByTestId("forest-plot");
   await expect(forest).toBeVisible();
-  await expect(forest.getByTestId("forest-study")).toHaveCount(3);
+  await expect(forest.getByTestId("forest-study")).toHaveCount(2);
+  await expect(forest).toContainText("HR [95% CI]");
   await expect(forest.getByTestId("pooled-diamond")).toHaveCount(1);
-  await expect(forest).toContainText("0.65 [0.56, 0.77]");
+  // The edited estimate, with its CI recomputed from yi ± 1.96·√vi on the log scale.
+  await expect(forest).toContainText("0.65 [0.55, 0.76]");
   await expect(analysis.getByTestId("funnel-plot")).toBeVisible();
   await expect(analysis.getByTestId("grade-table")).toBeVisible();
   await expect(analysis.getByTestId("heterogeneity-panel")).toBeVisible();
+  await expect(results.getByTestId("unpooled")).toContainText("primary outcome (Rate ratio, 1 study)");
   await expect(results).not.toContainText("NaN");
   const prisma = results.getByTestId("prisma-diagram");
   await expect(prisma).toBeVisible();
@@ -116,11 +122,11 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   const dialog = page.getByTestId("save-report-dialog");
   await dialog.getByLabel("Name").fill("   ");
   await dialog.getByRole("button", { name: "Save Report" }).click();
-  await expect(page.getByText("Please enter a name for your report.")).toBeVisible();
+  await expect(page.getByText("Please enter a name for your report.", { exact: true })).toBeVisible();
   await dialog.getByLabel("Name").fill("COVID-19 vaccination and thrombosis");
   await dialog.getByLabel("Description (optional)").fill("Three cohorts, primary outcome RR");
   await dialog.getByRole("button", { name: "Save Report" }).click();
-  await expect(page.getByText("Report Saved")).toBeVisible();
+  await expect(page.getByText("Report Saved", { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden();
   const saved = (await (await page.request.get("/api/saved-reports")).json()) as {
     reports: { name: string; type: string; htmlContent: string | null; reportData: { description?: string } }[];
@@ -150,5 +156,5 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   };
   expect(exported.options).toEqual({ method: "REML", test: "knha" });
   expect(exported.data.some((d) => d.data.estimate === 0.65)).toBe(true);
-  expect(exported.analyses.find((a) => a.outcome === "primary outcome")?.k).toBe(3);
+  expect(exported.analyses.find((a) => a.outcome === "primary outcome")?.k).toBe(2);
 });
