@@ -116,6 +116,10 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(prisma).toContainText("Europe PMC");
   await expect(prisma).toContainText("Studies included in review (n = 3)");
   await page.screenshot({ path: "tests/e2e/.artifacts/meta-analysis.png", fullPage: true });
+  await forest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-forest.png" });
+  await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
+  await prisma.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-prisma.png" });
+  await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
 
   // Save Report: the name is required, then it is saved with its self-contained HTML.
   await page.getByRole("button", { name: "Save Report" }).click();

@@ -77,6 +77,7 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
   const centreOk = isFiniteNumber(estimate);
   const eggerOk = egger && isFiniteNumber(egger.intercept) && isFiniteNumber(egger.slope);
   const heading = title ?? "Funnel plot";
+  const legendX = X0 + (usableFilled.length > 0 ? 210 : 76);
   const description =
     `${usable.length} studies plotted by effect size and standard error` +
     (studies.length > usable.length ? ` (${studies.length - usable.length} not plottable)` : "") +
@@ -171,24 +172,23 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
       <text x={14} y={(Y0 + Y1) / 2} textAnchor="middle" fill="#334155" transform={`rotate(-90 14 ${(Y0 + Y1) / 2})`}>
         Standard error
       </text>
-      <g fontSize={10} fill="#334155">
+      <g fontSize={10} fill="#334155" data-testid="funnel-legend">
         <circle cx={X0 + 6} cy={HEIGHT - 12} r={4} fill="#0f172a" />
         <text x={X0 + 14} y={HEIGHT - 8}>Observed</text>
         {usableFilled.length > 0 && (
           <>
-            <circle cx={X0 + 86} cy={HEIGHT - 12} r={4} fill="#ffffff" stroke="#0f172a" strokeWidth={1.5} />
-            <text x={X0 + 94} y={HEIGHT - 8}>Imputed (trim and fill)</text>
+            <circle cx={X0 + 76} cy={HEIGHT - 12} r={4} fill="#ffffff" stroke="#0f172a" strokeWidth={1.5} />
+            <text x={X0 + 84} y={HEIGHT - 8}>Imputed (trim and fill)</text>
           </>
         )}
-        {eggerOk && (
+        {eggerOk ? (
           <>
-            <line x1={X0 + 230} x2={X0 + 250} y1={HEIGHT - 12} y2={HEIGHT - 12} stroke="#b91c1c" strokeWidth={1.5} />
-            <text x={X0 + 256} y={HEIGHT - 8}>{`Egger's regression (p = ${fmtP(egger.pval)})`}</text>
+            <line x1={legendX} x2={legendX + 18} y1={HEIGHT - 12} y2={HEIGHT - 12} stroke="#b91c1c" strokeWidth={1.5} />
+            <text x={legendX + 22} y={HEIGHT - 8}>{`Egger's line (p = ${fmtP(egger.pval)})`}</text>
           </>
-        )}
-        {!eggerOk && (
-          <text x={X0 + 230} y={HEIGHT - 8}>
-            {`Egger's test not estimable${usable.length < 3 ? " (fewer than 3 studies)" : ""}`}
+        ) : (
+          <text x={legendX} y={HEIGHT - 8}>
+            {usable.length < 3 ? "Egger's test needs 3 or more studies" : "Egger's test not estimable"}
           </text>
         )}
       </g>

@@ -54,7 +54,9 @@ export function GradeTable({ outcome, grade }: GradeTableProps) {
       <tbody>
         {grade.judgements.map((j) => (
           <tr key={j.domain} className="border-b border-slate-100 align-top" data-testid="grade-row">
-            <th scope="row" className="py-1.5 pr-3 font-medium capitalize">{j.domain}</th>
+            <th scope="row" className="py-1.5 pr-3 font-medium">
+              {j.domain.charAt(0).toUpperCase() + j.domain.slice(1)}
+            </th>
             <td className={`py-1.5 pr-3 whitespace-nowrap ${j.downgrade < 0 ? "text-amber-800" : "text-slate-700"}`}>
               {DOWNGRADE_TEXT[j.downgrade]}
             </td>

@@ -96,7 +96,7 @@ describe("FunnelPlot", () => {
     expect(html).toMatch(/data-testid="funnel-filled-point"[^>]*fill="#ffffff"/);
     expect(html).toContain('data-testid="egger-line"');
     expect(html).toContain('data-testid="funnel-region"');
-    expect(visible(html)).toContain("Egger's regression (p = 0.153)");
+    expect(visible(html)).toContain("Egger's line (p = 0.153)");
     expect(visible(html)).toContain("Standard error");
   });
 
@@ -107,6 +107,8 @@ describe("FunnelPlot", () => {
     const mostPrecise = se.indexOf(Math.min(...se));
     expect(Math.min(...cy)).toBe(cy[mostPrecise]);
     expect(visible(html)).toContain("Egger's test not estimable");
+    const few = renderToStaticMarkup(<FunnelPlot id="u" measure="RR" studies={analysis.effects.slice(0, 2)} estimate={-0.83} egger={null} />);
+    expect(visible(few)).toContain("Egger's test needs 3 or more studies");
   });
 
   it("leaves out unplottable points and reports them, without NaN", () => {

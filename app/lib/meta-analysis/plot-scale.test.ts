@@ -34,6 +34,7 @@ describe("plot scales", () => {
   });
 
   it("falls back to linear ratio ticks on narrow log ranges", () => {
+    expect(ratioTicks(Math.log(0.22), Math.log(0.7)).map((t) => t.label)).toEqual(["0.3", "0.4", "0.5", "0.6", "0.7"]);
     const ticks = ratioTicks(Math.log(0.9), Math.log(1.1));
     expect(ticks.length).toBeGreaterThanOrEqual(2);
     for (const t of ticks) {

@@ -62,9 +62,9 @@ export function ratioTicks(logLo: number, logHi: number, max = 7): { value: numb
     const parity = anchor >= 0 ? anchor % 2 : 0;
     inside = inside.filter((_, i) => i % 2 === parity);
   }
-  if (inside.length < 2) {
+  if (inside.length < 3) {
     // Narrow log ranges: fall back to linear ticks of the ratio itself.
-    return niceTicks(Math.exp(logLo), Math.exp(logHi), 4)
+    return niceTicks(Math.exp(logLo), Math.exp(logHi), 5)
       .filter((r) => r > 0)
       .map((r) => ({ value: Math.log(r), label: formatTick(r) }));
   }
