@@ -149,6 +149,7 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
         return (
           <g key={`${s.label}-${i}`} data-testid="forest-study">
             <text x={LABEL_X} y={y + 4} fill="#0f172a">
+              {label !== s.label && <title>{s.label}</title>}
               {label}
             </text>
             {ci && isFiniteNumber(s.yi) ? (

@@ -175,6 +175,34 @@ describe("GRADE, heterogeneity and the analysis view", () => {
     expect(html).not.toMatch(/NaN/);
   });
 
+  it("says what a single-study or degenerate analysis cannot give, without NaN", () => {
+    const one = {
+      ...analysis,
+      k: 1,
+      effects: analysis.effects.slice(0, 1),
+      weights: [100],
+      se: Number.NaN,
+      statistic: Number.NaN,
+      pval: Number.NaN,
+      pi_lb: Number.NaN,
+      pi_ub: Number.NaN,
+      I2: Number.NaN,
+      H2: Number.NaN,
+      QEp: Number.NaN,
+      tau2_ci: null,
+      egger: null,
+      begg: null,
+      trimfill: null,
+      leaveOneOut: [],
+    };
+    const html = renderToStaticMarkup(<AnalysisView a={one} index={1} />);
+    expect(html).not.toMatch(/NaN|Infinity/);
+    const text = visible(html);
+    expect(text).toContain("Only one study reports this outcome");
+    expect(text).toContain("not applicable (one study)");
+    expect(text).toContain("Leave-one-out analysis needs at least 3 studies.");
+  });
+
   it("renders the whole result: analyses, unpooled outcomes, narrative and PRISMA", () => {
     const html = renderToStaticMarkup(
       <ResultsView result={{ ...jobResult, unpooled: [{ outcome: "mortality", measure: "RR", reportedMeasure: "HR", studyIds: ["3"], reason: "Only one study reports it" }] }} />,
