@@ -95,6 +95,12 @@ export default function MetaAnalysisPage() {
   );
   const excluded = extraction.kind === "done" ? extraction.excluded.filter((e) => selectedIds.has(e.studyId)) : [];
   const busy = extraction.kind === "loading" || run.kind === "running";
+  const notExtracted =
+    extraction.kind === "done"
+      ? selection.filter(
+          (s) => !extraction.rows.some((r) => r.studyId === String(s.id)) && !extraction.excluded.some((e) => e.studyId === String(s.id)),
+        ).length
+      : 0;
 
   const handleError = useCallback(
     (error: unknown): string => {
@@ -396,6 +402,13 @@ export default function MetaAnalysisPage() {
             a value&apos;s quote mark to see the sentence it came from; edit values, the outcome or the measure, and untick
             rows to leave them out. Studies are pooled per outcome and measure.
           </p>
+          {notExtracted > 0 && (
+            <p role="note" data-testid="not-extracted" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+              {notExtracted === 1 ? "1 selected study was" : `${notExtracted} selected studies were`} added after the
+              extraction and {notExtracted === 1 ? "is" : "are"} not in the table: choose Extract Again to include{" "}
+              {notExtracted === 1 ? "it" : "them"}.
+            </p>
+          )}
           <div className="mt-4">
             <DataTable rows={rows} excluded={excluded} onChange={busy ? undefined : onRowChange} />
           </div>
