@@ -162,7 +162,7 @@ const INT = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
 const BETWEEN_ARMS = String.raw`[^.;]{0,80}?\b(?:vs\.?|versus|and|compared\s+with|compared\s+to|with)\s+(?:[^.;\d]{0,60}?)`;
 
 /** "12/100", "12 of 100", "90 [8%] of 1088", "12 (12%) of 100". */
-const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d.·]|\s*%)`;
+const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d]|[.·]\d|\s*%)`;
 const COUNTS = new RegExp(ARM_COUNT + BETWEEN_ARMS + ARM_COUNT, "giu");
 
 /** "5.2 ± 1.1 (n = 30)", "5.2 (SD 1.1; n = 30)". */
@@ -276,7 +276,11 @@ export function findEffectData(text: string): Found[] {
       outcome: outcomeNear(text, s.start, effect.start, labelEnd),
       measure: map.measure,
       ...(map.reportedMeasure ? { reportedMeasure: map.reportedMeasure } : {}),
-      data: { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
+      // A risk difference in percentage points is stored as a proportion, as escalc computes RD.
+      data:
+        map.measure === "RD" && effect.unit === "%"
+          ? { kind: "estimate-ci", estimate: effect.value / 100, lower: effect.ci.lower / 100, upper: effect.ci.upper / 100 }
+          : { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
       quote: { start: effect.start, end: effect.end },
       sentenceStart: s.start,
     });

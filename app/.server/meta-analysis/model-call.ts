@@ -42,6 +42,12 @@ export async function generateStructured<S extends z.ZodType>(
       streamError ??= error;
     },
   });
+  // Reading the stream first makes a failing model surface through onError and `output`
+  // instead of an unhandled rejection (as app/.server/ai/combined.ts runModel does).
+  for await (const _partial of result.partialOutputStream) {
+    if (call.abortSignal?.aborted) break;
+  }
+  if (call.abortSignal?.aborted) throw call.abortSignal.reason;
   let output: unknown;
   try {
     output = await result.output;

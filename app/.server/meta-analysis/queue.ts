@@ -1,5 +1,6 @@
 import type { AppServices } from "../context";
 import type { JobAttempt, JobHandler } from "../jobs/types";
+import type { CombinedSummary } from "../ai/combined-schema";
 import type { ResolvedModel } from "../ai/registry";
 import { extractStudies, resolveMetaModel } from "./extract";
 import { completeJob, failJob, META_FAILED_MESSAGE, requeueJob, setJobProgress, startJob } from "./jobs";
@@ -63,7 +64,7 @@ export async function runMetaAnalysisJob(
     );
     await setJobProgress(app, jobId, 85);
     if (model && result.analyses.length > 0) {
-      const phrased = await phraseNarrative({ model: model.model, provider: model.provider, modelName: model.name }, result.narrative as never);
+      const phrased = await phraseNarrative({ model: model.model, provider: model.provider, modelName: model.name }, result.narrative as CombinedSummary);
       result.narrative = phrased.narrative;
       await setJobProgress(app, jobId, 95);
     }

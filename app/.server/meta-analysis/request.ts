@@ -12,8 +12,13 @@ export const MAX_META_STUDIES = 100;
 export const MAX_ABSTRACT_CHARS = 20_000;
 /** Longest full text accepted, in characters. */
 export const MAX_FULLTEXT_CHARS = 200_000;
-/** Largest request body accepted, in bytes (100 full texts would not fit; 413 above this). */
+/** Largest body of POST /extract, in bytes (413 above). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/**
+ * Largest body of POST /enhanced, in bytes: the request is stored in its job row, and D1 rows hold
+ * at most 2,000,000 bytes (https://developers.cloudflare.com/d1/platform/limits/).
+ */
+export const MAX_JOB_BODY_BYTES = 1_800_000;
 export const MIN_STUDIES_MESSAGE = "Please select at least 2 studies for meta-analysis";
 
 const finite = z.number().refine(Number.isFinite, "must be a finite number");
@@ -118,14 +123,16 @@ export function parseExtractRequest(body: unknown): ExtractRequest {
 }
 
 /**
- * Reads a JSON body of at most MAX_BODY_BYTES: 413 PAYLOAD_TOO_LARGE above it, 400 INVALID_JSON
- * for malformed JSON.
+ * Reads a JSON body of at most `maxBytes` (UTF-8): 413 PAYLOAD_TOO_LARGE above it, 400
+ * INVALID_JSON for malformed JSON.
  */
-export async function readLimitedJson(request: Request): Promise<unknown> {
+export async function readLimitedJson(request: Request, maxBytes: number = MAX_BODY_BYTES): Promise<unknown> {
+  const tooLarge = () =>
+    new AppError("PAYLOAD_TOO_LARGE", `The request is too large: at most ${(maxBytes / 1_000_000).toFixed(1)} MB of study text per analysis.`, 413);
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The request is too large.", 413);
+  if (declared > maxBytes) throw tooLarge();
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The request is too large.", 413);
+  if (text.length > maxBytes || new TextEncoder().encode(text).byteLength > maxBytes) throw tooLarge();
   if (!text.trim()) return {};
   try {
     return JSON.parse(text) as unknown;

@@ -202,12 +202,12 @@ export function analyseGroup(
     notes.push(`Egger's and Begg's tests, trim and fill and leave-one-out need at least ${MIN_K_SMALL_STUDY_TESTS} studies (k = ${k}).`);
   } else if (identical) {
     notes.push("Egger's and Begg's tests and trim and fill are not defined when all effect sizes are identical.");
-    leaveOneOut = safe(() => leave1out(effects, labels, opts), "Leave-one-out", notes) ?? [];
+    leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
   } else {
     egger = safe(() => finiteOrNull(regtest(effects, opts)), "Egger's test", notes);
-    begg = safe(() => finiteOrNull(ranktest(effects, opts)), "Begg's test", notes);
-    filled = safe(() => trimfill(effects, opts), "Trim and fill", notes);
-    leaveOneOut = safe(() => leave1out(effects, labels, opts), "Leave-one-out", notes) ?? [];
+    begg = safe(() => finiteOrNull(ranktest(effects)), "Begg's test", notes);
+    filled = safe(() => trimfill(effects, { measure: group.measure, method: options.method }), "Trim and fill", notes);
+    leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
   }
   const rows = used.map((u) => u.row);
   const grade = gradeAnalysis({ ...pooled, k, egger, rows });

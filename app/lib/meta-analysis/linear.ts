@@ -27,14 +27,15 @@ export interface WlsFit {
   trPD(d: ArrayLike<number>): number;
 }
 
-function cross(w: ArrayLike<number>, x: ArrayLike<number> | null, c: ArrayLike<number> | null): number[] {
-  // M = Σ c_i w_i x_i x_iᵀ with x_i = (1, x_i)
+function cross(w: ArrayLike<number>, x: ArrayLike<number> | null, c: ArrayLike<number> | null, pow = 1): number[] {
+  // M = Σ c_i w_i^pow x_i x_iᵀ with x_i = (1, x_i); no allocation.
   const k = w.length;
   let s00 = 0;
   let s01 = 0;
   let s11 = 0;
   for (let i = 0; i < k; i++) {
-    const wi = c ? w[i] * c[i] : w[i];
+    let wi = pow === 1 ? w[i] : w[i] * w[i];
+    if (c) wi *= c[i];
     s00 += wi;
     if (x) {
       s01 += wi * x[i];
@@ -98,8 +99,7 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: ArrayLike<num
     e,
     trP() {
       // Σw − tr(A XᵀW²X)
-      const w2 = Float64Array.from(w, (v) => v * v);
-      return sw - trProd(A, cross(w2, x, null));
+      return sw - trProd(A, cross(w, x, null, 2));
     },
     trPD(d) {
       let s = 0;
@@ -114,9 +114,8 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: ArrayLike<num
         const wi = w[i];
         diag += ai * bi * (wi * wi - 2 * wi * wi * wi * hii(i));
       }
-      const w2 = Float64Array.from(w, (v) => v * v);
-      const Ma = cross(w2, x, a);
-      const Mb = cross(w2, x, b);
+      const Ma = cross(w, x, a, 2);
+      const Mb = cross(w, x, b, 2);
       return diag + trProd(mul(A, Ma), mul(A, Mb));
     },
   };

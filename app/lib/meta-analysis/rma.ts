@@ -25,12 +25,13 @@ export function checkEffects(effects: EffectSize[], minK = 2): void {
       `At least ${minK} studies are needed for a meta-analysis (got ${Array.isArray(effects) ? effects.length : 0}).`,
     );
   }
-  effects.forEach((e, i) => {
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i];
     if (!Number.isFinite(e?.yi)) throw new MetaInputError(`Study ${i + 1} has no finite effect size.`, i);
     if (!Number.isFinite(e?.vi) || !(e.vi > 0)) {
       throw new MetaInputError(`Study ${i + 1} has a sampling variance that is not greater than 0.`, i);
     }
-  });
+  }
 }
 
 function critical(level: number, test: TestType, df: number): number {
@@ -96,13 +97,18 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
   const method = opts.method;
   const k = effects.length;
-  const yi = Float64Array.from(effects, (e) => e.yi);
-  const vi = Float64Array.from(effects, (e) => e.vi);
+  const yi = new Float64Array(k);
+  const vi = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    yi[i] = effects[i].yi;
+    vi[i] = effects[i].vi;
+  }
   const fixed = method === "EE" || method === "FE";
   const est = fixed ? null : estimateTau2(yi, vi, method, opts.control);
   const tau2 = est ? est.tau2 : 0;
 
-  const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
+  const w = new Float64Array(k);
+  for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
   const fit = weightedFit(yi, w);
   let vb = 1 / fit.sw;
   const warnings: string[] = [];
@@ -151,7 +157,8 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
     I2_ci = [(100 * tau2_ci[0]) / (het.vt + tau2_ci[0]), (100 * tau2_ci[1]) / (het.vt + tau2_ci[1])];
     H2_ci = [1 + tau2_ci[0] / het.vt, 1 + tau2_ci[1] / het.vt];
   }
-  const weightsPct = Array.from(w, (x) => (100 * x) / fit.sw);
+  const weightsPct = new Array<number>(k);
+  for (let i = 0; i < k; i++) weightsPct[i] = (100 * w[i]) / fit.sw;
   return {
     measure: opts.measure,
     family: "IV",
@@ -185,7 +192,8 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
 /** Cochran's Q with w = 1/v, its p-value and the typical within-study variance ṽ = (k−1)/tr(P). */
 export function heterogeneity(yi: ArrayLike<number>, vi: ArrayLike<number>): { QE: number; QEp: number; vt: number } {
   const k = yi.length;
-  const w = Float64Array.from(vi, (v) => 1 / v);
+  const w = new Float64Array(k);
+  for (let i = 0; i < k; i++) w[i] = 1 / vi[i];
   const fit = weightedFit(yi, w);
   let sw2 = 0;
   for (let i = 0; i < k; i++) sw2 += w[i] * w[i];

@@ -67,17 +67,47 @@ export function mad(values: number[]): number {
  * Generalised Q at τ²: Σ (y − ŷ(τ²))² / (v + τ²) (metafor .QE.func), with an optional moderator x.
  */
 export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: ArrayLike<number> | null = null): number {
-  return x ? wls(yi, weights(vi, tau2), x).rss : weightedFit(yi, weights(vi, tau2)).rss;
+  if (x) return wls(yi, weights(vi, tau2), x).rss;
+  // intercept only, without allocating: two passes over w = 1/(v + τ²)
+  const k = yi.length;
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < k; i++) {
+    const w = 1 / (vi[i] + tau2);
+    sw += w;
+    swy += w * yi[i];
+  }
+  const mu = swy / sw;
+  let rss = 0;
+  for (let i = 0; i < k; i++) {
+    const r = yi[i] - mu;
+    rss += (r * r) / (vi[i] + tau2);
+  }
+  return rss;
 }
 
 /** Restricted (REML) or full (ML) log-likelihood of the random-effects model at τ². */
 function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: ArrayLike<number> | null): number {
   const k = yi.length;
-  const fit = wls(yi, weights(vi, tau2), x);
+  let p: number;
+  let rss: number;
+  let logDet: number;
+  if (x) {
+    const fit = wls(yi, weights(vi, tau2), x);
+    p = fit.p;
+    rss = fit.rss;
+    logDet = fit.logDetXWX;
+  } else {
+    let sw = 0;
+    for (let i = 0; i < k; i++) sw += 1 / (vi[i] + tau2);
+    p = 1;
+    rss = qGen(yi, vi, tau2);
+    logDet = Math.log(sw);
+  }
   let sumLogV = 0;
   for (let i = 0; i < k; i++) sumLogV += Math.log(vi[i] + tau2);
-  if (reml) return -0.5 * (k - fit.p) * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.logDetXWX - 0.5 * fit.rss;
-  return -0.5 * k * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * fit.rss;
+  if (reml) return -0.5 * (k - p) * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * logDet - 0.5 * rss;
+  return -0.5 * k * Math.log(2 * Math.PI) - 0.5 * sumLogV - 0.5 * rss;
 }
 
 /**
@@ -124,8 +154,8 @@ export function estimateTau2(
   let ssUnweighted = 0;
   for (let i = 0; i < k; i++) ssUnweighted += (yi[i] - ybar) ** 2;
 
-  const w0 = weights(vi, 0);
-  const fit0 = wls(yi, w0, x);
+  let fit0Cache: WlsFit | null = null;
+  const fit0 = (): WlsFit => (fit0Cache ??= wls(yi, weights(vi, 0), x));
   let tau2: number;
   let se: number;
   let iterations = 0;
@@ -134,14 +164,16 @@ export function estimateTau2(
 
   switch (method) {
     case "DL": {
-      const trP = fit0.trP();
-      tau2 = Math.max(0, (fit0.rss - df) / trP);
-      se = dlSe(fit0, tau2, trP);
+      const f0 = fit0();
+      const trP = f0.trP();
+      tau2 = Math.max(0, (f0.rss - df) / trP);
+      se = dlSe(f0, tau2, trP);
       break;
     }
     case "HS": {
-      tau2 = Math.max(0, (fit0.rss - k) / fit0.sw);
-      se = dlSe(fit0, tau2, fit0.sw);
+      const f0 = fit0();
+      tau2 = Math.max(0, (f0.rss - k) / f0.sw);
+      se = dlSe(f0, tau2, f0.sw);
       break;
     }
     case "HE": {
@@ -191,7 +223,7 @@ export function estimateTau2(
     }
     case "PM": {
       const target = df;
-      if (fit0.rss < target) {
+      if (fit0().rss < target) {
         tau2 = 0;
       } else {
         const tau2Max = Math.max(100, 10 * mad(Array.from(yi)) ** 2);
@@ -214,9 +246,12 @@ export function estimateTau2(
       while (change > threshold) {
         iterations++;
         const old = tau2;
+        let adj: number;
+        if (!x) {
+          adj = interceptStep(yi, vi, tau2, method, k);
+        } else {
         const w = weights(vi, tau2);
         const fit = wls(yi, w, x);
-        let adj: number;
         if (method === "EB") {
           adj = ((fit.rss * k) / df - k) / fit.sw;
         } else {
@@ -229,6 +264,7 @@ export function estimateTau2(
           }
           if (method === "ML") adj = (yPPy - fit.sw) / sw2;
           else adj = (yPPy - fit.trP()) / fit.sumP2(null, null);
+        }
         }
         if (Number.isNaN(adj)) adj = 0;
         while (tau2 + adj < 0) adj /= 2;
@@ -249,7 +285,23 @@ export function estimateTau2(
       tau2 = Math.max(0, tau2);
       const w = weights(vi, tau2);
       if (method === "ML") se = Math.sqrt(2 / sumSquares(w));
-      else if (method === "REML") se = Math.sqrt(2 / wls(yi, w, x).sumP2(null, null));
+      else if (method === "REML") {
+        let trPP: number;
+        if (!x) {
+          let sw = 0;
+          let sw2 = 0;
+          let sw3 = 0;
+          for (let i = 0; i < k; i++) {
+            sw += w[i];
+            sw2 += w[i] * w[i];
+            sw3 += w[i] * w[i] * w[i];
+          }
+          trPP = sw2 - (2 * sw3) / sw + (sw2 * sw2) / (sw * sw);
+        } else {
+          trPP = wls(yi, w, x).sumP2(null, null);
+        }
+        se = Math.sqrt(2 / trPP);
+      }
       else se = pmSe(tau2);
       break;
     }
@@ -259,6 +311,11 @@ export function estimateTau2(
   return { tau2, se, iterations };
 
   function heRaw(): number {
+    if (!x) {
+      let sumV = 0;
+      for (let i = 0; i < k; i++) sumV += vi[i];
+      return (ssUnweighted - (sumV * (k - 1)) / k) / df;
+    }
     const ols = wls(yi, new Float64Array(k).fill(1), x);
     return (ols.rss - trPV(ols)) / df;
   }
@@ -291,6 +348,39 @@ export function estimateTau2(
     for (let i = 0; i < k; i++) sw += 1 / (vi[i] + t2);
     return Math.sqrt((2 * k * k) / df / (sw * sw));
   }
+}
+
+/**
+ * One Fisher-scoring (ML/REML) or EB step for the intercept-only model in two passes without
+ * allocation: μ̂, then Σw, Σw², Σw³, Σw(y−μ̂)², Σw²(y−μ̂)² with w = 1/(v + τ²).
+ */
+function interceptStep(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, method: "ML" | "REML" | "EB", k: number): number {
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < k; i++) {
+    const w = 1 / (vi[i] + tau2);
+    sw += w;
+    swy += w * yi[i];
+  }
+  const mu = swy / sw;
+  let sw2 = 0;
+  let sw3 = 0;
+  let rss = 0;
+  let yPPy = 0;
+  for (let i = 0; i < k; i++) {
+    const w = 1 / (vi[i] + tau2);
+    const r = yi[i] - mu;
+    const w2 = w * w;
+    sw2 += w2;
+    sw3 += w2 * w;
+    rss += w * r * r;
+    yPPy += w2 * r * r;
+  }
+  if (method === "EB") return ((rss * k) / (k - 1) - k) / sw;
+  if (method === "ML") return (yPPy - sw) / sw2;
+  const trP = sw - sw2 / sw;
+  const trPP = sw2 - (2 * sw3) / sw + (sw2 * sw2) / (sw * sw);
+  return (yPPy - trP) / trPP;
 }
 
 function sumSquares(w: ArrayLike<number>): number {
