@@ -29,6 +29,10 @@ export const EnvSchema = z
     CORE_BASE_URL: url.default("https://api.core.ac.uk/v3"),
     SEMANTIC_SCHOLAR_BASE_URL: url.default("https://api.semanticscholar.org/graph/v1"),
     DOAJ_BASE_URL: url.default("https://doaj.org/api"),
+    /** Unpaywall REST API (open-access lookups by DOI); the e-mail is required by Unpaywall. */
+    UNPAYWALL_BASE_URL: url.default("https://api.unpaywall.org/v2"),
+    /** Sent as Unpaywall's `email` parameter; CONTACT_EMAIL when unset. */
+    UNPAYWALL_EMAIL: optionalString.pipe(z.string().email().optional()),
     NCBI_API_KEY: optionalString,
     CORE_API_KEY: optionalString,
     SEMANTIC_SCHOLAR_API_KEY: optionalString,

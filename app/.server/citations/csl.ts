@@ -63,6 +63,8 @@ function ensureStyles(): void {
  */
 export function toCslName(raw: string): NonNullable<CslItem["author"]>[number] {
   const name = raw.trim().replace(/\s+/g, " ");
+  // A group author keeps its name whole; a tail after a comma is its address ("…, Bethesda, MD").
+  if (isCollectiveName(name)) return { literal: name.split(",")[0]!.trim() };
   const initials = /^(.+?) ([A-Z]{1,3})$/.exec(name);
   if (initials && !name.includes(",")) {
     return { family: initials[1], given: initials[2].split("").join(". ") + "." };
@@ -80,6 +82,20 @@ export function toCslName(raw: string): NonNullable<CslItem["author"]>[number] {
   return out;
 }
 
+const COLLECTIVE_WORDS =
+  /\b(group|groups|network|consortium|collaboration|collaborative|committee|society|association|institute|institutes|council|investigators|team|university|organization|organisation|foundation|federation|department|centre|center|program|programme|initiative|task force|working party|study)\b/i;
+
+/**
+ * True for a group author ("RECOVERY Collaborative Group", "Eunice Kennedy Shriver National
+ * Institute …"): a name (before any comma) with a collective word or more than five words, kept
+ * whole as a literal.
+ */
+export function isCollectiveName(name: string): boolean {
+  // "Family, Given" is judged by the part before the comma ("… Units Network, Bethesda" is a group).
+  const head = name.split(",")[0]!.trim();
+  return COLLECTIVE_WORDS.test(head) || head.split(" ").length > 5;
+}
+
 /** "2021-03-04", "2021-03", "2021" or text starting with a year → CSL date parts; else undefined. */
 export function toDateParts(date: string | null | undefined): number[] | undefined {
   if (!date) return undefined;
@@ -93,19 +109,24 @@ export function toDateParts(date: string | null | undefined): number[] | undefin
   return parts;
 }
 
+/** Whitespace (newlines included) collapsed to single spaces, trimmed. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
 /** A study as a CSL-JSON journal article (the item every format below is produced from). */
 export function toCslItem(study: CitableStudy): CslItem {
-  const item: CslItem = { id: `metamind-${study.id}`, type: "article-journal", title: study.title.trim() };
+  const item: CslItem = { id: `metamind-${study.id}`, type: "article-journal", title: oneLine(study.title) };
   const authors = study.authors.map((a) => a.trim()).filter(Boolean);
   if (authors.length) item.author = authors.map(toCslName);
-  if (study.journal?.trim()) item["container-title"] = study.journal.trim();
+  if (study.journal?.trim()) item["container-title"] = oneLine(study.journal);
   const parts = toDateParts(study.publicationDate);
   if (parts) item.issued = { "date-parts": [parts] };
   if (study.doi?.trim()) item.DOI = study.doi.trim();
   if (study.pmid?.trim()) item.PMID = study.pmid.trim();
   if (study.pmcid?.trim()) item.PMCID = study.pmcid.trim();
   if (study.url?.trim()) item.URL = study.url.trim();
-  if (study.abstract?.trim()) item.abstract = study.abstract.trim();
+  if (study.abstract?.trim()) item.abstract = oneLine(study.abstract);
   return item;
 }
 
@@ -132,7 +153,27 @@ export function toBibtex(studies: readonly CitableStudy[]): string {
   return new Cite(studies.map(toCslItem)).format("bibtex", { format: "text" });
 }
 
-/** RIS (JOUR records) for the studies, as Zotero, EndNote and Mendeley import it. */
+/**
+ * citation-js hard-wraps RIS values at 70 characters (inserting a bare newline, even inside a
+ * word). Reference managers read such a continuation line as a new paragraph or drop it, so the
+ * wraps are undone: a line that does not start with a tag is joined to the line before it.
+ * Values never contain newlines of their own (see {@link toCslItem}), so the join is exact.
+ */
+export function unwrapRis(ris: string): string {
+  const out: string[] = [];
+  for (const line of ris.split("\n")) {
+    if (out.length && line !== "" && !/^[A-Z][A-Z0-9] {2}-( |$)/.test(line)) out[out.length - 1] += line;
+    else out.push(line);
+  }
+  return out.join("\n");
+}
+
+/** RIS (JOUR records) for CSL items, one line per value, as Zotero, EndNote and Mendeley import it. */
+export function formatRis(items: readonly object[]): string {
+  return unwrapRis(new Cite(items).format("ris", { format: "text" }));
+}
+
+/** RIS (JOUR records) for the studies. */
 export function toRis(studies: readonly CitableStudy[]): string {
-  return new Cite(studies.map(toCslItem)).format("ris", { format: "text" });
+  return formatRis(studies.map(toCslItem));
 }

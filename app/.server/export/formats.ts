@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { Cite } from "@citation-js/core";
-import { citationsFor, toCslItem, type CitableStudy } from "../citations/csl";
+import { citationsFor, formatRis, toCslItem, type CitableStudy } from "../citations/csl";
 import { sanitizeReportHtml } from "../library/sanitize";
 import type { ExportOptions, ExportStudy } from "./types";
 
@@ -120,7 +120,7 @@ ${items}</body></html>`;
 function cslItems(studies: readonly ExportStudy[], options: ExportOptions) {
   return studies.map((s) => {
     const item: Record<string, unknown> = { ...toCslItem(toCitable(s, options.includeAbstracts)) };
-    if (options.includeSummaries && s.aiSummary) item.note = `AI summary: ${s.aiSummary}`;
+    if (options.includeSummaries && s.aiSummary) item.note = `AI summary: ${s.aiSummary.replace(/\s+/g, " ").trim()}`;
     return item;
   });
 }
@@ -132,5 +132,5 @@ export function toBibtexExport(studies: readonly ExportStudy[], options: ExportO
 
 /** RIS via citation-js (TY JOUR records). */
 export function toRisExport(studies: readonly ExportStudy[], options: ExportOptions): string {
-  return new Cite(cslItems(studies, options)).format("ris", { format: "text" });
+  return formatRis(cslItems(studies, options));
 }

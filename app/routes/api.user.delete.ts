@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { destroyUserSession, requireUser } from "~/.server/auth/session";
+import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
+import { deleteAccount } from "~/.server/library/account";
+
+/** The confirmation the client sends: the word DELETE typed by the user. */
+const DeleteAccountSchema = z.object({
+  confirm: z.literal("DELETE", { error: 'Type DELETE to confirm' }),
+});
+
+/**
+ * POST /api/user/delete {confirm:'DELETE'} → {ok:true, deleted:{rows, files}} and a cleared
+ * session cookie: the account, every user-owned row and the user's R2 files are deleted.
+ * 400 INVALID_INPUT without the confirmation, 401 signed out.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    const user = await requireUser(context.app, request);
+    parseInput(DeleteAccountSchema, await readJson(request));
+    const clearCookie = await destroyUserSession(context.app, request);
+    const deleted = await deleteAccount(context.app.bindings, { userId: user.id });
+    return Response.json({ ok: true, deleted }, { headers: { "Set-Cookie": clearCookie } });
+  });
+}
