@@ -45,8 +45,8 @@ export function niceTicks(lo: number, hi: number, target = 5): number[] {
   return ticks;
 }
 
-/** Round ratios used as tick labels on log axes. */
-const RATIO_STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 4, 5, 10, 20, 50, 100, 200, 500, 1000];
+/** Round ratios (1-2-5 steps, evenly spaced on a log axis) used as tick labels on log axes. */
+const RATIO_STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 /**
  * Ticks of a log-scale axis whose domain is [logLo, logHi] (natural logs): round ratios whose

@@ -23,7 +23,7 @@ p{margin:6px 0}
 table{width:100%;border-collapse:collapse;margin:8px 0 16px;font-size:13px}
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border-bottom:1px solid #e2e8f0;padding:5px 8px 5px 0;text-align:left;vertical-align:top}
-thead th{border-bottom:2px solid #94a3b8;font-size:12px;text-transform:uppercase;color:#475569}
+thead th{border-bottom:2px solid #94a3b8;font-size:12px;color:#475569}
 dl{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:2px 24px;margin:8px 0}
 dl>div{display:flex;justify-content:space-between;gap:12px;border-bottom:1px solid #f1f5f9;padding:3px 0}
 dt{color:#475569}
@@ -36,6 +36,8 @@ blockquote.quote{margin:2px 0 6px;padding-left:8px;border-left:3px solid #cbd5e1
 label{display:inline-block;margin:0 12px 4px 0;font-size:12px;color:#475569}
 label>span{display:block}
 .heterogeneity{border:1px solid #e2e8f0;border-radius:8px;padding:8px 12px}
+.block{display:block}.flex{display:flex}.flex-col{flex-direction:column}.flex-wrap{flex-wrap:wrap}.gap-2{gap:8px}
+.text-xs{font-size:12px}.text-slate-500{color:#64748b}.font-medium{font-weight:500}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
 [role=note]{background:#fffbeb;padding:6px 10px;border-radius:6px}
 [data-testid=excluded-studies]{background:#fffbeb;border:1px solid #fde68a;border-radius:8px;padding:8px 12px}
