@@ -162,3 +162,23 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   expect(exported.data.some((d) => d.data.estimate === 0.65)).toBe(true);
   expect(exported.analyses.find((a) => a.outcome === "primary outcome")?.k).toBe(2);
 });
+
+test("Guest: studies without effect data give a clear answer, not a broken plot", async ({ page }) => {
+  await page.goto("/search?q=heart%20failure&db=pubmed");
+  await expect(page.getByTestId("search-message")).toBeVisible();
+  const cards = page.getByTestId("study-card");
+  await cards.nth(0).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await cards.nth(1).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await expect(page.getByTestId("meta-fab")).toHaveText("2");
+  await page.goto("/meta-analysis");
+  await expect(page.getByTestId("selection-hint")).toContainText("Ready for meta-analysis (2 studies)");
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  // The job finishes; nothing is poolable, and the page says so and lists why each study is out.
+  const results = page.getByTestId("meta-results");
+  await expect(results).toBeVisible({ timeout: 30_000 });
+  await expect(results).toContainText("No outcome had data from enough studies to pool");
+  await expect(page.getByTestId("excluded-studies")).toBeVisible();
+  await expect(page.getByTestId("excluded-study")).toHaveCount(2);
+  await expect(results).not.toContainText("NaN");
+  await expect(results.getByTestId("forest-plot")).toHaveCount(0);
+});

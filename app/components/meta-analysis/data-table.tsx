@@ -110,6 +110,13 @@ export function DataTable({ rows, excluded, onChange }: DataTableProps) {
             </tr>
           </thead>
           <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={editable ? 5 : 6} className="py-3 text-sm text-slate-600">
+                  No effect data was found in the selected studies.
+                </td>
+              </tr>
+            )}
             {rows.map((row, index) => (
               <DataTableRow key={`${row.studyId}-${index}`} row={row} index={index} onChange={onChange} />
             ))}
