@@ -110,7 +110,7 @@ export default function MetaAnalysisPage() {
           trial: () => trial.open("metaAnalysis"),
         });
         if (gated) return "";
-        if (error.ai.status === 400) return error.ai.message;
+        if (error.ai.status === 400 || error.ai.status === 413) return error.ai.message;
       }
       if (error instanceof JobFailedError) return `${FAILURE_MESSAGE} (${error.message})`;
       console.warn("meta-analysis request failed", error);
