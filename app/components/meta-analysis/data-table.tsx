@@ -118,7 +118,13 @@ export function DataTable({ rows, excluded, onChange }: DataTableProps) {
               </tr>
             )}
             {rows.map((row, index) => (
-              <DataTableRow key={`${row.studyId}-${index}`} row={row} index={index} onChange={onChange} />
+              <DataTableRow
+                key={`${row.studyId}-${index}`}
+                row={row}
+                index={index}
+                continued={index > 0 && rows[index - 1]!.studyId === row.studyId}
+                onChange={onChange}
+              />
             ))}
           </tbody>
         </table>
@@ -139,7 +145,18 @@ export function DataTable({ rows, excluded, onChange }: DataTableProps) {
   );
 }
 
-function DataTableRow({ row, index, onChange }: { row: DataRow; index: number; onChange?: (index: number, row: DataRow) => void }) {
+function DataTableRow({
+  row,
+  index,
+  continued,
+  onChange,
+}: {
+  row: DataRow;
+  index: number;
+  /** The previous row is the same study (its title is not repeated on screen). */
+  continued: boolean;
+  onChange?: (index: number, row: DataRow) => void;
+}) {
   const problem = row.included ? validateRow(row) : null;
   const fields = DATA_FIELDS[row.data.kind];
   const editable = !!onChange;
@@ -167,9 +184,16 @@ function DataTableRow({ row, index, onChange }: { row: DataRow; index: number; o
           )}
         </td>
         <td className="max-w-56 py-2 pr-2">
-          <span id={titleId} className="font-medium text-slate-900">
-            {row.title}
-          </span>
+          {continued ? (
+            <span id={titleId} className="text-xs text-slate-500 italic">
+              <span aria-hidden>same study, another outcome</span>
+              <span className="sr-only">{row.title}</span>
+            </span>
+          ) : (
+            <span id={titleId} className="font-medium text-slate-900">
+              {row.title}
+            </span>
+          )}
           <span className="block text-xs text-slate-500">
             {row.design ? `${row.design} · ` : ""}
             {row.extractedBy === "user" ? "edited by you" : `extracted by ${row.extractedBy}`}
