@@ -44,6 +44,11 @@ describe("extractStudyByRules: written forms", () => {
     ["Pain fell (mean difference -2.1, 95% CI -3.0 to -1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Pain fell (mean difference −2.1, 95% CI −3.0 to −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Depression improved (Hedges' g = 0.45, 95% CI 0.20 to 0.70).", "SMD", { estimate: 0.45, lower: 0.2, upper: 0.7 }],
+    ["Death was less frequent with drug A (HR 0.82 (0.70–0.96); p = 0.01).", "RR", { estimate: 0.82, lower: 0.7, upper: 0.96 }],
+    ["Readmission rose (OR 1.8, 95% CI 1.2, 2.6, P = 0.003).", "OR", { estimate: 1.8, lower: 1.2, upper: 2.6 }],
+    ["Weight fell (MD −2.1 kg, 95% CI −3.0 – −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
+    ["Fracture risk was lower (RR 0·75, 95% CI 0·60—0·93).", "RR", { estimate: 0.75, lower: 0.6, upper: 0.93 }],
+    ["Falls decreased (risk difference −5.2%, 95% CI −8.1% to −2.3%).", "RD", { estimate: -0.052, lower: -0.081, upper: -0.023 }],
   ])("%s", (text, measure, numbers) => {
     const { rows } = rowsOf(simple(text));
     expect(rows).toHaveLength(1);
@@ -97,6 +102,9 @@ describe("normaliseOutcome / classifyDesign", () => {
   it("normalises labels for grouping", () => {
     expect(normaliseOutcome("  The Risk of  Haemorrhage. ")).toBe("hemorrhage");
     expect(normaliseOutcome("All-cause Mortality")).toBe("all-cause mortality");
+    expect(normaliseOutcome("death from any cause")).toBe("all-cause mortality");
+    expect(normaliseOutcome("Glycosylated haemoglobin")).toBe("hba1c");
+    expect(normaliseOutcome("mortality")).toBe("mortality");
   });
   it("classifies designs for GRADE", () => {
     expect(classifyDesign("Aspirin after VTE: a randomized controlled trial", "")).toBe("RCT");
@@ -150,7 +158,7 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const study = pubmedStudy("efetch_pubmed_29915538_POST.xml");
     const { rows } = rowsOf(study);
     const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, r]));
-    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
+    expect(byOutcome["hba1c"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
     expect(byOutcome["fasting plasma glucose"]?.data).toEqual({ kind: "estimate-ci", estimate: -1.15, lower: -1.67, upper: -0.63 });
     expect(byOutcome["body weight"]?.data).toEqual({ kind: "estimate-ci", estimate: -3.47, lower: -3.96, upper: -2.98 });
     expect(byOutcome["systolic blood pressure"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.55, lower: -3.22, upper: -1.88 });

@@ -99,8 +99,23 @@ export function normaliseOutcome(label: string): string {
   s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number)\s+of\s+)+/, "");
   s = s.replace(/haemo/g, "hemo").replace(/oedema/g, "edema").replace(/anaem/g, "anem");
   s = s.replace(/[\s.,;:()[\]-]+$/, "").replace(/^[\s.,;:()[\]-]+/, "");
+  for (const [pattern, name] of OUTCOME_SYNONYMS) if (pattern.test(s)) return name;
   return s;
 }
+
+/**
+ * Names that mean the same outcome, so studies wording it differently are grouped together. Kept
+ * to unambiguous equivalents; anything else is grouped by its own words (and can be relabelled in
+ * the review table).
+ */
+const OUTCOME_SYNONYMS: [RegExp, string][] = [
+  [/^(?:all[- ]cause (?:mortality|death)|death from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|deaths? \(any cause\))$/, "all-cause mortality"],
+  [/^(?:hba1c|hemoglobin a1c|a1c|glycated hemoglobin|glycosylated hemoglobin|glycated hemoglobin \(hba1c\)|glycosylated hemoglobin \(hba1c\))$/, "hba1c"],
+  [/^(?:body weight|weight|bodyweight)$/, "body weight"],
+  [/^(?:bmi|body mass index)$/, "body mass index"],
+  [/^(?:sbp|systolic blood pressure|systolic bp)$/, "systolic blood pressure"],
+  [/^(?:dbp|diastolic blood pressure|diastolic bp)$/, "diastolic blood pressure"],
+];
 
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
@@ -172,6 +187,8 @@ const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
 const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
 
 const int = (raw: string) => Number(raw.replace(/,/g, ""));
+/** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
+const percent = (x: number) => Number((x / 100).toPrecision(12));
 
 /** One effect statement: the data, its outcome phrase (raw) and the quote's offsets. */
 export interface Found {
@@ -279,7 +296,7 @@ export function findEffectData(text: string): Found[] {
       // A risk difference in percentage points is stored as a proportion, as escalc computes RD.
       data:
         map.measure === "RD" && effect.unit === "%"
-          ? { kind: "estimate-ci", estimate: effect.value / 100, lower: effect.ci.lower / 100, upper: effect.ci.upper / 100 }
+          ? { kind: "estimate-ci", estimate: percent(effect.value), lower: percent(effect.ci.lower), upper: percent(effect.ci.upper) }
           : { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
       quote: { start: effect.start, end: effect.end },
       sentenceStart: s.start,

@@ -7,7 +7,10 @@ import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from 
 import { failingModel } from "../../../tests/mocks/meta-models";
 import { getLoadContext } from "../context";
 import { normalizePubmedXml } from "../search/providers/pubmed";
+import { assertMetaAnalysisAvailable, createMetaAnalysisJob } from "./jobs";
 import { runMetaAnalysisJob } from "./queue";
+import { AppError } from "../http/errors";
+import type { UserRow } from "../../../db/schema";
 
 const BASE = "https://metamind.test";
 let ipCounter = 0;
@@ -270,6 +273,41 @@ describe("isolation and gating", () => {
     expect(await res.json()).toMatchObject({ error: "LIMIT_REACHED", feature: "ai_summaries", limit: 20, used: 20 });
     const rows = await env.DB.prepare("SELECT id FROM meta_analysis_jobs WHERE user_id = ?").bind(userId).all();
     expect(rows.results).toEqual([]);
+  });
+});
+
+describe("job creation leaves nothing half-written", () => {
+  it("a queue that refuses the message: 503, no row, the use given back", async () => {
+    expectConsoleError();
+    const ip = uniqueIp();
+    const { userId } = await register(ip);
+    const user = (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(userId).first()) as Record<string, unknown>;
+    const { app } = getLoadContext(env as never, createExecutionContext());
+    const broken = { ...app, bindings: { ...app.bindings, JOBS: { send: async () => { throw new Error("queue down"); } } as unknown as Queue<unknown> } };
+    const request = new Request(`${BASE}/api/meta-analysis/enhanced`, { method: "POST", headers: { "CF-Connecting-IP": ip } });
+    const userRow = { id: userId, plan: "free", email: String(user.email) } as unknown as UserRow;
+    const error = await createMetaAnalysisJob(broken, { user: userRow, request }, { studies: STUDIES }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "QUEUE_UNAVAILABLE", status: 503 });
+    expect((await env.DB.prepare("SELECT id FROM meta_analysis_jobs WHERE user_id = ?").bind(userId).all()).results).toEqual([]);
+    expect(await usageCount(userId)).toBe(0);
+  });
+
+  it("extract with a model refuses a guest with no meta-analysis use left, without counting", async () => {
+    const ip = uniqueIp();
+    let cookie = "";
+    for (let i = 0; i < 5; i++) {
+      const res = await post("enhanced", { studies: STUDIES }, { "CF-Connecting-IP": ip, ...(cookie ? { Cookie: cookie } : {}) });
+      cookie ||= res.headers.get("Set-Cookie")!.split(";")[0]!;
+    }
+    const { app } = getLoadContext(env as never, createExecutionContext());
+    const request = new Request(`${BASE}/api/meta-analysis/extract`, { headers: { Cookie: cookie, "CF-Connecting-IP": ip } });
+    await expect(assertMetaAnalysisAvailable(app, { user: null, request })).rejects.toMatchObject({ code: "LIMIT_REACHED", status: 403 });
+    const fresh = new Request(`${BASE}/api/meta-analysis/extract`, { headers: { "CF-Connecting-IP": uniqueIp() } });
+    await expect(assertMetaAnalysisAvailable(app, { user: null, request: fresh })).resolves.toBeUndefined();
   });
 });
 

@@ -8,7 +8,8 @@ import type { BeggTest, EffectSize, EggerTest, TrimFillResult } from "./types.ts
  * predictor = "sei")): the meta-regression yi = b0 + b1·√vi fitted with the same method and test as
  * the main model (Egger et al. 1997; Sterne & Egger 2005). The test is on b1 (z, or t with k − 2 df
  * under knha); b0 is the "limit estimate" (effect as SE → 0, analysis scale) with its CI.
- * Returns {statistic, df, pval, intercept = b0, slope = b1, intercept_ci}. Needs k ≥ 3.
+ * Returns {statistic, df, pval, intercept = b0, slope = b1, intercept_ci}; on a funnel plot with the
+ * standard error on the y axis the fitted line is effect = intercept + slope · SE. Needs k ≥ 3.
  */
 export function regtest(effects: EffectSize[], opts: Omit<RmaOptions, "measure"> & { measure?: RmaOptions["measure"] }): EggerTest {
   checkEffects(effects, 3);

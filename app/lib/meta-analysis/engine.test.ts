@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   escalc,
+  hedgesJ,
   leave1out,
   MetaInputError,
   pchisq,
@@ -187,6 +188,16 @@ describe("degenerate models", () => {
     expect(rma(eff, { measure: "MD", method: "REML" }).ratio).toBeNull();
     const rows = leave1out(eff, { measure: "OR", method: "REML" }, ["A", "B", "C", "D"]);
     expect(rows.map((x) => x.omitted)).toEqual(["A", "B", "C", "D"]);
+  });
+});
+
+describe("Hedges' J", () => {
+  it("uses the exact gamma form (R: exp(lgamma(m/2) - log(sqrt(m/2)) - lgamma((m-1)/2)))", () => {
+    // values from R 4.x
+    expect(Math.abs(hedgesJ(10) / 0.92274560805308703 - 1)).toBeLessThan(1e-13);
+    expect(Math.abs(hedgesJ(37) / 0.97956856964826122 - 1)).toBeLessThan(1e-13);
+    expect(Math.abs(hedgesJ(25000.5) / 0.99997000026522198 - 1)).toBeLessThan(1e-12);
+    expect(hedgesJ(1)).toBeNaN();
   });
 });
 

@@ -1,3 +1,4 @@
+import { lgamma } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
 import type { EffectData, EffectSize, Measure } from "./types.ts";
 import { RATIO_MEASURES } from "./types.ts";
@@ -48,16 +49,7 @@ export function hedgesJ(m: number): number {
     for (let v = start; v < x; v += 1) r *= v / (v - 0.5);
     return r / Math.sqrt(x);
   }
-  return Math.exp(lgammaDiff(m / 2, (m - 1) / 2) - Math.log(Math.sqrt(m / 2)));
-}
-
-function lgammaDiff(a: number, b: number): number {
-  // log Γ(a) − log Γ(b) with Stirling's series on both (a, b large here).
-  const st = (x: number) => {
-    const x2 = 1 / (x * x);
-    return (x - 0.5) * Math.log(x) - x + (1 / x) * (1 / 12 - x2 * (1 / 360 - x2 * (1 / 1260 - x2 / 1680)));
-  };
-  return st(a) - st(b);
+  return Math.exp(lgamma(m / 2) - Math.log(Math.sqrt(m / 2)) - lgamma((m - 1) / 2));
 }
 
 /**

@@ -189,6 +189,10 @@ for (let r = 0; r < 2; r++) {
 }
 datasets.push(genData("GEN-homog", 8, true));
 datasets.push(genData("GEN-large", 40));
+// two studies: the smallest meta-analysis (pooling only; the bias methods need k ≥ 3)
+datasets.push(genData("GEN-k2", 2));
+datasets.push(countsData("OR-counts-k2", "OR", 2));
+datasets.push(meansData("SMD-means-k2", "SMD", 2));
 
 const METHODS: Method[] = [
   "EE",
@@ -205,6 +209,12 @@ const METHODS: Method[] = [
 const TESTS: TestType[] = ["z", "knha"];
 /** Egger's test under these model/test pairs, trim and fill with these model/estimator pairs. */
 const REGTEST = new Set(["REML/z", "REML/knha", "DL/z", "EE/z", "PM/knha"]);
+/** Fits repeated at a 90% level. */
+const LEVEL90: [Method, TestType][] = [
+  ["REML", "knha"],
+  ["DL", "z"],
+  ["EE", "z"],
+];
 const TRIMFILL: [Method, "L0" | "R0"][] = [
   ["EE", "L0"],
   ["EE", "R0"],
@@ -292,8 +302,8 @@ suppressMessages(library(metafor))
 options(warn = -1)
 emit <- function(id, v) cat(id, "\t", paste(sprintf("%.17g", as.numeric(v)), collapse = " "), "\n", sep = "")
 err <- function(id, e) cat(id, "\tERROR ", gsub("[\r\n\t]", " ", conditionMessage(e)), "\n", sep = "")
-fit <- function(id, yi, vi, method, test) tryCatch({
-  r <- rma(yi, vi, method = method, test = test)
+fit <- function(id, yi, vi, method, test, level = 95) tryCatch({
+  r <- rma(yi, vi, method = method, test = test, level = level)
   p <- predict(r)
   ci <- if (method %in% c("EE", "FE")) rep(NA, 4) else {
     cc <- confint(r)$random
@@ -312,6 +322,10 @@ bias <- function(id, r) {
 }
 `;
 
+function size(d: Dataset): number {
+  return d.kind === "counts" ? d.tables.length : d.kind === "yivi" ? d.effects.length : d.rows.length;
+}
+
 function rScript(): string {
   const parts = [R_PRELUDE];
   for (const d of datasets) {
@@ -326,24 +340,27 @@ function rScript(): string {
       for (const t of TESTS) {
         if (m === "FE" && t === "knha") continue;
         parts.push(`r <- fit("${d.id}/${m}/${t}", yi, vi, "${m}", "${t}")`);
-        if (REGTEST.has(`${m}/${t}`))
+        if (REGTEST.has(`${m}/${t}`) && size(d) >= 3)
           parts.push(`bias("${d.id}/${m}/${t}", r)`);
       }
     }
-    parts.push(
-      `tryCatch({ g <- ranktest(yi, vi); emit("${d.id}/ranktest", c(g$tau, g$pval)) }, error = function(e) err("${d.id}/ranktest", e))`
-    );
-    for (const [m, est] of TRIMFILL) {
-      {
-        parts.push(
-          `tryCatch({ r <- rma(yi, vi, method = "${m}"); tf <- trimfill(r, estimator = "${est}"); emit("${d.id}/${m}/tf/${est}", c(tf$k0, tf$side == "right", tf$se.k0, tf$b, tf$se, tf$tau2, tf$ci.lb, tf$ci.ub, tf$yi[tf$fill])) }, error = function(e) err("${d.id}/${m}/tf/${est}", e))`
-        );
-      }
-    }
-    if (d.id !== "GEN-large")
+    for (const [m, t] of LEVEL90) parts.push(`r <- fit("${d.id}/${m}/${t}/90", yi, vi, "${m}", "${t}", 90)`);
+    if (size(d) >= 3) {
       parts.push(
-        `tryCatch({ l <- leave1out(rma(yi, vi, method = "REML", test = "knha")); emit("${d.id}/l1o", c(l$estimate, l$se, l$ci.lb, l$ci.ub, l$tau2, l$I2, l$H2, l$Q)) }, error = function(e) err("${d.id}/l1o", e))`
+        `tryCatch({ g <- ranktest(yi, vi); emit("${d.id}/ranktest", c(g$tau, g$pval)) }, error = function(e) err("${d.id}/ranktest", e))`
       );
+      for (const [m, est] of TRIMFILL) {
+        {
+          parts.push(
+            `tryCatch({ r <- rma(yi, vi, method = "${m}"); tf <- trimfill(r, estimator = "${est}"); emit("${d.id}/${m}/tf/${est}", c(tf$k0, tf$side == "right", tf$se.k0, tf$b, tf$se, tf$tau2, tf$ci.lb, tf$ci.ub, tf$yi[tf$fill])) }, error = function(e) err("${d.id}/${m}/tf/${est}", e))`
+          );
+        }
+      }
+      if (d.id !== "GEN-large")
+        parts.push(
+          `tryCatch({ l <- leave1out(rma(yi, vi, method = "REML", test = "knha")); emit("${d.id}/l1o", c(l$estimate, l$se, l$ci.lb, l$ci.ub, l$tau2, l$I2, l$H2, l$Q)) }, error = function(e) err("${d.id}/l1o", e))`
+        );
+    }
     if (d.kind === "counts") {
       const t = d.tables;
       const args = `ai=${vec(t.map((x) => x.events1))}, n1i=${vec(
@@ -547,7 +564,16 @@ describe.skipIf(!HAS_R)("engine vs R metafor on random datasets", () => {
             }
           }
         }
-        const rk = get(`${d.id}/ranktest`);
+        for (const [m, t] of LEVEL90) {
+        const id = `${d.id}/${m}/${t}/90`;
+        const rv = get(id);
+        if (!rv) continue;
+        const res = rma(eff, { measure: d.measure, method: m, test: t, level: 90 });
+        POOLED_FIELDS.forEach((f, i) => ck.close(`${id} ${f}`, pooledVector(res)[i], rv[i]));
+        ck.close(`${id} tau2_ci_lb`, res.tau2_ci?.[0], rv[14]);
+        ck.close(`${id} tau2_ci_ub`, res.tau2_ci?.[1], rv[15]);
+      }
+      const rk = get(`${d.id}/ranktest`);
         if (rk) {
           const g = ranktest(eff);
           ck.all(`${d.id} ranktest`, [g.tau, g.pval], rk);

@@ -117,6 +117,8 @@ function qStats(QE: number, kYi: number): { QE: number; QEp: number; I2: number;
  * are). Q = Σ w_i (y_i − β)² over the escalc effects (0.5 added to zero cells, double-zero tables
  * dropped), df = their number − 1, I² = max(0, (Q − df)/Q)·100, H² = Q/df. Weights (%) as
  * metafor's weights.rma.mh: OR b c/N, RR c n1/N, RD n1 n2/N. Estimate on the log scale for OR/RR.
+ * The result has family "MH", method "FE", test "z", τ² = 0 and the PI equal to the CI; for OR,
+ * `mhTests` holds the CMH, Breslow–Day and Tarone statistics.
  * Throws MetaInputError for invalid tables, k < 2, or when the estimate is undefined (e.g. no events).
  */
 export function rmaMH(tables: CountsTable[], opts: MhOptions): PooledResult {

@@ -88,11 +88,15 @@ export function tau2ConfidenceInterval(
  *   H² = Q/df; RE: I² = 100τ²/(ṽ + τ²), H² = 1 + τ²/ṽ with ṽ = (k−1)/(Σw − Σw²/Σw) (Higgins & Thompson 2002).
  * - τ² CI by Q-profile (Viechtbauer 2007), I²/H² CI from its bounds (RE models only).
  * - weights: 100·w/Σw (percent). ratio: exp() of estimate, CI and PI bounds for ratio measures.
- * Throws MetaInputError for k < 2 or invalid yi/vi.
+ * - df: k − 1 under knha, else null. When every study has the same effect size under knha, s² = 0
+ *   (metafor: SE 0, z = ±Inf); the engine keeps every number finite (statistic ±Number.MAX_VALUE,
+ *   or 0 when the estimate is 0) and says so in `warnings`.
+ * Throws MetaInputError for k < 2, invalid yi/vi, an unknown method or test, or a level outside (0, 100).
  */
 export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   checkEffects(effects);
   const test: TestType = opts.test ?? "z";
+  if (test !== "z" && test !== "knha") throw new MetaInputError(`Unknown test "${String(test)}" (use "z" or "knha").`);
   const level = opts.level ?? 95;
   if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
   const method = opts.method;

@@ -44,6 +44,7 @@ export function weightedFit(y: ArrayLike<number>, w: ArrayLike<number>): { mu: n
   return { mu, rss, sw };
 }
 
+/** Inverse-variance weights 1/(v_i + τ²). */
 export function weights(vi: ArrayLike<number>, tau2: number): Float64Array {
   const k = vi.length;
   const w = new Float64Array(k);
