@@ -423,6 +423,8 @@ function runR(): ROut {
 class Checker {
   mismatches: string[] = [];
   compared = 0;
+  /** Largest relative difference seen (absolute below 1e-8), for the report line. */
+  worst = { rel: 0, label: "" };
   close(
     label: string,
     ts: number | null | undefined,
@@ -435,6 +437,8 @@ class Checker {
       return;
     }
     const tol = Math.max(1e-6 * Math.abs(r), 1e-8);
+    const rel = Math.abs(ts - r) / Math.max(Math.abs(r), 1e-8);
+    if (rel > this.worst.rel) this.worst = { rel, label };
     if (!(Math.abs(ts - r) <= tol))
       this.mismatches.push(`${label}: engine ${ts}, metafor ${r}`);
   }
@@ -681,7 +685,7 @@ describe.skipIf(!HAS_R)("engine vs R metafor on random datasets", () => {
       console.info(
         `metafor-diff: ${
           ck.compared
-        } values compared, Rscript ${out.seconds.toFixed(1)} s`
+        } values compared, largest relative difference ${ck.worst.rel.toExponential(1)} (${ck.worst.label}), Rscript ${out.seconds.toFixed(1)} s`
       );
       expect(ck.mismatches).toEqual([]);
       // metafor refuses a fit only where the engine also throws; anything else would be listed here.
