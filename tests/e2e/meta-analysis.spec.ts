@@ -121,6 +121,15 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await prisma.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-prisma.png" });
   await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
 
+  // The results dialog shows the report exactly as it is saved and downloaded.
+  await page.getByRole("button", { name: "View Report" }).click();
+  const viewer = page.getByTestId("results-dialog");
+  const frame = viewer.frameLocator('iframe[title="Meta-analysis report"]');
+  await expect(frame.getByTestId("forest-plot").first()).toBeVisible();
+  await expect(frame.getByTestId("methods")).toContainText("Restricted maximum likelihood (REML)");
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await expect(viewer).toBeHidden();
+
   // Save Report: the name is required, then it is saved with its self-contained HTML.
   await page.getByRole("button", { name: "Save Report" }).click();
   const dialog = page.getByTestId("save-report-dialog");
