@@ -3,11 +3,14 @@ import { Link, NavLink } from "@remix-run/react";
 import {
   ChevronDown,
   CircleUser,
+  FlaskConical,
   LayoutDashboard,
   LogOut,
   Microscope,
   Search,
   Upload,
+  Settings,
+  UserRound,
   type LucideIcon,
 } from "lucide-react";
 import { useState } from "react";
@@ -30,6 +33,7 @@ const NAV_ITEMS: NavItem[] = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, end: true },
   { to: "/search", label: "Search Studies", icon: Search },
   { to: "/upload", label: "Upload PDFs", icon: Upload },
+  { to: "/meta-analysis", label: "Meta-Analysis", icon: FlaskConical },
 ];
 
 export function Header({ user }: { user: PublicUser | null }) {
@@ -143,6 +147,20 @@ function UserMenu({ user }: { user: PublicUser }) {
             </Badge>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          {[
+            { to: "/profile", label: "Profile", icon: UserRound },
+            { to: "/settings", label: "Settings", icon: Settings },
+          ].map(({ to, label, icon: Icon }) => (
+            <DropdownMenu.Item key={to} asChild>
+              <Link
+                to={to}
+                className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+              >
+                <Icon className="size-4" aria-hidden />
+                {label}
+              </Link>
+            </DropdownMenu.Item>
+          ))}
           <DropdownMenu.Item
             disabled={signingOut}
             onSelect={() => {

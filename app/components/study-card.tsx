@@ -3,6 +3,7 @@ import type { ApiStudy } from "~/.server/studies/queries";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { FullTextAnalysisDialog } from "~/components/fulltext-analysis-dialog";
+import { StudyLibraryActions } from "~/components/library/study-actions";
 import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
 import { SpecializedAnalysisDialog } from "~/components/specialized-analysis-dialog";
 import { useUpgradePrompt, type UpgradeFeature } from "~/components/search/upgrade-prompt";
@@ -179,6 +180,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
       )}
 
+      <StudyLibraryActions study={study} signedIn={signedIn} />
       {(hasAbstract || study.openAccessUrl) && (
         <div className="mt-3 flex flex-wrap gap-2">
           {hasAbstract && (

@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ArrowUp, FileStack, FlaskConical, Trash2, X } from "lucide-react";
+import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CombinedSummaryDialog } from "~/components/combined-summary-dialog";
 import { GuestTrialDialog } from "~/components/guest-trial-dialog";
@@ -161,6 +162,12 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
               >
                 <FileStack aria-hidden />
                 Combined Summary
+              </Button>
+              <Button asChild size="sm" variant="outline">
+                <Link to="/meta-analysis" onClick={() => setOpen(false)}>
+                  <FlaskConical aria-hidden />
+                  Meta-Analysis
+                </Link>
               </Button>
             </div>
           </div>

@@ -1,0 +1,106 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "~/components/ui/button";
+import type { ReportLike } from "~/lib/report-actions";
+import { toast } from "~/lib/toast";
+
+interface Assignment {
+  id: string | number;
+  title: string;
+  dueDate?: string | null;
+}
+
+/**
+ * Transfer a report to a student assignment (SPEC §2 Profile, §4 Reports): lists
+ * GET /api/student/assignments, posts the report as the study guide to
+ * /api/student/assignments/{id}/transfer-study-guide, closes on success.
+ */
+export function TransferDialog({ report, onClose }: { report: ReportLike | null; onClose: () => void }) {
+  return (
+    <Dialog.Root open={report !== null} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none">
+          <div className="flex items-start justify-between gap-4">
+            <Dialog.Title className="text-lg font-semibold text-slate-900">Transfer to Assignment</Dialog.Title>
+            <Dialog.Close asChild>
+              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
+                <X aria-hidden />
+              </Button>
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="mt-1 text-sm text-slate-600">{report?.name}</Dialog.Description>
+          {report && <TransferForm report={report} onDone={onClose} />}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function TransferForm({ report, onDone }: { report: ReportLike; onDone: () => void }) {
+  const [assignments, setAssignments] = useState<Assignment[] | null>(null);
+  const [selected, setSelected] = useState("");
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    fetch("/api/student/assignments", { credentials: "include" })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`${res.status}`);
+        const body = (await res.json()) as Assignment[] | { assignments?: Assignment[] };
+        setAssignments(Array.isArray(body) ? body : (body.assignments ?? []));
+      })
+      .catch(() => setAssignments([]));
+  }, []);
+
+  async function transfer() {
+    if (!selected) {
+      toast({ title: "Error", description: "Please select an assignment to transfer to.", variant: "destructive" });
+      return;
+    }
+    setPending(true);
+    try {
+      const res = await fetch(`/api/student/assignments/${encodeURIComponent(selected)}/transfer-study-guide`, {
+        method: "POST",
+        credentials: "include",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ studyGuideId: `report-${report.id}` }),
+      });
+      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
+      toast({ title: "Study guide transferred", description: report.name });
+      setSelected("");
+      onDone();
+    } catch (error) {
+      console.warn("transfer failed", error);
+      toast({ title: "Error", description: "Failed to transfer study guide", variant: "destructive" });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (assignments === null) return <p className="mt-4 text-sm text-slate-500">Loading assignments...</p>;
+  if (assignments.length === 0) return <p className="mt-4 text-sm text-slate-600">No assignments available.</p>;
+  return (
+    <div className="mt-4 space-y-4">
+      <select
+        aria-label="Assignment"
+        value={selected}
+        onChange={(e) => setSelected(e.target.value)}
+        className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm"
+      >
+        <option value="">Select an assignment</option>
+        {assignments.map((a) => (
+          <option key={a.id} value={String(a.id)}>
+            {a.title}
+            {a.dueDate ? ` (due ${a.dueDate})` : ""}
+          </option>
+        ))}
+      </select>
+      <div className="flex justify-end">
+        <Button onClick={transfer} disabled={pending}>
+          {pending ? "Transferring..." : "Transfer"}
+        </Button>
+      </div>
+    </div>
+  );
+}

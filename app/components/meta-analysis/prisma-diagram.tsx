@@ -1,0 +1,178 @@
+import { isFiniteNumber } from "~/lib/meta-analysis/display";
+import { wrapText } from "~/lib/meta-analysis/plot-scale";
+import type { PrismaCounts } from "~/lib/meta-analysis/types";
+import { PROVIDER_LABELS } from "~/lib/format";
+
+export interface PrismaDiagramProps {
+  /** Unique prefix for the SVG's title/desc ids. */
+  id: string;
+  counts: PrismaCounts;
+}
+
+const WIDTH = 720;
+const MAIN_X = 110;
+const MAIN_W = 290;
+const SIDE_X = 440;
+const SIDE_W = 270;
+const LINE = 15;
+const PAD = 10;
+const GAP = 30;
+const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+
+/** A count as printed in the diagram ("n = 1,234"), "n = not reported" when unknown. */
+export function prismaN(n: number | null | undefined): string {
+  return isFiniteNumber(n) && n >= 0 ? `n = ${Math.round(n).toLocaleString("en")}` : "n = not reported";
+}
+
+/**
+ * The derived boxes of the PRISMA 2020 flow (databases only): identification per database,
+ * duplicates removed, records screened and excluded, reports sought, not retrieved, assessed and
+ * excluded with reasons, and studies included. Reports sought = records screened − excluded;
+ * reports not retrieved = sought − assessed (never negative).
+ */
+export function prismaBoxes(counts: PrismaCounts) {
+  const databases = Object.entries(counts.identified).filter(([, n]) => isFiniteNumber(n));
+  const identified = databases.reduce((sum, [, n]) => sum + n, 0);
+  const sought = Math.max(0, counts.screened - counts.excluded);
+  const notRetrieved = Math.max(0, sought - counts.reportsAssessed);
+  return {
+    identification: [
+      "Records identified from databases",
+      `(${prismaN(identified)})`,
+      ...databases.map(([db, n]) => `${PROVIDER_LABELS[db] ?? db} (${prismaN(n)})`),
+    ],
+    removed: ["Records removed before screening:", `Duplicate records removed (${prismaN(counts.duplicatesRemoved)})`],
+    screened: [`Records screened (${prismaN(counts.screened)})`],
+    excluded: [`Records excluded (${prismaN(counts.excluded)})`],
+    sought: [`Reports sought for retrieval (${prismaN(sought)})`],
+    notRetrieved: [`Reports not retrieved (${prismaN(notRetrieved)})`],
+    assessed: [`Reports assessed for eligibility (${prismaN(counts.reportsAssessed)})`],
+    reportsExcluded: [
+      "Reports excluded:",
+      ...(counts.reportsExcluded.length === 0
+        ? ["none (n = 0)"]
+        : counts.reportsExcluded.map((r) => `${r.reason} (${prismaN(r.count)})`)),
+    ],
+    included: [`Studies included in review (${prismaN(counts.included)})`],
+  };
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  lines: string[];
+  testId: string;
+}
+
+function layoutLines(lines: string[], width: number): string[] {
+  const maxChars = Math.floor((width - 2 * PAD) / 6.4);
+  return lines.flatMap((l) => wrapText(l, maxChars));
+}
+
+/**
+ * PRISMA 2020 flow diagram (SVG) for a review searching databases: the identification,
+ * screening and included phases, with exclusion boxes to the right and arrows between them.
+ */
+export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
+  const b = prismaBoxes(counts);
+  const rows: [string[], string[] | null, string, string][] = [
+    [b.identification, b.removed, "prisma-identified", "prisma-duplicates"],
+    [b.screened, b.excluded, "prisma-screened", "prisma-excluded"],
+    [b.sought, b.notRetrieved, "prisma-sought", "prisma-not-retrieved"],
+    [b.assessed, b.reportsExcluded, "prisma-assessed", "prisma-reports-excluded"],
+    [b.included, null, "prisma-included", ""],
+  ];
+  const main: Box[] = [];
+  const side: Box[] = [];
+  let y = 20;
+  for (const [left, right, leftId, rightId] of rows) {
+    const l = layoutLines(left, MAIN_W);
+    const r = right ? layoutLines(right, SIDE_W) : [];
+    const h = Math.max(l.length, r.length) * LINE + 2 * PAD;
+    main.push({ x: MAIN_X, y, w: MAIN_W, h, lines: l, testId: leftId });
+    if (right) side.push({ x: SIDE_X, y, w: SIDE_W, h, lines: r, testId: rightId });
+    y += h + GAP;
+  }
+  const height = y - GAP + 20;
+  const phases: [string, number, number][] = [
+    ["Identification", main[0]!.y, main[0]!.y + main[0]!.h],
+    ["Screening", main[1]!.y, main[3]!.y + main[3]!.h],
+    ["Included", main[4]!.y, main[4]!.y + main[4]!.h],
+  ];
+  const description = [...b.identification, ...b.removed, ...b.screened, ...b.excluded, ...b.sought, ...b.notRetrieved, ...b.assessed, ...b.reportsExcluded, ...b.included].join(". ");
+
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox={`0 0 ${WIDTH} ${height}`}
+      width="100%"
+      role="img"
+      aria-labelledby={`${id}-title ${id}-desc`}
+      data-testid="prisma-diagram"
+      fontFamily={FONT}
+      fontSize={11}
+      style={{ maxWidth: WIDTH }}
+    >
+      <title id={`${id}-title`}>PRISMA 2020 flow diagram</title>
+      <desc id={`${id}-desc`}>{description}</desc>
+      <defs>
+        <marker id={`${id}-arrow`} viewBox="0 0 10 10" refX={9} refY={5} markerWidth={7} markerHeight={7} orient="auto">
+          <path d="M0,0 L10,5 L0,10 z" fill="#334155" />
+        </marker>
+      </defs>
+      <rect x={0} y={0} width={WIDTH} height={height} fill="#ffffff" />
+      {phases.map(([label, top, bottom]) => (
+        <g key={label}>
+          <rect x={20} y={top} width={60} height={bottom - top} rx={6} fill="#dbeafe" stroke="#93c5fd" />
+          <text
+            x={50}
+            y={(top + bottom) / 2}
+            textAnchor="middle"
+            dominantBaseline="middle"
+            fontWeight={600}
+            fill="#1e3a8a"
+            transform={`rotate(-90 50 ${(top + bottom) / 2})`}
+          >
+            {label}
+          </text>
+        </g>
+      ))}
+      {main.slice(0, -1).map((box, i) => (
+        <line
+          key={`down-${i}`}
+          x1={box.x + box.w / 2}
+          x2={box.x + box.w / 2}
+          y1={box.y + box.h}
+          y2={main[i + 1]!.y}
+          stroke="#334155"
+          markerEnd={`url(#${id}-arrow)`}
+        />
+      ))}
+      {side.map((box, i) => (
+        <line
+          key={`side-${i}`}
+          x1={MAIN_X + MAIN_W}
+          x2={box.x}
+          y1={box.y + box.h / 2}
+          y2={box.y + box.h / 2}
+          stroke="#334155"
+          markerEnd={`url(#${id}-arrow)`}
+        />
+      ))}
+      {[...main, ...side].map((box) => (
+        <g key={box.testId} data-testid={box.testId}>
+          <rect x={box.x} y={box.y} width={box.w} height={box.h} fill="#ffffff" stroke="#334155" />
+          <text x={box.x + PAD} y={box.y + PAD + 11} fill="#0f172a">
+            {box.lines.map((line, i) => (
+              <tspan key={i} x={box.x + PAD} dy={i === 0 ? 0 : LINE}>
+                {line}
+              </tspan>
+            ))}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}

@@ -1,0 +1,89 @@
+import { toast } from "~/lib/toast";
+
+/**
+ * Client actions on a saved report (SPEC §2 Profile, §5): download the HTML, export it (print to
+ * PDF, printing 1000 ms after it opens, SPEC §9), and send it to the student portal. Each needs
+ * htmlContent; without it the spec's "no … content" message is shown.
+ */
+
+export interface ReportLike {
+  id: number;
+  name: string;
+  type: string;
+  htmlContent: string | null;
+  createdAt: string;
+}
+
+/** SPEC §9: the printed report opens the print dialog after this delay. */
+export const PRINT_DELAY_MS = 1000;
+/** Study guides sent to the student portal, in localStorage. */
+export const STUDENT_GUIDES_KEY = "metamind:student-study-guides:v1";
+
+function missing(what: "viewable" | "downloadable" | "exportable"): void {
+  toast({ title: "No content", description: `This report has no ${what} content.`, variant: "destructive" });
+}
+
+/** True when the report has HTML; otherwise shows the 'no viewable content' message. */
+export function canView(report: ReportLike): boolean {
+  if (report.htmlContent?.trim()) return true;
+  missing("viewable");
+  return false;
+}
+
+/** The download name: metamind-{type}-report-{timestamp}.html. */
+export function reportFilename(report: ReportLike, now = Date.now()): string {
+  return `metamind-${report.type}-report-${now}.html`;
+}
+
+/** Downloads the report's HTML. */
+export function downloadReport(report: ReportLike): void {
+  if (!report.htmlContent?.trim()) return missing("downloadable");
+  const url = URL.createObjectURL(new Blob([report.htmlContent], { type: "text/html" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = reportFilename(report);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  toast({ title: "Download Started", description: a.download });
+}
+
+/**
+ * Opens the report (sanitized on the server) in a new tab and prints it after 1000 ms, for
+ * saving as PDF (A4, 0.75 in margins from the report's print styles).
+ */
+export function exportReport(report: ReportLike): void {
+  if (!report.htmlContent?.trim()) return missing("exportable");
+  const page = `<style>@page{size:A4;margin:0.75in}</style>${report.htmlContent}`;
+  const url = URL.createObjectURL(new Blob([page], { type: "text/html" }));
+  const tab = window.open(url, "_blank");
+  if (!tab) {
+    URL.revokeObjectURL(url);
+    toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+    return;
+  }
+  setTimeout(() => {
+    try {
+      tab.print();
+    } catch (error) {
+      console.warn("print failed", error);
+    }
+    URL.revokeObjectURL(url);
+  }, PRINT_DELAY_MS);
+}
+
+/** Saves a copy as a study guide for the student portal and opens /student#study-guides. */
+export function sendToStudentPortal(report: ReportLike): void {
+  if (!report.htmlContent?.trim()) return missing("exportable");
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(STUDENT_GUIDES_KEY) ?? "[]");
+    const guides = Array.isArray(list) ? list : [];
+    guides.unshift({ id: `report-${report.id}`, title: report.name, type: report.type, htmlContent: report.htmlContent, savedAt: new Date().toISOString() });
+    localStorage.setItem(STUDENT_GUIDES_KEY, JSON.stringify(guides.filter((g, i, all) => all.findIndex((x) => (x as { id: string }).id === (g as { id: string }).id) === i)));
+  } catch (error) {
+    console.warn("Could not store the study guide", error);
+  }
+  window.open("/student#study-guides", "_blank");
+  toast({ title: "Sent to Student Portal", description: report.name });
+}

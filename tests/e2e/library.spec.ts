@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+
+async function signIn(page: Page, email: string) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill("metamind-demo");
+  await panel.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+async function search(page: Page, query: string) {
+  await page.goto(`/search?q=${encodeURIComponent(query)}&db=pubmed`);
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  return page.getByTestId("study-card").first();
+}
+
+test("a Pro user bookmarks from search, cites it, finds it on the profile and exports BibTeX", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  const card = await search(page, "cancer screening");
+  const title = (await card.locator("h3").textContent())!.trim();
+
+  await card.getByTestId("bookmark-button").click();
+  await expect(card.getByTestId("bookmark-button")).toHaveAttribute("aria-pressed", "true");
+
+  await card.getByTestId("cite-button").click();
+  const cite = page.getByTestId("citation-dialog");
+  await expect(cite.getByTestId("citation-apa")).toContainText(/\(\d{4}\)/);
+  await expect(cite.getByTestId("citation-mla")).not.toBeEmpty();
+  await expect(cite.getByTestId("citation-chicago")).not.toBeEmpty();
+  await page.keyboard.press("Escape");
+
+  await page.goto("/profile");
+  await expect(page.getByTestId("count-bookmarks")).toHaveText("1");
+  await expect(page.getByTestId("bookmark-item").first()).toContainText(title);
+  await page.screenshot({ path: "tests/e2e/.artifacts/profile-bookmarks.png" });
+
+  await page.getByTestId("export-bookmarks").click();
+  const dialog = page.getByTestId("export-dialog");
+  await dialog.getByLabel("BibTeX").check();
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByTestId("export-submit").click()]);
+  expect(download.suggestedFilename()).toMatch(/^metamind-studies-\d{4}-\d{2}-\d{2}\.bib$/);
+  const bib = readFileSync(await download.path(), "utf8");
+  expect(bib).toMatch(/^@article\{/m);
+  expect(bib.toLowerCase()).toContain(title.slice(0, 20).toLowerCase().replace(/[{}]/g, "").split(" ")[0]);
+
+  // Removing the bookmark on the profile empties the list.
+  await page.getByRole("button", { name: `Remove bookmark: ${title}` }).click();
+  await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
+});
+
+test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests must sign in", async ({ page }) => {
+  await signIn(page, "free@metamind.local");
+  const card = await search(page, "cancer screening");
+  await card.getByTestId("export-button").click();
+  const dialog = page.getByTestId("export-dialog");
+  await dialog.getByLabel("CSV").check();
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByTestId("export-submit").click()]);
+  expect(download.suggestedFilename()).toMatch(/^metamind-studies-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(readFileSync(await download.path(), "utf8")).toMatch(/^"title","authors","journal"/);
+
+  await card.getByTestId("export-button").click();
+  await dialog.getByLabel("BibTeX").check();
+  await dialog.getByTestId("export-submit").click();
+  const prompt = page.getByTestId("upgrade-prompt");
+  await expect(prompt).toHaveAttribute("data-feature", "citation_export");
+  await expect(prompt).toContainText("Citation exports (BibTeX, RIS) require Professional subscription");
+  await page.screenshot({ path: "tests/e2e/.artifacts/export-upgrade-prompt.png" });
+  await page.keyboard.press("Escape");
+
+  // Signed out: bookmarking and exporting ask to sign in.
+  await page.context().clearCookies();
+  const guestCard = await search(page, "cancer screening");
+  await guestCard.getByTestId("bookmark-button").click();
+  await expect(page.getByText("Please sign in to bookmark studies", { exact: true })).toBeVisible();
+  await guestCard.getByTestId("export-button").click();
+  await page.getByTestId("export-dialog").getByTestId("export-submit").click();
+  await expect(page.getByText("Create an account to download and export your research data.", { exact: true })).toBeVisible();
+});
+
+test("changed settings become the search defaults; the profile asks guests to sign in", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  await search(page, "cancer screening"); // leaves a stored search behind
+  await page.goto("/settings");
+  await expect(page.getByTestId("plan-badge")).toHaveText("Professional");
+  const saved = () => page.waitForResponse((r) => r.url().endsWith("/api/user/settings") && r.request().method() === "PATCH" && r.ok());
+  await Promise.all([saved(), page.getByLabel("Results per page").selectOption("50")]);
+  await expect(page.getByText("Your preferences have been saved successfully.", { exact: true })).toBeVisible();
+  await Promise.all([saved(), page.getByLabel("Default database").selectOption("europepmc")]);
+  await page.screenshot({ path: "tests/e2e/.artifacts/settings.png" });
+
+  await page.goto("/search");
+  await expect(page.getByLabel("Search query")).toHaveValue("");
+  await expect(page.getByRole("checkbox", { name: /Europe PMC/ })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /PubMed/ })).not.toBeChecked();
+  await page.getByTestId("advanced-filters-toggle").click();
+  await expect(page.getByLabel("Results")).toHaveValue("50");
+
+  await page.reload();
+  await page.goto("/settings");
+  await expect(page.getByLabel("Results per page")).toHaveValue("50");
+
+  await page.context().clearCookies();
+  await page.goto("/profile");
+  await expect(page.getByText("Sign In Required")).toBeVisible();
+  await page.waitForURL(/\/auth$/, { timeout: 5000 });
+});

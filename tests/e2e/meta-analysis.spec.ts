@@ -1,0 +1,193 @@
+import { readFile } from "node:fs/promises";
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * The meta-analysis page end to end: studies picked from a replayed Europe PMC search (recorded
+ * COVID-19 page; three abstracts report a primary-outcome ratio with its 95% CI: two hazard ratios
+ * and one rate ratio), extraction
+ * with quotes, an edited value, a queued REML + Hartung–Knapp run, the forest plot and PRISMA,
+ * then Save Report, the report download and the JSON export.
+ */
+
+const PRO_SEARCH = "/search?q=covid%20vaccination&db=europepmc";
+/** Recorded abstracts whose primary outcome is a risk ratio with a 95% CI (pooled together). */
+const TITLES = [
+  /^The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic/i,
+  /^Prior COVID-19 vaccination and reduced risk of cerebrovascular/i,
+  /^RISK OF THROMBOEMBOLISM AFTER COVID-19 VACCINATION/i,
+];
+
+async function signIn(page: Page, email: string, password = "metamind-demo") {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill(password);
+  await panel.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+async function pickStudies(page: Page, titles: RegExp[]) {
+  await page.goto(PRO_SEARCH);
+  await expect(page.getByTestId("search-message")).toBeVisible();
+  for (const title of titles) {
+    const card = page.getByTestId("study-card").filter({ has: page.locator("h3", { hasText: title }) });
+    await expect(card).toHaveCount(1);
+    await card.getByRole("button", { name: "Add to meta-analysis" }).click();
+  }
+  await expect(page.getByTestId("meta-fab")).toHaveText(String(titles.length));
+}
+
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+});
+test.afterEach(() => {
+  expect(pageErrors).toEqual([]);
+});
+
+test("hints for 0 and 1 studies, and Run Analysis refuses fewer than 2", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  await page.goto("/meta-analysis");
+  await expect(page.getByTestId("selection-hint")).toContainText("No studies selected yet");
+  await expect(page.getByRole("link", { name: "Back to Search" })).toHaveAttribute("href", "/search");
+  await expect(page.getByRole("button", { name: "Run Analysis" })).toBeDisabled();
+
+  await pickStudies(page, TITLES.slice(0, 1));
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Meta-Analysis" }).click();
+  await page.waitForURL((url) => url.pathname === "/meta-analysis");
+  await expect(page.getByTestId("selection-hint")).toContainText("Add at least one more study");
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  await expect(page.getByTestId("meta-notice")).toHaveText("Please select at least 2 studies for meta-analysis");
+  await page.getByRole("button", { name: /^Remove ".*" from the meta-analysis$/ }).click();
+  await expect(page.getByTestId("selection-hint")).toContainText("No studies selected yet");
+});
+
+test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the forest plot and PRISMA, save and download the report", async ({
+  page,
+}) => {
+  await signIn(page, "pro@metamind.local");
+  await pickStudies(page, TITLES);
+  await page.getByTestId("meta-fab").click();
+  await page.getByRole("link", { name: "Meta-Analysis" }).last().click();
+  await page.waitForURL((url) => url.pathname === "/meta-analysis");
+  await expect(page.getByTestId("meta-page-study")).toHaveCount(3);
+  await expect(page.getByTestId("selection-hint")).toContainText("Ready for meta-analysis (3 studies)");
+  await expect(page.getByTestId("method-select")).toHaveValue("REML");
+  await expect(page.getByTestId("test-select")).toHaveValue("knha");
+  await expect(page.getByText("as Cochrane's current guidance recommends")).toBeVisible();
+
+  // Extraction: every value shows the sentence it came from.
+  await page.getByRole("button", { name: "Extract Data" }).click();
+  const rows = page.getByTestId("data-row");
+  await expect(rows.first()).toBeVisible();
+  const cerebro = rows.filter({ hasText: "Prior COVID-19 vaccination and reduced risk of cerebrovascular" }).first();
+  const estimate = cerebro.getByLabel(/^Estimate of /);
+  await expect(estimate).toHaveValue("0.66");
+  await cerebro.getByRole("button", { name: /^Source of Estimate of / }).hover();
+  await expect(page.getByTestId("value-quote").first()).toContainText("0.66");
+
+  // Edit a value: the row is now the reviewer's.
+  await estimate.fill("0.65");
+  await expect(cerebro).toContainText("edited by you");
+
+  // Run: a queued job polled until done.
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  const results = page.getByTestId("meta-results");
+  await expect(results).toBeVisible({ timeout: 30_000 });
+  // Two cohorts report hazard ratios (pooled as log HR); the third reports a rate ratio, which is
+  // not pooled with them and is listed as an outcome reported but not pooled.
+  const analysis = results.getByTestId("outcome-analysis").filter({ hasText: "primary outcome (Hazard ratio, k = 2)" });
+  const forest = analysis.getByTestId("forest-plot");
+  await expect(forest).toBeVisible();
+  await expect(forest.getByTestId("forest-study")).toHaveCount(2);
+  await expect(forest).toContainText("HR [95% CI]");
+  await expect(forest.getByTestId("pooled-diamond")).toHaveCount(1);
+  // The edited estimate, with its CI recomputed from yi ± 1.96·√vi on the log scale.
+  await expect(forest).toContainText("0.65 [0.55, 0.76]");
+  await expect(analysis.getByTestId("funnel-plot")).toBeVisible();
+  await expect(analysis.getByTestId("grade-table")).toBeVisible();
+  await expect(analysis.getByTestId("heterogeneity-panel")).toBeVisible();
+  await expect(results.getByTestId("unpooled")).toContainText("primary outcome (Rate ratio, 1 study)");
+  await expect(results).not.toContainText("NaN");
+  const prisma = results.getByTestId("prisma-diagram");
+  await expect(prisma).toBeVisible();
+  await expect(prisma).toContainText("Europe PMC");
+  await expect(prisma).toContainText("Studies included in review (n = 3)");
+  await page.screenshot({ path: "tests/e2e/.artifacts/meta-analysis.png", fullPage: true });
+  await forest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-forest.png" });
+  await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
+  await prisma.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-prisma.png" });
+  await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
+
+  // The results dialog shows the report exactly as it is saved and downloaded.
+  await page.getByRole("button", { name: "View Report" }).click();
+  const viewer = page.getByTestId("results-dialog");
+  const frame = viewer.frameLocator('iframe[title="Meta-analysis report"]');
+  await expect(frame.getByTestId("forest-plot").first()).toBeVisible();
+  await expect(frame.getByTestId("methods")).toContainText("Restricted maximum likelihood (REML)");
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await expect(viewer).toBeHidden();
+
+  // Save Report: the name is required, then it is saved with its self-contained HTML.
+  await page.getByRole("button", { name: "Save Report" }).click();
+  const dialog = page.getByTestId("save-report-dialog");
+  await dialog.getByLabel("Name").fill("   ");
+  await dialog.getByRole("button", { name: "Save Report" }).click();
+  await expect(page.getByText("Please enter a name for your report.", { exact: true })).toBeVisible();
+  await dialog.getByLabel("Name").fill("COVID-19 vaccination and thrombosis");
+  await dialog.getByLabel("Description (optional)").fill("Three cohorts, primary outcome RR");
+  await dialog.getByRole("button", { name: "Save Report" }).click();
+  await expect(page.getByText("Report Saved", { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const saved = (await (await page.request.get("/api/saved-reports")).json()) as {
+    reports: { name: string; type: string; htmlContent: string | null; reportData: { description?: string } }[];
+  };
+  const list = saved.reports;
+  const report = list.find((r) => r.name === "COVID-19 vaccination and thrombosis");
+  expect(report?.type).toBe("meta-analysis");
+  expect(report?.reportData.description).toBe("Three cohorts, primary outcome RR");
+  expect(report?.htmlContent).toContain("<svg");
+
+  // Download the report: one self-contained HTML file.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Report" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^metamind-analysis-report-\d+\.html$/);
+  const html = await readFile((await download.path())!, "utf8");
+  expect(html).toContain('data-testid="forest-plot"');
+  expect(html).toContain("computed by MetaMind&#x27;s metafor-compatible engine");
+  expect(html).not.toMatch(/<script|\bsrc=["']?https?:/i);
+
+  // Export Results as JSON: data, options and results.
+  await page.getByRole("button", { name: "Export Results" }).click();
+  const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "JSON (data + results)" }).click()]);
+  expect(json.suggestedFilename()).toMatch(/^metamind-meta-analysis-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(await readFile((await json.path())!, "utf8")) as {
+    options: { method: string; test: string };
+    data: { data: { estimate?: number } }[];
+    analyses: { outcome: string; k: number }[];
+  };
+  expect(exported.options).toEqual({ method: "REML", test: "knha" });
+  expect(exported.data.some((d) => d.data.estimate === 0.65)).toBe(true);
+  expect(exported.analyses.find((a) => a.outcome === "primary outcome")?.k).toBe(2);
+});
+
+test("Guest: studies without effect data give a clear answer, not a broken plot", async ({ page }) => {
+  await page.goto("/search?q=heart%20failure&db=pubmed");
+  await expect(page.getByTestId("search-message")).toBeVisible();
+  const cards = page.getByTestId("study-card");
+  await cards.nth(0).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await cards.nth(1).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await expect(page.getByTestId("meta-fab")).toHaveText("2");
+  await page.goto("/meta-analysis");
+  await expect(page.getByTestId("selection-hint")).toContainText("Ready for meta-analysis (2 studies)");
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  // The job finishes; nothing is poolable, and the page says so and lists why each study is out.
+  const results = page.getByTestId("meta-results");
+  await expect(results).toBeVisible({ timeout: 30_000 });
+  await expect(results).toContainText("No outcome had data from enough studies to pool");
+  await expect(page.getByTestId("excluded-studies")).toBeVisible();
+  await expect(page.getByTestId("excluded-study")).toHaveCount(2);
+  await expect(results).not.toContainText("NaN");
+  await expect(results.getByTestId("forest-plot")).toHaveCount(0);
+});
