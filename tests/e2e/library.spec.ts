@@ -61,6 +61,17 @@ test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests mus
   expect(download.suggestedFilename()).toMatch(/^metamind-studies-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(readFileSync(await download.path(), "utf8")).toMatch(/^"title","authors","journal"/);
 
+  // The meta-analysis selection exports as a whole (JSON here).
+  const cards = page.getByTestId("study-card");
+  await cards.nth(0).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await cards.nth(1).getByRole("button", { name: "Add to meta-analysis" }).click();
+  await page.getByTestId("meta-fab").click();
+  await page.getByTestId("export-selection").click();
+  await expect(dialog).toContainText("2 studies selected");
+  await dialog.getByLabel("JSON").check();
+  const [json] = await Promise.all([page.waitForEvent("download"), dialog.getByTestId("export-submit").click()]);
+  expect(JSON.parse(readFileSync(await json.path(), "utf8")).count).toBe(2);
+
   await card.getByTestId("export-button").click();
   await dialog.getByLabel("BibTeX").check();
   await dialog.getByTestId("export-submit").click();
