@@ -51,6 +51,27 @@ test("a Pro user bookmarks from search, cites it, finds it on the profile and ex
   await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
 });
 
+test("a bookmark made offline is queued and sent when the connection returns", async ({ page, context }) => {
+  await signIn(page, "pro@metamind.local");
+  const card = await search(page, "cancer screening");
+  const title = (await card.locator("h3").textContent())!.trim();
+  await context.setOffline(true);
+  await card.getByTestId("bookmark-button").click();
+  await expect(card.getByTestId("bookmark-button")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByText(/you are offline; this will sync when you reconnect/).first()).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("metamind:bookmark-queue:v1"))).toContain('"action":"add"');
+
+  const replayed = page.waitForResponse((r) => r.url().endsWith("/api/bookmarks") && r.request().method() === "POST");
+  await context.setOffline(false);
+  expect((await replayed).status()).toBe(201);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("metamind:bookmark-queue:v1"))).toBeNull();
+
+  await page.goto("/profile");
+  await expect(page.getByTestId("bookmark-item").filter({ hasText: title })).toBeVisible();
+  await page.getByRole("button", { name: `Remove bookmark: ${title}` }).click();
+  await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
+});
+
 test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests must sign in", async ({ page }) => {
   await signIn(page, "free@metamind.local");
   const card = await search(page, "cancer screening");
