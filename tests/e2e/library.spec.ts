@@ -72,6 +72,39 @@ test("a bookmark made offline is queued and sent when the connection returns", a
   await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
 });
 
+test("a saved report is viewed in a sandboxed frame, downloaded and deleted from the profile", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  const saved = await page.request.post("/api/saved-reports", {
+    headers: { Origin: new URL(page.url()).origin },
+    data: {
+      name: "Zinc meta-analysis",
+      type: "meta-analysis",
+      studyIds: [1, 2],
+      reportData: { description: "Pooled effect of zinc" },
+      htmlContent: '<h1>Zinc report</h1><svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="navy"/></svg><script>document.title="owned"</script>',
+    },
+  });
+  expect(saved.status()).toBe(201);
+  await page.goto("/profile");
+  await expect(page.getByTestId("count-reports")).toHaveText(/[1-9]/);
+  await page.getByRole("tab", { name: "Saved Reports" }).click();
+  const item = page.getByTestId("report-item").filter({ hasText: "Zinc meta-analysis" });
+  await expect(item).toContainText("Pooled effect of zinc");
+  await item.getByRole("button", { name: "View" }).click();
+  const frame = page.getByTestId("report-frame");
+  await expect(frame).toHaveAttribute("sandbox", "");
+  const srcdoc = (await frame.getAttribute("srcdoc"))!;
+  expect(srcdoc).toContain("<circle");
+  expect(srcdoc).not.toContain("<script");
+  await expect(page.frameLocator('[data-testid="report-frame"]').getByRole("heading", { name: "Zinc report" })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), item.getByRole("button", { name: "Download" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^metamind-meta-analysis-report-\d+\.html$/);
+  await item.getByRole("button", { name: "Delete report Zinc meta-analysis" }).click();
+  await expect(page.getByTestId("report-item").filter({ hasText: "Zinc meta-analysis" })).toHaveCount(0);
+});
+
 test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests must sign in", async ({ page }) => {
   await signIn(page, "free@metamind.local");
   const card = await search(page, "cancer screening");
