@@ -35,6 +35,9 @@ test("a Pro user bookmarks from search, cites it, finds it on the profile and ex
   await page.goto("/profile");
   await expect(page.getByTestId("count-bookmarks")).toHaveText("1");
   await expect(page.getByTestId("bookmark-item").first()).toContainText(title);
+  // Offline runs have no Unpaywall replay, so this exercises the Europe PMC fallback.
+  await page.getByRole("button", { name: "Check open access" }).click();
+  await expect(page.getByTestId("open-access-summary")).toHaveText(/^Open access: \d+ of 1 \(\d+%\) · \d+ in repositories$/);
   await page.screenshot({ path: "tests/e2e/.artifacts/profile-bookmarks.png" });
 
   await page.getByTestId("export-bookmarks").click();
