@@ -61,6 +61,8 @@ const vars = {
   CORE_BASE_URL: `${replayBase}/core`,
   SEMANTIC_SCHOLAR_BASE_URL: `${replayBase}/semanticscholar`,
   DOAJ_BASE_URL: `${replayBase}/doaj`,
+  // No Unpaywall replay: its prefix answers 404, so open-access lookups fall back to Europe PMC.
+  UNPAYWALL_BASE_URL: `${replayBase}/unpaywall`,
   CORE_API_KEY: "offline-replay",
   FULLTEXT_ALLOW_HOSTS: "127.0.0.1",
 };

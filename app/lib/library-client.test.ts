@@ -128,3 +128,31 @@ describe("settings client", () => {
     expect(displayName({ firstName: null, email: "grace.hopper@navy.mil" })).toBe("grace.hopper");
   });
 });
+
+describe("repository search", () => {
+  it("opens Europe PMC and CORE in two tabs, cutting the opener", async () => {
+    const { openRepositorySearch, repositorySearchUrls } = await import("./open-access");
+    const tabs: { opener: unknown }[] = [];
+    const opened: string[] = [];
+    const ok = openRepositorySearch({ title: "Zinc and colds", doi: "10.1/x" }, (url) => {
+      opened.push(url);
+      const tab = { opener: "parent" };
+      tabs.push(tab);
+      return tab as unknown as Window;
+    });
+    expect(ok).toBe(true);
+    expect(opened).toEqual(repositorySearchUrls({ title: "Zinc and colds", doi: "10.1/x" }));
+    expect(opened[0]).toBe("https://europepmc.org/search?query=DOI%3A%2210.1%2Fx%22");
+    expect(opened[1]).toBe("https://core.ac.uk/search?q=%22Zinc%20and%20colds%22");
+    expect(tabs.every((t) => t.opener === null)).toBe(true);
+  });
+
+  it("shows 'Popup Blocked' when the browser refuses a tab", async () => {
+    const { openRepositorySearch } = await import("./open-access");
+    const { getCurrentToast } = await import("./toast");
+    let n = 0;
+    const ok = openRepositorySearch({ title: "Zinc" }, () => (n++ === 0 ? ({ opener: null } as unknown as Window) : null));
+    expect(ok).toBe(false);
+    expect(getCurrentToast()).toMatchObject({ title: "Popup Blocked", description: "Please disable popup blockers and try again." });
+  });
+});

@@ -19,8 +19,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     parseInput(DeleteAccountSchema, await readJson(request));
-    const clearCookie = await destroyUserSession(context.app, request);
+    // The batch deletes every session of the user too; on failure nothing (not even the session)
+    // is gone.
     const deleted = await deleteAccount(context.app.bindings, { userId: user.id });
+    const clearCookie = await destroyUserSession(context.app, request);
     return Response.json({ ok: true, deleted }, { headers: { "Set-Cookie": clearCookie } });
   });
 }

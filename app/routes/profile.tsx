@@ -145,17 +145,46 @@ function Empty({ title, hint }: { title: string; hint: string }) {
   );
 }
 
+interface OpenAccessSummary {
+  openAccessCount: number;
+  totalStudies: number;
+  openAccessPercentage: number;
+  repositoryCount: number;
+}
+
 function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; onChange: () => void }) {
   const [exportOpen, setExportOpen] = useState(false);
+  const [oa, setOa] = useState<OpenAccessSummary | "loading" | "error" | null>(null);
   if (items.length === 0) return <Empty title="No bookmarks yet" hint="Bookmark studies from the search page to keep them here." />;
   async function remove(studyId: number) {
     const outcome = await toggleBookmark(studyId, false);
     if (outcome.kind === "saved" || outcome.kind === "queued") onChange();
     else toast({ title: "Error", description: "Failed to remove bookmark", variant: "destructive" });
   }
+  async function checkOpenAccess() {
+    setOa("loading");
+    try {
+      const ids = items.slice(0, 100).map((i) => i.study.id).join(",");
+      const res = await fetch(`/api/studies/open-access-stats?studyIds=${ids}`, { credentials: "include" });
+      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
+      setOa((await res.json()) as OpenAccessSummary);
+    } catch (error) {
+      console.warn("open-access stats failed", error);
+      setOa("error");
+    }
+  }
   return (
     <div className="space-y-3">
-      <div className="flex justify-end">
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        <p className="mr-auto text-sm text-slate-600" data-testid="open-access-summary" aria-live="polite">
+          {oa === "loading" && "Checking open access..."}
+          {oa === "error" && "Could not check open access. Please try again."}
+          {oa !== null && typeof oa === "object" &&
+            `Open access: ${oa.openAccessCount} of ${oa.totalStudies} (${oa.openAccessPercentage}%) · ${oa.repositoryCount} in repositories`}
+        </p>
+        <Button variant="outline" size="sm" onClick={checkOpenAccess} disabled={oa === "loading"}>
+          Check open access
+        </Button>
         <Button variant="outline" size="sm" onClick={() => setExportOpen(true)} data-testid="export-bookmarks">
           <Download aria-hidden />
           Export all ({items.length})

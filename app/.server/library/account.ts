@@ -20,15 +20,41 @@ export const DOWNLOAD_EXCLUDED_COLUMNS: ReadonlySet<string> = new Set(["password
 /** R2 prefix of a user's files (uploaded PDFs). */
 export const userObjectPrefix = (userId: string) => `uploads/${userId}/`;
 
-/** Names of every table with a `user_id` column, in schema order. */
+/**
+ * Names of every table with a `user_id` column, ordered so that a table comes before the tables
+ * its foreign keys point at (children first), so deleting in this order never trips a foreign key
+ * between two user-owned tables.
+ */
 export function userOwnedTables(): string[] {
-  const names: string[] = [];
+  const parents = new Map<string, Set<string>>();
   for (const value of Object.values(schema)) {
     if (!is(value, SQLiteTable)) continue;
     const config = getTableConfig(value);
-    if (config.columns.some((c) => c.name === "user_id")) names.push(config.name);
+    if (!config.columns.some((c) => c.name === "user_id")) continue;
+    const targets = new Set(config.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name));
+    parents.set(config.name, targets);
   }
-  return names;
+  return childrenFirst(parents);
+}
+
+/**
+ * Orders tables so each comes before the tables it references (`parents`: table → tables its
+ * foreign keys point at). Cycles are broken at the first table met.
+ */
+export function childrenFirst(parents: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  const visit = (name: string, path: Set<string>) => {
+    if (placed.has(name) || path.has(name)) return;
+    path.add(name);
+    // Every user-owned table that points at this one is deleted first.
+    for (const [child, targets] of parents) if (child !== name && targets.has(name)) visit(child, path);
+    path.delete(name);
+    placed.add(name);
+    ordered.push(name);
+  };
+  for (const name of parents.keys()) visit(name, new Set());
+  return ordered;
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -103,6 +129,8 @@ export async function deleteAccount(
   bindings: Pick<Bindings, "DB" | "BUCKET">,
   { userId }: { userId: string },
 ): Promise<{ rows: Record<string, number>; files: number }> {
+  // Children first (see userOwnedTables); the batch is one transaction, so a row of another table
+  // that would still point at a deleted one makes the whole deletion roll back.
   const tables = userOwnedTables();
   const results = await bindings.DB.batch([
     ...tables.map((t) => bindings.DB.prepare(`DELETE FROM ${quoted(t)} WHERE user_id = ?`).bind(userId)),

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, countRows, errorOf, insertStudy, signUp } from "../../../tests/library-helpers";
+import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { userOwnedTables } from "./account";
 
 describe("bookmarks API", () => {
@@ -133,6 +134,8 @@ describe("export API", () => {
 describe("account data", () => {
   it("finds every table with a user_id column", () => {
     expect(userOwnedTables()).toEqual(expect.arrayContaining(["sessions", "search_history", "user_settings", "saved_searches", "ai_usage", "bookmarks", "saved_reports"]));
+    expect(userOwnedTables()).not.toContain("users");
+    expect(userOwnedTables()).not.toContain("studies");
   });
 
   it("downloads all of a user's data without secrets, then deletes the account with its rows and files", async () => {
@@ -172,5 +175,24 @@ describe("account data", () => {
     expect((await env.BUCKET.list({ prefix: `uploads/${other.userId}/` })).objects).toHaveLength(2);
     expect(await env.DB.prepare("SELECT id FROM studies WHERE id = ?").bind(studyId).first()).not.toBeNull();
     expect((await call("GET", "/api/user/data", { cookie: me.cookie })).status).toBe(401);
+  });
+});
+
+describe("account deletion with foreign keys", () => {
+  it("is all or nothing: a row that would dangle rolls the whole deletion back", async () => {
+    const me = await signUp();
+    await call("POST", "/api/saved-reports", { cookie: me.cookie, body: { name: "R", type: "export", studyIds: [], reportData: {} } });
+    // A table another area might add: rows hang off a user-owned row without ON DELETE CASCADE.
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS test_report_notes (id INTEGER PRIMARY KEY, report_id INTEGER NOT NULL REFERENCES saved_reports(id))");
+    const report = await env.DB.prepare("SELECT id FROM saved_reports WHERE user_id = ?").bind(me.userId).first<{ id: number }>();
+    await env.DB.prepare("INSERT INTO test_report_notes (report_id) VALUES (?)").bind(report!.id).run();
+    expectConsoleError();
+    const res = await call("POST", "/api/user/delete", { cookie: me.cookie, body: { confirm: "DELETE" } });
+    expect(res.status).toBe(500);
+    expect(await countRows("saved_reports", me.userId)).toBe(1);
+    expect(await env.DB.prepare("SELECT id FROM users WHERE id = ?").bind(me.userId).first()).not.toBeNull();
+    // Still signed in: the session survived the failed deletion.
+    expect((await call("GET", "/api/saved-reports", { cookie: me.cookie })).status).toBe(200);
+    await env.DB.exec("DROP TABLE test_report_notes");
   });
 });

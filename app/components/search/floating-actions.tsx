@@ -1,8 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowUp, FileStack, FlaskConical, Trash2, X } from "lucide-react";
+import { ArrowUp, Download, FileStack, FlaskConical, Trash2, X } from "lucide-react";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CombinedSummaryDialog } from "~/components/combined-summary-dialog";
+import { ExportDialog } from "~/components/export-dialog";
 import { GuestTrialDialog } from "~/components/guest-trial-dialog";
 import { UpgradePrompt } from "~/components/search/upgrade-prompt";
 import { Button } from "~/components/ui/button";
@@ -69,6 +70,7 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
   const count = studies.length;
   const [open, setOpen] = useState(false);
   const [combinedOpen, setCombinedOpen] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
   const [gate, setGate] = useState<{ trial: boolean } | null>(null);
   if (open && count === 0) setOpen(false);
 
@@ -154,6 +156,18 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
                 Clear all
               </Button>
               <Button
+                variant="outline"
+                size="sm"
+                data-testid="export-selection"
+                onClick={() => {
+                  setOpen(false);
+                  setExportOpen(true);
+                }}
+              >
+                <Download aria-hidden />
+                Export
+              </Button>
+              <Button
                 size="sm"
                 onClick={() => {
                   setOpen(false);
@@ -174,6 +188,7 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+    <ExportDialog open={exportOpen} onOpenChange={setExportOpen} studyIds={studies.map((s) => s.id)} />
     <CombinedSummaryDialog
       studies={[...studies]}
       open={combinedOpen}
