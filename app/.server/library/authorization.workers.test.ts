@@ -5,7 +5,8 @@ import { call, countRows, insertStudy, signUp } from "../../../tests/library-hel
 /**
  * Authorization matrix: for every route that takes an id of something a user owns (saved
  * reports, saved searches, bookmarks by study id, settings, account data), another user's id is
- * refused and nothing of theirs changes. (Uploads are checked in the uploads area's tests.)
+ * refused and nothing of theirs changes — uploads and meta-analysis jobs included (the uploads
+ * area's own tests also drive real PDFs through these routes).
  */
 describe("authorization matrix", () => {
   it("refuses another user's ids and leaves their data unchanged", async () => {
@@ -47,6 +48,48 @@ describe("authorization matrix", () => {
       expect((await call(method, path, { body })).status, `guest ${method} ${path}`).toBe(401);
     }
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses another user's uploads and meta-analysis jobs; their rows and R2 object stay", async () => {
+    const owner = await signUp("pro");
+    const intruder = await signUp("pro");
+    const key = `uploads/${owner.userId}/${crypto.randomUUID()}.pdf`;
+    await env.BUCKET.put(key, "%PDF-1.4 owned");
+    const upload = await env.DB.prepare(
+      `INSERT INTO uploaded_studies (user_id, r2_key, file_name, file_size, status, title, full_text_content)
+       VALUES (?, ?, 'owned.pdf', 14, 'ready', 'Owned upload', 'Full text of the owner.') RETURNING id`,
+    )
+      .bind(owner.userId, key)
+      .first<{ id: number }>();
+    const jobId = crypto.randomUUID();
+    await env.DB.prepare(
+      `INSERT INTO meta_analysis_jobs (id, user_id, status, progress, request, result) VALUES (?, ?, 'done', 100, '{}', '{"analyses":[]}')`,
+    )
+      .bind(jobId, owner.userId)
+      .run();
+    const id = upload!.id;
+    const attempts: [string, string, unknown?][] = [
+      ["GET", `/api/uploaded-studies/${id}`],
+      ["DELETE", `/api/uploaded-studies/${id}`],
+      ["POST", `/api/uploaded-studies/${id}/summary`],
+      ["POST", `/api/uploaded-studies/${id}/full-analysis`],
+      ["POST", "/api/uploaded-studies/bulk-summary", { studyIds: [id] }],
+      ["GET", `/api/meta-analysis/jobs/${jobId}`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await call(method, path, { cookie: intruder.cookie, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const bulk = await call("DELETE", "/api/uploaded-studies/bulk", { cookie: intruder.cookie, body: { studyIds: [id] } });
+    expect(await bulk.json()).toEqual({ deletedCount: 0 });
+    expect(await (await call("GET", "/api/uploaded-studies", { cookie: intruder.cookie })).json()).toEqual([]);
+    expect(await countRows("uploaded_studies", owner.userId)).toBe(1);
+    expect(await env.BUCKET.head(key)).not.toBeNull();
+    const job = await env.DB.prepare("SELECT status FROM meta_analysis_jobs WHERE id = ?").bind(jobId).first();
+    expect(job).toEqual({ status: "done" });
+    // The owner still reaches both.
+    expect((await call("GET", `/api/uploaded-studies/${id}`, { cookie: owner.cookie })).status).toBe(200);
+    expect((await call("GET", `/api/meta-analysis/jobs/${jobId}`, { cookie: owner.cookie })).status).toBe(200);
   });
 
   it("refuses cross-site mutations (CSRF guard)", async () => {
