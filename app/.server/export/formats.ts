@@ -73,7 +73,8 @@ function esc(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const LABELS: Record<string, string> = {
+/** Display labels of exported study fields (HTML and PDF exports). */
+export const FIELD_LABELS: Record<string, string> = {
   doi: "DOI",
   pmid: "PMID",
   source: "Database",
@@ -98,7 +99,7 @@ export function toHtml(studies: readonly ExportStudy[], options: ExportOptions, 
         .map(([k, v]) => {
           const value = String(v);
           const body = /^https?:\/\//.test(value) ? `<a href="${esc(value)}">${esc(value)}</a>` : esc(value);
-          return `<dt>${esc(LABELS[k] ?? k)}</dt><dd>${body}</dd>`;
+          return `<dt>${esc(FIELD_LABELS[k] ?? k)}</dt><dd>${body}</dd>`;
         })
         .join("");
       return `<article><h2>${esc(s.title)}</h2><p class="authors">${esc(s.authors.join(", "))}</p>${head ? `<p class="meta">${head}</p>` : ""}<dl>${fields}</dl></article>`;

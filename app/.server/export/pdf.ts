@@ -1,24 +1,11 @@
 import { PageSizes, PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
-import { exportRecord } from "./formats";
+import { exportRecord, FIELD_LABELS } from "./formats";
 import type { ExportOptions, ExportStudy } from "./types";
 
 /** SPEC §9: A4 pages with 0.75 in margins (72 pt per inch). */
 export const PDF_PAGE_SIZE = PageSizes.A4;
 export const PDF_MARGIN_PT = 0.75 * 72;
 
-const LABELS: Record<string, string> = {
-  doi: "DOI",
-  pmid: "PMID",
-  source: "Database",
-  studyType: "Study type",
-  citationCount: "Citations",
-  impactFactor: "Impact factor",
-  url: "Link",
-  openAccessUrl: "Open-access copy",
-  abstract: "Abstract",
-  aiSummary: "AI summary",
-  citation: "Citation (APA)",
-};
 
 /**
  * Text the standard (WinAnsi) fonts can draw: characters outside the font's set are decomposed
@@ -107,7 +94,7 @@ export async function toPdf(studies: readonly ExportStudy[], options: ExportOpti
     if (meta) write(String(meta), regular, 10, rgb(0.4, 0.45, 0.53));
     for (const [key, value] of Object.entries(r)) {
       if (["title", "authors", "journal", "publicationDate"].includes(key) || value === "") continue;
-      write(`${LABELS[key] ?? key}: ${String(value)}`, regular, 9.5, undefined, 1);
+      write(`${FIELD_LABELS[key] ?? key}: ${String(value)}`, regular, 9.5, undefined, 1);
     }
     y -= 10;
   });
