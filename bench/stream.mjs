@@ -12,11 +12,14 @@
 //      offline-model.ts, bundled with esbuild) on the very same prompt (buildStudySummaryPrompt of
 //      the study the route summarises), so the model's time is known without instrumenting the
 //      Worker. Its later deltas follow on the schedule first + k × delay.
-//    - The client's time to first token is from just before fetch() to the first body chunk.
+//    - The client's time to first token is from just before the request (node:http over a
+//      keep-alive connection, as a browser holds one) to the first body chunk; the same through
+//      fetch() (undici, which adds a few ms of its own) is printed beside it.
 //    - The difference is what the app adds: routing, session and study lookup, metering, the
 //      ai SDK's stream plumbing and the dev server's proxy. The dev server's own fixed cost per
 //      request (an empty, signed-out GET /api/user round trip) is printed too, with the
-//      difference net of it, and the round trips of a session lookup and of a study lookup, to
+//      difference net of the dev server's proxy (a static asset round trip), and the round trips
+//      of a session lookup and of a study lookup, to
 //      show where the time goes.
 // 2. Chunks are forwarded as they come: for each answer, the number of words the model emitted
 //    (its text-delta parts) against the number of body chunks the client read, and the spacing
@@ -26,6 +29,7 @@
 // Usage: npm run bench:stream  (env RUNS, default 15; DELAY_MS, default 15; SKIP_BUILD=1 to reuse
 // the build). Uses its own ports (8867, replay 8868) and state dir (.wrangler/bench-stream-state).
 import { spawn } from "node:child_process";
+import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -150,26 +154,71 @@ async function studyFromSearch(cookie) {
   return study;
 }
 
-/** One regenerate-summary request: client-side timings of the headers and of every body chunk. */
-async function oneStream(cookie, studyId) {
+/** Keep-alive connections, as a browser keeps them to the site it is on. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * One regenerate-summary request over node:http (the lean client: undici's fetch adds a few ms of
+ * its own before it hands over the first chunk, measured separately): client-side timings of the
+ * headers and of every body chunk.
+ */
+function oneStream(cookie, studyId) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(
+      `${BASE}/api/studies/${studyId}/regenerate-summary`,
+      { method: "POST", agent, headers: { Origin: BASE, Cookie: cookie, "Content-Length": 0 } },
+      (res) => {
+        const headersAt = performance.now() - started;
+        const chunks = [];
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (value) => {
+          chunks.push(performance.now() - started);
+          text += value;
+        });
+        res.on("end", () => {
+          if (res.statusCode !== 200) reject(new Error(`regenerate-summary answered ${res.statusCode}: ${text}`));
+          else resolve({ headersAt, chunks, text, encoding: res.headers["content-encoding"] ?? null });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The same request through fetch (undici): time to the first body chunk only. */
+async function fetchFirstChunk(cookie, studyId) {
   const started = performance.now();
   const res = await fetch(`${BASE}/api/studies/${studyId}/regenerate-summary`, {
     method: "POST",
     headers: { Origin: BASE, Cookie: cookie },
   });
-  const headersAt = performance.now() - started;
-  if (res.status !== 200) throw new Error(`regenerate-summary answered ${res.status}: ${await res.text()}`);
   const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  const chunks = [];
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(performance.now() - started);
-    text += decoder.decode(value, { stream: true });
+  await reader.read();
+  const first = performance.now() - started;
+  await reader.cancel();
+  return first;
+}
+
+/** Median-ready round trips of a GET over node:http (31 samples). */
+async function roundTrip(url, headers = {}) {
+  const times = [];
+  for (let i = 0; i < 31; i++) {
+    const t = performance.now();
+    await new Promise((resolve, reject) => {
+      http
+        .get(url, { agent, headers }, (res) => {
+          res.resume();
+          res.on("end", resolve);
+        })
+        .on("error", reject);
+    });
+    times.push(performance.now() - t);
   }
-  return { headersAt, chunks, text, encoding: res.headers.get("content-encoding") };
+  return times;
 }
 
 const server = startServer();
@@ -195,20 +244,13 @@ try {
   const { words, text: modelText } = modelRuns[0];
 
   await oneStream(cookie, study.id); // warm-up: compiles the route's code paths
-  /** Median round trip of a request (31 samples). */
-  const roundTrip = async (url, init) => {
-    const times = [];
-    for (let i = 0; i < 31; i++) {
-      const t = performance.now();
-      await (await fetch(url, init)).text();
-      times.push(performance.now() - t);
-    }
-    return times;
-  };
-  // Where the time before the first token goes: the dev server's fixed cost (an empty request),
-  // plus the session lookup, plus the study lookup (the route also reserves one metered use).
+  // Where the time before the first token goes: the dev server's own proxy (a static asset, which
+  // never reaches the Worker), an empty Worker request, plus the session lookup, plus the study
+  // lookup (the route also reserves one metered use).
+  const asset = await (await fetch(`${BASE}/`)).text().then((html) => html.match(/\/assets\/[^"]+\.js/)?.[0]);
+  const proxy = asset ? await roundTrip(`${BASE}${asset}`) : [NaN];
   const baseline = await roundTrip(`${BASE}/api/user`);
-  const withSession = await roundTrip(`${BASE}/api/user`, { headers: { Cookie: cookie } });
+  const withSession = await roundTrip(`${BASE}/api/user`, { Cookie: cookie });
   const studyLookup = await roundTrip(`${BASE}/api/studies/${study.id}`);
 
   const ttft = [];
@@ -227,6 +269,8 @@ try {
     if (run.text !== modelText) mismatches++;
   }
   const overhead = ttft.map((t) => t - modelFirst);
+  const viaFetch = [];
+  for (let i = 0; i < RUNS; i++) viaFetch.push((await fetchFirstChunk(cookie, study.id)) - modelFirst);
   const equalCounts = chunkCounts.filter((c) => c === words).length;
   const coalesced = gaps.filter((g) => g < DELAY_MS / 3).length;
 
@@ -235,13 +279,15 @@ try {
   console.log(`model: one word per ${DELAY_MS} ms, first word at once; answer = ${words} words`);
   console.log("");
   console.log("time to first token (ms)                          median      p90   target");
-  console.log(`client: fetch() → first body chunk             ${fmt(median(ttft))} ${fmt(quantile(ttft, 0.9))}`);
-  console.log(`client: fetch() → response headers            ${fmt(median(ttfb))} ${fmt(quantile(ttfb, 0.9))}`);
+  console.log(`client: request → first body chunk             ${fmt(median(ttft))} ${fmt(quantile(ttft, 0.9))}`);
+  console.log(`client: request → response headers            ${fmt(median(ttfb))} ${fmt(quantile(ttfb, 0.9))}`);
   console.log(`model's own: doStream() → first text-delta     ${fmt(modelFirst)} ${fmt(quantile(modelRuns.map((r) => r.firstTokenMs), 0.9))}`);
   console.log(`client TTFT − model's own TTFT                 ${fmt(median(overhead))} ${fmt(quantile(overhead, 0.9))}     ≤ 15`);
-  console.log(`client TTFT − model TTFT − empty round trip   ${fmt(median(overhead) - median(baseline))}`);
+  console.log(`  the same through fetch() (undici)            ${fmt(median(viaFetch))} ${fmt(quantile(viaFetch, 0.9))}`);
+  console.log(`client TTFT − model TTFT − dev proxy          ${fmt(median(overhead) - median(proxy))}`);
   console.log("");
   console.log("where the time before the first token goes (round trips, ms)   median");
+  console.log(`dev server proxy alone (static asset, no Worker)             ${fmt(median(proxy))}`);
   console.log(`empty request, signed out (GET /api/user)                   ${fmt(median(baseline))}`);
   console.log(`  + session lookup (GET /api/user, signed in)               ${fmt(median(withSession))}`);
   console.log(`study lookup alone (GET /api/studies/{id}, signed out)      ${fmt(median(studyLookup))}`);
