@@ -221,3 +221,33 @@ describe("distributions (values from R 4.x)", () => {
     for (const [got, want] of cases) expect(Math.abs(got - want) / Math.abs(want)).toBeLessThan(1e-12);
   });
 });
+
+describe("profile-likelihood CI for tau²", () => {
+  // dat.bcg as printed in metafor's docs (tpos, tneg, cpos, cneg); expected values printed by
+  // R 4 + metafor 3.8-1: confint(rma(yi, vi, method = m), type = "PL")$random[1, ].
+  const bcg = [
+    [4, 119, 11, 128], [6, 300, 29, 274], [3, 228, 11, 209], [62, 13536, 248, 12619],
+    [33, 5036, 47, 5761], [180, 1361, 372, 1079], [8, 2537, 10, 619], [505, 87886, 499, 87892],
+    [29, 7470, 45, 7232], [17, 1699, 65, 1600], [186, 50448, 141, 27197], [5, 2493, 3, 2338],
+    [27, 16886, 29, 17825],
+  ].map(([a, b, c, d]) => escalc("OR", { kind: "counts", events1: a!, n1: a! + b!, events2: c!, n2: c! + d! }));
+
+  it.each([
+    ["ML", 0.3024566, 0.1151033, 0.8937065],
+    ["REML", 0.337772, 0.1259494, 1.0326153],
+  ] as const)("%s matches metafor", (method, tau2, lb, ub) => {
+    const res = rma(bcg, { measure: "OR", method });
+    expect(res.tau2).toBeCloseTo(tau2, 6);
+    expect(res.tau2_ci_pl![0]).toBeCloseTo(lb, 6);
+    expect(res.tau2_ci_pl![1]).toBeCloseTo(ub, 6);
+  });
+
+  it("is null for other estimators and starts at 0 when τ̂² is 0", () => {
+    expect(rma(bcg, { measure: "OR", method: "DL" }).tau2_ci_pl).toBeNull();
+    const same: EffectSize[] = [0.1, 0.12, 0.11].map((yi) => ({ yi, vi: 0.04 }));
+    const res = rma(same, { measure: "GEN", method: "REML" });
+    expect(res.tau2).toBe(0);
+    expect(res.tau2_ci_pl![0]).toBe(0);
+    expect(res.tau2_ci_pl![1]).toBeGreaterThan(0);
+  });
+});

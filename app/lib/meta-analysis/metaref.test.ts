@@ -233,8 +233,11 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       checkPooled(c, rma(countsEffects("OR", tables(c)), opts(c, "OR")), c.expected);
     },
     bcg_or_ml(c) {
-      // tau2_ci_PL (profile-likelihood CI) is not part of the engine; the Q-profile CI is checked.
-      checkPooled(c, rma(countsEffects("OR", tables(c)), opts(c, "OR")), c.expected);
+      const { tau2_ci_PL: pl, ...expected } = c.expected as Json & { tau2_ci_PL: [number, number] };
+      const res = rma(countsEffects("OR", tables(c)), opts(c, "OR"));
+      checkPooled(c, res, expected);
+      near("bcg_or_ml tau2_ci_PL lb", res.tau2_ci_pl![0], pl[0], c.tolerance.decimals);
+      near("bcg_or_ml tau2_ci_PL ub", res.tau2_ci_pl![1], pl[1], c.tolerance.decimals);
     },
     bcg_or_ml_knha(c) {
       checkPooled(c, rma(countsEffects("OR", tables(c)), opts(c, "OR")), c.expected);

@@ -77,6 +77,51 @@ export function tau2ConfidenceInterval(
 }
 
 /**
+ * Log-likelihood (ML) or restricted log-likelihood (REML) of the random-effects model at τ², with
+ * μ profiled out (μ̂(τ²) = Σwy/Σw, w = 1/(v + τ²)), up to its constant:
+ * −½Σlog(v + τ²) − ½Σw(y − μ̂)² [− ½log Σw for REML] (Viechtbauer 2005, eqs. 5 and 7).
+ */
+function profileLogLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean): number {
+  let sw = 0;
+  let swy = 0;
+  let logdet = 0;
+  for (let i = 0; i < yi.length; i++) {
+    const w = 1 / (vi[i] + tau2);
+    sw += w;
+    swy += w * yi[i];
+    logdet += Math.log(vi[i] + tau2);
+  }
+  const mu = swy / sw;
+  let rss = 0;
+  for (let i = 0; i < yi.length; i++) rss += (yi[i] - mu) ** 2 / (vi[i] + tau2);
+  return -0.5 * logdet - 0.5 * rss - (reml ? 0.5 * Math.log(sw) : 0);
+}
+
+/**
+ * Profile-likelihood confidence interval for τ² (metafor confint.rma.uni(type = "PL"); Hardy &
+ * Thompson 1996): the τ² values where the (restricted) log-likelihood has dropped by
+ * χ²₁(level)/2 from its value at the fitted τ̂² (which must be the ML or REML estimate). A bound is
+ * 0 when the likelihood at τ² = 0 is still within the drop; the upper search end max(100, 10·τ̂²)
+ * is returned when the root lies beyond it, as for the Q-profile interval.
+ */
+export function tau2ProfileLikelihoodCI(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  tau2: number,
+  method: "ML" | "REML",
+  level = 95,
+  tol = DEFAULT_TOL,
+): [number, number] {
+  const reml = method === "REML";
+  const target = profileLogLik(yi, vi, tau2, reml) - qchisq(1 - level / 100, 1, false) / 2;
+  const drop = (t: number) => profileLogLik(yi, vi, t, reml) - target;
+  const hi = Math.max(100, 10 * tau2);
+  const lb = tau2 <= 0 || drop(0) >= 0 ? 0 : uniroot(drop, 0, tau2, tol, 1000);
+  const ub = drop(hi) >= 0 ? hi : uniroot(drop, tau2, hi, tol, 1000);
+  return [lb, ub];
+}
+
+/**
  * Inverse-variance meta-analysis of an intercept-only model, as metafor's rma.uni(yi, vi, method, test, level).
  *
  * Input: effects[i] = {yi, vi} on the analysis scale (log for RR/OR/ROM), k ≥ 2.
@@ -86,7 +131,8 @@ export function tau2ConfidenceInterval(
  * - Prediction interval μ̂ ± crit·√(SE² + τ²) (metafor predict.rma; crit as for the CI; = CI when τ² = 0).
  * - Heterogeneity always with w = 1/v: Q, p = P(χ²(k−1) > Q); EE: I² = max(0, (Q−df)/Q)·100,
  *   H² = Q/df; RE: I² = 100τ²/(ṽ + τ²), H² = 1 + τ²/ṽ with ṽ = (k−1)/(Σw − Σw²/Σw) (Higgins & Thompson 2002).
- * - τ² CI by Q-profile (Viechtbauer 2007), I²/H² CI from its bounds (RE models only).
+ * - τ² CI by Q-profile (Viechtbauer 2007), I²/H² CI from its bounds (RE models only); for ML and
+ *   REML also the profile-likelihood CI (`tau2_ci_pl`, see tau2ProfileLikelihoodCI).
  * - weights: 100·w/Σw (percent). ratio: exp() of estimate, CI and PI bounds for ratio measures.
  * - df: k − 1 under knha, else null. When every study has the same effect size under knha, s² = 0
  *   (metafor: SE 0, z = ±Inf); the engine keeps every number finite (statistic ±Number.MAX_VALUE,
@@ -161,6 +207,8 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
     I2_ci = [(100 * tau2_ci[0]) / (het.vt + tau2_ci[0]), (100 * tau2_ci[1]) / (het.vt + tau2_ci[1])];
     H2_ci = [1 + tau2_ci[0] / het.vt, 1 + tau2_ci[1] / het.vt];
   }
+  const tau2_ci_pl =
+    method === "ML" || method === "REML" ? tau2ProfileLikelihoodCI(yi, vi, tau2, method, level, DEFAULT_TOL) : null;
   const weightsPct = new Array<number>(k);
   for (let i = 0; i < k; i++) weightsPct[i] = (100 * w[i]) / fit.sw;
   return {
@@ -181,6 +229,7 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
     tau2,
     tau2_se: est ? est.se : null,
     tau2_ci,
+    tau2_ci_pl,
     I2,
     H2,
     I2_ci,

@@ -60,6 +60,8 @@ export interface PooledResult {
   tau2_se: number | null;
   /** Q-profile CI for tau² (null when not defined, e.g. k < 2 or EE). */
   tau2_ci: [number, number] | null;
+  /** Profile-likelihood CI for tau² (metafor confint(type = "PL")); ML and REML fits only. */
+  tau2_ci_pl?: [number, number] | null;
   I2: number;
   H2: number;
   QE: number;
