@@ -35,6 +35,7 @@ const study = (id: number, extra: Record<string, unknown> = {}): MetaStudy =>
     doi: `10.1/${id}`,
     pmid: null,
     abstract: "An abstract.",
+    fullTextAnalysis: null,
     source: "pubmed",
     ...extra,
   } as MetaStudy);
@@ -68,6 +69,9 @@ describe("meta selection", () => {
     expect(m.isSelected(2)).toBe(true);
     const stored = JSON.parse(store.getItem(m.META_SELECTION_KEY)!);
     expect(stored[0]).toEqual(study(1));
+    m.addStudy(study(9, { fullTextAnalysis: "### Outcomes\nRR 0.75 (95% CI 0.60 to 0.93)." }));
+    expect(m.getSelection().find((s) => s.id === 9)?.fullTextAnalysis).toContain("RR 0.75");
+    m.removeStudy(9);
     expect(m.toggleStudy(study(2))).toBe(false);
     m.removeStudy(1);
     expect(m.getSelection()).toEqual([]);

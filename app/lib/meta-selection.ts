@@ -17,6 +17,8 @@ export interface MetaStudy {
   doi: string | null;
   pmid: string | null;
   abstract: string | null;
+  /** The stored full-text analysis, when the study has one (meta-analysis extraction reads it too). */
+  fullTextAnalysis?: string | null;
   source: string;
 }
 
@@ -47,6 +49,7 @@ function pick(s: MetaStudy): MetaStudy {
     doi: text(s.doi),
     pmid: text(s.pmid),
     abstract: text(s.abstract),
+    fullTextAnalysis: text(s.fullTextAnalysis),
     source: typeof s.source === "string" ? s.source : "",
   };
 }

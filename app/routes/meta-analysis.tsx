@@ -85,7 +85,13 @@ export default function MetaAnalysisPage() {
 
   const count = selection.length;
   const studies: StudyPayload[] = useMemo(
-    () => selection.map((s) => ({ id: String(s.id), title: s.title, abstract: s.abstract ?? "" })),
+    () =>
+      selection.map((s) => ({
+        id: String(s.id),
+        title: s.title,
+        abstract: s.abstract ?? "",
+        ...(s.fullTextAnalysis ? { fullTextAnalysis: s.fullTextAnalysis } : {}),
+      })),
     [selection],
   );
   const selectedIds = useMemo(() => new Set(selection.map((s) => String(s.id))), [selection]);

@@ -32,6 +32,7 @@ export interface StudyPayload {
   id: string;
   title: string;
   abstract: string;
+  fullTextAnalysis?: string;
 }
 
 async function postJson(fetchImpl: typeof fetch, url: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
