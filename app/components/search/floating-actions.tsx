@@ -146,11 +146,11 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
             ))}
           </ul>
 
-          <div className="flex items-center justify-between gap-2 border-t border-slate-200 p-5">
+          <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 p-5">
             <p className="text-sm text-slate-600">
               {count} {count === 1 ? "study" : "studies"} selected
             </p>
-            <div className="flex gap-2">
+            <div className="flex flex-wrap justify-end gap-2">
               <Button variant="outline" size="sm" onClick={clearSelection}>
                 <Trash2 aria-hidden />
                 Clear all
