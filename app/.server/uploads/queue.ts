@@ -56,8 +56,8 @@ async function recordFailure(app: JobApp, msg: z.infer<typeof MessageSchema>, co
 
 /**
  * Extracts one upload (see the module comment). Idempotent: a row that is already ready or
- * failed is left alone; a row that no longer exists (deleted meanwhile) only gets its object
- * removed.
+ * failed is left alone; for a row that no longer exists (deleted meanwhile) the object is
+ * removed unless another upload refers to its key.
  */
 export async function extractUpload(app: JobApp, body: unknown, attempt: { isLastAttempt: boolean }): Promise<void> {
   const parsed = MessageSchema.safeParse(body);
@@ -73,7 +73,14 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
       .where(and(eq(uploadedStudies.id, msg.uploadId), eq(uploadedStudies.userId, msg.userId)))
       .limit(1);
     if (!row || row.r2Key !== msg.r2Key) {
-      await app.bindings.BUCKET.delete(msg.r2Key);
+      // A stale message (the upload was deleted meanwhile): its object goes too, unless an upload
+      // still refers to that key.
+      const [holder] = await app.db
+        .select({ id: uploadedStudies.id })
+        .from(uploadedStudies)
+        .where(eq(uploadedStudies.r2Key, msg.r2Key))
+        .limit(1);
+      if (!holder) await app.bindings.BUCKET.delete(msg.r2Key);
       return;
     }
     if (row.status === "ready" || row.status === "failed") return;

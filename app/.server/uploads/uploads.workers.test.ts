@@ -209,13 +209,18 @@ describe("plans and sign-in", () => {
 
     const one = await SELF.fetch(`${BASE}/api/uploaded-studies/${bmj.id}`, { headers: { Cookie: pro.cookie } });
     expect(((await one.json()) as { fullTextContent: string }).fullTextContent).toContain("physical activity");
-    // The job is idempotent: a redelivered message changes nothing.
+    // The job is idempotent: a redelivered message changes nothing, and a stale one naming
+    // another upload's object (or a deleted upload) never removes an object an upload still holds.
+    const keyOf = async (id: number) =>
+      (await env.DB.prepare("SELECT r2_key FROM uploaded_studies WHERE id = ?").bind(id).first<{ r2_key: string }>())!.r2_key;
     const batch = createMessageBatch<PdfExtractMessage>("metamind-jobs", [
-      { id: "again", timestamp: Date.now(), attempts: 2, body: { kind: "pdf-extract", uploadId: bmj.id, userId: pro.userId, r2Key: (await objectKeys(pro.userId))[0]! } },
+      { id: "again", timestamp: Date.now(), attempts: 2, body: { kind: "pdf-extract", uploadId: bmj.id, userId: pro.userId, r2Key: await keyOf(bmj.id) } },
+      { id: "stale", timestamp: Date.now(), attempts: 2, body: { kind: "pdf-extract", uploadId: bmj.id, userId: pro.userId, r2Key: await keyOf(tea.id) } },
+      { id: "gone", timestamp: Date.now(), attempts: 2, body: { kind: "pdf-extract", uploadId: 987654, userId: pro.userId, r2Key: await keyOf(tea.id) } },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch as MessageBatch<unknown>, env as never, ctx);
-    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["again"]);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["again", "stale", "gone"]);
     expect(await objectKeys(pro.userId)).toHaveLength(2);
   }, 60_000);
 
