@@ -6,6 +6,7 @@ import type { PartialCombinedSummary } from "~/.server/ai/combined-schema";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { COMBINED_HEADINGS as HEADINGS } from "~/lib/combined-headings";
 import { countGuestUse, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toast } from "~/lib/toast";
 import { cn } from "~/lib/utils";
@@ -39,36 +40,6 @@ export interface CombinedSummaryDialogProps {
 /** SPEC §8 batch error. */
 export const COMBINED_ERROR_MESSAGE = "Failed to analyze studies. Please try again.";
 
-/** Section and field headings (SPEC §3 Combined summary field names in human words). */
-const HEADINGS = {
-  executiveSummary: "Executive summary",
-  quantitativeFindings: "Quantitative findings",
-  pooledEffectSize: "Pooled effect size",
-  statisticalHeterogeneity: "Statistical heterogeneity",
-  sampleSizeTotal: "Total sample size",
-  keyOutcomes: "Key outcomes",
-  studyCharacteristics: "Study characteristics",
-  designQuality: "Design and quality",
-  populationSummary: "Populations",
-  interventionDetails: "Interventions",
-  followUpPeriods: "Follow-up periods",
-  commonThemes: "Common themes",
-  clinicalRecommendations: "Clinical recommendations",
-  evidenceBasedGuidance: "Evidence-based guidance",
-  implementationConsiderations: "Implementation considerations",
-  patientSelection: "Patient selection",
-  dosageAndTiming: "Dosage and timing",
-  safetyProfile: "Safety profile",
-  adverseEvents: "Adverse events",
-  riskBenefitRatio: "Risk–benefit balance",
-  contraindications: "Contraindications",
-  conflictsAndHeterogeneity: "Conflicts and heterogeneity",
-  gradeAssessment: "GRADE assessment",
-  studyQuality: "Study quality",
-  clinicalImplications: "Clinical implications",
-  limitationsAndBiases: "Limitations and biases",
-  futureResearchPriorities: "Future research priorities",
-} as const;
 
 type Section = keyof PartialCombinedSummary & keyof typeof HEADINGS;
 
