@@ -10,7 +10,7 @@
  * the copies (`groundText` falls back to `citeExtractive` when a text has no markers).
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { createTextStreamResponse, generateText, streamText, type TextStreamPart, type ToolSet } from "ai";
+import { generateText } from "ai";
 import { focusDirectiveTag, FOCUS_LEAD_IN_PATTERN } from "./focus-extractive";
 import {
   FRAMING_OPEN,
@@ -23,6 +23,7 @@ import {
 } from "./grounding";
 import { wrapSource } from "./offline-model";
 import { MIN_ABSTRACT_LENGTH, NoAbstractError } from "./prompts";
+import { COMPLETE_FINISH_REASONS, streamPlainText } from "./text-stream";
 
 /** The seven focus values (SPEC §1). */
 export const FOCUS_VALUES = [
@@ -218,21 +219,6 @@ export class EmptyAnalysisError extends Error {
   }
 }
 
-const COMPLETE_FINISH_REASONS = new Set(["stop", "other"]);
-
-/** Text deltas as strings; errors the stream on an error or abort part (see summarize.ts). */
-function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
-  return new TransformStream({
-    transform(part, controller) {
-      if (part.type === "text-delta") controller.enqueue(part.text);
-      else if (part.type === "error") controller.error(part.error);
-      else if (part.type === "abort") {
-        controller.error(new DOMException(part.reason ?? "The analysis was aborted.", "AbortError"));
-      }
-    },
-  });
-}
-
 /**
  * Streams a specialized analysis as a `text/plain; charset=utf-8` Response: the model's raw text
  * deltas in order (a remote model's [Sx] markers included; the client hides them while streaming),
@@ -251,33 +237,15 @@ export function streamSpecializedSummary(
   source: SpecializedSource & { focus: Focus },
 ): Response {
   const { system, prompt, sentences } = buildSpecializedPrompt(source, source.focus);
-  let failed = false;
-  const result = streamText({
+  return streamPlainText({
     model: deps.model,
+    modelName: deps.modelName,
     instructions: system,
     prompt,
     abortSignal: deps.abortSignal,
-    onError: ({ error }) => {
-      failed = true;
-      deps.onError?.(error);
-    },
-    onEnd: async ({ text, finishReason }) => {
-      if (failed || deps.abortSignal?.aborted || !text.trim() || !COMPLETE_FINISH_REASONS.has(finishReason)) return;
-      try {
-        await deps.onFinish(groundSpecialized(text, source, sentences, deps.modelName));
-      } catch (error) {
-        deps.onError?.(error);
-      }
-    },
-  });
-  return createTextStreamResponse({
-    stream: result.stream.pipeThrough(textDeltasOrError()),
-    headers: {
-      "X-Model-Name": encodeURIComponent(deps.modelName),
-      "X-Focus": source.focus,
-      "Cache-Control": "no-store",
-      "Content-Encoding": "identity",
-    },
+    headers: { "X-Focus": source.focus },
+    onComplete: (text) => deps.onFinish(groundSpecialized(text, source, sentences, deps.modelName)),
+    onError: deps.onError,
   });
 }
 

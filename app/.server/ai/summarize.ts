@@ -2,8 +2,9 @@
  * Study summaries with the ai SDK: streamed as plain text to the browser, or generated whole.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { createTextStreamResponse, generateText, streamText, type TextStreamPart, type ToolSet } from "ai";
+import { generateText } from "ai";
 import { buildStudySummaryPrompt, type StudyForSummary } from "./prompts";
+import { streamPlainText } from "./text-stream";
 
 export interface StudySummaryDeps {
   model: LanguageModelV4;
@@ -29,23 +30,6 @@ export class EmptySummaryError extends Error {
   }
 }
 
-const COMPLETE_FINISH_REASONS = new Set(["stop", "other"]);
-
-/**
- * Text deltas as strings. Unlike `toTextStream` from `ai`, which drops error and abort parts and
- * so ends a failed stream as if it had completed, this errors the stream on either, so the HTTP
- * body is cut off (the browser's reader rejects) instead of looking like a finished summary.
- */
-function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
-  return new TransformStream({
-    transform(part, controller) {
-      if (part.type === "text-delta") controller.enqueue(part.text);
-      else if (part.type === "error") controller.error(part.error);
-      else if (part.type === "abort") controller.error(new DOMException(part.reason ?? "The summary was aborted.", "AbortError"));
-    },
-  });
-}
-
 /**
  * Streams a plain-language summary of `study` (see `buildStudySummaryPrompt`) as a
  * `text/plain; charset=utf-8` Response whose body is the model's text deltas in order, with
@@ -63,37 +47,14 @@ function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
  */
 export function streamStudySummary(deps: StudySummaryDeps, study: StudyForSummary): Response {
   const { system, prompt } = buildStudySummaryPrompt(study);
-  let failed = false;
-
-  const result = streamText({
+  return streamPlainText({
     model: deps.model,
+    modelName: deps.modelName,
     instructions: system,
     prompt,
     abortSignal: deps.abortSignal,
-    onError: ({ error }) => {
-      failed = true;
-      deps.onError?.(error);
-    },
-    onEnd: async ({ text, finishReason }) => {
-      const summary = text.trim();
-      if (failed || deps.abortSignal?.aborted || !summary || !COMPLETE_FINISH_REASONS.has(finishReason)) return;
-      try {
-        await deps.onFinish({ text: summary, modelName: deps.modelName });
-      } catch (error) {
-        deps.onError?.(error);
-      }
-    },
-  });
-
-  return createTextStreamResponse({
-    stream: result.stream.pipeThrough(textDeltasOrError()),
-    headers: {
-      "X-Model-Name": encodeURIComponent(deps.modelName),
-      "Cache-Control": "no-store",
-      // Workers gzip text responses for clients that accept it, which buffers the whole stream;
-      // an explicit identity encoding keeps every chunk flowing to the browser as it is written.
-      "Content-Encoding": "identity",
-    },
+    onComplete: (text) => deps.onFinish({ text: text.trim(), modelName: deps.modelName }),
+    onError: deps.onError,
   });
 }
 

@@ -15,7 +15,6 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
-import { createTextStreamResponse, streamText, type TextStreamPart, type ToolSet } from "ai";
 import {
   FRAMING_OPEN,
   MARKUP_CLOSE,
@@ -33,6 +32,7 @@ import {
   wordUsage,
   wrapSource,
 } from "../ai/offline-model";
+import { streamPlainText } from "../ai/text-stream";
 
 // ---------------------------------------------------------------------------------------------
 // Preparing the text
@@ -748,19 +748,6 @@ export interface FullTextAnalysisDeps {
   maxChars?: number;
 }
 
-const COMPLETE_FINISH_REASONS = new Set(["stop", "other"]);
-
-/** Text deltas as strings; errors the stream on an error or abort part (see summarize.ts). */
-function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
-  return new TransformStream({
-    transform(part, controller) {
-      if (part.type === "text-delta") controller.enqueue(part.text);
-      else if (part.type === "error") controller.error(part.error);
-      else if (part.type === "abort") controller.error(new DOMException(part.reason ?? "The analysis was aborted.", "AbortError"));
-    },
-  });
-}
-
 /**
  * Streams the full-text analysis of a paper as a `text/plain; charset=utf-8` Response: the
  * model's raw text deltas in order ([Sx] markers of a remote model included), with headers
@@ -775,31 +762,13 @@ function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
  */
 export function streamFullTextAnalysis(deps: FullTextAnalysisDeps, input: { title: string; text: string }): Response {
   const built = buildFullTextPrompt(input, { maxChars: deps.maxChars });
-  let failed = false;
-  const result = streamText({
+  return streamPlainText({
     model: deps.model,
+    modelName: deps.modelName,
     instructions: built.system,
     prompt: built.prompt,
     abortSignal: deps.abortSignal,
-    onError: ({ error }) => {
-      failed = true;
-      deps.onError?.(error);
-    },
-    onEnd: async ({ text, finishReason }) => {
-      if (failed || deps.abortSignal?.aborted || !text.trim() || !COMPLETE_FINISH_REASONS.has(finishReason)) return;
-      try {
-        await deps.onFinish(groundFullTextAnalysis(text, built, deps.modelName));
-      } catch (error) {
-        deps.onError?.(error);
-      }
-    },
-  });
-  return createTextStreamResponse({
-    stream: result.stream.pipeThrough(textDeltasOrError()),
-    headers: {
-      "X-Model-Name": encodeURIComponent(deps.modelName),
-      "Cache-Control": "no-store",
-      "Content-Encoding": "identity",
-    },
+    onComplete: (text) => deps.onFinish(groundFullTextAnalysis(text, built, deps.modelName)),
+    onError: deps.onError,
   });
 }
