@@ -10,17 +10,17 @@
 // the Worker's own added time.
 // A provider's latency is measured, not assumed: the time the replay server takes to answer that
 // provider's requests when called directly (PubMed: esearch then efetch, in sequence). Usage: npm run bench:search  (env RUNS, default 15)
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.RUNS ?? 15);
 const PORT = 8877;
 const REPLAY_PORT = 8878;
+const BASE = `http://127.0.0.1:${PORT}`;
 const LATENCY = { pubmed: 50, crossref: 120, europepmc: 300, core: 800, semanticscholar: 1500, doaj: 2500 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
@@ -77,48 +77,6 @@ async function dedupeBench() {
     times.push(performance.now() - t);
   }
   return times;
-}
-
-function startServer() {
-  const child = spawn(process.execPath, [path.join(root, "scripts/start-offline.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
-      PORT: String(PORT),
-      REPLAY_PORT: String(REPLAY_PORT),
-      PERSIST_DIR: ".wrangler/bench-state",
-      FRESH_STATE: "1",
-      SKIP_BUILD: process.env.SKIP_BUILD ?? "0",
-      REPLAY_LATENCY_MS: Object.entries(LATENCY).map(([k, v]) => `${k}=${v}`).join(","),
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  return child;
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
-}
-
-async function login() {
-  const res = await fetch(`http://127.0.0.1:${PORT}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: `http://127.0.0.1:${PORT}` },
-    body: JSON.stringify({ email: "pro@metamind.local", password: "metamind-demo" }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.get("set-cookie").split(";")[0];
 }
 
 /** The replay server's real answer time per provider (its delay plus its own overhead). */
@@ -182,19 +140,11 @@ async function oneSearch(cookie, query) {
   return { first, done };
 }
 
-const server = startServer();
-const stop = () => {
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
+const { stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: "bench-state", env: { REPLAY_LATENCY_MS: Object.entries(LATENCY).map(([k, v]) => `${k}=${v}`).join(",") } });
 try {
   const dedupeTimes = await dedupeBench();
-  await waitForServer();
-  const cookie = await login();
+  await waitForServer(BASE);
+  const cookie = await loginPro(BASE);
   const expected = await measureProviderLatencies();
   const slowest = Math.max(...Object.values(expected));
   const fastest = Math.min(...Object.values(expected));

@@ -28,15 +28,14 @@
 //
 // Usage: npm run bench:stream  (env RUNS, default 15; DELAY_MS, default 15; SKIP_BUILD=1 to reuse
 // the build). Uses its own ports (8867, replay 8868) and state dir (.wrangler/bench-stream-state).
-import { spawn } from "node:child_process";
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.RUNS ?? 15);
 const DELAY_MS = Number(process.env.DELAY_MS ?? 15);
 const PORT = 8867;
@@ -99,47 +98,6 @@ async function modelOwnTiming({ createOfflineModel, buildStudySummaryPrompt }, s
     }
   }
   return { firstTokenMs: at[0], words: at.length, text, gaps: at.slice(1).map((t, k) => t - at[k]) };
-}
-
-function startServer() {
-  return spawn(process.execPath, [path.join(root, "scripts/start-offline.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
-      PORT: String(PORT),
-      REPLAY_PORT: String(REPLAY_PORT),
-      PERSIST_DIR: ".wrangler/bench-stream-state",
-      FRESH_STATE: "1",
-      SKIP_BUILD: process.env.SKIP_BUILD ?? "0",
-      EXTRA_VARS: `OFFLINE_MODEL_DELAY_MS:${DELAY_MS}`,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`${BASE}/`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
-}
-
-async function login() {
-  const res = await fetch(`${BASE}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE },
-    body: JSON.stringify({ email: "pro@metamind.local", password: "metamind-demo" }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.get("set-cookie").split(";")[0];
 }
 
 /** One PubMed search through the replay server; returns the stored study with the longest abstract. */
@@ -221,19 +179,11 @@ async function roundTrip(url, headers = {}) {
   return times;
 }
 
-const server = startServer();
-const stop = () => {
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
+const { stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: "bench-stream-state", env: { EXTRA_VARS: `OFFLINE_MODEL_DELAY_MS:${DELAY_MS}` } });
 try {
   const code = await loadModelCode();
-  await waitForServer();
-  const cookie = await login();
+  await waitForServer(BASE);
+  const cookie = await loginPro(BASE);
   const study = await studyFromSearch(cookie);
 
   // The model's own timing, on the same prompt (warm the code first, as the Worker is warmed).

@@ -15,12 +15,9 @@
 //
 // Usage: npm run bench:upload  (env SIZES_MB, default "5,25,50"; SKIP_BUILD=1 to reuse the build).
 // Linux only (reads /proc). Uses its own ports (8873, replay 8874) and .wrangler/bench-upload-state.
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { loginPro, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES_MB = (process.env.SIZES_MB ?? "5,25,50").split(",").map(Number).filter((n) => n > 0);
 const ROUNDS = Math.max(1, Number(process.env.ROUNDS ?? 3));
 const PORT = 8873;
@@ -158,46 +155,6 @@ function rssBytes(pids) {
   return total;
 }
 
-function startServer() {
-  return spawn(process.execPath, [path.join(root, "scripts/start-offline.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
-      PORT: String(PORT),
-      REPLAY_PORT: String(REPLAY_PORT),
-      PERSIST_DIR: ".wrangler/bench-upload-state",
-      FRESH_STATE: "1",
-      SKIP_BUILD: process.env.SKIP_BUILD ?? "0",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`${BASE}/`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
-}
-
-async function login() {
-  const res = await fetch(`${BASE}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE },
-    body: JSON.stringify({ email: "pro@metamind.local", password: "metamind-demo" }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.get("set-cookie").split(";")[0];
-}
-
 /** Waits until no upload of the user is queued or extracting, then lets memory settle. */
 async function waitForJobs(cookie) {
   for (let i = 0; i < 240; i++) {
@@ -233,18 +190,10 @@ async function oneUpload(cookie, pgid, size) {
   return { size, before, peak, seconds, stored: answer.results[0].fileSize, processes: pids.length };
 }
 
-const server = startServer();
-const stop = () => {
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
+const { child: server, stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: "bench-upload-state" });
 try {
-  await waitForServer();
-  const cookie = await login();
+  await waitForServer(BASE);
+  const cookie = await loginPro(BASE);
   // Warm the route and the queue consumer with a small upload.
   await oneUpload(cookie, server.pid, 1 * MiB);
   await waitForJobs(cookie);
