@@ -1,4 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 const OFFLINE_MODEL = "MetaMind Offline Extractive v1";
 /** Europe PMC recordings carry real abstracts (Professional may search every database). */

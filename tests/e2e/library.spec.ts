@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 async function signIn(page: Page, email: string) {
   await page.goto("/auth");

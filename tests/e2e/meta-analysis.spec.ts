@@ -1,5 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 /**
  * The meta-analysis page end to end: studies picked from a replayed Europe PMC search (recorded

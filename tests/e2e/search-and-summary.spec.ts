@@ -1,4 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 const QUERY = "vitamin D fracture";
 const OFFLINE_MODEL = "MetaMind Offline Extractive v1";

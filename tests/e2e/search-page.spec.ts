@@ -1,4 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 async function signIn(page: Page, email: string) {
   await page.goto("/auth");

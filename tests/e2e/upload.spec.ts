@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
+import { requireSharedFixtures } from "./shared-fixtures";
+
+requireSharedFixtures();
 
 /** Real PDFs from ../shared/pdfs (never copied into the repository). */
 const PDF_DIR = fileURLToPath(new URL("../../../shared/pdfs/", import.meta.url));
