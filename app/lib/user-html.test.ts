@@ -1,6 +1,6 @@
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
-import { USER_HTML_CSP, withUserHtmlCsp } from "./user-html";
+import { httpUrl, USER_HTML_CSP, withUserHtmlCsp } from "./user-html";
 
 type Element = DefaultTreeAdapterTypes.Element;
 const child = (node: DefaultTreeAdapterTypes.ParentNode, tag: string) =>
@@ -33,5 +33,15 @@ describe("withUserHtmlCsp", () => {
     expect(directives["img-src"]).toBe("data:");
     expect(directives["object-src"]).toBe("'none'");
     expect(USER_HTML_CSP).not.toMatch(/https?:|\*|'self'|unsafe-eval/);
+  });
+});
+
+describe("httpUrl", () => {
+  it("keeps absolute http(s) URLs and refuses script-capable or relative ones", () => {
+    expect(httpUrl("https://europepmc.org/article/PMC/PMC9")).toBe("https://europepmc.org/article/PMC/PMC9");
+    expect(httpUrl("http://example.org/a.pdf")).toBe("http://example.org/a.pdf");
+    for (const bad of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "blob:https://x/1", "/relative", "", null, undefined]) {
+      expect(httpUrl(bad), String(bad)).toBeNull();
+    }
   });
 });

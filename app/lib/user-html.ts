@@ -33,3 +33,18 @@ export function openUserHtml(html: string, head = ""): { tab: Window | null; rel
   const tab = window.open(url, "_blank");
   return { tab, release: () => URL.revokeObjectURL(url) };
 }
+
+/**
+ * The URL when it is absolute http(s), otherwise null: links taken from upstream or user data
+ * (open-access copies) must never be `javascript:`, `data:` or `blob:` URLs, which would run at
+ * our origin when opened with window.open or followed from an <a>.
+ */
+export function httpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
