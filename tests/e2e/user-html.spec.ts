@@ -109,3 +109,15 @@ test("a report saved through the API today is stored without the mutation-XSS pa
   const del = await page.request.delete(`/api/saved-reports/${report.id}`);
   expect(del.status()).toBe(200);
 });
+
+test("the CSP guard fails a test whose page violates the policy", async ({ page }) => {
+  // Expected to fail, and only through the shared fixture: the body asserts nothing.
+  test.fail();
+  await page.goto("/");
+  await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.__inlineRan = true";
+    document.body.append(script);
+  });
+  await page.waitForTimeout(300);
+});
