@@ -196,6 +196,24 @@ describe("sanitizeReportHtml", () => {
     }
   });
 
+  it("holds both properties for 400 random mixes of the corpus's building blocks (seeded)", () => {
+    const TOKENS = [
+      "<svg>", "</svg>", "<math>", "</math>", "<mtext>", "<mglyph>", "<style>", "</style>", "<p>", "</p>",
+      "<table>", "<td>", "<form>", "</form>", "<noscript>", "</noscript>", "<template>", "</template>",
+      "<title>", "</title>", "<textarea>", "</textarea>", "<xmp>", "</xmp>", "<desc>", "<foreignObject>",
+      "<!--", "-->", "<![CDATA[", "]]>", '<a title="', '">', "<img src=x onerror=alert(1)>", "<h1>",
+      '<a href="javascript:alert(1)">', "<select>", "<option>", "<iframe>", "</iframe>", "text", "&lt;", "<b>", "</b>",
+    ];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 400; i += 1) {
+      const input = Array.from({ length: 4 + Math.floor(next() * 14) }, () => TOKENS[Math.floor(next() * TOKENS.length)]).join("");
+      const once = sanitizeReportHtml(input);
+      expect(dangers(once), input).toEqual([]);
+      expect(sanitizeReportHtml(once), input).toBe(once);
+    }
+  });
+
   it("parses the same way with scripting on and off (no noscript/raw-text differential)", () => {
     for (const payload of CORPUS) {
       const out = sanitizeReportHtml(payload);
