@@ -117,7 +117,7 @@ test("the CSP guard fails a test whose page violates the policy", async ({ page 
   await page.evaluate(() => {
     const script = document.createElement("script");
     script.textContent = "window.__inlineRan = true";
-    document.body.append(script);
+    document.body.appendChild(script);
   });
   await page.waitForTimeout(300);
 });
