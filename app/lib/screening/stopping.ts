@@ -4,9 +4,11 @@
  * screened record is relevant falls roughly exponentially (the "gain curve" of technology-assisted
  * review; Cormack & Grossman 2016, "Engineering quality and reliability in technology-assisted
  * review", SIGIR; Howard et al. 2020, Syst Rev 9:36, model the same tail). We fit
- * p(t) = a·e^(−b t) to the 0/1 decision sequence by maximum likelihood (Poisson approximation,
- * profile over b on a log grid, a closed form for each b) and return the expected number of
- * inclusions among the remaining records: Σ_{t = n+1}^{N} a·e^(−b t).
+ * p(t) = a·e^(−b t) to the 0/1 decision sequence (Poisson likelihood; for each b on a grid, a at
+ * its maximum-likelihood value) and return the expected number of inclusions among the remaining
+ * records, Σ_{t = n+1}^{N} a·e^(−b t), averaged over b with weights proportional to the
+ * likelihood (Bayesian model averaging over the grid), so that a constant rate that fits almost
+ * as well as a decaying one still counts: the aid errs towards "keep screening".
  * The estimate is a guide for the reviewer, never a rule that stops screening.
  */
 
@@ -24,7 +26,7 @@ export function estimateRelevantRemaining(sequence: readonly boolean[], total: n
   const found = sequence.reduce((s, y) => s + (y ? 1 : 0), 0);
   if (n === 0 || found === 0) return null;
   if (remaining === 0) return 0;
-  let best = { ll: -Infinity, a: found / n, b: 0 };
+  const fits: { ll: number; tail: number }[] = [];
   const bMax = 20 / n;
   for (let g = 0; g <= GRID; g++) {
     const b = g === 0 ? 0 : bMax * Math.pow(1e-4, 1 - g / GRID);
@@ -36,11 +38,18 @@ export function estimateRelevantRemaining(sequence: readonly boolean[], total: n
     }
     const a = Math.min(found / sumExp, 1);
     const ll = found * Math.log(a) - b * sumTy - a * sumExp;
-    if (ll > best.ll) best = { ll, a, b };
+    const tail = b === 0 ? a * remaining : (a * Math.exp(-b * (n + 1)) * -Math.expm1(-b * remaining)) / -Math.expm1(-b);
+    fits.push({ ll, tail });
   }
-  const { a, b } = best;
-  const tail = b === 0 ? a * remaining : (a * Math.exp(-b * (n + 1)) * (1 - Math.exp(-b * remaining))) / (1 - Math.exp(-b));
-  return Math.min(tail, remaining);
+  const top = Math.max(...fits.map((f) => f.ll));
+  let weight = 0;
+  let sum = 0;
+  for (const f of fits) {
+    const w = Math.exp(f.ll - top);
+    weight += w;
+    sum += w * f.tail;
+  }
+  return Math.min(sum / weight, remaining);
 }
 
 /** Length of the run of exclusions at the end of `sequence` (true = included). */
