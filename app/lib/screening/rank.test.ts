@@ -82,6 +82,20 @@ describe("rankScreening, active mode", () => {
     expect(result.estimatedRelevantRemaining!).toBeGreaterThanOrEqual(0);
   });
 
+  it("serialises ranked records with their terms (computed on first read)", () => {
+    const first = rankScreening(corpus, labels).ranked[0];
+    const copy = JSON.parse(JSON.stringify(first));
+    expect(copy).toEqual({ id: first.id, score: first.score, terms: first.terms });
+    expect(copy.terms.length).toBeGreaterThan(0);
+    expect(structuredClone(first).terms).toEqual(first.terms);
+  });
+
+  it("never explains a rank with stop words", () => {
+    for (const record of rankScreening(corpus, labels).ranked) {
+      for (const term of record.terms) expect(["of", "and", "the", "in", "for", "with", "were"]).not.toContain(term);
+    }
+  });
+
   it("is deterministic", () => {
     expect(rankScreening(corpus, labels)).toEqual(rankScreening(corpus, labels));
   });
