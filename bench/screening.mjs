@@ -12,8 +12,9 @@
 //   WSS@95 = recall − k/N at the first k where recall ≥ 95 %, in %;
 //   RRF@10 = recall after screening ⌈0.1 N⌉ records, in %;
 //   ATD    = mean over the R records of (position found ÷ N), in %.
-// Each is the mean over seeds. retrainMs = median wall time of one rankScreening call (retrain,
-// rank and explain every unscreened record) on that file.
+// Each is the mean over seeds. retrainMs = median wall time of one rankScreening call (retrain and
+// rank every unscreened record) on that file. The table also shows the stopping aid's estimate of
+// the included records still unscreened when 50 % and 95 % of them had been found, beside the truth.
 //
 // Usage: node bench/screening.mjs                  three shared datasets, table + 3,000-record timing
 //        node bench/screening.mjs --json A.csv …    one JSON line per file
@@ -85,7 +86,7 @@ function priorPairs(records, seeds) {
 }
 
 /** Positions (1-based, priors excluded) at which the included records were screened. */
-function simulate(records, pair, next) {
+function simulate(records, pair, next, onStep) {
   const total = records.filter((r) => r.included).length - 1;
   const labelled = new Map(pair.map((row) => [row, records[row].included ? 1 : 0]));
   const order = [...pair];
@@ -93,6 +94,7 @@ function simulate(records, pair, next) {
   let position = 0;
   while (found.length < total) {
     const row = next(labelled, order);
+    onStep?.(found.length, total);
     position++;
     labelled.set(row, records[row].included ? 1 : 0);
     order.push(row);
@@ -133,16 +135,32 @@ function runFile(screening, file) {
   const times = [];
   const ours = [];
   const baseline = [];
+  const stopping = { 50: [], 95: [] };
   for (const pair of priorPairs(records, SEEDS)) {
+    let estimate = null;
+    const marks = new Set();
     ours.push(
       metrics(
-        simulate(records, pair, (labelled, order) => {
-          const labels = new Map([...labelled].map(([row, y]) => [records[row].id, y ? "include" : "exclude"]));
-          const t = performance.now();
-          const result = screening.rankScreening(corpus, labels, undefined, order.map((row) => records[row].id));
-          times.push(performance.now() - t);
-          return rowOf.get(result.ranked[0].id);
-        }),
+        simulate(
+          records,
+          pair,
+          (labelled, order) => {
+            const labels = new Map([...labelled].map(([row, y]) => [records[row].id, y ? "include" : "exclude"]));
+            const t = performance.now();
+            const result = screening.rankScreening(corpus, labels, undefined, order.map((row) => records[row].id));
+            times.push(performance.now() - t);
+            estimate = result.estimatedRelevantRemaining;
+            return rowOf.get(result.ranked[0].id);
+          },
+          (found, total) => {
+            for (const level of [50, 95]) {
+              if (!marks.has(level) && found >= Math.ceil((level / 100) * total)) {
+                marks.add(level);
+                stopping[level].push({ estimate, truth: total - found });
+              }
+            }
+          },
+        ),
         records,
       ),
     );
@@ -156,6 +174,12 @@ function runFile(screening, file) {
     ...average(ours),
     retrainMs: round(median(times)),
     baseline: average(baseline),
+    stopping: Object.fromEntries(
+      Object.entries(stopping).map(([level, xs]) => [
+        level,
+        { estimate: round(mean(xs.map((x) => x.estimate ?? 0))), truth: round(mean(xs.map((x) => x.truth))) },
+      ]),
+    ),
   };
 }
 
@@ -196,7 +220,10 @@ const rows = [];
 for (const file of targets) {
   const row = runFile(screening, file);
   rows.push(row);
-  if (json) console.log(JSON.stringify(row));
+  if (json) {
+    const { stopping: _stopping, ...contract } = row;
+    console.log(JSON.stringify(contract));
+  }
 }
 if (!json) {
   const pad = (s, w) => String(s).padStart(w);
@@ -213,6 +240,11 @@ if (!json) {
     `${"mean".padEnd(34)}${pad(m((r) => r.wss95).toFixed(1), 9)}${pad(m((r) => r.baseline.wss95).toFixed(1), 7)}` +
       `${pad(m((r) => r.rrf10).toFixed(1), 9)}${pad(m((r) => r.baseline.rrf10).toFixed(1), 7)}${pad(m((r) => r.atd).toFixed(2), 8)}${pad(m((r) => r.baseline.atd).toFixed(2), 7)}`,
   );
+  console.log("stopping aid: estimated relevant records still unscreened vs the truth, mean over seeds");
+  for (const r of rows) {
+    const s = r.stopping;
+    console.log(`${r.file.padEnd(20)} at 50% recall ${s[50].estimate} vs ${s[50].truth}; at 95% recall ${s[95].estimate} vs ${s[95].truth}`);
+  }
   if (!files.length) {
     const t = timeThreeThousand(screening, targets);
     console.log(`retrain + rank + explain on ${t.records} records (300 decisions): ${t.ms} ms median`);
