@@ -39,6 +39,14 @@ describe("trainNaiveBayes", () => {
     // P(a|1) = (1+1)/(1+2), P(a|0) = (0+1)/(1+2) → ln 2; b the mirror image
     expect(model.weights[0]).toBeCloseTo(Math.log(2), 12);
     expect(model.weights[1]).toBeCloseTo(-Math.log(2), 12);
+    expect(model.neutral).toBeCloseTo(0, 12);
+  });
+
+  it("reports the weight of a feature no training record contains", () => {
+    const corpus = corpusOf(["a", "b", "unseen"], [{ 0: 1 }, { 1: 0.5 }]);
+    const model = trainNaiveBayes(corpus, { rows: [0, 1], labels: Uint8Array.from([1, 0]), sampleWeights: Float64Array.from([1, 1]) }, 1);
+    expect(model.weights[2]).toBeCloseTo(model.neutral, 12);
+    expect(model.neutral).toBeCloseTo(Math.log((0.5 + 3) / (1 + 3)), 12);
   });
 
   it("scales class counts by the sample weights, which changes the smoothing's pull", () => {

@@ -11,6 +11,8 @@ import type { ScreeningCorpus } from "./corpus.ts";
 export interface LinearModel {
   weights: Float64Array;
   bias: number;
+  /** Weight of a feature seen in neither class (smoothing only): evidence of nothing. */
+  neutral: number;
 }
 
 /** Rows of the training set with their label (1 include, 0 exclude) and sample weight. */
@@ -58,5 +60,5 @@ export function trainNaiveBayes(corpus: ScreeningCorpus, set: TrainingSet, alpha
   for (let j = 0; j < v; j++) {
     weights[j] = Math.log(count1[j] + alpha) - norm1 - (Math.log(count0[j] + alpha) - norm0);
   }
-  return { weights, bias: 0 };
+  return { weights, bias: 0, neutral: norm0 - norm1 };
 }

@@ -90,6 +90,13 @@ describe("rankScreening, active mode", () => {
     expect(structuredClone(first).terms).toEqual(first.terms);
   });
 
+  it("explains only with terms of the included record", () => {
+    const includedText = `${records[1].title} ${records[1].abstract}`.toLowerCase();
+    const ranked = rankScreening(corpus, labels).ranked;
+    expect(ranked.some((r) => r.terms.length > 0)).toBe(true);
+    for (const record of ranked) for (const term of record.terms) expect(includedText).toContain(term);
+  });
+
   it("never explains a rank with stop words", () => {
     for (const record of rankScreening(corpus, labels).ranked) {
       for (const term of record.terms) expect(["of", "and", "the", "in", "for", "with", "were"]).not.toContain(term);

@@ -43,10 +43,14 @@ function priorText(prior: ScreeningPrior | undefined): string {
 /** Per-feature weight vector (dense) whose dot product with a row gives its score. */
 type WeightVector = Float64Array;
 
-function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector): string[] {
+/**
+ * The record's terms with the largest positive contributions, weight minus `neutral` (the weight
+ * of a term no decision has mentioned), so only evidence from the decisions or the question counts.
+ */
+function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector, neutral: number): string[] {
   const contributions: [number, number][] = [];
   for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) {
-    const c = corpus.vals[p] * weights[corpus.cols[p]];
+    const c = corpus.vals[p] * (weights[corpus.cols[p]] - neutral);
     if (c > 0) contributions.push([corpus.cols[p], c]);
   }
   contributions.sort((a, b) => b[1] - a[1]);
@@ -65,13 +69,19 @@ function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector): s
  * JSON.stringify and structuredClone see a plain array): a screen shows a handful of records,
  * and explaining all 3,000 on every decision would double the retraining time.
  */
-function rankedRecord(corpus: ScreeningCorpus, row: number, score: number, weights: WeightVector): RankedRecord {
+function rankedRecord(
+  corpus: ScreeningCorpus,
+  row: number,
+  score: number,
+  weights: WeightVector,
+  neutral: number,
+): RankedRecord {
   let terms: string[] | undefined;
   return {
     id: corpus.ids[row],
     score,
     get terms() {
-      terms ??= explain(corpus, row, weights);
+      terms ??= explain(corpus, row, weights, neutral);
       return terms;
     },
   };
@@ -97,9 +107,10 @@ function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: num
   return weights;
 }
 
-/** Model weights after ≥ 1 include and ≥ 1 exclude: class-balanced multinomial Naive Bayes. */
-function activeWeights(corpus: ScreeningCorpus, set: TrainingSet): WeightVector {
-  return trainNaiveBayes(corpus, set, NB_ALPHA).weights;
+/** Model after ≥ 1 include and ≥ 1 exclude: class-balanced multinomial Naive Bayes. */
+function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: WeightVector; neutral: number } {
+  const model = trainNaiveBayes(corpus, set, NB_ALPHA);
+  return { weights: model.weights, neutral: model.neutral };
 }
 
 /**
@@ -150,11 +161,12 @@ export function rankScreening(
 
   const active = includes.length > 0 && excludes.length > 0;
   let weights: WeightVector;
+  let neutral = 0;
   if (active) {
     const rows = [...includes, ...excludes];
     const y = new Uint8Array(rows.length);
     y.fill(1, 0, includes.length);
-    weights = activeWeights(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) });
+    ({ weights, neutral } = activeModel(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) }));
   } else {
     weights = priorWeights(corpus, includes, excludes, prior);
   }
@@ -166,7 +178,7 @@ export function rankScreening(
     scores[i] = s;
   }
   const sorted = [...unlabelled].sort((a, b) => scores[b] - scores[a] || a - b);
-  const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights));
+  const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
   return {
