@@ -9,6 +9,9 @@
 //   sum to n (= scikit-learn's "balanced" sample weights);
 // - query: max, i.e. the unlabelled record with the highest P(include | x). With equal weighted
 //   class totals the class prior cancels, so ranking by the NB log-likelihood ratio is identical.
+// These are the components' own defaults ("plain classic"). ASReview 2's preset ELAS u3 differs
+// (Balanced(ratio=1.2), English stop words); its default ELAS u4 is an SVM (see the README's
+// ablation table for both designs on our features).
 
 const WORD = /[\p{L}\p{N}_]{2,}/gu;
 
