@@ -21,7 +21,7 @@
  * - Unicode tokens with accents folded, hyphenated names kept whole, pure numbers dropped.
  * Before the first include and first exclude ("prior" mode) records are ranked by cosine
  * similarity to the review question and inclusion criteria plus any included records. The
- * stopping aid fits an exponential discovery curve to the decisions (stopping.ts). Every ranked
+ * stopping aid fits exponential and half-normal discovery curves to the decisions (stopping.ts). Every ranked
  * record carries the terms that contribute most to its score (offline explanation), computed on
  * first read.
  * Units: scores are unitless (higher = screen sooner); ranks are comparable within one call only.
