@@ -17,7 +17,7 @@
 // the included records still unscreened when 50 % and 95 % of them had been found, beside the truth.
 //
 // Usage: node bench/screening.mjs                  three shared datasets, table + 3,000-record timing
-//        node bench/screening.mjs --json A.csv …    one JSON line per file
+//        node bench/screening.mjs --json A.csv …    one JSON line per file (the shared three if none)
 // CSV columns: record_id (or id), title, abstract, label_included (1/0). Env SEEDS (default 5).
 import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -205,10 +205,6 @@ function timeThreeThousand(screening, files) {
 const args = process.argv.slice(2);
 const json = args.includes("--json");
 const files = args.filter((a) => a !== "--json");
-if (json && files.length === 0) {
-  console.error("usage: node bench/screening.mjs --json FILE.csv [FILE.csv …]");
-  process.exit(2);
-}
 const targets = files.length ? files : DEFAULT_FILES;
 const missing = targets.filter((f) => !existsSync(f));
 if (missing.length) {
