@@ -46,7 +46,7 @@ export interface RawCell {
 export function cleanText(value: string): string {
   return value
     .replace(/[\u2009\u202f\u00a0\u2002-\u2008\u200a]/g, " ")
-    .replace(/[\u200b\u200c\u200d\ufeff]/g, "")
+    .replace(/\u200b|\u200c|\u200d|\ufeff/g, "")
     .replace(/\s+/g, " ")
     .trim();
 }
