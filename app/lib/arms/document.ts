@@ -136,6 +136,9 @@ function buildTable(
 function isSubHeader(row: string[]): boolean {
   const values = row.slice(1).filter(Boolean);
   if (values.length === 0) return false;
+  if (values.length >= 2 && row.every((cell) => !/\d/.test(cell))) return true;
+  const noDigits = (cell: string) => !/\d/.test(cell.replace(/\(?\b[nN]\s*=\s*\d+\)?/g, ""));
+  if (values.length >= 2 && noDigits(row[0]) && values.every(noDigits) && values.some((cell) => /\b[nN]\s*=\s*\d+/.test(cell))) return true;
   return values.every((cell) => !/\d/.test(cell) || /^\(?\s*n\s*=\s*\d+\s*\)?$/i.test(cell)) &&
     values.some((cell) => /^(\(?%\)?|\(?\s*n\s*\)?|\(?\s*n\s*=\s*\d+\s*\)?|mean|sd|se|sem|median|iqr|range|n\s*\(%\)|mean\s*\(sd\)|mean\s*±\s*sd|χ|x̄|95%\s*ci)$/i.test(cell.replace(/\*/g, "").trim()));
 }

@@ -49,7 +49,13 @@ class ArmName {
     }
   }
 
-  /** 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a word. */
+  /** Generic names of the arm's role ("intervention group", "control group"), matched at a lower score. */
+  roleWords: Set<string> = new Set();
+
+  /**
+   * 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a
+   * word; 0.45 when the label is only the arm's generic role ("Intervention", "Control group").
+   */
   score(label: string): number {
     const labelWords = words(label);
     for (const short of this.shortForms) {
@@ -62,6 +68,7 @@ class ArmName {
       const hits = variant.filter((t) => tokens.has(t)).length;
       best = Math.max(best, hits / variant.length);
     }
+    if (best < 0.45 && [...tokens].some((t) => this.roleWords.has(t))) best = 0.45;
     return best;
   }
 
@@ -88,6 +95,14 @@ function overlap(a: string[], b: string[]): number {
 function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
   const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
   const all = (arm: ArmName) => new Set(arm.variants.flat());
+  const roles = {
+    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"],
+    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"],
+  };
+  const iAll = all(names.intervention);
+  const cAll = all(names.comparator);
+  if (!roles.comparator.some((w) => iAll.has(w))) for (const w of roles.intervention) if (!cAll.has(w)) names.intervention.roleWords.add(w);
+  if (!roles.intervention.some((w) => cAll.has(w))) for (const w of roles.comparator) if (!iAll.has(w)) names.comparator.roleWords.add(w);
   const iTokens = all(names.intervention);
   const cTokens = all(names.comparator);
   for (const t of iTokens) if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
@@ -96,7 +111,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
 }
 
 interface Outcome {
-  concepts: string[];
+  /** Alternative names of the outcome as concept lists: the phrase, its bracketed short form, long forms of its abbreviations. */
+  variants: string[][];
   timepoint: string | null;
   typeGuess: OutcomeType;
 }
@@ -110,27 +126,42 @@ function normaliseTimepoint(text: string): string | null {
   return `${Number(m[1])}${unit}`;
 }
 
-function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outcome {
-  const expanded = [question.outcome];
-  for (const abbr of abbreviations) {
-    if (words(question.outcome).includes(abbr.short)) expanded.push(abbr.long);
-  }
-  const timepoint = normaliseTimepoint(question.outcome);
-  const withoutTime = question.outcome.replace(TIMEPOINT, " ");
-  const concepts = [...new Set(contentTokens(withoutTime).map(concept))].filter((t) => !/^\d+$/.test(t));
-  for (const extra of expanded.slice(1)) for (const t of contentTokens(extra)) if (!concepts.includes(concept(t))) concepts.push(concept(t));
-  let typeGuess: OutcomeType = "unknown";
-  if (BINARY_WORDS.test(question.outcome)) typeGuess = "binary";
-  else if (CONTINUOUS_WORDS.test(question.outcome)) typeGuess = "continuous";
-  return { concepts, timepoint, typeGuess };
+function conceptsOf(text: string): string[] {
+  return [...new Set(contentTokens(text.replace(TIMEPOINT, " ")).map(concept))].filter((t) => !/^\d+$/.test(t));
 }
 
-/** Share of the outcome's concepts present in `text` (0..1). */
-function outcomeScore(outcome: Outcome, text: string, own: number): number {
-  if (outcome.concepts.length === 0) return 0;
-  const present = new Set(contentTokens(text).map(concept));
-  const hits = outcome.concepts.filter((c) => present.has(c)).length;
-  return (hits / Math.min(outcome.concepts.length, own)) ;
+function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outcome {
+  const phrase = question.outcome;
+  const forms = [phrase];
+  const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(phrase);
+  if (paren) forms.push(`${paren[1]} ${paren[3]}`, paren[2]);
+  for (const abbr of abbreviations) {
+    const ws = words(phrase);
+    if (ws.includes(abbr.short)) forms.push(phrase.replace(abbr.short, abbr.long));
+  }
+  const variants = forms.map(conceptsOf).filter((v) => v.length > 0);
+  let typeGuess: OutcomeType = "unknown";
+  if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
+  else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
+  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess };
+}
+
+/**
+ * How well `text` names the outcome (0..1): for the best variant, the share of its concepts present,
+ * times 0.8 + 0.2 · the share of the text's own concepts that are the outcome's (a tighter label wins).
+ */
+function outcomeScore(outcome: Outcome, text: string): number {
+  const present = conceptsOf(text);
+  if (present.length === 0) return 0;
+  const set = new Set(present);
+  let best = 0;
+  for (const variant of outcome.variants) {
+    const hits = variant.filter((c) => set.has(c)).length;
+    if (hits === 0) continue;
+    const score = (hits / variant.length) * (0.8 + (0.2 * hits) / present.length);
+    best = Math.max(best, score);
+  }
+  return best;
 }
 
 interface ArmData {
@@ -180,7 +211,7 @@ function timepointOf(label: string): string | null {
 }
 
 interface TableArms {
-  kind: "columns" | "rows";
+  kind: "columns" | "rows" | "paired";
   intervention: number[];
   comparator: number[];
 }
@@ -208,7 +239,19 @@ function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): Ta
   const rowLabels = table.rows.map((row) => row[0] ?? "");
   const byRow = assignArms(rowLabels, names, 0);
   if (byRow) return { kind: "rows", ...byRow };
+  const paired = labels
+    .map((label, k) => ({ k: k + 1, m: /([^();]*?)\s*\(([^()]+)\)\s*$/.exec(label) }))
+    .filter(({ m }) => m && names.intervention.score(m[1]) > names.comparator.score(m[1]) && names.comparator.score(m[2]) > names.intervention.score(m[2]) && names.comparator.score(m[2]) >= 0.3)
+    .map(({ k }) => k);
+  if (paired.length) return { kind: "paired", intervention: paired, comparator: paired };
   return null;
+}
+
+/** Splits a cell written "intervention value (comparator value)" into its two halves. */
+function splitPaired(cell: string): [string, string] | null {
+  const m = /^(.*?\S)\s*\((.*\d.*)\)\s*$/.exec(cell.trim());
+  if (!m || !/\d/.test(m[1])) return null;
+  return [m[1].trim(), m[2].trim()];
 }
 
 function describe(table: ReportTable): string {
@@ -232,10 +275,20 @@ function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, arm
   }
   if (groups.size <= 1) return cols;
   if (outcome.timepoint && groups.has(outcome.timepoint)) return groups.get(outcome.timepoint) ?? cols;
+  const timed = keyed.filter((k) => k.tp !== null || k.base || POST.test(k.label) || FOLLOW_UP.test(k.label));
+  if (timed.length < keyed.length) {
+    const overall = keyed.filter((k) => /\b(overall|total|all|combined|pooled)\b/i.test(k.label));
+    return overall.length ? overall.map((k) => k.c) : [];
+  }
   const keys = [...groups.keys()].filter((k) => k !== "base");
-  if (keys.length === 0) return cols;
-  return groups.get(keys[keys.length - 1]) ?? cols;
+  if (keys.length === 0) return [];
+  const post = keys.find((k) => (groups.get(k) ?? []).some((c) => POST.test(columnLabel(table, c))));
+  return groups.get(post ?? keys[keys.length - 1]) ?? [];
 }
+
+const EFFECT_COLUMN = /\b(p|p[- ]value|odds ratio|risk ratio|hazard ratio|OR|RR|HR|IRR|CI|confidence|difference|diff|effect size|ES|t|F|χ2|chi|test|statistic|z)\b/i;
+const POST = /\b(post[- ]?(test|treatment|intervention|trial)?|after|end of (treatment|intervention|study|trial)|final|endpoint)\b/i;
+const FOLLOW_UP = /\bfollow[- ]?up\b/i;
 
 function stripRoleWords(label: string): string {
   return label
@@ -318,8 +371,8 @@ function tableGroupSizes(table: ReportTable, arms: TableArms): Record<ArmKey, { 
 function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, outcome: Outcome, textSizes: Record<ArmKey, SizeFact | null>): Candidate[] {
   const arms = detectTableArms(table, names);
   if (!arms) return [];
-  const captionScore = outcomeScore(outcome, table.caption, outcome.concepts.length);
-  const sizes = tableGroupSizes(table, arms);
+  const captionScore = outcomeScore(outcome, table.caption);
+  const sizes: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = tableGroupSizes(table, arms);
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
   const tableHints = hintsOf(describe(table));
   const out: Candidate[] = [];
@@ -346,6 +399,27 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     if (!i || !c || i.stats.kind !== c.stats.kind || i.stats.kind === "unknown") return;
     out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c } });
   };
+  if (arms.kind === "paired") {
+    const chosen = pickTimepoint(table, arms.intervention, outcome, () => 0);
+    if (chosen.length !== 1) return out;
+    const c = chosen[0];
+    table.rows.forEach((row, r) => {
+      const score = outcomeScore(outcome, row[0]);
+      if (score < 0.5) return;
+      const halves = splitPaired(row[c] ?? "");
+      if (!halves) return;
+      const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(columnLabel(table, c)));
+      const data = {} as Record<ArmKey, ArmData>;
+      for (const [k, arm] of ARMS.entries()) {
+        const stats = parseCell(halves[k], hints, sizeOf(arm));
+        if (stats.kind === "unknown") return;
+        data[arm] = { stats, quote: { arm, field: "mean", table: table.label, row: r, column: c, text: row[c] }, quoteFields: [], groupSize: null, groupSizeQuote: null };
+      }
+      if (data.intervention.stats.kind !== data.comparator.stats.kind) return;
+      out.push({ score, kind: data.intervention.stats.kind === "count" ? "count" : "continuous", arms: data });
+    });
+    return out;
+  }
   if (arms.kind === "columns") {
     let context = "";
     table.rows.forEach((row, r) => {
@@ -353,8 +427,8 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         context = row[0];
         return;
       }
-      const own = outcomeScore(outcome, row[0], outcome.concepts.length);
-      const withContext = outcomeScore(outcome, `${context} ${row[0]}`, outcome.concepts.length);
+      const own = outcomeScore(outcome, row[0]);
+      const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
       const score = Math.max(own, 0.9 * withContext, Math.min(1, own + 0.5 * captionScore));
       if (score < 0.5 || own === 0 && withContext === 0) return;
       const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
@@ -366,17 +440,18 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     });
   } else {
     const width = table.rows[0]?.length ?? 0;
+    const stub = table.header.map((row) => row[0]).filter(Boolean).join(" ");
     const contextOf = (r: number) => {
       for (let k = r - 1; k >= 0; k -= 1) if (isContextRow(table.rows[k])) return table.rows[k][0];
-      return "";
+      return stub;
     };
     for (const ri of arms.intervention) {
       for (const rc of arms.comparator) {
         if (contextOf(ri) !== contextOf(rc)) continue;
         const context = contextOf(ri);
-        const blockScore = Math.max(outcomeScore(outcome, context, outcome.concepts.length), captionScore * (context ? 0.6 : 0.9));
+        const blockScore = Math.max(outcomeScore(outcome, context), captionScore * (context ? 0.6 : 0.9));
         const columns = Array.from({ length: width - 1 }, (_, k) => k + 1);
-        const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c), outcome.concepts.length));
+        const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c)));
         const bestCol = Math.max(0, ...colScores);
         let chosen: number[];
         let score: number;
@@ -388,9 +463,23 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
           score = blockScore;
         }
         if (score < 0.5) continue;
-        chosen = pickTimepoint(table, chosen, outcome, () => 0);
-        const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), ...chosen.map((c) => hintsOf(columnLabel(table, c))));
-        build({ intervention: ri, comparator: rc }, { intervention: chosen, comparator: chosen }, score, hints);
+        const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
+        if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0);
+        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed)$/i.test(columnLabel(table, c).trim()));
+        for (const arm of ARMS) {
+          const r = arm === "intervention" ? ri : rc;
+          const value = nColumn !== undefined ? table.rows[r][nColumn]?.trim() : "";
+          if (nColumn !== undefined && /^\d+$/.test(value ?? "") && !sizes[arm]) {
+            sizes[arm] = { n: Number(value), quote: { arm, field: "groupSize", table: table.label, row: r, column: nColumn, text: value ?? "" } };
+          }
+        }
+        const statColumns = chosen.filter((c) => c !== nColumn && !EFFECT_COLUMN.test(columnLabel(table, c)));
+        const before = out.length;
+        for (const c of statColumns) {
+          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), hintsOf(columnLabel(table, c)));
+          build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints);
+          if (out.length > before) break;
+        }
       }
     }
   }
@@ -437,9 +526,10 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
         n = Number(a[1] ?? a[2]);
         end = mention.end + a[0].length;
       } else {
-        const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+|was\s+)?(?:randomi[sz]ed|assigned|allocated|received|receiving|were fed|fed|given|treated with)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
+        const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
         if (b) {
           n = wordNumber(b[1]);
+          if (n !== null && n < 5) n = null;
           start = mention.start - before.length + b.index;
           if (n !== null && names[other].mentions(text.slice(start, mention.start)).length) n = null;
         }
@@ -509,7 +599,7 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
     for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
       const sentence = text.slice(span.start, span.end);
       if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      const score = outcomeScore(outcome, sentence, outcome.concepts.length);
+      const score = outcomeScore(outcome, sentence);
       if (score < 0.5) continue;
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);

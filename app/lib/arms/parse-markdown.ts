@@ -34,31 +34,55 @@ function runsOf(line: string): Span[] {
 }
 
 /**
- * Splits a fixed-width line into cells by column positions: each run of text separated by two or
- * more spaces goes to the column whose span contains its start (or, in a gap, the next column).
+ * Splits a fixed-width line into cells by column positions. Runs of text separated by two or more
+ * spaces (or one space where a column starts) go, left to right, to the column they overlap most;
+ * a run that overlaps no column further right goes to the nearest one, so a line shifted by a few
+ * characters (pandoc counts some characters differently) still lands in order.
  */
 function cellsByPosition(line: string, columns: Span[]): string[] {
   const cells = columns.map(() => "");
+  const pieces: { start: number; end: number; text: string }[] = [];
   const re = /\S+(?: \S+)*/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(line))) {
     let start = m.index;
-    const pieces: { start: number; text: string }[] = [];
     let text = m[0];
     for (let c = 1; c < columns.length; c += 1) {
       const boundary = columns[c].start;
       if (boundary > start && boundary < start + text.length && text[boundary - start - 1] === " ") {
-        pieces.push({ start, text: text.slice(0, boundary - start - 1) });
+        pieces.push({ start, end: boundary - 1, text: text.slice(0, boundary - start - 1) });
         text = text.slice(boundary - start);
         start = boundary;
       }
     }
-    pieces.push({ start, text });
-    for (const piece of pieces) {
-      let col = columns.findIndex((span, i) => piece.start < span.end + 1 && (i === 0 || piece.start >= columns[i - 1].end));
-      if (col < 0) col = columns.length - 1;
-      cells[col] = cells[col] ? `${cells[col]} ${piece.text}` : piece.text;
+    pieces.push({ start, end: start + text.length, text });
+  }
+  let prev = 0;
+  let first = true;
+  for (const piece of pieces) {
+    let best = -1;
+    let bestOverlap = 0;
+    for (let c = first ? 0 : prev; c < columns.length; c += 1) {
+      const overlap = Math.min(piece.end, columns[c].end) - Math.max(piece.start, columns[c].start);
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = c;
+      }
     }
+    if (best < 0) {
+      let distance = Infinity;
+      for (let c = first ? 0 : Math.min(prev + 1, columns.length - 1); c < columns.length; c += 1) {
+        const d = Math.abs(columns[c].start - piece.start);
+        if (d < distance) {
+          distance = d;
+          best = c;
+        }
+      }
+    }
+    if (best < 0) best = columns.length - 1;
+    cells[best] = cells[best] ? `${cells[best]} ${piece.text}` : piece.text;
+    prev = best;
+    first = false;
   }
   return cells;
 }
@@ -102,7 +126,7 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
   const headerLines = top !== null ? lines.slice(top + 1, sep) : [];
   if (top === null) {
     let h = sep - 1;
-    while (h >= 0 && lines[h].trim() !== "" && !/^\s*:::/.test(lines[h]) && !DASH_LINE.test(lines[h]) && sep - h <= 3) {
+    while (h >= 0 && lines[h].trim() !== "" && !/^\s*:::/.test(lines[h]) && !lines[h].startsWith("\u0001") && !DASH_LINE.test(lines[h]) && sep - h <= 3) {
       headerLines.unshift(lines[h]);
       h -= 1;
     }
@@ -133,7 +157,7 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
       i += 1;
       break;
     }
-    if (/^\s*:::/.test(line)) break;
+    if (/^\s*:::/.test(line) || line.startsWith("\u0001")) break;
     if (line.trim() === "") {
       if (!multiline && line.length < 2) break;
       flushGroup();
