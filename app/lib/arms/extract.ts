@@ -79,7 +79,8 @@ class ArmName {
     let m: RegExpExecArray | null;
     while ((m = re.exec(text))) {
       const word = m[0];
-      const hit = this.shortForms.has(word) || this.shortForms.has(word.replace(/s$/, "")) || word.split("-").some((part) => this.distinctive.has(stem(part)));
+      const role = this.roleWords.has(stem(word)) && /^\s+(group|arm)\b/i.test(text.slice(m.index + word.length, m.index + word.length + 8));
+      const hit = role || this.shortForms.has(word) || this.shortForms.has(word.replace(/s$/, "")) || word.split("-").some((part) => this.distinctive.has(stem(part)));
       if (hit) out.push({ start: m.index, end: m.index + word.length });
     }
     return out;
@@ -150,7 +151,7 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
  * How well `text` names the outcome (0..1): for the best variant, the share of its concepts present,
  * times 0.8 + 0.2 · the share of the text's own concepts that are the outcome's (a tighter label wins).
  */
-function outcomeScore(outcome: Outcome, text: string): number {
+function outcomeScore(outcome: Outcome, text: string, tight = true): number {
   const present = conceptsOf(text);
   if (present.length === 0) return 0;
   const set = new Set(present);
@@ -158,7 +159,7 @@ function outcomeScore(outcome: Outcome, text: string): number {
   for (const variant of outcome.variants) {
     const hits = variant.filter((c) => set.has(c)).length;
     if (hits === 0) continue;
-    const score = (hits / variant.length) * (0.8 + (0.2 * hits) / present.length);
+    const score = (hits / variant.length) * (tight ? 0.8 + (0.2 * hits) / present.length : 1);
     best = Math.max(best, score);
   }
   return best;
@@ -599,7 +600,7 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
     for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
       const sentence = text.slice(span.start, span.end);
       if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      const score = outcomeScore(outcome, sentence);
+      const score = outcomeScore(outcome, sentence, false);
       if (score < 0.5) continue;
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);
