@@ -120,7 +120,7 @@ function buildTable(
   while (headerCount < full.length && isHeader[headerCount]) headerCount += 1;
   if (headerCount === 0) headerCount = 1;
   while (headerCount < full.length - 1 && isSubHeader(full[headerCount])) headerCount += 1;
-  const header = full.slice(0, headerCount);
+  const header = spreadSpans(full.slice(0, headerCount), width);
   const body = full.slice(headerCount).filter((row) => row.some((cell) => cell !== ""));
   return {
     index,
@@ -130,6 +130,32 @@ function buildTable(
     rows: body,
     footnotes: (input.footnotes ?? []).map(cleanText).filter(Boolean),
   };
+}
+
+/**
+ * Restores spanning header cells that a fixed-width rendering lost. Pandoc writes a label spanning
+ * two columns ("Placebo (n = 30)" over mean and SD) in the first free column, so the labels of a
+ * row crowd into value columns 1..k; when the value columns are a multiple m·k of them, each label
+ * is spread over m columns. Otherwise an empty cell of an upper header row under which a lower row
+ * has a label continues the label on its left.
+ */
+function spreadSpans(header: string[][], width: number): string[][] {
+  return header.map((row, h) => {
+    if (h === header.length - 1) return row;
+    const filled = row.map((cell, c) => (c > 0 && cell ? c : -1)).filter((c) => c > 0);
+    const k = filled.length;
+    const valueColumns = width - 1;
+    if (k >= 1 && k < valueColumns && valueColumns % k === 0 && filled.every((c, i) => c === i + 1)) {
+      const m = valueColumns / k;
+      const out = [row[0]];
+      for (let i = 0; i < k; i += 1) for (let j = 0; j < m; j += 1) out.push(row[i + 1]);
+      return out;
+    }
+    const below = header.slice(h + 1);
+    const out = [...row];
+    for (let c = 2; c < width; c += 1) if (!out[c] && out[c - 1] && below.some((r) => r[c])) out[c] = out[c - 1];
+    return out;
+  });
 }
 
 /** A body row that only names statistics ("n", "(%)", "Mean", "SD") continues the header. */

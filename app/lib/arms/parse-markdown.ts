@@ -87,26 +87,6 @@ function cellsByPosition(line: string, columns: Span[]): string[] {
   return cells;
 }
 
-/**
- * Pandoc writes a spanning header ("Placebo (n = 30)" over mean and SD) in the first columns of the
- * row because simple tables cannot span. When a header row fills exactly the first k value columns
- * and the value columns are a multiple m·k of them, each label is spread over m columns.
- */
-function spreadCollapsedSpans(header: string[][], width: number): string[][] {
-  return header.map((row, h) => {
-    if (h === header.length - 1 && header.length === 1) return row;
-    const filled = row.map((cell, c) => (c > 0 && cell ? c : -1)).filter((c) => c > 0);
-    const k = filled.length;
-    const valueColumns = width - 1;
-    if (k < 1 || k >= valueColumns || valueColumns % k !== 0) return row;
-    if (!filled.every((c, i) => c === i + 1)) return row;
-    const m = valueColumns / k;
-    const out = [row[0]];
-    for (let i = 0; i < k; i += 1) for (let j = 0; j < m; j += 1) out.push(row[i + 1]);
-    return out;
-  });
-}
-
 function cleanCells(cells: string[]): RawCell[] {
   return cells.map((text) => ({ text: stripInlineMarkdown(text, true).trim() }));
 }
@@ -122,7 +102,6 @@ interface TableBlock {
 /** A pandoc simple or multiline table whose column separator is line `sep`. */
 function pandocTable(lines: string[], sep: number, top: number | null): TableBlock {
   const columns = runsOf(lines[sep]);
-  const width = columns.length;
   const headerLines = top !== null ? lines.slice(top + 1, sep) : [];
   if (top === null) {
     let h = sep - 1;
@@ -166,9 +145,8 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
     group.push(cellsByPosition(line, columns));
   }
   flushGroup();
-  const spread = spreadCollapsedSpans(header, width);
-  const rows = [...spread, ...body].map(cleanCells);
-  return { rows, headerRows: spread.length, next: i, headerLines: top === null ? headerLines.length : 0 };
+  const rows = [...header, ...body].map(cleanCells);
+  return { rows, headerRows: header.length, next: i, headerLines: top === null ? headerLines.length : 0 };
 }
 
 function pipeCells(line: string): string[] {
@@ -190,7 +168,7 @@ function pipeTable(lines: string[], sep: number): TableBlock {
   let i = sep + 1;
   for (; i < lines.length && lines[i].includes("|") && lines[i].trim() !== ""; i += 1) body.push(pipeCells(lines[i]));
   const width = Math.max(...[...header, ...body].map((row) => row.length));
-  const spread = spreadCollapsedSpans(header.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? "")), width);
+  const spread = header.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ""));
   return { rows: [...spread, ...body].map(cleanCells), headerRows: spread.length, next: i, headerLines: 0 };
 }
 
