@@ -450,7 +450,12 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       for (const rc of arms.comparator) {
         if (contextOf(ri) !== contextOf(rc)) continue;
         const context = contextOf(ri);
-        const blockScore = Math.max(outcomeScore(outcome, context), captionScore * (context ? 0.6 : 0.9));
+        const contextScore = context ? outcomeScore(outcome, context) : 0;
+        const blockScore = context
+          ? contextScore > 0
+            ? Math.max(contextScore, 0.9 * outcomeScore(outcome, `${context} ${table.caption}`, false))
+            : 0
+          : captionScore * 0.9;
         const columns = Array.from({ length: width - 1 }, (_, k) => k + 1);
         const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c)));
         const bestCol = Math.max(0, ...colScores);
@@ -476,6 +481,12 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         }
         const statColumns = chosen.filter((c) => c !== nColumn && !EFFECT_COLUMN.test(columnLabel(table, c)));
         const before = out.length;
+        const lastHeader = table.header[table.header.length - 1] ?? [];
+        if (statColumns.length >= 2 && statColumns.length <= 3 && statColumns.every((c) => columnRole(lastHeader[c] ?? "") !== null)) {
+          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), ...statColumns.map((c) => hintsOf(columnLabel(table, c))));
+          build({ intervention: ri, comparator: rc }, { intervention: statColumns, comparator: statColumns }, score, hints);
+          if (out.length > before) continue;
+        }
         for (const c of statColumns) {
           const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), hintsOf(columnLabel(table, c)));
           build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints);
@@ -670,6 +681,13 @@ function assignProse(
     }
     const iFirst = mentions.intervention[0];
     const cFirst = mentions.comparator[0];
+    if (vs.length === 2 && (!iFirst !== !cFirst)) {
+      const only = iFirst ?? cFirst;
+      const between = sentence.slice(vs[0].end, vs[1].start);
+      if (only.end <= vs[0].start && /^[\s,;%)]*(vs\.?|versus|compared with|compared to)[\s(]*$/i.test(between)) {
+        return iFirst ? { intervention: vs[0], comparator: vs[1] } : { intervention: vs[1], comparator: vs[0] };
+      }
+    }
     if (!iFirst || !cFirst) continue;
     if (vs.length === 2) {
       const iBeforeC = iFirst.start < cFirst.start;
@@ -768,6 +786,8 @@ export function extractArms(report: TrialReport, question: ArmQuestion): ArmExtr
   const names = makeArmNames(question, abbreviations);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
+  const fromTables = tableSizeFallback(report, names);
+  for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
   candidates.push(...proseCandidates(report, names, outcome));
@@ -803,6 +823,29 @@ export function extractArms(report: TrialReport, question: ArmQuestion): ArmExtr
     quotes,
     extractor: "rules",
   };
+}
+
+/** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */
+function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
+  const tally: Record<ArmKey, Map<number, { count: number; quote: ArmQuote }>> = { intervention: new Map(), comparator: new Map() };
+  for (const table of report.tables) {
+    const arms = detectTableArms(table, names);
+    if (!arms || arms.kind === "paired") continue;
+    const sizes = tableGroupSizes(table, arms);
+    for (const arm of ARMS) {
+      const size = sizes[arm];
+      if (!size?.quote) continue;
+      const entry = tally[arm].get(size.n);
+      if (entry) entry.count += 1;
+      else tally[arm].set(size.n, { count: 1, quote: size.quote });
+    }
+  }
+  const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
+  for (const arm of ARMS) {
+    const ranked = [...tally[arm].entries()].sort((a, b) => b[1].count - a[1].count);
+    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count)) out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote };
+  }
+  return out;
 }
 
 const abbreviationCache = new WeakMap<TrialReport, Abbreviation[]>();

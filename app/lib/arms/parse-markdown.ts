@@ -57,6 +57,9 @@ function cellsByPosition(line: string, columns: Span[]): string[] {
     }
     pieces.push({ start, end: start + text.length, text });
   }
+  if (pieces.length === columns.length) return pieces.map((piece) => piece.text);
+  const statLabel = (text: string) => /^[*_]*\(?\s*(n|%|mean|sd|se|sem|no\.?|χ|median|iqr|95% ci)\s*\)?[*_]*$/i.test(text.trim());
+  if (pieces.length === columns.length - 1 && pieces.every((piece) => statLabel(piece.text))) return ["", ...pieces.map((piece) => piece.text)];
   let prev = 0;
   let first = true;
   for (const piece of pieces) {
@@ -208,6 +211,7 @@ export function parseMarkdown(markdown: string): TrialReport {
   const builder = new ReportBuilder();
   const source = markdown
     .replace(/\r\n?/g, "\n")
+    .replace(/[\u00a0\u2000-\u200a\u202f\u3000]/g, " ")
     .replace(/:{4}\s*table-wrap/g, "\n\u0001TABLE\n")
     .replace(/(^|[^:]):{4}(?!:)/g, "$1\n\u0001END\n");
   const lines = source.split("\n");
