@@ -75,16 +75,39 @@ class ArmName {
   /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
-    const re = /[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text))) {
-      const word = m[0];
-      const role = this.roleWords.has(stem(word)) && /^\s+(group|arm)\b/i.test(text.slice(m.index + word.length, m.index + word.length + 8));
-      const hit = role || this.shortForms.has(word) || this.shortForms.has(word.replace(/s$/, "")) || word.split("-").some((part) => this.distinctive.has(stem(part)));
-      if (hit) out.push({ start: m.index, end: m.index + word.length });
+    for (const w of wordsAt(text)) {
+      const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
+      const hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      if (hit) out.push({ start: w.start, end: w.end });
     }
     return out;
   }
+}
+
+interface WordAt {
+  word: string;
+  stem: string;
+  parts: string[];
+  start: number;
+  end: number;
+}
+
+const wordCache = new Map<string, WordAt[]>();
+
+/** Words of a text with their offsets and stems (memoised per text: a report's text is scanned once). */
+function wordsAt(text: string): WordAt[] {
+  const cached = wordCache.get(text);
+  if (cached) return cached;
+  const out: WordAt[] = [];
+  const re = /[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const word = m[0];
+    out.push({ word, stem: stem(word), parts: word.split("-").map(stem), start: m.index, end: m.index + word.length });
+  }
+  if (wordCache.size > 200) wordCache.clear();
+  wordCache.set(text, out);
+  return out;
 }
 
 function overlap(a: string[], b: string[]): number {

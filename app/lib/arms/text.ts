@@ -49,8 +49,19 @@ export function words(text: string): string[] {
   return text.match(/[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*|\d+(?:\.\d+)?/g) ?? [];
 }
 
-/** Content tokens of a phrase: stemmed, stop words removed. */
+const tokenCache = new Map<string, string[]>();
+
+/** Content tokens of a phrase: stemmed, stop words removed (memoised; callers must not mutate the result). */
 export function contentTokens(text: string): string[] {
+  const cached = tokenCache.get(text);
+  if (cached) return cached;
+  const out = computeContentTokens(text);
+  if (tokenCache.size > 20000) tokenCache.clear();
+  tokenCache.set(text, out);
+  return out;
+}
+
+function computeContentTokens(text: string): string[] {
   const out: string[] = [];
   for (const w of words(text)) {
     for (const part of w.split("-")) {
