@@ -94,6 +94,7 @@ export function rowsForAnalysis(
   outcome: string,
   measures: { binary: Measure; continuous: Measure },
 ): { rows: DataRow[]; fromArms: string[]; fromEstimates: string[]; missing: string[] } {
+  outcome = outcome.trim().slice(0, 200);
   const byStudy = new Map(armRows.map((row) => [row.studyId, row]));
   const fromArms: string[] = [];
   const fromEstimates: string[] = [];
