@@ -6,7 +6,7 @@ const ids = process.argv.slice(2).map(Number);
 for (const line of readFileSync("/work/shared/extraction-arms/dev.jsonl", "utf8").trim().split("\n")) {
   const q = JSON.parse(line);
   if (!ids.includes(q.id)) continue;
-  const r = core.parseReport(readFileSync(`/work/shared/extraction-arms/reports/${q.pmcid}.md`, "utf8"), "markdown");
+  const r = core.parseReport(readFileSync(`/work/shared/extraction-arms/reports/${q.pmcid}.${process.env.FMT === "jats" ? "xml" : "md"}`, "utf8"), process.env.FMT ?? "markdown");
   const out = core.extractArms(r, q);
   console.log(q.id, JSON.stringify(out, null, 0).slice(0, 1500));
 }

@@ -266,7 +266,8 @@ function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): Ta
   const paired = labels
     .map((label, k) => ({ k: k + 1, m: /([^();]*?)\s*\(([^()]+)\)\s*$/.exec(label) }))
     .filter(({ m }) => m && names.intervention.score(m[1]) > names.comparator.score(m[1]) && names.comparator.score(m[2]) > names.intervention.score(m[2]) && names.comparator.score(m[2]) >= 0.3)
-    .map(({ k }) => k);
+    .map(({ k }) => k)
+    .filter((k) => !/^(p|p[- ]?values?|sig\.?|significance)\b/i.test(labels[k - 1].trim()));
   if (paired.length) return { kind: "paired", intervention: paired, comparator: paired };
   return null;
 }
@@ -319,6 +320,15 @@ function stripRoleWords(label: string): string {
     .split(/\s+/)
     .filter((w) => !columnRole(w) && !STAT_LABEL.test(w.replace(/[()]/g, "")))
     .join(" ");
+}
+
+/**
+ * Without a timepoint in the question, the end of the intervention is the usual primary time: data
+ * read from columns labelled as a later follow-up rank slightly below the same outcome elsewhere.
+ */
+function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): number {
+  if (outcome.timepoint) return 1;
+  return cols.some((c) => FOLLOW_UP.test(columnLabel(table, c))) ? 0.9 : 1;
 }
 
 /** Parses the cells of one arm at one row, combining sub-columns (mean | SD, n | %) by their roles. */
@@ -460,7 +470,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l)),
         comparator: pickTimepoint(table, arms.comparator, outcome, (l) => names.comparator.score(l)),
       };
-      build({ intervention: r, comparator: r }, colsFor, score, hints);
+      build({ intervention: r, comparator: r }, colsFor, score * followUpFactor(table, colsFor.intervention, outcome), hints);
     });
   } else {
     const width = table.rows[0]?.length ?? 0;
