@@ -463,7 +463,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       }
       const own = outcomeScore(outcome, row[0]);
       const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
-      const score = Math.max(own, 0.9 * withContext, Math.min(1, own + 0.5 * captionScore));
+      const score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
       if (score < 0.5 || own === 0 && withContext === 0) return;
       const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
       const colsFor = {
@@ -606,8 +606,8 @@ interface ProseValue {
 const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => CellStats | null }[] = [
   { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
-  { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;]\s*(${P_NUM})\s*%\s*\)?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
-  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*\(\s*(${P_NUM})\s*%\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
@@ -726,23 +726,21 @@ function assignProse(
       const iBeforeC = iFirst.start < cFirst.start;
       return iBeforeC ? { intervention: vs[0], comparator: vs[1] } : { intervention: vs[1], comparator: vs[0] };
     }
-    const nearest = (arm: ArmKey) => {
-      let best: ProseValue | null = null;
-      let bestDistance = Infinity;
-      for (const v of vs) {
-        for (const mm of mentions[arm]) {
-          const d = mm.end <= v.start ? v.start - mm.end : (mm.start - v.end) * 1.5;
-          if (d >= 0 && d < bestDistance) {
-            bestDistance = d;
-            best = v;
-          }
-        }
+    if (vs.length > 2) {
+      // "A, v1; B, v2; C, v3": each question arm's value is the only one between its name and the next arm's name.
+      const all = [...mentions.intervention.map((m) => ({ ...m, arm: "intervention" as ArmKey })), ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey }))].sort((x, y) => x.start - y.start);
+      const picked: Partial<Record<ArmKey, ProseValue>> = {};
+      for (const [k, m] of all.entries()) {
+        const semicolon = sentence.indexOf(";", vs.find((v) => v.start >= m.end)?.end ?? m.end);
+        const until = Math.min(all[k + 1]?.start ?? sentence.length, semicolon < 0 ? sentence.length : semicolon);
+        const inside = vs.filter((v) => v.start >= m.end && v.end <= until);
+        if (inside.length !== 1 || inside[0].start - m.end > 40) continue;
+        if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
+        picked[m.arm] = inside[0];
       }
-      return bestDistance < 80 ? best : null;
-    };
-    const vi = nearest("intervention");
-    const vc = nearest("comparator");
-    if (vi && vc && vi !== vc) return { intervention: vi, comparator: vc };
+      if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator) return { intervention: picked.intervention, comparator: picked.comparator };
+      continue;
+    }
   }
   return null;
 }
