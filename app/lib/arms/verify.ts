@@ -17,7 +17,9 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 export function groundProposedValue(value: number, field: ArmField, quote: string, groupSize: number | null): string | null {
   if (!Number.isFinite(value)) return null;
   const nums = numbersIn(quote);
-  if (nums.some((n) => close(n, value))) return "";
+  const counts = field === "events" || field === "groupSize";
+  const verbatim = counts ? numbersIn(quote.replace(/-?\d+(?:[.,]\d+)?\s*%/g, " ")) : nums;
+  if (verbatim.some((n) => close(n, value))) return "";
   if (groupSize === null || groupSize <= 0) return null;
   if (field === "events") {
     for (const raw of quote.matchAll(/(\d+(?:\.\d+)?)\s*%/g)) {
