@@ -80,8 +80,9 @@ describe("Europe PMC full text", () => {
     expect(urls).toEqual(["https://europepmc.test/rest/PMC2995234/fullTextXML"]);
     const report = parseReport(first.xml, "jats");
     expect(report.paragraphs.length).toBeGreaterThan(5);
-    const tables = (xml?.match(/<table-wrap[\s>]/g) ?? []).length;
-    expect(report.tables.length).toBeGreaterThanOrEqual(Math.min(1, tables));
+    const tables = (xml?.match(/<table[\s>]/g) ?? []).length;
+    expect(report.tables.length).toBe(tables);
+    expect(report.text).toContain("Baseline characteristics of study patients");
     const result = extractArms(report, { intervention: "treatment", comparator: "control", outcome: "outcome" });
     expect(result.extractor).toBe("rules");
     await env.BUCKET.delete("europepmc/fulltext/PMC2995234.xml");

@@ -121,7 +121,12 @@ export function parseJats(xml: string): TrialReport {
           if (fns.length) for (const fn of fns) footnotes.push(inlineText(childrenOf(fn)));
           else footnotes.push(inlineText(childrenOf(f)));
         }
-        for (const table of findAll(kids, "table")) {
+        const tables = findAll(kids, "table");
+        if (tables.length === 0) {
+          const text = `${label ? inlineText(childrenOf(label)) : ""} ${caption ? inlineText(childrenOf(caption)) : ""} ${footnotes.join(" ")}`;
+          builder.addParagraph(section, text);
+        }
+        for (const table of tables) {
           const { rows, headerRows } = tableRows(table);
           builder.addTable({
             label: label ? inlineText(childrenOf(label)) : undefined,
