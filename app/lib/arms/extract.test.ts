@@ -56,6 +56,24 @@ describe("prose notations (invented sentences)", () => {
     expect(r.comparator).toMatchObject({ events: 7, groupSize: 80 });
   });
 
+  it("reads 'mean (SD)' pairs in prose only when the sentence names the SD", () => {
+    const text = "Mean (SD) fatigue scores at 8 weeks were 21.4 (6.0) with yoga and 25.9 (6.8) with waiting list.";
+    const r = run(text, "text", "yoga", "waiting list", "fatigue score");
+    expect(r.intervention).toMatchObject({ mean: 21.4, sd: 6.0 });
+    expect(r.comparator).toMatchObject({ mean: 25.9, sd: 6.8 });
+    const unlabeled = run("Fatigue scores were 21.4 (6.0) with yoga and 25.9 (6.8) with waiting list.", "text", "yoga", "waiting list", "fatigue score");
+    expect(unlabeled.intervention.mean).toBeNull();
+  });
+
+  it("reads 'x of N' counts", () => {
+    const r = run(
+      "Relapse occurred in 57 of 411 patients given lumetrex and in 73 of 409 patients given placebo.",
+      "text", "lumetrex", "placebo", "relapse",
+    );
+    expect(r.intervention).toMatchObject({ events: 57, groupSize: 411 });
+    expect(r.comparator).toMatchObject({ events: 73, groupSize: 409 });
+  });
+
   it("leaves values null when the arms cannot be told apart", () => {
     const r = run("Headache was reported by 14 (11%) and 9 (7%) participants.", "text", "drug", "placebo", "headache");
     expect(r.intervention.events).toBeNull();

@@ -604,13 +604,18 @@ interface ProseValue {
 }
 
 const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
-const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => CellStats | null }[] = [
+/** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
+type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
+
+const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
   { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
   { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  { re: /\b(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d+)\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g, read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
   { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
 ];
 
@@ -627,6 +632,12 @@ function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
       if (/(95\s*%\s*CI|confidence interval|p\s*[=<>]|OR|RR|HR|odds ratio|risk ratio|difference)[\s:,=]*\(?$/i.test(before)) continue;
       let stats = pattern.read(m);
       if (!stats) continue;
+      if (stats.kind === "ambiguous-pair") {
+        if (sentenceHints.median || sentenceHints.count) continue;
+        if (sentenceHints.se && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
+        else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
+        else continue;
+      }
       if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
       taken.push({ start, end, stats });
     }
