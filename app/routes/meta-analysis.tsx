@@ -428,7 +428,12 @@ export default function MetaAnalysisPage() {
           </p>
           <div className="mt-4">
             <ArmExtractionTable
-              studies={studies.map((s) => ({ id: s.id, title: s.title, text: [s.title, s.abstract, s.fullTextAnalysis].filter(Boolean).join("\n\n") }))}
+              studies={selection.map((s) => ({
+                id: String(s.id),
+                title: s.title,
+                text: [s.title, s.abstract, s.fullTextAnalysis].filter(Boolean).join("\n\n"),
+                pmcid: s.pmcid ?? null,
+              }))}
               signedIn={signedIn}
               userLabel={userLabel}
               disabled={busy}

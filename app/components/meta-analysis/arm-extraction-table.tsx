@@ -10,7 +10,18 @@ import type { Measure } from "~/lib/meta-analysis/types";
 export interface ArmStudyInput {
   id: string;
   title: string;
+  /** Title, abstract and any stored full-text analysis or uploaded PDF text, as plain text. */
   text: string;
+  /** When set, the article's JATS full text from Europe PMC is read instead (falling back to `text`). */
+  pmcid?: string | null;
+}
+
+/** The study's full text from Europe PMC (GET /api/extraction/fulltext/:pmcid), or null when unavailable. */
+async function fetchFullText(pmcid: string, signal?: AbortSignal): Promise<string | null> {
+  const res = await fetch(`/api/extraction/fulltext/${encodeURIComponent(pmcid)}`, { signal });
+  if (!res.ok) return null;
+  const body = (await res.json()) as { text?: string };
+  return typeof body.text === "string" && body.text.length > 0 ? body.text : null;
 }
 
 export interface ArmQuestionForm {
@@ -24,7 +35,8 @@ const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", compar
 
 /** Extracts one study's arm data through POST /api/extraction/arms. */
 async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signal?: AbortSignal): Promise<ArmStudyRow> {
-  const source = { text: study.text, format: "text" as const };
+  const jats = study.pmcid ? await fetchFullText(study.pmcid, signal) : null;
+  const source: ArmStudyRow["source"] = jats && jats.length <= 2 * 1024 * 1024 ? { text: jats, format: "jats" } : { text: study.text, format: "text" };
   const res = await fetch("/api/extraction/arms", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
