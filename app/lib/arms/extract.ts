@@ -37,7 +37,9 @@ class ArmName {
       for (const abbr of abbreviations) {
         if (abbr.short === form.trim()) forms.add(abbr.long);
         const longTokens = armTokens(abbr.long);
-        if (longTokens.length && tokens.length && overlap(tokens, longTokens) >= 0.99 && overlap(longTokens, tokens) >= 0.6) forms.add(abbr.short);
+        const sameArm =
+          (overlap(tokens, longTokens) >= 0.99 && overlap(longTokens, tokens) >= 0.6) || (longTokens.length >= 2 && overlap(longTokens, tokens) >= 0.99);
+        if (longTokens.length && tokens.length && sameArm) forms.add(abbr.short);
       }
     }
     for (const form of forms) {

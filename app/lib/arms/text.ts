@@ -143,7 +143,7 @@ export function findAbbreviations(text: string): Abbreviation[] {
       }
     }
   }
-  const defs = /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})\s*(?:,|:|=)\s+([a-z][^.;,\n]{2,60})/g;
+  const defs = /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})(?:\s+(?:group|arm))?\s*(?:,|:|=)\s+(?:the\s+)?([a-z][^.;,\n]{2,60})/g;
   while ((m = defs.exec(text))) {
     if (looksShort(m[1])) found.push({ short: m[1], long: m[2].trim() });
   }
