@@ -16,6 +16,8 @@ export interface MetaStudy {
   publicationDate: string | null;
   doi: string | null;
   pmid: string | null;
+  /** PMC id ("PMC1234567") when the study is in PubMed Central: arm-level extraction reads its full text. */
+  pmcid?: string | null;
   abstract: string | null;
   /** The stored full-text analysis, when the study has one (meta-analysis extraction reads it too). */
   fullTextAnalysis?: string | null;
@@ -48,6 +50,7 @@ function pick(s: MetaStudy): MetaStudy {
     publicationDate: text(s.publicationDate),
     doi: text(s.doi),
     pmid: text(s.pmid),
+    ...(text(s.pmcid) ? { pmcid: text(s.pmcid) } : {}),
     abstract: text(s.abstract),
     fullTextAnalysis: text(s.fullTextAnalysis),
     source: typeof s.source === "string" ? s.source : "",

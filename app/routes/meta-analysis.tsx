@@ -7,11 +7,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getUser } from "~/.server/auth/session";
 import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
 import { ResultsView } from "~/components/meta-analysis/analysis-results";
+import { ArmExtractionTable } from "~/components/meta-analysis/arm-extraction-table";
 import { DataTable } from "~/components/meta-analysis/data-table";
 import { SaveReportDialog } from "~/components/meta-analysis/save-report-dialog";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
 import { Button } from "~/components/ui/button";
 import { openAiGate } from "~/lib/ai-errors";
+import { type ArmStudyRow, rowsForAnalysis } from "~/lib/arms/review";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { METHOD_LABELS, TEST_LABELS } from "~/lib/meta-analysis/display";
@@ -35,7 +37,7 @@ import {
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
-import type { ExcludedStudy, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
+import type { ExcludedStudy, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection } from "~/lib/meta-selection";
 import { loadSearchState } from "~/lib/search-storage";
 import { toast } from "~/lib/toast";
@@ -45,7 +47,7 @@ export const meta: MetaFunction = () => [{ title: "Meta-Analysis · MetaMind" }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context.app, request);
-  return { signedIn: !!user };
+  return { signedIn: !!user, userLabel: user?.email ?? "guest" };
 }
 
 const FAILURE_MESSAGE = "Failed to generate meta-analysis. Please try again.";
@@ -70,7 +72,7 @@ type Run =
  * JSON) and the results dialog once results exist.
  */
 export default function MetaAnalysisPage() {
-  const { signedIn } = useLoaderData<typeof loader>();
+  const { signedIn, userLabel } = useLoaderData<typeof loader>();
   const selection = useMetaSelection();
   const [extraction, setExtraction] = useState<Extraction>({ kind: "idle" });
   const [options, setOptions] = useState<AnalysisOptions>(DEFAULT_OPTIONS);
@@ -78,6 +80,8 @@ export default function MetaAnalysisPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [saveOpen, setSaveOpen] = useState(false);
   const [resultsOpen, setResultsOpen] = useState(false);
+  const [armSummary, setArmSummary] = useState<{ fromArms: number; fromEstimates: string[]; missing: string[] } | null>(null);
+  const estimateRowsRef = useRef<DataRow[]>([]);
   const upgrade = useUpgradePrompt();
   const trial = useGuestTrialDialog();
   const abortRef = useRef<AbortController | null>(null);
@@ -159,6 +163,20 @@ export default function MetaAnalysisPage() {
       if (!target) return current;
       return { ...current, rows: current.rows.map((r) => (r === target ? row : r)) };
     });
+  }
+
+  /** Arm-level rows replace the selected studies' rows for that outcome; reported estimates fill in only where arm data are missing. */
+  function onUseArmData(armRows: ArmStudyRow[], outcome: string, measures: { binary: Measure; continuous: Measure }) {
+    if (extraction.kind === "done" && !armSummary) estimateRowsRef.current = extraction.rows;
+    const out = rowsForAnalysis(armRows, estimateRowsRef.current, outcome, measures);
+    const titleOf = (id: string) => armRows.find((r) => r.studyId === id)?.title ?? id;
+    setArmSummary({ fromArms: out.fromArms.length, fromEstimates: out.fromEstimates.map(titleOf), missing: out.missing.map(titleOf) });
+    setExtraction((current) => ({
+      kind: "done",
+      rows: out.rows,
+      excluded: current.kind === "done" ? current.excluded : [],
+      model: current.kind === "done" ? current.model : "arm-level rules",
+    }));
   }
 
   async function onRun() {
@@ -397,6 +415,40 @@ export default function MetaAnalysisPage() {
         <p role="alert" data-testid="run-error" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {run.message}
         </p>
+      )}
+
+      {count > 0 && (
+        <section aria-labelledby="arm-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="arm-heading" className="text-lg font-semibold text-slate-900">
+            Data extraction per outcome (arm level)
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Name the intervention, comparator and outcome: MetaMind reads each study&apos;s events and group sizes, or means, SDs and
+            group sizes, from its text and tables. Click a value to see where it was read; correct it if needed. The analysis
+            computes effect sizes from these arm data.
+          </p>
+          <div className="mt-4">
+            <ArmExtractionTable
+              studies={selection.map((s) => ({
+                id: String(s.id),
+                title: s.title,
+                text: [s.title, s.abstract, s.fullTextAnalysis].filter(Boolean).join("\n\n"),
+                pmcid: s.pmcid ?? null,
+              }))}
+              signedIn={signedIn}
+              userLabel={userLabel}
+              disabled={busy}
+              onUse={onUseArmData}
+            />
+          </div>
+          {armSummary && (
+            <p role="note" data-testid="arm-summary" className="mt-3 rounded-md bg-slate-50 p-2 text-sm text-slate-700">
+              {armSummary.fromArms} {armSummary.fromArms === 1 ? "study is" : "studies are"} analysed from arm-level data.
+              {armSummary.fromEstimates.length > 0 && ` Arm data are missing for ${armSummary.fromEstimates.join("; ")}: the reported estimate with its CI is used instead.`}
+              {armSummary.missing.length > 0 && ` No usable data for ${armSummary.missing.join("; ")}.`}
+            </p>
+          )}
+        </section>
       )}
 
       {rows && (

@@ -1,0 +1,378 @@
+import { History, Loader2, Table2 } from "lucide-react";
+import { useMemo, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, parseReport, type TrialReport } from "~/lib/arms";
+import { applyEdit, type ArmStudyRow, BINARY_MEASURES, CONTINUOUS_MEASURES, fieldsFor } from "~/lib/arms/review";
+import type { Measure } from "~/lib/meta-analysis/types";
+
+export interface ArmStudyInput {
+  id: string;
+  title: string;
+  /** Title, abstract and any stored full-text analysis or uploaded PDF text, as plain text. */
+  text: string;
+  /** When set, the article's JATS full text from Europe PMC is read instead (falling back to `text`). */
+  pmcid?: string | null;
+}
+
+/** The study's full text from Europe PMC (GET /api/extraction/fulltext/:pmcid), or null when unavailable. */
+async function fetchFullText(pmcid: string, signal?: AbortSignal): Promise<string | null> {
+  const res = await fetch(`/api/extraction/fulltext/${encodeURIComponent(pmcid)}`, { signal });
+  if (!res.ok) return null;
+  const body = (await res.json()) as { text?: string };
+  return typeof body.text === "string" && body.text.length > 0 ? body.text : null;
+}
+
+export interface ArmQuestionForm {
+  intervention: string;
+  comparator: string;
+  outcome: string;
+}
+
+const FIELD_LABEL: Record<ArmField, string> = { events: "Events", groupSize: "n", mean: "Mean", sd: "SD" };
+const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", comparator: "Comparator" };
+
+/** Extracts one study's arm data through POST /api/extraction/arms. */
+async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signal?: AbortSignal): Promise<ArmStudyRow> {
+  const jats = study.pmcid ? await fetchFullText(study.pmcid, signal) : null;
+  const source: ArmStudyRow["source"] = jats && jats.length <= 2 * 1024 * 1024 ? { text: jats, format: "jats" } : { text: study.text, format: "text" };
+  const res = await fetch("/api/extraction/arms", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...source, ...question }),
+    signal,
+  });
+  const body = (await res.json()) as ArmExtraction & { message?: string };
+  if (!res.ok) throw new Error(body.message ?? `Extraction failed (${res.status})`);
+  return { studyId: study.id, title: study.title, source, result: body, audit: [] };
+}
+
+/** Stores edits for a signed-in user; returns false when they could not be stored. */
+async function storeEdit(row: ArmStudyRow, outcome: string): Promise<boolean> {
+  const last = row.audit[row.audit.length - 1];
+  if (!last) return true;
+  const res = await fetch("/api/extraction/edits", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ edits: [{ studyKey: row.studyId, outcome, arm: last.arm, field: last.field, oldValue: last.oldValue, newValue: last.newValue }] }),
+  });
+  return res.ok;
+}
+
+function QuoteView({ quote, report }: { quote: ArmQuote; report: TrialReport | null }) {
+  if (isTableQuote(quote)) {
+    const table = report?.tables.find((t) => t.label === quote.table);
+    if (!table) return <p className="text-sm text-slate-700">{quote.table}: “{quote.text}”</p>;
+    return (
+      <div className="max-h-72 overflow-auto">
+        <p className="mb-1 text-xs font-medium text-slate-600">
+          {table.label}
+          {table.caption ? `: ${table.caption}` : ""}
+        </p>
+        <table className="text-xs">
+          <thead>
+            {table.header.map((h, hi) => (
+              <tr key={hi}>
+                {h.map((cell, ci) => (
+                  <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${quote.row === -1 && quote.column === ci ? "bg-amber-200" : ""}`}>
+                    {cell}
+                  </th>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.rows.map((r, ri) => (
+              <tr key={ri}>
+                {r.map((cell, ci) => (
+                  <td
+                    key={ci}
+                    data-highlighted={ri === quote.row && ci === quote.column ? "true" : undefined}
+                    className={`border border-slate-200 px-1 py-0.5 ${ri === quote.row && ci === quote.column ? "bg-amber-200 font-semibold" : ri === quote.row ? "bg-amber-50" : ""}`}
+                  >
+                    {cell}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  const text = report?.text ?? "";
+  const paragraph = report?.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end);
+  if (!paragraph || quote.start < 0) return <p className="text-sm text-slate-700">“{quote.text}”</p>;
+  const from = Math.max(paragraph.start, text.lastIndexOf(". ", quote.start) + 1);
+  const toDot = text.indexOf(". ", quote.end);
+  const to = Math.min(paragraph.end, toDot < 0 ? paragraph.end : toDot + 1);
+  return (
+    <p className="text-sm leading-relaxed text-slate-700">
+      …{text.slice(from, quote.start)}
+      <mark data-highlighted="true" className="rounded bg-amber-200 px-0.5">
+        {text.slice(quote.start, quote.end)}
+      </mark>
+      {text.slice(quote.end, to)}…
+    </p>
+  );
+}
+
+function Cell({
+  row,
+  arm,
+  field,
+  selected,
+  onSelect,
+  onEdit,
+}: {
+  row: ArmStudyRow;
+  arm: ArmKey;
+  field: ArmField;
+  selected: boolean;
+  onSelect: () => void;
+  onEdit?: (value: number | null) => void;
+}) {
+  const value = row.result[arm][field];
+  const derived = row.result.derived.find((d) => d.arm === arm && d.field === field);
+  const [draft, setDraft] = useState<string | null>(null);
+  const label = `${row.title}: ${ARM_LABEL[arm]} ${FIELD_LABEL[field]}`;
+  if (draft !== null && onEdit) {
+    return (
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const trimmed = draft.trim();
+          onEdit(trimmed === "" ? null : Number(trimmed));
+          setDraft(null);
+        }}
+      >
+        <Input aria-label={`Edit ${label}`} value={draft} autoFocus inputMode="decimal" className="h-7 w-20 px-1 text-sm" onChange={(e) => setDraft(e.target.value)} onBlur={() => setDraft(null)} />
+      </form>
+    );
+  }
+  return (
+    <div className="flex items-center gap-1">
+      <button
+        type="button"
+        aria-label={value === null ? `${label}: not reported` : `${label}: ${value}, show quote`}
+        aria-pressed={selected}
+        onClick={onSelect}
+        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-400" : "text-slate-900 underline decoration-dotted"}`}
+      >
+        {value === null ? "not reported" : String(value)}
+        {derived ? <sup title={`derived: ${derived.from}`}>d</sup> : null}
+      </button>
+      {onEdit && (
+        <button type="button" className="text-xs text-brand-700 hover:underline" aria-label={`Correct ${label}`} onClick={() => setDraft(value === null ? "" : String(value))}>
+          edit
+        </button>
+      )}
+    </div>
+  );
+}
+
+export interface ArmExtractionTableProps {
+  studies: readonly ArmStudyInput[];
+  signedIn: boolean;
+  userLabel: string;
+  disabled?: boolean;
+  /** Called with the rows (after every extraction or edit), the outcome and the chosen measures. */
+  onUse: (rows: ArmStudyRow[], outcome: string, measures: { binary: Measure; continuous: Measure }) => void;
+}
+
+/**
+ * The data-extraction table for one outcome: intervention, comparator and outcome typed by the user,
+ * each study's 2×2 (events / n) or means / SDs / n per arm, every cell linked to its quote (the
+ * sentence or table cell, highlighted), "not reported" where the report gives nothing, cells
+ * correctable with an audit trail (stored in D1 for signed-in users), and the measure used when the
+ * analysis computes effect sizes from these arm data.
+ */
+export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onUse }: ArmExtractionTableProps) {
+  const [form, setForm] = useState<ArmQuestionForm>({ intervention: "", comparator: "", outcome: "" });
+  const [rows, setRows] = useState<ArmStudyRow[]>([]);
+  const [outcome, setOutcome] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<{ studyId: string; arm: ArmKey; field: ArmField } | null>(null);
+  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ binary: "OR", continuous: "SMD" });
+  const [storeNote, setStoreNote] = useState<string | null>(null);
+
+  const reports = useMemo(() => {
+    const map = new Map<string, TrialReport>();
+    for (const row of rows) {
+      try {
+        map.set(row.studyId, parseReport(row.source.text, row.source.format));
+      } catch (e) {
+        console.warn("could not parse report for quotes", e);
+      }
+    }
+    return map;
+  }, [rows]);
+
+  const ready = form.intervention.trim() && form.comparator.trim() && form.outcome.trim() && studies.length > 0;
+
+  async function onExtract() {
+    setBusy(true);
+    setError(null);
+    setSelected(null);
+    try {
+      const out: ArmStudyRow[] = [];
+      for (const study of studies) out.push(await extractOne(study, form));
+      setRows(out);
+      setOutcome(form.outcome.trim());
+      onUse(out, form.outcome.trim(), measures);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Extraction failed.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onEdit(index: number, arm: ArmKey, field: ArmField, value: number | null) {
+    const row = rows[index];
+    if (!row) return;
+    let next: ArmStudyRow;
+    try {
+      next = applyEdit(row, arm, field, value, userLabel, new Date());
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Invalid value.");
+      return;
+    }
+    setError(null);
+    const updated = rows.map((r, i) => (i === index ? next : r));
+    setRows(updated);
+    onUse(updated, outcome, measures);
+    if (signedIn && next !== row) {
+      void storeEdit(next, outcome).then((ok) => setStoreNote(ok ? "Corrections are saved to your account." : "A correction could not be saved to your account."));
+    }
+  }
+
+  const selectedRow = selected ? rows.find((r) => r.studyId === selected.studyId) : undefined;
+  const selectedQuote = selected && selectedRow ? selectedRow.result.quotes.find((q) => q.arm === selected.arm && q.field === selected.field) : undefined;
+  const outcomeType = rows.find((r) => r.result.outcomeType !== "unknown")?.result.outcomeType ?? "binary";
+  const fields = fieldsFor(outcomeType);
+  const audit = rows.flatMap((r) => r.audit.map((a) => ({ ...a, title: r.title })));
+
+  return (
+    <div data-testid="arm-extraction">
+      <form
+        className="grid gap-3 sm:grid-cols-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready && !busy) void onExtract();
+        }}
+      >
+        {(["intervention", "comparator", "outcome"] as const).map((key) => (
+          <div key={key}>
+            <Label htmlFor={`arm-${key}`} className="text-xs capitalize">
+              {key}
+            </Label>
+            <Input id={`arm-${key}`} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} placeholder={key === "outcome" ? "e.g. mortality at 12 months" : key === "comparator" ? "e.g. placebo" : "e.g. drug A"} />
+          </div>
+        ))}
+        <div className="flex items-end">
+          <Button type="submit" variant="outline" disabled={!ready || busy || disabled}>
+            {busy ? <Loader2 className="animate-spin" aria-hidden /> : <Table2 aria-hidden />}
+            Extract arm data
+          </Button>
+        </div>
+      </form>
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {rows.length > 0 && (
+        <>
+          <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-700">
+            <span>
+              Outcome <strong>{outcome}</strong> ({outcomeType}); effect size from arm data:
+            </span>
+            <select
+              aria-label="Effect measure"
+              className="rounded border border-slate-300 px-2 py-1"
+              value={outcomeType === "binary" ? measures.binary : measures.continuous}
+              onChange={(e) => {
+                const next = outcomeType === "binary" ? { ...measures, binary: e.target.value as Measure } : { ...measures, continuous: e.target.value as Measure };
+                setMeasures(next);
+                onUse(rows, outcome, next);
+              }}
+            >
+              {(outcomeType === "binary" ? BINARY_MEASURES : CONTINUOUS_MEASURES).map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full text-sm" aria-label={`Data extraction: ${outcome}`}>
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+                  <th rowSpan={2} className="py-1 pr-3">Study</th>
+                  <th colSpan={fields.length} className="px-2">Intervention: {form.intervention}</th>
+                  <th colSpan={fields.length} className="px-2">Comparator: {form.comparator}</th>
+                  <th rowSpan={2} className="px-2">Extracted by</th>
+                </tr>
+                <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+                  {(["intervention", "comparator"] as const).flatMap((arm) => fields.map((f) => <th key={`${arm}-${f}`} className="px-2">{FIELD_LABEL[f]}</th>))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row, index) => (
+                  <tr key={row.studyId} className="border-b border-slate-100 align-top">
+                    <td className="max-w-xs py-1 pr-3 text-slate-900">{row.title}</td>
+                    {(["intervention", "comparator"] as const).flatMap((arm) =>
+                      fields.map((field) => (
+                        <td key={`${arm}-${field}`} className="px-2 py-1">
+                          <Cell
+                            row={row}
+                            arm={arm}
+                            field={field}
+                            selected={selected?.studyId === row.studyId && selected.arm === arm && selected.field === field}
+                            onSelect={() => setSelected({ studyId: row.studyId, arm, field })}
+                            onEdit={disabled ? undefined : (value) => onEdit(index, arm, field, value)}
+                          />
+                        </td>
+                      )),
+                    )}
+                    <td className="px-2 py-1 text-xs text-slate-500">{row.result.extractor}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {selected && selectedRow && (
+            <div className="mt-3 rounded-md border border-amber-200 bg-amber-50/40 p-3" data-testid="arm-quote">
+              <p className="mb-1 text-xs font-medium text-slate-600">
+                {selectedRow.title} · {ARM_LABEL[selected.arm]} · {FIELD_LABEL[selected.field]}
+                {selectedRow.result.derived.find((d) => d.arm === selected.arm && d.field === selected.field)?.from
+                  ? ` · derived from ${selectedRow.result.derived.find((d) => d.arm === selected.arm && d.field === selected.field)?.from}`
+                  : ""}
+              </p>
+              {selectedQuote ? <QuoteView quote={selectedQuote} report={reports.get(selectedRow.studyId) ?? null} /> : <p className="text-sm italic text-slate-500">Not reported in the text MetaMind read.</p>}
+            </div>
+          )}
+          {audit.length > 0 && (
+            <details className="mt-3 text-sm" open>
+              <summary className="flex cursor-pointer items-center gap-1 text-slate-700">
+                <History className="size-4" aria-hidden /> Corrections ({audit.length})
+              </summary>
+              <ul className="mt-1 space-y-0.5 text-xs text-slate-600" data-testid="arm-audit">
+                {audit.map((a, i) => (
+                  <li key={i}>
+                    {a.title} · {ARM_LABEL[a.arm]} {FIELD_LABEL[a.field]}: {a.oldValue ?? "not reported"} → {a.newValue ?? "not reported"} · {a.who} ·{" "}
+                    {new Date(a.when).toLocaleString()}
+                  </li>
+                ))}
+              </ul>
+              {storeNote && <p className="mt-1 text-xs text-slate-500">{storeNote}</p>}
+              {!signedIn && <p className="mt-1 text-xs text-slate-500">Sign in to keep corrections with your account.</p>}
+            </details>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,905 @@
+import { columnLabel, type ReportTable, type TrialReport } from "./document.ts";
+import { countFromPercent, roundTo, sdFromCi, sdFromSe } from "./derive.ts";
+import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
+import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
+import {
+  type ArmExtraction,
+  type ArmField,
+  type ArmKey,
+  type ArmQuestion,
+  type ArmQuote,
+  type ArmValues,
+  type Derivation,
+  emptyArm,
+  type OutcomeType,
+} from "./types.ts";
+
+const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
+const BINARY_WORDS =
+  /\b(rate|rates|proportion|incidence|number of (patients|participants|subjects|people|women|men|children)|events?|mortality|deaths?|died|death|survival|response|responders?|remission|relapse|recurrence|occurrence|adverse|complications?|infections?|success|failure|cure|cured|prevalence|risk|abstinence|readmissions?|admissions?|hospitali[sz]ations?|patients with|presence|use of|prescriptions?|continued|discontinu\w*|withdrawals?|dropouts?|sick leave|pregnan\w*|births?|myocardial infarction|stroke|fractures?|effective|improved|need for)\b/i;
+const CONTINUOUS_WORDS = /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
+
+/** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
+class ArmName {
+  readonly variants: string[][] = [];
+  readonly shortForms: Set<string> = new Set();
+  readonly distinctive: Set<string> = new Set();
+
+  constructor(name: string, abbreviations: Abbreviation[]) {
+    const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(name);
+    const forms = new Set<string>([name]);
+    if (paren) {
+      forms.add(`${paren[1]} ${paren[3]}`.trim());
+      forms.add(paren[2].trim());
+    }
+    for (const form of [...forms]) {
+      const tokens = armTokens(form);
+      for (const abbr of abbreviations) {
+        if (abbr.short === form.trim()) forms.add(abbr.long);
+        const longTokens = armTokens(abbr.long);
+        const sameArm =
+          (overlap(tokens, longTokens) >= 0.99 && overlap(longTokens, tokens) >= 0.6) || (longTokens.length >= 2 && overlap(longTokens, tokens) >= 0.99);
+        if (longTokens.length && tokens.length && sameArm) forms.add(abbr.short);
+      }
+    }
+    for (const form of forms) {
+      const trimmed = form.trim();
+      if (!trimmed) continue;
+      if (/^[A-Za-z][A-Za-z0-9-]{0,11}$/.test(trimmed) && /[A-Z0-9]/.test(trimmed.slice(1))) this.shortForms.add(trimmed);
+      const tokens = armTokens(trimmed);
+      if (tokens.length) this.variants.push(tokens);
+    }
+  }
+
+  /** Generic names of the arm's role ("intervention group", "control group"), matched at a lower score. */
+  roleWords: Set<string> = new Set();
+
+  /**
+   * 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a
+   * word; 0.45 when the label is only the arm's generic role ("Intervention", "Control group").
+   */
+  score(label: string): number {
+    const labelWords = words(label);
+    for (const short of this.shortForms) {
+      if (labelWords.some((w) => w === short || w === `${short}s`)) return 1;
+    }
+    const tokens = new Set(armTokens(label));
+    if (tokens.size === 0) return 0;
+    let best = 0;
+    for (const variant of this.variants) {
+      const hits = variant.filter((t) => tokens.has(t)).length;
+      best = Math.max(best, hits / variant.length);
+    }
+    if (best < 0.45 && [...tokens].some((t) => this.roleWords.has(t))) best = 0.45;
+    return best;
+  }
+
+  /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
+  mentions(text: string): { start: number; end: number }[] {
+    const out: { start: number; end: number }[] = [];
+    for (const w of wordsAt(text)) {
+      const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
+      const hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      if (hit) out.push({ start: w.start, end: w.end });
+    }
+    return out;
+  }
+}
+
+interface WordAt {
+  word: string;
+  stem: string;
+  parts: string[];
+  start: number;
+  end: number;
+}
+
+const wordCache = new Map<string, WordAt[]>();
+
+/** Words of a text with their offsets and stems (memoised per text: a report's text is scanned once). */
+function wordsAt(text: string): WordAt[] {
+  const cached = wordCache.get(text);
+  if (cached) return cached;
+  const out: WordAt[] = [];
+  const re = /[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const word = m[0];
+    out.push({ word, stem: stem(word), parts: word.split("-").map(stem), start: m.index, end: m.index + word.length });
+  }
+  if (wordCache.size > 200) wordCache.clear();
+  wordCache.set(text, out);
+  return out;
+}
+
+function overlap(a: string[], b: string[]): number {
+  if (a.length === 0) return 0;
+  const set = new Set(b);
+  return a.filter((t) => set.has(t)).length / a.length;
+}
+
+function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
+  const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
+  const all = (arm: ArmName) => new Set(arm.variants.flat());
+  const roles = {
+    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"],
+    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"],
+  };
+  const iAll = all(names.intervention);
+  const cAll = all(names.comparator);
+  if (!roles.comparator.some((w) => iAll.has(w))) for (const w of roles.intervention) if (!cAll.has(w)) names.intervention.roleWords.add(w);
+  if (!roles.intervention.some((w) => cAll.has(w))) for (const w of roles.comparator) if (!iAll.has(w)) names.comparator.roleWords.add(w);
+  const iTokens = all(names.intervention);
+  const cTokens = all(names.comparator);
+  for (const t of iTokens) if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
+  for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
+  return names;
+}
+
+interface Outcome {
+  /** Alternative names of the outcome as concept lists: the phrase, its bracketed short form, long forms of its abbreviations. */
+  variants: string[][];
+  timepoint: string | null;
+  typeGuess: OutcomeType;
+}
+
+const TIMEPOINT = /(\d+)\s*[-‐]?\s*(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|h|d)\b/i;
+
+function normaliseTimepoint(text: string): string | null {
+  const m = TIMEPOINT.exec(text);
+  if (!m) return null;
+  const unit = m[2].toLowerCase()[0] === "w" ? "w" : m[2].toLowerCase().startsWith("mo") ? "m" : m[2].toLowerCase()[0];
+  return `${Number(m[1])}${unit}`;
+}
+
+function conceptsOf(text: string): string[] {
+  return [...new Set(contentTokens(text.replace(TIMEPOINT, " ")).map(concept))].filter((t) => !/^\d+$/.test(t));
+}
+
+function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outcome {
+  const phrase = question.outcome;
+  const forms = [phrase];
+  const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(phrase);
+  if (paren) forms.push(`${paren[1]} ${paren[3]}`, paren[2]);
+  for (const abbr of abbreviations) {
+    const ws = words(phrase);
+    if (ws.includes(abbr.short)) forms.push(phrase.replace(abbr.short, abbr.long));
+  }
+  const variants = forms.map(conceptsOf).filter((v) => v.length > 0);
+  let typeGuess: OutcomeType = "unknown";
+  if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
+  else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
+  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess };
+}
+
+/**
+ * How well `text` names the outcome (0..1): for the best variant, the share of its concepts present,
+ * times 0.8 + 0.2 · the share of the text's own concepts that are the outcome's (a tighter label wins).
+ */
+function outcomeScore(outcome: Outcome, text: string, tight = true): number {
+  const present = conceptsOf(text);
+  if (present.length === 0) return 0;
+  const set = new Set(present);
+  let best = 0;
+  for (const variant of outcome.variants) {
+    const hits = variant.filter((c) => set.has(c)).length;
+    if (hits === 0) continue;
+    const score = (hits / variant.length) * (tight ? 0.8 + (0.2 * hits) / present.length : 1);
+    best = Math.max(best, score);
+  }
+  return best;
+}
+
+interface ArmData {
+  stats: CellStats;
+  quote: ArmQuote;
+  quoteFields: ArmField[];
+  groupSize: number | null;
+  groupSizeQuote: ArmQuote | null;
+}
+
+interface Candidate {
+  score: number;
+  kind: "count" | "continuous";
+  arms: Record<ArmKey, ArmData>;
+}
+
+const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
+
+function groupSizeFromLabel(label: string): number | null {
+  const m = N_IN_LABEL.exec(label);
+  if (!m) return null;
+  const value = toNumber(m[1] ?? m[2] ?? m[3]);
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+const N_ROW = /^(n|no\.?|number|number of (patients|participants|subjects|children|women|men|cases)|participants|patients|subjects|sample size|randomi[sz]ed|analy[sz]ed|total|n \(%\))\s*$/i;
+const STAT_LABEL = /^(n|no\.?|%|\(%\)|mean|sd|s\.d\.|se|sem|χ|x̄|median|iqr|range|95% ci|ci|p|p-value|p value|value)$/i;
+
+/** Statistic role of a sub-column from the words its label adds to the arm's name. */
+function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "p" | null {
+  const t = label.replace(/[()*]/g, " ").trim().toLowerCase();
+  if (/^(mean|χ|x̄|average|m)$/.test(t)) return "mean";
+  if (/^(sd|s\.d\.|standard deviation)$/.test(t)) return "sd";
+  if (/^(se|sem|s\.e\.|standard error)$/.test(t)) return "se";
+  if (/^(n|no\.?|number|events)$/.test(t)) return "n";
+  if (/^(%|percent|percentage)$/.test(t)) return "pct";
+  if (/^(p|p-value|p value)$/.test(t)) return "p";
+  return null;
+}
+
+function isBaseline(label: string): boolean {
+  return /\b(baseline|pre[- ]?(test|treatment|intervention)?|before|initial|week 0|day 0|t0|admission|screening)\b/i.test(label);
+}
+
+function timepointOf(label: string): string | null {
+  return normaliseTimepoint(label);
+}
+
+interface TableArms {
+  kind: "columns" | "rows" | "paired";
+  intervention: number[];
+  comparator: number[];
+}
+
+function bestIndices(scores: number[], threshold: number): number[] {
+  const max = Math.max(0, ...scores);
+  if (max < threshold) return [];
+  return scores.map((s, i) => (s === max ? i : -1)).filter((i) => i >= 0);
+}
+
+function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: number): { intervention: number[]; comparator: number[] } | null {
+  const si = labels.map((l) => names.intervention.score(l));
+  const sc = labels.map((l) => names.comparator.score(l));
+  const iBest = bestIndices(si.map((s, k) => (s > sc[k] ? s : 0)), 0.3);
+  const cBest = bestIndices(sc.map((s, k) => (s > si[k] ? s : 0)), 0.3);
+  if (iBest.length === 0 || cBest.length === 0) return null;
+  return { intervention: iBest.map((k) => k + offset), comparator: cBest.map((k) => k + offset) };
+}
+
+function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): TableArms | null {
+  const width = table.header[0]?.length ?? table.rows[0]?.length ?? 0;
+  const labels = Array.from({ length: width - 1 }, (_, k) => columnLabel(table, k + 1));
+  const byColumn = assignArms(labels, names, 1);
+  if (byColumn) return { kind: "columns", ...byColumn };
+  const rowLabels = table.rows.map((row) => row[0] ?? "");
+  const byRow = assignArms(rowLabels, names, 0);
+  if (byRow) return { kind: "rows", ...byRow };
+  const paired = labels
+    .map((label, k) => ({ k: k + 1, m: /([^();]*?)\s*\(([^()]+)\)\s*$/.exec(label) }))
+    .filter(({ m }) => m && names.intervention.score(m[1]) > names.comparator.score(m[1]) && names.comparator.score(m[2]) > names.intervention.score(m[2]) && names.comparator.score(m[2]) >= 0.3)
+    .map(({ k }) => k)
+    .filter((k) => !/^(p|p[- ]?values?|sig\.?|significance)\b/i.test(labels[k - 1].trim()));
+  if (paired.length) return { kind: "paired", intervention: paired, comparator: paired };
+  return null;
+}
+
+/** Splits a cell written "intervention value (comparator value)" into its two halves. */
+function splitPaired(cell: string): [string, string] | null {
+  const m = /^(.*?\S)\s*\((.*\d.*)\)\s*$/.exec(cell.trim());
+  if (!m || !/\d/.test(m[1])) return null;
+  return [m[1].trim(), m[2].trim()];
+}
+
+function describe(table: ReportTable): string {
+  return `${table.caption} ${table.footnotes.join(" ")}`;
+}
+
+function isContextRow(row: string[]): boolean {
+  return row[0] !== "" && row.slice(1).every((cell) => cell === "");
+}
+
+/** Picks, among columns of one arm, those of the question's timepoint (or the last after baseline). */
+function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+  const keyed = cols.map((c) => {
+    const label = columnLabel(table, c);
+    return { c, tp: timepointOf(label), base: isBaseline(label), role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") , label, armScore: armLabelScore(label) };
+  });
+  const groups = new Map<string, number[]>();
+  for (const k of keyed) {
+    const key = k.tp ?? (k.base ? "base" : stripRoleWords(k.label));
+    groups.set(key, [...(groups.get(key) ?? []), k.c]);
+  }
+  if (groups.size <= 1) return cols;
+  if (outcome.timepoint && groups.has(outcome.timepoint)) return groups.get(outcome.timepoint) ?? cols;
+  const timed = keyed.filter((k) => k.tp !== null || k.base || POST.test(k.label) || FOLLOW_UP.test(k.label));
+  if (timed.length < keyed.length) {
+    const overall = keyed.filter((k) => /\b(overall|total|all|combined|pooled)\b/i.test(k.label));
+    return overall.length ? overall.map((k) => k.c) : [];
+  }
+  const keys = [...groups.keys()].filter((k) => k !== "base");
+  if (keys.length === 0) return [];
+  const post = keys.find((k) => (groups.get(k) ?? []).some((c) => POST.test(columnLabel(table, c))));
+  return groups.get(post ?? keys[keys.length - 1]) ?? [];
+}
+
+const EFFECT_COLUMN = /\b(p|p[- ]value|odds ratio|risk ratio|hazard ratio|OR|RR|HR|IRR|CI|confidence|difference|diff|effect size|ES|t|F|χ2|chi|test|statistic|z)\b/i;
+const POST = /\b(post[- ]?(test|treatment|intervention|trial)?|after|end of (treatment|intervention|study|trial)|final|endpoint)\b/i;
+const FOLLOW_UP = /\bfollow[- ]?up\b/i;
+
+function stripRoleWords(label: string): string {
+  return label
+    .split(/\s+/)
+    .filter((w) => !columnRole(w) && !STAT_LABEL.test(w.replace(/[()]/g, "")))
+    .join(" ");
+}
+
+/**
+ * Without a timepoint in the question, the end of the intervention is the usual primary time: data
+ * read from columns labelled as a later follow-up rank slightly below the same outcome elsewhere.
+ */
+function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): number {
+  if (outcome.timepoint) return 1;
+  return cols.some((c) => FOLLOW_UP.test(columnLabel(table, c))) ? 0.9 : 1;
+}
+
+/** Parses the cells of one arm at one row, combining sub-columns (mean | SD, n | %) by their roles. */
+function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null): { stats: CellStats; col: number; text: string } | null {
+  const usable = cols.filter((c) => columnRole(table.header[table.header.length - 1]?.[c] ?? "") !== "p");
+  const cells = usable.map((c) => ({ c, text: table.rows[r][c] ?? "", role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") }));
+  const filled = cells.filter((cell) => cell.text !== "");
+  if (filled.length === 0) return null;
+  if (filled.length === 1) {
+    const only = filled[0];
+    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : hints;
+    const stats = parseCell(only.text, only.role === "pct" ? { ...roleHints, percentOnly: true } : roleHints, groupSize);
+    return { stats, col: only.c, text: only.text };
+  }
+  const byRole = new Map(filled.map((cell) => [cell.role, cell]));
+  const num = (text: string | undefined) => {
+    if (text === undefined) return NaN;
+    const m = /^\(?\s*([-−–]?\d+(?:[.,·]\d+)?)\s*%?\s*\)?$/.exec(text.replace(/[*†‡§¶#¤]/g, "").trim());
+    return m ? toNumber(m[1]) : NaN;
+  };
+  if (byRole.has("mean") && (byRole.has("sd") || byRole.has("se"))) {
+    const mean = num(byRole.get("mean")?.text);
+    const sd = num(byRole.get("sd")?.text);
+    const se = num(byRole.get("se")?.text);
+    if (Number.isFinite(mean) && (Number.isFinite(sd) || Number.isFinite(se))) {
+      const first = byRole.get("mean");
+      return {
+        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd } : { kind: "continuous", mean, se },
+        col: first?.c ?? usable[0],
+        text: filled.map((cell) => cell.text).join(" "),
+      };
+    }
+  }
+  if (byRole.has("n") && byRole.has("pct")) {
+    const events = num(byRole.get("n")?.text);
+    const pctText = byRole.get("pct")?.text ?? "";
+    const percent = num(pctText);
+    if (Number.isInteger(events) && Number.isFinite(percent)) {
+      return { stats: { kind: "count", events, percent, percentDecimals: (/[.,](\d+)/.exec(pctText)?.[1].length ?? 0) }, col: byRole.get("n")?.c ?? usable[0], text: filled.map((cell) => cell.text).join(" ") };
+    }
+  }
+  if (filled.length === 2 && filled.every((cell) => cell.role === null)) {
+    const joined = `${filled[0].text} (${filled[1].text.replace(/^\(|\)$/g, "")})`;
+    return { stats: parseCell(joined, hints, groupSize), col: filled[0].c, text: filled.map((cell) => cell.text).join(" ") };
+  }
+  return null;
+}
+
+function tableGroupSizes(table: ReportTable, arms: TableArms): Record<ArmKey, { n: number; quote: ArmQuote | null } | null> {
+  const out: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = { intervention: null, comparator: null };
+  for (const arm of ARMS) {
+    const idx = arms[arm];
+    if (arms.kind === "columns") {
+      const sizes = new Set(idx.map((c) => groupSizeFromLabel(columnLabel(table, c))).filter((n): n is number => n !== null));
+      if (sizes.size === 1) {
+        const n = [...sizes][0];
+        out[arm] = { n, quote: { arm, field: "groupSize", table: table.label, row: -1, column: idx[0], text: columnLabel(table, idx[0]) } };
+        continue;
+      }
+      const nRow = table.rows.findIndex((row) => N_ROW.test(row[0].replace(/[*:]/g, "").trim()));
+      if (nRow >= 0) {
+        const values = new Set(idx.map((c) => table.rows[nRow][c]).filter((v) => /^\d+$/.test(v.trim())).map((v) => Number(v.trim())));
+        if (values.size === 1) out[arm] = { n: [...values][0], quote: { arm, field: "groupSize", table: table.label, row: nRow, column: idx[0], text: table.rows[nRow][idx[0]] } };
+      }
+    } else {
+      const sizes = new Set(idx.map((r) => groupSizeFromLabel(table.rows[r][0])).filter((n): n is number => n !== null));
+      if (sizes.size === 1) out[arm] = { n: [...sizes][0], quote: { arm, field: "groupSize", table: table.label, row: idx[0], column: 0, text: table.rows[idx[0]][0] } };
+    }
+  }
+  return out;
+}
+
+/** Candidates from one table: rows (or blocks) that name the outcome, read at the arms' columns (or rows). */
+function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, outcome: Outcome, textSizes: Record<ArmKey, SizeFact | null>): Candidate[] {
+  const arms = detectTableArms(table, names);
+  if (!arms) return [];
+  const captionScore = outcomeScore(outcome, table.caption);
+  const sizes: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = tableGroupSizes(table, arms);
+  const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
+  const tableHints = hintsOf(describe(table));
+  const out: Candidate[] = [];
+  const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints) => {
+    const data: Partial<Record<ArmKey, ArmData>> = {};
+    for (const arm of ARMS) {
+      const n = sizeOf(arm);
+      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n);
+      if (!read || read.stats.kind === "unknown") {
+        if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
+          read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
+        } else return;
+      }
+      data[arm] = {
+        stats: read.stats,
+        quote: { arm, field: read.stats.kind === "count" ? "events" : "mean", table: table.label, row: rowFor[arm], column: read.col, text: read.text },
+        quoteFields: [],
+        groupSize: sizes[arm]?.n ?? null,
+        groupSizeQuote: sizes[arm]?.quote ?? null,
+      };
+    }
+    const i = data.intervention;
+    const c = data.comparator;
+    if (!i || !c || i.stats.kind !== c.stats.kind || i.stats.kind === "unknown") return;
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c } });
+  };
+  if (arms.kind === "paired") {
+    const chosen = pickTimepoint(table, arms.intervention, outcome, () => 0);
+    if (chosen.length !== 1) return out;
+    const c = chosen[0];
+    table.rows.forEach((row, r) => {
+      const score = outcomeScore(outcome, row[0]);
+      if (score < 0.5) return;
+      const halves = splitPaired(row[c] ?? "");
+      if (!halves) return;
+      const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(columnLabel(table, c)));
+      const data = {} as Record<ArmKey, ArmData>;
+      for (const [k, arm] of ARMS.entries()) {
+        const stats = parseCell(halves[k], hints, sizeOf(arm));
+        if (stats.kind === "unknown") return;
+        data[arm] = { stats, quote: { arm, field: "mean", table: table.label, row: r, column: c, text: row[c] }, quoteFields: [], groupSize: null, groupSizeQuote: null };
+      }
+      if (data.intervention.stats.kind !== data.comparator.stats.kind) return;
+      out.push({ score, kind: data.intervention.stats.kind === "count" ? "count" : "continuous", arms: data });
+    });
+    return out;
+  }
+  if (arms.kind === "columns") {
+    let context = "";
+    table.rows.forEach((row, r) => {
+      if (isContextRow(row)) {
+        context = row[0];
+        return;
+      }
+      const own = outcomeScore(outcome, row[0]);
+      const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
+      const score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
+      if (score < 0.5 || own === 0 && withContext === 0) return;
+      const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
+      const colsFor = {
+        intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l)),
+        comparator: pickTimepoint(table, arms.comparator, outcome, (l) => names.comparator.score(l)),
+      };
+      build({ intervention: r, comparator: r }, colsFor, score * followUpFactor(table, colsFor.intervention, outcome), hints);
+    });
+  } else {
+    const width = table.rows[0]?.length ?? 0;
+    const stub = table.header.map((row) => row[0]).filter(Boolean).join(" ");
+    const contextOf = (r: number) => {
+      for (let k = r - 1; k >= 0; k -= 1) if (isContextRow(table.rows[k])) return table.rows[k][0];
+      return stub;
+    };
+    for (const ri of arms.intervention) {
+      for (const rc of arms.comparator) {
+        if (contextOf(ri) !== contextOf(rc)) continue;
+        const context = contextOf(ri);
+        const contextScore = context ? outcomeScore(outcome, context) : 0;
+        const blockScore = context
+          ? contextScore > 0
+            ? Math.max(contextScore, 0.9 * outcomeScore(outcome, `${context} ${table.caption}`, false))
+            : 0
+          : captionScore * 0.9;
+        const columns = Array.from({ length: width - 1 }, (_, k) => k + 1);
+        const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c)));
+        const bestCol = Math.max(0, ...colScores);
+        let chosen: number[];
+        let score: number;
+        if (bestCol >= 0.5 && bestCol > blockScore) {
+          chosen = columns.filter((_, k) => colScores[k] === bestCol);
+          score = bestCol;
+        } else {
+          chosen = columns;
+          score = blockScore;
+        }
+        if (score < 0.5) continue;
+        const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
+        if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0);
+        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed)$/i.test(columnLabel(table, c).trim()));
+        for (const arm of ARMS) {
+          const r = arm === "intervention" ? ri : rc;
+          const value = nColumn !== undefined ? table.rows[r][nColumn]?.trim() : "";
+          if (nColumn !== undefined && /^\d+$/.test(value ?? "") && !sizes[arm]) {
+            sizes[arm] = { n: Number(value), quote: { arm, field: "groupSize", table: table.label, row: r, column: nColumn, text: value ?? "" } };
+          }
+        }
+        const statColumns = chosen.filter((c) => c !== nColumn && !EFFECT_COLUMN.test(columnLabel(table, c)));
+        const before = out.length;
+        const lastHeader = table.header[table.header.length - 1] ?? [];
+        if (statColumns.length >= 2 && statColumns.length <= 3 && statColumns.every((c) => columnRole(lastHeader[c] ?? "") !== null)) {
+          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), ...statColumns.map((c) => hintsOf(columnLabel(table, c))));
+          build({ intervention: ri, comparator: rc }, { intervention: statColumns, comparator: statColumns }, score, hints);
+          if (out.length > before) continue;
+        }
+        for (const c of statColumns) {
+          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), hintsOf(columnLabel(table, c)));
+          build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints);
+          if (out.length > before) break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+interface SizeFact {
+  n: number;
+  quote: ArmQuote;
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+
+function wordNumber(raw: string): number | null {
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.toLowerCase().split(/[-\s]/);
+  let total = 0;
+  for (const part of parts) {
+    const v = NUMBER_WORDS[part] ?? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"].indexOf(part);
+    if (v === undefined || v < 0) return null;
+    total += v;
+  }
+  return total > 0 ? total : null;
+}
+
+/** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
+function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
+  const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
+  const text = report.text;
+  for (const arm of ARMS) {
+    const counts = new Map<number, { count: number; quote: ArmQuote }>();
+    for (const mention of names[arm].mentions(text)) {
+      const other = arm === "intervention" ? "comparator" : "intervention";
+      const after = text.slice(mention.end, mention.end + 40);
+      const before = text.slice(Math.max(0, mention.start - 70), mention.start);
+      let n: number | null = null;
+      let start = mention.start;
+      let end = mention.end;
+      const a = /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?,?\s*[nN]\s*=\s*(\d+)\b/.exec(after);
+      if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
+        n = Number(a[1] ?? a[2]);
+        end = mention.end + a[0].length;
+      } else {
+        const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
+        if (b) {
+          n = wordNumber(b[1]);
+          if (n !== null && n < 5) n = null;
+          start = mention.start - before.length + b.index;
+          if (n !== null && names[other].mentions(text.slice(start, mention.start)).length) n = null;
+        }
+      }
+      if (n === null || n <= 0 || n > 100000) continue;
+      const entry = counts.get(n);
+      if (entry) entry.count += 1;
+      else counts.set(n, { count: 1, quote: { arm, field: "groupSize", text: text.slice(start, end), start, end } });
+    }
+    let best: SizeFact | null = null;
+    let bestCount = 0;
+    for (const [n, entry] of counts) {
+      if (entry.count > bestCount) {
+        best = { n, quote: entry.quote };
+        bestCount = entry.count;
+      }
+    }
+    out[arm] = best;
+  }
+  return out;
+}
+
+interface ProseValue {
+  start: number;
+  end: number;
+  stats: CellStats;
+}
+
+const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
+/** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
+type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
+
+const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
+  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
+  { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  { re: /\b(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d+)\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g, read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
+];
+
+function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
+  const taken: ProseValue[] = [];
+  for (const pattern of PROSE_PATTERNS) {
+    pattern.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.re.exec(sentence))) {
+      const start = m.index;
+      const end = m.index + m[0].length;
+      if (taken.some((v) => start < v.end && end > v.start)) continue;
+      const before = sentence.slice(Math.max(0, start - 25), start);
+      if (/(95\s*%\s*CI|confidence interval|p\s*[=<>]|OR|RR|HR|odds ratio|risk ratio|difference)[\s:,=]*\(?$/i.test(before)) continue;
+      let stats = pattern.read(m);
+      if (!stats) continue;
+      if (stats.kind === "ambiguous-pair") {
+        if (sentenceHints.median || sentenceHints.count) continue;
+        if (sentenceHints.se && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
+        else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
+        else continue;
+      }
+      if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
+      taken.push({ start, end, stats });
+    }
+  }
+  return taken.sort((a, b) => a.start - b.start);
+}
+
+const ZERO = /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
+
+/** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
+function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
+  const out: Candidate[] = [];
+  const text = report.text;
+  for (const paragraph of report.paragraphs) {
+    for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
+      const sentence = text.slice(span.start, span.end);
+      if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
+      const score = outcomeScore(outcome, sentence, false);
+      if (score < 0.5) continue;
+      const hints = hintsOf(sentence);
+      const values = proseValues(sentence, hints);
+      const mentions = { intervention: names.intervention.mentions(sentence), comparator: names.comparator.mentions(sentence) };
+      const assigned = assignProse(sentence, values, mentions, names);
+      const zero = ZERO.exec(sentence);
+      if (!assigned && zero) {
+        for (const arm of ARMS) {
+          const near = mentions[arm].find((mm) => mm.start > zero.index && mm.start - zero.index < 120);
+          const other = arm === "intervention" ? "comparator" : "intervention";
+          if (near && !mentions[other].some((mm) => mm.start > zero.index && mm.start < near.start)) {
+            const otherValues = values.filter((v) => v.stats.kind === "count");
+            if (otherValues.length === 1) {
+              const zeroStats: CellStats = { kind: "count", events: 0 };
+              const pieces = { [arm]: { stats: zeroStats, start: zero.index, end: near.end }, [other]: otherValues[0] } as Record<ArmKey, ProseValue>;
+              out.push(proseCandidate(pieces, span.start, text, score));
+            }
+          }
+        }
+      }
+      if (assigned) out.push(proseCandidate(assigned, span.start, text, score));
+    }
+  }
+  return out;
+}
+
+function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number): Candidate {
+  const arms = {} as Record<ArmKey, ArmData>;
+  for (const arm of ARMS) {
+    const v = pieces[arm];
+    const start = offset + v.start;
+    const end = offset + v.end;
+    arms[arm] = {
+      stats: v.stats,
+      quote: { arm, field: v.stats.kind === "count" ? "events" : "mean", text: text.slice(start, end), start, end },
+      quoteFields: [],
+      groupSize: null,
+      groupSizeQuote: null,
+    };
+  }
+  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms };
+}
+
+function assignProse(
+  sentence: string,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+  names: Record<ArmKey, ArmName>,
+): Record<ArmKey, ProseValue> | null {
+  const kinds: ("count" | "continuous")[] = ["continuous", "count"];
+  for (const kind of kinds) {
+    const vs = values.filter((v) => v.stats.kind === kind);
+    if (vs.length < 2) continue;
+    const resp = /\brespectively\b/i.exec(sentence);
+    if (resp && vs.length >= 2) {
+      const listStart = vs[vs.length - 1].end;
+      if (resp.index > listStart) {
+        const listText = sentence.slice(listStart, resp.index).replace(/^[\s,;:)]*(?:in|for|among|of)?\s*(?:the\s+)?(?:patients|participants|subjects|children|infants)?\s*(?:fed|given|receiving|treated with|in)?\s*/i, "");
+        const items = listText.split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+/).map((s) => s.trim()).filter(Boolean);
+        if (items.length === vs.length) {
+          const iIdx = bestItem(items, names.intervention, names.comparator);
+          const cIdx = bestItem(items, names.comparator, names.intervention);
+          if (iIdx !== null && cIdx !== null && iIdx !== cIdx) return { intervention: vs[iIdx], comparator: vs[cIdx] };
+        }
+        if (items.length === vs.length || items.length > 0) continue;
+      }
+    }
+    const iFirst = mentions.intervention[0];
+    const cFirst = mentions.comparator[0];
+    if (vs.length === 2 && (!iFirst !== !cFirst)) {
+      const only = iFirst ?? cFirst;
+      const between = sentence.slice(vs[0].end, vs[1].start);
+      if (only.end <= vs[0].start && /^[\s,;%)]*(vs\.?|versus|compared with|compared to)[\s(]*$/i.test(between)) {
+        return iFirst ? { intervention: vs[0], comparator: vs[1] } : { intervention: vs[1], comparator: vs[0] };
+      }
+    }
+    if (!iFirst || !cFirst) continue;
+    if (vs.length === 2) {
+      const iBeforeC = iFirst.start < cFirst.start;
+      return iBeforeC ? { intervention: vs[0], comparator: vs[1] } : { intervention: vs[1], comparator: vs[0] };
+    }
+    if (vs.length > 2) {
+      // "A, v1; B, v2; C, v3": each question arm's value is the only one between its name and the next arm's name.
+      const all = [...mentions.intervention.map((m) => ({ ...m, arm: "intervention" as ArmKey })), ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey }))].sort((x, y) => x.start - y.start);
+      const picked: Partial<Record<ArmKey, ProseValue>> = {};
+      for (const [k, m] of all.entries()) {
+        const semicolon = sentence.indexOf(";", vs.find((v) => v.start >= m.end)?.end ?? m.end);
+        const until = Math.min(all[k + 1]?.start ?? sentence.length, semicolon < 0 ? sentence.length : semicolon);
+        const inside = vs.filter((v) => v.start >= m.end && v.end <= until);
+        if (inside.length !== 1 || inside[0].start - m.end > 40) continue;
+        if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
+        picked[m.arm] = inside[0];
+      }
+      if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator) return { intervention: picked.intervention, comparator: picked.comparator };
+      continue;
+    }
+  }
+  return null;
+}
+
+function bestItem(items: string[], arm: ArmName, other: ArmName): number | null {
+  const scores = items.map((item) => (arm.score(item) > other.score(item) ? arm.score(item) : 0));
+  const best = bestIndices(scores, 0.3);
+  return best.length === 1 ? best[0] : null;
+}
+
+/** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI. */
+function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>): { values: Record<ArmKey, ArmValues>; derived: Derivation[]; quotes: ArmQuote[] } | null {
+  const values = { intervention: emptyArm(), comparator: emptyArm() };
+  const derived: Derivation[] = [];
+  const quotes: ArmQuote[] = [];
+  for (const arm of ARMS) {
+    const data = candidate.arms[arm];
+    const s = data.stats;
+    const v = values[arm];
+    let n = s.groupSize ?? data.groupSize ?? sizes[arm]?.n ?? null;
+    const nQuote: ArmQuote | null = s.groupSize !== undefined ? { ...data.quote, field: "groupSize" } : data.groupSizeQuote ?? sizes[arm]?.quote ?? null;
+    if (candidate.kind === "count") {
+      if (s.events !== undefined) {
+        if (n !== null && s.events > n) return null;
+        if (n !== null && s.percent !== undefined && s.groupSize === undefined && Math.abs((100 * s.events) / n - s.percent) > 0.5 * 10 ** -(s.percentDecimals ?? 0) + 0.06) {
+          n = null;
+        }
+        v.events = s.events;
+        quotes.push({ ...data.quote, field: "events" });
+      } else if (s.percent !== undefined && n !== null) {
+        const k = countFromPercent(s.percent, s.percentDecimals ?? 0, n);
+        if (k === null) return null;
+        v.events = k;
+        derived.push({ arm, field: "events", from: `${s.percent}% of n = ${n}` });
+        quotes.push({ ...data.quote, field: "events" });
+      } else return null;
+    } else {
+      if (s.mean === undefined) return null;
+      v.mean = s.mean;
+      quotes.push({ ...data.quote, field: "mean" });
+      if (s.sd !== undefined) {
+        v.sd = s.sd;
+        quotes.push({ ...data.quote, field: "sd" });
+      } else if (s.se !== undefined && n !== null) {
+        v.sd = roundTo(sdFromSe(s.se, n), 4);
+        derived.push({ arm, field: "sd", from: `SE ${s.se} × √${n}` });
+        quotes.push({ ...data.quote, field: "sd" });
+      } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
+        v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
+        derived.push({ arm, field: "sd", from: `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}` });
+        quotes.push({ ...data.quote, field: "sd" });
+      }
+    }
+    v.groupSize = n;
+    if (n !== null && nQuote) quotes.push({ ...nQuote, arm, field: "groupSize" });
+  }
+  return { values, derived, quotes };
+}
+
+/**
+ * Arm-level data for one question about one report (pure, no I/O).
+ *
+ * Input: the parsed report and `{intervention, comparator, outcome}` as free text (a short form in
+ * brackets, "treatment as usual (TAU)", is used too). Output: `outcomeType` (binary when the data
+ * are counts, continuous when means; from the outcome's wording when no data are found), per arm
+ * `events` + `groupSize` or `mean` + `sd` + `groupSize` (null when the report does not give them),
+ * the derivations applied (count from a percentage of a known n when exactly one integer fits;
+ * SD = SE·√n or from a 95% CI, Cochrane Handbook 6.5.2.2) and one quote per value.
+ * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
+ * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
+ */
+export function extractArms(report: TrialReport, question: ArmQuestion): ArmExtraction {
+  const abbreviations = reportAbbreviations(report);
+  const names = makeArmNames(question, abbreviations);
+  const outcome = makeOutcome(question, abbreviations);
+  const sizes = textGroupSizes(report, names);
+  const fromTables = tableSizeFallback(report, names);
+  for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
+  const candidates: Candidate[] = [];
+  for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
+  candidates.push(...proseCandidates(report, names, outcome));
+  candidates.sort((a, b) => b.score - a.score);
+  for (const candidate of candidates) {
+    if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
+    const result = finalise(candidate, sizes);
+    if (!result) continue;
+    return {
+      outcomeType: candidate.kind === "count" ? "binary" : "continuous",
+      intervention: result.values.intervention,
+      comparator: result.values.comparator,
+      derived: result.derived,
+      quotes: result.quotes,
+      extractor: "rules",
+    };
+  }
+  const intervention = emptyArm();
+  const comparator = emptyArm();
+  const quotes: ArmQuote[] = [];
+  for (const arm of ARMS) {
+    const size = sizes[arm];
+    if (size) {
+      (arm === "intervention" ? intervention : comparator).groupSize = size.n;
+      quotes.push(size.quote);
+    }
+  }
+  return {
+    outcomeType: outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess,
+    intervention,
+    comparator,
+    derived: [],
+    quotes,
+    extractor: "rules",
+  };
+}
+
+/** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */
+function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
+  const tally: Record<ArmKey, Map<number, { count: number; quote: ArmQuote }>> = { intervention: new Map(), comparator: new Map() };
+  for (const table of report.tables) {
+    const arms = detectTableArms(table, names);
+    if (!arms || arms.kind === "paired") continue;
+    const sizes = tableGroupSizes(table, arms);
+    for (const arm of ARMS) {
+      const size = sizes[arm];
+      if (!size?.quote) continue;
+      const entry = tally[arm].get(size.n);
+      if (entry) entry.count += 1;
+      else tally[arm].set(size.n, { count: 1, quote: size.quote });
+    }
+  }
+  const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
+  for (const arm of ARMS) {
+    const ranked = [...tally[arm].entries()].sort((a, b) => b[1].count - a[1].count);
+    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count)) out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote };
+  }
+  return out;
+}
+
+const abbreviationCache = new WeakMap<TrialReport, Abbreviation[]>();
+
+/** Abbreviations defined in the report's text and its tables' footnotes (cached per report object). */
+export function reportAbbreviations(report: TrialReport): Abbreviation[] {
+  const cached = abbreviationCache.get(report);
+  if (cached) return cached;
+  const found = findAbbreviations(report.text);
+  for (const table of report.tables) for (const note of table.footnotes) found.push(...findAbbreviations(note));
+  abbreviationCache.set(report, found);
+  return found;
+}

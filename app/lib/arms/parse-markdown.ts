@@ -1,0 +1,321 @@
+import { type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+
+/** Removes inline markdown: emphasis, superscript/subscript markers, links, escapes, heading marks. */
+export function stripInlineMarkdown(value: string, inCell = false): string {
+  let out = value
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\^([^^\s]{1,4})\^/g, (_, sup: string) => (inCell && /^[,*†‡§¶#¤a-z]+$/i.test(sup) ? "" : sup))
+    .replace(/~([^~\s]{1,6})~/g, "$1")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>$~^'"])/g, "$1")
+    .replace(/(\*\*|__)(\S(?:.*?\S)?)\1/g, "$2")
+    .replace(/(^|[^\w*])[*_](\S(?:.*?\S)?)[*_](?=[^\w*]|$)/g, "$1$2")
+    .replace(/(^|\s)#{1,6}(?=\s)/g, "$1")
+    .replace(/`/g, "");
+  if (inCell) out = out.replace(/(\d)\s*\*+$/, "$1").replace(/\*+/g, "");
+  return out;
+}
+
+const DASH_LINE = /^\s*-{3,}(\s+-{3,})*\s*$/;
+const PIPE_SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+const GRID_BORDER = /^\s*\+([-=:]+\+)+\s*$/;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function runsOf(line: string): Span[] {
+  const spans: Span[] = [];
+  const re = /-{3,}/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) spans.push({ start: m.index, end: m.index + m[0].length });
+  return spans;
+}
+
+/**
+ * Splits a fixed-width line into cells by column positions. Runs of text separated by two or more
+ * spaces (or one space where a column starts) go, left to right, to the column they overlap most;
+ * a run that overlaps no column further right goes to the nearest one, so a line shifted by a few
+ * characters (pandoc counts some characters differently) still lands in order.
+ */
+function cellsByPosition(line: string, columns: Span[]): string[] {
+  const cells = columns.map(() => "");
+  const pieces: { start: number; end: number; text: string }[] = [];
+  const re = /\S+(?: \S+)*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) {
+    let start = m.index;
+    let text = m[0];
+    for (let c = 1; c < columns.length; c += 1) {
+      const boundary = columns[c].start;
+      if (boundary > start && boundary < start + text.length && text[boundary - start - 1] === " ") {
+        pieces.push({ start, end: boundary - 1, text: text.slice(0, boundary - start - 1) });
+        text = text.slice(boundary - start);
+        start = boundary;
+      }
+    }
+    pieces.push({ start, end: start + text.length, text });
+  }
+  if (pieces.length === columns.length) return pieces.map((piece) => piece.text);
+  const statLabel = (text: string) => /^[*_]*\(?\s*(n|%|mean|sd|se|sem|no\.?|χ|median|iqr|95% ci)\s*\)?[*_]*$/i.test(text.trim());
+  if (pieces.length === columns.length - 1 && pieces.every((piece) => statLabel(piece.text))) return ["", ...pieces.map((piece) => piece.text)];
+  let prev = 0;
+  let first = true;
+  for (const piece of pieces) {
+    let best = -1;
+    let bestOverlap = 0;
+    for (let c = first ? 0 : prev; c < columns.length; c += 1) {
+      const overlap = Math.min(piece.end, columns[c].end) - Math.max(piece.start, columns[c].start);
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = c;
+      }
+    }
+    if (best < 0) {
+      let distance = Infinity;
+      for (let c = first ? 0 : Math.min(prev + 1, columns.length - 1); c < columns.length; c += 1) {
+        const d = Math.abs(columns[c].start - piece.start);
+        if (d < distance) {
+          distance = d;
+          best = c;
+        }
+      }
+    }
+    if (best < 0) best = columns.length - 1;
+    cells[best] = cells[best] ? `${cells[best]} ${piece.text}` : piece.text;
+    prev = best;
+    first = false;
+  }
+  return cells;
+}
+
+function cleanCells(cells: string[]): RawCell[] {
+  return cells.map((text) => ({ text: stripInlineMarkdown(text, true).trim() }));
+}
+
+interface TableBlock {
+  rows: RawCell[][];
+  headerRows: number;
+  next: number;
+  /** Lines above the column separator that a simple table took as its header. */
+  headerLines: number;
+}
+
+/** A pandoc simple or multiline table whose column separator is line `sep`. */
+function pandocTable(lines: string[], sep: number, top: number | null): TableBlock {
+  const columns = runsOf(lines[sep]);
+  const headerLines = top !== null ? lines.slice(top + 1, sep) : [];
+  if (top === null) {
+    let h = sep - 1;
+    while (h >= 0 && lines[h].trim() !== "" && !/^\s*:::/.test(lines[h]) && !lines[h].startsWith("\u0001") && !DASH_LINE.test(lines[h]) && sep - h <= 3) {
+      headerLines.unshift(lines[h]);
+      h -= 1;
+    }
+  }
+  const multiline = top !== null;
+  let header: string[][];
+  if (multiline) {
+    const merged = columns.map(() => "");
+    const rowsOfHeader = headerLines.map((line) => cellsByPosition(line, columns));
+    header = rowsOfHeader.length > 1 && rowsOfHeader[0].filter(Boolean).length < rowsOfHeader[1].filter(Boolean).length - 1
+      ? rowsOfHeader
+      : [rowsOfHeader.reduce((acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell)), merged)];
+  } else {
+    header = headerLines.map((line) => cellsByPosition(line, columns));
+  }
+  const body: string[][] = [];
+  let i = sep + 1;
+  let group: string[][] = [];
+  const flushGroup = () => {
+    if (group.length === 0) return;
+    if (multiline) body.push(group.reduce((acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell))));
+    else body.push(...group);
+    group = [];
+  };
+  for (; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (DASH_LINE.test(line)) {
+      i += 1;
+      break;
+    }
+    if (/^\s*:::/.test(line) || line.startsWith("\u0001")) break;
+    if (line.trim() === "") {
+      if (!multiline && line.length < 2) break;
+      flushGroup();
+      continue;
+    }
+    group.push(cellsByPosition(line, columns));
+  }
+  flushGroup();
+  const rows = [...header, ...body].map(cleanCells);
+  return { rows, headerRows: header.length, next: i, headerLines: top === null ? headerLines.length : 0 };
+}
+
+function pipeCells(line: string): string[] {
+  let trimmed = line.trim();
+  if (trimmed.startsWith("|")) trimmed = trimmed.slice(1);
+  if (trimmed.endsWith("|") && !trimmed.endsWith("\\|")) trimmed = trimmed.slice(0, -1);
+  return trimmed.split(/(?<!\\)\|/).map((cell) => cell.trim());
+}
+
+function pipeTable(lines: string[], sep: number): TableBlock {
+  const header: string[][] = [];
+  let h = sep - 1;
+  while (h >= 0 && lines[h].includes("|") && !PIPE_SEPARATOR.test(lines[h])) {
+    header.unshift(pipeCells(lines[h]));
+    h -= 1;
+    if (sep - h > 3) break;
+  }
+  const body: string[][] = [];
+  let i = sep + 1;
+  for (; i < lines.length && lines[i].includes("|") && lines[i].trim() !== ""; i += 1) body.push(pipeCells(lines[i]));
+  const width = Math.max(...[...header, ...body].map((row) => row.length));
+  const spread = header.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ""));
+  return { rows: [...spread, ...body].map(cleanCells), headerRows: spread.length, next: i, headerLines: 0 };
+}
+
+function gridTable(lines: string[], start: number): TableBlock {
+  const border = lines[start];
+  const boundaries: number[] = [];
+  for (let c = 0; c < border.length; c += 1) if (border[c] === "+") boundaries.push(c);
+  const rows: RawCell[][] = [];
+  let headerRows = 0;
+  let group: string[] = [];
+  let i = start + 1;
+  for (; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (GRID_BORDER.test(line)) {
+      if (group.length) {
+        const cells = boundaries.slice(0, -1).map((b, k) =>
+          group.map((l) => l.slice(b + 1, boundaries[k + 1]).replace(/\|/g, " ").trim()).filter(Boolean).join(" "),
+        );
+        rows.push(cleanCells(cells));
+        if (line.includes("=")) headerRows = rows.length;
+      }
+      group = [];
+      continue;
+    }
+    if (!/^\s*\|/.test(line)) break;
+    group.push(line);
+  }
+  return { rows, headerRows: headerRows || 1, next: i, headerLines: 0 };
+}
+
+/**
+ * Parses markdown (including pandoc's output from JATS: `::::table-wrap` blocks with a `::: caption`,
+ * simple and multiline fixed-width tables, grid tables and pipe tables, footnotes after the table)
+ * into a {@link TrialReport}. Also serves plain text and PDF text, whose fixed-width tables are rare.
+ */
+export function parseMarkdown(markdown: string): TrialReport {
+  const builder = new ReportBuilder();
+  const source = markdown
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\u00a0\u2000-\u200a\u202f\u3000]/g, " ")
+    .replace(/:{4}\s*table-wrap/g, "\n\u0001TABLE\n")
+    .replace(/(^|[^:]):{4}(?!:)/g, "$1\n\u0001END\n");
+  const lines = source.split("\n");
+  let section = "";
+  let paragraph: string[] = [];
+  let caption: string[] | null = null;
+  let wrap: { caption: string; footnotes: string[]; tables: TableBlock[] } | null = null;
+  const flush = () => {
+    const raw = paragraph.join(" ");
+    const text = stripInlineMarkdown(raw);
+    paragraph = [];
+    if (!text.trim()) return;
+    if (wrap) wrap.footnotes.push(text);
+    else {
+      const heading = /^\s*#{1,6}\s+([A-Z][\w-]*(?: [A-Z][\w-]*){0,3})/.exec(raw);
+      if (heading) section = heading[1];
+      builder.addParagraph(section, text);
+    }
+  };
+  const closeWrap = () => {
+    flush();
+    if (!wrap) return;
+    const label = /^(table\s+[\w.-]+)[.:]?\s*/i.exec(wrap.caption);
+    for (const table of wrap.tables) {
+      builder.addTable({
+        label: label ? label[1] : undefined,
+        caption: wrap.caption,
+        rows: table.rows,
+        headerRows: table.headerRows,
+        footnotes: wrap.footnotes,
+      });
+    }
+    if (wrap.tables.length === 0 && wrap.caption) builder.addParagraph(section, wrap.caption);
+    wrap = null;
+  };
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (line === "\u0001TABLE") {
+      flush();
+      closeWrap();
+      wrap = { caption: "", footnotes: [], tables: [] };
+      continue;
+    }
+    if (line === "\u0001END") {
+      closeWrap();
+      continue;
+    }
+    if (caption) {
+      if (/^\s*:::\s*$/.test(line)) {
+        const text = stripInlineMarkdown(caption.join(" "));
+        if (wrap) wrap.caption = text;
+        else builder.addParagraph(section, text);
+        caption = null;
+      } else caption.push(line);
+      continue;
+    }
+    if (/^\s*:::+\s*caption\s*$/.test(line)) {
+      flush();
+      caption = [];
+      continue;
+    }
+    if (/^\s*:::+\s*[\w-]*\s*$/.test(line)) {
+      flush();
+      continue;
+    }
+    let block: TableBlock | null = null;
+    if (DASH_LINE.test(line)) {
+      const runs = runsOf(line);
+      if (runs.length > 1) {
+        block = pandocTable(lines, i, null);
+        paragraph = paragraph.slice(0, Math.max(0, paragraph.length - block.headerLines));
+        flush();
+      } else {
+        let j = i + 1;
+        while (j < lines.length && j - i < 8 && !DASH_LINE.test(lines[j])) j += 1;
+        if (j < lines.length && DASH_LINE.test(lines[j]) && runsOf(lines[j]).length > 1) {
+          flush();
+          block = pandocTable(lines, j, i);
+        } else if (j < lines.length && DASH_LINE.test(lines[j])) {
+          flush();
+          block = pandocTable(lines, j, null);
+        }
+      }
+    } else if (PIPE_SEPARATOR.test(line) && line.includes("|") && i > 0 && lines[i - 1].includes("|")) {
+      paragraph = paragraph.filter((p) => !p.includes("|"));
+      flush();
+      block = pipeTable(lines, i);
+    } else if (GRID_BORDER.test(line)) {
+      flush();
+      block = gridTable(lines, i);
+    }
+    if (block) {
+      if (wrap) wrap.tables.push(block);
+      else builder.addTable({ rows: block.rows, headerRows: block.headerRows, caption: "" });
+      i = block.next - 1;
+      continue;
+    }
+    if (line.trim() === "") {
+      flush();
+      continue;
+    }
+    paragraph.push(line);
+  }
+  closeWrap();
+  flush();
+  return builder.build();
+}

@@ -1,0 +1,67 @@
+/** Shapes of arm-level extraction shared by the core, the API, the bench and the page. */
+
+export type OutcomeType = "binary" | "continuous" | "unknown";
+export type ArmKey = "intervention" | "comparator";
+export type ArmField = "events" | "groupSize" | "mean" | "sd";
+
+export const ARM_FIELDS: readonly ArmField[] = ["events", "groupSize", "mean", "sd"];
+
+/** One arm's numbers; null where the report does not give them. */
+export interface ArmValues {
+  events: number | null;
+  groupSize: number | null;
+  mean: number | null;
+  sd: number | null;
+}
+
+export interface ArmQuestion {
+  intervention: string;
+  comparator: string;
+  outcome: string;
+}
+
+/** A value the report gives only indirectly, and how it was derived ("percent 78.2% of n = 101"). */
+export interface Derivation {
+  arm: ArmKey;
+  field: ArmField;
+  from: string;
+}
+
+/** Where a value was read: a span of the report's text (offsets into TrialReport.text) … */
+export interface TextQuote {
+  arm: ArmKey;
+  field: ArmField;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** … or a table cell: table label, 0-based body row and column of the table grid, and the cell text. */
+export interface TableQuote {
+  arm: ArmKey;
+  field: ArmField;
+  table: string;
+  row: number;
+  column: number;
+  text: string;
+}
+
+export type ArmQuote = TextQuote | TableQuote;
+
+export interface ArmExtraction {
+  outcomeType: OutcomeType;
+  intervention: ArmValues;
+  comparator: ArmValues;
+  derived: Derivation[];
+  quotes: ArmQuote[];
+  /** "rules" for the offline extractor; "rules+MODEL" when a language model filled gaps. */
+  extractor: string;
+}
+
+export function emptyArm(): ArmValues {
+  return { events: null, groupSize: null, mean: null, sd: null };
+}
+
+export function isTableQuote(quote: ArmQuote): quote is TableQuote {
+  return "table" in quote;
+}

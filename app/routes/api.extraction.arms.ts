@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { getUser } from "~/.server/auth/session";
+import { reserveAiUse } from "~/.server/billing/metering";
+import { ArmsRequestSchema, extractArmsByRules, fillArmsWithModel, hasGaps, MAX_REPORT_BYTES } from "~/.server/extraction/arms";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { resolveMetaModel } from "~/.server/meta-analysis/extract";
+import { META_ANALYSIS_ACTION } from "~/.server/meta-analysis/jobs";
+import { readLimitedJson } from "~/.server/meta-analysis/request";
+
+/**
+ * POST /api/extraction/arms {text, format: 'jats'|'html'|'markdown'|'text', intervention, comparator,
+ * outcome} → 200 {outcomeType, intervention: {events, groupSize, mean, sd}, comparator: {…},
+ * derived: [{arm, field, from}], quotes: [{arm, field, text, start, end} | {arm, field, table, row,
+ * column, text}], extractor}. The offline rules are free; when a language model is configured and the
+ * rules left a gap, one meta-analysis use is reserved (403 LIMIT_REACHED when none is left) and
+ * counted once the model answered. Errors: 400 INVALID_INPUT / INVALID_JSON / INVALID_REPORT,
+ * 405, 413 PAYLOAD_TOO_LARGE for text over 2 MB, 502 AI_FAILED.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    const app = context.app;
+    const body = await readLimitedJson(request, MAX_REPORT_BYTES + 64 * 1024);
+    const text = (body as { text?: unknown } | null)?.text;
+    if (typeof text === "string" && new TextEncoder().encode(text).byteLength > MAX_REPORT_BYTES) {
+      throw new AppError("PAYLOAD_TOO_LARGE", "The report text may be at most 2 MB.", 413);
+    }
+    const input = parseInput(ArmsRequestSchema, body);
+    const resolved = resolveMetaModel(app.env, app.fetch);
+    const { report, result } = extractArmsByRules(input);
+    if (!resolved || !hasGaps(result)) return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+    const reservation = await reserveAiUse(app, { user: await getUser(app, request), request }, META_ANALYSIS_ACTION);
+    try {
+      const filled = await fillArmsWithModel(
+        { model: { model: resolved.model, provider: resolved.provider, name: resolved.name }, abortSignal: request.signal },
+        report,
+        result,
+        input,
+      );
+      await reservation.commit();
+      return Response.json(filled, { headers: reservation.headers });
+    } catch (error) {
+      await reservation.release();
+      console.warn("extraction/arms: model failed", error instanceof Error ? error.message : error);
+      throw new AppError("AI_FAILED", "The language model failed to extract arm data. Please try again.", 502);
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireUser } from "~/.server/auth/session";
+import { EditsRequestSchema, listEdits, recordEdits } from "~/.server/extraction/edits";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { readLimitedJson } from "~/.server/meta-analysis/request";
+
+/**
+ * GET /api/extraction/edits?studyKey=…&outcome=… → {edits: [{id, studyKey, outcome, arm, field,
+ * oldValue, newValue, who, when}]}: the signed-in user's corrections, oldest first.
+ * POST /api/extraction/edits {edits: [{studyKey, outcome, arm, field, oldValue, newValue}]} → 201
+ * {edits}. 401 when signed out; 400 INVALID_INPUT; 413 above 256 kB.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const user = await requireUser(context.app, request);
+    const url = new URL(request.url);
+    const studyKey = url.searchParams.get("studyKey")?.trim();
+    if (!studyKey || studyKey.length > 200) throw new AppError("INVALID_INPUT", "studyKey is required.", 400);
+    const outcome = url.searchParams.get("outcome")?.trim() || undefined;
+    return Response.json({ edits: await listEdits(context.app, user, { studyKey, outcome }) }, { headers: { "Cache-Control": "no-store" } });
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    const user = await requireUser(context.app, request);
+    const body = parseInput(EditsRequestSchema, await readLimitedJson(request, 256 * 1024));
+    return Response.json({ edits: await recordEdits(context.app, user, body.edits) }, { status: 201 });
+  });
+}

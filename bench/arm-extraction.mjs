@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+/**
+ * Arm-level extraction bench.
+ *
+ *   node bench/arm-extraction.mjs --json OUT.json QUESTIONS.jsonl [--reports DIR]
+ *
+ * One question per line: {id, format?, text?, pmcid?, intervention, comparator, outcome, reference?}.
+ * A line without `text` reads DIR/{pmcid}.md (or DIR/{pmcid}.xml when format is "jats"; markdown
+ * when no format is given). Writes {results: [{id, outcomeType, intervention, comparator}],
+ * msPerQuestion} to OUT.json. Lines with `reference` are scored: exact match per outcome type (every
+ * field of the type equal, a null reference field right only when the answer is null), value
+ * precision (share of given non-null values that are right), partial matches, and the mean absolute
+ * error of the log odds ratio and of the SMD against the reference's own arm data.
+ * Without arguments it runs ../shared/extraction-arms/dev.jsonl with its reports.
+ * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
+ */
+import { build } from "esbuild";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+function parseArgs(argv) {
+  const args = { json: null, questions: null, reports: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === "--json") args.json = argv[++i];
+    else if (argv[i] === "--reports") args.reports = argv[++i];
+    else if (!args.questions) args.questions = argv[i];
+    else throw new Error(`Unexpected argument ${argv[i]}`);
+  }
+  if (!args.questions) {
+    const dev = resolve(root, "../shared/extraction-arms");
+    if (!existsSync(join(dev, "dev.jsonl"))) {
+      console.error("No QUESTIONS.jsonl given and ../shared/extraction-arms is absent.");
+      process.exit(2);
+    }
+    args.questions = join(dev, "dev.jsonl");
+    args.reports ??= join(dev, "reports");
+  }
+  args.reports ??= dirname(resolve(args.questions));
+  return args;
+}
+
+async function loadCore() {
+  const dir = mkdtempSync(join(tmpdir(), "arm-bench-"));
+  const outfile = join(dir, "arms.mjs");
+  await build({
+    entryPoints: [join(root, "app/lib/arms/index.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outfile,
+    logLevel: "error",
+  });
+  const core = await import(pathToFileURL(outfile).href);
+  rmSync(dir, { recursive: true, force: true });
+  return core;
+}
+
+const same = (a, b) => (a === null || a === undefined ? b === null || b === undefined : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005);
+const FIELDS = { binary: ["events", "groupSize"], continuous: ["mean", "sd", "groupSize"] };
+
+function logOr(arm1, arm2) {
+  const { events: a, groupSize: n1 } = arm1;
+  const { events: c, groupSize: n2 } = arm2;
+  if ([a, n1, c, n2].some((v) => v === null || v === undefined)) return null;
+  let b = n1 - a;
+  let d = n2 - c;
+  let [aa, cc] = [a, c];
+  if (aa === 0 || b === 0 || cc === 0 || d === 0) [aa, b, cc, d] = [aa + 0.5, b + 0.5, cc + 0.5, d + 0.5];
+  return Math.log((aa * d) / (b * cc));
+}
+
+function smd(arm1, arm2) {
+  const v = [arm1.mean, arm1.sd, arm1.groupSize, arm2.mean, arm2.sd, arm2.groupSize];
+  if (v.some((x) => x === null || x === undefined)) return null;
+  const [m1, s1, n1, m2, s2, n2] = v;
+  const sp = Math.sqrt(((n1 - 1) * s1 ** 2 + (n2 - 1) * s2 ** 2) / (n1 + n2 - 2));
+  if (!(sp > 0)) return null;
+  const j = 1 - 3 / (4 * (n1 + n2 - 2) - 1);
+  return (j * (m1 - m2)) / sp;
+}
+
+function score(pairs) {
+  const out = {};
+  for (const type of ["binary", "continuous"]) {
+    const rows = pairs.filter((p) => p.reference.outcomeType === type);
+    let exact = 0;
+    let partial = 0;
+    let given = 0;
+    let right = 0;
+    const errors = [];
+    for (const { reference, result } of rows) {
+      let all = true;
+      let any = false;
+      for (const arm of ["intervention", "comparator"]) {
+        for (const field of FIELDS[type]) {
+          const ref = reference[arm][field];
+          const got = result[arm][field];
+          const ok = same(ref, got);
+          if (!ok) all = false;
+          if (ok && ref !== null) any = true;
+          if (got !== null && got !== undefined) {
+            given += 1;
+            if (ok) right += 1;
+          }
+        }
+      }
+      if (all) exact += 1;
+      else if (any) partial += 1;
+      const f = type === "binary" ? logOr : smd;
+      const r = f(reference.intervention, reference.comparator);
+      const g = f(result.intervention, result.comparator);
+      if (r !== null && g !== null) errors.push(Math.abs(r - g));
+    }
+    out[type] = {
+      questions: rows.length,
+      exactMatch: rows.length ? exact / rows.length : null,
+      partialMatch: rows.length ? partial / rows.length : null,
+      valuePrecision: given ? right / given : null,
+      valuesGiven: given,
+      [type === "binary" ? "maeLogOddsRatio" : "maeSmd"]: errors.length ? errors.reduce((s, e) => s + e, 0) / errors.length : null,
+      effectsCompared: errors.length,
+    };
+  }
+  const all = pairs.length;
+  let given = 0;
+  let right = 0;
+  for (const { reference, result } of pairs) {
+    for (const arm of ["intervention", "comparator"]) {
+      for (const field of ["events", "groupSize", "mean", "sd"]) {
+        const got = result[arm][field];
+        if (got !== null && got !== undefined) {
+          given += 1;
+          if (same(reference[arm][field], got)) right += 1;
+        }
+      }
+    }
+  }
+  out.overall = { questions: all, valuePrecision: given ? right / given : null, valuesGiven: given };
+  return out;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const core = await loadCore();
+  const lines = readFileSync(args.questions, "utf8").split("\n").filter((l) => l.trim());
+  const questions = lines.map((l) => JSON.parse(l));
+  const cache = new Map();
+  // A report is parsed once for all its questions (as the product does); its parse time is counted once.
+  const parsed = new Map();
+  const results = [];
+  const scored = [];
+  let elapsed = 0;
+  let cpu = 0;
+  for (const q of questions) {
+    const format = q.format ?? (q.text === undefined ? "markdown" : "markdown");
+    let text = q.text;
+    if (text === undefined) {
+      const file = join(args.reports, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+      text = cache.get(file);
+      if (text === undefined) {
+        text = readFileSync(file, "utf8");
+        cache.set(file, text);
+      }
+    }
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    let answer;
+    try {
+      const key = `${format}\u0000${text}`;
+      let report = parsed.get(key);
+      if (!report) {
+        report = core.parseReport(text, format);
+        parsed.set(key, report);
+      }
+      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome });
+    } catch (error) {
+      console.error(`question ${q.id}: ${error instanceof Error ? error.message : error}`);
+      answer = { outcomeType: "unknown", intervention: core.emptyArm(), comparator: core.emptyArm() };
+    }
+    elapsed += performance.now() - started;
+    const used = process.cpuUsage(cpuStarted);
+    cpu += (used.user + used.system) / 1000;
+    const result = { id: q.id, outcomeType: answer.outcomeType, intervention: answer.intervention, comparator: answer.comparator };
+    results.push(result);
+    if (q.reference) scored.push({ reference: q.reference, result, q });
+  }
+  const msPerQuestion = questions.length ? elapsed / questions.length : 0;
+  // CPU time beside wall time: on a shared machine the wall time includes waiting for a core.
+  const cpuMsPerQuestion = questions.length ? cpu / questions.length : 0;
+  const output = { results, msPerQuestion, cpuMsPerQuestion };
+  if (scored.length) output.scores = score(scored);
+  if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));
+  console.log(
+    `arm extraction: ${questions.length} questions, ${msPerQuestion.toFixed(2)} ms/question wall, ${cpuMsPerQuestion.toFixed(2)} ms CPU (target ≤ 20)`,
+  );
+  if (output.scores) {
+    const s = output.scores;
+    const pct = (v) => (v === null ? "n/a" : v.toFixed(3));
+    console.log(`  binary     exact ${pct(s.binary.exactMatch)} (target ≥ 0.66; GPT-4 0.655, answering nothing 0.035)  partial ${pct(s.binary.partialMatch)}  precision ${pct(s.binary.valuePrecision)}  MAE log OR ${pct(s.binary.maeLogOddsRatio)} (${s.binary.effectsCompared})  n=${s.binary.questions}`);
+    console.log(`  continuous exact ${pct(s.continuous.exactMatch)} (target ≥ 0.53; GPT-4 0.487, answering nothing 0.041)  partial ${pct(s.continuous.partialMatch)}  precision ${pct(s.continuous.valuePrecision)}  MAE SMD ${pct(s.continuous.maeSmd)} (${s.continuous.effectsCompared})  n=${s.continuous.questions}`);
+    console.log(`  value precision overall ${pct(s.overall.valuePrecision)} (target ≥ 0.95; GPT-4 0.79) over ${s.overall.valuesGiven} values`);
+    if (process.env.ARM_BENCH_VERBOSE) {
+      for (const { reference, result, q } of scored) {
+        const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
+        console.log(`${q.id} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}`);
+      }
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
