@@ -3,6 +3,7 @@ import { z } from "zod";
 import { destroyUserSession, requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
 import { deleteAccount } from "~/.server/library/account";
+import { deleteUserSharedPayloads } from "~/.server/sharing/store";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */
 const DeleteAccountSchema = z.object({
@@ -11,7 +12,8 @@ const DeleteAccountSchema = z.object({
 
 /**
  * POST /api/user/delete {confirm:'DELETE'} → {ok:true, deleted:{rows, files}} and a cleared
- * session cookie: the account, every user-owned row and the user's R2 files are deleted.
+ * session cookie: the account, every user-owned row, the user's R2 files and the user's shared
+ * links (KV payloads) are deleted.
  * 400 INVALID_INPUT without the confirmation, 401 signed out.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -19,6 +21,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     parseInput(DeleteAccountSchema, await readJson(request));
+    // Shared links' public payloads (KV) go first; their index rows go with the account's rows.
+    await deleteUserSharedPayloads({ db: context.app.db, kv: context.app.bindings.KV }, { userId: user.id });
     // The batch deletes every session of the user too; on failure nothing (not even the session)
     // is gone.
     const deleted = await deleteAccount(context.app.bindings, { userId: user.id });
