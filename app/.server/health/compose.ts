@@ -127,7 +127,9 @@ export function answerStudies(studies: readonly CandidateStudy[]): AnswerStudy[]
 
 /** The opening line of every answer (framing, not a claim). */
 export function answerLead(count: number): string {
-  return `MetaMind found ${count} ${count === 1 ? "study" : "studies"} that bear on this question. In plain terms, here is what they concluded:`;
+  return count === 1
+    ? "MetaMind found 1 study that bears on this question. In plain terms, here is what it concluded:"
+    : `MetaMind found ${count} studies that bear on this question. In plain terms, here is what they concluded:`;
 }
 
 /**
