@@ -165,11 +165,12 @@ export async function listMyShares(app: SharingApp, { user, request }: { user: U
 }
 
 /**
- * Unshares one of the requester's links.
+ * Unshares one of the requester's links; returns the URL of its (now gone) public page.
  * @throws AppError 404 SHARE_NOT_FOUND (unknown, malformed or someone else's id).
  */
-export async function unshare(app: SharingApp, { user, request, id }: { user: UserRow | null; request: Request; id: string }): Promise<void> {
+export async function unshare(app: SharingApp, { user, request, id }: { user: UserRow | null; request: Request; id: string }): Promise<{ url: string }> {
   const owner = await ownerOf(app, user, request);
   if (!owner) throw new AppError("SHARE_NOT_FOUND", "Shared item not found", 404);
-  await deleteSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, id });
+  const { path } = await deleteSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, id });
+  return { url: `${new URL(request.url).origin}${path}` };
 }

@@ -105,16 +105,18 @@ export async function listSharedItems({ db }: Pick<ShareDeps, "db">, { owner, or
 
 /**
  * Unshares a link the owner created: the index row and the KV payload are deleted.
+ * @returns the path of its public page (to evict from caches).
  * @throws AppError 404 SHARE_NOT_FOUND when the id is malformed, unknown or someone else's.
  */
-export async function deleteSharedItem({ db, kv }: ShareDeps, { owner, id }: { owner: ShareOwner; id: string }): Promise<void> {
+export async function deleteSharedItem({ db, kv }: ShareDeps, { owner, id }: { owner: ShareOwner; id: string }): Promise<{ path: string }> {
   if (!SHARE_ID_PATTERN.test(id)) throw new AppError("SHARE_NOT_FOUND", "Shared item not found", 404);
   const deleted = await db
     .delete(sharedItems)
     .where(and(eq(sharedItems.id, id), ownerWhere(owner)))
-    .returning({ id: sharedItems.id });
+    .returning({ id: sharedItems.id, kind: sharedItems.kind });
   if (deleted.length === 0) throw new AppError("SHARE_NOT_FOUND", "Shared item not found", 404);
   await kv.delete(sharedKey(id));
+  return { path: sharePath(deleted[0]!.kind, id) };
 }
 
 /**
