@@ -3,6 +3,7 @@ import { z } from "zod";
 import { destroyUserSession, requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
 import { deleteAccount } from "~/.server/library/account";
+import { evictSharePage } from "~/.server/sharing/edge-cache";
 import { deleteUserSharedPayloads } from "~/.server/sharing/store";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */
@@ -22,7 +23,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await requireUser(context.app, request);
     parseInput(DeleteAccountSchema, await readJson(request));
     // Shared links' public payloads (KV) go first; their index rows go with the account's rows.
-    await deleteUserSharedPayloads({ db: context.app.db, kv: context.app.bindings.KV }, { userId: user.id });
+    const sharedPaths = await deleteUserSharedPayloads({ db: context.app.db, kv: context.app.bindings.KV }, { userId: user.id });
+    const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
+    const origin = new URL(request.url).origin;
+    await Promise.all(sharedPaths.map((path) => evictSharePage(cache, `${origin}${path}`)));
     // The batch deletes every session of the user too; on failure nothing (not even the session)
     // is gone.
     const deleted = await deleteAccount(context.app.bindings, { userId: user.id });

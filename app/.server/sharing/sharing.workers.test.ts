@@ -119,9 +119,21 @@ describe("POST /api/shared-answers", () => {
     expect(await env.KV.get(sharedKey(id))).toBeNull();
   });
 
-  it("deleting the account deletes the user's shared items", async () => {
+  it("keeps rendered pages in the Worker's cache (query-less GETs only)", async () => {
+    const { id, url } = (await (await post("/api/shared-answers", ANSWER)).json()) as { id: string; url: string };
+    expect((await SELF.fetch(url)).status).toBe(200);
+    // Remove the payload behind the app's back: the cached page is still served, a fresh render is not.
+    await env.KV.delete(sharedKey(id));
+    const cachedPage = await SELF.fetch(url);
+    expect(cachedPage.status).toBe(200);
+    expect(await cachedPage.text()).toContain(ANSWER.question);
+    expect((await SELF.fetch(`${url}?fresh=1`)).status).toBe(404);
+  });
+
+  it("deleting the account deletes the user's shared items (and evicts their cached pages)", async () => {
     const cookie = await register();
     const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: cookie })).json()) as { id: string; url: string };
+    expect((await SELF.fetch(url)).status).toBe(200);
     const res = await post("/api/user/delete", { confirm: "DELETE" }, { Cookie: cookie });
     expect(res.status).toBe(200);
     expect(await env.KV.get(sharedKey(id))).toBeNull();

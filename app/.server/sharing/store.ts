@@ -122,10 +122,10 @@ export async function deleteSharedItem({ db, kv }: ShareDeps, { owner, id }: { o
 /**
  * Deletes the KV payloads of every link the user shared (the index rows go with the account's
  * rows). Call before the account deletion, which removes the index.
- * @returns the number of links deleted.
+ * @returns the paths of the deleted links' public pages (to evict from caches).
  */
-export async function deleteUserSharedPayloads({ db, kv }: ShareDeps, { userId }: { userId: string }): Promise<number> {
-  const rows = await db.select({ id: sharedItems.id }).from(sharedItems).where(eq(sharedItems.userId, userId));
+export async function deleteUserSharedPayloads({ db, kv }: ShareDeps, { userId }: { userId: string }): Promise<string[]> {
+  const rows = await db.select({ id: sharedItems.id, kind: sharedItems.kind }).from(sharedItems).where(eq(sharedItems.userId, userId));
   await Promise.all(rows.map((r) => kv.delete(sharedKey(r.id))));
-  return rows.length;
+  return rows.map((r) => sharePath(r.kind, r.id));
 }
