@@ -3,13 +3,7 @@
  * creating share links (POST /api/shared-answers, /api/shared-plans).
  */
 import type { MealPlan, Workout } from "./plans";
-import type { AnswerStudy, HealthAnswer } from "./sharing";
-
-export type HealthAnswerEvent =
-  | { type: "meta"; model: string; studyCount: number; studies: AnswerStudy[] }
-  | { type: "delta"; text: string }
-  | { type: "done"; answer: HealthAnswer }
-  | { type: "error"; message: string };
+import type { HealthAnswer, HealthAnswerEvent } from "./sharing";
 
 /** Parses NDJSON chunks into events; keeps an incomplete last line for the next chunk. */
 export function createNdjsonParser(onEvent: (event: HealthAnswerEvent) => void): (chunk: string, end?: boolean) => void {

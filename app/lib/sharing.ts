@@ -38,6 +38,17 @@ export interface HealthAnswer {
   model: string;
 }
 
+/**
+ * The events of POST /api/health-answer's NDJSON stream, one JSON object per line: `meta` first
+ * (model, studies without quotes, studyCount), then `delta` text pieces (a remote model's raw text
+ * may contain [Sx] markers), then `done` with the grounded answer, or `error`.
+ */
+export type HealthAnswerEvent =
+  | { type: "meta"; model: string; studyCount: number; studies: AnswerStudy[] }
+  | { type: "delta"; text: string }
+  | { type: "done"; answer: HealthAnswer }
+  | { type: "error"; message: string };
+
 /** The body of POST /api/shared-answers (SPEC §7, plus the optional cited studies and model). */
 export interface SharedAnswerInput {
   id: string;

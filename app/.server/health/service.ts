@@ -6,7 +6,9 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { streamText } from "ai";
 import { z } from "zod";
 import type { UserRow } from "../../../db/schema";
-import { MAX_QUESTION_CHARS, type AnswerStudy, type HealthAnswer } from "~/lib/sharing";
+import { MAX_QUESTION_CHARS, type AnswerStudy, type HealthAnswerEvent } from "~/lib/sharing";
+
+export type { HealthAnswerEvent };
 import { sleep, wrapSource } from "../ai/offline-model";
 import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import { COMPLETE_FINISH_REASONS } from "../ai/text-stream";
@@ -38,17 +40,6 @@ const BodySchema = z.object({
   question: z.string().trim().min(3, "Ask a question of at least 3 characters"),
   id: z.string().trim().max(64).optional(),
 });
-
-/**
- * The events of the NDJSON stream, one JSON object per line:
- * `meta` first (model, studies without quotes, studyCount), then `delta` text pieces (a remote
- * model's raw text may contain [Sx] markers), then `done` with the grounded answer, or `error`.
- */
-export type HealthAnswerEvent =
-  | { type: "meta"; model: string; studyCount: number; studies: AnswerStudy[] }
-  | { type: "delta"; text: string }
-  | { type: "done"; answer: HealthAnswer }
-  | { type: "error"; message: string };
 
 /**
  * Validates a health question.

@@ -152,8 +152,7 @@ export async function sharePlan(
   await hitShareRateLimit(app.bindings.DB, rateKey(owner, request));
   const { kind, plan } = parsed.data;
   const title = kind === "workout" ? `4-week training program: ${plan.studyTitle}` : `7-day meal plan: ${plan.studyTitle}`;
-  const item = kind === "workout" ? { kind, plan } : { kind, plan };
-  const { id, path } = await createSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, clientId: null, title, item });
+  const { id, path } = await createSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, clientId: null, title, item: parsed.data });
   return { id, url: `${new URL(request.url).origin}${path}` };
 }
 
