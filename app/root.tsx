@@ -11,6 +11,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
+import { PUBLIC_SHARE_PATH } from "~/.server/sharing/public";
 import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
@@ -33,6 +34,8 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Public share pages are cached by shared caches: they must not carry the signed-in user.
+  if (PUBLIC_SHARE_PATH.test(new URL(request.url).pathname)) return { user: null };
   const user = await getUser(context.app, request);
   return { user: user ? toPublicUser(user) : null };
 }

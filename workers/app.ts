@@ -6,6 +6,7 @@ import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
+import { withShareCache } from "../app/.server/sharing/edge-cache";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -15,10 +16,13 @@ export default {
   async fetch(request, env, ctx) {
     const refused = guardRequest(request);
     if (refused) return refused;
-    const loadContext = getLoadContext(env, ctx);
-    await ensureDemoAccounts(loadContext.app);
-    const response = await handleRemixRequest(request, loadContext);
-    return withSecurityHeaders(response);
+    // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts).
+    return withShareCache(request, (globalThis.caches as unknown as { default?: Cache } | undefined)?.default, (p) => ctx.waitUntil(p), async () => {
+      const loadContext = getLoadContext(env, ctx);
+      await ensureDemoAccounts(loadContext.app);
+      const response = await handleRemixRequest(request, loadContext);
+      return withSecurityHeaders(response);
+    });
   },
   async queue(batch, env, ctx) {
     const { app } = getLoadContext(env, ctx);

@@ -3,6 +3,7 @@ import { Bot, Loader2, RotateCcw, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Focus } from "~/.server/ai/specialized";
 import { CitedText, type CitationLike } from "~/components/cited-text";
+import { PlanGenerator } from "~/components/plan-generator";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
@@ -254,6 +255,15 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
                           </p>
                         </div>
                       </div>
+                    )}
+                    {state.status === "done" && (state.focus === "exercise" || state.focus === "nutrition") && (
+                      <PlanGenerator
+                        key={`${state.focus}-${study.id}`}
+                        kind={state.focus === "exercise" ? "workout" : "meal-plan"}
+                        study={{ id: study.id, title: study.title }}
+                        analysis={state.summary}
+                        onGate={onGate}
+                      />
                     )}
                   </section>
                 )}

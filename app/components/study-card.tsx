@@ -233,7 +233,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         onOpenChange={setSpecializedOpen}
         onGate={(_kind, feature, body) => {
           setSpecializedOpen(false);
-          if (body.trial === true) trial.open("specializedAnalysis");
+          if (body.trial === true) trial.open(body.guestFeature === "workoutGeneration" ? "workoutGeneration" : "specializedAnalysis");
           else upgrade.open(feature as UpgradeFeature, String(body.message ?? "Upgrade to Professional"));
         }}
       />

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { HealthQuestion } from "~/components/health-question";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import {
   ArrowRight,
@@ -194,6 +195,10 @@ function Dashboard({ user }: { user: PublicUser }) {
       <p className="mt-2 text-slate-600">What would you like to research today?</p>
 
       <QuickSearch />
+
+      <div className="mt-6">
+        <HealthQuestion />
+      </div>
 
       <div className="mt-6 grid gap-6 md:grid-cols-2">
         <Card className="flex flex-col">

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { destroyUserSession, requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
 import { deleteAccount } from "~/.server/library/account";
+import { evictSharePage } from "~/.server/sharing/edge-cache";
+import { deleteUserSharedPayloads } from "~/.server/sharing/store";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */
 const DeleteAccountSchema = z.object({
@@ -11,7 +13,8 @@ const DeleteAccountSchema = z.object({
 
 /**
  * POST /api/user/delete {confirm:'DELETE'} → {ok:true, deleted:{rows, files}} and a cleared
- * session cookie: the account, every user-owned row and the user's R2 files are deleted.
+ * session cookie: the account, every user-owned row, the user's R2 files and the user's shared
+ * links (KV payloads) are deleted.
  * 400 INVALID_INPUT without the confirmation, 401 signed out.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -19,6 +22,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     parseInput(DeleteAccountSchema, await readJson(request));
+    // Shared links' public payloads (KV) go first; their index rows go with the account's rows.
+    const sharedPaths = await deleteUserSharedPayloads({ db: context.app.db, kv: context.app.bindings.KV }, { userId: user.id });
+    const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
+    const origin = new URL(request.url).origin;
+    await Promise.all(sharedPaths.map((path) => evictSharePage(cache, `${origin}${path}`)));
     // The batch deletes every session of the user too; on failure nothing (not even the session)
     // is gone.
     const deleted = await deleteAccount(context.app.bindings, { userId: user.id });

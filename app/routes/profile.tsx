@@ -7,6 +7,8 @@ import { listBookmarks } from "~/.server/library/bookmarks";
 import { listSavedReports } from "~/.server/library/reports";
 import { listSavedSearches, listSearchHistory } from "~/.server/search/history";
 import { ExportDialog } from "~/components/export-dialog";
+import { ShareButton } from "~/components/share-button";
+import { SharedLinks } from "~/components/shared-links";
 import { ReportViewDialog } from "~/components/library/report-view-dialog";
 import { TransferDialog } from "~/components/library/transfer-dialog";
 import { Badge } from "~/components/ui/badge";
@@ -20,6 +22,8 @@ import { canView, downloadReport, exportReport, sendToStudentPortal, type Report
 import { answerPreview, loadSavedAnswers, removeSavedAnswer, type SavedAnswer } from "~/lib/saved-answers";
 import { requestSearchReload } from "~/lib/search-events";
 import { sanitizeFormFields } from "~/lib/search-params";
+import { createShareLink } from "~/lib/health-answer-client";
+import type { HealthAnswer } from "~/lib/sharing";
 import { toast } from "~/lib/toast";
 
 export const meta: MetaFunction = () => [{ title: "Profile · MetaMind" }];
@@ -124,6 +128,7 @@ function Profile({ data }: { data: SignedInData }) {
         </TabsContent>
         <TabsContent value="saved-answers" className="mt-4">
           <AnswersTab answers={answers} onRemove={(id) => setAnswers(removeSavedAnswer(id))} />
+          <SharedLinks />
         </TabsContent>
         <TabsContent value="saved-searches" className="mt-4">
           <SavedSearchesTab items={savedSearches} onChange={() => revalidator.revalidate()} />
@@ -294,9 +299,17 @@ function AnswerCard({ answer, onRemove }: { answer: SavedAnswer; onRemove: () =>
     <li data-testid="answer-item" className="rounded-xl border border-slate-200 bg-white p-4">
       <div className="flex items-start justify-between gap-3">
         <p className="font-semibold text-slate-900">{answer.question}</p>
-        <Button variant="ghost" size="sm" onClick={onRemove} aria-label="Remove saved answer">
-          <Trash2 aria-hidden />
-        </Button>
+        <div className="flex items-start gap-1">
+          <ShareButton
+            testId="saved-answer-share"
+            create={() => createShareLink({ kind: "answer", answer: { studies: [], model: "", ...answer } as HealthAnswer })}
+            title={answer.question}
+            text={`${answer.question} — an answer from ${answer.studyCount} studies on MetaMind`}
+          />
+          <Button variant="ghost" size="sm" onClick={onRemove} aria-label="Remove saved answer">
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
       </div>
       <p className="mt-2 text-sm whitespace-pre-line text-slate-700" data-testid="answer-text">
         {expanded ? answer.answer : preview.text}

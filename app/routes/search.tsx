@@ -11,6 +11,7 @@ import { AdvancedFilters } from "~/components/search/advanced-filters";
 import { FloatingActions } from "~/components/search/floating-actions";
 import { QuickSearchBanner } from "~/components/search/quick-search-banner";
 import { SavedSearches } from "~/components/search/saved-searches";
+import { HealthQuestion } from "~/components/health-question";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { StudyCard } from "~/components/study-card";
@@ -391,6 +392,10 @@ export default function SearchPage() {
           <AdvancedFilters value={form} onChange={setForm} open={filtersOpen} onOpenChange={setFiltersOpen} />
         </div>
       </form>
+
+      <div className="mt-6">
+        <HealthQuestion />
+      </div>
 
       <UsageCounterCard
         className="mt-4"

@@ -1,0 +1,19 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { getUser } from "~/.server/auth/session";
+import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { generateWorkout } from "~/.server/plans/service";
+
+/**
+ * POST /api/generate-workout {exerciseAnalysis, studyTitle, studyId} → {workout} (SPEC §7): a
+ * 4-week training program grounded in the study's protocol. Guest counter workoutGeneration.
+ * Errors: 400 INVALID_JSON / INVALID_INPUT / NO_CONTENT, 404 STUDY_NOT_FOUND, 403 LIMIT_REACHED /
+ * PRO_REQUIRED, 502 AI_FAILED.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    const body = await readJson(request);
+    const user = await getUser(context.app, request);
+    return await generateWorkout(context.app, { body, user, request, signal: request.signal });
+  });
+}
