@@ -1,7 +1,7 @@
 import { createCookie } from "@remix-run/cloudflare";
 import { and, eq, sql } from "drizzle-orm";
 import { aiUsage, type UserRow } from "../../../db/schema";
-import { clientIp } from "../auth/rate-limit";
+import { clientIp } from "../security/client-ip";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { getAiUsage, usagePeriod } from "./usage";
@@ -270,7 +270,7 @@ async function reserveGuestUse(
     deviceId = crypto.randomUUID();
     headers.append("Set-Cookie", await deviceCookie(app.env.SESSION_SECRET).serialize(deviceId));
   }
-  const keys = guestKeys(action.guestFeature, deviceId, clientIp(request));
+  const keys = guestKeys(action.guestFeature, deviceId, clientIp(request, app.env));
   const counters = await Promise.all(keys.map((key) => readCounter(kv, key, at)));
   if (counters.some((c) => c.count >= GUEST_TRIAL_LIMIT)) {
     throw new AppError("LIMIT_REACHED", "Trial Limit Reached", 403, {
@@ -370,7 +370,7 @@ export async function getGuestUsage(
   const kv = app.bindings.KV;
   const at = now.getTime();
   const deviceId = await readDeviceId(app, request);
-  const ip = clientIp(request);
+  const ip = clientIp(request, app.env);
   const entries = await Promise.all(
     GUEST_FEATURES.map(async (feature) => {
       const counters = await Promise.all(
