@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { rateLimits } from "../../../db/schema";
 import type { Database } from "../db/client";
 import { AppError } from "../http/errors";
@@ -48,7 +48,8 @@ export interface RateLimitCheck {
 /** Share of hits that also prune expired counters (keeps the table at live keys only). */
 const PRUNE_PROBABILITY = 0.02;
 
-function keyOf({ rule, subject }: RateLimitCheck): string {
+/** The stored key of a check: `${scope}:${subject}` (subject trimmed and lower-cased). */
+export function rateLimitKey({ rule, subject }: RateLimitCheck): string {
   return `${rule.scope}:${subject.trim().toLowerCase()}`;
 }
 
@@ -56,7 +57,7 @@ function upsertHit(db: Database, check: RateLimitCheck, now: number) {
   const expired = sql`${rateLimits.expiresAt} <= excluded.window_start`;
   return db
     .insert(rateLimits)
-    .values({ key: keyOf(check), windowStart: now, count: 1, expiresAt: now + check.rule.windowSeconds * 1000 })
+    .values({ key: rateLimitKey(check), windowStart: now, count: 1, expiresAt: now + check.rule.windowSeconds * 1000 })
     .onConflictDoUpdate({
       target: rateLimits.key,
       // SQLite evaluates every SET expression against the row as it was before this update.
@@ -141,7 +142,10 @@ export async function enforceRateLimits(
  * Gives back hits that should not count (e.g. a successful login: only failures are limited).
  * Atomic decrement, only in the same window (a window that has since restarted keeps its count).
  */
-export async function releaseRateLimits({ db }: { db: Database }, hits: readonly RateLimitHit[]): Promise<void> {
+export async function releaseRateLimits(
+  { db }: { db: Database },
+  hits: readonly Pick<RateLimitHit, "key" | "windowStart">[],
+): Promise<void> {
   if (hits.length === 0) return;
   const [first, ...rest] = hits.map((hit) =>
     db
@@ -150,4 +154,27 @@ export async function releaseRateLimits({ db }: { db: Database }, hits: readonly
       .where(and(eq(rateLimits.key, hit.key), eq(rateLimits.windowStart, hit.windowStart))),
   );
   await db.batch([first!, ...rest]);
+}
+
+/**
+ * The counters of `checks` as they stand at `now` (read only): count 0 and no window for a key
+ * whose window has closed or not begun.
+ */
+export async function readRateLimits(
+  { db }: { db: Database },
+  checks: readonly RateLimitCheck[],
+  now: number = Date.now(),
+): Promise<{ key: string; count: number; windowStart: number | null; resetsAt: number | null }[]> {
+  const keys = checks.map(rateLimitKey);
+  if (keys.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(rateLimits)
+    .where(and(inArray(rateLimits.key, keys), gt(rateLimits.expiresAt, now), lte(rateLimits.windowStart, now)));
+  return keys.map((key) => {
+    const row = rows.find((r) => r.key === key);
+    return row
+      ? { key, count: row.count, windowStart: row.windowStart, resetsAt: row.expiresAt }
+      : { key, count: 0, windowStart: null, resetsAt: null };
+  });
 }
