@@ -174,3 +174,4 @@ export * from "./schema.uploads";
 export * from "./schema.library";
 export * from "./schema.extraction";
 export * from "./schema.sharing";
+export * from "./schema.security";
