@@ -6,11 +6,11 @@
  *   owner can list and unshare their links and deleting an account deletes them (the table has
  *   `user_id`, so app/.server/library/account.ts deletes its rows with the account; the KV payloads
  *   are deleted by app/.server/sharing/store.ts beforehand).
- * - `share_rate_limits`: fixed-window counters for creating links, incremented atomically by one
- *   upsert (app/.server/sharing/rate-limit.ts).
+ * Creating links is rate-limited by the app's atomic limiter (app/.server/security/rate-limit.ts,
+ * RATE_LIMITS.shareLinkPerAccount / shareLinkPerIp).
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./schema";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
@@ -33,16 +33,4 @@ export const sharedItems = sqliteTable(
     index("shared_items_user_idx").on(t.userId, t.createdAt),
     index("shared_items_device_idx").on(t.deviceKey, t.createdAt),
   ],
-);
-
-export const shareRateLimits = sqliteTable(
-  "share_rate_limits",
-  {
-    /** "user:{id}", "device:{id}" or "ip:{address}". */
-    key: text("key").notNull(),
-    /** Start of the fixed window (epoch ms). */
-    windowStart: integer("window_start", { mode: "number" }).notNull(),
-    count: integer("count", { mode: "number" }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { answerHealthQuestion } from "~/.server/health/service";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 
 /**
  * POST /api/health-answer {question, id?} → `application/x-ndjson` stream of events

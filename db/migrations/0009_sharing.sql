@@ -10,10 +10,4 @@ CREATE TABLE `shared_items` (
 );
 --> statement-breakpoint
 CREATE INDEX `shared_items_user_idx` ON `shared_items` (`user_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `shared_items_device_idx` ON `shared_items` (`device_key`,`created_at`);--> statement-breakpoint
-CREATE TABLE `share_rate_limits` (
-	`key` text NOT NULL,
-	`window_start` integer NOT NULL,
-	`count` integer NOT NULL,
-	PRIMARY KEY(`key`, `window_start`)
-);
+CREATE INDEX `shared_items_device_idx` ON `shared_items` (`device_key`,`created_at`);

@@ -6,11 +6,12 @@ import { z } from "zod";
 import type { UserRow } from "../../../db/schema";
 import { MAX_QUESTION_CHARS, MAX_SHARE_BYTES, type SharedLink } from "~/lib/sharing";
 import { guestDeviceId } from "../billing/metering";
-import { clientIp } from "../auth/rate-limit";
+import { clientIp } from "../security/client-ip";
+import { enforceRateLimits, RATE_LIMITS, type RateLimitCheck } from "../security/rate-limit";
+import { parseBoundedJson, readCappedText } from "../http/json-body";
 import type { AppServices } from "../context";
 import { AppError, describeZodError } from "../http/errors";
 import { MealPlanSchema, WorkoutSchema } from "../plans/schemas";
-import { hitShareRateLimit } from "./rate-limit";
 import { createSharedItem, deleteSharedItem, listSharedItems, type ShareOwner } from "./store";
 
 /** Largest shared plan accepted (bytes): a 4-week workout or a 7-day meal plan with its quotes. */
@@ -19,42 +20,23 @@ export const MAX_PLAN_SHARE_BYTES = 64 * 1024;
 type SharingApp = Pick<AppServices, "db" | "env" | "bindings">;
 
 /**
- * Reads a JSON body of at most `maxBytes` bytes without buffering more than that.
- * @throws AppError 400 PAYLOAD_TOO_LARGE (over the limit), 400 INVALID_JSON.
+ * Reads a JSON body of at most `maxBytes` bytes (never buffering more) and at most the app's JSON
+ * depth, through the shared bounded reader (app/.server/http/json-body.ts). The issue asks for 400
+ * on an oversized shared payload, so the reader's 413 is answered as 400 PAYLOAD_TOO_LARGE here.
+ * @throws AppError 400 PAYLOAD_TOO_LARGE (over the limit), 400 INVALID_JSON / INVALID_BODY.
  */
 export async function readBoundedJson(request: Request, maxBytes: number): Promise<unknown> {
-  const tooLarge = () =>
-    new AppError("PAYLOAD_TOO_LARGE", `The shared payload must be at most ${Math.round(maxBytes / 1024)} KB`, 400, { limit: maxBytes });
-  const declared = Number(request.headers.get("Content-Length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
-  const text = new TextDecoder().decode(bytes);
-  if (!text.trim()) throw new AppError("INVALID_JSON", "The request body is empty.", 400);
+  let text: string;
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("INVALID_JSON", "The request body is not valid JSON.", 400);
+    text = await readCappedText(request, maxBytes);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 413) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `The shared payload must be at most ${Math.round(maxBytes / 1024)} KB`, 400, { limit: maxBytes });
+    }
+    throw error;
   }
+  if (!text.trim()) throw new AppError("INVALID_JSON", "The request body is empty.", 400);
+  return parseBoundedJson(text);
 }
 
 const httpUrl = z
@@ -92,10 +74,17 @@ async function ownerOf(app: SharingApp, user: UserRow | null, request: Request):
   return device ? { deviceKey: device } : null;
 }
 
-function rateKey(owner: ShareOwner | null, request: Request): string {
-  if (owner && "userId" in owner) return `user:${owner.userId}`;
-  if (owner) return `device:${owner.deviceKey}`;
-  return `ip:${clientIp(request)}`;
+/**
+ * The creation limits a new link counts against: its owner (user or guest device) and the client IP
+ * (RATE_LIMITS.shareLinkPerAccount / shareLinkPerIp), counted atomically by the app's limiter.
+ */
+function shareLimitChecks(app: SharingApp, owner: ShareOwner | null, request: Request): RateLimitCheck[] {
+  const checks: RateLimitCheck[] = [{ rule: RATE_LIMITS.shareLinkPerIp, subject: clientIp(request, app.env) }];
+  if (owner) {
+    const subject = "userId" in owner ? `user:${owner.userId}` : `device:${owner.deviceKey}`;
+    checks.push({ rule: RATE_LIMITS.shareLinkPerAccount, subject });
+  }
+  return checks;
 }
 
 function invalid(error: z.ZodError): never {
@@ -123,7 +112,7 @@ export async function shareAnswer(
   if (!parsed.success) invalid(parsed.error);
   const input = parsed.data;
   const owner = await ownerOf(app, user, request);
-  await hitShareRateLimit(app.bindings.DB, rateKey(owner, request));
+  await enforceRateLimits({ db: app.db }, shareLimitChecks(app, owner, request));
   const { id, path } = await createSharedItem(
     { db: app.db, kv: app.bindings.KV },
     {
@@ -149,7 +138,7 @@ export async function sharePlan(
   const parsed = SharedPlanSchema.safeParse(body);
   if (!parsed.success) invalid(parsed.error);
   const owner = await ownerOf(app, user, request);
-  await hitShareRateLimit(app.bindings.DB, rateKey(owner, request));
+  await enforceRateLimits({ db: app.db }, shareLimitChecks(app, owner, request));
   const { kind, plan } = parsed.data;
   const title = kind === "workout" ? `4-week training program: ${plan.studyTitle}` : `7-day meal plan: ${plan.studyTitle}`;
   const { id, path } = await createSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, clientId: null, title, item: parsed.data });

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hitShareRateLimit } from "./rate-limit";
+import { RATE_LIMITS } from "../security/rate-limit";
 import { sharedKey } from "./store";
 
 const BASE = "https://metamind.test";
@@ -143,21 +143,16 @@ describe("POST /api/shared-answers", () => {
 });
 
 describe("share-link creation limit", () => {
-  it("is atomic: concurrent creations never exceed the limit", async () => {
-    const key = `test:${crypto.randomUUID()}`;
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => hitShareRateLimit(env.DB, key, { limit: 5 })));
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
-    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect(refused.reason).toMatchObject({ code: "RATE_LIMITED", status: 429 });
-  });
-
-  it("starts a new window and prunes the old one", async () => {
-    const key = `test:${crypto.randomUUID()}`;
-    await hitShareRateLimit(env.DB, key, { limit: 1, windowMs: 1000, now: 1_000 });
-    await expect(hitShareRateLimit(env.DB, key, { limit: 1, windowMs: 1000, now: 1_500 })).rejects.toMatchObject({ code: "RATE_LIMITED" });
-    await expect(hitShareRateLimit(env.DB, key, { limit: 1, windowMs: 1000, now: 2_100 })).resolves.toMatchObject({ count: 1 });
-    const rows = await env.DB.prepare("SELECT window_start FROM share_rate_limits WHERE key = ?").bind(key).all();
-    expect(rows.results).toEqual([{ window_start: 2000 }]);
+  it("is atomic: concurrent creations by one user never exceed the per-account limit", async () => {
+    const cookie = await register();
+    const limit = RATE_LIMITS.shareLinkPerAccount.limit;
+    const statuses = await Promise.all(
+      Array.from({ length: limit + 6 }, (_, i) =>
+        post("/api/shared-answers", { ...ANSWER, id: String(200000 + i) }, { Cookie: cookie }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
   });
 
   it("answers 429 once a user has created 30 links in the hour", async () => {
