@@ -229,7 +229,7 @@ export async function searchStudies(
   let persistChain: Promise<unknown> = Promise.resolve();
   const persist = (outcome: ProviderOutcome) => {
     persistChain = persistChain.then(async () => {
-      const saved = await upsertStudies(app.bindings.DB, outcome.studies);
+      const saved = await upsertStudies(app.bindings.DB, outcome.studies, { viewerId: user?.id ?? null });
       const rows = saved.map((s) => s.row);
       stored.set(outcome.provider, rows);
       for (const { row, summary, fullTextAnalysis } of saved) {
