@@ -9,7 +9,9 @@ import { OFFLINE_MODEL_NAME } from "../ai/registry";
 import { usagePeriod } from "../billing/usage";
 import { getLoadContext } from "../context";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
+import type { NormalizedStudy } from "../search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "./fulltext";
+import { upsertStudies } from "./persist";
 
 const BASE = "https://metamind.test";
 
@@ -361,9 +363,8 @@ describe("full-text analysis provenance: only the study's own open-access locati
   });
 
   it("search results carry only the analyses their viewer may see", async () => {
-    const { upsertStudies } = await import("./persist");
-    const record = {
-      source: "pubmed" as const,
+    const record: NormalizedStudy = {
+      source: "pubmed",
       sourceId: crypto.randomUUID(),
       title: `Walking and blood pressure provenance ${crypto.randomUUID()}`,
       abstract: "An abstract.",
