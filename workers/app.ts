@@ -29,6 +29,6 @@ export default {
   async scheduled(controller, env, ctx) {
     const { app } = getLoadContext(env, ctx);
     const report = await reconcile(app, { now: controller.scheduledTime });
-    console.log(`reconcile (${controller.cron}): ${JSON.stringify(report)}`);
+    console.info(`reconcile (${controller.cron}): ${JSON.stringify(report)}`);
   },
 } satisfies ExportedHandler<Env>;
