@@ -8,6 +8,7 @@ import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { OFFLINE_MODEL_NAME } from "../ai/registry";
 import { usagePeriod } from "../billing/usage";
 import { getLoadContext } from "../context";
+import { deleteAccount, exportAccountData } from "../library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
 import type { NormalizedStudy } from "../search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "./fulltext";
@@ -430,5 +431,23 @@ describe("full-text analysis provenance: only the study's own open-access locati
     const result = await analyse(id);
     expect(result.visibility).toBe("public");
     expect(await (await getAnalysis(id, null)).json()).toMatchObject({ sourceUrl: OA.resolved });
+  });
+
+  it("a user's private analyses are in their data download and go with their account", async () => {
+    const userId = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO users (id, email, password_hash, plan) VALUES (?, ?, 'x', 'pro')").bind(userId, `ft-${userId}@metamind.test`).run();
+    const user = { id: userId, plan: "pro" } as UserRow;
+    const pending: Promise<unknown>[] = [];
+    const app = getLoadContext(env as never, { waitUntil: (p) => void pending.push(p) }).app;
+    const id = await insertStudy(OA.html);
+    const response = await analyzeStudyFullText(app, { studyId: id, body: { openAccessUrl: OA.poison }, meter: { user, request: new Request(BASE) } });
+    await readAll(response);
+    await Promise.all(pending);
+
+    const data = await exportAccountData(env, { userId, now: new Date() });
+    expect(data.tables.ai_summaries).toEqual([expect.objectContaining({ studyId: id, ownerId: userId, sourceUrl: OA.poison })]);
+    const deleted = await deleteAccount(env, { userId });
+    expect(deleted.rows.ai_summaries).toBe(1);
+    expect(await storedRows(id)).toEqual([]);
   });
 });
