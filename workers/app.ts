@@ -8,6 +8,7 @@ import { answerApiRouting, apiPatternsOfBuild, jsonApiError } from "../app/.serv
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
 import { withShareCache } from "../app/.server/sharing/edge-cache";
+import { DEAD_LETTER_QUEUE, handleDeadLetters, reconcile } from "../app/.server/jobs/reconcile";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -28,6 +29,12 @@ export default {
   },
   async queue(batch, env, ctx) {
     const { app } = getLoadContext(env, ctx);
-    await dispatchJobs(batch, app);
+    if (batch.queue === DEAD_LETTER_QUEUE) await handleDeadLetters(batch, app);
+    else await dispatchJobs(batch, app);
+  },
+  async scheduled(controller, env, ctx) {
+    const { app } = getLoadContext(env, ctx);
+    const report = await reconcile(app, { now: controller.scheduledTime });
+    console.info(`reconcile (${controller.cron}): ${JSON.stringify(report)}`);
   },
 } satisfies ExportedHandler<Env>;
