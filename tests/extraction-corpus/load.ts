@@ -68,8 +68,8 @@ export const SHARED_DIR = path.resolve(here, "../../../shared");
 export const CORPUS_FILE = path.join(here, "corpus.json");
 
 /** The annotations without texts (no ../shared needed). */
-export function readAnnotations(): CorpusDocument[] {
-  return (JSON.parse(readFileSync(CORPUS_FILE, "utf8")) as { documents: CorpusDocument[] }).documents;
+export function readAnnotations(corpusFile = CORPUS_FILE): CorpusDocument[] {
+  return (JSON.parse(readFileSync(corpusFile, "utf8")) as { documents: CorpusDocument[] }).documents;
 }
 
 /** Abstract of `recordId` in a provider fixture, through the provider's normaliser. */
@@ -94,13 +94,13 @@ export function pdfPassage(pdfText: string, from: string, to: string, label: str
  * Loads every document's text and checks every annotation against it.
  * @throws Error when an anchor, record or quote does not match the text.
  */
-export async function loadCorpus(sharedDir = SHARED_DIR): Promise<CorpusLoad> {
+export async function loadCorpus(sharedDir = SHARED_DIR, corpusFile = CORPUS_FILE): Promise<CorpusLoad> {
   if (!existsSync(path.join(sharedDir, "fixtures/providers")) || !existsSync(path.join(sharedDir, "pdfs"))) {
     return { available: false, reason: `skipped: the extraction corpus texts live in ../shared (${sharedDir}), which is absent` };
   }
   const pdfTexts = new Map<string, string>();
   const documents: LoadedDocument[] = [];
-  for (const doc of readAnnotations()) {
+  for (const doc of readAnnotations(corpusFile)) {
     let text: string;
     if ("fixture" in doc.source) {
       text = fixtureAbstract(doc.source.fixture, doc.source.provider, doc.source.recordId, sharedDir);
