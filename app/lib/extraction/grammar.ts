@@ -312,6 +312,13 @@ interface Licence {
 
 const HEADER_WINDOW = 900;
 
+/** A table header naming intervals: "Relative risk (95% CI) Odds ratio (95% CI)". */
+interface Header {
+  end: number;
+  level: number | null;
+  measures: MeasureCode[];
+}
+
 /**
  * Every effect estimate with an interval in `text`, in text order. Each number is used once.
  * See the module comment for the grammar.
@@ -320,7 +327,7 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
   const effects: GrammarEffect[] = [];
   const used = new Uint8Array(tokens.length);
   const sentences = sentenceRanges(tokens);
-  let lastHeader: { end: number; level: number | null; measures: MeasureCode[]; explicitLevel: boolean } | null = null;
+  let lastHeader: Header | null = null;
 
   for (const [sFrom, sTo] of sentences) {
     const mentions = mentionsIn(tokens, sFrom, sTo);
@@ -331,11 +338,12 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       const ci = readCiName(tokens, i + 1);
       if (!ci || tokens[ci.next - 1]?.kind !== "close" && tokens[ci.next]?.kind !== "close") continue;
       const before = mentions.filter((m) => m.to <= i && i - m.to <= 1);
-      const measures = lastHeader && tokens[i]!.start - lastHeader.end < 80 ? lastHeader.measures : [];
-      const ms = before.length ? [...measures, before[before.length - 1]!.code] : measures;
-      lastHeader = { end: tokens[ci.next - 1]!.end, level: ci.level, measures: ms, explicitLevel: ci.level !== null };
+      const prevHeader: Header | null = lastHeader;
+      const measures: MeasureCode[] = prevHeader && tokens[i]!.start - prevHeader.end < 80 ? prevHeader.measures : [];
+      const ms: MeasureCode[] = before.length ? [...measures, before[before.length - 1]!.code] : measures;
+      lastHeader = { end: tokens[ci.next - 1]!.end, level: ci.level, measures: ms };
     }
-    let sentenceCi: Licence | null = null;
+    let sentenceCi = null as Licence | null;
     for (let i = sFrom; i < sTo; i++) {
       if (used[i]) continue;
       const ci = readCiName(tokens, i);

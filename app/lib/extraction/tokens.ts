@@ -35,6 +35,23 @@ export interface Token {
 }
 
 const SPACE = /[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]/;
+
+/** Fast character classes (ASCII by code, the rest by Unicode property). */
+function isDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+function isLetterChar(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return LETTER.test(ch);
+}
+function isSpaceChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 11;
+  return SPACE.test(ch);
+}
 const DASHES = new Set(["-", "\u2212", "\u2013", "\u2014", "\u2012", "\u2011", "\u2010", "\ufe63", "\uff0d"]);
 const OPEN = new Set(["(", "[", "{"]);
 const CLOSE = new Set([")", "]", "}"]);
@@ -63,7 +80,7 @@ export function tokenize(text: string): Token[] {
       i += 2;
       continue;
     }
-    if (SPACE.test(ch) || (ch === "?" && isThinSpaceMark(text, i))) {
+    if (isSpaceChar(ch) || (ch === "?" && isThinSpaceMark(text, i))) {
       space = true;
       if (ch === "\n" || ch === "\r") newline = true;
       i++;
@@ -77,17 +94,17 @@ export function tokenize(text: string): Token[] {
       newline = false;
       i = end;
     };
-    if (DIGIT.test(ch) || ((ch === "." || ch === "·") && DIGIT.test(text[i + 1] ?? "") && !DIGIT.test(text[i - 1] ?? ""))) {
+    if (isDigitAt(text, i) || ((ch === "." || ch === "·") && isDigitAt(text, i + 1) && !isDigitAt(text, i - 1))) {
       const { end, value, decimals } = readNumber(text, i);
       push("num", end, { value, decimals });
       continue;
     }
-    if (LETTER.test(ch)) {
+    if (isLetterChar(ch)) {
       let j = i + 1;
       let norm = "";
       let segStart = i;
       for (;;) {
-        while (j < n && (LETTER.test(text[j]!) || DIGIT.test(text[j]!) || ((text[j] === "'" || text[j] === "’") && LETTER.test(text[j - 1]!)))) j++;
+        while (j < n && (isLetterChar(text[j]) || isDigitAt(text, j) || ((text[j] === "'" || text[j] === "’") && isLetterChar(text[j - 1])))) j++;
         // Inner hyphen ("risk-standardised", "COVID-19") or a hyphen at a line end ("inter-\nval").
         if (text[j] === "-" || text[j] === "\u2010" || text[j] === "\u2011") {
           const brk = /^[-\u2010\u2011][ \t]*\r?\n[ \t]*(?=[\p{Ll}])/u.exec(text.slice(j, j + 6));
@@ -97,7 +114,7 @@ export function tokenize(text: string): Token[] {
             segStart = j;
             continue;
           }
-          if (LETTER.test(text[j + 1] ?? "") || (DIGIT.test(text[j + 1] ?? "") && /[A-Z]{2}$/.test(text.slice(segStart, j)) === false && /\p{L}$/u.test(text.slice(segStart, j)) && isCompoundNumber(text, j))) {
+          if (isLetterChar(text[j + 1]) || (isDigitAt(text, j + 1) && /[A-Z]{2}$/.test(text.slice(segStart, j)) === false && /\p{L}$/u.test(text.slice(segStart, j)) && isCompoundNumber(text, j))) {
             j++;
             continue;
           }
@@ -155,7 +172,7 @@ function isThinSpaceMark(text: string, i: number): boolean {
 /** Reads a number at `i`: digits, a decimal mark ('.', '·', or an unambiguous ','), thousands. */
 function readNumber(text: string, i: number): { end: number; value: number; decimals: number } {
   let j = i;
-  while (DIGIT.test(text[j] ?? "")) j++;
+  while (isDigitAt(text, j)) j++;
   let intPart = text.slice(i, j);
   // Thousands separated by commas: "1,058,466" (groups of exactly three digits).
   if (intPart.length >= 1 && intPart.length <= 3 && text[j] === "," && /^,\d{3}(?!\d)/.test(text.slice(j, j + 5)) && intPart !== "0") {
@@ -172,15 +189,15 @@ function readNumber(text: string, i: number): { end: number; value: number; deci
   let decimals = 0;
   let frac = "";
   const mark = text[j];
-  if ((mark === "." || mark === "·") && DIGIT.test(text[j + 1] ?? "")) {
+  if ((mark === "." || mark === "·") && isDigitAt(text, j + 1)) {
     let k = j + 1;
-    while (DIGIT.test(text[k] ?? "")) k++;
+    while (isDigitAt(text, k)) k++;
     frac = text.slice(j + 1, k);
     decimals = frac.length;
     j = k;
-  } else if (mark === "," && DIGIT.test(text[j + 1] ?? "") && isDecimalComma(text, i, j)) {
+  } else if (mark === "," && isDigitAt(text, j + 1) && isDecimalComma(text, i, j)) {
     let k = j + 1;
-    while (DIGIT.test(text[k] ?? "")) k++;
+    while (isDigitAt(text, k)) k++;
     frac = text.slice(j + 1, k);
     decimals = frac.length;
     j = k;
