@@ -30,55 +30,75 @@ export function tidyPhrase(raw: string, maxWords = 8): string {
 const MEASURE_WORDS =
   /\b(?:(?:adjusted|pooled|overall|summary|combined|crude|meta-analytic)\s+)*(?:a?ORs?|a?HRs?|sHRs?|a?RRs?|IRRs?|W?MDs?|SMDs?|RD|odds ratios?|hazard ratios?|relative risks?|risk ratios?|rate ratios?|(?:standardi[sz]ed |weighted |weight )?mean differences?|difference in means|correlation coefficients?|coefficients?|95\s*%\s*CI|CI)\b/gi;
 
+/** Verbs and frames after which the outcome follows ("reduces X", "risk of X", "reduction in X"). */
+const OUTCOME_ANCHOR =
+  /^[\s\S]*\b(?:reduc(?:es|ed|e|ing)|increas(?:es|ed|e|ing)|improv(?:es|ed|e|ing)|lower(?:s|ed|ing)?|rais(?:es|ed|e)|affect(?:s|ed)?|prevent(?:s|ed)?|predict(?:s|ed)?|(?:risks?|odds|hazards?|incidence|rates?|levels?|occurrence|prevalence|concentrations?|reductions?|increases?|decreases?|changes?|improvements?|differences?|effects?|impact|gains?|declines?)\s+(?:of|in|on|to|for)|need\s+for|associated\s+with|association\s+(?:with|between)|specifically|namely|including|such\s+as|for\s+example)\s+/i;
+/** Where an outcome phrase ends: a comparison, a population or a time. */
+const OUTCOME_END =
+  /\s+(?:when|compared|versus|vs\.?|than|among|between|in\s+(?:the\s+)?(?:patients|participants|people|subjects|those|women|men|adults|children|groups?|vaccinated|unvaccinated|intervention|control|treatment)|at\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|week|month|year|the end)|after\s+\d|during|from|with\s+(?:the\s+)?(?:exception|intervention|treatment)|attributable|was|were|is|are|had|has|did|may|could|remained|though)\b[\s\S]*$/i;
+/** A subject with a verdict: "<outcome> was lower / were reduced / were consistent". */
+const SUBJECT_VERDICT =
+  /(?:^|[.;:]\s*)(?:the\s+)?([^.;:]{3,90}?)\s+(?:was|were|is|are)\s+(?:(?:not\s+|also\s+|significantly\s+|slightly\s+|statistically\s+)*)(?:lower|higher|reduced|increased|decreased|improved|similar|consistent|comparable|greater|smaller|associated|related|significant|non-?significant|unchanged|better|worse)\b/i;
+
+/** Drops brackets that hold numbers or definitions, measure names and the CI words. */
+function cleanClause(s: string): string {
+  let out = s;
+  for (let k = 0; k < 2; k++) out = out.replace(/\([^()]*\)|\[[^\[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
+  return out.replace(MEASURE_WORDS, " ").replace(/\s*[:=]\s*$/, "").replace(/[ \t]+/g, " ");
+}
+
+/** The outcome words of one clause: after its last verb or frame, up to a comparison or time. */
+function outcomeInClause(clause: string): string {
+  let phrase = clause;
+  const anchor = OUTCOME_ANCHOR.exec(phrase);
+  if (anchor && phrase.length - anchor[0].length > 2) phrase = phrase.slice(anchor[0].length);
+  phrase = phrase.replace(OUTCOME_END, "");
+  return tidyPhrase(phrase);
+}
+
 /**
  * The outcome phrase of an effect, from its sentence (empty string when none is found):
  * 1. "<measure> of|for <outcome> was|for|in …" ("pooled RR of bladder cancer for SHS exposure");
- * 2. the words just before the bracket or the value that holds the effect
- *    ("fasting plasma glucose (WMD: …)", "low birth weight 0.82 (95% CI …)");
- * 3. "risk|odds|incidence|rate of <outcome>" in the clause before it;
- * 4. the subject before "was|were" in the clause before it.
+ * 2. "<outcome> was|were lower|consistent …" before the effect;
+ * 3. the clause just before the bracket or value that holds the effect, after its last verb or
+ *    frame ("favipiravir reduces the progression to invasive mechanical ventilation (RR …)",
+ *    "a significant reduction in glycosylated hemoglobin (WMD …)", "low birth weight 0.82 (…)"),
+ *    cut before a comparison, population or time ("… when compared with other therapies");
+ *    a clause that names nothing hands over to the clause before it.
+ * Only the text after the previous effect of the sentence (`previousEnd`) is read, so each effect
+ * of a list gets the words written for it.
  */
-export function outcomeOf(text: string, e: GrammarEffect): string {
-  const sent = text.slice(e.sentence.start, e.sentence.end);
-  const rel = e.start - e.sentence.start;
-  const before = sent.slice(0, rel);
-  const measureEnd = e.measureQuote ? e.measureQuote.end - e.sentence.start : -1;
+export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.sentence.start): string {
+  const from = Math.max(e.sentence.start, Math.min(previousEnd, e.start));
+  const sent = text.slice(from, e.sentence.end);
+  const rel = e.start - from;
+  const measureEnd = e.measureQuote && e.measureQuote.start >= from ? e.measureQuote.end - from : -1;
   // 1. "RR of bladder cancer for SHS exposure was 1.16"
-  if (measureEnd >= 0) {
-    const after = sent.slice(measureEnd, Math.max(measureEnd, e.estimate.start - e.sentence.start));
-    const m = /^\s*(?:\([^)]*\)\s*)?(?:of|for)\s+([\p{L}][^,;()]*?)(?:\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated|when|compared|ranged|changed)\b|$)/iu.exec(after);
+  if (measureEnd >= 0 && measureEnd <= e.estimate.start - from) {
+    const after = sent.slice(measureEnd, e.estimate.start - from);
+    const m = /^\s*(?:\([^)]*\)\s*)?(?:of|for|in)\s+([\p{L}][^,;()]*?)(?:\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated|when|compared|ranged|changed)\b|$)/iu.exec(after);
     if (m) {
       const tidy = tidyPhrase(m[1]!.replace(MEASURE_WORDS, " "));
       if (tidy) return tidy;
     }
   }
-  // 2. the clause just before the effect's bracket or value
-  let clauseEnd = rel;
+  let before = sent.slice(0, rel);
+  // The effect sits in a bracket: the outcome is named before the bracket.
   const open = Math.max(before.lastIndexOf("("), before.lastIndexOf("["));
-  if (open !== -1 && !/[)\]]/.test(before.slice(open))) clauseEnd = open;
-  let clause = before.slice(0, clauseEnd);
-  clause = clause.replace(MEASURE_WORDS, " ").replace(/\s*[:=]\s*$/, "");
-  const cut = Math.max(clause.lastIndexOf(","), clause.lastIndexOf(";"), clause.lastIndexOf(":"), clause.lastIndexOf(")"), clause.lastIndexOf("]"), clause.lastIndexOf("("));
-  let phrase = clause.slice(cut + 1);
-  // "… on the risk of glioma" → after the last "risk of" / preposition frame
-  const frame = /^[\s\S]*\b(?:risk|odds|incidence|rates?|hazard|occurrence|prevalence|levels?|effects?|effect)\s+(?:of|for|on)\s+/i.exec(phrase);
-  if (frame) phrase = phrase.slice(frame[0].length);
-  else {
-    const prep = /^[\s\S]*\b(?:in|on|of|for|with)\s+(?=\p{L})/iu.exec(phrase);
-    if (prep && phrase.length - prep[0].length > 3 && !/\b(?:was|were|is|are)\s*$/i.test(phrase)) phrase = phrase.slice(prep[0].length);
+  if (open !== -1 && !/[)\]]/.test(before.slice(open))) before = before.slice(0, open);
+  const cleaned = cleanClause(before);
+  // 2. a subject with its verdict, in the last clause
+  const lastClause = cleaned.split(/[;:]/).pop() ?? "";
+  const verdict = SUBJECT_VERDICT.exec(lastClause);
+  if (verdict && !/\b(?:we|it|this|there|results?)\b/i.test(verdict[1]!.split(" ")[0] ?? "")) {
+    const subject = verdict[1]!.split(/,\s*/)[0]!;
+    const tidy = tidyPhrase(subject.replace(OUTCOME_END, ""));
+    if (tidy && !/\d/.test(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
   }
-  let tidy = tidyPhrase(phrase);
-  if (tidy && !/\b(?:was|were|is|are)\b/i.test(tidy) && !/\d/.test(tidy)) return tidy;
-  // 3. "risk of <X>", "odds of <X>", "incidence of <X>" in the sentence before the effect
-  const riskOf = [...before.matchAll(/\b(?:risks?|odds|incidence|rates?|occurrence|hazards?)\s+(?:of|for)\s+([\p{L}][\p{L}\s'’/-]{2,60}?)(?=\s+(?:was|were|is|are|in|among|by|with|than|compared|after|between|at|and)\b|[,;:(.]|$)/giu)];
-  if (riskOf.length) {
-    tidy = tidyPhrase(riskOf[riskOf.length - 1]![1]!);
-    if (tidy) return tidy;
-  }
-  // 4. "<subject> was|were …"
-  const subject = /(?:^|[.;:,]\s*)([^.;:,]{3,80}?)\s+(?:was|were|is|are|had|showed|decreased|increased|improved|reduced)\b[^.;:]*$/i.exec(before);
-  if (subject) {
-    tidy = tidyPhrase(subject[1]!.replace(MEASURE_WORDS, " "));
+  // 3. the clause before the effect, then the ones before it
+  const clauses = cleaned.split(/[;:]|,(?!\s*(?:or|and)\s+in\b)/);
+  for (let k = clauses.length - 1, tries = 0; k >= 0 && tries < 3; k--, tries++) {
+    const tidy = outcomeInClause(clauses[k]!);
     if (tidy && !/\d/.test(tidy)) return tidy;
   }
   return "";
@@ -98,10 +118,16 @@ export function comparisonOf(text: string, e: GrammarEffect): string | null {
     const b = trimGroup(m[2]!);
     if (a && b) return `${a} vs ${b}`;
   }
+  const inGroups = /\bin\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)\s+(?:group|arm)s?\s+(?:compared\s+(?:with|to)|than(?:\s+in)?)\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)(?:\s+(?:group|arm)s?)?(?=[,;:().]|\s|$)/iu.exec(sent);
+  if (inGroups) {
+    const a = trimGroup(inGroups[1]!);
+    const b = trimGroup(inGroups[2]!);
+    if (a && b) return `${a} vs ${b}`;
+  }
   const cmp = /\bcompared\s+(?:with|to)\s+(?:the\s+)?([\p{L}][\p{L}\d\s/+-]{1,50}?)(?=[,;:().]|\s+(?:in|for|on|at|was|were|and|did|had|showed|participants|patients|\(|groups?\b)|$)/iu.exec(sent);
   if (cmp) {
     const b = trimGroup(cmp[1]!);
-    const subject = /^(?:[^,;]*?\b)?([\p{L}][\p{L}\d/+-]*(?:\s+[\p{L}][\p{L}\d/+-]*){0,3})\s+(?:was|were|is|are|had|has|showed|reduced|increased|resulted|did|may|yielded|helped|group)\b/iu.exec(sent);
+    const subject = /(?:^|[,;]\s*)([\p{L}][\p{L}\d/+-]*(?:\s+[\p{L}][\p{L}\d/+-]*){0,2})\s+(?:resulted|reduced|increased|improved|lowered|decreased|yielded|helped|produced|led|showed|had|was|were|did|may)\b/iu.exec(sent);
     const a = subject ? trimGroup(subject[1]!) : "";
     if (b) return a && a.toLowerCase() !== b.toLowerCase() ? `${a} vs ${b}` : `vs ${b}`;
   }
@@ -158,7 +184,7 @@ export function timepointOf(text: string, e: GrammarEffect, indexInSentence: num
   for (const source of [clause, sent]) {
     for (const re of TIME_PATTERNS) {
       const m = re.exec(source);
-      if (m && !overlapsNumbers(e, e.sentence.start + (source === sent ? 0 : clauseStart) + m.index, m[0].length)) return flat(m[0]);
+      if (m && !/\bper\s*$/i.test(source.slice(0, m.index)) && !overlapsNumbers(e, e.sentence.start + (source === sent ? 0 : clauseStart) + m.index, m[0].length)) return flat(m[0]);
     }
   }
   return null;

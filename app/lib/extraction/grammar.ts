@@ -262,6 +262,14 @@ function mentionsIn(tokens: readonly Token[], from: number, to: number): Mention
   for (let i = from; i < to; i++) {
     const m = measureAt(tokens, i);
     if (m && m.to <= to) {
+      // "risk ratio (RR)", "adjusted odds ratio [aOR]": one mention, name and abbreviation.
+      const open = tokens[m.to];
+      const abbr = open?.kind === "open" && m.to + 1 < to ? measureAt(tokens, m.to + 1) : null;
+      if (abbr && tokens[abbr.to]?.kind === "close") {
+        out.push({ ...m, to: abbr.to + 1, end: tokens[abbr.to]!.end, idx: i });
+        i = abbr.to;
+        continue;
+      }
       out.push({ ...m, idx: i });
       i = m.to - 1;
     }

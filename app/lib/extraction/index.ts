@@ -38,15 +38,21 @@ export function extractEffects(text: string, options: { title?: string; isReview
     list.push(e);
     bySentence.set(e.sentence.start, list);
   }
-  return effects.map((e) => {
+  const out: ExtractedEffect[] = [];
+  for (const e of effects) {
     const siblings = bySentence.get(e.sentence.start)!;
-    return {
+    const k = siblings.indexOf(e);
+    const previous = k > 0 ? out[out.length - 1]! : null;
+    // A list item that names no outcome of its own ("…, 0.53 (0.44 to 0.63)") keeps the last one named.
+    const outcome = outcomeOf(text, e, previous ? previous.end : e.sentence.start) || (previous?.outcome ?? "") || (k > 0 ? "" : outcomeOf(text, e));
+    out.push({
       ...e,
       family: e.measure ? MEASURE_FAMILY[e.measure as MeasureCode] : null,
-      outcome: outcomeOf(text, e),
+      outcome,
       comparison: comparisonOf(text, e),
-      timepoint: timepointOf(text, e, siblings.indexOf(e), siblings.length),
+      timepoint: timepointOf(text, e, k, siblings.length),
       isPooledEstimate: isPooledEstimate(text, e, review),
-    };
-  });
+    });
+  }
+  return out;
 }
