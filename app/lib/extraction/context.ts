@@ -91,9 +91,11 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
   const lastClause = cleaned.split(/[;:]/).pop() ?? "";
   const verdict = SUBJECT_VERDICT.exec(lastClause);
   if (verdict && !/\b(?:we|it|this|there|results?)\b/i.test(verdict[1]!.split(" ")[0] ?? "")) {
-    const subject = verdict[1]!.split(/,\s*/)[0]!;
-    const tidy = tidyPhrase(subject.replace(OUTCOME_END, ""));
-    if (tidy && !/\d/.test(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
+    const parts = verdict[1]!.split(/,\s*/).filter((p) => p.trim() && !/^(?:though|although|while|which|who|as|despite|however)\b/i.test(p.trim()));
+    for (let k = parts.length - 1; k >= 0; k--) {
+      const tidy = tidyPhrase(parts[k]!.replace(OUTCOME_END, ""));
+      if (tidy && !/\d/.test(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
+    }
   }
   // 3. the clause before the effect, then the ones before it
   const clauses = cleaned.split(/[;:]|,(?!\s*(?:or|and)\s+in\b)/);

@@ -407,7 +407,7 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
         else if (headerOk) level = lastHeader!.level;
         else if (!ownMention) continue;
         if (!sentenceCi && !headerOk && ownMention) level = null;
-        if (headerOk && !sentenceCi && lastHeader!.measures.length > 0) {
+        if (headerOk && lastHeader!.measures.length > 0) {
           // Columns: the k-th estimate on a table line takes the k-th header measure.
           const lineStart = text.lastIndexOf("\n", est.start) + 1;
           const onLine = effects.filter((e) => e.start >= lineStart && e.start >= lastHeader!.end).length;
@@ -421,7 +421,7 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
         level = sentenceCi.level;
       }
       if (isRatio(measure) && (est.value <= 0 || interval.lower.value <= 0)) continue;
-      const adjacent = ownMention && tokens[est.first]!.start - ownMention.end <= 40 && !effects.some((e) => e.start > ownMention.start && e.start < est.start);
+      const adjacent = ownMention && measureQuote && tokens[est.first]!.start - ownMention.end <= 40 && !effects.some((e) => e.start > ownMention.start && e.start < est.start);
       const start = adjacent ? ownMention!.start : est.start;
       const end = interval.upper.end;
       const nextEffectLimit = sTo;
