@@ -43,7 +43,7 @@ const SUBJECT_VERDICT =
 /** Drops brackets that hold numbers or definitions, measure names and the CI words. */
 function cleanClause(s: string): string {
   let out = s;
-  for (let k = 0; k < 2; k++) out = out.replace(/\([^()]*\)|\[[^\[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
+  for (let k = 0; k < 2; k++) out = out.replace(/\([^()]*\)|\[[^[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
   return out.replace(MEASURE_WORDS, " ").replace(/\s*[:=]\s*$/, "").replace(/[ \t]+/g, " ");
 }
 

@@ -56,7 +56,6 @@ const DASHES = new Set(["-", "\u2212", "\u2013", "\u2014", "\u2012", "\u2011", "
 const OPEN = new Set(["(", "[", "{"]);
 const CLOSE = new Set([")", "]", "}"]);
 const LETTER = /[\p{L}\p{M}]/u;
-const DIGIT = /[0-9]/;
 
 /** True for characters that can be a minus sign or a range dash. */
 export function isDash(ch: string): boolean {
