@@ -12,7 +12,7 @@ const STOP_TAIL =
 
 /** Words that make a phrase a verdict or a group rather than an outcome. */
 const NOT_OUTCOME =
-  /^(?:results?|patients?|participants?|subjects?|studies|study|trials?|analysis|analyses|model|models|group|groups|estimates?|data|evidence|findings?|controls?|cases?|meta-analysis|summary|pooled|overall|total|sensitivity|subgroup|random effects?|fixed effects?|the result|rr|or|hr|ci|p|smd|wmd|md|ratio|difference|adults?|women|men|males?|females?|populations?|people)$/i;
+  /^(?:meta-analytic|for example|example|respectively|results?|patients?|participants?|subjects?|studies|study|trials?|analysis|analyses|model|models|group|groups|estimates?|data|evidence|findings?|controls?|cases?|meta-analysis|summary|pooled|overall|total|sensitivity|subgroup|random effects?|fixed effects?|the result|rr|or|hr|ci|p|smd|wmd|md|ratio|difference|adults?|women|men|males?|females?|populations?|people)$/i;
 
 /** Tidies a phrase: hyphenated line breaks joined, whitespace collapsed, noise words trimmed. */
 export function tidyPhrase(raw: string, maxWords = 8): string {

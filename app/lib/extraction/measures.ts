@@ -122,6 +122,7 @@ export interface MeasureMention {
 
 /** Splits a token's normalised text on hyphens, as PHRASES are written. */
 function parts(t: Token): string[] {
+  if (!/[-‐‑]/.test(t.norm)) return [t.norm];
   return t.norm.split(/[-‐‑]+/).filter(Boolean);
 }
 
@@ -142,7 +143,8 @@ export function measureAt(tokens: readonly Token[], i: number): MeasureMention |
     return { code: "OTHER", from: i, to: i + 2, start: t.start, end: tokens[i + 1]!.end, words: false };
   }
   // Phrase matching over the words starting at i.
-  const candidates = PHRASES_BY_FIRST.get(parts(t)[0] ?? "");
+  const first = t.norm.includes("-") || t.norm.includes("‐") || t.norm.includes("‑") ? (parts(t)[0] ?? "") : t.norm;
+  const candidates = PHRASES_BY_FIRST.get(first);
   if (!candidates) return null;
   const words: { w: string; tok: number }[] = [];
   for (let k = i; k < tokens.length && words.length < 10; k++) {

@@ -86,16 +86,21 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const start = i;
-    const push = (kind: TokenKind, end: number, extra: Partial<Token> = {}) => {
+    const push = (kind: TokenKind, end: number, value?: number, decimals?: number, norm?: string) => {
       const t = text.slice(start, end);
-      tokens.push({ kind, text: t, norm: t.toLowerCase(), start, end, spaceBefore: space, newlineBefore: newline, ...extra });
+      const token: Token = { kind, text: t, norm: norm ?? (kind === "word" ? t.toLowerCase() : t), start, end, spaceBefore: space, newlineBefore: newline };
+      if (value !== undefined) {
+        token.value = value;
+        token.decimals = decimals;
+      }
+      tokens.push(token);
       space = false;
       newline = false;
       i = end;
     };
     if (isDigitAt(text, i) || ((ch === "." || ch === "·") && isDigitAt(text, i + 1) && !isDigitAt(text, i - 1))) {
       const { end, value, decimals } = readNumber(text, i);
-      push("num", end, { value, decimals });
+      push("num", end, value, decimals);
       continue;
     }
     if (isLetterChar(ch)) {
@@ -121,7 +126,7 @@ export function tokenize(text: string): Token[] {
         break;
       }
       norm += text.slice(segStart, j);
-      push("word", j, { norm: norm.toLowerCase() });
+      push("word", j, undefined, undefined, norm.toLowerCase());
       continue;
     }
     if (isDash(ch)) {
