@@ -163,3 +163,10 @@ describe("extractEffects: context", () => {
     expect(e!.isPooledEstimate).toBe(false);
   });
 });
+
+describe("parseEffects: column layouts", () => {
+  it("does not join a number to the bracket of another table cell", () => {
+    const text = "Incidence (95% CI)    13.4            22.9\n                       (9.5-18.4)      (18.4-28.2)";
+    expect(triples(text)).toEqual([]);
+  });
+});

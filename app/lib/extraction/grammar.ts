@@ -402,6 +402,9 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       if (!explicit) {
         const inside = est.value >= interval.lower.value && est.value <= interval.upper.value;
         if (!inside) continue;
+        // In a column layout the number above a bracket belongs to another cell.
+        const gap = text.slice(est.end, tokens[openerIdx]!.start);
+        if (/\n[ \t]{2,}|[ \t]{3,}/.test(gap)) continue;
         const headerOk = lastHeader !== null && tokens[est.first]!.start - lastHeader.end < HEADER_WINDOW && tokens[est.first]!.start > lastHeader.end;
         if (sentenceCi) level = sentenceCi.level;
         else if (headerOk) level = lastHeader!.level;
