@@ -58,21 +58,21 @@ describe("extractStudyByRules: written forms", () => {
 
   it("HR keeps reportedMeasure HR (pooled as a log ratio, never with RRs)", () => {
     const { rows } = rowsOf(simple("Death was less frequent (HR 0.82 (95% CI 0.70–0.96))."));
-    expect(rows[0]).toMatchObject({ measure: "RR", reportedMeasure: "HR", outcome: "Death", isPooledEstimate: false });
+    expect(rows[0]).toMatchObject({ measure: "RR", reportedMeasure: "HR", outcome: "death", isPooledEstimate: false });
   });
 
   it("events/totals per arm: '12/100 vs 20/98' and '12 of 100 … and 20 of 98'", () => {
     const a = rowsOf(simple("Mortality was 12/100 vs 20/98 (p = 0.04).")).rows;
-    expect(a[0]).toMatchObject({ outcome: "Mortality", measure: "RR", totalN: 198, data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+    expect(a[0]).toMatchObject({ outcome: "mortality", measure: "RR", totalN: 198, data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
     expect(a[0]!.quotes[0]!.quote).toBe("12/100 vs 20/98");
     const b = rowsOf(simple("Relapse occurred in 12 of 100 patients given the drug and 20 of 98 given placebo.")).rows;
-    expect(b[0]).toMatchObject({ outcome: "Relapse", data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+    expect(b[0]).toMatchObject({ outcome: "relapse", data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
   });
 
   it("mean ± SD (n) per arm", () => {
     const { rows } = rowsOf(simple("Pain score was 5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)."));
     expect(rows[0]).toMatchObject({
-      outcome: "Pain score",
+      outcome: "pain score",
       measure: "MD",
       totalN: 58,
       data: { kind: "means", mean1: 5.2, sd1: 1.1, n1: 30, mean2: 6, sd2: 1.3, n2: 28 },

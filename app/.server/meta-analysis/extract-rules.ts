@@ -14,7 +14,7 @@
  * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
-import { extractEffects, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
+import { extractEffects, lowerInitial, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
 import {
   extractDesign,
   extractOutcomes,
@@ -299,7 +299,7 @@ function outcomeForArms(text: string, sentenceStart: number, armStart: number): 
   if (colon !== -1) clause = clause.slice(0, colon);
   clause = clause.replace(/\s+\b(?:occurred|recurred|happened|died|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
   const tidy = tidyPhrase(clause);
-  return tidy && !NOT_AN_OUTCOME.test(tidy) ? tidy : "";
+  return tidy && !NOT_AN_OUTCOME.test(tidy) ? lowerInitial(tidy) : "";
 }
 
 /** What a row is called when its sentence names no outcome and the study names no primary outcome. */
@@ -326,7 +326,7 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
   const seen = new Set<string>();
   for (const { text, source } of sources) {
     const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
-    const fallback = primary ? tidyPhrase(primary.outcome.quote, 8) : "";
+    const fallback = primary ? lowerInitial(tidyPhrase(primary.outcome.quote, 8)) : "";
     const size = pickSampleSize(extractSampleSizes(text));
     for (const f of findEffectData(text, title)) {
       const outcome = f.outcome || fallback || UNNAMED_OUTCOME;

@@ -23,7 +23,13 @@ export function tidyPhrase(raw: string, maxWords = 8): string {
   if (words.length > maxWords) s = words.slice(-maxWords).join(" ");
   if (!/\p{L}{2}/u.test(s)) return "";
   if (NOT_OUTCOME.test(s)) return "";
-  return s;
+  return lowerInitial(s);
+}
+
+/** "Mortality" (a capital from the sentence start) → "mortality"; acronyms ("VTE", "COVID-19") stay. */
+export function lowerInitial(s: string): string {
+  const first = s.split(/\s/)[0]!;
+  return /^\p{Lu}[\p{Ll}'’-]+$/u.test(first) ? s[0]!.toLowerCase() + s.slice(1) : s;
 }
 
 /** Measure names and CI words that must not end up in an outcome phrase. */

@@ -11,7 +11,7 @@ import { MEASURE_FAMILY, type MeasureCode, type MeasureFamily } from "./measures
 export { tokenize, type Token } from "./tokens.ts";
 export { parseEffects, sentenceRanges, type GrammarEffect, type PValue, type QuotedValue } from "./grammar.ts";
 export { MEASURE_FAMILY, MEASURE_NAMES, isRatio, type MeasureCode, type MeasureFamily } from "./measures.ts";
-export { looksLikeReview, tidyPhrase } from "./context.ts";
+export { looksLikeReview, lowerInitial, tidyPhrase } from "./context.ts";
 export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointsCompatible, timepointDays } from "./outcomes.ts";
 
 /** One effect estimate with its context. */
