@@ -6,18 +6,19 @@
 import type { GrammarEffect } from "./grammar.ts";
 
 const STOP_LEAD =
-  /^(?:(?:and|or|but|with|for|in|on|of|the|a|an|its|their|our|both|all|including|especially|specifically|particularly|respectively|whereas|while|as|to|from|by|at|was|were|is|are|had|has|have|significantly|significant|non-?significant|lower|higher|reduced|reduce|reduces|reduction|increased|increase|increases|decreased|decrease|improved|improve|improves|greater|fewer|more|less|overall|similar|similarly|there|no|not|that|this|these|those|which|also|further|a\s+further|result|resulted|showed|show|shows|revealed|found|observed|effect|effects|changes|change|risks?|odds|rates?|levels?|except|exception|negative|positive|specifically|namely|e\.g\.|i\.e\.|than|then|only|any|each|per|after|before|during|within|among|between|compared|versus|vs\.?|likely|may|might|did|does|do|be|been|being|statistically|protective|inverse|association|associated|related|relationship)\b[\s,]*)+/i;
+  /^(?:(?:and|or|but|with|for|in|on|of|the|a|an|its|their|our|both|all|including|especially|specifically|particularly|respectively|whereas|while|as|to|from|by|at|was|were|is|are|had|has|have|significantly|significant|non-?significant|lower|higher|reduced|reduce|reduces|reduction|increased|increase|increases|decreased|decrease|improved|improve|improves|greater|fewer|more|less|overall|similar|similarly|there|no|not|that|this|these|those|which|also|further|a\s+further|result|resulted|showed|show|shows|revealed|found|observed|effect|effects|changes|change|risks?|odds|rates?|levels?|except|exception|negative|positive|specifically|namely|e\.g\.|i\.e\.|than|then|only|any|each|per|after|before|during|within|among|between|compared|versus|vs\.?|likely|may|might|did|does|do|be|been|being|statistically|protective|inverse|association|associated|related|relationship)(?![\w-])[\s,]*)+/i;
 const STOP_TAIL =
   /(?:[\s,]+(?:and|or|was|were|is|are|with|for|in|at|of|the|a|an|overall|respectively|compared|vs\.?|versus|among|between|than|by|to|on|from|had|has|have|which|that|when|after|during|were|being|showed|revealed|group|groups))+$/i;
 
 /** Words that make a phrase a verdict or a group rather than an outcome. */
 const NOT_OUTCOME =
-  /^(?:meta-analytic|for example|example|respectively|results?|patients?|participants?|subjects?|studies|study|trials?|analysis|analyses|model|models|group|groups|estimates?|data|evidence|findings?|controls?|cases?|meta-analysis|summary|pooled|overall|total|sensitivity|subgroup|random effects?|fixed effects?|the result|rr|or|hr|ci|p|smd|wmd|md|ratio|difference|adults?|women|men|males?|females?|populations?|people)$/i;
+  /^(?:meta-analytic|for example|example|respectively|however|adjusted|unadjusted|crude|line|changed|strong|moderate|weak|conditional|secondary|primary|sensitivity analys[ie]s|subgroup analys[ie]s|analysis of the interaction|(?:low|moderate|high|very low)[- ]certainty evidence|certainty evidence|[\p{L} -]*\bpopulations?|(?:in\s+)?(?:men|women|males|females|children|adults)|results?|patients?|participants?|subjects?|studies|study|trials?|analysis|analyses|model|models|group|groups|estimates?|data|evidence|findings?|controls?|cases?|meta-analysis|summary|pooled|overall|total|sensitivity|subgroup|random effects?|fixed effects?|the result|rr|or|hr|ci|p|smd|wmd|md|ratio|difference|adults?|women|men|males?|females?|populations?|people)$/iu;
 
 /** Tidies a phrase: hyphenated line breaks joined, whitespace collapsed, noise words trimmed. */
 export function tidyPhrase(raw: string, maxWords = 8): string {
   let s = raw.replace(/(\p{L})[-‐‑]\s*\n\s*(\p{Ll})/gu, "$1$2").replace(/\s+/g, " ").trim();
   s = s.replace(/\([^()]*\d[^()]*\)/g, " ").replace(/\[[^\]]*\]/g, " ").replace(/\s+/g, " ").trim();
+  s = s.replace(/\s*\([^()]*$/, "").replace(/^[^()]*\)\s*/, "");
   for (let k = 0; k < 4; k++) s = s.replace(STOP_LEAD, "").replace(STOP_TAIL, "").replace(/^[\s,;:.()[\]-]+|[\s,;:.([-]+$/g, "").trim();
   const words = s.split(" ");
   if (words.length > maxWords) s = words.slice(-maxWords).join(" ");
@@ -35,6 +36,20 @@ export function lowerInitial(s: string): string {
 /** Measure names and CI words that must not end up in an outcome phrase. */
 const MEASURE_WORDS =
   /\b(?:(?:adjusted|pooled|overall|summary|combined|crude|meta-analytic)\s+)*(?:a?ORs?|a?HRs?|sHRs?|a?RRs?|IRRs?|W?MDs?|SMDs?|RD|odds ratios?|hazard ratios?|relative risks?|risk ratios?|rate ratios?|(?:standardi[sz]ed |weighted |weight )?mean differences?|difference in means|correlation coefficients?|coefficients?|95\s*%\s*CI|CI)\b/gi;
+
+/**
+ * The outcomes a text defines: "The primary outcome was 6 month sustained, biochemically verified
+ * abstinence." → { primary: "6 month sustained, biochemically verified abstinence" }.
+ */
+export function definedOutcomes(text: string): { primary: string | null; secondary: string | null } {
+  const read = (kind: string) => {
+    const m = new RegExp(String.raw`\b(?:the\s+)?(?:main\s+)?${kind}\s+(?:outcome|end\s*point|endpoint)s?\s+(?:was|were|is|are|included)\s+(?:the\s+|a\s+)?([^.;]{3,120})`, "i").exec(text);
+    if (!m) return null;
+    const phrase = tidyPhrase(m[1]!.replace(/\s+(?:at|from|until|during|after)\s+[\s\S]*$/i, ""), 10);
+    return phrase || null;
+  };
+  return { primary: read("primary"), secondary: read("secondary") };
+}
 
 /** Verbs and frames after which the outcome follows ("reduces X", "risk of X", "reduction in X"). */
 const OUTCOME_ANCHOR =
@@ -96,6 +111,10 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
   // 2. a subject with its verdict, in the last clause
   const lastClause = cleaned.split(/[;:]/).pop() ?? "";
   const verdict = SUBJECT_VERDICT.exec(lastClause);
+  // "… were similar for the primary outcome (RR …)": the words after "for" name it.
+  const forTail = verdict ? /\bfor\s+(?:the\s+|both\s+)?([^,;()]{3,60})\s*$/i.exec(lastClause.slice(verdict.index + verdict[0].length)) : null;
+  const forOutcome = forTail ? tidyPhrase(forTail[1]!) : "";
+  if (forOutcome && !/\d/.test(forOutcome)) return forOutcome;
   if (verdict && !/\b(?:we|it|this|there|results?)\b/i.test(verdict[1]!.split(" ")[0] ?? "")) {
     const parts = verdict[1]!.split(/,\s*/).filter((p) => p.trim() && !/^(?:though|although|while|which|who|as|despite|however)\b/i.test(p.trim()));
     for (let k = parts.length - 1; k >= 0; k--) {

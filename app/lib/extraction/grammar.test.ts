@@ -170,3 +170,15 @@ describe("parseEffects: column layouts", () => {
     expect(triples(text)).toEqual([]);
   });
 });
+
+describe("extractEffects: outcomes the text defines", () => {
+  it("'the primary outcome' becomes the outcome the text names as primary", () => {
+    const text =
+      "The primary outcome was 6 month sustained abstinence. The secondary outcome was point prevalence abstinence. Quit rates were similar for the primary outcome (RR 1.06, 95% CI 0.89 to 1.27) and the secondary outcome (RR 1.02, 95% CI 0.90 to 1.15).";
+    expect(extractEffects(text).map((e) => e.outcome)).toEqual(["6 month sustained abstinence", "point prevalence abstinence"]);
+  });
+  it("a subgroup ('in Asian populations') is not an outcome", () => {
+    const effects = extractEffects("Coffee lowered the risk of glioma (RR 0.76, 95% CI 0.55 to 0.97), especially in Asian populations (RR 0.22, 95% CI 0.04 to 0.90).");
+    expect(effects.map((e) => e.outcome)).toEqual(["glioma", "glioma"]);
+  });
+});

@@ -4,7 +4,7 @@
  * and whether it is the text's own pooled result (context.ts). Pure; runs in the browser and the
  * Worker. Every value keeps its quote with `text.slice(start, end) === quote`.
  */
-import { comparisonOf, isPooledEstimate, looksLikeReview, outcomeOf, timepointOf } from "./context.ts";
+import { comparisonOf, definedOutcomes, isPooledEstimate, looksLikeReview, outcomeOf, timepointOf } from "./context.ts";
 import { parseEffects, type GrammarEffect } from "./grammar.ts";
 import { MEASURE_FAMILY, type MeasureCode, type MeasureFamily } from "./measures.ts";
 
@@ -39,12 +39,16 @@ export function extractEffects(text: string, options: { title?: string; isReview
     bySentence.set(e.sentence.start, list);
   }
   const out: ExtractedEffect[] = [];
+  const defined = definedOutcomes(text);
   for (const e of effects) {
     const siblings = bySentence.get(e.sentence.start)!;
     const k = siblings.indexOf(e);
     const previous = k > 0 ? out[out.length - 1]! : null;
     // A list item that names no outcome of its own ("…, 0.53 (0.44 to 0.63)") keeps the last one named.
-    const outcome = outcomeOf(text, e, previous ? previous.end : e.sentence.start) || (previous?.outcome ?? "") || (k > 0 ? "" : outcomeOf(text, e));
+    let outcome = outcomeOf(text, e, previous ? previous.end : e.sentence.start) || (previous?.outcome ?? "") || (k > 0 ? "" : outcomeOf(text, e));
+    // "the primary outcome" / "secondary outcome": the outcome the text defines as such.
+    const named = /^(?:the\s+)?(?:main\s+)?(primary|secondary)(?:\s+(?:outcome|end\s*point|endpoint|cessation measures?))?$/i.exec(outcome);
+    if (named) outcome = (named[1]!.toLowerCase() === "primary" ? defined.primary : defined.secondary) ?? outcome;
     out.push({
       ...e,
       family: e.measure ? MEASURE_FAMILY[e.measure as MeasureCode] : null,
