@@ -33,9 +33,14 @@ export function lowerInitial(s: string): string {
   return /^\p{Lu}[\p{Ll}'’-]+$/u.test(first) ? s[0]!.toLowerCase() + s.slice(1) : s;
 }
 
-/** Measure names and CI words that must not end up in an outcome phrase. */
-const MEASURE_WORDS =
-  /\b(?:(?:adjusted|pooled|overall|summary|combined|crude|meta-analytic)\s+)*(?:a?ORs?|a?HRs?|sHRs?|a?RRs?|IRRs?|W?MDs?|SMDs?|RD|odds ratios?|hazard ratios?|relative risks?|risk ratios?|rate ratios?|(?:standardi[sz]ed |weighted |weight )?mean differences?|difference in means|correlation coefficients?|coefficients?|95\s*%\s*CI|CI)\b/gi;
+/** Measure names and CI words that must not end up in an outcome phrase (abbreviations match case-sensitively: "OR" is not "or"). */
+const MEASURE_NAME_WORDS =
+  /\b(?:(?:adjusted|pooled|overall|summary|combined|crude|meta-analytic)\s+)*(?:odds ratios?|hazard ratios?|relative risks?|risk ratios?|rate ratios?|(?:standardi[sz]ed |weighted |weight )?mean differences?|difference in means|correlation coefficients?|coefficients?|95\s*%\s*CI)\b/gi;
+const MEASURE_ABBREVIATIONS = /\b(?:a?ORs?|a?HRs?|sHRs?|a?RRs?|IRRs?|W?MDs?|SMDs?|RD|CI)\b/g;
+/** `s` with measure names and abbreviations replaced by spaces. */
+function stripMeasureWords(s: string): string {
+  return s.replace(MEASURE_NAME_WORDS, " ").replace(MEASURE_ABBREVIATIONS, " ");
+}
 
 /**
  * The outcomes a text defines: "The primary outcome was 6 month sustained, biochemically verified
@@ -56,7 +61,7 @@ const OUTCOME_ANCHOR =
   /^[\s\S]*\b(?:reduc(?:es|ed|e|ing)|increas(?:es|ed|e|ing)|improv(?:es|ed|e|ing)|lower(?:s|ed|ing)?|rais(?:es|ed|e)|affect(?:s|ed)?|prevent(?:s|ed)?|predict(?:s|ed)?|(?:risks?|odds|hazards?|incidence|rates?|levels?|occurrence|prevalence|concentrations?|reductions?|increases?|decreases?|changes?|improvements?|differences?|effects?|impact|gains?|declines?)\s+(?:of|in|on|to|for)|need\s+for|associated\s+with|association\s+(?:with|between)|specifically|namely|including|such\s+as|for\s+example)\s+/i;
 /** Where an outcome phrase ends: a comparison, a population or a time. */
 const OUTCOME_END =
-  /\s+(?:when|compared|versus|vs\.?|than|among|between|in\s+(?:the\s+)?(?:patients|participants|people|subjects|those|women|men|adults|children|groups?|vaccinated|unvaccinated|intervention|control|treatment)|at\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|week|month|year|the end)|after\s+\d|during|from|with\s+(?:the\s+)?(?:exception|intervention|treatment)|attributable|was|were|is|are|had|has|did|may|could|remained|though)\b[\s\S]*$/i;
+  /\s+(?:when|compared|versus|vs\.?|than|among|between|in\s+(?:the\s+)?(?:patients|participants|people|subjects|those|women|men|adults|children|groups?|vaccinated|unvaccinated|intervention|control|treatment)|at\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|week|month|year|the end)|after\s+\d+|during|from|with\s+(?:the\s+)?(?:exception|intervention|treatment)|attributable|was|were|is|are|had|has|did|may|could|remained|though)\b[\s\S]*$/i;
 /** A subject with a verdict: "<outcome> was lower / were reduced / were consistent". */
 const SUBJECT_VERDICT =
   /(?:^|[.;:]\s*)(?:the\s+)?([^.;:]{3,90}?)\s+(?:was|were|is|are)\s+(?:(?:not\s+|also\s+|significantly\s+|slightly\s+|statistically\s+)*)(?:lower|higher|reduced|increased|decreased|improved|similar|consistent|comparable|greater|smaller|associated|related|significant|non-?significant|unchanged|better|worse)\b/i;
@@ -65,7 +70,7 @@ const SUBJECT_VERDICT =
 function cleanClause(s: string): string {
   let out = s;
   for (let k = 0; k < 2; k++) out = out.replace(/\([^()]*\)|\[[^[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
-  return out.replace(MEASURE_WORDS, " ").replace(/\s*[:=]\s*$/, "").replace(/[ \t]+/g, " ");
+  return stripMeasureWords(out).replace(/\s*[:=]\s*$/, "").replace(/[ \t]+/g, " ");
 }
 
 /** The outcome words of one clause: after its last verb or frame, up to a comparison or time. */
@@ -99,7 +104,7 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
     const after = sent.slice(measureEnd, e.estimate.start - from);
     const m = /^\s*(?:\([^)]*\)\s*)?(?:of|for|in)\s+([\p{L}][^,;()]*?)(?:\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated|when|compared|ranged|changed)\b|$)/iu.exec(after);
     if (m) {
-      const tidy = tidyPhrase(m[1]!.replace(MEASURE_WORDS, " "));
+      const tidy = tidyPhrase(stripMeasureWords(m[1]!));
       if (tidy) return tidy;
     }
   }
