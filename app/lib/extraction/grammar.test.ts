@@ -54,6 +54,10 @@ describe("parseEffects: notation forms", () => {
     ["AUC 0.82 (0.72–0.91)", [[0.82, 0.72, 0.91]]],
     ["r = 0.41 (95% CI 0.20 to 0.58)", [[0.41, 0.2, 0.58]]],
     ["an odds ratio of 2.3 (95% confi-\ndence interval 1.1 to 4.6)", [[2.3, 1.1, 4.6]]],
+    ["OR 2.1, p < 0.001, 95% CI 1.5 to 2.9", [[2.1, 1.5, 2.9]]],
+    ["HR 0.75 (0.60, 0.93)", [[0.75, 0.6, 0.93]]],
+    ["OR: 1.5 [1.2; 1.9]", [[1.5, 1.2, 1.9]]],
+    ["HR=0.80 (95%CI:0.70–0.92, p = .003)", [[0.8, 0.7, 0.92]]],
   ])("%s", (text, expected) => {
     expect(triples(text)).toEqual(expected);
     expectGrounded(text);
@@ -117,6 +121,8 @@ describe("parseEffects: what is not an effect", () => {
     "Mortality ranged from 4.5% to 59.9% (median 18.2%; IQR 14.7%-23.7%).",
     "Heterogeneity was high (I2 = 98.6%, p < 0.001).",
     "Weight was 70.1 (65.2–74.9) kg in the control group.",
+    "We cite two trials (12, 15) and a cohort (3, 9).",
+    "Adherence was 5.2 (4.1, 6.3) days in the intervention group, with OR reported elsewhere.",
   ])("%s", (text) => {
     expect(triples(text)).toEqual([]);
   });

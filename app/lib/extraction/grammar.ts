@@ -216,6 +216,8 @@ interface Interval {
   upper: Bound;
   from: number;
   next: number;
+  /** The bounds are separated by "," or ";" (not "to" or a dash). */
+  commaSep: boolean;
 }
 
 /** Reads "bound range bound" at `i`. */
@@ -233,7 +235,7 @@ function readInterval(tokens: readonly Token[], i: number, text: string, explici
   }
   let next = upper.next;
   while (tokens[next]?.kind === "close" || (tokens[next]?.kind === "punct" && tokens[next]!.text === "‡")) next++;
-  return { lower, upper, from: i, next };
+  return { lower, upper, from: i, next, commaSep: !sep.dash && tokens[lower.next]?.kind === "punct" };
 }
 
 /** True when the number at token `i` is labelled as a statistic other than an estimate. */
@@ -369,9 +371,10 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
         explicit = true;
         sentenceCi = { level: ci.level ?? sentenceCi?.level ?? null };
       } else if (tokens[i]!.kind === "open" || (tokens[i]!.kind === "punct" && tokens[i]!.text === ",")) {
-        const inner = readInterval(tokens, i + 1, text, false);
-        if (!inner) continue;
         const isComma = tokens[i]!.kind === "punct";
+        // Inside brackets "(0.60, 0.93)" is a range only right after a named measure (checked below).
+        const inner = readInterval(tokens, i + 1, text, !isComma);
+        if (!inner) continue;
         // A bracketed bare interval must close right after it; a comma form needs a dash range.
         if (!isComma && tokens[inner.upper.next]?.kind !== "close") continue;
         if (isComma && !(tokens[inner.lower.next]?.kind === "dash" || tokens[inner.lower.next]?.norm === "to")) continue;
@@ -387,13 +390,14 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       // The estimate: right before the interval (or its CI name), skipping separators and units.
       const anchor = explicit ? ci!.from : openerIdx;
       let estimate = estimateBefore(tokens, anchor, sFrom, text, used);
-      if (explicit && !estimate) estimate = estimateLookBack(tokens, anchor, sFrom, text, used, interval);
+      // "OR 2.1, p < 0.001, 95% CI 1.5 to 2.9": the number before the CI is a p-value; look further back.
+      if (estimate && labelledOther(tokens, estimate.first)) estimate = explicit ? estimateLookBack(tokens, anchor, sFrom, text, used, interval) : null;
+      else if (explicit && !estimate) estimate = estimateLookBack(tokens, anchor, sFrom, text, used, interval);
       if (!estimate) {
         if (explicit) i = interval.next - 1;
         continue;
       }
       const est = estimate;
-      if (labelledOther(tokens, est.first)) continue;
       // A mention before the estimate in this sentence names the measure.
       const ownMention = [...mentions].reverse().find((m) => m.to <= est.first);
       let measure: MeasureCode | null = ownMention?.code ?? null;
@@ -402,6 +406,7 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       if (!explicit) {
         const inside = est.value >= interval.lower.value && est.value <= interval.upper.value;
         if (!inside) continue;
+        if (interval.commaSep && !(ownMention && measureQuote && tokens[est.first]!.start - ownMention.end <= 12)) continue;
         // In a column layout the number above a bracket belongs to another cell.
         const gap = text.slice(est.end, tokens[openerIdx]!.start);
         if (/\n[ \t]{2,}|[ \t]{3,}/.test(gap)) continue;
@@ -521,7 +526,7 @@ function estimateLookBack(tokens: readonly Token[], anchor: number, floor: numbe
     const startIdx = tokens[k - 1]?.kind === "dash" && isMinus(tokens, k - 1) ? k - 1 : k;
     const b = readBound(tokens, startIdx, text, true);
     if (!b) continue;
-    if (labelledOther(tokens, startIdx)) return null;
+    if (labelledOther(tokens, startIdx)) continue;
     if (b.value >= interval.lower.value && b.value <= interval.upper.value) return b;
     return null;
   }
