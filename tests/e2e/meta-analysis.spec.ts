@@ -6,14 +6,15 @@ requireSharedFixtures();
 
 /**
  * The meta-analysis page end to end: studies picked from a replayed Europe PMC search (recorded
- * COVID-19 page; three abstracts report a primary-outcome ratio with its 95% CI: two hazard ratios
- * and one rate ratio), extraction
- * with quotes, an edited value, a queued REML + Hartung–Knapp run, the forest plot and PRISMA,
- * then Save Report, the report download and the JSON export.
+ * COVID-19 page; three abstracts report ratios with their 95% CIs: hazard ratios of venous
+ * thromboembolism and of cerebrovascular disease, and rate ratios), extraction with quotes, an
+ * edited value, a queued REML + Hartung–Knapp run in which different outcomes are not pooled, the
+ * reviewer merging two rows into one pool group, the forest plot and PRISMA, then Save Report, the
+ * report download and the JSON export.
  */
 
 const PRO_SEARCH = "/search?q=covid%20vaccination&db=europepmc";
-/** Recorded abstracts whose primary outcome is a risk ratio with a 95% CI (pooled together). */
+/** Recorded abstracts that report ratios with 95% CIs, for different outcomes. */
 const TITLES = [
   /^The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic/i,
   /^Prior COVID-19 vaccination and reduced risk of cerebrovascular/i,
@@ -95,13 +96,25 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await estimate.fill("0.65");
   await expect(cerebro).toContainText("edited by you");
 
-  // Run: a queued job polled until done.
+  // Run: a queued job polled until done. The cohorts' hazard ratios are for different outcomes
+  // (venous thromboembolism, cerebrovascular disease), so by default nothing pools.
   await page.getByRole("button", { name: "Run Analysis" }).click();
   const results = page.getByTestId("meta-results");
   await expect(results).toBeVisible({ timeout: 30_000 });
-  // Two cohorts report hazard ratios (pooled as log HR); the third reports a rate ratio, which is
-  // not pooled with them and is listed as an outcome reported but not pooled.
-  const analysis = results.getByTestId("outcome-analysis").filter({ hasText: "primary outcome (Hazard ratio, k = 2)" });
+  await expect(results).toContainText("No outcome had data from enough studies to pool");
+  await expect(results.getByTestId("unpooled")).toContainText("cerebrovascular");
+  await expect(results.getByTestId("forest-plot")).toHaveCount(0);
+
+  // The reviewer merges two rows on purpose: the same pool group pools them (the I² warning says
+  // whether that is wise).
+  const vte = rows.filter({ hasText: "The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic" }).first();
+  await expect(vte.getByLabel(/^Estimate of /)).toHaveValue("0.22");
+  await vte.getByTestId("pool-group").fill("vascular events");
+  await cerebro.getByTestId("pool-group").fill("vascular events");
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  const analysis = results.getByTestId("outcome-analysis").filter({ hasText: "vascular events (Hazard ratio, k = 2)" });
+  await expect(analysis).toBeVisible({ timeout: 30_000 });
+  await expect(analysis.getByTestId("heterogeneity-warning")).toContainText("with only 2 studies");
   const forest = analysis.getByTestId("forest-plot");
   await expect(forest).toBeVisible();
   await expect(forest.getByTestId("forest-study")).toHaveCount(2);
@@ -112,7 +125,7 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(analysis.getByTestId("funnel-plot")).toBeVisible();
   await expect(analysis.getByTestId("grade-table")).toBeVisible();
   await expect(analysis.getByTestId("heterogeneity-panel")).toBeVisible();
-  await expect(results.getByTestId("unpooled")).toContainText("primary outcome (Rate ratio, 1 study)");
+  await expect(results.getByTestId("unpooled")).toContainText("(Rate ratio, 1 study)");
   await expect(results).not.toContainText("NaN");
   const prisma = results.getByTestId("prisma-diagram");
   await expect(prisma).toBeVisible();
@@ -172,7 +185,7 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   };
   expect(exported.options).toEqual({ method: "REML", test: "knha" });
   expect(exported.data.some((d) => d.data.estimate === 0.65)).toBe(true);
-  expect(exported.analyses.find((a) => a.outcome === "primary outcome")?.k).toBe(2);
+  expect(exported.analyses.find((a) => a.outcome === "vascular events")?.k).toBe(2);
 });
 
 test("Guest: studies without effect data give a clear answer, not a broken plot", async ({ page }) => {

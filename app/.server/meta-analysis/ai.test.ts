@@ -10,7 +10,7 @@ import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 const ABSTRACT =
   "Venous thromboembolism recurred in 28 of 205 patients given aspirin and 43 of 197 given placebo (hazard ratio, 0.58; 95% CI, 0.36 to 0.93). Major bleeding was rare.";
 
-const nulls = { estimate: null, lower: null, upper: null, events1: null, n1: null, events2: null, n2: null, mean1: null, sd1: null, mean2: null, sd2: null };
+const nulls = { estimate: null, lower: null, upper: null, events1: null, n1: null, events2: null, n2: null, mean1: null, sd1: null, mean2: null, sd2: null, comparison: null, timepoint: null, isPooledEstimate: false };
 
 function answer(effects: AiExtraction["effects"]): AiExtraction {
   return { design: "RCT", totalN: 402, effects };
@@ -34,11 +34,12 @@ describe("extractStudyWithModel (grounded)", () => {
     expect(excluded).toBeNull();
     expect(dropped).toBe(2);
     expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data.kind, r.extractedBy, r.design])).toEqual([
-      ["vte recurrence", "RR", "HR", "estimate-ci", "mock-model", "RCT"],
-      ["vte recurrence", "RR", undefined, "counts", "mock-model", "RCT"],
+      ["VTE recurrence", "RR", "HR", "estimate-ci", "mock-model", "RCT"],
+      ["VTE recurrence", "RR", undefined, "counts", "mock-model", "RCT"],
     ]);
     for (const r of rows) expect(ABSTRACT.slice(r.quotes[0]!.start, r.quotes[0]!.end)).toBe(r.quotes[0]!.quote);
     expect(rows[1]!.totalN).toBe(402);
+    expect(rows[0]).toMatchObject({ comparison: null, timepoint: null, isPooledEstimate: false });
   });
 
   it("a study where nothing survives grounding is excluded with the reason", async () => {

@@ -13,6 +13,7 @@ import {
   NO_DATA_REASON,
   NO_TEXT_REASON,
   studyKey,
+  UNNAMED_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
 import { generateStructured, type StructuredModel } from "./model-call";
@@ -37,6 +38,9 @@ export const AiEffectRowSchema = z.object({
   sd1: num("SD in the intervention arm (means)"),
   mean2: num("Mean in the control arm (means)"),
   sd2: num("SD in the control arm (means)"),
+  comparison: z.string().nullable().describe("What is compared, as the text words it (e.g. 'aspirin vs placebo'); null if not stated"),
+  timepoint: z.string().nullable().describe("When the outcome was measured (e.g. '12 weeks'); null if not stated"),
+  isPooledEstimate: z.boolean().describe("True when the text reports this effect as its own pooled (meta-analytic) result"),
   quote: z.string().describe("The exact text copied character for character from the source that contains these numbers"),
   source: z.enum(["abstract", "fullText"]).describe("Which source the quote is from"),
 });
@@ -57,6 +61,8 @@ Report only numbers written in the text; never compute or convert. For each effe
 quote (copied character for character) that contains all of its numbers. Use estimate-ci for a
 reported ratio or difference with its 95% confidence interval, counts for events/totals per arm,
 means for mean, SD and n per arm. Arm 1 is the intervention or exposed group, arm 2 the control.
+Name each effect's own outcome as its sentence words it, with its comparison and timepoint; mark
+isPooledEstimate when a meta-analysis reports the effect as its own pooled result.
 Leave properties that do not apply null.`;
 
 /** Builds the prompt: the sources inside <source> blocks, labelled. */
@@ -146,8 +152,10 @@ export function groundAiExtraction(
       continue;
     }
     const measure: Measure = reportedMeasure ? "RR" : (row.measure as Measure);
-    const outcome = normaliseOutcome(row.outcome) || "primary outcome";
-    const key = `${outcome}|${reportedMeasure ?? measure}`;
+    const outcome = row.outcome.trim() || UNNAMED_OUTCOME;
+    const comparison = row.comparison?.trim() || null;
+    const timepoint = row.timepoint?.trim() || null;
+    const key = [normaliseOutcome(outcome), reportedMeasure ?? measure, comparison ?? "", timepoint ?? ""].join("|");
     if (seen.has(key)) continue;
     seen.add(key);
     const armN = data.kind === "counts" || data.kind === "means" ? data.n1 + data.n2 : null;
@@ -162,6 +170,10 @@ export function groundAiExtraction(
       extractedBy: modelName,
       design,
       totalN: armN ?? (answer.totalN && answer.totalN > 0 && Number.isInteger(answer.totalN) ? answer.totalN : null),
+      comparison,
+      timepoint,
+      // Arm-level data is a study's own; only a reported estimate can be a pooled result.
+      isPooledEstimate: data.kind === "estimate-ci" && row.isPooledEstimate,
     });
   }
   if (rows.length > 0) return { rows, excluded: null, dropped };

@@ -58,7 +58,7 @@ describe("extractStudyByRules: written forms", () => {
 
   it("HR keeps reportedMeasure HR (pooled as a log ratio, never with RRs)", () => {
     const { rows } = rowsOf(simple("Death was less frequent (HR 0.82 (95% CI 0.70–0.96))."));
-    expect(rows[0]).toMatchObject({ measure: "RR", reportedMeasure: "HR", outcome: "death was less frequent" });
+    expect(rows[0]).toMatchObject({ measure: "RR", reportedMeasure: "HR", outcome: "death", isPooledEstimate: false });
   });
 
   it("events/totals per arm: '12/100 vs 20/98' and '12 of 100 … and 20 of 98'", () => {
@@ -143,9 +143,11 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
       outcome: "recurrence of venous thromboembolism",
       measure: "RR",
       reportedMeasure: "HR",
+      comparison: "aspirin",
+      isPooledEstimate: false,
       data: { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
     });
-    expect(rows[1]!.quotes[0]!.quote).toBe("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09");
+    expect(rows[1]!.quotes[0]!.quote).toBe("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05");
     const all = findEffectData(study.abstract!).filter((f) => f.data.kind === "estimate-ci").map((f) => f.data);
     expect(all).toEqual([
       { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
@@ -158,7 +160,8 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const study = pubmedStudy("efetch_pubmed_29915538_POST.xml");
     const { rows } = rowsOf(study);
     const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, r]));
-    expect(byOutcome["hba1c"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
+    expect(rows.every((r) => r.isPooledEstimate && r.comparison === "semaglutide vs other therapies")).toBe(true);
+    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
     expect(byOutcome["fasting plasma glucose"]?.data).toEqual({ kind: "estimate-ci", estimate: -1.15, lower: -1.67, upper: -0.63 });
     expect(byOutcome["body weight"]?.data).toEqual({ kind: "estimate-ci", estimate: -3.47, lower: -3.96, upper: -2.98 });
     expect(byOutcome["systolic blood pressure"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.55, lower: -3.22, upper: -1.88 });
@@ -173,6 +176,8 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const ventilation = rows.find((r) => r.outcome === "progression to invasive mechanical ventilation");
     expect(ventilation).toMatchObject({ measure: "RR", data: { kind: "estimate-ci", estimate: 0.86, lower: 0.68, upper: 1.09 } });
     expect(rows.find((r) => r.outcome === "adverse events")?.data).toEqual({ kind: "estimate-ci", estimate: 1.27, lower: 1.05, upper: 1.54 });
+    expect(rows.find((r) => r.outcome === "time to clinical improvement")).toMatchObject({ reportedMeasure: "HR", isPooledEstimate: true });
+    expect(rows.map((r) => r.outcome)).not.toContain("primary outcome");
   });
 
   it("COVID-19 vaccination and cerebrovascular disease (Europe PMC 38727032): cohort HRs", () => {

@@ -4,23 +4,23 @@
  * `source.slice(start, end) === quote` (UTF-16 offsets into the abstract or the full text).
  *
  * Recognised forms (see the tests for real abstracts):
- * - a reported estimate with its 95% CI, via the shared effect-size extractor
- *   (app/.server/ai/extraction.ts): "RR 0.75 (95% CI 0.60 to 0.93)", "OR = 1.8; 95% CI, 1.2–2.6",
- *   "HR 0.82 (0.70–0.96)", "relative risk …", "mean difference -2.1 (95% CI -3.0 to -1.2)",
- *   "WMD: -0.93%, 95% CI: -1.24 to -0.62", plus Hedges' g / Cohen's d / SMD here;
+ * - every reported estimate with its interval, by the reporting grammar in app/lib/extraction
+ *   (many per sentence, a measure named once for several values, unicode minus and middle-dot
+ *   decimals, intervals in any bracket or separator form), with the outcome phrase, comparison
+ *   and timepoint from the effect's own sentence and whether it is the text's pooled result;
+ *   odds, risk, hazard and rate ratios, risk and mean differences and SMDs become rows;
  * - events / totals per arm: "12/100 vs 20/98", "12 of 100 … and 20 of 98",
  *   "90 [8%] of 1088 vs 64 [6%] of 1054";
  * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
+import { extractEffects, lowerInitial, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
 import {
   extractDesign,
-  extractEffectSizes,
   extractOutcomes,
   extractSampleSizes,
   parseDecimal,
   pickSampleSize,
-  type EffectSize as ReportedEffect,
   type StudyDesign,
 } from "../ai/extraction";
 import { splitSentences } from "../ai/extractive";
@@ -134,41 +134,6 @@ function tidyPhrase(raw: string, max = 6): string {
 const NOT_AN_OUTCOME =
   /\b(?:groups?|compared|versus|vs|participants|patients|subjects|results?|consistent|found|significant|significantly|populations?|studies|trials?|analysis|analyses|whole|overall|those|model)\b/i;
 
-/**
- * The outcome an estimate is about, from its sentence: the noun phrase just before the bracket
- * that holds the estimate ("fasting plasma glucose (WMD: -1.15 …)" → "fasting plasma glucose"), or
- * after "of" following the measure ("pooled RR of bladder cancer for SHS exposure was 1.16" →
- * "bladder cancer"), or before "was/were … (HR …)". Empty string when none is found.
- */
-export function outcomeNear(text: string, sentenceStart: number, measureStart: number, measureEnd: number): string {
-  const before = text.slice(sentenceStart, measureStart);
-  const after = text.slice(measureEnd, Math.min(text.length, measureEnd + 120));
-  // "RR of bladder cancer for … was 1.16"
-  const ofPhrase = /^\s*(?:\([^)]{0,12}\)\s*)?(?:of|for)\s+([\p{L}][\p{L}\s'’-]{2,60}?)(?=\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated)\b|[,;:(]|\s+\d)/iu.exec(after);
-  // The estimate sits in a bracket: take the clause before the bracket.
-  const open = before.lastIndexOf("(");
-  if (open !== -1 && !/[)\d]/.test(before.slice(open))) {
-    const clause = before.slice(0, open);
-    const cut = Math.max(clause.lastIndexOf(","), clause.lastIndexOf(";"), clause.lastIndexOf(":"), clause.lastIndexOf(")"));
-    let phrase = clause.slice(cut + 1);
-    const lastPrep = /^[\s\S]*\b(?:in|on|of|for)\s+(?=\p{L})/iu.exec(phrase);
-    if (lastPrep && lastPrep[0].length < phrase.length - 3) phrase = phrase.slice(lastPrep[0].length);
-    const tidy = tidyPhrase(phrase);
-    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
-  }
-  if (ofPhrase) {
-    const tidy = tidyPhrase(ofPhrase[1]!);
-    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
-  }
-  // "The risk of death was lower … (hazard ratio …)" / "Mortality: HR 0.8"
-  const subject = /(?:^|[.;:]\s*)([^.;:]{3,80}?)\s+(?:was|were|is|are)\b[^.;:]*$/i.exec(before);
-  if (subject) {
-    const tidy = tidyPhrase(subject[1]!.replace(/^(?:the\s+)?(?:risks?|incidence|rates?|odds)\s+of\s+/i, ""));
-    if (tidy && !NOT_AN_OUTCOME.test(tidy)) return tidy;
-  }
-  return "";
-}
-
 // ---------------------------------------------------------------------------------------------
 // Arm-level data
 
@@ -199,32 +164,62 @@ export interface Found {
   quote: { start: number; end: number };
   /** Sentence start, for outcome lookup. */
   sentenceStart: number;
+  comparison: string | null;
+  timepoint: string | null;
+  isPooledEstimate: boolean;
 }
 
-/** Hedges' g / Cohen's d with a 95% CI, taken as SMD. */
-const SMD_FORM = new RegExp(
-  String.raw`(?:Hedges'?\s*g|Hedges’\s*g|Cohen'?s\s*d|Cohen’s\s*d|\bg)\s*[=:]?\s*(${NUM})\s*[,;(\[]\s*(?:95\s*%\s*)?(?:CI|confidence\s+interval)\s*[:,=]?\s*(${NUM})\s*(?:to|–|—|-|,)\s*(${NUM})\s*[)\]]?`,
-  "gu",
-);
-
-const RATIO_TO_MEASURE: Record<ReportedEffect["measure"], { measure: Measure; reportedMeasure?: "HR" | "IRR" } | null> = {
+/** How a grammar measure becomes a row: the pooled measure and the ratio reported, if another. */
+const GRAMMAR_TO_MEASURE: Partial<Record<MeasureCode, { measure: Measure; reportedMeasure?: "HR" | "IRR" }>> = {
   RR: { measure: "RR" },
   OR: { measure: "OR" },
   HR: { measure: "RR", reportedMeasure: "HR" },
   IRR: { measure: "RR", reportedMeasure: "IRR" },
   MD: { measure: "MD" },
-  WMD: { measure: "MD" },
   SMD: { measure: "SMD" },
   RD: { measure: "RD" },
 };
 
 /**
- * Every effect statement found in a text, in text order, before one-row-per-outcome selection:
- * arm-level counts and means, SMDs (Hedges' g, Cohen's d) and reported estimates with 95% CIs.
+ * The reported estimates of a text that can become rows: a measure escalc pools from an estimate
+ * and its CI (ratios, risk and mean differences, SMDs) with a 95% interval (or one whose level is
+ * not stated). A risk difference in percentage points is stored as a proportion, as escalc
+ * computes RD.
  */
-export function findEffectData(text: string): Found[] {
+function estimatesAsRows(text: string, title: string): Found[] {
+  const out: Found[] = [];
+  for (const e of extractEffects(text, { title })) {
+    const map = e.measure ? GRAMMAR_TO_MEASURE[e.measure] : undefined;
+    if (!map) continue;
+    if (e.level !== null && Math.abs(e.level - 95) > 1e-9) continue;
+    out.push({
+      outcome: e.outcome,
+      measure: map.measure,
+      ...(map.reportedMeasure ? { reportedMeasure: map.reportedMeasure } : {}),
+      data: rowData(map.measure, e),
+      quote: { start: e.start, end: e.end },
+      sentenceStart: e.sentence.start,
+      comparison: e.comparison,
+      timepoint: e.timepoint,
+      isPooledEstimate: e.isPooledEstimate,
+    });
+  }
+  return out;
+}
+
+function rowData(measure: Measure, e: ExtractedEffect): EffectData {
+  const pct = measure === "RD" && (e.estimate.percent || e.lower.percent);
+  const v = (x: number) => (pct ? percent(x) : x);
+  return { kind: "estimate-ci", estimate: v(e.estimate.value), lower: v(e.lower.value), upper: v(e.upper.value) };
+}
+
+/**
+ * Every effect statement found in a text, in text order, before one-row-per-outcome selection:
+ * arm-level counts and means, then the reported estimates with their intervals (see
+ * {@link estimatesAsRows}); an estimate inside an arm-level statement is not repeated.
+ */
+export function findEffectData(text: string, title = ""): Found[] {
   const sentences = splitSentences(text);
-  const sentenceOf = (pos: number) => sentences.find((s) => s.start <= pos && pos < s.end) ?? { start: 0, end: text.length, text };
   const found: Found[] = [];
   // Arm-level counts first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
@@ -243,7 +238,7 @@ export function findEffectData(text: string): Found[] {
       const rest = s.text.slice(m.index! + m[0].length);
       const measure: Measure = /\b(?:OR|odds\s+ratio)\b/i.test(rest.slice(0, 120)) ? "OR" : "RR";
       const outcome = outcomeForArms(text, s.start, start);
-      found.push({ outcome, measure, data: { kind: "counts", events1: e1, n1, events2: e2, n2 }, quote: { start, end }, sentenceStart: s.start });
+      found.push({ outcome, measure, data: { kind: "counts", events1: e1, n1, events2: e2, n2 }, quote: { start, end }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
     }
     for (const re of [MEANS, MEANS_SD]) {
       for (const m of s.text.matchAll(re)) {
@@ -265,42 +260,16 @@ export function findEffectData(text: string): Found[] {
           },
           quote: { start, end },
           sentenceStart: s.start,
+          comparison: null,
+          timepoint: null,
+          isPooledEstimate: false,
         });
       }
     }
   }
-  for (const m of text.matchAll(SMD_FORM)) {
-    if (/^g$/i.test(m[0].trim().split(/\s|=|:/)[0]!) && !/\bHedges|effect size/i.test(text.slice(Math.max(0, m.index! - 40), m.index!))) continue;
-    const start = m.index!;
-    const end = start + m[0].length;
-    const s = sentenceOf(start);
-    found.push({
-      outcome: outcomeNear(text, s.start, start, start),
-      measure: "SMD",
-      data: { kind: "estimate-ci", estimate: parseDecimal(m[1]!), lower: parseDecimal(m[2]!), upper: parseDecimal(m[3]!) },
-      quote: { start, end },
-      sentenceStart: s.start,
-    });
-  }
-  for (const effect of extractEffectSizes(text)) {
-    const map = RATIO_TO_MEASURE[effect.measure];
-    if (!map || !effect.ci) continue;
-    if (effect.ci.level !== null && Math.abs(effect.ci.level - 95) > 1e-9) continue;
-    if (found.some((f) => f.quote.start <= effect.start && effect.start < f.quote.end)) continue;
-    const s = sentences[effect.sentenceIndex] ?? sentenceOf(effect.start);
-    const labelEnd = effect.start + effect.label.length;
-    found.push({
-      outcome: outcomeNear(text, s.start, effect.start, labelEnd),
-      measure: map.measure,
-      ...(map.reportedMeasure ? { reportedMeasure: map.reportedMeasure } : {}),
-      // A risk difference in percentage points is stored as a proportion, as escalc computes RD.
-      data:
-        map.measure === "RD" && effect.unit === "%"
-          ? { kind: "estimate-ci", estimate: percent(effect.value), lower: percent(effect.ci.lower), upper: percent(effect.ci.upper) }
-          : { kind: "estimate-ci", estimate: effect.value, lower: effect.ci.lower, upper: effect.ci.upper },
-      quote: { start: effect.start, end: effect.end },
-      sentenceStart: s.start,
-    });
+  for (const f of estimatesAsRows(text, title)) {
+    if (found.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
+    found.push(f);
   }
   return found.sort((a, b) => a.quote.start - b.quote.start);
 }
@@ -330,15 +299,19 @@ function outcomeForArms(text: string, sentenceStart: number, armStart: number): 
   if (colon !== -1) clause = clause.slice(0, colon);
   clause = clause.replace(/\s+\b(?:occurred|recurred|happened|died|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
   const tidy = tidyPhrase(clause);
-  return tidy && !NOT_AN_OUTCOME.test(tidy) ? tidy : "";
+  return tidy && !NOT_AN_OUTCOME.test(tidy) ? lowerInitial(tidy) : "";
 }
+
+/** What a row is called when its sentence names no outcome and the study names no primary outcome. */
+export const UNNAMED_OUTCOME = "unnamed outcome";
 
 /**
  * Extracts effect data from one study. Abstract first; the full text (`fullTextAnalysis`) is read
- * too and adds outcomes the abstract lacks. Rows are one per (outcome, measure) and study — the
- * first statement wins — with the outcome label normalised (see {@link normaliseOutcome}); a row
- * without a recognisable outcome is labelled with the study's primary outcome, else "primary
- * outcome". Returns no rows and an ExcludedStudy reason when nothing usable is found.
+ * too and adds what the abstract lacks. Each row carries the outcome phrase from its own sentence
+ * (else the outcome the study names as primary, else {@link UNNAMED_OUTCOME}, which never pools
+ * automatically), its comparison, timepoint and whether it is the study's own pooled result. A
+ * study gives one row per (outcome, measure, comparison, timepoint): the first statement wins.
+ * Returns no rows and an ExcludedStudy reason when nothing usable is found.
  */
 export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
   const studyId = studyKey(study, index);
@@ -353,11 +326,11 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
   const seen = new Set<string>();
   for (const { text, source } of sources) {
     const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
-    const fallback = primary ? normaliseOutcome(tidyPhrase(primary.outcome.quote, 8)) : "";
+    const fallback = primary ? lowerInitial(tidyPhrase(primary.outcome.quote, 8)) : "";
     const size = pickSampleSize(extractSampleSizes(text));
-    for (const f of findEffectData(text)) {
-      const outcome = normaliseOutcome(f.outcome) || fallback || "primary outcome";
-      const key = `${outcome}|${f.reportedMeasure ?? f.measure}`;
+    for (const f of findEffectData(text, title)) {
+      const outcome = f.outcome || fallback || UNNAMED_OUTCOME;
+      const key = [normaliseOutcome(outcome), f.reportedMeasure ?? f.measure, f.comparison ?? "", f.timepoint ?? ""].join("|");
       if (seen.has(key)) continue;
       seen.add(key);
       const armN =
@@ -373,6 +346,9 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
         extractedBy: RULES_EXTRACTOR,
         design,
         totalN: armN ?? size?.value ?? null,
+        comparison: f.comparison,
+        timepoint: f.timepoint,
+        isPooledEstimate: f.isPooledEstimate,
       });
     }
   }

@@ -1,14 +1,23 @@
 /**
- * Grouping of extracted rows into analyses: one analysis per (normalised outcome, compatible
- * measure). Arm-level rows can be expressed in more than one measure (2×2 counts as RR, OR or RD;
- * means as MD, SMD or ROM), so a requested measure converts them; a reported estimate with its CI
- * stays in the measure it was reported in. Hazard ratios and rate ratios (rows with
- * `reportedMeasure`) are pooled as log ratios through their estimate and 95% CI (escalc's
- * estimate-ci recovery, yi = log(HR), vi = ((log(upper) − log(lower)) / (2 · 1.959964))²) but are
- * never mixed with risk ratios: they form their own groups.
+ * Grouping of extracted rows into analyses. Rows pool together only when they measure the same
+ * outcome: the outcome phrases match (normalised wording and synonyms, app/lib/extraction
+ * outcomesMatch), the measure is the same (hazard and rate ratios never mix with risk ratios) and
+ * the timepoints are compatible (timepointsCompatible: unstated, or durations within a factor of
+ * 1.5). A study contributes one row per group, so one study's different outcomes never pool
+ * together. Rows the user labelled with a `poolGroup` pool with the rows of the same label only
+ * (merge / split in the data table). Rows a meta-analysis reports as its own pooled result
+ * (`isPooledEstimate`) and rows without a named outcome are never pooled automatically: they are
+ * listed in `single` with the reason.
+ *
+ * Arm-level rows can be expressed in more than one measure (2×2 counts as RR, OR or RD; means as
+ * MD, SMD or ROM), so a requested measure converts them; a reported estimate with its CI stays in
+ * the measure it was reported in. Hazard and rate ratios are pooled as log ratios through their
+ * estimate and 95% CI (escalc's estimate-ci recovery, yi = log(HR),
+ * vi = ((log(upper) − log(lower)) / (2 · 1.959964))²).
  */
 import type { ExtractedStudyData, Measure, UnpooledOutcome } from "~/lib/meta-analysis/types";
-import { normaliseOutcome } from "./extract-rules";
+import { normaliseOutcomePhrase, outcomesMatch, timepointsCompatible } from "~/lib/extraction";
+import { UNNAMED_OUTCOME } from "./extract-rules";
 
 const COUNT_MEASURES: readonly Measure[] = ["RR", "OR", "RD"];
 const MEAN_MEASURES: readonly Measure[] = ["MD", "SMD", "ROM"];
@@ -25,57 +34,88 @@ export interface AnalysisGroup {
   outcome: string;
   measure: Measure;
   reportedMeasure?: "HR" | "IRR";
+  /** The timepoint the group's rows share (the first stated), or null. */
+  timepoint?: string | null;
   rows: ExtractedStudyData[];
   /** Rows left out while grouping (a second row of a study for the same outcome and measure). */
   notes: string[];
 }
 
+/** Why a row is never pooled automatically, or null. */
+function notPoolable(row: ExtractedStudyData): string | null {
+  if (row.isPooledEstimate) {
+    return "it is the pooled result of a meta-analysis, so it is not pooled again with primary studies (label it with a pool group to combine such results on purpose)";
+  }
+  if (!row.poolGroup && (!row.outcome.trim() || row.outcome.trim() === UNNAMED_OUTCOME)) {
+    return "its outcome is not named in the text; name the outcome or give it a pool group to pool it";
+  }
+  return null;
+}
+
 /**
- * Groups rows by normalised outcome and effective measure (see {@link effectiveMeasure}), in the
- * order outcomes first appear. A study contributes one row per group (its first); further rows
- * are noted. Groups with fewer than 2 studies are returned in `single` with the reason, not
- * pooled.
+ * Groups rows into analyses (see the module comment), in the order outcomes first appear. A
+ * study's second row for a group is noted and not used. Groups with fewer than 2 studies and rows
+ * that are never pooled automatically are returned in `single` with the reason.
  */
 export function groupRows(
   rows: readonly ExtractedStudyData[],
   options: { measure?: Measure } = {},
 ): { groups: AnalysisGroup[]; single: UnpooledOutcome[] } {
-  const byKey = new Map<string, AnalysisGroup>();
+  const groups: AnalysisGroup[] = [];
+  const keyOf = new Map<AnalysisGroup, string>();
+  const single: UnpooledOutcome[] = [];
   for (const row of rows) {
-    const outcome = normaliseOutcome(row.outcome) || "unnamed outcome";
     const measure = effectiveMeasure(row, options.measure);
-    const key = `${outcome}\u0000${measure}\u0000${row.reportedMeasure ?? ""}`;
-    let group = byKey.get(key);
-    if (!group) {
-      group = {
-        outcome,
+    const reason = notPoolable(row);
+    if (reason && !(row.isPooledEstimate && row.poolGroup)) {
+      single.push({
+        outcome: row.outcome,
         measure,
         ...(row.reportedMeasure ? { reportedMeasure: row.reportedMeasure } : {}),
+        studyIds: [row.studyId],
+        reason: `"${row.title}" is not pooled: ${reason}.`,
+      });
+      continue;
+    }
+    const userGroup = row.poolGroup?.trim() ? `user:${row.poolGroup.trim().toLowerCase()}` : null;
+    let group = groups.find((g) => {
+      if (g.measure !== measure || (g.reportedMeasure ?? "") !== (row.reportedMeasure ?? "")) return false;
+      const key = keyOf.get(g)!;
+      if (userGroup || key.startsWith("user:")) return key === userGroup;
+      return outcomesMatch(g.outcome, row.outcome) && timepointsCompatible(g.timepoint ?? null, row.timepoint ?? null);
+    });
+    if (!group) {
+      group = {
+        outcome: userGroup ? row.poolGroup!.trim() : normaliseOutcomePhrase(row.outcome) || row.outcome,
+        measure,
+        ...(row.reportedMeasure ? { reportedMeasure: row.reportedMeasure } : {}),
+        timepoint: row.timepoint ?? null,
         rows: [],
         notes: [],
       };
-      byKey.set(key, group);
+      groups.push(group);
+      keyOf.set(group, userGroup ?? "auto");
     }
+    if (!group.timepoint && row.timepoint) group.timepoint = row.timepoint;
     if (group.rows.some((r) => r.studyId === row.studyId)) {
-      group.notes.push(`"${row.title}" reports more than one ${measureName(group)} for ${outcome}; the first is used.`);
+      group.notes.push(`"${row.title}" reports more than one ${measureName(group)} for ${group.outcome}; the first is used.`);
       continue;
     }
-    group.rows.push({ ...row, outcome, measure });
+    group.rows.push({ ...row, measure });
   }
-  const groups: AnalysisGroup[] = [];
-  const single: UnpooledOutcome[] = [];
-  for (const group of byKey.values()) {
-    if (group.rows.length >= 2) groups.push(group);
+  const pooled: AnalysisGroup[] = [];
+  for (const group of groups) {
+    if (group.rows.length >= 2) pooled.push(group);
     else
       single.push({
         outcome: group.outcome,
         measure: group.measure,
         ...(group.reportedMeasure ? { reportedMeasure: group.reportedMeasure } : {}),
         studyIds: group.rows.map((r) => r.studyId),
-        reason: `Only one study reports ${group.outcome} as a ${measureName(group)}; at least 2 are needed to pool.`,
+        reason: `Only one study reports ${group.outcome}${group.timepoint ? ` (${group.timepoint})` : ""} as a ${measureName(group)}; at least 2 are needed to pool.`,
       });
   }
-  return { groups, single };
+  return { groups: pooled, single };
 }
 
 const MEASURE_NAMES: Record<Measure | "HR" | "IRR", string> = {

@@ -207,7 +207,7 @@ describe("meta-analysis job through the queue", () => {
     const ip = uniqueIp();
     const { userId } = await register(ip);
     const jobId = await insertJob({ studies: STUDIES.slice(0, 3) }, { userId });
-    const nulls = { estimate: null, lower: null, upper: null, mean1: null, sd1: null, mean2: null, sd2: null };
+    const nulls = { estimate: null, lower: null, upper: null, mean1: null, sd1: null, mean2: null, sd2: null, comparison: null, timepoint: null, isPooledEstimate: false };
     const arms: Record<string, [string, number, number, number, number]> = {
       t1: ["12/100 vs 20/98", 12, 100, 20, 98],
       t2: ["57 of 411 patients given drug A and 73 of 411", 57, 411, 73, 411],
@@ -237,9 +237,9 @@ describe("meta-analysis job through the queue", () => {
     const result = JSON.parse(row!.result!) as MetaAnalysisJobResult;
     expect(result.model).toBe("mock-gpt");
     expect(result.extracted.map((r) => [r.studyId, r.outcome, r.extractedBy])).toEqual([
-      ["t1", "all-cause mortality", "mock-gpt"],
-      ["t2", "all-cause mortality", "mock-gpt"],
-      ["t3", "all-cause mortality", "mock-gpt"],
+      ["t1", "Death from any cause", "mock-gpt"],
+      ["t2", "Death from any cause", "mock-gpt"],
+      ["t3", "Death from any cause", "mock-gpt"],
     ]);
     expect(result.analyses[0]!.estimate).toBeCloseTo(-0.27303629, 6);
     expect(result.narrative).toMatchObject({

@@ -55,6 +55,10 @@ export const ExtractedRowSchema = z.object({
   extractedBy: z.string().max(200).default("user"),
   design: z.string().max(100).nullable().default(null),
   totalN: count.nullable().default(null),
+  comparison: z.string().max(300).nullable().optional(),
+  timepoint: z.string().max(200).nullable().optional(),
+  isPooledEstimate: z.boolean().optional(),
+  poolGroup: z.string().trim().max(100).optional(),
 }) satisfies z.ZodType<ExtractedStudyData, unknown>;
 
 export const MetaStudySchema = z.object({

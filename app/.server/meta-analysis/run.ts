@@ -62,6 +62,11 @@ export const DEFAULT_TEST: TestType = "knha";
 /** Fewest studies for Egger's, Begg's, trim-and-fill and leave-one-out. */
 export const MIN_K_SMALL_STUDY_TESTS = 3;
 
+/** I² (%) above which a pooled result of few studies gets a warning (Cochrane Handbook 10.10.2: 75–100% "considerable"). */
+export const HIGH_I2 = 75;
+/** Most studies for which {@link HIGH_I2} triggers the warning. */
+export const HIGH_I2_MAX_K = 3;
+
 /** Effect label of a study in plots: its title, shortened. */
 export function studyLabel(title: string): string {
   const t = title.replace(/\s+/g, " ").trim();
@@ -193,6 +198,11 @@ export function analyseGroup(
   }
 
   const k = effects.length;
+  if (pooled.I2 > HIGH_I2 && k <= HIGH_I2_MAX_K) {
+    notes.push(
+      `Warning: I² is ${pooled.I2.toFixed(0)}% with only ${k} studies. Heterogeneity this high in so few studies often means they do not measure the same outcome, comparison or timepoint; check the rows (split them into separate pool groups if they differ) before trusting the pooled estimate.`,
+    );
+  }
   const opts = { measure: group.measure, method: options.method, test };
   let egger: EggerTest | null = null;
   let begg: BeggTest | null = null;

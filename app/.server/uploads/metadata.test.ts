@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { extractPdfDocument } from "../fulltext/fetch";
-import { detectMetadata, type DetectedMetadata } from "./metadata";
+import { detectMetadata, joinBrokenDoi, type DetectedMetadata } from "./metadata";
 
 /** The real PDFs (../shared/pdfs next to the repository); never copied into the project. */
 const PDF_DIR = fileURLToPath(new URL("../../../../shared/pdfs/", import.meta.url));
@@ -114,6 +114,22 @@ const EXPECTED: Record<string, Partial<DetectedMetadata> & { firstAuthor: string
     expect(meta.abstract).not.toMatch(/\bKey ?words\b/i);
   });
 
+  it("every PDF in ../shared/pdfs: the DOI read from the text alone (no dictionary entry) is whole", async () => {
+    const names = readdirSync(PDF_DIR).filter((n) => n.endsWith(".pdf"));
+    expect(names.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length);
+    for (const name of names) {
+      let doc;
+      try {
+        doc = await extractPdfDocument(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)), { maxPages: 3 });
+      } catch {
+        continue; // damaged, encrypted, scanned: no text to read a DOI from
+      }
+      const meta = detectMetadata({ ...doc, info: { ...doc.info, doi: undefined }, fileName: name });
+      if (EXPECTED[name]) expect(meta.doi, name).toBe(EXPECTED[name]!.doi);
+      if (meta.doi) expect(meta.doi, name).toMatch(/^10\.\d{4,9}\/\S+[^\s.,;:-]$/);
+    }
+  }, 60_000);
+
   it("keeps structured-abstract labels and reads the keyword list", () => {
     expect(found.get("rct_bmj2015_physical_activity_smoking_cessation_pregnancy.pdf")!.abstract).toMatch(/\n\nDesign: Parallel group, randomised controlled, multicentre trial\./);
     expect(found.get("ma_wjso2019_tea_coffee_brain_cancer.pdf")!.keywords).toEqual(["Coffee", "Tea", "Brain cancer", "Glioma", "Meta-analysis"]);
@@ -136,6 +152,20 @@ describe("detectMetadata without a usable layout or dictionary", () => {
       abstract: null,
       studyType: "Research Article",
     });
+  });
+
+  it("joins a DOI broken across a line end, and leaves a DOI that ends a sentence alone", () => {
+    const broken = detectMetadata({
+      text: "Open Access Research\nTo cite: Smith J. BMJ Open 2016;6:e012335. doi:10.1136/bmjopen-2016-\n012335\nReceived 18 April 2016",
+      firstPage: [],
+      info: {},
+      fileName: "a.pdf",
+    });
+    expect(broken.doi).toBe("10.1136/bmjopen-2016-012335");
+    expect(joinBrokenDoi("https://doi.org/10.1186/s12957-\n019-1591-y")).toBe("https://doi.org/10.1186/s12957-019-1591-y");
+    expect(joinBrokenDoi("doi: 10.1007/s00125-024.\n06103-w")).toBe("doi: 10.1007/s00125-024.06103-w");
+    const ended = detectMetadata({ text: "See doi:10.1000/xyz123.\nThe study enrolled 40 adults.", firstPage: [], info: {}, fileName: "b.pdf" });
+    expect(ended.doi).toBe("10.1000/xyz123");
   });
 
   it("reads authors from the dictionary and a DOI with brackets from the text", () => {

@@ -11,7 +11,7 @@
  * - authors: the name list printed right after the title (affiliation digits, *, †, ‡ removed;
  *   separated by commas, "·", ";" or "and"); else the dictionary's Author split the same way.
  * - DOI: the dictionary's custom "doi" entry, else the first "10.nnnn/…" in the first 6,000
- *   characters of text, else one in the Subject.
+ *   characters of text (joined when a line end breaks it), else one in the Subject.
  * - journal: the dictionary's Subject when it is a short name ("Diabetologia, https://doi…" →
  *   "Diabetologia"); else "a section of the journal X"; else a citation line at the top of the
  *   text ("International Psychogeriatrics (2014), 26:1" / "BMJ 2015;350:h2145").
@@ -158,9 +158,19 @@ function authorsFromInfo(author: string | undefined): string[] {
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"'<>|]+)/i;
 
-/** A DOI from text, trailing punctuation and unbalanced closing brackets removed. */
+/**
+ * A DOI broken across a line end is joined: the line ends inside the DOI with "-", "/", "_" or
+ * "." and the next line goes on with DOI characters ("10.1136/bmjopen-2016-" + "\n012335"). A
+ * line ending in "." joins only a next line that starts with a digit or a lower-case letter, so a
+ * DOI that ends a sentence is not glued to the next one.
+ */
+export function joinBrokenDoi(text: string): string {
+  return text.replace(/(\b10\.\d{4,9}\/[^\s"'<>|]*)(?:([-/_])[ \t]*\r?\n[ \t]*(?=[\w(])|(\.)[ \t]*\r?\n[ \t]*(?=[0-9a-z]))/g, (_m, head: string, sep?: string, dot?: string) => `${head}${sep ?? dot ?? ""}`);
+}
+
+/** A DOI from text (joined across a line end, see {@link joinBrokenDoi}), trailing punctuation and unbalanced closing brackets removed. */
 function doiIn(text: string | undefined): string | null {
-  const m = text ? DOI_RE.exec(text) : null;
+  const m = text ? DOI_RE.exec(joinBrokenDoi(text)) : null;
   if (!m) return null;
   let doi = m[1]!.replace(/[.,;:]+$/, "");
   while (doi.endsWith(")") && (doi.match(/\(/g)?.length ?? 0) < (doi.match(/\)/g)?.length ?? 0)) doi = doi.slice(0, -1);

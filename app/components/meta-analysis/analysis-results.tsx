@@ -136,9 +136,15 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
       )}
       {a.notes && a.notes.length > 0 && (
         <ul data-testid="analysis-notes" className="list-disc space-y-1 pl-5 text-sm text-slate-700">
-          {a.notes.map((n, i) => (
-            <li key={i}>{n}</li>
-          ))}
+          {a.notes.map((n, i) =>
+            n.startsWith("Warning:") ? (
+              <li key={i} role="alert" data-testid="heterogeneity-warning" className="rounded bg-amber-50 p-1 font-medium text-amber-900">
+                {n}
+              </li>
+            ) : (
+              <li key={i}>{n}</li>
+            ),
+          )}
         </ul>
       )}
       <SummaryNumbers a={a} />

@@ -9,6 +9,7 @@ import {
   validateRow,
   withMeasure,
   withOutcome,
+  withPoolGroup,
   withValue,
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
@@ -210,6 +211,39 @@ function DataTableRow({
             />
           ) : (
             row.outcome
+          )}
+          {(row.comparison || row.timepoint) && (
+            <span className="mt-1 block max-w-48 text-xs text-slate-500" data-testid="row-context">
+              {row.comparison ? `${row.comparison}` : ""}
+              {row.comparison && row.timepoint ? " · " : ""}
+              {row.timepoint ? `at ${row.timepoint}` : ""}
+            </span>
+          )}
+          {row.isPooledEstimate && (
+            <span
+              data-testid="pooled-estimate"
+              className="mt-1 block max-w-48 rounded bg-amber-50 px-1 text-xs text-amber-900"
+              title="The study reports this as its own pooled (meta-analytic) result, so it is not pooled again with primary studies."
+            >
+              Pooled result of a meta-analysis: not pooled again with primary studies
+            </span>
+          )}
+          {editable ? (
+            <label className="mt-1 flex flex-col text-xs text-slate-600">
+              Pool group
+              <input
+                aria-label={`Pool group of ${row.title}`}
+                data-testid="pool-group"
+                value={row.poolGroup ?? ""}
+                maxLength={100}
+                placeholder="automatic"
+                title="Rows with the same pool group are pooled together (merge); different groups are never pooled together (split). Leave empty to group by outcome, measure and timepoint."
+                onChange={(e) => onChange(index, withPoolGroup(row, e.target.value))}
+                className="w-40 rounded border border-slate-300 px-2 py-1"
+              />
+            </label>
+          ) : (
+            row.poolGroup && <span className="mt-1 block text-xs text-slate-500">pool group: {row.poolGroup}</span>
           )}
         </td>
         <td className="py-2 pr-2">

@@ -17,6 +17,7 @@ import {
   withMeasure,
   withValue,
   type DataRow,
+  withPoolGroup,
 } from "./page-logic";
 import type { SupportingQuote } from "./types";
 
@@ -69,6 +70,16 @@ describe("data-table rows", () => {
     expect(sent[0]).not.toHaveProperty("included");
     rows[0] = withValue(rows[0]!, "n1", 0);
     expect(readiness(rows).problems).toEqual([{ studyId: "1", title: "Aronson 1948", message: "Group sizes must be greater than 0." }]);
+  });
+
+  it("pool groups: a label merges rows, an empty label returns a row to automatic grouping", () => {
+    const rows = rowsFromExtraction(jobResult.extracted);
+    rows[0] = withPoolGroup(rows[0]!, "tuberculosis (any form)");
+    rows[1] = withPoolGroup(withPoolGroup(rows[1]!, "x"), "");
+    expect(rows[0]!.poolGroup).toBe("tuberculosis (any form)");
+    expect(rows[1]).not.toHaveProperty("poolGroup");
+    const sent = toExtractedData([...rows.slice(0, 2), { ...rows[2]!, poolGroup: "  " }]);
+    expect(sent.map((r) => r.poolGroup)).toEqual(["tuberculosis (any form)", undefined, undefined]);
   });
 
   it("finds the quote that contains a value", () => {

@@ -110,6 +110,17 @@ export function withMeasure(row: DataRow, measure: Measure): DataRow {
   return next;
 }
 
+/**
+ * A row in another pooling group: rows with the same label pool together whatever their outcome
+ * wording (merge), rows with different labels never do (split); "" returns the row to automatic
+ * grouping by outcome, measure and timepoint.
+ */
+export function withPoolGroup(row: DataRow, poolGroup: string): DataRow {
+  const next: DataRow = { ...row, poolGroup };
+  if (!poolGroup.trim()) delete next.poolGroup;
+  return next;
+}
+
 /** A row with another outcome name (trimmed when sent). */
 export function withOutcome(row: DataRow, outcome: string): DataRow {
   return { ...row, outcome, extractedBy: "user" };
@@ -173,7 +184,13 @@ export function readiness(rows: readonly DataRow[]): { ready: DataRow[]; problem
 
 /** The data sent to the server: the included rows without the page's own flag, outcomes trimmed. */
 export function toExtractedData(rows: readonly DataRow[]): ExtractedStudyData[] {
-  return rows.filter((r) => r.included).map(({ included: _included, ...rest }) => ({ ...rest, outcome: rest.outcome.trim() }));
+  return rows
+    .filter((r) => r.included)
+    .map(({ included: _included, ...rest }) => {
+      const row: ExtractedStudyData = { ...rest, outcome: rest.outcome.trim() };
+      if (row.poolGroup !== undefined && !row.poolGroup.trim()) delete row.poolGroup;
+      return row;
+    });
 }
 
 /**

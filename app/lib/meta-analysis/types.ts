@@ -161,6 +161,21 @@ export interface ExtractedStudyData {
    * grouped only with rows of the same reported ratio.
    */
   reportedMeasure?: "HR" | "IRR";
+  /** The comparison the effect is about, as the text words it ("aspirin vs placebo"); null when unstated. */
+  comparison?: string | null;
+  /** When the outcome was measured ("12 weeks", "0-30 days"); null when unstated. */
+  timepoint?: string | null;
+  /**
+   * True when the text reports this effect as its own pooled result (a meta-analysis abstract):
+   * it is listed, never pooled again with primary studies.
+   */
+  isPooledEstimate?: boolean;
+  /**
+   * The user's pooling group: rows with the same label pool together (merge), rows with different
+   * labels never do (split). Empty or absent: grouped automatically by outcome, measure and
+   * timepoint (app/.server/meta-analysis/group.ts).
+   */
+  poolGroup?: string;
 }
 
 /** A study left out of pooling, with the reason shown to the user. */
