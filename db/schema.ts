@@ -172,3 +172,4 @@ export const aiUsage = sqliteTable(
 export * from "./schema.meta";
 export * from "./schema.uploads";
 export * from "./schema.library";
+export * from "./schema.reviews";
