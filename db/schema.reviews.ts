@@ -95,6 +95,8 @@ export const reviewRecords = sqliteTable(
     sourceId: text("source_id")
       .notNull()
       .references(() => reviewSources.id, { onDelete: "cascade" }),
+    /** 0-based position of the record in its source (import order). */
+    position: integer("position").notNull(),
     /** Database or file the record came from (PRISMA identification). */
     origin: text("origin").notNull(),
     title: text("title").notNull(),
@@ -132,7 +134,7 @@ export const reviewRecords = sqliteTable(
   },
   (t) => [
     index("review_records_review_idx").on(t.reviewId, t.duplicateOf),
-    index("review_records_source_idx").on(t.sourceId),
+    index("review_records_source_idx").on(t.sourceId, t.position),
   ],
 );
 

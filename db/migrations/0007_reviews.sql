@@ -35,6 +35,7 @@ CREATE TABLE `review_records` (
 	`review_id` text NOT NULL,
 	`user_id` text NOT NULL,
 	`source_id` text NOT NULL,
+	`position` integer NOT NULL,
 	`origin` text NOT NULL,
 	`title` text NOT NULL,
 	`abstract` text,
@@ -69,7 +70,7 @@ CREATE TABLE `review_records` (
 );
 --> statement-breakpoint
 CREATE INDEX `review_records_review_idx` ON `review_records` (`review_id`,`duplicate_of`);--> statement-breakpoint
-CREATE INDEX `review_records_source_idx` ON `review_records` (`source_id`);--> statement-breakpoint
+CREATE INDEX `review_records_source_idx` ON `review_records` (`source_id`,`position`);--> statement-breakpoint
 CREATE TABLE `review_decisions` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`review_id` text NOT NULL,
