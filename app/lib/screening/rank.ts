@@ -1,0 +1,180 @@
+/**
+ * Ranking of the unscreened records (see index.ts for the design and its sources).
+ */
+import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
+import { balancedWeights, scoreRows, trainLinearSvm, trainNaiveBayes, type TrainingSet } from "./models.ts";
+import { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
+
+export type ScreeningLabel = "include" | "exclude";
+
+export interface ScreeningPrior {
+  question?: string;
+  criteria?: string[];
+}
+
+export interface RankedRecord {
+  id: string;
+  score: number;
+  terms: string[];
+}
+
+export interface RankResult {
+  ranked: RankedRecord[];
+  mode: "prior" | "active";
+  estimatedRelevantRemaining: number | null;
+  consecutiveExclusions?: number;
+}
+
+/** Naive Bayes smoothing (ASReview's default, Ferdinands et al. 2023). */
+export const NB_ALPHA = 3.822;
+/** SVM cost per unit of sample weight. */
+export const SVM_C = 1;
+/** Matched terms returned per record. */
+export const MAX_TERMS = 5;
+
+/** Criteria lines that state an exclusion: their terms must not pull records up. */
+const EXCLUSION_LINE = /^\s*(?:[-*•]\s*)?(?:exclu\w*|not\b|no\b|non-|except\b)/i;
+
+function priorText(prior: ScreeningPrior | undefined): string {
+  if (!prior) return "";
+  const lines = (prior.criteria ?? []).filter((line) => !EXCLUSION_LINE.test(line));
+  return [prior.question ?? "", ...lines].join("\n");
+}
+
+/** Per-feature weight vector (dense) whose dot product with a row gives its score. */
+type WeightVector = Float64Array;
+
+function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector): string[] {
+  const contributions: [number, number][] = [];
+  for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) {
+    const c = corpus.vals[p] * weights[corpus.cols[p]];
+    if (c > 0) contributions.push([corpus.cols[p], c]);
+  }
+  contributions.sort((a, b) => b[1] - a[1]);
+  const terms: string[] = [];
+  for (const [j] of contributions) {
+    const term = corpus.vocab[j];
+    if (terms.some((t) => t.includes(term) || term.includes(t))) continue;
+    terms.push(term);
+    if (terms.length === MAX_TERMS) break;
+  }
+  return terms;
+}
+
+function meanSd(values: Float64Array, rows: number[]): { mean: number; sd: number } {
+  let sum = 0;
+  for (const r of rows) sum += values[r];
+  const mean = rows.length ? sum / rows.length : 0;
+  let ss = 0;
+  for (const r of rows) ss += (values[r] - mean) ** 2;
+  const sd = rows.length > 1 ? Math.sqrt(ss / (rows.length - 1)) : 0;
+  return { mean, sd: sd > 0 ? sd : 1 };
+}
+
+/** Similarity-based weights used before the model can be trained. */
+function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: number[], prior?: ScreeningPrior): WeightVector {
+  const weights = new Float64Array(corpus.vocab.length);
+  const text = priorText(prior);
+  if (text.trim()) {
+    for (const [j, w] of vectorizeText(corpus, text, termIndexOf(corpus))) weights[j] += w;
+  }
+  for (const row of includes) {
+    for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) weights[corpus.cols[p]] += corpus.vals[p];
+  }
+  if (includes.length === 0 && !text.trim()) {
+    for (const row of excludes) {
+      for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) {
+        weights[corpus.cols[p]] -= corpus.vals[p] / excludes.length;
+      }
+    }
+  }
+  return weights;
+}
+
+/** Model weights after ≥ 1 include and ≥ 1 exclude: NB and SVM, each standardised, summed. */
+function activeWeights(corpus: ScreeningCorpus, set: TrainingSet, unlabelled: number[]): WeightVector {
+  const nb = trainNaiveBayes(corpus, set, NB_ALPHA);
+  const svm = trainLinearSvm(corpus, set, SVM_C);
+  const nbScores = scoreRows(corpus, nb);
+  const svmScores = scoreRows(corpus, svm);
+  const a = meanSd(nbScores, unlabelled).sd;
+  const b = meanSd(svmScores, unlabelled).sd;
+  const weights = new Float64Array(corpus.vocab.length);
+  for (let j = 0; j < weights.length; j++) weights[j] = nb.weights[j] / a + svm.weights[j] / b;
+  return weights;
+}
+
+/**
+ * Decisions in screening order (true = include): `order` first filtered to labelled ids of the
+ * corpus; labelled ids missing from `order` are taken as older and put first, in `labels`' order.
+ */
+function decisionSequence(
+  labels: ReadonlyMap<string, ScreeningLabel>,
+  rowOf: ReadonlyMap<string, number>,
+  order?: readonly string[],
+): boolean[] {
+  const ordered = (order ?? []).filter((id) => labels.has(id) && rowOf.has(id));
+  const seen = new Set(ordered);
+  const older = [...labels.keys()].filter((id) => !seen.has(id) && rowOf.has(id));
+  const ids = [...older, ...new Set(ordered)];
+  return ids.map((id) => labels.get(id) === "include");
+}
+
+/**
+ * Ranks the records of `corpus` not in `labels`, best first.
+ * - "prior" mode (until ≥ 1 include and ≥ 1 exclude): cosine similarity of each record to the
+ *   question and the inclusion criteria (lines starting "Exclude…", "No…", "Not…" are ignored)
+ *   plus the records included so far; with only exclusions and no prior, dissimilarity to them.
+ * - "active" mode: the NB + SVM ensemble trained on all labels (retrained on every call).
+ * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
+ * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
+ * estimate (null in prior mode). Ties keep the corpus order.
+ */
+export function rankScreening(
+  corpus: ScreeningCorpus,
+  labels: ReadonlyMap<string, ScreeningLabel>,
+  prior?: ScreeningPrior,
+  order?: readonly string[],
+): RankResult {
+  const rowOf = new Map<string, number>();
+  corpus.ids.forEach((id, i) => rowOf.set(id, i));
+  const includes: number[] = [];
+  const excludes: number[] = [];
+  const unlabelled: number[] = [];
+  const labelledRow = new Uint8Array(corpus.ids.length);
+  for (const [id, label] of labels) {
+    const row = rowOf.get(id);
+    if (row === undefined) continue;
+    labelledRow[row] = 1;
+    (label === "include" ? includes : excludes).push(row);
+  }
+  for (let i = 0; i < corpus.ids.length; i++) if (!labelledRow[i]) unlabelled.push(i);
+
+  const active = includes.length > 0 && excludes.length > 0;
+  let weights: WeightVector;
+  if (active) {
+    const rows = [...includes, ...excludes];
+    const y = new Uint8Array(rows.length);
+    y.fill(1, 0, includes.length);
+    weights = activeWeights(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) }, unlabelled);
+  } else {
+    weights = priorWeights(corpus, includes, excludes, prior);
+  }
+
+  const scores = new Float64Array(corpus.ids.length);
+  for (const i of unlabelled) {
+    let s = 0;
+    for (let p = corpus.rowPtr[i]; p < corpus.rowPtr[i + 1]; p++) s += weights[corpus.cols[p]] * corpus.vals[p];
+    scores[i] = s;
+  }
+  const sorted = [...unlabelled].sort((a, b) => scores[b] - scores[a] || a - b);
+  const ranked = sorted.map((i) => ({ id: corpus.ids[i], score: scores[i], terms: explain(corpus, i, weights) }));
+
+  const sequence = decisionSequence(labels, rowOf, order);
+  return {
+    ranked,
+    mode: active ? "active" : "prior",
+    estimatedRelevantRemaining: active ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
+    consecutiveExclusions: trailingExclusions(sequence),
+  };
+}
