@@ -6,7 +6,7 @@
  * Every function takes the owner's id and answers 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND for an
  * id that is unknown or another user's.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   reviewRecords,
@@ -22,7 +22,7 @@ import { DEFAULT_EXCLUSION_REASONS } from "~/lib/reviews";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
-import { normalizeDoi, normalizeTitleKey } from "../search/normalize";
+import { normalizeDoi } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
 import type { ImportedRecord } from "./parse";
 
@@ -567,8 +567,8 @@ export async function listRecords(
   const conds = [eq(reviewRecords.reviewId, review.id)];
   if (query.duplicates === "exclude") conds.push(isNull(reviewRecords.duplicateOf));
   if (query.duplicates === "only") conds.push(isNotNull(reviewRecords.duplicateOf));
-  const decided = (col: typeof reviewRecords.taDecision, d: string) =>
-    d === "undecided" ? isNull(col) : eq(col, d as "include");
+  const decided = (col: typeof reviewRecords.taDecision | typeof reviewRecords.ftDecision, d: string) =>
+    d === "undecided" ? isNull(col) : sql`${col} = ${d}`;
   if (query.stage === "full_text") {
     conds.push(eq(reviewRecords.taDecision, "include"));
     if (query.decision) conds.push(decided(reviewRecords.ftDecision, query.decision));
@@ -582,8 +582,10 @@ export async function listRecords(
         : sql`((${reviewRecords.taDecision} = 'include' and ${reviewRecords.ftDecision} = ${d}) or (${reviewRecords.taDecision} is not 'include' and ${reviewRecords.taDecision} = ${d}))`,
     );
   }
+  // The full text itself stays in D1; the listing only says whether there is one.
+  const { fullText: _fullText, ...columns } = getTableColumns(reviewRecords);
   const rows = await app.db
-    .select()
+    .select({ ...columns, fullText: sql<string | null>`case when ${reviewRecords.fullText} is not null then '1' end` })
     .from(reviewRecords)
     .where(and(...conds))
     .orderBy(asc(reviewRecords.id));
