@@ -401,7 +401,7 @@ describe("full texts and the account", () => {
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     for (let i = 0; i < 30; i++) page.drawText(`Methods: participants were randomised to aerobic exercise, line ${i}.`, { x: 20, y: 800 - i * 20, size: 10, font });
     const form = new FormData();
-    form.set("file", new File([await pdf.save()], "paper.pdf", { type: "application/pdf" }));
+    form.set("file", new File([(await pdf.save()).slice().buffer as ArrayBuffer], "paper.pdf", { type: "application/pdf" }));
     const attached = await json<{ attached: boolean; kind: string; characters: number }>(
       await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/fulltext`, { cookie, form }),
       201,
