@@ -114,14 +114,12 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(analysis.getByTestId("heterogeneity-panel")).toBeVisible();
   await expect(results.getByTestId("unpooled")).toContainText("primary outcome (Rate ratio, 1 study)");
   await expect(results).not.toContainText("NaN");
-  const prisma = results.getByTestId("prisma-diagram");
-  await expect(prisma).toBeVisible();
-  await expect(prisma).toContainText("Europe PMC");
-  await expect(prisma).toContainText("Studies included in review (n = 3)");
+  // Hand-picked studies were not screened: no PRISMA flow (a review's own flow is tested in reviews.spec.ts).
+  await expect(results.getByTestId("prisma-diagram")).toHaveCount(0);
+  await expect(results.getByRole("region", { name: "PRISMA 2020 flow diagram" })).toContainText("not screened in a systematic review");
   await page.screenshot({ path: "tests/e2e/.artifacts/meta-analysis.png", fullPage: true });
   await forest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-forest.png" });
   await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
-  await prisma.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-prisma.png" });
   await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
 
   // The results dialog shows the report exactly as it is saved and downloaded.
