@@ -143,7 +143,7 @@ export function prismaCountsFromReview(p: ReviewPrisma): PrismaCounts {
 }
 
 const STOP = new Set(
-  "a an and are as at be by for from has have in into is it its of on or not than that the their this to was were with without who whom which versus vs patients people adults study studies trial trials".split(
+  "a an and are as at be by for from has have in into is it its of on or not than that the their this to was were with without who whom which versus vs people study studies".split(
     " ",
   ),
 );
