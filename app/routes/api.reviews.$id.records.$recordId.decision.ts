@@ -22,12 +22,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const target = { userId: user.id, reviewId: params.id, recordId: params.recordId };
     if (request.method === "POST") {
       const input = parseInput(DecisionSchema, await readJson(request));
-      return Response.json(await decide(context.app, target, input));
+      return Response.json(await decide(context.app, target, input, { background: context.app.waitUntil }));
     }
     if (request.method === "DELETE") {
       const stage = new URL(request.url).searchParams.get("stage") ?? undefined;
       const { stage: parsed } = parseInput(UndoSchema, { stage });
-      const { next: _next, ...result } = await undoDecision(context.app, { ...target, stage: parsed });
+      const { next: _next, ...result } = await undoDecision(context.app, { ...target, stage: parsed }, { background: context.app.waitUntil });
       return Response.json(result);
     }
     throw new AppError("METHOD_NOT_ALLOWED", "Use POST or DELETE.", 405);

@@ -10,7 +10,7 @@
  * a review is kept per isolate (keyed by the review's record set), so retraining does not
  * re-tokenise the abstracts on every decision.
  */
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
 import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel } from "~/lib/screening";
@@ -20,8 +20,6 @@ import { requireRecord, requireReview, type ReviewsApp } from "./service";
 
 /** Records whose matched terms are stored with the ranking (the rest keep only their score). */
 const TERMS_KEPT = 100;
-/** Candidates read per look-up of the next record. */
-const CANDIDATES = 12;
 
 /** POST …/records/{recordId}/decision body. */
 export const DecisionSchema = z.object({
@@ -145,25 +143,9 @@ async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningSta
   return { screened: row!.screened, total: row!.total, included: row!.included };
 }
 
-/** Exclusions since the last inclusion at title/abstract, newest first ('maybe' neither counts nor breaks the run). */
-async function consecutiveExclusionsOf(app: ReviewsApp, reviewId: string): Promise<number> {
-  const [row] = await app.db
-    .select({ n: sql<number>`count(*)` })
-    .from(reviewRecords)
-    .where(
-      and(
-        eq(reviewRecords.reviewId, reviewId),
-        isNull(reviewRecords.duplicateOf),
-        eq(reviewRecords.taDecision, "exclude"),
-        sql`${reviewRecords.taDecidedAt} > coalesce((select max(r2.ta_decided_at) from review_records r2 where r2.review_id = ${reviewId} and r2.duplicate_of is null and r2.ta_decision = 'include'), 0)`,
-      ),
-    );
-  return row!.n;
-}
-
 /**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
- * ranking (computed here only when the review has none yet), with its score and matched terms,
+ * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
  * the progress, the stopping aid (estimated relevant records remaining, current run of
  * consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
@@ -173,70 +155,89 @@ export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { 
   return nextOf(app, review);
 }
 
-async function nextOf(app: ReviewsApp, review: ReviewRow): Promise<ScreeningNext> {
-  const [progress, consecutiveExclusions, storedRows] = await Promise.all([
-    progressOf(app, review.id, "title_abstract"),
-    consecutiveExclusionsOf(app, review.id),
-    app.db.select().from(reviewRankings).where(eq(reviewRankings.reviewId, review.id)).limit(1),
+async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): Promise<ScreeningNext> {
+  const DB = app.bindings.DB;
+  // One round trip: progress, the run of exclusions, the stored ranking's summary and the
+  // best-ranked record that is still unscreened (walking the stored order in SQL).
+  const [progressRes, runRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+    DB.prepare(
+      `SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included
+       FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL`,
+    ).bind(review.id),
+    DB.prepare(
+      `SELECT count(*) AS n FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
+       AND ta_decided_at > coalesce((SELECT max(ta_decided_at) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'include'), 0)`,
+    ).bind(review.id),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
+    DB.prepare(
+      `SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion,
+              json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+       FROM review_rankings k, json_each(k.ranked) j
+       JOIN review_records r ON r.id = json_extract(j.value, '$[0]')
+       WHERE k.review_id = ?1 AND r.review_id = ?1 AND r.duplicate_of IS NULL AND r.ta_decision IS NULL
+       ORDER BY j.key LIMIT 1`,
+    ).bind(review.id),
   ]);
-  let ranking: StoredRanking | null = storedRows[0] ?? null;
-  const empty = { progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
-  if (progress.screened >= progress.total) return { record: null, ...empty };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (!ranking) ranking = await rerankReview(app, review);
-    for (let start = 0; start < ranking.ranked.length; start += CANDIDATES) {
-      const slice = ranking.ranked.slice(start, start + CANDIDATES);
-      const rows = await app.db
-        .select({
-          id: reviewRecords.id,
-          title: reviewRecords.title,
-          abstract: reviewRecords.abstract,
-          doi: reviewRecords.doi,
-          year: reviewRecords.year,
-          journal: reviewRecords.journal,
-          authors: reviewRecords.authors,
-          suggestion: reviewRecords.suggestion,
-        })
-        .from(reviewRecords)
-        .where(
-          and(
-            eq(reviewRecords.reviewId, review.id),
-            isNull(reviewRecords.duplicateOf),
-            isNull(reviewRecords.taDecision),
-            inArray(reviewRecords.id, slice.map(([id]) => id)),
-          ),
-        );
-      const open = new Map(rows.map((r) => [r.id, r]));
-      const hit = slice.find(([id]) => open.has(id));
-      if (hit) {
-        const r = open.get(hit[0])!;
-        return {
-          record: { ...r, suggestion: (r.suggestion as ScreeningSuggestion | null) ?? null, score: hit[1], terms: hit[2] },
-          progress,
-          consecutiveExclusions,
-          mode: ranking.mode === "active" ? "active" : "prior",
-          estimatedRelevantRemaining: ranking.estimatedRelevantRemaining,
-        };
-      }
-      // A stale stored ranking (records added or merges undone since): rank again.
-      if (start >= CANDIDATES * 4) break;
-    }
-    ranking = null;
+  const counts = progressRes!.results[0] as { total: number; screened: number; included: number };
+  const progress = { screened: counts.screened, total: counts.total, included: counts.included };
+  const consecutiveExclusions = Number((runRes!.results[0] as { n: number }).n);
+  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
+  const hit = candidateRes!.results[0] as
+    | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
+    | undefined;
+  if (hit && ranking) {
+    return {
+      record: {
+        id: hit.id,
+        title: hit.title,
+        abstract: hit.abstract,
+        doi: hit.doi,
+        year: hit.year,
+        journal: hit.journal,
+        authors: JSON.parse(hit.authors) as string[],
+        suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
+        score: hit.score,
+        terms: JSON.parse(hit.terms) as string[],
+      },
+      progress,
+      consecutiveExclusions,
+      mode: ranking.mode === "active" ? "active" : "prior",
+      estimatedRelevantRemaining: ranking.estimate,
+    };
   }
-  return { record: null, ...empty };
+  if (progress.screened < progress.total && allowRerank) {
+    // No stored ranking yet (new review, import, undone merge) or a stale one: rank now.
+    await rerankReview(app, review);
+    return nextOf(app, review, false);
+  }
+  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
+}
+
+/** Runs the re-ranking after a decision: awaited, or handed to `background` (the Worker's waitUntil). */
+function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void): Promise<void> {
+  const task = rerankReview(app, review).then(
+    () => undefined,
+    (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
+  );
+  if (!background) return task;
+  background(task);
+  return Promise.resolve();
 }
 
 /**
  * Records a decision on one record at one stage and keeps its history (for undo). Full-text
  * decisions need the record to be included at title/abstract (409 NOT_AT_FULL_TEXT) and a reason
  * to exclude (400 REASON_REQUIRED); a duplicate cannot be screened (409 DUPLICATE_RECORD). A
- * title/abstract decision re-ranks the remaining records before answering.
+ * title/abstract decision re-ranks the remaining records: awaited, or — with `background` (the
+ * route passes the Worker's waitUntil) — after answering, so the next record is served at once
+ * from the latest stored ranking while the model retrains (as ASReview LAB does).
  * @returns the stage's progress and, at title/abstract, the next record to screen.
  */
 export async function decide(
   app: ReviewsApp,
   { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
   input: z.infer<typeof DecisionSchema>,
+  options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
   const review = await requireReview(app, { userId, reviewId });
   const record = await requireRecord(app, review, recordId);
@@ -271,7 +272,7 @@ export async function decide(
     app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
   ]);
   if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text") };
-  await rerankReview(app, review);
+  await scheduleRerank(app, review, options.background);
   const next = await nextOf(app, review);
   return { progress: next.progress, next };
 }
@@ -284,6 +285,7 @@ export async function decide(
 export async function undoDecision(
   app: ReviewsApp,
   { userId, reviewId, recordId, stage }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
+  options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
   const review = await requireReview(app, { userId, reviewId });
   const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;
@@ -325,7 +327,7 @@ export async function undoDecision(
     app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id)),
   ]);
   if (stage === "full_text") return { progress: await progressOf(app, review.id, "full_text"), recordId: latest.recordId };
-  await rerankReview(app, review);
+  await scheduleRerank(app, review, options.background);
   const next = await nextOf(app, review);
   return { progress: next.progress, recordId: latest.recordId, next };
 }
