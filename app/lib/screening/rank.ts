@@ -2,8 +2,9 @@
  * Ranking of the unscreened records (see index.ts for the design and its sources).
  */
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
-import { balancedWeights, scoreRows, trainLinearSvm, trainNaiveBayes, type TrainingSet } from "./models.ts";
+import { balancedWeights, trainNaiveBayes, type TrainingSet } from "./models.ts";
 import { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
+import { STOP_WORDS } from "./tokenize.ts";
 
 export type ScreeningLabel = "include" | "exclude";
 
@@ -27,8 +28,6 @@ export interface RankResult {
 
 /** Naive Bayes smoothing (ASReview's default, Ferdinands et al. 2023). */
 export const NB_ALPHA = 3.822;
-/** SVM cost per unit of sample weight. */
-export const SVM_C = 1;
 /** Matched terms returned per record. */
 export const MAX_TERMS = 5;
 
@@ -44,31 +43,48 @@ function priorText(prior: ScreeningPrior | undefined): string {
 /** Per-feature weight vector (dense) whose dot product with a row gives its score. */
 type WeightVector = Float64Array;
 
-function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector): string[] {
+/**
+ * The record's terms with the largest positive contributions, weight minus `neutral` (the weight
+ * of a term no decision has mentioned), so only evidence from the decisions or the question counts.
+ */
+function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector, neutral: number): string[] {
   const contributions: [number, number][] = [];
   for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) {
-    const c = corpus.vals[p] * weights[corpus.cols[p]];
+    const c = corpus.vals[p] * (weights[corpus.cols[p]] - neutral);
     if (c > 0) contributions.push([corpus.cols[p], c]);
   }
   contributions.sort((a, b) => b[1] - a[1]);
   const terms: string[] = [];
   for (const [j] of contributions) {
     const term = corpus.vocab[j];
-    if (terms.some((t) => t.includes(term) || term.includes(t))) continue;
+    if (STOP_WORDS.has(term) || /^\P{L}+$/u.test(term)) continue;
     terms.push(term);
     if (terms.length === MAX_TERMS) break;
   }
   return terms;
 }
 
-function meanSd(values: Float64Array, rows: number[]): { mean: number; sd: number } {
-  let sum = 0;
-  for (const r of rows) sum += values[r];
-  const mean = rows.length ? sum / rows.length : 0;
-  let ss = 0;
-  for (const r of rows) ss += (values[r] - mean) ** 2;
-  const sd = rows.length > 1 ? Math.sqrt(ss / (rows.length - 1)) : 0;
-  return { mean, sd: sd > 0 ? sd : 1 };
+/**
+ * A ranked record whose `terms` are computed on first read (an enumerable getter, so spreading,
+ * JSON.stringify and structuredClone see a plain array): a screen shows a handful of records,
+ * and explaining all 3,000 on every decision would double the retraining time.
+ */
+function rankedRecord(
+  corpus: ScreeningCorpus,
+  row: number,
+  score: number,
+  weights: WeightVector,
+  neutral: number,
+): RankedRecord {
+  let terms: string[] | undefined;
+  return {
+    id: corpus.ids[row],
+    score,
+    get terms() {
+      terms ??= explain(corpus, row, weights, neutral);
+      return terms;
+    },
+  };
 }
 
 /** Similarity-based weights used before the model can be trained. */
@@ -91,17 +107,10 @@ function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: num
   return weights;
 }
 
-/** Model weights after ≥ 1 include and ≥ 1 exclude: NB and SVM, each standardised, summed. */
-function activeWeights(corpus: ScreeningCorpus, set: TrainingSet, unlabelled: number[]): WeightVector {
-  const nb = trainNaiveBayes(corpus, set, NB_ALPHA);
-  const svm = trainLinearSvm(corpus, set, SVM_C);
-  const nbScores = scoreRows(corpus, nb);
-  const svmScores = scoreRows(corpus, svm);
-  const a = meanSd(nbScores, unlabelled).sd;
-  const b = meanSd(svmScores, unlabelled).sd;
-  const weights = new Float64Array(corpus.vocab.length);
-  for (let j = 0; j < weights.length; j++) weights[j] = nb.weights[j] / a + svm.weights[j] / b;
-  return weights;
+/** Model after ≥ 1 include and ≥ 1 exclude: class-balanced multinomial Naive Bayes. */
+function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: WeightVector; neutral: number } {
+  const model = trainNaiveBayes(corpus, set, NB_ALPHA);
+  return { weights: model.weights, neutral: model.neutral };
 }
 
 /**
@@ -125,7 +134,7 @@ function decisionSequence(
  * - "prior" mode (until ≥ 1 include and ≥ 1 exclude): cosine similarity of each record to the
  *   question and the inclusion criteria (lines starting "Exclude…", "No…", "Not…" are ignored)
  *   plus the records included so far; with only exclusions and no prior, dissimilarity to them.
- * - "active" mode: the NB + SVM ensemble trained on all labels (retrained on every call).
+ * - "active" mode: class-balanced Naive Bayes trained on all labels (retrained on every call).
  * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
  * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
  * estimate (null in prior mode). Ties keep the corpus order.
@@ -152,11 +161,12 @@ export function rankScreening(
 
   const active = includes.length > 0 && excludes.length > 0;
   let weights: WeightVector;
+  let neutral = 0;
   if (active) {
     const rows = [...includes, ...excludes];
     const y = new Uint8Array(rows.length);
     y.fill(1, 0, includes.length);
-    weights = activeWeights(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) }, unlabelled);
+    ({ weights, neutral } = activeModel(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) }));
   } else {
     weights = priorWeights(corpus, includes, excludes, prior);
   }
@@ -168,7 +178,7 @@ export function rankScreening(
     scores[i] = s;
   }
   const sorted = [...unlabelled].sort((a, b) => scores[b] - scores[a] || a - b);
-  const ranked = sorted.map((i) => ({ id: corpus.ids[i], score: scores[i], terms: explain(corpus, i, weights) }));
+  const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
   return {

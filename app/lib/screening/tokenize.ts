@@ -1,7 +1,8 @@
 /**
- * Tokeniser for title/abstract screening: Unicode-aware, lowercased, accents folded, English
- * stop words removed, plurals folded with Harman's S-stemmer (Harman 1991, "How effective is
- * suffixing?", JASIS 42:7), so that "trials"/"trial" and "studies"/"study" share one feature.
+ * Tokeniser for title/abstract screening: Unicode-aware, lowercased, accents folded, hyphenated
+ * words kept whole. Optional: English stop words removed (used for the review question and for
+ * explanations) and plurals folded with Harman's S-stemmer (Harman 1991, "How effective is
+ * suffixing?", JASIS 42:7).
  */
 
 /** Common English function words (a subset of the Glasgow/SMART lists), never used as features. */
@@ -39,16 +40,19 @@ const DIGITS_ONLY = /^[\p{N}.,]+$/u;
 
 /**
  * Splits `text` into feature tokens: lowercased, accents removed, hyphenated words kept whole
- * ("tnf-α" stays one token) with apostrophes dropped, tokens of one character, pure numbers and
- * stop words removed, plurals folded. Returns tokens in reading order (for n-grams).
+ * ("tnf-α" stays one token), apostrophes dropped, tokens of one character and pure numbers
+ * removed; with `stopWords` STOP_WORDS removed, with `stem` plurals folded (both off by default).
+ * Returns tokens in reading order (for n-grams).
  */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, options: { stem?: boolean; stopWords?: boolean } = {}): string[] {
+  const stem = options.stem ?? false;
+  const stop = options.stopWords ?? false;
   const folded = text.normalize("NFKD").replace(DIACRITICS, "").toLowerCase();
   const out: string[] = [];
   for (const match of folded.matchAll(TOKEN)) {
     const raw = match[0].replace(/['’]/g, "");
-    if (raw.length < 2 || DIGITS_ONLY.test(raw) || STOP_WORDS.has(raw)) continue;
-    out.push(sStem(raw));
+    if (raw.length < 2 || DIGITS_ONLY.test(raw) || (stop && STOP_WORDS.has(raw))) continue;
+    out.push(stem ? sStem(raw) : raw);
   }
   return out;
 }

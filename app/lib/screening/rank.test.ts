@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { buildScreeningCorpus, rankScreening, type ScreeningLabel } from "./index.ts";
+
+const statins = [
+  "Statin therapy lowers cardiovascular events in older adults",
+  "Atorvastatin and cardiovascular mortality: a randomised trial of statin therapy",
+  "Statin treatment for primary prevention of cardiovascular disease",
+  "Rosuvastatin statin therapy and cardiovascular outcomes in diabetes",
+  "High-intensity statin therapy after myocardial infarction",
+];
+const backPain = [
+  "Exercise therapy for chronic low back pain",
+  "Yoga compared with exercise for low back pain in adults",
+  "Physiotherapy and exercise programmes for back pain",
+  "Back pain in children and adolescents: exercise at school",
+  "Spinal manipulation versus exercise for chronic back pain",
+];
+const records = [...statins, ...backPain].map((title, i) => ({
+  id: `r${i}`,
+  title,
+  abstract: i < 5 ? "Patients received statins; cholesterol and cardiovascular events were recorded." : "Participants with back pain did exercise; pain scores were recorded.",
+}));
+const corpus = buildScreeningCorpus(records);
+const topic = (id: string) => (Number(id.slice(1)) < 5 ? "statin" : "back");
+
+describe("rankScreening, prior mode", () => {
+  it("ranks by similarity to the question and explains with the matched terms", () => {
+    const result = rankScreening(corpus, new Map(), { question: "Does statin therapy prevent cardiovascular events?" });
+    expect(result.mode).toBe("prior");
+    expect(result.estimatedRelevantRemaining).toBeNull();
+    expect(result.ranked).toHaveLength(10);
+    expect(result.ranked.slice(0, 5).map((r) => topic(r.id))).toEqual(Array(5).fill("statin"));
+    expect(result.ranked[0].terms.some((t) => t.includes("statin") || t.includes("cardiovascular"))).toBe(true);
+    expect(result.ranked[0].score).toBeGreaterThan(result.ranked[9].score);
+  });
+
+  it("uses inclusion criteria but not exclusion lines", () => {
+    const base = rankScreening(corpus, new Map(), { criteria: ["Adults with low back pain"] });
+    const withExclusion = rankScreening(corpus, new Map(), {
+      criteria: ["Adults with low back pain", "Exclude: children and adolescents at school"],
+    });
+    expect(withExclusion.ranked.map((r) => [r.id, r.score])).toEqual(base.ranked.map((r) => [r.id, r.score]));
+    const withInclusion = rankScreening(corpus, new Map(), {
+      criteria: ["Adults with low back pain", "Children and adolescents at school"],
+    });
+    expect(withInclusion.ranked[0].id).toBe("r8");
+  });
+
+  it("ranks by similarity to the included records before any exclusion", () => {
+    const result = rankScreening(corpus, new Map([["r6", "include"]]));
+    expect(result.mode).toBe("prior");
+    expect(result.ranked.map((r) => r.id)).not.toContain("r6");
+    expect(result.ranked.slice(0, 4).map((r) => topic(r.id))).toEqual(Array(4).fill("back"));
+  });
+
+  it("moves away from the excluded records when nothing else is known", () => {
+    const result = rankScreening(corpus, new Map([["r0", "exclude"]]));
+    expect(result.ranked.slice(0, 5).map((r) => topic(r.id))).toEqual(Array(5).fill("back"));
+  });
+
+  it("keeps the corpus order when there is nothing to rank by", () => {
+    expect(rankScreening(corpus, new Map()).ranked.map((r) => r.id)).toEqual(records.map((r) => r.id));
+    expect(rankScreening(buildScreeningCorpus([]), new Map()).ranked).toEqual([]);
+  });
+});
+
+describe("rankScreening, active mode", () => {
+  const labels = new Map<string, ScreeningLabel>([
+    ["r1", "include"],
+    ["r7", "exclude"],
+    ["unknown-id", "include"],
+  ]);
+
+  it("trains on the decisions and ranks records like the includes first", () => {
+    const result = rankScreening(corpus, labels, { question: "back pain" });
+    expect(result.mode).toBe("active");
+    expect(result.ranked).toHaveLength(8);
+    expect(result.ranked.slice(0, 4).map((r) => topic(r.id))).toEqual(Array(4).fill("statin"));
+    expect(result.ranked[0].terms.length).toBeGreaterThan(0);
+    expect(result.ranked[0].terms.length).toBeLessThanOrEqual(5);
+    expect(typeof result.estimatedRelevantRemaining).toBe("number");
+    expect(result.estimatedRelevantRemaining!).toBeGreaterThanOrEqual(0);
+  });
+
+  it("serialises ranked records with their terms (computed on first read)", () => {
+    const first = rankScreening(corpus, labels).ranked[0];
+    const copy = JSON.parse(JSON.stringify(first));
+    expect(copy).toEqual({ id: first.id, score: first.score, terms: first.terms });
+    expect(copy.terms.length).toBeGreaterThan(0);
+    expect(structuredClone(first).terms).toEqual(first.terms);
+  });
+
+  it("explains only with terms of the included record", () => {
+    const includedText = `${records[1].title} ${records[1].abstract}`.toLowerCase();
+    const ranked = rankScreening(corpus, labels).ranked;
+    expect(ranked.some((r) => r.terms.length > 0)).toBe(true);
+    for (const record of ranked) for (const term of record.terms) expect(includedText).toContain(term);
+  });
+
+  it("never explains a rank with stop words", () => {
+    for (const record of rankScreening(corpus, labels).ranked) {
+      for (const term of record.terms) expect(["of", "and", "the", "in", "for", "with", "were"]).not.toContain(term);
+    }
+  });
+
+  it("is deterministic", () => {
+    expect(rankScreening(corpus, labels)).toEqual(rankScreening(corpus, labels));
+  });
+
+  it("counts consecutive exclusions in decision order", () => {
+    const many = new Map<string, ScreeningLabel>([
+      ["r0", "include"],
+      ["r5", "exclude"],
+      ["r6", "exclude"],
+      ["r1", "include"],
+    ]);
+    expect(rankScreening(corpus, many).consecutiveExclusions).toBe(0);
+    expect(rankScreening(corpus, many, undefined, ["r0", "r1", "r5", "r6"]).consecutiveExclusions).toBe(2);
+    // ids missing from `order` are older decisions
+    expect(rankScreening(corpus, many, undefined, ["r5"]).consecutiveExclusions).toBe(1);
+  });
+});
