@@ -213,14 +213,41 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
   return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
 }
 
-/** Runs the re-ranking after a decision: awaited, or handed to `background` (the Worker's waitUntil). */
+/** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */
+const running = new Map<string, { again: boolean; done: Promise<void> }>();
+
+/**
+ * Runs the re-ranking after a decision: awaited, or handed to `background` (the Worker's
+ * waitUntil). Background runs are coalesced per review: while one runs, later decisions only ask
+ * for one more run when it ends (it reads every decision then), so a fast screener never queues
+ * one retrain per key press.
+ */
 function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void): Promise<void> {
-  const task = rerankReview(app, review).then(
-    () => undefined,
-    (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
-  );
-  if (!background) return task;
-  background(task);
+  const run = () =>
+    rerankReview(app, review).then(
+      () => undefined,
+      (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
+    );
+  if (!background) return run();
+  const current = running.get(review.id);
+  if (current) {
+    current.again = true;
+    background(current.done);
+    return Promise.resolve();
+  }
+  const entry = { again: false, done: Promise.resolve() };
+  entry.done = (async () => {
+    try {
+      do {
+        entry.again = false;
+        await run();
+      } while (entry.again);
+    } finally {
+      running.delete(review.id);
+    }
+  })();
+  running.set(review.id, entry);
+  background(entry.done);
   return Promise.resolve();
 }
 
