@@ -96,3 +96,23 @@ describe("criteria highlighting", () => {
     expect(highlightParts("no terms", [])).toEqual([{ text: "no terms", hit: false }]);
   });
 });
+
+describe("second-screener quotes", () => {
+  it("keeps only quotes found verbatim (case and spacing aside) in the named text", async () => {
+    const { groundedReasons } = await import("./suggestion");
+    const kept = groundedReasons(
+      [
+        { quote: "randomised to aerobic   exercise", from: "abstract" },
+        { quote: "Adults with depression", from: "criteria" },
+        { quote: "a sentence the model made up", from: "abstract" },
+        { quote: "RANDOMISED TO AEROBIC EXERCISE", from: "abstract" },
+        { quote: "aerobic exercise", from: "criteria" },
+      ],
+      { record: "Adults were randomised to aerobic exercise or usual care.", criteria: "Include: Adults with depression" },
+    );
+    expect(kept).toEqual([
+      { quote: "randomised to aerobic   exercise", from: "abstract" },
+      { quote: "Adults with depression", from: "criteria" },
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it, vi } from "vitest";
-import { reviewRecords, reviewSources, users } from "../../../db/schema";
+import { reviewRecords, reviewSources, uploadedStudies, users } from "../../../db/schema";
 import { createReplayFetch } from "../../../tests/mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
 import type { ApiReview, ApiReviewRecord, ReviewPrisma, ScreeningNext } from "~/lib/reviews";
@@ -399,6 +399,30 @@ describe("screening, decisions and PRISMA", () => {
     const dupe = (await records(cookie, review.id, "?duplicates=only"))[0]!;
     expect(await json(await decide(cookie, review.id, dupe.id, { stage: "title_abstract", decision: "include" }), 409)).toMatchObject({ error: "DUPLICATE_RECORD" });
     expect((await decide(cookie, review.id, dupe.id, { stage: "somewhere", decision: "include" })).status).toBe(400);
+  });
+});
+
+describe("uploaded PDFs and the second screener", () => {
+  it("adds the user's uploaded PDFs as records with their text; another user's upload is a 404", async () => {
+    const owner = await signUp();
+    const other = await signUp();
+    const review = await newReview(owner.cookie);
+    const insert = (userId: string, title: string) =>
+      db()
+        .insert(uploadedStudies)
+        .values({ userId, fileName: "p.pdf", fileSize: 10, status: "ready", title, doi: "10.9/up", fullTextContent: "Full text of the trial." })
+        .returning({ id: uploadedStudies.id });
+    const [mine] = await insert(owner.userId, "An uploaded randomised trial of exercise");
+    const [theirs] = await insert(other.userId, "Someone else's PDF");
+    const denied = await call("POST", `/api/reviews/${review.id}/import-uploads`, { cookie: owner.cookie, body: { uploadIds: [mine!.id, theirs!.id] } });
+    expect(await json(denied, 404)).toMatchObject({ error: "UPLOAD_NOT_FOUND" });
+    expect(await records(owner.cookie, review.id)).toHaveLength(0);
+    expect(await json(await call("POST", `/api/reviews/${review.id}/import-uploads`, { cookie: owner.cookie, body: { uploadIds: [mine!.id] } }), 201)).toMatchObject({ imported: 1, duplicatesRemoved: 0 });
+    const [rec] = await records(owner.cookie, review.id);
+    expect(rec).toMatchObject({ title: "An uploaded randomised trial of exercise", origin: "Uploaded PDFs", doi: "10.9/up" });
+    expect(rec!.fullText.attached).toBe(true);
+    // Offline (no OPENAI_*), the second screener is not available: the ranking's terms explain instead.
+    expect(await json(await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/suggestion`, { cookie: owner.cookie }), 409)).toMatchObject({ error: "AI_NOT_CONFIGURED" });
   });
 });
 
