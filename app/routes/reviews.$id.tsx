@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, FlaskConical } from "lucide-react";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
@@ -36,8 +36,16 @@ type Tab = (typeof TABS)[number];
 export default function ReviewPage() {
   const { review, aiConfigured } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
-  const [params, setParams] = useSearchParams();
-  const tab: Tab = (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records";
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<Tab>(() => ((TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records"));
+  // The tab is kept in the address without a navigation (no loader run, no aborted revalidation).
+  const selectTab = (value: string) => {
+    if (!(TABS as readonly string[]).includes(value)) return;
+    setTab(value as Tab);
+    const url = new URL(window.location.href);
+    url.searchParams.set("tab", value);
+    window.history.replaceState(window.history.state, "", url);
+  };
   const refresh = useCallback(() => revalidator.revalidate(), [revalidator]);
   const q = review.question;
 
@@ -62,7 +70,7 @@ export default function ReviewPage() {
         <Badge variant="secondary">{review.counts.fullTextIncluded} included at full text</Badge>
       </div>
 
-      <Tabs value={tab} onValueChange={(v) => setParams({ tab: v }, { replace: true, preventScrollReset: true })} className="mt-6">
+      <Tabs value={tab} onValueChange={selectTab} className="mt-6">
         <TabsList>
           <TabsTrigger value="records">Records</TabsTrigger>
           <TabsTrigger value="screening">Screening</TabsTrigger>
