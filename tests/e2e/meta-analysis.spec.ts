@@ -67,7 +67,7 @@ test("hints for 0 and 1 studies, and Run Analysis refuses fewer than 2", async (
   await expect(page.getByTestId("selection-hint")).toContainText("No studies selected yet");
 });
 
-test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the forest plot and PRISMA, save and download the report", async ({
+test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the forest plot (no PRISMA without a review), save and download the report", async ({
   page,
 }) => {
   await signIn(page, "pro@metamind.local");
