@@ -183,3 +183,4 @@ export * from "./schema.extraction";
 export * from "./schema.sharing";
 export * from "./schema.security";
 export * from "./schema.reliability";
+export * from "./schema.reviews";

@@ -5,6 +5,7 @@ import {
   CircleUser,
   FlaskConical,
   LayoutDashboard,
+  ListChecks,
   LogOut,
   Microscope,
   Search,
@@ -33,6 +34,7 @@ const NAV_ITEMS: NavItem[] = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, end: true },
   { to: "/search", label: "Search Studies", icon: Search },
   { to: "/upload", label: "Upload PDFs", icon: Upload },
+  { to: "/reviews", label: "Reviews", icon: ListChecks },
   { to: "/meta-analysis", label: "Meta-Analysis", icon: FlaskConical },
 ];
 

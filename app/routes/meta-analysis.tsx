@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Download, FileJson, FileText, FlaskConical, Loader2, Play, Save, Table2, Trash2, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getUser } from "~/.server/auth/session";
@@ -27,7 +27,6 @@ import {
   METHOD_CHOICES,
   MIN_STUDIES,
   MIN_STUDIES_MESSAGE,
-  prismaFromSearch,
   readiness,
   reportFileName,
   rowsFromExtraction,
@@ -38,8 +37,9 @@ import {
 } from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
 import type { ExcludedStudy, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
-import { removeStudy, useMetaSelection } from "~/lib/meta-selection";
-import { loadSearchState } from "~/lib/search-storage";
+import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
+import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import { reviewsApi } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
 
@@ -73,7 +73,42 @@ type Run =
  */
 export default function MetaAnalysisPage() {
   const { signedIn, userLabel } = useLoaderData<typeof loader>();
-  const selection = useMetaSelection();
+  const storedSelection = useMetaSelection();
+  const [searchParams] = useSearchParams();
+  const reviewId = searchParams.get("review");
+  // From a systematic review: its studies included at full text, and its PRISMA flow.
+  const [fromReview, setFromReview] = useState<{ title: string; studies: MetaStudy[]; prisma: ReviewPrisma } | null>(null);
+  const [reviewError, setReviewError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!reviewId) return;
+    let live = true;
+    Promise.all([reviewsApi.get(reviewId), reviewsApi.records(reviewId, { stage: "full_text", decision: "include" }), reviewsApi.prisma(reviewId)])
+      .then(([{ review }, { records }, prisma]) => {
+        if (!live) return;
+        setFromReview({
+          title: review.title,
+          prisma,
+          studies: records.map((r) => ({
+            id: r.id,
+            title: r.title,
+            authors: r.authors,
+            journal: r.journal,
+            publicationDate: r.year ? String(r.year) : null,
+            doi: r.doi,
+            pmid: r.pmid,
+            abstract: r.abstract,
+            source: r.origin,
+          })),
+        });
+      })
+      .catch((error: unknown) => live && setReviewError(error instanceof Error ? error.message : "The review could not be loaded."));
+    return () => {
+      live = false;
+    };
+  }, [reviewId]);
+  const selection = useMemo(() => (reviewId ? (fromReview?.studies ?? []) : storedSelection), [reviewId, fromReview, storedSelection]);
+  const dropStudy = (id: number) =>
+    reviewId ? setFromReview((r) => (r ? { ...r, studies: r.studies.filter((s) => s.id !== id) } : r)) : removeStudy(id);
   const [extraction, setExtraction] = useState<Extraction>({ kind: "idle" });
   const [options, setOptions] = useState<AnalysisOptions>(DEFAULT_OPTIONS);
   const [run, setRun] = useState<Run>({ kind: "idle" });
@@ -195,8 +230,19 @@ export default function MetaAnalysisPage() {
       }
       data = toExtractedData(rows);
     }
-    const stored = loadSearchState();
-    const prisma = prismaFromSearch(stored?.results ?? null);
+    // PRISMA comes only from a review's decisions; a hand-picked selection has no screening flow.
+    const prisma = fromReview
+      ? (() => {
+          const p = fromReview.prisma;
+          const { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included } = p;
+          return {
+            identified: p.identified,
+            duplicatesRemoved: p.duplicatesRemoved,
+            screened: p.screened,
+            review: { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included },
+          };
+        })()
+      : null;
     abortRef.current?.abort();
     const controller = new AbortController();
     abortRef.current = controller;
@@ -271,7 +317,7 @@ export default function MetaAnalysisPage() {
       <section aria-labelledby="selected-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="selected-heading" className="text-lg font-semibold text-slate-900">
-            Selected studies ({count})
+            {fromReview ? `Included studies of “${fromReview.title}”` : "Selected studies"} ({count})
           </h2>
           {count === 0 && (
             <Button asChild variant="outline" size="sm">
@@ -279,6 +325,20 @@ export default function MetaAnalysisPage() {
             </Button>
           )}
         </div>
+        {reviewError && (
+          <p role="alert" className="mt-1 text-sm text-red-700">
+            {reviewError}
+          </p>
+        )}
+        {fromReview && (
+          <p className="mt-1 text-xs text-slate-600" data-testid="review-source">
+            From the systematic review: {prismaCountsFromReview(fromReview.prisma).included} studies included at full text; the report uses the
+            review&apos;s PRISMA 2020 flow.{" "}
+            <Link className="text-brand-700 underline" to={`/reviews/${encodeURIComponent(reviewId ?? "")}?tab=prisma`}>
+              Back to the review
+            </Link>
+          </p>
+        )}
         <p data-testid="selection-hint" className={`mt-1 text-sm ${count >= MIN_STUDIES ? "text-emerald-700" : "text-slate-600"}`}>
           {selectionHintText(count)}
         </p>
@@ -300,7 +360,7 @@ export default function MetaAnalysisPage() {
                   className="size-8 shrink-0 text-slate-500 hover:bg-red-50 hover:text-red-700"
                   aria-label={`Remove "${s.title}" from the meta-analysis`}
                   disabled={busy}
-                  onClick={() => removeStudy(s.id)}
+                  onClick={() => dropStudy(s.id)}
                 >
                   <Trash2 aria-hidden />
                 </Button>

@@ -8,6 +8,7 @@ import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
+import { AddToReviewButton, recordsToAdd } from "~/components/reviews/add-to-review";
 import { FloatingActions } from "~/components/search/floating-actions";
 import { QuickSearchBanner } from "~/components/search/quick-search-banner";
 import { SavedSearches } from "~/components/search/saved-searches";
@@ -473,10 +474,15 @@ export default function SearchPage() {
 
       {phase.kind === "done" && results && (
         <section className="mt-6" aria-label="Results">
-          <p className="text-sm text-slate-600" data-testid="search-message">
-            {results.message}
-            {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
-          </p>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-600" data-testid="search-message">
+              {results.message}
+              {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
+            </p>
+            {signedIn && recordsToAdd(results.providers) > 0 && (
+              <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
+            )}
+          </div>
           {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
           {smart.status === "done" && (
             <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">

@@ -68,7 +68,7 @@ test("hints for 0 and 1 studies, and Run Analysis refuses fewer than 2", async (
   await expect(page.getByTestId("selection-hint")).toContainText("No studies selected yet");
 });
 
-test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the forest plot and PRISMA, save and download the report", async ({
+test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the forest plot (no PRISMA without a review), save and download the report", async ({
   page,
 }) => {
   await signIn(page, "pro@metamind.local");
@@ -127,14 +127,12 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(analysis.getByTestId("heterogeneity-panel")).toBeVisible();
   await expect(results.getByTestId("unpooled")).toContainText("(Rate ratio, 1 study)");
   await expect(results).not.toContainText("NaN");
-  const prisma = results.getByTestId("prisma-diagram");
-  await expect(prisma).toBeVisible();
-  await expect(prisma).toContainText("Europe PMC");
-  await expect(prisma).toContainText("Studies included in review (n = 3)");
+  // Hand-picked studies were not screened: no PRISMA flow (a review's own flow is tested in reviews.spec.ts).
+  await expect(results.getByTestId("prisma-diagram")).toHaveCount(0);
+  await expect(results.getByRole("region", { name: "PRISMA 2020 flow diagram" })).toContainText("not screened in a systematic review");
   await page.screenshot({ path: "tests/e2e/.artifacts/meta-analysis.png", fullPage: true });
   await forest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-forest.png" });
   await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
-  await prisma.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-prisma.png" });
   await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
 
   // The results dialog shows the report exactly as it is saved and downloaded.

@@ -72,9 +72,20 @@ export const MetaStudySchema = z.object({
 });
 
 const PrismaSchema = z.object({
-  identified: z.record(z.string().max(50), count),
+  identified: z.record(z.string().max(200), count),
   duplicatesRemoved: count,
   screened: count,
+  /** The whole flow of a systematic review (GET /api/reviews/{id}/prisma), used as sent. */
+  review: z
+    .object({
+      excluded: count,
+      soughtForRetrieval: count,
+      notRetrieved: count,
+      assessed: count,
+      excludedWithReasons: z.record(z.string().max(200), count),
+      included: count,
+    })
+    .optional(),
 });
 
 const StudiesSchema = z

@@ -50,11 +50,22 @@ export interface RunOptions {
   test?: TestType;
 }
 
-/** PRISMA counts the search supplies (identification and screening). */
+/**
+ * PRISMA counts sent with the job. A systematic review (issue 13) sends its whole flow from the
+ * reviewers' decisions (`review`), which is then used as it is.
+ */
 export interface PrismaInput {
   identified: Record<string, number>;
   duplicatesRemoved: number;
   screened: number;
+  review?: {
+    excluded: number;
+    soughtForRetrieval: number;
+    notRetrieved: number;
+    assessed: number;
+    excludedWithReasons: Record<string, number>;
+    included: number;
+  };
 }
 
 export const DEFAULT_METHOD: Method = "REML";
@@ -253,7 +264,8 @@ function finiteOrNull<T extends object>(value: T): T | null {
 }
 
 /**
- * PRISMA 2020 flow counts: identification and screening from the search (`prisma`), the rest
+ * PRISMA 2020 flow counts. From a systematic review (`prisma.review`): the review's own counts,
+ * unchanged. Otherwise identification and screening from `prisma`, the rest
  * from this analysis — reports assessed = studies sent, reports excluded = studies without usable
  * data grouped by reason, included = studies with extracted data, records excluded at screening
  * = screened − assessed (never below 0). Null without `prisma`.
@@ -265,6 +277,20 @@ export function prismaCounts(
   extracted: readonly ExtractedStudyData[],
 ): PrismaCounts | null {
   if (!prisma) return null;
+  if (prisma.review) {
+    const r = prisma.review;
+    return {
+      identified: { ...prisma.identified },
+      duplicatesRemoved: prisma.duplicatesRemoved,
+      screened: prisma.screened,
+      excluded: r.excluded,
+      sought: r.soughtForRetrieval,
+      notRetrieved: r.notRetrieved,
+      reportsAssessed: r.assessed,
+      reportsExcluded: Object.entries(r.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
+      included: r.included,
+    };
+  }
   const reasons = new Map<string, number>();
   for (const e of excluded) reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
   const included = new Set(extracted.map((r) => r.studyId)).size;

@@ -265,8 +265,8 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
         </figure>
       ) : (
         <p className="text-sm text-slate-600">
-          No search counts were available (the studies were not picked from a search on this device), so the flow
-          diagram cannot be drawn.
+          These studies were picked by hand, not screened in a systematic review, so there is no PRISMA flow to draw. Run
+          the meta-analysis from a review (Reviews → Analysis) to include its PRISMA 2020 diagram.
         </p>
       )}
     </section>

@@ -25,19 +25,20 @@ export function prismaN(n: number | null | undefined): string {
 }
 
 /**
- * The derived boxes of the PRISMA 2020 flow (databases only): identification per database,
+ * The derived boxes of the PRISMA 2020 flow: identification per database, register or file,
  * duplicates removed, records screened and excluded, reports sought, not retrieved, assessed and
- * excluded with reasons, and studies included. Reports sought = records screened − excluded;
- * reports not retrieved = sought − assessed (never negative).
+ * excluded with reasons, and studies included. Reports sought and not retrieved are taken from
+ * the counts when given (a review's decisions); otherwise sought = records screened − excluded and
+ * not retrieved = sought − assessed (never negative).
  */
 export function prismaBoxes(counts: PrismaCounts) {
   const databases = Object.entries(counts.identified).filter(([, n]) => isFiniteNumber(n));
   const identified = databases.reduce((sum, [, n]) => sum + n, 0);
-  const sought = Math.max(0, counts.screened - counts.excluded);
-  const notRetrieved = Math.max(0, sought - counts.reportsAssessed);
+  const sought = counts.sought ?? Math.max(0, counts.screened - counts.excluded);
+  const notRetrieved = counts.notRetrieved ?? Math.max(0, sought - counts.reportsAssessed);
   return {
     identification: [
-      "Records identified from databases",
+      "Records identified from databases, registers and files",
       `(${prismaN(identified)})`,
       ...databases.map(([db, n]) => `${PROVIDER_LABELS[db] ?? db} (${prismaN(n)})`),
     ],

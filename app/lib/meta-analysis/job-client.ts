@@ -1,6 +1,5 @@
 import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
 import type { ExcludedStudy, ExtractedStudyData, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
-import type { PrismaInput } from "./page-logic";
 
 /**
  * Browser client of the meta-analysis API (SPEC §7 calls send credentials): extraction, job start
@@ -66,7 +65,8 @@ export interface StartJobInput {
   test: TestType;
   /** The reviewed table (included rows); omitted to let the server extract. */
   data?: ExtractedStudyData[];
-  prisma?: PrismaInput;
+  /** A systematic review's PRISMA flow (app/lib/reviews.ts), used by the report as it is. */
+  prisma?: ReviewPrismaInput;
 }
 
 /** POST /api/meta-analysis/enhanced → the queued job's id (202). */
@@ -145,4 +145,19 @@ export async function pollJob(
     if (snap.status === "failed") throw new JobFailedError(snap.error || "The analysis failed.");
     await sleep(intervalMs, signal);
   }
+}
+
+/** PRISMA counts sent with a job; `review` (a systematic review's whole flow) is used by the report as it is. */
+export interface ReviewPrismaInput {
+  identified: Record<string, number>;
+  duplicatesRemoved: number;
+  screened: number;
+  review?: {
+    excluded: number;
+    soughtForRetrieval: number;
+    notRetrieved: number;
+    assessed: number;
+    excludedWithReasons: Record<string, number>;
+    included: number;
+  };
 }

@@ -5,7 +5,6 @@ import {
   EXPORT_FORMAT,
   exportFileName,
   exportJsonText,
-  prismaFromSearch,
   quotesForValue,
   readiness,
   reportFileName,
@@ -96,22 +95,6 @@ describe("data-table rows", () => {
     expect(selectionHintText(0)).toMatch(/No studies selected/);
     expect(selectionHintText(1)).toMatch(/at least one more/);
     expect(selectionHintText(3)).toMatch(/Ready for meta-analysis \(3 studies\)/);
-  });
-});
-
-describe("PRISMA counts from the stored search", () => {
-  it("takes each database's total hits and the duplicates removed", () => {
-    const results = {
-      providers: {
-        pubmed: { status: "ok" as const, count: 25, totalCount: 1200, ms: 10, cached: false, error: null },
-        europepmc: { status: "ok" as const, count: 25, totalCount: 800, ms: 10, cached: false, error: null },
-        core: { status: "timeout" as const, count: 0, totalCount: 0, ms: 10, cached: false, error: "timed out" },
-      },
-      duplicatesRemoved: 7,
-    };
-    expect(prismaFromSearch(results)).toEqual({ identified: { pubmed: 1200, europepmc: 800 }, duplicatesRemoved: 7, screened: 1993 });
-    expect(prismaFromSearch(null)).toBeNull();
-    expect(prismaFromSearch({ providers: {}, duplicatesRemoved: 0 })).toBeNull();
   });
 });
 

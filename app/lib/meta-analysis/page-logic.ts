@@ -1,4 +1,3 @@
-import type { SearchResponse } from "~/.server/search/service";
 import { isFiniteNumber, isRatioMeasure } from "./display";
 import type {
   EffectData,
@@ -204,31 +203,6 @@ export function quotesForValue(quotes: readonly SupportingQuote[], value: number
     [...forms].some((f) => new RegExp(`(^|[^0-9.])${f.replace(".", "\\.")}(?![0-9])`).test(q.quote)),
   );
   return hits.length > 0 ? hits : [...quotes];
-}
-
-/** PRISMA counts sent with the job (the server completes the screening and inclusion counts). */
-export interface PrismaInput {
-  identified: Record<string, number>;
-  duplicatesRemoved: number;
-  screened: number;
-}
-
-/**
- * PRISMA identification counts from the search the studies were picked from (the stored search
- * of app/lib/search-storage.ts): records identified per database (each database's total hits),
- * duplicates removed across databases, and records screened = identified − duplicates. Null when
- * no search with per-database reports is stored.
- */
-export function prismaFromSearch(results: Pick<SearchResponse, "providers" | "duplicatesRemoved"> | null): PrismaInput | null {
-  if (!results?.providers) return null;
-  const identified: Record<string, number> = {};
-  for (const [db, report] of Object.entries(results.providers)) {
-    if (report && report.status === "ok" && isFiniteNumber(report.totalCount)) identified[db] = report.totalCount;
-  }
-  if (Object.keys(identified).length === 0) return null;
-  const total = Object.values(identified).reduce((a, b) => a + b, 0);
-  const duplicatesRemoved = isFiniteNumber(results.duplicatesRemoved) ? Math.max(0, results.duplicatesRemoved) : 0;
-  return { identified, duplicatesRemoved, screened: Math.max(0, total - duplicatesRemoved) };
 }
 
 export const NAME_MAX = 100;

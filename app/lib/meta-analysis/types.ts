@@ -233,6 +233,10 @@ export interface PrismaCounts {
   duplicatesRemoved: number;
   screened: number;
   excluded: number;
+  /** Reports sought for retrieval; absent = screened − excluded. */
+  sought?: number;
+  /** Reports not retrieved; absent = sought − assessed. */
+  notRetrieved?: number;
   reportsAssessed: number;
   reportsExcluded: { reason: string; count: number }[];
   included: number;

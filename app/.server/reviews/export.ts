@@ -1,0 +1,146 @@
+/**
+ * Export of a review (issue 13): records with their decisions as CSV and RIS (so another tool can
+ * continue), the PRISMA 2020 diagram as SVG, the whole review as JSON.
+ */
+import { asc, eq } from "drizzle-orm";
+import Papa from "papaparse";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { z } from "zod";
+import { reviewDecisions, reviewRecords, type ReviewRecordRow } from "../../../db/schema";
+import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
+import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import { reviewPrisma } from "./prisma";
+import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
+
+export const ExportQuerySchema = z.object({
+  format: z.enum(["csv", "ris", "json", "svg"], { error: "format must be csv, ris, json or svg" }),
+});
+export type ReviewExportFormat = z.infer<typeof ExportQuerySchema>["format"];
+
+const decisionText = (r: ReviewRecordRow): string => {
+  const parts = [`title/abstract: ${r.taDecision ?? "undecided"}${r.taReason ? ` (${r.taReason})` : ""}`];
+  if (r.taDecision === "include") parts.push(`full text: ${r.ftDecision ?? "undecided"}${r.ftReason ? ` (${r.ftReason})` : ""}`);
+  if (r.duplicateOf !== null) parts.push(`duplicate of record ${r.duplicateOf} (${r.duplicateReason ?? "merged"})`);
+  return parts.join("; ");
+};
+
+/** CSV: one row per record (duplicates included), decisions and reasons per stage; formula-safe. */
+export function recordsToCsv(records: readonly ReviewRecordRow[]): string {
+  const rows = records.map((r) => ({
+    id: r.id,
+    title: r.title,
+    authors: r.authors.join("; "),
+    year: r.year ?? "",
+    journal: r.journal ?? "",
+    doi: r.doi ?? "",
+    pmid: r.pmid ?? "",
+    abstract: r.abstract ?? "",
+    keywords: r.keywords ?? "",
+    source: r.origin,
+    duplicate_of: r.duplicateOf ?? "",
+    title_abstract_decision: r.taDecision ?? "",
+    title_abstract_reason: r.taReason ?? "",
+    full_text_decision: r.ftDecision ?? "",
+    full_text_reason: r.ftReason ?? "",
+  }));
+  return Papa.unparse(rows, {
+    quotes: true,
+    escapeFormulae: true,
+    newline: "\r\n",
+    columns: [
+      "id", "title", "authors", "year", "journal", "doi", "pmid", "abstract", "keywords", "source", "duplicate_of",
+      "title_abstract_decision", "title_abstract_reason", "full_text_decision", "full_text_reason",
+    ],
+  });
+}
+
+const risLine = (tag: string, value: string | number | null | undefined) =>
+  value === null || value === undefined || value === "" ? "" : `${tag}  - ${String(value).replace(/\s+/g, " ").trim()}\r\n`;
+
+/**
+ * RIS (TY JOUR … ER): the bibliographic fields plus the decisions, in N1 (note) and LB (label:
+ * the decision at the record's last stage, e.g. "included", "excluded: Wrong outcome").
+ */
+export function recordsToRis(records: readonly ReviewRecordRow[]): string {
+  return records
+    .map((r) => {
+      const atFt = r.taDecision === "include";
+      const decision = atFt ? r.ftDecision : r.taDecision;
+      const reason = atFt ? r.ftReason : r.taReason;
+      const label = r.duplicateOf !== null ? "duplicate" : decision ? `${decision}d${reason ? `: ${reason}` : ""}`.replace("maybed", "maybe") : "";
+      return [
+        "TY  - JOUR\r\n",
+        risLine("TI", r.title),
+        ...r.authors.map((a) => risLine("AU", a)),
+        risLine("PY", r.year),
+        risLine("T2", r.journal),
+        risLine("AB", r.abstract),
+        risLine("DO", r.doi),
+        risLine("AN", r.pmid),
+        ...(r.keywords ?? "").split(";").map((k) => risLine("KW", k.trim())),
+        risLine("UR", r.url),
+        risLine("DB", r.origin),
+        risLine("LB", label),
+        risLine("N1", `MetaMind record ${r.id}; ${decisionText(r)}`),
+        "ER  - \r\n",
+      ].join("");
+    })
+    .join("\r\n");
+}
+
+/** The PRISMA 2020 flow diagram of the counts as a standalone SVG document. */
+export function prismaSvg(prisma: ReviewPrisma): string {
+  const svg = renderToStaticMarkup(createElement(PrismaDiagram, { id: "prisma", counts: prismaCountsFromReview(prisma) }));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace(' width="100%"', ' width="720"')}`;
+}
+
+const safeName = (title: string) =>
+  title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "review";
+
+/**
+ * Builds one export of the review. @returns the body, its content type and a download file name.
+ * @throws AppError 404 REVIEW_NOT_FOUND.
+ */
+export async function exportReview(
+  app: ReviewsApp,
+  { userId, reviewId, format, now }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
+): Promise<{ body: string; contentType: string; fileName: string }> {
+  const review = await getReview(app, { userId, reviewId });
+  const base = `metamind-review-${safeName(review.title)}-${now.toISOString().slice(0, 10)}`;
+  if (format === "svg") {
+    const prisma = await reviewPrisma(app, { userId, reviewId: review.id });
+    return { body: prismaSvg(prisma), contentType: "image/svg+xml; charset=utf-8", fileName: `${base}-prisma.svg` };
+  }
+  const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
+  if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
+  if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
+  const [prisma, merges, decisions] = await Promise.all([
+    reviewPrisma(app, { userId, reviewId: review.id }),
+    listMerges(app, { userId, reviewId: review.id }),
+    app.db
+      .select({
+        recordId: reviewDecisions.recordId,
+        stage: reviewDecisions.stage,
+        decision: reviewDecisions.decision,
+        reason: reviewDecisions.reason,
+        createdAt: reviewDecisions.createdAt,
+      })
+      .from(reviewDecisions)
+      .where(eq(reviewDecisions.reviewId, review.id))
+      .orderBy(asc(reviewDecisions.id)),
+  ]);
+  const body = JSON.stringify(
+    {
+      exportedAt: now.toISOString(),
+      review,
+      prisma,
+      records: records.map((r) => ({ ...toApiRecord(r), url: r.url, keywords: r.keywords, fullText: undefined })),
+      merges,
+      decisions: decisions.map((d) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() })),
+    },
+    null,
+    2,
+  );
+  return { body, contentType: "application/json; charset=utf-8", fileName: `${base}.json` };
+}

@@ -1,0 +1,356 @@
+/**
+ * Reference-file parsers for review imports (issue 13): RIS and BibTeX through the citation-js
+ * plugins, PubMed/MEDLINE (.nbib/.txt) with a tag parser that follows the NLM MEDLINE display
+ * format, CSV through papaparse (PubMed, Covidence, Rayyan and generic column names).
+ *
+ * Pure: text in, records out. Every parser validates the whole file first and throws
+ * {@link ImportParseError} naming the 1-based line of the first problem, so a malformed file is
+ * refused as a whole and nothing of it is imported.
+ */
+import { plugins } from "@citation-js/core";
+import "@citation-js/plugin-bibtex";
+import "@citation-js/plugin-ris";
+import Papa from "papaparse";
+import { normalizeDoi } from "../search/normalize";
+
+export const IMPORT_FORMATS = ["ris", "nbib", "bibtex", "csv"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** One bibliographic record read from a file. Authors as "Family, Given" (or as written). */
+export interface ImportedRecord {
+  title: string;
+  abstract: string | null;
+  authors: string[];
+  year: number | null;
+  journal: string | null;
+  doi: string | null;
+  pmid: string | null;
+  keywords: string | null;
+  url: string | null;
+}
+
+/** The file cannot be read: `line` is the 1-based line of the first problem. */
+export class ImportParseError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`Line ${line}: ${message}`);
+    this.name = "ImportParseError";
+  }
+}
+
+/**
+ * The format of a file from an explicit `format` value or the file name's extension
+ * (.ris; .nbib/.txt/.medline; .bib/.bibtex; .csv). A .txt whose first line is an RIS tag is RIS.
+ * Returns null when neither says.
+ */
+export function detectFormat(fileName: string, explicit: string | null, head: string): ImportFormat | null {
+  const wanted = explicit?.trim().toLowerCase();
+  if (wanted) {
+    if (wanted === "medline" || wanted === "pubmed") return "nbib";
+    if (wanted === "bib") return "bibtex";
+    return (IMPORT_FORMATS as readonly string[]).includes(wanted) ? (wanted as ImportFormat) : null;
+  }
+  const ext = fileName.toLowerCase().match(/\.([a-z]+)$/)?.[1] ?? "";
+  if (ext === "ris") return "ris";
+  if (ext === "bib" || ext === "bibtex") return "bibtex";
+  if (ext === "csv") return "csv";
+  if (ext === "nbib" || ext === "medline" || ext === "txt") {
+    return /^\uFEFF?\s*TY {2}-/.test(head) ? "ris" : "nbib";
+  }
+  return null;
+}
+
+/** Parses a file of the given format. @throws ImportParseError naming the line. */
+export function parseReferenceFile(format: ImportFormat, text: string): ImportedRecord[] {
+  const body = text.replace(/^\uFEFF/, "");
+  switch (format) {
+    case "ris":
+      return parseRis(body);
+    case "nbib":
+      return parseNbib(body);
+    case "bibtex":
+      return parseBibtex(body);
+    case "csv":
+      return parseCsv(body);
+  }
+}
+
+const clean = (v: unknown): string | null => {
+  if (typeof v !== "string" && typeof v !== "number") return null;
+  const s = String(v).replace(/\s+/g, " ").trim();
+  return s === "" ? null : s;
+};
+
+function yearFrom(v: unknown): number | null {
+  const m = clean(v)?.match(/\b(1[5-9]\d\d|20\d\d|2100)\b/);
+  return m ? Number(m[1]) : null;
+}
+
+const pmidFrom = (v: unknown): string | null => {
+  const m = clean(v)?.match(/^(?:pmid:?\s*)?(\d{1,9})$/i);
+  return m ? m[1]! : null;
+};
+
+/** A CSL-JSON item (citation-js output) as an imported record. */
+interface CslName {
+  family?: string;
+  given?: string;
+  literal?: string;
+}
+interface CslItem {
+  title?: string;
+  abstract?: string;
+  author?: CslName[];
+  issued?: { "date-parts"?: unknown[][]; raw?: string };
+  "container-title"?: string;
+  "container-title-short"?: string;
+  DOI?: string;
+  PMID?: string;
+  keyword?: string;
+  URL?: string;
+}
+
+function fromCsl(item: CslItem): Omit<ImportedRecord, "title"> & { title: string | null } {
+  const authors = (item.author ?? [])
+    .map((a) => (a.family ? (a.given ? `${a.family}, ${a.given}` : a.family) : (a.literal ?? "")).trim())
+    .filter(Boolean);
+  const parts = item.issued?.["date-parts"]?.[0];
+  const year = parts && typeof parts[0] === "number" ? parts[0] : yearFrom(item.issued?.raw);
+  return {
+    title: clean(item.title),
+    abstract: clean(item.abstract),
+    authors,
+    year,
+    journal: clean(item["container-title"]) ?? clean(item["container-title-short"]),
+    doi: normalizeDoi(item.DOI),
+    pmid: pmidFrom(item.PMID),
+    keywords: clean(item.keyword?.split(",").map((k) => k.trim()).join("; ")),
+    url: clean(item.URL),
+  };
+}
+
+const RIS_TAG = /^([A-Z][A-Z0-9]) {2}-(?: (.*))?$/;
+
+/**
+ * RIS (Zotero, EndNote, Mendeley, Covidence, Rayyan): records TY … ER. Lines that are not tags
+ * inside a record continue the previous field (wrapped abstracts). Fields are mapped by
+ * @citation-js/plugin-ris; the PMID comes from AN (numeric accession) or a PubMed URL.
+ */
+export function parseRis(text: string): ImportedRecord[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const records: { start: number; tags: Map<string, string[]> }[] = [];
+  let current: { start: number; tags: Map<string, string[]> } | null = null;
+  let lastTag: string | null = null;
+  lines.forEach((raw, i) => {
+    const line = raw.replace(/\s+$/, "");
+    const n = i + 1;
+    const m = RIS_TAG.exec(line.length === 5 ? `${line} ` : line) ?? RIS_TAG.exec(raw);
+    if (!current) {
+      if (line.trim() === "") return;
+      if (!m || m[1] !== "TY") throw new ImportParseError(n, "expected 'TY  - ' to start a record");
+      current = { start: n, tags: new Map([["TY", [clean(m[2]) ?? ""]]]) };
+      lastTag = "TY";
+      return;
+    }
+    if (m) {
+      const tag = m[1]!;
+      if (tag === "TY") throw new ImportParseError(n, "a record starts before the previous one ended ('ER  - ' missing)");
+      if (tag === "ER") {
+        records.push(current);
+        current = null;
+        lastTag = null;
+        return;
+      }
+      const list = current.tags.get(tag) ?? [];
+      list.push(m[2] ?? "");
+      current.tags.set(tag, list);
+      lastTag = tag;
+      return;
+    }
+    if (line.trim() === "") return;
+    const list = current.tags.get(lastTag!)!;
+    list[list.length - 1] = `${list[list.length - 1]} ${line.trim()}`;
+  });
+  if (current) throw new ImportParseError(lines.length, "the file ends inside a record ('ER  - ' missing)");
+  if (records.length === 0) throw new ImportParseError(1, "no RIS records found");
+
+  let items: CslItem[];
+  try {
+    items = plugins.input.chain(text, { forceType: "@ris/file", generateGraph: false }) as CslItem[];
+  } catch (error) {
+    throw new ImportParseError(1, `not a readable RIS file (${error instanceof Error ? error.message.split("\n")[0] : "parse error"})`);
+  }
+  if (items.length !== records.length) throw new ImportParseError(1, "the RIS records could not be read one by one");
+  return records.map((rec, i) => {
+    const base = fromCsl(items[i]!);
+    const first = (tag: string) => clean(rec.tags.get(tag)?.[0]);
+    const title = base.title ?? first("TI") ?? first("T1") ?? first("CT") ?? first("BT");
+    if (!title) throw new ImportParseError(rec.start, "record has no title (TI or T1)");
+    const urls = [...(rec.tags.get("UR") ?? []), ...(rec.tags.get("L2") ?? [])];
+    const pubmedUrl = urls.map((u) => u.match(/pubmed\.ncbi\.nlm\.nih\.gov\/(\d+)|[?&]list_uids=(\d+)|\/pubmed\/(\d+)/)).find(Boolean);
+    const pmid = base.pmid ?? pmidFrom(first("AN")) ?? (pubmedUrl ? (pubmedUrl[1] ?? pubmedUrl[2] ?? pubmedUrl[3])! : null);
+    const doi = base.doi ?? normalizeDoi(first("DO")) ?? normalizeDoi(first("DI")) ?? normalizeDoi(first("M3"));
+    const year = base.year ?? yearFrom(first("PY")) ?? yearFrom(first("Y1")) ?? yearFrom(first("DA"));
+    const journal = clean(first("T2")) ?? clean(first("JF")) ?? clean(first("JO")) ?? base.journal ?? clean(first("JA"));
+    const abstract = base.abstract ?? clean(rec.tags.get("AB")?.join(" ")) ?? clean(rec.tags.get("N2")?.join(" "));
+    return { ...base, title, pmid, doi, year, journal, abstract, url: base.url ?? clean(urls[0]) };
+  });
+}
+
+const NBIB_TAG = /^([A-Z][A-Z0-9]{0,3}) {0,3}- ?(.*)$/;
+
+/**
+ * PubMed/MEDLINE display format (.nbib, PubMed "Save → PubMed format" .txt): records of
+ * "TAG - value" lines (tags padded to four characters), continuation lines indented by six
+ * spaces, records separated by blank lines. Maps TI, AB, FAU (else AU), DP, JT (else TA), LID/AID
+ * "[doi]", PMID, OT and MH.
+ */
+export function parseNbib(text: string): ImportedRecord[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const records: { start: number; tags: Map<string, string[]> }[] = [];
+  let current: { start: number; tags: Map<string, string[]> } | null = null;
+  let lastTag: string | null = null;
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    if (raw.trim() === "") {
+      if (current) records.push(current);
+      current = null;
+      lastTag = null;
+      return;
+    }
+    if (/^\s{2,}\S/.test(raw)) {
+      if (!current || !lastTag) throw new ImportParseError(n, "continuation line outside a record");
+      const list = current.tags.get(lastTag)!;
+      list[list.length - 1] = `${list[list.length - 1]} ${raw.trim()}`;
+      return;
+    }
+    const m = NBIB_TAG.exec(raw);
+    if (!m) throw new ImportParseError(n, "expected a MEDLINE tag line such as 'TI  - title'");
+    if (!current) current = { start: n, tags: new Map() };
+    else if (m[1] === "PMID" && current.tags.has("PMID")) {
+      records.push(current);
+      current = { start: n, tags: new Map() };
+    }
+    const list = current.tags.get(m[1]!) ?? [];
+    list.push(m[2]!.trim());
+    current.tags.set(m[1]!, list);
+    lastTag = m[1]!;
+  });
+  if (current) records.push(current);
+  if (records.length === 0) throw new ImportParseError(1, "no MEDLINE records found");
+  return records.map((rec) => {
+    const first = (tag: string) => clean(rec.tags.get(tag)?.[0]);
+    const title = first("TI") ?? first("BTI");
+    if (!title) throw new ImportParseError(rec.start, "record has no title (TI)");
+    const ids = [...(rec.tags.get("LID") ?? []), ...(rec.tags.get("AID") ?? [])];
+    const doiId = ids.find((v) => /\[doi\]\s*$/i.test(v));
+    const authors = rec.tags.get("FAU") ?? rec.tags.get("AU") ?? [];
+    const keywords = [...(rec.tags.get("OT") ?? []), ...(rec.tags.get("MH") ?? [])];
+    const pmid = pmidFrom(first("PMID"));
+    return {
+      title,
+      abstract: first("AB"),
+      authors: authors.map((a) => a.trim()).filter(Boolean),
+      year: yearFrom(first("DP")) ?? yearFrom(first("DEP")),
+      journal: first("JT") ?? first("TA"),
+      doi: doiId ? normalizeDoi(doiId.replace(/\s*\[doi\]\s*$/i, "")) : null,
+      pmid,
+      keywords: keywords.length > 0 ? keywords.join("; ") : null,
+      url: pmid ? `https://pubmed.ncbi.nlm.nih.gov/${pmid}/` : null,
+    };
+  });
+}
+
+/**
+ * BibTeX / BibLaTeX (Zotero, JabRef, Google Scholar) through @citation-js/plugin-bibtex; its
+ * syntax errors carry the line, which is passed on.
+ */
+export function parseBibtex(text: string): ImportedRecord[] {
+  let items: CslItem[];
+  try {
+    items = plugins.input.chain(text, { forceType: "@biblatex/text", generateGraph: false }) as CslItem[];
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const line = Number(message.match(/at line (\d+)/)?.[1] ?? 1);
+    throw new ImportParseError(line, `not valid BibTeX (${message.split("\n")[0]!.replace(/ at line \d+ col \d+:?/, "")})`);
+  }
+  const starts: number[] = [];
+  const entry = /^[ \t]*@(\w+)\s*[{(]/gm;
+  for (let m = entry.exec(text); m; m = entry.exec(text)) {
+    if (!/^(comment|string|preamble)$/i.test(m[1]!)) starts.push(text.slice(0, m.index).split("\n").length);
+  }
+  if (items.length === 0) throw new ImportParseError(1, "no BibTeX entries found");
+  return items.map((item, i) => {
+    const rec = fromCsl(item);
+    if (!rec.title) throw new ImportParseError(starts[i] ?? 1, "entry has no title");
+    return { ...rec, title: rec.title };
+  });
+}
+
+/** Column names (lower case, spaces/underscores removed) per field, most specific first. */
+const CSV_COLUMNS: Record<keyof ImportedRecord, string[]> = {
+  title: ["title", "articletitle", "documenttitle", "primarytitle", "study"],
+  abstract: ["abstract", "abstractnote", "summary"],
+  authors: ["authors", "author", "authorlist", "authorfullnames", "creators"],
+  year: ["year", "publicationyear", "publishedyear", "pubyear", "date", "publicationdate", "createdate"],
+  journal: ["journal", "journaltitle", "journalbook", "sourcetitle", "publicationtitle", "source", "secondarytitle"],
+  doi: ["doi"],
+  pmid: ["pmid", "pubmedid", "accessionnumber"],
+  keywords: ["keywords", "manualtags", "tags", "meshterms"],
+  url: ["url", "link"],
+};
+
+const columnKey = (name: string) => name.toLowerCase().replace(/[\s_/.#-]+/g, "");
+
+function splitAuthors(raw: string | null): string[] {
+  if (!raw) return [];
+  const parts = raw.includes(";") ? raw.split(";") : raw.includes(" and ") ? raw.split(" and ") : raw.split(/,\s*(?=[A-Z][a-z'-]+(?:\s+[A-Z]{1,3}\.?)?\s*(?:,|$))/);
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * CSV with a header row: a title column is required; abstract, authors, year (or a date),
+ * journal, DOI, PMID, keywords and URL are read when present, under the names PubMed, Covidence,
+ * Rayyan, Zotero and Scopus use.
+ */
+export function parseCsv(text: string): ImportedRecord[] {
+  const result = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: "greedy" });
+  const lineOfRow = (row: number) => row + 2;
+  const error = result.errors.find((e) => e.code !== "UndetectableDelimiter");
+  if (error) {
+    const line =
+      typeof error.index === "number" ? text.slice(0, error.index).split("\n").length : lineOfRow(error.row ?? 0);
+    throw new ImportParseError(line, `malformed CSV (${error.message})`);
+  }
+  const fields = result.meta.fields ?? [];
+  const pick = (field: keyof ImportedRecord) => {
+    for (const wanted of CSV_COLUMNS[field]) {
+      const hit = fields.find((f) => columnKey(f) === wanted);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const cols = Object.fromEntries(
+    (Object.keys(CSV_COLUMNS) as (keyof ImportedRecord)[]).map((k) => [k, pick(k)]),
+  ) as Record<keyof ImportedRecord, string | null>;
+  if (!cols.title) throw new ImportParseError(1, "the header row has no 'title' column");
+  if (result.data.length === 0) throw new ImportParseError(2, "no records below the header row");
+  return result.data.map((row, i) => {
+    const get = (k: keyof ImportedRecord) => (cols[k] ? clean(row[cols[k]!]) : null);
+    const title = get("title");
+    if (!title) throw new ImportParseError(lineOfRow(i), "record has no title");
+    return {
+      title,
+      abstract: get("abstract"),
+      authors: splitAuthors(get("authors")),
+      year: yearFrom(get("year")),
+      journal: get("journal"),
+      doi: normalizeDoi(get("doi")),
+      pmid: pmidFrom(get("pmid")),
+      keywords: get("keywords"),
+      url: get("url"),
+    };
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * PRISMA 2020 flow counts of a review, from its records and the reviewers' decisions (issue 13).
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { reviewRecords } from "../../../db/schema";
+import { NOT_RETRIEVED_REASON, type ReviewPrisma } from "~/lib/reviews";
+import { requireReview, type ReviewsApp } from "./service";
+
+/**
+ * The flow of PRISMA 2020 (Page et al. 2021, BMJ 372:n71, figure 1, databases/registers arm):
+ * - identified: records brought into the review per database, register or file (duplicates
+ *   included; never a database's total hit count);
+ * - duplicatesRemoved: records currently merged into another;
+ * - screened: unique records with a title/abstract decision (include, exclude or maybe);
+ *   excluded: those excluded there;
+ * - soughtForRetrieval: records included at title/abstract;
+ * - notRetrieved: of those, excluded at full text with the reason "Full text not retrievable";
+ * - assessed: the others with a full-text decision; excludedWithReasons: their full-text
+ *   exclusions per reason; included: included at full text.
+ * Identities: Σ identified − duplicatesRemoved = unique records; soughtForRetrieval − notRetrieved
+ * ≥ assessed; assessed = Σ excludedWithReasons + included + (full-text 'maybe').
+ * @throws AppError 404 REVIEW_NOT_FOUND.
+ */
+export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ReviewPrisma> {
+  const review = await requireReview(app, { userId, reviewId });
+  const r = reviewRecords;
+  const unique = sql`${r.duplicateOf} is null`;
+  const sought = sql`${unique} and ${r.taDecision} = 'include'`;
+  const notRetrieved = sql`${sought} and ${r.ftDecision} = 'exclude' and ${r.ftReason} = ${NOT_RETRIEVED_REASON}`;
+  const [byOrigin, [totals], reasons] = await Promise.all([
+    app.db
+      .select({ origin: r.origin, n: sql<number>`count(*)` })
+      .from(r)
+      .where(eq(r.reviewId, review.id))
+      .groupBy(r.origin)
+      .orderBy(sql`min(${r.id})`),
+    app.db
+      .select({
+        duplicatesRemoved: sql<number>`count(*) filter (where ${r.duplicateOf} is not null)`,
+        screened: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} is not null)`,
+        excluded: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} = 'exclude')`,
+        soughtForRetrieval: sql<number>`count(*) filter (where ${sought})`,
+        notRetrieved: sql<number>`count(*) filter (where ${notRetrieved})`,
+        assessed: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} is not null and not (${notRetrieved}))`,
+        included: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} = 'include')`,
+      })
+      .from(r)
+      .where(eq(r.reviewId, review.id)),
+    app.db
+      .select({ reason: r.ftReason, n: sql<number>`count(*)` })
+      .from(r)
+      .where(and(eq(r.reviewId, review.id), sql`${sought} and ${r.ftDecision} = 'exclude' and not (${notRetrieved})`))
+      .groupBy(r.ftReason)
+      .orderBy(sql`count(*) desc`, r.ftReason),
+  ]);
+  return {
+    identified: Object.fromEntries(byOrigin.map((o) => [o.origin, o.n])),
+    duplicatesRemoved: totals!.duplicatesRemoved,
+    screened: totals!.screened,
+    excluded: totals!.excluded,
+    soughtForRetrieval: totals!.soughtForRetrieval,
+    notRetrieved: totals!.notRetrieved,
+    assessed: totals!.assessed,
+    excludedWithReasons: Object.fromEntries(reasons.map((x) => [x.reason ?? "No reason given", x.n])),
+    included: totals!.included,
+  };
+}

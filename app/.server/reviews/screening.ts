@@ -1,0 +1,367 @@
+/**
+ * Title/abstract and full-text screening of a review (issue 13): decisions with their history and
+ * undo, progress, and the prioritised next record.
+ *
+ * Ranking (docs/decisions/0009-review-screening-ranking.md): after every title/abstract decision
+ * (and its undo) the remaining records are re-ranked by the active-learning core
+ * (app/lib/screening) and the order is stored in D1 (review_rankings, one row per review, tagged
+ * with the review's version). GET …/screening/next then only reads that row and the first few
+ * candidate records — no model work on the path that shows the next record. The TF-IDF corpus of
+ * a review is kept per isolate (keyed by the review's record set), so retraining does not
+ * re-tokenise the abstracts on every decision.
+ */
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { reviewDecisions, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
+import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel } from "~/lib/screening";
+import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
+import { AppError } from "../http/errors";
+import { requireRecord, requireReview, type ReviewsApp } from "./service";
+
+/** Records whose matched terms are stored with the ranking (the rest keep only their score). */
+const TERMS_KEPT = 100;
+
+/** POST …/records/{recordId}/decision body. */
+export const DecisionSchema = z.object({
+  stage: z.enum(["title_abstract", "full_text"], { error: "stage must be 'title_abstract' or 'full_text'" }),
+  decision: z.enum(["include", "exclude", "maybe"], { error: "decision must be 'include', 'exclude' or 'maybe'" }),
+  reason: z.string().trim().max(300).optional().nullable(),
+});
+
+/** POST …/screening/undo body. */
+export const UndoSchema = z.object({ stage: z.enum(["title_abstract", "full_text"]).default("title_abstract") });
+
+interface CachedCorpus {
+  key: string;
+  corpus: ScreeningCorpus;
+}
+/** Per-isolate corpus cache: a few reviews, keyed by review id; each entry valid for one record set. */
+const corpusCache = new Map<string, CachedCorpus>();
+const CORPUS_CACHE_SIZE = 8;
+
+function priorOf(review: ReviewRow) {
+  const q = review.question;
+  const question = [q.text, q.population, q.intervention, q.comparator, q.outcomes].filter(Boolean).join(". ");
+  return { question: question || review.title, criteria: review.inclusionCriteria };
+}
+
+/**
+ * Re-ranks the review's unscreened records and stores the order (with scores and, for the first
+ * records, the matched terms) for the review's current version. Records marked 'maybe' count as
+ * screened but train nothing; only include/exclude are labels.
+ * @returns the stored ranking plus the time spent in the model (ms).
+ */
+export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<StoredRanking & { modelMs: number }> {
+  const [versionRow] = await app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id));
+  const version = versionRow?.version ?? review.version;
+  const rows = await app.db
+    .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
+    .from(reviewRecords)
+    .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
+    .orderBy(asc(reviewRecords.id));
+  const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
+  let cached = corpusCache.get(review.id);
+  if (!cached || cached.key !== key) {
+    const texts = await app.db
+      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
+      .orderBy(asc(reviewRecords.id));
+    cached = { key, corpus: buildScreeningCorpus(texts.map((t) => ({ ...t, id: String(t.id) }))) };
+    corpusCache.delete(review.id);
+    corpusCache.set(review.id, cached);
+    while (corpusCache.size > CORPUS_CACHE_SIZE) corpusCache.delete(corpusCache.keys().next().value!);
+  }
+  const labels = new Map<string, ScreeningLabel>();
+  const screened = new Set<number>();
+  const decided = rows.filter((r) => r.taDecision !== null).sort((a, b) => (a.taDecidedAt ?? 0) - (b.taDecidedAt ?? 0) || a.id - b.id);
+  for (const r of decided) {
+    screened.add(r.id);
+    if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
+  }
+  const started = performance.now();
+  const result = rankScreening(cached.corpus, labels, priorOf(review), decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)));
+  const modelMs = performance.now() - started;
+  const ranked: [number, number, string[]][] = [];
+  for (const r of result.ranked) {
+    const id = Number(r.id);
+    if (screened.has(id)) continue;
+    ranked.push([id, Math.round(r.score * 1e6) / 1e6, ranked.length < TERMS_KEPT ? r.terms : []]);
+  }
+  const stored: StoredRanking = {
+    version,
+    mode: result.mode,
+    ranked,
+    estimatedRelevantRemaining: result.estimatedRelevantRemaining,
+  };
+  await app.db
+    .insert(reviewRankings)
+    .values({ reviewId: review.id, userId: review.userId, ...stored })
+    .onConflictDoUpdate({
+      target: reviewRankings.reviewId,
+      set: {
+        version: stored.version,
+        mode: stored.mode,
+        ranked: stored.ranked,
+        estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
+        computedAt: Date.now(),
+      },
+      setWhere: sql`${reviewRankings.version} <= ${stored.version}`,
+    });
+  return { ...stored, modelMs };
+}
+
+interface StoredRanking {
+  version: number;
+  mode: string;
+  ranked: [number, number, string[]][];
+  estimatedRelevantRemaining: number | null;
+}
+
+/** Title/abstract progress: unique records, those with a decision, those included. */
+async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningStage): Promise<ScreeningProgress> {
+  const base = and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf));
+  if (stage === "full_text") {
+    const [row] = await app.db
+      .select({
+        total: sql<number>`count(*)`,
+        screened: sql<number>`count(*) filter (where ${reviewRecords.ftDecision} is not null)`,
+        included: sql<number>`count(*) filter (where ${reviewRecords.ftDecision} = 'include')`,
+      })
+      .from(reviewRecords)
+      .where(and(base, eq(reviewRecords.taDecision, "include")));
+    return { screened: row!.screened, total: row!.total, included: row!.included };
+  }
+  const [row] = await app.db
+    .select({
+      total: sql<number>`count(*)`,
+      screened: sql<number>`count(*) filter (where ${reviewRecords.taDecision} is not null)`,
+      included: sql<number>`count(*) filter (where ${reviewRecords.taDecision} = 'include')`,
+    })
+    .from(reviewRecords)
+    .where(base);
+  return { screened: row!.screened, total: row!.total, included: row!.included };
+}
+
+/**
+ * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
+ * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
+ * the progress, the stopping aid (estimated relevant records remaining, current run of
+ * consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
+ * decision. @throws AppError 404 REVIEW_NOT_FOUND.
+ */
+export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
+  const review = await requireReview(app, { userId, reviewId });
+  return nextOf(app, review);
+}
+
+async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): Promise<ScreeningNext> {
+  const DB = app.bindings.DB;
+  // One round trip: progress, the run of exclusions, the stored ranking's summary and the
+  // best-ranked record that is still unscreened (walking the stored order in SQL).
+  const [progressRes, runRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+    DB.prepare(
+      `SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included
+       FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL`,
+    ).bind(review.id),
+    DB.prepare(
+      `SELECT count(*) AS n FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
+       AND ta_decided_at > coalesce((SELECT max(ta_decided_at) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'include'), 0)`,
+    ).bind(review.id),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
+    DB.prepare(
+      `SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion,
+              json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+       FROM review_rankings k, json_each(k.ranked) j
+       JOIN review_records r ON r.id = json_extract(j.value, '$[0]')
+       WHERE k.review_id = ?1 AND r.review_id = ?1 AND r.duplicate_of IS NULL AND r.ta_decision IS NULL
+       ORDER BY j.key LIMIT 1`,
+    ).bind(review.id),
+  ]);
+  const counts = progressRes!.results[0] as { total: number; screened: number; included: number };
+  const progress = { screened: counts.screened, total: counts.total, included: counts.included };
+  const consecutiveExclusions = Number((runRes!.results[0] as { n: number }).n);
+  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
+  const hit = candidateRes!.results[0] as
+    | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
+    | undefined;
+  if (hit && ranking) {
+    return {
+      record: {
+        id: hit.id,
+        title: hit.title,
+        abstract: hit.abstract,
+        doi: hit.doi,
+        year: hit.year,
+        journal: hit.journal,
+        authors: JSON.parse(hit.authors) as string[],
+        suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
+        score: hit.score,
+        terms: JSON.parse(hit.terms) as string[],
+      },
+      progress,
+      consecutiveExclusions,
+      mode: ranking.mode === "active" ? "active" : "prior",
+      estimatedRelevantRemaining: ranking.estimate,
+    };
+  }
+  if (progress.screened < progress.total && allowRerank) {
+    // No stored ranking yet (new review, import, undone merge) or a stale one: rank now.
+    await rerankReview(app, review);
+    return nextOf(app, review, false);
+  }
+  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
+}
+
+/** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */
+const running = new Map<string, { again: boolean; done: Promise<void> }>();
+
+/**
+ * Runs the re-ranking after a decision: awaited, or handed to `background` (the Worker's
+ * waitUntil). Background runs are coalesced per review: while one runs, later decisions only ask
+ * for one more run when it ends (it reads every decision then), so a fast screener never queues
+ * one retrain per key press.
+ */
+function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void): Promise<void> {
+  const run = () =>
+    rerankReview(app, review).then(
+      () => undefined,
+      (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
+    );
+  if (!background) return run();
+  const current = running.get(review.id);
+  if (current) {
+    current.again = true;
+    background(current.done);
+    return Promise.resolve();
+  }
+  const entry = { again: false, done: Promise.resolve() };
+  entry.done = (async () => {
+    try {
+      do {
+        entry.again = false;
+        await run();
+      } while (entry.again);
+    } finally {
+      running.delete(review.id);
+    }
+  })();
+  running.set(review.id, entry);
+  background(entry.done);
+  return Promise.resolve();
+}
+
+/**
+ * Records a decision on one record at one stage and keeps its history (for undo). Full-text
+ * decisions need the record to be included at title/abstract (409 NOT_AT_FULL_TEXT) and a reason
+ * to exclude (400 REASON_REQUIRED); a duplicate cannot be screened (409 DUPLICATE_RECORD). A
+ * title/abstract decision re-ranks the remaining records: awaited, or — with `background` (the
+ * route passes the Worker's waitUntil) — after answering, so the next record is served at once
+ * from the latest stored ranking while the model retrains (as ASReview LAB does).
+ * @returns the stage's progress and, at title/abstract, the next record to screen.
+ */
+export async function decide(
+  app: ReviewsApp,
+  { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
+  input: z.infer<typeof DecisionSchema>,
+  options: { background?: (task: Promise<unknown>) => void } = {},
+): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
+  const review = await requireReview(app, { userId, reviewId });
+  const record = await requireRecord(app, review, recordId);
+  if (record.duplicateOf !== null) {
+    throw new AppError("DUPLICATE_RECORD", "This record was merged into another; screen that one (or undo the merge).", 409);
+  }
+  const reason = input.reason?.trim() || null;
+  if (input.stage === "full_text") {
+    if (record.taDecision !== "include") {
+      throw new AppError("NOT_AT_FULL_TEXT", "Only records included at title/abstract are screened on full text.", 409);
+    }
+    if (input.decision === "exclude" && !reason) {
+      throw new AppError("REASON_REQUIRED", "Give a reason to exclude a report at full text.", 400);
+    }
+  }
+  const now = Date.now();
+  const set =
+    input.stage === "full_text"
+      ? { ftDecision: input.decision, ftReason: input.decision === "include" ? null : reason, ftDecidedAt: now }
+      : { taDecision: input.decision, taReason: input.decision === "include" ? null : reason, taDecidedAt: now };
+  await app.db.batch([
+    app.db.insert(reviewDecisions).values({
+      reviewId: review.id,
+      userId,
+      recordId: record.id,
+      stage: input.stage,
+      decision: input.decision,
+      reason: set.ftReason ?? set.taReason ?? null,
+      createdAt: now,
+    }),
+    app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
+    app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
+  ]);
+  if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text") };
+  await scheduleRerank(app, review, options.background);
+  const next = await nextOf(app, review);
+  return { progress: next.progress, next };
+}
+
+/**
+ * Undoes a decision: the latest one of the stage (`recordId` absent, the u key) or the given
+ * record's. The record's decision returns to its previous one in the history (or none).
+ * @throws AppError 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND; 409 NOTHING_TO_UNDO.
+ */
+export async function undoDecision(
+  app: ReviewsApp,
+  { userId, reviewId, recordId, stage }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
+  options: { background?: (task: Promise<unknown>) => void } = {},
+): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
+  const review = await requireReview(app, { userId, reviewId });
+  const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;
+  const [latest] = await app.db
+    .select()
+    .from(reviewDecisions)
+    .where(
+      and(
+        eq(reviewDecisions.reviewId, review.id),
+        eq(reviewDecisions.stage, stage),
+        ...(record ? [eq(reviewDecisions.recordId, record.id)] : []),
+      ),
+    )
+    .orderBy(desc(reviewDecisions.id))
+    .limit(1);
+  if (!latest) throw new AppError("NOTHING_TO_UNDO", "There is no decision to undo.", 409);
+  const [previous] = await app.db
+    .select()
+    .from(reviewDecisions)
+    .where(
+      and(
+        eq(reviewDecisions.recordId, latest.recordId),
+        eq(reviewDecisions.stage, stage),
+        sql`${reviewDecisions.id} < ${latest.id}`,
+      ),
+    )
+    .orderBy(desc(reviewDecisions.id))
+    .limit(1);
+  const restored = previous
+    ? { decision: previous.decision, reason: previous.reason, at: previous.createdAt }
+    : { decision: null, reason: null, at: null };
+  const set =
+    stage === "full_text"
+      ? { ftDecision: restored.decision, ftReason: restored.reason, ftDecidedAt: restored.at }
+      : { taDecision: restored.decision, taReason: restored.reason, taDecidedAt: restored.at };
+  await app.db.batch([
+    app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)),
+    app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, latest.recordId)),
+    app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id)),
+  ]);
+  if (stage === "full_text") return { progress: await progressOf(app, review.id, "full_text"), recordId: latest.recordId };
+  await scheduleRerank(app, review, options.background);
+  const next = await nextOf(app, review);
+  return { progress: next.progress, recordId: latest.recordId, next };
+}
+
+/** Progress of both stages. @throws AppError 404. */
+export async function screeningProgress(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }) {
+  const review = await requireReview(app, { userId, reviewId });
+  const [titleAbstract, fullText] = await Promise.all([progressOf(app, review.id, "title_abstract"), progressOf(app, review.id, "full_text")]);
+  return { titleAbstract, fullText };
+}

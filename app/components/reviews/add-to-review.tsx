@@ -1,0 +1,121 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Link } from "@remix-run/react";
+import { ListPlus, Loader2, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import type { ApiReview } from "~/lib/reviews";
+import { ReviewApiError, reviewsApi, type ImportResult } from "~/lib/reviews-client";
+
+/** Records per database a search import brings in ('All available'). */
+const PER_DATABASE = 500;
+
+/** How many records 'Add all results' brings in: each answering database's hits, up to 500 each. */
+export function recordsToAdd(providers: Record<string, { status: string; totalCount: number } | undefined>): number {
+  return Object.values(providers).reduce((n, p) => n + (p && p.status === "ok" ? Math.min(p.totalCount, PER_DATABASE) : 0), 0);
+}
+
+/**
+ * 'Add all N results to a review' on /search: picks a review (or creates one) and imports every
+ * record of the search — up to 'All available' per database, not only the page shown.
+ */
+export function AddToReviewButton({ params, count }: { params: URLSearchParams; count: number }) {
+  const [open, setOpen] = useState(false);
+  const [reviews, setReviews] = useState<ApiReview[] | null>(null);
+  const [choice, setChoice] = useState<string>("new");
+  const [title, setTitle] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<{ reviewId: string; result: ImportResult } | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setDone(null);
+    setError(null);
+    fetch("/api/reviews")
+      .then((r) => (r.ok ? (r.json() as Promise<{ reviews: ApiReview[] }>) : { reviews: [] }))
+      .then((b) => {
+        setReviews(b.reviews);
+        setChoice(b.reviews[0]?.id ?? "new");
+      })
+      .catch((e: unknown) => {
+        console.warn("reviews not listed", e);
+        setReviews([]);
+      });
+  }, [open]);
+
+  async function add() {
+    setBusy(true);
+    setError(null);
+    try {
+      const reviewId = choice === "new" ? (await reviewsApi.create({ title: title.trim() || `Review: ${params.get("q") ?? "search"}` })).review.id : choice;
+      const body = Object.fromEntries([...params].filter(([k]) => k !== "page" && k !== "limit"));
+      const result = await reviewsApi.importSearch(reviewId, body);
+      setDone({ reviewId, result });
+    } catch (e) {
+      setError(e instanceof ReviewApiError ? e.message : "The records could not be added. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button variant="outline" size="sm" data-testid="add-to-review">
+          <ListPlus aria-hidden /> Add all {count.toLocaleString("en")} results to a review
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl">
+          <Dialog.Title className="text-lg font-semibold text-slate-900">Add the search to a review</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-slate-600">
+            Every record of this search — up to {PER_DATABASE} per database — becomes a record of the review, de-duplicated against what it already holds.
+          </Dialog.Description>
+          {done ? (
+            <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">
+              <p>
+                {done.result.imported} records added, {done.result.duplicatesRemoved} duplicates merged.
+              </p>
+              <Button asChild>
+                <Link to={`/reviews/${done.reviewId}?tab=screening`}>Open the review</Link>
+              </Button>
+            </div>
+          ) : !reviews ? (
+            <Loader2 className="mt-4 size-5 animate-spin text-slate-500" aria-label="Loading" />
+          ) : (
+            <div className="mt-4 space-y-2 text-sm">
+              {reviews.map((r) => (
+                <label key={r.id} className="flex items-center gap-2">
+                  <input type="radio" name="review" value={r.id} checked={choice === r.id} onChange={() => setChoice(r.id)} />
+                  {r.title} <span className="text-xs text-slate-500">({r.counts.records} records)</span>
+                </label>
+              ))}
+              <label className="flex items-center gap-2">
+                <input type="radio" name="review" value="new" checked={choice === "new"} onChange={() => setChoice("new")} />
+                New review
+              </label>
+              {choice === "new" && <Input aria-label="New review title" placeholder="Review title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />}
+              {error && (
+                <p role="alert" className="text-red-700">
+                  {error}
+                </p>
+              )}
+              <div className="flex justify-end gap-2 pt-2">
+                <Button onClick={add} disabled={busy} data-testid="add-to-review-confirm">
+                  {busy && <Loader2 className="animate-spin" aria-hidden />} Add records
+                </Button>
+              </div>
+            </div>
+          )}
+          <Dialog.Close asChild>
+            <button className="absolute top-3 right-3 rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+              <X className="size-4" aria-hidden />
+            </button>
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

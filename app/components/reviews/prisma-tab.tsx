@@ -1,0 +1,45 @@
+import { Download, Loader2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
+import { Button } from "~/components/ui/button";
+import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import { reviewsApi } from "~/lib/reviews-client";
+
+/** The PRISMA tab: the review's PRISMA 2020 flow from its decisions, the counts and the downloads. */
+export function PrismaTab({ reviewId }: { reviewId: string }) {
+  const [prisma, setPrisma] = useState<ReviewPrisma | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    reviewsApi
+      .prisma(reviewId)
+      .then((p) => live && setPrisma(p))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "The PRISMA counts could not be loaded."));
+    return () => {
+      live = false;
+    };
+  }, [reviewId]);
+
+  if (error) return <p role="alert" className="text-sm text-red-700">{error}</p>;
+  if (!prisma) return <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />;
+  return (
+    <section className="space-y-4">
+      <div className="flex flex-wrap gap-2">
+        {(["svg", "csv", "ris", "json"] as const).map((f) => (
+          <Button key={f} asChild variant="outline" size="sm">
+            <a href={reviewsApi.exportUrl(reviewId, f)} download data-testid={`export-${f}`}>
+              <Download aria-hidden />
+              {f === "svg" ? "PRISMA diagram (SVG)" : f === "json" ? "Whole review (JSON)" : `Records with decisions (${f.toUpperCase()})`}
+            </a>
+          </Button>
+        ))}
+      </div>
+      <PrismaDiagram id="review-prisma" counts={prismaCountsFromReview(prisma)} />
+      <p className="text-xs text-slate-500">
+        Records identified are the records brought into this review from each database or file (not the databases&apos; total hits). Screened records
+        include those marked maybe; reports not retrieved are full-text exclusions with the reason &ldquo;Full text not retrievable&rdquo;.
+      </p>
+    </section>
+  );
+}

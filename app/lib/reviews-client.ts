@@ -1,0 +1,105 @@
+/**
+ * Browser calls of the review API (issue 13). Every failure is a {@link ReviewApiError} carrying
+ * the server's `{error, message}`.
+ */
+import type {
+  ApiReview,
+  ApiReviewRecord,
+  ApiReviewSource,
+  ReviewPrisma,
+  ScreeningDecision,
+  ScreeningNext,
+  ScreeningProgress,
+  ScreeningStage,
+  ScreeningSuggestion,
+} from "~/lib/reviews";
+
+export class ReviewApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ReviewApiError";
+  }
+}
+
+async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const { json, ...rest } = init;
+  const res = await fetch(path, {
+    ...rest,
+    headers: json === undefined ? rest.headers : { "Content-Type": "application/json", ...rest.headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    body = {};
+  }
+  if (!res.ok) {
+    throw new ReviewApiError(res.status, String(body.error ?? "HTTP_ERROR"), String(body.message ?? `Request failed (${res.status})`), body);
+  }
+  return body as T;
+}
+
+export type ReviewWithSources = ApiReview & { sources: ApiReviewSource[] };
+export interface ImportResult {
+  imported: number;
+  duplicatesRemoved: number;
+  sourceId: string;
+}
+export interface Merge {
+  record: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
+  mergedInto: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
+  reason: string | null;
+}
+
+const base = (id: string) => `/api/reviews/${encodeURIComponent(id)}`;
+
+export const reviewsApi = {
+  create: (body: { title: string; question?: unknown; criteria?: unknown }) =>
+    request<{ review: ApiReview }>("/api/reviews", { method: "POST", json: body }),
+  get: (id: string) => request<{ review: ReviewWithSources }>(base(id)),
+  update: (id: string, body: Record<string, unknown>) => request<{ review: ReviewWithSources }>(base(id), { method: "PATCH", json: body }),
+  remove: (id: string) => request<{ ok: true }>(base(id), { method: "DELETE" }),
+  importFile: (id: string, file: File, options: { format?: string; database?: string } = {}) => {
+    const form = new FormData();
+    form.set("file", file);
+    if (options.format) form.set("format", options.format);
+    if (options.database) form.set("database", options.database);
+    return request<ImportResult>(`${base(id)}/import`, { method: "POST", body: form });
+  },
+  importSearch: (id: string, params: Record<string, string>) =>
+    request<ImportResult>(`${base(id)}/import-search`, { method: "POST", json: params }),
+  importUploads: (id: string, uploadIds: number[]) =>
+    request<ImportResult>(`${base(id)}/import-uploads`, { method: "POST", json: { uploadIds } }),
+  records: (id: string, query: { stage?: ScreeningStage; decision?: string; duplicates?: string } = {}) => {
+    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v) as [string, string][]);
+    return request<{ records: ApiReviewRecord[] }>(`${base(id)}/records?${params}`);
+  },
+  next: (id: string) => request<ScreeningNext>(`${base(id)}/screening/next`),
+  decide: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>
+    request<{ progress: ScreeningProgress; next?: ScreeningNext }>(`${base(id)}/records/${recordId}/decision`, { method: "POST", json: body }),
+  undo: (id: string, stage: ScreeningStage = "title_abstract") =>
+    request<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }>(`${base(id)}/screening/undo`, { method: "POST", json: { stage } }),
+  undoRecord: (id: string, recordId: number, stage: ScreeningStage) =>
+    request<{ progress: ScreeningProgress; recordId: number }>(`${base(id)}/records/${recordId}/decision?stage=${stage}`, { method: "DELETE" }),
+  prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
+  merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
+  undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
+  attachPdf: (id: string, recordId: number, file: File) => {
+    const form = new FormData();
+    form.set("file", file);
+    return request<{ attached: true; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", body: form });
+  },
+  fetchOpenAccess: (id: string, recordId: number) =>
+    request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", json: { source: "open_access" } }),
+  suggest: (id: string, recordId: number) =>
+    request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
+  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg") => `${base(id)}/export?format=${format}`,
+  fullTextUrl: (id: string, recordId: number) => `${base(id)}/records/${recordId}/fulltext`,
+};

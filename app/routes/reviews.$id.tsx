@@ -1,0 +1,110 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { ArrowLeft, FlaskConical } from "lucide-react";
+import { useCallback, useState } from "react";
+import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
+import { getUser } from "~/.server/auth/session";
+import { AppError } from "~/.server/http/errors";
+import { getReview } from "~/.server/reviews/service";
+import { FullTextTab } from "~/components/reviews/fulltext-tab";
+import { PrismaTab } from "~/components/reviews/prisma-tab";
+import { RecordsTab } from "~/components/reviews/records-tab";
+import { ScreeningTab } from "~/components/reviews/screening-tab";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.review.title ?? "Review"} · MetaMind` }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await getUser(context.app, request);
+  if (!user) throw redirect("/auth");
+  try {
+    const review = await getReview(context.app, { userId: user.id, reviewId: params.id });
+    const aiConfigured = getLanguageModel(modelConfigFromEnv(context.app.env, context.app.fetch)).provider !== "offline";
+    return { review, aiConfigured };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw new Response("Review not found", { status: 404 });
+    throw error;
+  }
+}
+
+const TABS = ["records", "screening", "fulltext", "analysis", "prisma"] as const;
+type Tab = (typeof TABS)[number];
+
+/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Analysis and PRISMA. */
+export default function ReviewPage() {
+  const { review, aiConfigured } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<Tab>(() => ((TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records"));
+  // The tab is kept in the address without a navigation (no loader run, no aborted revalidation).
+  const selectTab = (value: string) => {
+    if (!(TABS as readonly string[]).includes(value)) return;
+    setTab(value as Tab);
+    const url = new URL(window.location.href);
+    url.searchParams.set("tab", value);
+    window.history.replaceState(window.history.state, "", url);
+  };
+  const refresh = useCallback(() => revalidator.revalidate(), [revalidator]);
+  const q = review.question;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8">
+      <Link to="/reviews" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden /> All reviews
+      </Link>
+      <h1 className="mt-2 text-2xl font-semibold text-slate-900">{review.title}</h1>
+      {(q.text || q.population || q.intervention) && (
+        <p className="mt-1 text-sm text-slate-600">
+          {[q.text, q.population && `P: ${q.population}`, q.intervention && `I: ${q.intervention}`, q.comparator && `C: ${q.comparator}`, q.outcomes && `O: ${q.outcomes}`]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2 text-xs" data-testid="review-counts">
+        <Badge variant="secondary">{review.counts.records} records</Badge>
+        <Badge variant="secondary">{review.counts.duplicates} duplicates merged</Badge>
+        <Badge variant="secondary">{review.counts.screened} screened</Badge>
+        <Badge variant="secondary">{review.counts.included} included at title/abstract</Badge>
+        <Badge variant="secondary">{review.counts.fullTextIncluded} included at full text</Badge>
+      </div>
+
+      <Tabs value={tab} onValueChange={selectTab} className="mt-6">
+        <TabsList>
+          <TabsTrigger value="records">Records</TabsTrigger>
+          <TabsTrigger value="screening">Screening</TabsTrigger>
+          <TabsTrigger value="fulltext">Full text</TabsTrigger>
+          <TabsTrigger value="analysis">Analysis</TabsTrigger>
+          <TabsTrigger value="prisma">PRISMA</TabsTrigger>
+        </TabsList>
+        <TabsContent value="records" className="mt-4">
+          <RecordsTab review={review} onChanged={refresh} />
+        </TabsContent>
+        <TabsContent value="screening" className="mt-4">
+          {tab === "screening" && <ScreeningTab review={review} aiConfigured={aiConfigured} onChanged={refresh} />}
+        </TabsContent>
+        <TabsContent value="fulltext" className="mt-4">
+          {tab === "fulltext" && <FullTextTab review={review} onChanged={refresh} />}
+        </TabsContent>
+        <TabsContent value="analysis" className="mt-4">
+          <section className="space-y-3">
+            <p className="text-sm text-slate-700">
+              {review.counts.fullTextIncluded === 1 ? "1 study is" : `${review.counts.fullTextIncluded} studies are`} included at full text. They are the
+              studies of the meta-analysis: extract their effect data, pool them and get the report with this review&apos;s PRISMA 2020 diagram.
+            </p>
+            {review.counts.fullTextIncluded < 2 && <p className="text-sm text-amber-700">A meta-analysis needs at least 2 included studies.</p>}
+            <Button asChild disabled={review.counts.fullTextIncluded < 2}>
+              <Link to={`/meta-analysis?review=${encodeURIComponent(review.id)}`} data-testid="open-meta-analysis">
+                <FlaskConical aria-hidden /> Open in meta-analysis
+              </Link>
+            </Button>
+          </section>
+        </TabsContent>
+        <TabsContent value="prisma" className="mt-4">
+          {tab === "prisma" && <PrismaTab reviewId={review.id} />}
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}
