@@ -4,21 +4,23 @@ import * as build from "../build/server";
 import type { Bindings } from "../app/.server/env";
 import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
+import { answerApiRouting, apiPatternsOfBuild, jsonApiError } from "../app/.server/http/api-routes";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
 
 type Env = Bindings & Record<string, unknown>;
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
+const builtApiRoutes = apiPatternsOfBuild((build as unknown as ServerBuild).routes);
 
 export default {
   async fetch(request, env, ctx) {
-    const refused = guardRequest(request);
-    if (refused) return refused;
+    const refused = guardRequest(request) ?? answerApiRouting(request, builtApiRoutes);
+    if (refused) return withSecurityHeaders(refused);
     const loadContext = getLoadContext(env, ctx);
     await ensureDemoAccounts(loadContext.app);
     const response = await handleRemixRequest(request, loadContext);
-    return withSecurityHeaders(response);
+    return withSecurityHeaders(jsonApiError(request, response));
   },
   async queue(batch, env, ctx) {
     const { app } = getLoadContext(env, ctx);

@@ -1,4 +1,5 @@
 import type { ProviderEvent, SearchResponse } from "~/.server/search/service";
+import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 
 /** A failed search, with the server's code and (for 503) the per-database reports. */
 export class SearchError extends Error {
@@ -16,7 +17,7 @@ export class SearchError extends Error {
 /**
  * Runs GET /api/search with `Accept: application/x-ndjson` and reports each database's results as
  * they arrive (`onProvider`), resolving with the merged page. Lines are split on "\n" across
- * chunk boundaries.
+ * chunk boundaries. Sends {@link SEARCH_PAGE_HEADER}, so the search goes to the user's history.
  * @throws SearchError for 4xx/5xx answers and streamed error events; AbortError when aborted.
  */
 export async function streamSearch(
@@ -25,7 +26,7 @@ export async function streamSearch(
 ): Promise<SearchResponse> {
   const response = await fetch(`/api/search?${params}`, {
     credentials: "include",
-    headers: { Accept: "application/x-ndjson" },
+    headers: { Accept: "application/x-ndjson", [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE },
     signal,
   });
   if (!response.ok || !response.body) {

@@ -10,6 +10,14 @@ import { PROVIDER_LABELS } from "~/lib/format";
 
 export type { DateRange, JournalImpact, ProviderId, StudyTypeFilter };
 
+/**
+ * Header the search page's own fetch of GET /api/search sends; only such searches go to the
+ * user's search history. A cross-site link, image or form cannot send a custom header, and a
+ * cross-site fetch that tries needs a CORS preflight the Worker never approves.
+ */
+export const SEARCH_PAGE_HEADER = "X-MetaMind-Search";
+export const SEARCH_PAGE_HEADER_VALUE = "search-page";
+
 export const PROVIDER_IDS = [
   "pubmed",
   "crossref",

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { addBookmark, BOOKMARK_SIGN_IN_MESSAGE, listBookmarks, removeBookmark } from "~/.server/library/bookmarks";
 
 function signInRequired(): AppError {

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { buildExport } from "~/.server/export/service";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 
 /** GET is a 405 with the usual JSON error body. */
 export async function loader() {
@@ -16,7 +17,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
-    const body = await readJson(request);
+    const body = await readJson(request, { maxBytes: 8 * 1024 * 1024 });
     const user = await getUser(context.app, request);
     const file = await buildExport(context.app, { user, body, now: new Date() });
     return new Response(file.body, {

@@ -1,26 +1,26 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { createAuthenticator, LoginSchema, readCredentialsForm } from "~/.server/auth/accounts";
-import { clientIp, hitRateLimit } from "~/.server/auth/rate-limit";
+import { withLoginLimits } from "~/.server/auth/limits";
 import { createUserSession, toPublicUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 
-/** POST /api/login {email, password} → {user} with a session cookie (SPEC §7). */
+/**
+ * POST /api/login {email, password} → {user} with a session cookie (SPEC §7). 400 INVALID_INPUT,
+ * 401 INVALID_CREDENTIALS, 429 RATE_LIMITED (Retry-After) per IP and per account.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
+    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405, { allow: ["POST"] });
     const app = context.app;
-    await hitRateLimit(app.bindings.KV, `login:${clientIp(request)}`, {
-      limit: 20,
-      windowSeconds: 15 * 60,
-    });
     const form = await readCredentialsForm(request);
     const credentials = parseInput(LoginSchema, {
       email: form.get("email") ?? undefined,
       password: form.get("password") ?? undefined,
     });
-    const body = new URLSearchParams(credentials);
-    const formRequest = new Request(request.url, { method: "POST", body });
-    const user = await createAuthenticator(app).authenticate("user-pass", formRequest);
+    const formRequest = new Request(request.url, { method: "POST", body: new URLSearchParams(credentials) });
+    const user = await withLoginLimits(app, request, credentials.email, () =>
+      createAuthenticator(app).authenticate("user-pass", formRequest),
+    );
     const cookie = await createUserSession(app, user.id);
     return Response.json({ user: toPublicUser(user) }, { headers: { "Set-Cookie": cookie } });
   });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { createSavedReport, listSavedReports } from "~/.server/library/reports";
 
 /** GET /api/saved-reports → {reports: newest first}; 401 signed out. */
@@ -21,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use GET or POST.", 405);
     const user = await requireUser(context.app, request);
-    const body = await readJson(request);
+    const body = await readJson(request, { maxBytes: 8 * 1024 * 1024 });
     const report = await createSavedReport(context.app, { userId: user.id, body });
     return Response.json({ report }, { status: 201 });
   });

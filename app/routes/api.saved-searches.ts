@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import {
   createSavedSearch,
   listSavedSearches,

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { smartFilter } from "~/.server/ai/relevance";
 import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 
 const SmartFilterSchema = z.object({
   searchQuery: z

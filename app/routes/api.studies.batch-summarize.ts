@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { combinedSummaryResponse, parseBatchSummarizeBody, wantsNdjson } from "~/.server/studies/combined";
 
 /**
@@ -15,7 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const app = context.app;
-    const { studies, regenerate } = parseBatchSummarizeBody(await readJson(request));
+    const { studies, regenerate } = parseBatchSummarizeBody(await readJson(request, { maxBytes: 4 * 1024 * 1024 }));
     const user = await getUser(app, request);
     // Awaited here so a refusal is handled where it is thrown (workerd reports a rejected promise
     // that is only adopted by the caller as unhandled).

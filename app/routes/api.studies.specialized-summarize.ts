@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { specializedSummarize } from "~/.server/studies/specialized";
 
 /** Whether the client asked for the plain-text stream (`Accept: text/plain`, not JSON). */

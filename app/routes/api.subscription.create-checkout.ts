@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
 import { assertSameOrigin, CheckoutInputSchema, paymentsUnavailable } from "~/.server/billing/subscription";
-import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 
 /**
  * POST /api/subscription/create-checkout {priceId, successUrl, cancelUrl} → {url} (SPEC §7).

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { bulkAnalysis } from "~/.server/uploads/ai";
 import { parseStudyIds } from "~/.server/uploads/service";
 

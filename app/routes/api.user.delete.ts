@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { destroyUserSession, requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, parseInput, readJson } from "~/.server/http/errors";
+import { AppError, handleApi, parseInput } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { deleteAccount } from "~/.server/library/account";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
-import { AppError, handleApi, readJson } from "~/.server/http/errors";
+import { AppError, handleApi } from "~/.server/http/errors";
+import { readJson } from "~/.server/http/json-body";
 import { getUserSettings, updateUserSettings } from "~/.server/settings/queries";
 
 /**

@@ -1,9 +1,9 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { ArrowRight, CircleCheck } from "lucide-react";
 import { useState, type FormEvent, type InputHTMLAttributes } from "react";
-import { LoginSchema, RegisterSchema, registerUser, verifyLogin } from "~/.server/auth/accounts";
-import { clientIp, hitRateLimit } from "~/.server/auth/rate-limit";
+import { LoginSchema, readCredentialsForm, RegisterSchema, registerUser, verifyLogin } from "~/.server/auth/accounts";
+import { withLoginLimits, withRegistrationLimit } from "~/.server/auth/limits";
 import { createUserSession, getUser } from "~/.server/auth/session";
 import { AppError, parseInput } from "~/.server/http/errors";
 import { Button } from "~/components/ui/button";
@@ -14,6 +14,12 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { toast, toastAfterNavigation } from "~/lib/toast";
 
 export const meta: MetaFunction = () => [{ title: "Sign In or Create Account — MetaMind" }];
+
+/** A refused sign-in (429) tells the browser when to try again, as the JSON API does. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getUser(context.app, request)) throw redirect("/");
@@ -27,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const app = context.app;
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readCredentialsForm(request).catch(() => new FormData());
   const intent = form.get("intent") === "register" ? "register" : "login";
   const field = (name: string) => {
     const value = form.get(name);
@@ -36,22 +42,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     let userId: string;
     if (intent === "register") {
-      await hitRateLimit(app.bindings.KV, `register:${clientIp(request)}`, { limit: 10, windowSeconds: 60 * 60 });
       const input = parseInput(RegisterSchema, {
         email: field("email"),
         password: field("password"),
         firstName: field("firstName"),
         lastName: field("lastName"),
       });
-      userId = (await registerUser(app, input)).id;
+      userId = (await withRegistrationLimit(app, request, () => registerUser(app, input))).id;
     } else {
-      await hitRateLimit(app.bindings.KV, `login:${clientIp(request)}`, { limit: 20, windowSeconds: 15 * 60 });
       const input = parseInput(LoginSchema, { email: field("email"), password: field("password") });
-      userId = (await verifyLogin(app, input)).id;
+      userId = (await withLoginLimits(app, request, input.email, () => verifyLogin(app, input))).id;
     }
     return redirect("/", { headers: { "Set-Cookie": await createUserSession(app, userId) } });
   } catch (error) {
-    if (error instanceof AppError) return data({ intent, error: error.message }, { status: error.status });
+    if (error instanceof AppError) {
+      const retryAfter = error.toResponse().headers.get("Retry-After");
+      return data({ intent, error: error.message }, { status: error.status, headers: retryAfter ? { "Retry-After": retryAfter } : undefined });
+    }
     throw error;
   }
 }

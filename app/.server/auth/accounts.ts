@@ -5,6 +5,7 @@ import { z } from "zod";
 import { users, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { AppError, describeZodError } from "../http/errors";
+import { readCappedText, readJson } from "../http/json-body";
 import { hashPassword, verifyPassword } from "./password";
 
 /** SPEC §5 login rules. */
@@ -76,6 +77,9 @@ export async function registerUser(
   return user;
 }
 
+/** Largest login/register body: an e-mail, a password and two names fit easily. */
+const MAX_CREDENTIALS_BYTES = 16 * 1024;
+
 /**
  * Reads {email, password} from a JSON or form body into FormData, so one remix-auth form strategy
  * serves both the JSON API and plain HTML forms.
@@ -83,12 +87,7 @@ export async function registerUser(
 export async function readCredentialsForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (type.includes("application/json")) {
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      throw new AppError("INVALID_JSON", "The request body is not valid JSON.", 400);
-    }
+    const body = await readJson(request, { maxBytes: MAX_CREDENTIALS_BYTES, maxDepth: 4 });
     const form = new FormData();
     if (body && typeof body === "object") {
       for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
@@ -96,6 +95,15 @@ export async function readCredentialsForm(request: Request): Promise<FormData> {
       }
     }
     return form;
+  }
+  if (type.includes("application/x-www-form-urlencoded")) {
+    const form = new FormData();
+    for (const [k, v] of new URLSearchParams(await readCappedText(request, MAX_CREDENTIALS_BYTES))) form.set(k, v);
+    return form;
+  }
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_CREDENTIALS_BYTES) {
+    throw new AppError("PAYLOAD_TOO_LARGE", "The request body is too large.", 413, { maxBytes: MAX_CREDENTIALS_BYTES });
   }
   try {
     return await request.formData();

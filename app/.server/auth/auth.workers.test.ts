@@ -175,20 +175,29 @@ describe("accounts", () => {
     expect(reg.status).toBe(403);
   });
 
-  it("rate-limits login attempts to 20 per window per IP", async () => {
+  it("rate-limits login attempts to 20 per window per IP (each against a different account)", async () => {
     const ip = uniqueIp();
-    const attempt = { email: uniqueEmail(), password: "guess-123" };
+    const attempt = () => ({ email: uniqueEmail(), password: "guess-123" });
     for (let i = 0; i < 20; i++) {
-      const res = await post("/api/login", attempt, { "CF-Connecting-IP": ip });
+      const res = await post("/api/login", attempt(), { "CF-Connecting-IP": ip });
       expect(res.status).toBe(401);
     }
-    const limited = await post("/api/login", attempt, { "CF-Connecting-IP": ip });
+    const limited = await post("/api/login", attempt(), { "CF-Connecting-IP": ip });
     expect(limited.status).toBe(429);
     const body = (await limited.json()) as { error: string; retryAfter: number };
     expect(body.error).toBe("RATE_LIMITED");
     expect(body.retryAfter).toBeGreaterThan(0);
-    const otherIp = await post("/api/login", attempt);
+    expect(limited.headers.get("Retry-After")).toBe(String(body.retryAfter));
+    const otherIp = await post("/api/login", attempt());
     expect(otherIp.status).toBe(401);
+  });
+
+  it("rate-limits login attempts to 10 per window per account, from any IP", async () => {
+    const attempt = { email: uniqueEmail(), password: "guess-123" };
+    for (let i = 0; i < 10; i++) expect((await post("/api/login", attempt)).status).toBe(401);
+    const limited = await post("/api/login", attempt);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
   it("answers malformed JSON with 400, not 500", async () => {

@@ -1,7 +1,14 @@
 import { createCookie } from "@remix-run/cloudflare";
 import { and, eq, sql } from "drizzle-orm";
 import { aiUsage, type UserRow } from "../../../db/schema";
-import { clientIp } from "../auth/rate-limit";
+import { clientIp } from "../security/client-ip";
+import {
+  countRateLimitHits,
+  readRateLimits,
+  releaseRateLimits,
+  type RateLimitCheck,
+  type RateLimitRule,
+} from "../security/rate-limit";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { getAiUsage, usagePeriod } from "./usage";
@@ -15,10 +22,10 @@ import { getAiUsage, usagePeriod } from "./usage";
  *   limited to env.AI_SUMMARIES_PER_MONTH. A use is counted atomically when it is reserved and given
  *   back if the action fails, so it "counts once, after success only" and concurrent requests can
  *   never overspend.
- * - Guests: GUEST_TRIAL_LIMIT uses per guest feature per 24-hour window, counted in KV under both a
- *   signed device cookie (`mm_device`) and the client IP; either counter at the limit refuses.
- *   KV has no atomic increment, so guest counting is best-effort: concurrent requests from one
- *   device can each read the same count and overspend by the number in flight.
+ * - Guests: GUEST_TRIAL_LIMIT uses per guest feature per 24-hour window, counted under both a
+ *   signed device cookie (`mm_device`) and the client IP; either counter over the limit refuses.
+ *   The counters are the shared atomic D1 limiter's (app/.server/security/rate-limit.ts): each
+ *   use is one upsert … RETURNING, so concurrent requests can never overspend.
  * - `proOnly` actions: 403 PRO_REQUIRED for everyone but Professional.
  */
 
@@ -70,7 +77,7 @@ export interface Reservation {
 /**
  * A reservation as data. `user`: a signed-in user's use in `period` ("YYYY-MM"); `limited` users
  * have it counted already (release gives it back), unlimited (Professional) users get it counted
- * on commit. `guest`: the KV counters (`keys`, each in the window that started at
+ * on commit. `guest`: the rate-limit counters (`keys`, each in the window that started at
  * `windowStarts[i]`) counted already, and the device id the use belongs to.
  */
 export type ReservationTicket =
@@ -83,8 +90,6 @@ export const GUEST_TRIAL_LIMIT = 5;
 export const GUEST_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const DEVICE_COOKIE = "mm_device";
 const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
-/** Cloudflare KV refuses expirationTtl below 60 seconds. */
-const KV_MIN_TTL_S = 60;
 
 const FEATURE_LABELS: Record<PlanFeature, string> = {
   ai_summaries: "AI summaries",
@@ -200,12 +205,6 @@ async function reserveUserUse(
   };
 }
 
-/** A guest counter in KV: uses in the window that started at `windowStart` (epoch ms). */
-interface GuestCounter {
-  count: number;
-  windowStart: number;
-}
-
 function deviceCookie(secret: string) {
   return createCookie(DEVICE_COOKIE, {
     httpOnly: true,
@@ -229,31 +228,17 @@ async function readDeviceId(app: MeteringApp, request: Request): Promise<string 
   }
 }
 
-function guestKeys(feature: GuestFeature, deviceId: string | null, ip: string): string[] {
-  const keys = [`guest-usage:${feature}:ip:${ip}`];
-  if (deviceId) keys.push(`guest-usage:${feature}:device:${deviceId}`);
-  return keys;
+/** The guest trial rule of one feature: GUEST_TRIAL_LIMIT uses per GUEST_WINDOW_MS. */
+function guestRule(feature: GuestFeature): RateLimitRule {
+  return { scope: `guest-usage:${feature}`, limit: GUEST_TRIAL_LIMIT, windowSeconds: GUEST_WINDOW_MS / 1000 };
 }
 
-/** The counter under `key` for the window containing `now` (count 0 when none is running). */
-async function readCounter(kv: KVNamespace, key: string, now: number): Promise<GuestCounter> {
-  const stored = await kv.get<GuestCounter>(key, "json");
-  if (
-    !stored ||
-    typeof stored.count !== "number" ||
-    typeof stored.windowStart !== "number" ||
-    now - stored.windowStart >= GUEST_WINDOW_MS ||
-    stored.windowStart > now
-  ) {
-    return { count: 0, windowStart: now };
-  }
-  return { count: Math.max(0, stored.count), windowStart: stored.windowStart };
-}
-
-/** Stores a counter until its window ends (at least KV's minimum TTL). */
-async function writeCounter(kv: KVNamespace, key: string, counter: GuestCounter, now: number) {
-  const ttl = Math.ceil((counter.windowStart + GUEST_WINDOW_MS - now) / 1000);
-  await kv.put(key, JSON.stringify(counter), { expirationTtl: Math.max(KV_MIN_TTL_S, ttl) });
+/** The counters a guest use is counted under: the client IP and, when known, the device. */
+function guestChecks(feature: GuestFeature, deviceId: string | null, ip: string): RateLimitCheck[] {
+  const rule = guestRule(feature);
+  const checks: RateLimitCheck[] = [{ rule, subject: `ip:${ip}` }];
+  if (deviceId) checks.push({ rule, subject: `device:${deviceId}` });
+  return checks;
 }
 
 async function reserveGuestUse(
@@ -262,17 +247,17 @@ async function reserveGuestUse(
   action: MeteredAction,
   now: Date,
 ): Promise<Reservation> {
-  const kv = app.bindings.KV;
-  const at = now.getTime();
   const headers = new Headers();
   let deviceId = await readDeviceId(app, request);
   if (!deviceId) {
     deviceId = crypto.randomUUID();
     headers.append("Set-Cookie", await deviceCookie(app.env.SESSION_SECRET).serialize(deviceId));
   }
-  const keys = guestKeys(action.guestFeature, deviceId, clientIp(request));
-  const counters = await Promise.all(keys.map((key) => readCounter(kv, key, at)));
-  if (counters.some((c) => c.count >= GUEST_TRIAL_LIMIT)) {
+  const checks = guestChecks(action.guestFeature, deviceId, clientIp(request, app.env));
+  const hits = await countRateLimitHits(app, checks, now.getTime());
+  if (hits.some((h) => h.count > GUEST_TRIAL_LIMIT)) {
+    // Refused: give every counted hit back, so refusals never use up the other counter.
+    await releaseRateLimits(app, hits);
     throw new AppError("LIMIT_REACHED", "Trial Limit Reached", 403, {
       feature: action.planFeature,
       guestFeature: action.guestFeature,
@@ -281,18 +266,16 @@ async function reserveGuestUse(
       used: GUEST_TRIAL_LIMIT,
     });
   }
-  const counted = counters.map((c) => ({ count: c.count + 1, windowStart: c.windowStart }));
-  await Promise.all(keys.map((key, i) => writeCounter(kv, key, counted[i]!, at)));
   const ticket: ReservationTicket = {
     kind: "guest",
     deviceId,
-    keys,
-    windowStarts: counted.map((c) => c.windowStart),
+    keys: hits.map((h) => h.key),
+    windowStarts: hits.map((h) => h.windowStart),
   };
   return {
     ...settleOnce(() => settleReservationTicket(app, ticket, "release", now)),
     headers,
-    remaining: GUEST_TRIAL_LIMIT - Math.max(...counted.map((c) => c.count)),
+    remaining: GUEST_TRIAL_LIMIT - Math.max(...hits.map((h) => h.count)),
     ticket,
   };
 }
@@ -301,7 +284,7 @@ async function reserveGuestUse(
  * Settles a reservation from its {@link ReservationTicket}, e.g. in a queue consumer long after the
  * request that reserved it. `commit`: counts the use where it is counted on success (Professional
  * statistics); `release`: gives back a use counted at reservation (Free users' monthly counter,
- * guests' KV counters, the latter only in the same windows: a window that has since restarted
+ * guests' counters, the latter only in the same windows: a window that has since restarted
  * keeps its count). Settle a ticket once; the caller records that it did.
  */
 export async function settleReservationTicket(
@@ -328,15 +311,9 @@ export async function settleReservationTicket(
     return;
   }
   if (outcome === "commit") return;
-  const kv = app.bindings.KV;
-  const current = Math.max(Date.now(), now.getTime());
-  await Promise.all(
-    ticket.keys.map(async (key, i) => {
-      const stored = await kv.get<GuestCounter>(key, "json");
-      if (!stored || stored.windowStart !== ticket.windowStarts[i]) return;
-      const back = { count: Math.max(0, stored.count - 1), windowStart: stored.windowStart };
-      await writeCounter(kv, key, back, current);
-    }),
+  await releaseRateLimits(
+    app,
+    ticket.keys.map((key, i) => ({ key, windowStart: ticket.windowStarts[i]! })),
   );
 }
 
@@ -367,29 +344,25 @@ export async function getGuestUsage(
   request: Request,
   now: Date = new Date(),
 ): Promise<Record<GuestFeature, GuestFeatureUsage>> {
-  const kv = app.bindings.KV;
-  const at = now.getTime();
   const deviceId = await readDeviceId(app, request);
-  const ip = clientIp(request);
-  const entries = await Promise.all(
-    GUEST_FEATURES.map(async (feature) => {
-      const counters = await Promise.all(
-        guestKeys(feature, deviceId, ip).map((key) => readCounter(kv, key, at)),
-      );
-      let best: GuestCounter | null = null;
-      for (const c of counters) {
-        if (c.count === 0) continue;
-        if (!best || c.count > best.count || (c.count === best.count && c.windowStart > best.windowStart)) {
-          best = c;
-        }
-      }
-      const usage: GuestFeatureUsage = {
-        used: Math.min(GUEST_TRIAL_LIMIT, best?.count ?? 0),
-        limit: GUEST_TRIAL_LIMIT,
-        resetsAt: best ? new Date(best.windowStart + GUEST_WINDOW_MS).toISOString() : null,
-      };
-      return [feature, usage] as const;
-    }),
-  );
+  const ip = clientIp(request, app.env);
+  const checks = GUEST_FEATURES.map((feature) => guestChecks(feature, deviceId, ip));
+  const counters = await readRateLimits(app, checks.flat(), now.getTime());
+  let offset = 0;
+  const entries = GUEST_FEATURES.map((feature, f) => {
+    const mine = counters.slice(offset, offset + checks[f]!.length);
+    offset += checks[f]!.length;
+    let best: (typeof counters)[number] | null = null;
+    for (const c of mine) {
+      if (c.count === 0 || c.resetsAt === null) continue;
+      if (!best || c.count > best.count || (c.count === best.count && c.resetsAt > best.resetsAt!)) best = c;
+    }
+    const usage: GuestFeatureUsage = {
+      used: Math.min(GUEST_TRIAL_LIMIT, best?.count ?? 0),
+      limit: GUEST_TRIAL_LIMIT,
+      resetsAt: best?.resetsAt ? new Date(best.resetsAt).toISOString() : null,
+    };
+    return [feature, usage] as const;
+  });
   return Object.fromEntries(entries) as Record<GuestFeature, GuestFeatureUsage>;
 }

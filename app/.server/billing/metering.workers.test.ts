@@ -282,6 +282,24 @@ describe("guests: 5 per feature per 24 h, by device cookie and IP", () => {
     expect((await getGuestUsage(app, request(uniqueIp(), cookie), now)).aiSummaries.used).toBe(5);
   });
 
+  it("20 parallel guest uses from one device and IP: exactly 5 succeed (atomic counters), refusals count nothing", async () => {
+    const { app } = services();
+    const now = new Date();
+    const ip = uniqueIp();
+    const first = await reserveAiUse(app, { user: null, request: request(ip), now }, SUMMARY);
+    const cookie = deviceCookie(first.headers)!;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => reserveAiUse(app, { user: null, request: request(ip, cookie), now }, SUMMARY)),
+    );
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(4);
+    expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o.reason as AppError).code === "LIMIT_REACHED")).toBe(true);
+    expect((await getGuestUsage(app, request(ip, cookie), now)).aiSummaries.used).toBe(5);
+    // The refusals gave their hits back: a new device on the same IP is refused by the IP counter
+    // only, and another IP with a fresh device still has all 5.
+    const fresh = await reserveAiUse(app, { user: null, request: request(uniqueIp()), now }, SUMMARY);
+    expect(fresh.remaining).toBe(4);
+  });
+
   it("release gives a guest use back (device and IP counters)", async () => {
     const { app } = services();
     const now = new Date();

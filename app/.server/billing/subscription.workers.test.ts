@@ -34,4 +34,13 @@ describe("subscription checkout and portal (no payment provider connected)", () 
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: "PAYMENTS_UNAVAILABLE", message: PAYMENTS_UNAVAILABLE_MESSAGE });
   });
+
+  it("create-portal refuses a body it does not take with 400, not the 503", async () => {
+    const pro = await signUp("pro");
+    for (const body of ["{not json", "[1,2]", { plan: "pro" }, "null"]) {
+      const res = await call("POST", "/api/subscription/create-portal", { cookie: pro.cookie, body });
+      expect(res.status, String(body)).toBe(400);
+    }
+    expect((await call("POST", "/api/subscription/create-portal", { cookie: pro.cookie, body: {} })).status).toBe(503);
+  });
 });

@@ -15,11 +15,20 @@ export class AppError extends Error {
     this.name = "AppError";
   }
 
+  /**
+   * The JSON answer. A 429 carries `Retry-After` (seconds, from `extra.retryAfter`, else 60) and a
+   * 405 carries `Allow` (from `extra.allow`) when the caller passes none.
+   */
   toResponse(headers?: HeadersInit): Response {
-    return Response.json(
-      { error: this.code, message: this.message, ...this.extra },
-      { status: this.status, headers },
-    );
+    const all = new Headers(headers);
+    if (this.status === 429 && !all.has("Retry-After")) {
+      const seconds = typeof this.extra.retryAfter === "number" ? Math.max(1, Math.ceil(this.extra.retryAfter)) : 60;
+      all.set("Retry-After", String(seconds));
+    }
+    if (this.status === 405 && !all.has("Allow") && Array.isArray(this.extra.allow)) {
+      all.set("Allow", this.extra.allow.join(", "));
+    }
+    return Response.json({ error: this.code, message: this.message, ...this.extra }, { status: this.status, headers: all });
   }
 }
 
@@ -39,17 +48,6 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
     throw new AppError("INVALID_INPUT", describeZodError(result.error), 400);
   }
   return result.data;
-}
-
-/** Reads a JSON body; a missing or malformed body is a 400 (INVALID_JSON), never a 500. */
-export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("INVALID_JSON", "The request body is not valid JSON.", 400);
-  }
 }
 
 /**

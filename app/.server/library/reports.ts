@@ -3,6 +3,7 @@ import { z } from "zod";
 import { savedReports } from "../../../db/schema";
 import type { Database } from "../db/client";
 import { AppError } from "../http/errors";
+import { DEFAULT_MAX_JSON_DEPTH, jsonDepth } from "../http/json-body";
 import { sanitizeReportHtml } from "./sanitize";
 
 /** SPEC §5 / §9: report name at most 100 characters, description at most 500. */
@@ -100,16 +101,25 @@ export function validateReportInput(body: unknown): {
   return { name, type, studyIds: studyIds.map(String), reportData: data, htmlContent: html || null };
 }
 
-function toSavedReport(row: typeof savedReports.$inferSelect): SavedReport {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    studyIds: row.studyIds,
-    reportData: row.reportData,
-    htmlContent: row.htmlContent,
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
+/**
+ * Deepest reportData read back. Bodies deeper than the JSON body bound are refused on write
+ * (400 INVALID_BODY); rows stored before that bound existed may be deeper.
+ */
+const MAX_STORED_REPORT_DEPTH = DEFAULT_MAX_JSON_DEPTH;
+
+/**
+ * Reads a stored report_data text. A value nested deeper than {@link MAX_STORED_REPORT_DEPTH}, or
+ * not a JSON object, reads as `{}` so one bad row cannot break the user's list (its name, HTML and
+ * studies are still shown and it can be deleted).
+ */
+export function readStoredReportData(text: string | null): Record<string, unknown> {
+  if (!text || jsonDepth(text, MAX_STORED_REPORT_DEPTH) > MAX_STORED_REPORT_DEPTH) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The user's saved reports, newest first. */
@@ -118,11 +128,27 @@ export async function listSavedReports(
   { userId }: { userId: string },
 ): Promise<SavedReport[]> {
   const rows = await db
-    .select()
+    .select({
+      id: savedReports.id,
+      name: savedReports.name,
+      type: savedReports.type,
+      studyIds: savedReports.studyIds,
+      reportDataText: sql<string | null>`cast(${savedReports.reportData} as text)`,
+      htmlContent: savedReports.htmlContent,
+      createdAt: savedReports.createdAt,
+    })
     .from(savedReports)
     .where(eq(savedReports.userId, userId))
     .orderBy(desc(savedReports.createdAt), desc(savedReports.id));
-  return rows.map(toSavedReport);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    studyIds: row.studyIds,
+    reportData: readStoredReportData(row.reportDataText),
+    htmlContent: row.htmlContent,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }));
 }
 
 /**

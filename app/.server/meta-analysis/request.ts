@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { AppError, describeZodError } from "../http/errors";
+import { readJson } from "../http/json-body";
 
 /** Most studies per meta-analysis request. */
 export const MAX_META_STUDIES = 100;
@@ -123,20 +124,21 @@ export function parseExtractRequest(body: unknown): ExtractRequest {
 }
 
 /**
- * Reads a JSON body of at most `maxBytes` (UTF-8): 413 PAYLOAD_TOO_LARGE above it, 400
- * INVALID_JSON for malformed JSON.
+ * Reads a JSON body of at most `maxBytes` (UTF-8) through the shared bounded reader: 413
+ * PAYLOAD_TOO_LARGE above it, 400 INVALID_BODY when nested too deeply, 400 INVALID_JSON for
+ * malformed JSON.
  */
 export async function readLimitedJson(request: Request, maxBytes: number = MAX_BODY_BYTES): Promise<unknown> {
-  const tooLarge = () =>
-    new AppError("PAYLOAD_TOO_LARGE", `The request is too large: at most ${(maxBytes / 1_000_000).toFixed(1)} MB of study text per analysis.`, 413);
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > maxBytes) throw tooLarge();
-  const text = await request.text();
-  if (text.length > maxBytes || new TextEncoder().encode(text).byteLength > maxBytes) throw tooLarge();
-  if (!text.trim()) return {};
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("INVALID_JSON", "The request body is not valid JSON.", 400);
+    return await readJson(request, { maxBytes });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE") {
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `The request is too large: at most ${(maxBytes / 1_000_000).toFixed(1)} MB of study text per analysis.`,
+        413,
+      );
+    }
+    throw error;
   }
 }

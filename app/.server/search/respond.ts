@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getUser } from "../auth/session";
 import { AppError, handleApi } from "../http/errors";
-import { assertSearchAllowed, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
+import { assertSearchAllowed, isSearchPageRequest, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
 import type { ProviderId } from "./types";
 
 export const NDJSON = "application/x-ndjson";
@@ -9,7 +9,8 @@ export const NDJSON = "application/x-ndjson";
 /**
  * Answers a search request (GET /api/search and /api/search/{provider}).
  *
- * Plain requests get the SPEC §3 results as JSON. With `Accept: application/x-ndjson` the answer
+ * Only requests from the search page itself (isSearchPageRequest) are recorded in the user's
+ * history. Plain requests get the SPEC §3 results as JSON. With `Accept: application/x-ndjson` the answer
  * streams one JSON object per line as the search progresses:
  * `{"type":"provider", provider, report, studies}` as each database answers (its records already
  * stored with ids), then `{"type":"done", results}` with the merged de-duplicated page, or
@@ -31,8 +32,9 @@ export async function respondToSearch(
     const deferred: (() => Promise<unknown>)[] = [];
     const defer = (task: () => Promise<unknown>) => void deferred.push(task);
     const runDeferred = () => Promise.all(deferred.map((task) => task()));
+    const recordHistory = isSearchPageRequest(request);
     if (!(request.headers.get("Accept") ?? "").includes(NDJSON)) {
-      const results = await searchStudies(app, user, input, { cached, defer });
+      const results = await searchStudies(app, user, input, { cached, defer, recordHistory });
       const response = Response.json(results, { headers: { "Cache-Control": "no-store" } });
       app.waitUntil(runDeferred());
       return response;
@@ -42,7 +44,7 @@ export async function respondToSearch(
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const send = (event: unknown) => writer.write(encoder.encode(`${JSON.stringify(event)}\n`)).catch(() => {});
-    const work = searchStudies(app, user, input, { cached, defer, onProvider: (event) => void send(event) })
+    const work = searchStudies(app, user, input, { cached, defer, recordHistory, onProvider: (event) => void send(event) })
       .then((results) => send({ type: "done", results }))
       .catch((error: unknown) => {
         if (error instanceof AppError) {

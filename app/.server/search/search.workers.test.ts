@@ -11,6 +11,7 @@ import { parseEnv } from "../env";
 import { NO_FILTERS } from "./filters";
 import { searchStudies } from "./service";
 import type { ProviderId } from "./types";
+import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 
 const BASE = "https://metamind.test";
 const SIX: ProviderId[] = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"];
@@ -121,6 +122,36 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect(await one.json()).toMatchObject({ id: body.studies[0]!.id, title: body.studies[0]!.title });
   });
 
+  it("records history only for the search page's own requests: a plain or cross-site GET writes none", async () => {
+    const free = await login("free@metamind.local");
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = 'free@metamind.local'").first<{ id: string }>();
+    const count = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM search_history WHERE user_id = ? AND query = 'vitamin D fracture'")
+        .bind(user!.id)
+        .first<{ n: number }>())!.n;
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    const before = await count();
+    const url = `${BASE}/api/search?q=vitamin%20D%20fracture`;
+    const plain = await SELF.fetch(url, { headers: { Cookie: free } });
+    expect(plain.status).toBe(200);
+    await plain.arrayBuffer();
+    const streamed = await SELF.fetch(url, { headers: { Cookie: free, Accept: "application/x-ndjson" } });
+    await streamed.text();
+    const crossSite = await SELF.fetch(url, {
+      headers: { Cookie: free, [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE, "Sec-Fetch-Site": "cross-site" },
+    });
+    await crossSite.arrayBuffer();
+    await settle();
+    expect(await count()).toBe(before);
+
+    const page = await SELF.fetch(url, {
+      headers: { Cookie: free, Accept: "application/x-ndjson", [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE, "Sec-Fetch-Site": "same-origin" },
+    });
+    await page.text();
+    for (let i = 0; i < 50 && (await count()) === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await count()).toBe(before + 1);
+  });
+
   it("other databases need Professional: 403 PRO_REQUIRED multi_database", async () => {
     for (const path of ["/api/search?q=x&searchProviders=pubmed,crossref", "/api/search/crossref?q=x"]) {
       const res = await SELF.fetch(`${BASE}${path}`);
@@ -135,7 +166,7 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
   it("Professional searches all six in parallel; CORE without a key is reported unavailable", async () => {
     const pro = await login("pro@metamind.local");
     const res = await SELF.fetch(`${BASE}/api/search?q=sleep&searchProviders=${SIX.join(",")}`, {
-      headers: { Cookie: pro },
+      headers: { Cookie: pro, [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE },
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as {

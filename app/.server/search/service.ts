@@ -10,6 +10,7 @@ import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
 import { applyPostFilters, parseFilters, type SearchFilters } from "./filters";
 import { recordSearch } from "./history";
+import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "../../lib/search-params";
 import { PROVIDERS } from "./providers";
 import {
   PROVIDER_IDS,
@@ -188,7 +189,8 @@ function describe(outcomes: ProviderOutcome[], found: number, duplicates: number
  * - The merged list is de-duplicated by DOI → PMID → title; with several databases it is paged
  *   here (each database contributes its first `limit` records), with one database the database
  *   pages itself.
- * - Signed-in users' searches go to their history (when their settings allow).
+ * - Signed-in users' searches go to their history (when their settings allow) when
+ *   `options.recordHistory` says the search page made them.
  *
  * Plan rule: PubMed alone for everyone; any other database, or several at once, needs
  * Professional (403 PRO_REQUIRED, feature multi_database).
@@ -208,6 +210,11 @@ export async function searchStudies(
      * has gone out; by default it runs at once under waitUntil.
      */
     defer?: (task: () => Promise<unknown>) => void;
+    /**
+     * Whether a signed-in user's search goes to their history: only searches the search page
+     * itself makes (see {@link isSearchPageRequest}); default false.
+     */
+    recordHistory?: boolean;
   } = {},
 ): Promise<SearchResponse> {
   assertSearchAllowed(user, request.providers);
@@ -321,7 +328,7 @@ export async function searchStudies(
     totalPages = Math.ceil(Math.min(only.totalCount, PAGING_CAP[only.provider]) / request.limit);
   }
 
-  if (user) {
+  if (user && options.recordHistory) {
     const entry = {
       userId: user.id,
       query: request.query,
@@ -368,6 +375,17 @@ export function assertSearchAllowed(user: Pick<UserRow, "plan"> | null, provider
 
 function reportOf(o: ProviderOutcome): ProviderReport {
   return { status: o.status, count: o.count, totalCount: o.totalCount, ms: o.ms, cached: o.cached, error: o.error };
+}
+
+/**
+ * True for a search the search page itself made: it carries {@link SEARCH_PAGE_HEADER} (which a
+ * cross-site link, image or form cannot send) and, when the browser says where it came from, is
+ * not cross-site. A GET another site can trigger must not write the user's history.
+ */
+export function isSearchPageRequest(request: Request): boolean {
+  if (request.headers.get(SEARCH_PAGE_HEADER) !== SEARCH_PAGE_HEADER_VALUE) return false;
+  const site = request.headers.get("Sec-Fetch-Site");
+  return site === null || site === "same-origin";
 }
 
 /** The filter parameters as the user chose them (SPEC §3 history entry filters). */
