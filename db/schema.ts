@@ -139,11 +139,18 @@ export const aiSummaries = sqliteTable(
     citations: text("citations", { mode: "json" }).$type<
       { id: string; quote: string; start: number; end: number }[]
     >(),
+    /**
+     * Who may see the row: '' = everyone; a user id = that user only (a full-text analysis of a
+     * URL the user supplied rather than the study's own resolved open-access location).
+     */
+    ownerId: text("owner_id").notNull().default(""),
+    /** The URL the text was fetched from (full-text analyses); null for abstract-based texts. */
+    sourceUrl: text("source_url"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
   (t) => [
-    uniqueIndex("ai_summaries_key_unique").on(t.studyId, t.feature, t.focus, t.model),
+    uniqueIndex("ai_summaries_key_unique").on(t.studyId, t.feature, t.focus, t.model, t.ownerId),
     index("ai_summaries_study_idx").on(t.studyId, t.feature, t.updatedAt),
   ],
 );
@@ -174,3 +181,4 @@ export * from "./schema.uploads";
 export * from "./schema.library";
 export * from "./schema.extraction";
 export * from "./schema.security";
+export * from "./schema.reliability";

@@ -7,6 +7,7 @@ import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
 import { answerApiRouting, apiPatternsOfBuild, jsonApiError } from "../app/.server/http/api-routes";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
+import { DEAD_LETTER_QUEUE, handleDeadLetters, reconcile } from "../app/.server/jobs/reconcile";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -24,6 +25,12 @@ export default {
   },
   async queue(batch, env, ctx) {
     const { app } = getLoadContext(env, ctx);
-    await dispatchJobs(batch, app);
+    if (batch.queue === DEAD_LETTER_QUEUE) await handleDeadLetters(batch, app);
+    else await dispatchJobs(batch, app);
+  },
+  async scheduled(controller, env, ctx) {
+    const { app } = getLoadContext(env, ctx);
+    const report = await reconcile(app, { now: controller.scheduledTime });
+    console.info(`reconcile (${controller.cron}): ${JSON.stringify(report)}`);
   },
 } satisfies ExportedHandler<Env>;

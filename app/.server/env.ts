@@ -47,6 +47,8 @@ export const EnvSchema = z
     AI_SUMMARIES_PER_MONTH: z.coerce.number().int().min(0).default(20),
     /** Private hosts full-text fetches may reach anyway (comma list), e.g. "127.0.0.1" for the offline replay. */
     FULLTEXT_ALLOW_HOSTS: optionalString,
+    /** Largest answer read from a search database, Unpaywall or Europe PMC, in bytes (16 MiB). */
+    UPSTREAM_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
   })
   .transform((env) => {
     if (!env.SESSION_SECRET) {

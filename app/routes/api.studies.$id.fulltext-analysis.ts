@@ -1,19 +1,23 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { getUser } from "~/.server/auth/session";
 import { AppError, handleApi } from "~/.server/http/errors";
 import { getStoredFullTextAnalysis } from "~/.server/studies/fulltext";
 import { parseStudyId } from "~/.server/studies/params";
 import { getStudy } from "~/.server/studies/queries";
 
 /**
- * GET /api/studies/{id}/fulltext-analysis → the newest stored full-text analysis:
- * `{fullTextAnalysis, model, citations, updatedAt}` (text with "### " sections and ⟦…⟧ markup;
- * citations quote the analysed full text with offsets into it). Not metered.
+ * GET /api/studies/{id}/fulltext-analysis → the newest stored full-text analysis the caller may
+ * see (a public one, or the caller's own private one made from a URL they supplied):
+ * `{fullTextAnalysis, model, citations, updatedAt, sourceUrl, visibility: 'public'|'private'}`
+ * (text with "### " sections and ⟦…⟧ markup; citations quote the analysed full text with offsets
+ * into it; sourceUrl is the URL it was made from). Not metered.
  * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND / ANALYSIS_NOT_FOUND.
  */
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const studyId = parseStudyId(params.id);
-    const stored = await getStoredFullTextAnalysis(context.app, { studyId });
+    const user = await getUser(context.app, request);
+    const stored = await getStoredFullTextAnalysis(context.app, { studyId, viewerId: user?.id ?? null });
     if (!stored) {
       if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
       throw new AppError("ANALYSIS_NOT_FOUND", "This study has no full-text analysis yet", 404);

@@ -2,6 +2,7 @@
  * Chooses the language model from configuration: OpenAI (Responses API), any OpenAI-compatible
  * server (Chat Completions: Ollama, vLLM, LM Studio…), or the built-in offline extractive model.
  */
+import { cappedFetch } from "../http/upstream-body";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { createOfflineModel } from "./offline-model";
@@ -26,7 +27,13 @@ export interface ModelConfig {
   fetch?: typeof fetch;
 }
 
-/** The model settings of the app's env plus the request's fetch. */
+/** Largest model answer read (a whole streamed completion), in bytes. */
+export const MODEL_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The model settings of the app's env plus the request's fetch, wrapped so a model answer larger
+ * than {@link MODEL_MAX_BYTES} is cut off with 'answer too large' (cappedFetch).
+ */
 export function modelConfigFromEnv(
   env: Pick<
     ModelConfig,
@@ -40,7 +47,7 @@ export function modelConfigFromEnv(
     AI_MODEL: env.AI_MODEL,
     OFFLINE_MODEL_DELAY_MS: env.OFFLINE_MODEL_DELAY_MS,
     AI_TIMEOUT_MS: env.AI_TIMEOUT_MS,
-    fetch: fetchImpl,
+    fetch: cappedFetch(fetchImpl, MODEL_MAX_BYTES),
   };
 }
 

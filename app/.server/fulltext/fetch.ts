@@ -5,6 +5,7 @@
  * typed errors for every way a publisher or a file can fail us.
  */
 import { getDocumentProxy } from "unpdf";
+import { AnswerTooLargeError, readBodyBytes } from "../http/upstream-body";
 import { decodeEntities } from "../search/normalize";
 
 /** Why a full text could not be obtained; stable codes the API reports as `reason`. */
@@ -538,38 +539,16 @@ export async function extractPdfText(
 // Download
 
 /**
- * Reads a body, counting bytes, and cancels it as soon as it exceeds `maxBytes` or `signal`
- * aborts (then rejecting with the signal's reason).
+ * Reads a body with the shared upstream cap ({@link readBodyBytes}: cancelled as soon as it
+ * exceeds `maxBytes` → TOO_LARGE, or when `signal` aborts → the signal's reason).
  */
 async function readBody(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(maxBytes);
+  try {
+    return await readBodyBytes(response, maxBytes, { signal });
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw tooLarge(maxBytes);
+    throw error;
   }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await untilAborted(reader.read(), signal, () => {
-      void reader.cancel().catch(() => undefined);
-    });
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 function tooLarge(maxBytes: number): FullTextError {

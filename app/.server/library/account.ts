@@ -57,6 +57,21 @@ export function childrenFirst(parents: ReadonlyMap<string, ReadonlySet<string>>)
   return ordered;
 }
 
+/**
+ * Names of every table whose rows may belong to one user through an `owner_id` column (rows of
+ * other owners, e.g. public full-text analyses with owner_id '', are shared and never touched):
+ * ai_summaries holds the private full-text analyses a user made from URLs they supplied.
+ */
+export function ownerIdTables(): string[] {
+  const names: string[] = [];
+  for (const value of Object.values(schema)) {
+    if (!is(value, SQLiteTable)) continue;
+    const config = getTableConfig(value);
+    if (config.columns.some((c) => c.name === "owner_id")) names.push(config.name);
+  }
+  return names;
+}
+
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function camel(name: string): string {
@@ -96,30 +111,34 @@ export interface AccountExport {
 
 /**
  * Everything stored for the user: the user row (no password hash), the rows of every
- * user-owned table except sessions, and the list of their files in R2.
+ * user-owned table except sessions, the user's rows of the owner_id tables (private full-text
+ * analyses), and the list of their files in R2.
  */
 export async function exportAccountData(
   bindings: Pick<Bindings, "DB" | "BUCKET">,
   { userId, now }: { userId: string; now: Date },
 ): Promise<AccountExport> {
   const tables = userOwnedTables().filter((t) => !DOWNLOAD_EXCLUDED_TABLES.has(t));
+  const owned = ownerIdTables().filter((t) => !tables.includes(t));
   const statements = [
     bindings.DB.prepare("SELECT * FROM users WHERE id = ?").bind(userId),
     ...tables.map((t) => bindings.DB.prepare(`SELECT * FROM ${quoted(t)} WHERE user_id = ?`).bind(userId)),
+    ...owned.map((t) => bindings.DB.prepare(`SELECT * FROM ${quoted(t)} WHERE owner_id = ?`).bind(userId)),
   ];
   const results = await bindings.DB.batch<Record<string, unknown>>(statements);
   const [userResult, ...tableResults] = results;
+  const names = [...tables, ...owned];
   return {
     exportedAt: now.toISOString(),
     user: cleanRow(userResult.results[0] ?? {}),
-    tables: Object.fromEntries(tables.map((t, i) => [t, tableResults[i].results.map(cleanRow)])),
+    tables: Object.fromEntries(names.map((t, i) => [t, tableResults[i].results.map(cleanRow)])),
     files: await listObjects(bindings.BUCKET, userObjectPrefix(userId)),
   };
 }
 
 /**
- * Deletes the account and everything with it: the rows of every user-owned table and the user
- * row in one D1 batch (a transaction: all or nothing), then every R2 object under
+ * Deletes the account and everything with it: the rows of every user-owned table, the user's
+ * rows of the owner_id tables (private full-text analyses) and the user row in one D1 batch (a transaction: all or nothing), then every R2 object under
  * `uploads/{userId}/` (deleted in pages of 1000, retried up to 3 times).
  * @returns the rows deleted per table and the number of files deleted.
  * @throws Error when the D1 batch fails (nothing was deleted) or R2 keeps failing (the D1 data
@@ -132,12 +151,15 @@ export async function deleteAccount(
   // Children first (see userOwnedTables); the batch is one transaction, so a row of another table
   // that would still point at a deleted one makes the whole deletion roll back.
   const tables = userOwnedTables();
+  const owned = ownerIdTables().filter((t) => !tables.includes(t));
   const results = await bindings.DB.batch([
     ...tables.map((t) => bindings.DB.prepare(`DELETE FROM ${quoted(t)} WHERE user_id = ?`).bind(userId)),
+    ...owned.map((t) => bindings.DB.prepare(`DELETE FROM ${quoted(t)} WHERE owner_id = ?`).bind(userId)),
     bindings.DB.prepare("DELETE FROM users WHERE id = ?").bind(userId),
   ]);
-  const rows = Object.fromEntries(tables.map((t, i) => [t, results[i].meta.changes ?? 0]));
-  rows.users = results[tables.length].meta.changes ?? 0;
+  const names = [...tables, ...owned];
+  const rows = Object.fromEntries(names.map((t, i) => [t, results[i].meta.changes ?? 0]));
+  rows.users = results[names.length].meta.changes ?? 0;
   const keys = (await listObjects(bindings.BUCKET, userObjectPrefix(userId))).map((o) => o.key);
   for (let i = 0; i < keys.length; i += 1000) {
     const page = keys.slice(i, i + 1000);

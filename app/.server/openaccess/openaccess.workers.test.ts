@@ -1,6 +1,9 @@
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, insertStudy } from "../../../tests/library-helpers";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures";
+import { createDb } from "../db/client";
+import { lookupStudy, lookupUnpaywall } from "./service";
 
 /**
  * GET /api/studies/open-access-stats against recorded Unpaywall answers
@@ -92,5 +95,49 @@ describe("open-access stats input", () => {
     }
     const res = await call("GET", "/api/studies/open-access-stats?studyIds=999999997");
     expect(await res.json()).toMatchObject({ openAccessCount: 0, totalStudies: 0, openAccessPercentage: 0, repositoryCount: 0 });
+  });
+});
+
+describe("open-access look-ups read their answers with a byte cap", () => {
+  it("an endless Unpaywall answer is cut off at UPSTREAM_MAX_BYTES ('answer too large') and the study falls back to Europe PMC", async () => {
+    const state = { produced: 0, cancelled: false };
+    const chunk = new TextEncoder().encode(`{"pad":"${"x".repeat(65_000)}"},`);
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            state.produced += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
+          cancel() {
+            state.cancelled = true;
+          },
+        }),
+        { headers: { "Content-Type": "application/json" } },
+      );
+    const fetchImpl = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      if (url.host === "api.unpaywall.org") return endless();
+      return Response.json({ hitCount: 1, resultList: { result: [{ pmcid: "PMC123", isOpenAccess: "Y", inEPMC: "Y", inPMC: "Y" }] } });
+    }) as typeof fetch;
+    const deps = {
+      db: createDb(env.DB),
+      fetch: fetchImpl,
+      kv: env.KV,
+      env: {
+        UNPAYWALL_BASE_URL: "https://api.unpaywall.org/v2",
+        CONTACT_EMAIL: "dev@metamind.local",
+        EUROPEPMC_BASE_URL: "https://www.ebi.ac.uk/europepmc/webservices/rest",
+        SEARCH_TIMEOUT_MS: 5000,
+        UPSTREAM_MAX_BYTES: 512 * 1024,
+      },
+    };
+    const doi = `10.9999/${crypto.randomUUID()}`;
+    await expect(lookupUnpaywall(deps, doi)).rejects.toThrow("answer too large");
+    expect(state.cancelled).toBe(true);
+    expect(state.produced).toBeLessThanOrEqual(512 * 1024 + 2 * chunk.byteLength);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const result = await lookupStudy(deps, { id: 1, doi, pmid: null, isOpenAccess: false, openAccessUrl: null });
+    expect(result).toMatchObject({ source: "europepmc", isOpenAccess: true, url: "https://europepmc.org/articles/PMC123" });
   });
 });

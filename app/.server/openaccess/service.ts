@@ -3,6 +3,7 @@ import { z } from "zod";
 import { studies } from "../../../db/schema";
 import type { Database } from "../db/client";
 import { AppError } from "../http/errors";
+import { DEFAULT_UPSTREAM_MAX_BYTES, readBodyCapped } from "../http/upstream-body";
 
 /**
  * Open-access lookups (SPEC §3 Open-access stats): Unpaywall by DOI first; Europe PMC (which also
@@ -26,6 +27,8 @@ export interface OpenAccessDeps {
     CONTACT_EMAIL: string;
     EUROPEPMC_BASE_URL: string;
     SEARCH_TIMEOUT_MS: number;
+    /** Largest lookup answer read, in bytes (default 16 MiB); larger → the lookup fails. */
+    UPSTREAM_MAX_BYTES?: number;
   };
 }
 
@@ -77,13 +80,20 @@ const UnpaywallSchema = z.object({
 
 type Lookup = Omit<OpenAccessResult, "studyId">;
 
+/**
+ * GETs a JSON answer, its body read as a stream of at most UPSTREAM_MAX_BYTES.
+ * @throws Error on a non-OK status, a timeout (SEARCH_TIMEOUT_MS) or invalid JSON;
+ *   AnswerTooLargeError ('answer too large') past the cap.
+ */
 async function fetchJson(deps: OpenAccessDeps, url: string): Promise<unknown> {
-  const res = await deps.fetch(url, {
-    headers: { Accept: "application/json" },
-    signal: AbortSignal.timeout(deps.env.SEARCH_TIMEOUT_MS),
-  });
-  if (!res.ok) throw new Error(`${res.status} from ${new URL(url).host}`);
-  return res.json();
+  const signal = AbortSignal.timeout(deps.env.SEARCH_TIMEOUT_MS);
+  const res = await deps.fetch(url, { headers: { Accept: "application/json" }, signal });
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`${res.status} from ${new URL(url).host}`);
+  }
+  const text = await readBodyCapped(res, deps.env.UPSTREAM_MAX_BYTES ?? DEFAULT_UPSTREAM_MAX_BYTES, { signal });
+  return JSON.parse(text) as unknown;
 }
 
 /** Unpaywall /v2/{doi}: is_oa, the best location's URL, and a repository copy if any. */

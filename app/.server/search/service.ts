@@ -148,6 +148,10 @@ export interface ProviderEvent {
 
 /** Connection settings for one provider, from vars (base URLs, keys, contact e-mail). */
 export function providerDeps(env: AppEnv, id: ProviderId, fetchImpl: typeof fetch): Omit<ProviderDeps, "signal"> {
+  return { ...providerEndpoint(env, id, fetchImpl), maxBytes: env.UPSTREAM_MAX_BYTES };
+}
+
+function providerEndpoint(env: AppEnv, id: ProviderId, fetchImpl: typeof fetch): Omit<ProviderDeps, "signal" | "maxBytes"> {
   switch (id) {
     case "pubmed":
       return { fetch: fetchImpl, baseUrl: env.PUBMED_BASE_URL, apiKey: env.NCBI_API_KEY, email: env.CONTACT_EMAIL, tool: "metamind" };
@@ -232,7 +236,7 @@ export async function searchStudies(
   let persistChain: Promise<unknown> = Promise.resolve();
   const persist = (outcome: ProviderOutcome) => {
     persistChain = persistChain.then(async () => {
-      const saved = await upsertStudies(app.bindings.DB, outcome.studies);
+      const saved = await upsertStudies(app.bindings.DB, outcome.studies, { viewerId: user?.id ?? null });
       const rows = saved.map((s) => s.row);
       stored.set(outcome.provider, rows);
       for (const { row, summary, fullTextAnalysis } of saved) {

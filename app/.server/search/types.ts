@@ -97,6 +97,8 @@ export interface ProviderDeps {
    * absent = no time budget is known, so a 429 is never retried.
    */
   deadline?: number;
+  /** Largest answer body read, in bytes (default 16 MiB, UPSTREAM_MAX_BYTES); larger → 'answer too large'. */
+  maxBytes?: number;
 }
 
 export interface SearchProvider {

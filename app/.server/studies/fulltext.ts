@@ -2,6 +2,11 @@
  * Full-text analysis of a stored study (SPEC §7 POST /api/studies/{id}/analyze-fulltext, §8
  * 'Analysis failed'): fetch the open-access PDF or page, then stream a sectioned, grounded
  * analysis and store it as the study's fullTextAnalysis. Professional only (SPEC §1, §6).
+ *
+ * Provenance (issue 11 item 3): every analysis records the URL it was made from. Only an analysis
+ * of the study's own open-access location — the URL the search databases gave for it, or the
+ * one Unpaywall / Europe PMC resolve (openaccess/service lookupStudy) — is public; an analysis
+ * of any other URL a user supplied belongs to that user alone.
  */
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
@@ -14,7 +19,8 @@ import type { AppServices } from "../context";
 import { createOfflineFullTextModel, streamFullTextAnalysis } from "../fulltext/analyze";
 import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "../fulltext/fetch";
 import { AppError, parseInput } from "../http/errors";
-import { FULLTEXT_FEATURE, getStudy, saveSummary } from "./queries";
+import { lookupStudy } from "../openaccess/service";
+import { FULLTEXT_FEATURE, getStudy, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "./queries";
 
 /** The metered action (SPEC §6: full_text_analysis / fullTextAnalysis, Professional only). */
 export const FULLTEXT_ACTION: MeteredAction = {
@@ -51,18 +57,30 @@ export function allowedHosts(value: string | undefined): string[] {
   return (value ?? "").split(/[\s,]+/).map((h) => h.trim()).filter(Boolean);
 }
 
+/**
+ * Who may see a full-text analysis: `public` (made from the study's own open-access location)
+ * or `private` (made from a URL the user supplied; only that user sees it).
+ */
+export type FullTextVisibility = "public" | "private";
+
 /** A stored full-text analysis (GET /api/studies/{id}/fulltext-analysis). */
 export interface StoredFullTextAnalysis {
   fullTextAnalysis: string;
   model: string;
   citations: Citation[];
   updatedAt: number;
+  /** The URL the analysed text was fetched from (null for analyses stored before it was recorded). */
+  sourceUrl: string | null;
+  visibility: FullTextVisibility;
 }
 
-/** The newest stored full-text analysis of a study (any model), or null. */
+/**
+ * The newest stored full-text analysis of a study (any model) that `viewerId` may see: a public
+ * one, or that viewer's own private one (guests: public only); null when there is none.
+ */
 export async function getStoredFullTextAnalysis(
   { db }: Pick<AppServices, "db">,
-  { studyId }: { studyId: number },
+  { studyId, viewerId = null }: { studyId: number; viewerId?: string | null },
 ): Promise<StoredFullTextAnalysis | null> {
   const [row] = await db
     .select({
@@ -70,13 +88,68 @@ export async function getStoredFullTextAnalysis(
       model: aiSummaries.model,
       citations: aiSummaries.citations,
       updatedAt: aiSummaries.updatedAt,
+      sourceUrl: aiSummaries.sourceUrl,
+      ownerId: aiSummaries.ownerId,
     })
     .from(aiSummaries)
-    .where(and(eq(aiSummaries.studyId, studyId), eq(aiSummaries.feature, FULLTEXT_FEATURE)))
+    .where(and(eq(aiSummaries.studyId, studyId), eq(aiSummaries.feature, FULLTEXT_FEATURE), visibleTo(viewerId)))
     .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id))
     .limit(1);
   if (!row) return null;
-  return { fullTextAnalysis: row.content, model: row.model, citations: row.citations ?? [], updatedAt: row.updatedAt };
+  return {
+    fullTextAnalysis: row.content,
+    model: row.model,
+    citations: row.citations ?? [],
+    updatedAt: row.updatedAt,
+    sourceUrl: row.sourceUrl,
+    visibility: row.ownerId === PUBLIC_OWNER ? "public" : "private",
+  };
+}
+
+/** A URL for comparison: parsed (host lower-cased, default port dropped) without its fragment. */
+function comparableUrl(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    url.hash = "";
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/** Which URL to analyse and whether the analysis may be shown to everyone. */
+export interface FullTextSource {
+  url: string;
+  visibility: FullTextVisibility;
+}
+
+/**
+ * Chooses the URL of a full-text analysis and its visibility.
+ *
+ * The study's own open-access locations are the URL stored with it from the search databases and
+ * the one Unpaywall (by DOI) or Europe PMC (by DOI or PMID) resolve through lookupStudy (cached
+ * in KV for a week; looked up only when needed). Without `requested`, the study's own location
+ * is analysed (public). With `requested`, the analysis is public only when it is one of the own
+ * locations (compared as parsed URLs without fragment); otherwise it is private.
+ *
+ * @returns null when no URL was requested and the study has no open-access location.
+ */
+export async function chooseFullTextSource(
+  app: Pick<AppServices, "db" | "env" | "fetch" | "bindings">,
+  study: Pick<ApiStudy, "id" | "doi" | "pmid" | "isOpenAccess" | "openAccessUrl">,
+  requested: string | undefined,
+): Promise<FullTextSource | null> {
+  const stored = study.openAccessUrl?.trim() || null;
+  const wanted = requested ? comparableUrl(requested) : null;
+  if (!requested && stored) return { url: stored, visibility: "public" };
+  if (requested && stored && wanted === comparableUrl(stored)) return { url: requested, visibility: "public" };
+  const resolved =
+    study.doi || study.pmid
+      ? (await lookupStudy({ db: app.db, fetch: app.fetch, kv: app.bindings.KV, env: app.env }, study)).url
+      : null;
+  if (!requested) return resolved ? { url: resolved, visibility: "public" } : null;
+  const own = resolved !== null && wanted !== null && wanted === comparableUrl(resolved);
+  return { url: requested, visibility: own ? "public" : "private" };
 }
 
 type FullTextApp = Pick<AppServices, "db" | "env" | "bindings" | "fetch" | "waitUntil">;
@@ -100,6 +173,9 @@ export interface AnalyzeFullTextOptions {
  *
  * Order: 404 for an unknown study; 400 for a bad body; the URL is `openAccessUrl` from the body
  * or else the study's own (none → 400 NO_OPEN_ACCESS 'This study has no open access full text');
+ * its visibility follows {@link chooseFullTextSource}: public for the study's own open-access
+ * location, otherwise private to the requesting user (a private analysis without a signed-in
+ * user is streamed but not stored);
  * then one use of full_text_analysis is reserved (403 PRO_REQUIRED unless Professional); then the
  * full text is downloaded with `app.fetch` (fetchFullText: 15 MB, 15 s, 60 pages; private hosts
  * only when FULLTEXT_ALLOW_HOSTS lists them) BEFORE anything is streamed, so a refusal or an
@@ -109,8 +185,10 @@ export interface AnalyzeFullTextOptions {
  *
  * Then the analysis streams as text/plain (headers X-Model-Name, X-Full-Text-Kind pdf|html|text,
  * X-Full-Text-Url, X-Full-Text-Pages for PDFs, Cache-Control no-store, Content-Encoding identity).
+ * X-Full-Text-Visibility public|private.
  * When the model finishes normally the grounded analysis is stored (ai_summaries feature
- * 'fulltext' with its citations) before the body closes and the use is committed; on a model
+ * 'fulltext' with its citations, its source_url and owner_id '' or the user's id) before the body
+ * closes and the use is committed; on a model
  * error, an abort or an incomplete answer nothing is stored and the use is released. With the
  * offline model, the analysis is the extractive one of analyze.ts.
  *
@@ -121,8 +199,10 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
   const study = await getStudy(app, { id: options.studyId });
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
   const body = parseAnalyzeBody(options.body);
-  const url = body.openAccessUrl ?? study.openAccessUrl?.trim() ?? "";
-  if (!url) throw new AppError("NO_OPEN_ACCESS", "This study has no open access full text", 400);
+  const source = await chooseFullTextSource(app, study, body.openAccessUrl);
+  if (!source) throw new AppError("NO_OPEN_ACCESS", "This study has no open access full text", 400);
+  const url = source.url;
+  const ownerId = source.visibility === "public" ? PUBLIC_OWNER : (options.meter?.user?.id ?? null);
 
   const reservation = options.meter ? await reserveAiUse(app, options.meter, FULLTEXT_ACTION) : null;
   let settled = false;
@@ -171,13 +251,19 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
         modelName: resolved.name,
         abortSignal: signal,
         onFinish: async (result) => {
-          const stored = saveSummary(app, {
-            studyId: study.id,
-            model: result.modelName,
-            content: result.text,
-            feature: FULLTEXT_FEATURE,
-            citations: result.citations,
-          }).then(async () => {
+          const saved =
+            ownerId === null
+              ? Promise.resolve()
+              : saveSummary(app, {
+                  studyId: study.id,
+                  model: result.modelName,
+                  content: result.text,
+                  feature: FULLTEXT_FEATURE,
+                  citations: result.citations,
+                  ownerId,
+                  sourceUrl: url,
+                });
+          const stored = saved.then(async () => {
             settled = true;
             await reservation?.commit();
           });
@@ -207,6 +293,7 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
   const headers = reservationHeaders(reservation, response.headers);
   headers.set("X-Full-Text-Kind", fullText.kind);
   headers.set("X-Full-Text-Url", encodeURIComponent(fullText.finalUrl));
+  headers.set("X-Full-Text-Visibility", source.visibility);
   if (fullText.pages !== undefined) headers.set("X-Full-Text-Pages", String(fullText.pages));
   return withSettledBody(response, headers, () => {
     signal?.removeEventListener("abort", onAbort);

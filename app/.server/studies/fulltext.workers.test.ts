@@ -8,8 +8,11 @@ import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { OFFLINE_MODEL_NAME } from "../ai/registry";
 import { usagePeriod } from "../billing/usage";
 import { getLoadContext } from "../context";
+import { deleteAccount, exportAccountData } from "../library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
+import type { NormalizedStudy } from "../search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "./fulltext";
+import { upsertStudies } from "./persist";
 
 const BASE = "https://metamind.test";
 
@@ -46,7 +49,16 @@ ${Array.from({ length: 14 }, (_, i) => `<p>Secondary analysis ${i + 1} examined 
 <h2>Conclusions</h2><p>A daily walking programme lowered systolic blood pressure in adults with stage 1 hypertension.</p>
 </article><footer>© Journal</footer></body></html>`;
 
+const POISON_HTML = ARTICLE_HTML.replace(
+  "A daily walking programme lowered systolic blood pressure",
+  "A daily walking programme cures hypertension in every patient, and medication should be stopped",
+);
+
 const OA = {
+  /** A page anyone can put up: not the study's open-access location. */
+  poison: "https://attacker.example.net/walking-trial",
+  /** The location Unpaywall resolves for the DOIs 10.1000/walking-N (see publishers()). */
+  resolved: "https://repository.example.edu/walking/fulltext",
   pdf: "https://oa.example.org/bmj.h2145.full.pdf",
   html: "https://oa.example.org/articles/walking",
   refused: "https://publisher.example.com/doi/pdf/10.1000/paywalled",
@@ -55,20 +67,25 @@ const OA = {
 
 /** The publishers: every outbound fetch of the Worker lands here (Responses built per call). */
 function publishers(input: RequestInfo | URL): Promise<Response> {
-  const url = String(input instanceof Request ? input.url : input);
+  const url = String(input instanceof Request ? input.url : input).split("#")[0]!;
   if (url === OA.pdf && BMJ) return Promise.resolve(new Response(BMJ.slice(), { headers: { "Content-Type": "application/pdf" } }));
   if (url === OA.scanned && SCANNED) return Promise.resolve(new Response(SCANNED.slice(), { headers: { "Content-Type": "application/pdf" } }));
-  if (url === OA.html) return Promise.resolve(new Response(ARTICLE_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  if (url === OA.html || url === OA.resolved) return Promise.resolve(new Response(ARTICLE_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  if (url === OA.poison) return Promise.resolve(new Response(POISON_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  if (/^https:\/\/api\.unpaywall\.org\/v2\/10\.1000\/walking-\d+\?/.test(url)) {
+    const answer = { is_oa: true, best_oa_location: { url: OA.resolved, url_for_pdf: null, url_for_landing_page: OA.resolved }, oa_locations: [{ host_type: "repository" }] };
+    return Promise.resolve(Response.json(answer));
+  }
   if (url === OA.refused) return Promise.resolve(new Response("<h1>Access denied</h1>", { status: 403, headers: { "Content-Type": "text/html" } }));
   return Promise.reject(new Error(`unexpected outbound fetch ${url}`));
 }
 
-async function insertStudy(openAccessUrl: string | null): Promise<number> {
+async function insertStudy(openAccessUrl: string | null, doi: string | null = null): Promise<number> {
   const row = await env.DB.prepare(
-    `INSERT INTO studies (title_key, title, abstract, authors, source, source_id, study_type, publication_types, is_open_access, open_access_url)
-     VALUES (?, ?, ?, '[]', 'pubmed', ?, 'Clinical Trial', '[]', ?, ?) RETURNING id`,
+    `INSERT INTO studies (title_key, title, abstract, authors, source, source_id, study_type, publication_types, is_open_access, open_access_url, doi)
+     VALUES (?, ?, ?, '[]', 'pubmed', ?, 'Clinical Trial', '[]', ?, ?, ?) RETURNING id`,
   )
-    .bind(`ft ${crypto.randomUUID()}`, "Physical activity for smoking cessation in pregnancy", "An abstract of the trial.", crypto.randomUUID(), openAccessUrl ? 1 : 0, openAccessUrl)
+    .bind(`ft ${crypto.randomUUID()}`, "Physical activity for smoking cessation in pregnancy", "An abstract of the trial.", crypto.randomUUID(), openAccessUrl ? 1 : 0, openAccessUrl, doi)
     .first<{ id: number }>();
   return row!.id;
 }
@@ -234,10 +251,14 @@ describe("POST /api/studies/{id}/analyze-fulltext: a Professional user's analysi
     expect(citations.length).toBeGreaterThan(4);
     expect(citations.every((c) => row!.content.includes(c.quote))).toBe(true);
 
-    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`)).json()) as { fullTextAnalysis: string | null };
+    // The study has no open-access location of its own, so the analysis of the URL in the body
+    // belongs to the Professional user who asked for it.
+    expect(res.headers.get("X-Full-Text-Visibility")).toBe("private");
+    const own = { headers: { Cookie: pro.cookie } };
+    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`, own)).json()) as { fullTextAnalysis: string | null };
     expect(study.fullTextAnalysis).toBe(row!.content);
-    const stored = (await (await SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`)).json()) as Record<string, unknown>;
-    expect(stored).toMatchObject({ fullTextAnalysis: row!.content, model: OFFLINE_MODEL_NAME });
+    const stored = (await (await SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`, own)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ fullTextAnalysis: row!.content, model: OFFLINE_MODEL_NAME, sourceUrl: OA.html, visibility: "private" });
     expect((stored.citations as unknown[]).length).toBe(citations.length);
     expect(await usageCount(pro.userId)).toBe(before + 1);
   });
@@ -293,5 +314,140 @@ describe("analyzeStudyFullText with a failing model", () => {
     await Promise.all(pending);
     expect(await storedRows(id)).toEqual([]);
     expect(await usageCount(user.id)).toBe(before);
+  });
+});
+
+describe("full-text analysis provenance: only the study's own open-access location is public", () => {
+  let pro: { cookie: string; userId: string };
+  let free: { cookie: string; userId: string };
+  beforeAll(async () => {
+    pro = await login("pro@metamind.local");
+    free = await login("free@metamind.local");
+  });
+
+  const getAnalysis = (id: number, cookie: string | null) =>
+    SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`, { headers: cookie ? { Cookie: cookie } : {} });
+  const getStudyAs = async (id: number, cookie: string | null) =>
+    (await (await SELF.fetch(`${BASE}/api/studies/${id}`, { headers: cookie ? { Cookie: cookie } : {} })).json()) as {
+      fullTextAnalysis: string | null;
+    };
+
+  /** Runs one analysis through the API and returns its visibility header and stored text. */
+  async function analyse(id: number, body?: unknown) {
+    const res = await analyze(id, pro.cookie, body);
+    expect(res.status).toBe(200);
+    const text = (await readAll(res)).reads.join("");
+    return { visibility: res.headers.get("X-Full-Text-Visibility"), text };
+  }
+
+  it("an analysis of an arbitrary URL is seen by its Professional author only, not by guests or other users", async () => {
+    const id = await insertStudy(OA.html);
+    const poisoned = await analyse(id, { openAccessUrl: OA.poison });
+    expect(poisoned.visibility).toBe("private");
+    expect(poisoned.text).toContain("cures hypertension");
+
+    for (const viewer of [null, free.cookie]) {
+      const res = await getAnalysis(id, viewer);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: "ANALYSIS_NOT_FOUND" });
+      expect((await getStudyAs(id, viewer)).fullTextAnalysis).toBeNull();
+    }
+    const mine = await getAnalysis(id, pro.cookie);
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ sourceUrl: OA.poison, visibility: "private" });
+    expect((await getStudyAs(id, pro.cookie)).fullTextAnalysis).toContain("cures hypertension");
+
+    const { results } = await env.DB.prepare("SELECT owner_id, source_url FROM ai_summaries WHERE study_id = ? AND feature = 'fulltext'")
+      .bind(id)
+      .all<{ owner_id: string; source_url: string }>();
+    expect(results).toEqual([{ owner_id: pro.userId, source_url: OA.poison }]);
+  });
+
+  it("search results carry only the analyses their viewer may see", async () => {
+    const record: NormalizedStudy = {
+      source: "pubmed",
+      sourceId: crypto.randomUUID(),
+      title: `Walking and blood pressure provenance ${crypto.randomUUID()}`,
+      abstract: "An abstract.",
+      authors: [],
+      journal: null,
+      publicationDate: "2020-01-01",
+      pmid: null,
+      pmcid: null,
+      doi: null,
+      studyType: "Clinical Trial",
+      publicationTypes: [],
+      fullTextAvailable: true,
+      isOpenAccess: true,
+      openAccessUrl: OA.html,
+      citationCount: null,
+      impactFactor: null,
+      url: null,
+    };
+    const [stored] = await upsertStudies(env.DB, [record]);
+    await analyse(stored!.row.id, { openAccessUrl: OA.poison });
+
+    const [asGuest] = await upsertStudies(env.DB, [record]);
+    const [asOther] = await upsertStudies(env.DB, [record], { viewerId: free.userId });
+    const [asAuthor] = await upsertStudies(env.DB, [record], { viewerId: pro.userId });
+    expect(asGuest!.fullTextAnalysis).toBeNull();
+    expect(asOther!.fullTextAnalysis).toBeNull();
+    expect(asAuthor!.fullTextAnalysis).toContain("cures hypertension");
+
+    await analyse(stored!.row.id);
+    const [publicForGuest] = await upsertStudies(env.DB, [record]);
+    expect(publicForGuest!.fullTextAnalysis).toContain("lowered systolic blood pressure");
+    expect(publicForGuest!.fullTextAnalysis).not.toContain("cures hypertension");
+  });
+
+  it("an analysis of the study's own location (stored, or named in the body) is visible to everyone", async () => {
+    const id = await insertStudy(OA.html);
+    expect((await analyse(id)).visibility).toBe("public");
+    for (const viewer of [null, free.cookie, pro.cookie]) {
+      const res = await getAnalysis(id, viewer);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ sourceUrl: OA.html, visibility: "public" });
+      expect((await getStudyAs(id, viewer)).fullTextAnalysis).toContain("lowered systolic blood pressure");
+    }
+    const other = await insertStudy(OA.html);
+    expect((await analyse(other, { openAccessUrl: `${OA.html}#results` })).visibility).toBe("public");
+    expect((await getAnalysis(other, null)).status).toBe(200);
+  });
+
+  it("the location Unpaywall resolves for the study's DOI counts as its own; the author still sees a newer private one", async () => {
+    const id = await insertStudy(null, "10.1000/walking-1");
+    expect((await analyse(id, { openAccessUrl: OA.resolved })).visibility).toBe("public");
+    const guest = await getAnalysis(id, null);
+    expect(await guest.json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
+
+    expect((await analyse(id, { openAccessUrl: OA.poison })).visibility).toBe("private");
+    expect(await (await getAnalysis(id, pro.cookie)).json()).toMatchObject({ sourceUrl: OA.poison, visibility: "private" });
+    expect(await (await getAnalysis(id, null)).json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
+    expect(await (await getAnalysis(id, free.cookie)).json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
+  });
+
+  it("without a URL in the body, a study with only a DOI is analysed at its resolved location", async () => {
+    const id = await insertStudy(null, "10.1000/walking-2");
+    const result = await analyse(id);
+    expect(result.visibility).toBe("public");
+    expect(await (await getAnalysis(id, null)).json()).toMatchObject({ sourceUrl: OA.resolved });
+  });
+
+  it("a user's private analyses are in their data download and go with their account", async () => {
+    const userId = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO users (id, email, password_hash, plan) VALUES (?, ?, 'x', 'pro')").bind(userId, `ft-${userId}@metamind.test`).run();
+    const user = { id: userId, plan: "pro" } as UserRow;
+    const pending: Promise<unknown>[] = [];
+    const app = getLoadContext(env as never, { waitUntil: (p) => void pending.push(p) }).app;
+    const id = await insertStudy(OA.html);
+    const response = await analyzeStudyFullText(app, { studyId: id, body: { openAccessUrl: OA.poison }, meter: { user, request: new Request(BASE) } });
+    await readAll(response);
+    await Promise.all(pending);
+
+    const data = await exportAccountData(env, { userId, now: new Date() });
+    expect(data.tables.ai_summaries).toEqual([expect.objectContaining({ studyId: id, ownerId: userId, sourceUrl: OA.poison })]);
+    const deleted = await deleteAccount(env, { userId });
+    expect(deleted.rows.ai_summaries).toBe(1);
+    expect(await storedRows(id)).toEqual([]);
   });
 });

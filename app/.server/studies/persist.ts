@@ -7,8 +7,9 @@ import { parseStoredCitations, type StoredSummary } from "./queries";
 const MIN_TITLE_KEY_LENGTH = 20;
 
 /**
- * Parameters ?1–?22 shared by the match, update and insert statements of one record:
- * the record's values, then its normalised title key, publication year and the time.
+ * Parameters ?1–?23 shared by the match, update and insert statements of one record:
+ * the record's values, then its normalised title key, publication year, the time and the
+ * viewer's user id ('' for guests; it selects which full-text analysis comes back).
  */
 const COLUMNS = `doi, pmid, pmcid, title_key, title, abstract, authors, journal, publication_date, source,
   source_id, study_type, publication_types, full_text_available, is_open_access, open_access_url, url,
@@ -33,11 +34,12 @@ const MATCH = `(SELECT id FROM (
   ORDER BY rank, id LIMIT 1)`;
 
 /**
- * Each row comes back with its newest stored AI summary (feature 'summary'): content, model,
- * citations (JSON text) and time, each from the same row (same order, id as the tie-break), and
- * its newest full-text analysis (feature 'fulltext').
+ * Each row comes back with its newest stored public AI summary (feature 'summary'): content,
+ * model, citations (JSON text) and time, each from the same row (same order, id as the
+ * tie-break), and its newest full-text analysis (feature 'fulltext') the viewer (?23) may see:
+ * a public one, or the viewer's own private one.
  */
-const NEWEST_SUMMARY = `FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary'
+const NEWEST_SUMMARY = `FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary' AND s.owner_id = ''
      ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`;
 const RETURNING = `RETURNING *,
   (SELECT s.content ${NEWEST_SUMMARY}) AS summary_content,
@@ -45,6 +47,7 @@ const RETURNING = `RETURNING *,
   (SELECT s.citations ${NEWEST_SUMMARY}) AS summary_citations,
   (SELECT s.updated_at ${NEWEST_SUMMARY}) AS summary_updated_at,
   (SELECT f.content FROM ai_summaries f WHERE f.study_id = studies.id AND f.feature = 'fulltext'
+     AND (f.owner_id = '' OR (?23 <> '' AND f.owner_id = ?23))
      ORDER BY f.updated_at DESC, f.id DESC LIMIT 1) AS fulltext_content`;
 
 /**
@@ -175,7 +178,7 @@ function toStored(raw: RawRow): StoredStudy {
   return { row, summary, fullTextAnalysis: raw.fulltext_content ?? null };
 }
 
-function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now: number): D1PreparedStatement {
+function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now: number, viewerId: string): D1PreparedStatement {
   const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : NaN;
   return statement.bind(
     record.doi,
@@ -200,6 +203,7 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
     normalizeTitleKey(record.title),
     Number.isFinite(year) ? year : null,
     now,
+    viewerId,
   );
 }
 
@@ -208,7 +212,8 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
  * exports) reference, in ONE D1 round trip: per record an UPDATE of the matching row (see MATCH
  * and UPDATE for the rules) and an INSERT when nothing matched, run in order inside one batch
  * (a transaction), so records of the same batch see each other. Each row comes back with its
- * newest AI summary, that summary's citations, and its newest full-text analysis.
+ * newest AI summary, that summary's citations, and its newest full-text analysis that
+ * `options.viewerId` may see (public ones only for guests).
  *
  * @returns the stored rows and summaries, index-aligned with `records`.
  * @throws Error when D1 fails (nothing is written: the batch is atomic).
@@ -216,12 +221,17 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
 export async function upsertStudies(
   d1: D1Database,
   records: NormalizedStudy[],
+  options: { viewerId?: string | null } = {},
 ): Promise<StoredStudy[]> {
   if (records.length === 0) return [];
   const now = Date.now();
   const update = d1.prepare(UPDATE);
   const insert = d1.prepare(INSERT);
-  const statements = records.flatMap((record) => [bindRecord(update, record, now), bindRecord(insert, record, now)]);
+  const viewerId = options.viewerId ?? "";
+  const statements = records.flatMap((record) => [
+    bindRecord(update, record, now, viewerId),
+    bindRecord(insert, record, now, viewerId),
+  ]);
   const results = await d1.batch<RawRow>(statements);
   return records.map((record, i) => {
     const raw = results[2 * i]!.results[0] ?? results[2 * i + 1]!.results[0];

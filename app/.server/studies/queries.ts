@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, or } from "drizzle-orm";
 import { aiSummaries, studies, type StudyRow } from "../../../db/schema";
 import type { Citation } from "../ai/grounding";
 import type { Database } from "../db/client";
@@ -128,7 +128,13 @@ export async function latestSummaries(
         updatedAt: aiSummaries.updatedAt,
       })
       .from(aiSummaries)
-      .where(and(eq(aiSummaries.feature, "summary"), inArray(aiSummaries.studyId, ids.slice(i, i + 90))))
+      .where(
+        and(
+          eq(aiSummaries.feature, "summary"),
+          eq(aiSummaries.ownerId, PUBLIC_OWNER),
+          inArray(aiSummaries.studyId, ids.slice(i, i + 90)),
+        ),
+      )
       .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id));
     for (const r of rows) {
       if (!out.has(r.studyId)) {
@@ -147,13 +153,25 @@ export async function latestSummaries(
 /** The `feature` of full-text analyses in ai_summaries. */
 export const FULLTEXT_FEATURE = "fulltext";
 
+/** ai_summaries.owner_id of rows everyone may see. */
+export const PUBLIC_OWNER = "";
+
+/**
+ * The drizzle condition "row visible to `viewerId`": public rows (owner '') and, for a signed-in
+ * viewer, that viewer's own private rows.
+ */
+export function visibleTo(viewerId: string | null | undefined) {
+  return viewerId ? or(eq(aiSummaries.ownerId, PUBLIC_OWNER), eq(aiSummaries.ownerId, viewerId)) : eq(aiSummaries.ownerId, PUBLIC_OWNER);
+}
+
 /**
  * One study with its newest summary and its newest full-text analysis (feature 'fulltext', any
- * model), or null when the id is unknown.
+ * model) that `viewerId` may see (public, or that viewer's own private analysis; guests: public
+ * only), or null when the id is unknown.
  */
 export async function getStudy(
   { db }: { db: Database },
-  { id }: { id: number },
+  { id, viewerId = null }: { id: number; viewerId?: string | null },
 ): Promise<ApiStudy | null> {
   const [row] = await db.select().from(studies).where(eq(studies.id, id)).limit(1);
   if (!row) return null;
@@ -167,7 +185,9 @@ export async function getStudy(
       updatedAt: aiSummaries.updatedAt,
     })
     .from(aiSummaries)
-    .where(and(eq(aiSummaries.studyId, id), inArray(aiSummaries.feature, ["summary", FULLTEXT_FEATURE])))
+    .where(
+      and(eq(aiSummaries.studyId, id), inArray(aiSummaries.feature, ["summary", FULLTEXT_FEATURE]), visibleTo(viewerId)),
+    )
     .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id));
   const summary = rows.find((r) => r.feature === "summary");
   const fullText = rows.find((r) => r.feature === FULLTEXT_FEATURE);
@@ -188,7 +208,7 @@ export async function getStudy(
 }
 
 /**
- * Stores an AI summary for a study (one row per study/feature/focus/model, replaced on
+ * Stores an AI summary for a study (one row per study/feature/focus/model/owner, replaced on
  * regeneration) in a single statement, so a failure leaves no half-written row.
  */
 export async function saveSummary(
@@ -201,6 +221,10 @@ export async function saveSummary(
     focus?: string;
     /** Grounding of `content` (anchors, when present, are stored with each citation). */
     citations?: Citation[] | null;
+    /** The user the row belongs to ('' / absent = visible to everyone). */
+    ownerId?: string;
+    /** The URL the analysed text was fetched from (full-text analyses). */
+    sourceUrl?: string | null;
   },
 ): Promise<void> {
   const now = Date.now();
@@ -213,11 +237,13 @@ export async function saveSummary(
       model: input.model,
       content: input.content,
       citations: input.citations ?? null,
+      ownerId: input.ownerId ?? PUBLIC_OWNER,
+      sourceUrl: input.sourceUrl ?? null,
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoUpdate({
-      target: [aiSummaries.studyId, aiSummaries.feature, aiSummaries.focus, aiSummaries.model],
-      set: { content: input.content, citations: input.citations ?? null, updatedAt: now },
+      target: [aiSummaries.studyId, aiSummaries.feature, aiSummaries.focus, aiSummaries.model, aiSummaries.ownerId],
+      set: { content: input.content, citations: input.citations ?? null, sourceUrl: input.sourceUrl ?? null, updatedAt: now },
     });
 }

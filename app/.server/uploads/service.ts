@@ -13,6 +13,7 @@ import { uploadedStudies, type UploadedStudyRow, type UserRow } from "../../../d
 import type { AppServices } from "../context";
 import { AppError, describeZodError } from "../http/errors";
 import { readMultipart, multipartBoundary, MultipartError } from "./multipart";
+import { d1MultipartTracker } from "./pending-multipart";
 import { FileRejectedError, MAX_UPLOAD_BYTES, streamPdfToR2 } from "./storage";
 
 /** Most files per upload request (SPEC §5, §9: "at most 10 files per drop"). */
@@ -121,7 +122,7 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
       }
       const key = newKey(user.id);
       try {
-        const fileSize = await streamPdfToR2(bucket, key, part.body, { fileName });
+        const fileSize = await streamPdfToR2(bucket, key, part.body, { fileName, tracker: d1MultipartTracker(app.db) });
         stored.push({ key, fileName, fileSize, index: results.length });
         results.push({ fileName, fileSize, success: true, status: "queued", message: "Uploaded; text extraction is queued." });
       } catch (error) {

@@ -27,6 +27,17 @@ export class FileRejectedError extends Error {
   }
 }
 
+/**
+ * Records multipart uploads while they are in flight, so a crash cannot leave one unknown (R2 has
+ * no list of unfinished multipart uploads in Workers; jobs/reconcile.ts aborts stale ones).
+ */
+export interface MultipartTracker {
+  /** Called right after the upload is created; a failure aborts the upload and the file. */
+  started(key: string, uploadId: string): Promise<void>;
+  /** Called after it was completed or aborted; failures are logged only. */
+  ended(uploadId: string): Promise<void>;
+}
+
 /** Formats a byte count for messages: "50 MB". */
 function megabytes(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
@@ -48,6 +59,7 @@ async function drain(chunks: AsyncIterator<Uint8Array>): Promise<void> {
  *   page saved as .pdf is named as such), FILE_TOO_LARGE (413) past `maxBytes`, EMPTY_FILE (400);
  *   the rest of the file is read and discarded so the next part of the request can be read.
  * @throws the R2 error when a write fails (the multipart upload is aborted first).
+ * @param tracker records the multipart upload from its creation until it is completed or aborted.
  */
 export async function streamPdfToR2(
   bucket: R2Bucket,
@@ -57,7 +69,8 @@ export async function streamPdfToR2(
     maxBytes = MAX_UPLOAD_BYTES,
     partBytes = R2_PART_BYTES,
     fileName,
-  }: { maxBytes?: number; partBytes?: number; fileName: string },
+    tracker,
+  }: { maxBytes?: number; partBytes?: number; fileName: string; tracker?: MultipartTracker },
 ): Promise<number> {
   const chunks = source[Symbol.asyncIterator]();
   const pending = new Uint8Array(partBytes);
@@ -71,8 +84,20 @@ export async function streamPdfToR2(
     customMetadata: { fileName: fileName.slice(0, 512) },
   };
 
+  const untrack = async (done: R2MultipartUpload) => {
+    await tracker?.ended(done.uploadId).catch((error: unknown) => console.warn("could not clear a multipart upload record", error));
+  };
   const flushPart = async () => {
-    upload ??= await bucket.createMultipartUpload(key, options);
+    if (!upload) {
+      const created = await bucket.createMultipartUpload(key, options);
+      try {
+        await tracker?.started(key, created.uploadId);
+      } catch (error) {
+        await created.abort().catch(() => undefined);
+        throw error;
+      }
+      upload = created;
+    }
     parts.push(await upload.uploadPart(parts.length + 1, pending.subarray(0, filled)));
     filled = 0;
   };
@@ -107,10 +132,18 @@ export async function streamPdfToR2(
     }
     if (filled > 0) await flushPart();
     await (upload as R2MultipartUpload).complete(parts);
+    await untrack(upload);
     return total;
   } catch (error) {
     if (error instanceof FileRejectedError && error.code === "NOT_PDF") await drain(chunks).catch(() => undefined);
-    if (upload) await (upload as R2MultipartUpload).abort().catch(() => undefined);
+    if (upload) {
+      const aborted = await (upload as R2MultipartUpload).abort().then(
+        () => true,
+        () => false,
+      );
+      // An upload whose abort failed stays recorded, so the reconciler retries it.
+      if (aborted) await untrack(upload);
+    }
     throw error;
   }
 }

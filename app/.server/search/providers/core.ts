@@ -11,7 +11,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+import { arr, assertUsableRecords, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /** CORE's documented per-request `limit` ceiling (API_NOTES §4, unverified). */
 const MAX_LIMIT = 100;
@@ -86,11 +86,12 @@ function isV2Envelope(value: unknown): value is Record<string, unknown> {
  *   the batch form (an array of such envelopes; studies concatenated, totals summed) and
  *   `{status:"OK", data:{…}}` single articles. v2 `authors` are plain strings and the abstract is
  *   `description`.
- * Records without id/title are skipped. Errors: anything else → ProviderError `parse`.
+ * Records without id/title are skipped. Errors: anything else → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
+ * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeCoreSearch(json: unknown): ProviderResult {
+export function normalizeCoreSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (Array.isArray(json) && json.length > 0 && json.every(isV2Envelope)) {
-    const parts = json.map(normalizeCoreSearch);
+    const parts = json.map((part) => normalizeCoreSearch(part, { strict }));
     return {
       studies: parts.flatMap((p) => p.studies),
       totalCount: parts.reduce((sum, p) => sum + p.totalCount, 0),
@@ -98,11 +99,13 @@ export function normalizeCoreSearch(json: unknown): ProviderResult {
   }
   if (isRecord(json) && Array.isArray(json.results)) {
     const studies = json.results.map((w) => normalizeWork(w, "v3")).filter((s): s is NormalizedStudy => s !== null);
+    if (strict) assertUsableRecords("core", json.results.length, studies.length);
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
   }
   if (isRecord(json) && typeof json.status === "string" && ("totalHits" in json || isRecord(json.data))) {
     const records = isRecord(json.data) ? [json.data] : arr(json.data).map((hit) => (isRecord(hit) && isRecord(hit._source) ? hit._source : hit));
     const studies = records.map((w) => normalizeWork(w, "v2")).filter((s): s is NormalizedStudy => s !== null);
+    if (strict) assertUsableRecords("core", records.length, studies.length);
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
   }
   throw new ProviderError("core", "parse", "expected a CORE search response (results[] or data[])");
@@ -150,7 +153,7 @@ export const core: SearchProvider = {
     return collectWindow((params.page - 1) * params.limit, params.limit, MAX_LIMIT, async (offset, size) => {
       const url = coreSearchUrl(deps.baseUrl, params, offset, size);
       const json = await fetchJson("core", deps, url, { headers: { authorization: `Bearer ${apiKey}` } });
-      return normalizeCoreSearch(json);
+      return normalizeCoreSearch(json, { strict: true });
     });
   },
 };

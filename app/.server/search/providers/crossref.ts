@@ -10,7 +10,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, count, fetchJson, buildUrl, isRecord, str, uniqueStrings } from "./http";
+import { arr, assertUsableRecords, count, fetchJson, buildUrl, isRecord, str, uniqueStrings } from "./http";
 
 /** Crossref's `rows` ceiling per request (API_NOTES §2). */
 const MAX_ROWS = 1000;
@@ -111,9 +111,10 @@ function normalizeItem(item: unknown): NormalizedStudy | null {
  * Normalises a Crossref `/works` response: `{status:"ok", message-type:"work-list",
  * message:{total-results, items[]}}`; a single `/works/{doi}` reply (`message-type:"work"`) is
  * accepted as a one-item list. Items without a title are skipped.
- * Errors: any other body (e.g. `{status:"failed",…}`) → ProviderError `parse`.
+ * Errors: any other body (e.g. `{status:"failed",…}`) → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
+ * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeCrossrefWorks(json: unknown): ProviderResult {
+export function normalizeCrossrefWorks(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (!isRecord(json) || !isRecord(json.message) || json.status === "failed" || json.status === "error") {
     throw new ProviderError("crossref", "parse", "expected a Crossref works message");
   }
@@ -124,6 +125,7 @@ export function normalizeCrossrefWorks(json: unknown): ProviderResult {
   }
   if (!Array.isArray(message.items)) throw new ProviderError("crossref", "parse", "Crossref message without items[]");
   const studies = message.items.map(normalizeItem).filter((s): s is NormalizedStudy => s !== null);
+  if (strict) assertUsableRecords("crossref", message.items.length, studies.length);
   return { studies, totalCount: count(message["total-results"]) ?? studies.length };
 }
 
@@ -172,6 +174,6 @@ export const crossref: SearchProvider = {
   label: "Crossref",
   requiresApiKey: false,
   async search(deps, params) {
-    return normalizeCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)));
+    return normalizeCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)), { strict: true });
   },
 };

@@ -11,7 +11,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, buildUrl, count, fetchJson, isRecord, str } from "./http";
+import { arr, assertUsableRecords, buildUrl, count, fetchJson, isRecord, str } from "./http";
 
 /** DOAJ `pageSize` ceiling and deepest reachable record (settings.py, API_NOTES §6). */
 const MAX_PAGE_SIZE = 100;
@@ -57,11 +57,13 @@ function normalizeArticle(record: unknown): NormalizedStudy | null {
  * Normalises a DOAJ article search response `{total, page, pageSize, results[{id, bibjson}]}`
  * (v2–v4 share it); a single `/articles/{id}` record is accepted as a one-item list. `month` may
  * be "4" or "March". Records without id/title are skipped.
- * Errors: any other body → ProviderError `parse`.
+ * Errors: any other body → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
+ * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeDoajSearch(json: unknown): ProviderResult {
+export function normalizeDoajSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (isRecord(json) && Array.isArray(json.results)) {
     const studies = json.results.map(normalizeArticle).filter((s): s is NormalizedStudy => s !== null);
+    if (strict) assertUsableRecords("doaj", json.results.length, studies.length);
     return { studies, totalCount: count(json.total) ?? studies.length };
   }
   if (isRecord(json) && isRecord(json.bibjson)) {
@@ -122,7 +124,7 @@ export const doaj: SearchProvider = {
     const firstPage = Math.floor(start / pageSize);
     const lastPage = Math.floor((end - 1) / pageSize);
     for (let page = firstPage; page <= lastPage; page++) {
-      const result = normalizeDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)));
+      const result = normalizeDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)), { strict: true });
       totalCount = result.totalCount;
       const pageStart = page * pageSize;
       studies.push(...result.studies.slice(Math.max(0, start - pageStart), end - pageStart));

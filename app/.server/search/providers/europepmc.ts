@@ -11,7 +11,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, buildUrl, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+import { arr, assertUsableRecords, buildUrl, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /** Largest `pageSize` Europe PMC accepts (API_NOTES §3). */
 const MAX_PAGE_SIZE = 1000;
@@ -104,14 +104,20 @@ function normalizeRecord(record: unknown): NormalizedStudy | null {
  * Normalises a Europe PMC search response (`{hitCount, nextCursorMark?, resultList:{result[]}}`,
  * core or lite). isOpenAccess is the "Y"/"N" flag, or true when a full-text URL is coded "OA";
  * openAccessUrl prefers OA pdf/html then free ("F") links. Records without id/title are skipped.
- * Errors: a body without hitCount/resultList → ProviderError `parse`.
+ * Errors: a body without hitCount/resultList → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
+ * are all unreadable → ProviderError `parse` (assertUsableRecords). Strict also
+ * refuses a positive hitCount without a resultList.
  */
-export function normalizeEuropePmcSearch(json: unknown): ProviderResult {
+export function normalizeEuropePmcSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (!isRecord(json) || count(json.hitCount) === null) {
     throw new ProviderError("europepmc", "parse", "expected a Europe PMC search response with hitCount");
   }
+  if (strict && count(json.hitCount)! > 0 && !isRecord(json.resultList)) {
+    throw new ProviderError("europepmc", "parse", "Europe PMC reported hits but sent no resultList");
+  }
   const results = arr(isRecord(json.resultList) ? json.resultList.result : undefined);
   const studies = results.map(normalizeRecord).filter((s): s is NormalizedStudy => s !== null);
+  if (strict) assertUsableRecords("europepmc", results.length, studies.length);
   return { studies, totalCount: count(json.hitCount) ?? 0 };
 }
 
@@ -207,6 +213,6 @@ export const europepmc: SearchProvider = {
       toSkip -= size;
     }
     const json = await fetchJson("europepmc", deps, europePmcSearchUrl(deps, params, "core", pageSize, cursor));
-    return normalizeEuropePmcSearch(json);
+    return normalizeEuropePmcSearch(json, { strict: true });
   },
 };

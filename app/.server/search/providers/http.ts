@@ -2,6 +2,7 @@
  * Request plumbing shared by the provider modules: URL building, fetch with error mapping to
  * {@link ProviderError}, JSON parsing and offset-window paging. Provider-agnostic; no globals.
  */
+import { AnswerTooLargeError, ANSWER_TOO_LARGE, DEFAULT_UPSTREAM_MAX_BYTES, readBodyCapped } from "../../http/upstream-body";
 import { ProviderError, type NormalizedStudy, type ProviderDeps, type ProviderId, type ProviderResult } from "../types";
 
 export type QueryParams = Record<string, string | number | null | undefined>;
@@ -83,7 +84,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** One request: the response and its body text, with network failures mapped (aborts re-thrown). */
+/**
+ * One request: the response and its body text, read as a stream of at most `deps.maxBytes`
+ * (default {@link DEFAULT_UPSTREAM_MAX_BYTES}), with failures mapped: a larger body →
+ * ProviderError `parse` "answer too large"; network failures → `http`; aborts re-thrown.
+ */
 async function send(
   provider: ProviderId,
   deps: ProviderDeps,
@@ -92,9 +97,11 @@ async function send(
 ): Promise<{ response: Response; body: string }> {
   try {
     const response = await deps.fetch(url, { ...init, signal: deps.signal });
-    return { response, body: await response.text() };
+    const body = await readBodyCapped(response, deps.maxBytes ?? DEFAULT_UPSTREAM_MAX_BYTES, { signal: deps.signal });
+    return { response, body };
   } catch (err) {
     if (isAbort(err, deps.signal)) throw err;
+    if (err instanceof AnswerTooLargeError) throw new ProviderError(provider, "parse", ANSWER_TOO_LARGE);
     const reason = err instanceof Error ? err.message : String(err);
     throw new ProviderError(provider, "http", `network error: ${reason}`);
   }
@@ -116,7 +123,8 @@ function rateLimited(provider: ProviderId, response: Response, reason: string): 
  * status 429, whose message names the rate limit and the Retry-After value.
  *
  * Errors: other non-OK statuses → ProviderError `http` ("<status>: <snippet>", status); network
- * failure → ProviderError `http` without status. Aborts (deps.signal, also during a Retry-After
+ * failure → ProviderError `http` without status; a body over `deps.maxBytes` → ProviderError
+ * `parse` "answer too large" (the stream is cancelled at the cap). Aborts (deps.signal, also during a Retry-After
  * wait) are re-thrown unchanged so callers can tell a cancellation/timeout from a provider failure.
  */
 export async function fetchText(
@@ -149,6 +157,18 @@ export function parseJson(provider: ProviderId, body: string): unknown {
     return JSON.parse(body);
   } catch {
     throw new ProviderError(provider, "parse", `expected JSON, got: ${bodySnippet(body, 120) || "empty body"}`);
+  }
+}
+
+/**
+ * Refuses an answer of the right outer shape whose records are all unreadable (a proxy's or a
+ * broken upstream's garbage), so it is reported failed instead of "ok, 0 results".
+ * @param rawCount records the answer holds; @param usable records normalised from them.
+ * @throws ProviderError `parse` when rawCount > 0 and usable is 0.
+ */
+export function assertUsableRecords(provider: ProviderId, rawCount: number, usable: number): void {
+  if (rawCount > 0 && usable === 0) {
+    throw new ProviderError(provider, "parse", `none of the ${rawCount} records in the answer could be read`);
   }
 }
 

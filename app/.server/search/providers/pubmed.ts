@@ -13,7 +13,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
+import { arr, assertUsableRecords, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
 
 /** NCBI `tool` value when the app does not pass one. */
 export const DEFAULT_NCBI_TOOL = "metamind";
@@ -88,6 +88,7 @@ export function parsePubmedEsearch(body: string): { count: number; ids: string[]
     const result = child(json, "esearchresult");
     if (!isRecord(result)) throw new ProviderError("pubmed", "parse", "esearch JSON without esearchresult");
     if (typeof result.ERROR === "string") throw new ProviderError("pubmed", "http", `esearch: ${result.ERROR}`);
+    if (!/^\d+$/.test(String(result.count ?? ""))) throw new ProviderError("pubmed", "parse", "esearch JSON without a count");
     const ids = arr(result.idlist).map((id) => String(id)).filter((id) => /^\d+$/.test(id));
     return { count: Number(result.count) || 0, ids };
   }
@@ -98,6 +99,7 @@ export function parsePubmedEsearch(body: string): { count: number; ids: string[]
   }
   const error = text(result.ERROR);
   if (error && result.Count === undefined) throw new ProviderError("pubmed", "http", `esearch: ${error}`);
+  if (!/^\d+$/.test(text(result.Count))) throw new ProviderError("pubmed", "parse", "esearch XML without a Count");
   const ids = arr(child(result, "IdList", "Id")).map(text).filter((id) => /^\d+$/.test(id));
   return { count: Number(text(result.Count)) || 0, ids };
 }
@@ -197,17 +199,18 @@ function normalizeArticle(entry: unknown): NormalizedStudy | null {
  * Normalises an efetch PubMed XML document (`<PubmedArticleSet>`). `totalCount` is the number of
  * normalised articles (efetch has no hit total; the provider takes it from esearch).
  * Book records (PubmedBookArticle) and articles without PMID/title are skipped.
- * Errors: a body without a PubmedArticleSet root (HTML page, garbage) → ProviderError `parse`.
+ * Errors: a body without a PubmedArticleSet root (HTML page, garbage) → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
+ * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizePubmedXml(xml: string): ProviderResult {
+export function normalizePubmedXml(xml: string, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   const doc = parseXml(xml);
   const set = doc.PubmedArticleSet;
   if (set === undefined || (set !== "" && !isRecord(set))) {
     throw new ProviderError("pubmed", "parse", `expected PubmedArticleSet XML, got: ${bodySnippet(xml, 120) || "empty body"}`);
   }
-  const studies = arr(child(set, "PubmedArticle"))
-    .map(normalizeArticle)
-    .filter((s): s is NormalizedStudy => s !== null);
+  const articles = arr(child(set, "PubmedArticle"));
+  const studies = articles.map(normalizeArticle).filter((s): s is NormalizedStudy => s !== null);
+  if (strict) assertUsableRecords("pubmed", articles.length, studies.length);
   return { studies, totalCount: studies.length };
 }
 
@@ -289,7 +292,11 @@ export const pubmed: SearchProvider = {
       body: form.toString(),
     });
     const order = new Map(ids.map((id, index) => [id, index]));
-    const studies = normalizePubmedXml(xml).studies.sort(
+    const fetched = normalizePubmedXml(xml, { strict: true }).studies;
+    if (fetched.length === 0) {
+      throw new ProviderError("pubmed", "parse", `efetch returned none of the ${ids.length} requested records`);
+    }
+    const studies = fetched.sort(
       (a, b) => (order.get(a.sourceId) ?? ids.length) - (order.get(b.sourceId) ?? ids.length),
     );
     return { studies, totalCount: count };

@@ -10,7 +10,7 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+import { arr, assertUsableRecords, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
 
 /**
  * Fields requested from `/paper/search`. `tldr` is deliberately not requested: a missing abstract
@@ -88,6 +88,25 @@ export function normalizeSemanticScholar(json: unknown): ProviderResult {
 }
 
 /**
+ * Normalises one `/paper/search` page strictly: the answer must be an object with a numeric
+ * `total` and, when it has records, a `data` list (the empty result is `{total: 0, offset: 0}`);
+ * a `total` beyond `offset` with no records, or records none of which can be read, is garbage.
+ * @throws ProviderError `parse` for any other shape (HTML, `{"foo":1}`, a bare list…).
+ */
+export function normalizeSemanticScholarSearch(json: unknown, offset = 0): ProviderResult {
+  if (!isRecord(json) || count(json.total) === null) {
+    const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
+    throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar search response${reason ? `: ${reason}` : ""}`);
+  }
+  const result = normalizeSemanticScholar(json);
+  assertUsableRecords("semanticscholar", arr(json.data).length, result.studies.length);
+  if (result.studies.length === 0 && count(json.total)! > offset) {
+    throw new ProviderError("semanticscholar", "parse", `Semantic Scholar reported ${count(json.total)} hits but sent no records`);
+  }
+  return result;
+}
+
+/**
  * Semantic Scholar `publicationTypes` per studyType filter. S2 has no systematic-review or
  * observational type: systematic_review asks for `Review` (applyPostFilters then keeps only
  * records classified "Systematic Review"), observational is post-filtered only.
@@ -160,7 +179,7 @@ export const semanticscholar: SearchProvider = {
     const headers: Record<string, string> = deps.apiKey ? { "x-api-key": deps.apiKey } : {};
     return collectWindow(offset, limit, MAX_LIMIT, async (chunkOffset, size) => {
       const url = semanticScholarSearchUrl(deps.baseUrl, params, chunkOffset, size);
-      return normalizeSemanticScholar(await fetchJson("semanticscholar", deps, url, { headers }));
+      return normalizeSemanticScholarSearch(await fetchJson("semanticscholar", deps, url, { headers }), chunkOffset);
     });
   },
 };
