@@ -30,7 +30,11 @@ const route = (file: string, methods: readonly ApiMethod[]): ApiRoute => ({
 export const API_ROUTES: readonly ApiRoute[] = [
   route("api.bookmarks.ts", ["GET", "POST", "DELETE"]),
   route("api.export.ts", ["POST"]),
+  route("api.extraction.arms.ts", ["POST"]),
+  route("api.extraction.edits.ts", ["GET", "POST"]),
+  route("api.extraction.fulltext.$pmcid.ts", ["GET"]),
   route("api.guest-usage.ts", ["GET"]),
+  route("api.health.ts", ["GET"]),
   route("api.login.ts", ["POST"]),
   route("api.logout.ts", ["POST"]),
   route("api.meta-analysis.enhanced.ts", ["POST"]),
