@@ -4,7 +4,7 @@ import * as build from "../build/server";
 import type { Bindings } from "../app/.server/env";
 import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
-import { answerApiRouting, apiPatternsOfBuild, jsonApiError, matchApiRoute } from "../app/.server/http/api-routes";
+import { answerApiRouting, apiPatternsOfBuild, isApiPath, jsonApiError, matchApiRoute } from "../app/.server/http/api-routes";
 import { createRequestLog, requestIdOf, type RequestLog } from "../app/.server/observability/request-log";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
@@ -14,10 +14,6 @@ type Env = Bindings & Record<string, unknown>;
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 const builtApiRoutes = apiPatternsOfBuild((build as unknown as ServerBuild).routes);
-
-function isApiPath(pathname: string): boolean {
-  return pathname === "/api" || pathname.startsWith("/api/");
-}
 
 /** Answers one request; the returned Response is always a fresh one (withSecurityHeaders). */
 async function handle(

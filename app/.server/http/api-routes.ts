@@ -109,7 +109,8 @@ export function allowHeader(route: ApiRoute): string {
   return [...methods, "OPTIONS"].join(", ");
 }
 
-function isApiPath(pathname: string): boolean {
+/** True for /api and every path under it. */
+export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 
