@@ -61,8 +61,9 @@ function gzippedBundle() {
   const outdir = mkdtempSync(path.join(tmpdir(), "metamind-deploy-"));
   try {
     const args = ["deploy", "--dry-run", "--outdir", outdir, ...(targetEnv ? ["--env", targetEnv] : [])];
-    const wrangler = path.join(root, "node_modules/.bin/wrangler");
-    const run = spawnSync(wrangler, args, { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    // wrangler's own entry on this Node (the project's Node 24 under npm run), whatever node PATH has.
+    const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+    const run = spawnSync(process.execPath, [wrangler, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
     if (run.status !== 0) {
       return { problems: [`wrangler ${args.join(" ")} failed (exit ${run.status}):\n${run.stderr || run.stdout}`] };
     }
