@@ -17,6 +17,9 @@ export default defineConfig({
     // PDF.js decodes Flate streams through a DecompressionStream and leaves the writer's rejection
     // unobserved when a stream is corrupt; workerd reports that as unhandled although the
     // extraction handles the failure itself (uploads of damaged PDFs). Only that exact error is ignored.
+    // The Worker's structured request logs (app/.server/observability) are one JSON line per API
+    // call; tests that check them spy on console.info, so the lines are kept out of the test output.
+    onConsoleLog: (log) => (/^\{"level":"\w+","event":"(api|health)"/.test(log) ? false : undefined),
     onUnhandledError: (error) => !(error?.name === "TypeError" && error.message === "Decompression failed."),
     projects: [
       {

@@ -4,32 +4,59 @@ import * as build from "../build/server";
 import type { Bindings } from "../app/.server/env";
 import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
-import { answerApiRouting, apiPatternsOfBuild, jsonApiError } from "../app/.server/http/api-routes";
+import { answerApiRouting, apiPatternsOfBuild, isApiPath, jsonApiError, matchApiRoute } from "../app/.server/http/api-routes";
+import { createRequestLog, requestIdOf, type RequestLog } from "../app/.server/observability/request-log";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
 import { withShareCache } from "../app/.server/sharing/edge-cache";
-import { DEAD_LETTER_QUEUE, handleDeadLetters, reconcile } from "../app/.server/jobs/reconcile";
+import { handleDeadLetters, isDeadLetterQueue, reconcile } from "../app/.server/jobs/reconcile";
 
 type Env = Bindings & Record<string, unknown>;
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 const builtApiRoutes = apiPatternsOfBuild((build as unknown as ServerBuild).routes);
 
+/** Answers one request; the returned Response is always a fresh one (withSecurityHeaders). */
+async function handle(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  pathname: string,
+  log: RequestLog | undefined,
+): Promise<Response> {
+  const refused = guardRequest(request) ?? answerApiRouting(request, builtApiRoutes);
+  if (refused) return withSecurityHeaders(refused);
+  const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
+  // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts).
+  const response = await withShareCache(request, cache, (p) => ctx.waitUntil(p), async () => {
+    const loadContext = getLoadContext(env, ctx, log);
+    // The health check must answer even when D1 is down, so it does not wait for the demo seed.
+    if (pathname !== "/api/health") await ensureDemoAccounts(loadContext.app);
+    return handleRemixRequest(request, loadContext);
+  });
+  return withSecurityHeaders(jsonApiError(request, response));
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const refused = guardRequest(request) ?? answerApiRouting(request, builtApiRoutes);
-    if (refused) return withSecurityHeaders(refused);
-    // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts).
-    return withShareCache(request, (globalThis.caches as unknown as { default?: Cache } | undefined)?.default, (p) => ctx.waitUntil(p), async () => {
-      const loadContext = getLoadContext(env, ctx);
-      await ensureDemoAccounts(loadContext.app);
-      const response = await handleRemixRequest(request, loadContext);
-      return withSecurityHeaders(jsonApiError(request, response));
-    });
+    const requestId = requestIdOf(request);
+    const { pathname } = new URL(request.url);
+    const log = isApiPath(pathname)
+      ? createRequestLog({ requestId, method: request.method, route: matchApiRoute(pathname, builtApiRoutes)?.pattern ?? "unmatched" })
+      : undefined;
+    try {
+      const response = await handle(request, env, ctx, pathname, log);
+      response.headers.set("X-Request-Id", requestId);
+      if (log) ctx.waitUntil(log.finish(response.status));
+      return response;
+    } catch (error) {
+      if (log) ctx.waitUntil(log.finish(500));
+      throw error;
+    }
   },
   async queue(batch, env, ctx) {
     const { app } = getLoadContext(env, ctx);
-    if (batch.queue === DEAD_LETTER_QUEUE) await handleDeadLetters(batch, app);
+    if (isDeadLetterQueue(batch.queue)) await handleDeadLetters(batch, app);
     else await dispatchJobs(batch, app);
   },
   async scheduled(controller, env, ctx) {

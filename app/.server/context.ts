@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { createDb, type Database } from "./db/client";
 import { parseEnv, type AppEnv, type Bindings } from "./env";
+import type { RequestLog } from "./observability/request-log";
 
 /** Per-request services handed to loaders and actions as `context.app`. */
 export interface AppServices {
@@ -9,6 +10,8 @@ export interface AppServices {
   db: Database;
   fetch: typeof fetch;
   waitUntil: (promise: Promise<unknown>) => void;
+  /** This request's structured log line (absent outside fetch: queue and cron handlers). */
+  requestLog?: RequestLog;
 }
 
 declare module "@remix-run/cloudflare" {
@@ -24,6 +27,7 @@ declare module "@remix-run/cloudflare" {
 export function getLoadContext(
   rawEnv: Bindings & Record<string, unknown>,
   ctx: Pick<ExecutionContext, "waitUntil">,
+  requestLog?: RequestLog,
 ): AppLoadContext {
   const env = parseEnv(rawEnv);
   return {
@@ -33,6 +37,7 @@ export function getLoadContext(
       db: createDb(rawEnv.DB),
       fetch: (input, init) => fetch(input, init),
       waitUntil: (p) => ctx.waitUntil(p),
+      requestLog,
     },
   };
 }

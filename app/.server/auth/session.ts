@@ -71,7 +71,9 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
     .limit(1);
-  return rows[0]?.user ?? null;
+  const user = rows[0]?.user ?? null;
+  if (user) app.requestLog?.setUser(user.id);
+  return user;
 }
 
 /** Like getUser, but a missing user is a 401 {error:'UNAUTHORIZED'}. */

@@ -36,6 +36,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.generate-workout.ts", ["POST"]),
   route("api.guest-usage.ts", ["GET"]),
   route("api.health-answer.ts", ["POST"]),
+  route("api.health.ts", ["GET"]),
   route("api.login.ts", ["POST"]),
   route("api.logout.ts", ["POST"]),
   route("api.meta-analysis.enhanced.ts", ["POST"]),
@@ -129,7 +130,8 @@ export function allowHeader(route: ApiRoute): string {
   return [...methods, "OPTIONS"].join(", ");
 }
 
-function isApiPath(pathname: string): boolean {
+/** True for /api and every path under it. */
+export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 

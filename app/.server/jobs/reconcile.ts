@@ -22,6 +22,15 @@ import { extractMessageFor } from "../uploads/service";
 
 /** The queue that receives messages of `metamind-jobs` after their last retry (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = "metamind-jobs-dlq";
+
+/**
+ * True for a dead-letter queue's batch. Each wrangler.toml environment names its own queues
+ * (metamind-jobs-staging → metamind-jobs-staging-dlq), so a dead-letter queue is any queue whose
+ * name ends in "-dlq" (scripts/check-deploy.mjs enforces the suffix).
+ */
+export function isDeadLetterQueue(queueName: string): boolean {
+  return queueName === DEAD_LETTER_QUEUE || queueName.endsWith("-dlq");
+}
 /** Prefix of uploaded PDFs in R2 (uploads/{userId}/{uuid}.pdf). */
 export const UPLOADS_PREFIX = "uploads/";
 

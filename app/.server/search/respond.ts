@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getUser } from "../auth/session";
 import { AppError, handleApi } from "../http/errors";
 import { assertSearchAllowed, isSearchPageRequest, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
+import type { SearchResponse } from "./service";
 import type { ProviderId } from "./types";
 
 export const NDJSON = "application/x-ndjson";
@@ -35,6 +36,7 @@ export async function respondToSearch(
     const recordHistory = isSearchPageRequest(request);
     if (!(request.headers.get("Accept") ?? "").includes(NDJSON)) {
       const results = await searchStudies(app, user, input, { cached, defer, recordHistory });
+      app.requestLog?.set({ providers: providerStatuses(results) });
       const response = Response.json(results, { headers: { "Cache-Control": "no-store" } });
       app.waitUntil(runDeferred());
       return response;
@@ -43,17 +45,25 @@ export async function respondToSearch(
     const encoder = new TextEncoder();
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
+    const logged = app.requestLog?.defer();
     const send = (event: unknown) => writer.write(encoder.encode(`${JSON.stringify(event)}\n`)).catch(() => {});
     const work = searchStudies(app, user, input, { cached, defer, recordHistory, onProvider: (event) => void send(event) })
-      .then((results) => send({ type: "done", results }))
+      .then((results) => {
+        app.requestLog?.set({ providers: providerStatuses(results) });
+        return send({ type: "done", results });
+      })
       .catch((error: unknown) => {
+        app.requestLog?.set({ streamError: error instanceof AppError ? error.code : "INTERNAL" });
         if (error instanceof AppError) {
           return send({ type: "error", status: error.status, error: error.code, message: error.message, ...error.extra });
         }
         console.error("streamed search failed", error);
         return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
       })
-      .finally(() => writer.close().catch(() => {}))
+      .finally(() => {
+        logged?.();
+        return writer.close().catch(() => {});
+      })
       .then(runDeferred);
     app.waitUntil(work);
     return new Response(readable, {
@@ -64,4 +74,9 @@ export async function respondToSearch(
       },
     });
   });
+}
+
+/** Each database's outcome for the request log, e.g. { pubmed: "ok", core: "timeout" }. */
+function providerStatuses(results: Pick<SearchResponse, "providers">): Record<string, string> {
+  return Object.fromEntries(Object.entries(results.providers).map(([id, report]) => [id, report?.status ?? "unknown"]));
 }
