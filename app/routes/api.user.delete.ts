@@ -3,6 +3,7 @@ import { z } from "zod";
 import { destroyUserSession, requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
+import { cancelSubscriptionsOf } from "~/.server/billing/stripe";
 import { deleteAccount } from "~/.server/library/account";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */
@@ -13,6 +14,7 @@ const DeleteAccountSchema = z.object({
 /**
  * POST /api/user/delete {confirm:'DELETE'} → {ok:true, deleted:{rows, files}} and a cleared
  * session cookie: the account, every user-owned row and the user's R2 files are deleted.
+ * A web subscription is cancelled at Stripe first; if that fails the account is kept (502/503).
  * 400 INVALID_INPUT without the confirmation, 401 signed out.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -20,6 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     parseInput(DeleteAccountSchema, await readJson(request));
+    await cancelSubscriptionsOf(context.app, user.id);
     // The batch deletes every session of the user too; on failure nothing (not even the session)
     // is gone.
     const deleted = await deleteAccount(context.app.bindings, { userId: user.id });

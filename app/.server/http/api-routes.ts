@@ -28,7 +28,11 @@ const route = (file: string, methods: readonly ApiMethod[]): ApiRoute => ({
  * new route must be added here.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
+  route("api.auth.forgot-password.ts", ["POST"]),
+  route("api.auth.reset-password.ts", ["POST"]),
+  route("api.auth.verify-reset-token.$token.ts", ["GET"]),
   route("api.bookmarks.ts", ["GET", "POST", "DELETE"]),
+  route("api.debug.session.ts", ["GET"]),
   route("api.export.ts", ["POST"]),
   route("api.guest-usage.ts", ["GET"]),
   route("api.login.ts", ["POST"]),
@@ -45,6 +49,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.search.$provider.ts", ["GET"]),
   route("api.search.smart-filter.ts", ["POST"]),
   route("api.search.ts", ["GET"]),
+  route("api.stripe.webhook.ts", ["POST"]),
   route("api.studies.$id.analyze-fulltext.ts", ["POST"]),
   route("api.studies.$id.citations.ts", ["GET"]),
   route("api.studies.$id.fulltext-analysis.ts", ["GET"]),
