@@ -207,10 +207,12 @@ export interface WebhookResult {
   applied: string[];
 }
 
-async function retrieveSubscription(stripe: Stripe, id: string): Promise<Stripe.Subscription> {
+/** The subscription as Stripe has it now; null when Stripe does not know it (resource_missing). */
+async function retrieveSubscription(stripe: Stripe, id: string): Promise<Stripe.Subscription | null> {
   try {
     return await stripe.subscriptions.retrieve(id);
   } catch (error) {
+    if ((error as { code?: string }).code === "resource_missing") return null;
     console.error("Stripe subscription retrieve failed", error);
     throw new AppError("PAYMENT_PROVIDER_UNAVAILABLE", "Could not read the subscription from Stripe; retry later.", 503);
   }
@@ -253,7 +255,7 @@ export async function handleStripeWebhook(
   if (!secret || !stripe) throw new AppError("WEBHOOK_NOT_CONFIGURED", "Stripe webhooks are not configured here.", 404);
   let event: Stripe.Event;
   try {
-    event = await stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, webCrypto, Math.floor(now / 1000));
+    event = await stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, webCrypto, now);
   } catch {
     throw new AppError("INVALID_SIGNATURE", "The Stripe-Signature header does not match this payload.", 400);
   }
@@ -279,7 +281,7 @@ export async function handleStripeWebhook(
       if (!user) break;
       link = { userId, customerId };
       const sub = await retrieveSubscription(stripe, subId);
-      apply(sub, userId);
+      if (sub) apply(sub, userId);
       break;
     }
     case "customer.subscription.created":
@@ -297,6 +299,7 @@ export async function handleStripeWebhook(
       const subId = invoiceSubscriptionId(event.data.object);
       if (!subId) break;
       const sub = await retrieveSubscription(stripe, subId);
+      if (!sub) break;
       const userId = await ownerOf(app, idOf(sub.customer) ?? "", sub.metadata?.userId);
       if (userId) apply(sub, userId);
       break;
