@@ -26,7 +26,7 @@ export function stripeSignature(payload: string, secret: string, timestamp: numb
 }
 
 const page = (title: string, body: string) =>
-  new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`, {
+  new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`, {
     headers: { "content-type": "text/html; charset=utf-8" },
   });
 
