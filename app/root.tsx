@@ -15,6 +15,7 @@ import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
+import { SessionGuard } from "~/components/session-guard";
 import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -57,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
+        <SessionGuard userId={data?.user?.id ?? null} />
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -35,7 +35,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.debug.session.ts", ["GET"]),
   route("api.export.ts", ["POST"]),
   route("api.guest-usage.ts", ["GET"]),
-  route("api.login.ts", ["POST"]),
+  route("api.login.ts", ["GET", "POST"]),
   route("api.logout.ts", ["POST"]),
   route("api.meta-analysis.enhanced.ts", ["POST"]),
   route("api.meta-analysis.extract.ts", ["POST"]),
