@@ -184,3 +184,4 @@ export * from "./schema.sharing";
 export * from "./schema.security";
 export * from "./schema.reliability";
 export * from "./schema.reviews";
+export * from "./schema.billing";

@@ -38,11 +38,19 @@ if (process.env.PERSIST_DIR && process.env.FRESH_STATE === "1") {
   rmSync(path.resolve(root, process.env.PERSIST_DIR), { recursive: true, force: true });
 }
 
+// The fake Stripe (tests/mocks/stripe-server.ts) runs inside the replay server when the recorded
+// Stripe objects are present: checkout and webhooks then work with no network.
+const stripeFake = existsSync(path.resolve(root, "../shared/fixtures/stripe/README.md"));
+const stripeVars = {
+  STRIPE_FAKE_SECRET_KEY: "sk_test_offline",
+  STRIPE_FAKE_WEBHOOK_SECRET: "whsec_offline",
+  STRIPE_FAKE_WEBHOOK_URL: `http://127.0.0.1:${port}/api/stripe/webhook`,
+};
 const node24 = bin("node");
 const replay = spawn(existsSync(node24) ? node24 : process.execPath, [path.join(root, "tests/mocks/replay-server.ts")], {
   cwd: root,
   stdio: "inherit",
-  env: { ...childEnv, REPLAY_PORT: replayPort },
+  env: { ...childEnv, REPLAY_PORT: replayPort, ...(stripeFake ? stripeVars : {}) },
 });
 children.push(replay);
 replay.on("exit", (code) => {
@@ -65,6 +73,15 @@ const vars = {
   UNPAYWALL_BASE_URL: `${replayBase}/unpaywall`,
   CORE_API_KEY: "offline-replay",
   FULLTEXT_ALLOW_HOSTS: "127.0.0.1",
+  ...(stripeFake
+    ? {
+        STRIPE_SECRET_KEY: stripeVars.STRIPE_FAKE_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: stripeVars.STRIPE_FAKE_WEBHOOK_SECRET,
+        STRIPE_PRICE_MONTHLY: "price_offline_monthly",
+        STRIPE_PRICE_ANNUAL: "price_offline_annual",
+        STRIPE_API_BASE: replayBase,
+      }
+    : {}),
 };
 for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
   const colon = pair.indexOf(":");

@@ -49,6 +49,28 @@ export const EnvSchema = z
     FULLTEXT_ALLOW_HOSTS: optionalString,
     /** Largest answer read from a search database, Unpaywall or Europe PMC, in bytes (16 MiB). */
     UPSTREAM_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+    /** Public origin of the site (reset links in e-mails); the request's origin when unset. */
+    APP_URL: optionalString.pipe(z.string().url().optional()),
+    /** E-mail API for reset links: resend | postmark. Unset (or no key): console + debugToken in development. */
+    EMAIL_PROVIDER: optionalString.pipe(z.enum(["resend", "postmark"]).optional()),
+    /** The provider's key: Resend API key (Bearer) or Postmark Server API token. */
+    EMAIL_API_KEY: optionalString,
+    /** Sender, e.g. "MetaMind <no-reply@metamind.app>" (a domain verified with the provider). */
+    EMAIL_FROM: z.string().min(3).default("MetaMind <no-reply@metamind.app>"),
+    /** Base URL of the e-mail API (a local fake in tests); the provider's own when unset. */
+    EMAIL_API_BASE: optionalString.pipe(z.string().url().optional()),
+    /** Stripe secret key (sk_…). Unset: checkout and portal answer 503 PAYMENTS_UNAVAILABLE. */
+    STRIPE_SECRET_KEY: optionalString,
+    /** Signing secret of the webhook endpoint (whsec_…); webhooks are refused without it. */
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Price ids (price_…) of the monthly and annual Professional plans. */
+    STRIPE_PRICE_MONTHLY: optionalString,
+    STRIPE_PRICE_ANNUAL: optionalString,
+    /** Stripe API base (a local fake in tests, e.g. http://127.0.0.1:12111); api.stripe.com when unset. */
+    STRIPE_API_BASE: optionalString.pipe(z.string().url().optional()),
+    /** Store pages the upgrade button opens inside the installed iOS / Android app. */
+    APP_STORE_URL: optionalString.pipe(z.string().url().optional()),
+    PLAY_STORE_URL: optionalString.pipe(z.string().url().optional()),
   })
   .transform((env) => {
     if (!env.SESSION_SECRET) {

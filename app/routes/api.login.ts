@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { createAuthenticator, LoginSchema, readCredentialsForm } from "~/.server/auth/accounts";
 import { withLoginLimits } from "~/.server/auth/limits";
 import { createUserSession, toPublicUser } from "~/.server/auth/session";
@@ -24,4 +24,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const cookie = await createUserSession(app, user.id);
     return Response.json({ user: toPublicUser(user) }, { headers: { "Set-Cookie": cookie } });
   });
+}
+
+/**
+ * GET /api/login: where the client goes after a forced logout (SPEC §2, §8 'Logging in again...'):
+ * a redirect to the sign-in page.
+ */
+export function loader() {
+  return redirect("/auth", { headers: { "Cache-Control": "no-store" } });
 }

@@ -227,6 +227,11 @@ function SignInForm() {
         error={errors.password}
         onChange={() => setErrors((e) => ({ ...e, password: undefined }))}
       />
+      <div className="text-right text-sm">
+        <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+          Forgot your password?
+        </Link>
+      </div>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Signing In..." : "Sign In"}
       </Button>

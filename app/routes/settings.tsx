@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { AlertTriangle, Crown, Download, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { getUser, toPublicUser } from "~/.server/auth/session";
@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { detectInstalledApp, STORE_LABELS, SUBSCRIPTION_UPDATED_EVENT } from "~/lib/installed-app";
 import { displayName, saveSettings, type SettingsState } from "~/lib/settings-client";
 import { toast } from "~/lib/toast";
 
@@ -23,7 +24,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getUserSettings(app, { userId: user.id }),
     getSubscriptionStatus(app, { user, now: new Date() }),
   ]);
-  return { user: toPublicUser(user), settings, subscription };
+  const billing = {
+    paymentsEnabled: Boolean(app.env.STRIPE_SECRET_KEY),
+    appStoreUrl: app.env.APP_STORE_URL ?? null,
+    playStoreUrl: app.env.PLAY_STORE_URL ?? null,
+  };
+  return { user: toPublicUser(user), settings, subscription, billing };
 }
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -74,11 +80,19 @@ function Settings({ data }: { data: SignedIn }) {
   const [settings, setSettings] = useState<SettingsState>(data.settings);
   const [saving, setSaving] = useState(false);
   const [params, setParams] = useSearchParams();
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    const refresh = () => revalidator.revalidate();
+    window.addEventListener(SUBSCRIPTION_UPDATED_EVENT, refresh);
+    return () => window.removeEventListener(SUBSCRIPTION_UPDATED_EVENT, refresh);
+  }, [revalidator]);
 
   useEffect(() => {
     if (params.get("success") === "true") {
       toast({ title: "Payment Successful!", description: "Your Professional subscription is now active. All features are unlocked.", duration: 10_000 });
       setParams({}, { replace: true });
+      window.dispatchEvent(new CustomEvent(SUBSCRIPTION_UPDATED_EVENT));
     } else if (params.get("canceled") === "true") {
       toast({ title: "Checkout canceled", description: "Your plan has not changed." });
       setParams({}, { replace: true });
@@ -233,10 +247,26 @@ function Settings({ data }: { data: SignedIn }) {
 }
 
 function SubscriptionCard({ data }: { data: SignedIn }) {
-  const { subscription } = data;
+  const { subscription, billing } = data;
   const [pending, setPending] = useState<"monthly" | "annual" | "portal" | null>(null);
 
+  /** In an installed iOS / Android app the upgrade goes through the platform's store (SPEC §1). */
+  function openStore(): boolean {
+    const platform = detectInstalledApp();
+    if (!platform) return false;
+    const url = platform === "ios" ? billing.appStoreUrl : billing.playStoreUrl;
+    try {
+      if (!url) throw new Error(`no ${STORE_LABELS[platform].name} URL configured`);
+      window.location.assign(url);
+    } catch (error) {
+      console.warn("store link failed", error);
+      toast({ title: "Upgrade Error", description: STORE_LABELS[platform].failure, variant: "destructive" });
+    }
+    return true;
+  }
+
   async function checkout(priceId: "monthly" | "annual") {
+    if (openStore()) return;
     setPending(priceId);
     try {
       const res = await fetch("/api/subscription/create-checkout", {
@@ -322,10 +352,14 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
             {pending === "annual" ? "Processing..." : "Annual - $99/year"}
           </Button>
         </div>
-        <p className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-900">
-          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          The subscription service is under development. Upgrades will be available soon.
-        </p>
+        {billing.paymentsEnabled ? (
+          <p className="text-slate-600">7-day free trial. Credit card required, cancel anytime.</p>
+        ) : (
+          <p className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-900">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            The subscription service is under development. Upgrades will be available soon.
+          </p>
+        )}
       </CardContent>
     </Card>
   );

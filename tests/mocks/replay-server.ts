@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import { pathToFileURL } from "node:url";
 import { fixtureReader, hasSharedFixtures, MISSING_FIXTURES_MESSAGE, SHARED_FIXTURES_DIR } from "../fixtures.ts";
 import { createReplayHandler, defaultReplayBaseUrls, SLOW_WORD } from "./index.ts";
+import { createStripeHttpHandler } from "./stripe-server.ts";
 
 const SKIPPED_REQUEST_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive", "expect"]);
 
@@ -56,6 +57,15 @@ function main(): void {
   const slowMs = Number(process.env.REPLAY_SLOW_MS ?? 3000) || 0;
   let origin = `http://127.0.0.1:${requestedPort}`;
   let handle = createReplayHandler(fixtureReader, { baseUrls: defaultReplayBaseUrls(origin) });
+  // The fake Stripe (STRIPE_FAKE_WEBHOOK_URL set by scripts/start-offline.mjs) shares this port.
+  const stripe = process.env.STRIPE_FAKE_WEBHOOK_URL
+    ? createStripeHttpHandler({
+        secretKey: process.env.STRIPE_FAKE_SECRET_KEY ?? "sk_test_offline",
+        webhookSecret: process.env.STRIPE_FAKE_WEBHOOK_SECRET ?? "whsec_offline",
+        webhookUrl: process.env.STRIPE_FAKE_WEBHOOK_URL,
+        publicBase: () => origin,
+      })
+    : null;
 
   const server = createServer(async (req, res) => {
     const started = Date.now();
@@ -68,6 +78,13 @@ function main(): void {
         for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
       }
       const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req);
+      const stripeResponse = stripe ? await stripe(new Request(`${origin}${path}`, { method, headers, body })) : null;
+      if (stripeResponse) {
+        res.writeHead(stripeResponse.status, Object.fromEntries(stripeResponse.headers));
+        res.end(Buffer.from(await stripeResponse.arrayBuffer()));
+        console.log(`[replay] ${method} ${path} -> ${stripeResponse.status} stripe ${Date.now() - started}ms`);
+        return;
+      }
       const { provider, response } = handle(new Request(`${origin}${path}`, { method, headers, body }));
       const delay = (provider ? latency.get(provider) : undefined) ?? latency.get("*") ?? 0;
       let decodedPath = path;

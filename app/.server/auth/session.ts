@@ -1,6 +1,7 @@
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
-import { sessions, users, type UserRow } from "../../../db/schema";
+import { sessions, subscriptions, users, type UserRow } from "../../../db/schema";
+import { subscriptionGivesPro } from "~/lib/plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 
@@ -61,6 +62,35 @@ async function readSessionId(app: AppServices, request: Request): Promise<string
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+/**
+ * The user with the plan their subscriptions give at `now`: when the account has subscription rows
+ * (written from Stripe webhooks), they decide (see subscriptionGivesPro; platform of the paying
+ * one); an account without any keeps its stored plan (demo and manually granted accounts).
+ */
+export async function withEffectivePlan(app: Pick<AppServices, "db">, user: UserRow, now: number = Date.now()): Promise<UserRow> {
+  const subs = await app.db
+    .select({ status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, user.id));
+  if (subs.length === 0) return user;
+  const paying = subs.find((sub) => subscriptionGivesPro(sub, now));
+  return paying
+    ? { ...user, plan: "pro", subscriptionPlatform: paying.platform }
+    : { ...user, plan: "free", subscriptionPlatform: null };
+}
+
+/** The session behind this request's cookie (user id and expiry, epoch ms), or null. */
+export async function getSessionInfo(app: AppServices, request: Request): Promise<{ userId: string; expiresAt: number; createdAt: number } | null> {
+  const sessionId = await readSessionId(app, request);
+  if (!sessionId) return null;
+  const [row] = await app.db
+    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
+    .limit(1);
+  return row ?? null;
+}
+
 /** The signed-in user for this request, or null (no cookie, bad signature, expired session). */
 export async function getUser(app: AppServices, request: Request): Promise<UserRow | null> {
   const sessionId = await readSessionId(app, request);
@@ -73,7 +103,7 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
     .limit(1);
   const user = rows[0]?.user ?? null;
   if (user) app.requestLog?.setUser(user.id);
-  return user;
+  return user ? withEffectivePlan(app, user) : null;
 }
 
 /** Like getUser, but a missing user is a 401 {error:'UNAUTHORIZED'}. */

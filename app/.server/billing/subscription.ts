@@ -1,9 +1,8 @@
 /**
- * Subscription checkout and billing portal (SPEC §7). MetaMind has no payment provider yet (the
- * settings page says the subscription service is under development), so both calls validate the
- * request and the caller, then answer 503 PAYMENTS_UNAVAILABLE with a message the page shows in
- * its 'Payment Error' / 'Portal Error' toast. Plans change only through the demo accounts and the
- * database until a provider is connected.
+ * Checkout input rules and the answer while no payment provider is configured (SPEC §7). With
+ * STRIPE_SECRET_KEY set, checkout and portal go through Stripe (./stripe.ts); without it both
+ * calls validate the request and the caller, then answer 503 PAYMENTS_UNAVAILABLE with the
+ * 'under development' message the page shows in its 'Payment Error' / 'Portal Error' toast.
  */
 import { z } from "zod";
 import { AppError } from "../http/errors";
@@ -35,7 +34,7 @@ export function assertSameOrigin(input: z.infer<typeof CheckoutInputSchema>, req
   }
 }
 
-/** @throws AppError 503 PAYMENTS_UNAVAILABLE: no payment provider is connected. */
+/** @throws AppError 503 PAYMENTS_UNAVAILABLE: no payment provider is configured. */
 export function paymentsUnavailable(): never {
   throw new AppError("PAYMENTS_UNAVAILABLE", PAYMENTS_UNAVAILABLE_MESSAGE, 503);
 }

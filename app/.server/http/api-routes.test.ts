@@ -12,7 +12,7 @@ describe("matchApiRoute", () => {
 
   it("Allow lists HEAD beside GET and OPTIONS last", () => {
     expect(allowHeader(matchApiRoute("/api/user/settings")!)).toBe("GET, HEAD, PATCH, OPTIONS");
-    expect(allowHeader(matchApiRoute("/api/login")!)).toBe("POST, OPTIONS");
+    expect(allowHeader(matchApiRoute("/api/logout")!)).toBe("POST, OPTIONS");
   });
 });
 
@@ -39,7 +39,7 @@ describe("jsonApiError", () => {
     const crash = jsonApiError(req("/api/user"), new Response("Unexpected Server Error", { status: 500 }));
     expect(crash.status).toBe(500);
     expect(await crash.json()).toMatchObject({ error: "INTERNAL" });
-    const method = jsonApiError(req("/api/login", "GET"), new Response("Method Not Allowed", { status: 405 }));
+    const method = jsonApiError(req("/api/logout", "GET"), new Response("Method Not Allowed", { status: 405 }));
     expect(method.headers.get("Allow")).toBe("POST, OPTIONS");
     expect(await method.json()).toMatchObject({ error: "METHOD_NOT_ALLOWED" });
   });

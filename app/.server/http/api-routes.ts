@@ -28,7 +28,11 @@ const route = (file: string, methods: readonly ApiMethod[]): ApiRoute => ({
  * new route must be added here.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
+  route("api.auth.forgot-password.ts", ["POST"]),
+  route("api.auth.reset-password.ts", ["POST"]),
+  route("api.auth.verify-reset-token.$token.ts", ["GET"]),
   route("api.bookmarks.ts", ["GET", "POST", "DELETE"]),
+  route("api.debug.session.ts", ["GET"]),
   route("api.export.ts", ["POST"]),
   route("api.extraction.arms.ts", ["POST"]),
   route("api.extraction.edits.ts", ["GET", "POST"]),
@@ -37,7 +41,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.guest-usage.ts", ["GET"]),
   route("api.health-answer.ts", ["POST"]),
   route("api.health.ts", ["GET"]),
-  route("api.login.ts", ["POST"]),
+  route("api.login.ts", ["GET", "POST"]),
   route("api.logout.ts", ["POST"]),
   route("api.meta-analysis.enhanced.ts", ["POST"]),
   route("api.meta-analysis.extract.ts", ["POST"]),
@@ -69,6 +73,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.shared-answers.$id.ts", ["DELETE"]),
   route("api.shared-answers.ts", ["GET", "POST"]),
   route("api.shared-plans.ts", ["POST"]),
+  route("api.stripe.webhook.ts", ["POST"]),
   route("api.studies.$id.analyze-fulltext.ts", ["POST"]),
   route("api.studies.$id.citations.ts", ["GET"]),
   route("api.studies.$id.fulltext-analysis.ts", ["GET"]),

@@ -46,7 +46,7 @@ describe("/api routing answers JSON, never HTML (issue 11)", () => {
     expect(options.headers.get("Allow")).toBe("GET, HEAD, POST, OPTIONS");
     const head = await send("HEAD", "/api/guest-usage");
     expect(head.status).toBe(200);
-    expect((await send("HEAD", "/api/login")).status).toBe(405);
+    expect((await send("HEAD", "/api/logout")).status).toBe(405);
   });
 
   it("a static segment wins over a parameter (/api/studies/batch-summarize is not a study id)", async () => {

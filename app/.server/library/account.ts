@@ -13,8 +13,8 @@ import type { Bindings } from "../env";
  * whose rows hang off a user-owned row by another key should reference it with ON DELETE CASCADE.
  */
 
-/** Tables left out of the download: their rows are secrets (session ids), not the user's data. */
-export const DOWNLOAD_EXCLUDED_TABLES: ReadonlySet<string> = new Set(["sessions"]);
+/** Tables left out of the download: their rows are secrets (session ids, reset-token hashes), not the user's data. */
+export const DOWNLOAD_EXCLUDED_TABLES: ReadonlySet<string> = new Set(["sessions", "password_reset_tokens"]);
 /** Columns never included in the download. */
 export const DOWNLOAD_EXCLUDED_COLUMNS: ReadonlySet<string> = new Set(["password_hash"]);
 /** R2 prefix of a user's files (uploaded PDFs). */
