@@ -3,9 +3,8 @@
  * gather the study text, reserve one metered use, generate (rules offline, structured output with
  * a model, both through the same citation check), commit.
  */
-import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { extractJsonMiddleware, generateText, Output, wrapLanguageModel } from "ai";
 import { z } from "zod";
+import { generateStructured } from "../meta-analysis/model-call";
 import type { UserRow } from "../../../db/schema";
 import { MEALS_FAILED_MESSAGE, WORKOUT_FAILED_MESSAGE, type MealPlan, type Workout } from "~/lib/plans";
 import type { SourceSentence } from "../ai/grounding";
@@ -79,9 +78,6 @@ async function metered<T>(app: PlansApp, options: PlanOptions, action: MeteredAc
   }
 }
 
-const structuredModel = (r: Pick<ResolvedModel, "model" | "provider">): LanguageModelV4 =>
-  r.provider === "openai-compatible" ? wrapLanguageModel({ model: r.model, middleware: extractJsonMiddleware() }) : r.model;
-
 const PLAN_RULES = [
   "Ground every prescription in the study: set `source` to the id of the sentence ([S3] → \"S3\") that reports it and `general: false`.",
   "Where the study is silent, give conservative general guidance with `source: null` and `general: true`.",
@@ -131,11 +127,11 @@ export async function generateWorkout(app: PlansApp, options: PlanOptions): Prom
   const meta = { studyTitle: input.studyTitle || source.title || "Untitled study", studyId: input.studyId ?? null, model: resolved.name, now: options.now };
   const { value, headers } = await metered(app, options, WORKOUT_ACTION, WORKOUT_FAILED_MESSAGE, async (): Promise<Workout> => {
     if (resolved.provider === "offline") return buildWorkoutPlan(sentences, meta);
-    const { output } = await generateText({
-      model: structuredModel(resolved),
+    const output = await generateStructured(resolved, {
       instructions: `You are an exercise physiologist. Write a safe 4-week training program (weeks × sessions; exercises with sets, reps, intensity, rest; progression; warm-up; safety notes) based on the exercise protocol the study reports.\n${PLAN_RULES}`,
       prompt: promptFor("4-week training program", meta.studyTitle, sentences),
-      output: Output.object({ schema: WorkoutModelSchema, name: "workout_plan" }),
+      schema: WorkoutModelSchema,
+      name: "workout_plan",
       abortSignal: options.signal,
     });
     return finishWorkout(output as WorkoutCore, sentences, meta);
@@ -160,11 +156,11 @@ export async function generateMeals(app: PlansApp, options: PlanOptions): Promis
   const meta = { studyTitle: source.title ?? (firstLine || "Untitled study"), studyId: input.studyId ?? null, model: resolved.name, now: options.now };
   const { value, headers } = await metered(app, options, MEALS_ACTION, MEALS_FAILED_MESSAGE, async (): Promise<MealPlan> => {
     if (resolved.provider === "offline") return buildMealPlan(sentences, meta);
-    const { output } = await generateText({
-      model: structuredModel(resolved),
+    const output = await generateStructured(resolved, {
       instructions: `You are a registered dietitian. Write a 7-day meal plan (breakfast, lunch, dinner, snacks; each with name, ingredients, nutrients, prepTime, default "15 min") built on the foods, nutrients and doses the study reports, with a shopping list, prep tips, nutritional guidelines with daily targets, and the research rationale.\n${PLAN_RULES}`,
       prompt: promptFor("7-day meal plan", meta.studyTitle, sentences),
-      output: Output.object({ schema: MealModelSchema, name: "meal_plan" }),
+      schema: MealModelSchema,
+      name: "meal_plan",
       abortSignal: options.signal,
     });
     const { days, ...rest } = output as z.infer<typeof MealModelSchema>;

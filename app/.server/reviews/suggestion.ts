@@ -4,7 +4,7 @@
  * maybe with reasons quoted from the abstract and the criteria. It never makes the decision; the
  * screening page shows it beside the record and lists disagreements with the human decisions.
  */
-import { extractJsonMiddleware, generateText, Output, wrapLanguageModel } from "ai";
+import { generateStructured } from "../meta-analysis/model-call";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { reviewRecords, type UserRow } from "../../../db/schema";
@@ -73,9 +73,7 @@ export async function suggestDecision(
   ].join("\n");
   const recordText = `${record.title}\n${record.abstract ?? ""}`;
   try {
-    const model = resolved.provider === "openai-compatible" ? wrapLanguageModel({ model: resolved.model, middleware: extractJsonMiddleware() }) : resolved.model;
-    const result = await generateText({
-      model,
+    const output = await generateStructured(resolved, {
       instructions: SYSTEM,
       prompt: [
         `Review question: ${[q.text, q.population && `Population: ${q.population}`, q.intervention && `Intervention: ${q.intervention}`, q.comparator && `Comparator: ${q.comparator}`, q.outcomes && `Outcomes: ${q.outcomes}`].filter(Boolean).join("\n") || review.title}`,
@@ -83,11 +81,12 @@ export async function suggestDecision(
         `Record title: ${record.title}`,
         `Record abstract: ${record.abstract ?? "(no abstract)"}`,
       ].join("\n\n"),
-      output: Output.object({ schema: SuggestionSchema, name: "screening_suggestion" }),
+      schema: SuggestionSchema,
+      name: "screening_suggestion",
     });
     const suggestion: ScreeningSuggestion = {
-      decision: result.output.decision,
-      reasons: groundedReasons(result.output.reasons, { record: recordText, criteria: criteriaText }),
+      decision: output.decision,
+      reasons: groundedReasons(output.reasons, { record: recordText, criteria: criteriaText }),
       model: resolved.name,
     };
     await app.db.update(reviewRecords).set({ suggestion: { ...suggestion } }).where(eq(reviewRecords.id, record.id));
