@@ -2,6 +2,8 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { appContentSecurityPolicy, createNonce } from "~/.server/http/csp";
+import { NonceContext } from "~/lib/nonce";
 
 const ABORT_DELAY = 5000;
 
@@ -12,11 +14,17 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  // A fresh nonce per document: Remix's inline scripts, its streamed data scripts and React's
+  // Suspense scripts carry it; the policy allows no other inline script.
+  const nonce = createNonce();
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), ABORT_DELAY);
   const body = await renderToReadableStream(
-    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceContext.Provider>,
     {
+      nonce,
       signal: controller.signal,
       onError(error: unknown) {
         if (!controller.signal.aborted) console.error(error);
@@ -27,5 +35,6 @@ export default async function handleRequest(
   body.allReady.then(() => clearTimeout(timeout));
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html");
+  responseHeaders.set("Content-Security-Policy", appContentSecurityPolicy(nonce, { dev: import.meta.env.DEV }));
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -15,6 +15,7 @@ import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -44,6 +45,7 @@ export function useOptionalUser(): PublicUser | null {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -57,8 +59,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { aiErrorFromBody, type AiError } from "~/lib/ai-errors";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toast } from "~/lib/toast";
+import { httpUrl } from "~/lib/user-html";
 
 /** SPEC §8: the toast of any failed full-text analysis. */
 export const FULLTEXT_FAILED_TITLE = "Analysis failed";
@@ -304,9 +305,9 @@ export function FullTextAnalysisDialog({
             <div className="min-w-0">
               <Dialog.Title className="text-lg font-semibold text-slate-900">Full-text analysis</Dialog.Title>
               <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">{study.title}</Dialog.Description>
-              {study.openAccessUrl && (
+              {httpUrl(study.openAccessUrl) && (
                 <a
-                  href={study.openAccessUrl}
+                  href={httpUrl(study.openAccessUrl)!}
                   target="_blank"
                   rel="noreferrer noopener"
                   className="mt-1 inline-flex items-center gap-1 text-xs text-brand-600 hover:underline"

@@ -1,4 +1,5 @@
 import { toast } from "~/lib/toast";
+import { openUserHtml, withUserHtmlCsp } from "~/lib/user-html";
 
 /**
  * Client actions on a saved report (SPEC §2 Profile, §5): download the HTML, export it (print to
@@ -35,10 +36,10 @@ export function reportFilename(report: ReportLike, now = Date.now()): string {
   return `metamind-${report.type}-report-${now}.html`;
 }
 
-/** Downloads the report's HTML. */
+/** Downloads the report's HTML, under the script-free CSP of user HTML (see ~/lib/user-html). */
 export function downloadReport(report: ReportLike): void {
   if (!report.htmlContent?.trim()) return missing("downloadable");
-  const url = URL.createObjectURL(new Blob([report.htmlContent], { type: "text/html" }));
+  const url = URL.createObjectURL(new Blob([withUserHtmlCsp(report.htmlContent)], { type: "text/html;charset=utf-8" }));
   const a = document.createElement("a");
   a.href = url;
   a.download = reportFilename(report);
@@ -51,15 +52,15 @@ export function downloadReport(report: ReportLike): void {
 
 /**
  * Opens the report (sanitized on the server) in a new tab and prints it after 1000 ms, for
- * saving as PDF (A4, 0.75 in margins from the report's print styles).
+ * saving as PDF (A4, 0.75 in margins). The tab is a blob: URL, which shares the app's origin, so
+ * the document carries the script-free CSP of user HTML as its first element: nothing in it can
+ * run even if a stored report predates the current sanitizer.
  */
 export function exportReport(report: ReportLike): void {
   if (!report.htmlContent?.trim()) return missing("exportable");
-  const page = `<style>@page{size:A4;margin:0.75in}</style>${report.htmlContent}`;
-  const url = URL.createObjectURL(new Blob([page], { type: "text/html" }));
-  const tab = window.open(url, "_blank");
+  const { tab, release } = openUserHtml(report.htmlContent, "<style>@page{size:A4;margin:0.75in}</style>");
   if (!tab) {
-    URL.revokeObjectURL(url);
+    release();
     toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
     return;
   }
@@ -69,7 +70,7 @@ export function exportReport(report: ReportLike): void {
     } catch (error) {
       console.warn("print failed", error);
     }
-    URL.revokeObjectURL(url);
+    release();
   }, PRINT_DELAY_MS);
 }
 

@@ -39,6 +39,7 @@ import type { ExcludedStudy, MetaAnalysisJobResult, Method, TestType } from "~/l
 import { removeStudy, useMetaSelection } from "~/lib/meta-selection";
 import { loadSearchState } from "~/lib/search-storage";
 import { toast } from "~/lib/toast";
+import { withUserHtmlCsp } from "~/lib/user-html";
 
 export const meta: MetaFunction = () => [{ title: "Meta-Analysis · MetaMind" }];
 
@@ -223,13 +224,13 @@ export default function MetaAnalysisPage() {
 
   function downloadReport() {
     if (!done) return;
-    downloadText(reportFileName(), buildHtml(reportTitle, ""), "text/html;charset=utf-8");
+    downloadText(reportFileName(), withUserHtmlCsp(buildHtml(reportTitle, "")), "text/html;charset=utf-8");
     toast({ title: "Download Started", description: "Your meta-analysis report is downloading." });
   }
 
   function exportResults(format: "html" | "json") {
     if (!done) return;
-    if (format === "html") downloadText(exportFileName("html"), buildHtml(reportTitle, ""), "text/html;charset=utf-8");
+    if (format === "html") downloadText(exportFileName("html"), withUserHtmlCsp(buildHtml(reportTitle, "")), "text/html;charset=utf-8");
     else downloadText(exportFileName("json"), exportJsonText(buildExport(done.result, done.options)), "application/json");
     toast({ title: "Download Started", description: `Results exported as ${format.toUpperCase()}.` });
   }

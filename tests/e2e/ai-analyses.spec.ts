@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { requireSharedFixtures } from "./shared-fixtures";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { requireSharedFixtures } from "./shared-fixtures";
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 

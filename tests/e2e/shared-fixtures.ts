@@ -1,10 +1,34 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { test } from "@playwright/test";
+import { test as base, expect } from "@playwright/test";
 
 /** ../shared next to the repository: recorded provider responses and real PDFs the browser tests replay. */
 export const SHARED_DIR = fileURLToPath(new URL("../../../shared/", import.meta.url));
 export const HAS_SHARED = existsSync(`${SHARED_DIR}fixtures/providers`);
+
+const CSP_MESSAGE = /Content Security Policy/i;
+
+/**
+ * Playwright's `test` with a `page` that fails the test on any Content-Security-Policy violation:
+ * a console message naming the policy (Chromium reports every blocked script, style, image,
+ * frame or connection that way) or a `securitypolicyviolation` event in any frame of the page.
+ * Every spec imports `test` from here.
+ */
+export const test = base.extend({
+  page: async ({ page }, provide) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (CSP_MESSAGE.test(message.text())) violations.push(`${message.type()}: ${message.text()}`);
+    });
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        console.warn(`Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
+    await provide(page);
+    expect(violations, "Content-Security-Policy violations on the page").toEqual([]);
+  },
+});
 
 /** Skips every test of the calling spec file, with the reason, when ../shared is absent. */
 export function requireSharedFixtures(): void {

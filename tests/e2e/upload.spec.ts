@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, test, type Page } from "@playwright/test";
-import { requireSharedFixtures } from "./shared-fixtures";
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 

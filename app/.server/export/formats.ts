@@ -3,6 +3,7 @@ import { Cite } from "@citation-js/core";
 import { citationsFor, formatRis, toCslItem, type CitableStudy } from "../citations/csl";
 import { sanitizeReportHtml } from "../library/sanitize";
 import type { ExportOptions, ExportStudy } from "./types";
+import { withUserHtmlCsp } from "~/lib/user-html";
 
 /**
  * The rows of an export: bibliographic fields always; identifiers and provenance with
@@ -111,7 +112,7 @@ article{border-bottom:1px solid #e2e8f0;padding:1rem 0}h2{font-size:1.1rem;margi
 .authors{margin:0;color:#334155}.meta{margin:0;color:#64748b;font-size:.9rem}dt{font-weight:600;margin-top:.5rem}dd{margin:0;white-space:pre-line}
 @page{size:A4;margin:0.75in}</style></head><body><h1>MetaMind study export</h1><p>${studies.length} studies · exported ${esc(now.toISOString().slice(0, 10))}</p>
 ${items}</body></html>`;
-  return "<!DOCTYPE html>" + sanitizeReportHtml(html);
+  return withUserHtmlCsp(sanitizeReportHtml(html));
 }
 
 /**

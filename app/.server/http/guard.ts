@@ -1,3 +1,5 @@
+import { DOCUMENT_CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY } from "./csp";
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -18,12 +20,23 @@ export function guardRequest(request: Request): Response | null {
   );
 }
 
-/** Adds conservative security headers to every response that does not set its own. */
+/**
+ * Adds conservative security headers to every response that does not set its own: nosniff,
+ * Referrer-Policy, X-Frame-Options DENY, Strict-Transport-Security and Permissions-Policy (see
+ * ./csp). App pages carry their nonce CSP from entry.server; any other HTML response (an HTML
+ * export, a page not rendered by Remix) gets the script-free document policy.
+ */
 export function withSecurityHeaders(response: Response): Response {
   const headers = new Headers(response.headers);
   if (!headers.has("X-Content-Type-Options")) headers.set("X-Content-Type-Options", "nosniff");
   if (!headers.has("Referrer-Policy")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  if (!headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "SAMEORIGIN");
+  if (!headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+  if (!headers.has("Strict-Transport-Security")) headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
+  if (!headers.has("Permissions-Policy")) headers.set("Permissions-Policy", PERMISSIONS_POLICY);
+  const isHtml = /^\s*(text\/html|application\/xhtml\+xml)/i.test(headers.get("Content-Type") ?? "");
+  if (isHtml && !headers.has("Content-Security-Policy")) {
+    headers.set("Content-Security-Policy", DOCUMENT_CONTENT_SECURITY_POLICY);
+  }
   return new Response(response.body, {
     status: response.status,
     statusText: response.statusText,

@@ -5,6 +5,7 @@ import { CitationDialog } from "~/components/library/citation-dialog";
 import { loadBookmarks, toggleBookmark, useIsBookmarked } from "~/lib/bookmarks";
 import { lookupOpenAccess, openRepositorySearch } from "~/lib/open-access";
 import { toast } from "~/lib/toast";
+import { httpUrl } from "~/lib/user-html";
 
 const BUTTON =
   "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50";
@@ -65,8 +66,9 @@ export function StudyLibraryActions({
 
   async function onOpenAccess() {
     // Open the tab synchronously (user gesture) when the copy is already known.
-    if (study.openAccessUrl) {
-      const tab = window.open(study.openAccessUrl, "_blank");
+    const known = httpUrl(study.openAccessUrl);
+    if (known) {
+      const tab = window.open(known, "_blank");
       if (tab) tab.opener = null;
       else toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
       return;
@@ -74,9 +76,10 @@ export function StudyLibraryActions({
     setPending("oa");
     const result = await lookupOpenAccess(study.id);
     setPending(null);
-    if (result?.url) {
-      toast({ title: "Open-access copy found", description: result.url });
-      const tab = window.open(result.url, "_blank");
+    const found = httpUrl(result?.url);
+    if (found) {
+      toast({ title: "Open-access copy found", description: found });
+      const tab = window.open(found, "_blank");
       if (tab) tab.opener = null;
       else toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
       return;

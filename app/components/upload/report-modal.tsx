@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { downloadBlob } from "~/lib/export-client";
 import { toast } from "~/lib/toast";
+import { withUserHtmlCsp } from "~/lib/user-html";
 import {
   asStructured,
   evidenceLabel,
@@ -80,7 +81,7 @@ export function ReportModal({ open, onOpenChange, type, content, studies, streng
   };
   const download = () => {
     const name = reportFileName(type);
-    downloadBlob(new Blob([reportHtml({ title, evidence, sections, studies })], { type: "text/html;charset=utf-8" }), name);
+    downloadBlob(new Blob([withUserHtmlCsp(reportHtml({ title, evidence, sections, studies }))], { type: "text/html;charset=utf-8" }), name);
     toast({ title: "Download Started", description: name });
   };
 
