@@ -7,8 +7,10 @@ import { getStudy } from "~/.server/studies/queries";
 /**
  * GET /api/studies/{id}/fulltext-analysis → the newest stored full-text analysis:
  * `{fullTextAnalysis, model, citations, updatedAt}` (text with "### " sections and ⟦…⟧ markup;
- * citations quote the analysed full text with offsets into it). Not metered.
- * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND / ANALYSIS_NOT_FOUND.
+ * citations quote the analysed full text with offsets into it), or
+ * `{fullTextAnalysis: null, model: null, citations: [], updatedAt: null}` for a known study not yet
+ * analysed (a normal state, so not an error the browser console would log). Not metered.
+ * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND.
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
@@ -16,7 +18,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     const stored = await getStoredFullTextAnalysis(context.app, { studyId });
     if (!stored) {
       if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
-      throw new AppError("ANALYSIS_NOT_FOUND", "This study has no full-text analysis yet", 404);
+      return Response.json(
+        { fullTextAnalysis: null, model: null, citations: [], updatedAt: null },
+        { headers: { "Cache-Control": "no-store" } },
+      );
     }
     return Response.json(stored, { headers: { "Cache-Control": "no-store" } });
   });
