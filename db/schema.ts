@@ -173,3 +173,4 @@ export * from "./schema.meta";
 export * from "./schema.uploads";
 export * from "./schema.library";
 export * from "./schema.security";
+export * from "./schema.student";

@@ -328,16 +328,16 @@ export default function SearchPage() {
   /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
   function showMergedOrder() {
     const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
-    const cards = [...document.querySelectorAll<HTMLElement>("[data-study-id]")];
+    const cards = [...document.querySelectorAll<HTMLElement>("[data-result-id]")];
     const top = cards.find((card) => card.getBoundingClientRect().bottom > header);
-    anchorRef.current = top ? { id: top.dataset.studyId!, top: top.getBoundingClientRect().top } : null;
+    anchorRef.current = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
     setMergedOrder(true);
   }
   useLayoutEffect(() => {
     const anchor = anchorRef.current;
     if (!anchor) return;
     anchorRef.current = null;
-    const card = document.querySelector<HTMLElement>(`[data-study-id="${anchor.id}"]`);
+    const card = document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
     if (card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
   }, [mergedOrder]);
   const rangeError = customRangeError(form);
@@ -350,7 +350,7 @@ export default function SearchPage() {
         database answers; duplicates are merged by DOI, PMID and title.
       </p>
 
-      <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" role="search">
+      <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" role="search">
         <div className="flex gap-2">
           <label htmlFor="search-query" className="sr-only">
             Search query
@@ -363,7 +363,7 @@ export default function SearchPage() {
             onChange={(e) => setForm((f) => ({ ...f, query: e.target.value }))}
             placeholder="e.g. vitamin D fracture prevention"
             maxLength={500}
-            className="flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+            className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           />
           <button
             type="submit"
@@ -500,7 +500,7 @@ export default function SearchPage() {
               </p>
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
-                  <div key={study.id} data-study-id={study.id}>
+                  <div key={study.id} data-result-id={study.id}>
                     <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
                   </div>
                 ))}
@@ -558,7 +558,7 @@ export default function SearchPage() {
           ) : (
             <div className="mt-4 space-y-4">
               {shown.map((study) => (
-                <div key={study.id} data-study-id={study.id}>
+                <div key={study.id} data-result-id={study.id}>
                   <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
                 </div>
               ))}

@@ -1,3 +1,4 @@
+import { recordActivity } from "../admin/activity";
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../../db/schema";
@@ -71,7 +72,9 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
     .limit(1);
-  return rows[0]?.user ?? null;
+  const user = rows[0]?.user ?? null;
+  if (user) app.waitUntil(recordActivity(app, { userId: user.id }).catch((error: unknown) => console.error("user activity not recorded", error)));
+  return user;
 }
 
 /** Like getUser, but a missing user is a 401 {error:'UNAUTHORIZED'}. */

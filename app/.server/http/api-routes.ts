@@ -28,6 +28,7 @@ const route = (file: string, methods: readonly ApiMethod[]): ApiRoute => ({
  * new route must be added here.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
+  route("api.admin.stats.ts", ["GET"]),
   route("api.bookmarks.ts", ["GET", "POST", "DELETE"]),
   route("api.export.ts", ["POST"]),
   route("api.guest-usage.ts", ["GET"]),

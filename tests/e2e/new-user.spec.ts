@@ -1,0 +1,191 @@
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
+
+requireSharedFixtures();
+
+/** Issue 16: the pages and defects a new user hits (responsive layout, history, search, settings). */
+
+const ALL_DBS = "pubmed,crossref,europepmc,core,semanticscholar,doaj";
+const PHONE_WIDTHS = [360, 390, 414];
+const PAGES = ["/", "/search", "/upload", "/meta-analysis", "/faq", "/terms", "/privacy", "/contact", "/auth", "/settings", "/profile", "/admin", "/student", "/no-such-page"];
+
+async function signIn(page: Page, email: string) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill("metamind-demo");
+  await panel.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+/** Fails a test on any console error (a 404 for a resource is one). */
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return errors;
+}
+
+/** How far the page scrolls sideways at each phone width (0 = not at all). */
+async function sidewaysOverflow(page: Page): Promise<Record<number, number>> {
+  const out: Record<number, number> = {};
+  for (const width of PHONE_WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(50);
+    out[width] = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  }
+  return out;
+}
+
+const NONE = Object.fromEntries(PHONE_WIDTHS.map((w) => [w, 0]));
+
+test("no page scrolls sideways at 360–414 px, signed out or signed in", async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const signedIn of [false, true]) {
+    if (signedIn) await signIn(page, "pro@metamind.local");
+    for (const path of PAGES) {
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(await sidewaysOverflow(page), `${path} (${signedIn ? "signed in" : "signed out"})`).toEqual(NONE);
+    }
+  }
+  // Results with 'Add to meta-analysis', and the meta-analysis page with studies selected.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/search?q=${encodeURIComponent("exercise older adults")}&db=${ALL_DBS}`);
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  const cards = page.getByTestId("study-card");
+  for (let i = 0; i < 2; i++) await cards.nth(i).getByRole("button", { name: /Add to meta-analysis/ }).click();
+  const title = cards.first().locator("h3");
+  expect((await title.boundingBox())!.width, "study titles use the card's width on a phone").toBeGreaterThan(250);
+  expect(await sidewaysOverflow(page), "/search with results").toEqual(NONE);
+  await page.goto("/meta-analysis");
+  await expect(page.getByTestId("method-select")).toBeVisible();
+  expect(await sidewaysOverflow(page), "/meta-analysis with studies").toEqual(NONE);
+  for (const id of ["method-select", "test-select"]) {
+    const box = (await page.getByTestId(id).boundingBox())!;
+    expect(box.x + box.width, `${id} stays inside a 414 px screen`).toBeLessThanOrEqual(414);
+  }
+
+  // The account menu opens on screen, with Student Portal on a phone.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  for (const name of ["Profile", "Settings", "Student Portal", "Sign Out"]) {
+    const box = (await page.getByRole("menuitem", { name }).boundingBox())!;
+    expect(box.x, name).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, name).toBeLessThanOrEqual(390);
+  }
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" })).toBeVisible();
+});
+
+test("one history entry per search, updated by paging; records retrieved apart from database totals", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  const history = async () =>
+    ((await (await page.request.get("/api/search-history")).json()) as { history: { query: string; resultCount: number; databaseTotal: number }[] }).history;
+  const before = (await history()).length;
+  await page.goto(`/search?q=${encodeURIComponent("cancer screening")}&db=${ALL_DBS}&limit=25`);
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  const pagination = page.getByRole("navigation", { name: "Pagination" });
+  await pagination.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  await pagination.getByRole("button", { name: "Previous" }).click();
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+
+  await expect.poll(async () => (await history())[0]?.query).toBe("cancer screening");
+  const after = await history();
+  expect(after.length - before, "paging saves no new entry").toBe(1);
+  const [entry] = after;
+  expect(entry!.databaseTotal).toBeGreaterThan(entry!.resultCount);
+
+  await page.getByRole("button", { name: "History" }).click();
+  const row = page.getByTestId("history-entry").first();
+  await expect(row.getByTestId("history-count").first()).toHaveText(`· ${entry!.resultCount.toLocaleString("en")} records retrieved`);
+  await expect(row.getByTestId("history-count").nth(1)).toHaveText(`· ${entry!.databaseTotal.toLocaleString("en")} in the databases`);
+});
+
+test("a /search URL fires one /api/search, and finishing keeps the cards where they are", async ({ page }) => {
+  await signIn(page, "pro@metamind.local");
+  const searches: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/search") searches.push(request.url());
+  });
+  await page.goto(`/search?q=${encodeURIComponent("exercise older adults")}&db=${ALL_DBS}`);
+  // DOAJ answers late (replay latency): read the cards that are already there.
+  await expect(page.getByTestId("progress-message")).toBeVisible({ timeout: 30_000 });
+  const ids = () => page.locator("[data-result-id]").evaluateAll((els) => els.map((el) => el.getAttribute("data-result-id")));
+  const shownEarly = await ids();
+  const reading = page.locator(`[data-result-id="${shownEarly[2]}"]`);
+  await reading.scrollIntoViewIfNeeded();
+  const topBefore = (await reading.boundingBox())!.y;
+
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  const topAfter = (await reading.boundingBox())!.y;
+  expect(Math.abs(topAfter - topBefore), "the card being read stays put").toBeLessThan(40);
+  const shownLate = await ids();
+  const kept = shownEarly.filter((id) => shownLate.includes(id));
+  expect(shownLate.slice(0, kept.length), "cards keep their arrival order").toEqual(kept);
+  expect(searches, "one /api/search per URL load").toHaveLength(1);
+  await expect(page.getByText("No studies found", { exact: false })).toHaveCount(0);
+
+  // The merged order is offered without moving the card being read.
+  await page.getByTestId("show-merged-order").click();
+  await expect(page.getByTestId("order-note")).toContainText("Showing the merged order");
+  if (await reading.count()) expect(Math.abs((await reading.boundingBox())!.y - topAfter)).toBeLessThan(2);
+});
+
+test("settings' read-only account fields are text, and an unanalysed open-access study logs no 404", async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await signIn(page, "pro@metamind.local");
+  await page.goto("/settings");
+  const account = page.getByTestId("account-information");
+  await expect(page.getByTestId("account-email")).toHaveText("pro@metamind.local");
+  await expect(page.getByTestId("account-display-name")).toHaveText("Pat");
+  await expect(account.locator("input")).toHaveCount(0);
+
+  await page.goto(`/search?q=${encodeURIComponent("cancer screening")}&db=pubmed`);
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  const withLink = page.getByTestId("study-card").filter({ has: page.getByTestId("fulltext-analysis-button") }).first();
+  if (await withLink.count()) {
+    const stored = page.waitForResponse((r) => /\/api\/studies\/\d+\/fulltext-analysis$/.test(new URL(r.url()).pathname));
+    await withLink.getByTestId("fulltext-analysis-button").click();
+    expect((await stored).status()).toBe(200);
+    await page.keyboard.press("Escape");
+  }
+  expect(errors.filter((e) => /404|Not Found/i.test(e))).toEqual([]);
+});
+
+test("FAQ, Terms, Privacy and Contact carry the spec's sections and are linked from the footer", async ({ page }) => {
+  await page.goto("/");
+  const footer = page.getByRole("navigation", { name: "Footer" });
+  for (const [name, path] of [["FAQ", "/faq"], ["Terms of Service", "/terms"], ["Privacy Policy", "/privacy"], ["Contact Support", "/contact"]]) {
+    await expect(footer.getByRole("link", { name })).toHaveAttribute("href", path);
+  }
+
+  await footer.getByRole("link", { name: "FAQ" }).click();
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Getting Started", "Search & Discovery", "AI-Powered Analysis", "Data Management", "Installation & Technical"]);
+  const first = page.getByTestId("faq-item").first();
+  await first.locator("summary").click();
+  await expect(first).toHaveAttribute("open", "");
+  await expect(page.locator('main a[href="/search"]').first()).toBeAttached();
+  await expect(page.locator('main a[href="/profile"]').first()).toBeAttached();
+
+  await page.goto("/terms");
+  await expect(page.getByTestId("policy-section")).toHaveCount(11);
+  await expect(page.getByTestId("last-updated")).toHaveText("Last updated: July 9 2025");
+  await expect(page.locator('main a[href="/"]')).toBeVisible();
+
+  await page.goto("/privacy");
+  await expect(page.getByTestId("policy-section")).toHaveCount(11);
+  await expect(page.getByTestId("last-updated")).toHaveText("Last updated: July 9, 2025");
+  await expect(page.getByTestId("policy-section").nth(8)).toContainText("under 13");
+  await expect(page.getByTestId("policy-section").nth(2)).toContainText("TLS 1.3");
+
+  await page.goto("/contact");
+  await expect(page.getByTestId("support-topic")).toHaveText([/Subscription & Billing/, /Technical Support/, /Research Assistance/, /Data & Privacy/]);
+  await expect(page.getByTestId("policy-box")).toHaveText([/Response commitment/, /Resolution process/, /Escalation path/, /Satisfaction guarantee/]);
+  await expect(page.getByTestId("contact-channels")).toContainText("within 24 hours");
+  await expect(page.getByTestId("contact-channels")).toContainText("United Kingdom");
+});
