@@ -126,7 +126,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         )}
       </div>
       <div className="mt-2 flex flex-col-reverse items-start gap-2 sm:flex-row sm:justify-between sm:gap-3">
-        <h3 className="min-w-0 text-lg font-semibold leading-snug break-words text-slate-900">{study.title}</h3>
+        <h3 className="w-full min-w-0 text-lg font-semibold leading-snug break-words text-slate-900 sm:w-auto sm:flex-1">{study.title}</h3>
         <button
           type="button"
           onClick={() => toggleStudy(study)}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
 import type { ProviderReport } from "~/.server/search/fan-out";
@@ -148,8 +149,6 @@ export default function SearchPage() {
   /** Study ids in the order their cards appeared while the databases answered. */
   const [arrival, setArrival] = useState<number[]>([]);
   const [mergedOrder, setMergedOrder] = useState(false);
-  /** The card at the top of the viewport and its offset, kept across a re-order. */
-  const anchorRef = useRef<{ id: string; top: number } | null>(null);
   const started = useRef(false);
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data);
@@ -330,16 +329,11 @@ export default function SearchPage() {
     const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
     const cards = [...document.querySelectorAll<HTMLElement>("[data-result-id]")];
     const top = cards.find((card) => card.getBoundingClientRect().bottom > header);
-    anchorRef.current = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
-    setMergedOrder(true);
+    const anchor = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
+    flushSync(() => setMergedOrder(true));
+    const card = anchor && document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
+    if (anchor && card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
   }
-  useLayoutEffect(() => {
-    const anchor = anchorRef.current;
-    if (!anchor) return;
-    anchorRef.current = null;
-    const card = document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
-    if (card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
-  }, [mergedOrder]);
   const rangeError = customRangeError(form);
 
   return (
