@@ -65,6 +65,8 @@ const vars = {
   UNPAYWALL_BASE_URL: `${replayBase}/unpaywall`,
   CORE_API_KEY: "offline-replay",
   FULLTEXT_ALLOW_HOSTS: "127.0.0.1",
+  // The offline demo's admin: register admin@metamind.local to open /admin.
+  ADMIN_EMAILS: "admin@metamind.local",
 };
 for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
   const colon = pair.indexOf(":");

@@ -87,6 +87,10 @@ test("one history entry per search, updated by paging; records retrieved apart f
   await signIn(page, "pro@metamind.local");
   const history = async () =>
     ((await (await page.request.get("/api/search-history")).json()) as { history: { query: string; resultCount: number; databaseTotal: number }[] }).history;
+  // A search other than the newest entry (an earlier test may have run this one last).
+  await page.goto(`/search?q=${encodeURIComponent("exercise older adults")}&db=pubmed`);
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await history())[0]?.query).toBe("exercise older adults");
   const before = (await history()).length;
   await page.goto(`/search?q=${encodeURIComponent("cancer screening")}&db=${ALL_DBS}&limit=25`);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
@@ -132,10 +136,12 @@ test("a /search URL fires one /api/search, and finishing keeps the cards where t
   expect(searches, "one /api/search per URL load").toHaveLength(1);
   await expect(page.getByText("No studies found", { exact: false })).toHaveCount(0);
 
-  // The merged order is offered without moving the card being read.
+  // The merged order is offered without moving the card being read (the one at the top).
+  await reading.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  const topNow = (await reading.boundingBox())!.y;
   await page.getByTestId("show-merged-order").click();
   await expect(page.getByTestId("order-note")).toContainText("Showing the merged order");
-  if (await reading.count()) expect(Math.abs((await reading.boundingBox())!.y - topAfter)).toBeLessThan(2);
+  expect(Math.abs((await reading.boundingBox())!.y - topNow)).toBeLessThan(2);
 });
 
 test("settings' read-only account fields are text, and an unanalysed open-access study logs no 404", async ({ page }) => {
@@ -190,4 +196,63 @@ test("FAQ, Terms, Privacy and Contact carry the spec's sections and are linked f
   await expect(page.getByTestId("policy-box")).toHaveText([/Response commitment/, /Resolution process/, /Escalation path/, /Satisfaction guarantee/]);
   await expect(page.getByTestId("contact-channels")).toContainText("within 24 hours");
   await expect(page.getByTestId("contact-channels")).toContainText("United Kingdom");
+});
+
+test("admin: Access Denied for non-admins, statistics for an ADMIN_EMAILS account", async ({ page }) => {
+  await signIn(page, "free@metamind.local");
+  await page.goto("/admin");
+  await expect(page.getByTestId("access-denied")).toContainText("Access Denied");
+  await expect(page.getByText("You don't have permission to access the admin panel.").first()).toBeVisible();
+  expect((await page.request.get("/api/admin/stats")).status()).toBe(403);
+
+  // The offline server's ADMIN_EMAILS is admin@metamind.local.
+  await page.request.post("/api/logout");
+  const reg = await page.request.post("/api/register", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  expect([201, 409]).toContain(reg.status());
+  if (reg.status() === 409) await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  await page.goto("/admin");
+  const stats = (await (await page.request.get("/api/admin/stats")).json()) as { totalUsers: number; recentSignups: number; activeUsers: number; growthRate: number };
+  await expect(page.getByTestId("stat-total")).toHaveText(stats.totalUsers.toLocaleString("en"));
+  await expect(page.getByTestId("stat-recent")).toHaveText(String(stats.recentSignups));
+  await expect(page.getByTestId("stat-active")).toHaveText(String(stats.activeUsers));
+  await expect(page.getByTestId("stat-growth")).toHaveText(`${stats.growthRate}%`);
+  expect(stats.activeUsers).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId("recent-user").filter({ hasText: "admin@metamind.local" })).toContainText("Not provided");
+  await expect(page.getByTestId("recent-user").first()).toContainText("Active");
+});
+
+test("student portal: assignments by due date with an overdue badge; a Profile report sent and transferred", async ({ page, context }) => {
+  await signIn(page, "free@metamind.local");
+  const report = await page.request.post("/api/saved-reports", {
+    data: { name: "Sleep and memory guide", type: "meta-analysis", studyIds: ["1"], reportData: {}, htmlContent: "<h1>Sleep</h1><p>Pooled SMD 0.4</p>" },
+  });
+  expect(report.status()).toBe(201);
+
+  await page.goto("/student");
+  for (const [title, due] of [["Final essay", "2099-06-01"], ["Reading log", "2000-01-10"], ["Lab report", "2099-01-15"]]) {
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Due date").fill(due);
+    await page.getByRole("button", { name: "Add Assignment" }).click();
+    await expect(page.getByTestId("assignment").filter({ hasText: title })).toBeVisible();
+  }
+  await expect(page.getByTestId("assignment").locator("p.font-semibold")).toHaveText(["Reading log", "Lab report", "Final essay"]);
+  await expect(page.getByTestId("overdue-badge")).toHaveCount(1);
+  await expect(page.getByTestId("assignment").first().getByTestId("overdue-badge")).toBeVisible();
+
+  // Profile → Send to Student Portal opens /student#study-guides in a new tab with the guide.
+  await page.goto("/profile");
+  await page.getByRole("tab", { name: /reports/i }).click();
+  const [portal] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Send to Student Portal" }).first().click()]);
+  await portal.waitForLoadState();
+  expect(new URL(portal.url()).pathname + new URL(portal.url()).hash).toBe("/student#study-guides");
+  await expect(portal.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" })).toBeVisible();
+  await portal.close();
+
+  // Transfer to Assignment lists the assignments and transfers the report.
+  await page.getByRole("button", { name: "Transfer to Assignment" }).first().click();
+  await page.getByLabel("Assignment").selectOption({ label: "Lab report (due 2099-01-15)" });
+  await page.getByRole("button", { name: "Transfer", exact: true }).click();
+  await expect(page.getByText("Study guide transferred").first()).toBeVisible();
+  await page.goto("/student#study-guides");
+  await expect(page.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" }).getByTestId("guide-assignment")).toHaveText(" · Assigned to Lab report");
 });

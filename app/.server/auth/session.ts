@@ -44,11 +44,12 @@ function sessionCookie(secret: string) {
 
 /**
  * Starts a session row for the user and returns the Set-Cookie header value (signed session id;
- * HttpOnly, Secure, SameSite=Lax).
+ * HttpOnly, Secure, SameSite=Lax). Signing in counts as activity (admin 'Active Users').
  */
 export async function createUserSession(app: AppServices, userId: string): Promise<string> {
   const id = crypto.randomUUID() + crypto.randomUUID().replaceAll("-", "");
   await app.db.insert(sessions).values({ id, userId, expiresAt: Date.now() + SESSION_TTL_MS });
+  await recordActivity(app, { userId });
   return sessionCookie(app.env.SESSION_SECRET).serialize(id);
 }
 
