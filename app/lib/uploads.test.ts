@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  processingOutcome,
+  uploadedMessage,
   asStructured,
   evidenceLabel,
   formatFileSize,
@@ -89,5 +91,18 @@ describe("reports", () => {
     expect(evidenceLabel(null)).toBe("Evidence: Moderate");
     expect(evidenceLabel("high")).toBe("Evidence: High");
     expect(evidenceLabel("low")).toBe("Evidence: Low");
+  });
+});
+
+describe("upload toasts (issue 16 defect 3)", () => {
+  it("says what was uploaded and that processing follows", () => {
+    expect(uploadedMessage([{ success: true }, { success: true }, { success: true }, { success: false, message: "x.txt is not a PDF." }])).toBe(
+      "3 of 4 uploaded; processing… x.txt is not a PDF.",
+    );
+    expect(uploadedMessage([{ success: false, message: "Empty." }])).toBe("0 of 1 uploaded. Empty.");
+  });
+  it("reports the outcome only once every upload has left queued/extracting", () => {
+    expect(processingOutcome([1, 2], [{ id: 1, status: "ready" }, { id: 2, status: "extracting" }])).toBeNull();
+    expect(processingOutcome([1, 2, 3], [{ id: 1, status: "ready" }, { id: 2, status: "failed" }])).toEqual({ ready: 1, failed: 2 });
   });
 });
