@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   processingOutcome,
+  reportTitle,
   uploadedMessage,
   asStructured,
   evidenceLabel,
@@ -69,6 +70,11 @@ describe("splitSections (SPEC §4 analysis view)", () => {
 });
 
 describe("reports", () => {
+  it("titles the report with the right number", () => {
+    expect(reportTitle("summary", 1)).toBe("Combined Summary of 1 Study");
+    expect(reportTitle("summary", 3)).toBe("Combined Summary of 3 Studies");
+    expect(reportTitle("analysis", 2)).toBe("Meta-Analysis of 2 Uploaded Studies");
+  });
   it("names downloads metamind-{type}-report-{timestamp}.html", () => {
     expect(reportFileName("summary", new Date(1700000000000))).toBe("metamind-summary-report-1700000000000.html");
     expect(reportFileName("analysis", new Date(5))).toBe("metamind-analysis-report-5.html");

@@ -299,3 +299,12 @@ export function processingOutcome(
   }
   return { ready, failed };
 }
+
+/**
+ * The report modal's title (SPEC §2: 'Combined Summary of N Studies', 'Meta-Analysis of N
+ * Uploaded Studies'), with the singular for one study.
+ */
+export function reportTitle(type: "summary" | "analysis", n: number): string {
+  const studies = n === 1 ? "Study" : "Studies";
+  return type === "summary" ? `Combined Summary of ${n} ${studies}` : `Meta-Analysis of ${n} Uploaded ${studies}`;
+}
