@@ -250,7 +250,7 @@ test("student portal: assignments by due date with an overdue badge; a Profile r
 
   // Transfer to Assignment lists the assignments and transfers the report.
   await page.getByRole("button", { name: "Transfer to Assignment" }).first().click();
-  await page.getByLabel("Assignment").selectOption({ label: "Lab report (due 2099-01-15)" });
+  await page.getByLabel("Assignment", { exact: true }).selectOption({ label: "Lab report (due 2099-01-15)" });
   await page.getByRole("button", { name: "Transfer", exact: true }).click();
   await expect(page.getByText("Study guide transferred").first()).toBeVisible();
   await page.goto("/student#study-guides");
