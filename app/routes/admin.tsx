@@ -1,10 +1,19 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
 import { Loader2, ShieldAlert, TrendingUp, UserCheck, UserPlus, Users } from "lucide-react";
 import { useEffect, useState } from "react";
+import { isAdminEmail } from "~/.server/admin/stats";
+import { getUser } from "~/.server/auth/session";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/lib/toast";
 
 export const meta: MetaFunction = () => [{ title: "Admin · MetaMind" }];
+
+/** Whether to ask for the statistics at all (SPEC §6: the call is made only for admins); the API decides again. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getUser(context.app, request);
+  return { mayAsk: user !== null && isAdminEmail(context.app.env.ADMIN_EMAILS, user.email) };
+}
 
 /** GET /api/admin/stats (SPEC §3 Admin stats). */
 interface AdminStats {
@@ -22,16 +31,24 @@ type State = { kind: "loading" } | { kind: "denied" } | { kind: "error"; message
  * shows the spinner, then the stats, or the 'Access Denied' card and toast on a 401/403.
  */
 export default function Admin() {
+  const { mayAsk } = useLoaderData<typeof loader>();
   const [state, setState] = useState<State>({ kind: "loading" });
 
   useEffect(() => {
     const controller = new AbortController();
+    const deny = () => {
+      setState({ kind: "denied" });
+      toast({ title: "Access Denied", description: "You don't have permission to access the admin panel.", variant: "destructive" });
+    };
+    if (!mayAsk) {
+      deny();
+      return;
+    }
     void (async () => {
       try {
         const res = await fetch("/api/admin/stats", { credentials: "include", cache: "no-store", signal: controller.signal });
         if (res.status === 401 || res.status === 403) {
-          setState({ kind: "denied" });
-          toast({ title: "Access Denied", description: "You don't have permission to access the admin panel.", variant: "destructive" });
+          deny();
           return;
         }
         if (!res.ok) throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);
@@ -43,7 +60,7 @@ export default function Admin() {
       }
     })();
     return () => controller.abort();
-  }, []);
+  }, [mayAsk]);
 
   if (state.kind === "loading") {
     return (

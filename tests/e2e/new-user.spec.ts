@@ -256,3 +256,25 @@ test("student portal: assignments by due date with an overdue badge; a Profile r
   await page.goto("/student#study-guides");
   await expect(page.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" }).getByTestId("guide-assignment")).toHaveText(" · Assigned to Lab report");
 });
+
+test("toasts: one at a time, at the top on a phone, bottom-right and at most 420 px wide on a desktop", async ({ page }) => {
+  await signIn(page, "free@metamind.local");
+  const errors = collectConsoleErrors(page);
+  const toasts = page.getByRole("region", { name: /Notifications/ }).locator("li");
+  const toast = toasts.filter({ hasText: "Access Denied" });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/admin");
+  await expect(toast).toBeVisible();
+  const phone = (await toast.boundingBox())!;
+  expect(phone.y).toBeLessThan(100);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/admin");
+  await expect(toast).toBeVisible();
+  const desktop = (await toast.boundingBox())!;
+  expect(desktop.width).toBeLessThanOrEqual(420);
+  expect(desktop.x + desktop.width).toBeGreaterThan(1280 - 40);
+  expect(desktop.y + desktop.height).toBeGreaterThan(800 - 40);
+  await expect(toasts).toHaveCount(1);
+  expect(errors, "a non-admin's page makes no refused call").toEqual([]);
+});
