@@ -43,6 +43,7 @@ export default defineConfig({
                 ENVIRONMENT: "test",
                 SESSION_SECRET: "test-session-secret",
                 OFFLINE_MODEL_DELAY_MS: "0",
+                ADMIN_EMAILS: "Admin@MetaMind.test, second-admin@metamind.test",
                 TEST_MIGRATIONS: await readD1Migrations(path.join(root, "db/migrations")),
               },
             },

@@ -185,3 +185,4 @@ export * from "./schema.security";
 export * from "./schema.reliability";
 export * from "./schema.reviews";
 export * from "./schema.billing";
+export * from "./schema.student";

@@ -82,6 +82,8 @@ const vars = {
         STRIPE_API_BASE: replayBase,
       }
     : {}),
+  // The offline demo's admin: register admin@metamind.local to open /admin.
+  ADMIN_EMAILS: "admin@metamind.local",
 };
 for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
   const colon = pair.indexOf(":");

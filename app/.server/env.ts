@@ -45,6 +45,8 @@ export const EnvSchema = z
     /** Remote model time limit: max wait for the answer to start and between streamed parts (ms). */
     AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
     AI_SUMMARIES_PER_MONTH: z.coerce.number().int().min(0).default(20),
+    /** E-mail addresses (comma or space separated, any case) allowed on /admin and GET /api/admin/stats. */
+    ADMIN_EMAILS: optionalString,
     /** Private hosts full-text fetches may reach anyway (comma list), e.g. "127.0.0.1" for the offline replay. */
     FULLTEXT_ALLOW_HOSTS: optionalString,
     /** Largest answer read from a search database, Unpaywall or Europe PMC, in bytes (16 MiB). */

@@ -1,4 +1,12 @@
+import { Link } from "@remix-run/react";
+
 const DATABASES = ["PubMed", "Crossref", "Europe PMC", "CORE", "Semantic Scholar", "DOAJ"];
+const LINKS = [
+  { to: "/faq", label: "FAQ" },
+  { to: "/terms", label: "Terms of Service" },
+  { to: "/privacy", label: "Privacy Policy" },
+  { to: "/contact", label: "Contact Support" },
+];
 
 export function Footer() {
   return (
@@ -10,6 +18,17 @@ export function Footer() {
             Searches {DATABASES.slice(0, -1).join(", ")} and {DATABASES.at(-1)}, with AI summaries
             and meta-analysis reports.
           </p>
+          <nav aria-label="Footer" className="pt-2">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1">
+              {LINKS.map(({ to, label }) => (
+                <li key={to}>
+                  <Link to={to} className="text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
+                    {label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
         </div>
         <div className="space-y-1 md:text-right">
           <p>

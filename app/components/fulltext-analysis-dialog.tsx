@@ -115,7 +115,7 @@ class GatedError extends Error {}
 /** Raw [Sx] markers, for a streamed text shown without its stored, grounded version. */
 const RAW_MARKERS = /\s?\[\s*[Ss]\d+(?:\s*(?:[-–—,;&]|to|and)\s*[Ss]?\d+)*\s*\]/g;
 
-/** GET /api/studies/{id}/fulltext-analysis, or null when nothing is stored (404). */
+/** GET /api/studies/{id}/fulltext-analysis, or null when nothing is stored (`fullTextAnalysis: null`). */
 async function fetchStored(
   studyId: number,
   signal: AbortSignal,
@@ -136,6 +136,7 @@ async function fetchStored(
     sourceUrl?: unknown;
     visibility?: unknown;
   };
+  if (body.fullTextAnalysis === null) return null;
   if (typeof body.fullTextAnalysis !== "string" || typeof body.model !== "string") {
     throw new Error("Malformed full-text analysis");
   }

@@ -4,6 +4,8 @@ import {
   ChevronDown,
   CircleUser,
   FlaskConical,
+  GraduationCap,
+  HelpCircle,
   LayoutDashboard,
   ListChecks,
   LogOut,
@@ -36,23 +38,32 @@ const NAV_ITEMS: NavItem[] = [
   { to: "/upload", label: "Upload PDFs", icon: Upload },
   { to: "/reviews", label: "Reviews", icon: ListChecks },
   { to: "/meta-analysis", label: "Meta-Analysis", icon: FlaskConical },
+  { to: "/faq", label: "FAQ", icon: HelpCircle },
+];
+
+/** Account links in the user menu; `mobileOnly` ones show below the `sm` breakpoint only (SPEC §2). */
+const ACCOUNT_ITEMS: { to: string; label: string; icon: LucideIcon; mobileOnly?: boolean }[] = [
+  { to: "/profile", label: "Profile", icon: UserRound },
+  { to: "/settings", label: "Settings", icon: Settings },
+  { to: "/student", label: "Student Portal", icon: GraduationCap, mobileOnly: true },
 ];
 
 export function Header({ user }: { user: PublicUser | null }) {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
+      <div className="mx-auto flex h-16 max-w-6xl min-w-0 items-center gap-2 px-3 sm:gap-4 sm:px-6">
         <Link
           to="/"
-          className="flex items-center gap-2 rounded-md text-lg font-semibold tracking-tight text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+          aria-label="MetaMind home"
+          className="flex shrink-0 items-center gap-2 rounded-md text-lg font-semibold tracking-tight text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
         >
           <span className="flex size-8 items-center justify-center rounded-lg bg-brand-600 text-white">
             <Microscope className="size-4.5" aria-hidden />
           </span>
-          MetaMind
+          <span className={user ? "hidden sm:inline" : undefined}>MetaMind</span>
         </Link>
         {user && <MainNav />}
-        <div className="ml-auto flex items-center">
+        <div className="ml-auto flex shrink-0 items-center">
           {user ? (
             <UserMenu user={user} />
           ) : (
@@ -68,7 +79,7 @@ export function Header({ user }: { user: PublicUser | null }) {
 
 function MainNav() {
   return (
-    <nav aria-label="Main" className="flex items-center gap-1">
+    <nav aria-label="Main" className="flex min-w-0 items-center gap-0.5 sm:gap-1">
       {NAV_ITEMS.map(({ to, label, icon: Icon, end }) => (
         <NavLink
           key={to}
@@ -77,7 +88,7 @@ function MainNav() {
           title={label}
           className={({ isActive }) =>
             cn(
-              "flex items-center gap-2 rounded-md px-2.5 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:px-3",
+              "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3",
               isActive
                 ? "bg-brand-50 text-brand-700"
                 : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
@@ -85,7 +96,7 @@ function MainNav() {
           }
         >
           <Icon className="size-4 shrink-0" aria-hidden />
-          <span className="sr-only md:not-sr-only">{label}</span>
+          <span className="sr-only lg:not-sr-only">{label}</span>
         </NavLink>
       ))}
       <HistoryButton />
@@ -129,17 +140,18 @@ function UserMenu({ user }: { user: PublicUser }) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" className="max-w-56 gap-1.5 px-2">
-          <CircleUser className="size-5 text-slate-500" aria-hidden />
-          <span className="sr-only truncate sm:not-sr-only">{name}</span>
-          <ChevronDown className="size-4 text-slate-400" aria-hidden />
+        <Button variant="ghost" size="sm" className="max-w-40 gap-1 px-1.5 sm:gap-1.5 sm:px-2 xl:max-w-56" aria-label={`Account menu for ${name}`}>
+          <CircleUser className="size-5 shrink-0 text-slate-500" aria-hidden />
+          <span className="sr-only truncate xl:not-sr-only">{name}</span>
+          <ChevronDown className="hidden size-4 shrink-0 text-slate-400 sm:block" aria-hidden />
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content
           align="end"
           sideOffset={6}
-          className="z-50 min-w-60 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg"
+          collisionPadding={8}
+          className="z-50 w-[min(15rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg"
         >
           <DropdownMenu.Label className="px-3 py-2">
             <p className="truncate text-sm font-medium">{name}</p>
@@ -149,14 +161,14 @@ function UserMenu({ user }: { user: PublicUser }) {
             </Badge>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          {[
-            { to: "/profile", label: "Profile", icon: UserRound },
-            { to: "/settings", label: "Settings", icon: Settings },
-          ].map(({ to, label, icon: Icon }) => (
+          {ACCOUNT_ITEMS.map(({ to, label, icon: Icon, mobileOnly }) => (
             <DropdownMenu.Item key={to} asChild>
               <Link
                 to={to}
-                className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+                className={cn(
+                  "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900",
+                  mobileOnly && "sm:hidden",
+                )}
               >
                 <Icon className="size-4" aria-hidden />
                 {label}

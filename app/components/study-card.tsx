@@ -125,8 +125,8 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
           <span className="text-slate-500">{study.citationCount} citations</span>
         )}
       </div>
-      <div className="mt-2 flex items-start justify-between gap-3">
-        <h3 className="text-lg font-semibold leading-snug text-slate-900">{study.title}</h3>
+      <div className="mt-2 flex flex-col-reverse items-start gap-2 sm:flex-row sm:justify-between sm:gap-3">
+        <h3 className="w-full min-w-0 text-lg font-semibold leading-snug break-words text-slate-900 sm:w-auto sm:flex-1">{study.title}</h3>
         <button
           type="button"
           onClick={() => toggleStudy(study)}

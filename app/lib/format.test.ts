@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAuthors, formatPublicationDate } from "./format";
+import { formatAuthors, formatPublicationDate, historyCountLabels } from "./format";
 
 describe("formatAuthors", () => {
   it("shows three authors then et al.", () => {
@@ -15,5 +15,13 @@ describe("formatPublicationDate", () => {
     expect(formatPublicationDate("2024-03")).toBe("Mar 2024");
     expect(formatPublicationDate("2024")).toBe("2024");
     expect(formatPublicationDate(null)).toBe("");
+  });
+});
+
+describe("historyCountLabels", () => {
+  it("keeps records retrieved and database totals apart", () => {
+    expect(historyCountLabels(2, 42_249)).toEqual(["2 records retrieved", "42,249 in the databases"]);
+    expect(historyCountLabels(1, 1)).toEqual(["1 record retrieved"]);
+    expect(historyCountLabels(25)).toEqual(["25 records retrieved"]);
   });
 });

@@ -25,3 +25,16 @@ export const PROVIDER_LABELS: Record<string, string> = {
   semanticscholar: "Semantic Scholar",
   doaj: "DOAJ",
 };
+
+/**
+ * The two counts of a search-history entry as separate phrases: records the user retrieved and
+ * records the databases hold for the query, e.g. `["2 records retrieved", "42,249 in the databases"]`.
+ * The second is omitted when unknown (undefined) or equal to the first.
+ */
+export function historyCountLabels(resultCount: number, databaseTotal?: number): string[] {
+  const labels = [`${resultCount.toLocaleString("en")} ${resultCount === 1 ? "record" : "records"} retrieved`];
+  if (databaseTotal !== undefined && databaseTotal !== resultCount) {
+    labels.push(`${databaseTotal.toLocaleString("en")} in the databases`);
+  }
+  return labels;
+}

@@ -74,7 +74,7 @@ export function exportReport(report: ReportLike): void {
   }, PRINT_DELAY_MS);
 }
 
-/** Saves a copy as a study guide for the student portal and opens /student#study-guides. */
+/** Saves a copy as a study guide for the student portal (browser storage and the account) and opens /student#study-guides. */
 export function sendToStudentPortal(report: ReportLike): void {
   if (!report.htmlContent?.trim()) return missing("exportable");
   try {
@@ -87,4 +87,11 @@ export function sendToStudentPortal(report: ReportLike): void {
   }
   window.open("/student#study-guides", "_blank");
   toast({ title: "Sent to Student Portal", description: report.name });
+  // Signed in (Profile is), the guide is also kept on the account (POST /api/student/study-guides).
+  fetch("/api/student/study-guides", {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ reportId: report.id }),
+  }).catch((error: unknown) => console.warn("The study guide is kept in this browser only", error));
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  processingOutcome,
+  reportTitle,
+  uploadedMessage,
   asStructured,
   evidenceLabel,
   formatFileSize,
@@ -67,6 +70,11 @@ describe("splitSections (SPEC §4 analysis view)", () => {
 });
 
 describe("reports", () => {
+  it("titles the report with the right number", () => {
+    expect(reportTitle("summary", 1)).toBe("Combined Summary of 1 Study");
+    expect(reportTitle("summary", 3)).toBe("Combined Summary of 3 Studies");
+    expect(reportTitle("analysis", 2)).toBe("Meta-Analysis of 2 Uploaded Studies");
+  });
   it("names downloads metamind-{type}-report-{timestamp}.html", () => {
     expect(reportFileName("summary", new Date(1700000000000))).toBe("metamind-summary-report-1700000000000.html");
     expect(reportFileName("analysis", new Date(5))).toBe("metamind-analysis-report-5.html");
@@ -89,5 +97,18 @@ describe("reports", () => {
     expect(evidenceLabel(null)).toBe("Evidence: Moderate");
     expect(evidenceLabel("high")).toBe("Evidence: High");
     expect(evidenceLabel("low")).toBe("Evidence: Low");
+  });
+});
+
+describe("upload toasts (issue 16 defect 3)", () => {
+  it("says what was uploaded and that processing follows", () => {
+    expect(uploadedMessage([{ success: true }, { success: true }, { success: true }, { success: false, message: "x.txt is not a PDF." }])).toBe(
+      "3 of 4 uploaded; processing… x.txt is not a PDF.",
+    );
+    expect(uploadedMessage([{ success: false, message: "Empty." }])).toBe("0 of 1 uploaded. Empty.");
+  });
+  it("reports the outcome only once every upload has left queued/extracting", () => {
+    expect(processingOutcome([1, 2], [{ id: 1, status: "ready" }, { id: 2, status: "extracting" }])).toBeNull();
+    expect(processingOutcome([1, 2, 3], [{ id: 1, status: "ready" }, { id: 2, status: "failed" }])).toEqual({ ready: 1, failed: 2 });
   });
 });

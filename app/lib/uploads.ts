@@ -269,3 +269,42 @@ export function evidenceLabel(strength: string | null | undefined): string {
   if (s === "high" || s === "moderate" || s === "low") return `Evidence: ${s[0]!.toUpperCase()}${s.slice(1)}`;
   return "Evidence: Moderate";
 }
+
+/**
+ * The toast text after `POST /api/upload-pdfs` answered: what was uploaded, and that extraction
+ * is still to come (issue 16: never 'processed' while the files are only queued).
+ */
+export function uploadedMessage(results: readonly { success: boolean; message?: string }[]): string {
+  const ok = results.filter((r) => r.success).length;
+  const refusals = results.filter((r) => !r.success).map((r) => r.message).filter(Boolean);
+  const head = `${ok} of ${results.length} uploaded${ok > 0 ? "; processing…" : ""}`;
+  return refusals.length ? `${head}${ok > 0 ? "" : "."} ${refusals.join(" ")}` : head;
+}
+
+/**
+ * Whether the uploads `ids` have finished processing in `studies` (none queued or extracting),
+ * and how they ended; null while any is still processing. Ids no longer listed count as failed.
+ */
+export function processingOutcome(
+  ids: readonly number[],
+  studies: readonly Pick<UploadedStudy, "id" | "status">[],
+): { ready: number; failed: number } | null {
+  let ready = 0;
+  let failed = 0;
+  for (const id of ids) {
+    const study = studies.find((s) => s.id === id);
+    if (!study || study.status === "failed") failed++;
+    else if (study.status === "ready") ready++;
+    else return null;
+  }
+  return { ready, failed };
+}
+
+/**
+ * The report modal's title (SPEC §2: 'Combined Summary of N Studies', 'Meta-Analysis of N
+ * Uploaded Studies'), with the singular for one study.
+ */
+export function reportTitle(type: "summary" | "analysis", n: number): string {
+  const studies = n === 1 ? "Study" : "Studies";
+  return type === "summary" ? `Combined Summary of ${n} ${studies}` : `Meta-Analysis of ${n} Uploaded ${studies}`;
+}

@@ -10,8 +10,10 @@ import { getStudy } from "~/.server/studies/queries";
  * see (a public one, or the caller's own private one made from a URL they supplied):
  * `{fullTextAnalysis, model, citations, updatedAt, sourceUrl, visibility: 'public'|'private'}`
  * (text with "### " sections and ⟦…⟧ markup; citations quote the analysed full text with offsets
- * into it; sourceUrl is the URL it was made from). Not metered.
- * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND / ANALYSIS_NOT_FOUND.
+ * into it; sourceUrl is the URL it was made from), or
+ * `{fullTextAnalysis: null, model: null, citations: [], updatedAt: null}` for a known study not yet
+ * analysed (a normal state, so not an error the browser console would log). Not metered.
+ * Errors: 400 INVALID_STUDY_ID, 404 STUDY_NOT_FOUND.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
@@ -20,7 +22,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const stored = await getStoredFullTextAnalysis(context.app, { studyId, viewerId: user?.id ?? null });
     if (!stored) {
       if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
-      throw new AppError("ANALYSIS_NOT_FOUND", "This study has no full-text analysis yet", 404);
+      return Response.json(
+        { fullTextAnalysis: null, model: null, citations: [], updatedAt: null },
+        { headers: { "Cache-Control": "no-store" } },
+      );
     }
     return Response.json(stored, { headers: { "Cache-Control": "no-store" } });
   });

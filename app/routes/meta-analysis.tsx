@@ -374,14 +374,14 @@ export default function MetaAnalysisPage() {
         <h2 id="model-heading" className="text-lg font-semibold text-slate-900">
           Model
         </h2>
-        <div className="mt-3 grid gap-4 sm:grid-cols-2">
-          <label className="flex flex-col gap-1 text-sm text-slate-700">
+        <div className="mt-3 grid min-w-0 gap-4 sm:grid-cols-2">
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
             τ² estimator
             <select
               data-testid="method-select"
               value={options.method}
               onChange={(e) => setOptions((o) => ({ ...o, method: e.target.value as Method }))}
-              className="rounded-md border border-slate-300 px-2 py-1.5"
+              className="w-full min-w-0 max-w-full truncate rounded-md border border-slate-300 px-2 py-1.5"
             >
               {METHOD_CHOICES.map((m) => (
                 <option key={m} value={m}>
@@ -391,13 +391,13 @@ export default function MetaAnalysisPage() {
               ))}
             </select>
           </label>
-          <label className="flex flex-col gap-1 text-sm text-slate-700">
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
             Test and confidence intervals
             <select
               data-testid="test-select"
               value={options.test}
               onChange={(e) => setOptions((o) => ({ ...o, test: e.target.value as TestType }))}
-              className="rounded-md border border-slate-300 px-2 py-1.5"
+              className="w-full min-w-0 max-w-full truncate rounded-md border border-slate-300 px-2 py-1.5"
             >
               <option value="knha">{TEST_LABELS.knha}</option>
               <option value="z">{TEST_LABELS.z}</option>

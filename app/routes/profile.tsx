@@ -16,7 +16,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { toggleBookmark } from "~/lib/bookmarks";
-import { formatAuthors, formatPublicationDate } from "~/lib/format";
+import { formatAuthors, formatPublicationDate, historyCountLabels } from "~/lib/format";
 import { formatRelativeTime as relativeTime } from "~/lib/relative-time";
 import { canView, downloadReport, exportReport, sendToStudentPortal, type ReportLike } from "~/lib/report-actions";
 import { answerPreview, loadSavedAnswers, removeSavedAnswer, type SavedAnswer } from "~/lib/saved-answers";
@@ -386,7 +386,7 @@ function HistoryTab({ items }: { items: SignedInData["history"] }) {
           <div>
             <p className="font-semibold text-slate-900">{h.query}</p>
             <p className="text-sm text-slate-600">
-              {h.resultCount} results · {relativeTime(h.createdAt)}
+              {[...historyCountLabels(h.resultCount, h.databaseTotal), relativeTime(h.createdAt)].join(" · ")}
             </p>
           </div>
           <Button

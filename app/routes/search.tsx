@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
 import type { ProviderReport } from "~/.server/search/fan-out";
@@ -21,6 +22,7 @@ import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage 
 import { pageItems } from "~/lib/pagination";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
+import { inArrivalOrder, sameOrder } from "~/lib/search-order";
 import {
   customRangeError,
   DEFAULT_SEARCH_FORM,
@@ -146,6 +148,10 @@ export default function SearchPage() {
   const [quick, setQuick] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const resultsTop = useRef<HTMLDivElement>(null);
+  /** Study ids in the order their cards appeared while the databases answered. */
+  const [arrival, setArrival] = useState<number[]>([]);
+  const [mergedOrder, setMergedOrder] = useState(false);
+  const started = useRef(false);
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data);
 
@@ -171,7 +177,7 @@ export default function SearchPage() {
   }, []);
 
   const runSearch = useCallback(
-    async (next: SearchFormState, targetPage: number) => {
+    async (next: SearchFormState, targetPage: number, options: { scrollToResults?: boolean } = {}) => {
       const current = allowed(next, isPro);
       if (!current.query.trim() || customRangeError(current)) return;
       abortRef.current?.abort();
@@ -182,6 +188,8 @@ export default function SearchPage() {
       setPage(targetPage);
       setPartials(new Map());
       setResults(null);
+      setArrival([]);
+      setMergedOrder(false);
       setSmart({ status: "off", studies: null, model: null });
       setPhase({ kind: "loading", providers });
       window.history.replaceState(window.history.state, "", toPageUrl(current, targetPage));
@@ -196,7 +204,8 @@ export default function SearchPage() {
         setResults(done);
         setPhase({ kind: "done" });
         saveSearchState({ form: current, page: targetPage, results: done });
-        resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+        // Only paging jumps to the top of the list; a finished search leaves the reader's place alone.
+        if (options.scrollToResults) resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
         if (current.smartSearch && signedIn) void runSmartFilter(current.query, done.studies, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -224,6 +233,9 @@ export default function SearchPage() {
   // Start-up order (SPEC §4): a Reload parked by the History dialog, then the URL, then the
   // locally stored search (restored without a new request).
   useEffect(() => {
+    // Once per page load, also under StrictMode's mount–unmount–mount: one /api/search per URL.
+    if (started.current) return;
+    started.current = true;
     const pending = consumePendingReload();
     const params = new URLSearchParams(window.location.search);
     if (pending) {
@@ -246,17 +258,28 @@ export default function SearchPage() {
         }
       }
     }
-    return onSearchReload((p) => {
-      const next = allowed({ ...initialForm(data), ...p }, isPro);
-      if (next.dateRange !== "any") setFiltersOpen(true);
-      setQuick(false);
-      void runSearch(next, 1);
-    });
     // Runs once on mount; later changes go through runSearch.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => () => abortRef.current?.abort(), []);
+  useEffect(
+    () =>
+      onSearchReload((p) => {
+        const next = allowed({ ...initialForm(data), ...p }, isPro);
+        if (next.dateRange !== "any") setFiltersOpen(true);
+        setQuick(false);
+        void runSearch(next, 1);
+      }),
+    [data, isPro, runSearch],
+  );
+
+  // Leaving the page cancels the search in flight (not StrictMode's simulated unmount, which
+  // would abort the page's first request and fire it again).
+  useEffect(() => {
+    const leave = () => abortRef.current?.abort();
+    window.addEventListener("pagehide", leave);
+    return () => window.removeEventListener("pagehide", leave);
+  }, []);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -289,10 +312,30 @@ export default function SearchPage() {
     }
     return list;
   }, [partials]);
+  useEffect(() => {
+    if (loading && progressive.length > 0) setArrival(progressive.map((study) => study.id));
+  }, [loading, progressive]);
   const reports: [string, ProviderReport | null][] = loading
     ? phase.providers.map((id) => [id, partials.get(id)?.report ?? null])
     : Object.entries(results?.providers ?? {}).map(([id, r]) => [id, r ?? null]);
-  const shown = smart.status === "done" && smart.studies ? smart.studies : (results?.studies ?? []);
+  const merged = useMemo(
+    () => (smart.status === "done" && smart.studies ? smart.studies : (results?.studies ?? [])),
+    [smart, results],
+  );
+  const arrivalShown = useMemo(() => inArrivalOrder(merged, arrival), [merged, arrival]);
+  const canReorder = smart.status !== "done" && !sameOrder(arrivalShown, merged);
+  const shown = canReorder && !mergedOrder ? arrivalShown : merged;
+
+  /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
+  function showMergedOrder() {
+    const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+    const cards = [...document.querySelectorAll<HTMLElement>("[data-result-id]")];
+    const top = cards.find((card) => card.getBoundingClientRect().bottom > header);
+    const anchor = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
+    flushSync(() => setMergedOrder(true));
+    const card = anchor && document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
+    if (anchor && card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
+  }
   const rangeError = customRangeError(form);
 
   return (
@@ -303,7 +346,7 @@ export default function SearchPage() {
         database answers; duplicates are merged by DOI, PMID and title.
       </p>
 
-      <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" role="search">
+      <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" role="search">
         <div className="flex gap-2">
           <label htmlFor="search-query" className="sr-only">
             Search query
@@ -316,7 +359,7 @@ export default function SearchPage() {
             onChange={(e) => setForm((f) => ({ ...f, query: e.target.value }))}
             placeholder="e.g. vitamin D fracture prevention"
             maxLength={500}
-            className="flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+            className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           />
           <button
             type="submit"
@@ -457,7 +500,9 @@ export default function SearchPage() {
               </p>
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
-                  <StudyCard key={study.id} study={study} signedIn={signedIn} isPro={isPro} />
+                  <div key={study.id} data-result-id={study.id}>
+                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                  </div>
                 ))}
               </div>
             </>
@@ -493,18 +538,38 @@ export default function SearchPage() {
           {smart.status === "failed" && (
             <p className="mt-2 text-sm text-amber-700">Smart Search is unavailable right now; showing all results.</p>
           )}
-          {shown.length === 0 ? (
-            <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-              No studies found. Try adjusting your search terms or filters.
+          {canReorder && (
+            // A floating note, so offering the merged order moves nothing on the page.
+            <p
+              className="fixed bottom-4 left-1/2 z-30 flex max-w-[calc(100vw-9rem)] -translate-x-1/2 flex-wrap items-center justify-center gap-x-2 rounded-full border border-slate-200 bg-white px-4 py-2 text-xs text-slate-700 shadow-md sm:text-sm"
+              data-testid="order-note"
+              role="status"
+            >
+              {mergedOrder ? "Showing the merged order." : "Cards stay in the order they arrived."}
+              {!mergedOrder && (
+                <button type="button" className="font-medium text-brand-700 underline" onClick={showMergedOrder} data-testid="show-merged-order">
+                  Show merged order
+                </button>
+              )}
             </p>
+          )}
+          {shown.length === 0 ? (
+            // The server's message already says 'No studies found…' when the search found nothing.
+            !/no studies found/i.test(results.message ?? "") && (
+              <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+                No studies found. Try adjusting your search terms or filters.
+              </p>
+            )
           ) : (
             <div className="mt-4 space-y-4">
               {shown.map((study) => (
-                <StudyCard key={study.id} study={study} signedIn={signedIn} isPro={isPro} />
+                <div key={study.id} data-result-id={study.id}>
+                  <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                </div>
               ))}
             </div>
           )}
-          <Pagination page={page} totalPages={results.totalPages} onPage={(p) => void runSearch(form, p)} />
+          <Pagination page={page} totalPages={results.totalPages} onPage={(p) => void runSearch(form, p, { scrollToResults: true })} />
         </section>
       )}
 

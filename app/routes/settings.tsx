@@ -131,14 +131,20 @@ function Settings({ data }: { data: SignedIn }) {
           <CardTitle>Account Information</CardTitle>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
-          <div className="space-y-1">
-            <Label htmlFor="email">Email</Label>
-            <Input id="email" value={user.email} readOnly />
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="display-name">Display name</Label>
-            <Input id="display-name" value={displayName(user)} readOnly />
-          </div>
+          <dl className="contents" data-testid="account-information">
+            <div className="min-w-0 space-y-1">
+              <dt className="text-sm font-medium text-slate-700">Email</dt>
+              <dd className="truncate text-sm text-slate-900" data-testid="account-email">
+                {user.email}
+              </dd>
+            </div>
+            <div className="min-w-0 space-y-1">
+              <dt className="text-sm font-medium text-slate-700">Display name</dt>
+              <dd className="truncate text-sm text-slate-900" data-testid="account-display-name">
+                {displayName(user)}
+              </dd>
+            </div>
+          </dl>
           <div>
             <Badge variant={user.isPro ? "default" : "secondary"} data-testid="plan-badge">
               {user.isPro ? "Professional" : "Free"}

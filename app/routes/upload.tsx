@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { aiErrorFromResponse } from "~/lib/ai-errors";
 import { toast } from "~/lib/toast";
-import { UploadError, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
+import { processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
@@ -94,6 +94,8 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
   const [viewing, setViewing] = useState<{ title: string; heading: string; content: string } | null>(null);
   const [tab, setTab] = useState("upload");
   const mounted = useRef(true);
+  /** Uploads whose processing has not been reported yet (a toast says how it ended). */
+  const inFlight = useRef<number[]>([]);
 
   const refresh = useCallback(async () => {
     const res = await fetch(`/api/uploaded-studies?t=${Date.now()}`, { credentials: "include", cache: "no-store" });
@@ -112,6 +114,19 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
     };
   }, [refresh]);
 
+  useEffect(() => {
+    if (!studies || inFlight.current.length === 0) return;
+    const outcome = processingOutcome(inFlight.current, studies);
+    if (!outcome) return;
+    const total = inFlight.current.length;
+    inFlight.current = [];
+    toast({
+      title: outcome.failed ? "Processing Finished" : "Processing Complete",
+      description: `${outcome.ready} of ${total} PDFs ready${outcome.failed ? `; ${outcome.failed} could not be read` : ""}.`,
+      variant: outcome.ready === 0 ? "destructive" : "default",
+    });
+  }, [studies]);
+
   const processing = studies?.some((s) => s.status === "queued" || s.status === "extracting") ?? false;
   useEffect(() => {
     if (!processing) return;
@@ -124,12 +139,9 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
   const onUpload = async (files: File[], onProgress: (p: number[]) => void) => {
     try {
       const results = await uploadPdfs(files, onProgress);
-      const ok = results.filter((r) => r.success).length;
-      const failed = results.filter((r) => !r.success);
-      toast({
-        title: "Upload Complete",
-        description: `Successfully processed ${ok} of ${files.length} PDFs${failed.length ? `. ${failed.map((f) => f.message).join(" ")}` : ""}`,
-      });
+      toast({ title: "Upload Complete", description: uploadedMessage(results) });
+      const ids = results.flatMap((r) => (r.success && r.id !== undefined ? [r.id] : []));
+      if (ids.length) inFlight.current = [...inFlight.current, ...ids];
       await refresh();
       setTab("manage");
     } catch (error) {

@@ -103,7 +103,8 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   });
   await page.getByRole("button", { name: "Upload 2 Files" }).click();
   await expect(page.getByText("Upload Complete", { exact: true })).toBeVisible();
-  await expect(page.getByText("Successfully processed 2 of 2 PDFs", { exact: true })).toBeVisible();
+  // Issue 16: the toast says the files were uploaded and are still processing, not 'processed'.
+  await expect(page.getByText("2 of 2 uploaded; processing…", { exact: true })).toBeVisible();
   const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
   expect(progress).toContain("0");
   expect(progress).toContain("100");
@@ -115,6 +116,8 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(page.getByRole("heading", { name: BMJ_TITLE })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole("heading", { name: TEA_TITLE })).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[data-testid="uploaded-study"][data-status="ready"]')).toHaveCount(2);
+  // …and a second toast when processing has ended.
+  await expect(page.getByText("2 of 2 PDFs ready.", { exact: true })).toBeVisible();
   const bmj = items.filter({ has: page.getByRole("heading", { name: BMJ_TITLE }) });
   await expect(bmj).toContainText("Michael Ussher, Sarah Lewis, Paul Aveyard et al.");
   await expect(bmj).toContainText(`${BMJ} · 435.74 KB`);

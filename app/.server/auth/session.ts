@@ -1,3 +1,4 @@
+import { recordActivity } from "../admin/activity";
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, subscriptions, users, type UserRow } from "../../../db/schema";
@@ -44,11 +45,12 @@ function sessionCookie(secret: string) {
 
 /**
  * Starts a session row for the user and returns the Set-Cookie header value (signed session id;
- * HttpOnly, Secure, SameSite=Lax).
+ * HttpOnly, Secure, SameSite=Lax). Signing in counts as activity (admin 'Active Users').
  */
 export async function createUserSession(app: AppServices, userId: string): Promise<string> {
   const id = crypto.randomUUID() + crypto.randomUUID().replaceAll("-", "");
   await app.db.insert(sessions).values({ id, userId, expiresAt: Date.now() + SESSION_TTL_MS });
+  await recordActivity(app, { userId });
   return sessionCookie(app.env.SESSION_SECRET).serialize(id);
 }
 
@@ -102,7 +104,10 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
     .limit(1);
   const user = rows[0]?.user ?? null;
-  if (user) app.requestLog?.setUser(user.id);
+  if (user) {
+    app.requestLog?.setUser(user.id);
+    app.waitUntil(recordActivity(app, { userId: user.id }).catch((error: unknown) => console.error("user activity not recorded", error)));
+  }
   return user ? withEffectivePlan(app, user) : null;
 }
 

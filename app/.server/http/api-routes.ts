@@ -28,6 +28,7 @@ const route = (file: string, methods: readonly ApiMethod[]): ApiRoute => ({
  * new route must be added here.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
+  route("api.admin.stats.ts", ["GET"]),
   route("api.auth.forgot-password.ts", ["POST"]),
   route("api.auth.reset-password.ts", ["POST"]),
   route("api.auth.verify-reset-token.$token.ts", ["GET"]),
@@ -74,6 +75,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.shared-answers.ts", ["GET", "POST"]),
   route("api.shared-plans.ts", ["POST"]),
   route("api.stripe.webhook.ts", ["POST"]),
+  route("api.student.assignments.$assignmentId.transfer-study-guide.ts", ["POST"]),
+  route("api.student.assignments.$id.ts", ["PATCH", "DELETE"]),
+  route("api.student.assignments.ts", ["GET", "POST"]),
+  route("api.student.study-guides.ts", ["GET", "POST"]),
   route("api.studies.$id.analyze-fulltext.ts", ["POST"]),
   route("api.studies.$id.citations.ts", ["GET"]),
   route("api.studies.$id.fulltext-analysis.ts", ["GET"]),

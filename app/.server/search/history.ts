@@ -46,10 +46,30 @@ export interface SearchHistoryEntry {
   query: string;
   filters: HistoryFilters;
   providers: string[];
+  /** Records the user retrieved (all pages they opened, after de-duplication). */
   resultCount: number;
+  /** Records the databases report for the query (sum of each database's totalCount). */
+  databaseTotal: number;
   providerCounts: Record<string, ProviderCount>;
   duplicatesRemoved: number;
   createdAt: string;
+}
+
+/** JSON with sorted keys, so two filter objects compare by value. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Sum of the databases' reported totals (PRISMA "identified"), or `fallback` when none is known. */
+function databaseTotalOf(counts: Record<string, ProviderCount>, fallback: number): number {
+  const values = Object.values(counts);
+  return values.length ? values.reduce((sum, c) => sum + (Number.isFinite(c.totalCount) ? c.totalCount : 0), 0) : fallback;
 }
 
 /**
@@ -89,10 +109,13 @@ function toProviderCounts(
 /**
  * Records a search in the user's history when their saveSearchHistory setting is on (the
  * default), and in the same batch deletes all but the newest {@link MAX_HISTORY_ENTRIES} entries.
+ * One entry per search: when the user's newest entry has the same query, databases and filters
+ * (the user paging through it, or re-running it), that entry is updated instead — its
+ * resultCount becomes the larger of the two (records retrieved so far) and its counts the latest.
  * Provider reports may carry extra fields (timings, errors); only status and counts are stored.
  * Meant to run after the response, inside `waitUntil`.
  *
- * @returns whether an entry was stored.
+ * @returns whether an entry was stored or updated.
  * @throws the database error, for the caller to log.
  */
 export async function recordSearch(
@@ -110,6 +133,36 @@ export async function recordSearch(
 ): Promise<boolean> {
   const settings = await getUserSettings({ db }, { userId: input.userId });
   if (!settings.saveSearchHistory) return false;
+  const filters = toHistoryFilters({ ...input.filters });
+  const providerCounts = toProviderCounts(input.providerCounts);
+  const [latest] = await db
+    .select({
+      id: searchHistory.id,
+      query: searchHistory.query,
+      filters: searchHistory.filters,
+      providers: searchHistory.providers,
+      resultCount: searchHistory.resultCount,
+    })
+    .from(searchHistory)
+    .where(eq(searchHistory.userId, input.userId))
+    .orderBy(desc(searchHistory.createdAt), desc(searchHistory.id))
+    .limit(1);
+  if (
+    latest &&
+    latest.query === input.query &&
+    canonical(latest.providers) === canonical([...input.providers]) &&
+    canonical(toHistoryFilters(latest.filters)) === canonical(filters)
+  ) {
+    await db
+      .update(searchHistory)
+      .set({
+        resultCount: sql`max(${searchHistory.resultCount}, ${input.resultCount})`,
+        providerCounts,
+        duplicatesRemoved: input.duplicatesRemoved,
+      })
+      .where(and(eq(searchHistory.id, latest.id), eq(searchHistory.userId, input.userId)));
+    return true;
+  }
   const newest = db
     .select({ id: searchHistory.id })
     .from(searchHistory)
@@ -120,10 +173,10 @@ export async function recordSearch(
     db.insert(searchHistory).values({
       userId: input.userId,
       query: input.query,
-      filters: toHistoryFilters({ ...input.filters }),
+      filters,
       providers: [...input.providers],
       resultCount: input.resultCount,
-      providerCounts: toProviderCounts(input.providerCounts),
+      providerCounts,
       duplicatesRemoved: input.duplicatesRemoved,
     }),
     db
@@ -150,6 +203,7 @@ export async function listSearchHistory(
     filters: toHistoryFilters(row.filters),
     providers: row.providers,
     resultCount: row.resultCount,
+    databaseTotal: databaseTotalOf(row.providerCounts, row.resultCount),
     providerCounts: row.providerCounts,
     duplicatesRemoved: row.duplicatesRemoved,
     createdAt: new Date(row.createdAt).toISOString(),

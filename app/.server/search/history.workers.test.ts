@@ -155,6 +155,7 @@ describe("recordSearch", () => {
       },
       providers: ["pubmed", "crossref"],
       resultCount: 120,
+      databaseTotal: 120,
       providerCounts: {
         pubmed: { status: "ok", count: 25, totalCount: 100 },
         crossref: { status: "ok", count: 20, totalCount: 20 },
@@ -191,6 +192,28 @@ describe("recordSearch", () => {
       fullTextOnly: "all",
       hasAbstract: "required",
     });
+  });
+
+  it("keeps one entry per search: paging updates it with the records retrieved, database total apart", async () => {
+    const userId = await insertUser();
+    const page = (retrieved: number) => ({
+      ...search(userId, "statins myalgia"),
+      filters: { dateRange: "last_5_years", studyType: "all" },
+      resultCount: retrieved,
+      providerCounts: { pubmed: { status: "ok", count: 25, totalCount: 42_249 } },
+    });
+    await recordSearch({ db: db() }, page(25));
+    await recordSearch({ db: db() }, page(50));
+    await recordSearch({ db: db() }, { ...page(25), filters: { studyType: "all", dateRange: "last_5_years" } });
+    expect(await historyCount(userId)).toBe(1);
+    const [entry] = await listSearchHistory({ db: db() }, { userId });
+    expect(entry).toMatchObject({ query: "statins myalgia", resultCount: 50, databaseTotal: 42_249 });
+
+    // Another query, other filters or other databases are new searches.
+    await recordSearch({ db: db() }, search(userId, "statins myalgia"));
+    await recordSearch({ db: db() }, { ...search(userId, "statins myalgia"), providers: ["pubmed", "crossref"] });
+    await recordSearch({ db: db() }, search(userId, "statin myopathy"));
+    expect(await historyCount(userId)).toBe(4);
   });
 
   it("stores nothing when the user turned saveSearchHistory off", async () => {

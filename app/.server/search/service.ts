@@ -338,7 +338,8 @@ export async function searchStudies(
       query: request.query,
       filters: historyFilters(request),
       providers: request.providers,
-      resultCount: totalCount,
+      // Records retrieved through this page (history shows database totals separately).
+      resultCount: multi ? all.length : (request.page - 1) * request.limit + studies.length,
       providerCounts: Object.fromEntries(
         outcomes.map((o) => [o.provider, { status: o.status, count: o.count, totalCount: o.totalCount }]),
       ),

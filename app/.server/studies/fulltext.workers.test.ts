@@ -211,12 +211,14 @@ describe("POST /api/studies/{id}/analyze-fulltext: validation and plans", () => 
     expect(spy).not.toHaveBeenCalled();
   });
 
-  it("GET /api/studies/{id}/fulltext-analysis: 404 STUDY_NOT_FOUND / ANALYSIS_NOT_FOUND", async () => {
-    expect(await (await SELF.fetch(`${BASE}/api/studies/99999998/fulltext-analysis`)).json()).toMatchObject({ error: "STUDY_NOT_FOUND" });
+  it("GET /api/studies/{id}/fulltext-analysis: 404 STUDY_NOT_FOUND; 200 with null for a study not yet analysed", async () => {
+    const unknown = await SELF.fetch(`${BASE}/api/studies/99999998/fulltext-analysis`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "STUDY_NOT_FOUND" });
     const id = await insertStudy(OA.html);
     const res = await SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: "ANALYSIS_NOT_FOUND" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ fullTextAnalysis: null, model: null, citations: [], updatedAt: null });
   });
 });
 
@@ -348,8 +350,8 @@ describe("full-text analysis provenance: only the study's own open-access locati
 
     for (const viewer of [null, free.cookie]) {
       const res = await getAnalysis(id, viewer);
-      expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ error: "ANALYSIS_NOT_FOUND" });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ fullTextAnalysis: null, model: null, citations: [], updatedAt: null });
       expect((await getStudyAs(id, viewer)).fullTextAnalysis).toBeNull();
     }
     const mine = await getAnalysis(id, pro.cookie);

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatRelativeTime } from "~/lib/relative-time";
+import { historyCountLabels } from "~/lib/format";
 import { requestSearchReload } from "~/lib/search-events";
 import {
   activeFilterBadges,
@@ -19,7 +20,10 @@ export interface SearchHistoryEntry {
   query: string;
   filters: StoredSearchFilters;
   providers: string[];
+  /** Records retrieved in this search (all pages opened). */
   resultCount: number;
+  /** Records the databases hold for the query, when known. */
+  databaseTotal?: number;
   createdAt: string;
 }
 
@@ -41,6 +45,7 @@ function readEntries(body: unknown): SearchHistoryEntry[] | null {
         ? e.providers.filter((p): p is string => typeof p === "string")
         : [],
       resultCount: typeof e.resultCount === "number" ? e.resultCount : 0,
+      databaseTotal: typeof e.databaseTotal === "number" ? e.databaseTotal : undefined,
       createdAt: e.createdAt as string,
     }));
 }
@@ -163,8 +168,12 @@ function HistoryList({ onClose }: { onClose: () => void }) {
                     <time dateTime={entry.createdAt} title={new Date(entry.createdAt).toLocaleString()}>
                       {formatRelativeTime(entry.createdAt, now)}
                     </time>
-                    {" · "}
-                    {entry.resultCount.toLocaleString("en")} {entry.resultCount === 1 ? "result" : "results"}
+                    {historyCountLabels(entry.resultCount, entry.databaseTotal).map((label) => (
+                      <span key={label} data-testid="history-count">
+                        {" · "}
+                        {label}
+                      </span>
+                    ))}
                   </p>
                   {(badges.length > 0 || entry.providers.length > 0) && (
                     <div className="mt-2 flex flex-wrap gap-1.5">
@@ -219,12 +228,12 @@ export function HistoryButton({ className }: { className?: string }) {
           type="button"
           title="Search history"
           className={cn(
-            "flex items-center gap-2 rounded-md px-2.5 py-2 text-sm font-medium text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:px-3",
+            "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3",
             className
           )}
         >
           <History className="size-4 shrink-0" aria-hidden />
-          <span className="sr-only md:not-sr-only">History</span>
+          <span className="sr-only lg:not-sr-only">History</span>
         </button>
       </Dialog.Trigger>
       <HistoryDialogContent onClose={() => setOpen(false)} />

@@ -10,6 +10,7 @@ import {
   evidenceLabel,
   reportFileName,
   reportHtml,
+  reportTitle,
   splitSections,
   stripMarkup,
   structuredSections,
@@ -65,7 +66,7 @@ export interface ReportModalProps {
  */
 export function ReportModal({ open, onOpenChange, type, content, studies, strengthOfEvidence, onExport }: ReportModalProps) {
   const n = studies.length;
-  const title = type === "summary" ? `Combined Summary of ${n} Studies` : `Meta-Analysis of ${n} Uploaded Studies`;
+  const title = reportTitle(type, n);
   const defaultTitle = type === "summary" ? "Combined Analysis" : "Executive Summary";
   const evidence = evidenceLabel(strengthOfEvidence ?? asStructured(content)?.strengthOfEvidence);
   const sections = contentSections(content, defaultTitle);
