@@ -52,13 +52,16 @@ function priorOf(review: ReviewRow) {
  * @returns the stored ranking plus the time spent in the model (ms).
  */
 export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<StoredRanking & { modelMs: number }> {
-  const [versionRow] = await app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id));
+  // One batch (one transaction): the version tags exactly the decisions read with it.
+  const [[versionRow], rows] = await app.db.batch([
+    app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id)),
+    app.db
+      .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
+      .orderBy(asc(reviewRecords.id)),
+  ]);
   const version = versionRow?.version ?? review.version;
-  const rows = await app.db
-    .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
-    .from(reviewRecords)
-    .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
-    .orderBy(asc(reviewRecords.id));
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
@@ -159,14 +162,17 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
   const DB = app.bindings.DB;
   // One round trip: progress, the run of exclusions, the stored ranking's summary and the
   // best-ranked record that is still unscreened (walking the stored order in SQL).
-  const [progressRes, runRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+  const [progressRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+    // Progress and the run of exclusions since the latest include: two passes over the records.
     DB.prepare(
-      `SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included
-       FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL`,
-    ).bind(review.id),
-    DB.prepare(
-      `SELECT count(*) AS n FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
-       AND ta_decided_at > coalesce((SELECT max(ta_decided_at) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'include'), 0)`,
+      `WITH counts AS (
+         SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
+                coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
+         FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL)
+       SELECT total, screened, included,
+              (SELECT count(*) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
+               AND ta_decided_at > counts.last_include) AS run
+       FROM counts`,
     ).bind(review.id),
     DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
     // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
@@ -186,9 +192,9 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
        FROM best JOIN review_records r ON r.id = best.record_id`,
     ).bind(review.id),
   ]);
-  const counts = progressRes!.results[0] as { total: number; screened: number; included: number };
+  const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
-  const consecutiveExclusions = Number((runRes!.results[0] as { n: number }).n);
+  const consecutiveExclusions = Number(counts.run);
   const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
   const hit = candidateRes!.results[0] as
     | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
