@@ -2,7 +2,7 @@
  * Title/abstract and full-text screening of a review (issue 13): decisions with their history and
  * undo, progress, and the prioritised next record.
  *
- * Ranking (docs/decisions/0009-review-screening-ranking.md): after every title/abstract decision
+ * Ranking (docs/decisions/0015-review-screening-ranking.md): after every title/abstract decision
  * (and its undo) the remaining records are re-ranked by the active-learning core
  * (app/lib/screening) and the order is stored in D1 (review_rankings, one row per review, tagged
  * with the review's version). GET …/screening/next then only reads that row and the first few
@@ -52,13 +52,16 @@ function priorOf(review: ReviewRow) {
  * @returns the stored ranking plus the time spent in the model (ms).
  */
 export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<StoredRanking & { modelMs: number }> {
-  const [versionRow] = await app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id));
+  // One batch (one transaction): the version tags exactly the decisions read with it.
+  const [[versionRow], rows] = await app.db.batch([
+    app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id)),
+    app.db
+      .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
+      .orderBy(asc(reviewRecords.id)),
+  ]);
   const version = versionRow?.version ?? review.version;
-  const rows = await app.db
-    .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
-    .from(reviewRecords)
-    .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
-    .orderBy(asc(reviewRecords.id));
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
@@ -159,28 +162,39 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
   const DB = app.bindings.DB;
   // One round trip: progress, the run of exclusions, the stored ranking's summary and the
   // best-ranked record that is still unscreened (walking the stored order in SQL).
-  const [progressRes, runRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+  const [progressRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
+    // Progress and the run of exclusions since the latest include: two passes over the records.
     DB.prepare(
-      `SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included
-       FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL`,
-    ).bind(review.id),
-    DB.prepare(
-      `SELECT count(*) AS n FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
-       AND ta_decided_at > coalesce((SELECT max(ta_decided_at) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'include'), 0)`,
+      `WITH counts AS (
+         SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
+                coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
+         FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL)
+       SELECT total, screened, included,
+              (SELECT count(*) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
+               AND ta_decided_at > counts.last_include) AS run
+       FROM counts`,
     ).bind(review.id),
     DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
+    // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
+    // review's records and re-parses the whole JSON order for each of them (seconds at 3,000).
+    // Only ids are sorted; the chosen record's full row is read once.
     DB.prepare(
-      `SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion,
-              json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
-       FROM review_rankings k, json_each(k.ranked) j
-       JOIN review_records r ON r.id = json_extract(j.value, '$[0]')
-       WHERE k.review_id = ?1 AND r.review_id = ?1 AND r.duplicate_of IS NULL AND r.ta_decision IS NULL
-       ORDER BY j.key LIMIT 1`,
+      `WITH ranked AS MATERIALIZED (
+         SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
+                json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+         FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
+       best AS (
+         SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
+         JOIN review_records x ON x.id = ranked.record_id
+         WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+         ORDER BY ranked.position LIMIT 1)
+       SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
+       FROM best JOIN review_records r ON r.id = best.record_id`,
     ).bind(review.id),
   ]);
-  const counts = progressRes!.results[0] as { total: number; screened: number; included: number };
+  const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
-  const consecutiveExclusions = Number((runRes!.results[0] as { n: number }).n);
+  const consecutiveExclusions = Number(counts.run);
   const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
   const hit = candidateRes!.results[0] as
     | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
@@ -299,7 +313,14 @@ export async function decide(
     app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
   ]);
   if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text") };
-  await scheduleRerank(app, review, options.background);
+  if (options.background) {
+    // The answer comes from the latest stored order (skipping decided records) before the
+    // retraining's CPU work can delay it; the new order is stored moments later.
+    const next = await nextOf(app, review);
+    await scheduleRerank(app, review, options.background);
+    return { progress: next.progress, next };
+  }
+  await scheduleRerank(app, review);
   const next = await nextOf(app, review);
   return { progress: next.progress, next };
 }
