@@ -2,7 +2,7 @@
  * Title/abstract and full-text screening of a review (issue 13): decisions with their history and
  * undo, progress, and the prioritised next record.
  *
- * Ranking (docs/decisions/0015-review-screening-ranking.md): after every title/abstract decision
+ * Ranking (docs/decisions/0016-review-screening-ranking.md): after every title/abstract decision
  * (and its undo) the remaining records are re-ranked by the active-learning core
  * (app/lib/screening) and the order is stored in D1 (review_rankings, one row per review, tagged
  * with the review's version). GET …/screening/next then only reads that row and the first few
