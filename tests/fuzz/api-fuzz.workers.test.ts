@@ -12,8 +12,9 @@ import { API_ROUTES, type ApiMethod, type ApiRoute } from "~/.server/http/api-ro
 
 const BASE = "https://metamind.test";
 const SEED = 0x11_2026;
-const REQUESTS_PER_ROUTE = 80;
 const MAX_REQUESTS = 5000;
+/** As many requests per route as the bound allows (at most 80), so new routes never break it. */
+const REQUESTS_PER_ROUTE = Math.min(80, Math.floor(MAX_REQUESTS / API_ROUTES.length));
 const CONCURRENCY = 8;
 /** The suite's hard time bound (the issue allows 3 minutes; it takes well under one). */
 const TIME_LIMIT_MS = 150_000;

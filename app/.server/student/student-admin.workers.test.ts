@@ -152,7 +152,9 @@ describe("GET /api/admin/stats", () => {
     expect(growthRate(0, 0)).toBe(0);
     const { userId } = await signUp();
     const db = createDb(env.DB);
-    const t0 = Date.now() + 1000;
+    // Two hours ahead: the sign-up's own activity (now) is then more than an hour older, so the
+    // first write below must land and the next, a minute later, must not.
+    const t0 = Date.now() + 2 * 3_600_000;
     await recordActivity({ db }, { userId, now: t0 });
     await recordActivity({ db }, { userId, now: t0 + 60_000 });
     const row = await env.DB.prepare("SELECT last_seen_at AS t FROM user_activity WHERE user_id = ?").bind(userId).first<{ t: number }>();
