@@ -2,6 +2,7 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { env } from "cloudflare:test";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import { textModel } from "../../../tests/mocks/meta-models";
 import { describe, expect, it } from "vitest";
 import type { MealPlan, Workout } from "~/lib/plans";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
@@ -23,8 +24,8 @@ function request() {
   return new Request(`${BASE}/x`, { method: "POST", headers: { "CF-Connecting-IP": `10.${b[0]}.${b[1]}.${b[2]}` } });
 }
 
-const jsonModel = (value: unknown) =>
-  new MockLanguageModelV4({ doGenerate: { content: [{ type: "text", text: JSON.stringify(value) }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] } });
+/** A model that streams `value` as JSON (plans call the model through streamText). */
+const jsonModel = (value: unknown) => textModel(JSON.stringify(value));
 
 const item = (text: string, source: string | null, general = source === null) => ({ text, source, general });
 const exercise = (source: string | null, sets: string, intensity: string) => ({ name: "Squat", sets, reps: "10", intensity, rest: "90 s", source, general: source === null });
