@@ -45,7 +45,7 @@ test("a Free user upgrades through (fake) Stripe Checkout, lands on the success 
   expect(await status.json()).toMatchObject({ isPro: true, subscription: { platform: "web" } });
 
   await page.goto("/settings?success=true");
-  await expect(page.getByText("Payment Successful!")).toBeVisible();
+  await expect(page.getByText("Payment Successful!", { exact: true })).toBeVisible();
   await expect.poll(() => new URL(page.url()).search).toBe("");
   expect(errors).toEqual([]);
 });
