@@ -122,6 +122,8 @@ test("a /search URL fires one /api/search, and finishing keeps the cards where t
   // DOAJ answers late (replay latency): read the cards that are already there.
   await expect(page.getByTestId("progress-message")).toBeVisible({ timeout: 30_000 });
   const ids = () => page.locator("[data-result-id]").evaluateAll((els) => els.map((el) => el.getAttribute("data-result-id")));
+  // The progress line can show before the first database's cards render: wait for a few.
+  await expect.poll(async () => (await ids()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   const shownEarly = await ids();
   const reading = page.locator(`[data-result-id="${shownEarly[2]}"]`);
   await reading.scrollIntoViewIfNeeded();
