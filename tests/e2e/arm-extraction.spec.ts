@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { requireSharedFixtures } from "./shared-fixtures";
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 

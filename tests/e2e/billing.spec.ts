@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { requireSharedFixtures, SHARED_DIR } from "./shared-fixtures";
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, SHARED_DIR, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 const HAS_STRIPE_FIXTURES = existsSync(`${SHARED_DIR}fixtures/stripe/README.md`);

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { requireSharedFixtures } from "./shared-fixtures";
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -75,9 +75,8 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(page.getByTestId("records-table").getByRole("row")).toHaveCount(25);
 
   // Add a search from /search: every record it returns, not only the page shown.
-  await page.goto("/search");
-  await page.getByLabel("Search query").fill("exercise depression");
-  await page.getByRole("button", { name: "Search", exact: true }).click();
+  // PubMed named in the URL: the account's default database may have been changed by another spec.
+  await page.goto(`/search?q=${encodeURIComponent("exercise depression")}&db=pubmed`);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
   await page.getByTestId("add-to-review").click();
   await page.getByRole("radio", { name: /Exercise for adults with depression/ }).check();
