@@ -52,6 +52,8 @@ test("Professional searches six databases and watches a summary stream in, then 
   for (const id of SIX) {
     await expect(page.getByTestId(`provider-status-${id}`)).toHaveAttribute("data-status", "ok");
   }
+  // The merged list (the search's final answer) is in: the card picked below is not replaced.
+  await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
   const cards = page.getByTestId("study-card");
   await expect(cards.first()).toBeVisible();
   const sources = new Set(await page.getByTestId("source-badge").allTextContents());
