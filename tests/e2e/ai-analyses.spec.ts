@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -9,16 +9,6 @@ const PRO_SEARCH = "/search?q=heart%20failure&db=europepmc";
 /** Guests search PubMed only; the PubMed recording's efetch returns two articles with abstracts. */
 const GUEST_SEARCH = "/search?q=heart%20failure&db=pubmed";
 const SUMMARY_BUTTON = /^(Generate summary|Regenerate)$/;
-
-async function signIn(page: Page, email: string, password = "metamind-demo") {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill(password);
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 /** Expands a card's abstract and returns its text exactly as the card holds it. */
 async function readAbstract(card: Locator): Promise<string> {

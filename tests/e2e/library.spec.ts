@@ -1,18 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill("metamind-demo");
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 async function search(page: Page, query: string) {
   await page.goto(`/search?q=${encodeURIComponent(query)}&db=pubmed`);

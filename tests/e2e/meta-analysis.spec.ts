@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -20,16 +20,6 @@ const TITLES = [
   /^Prior COVID-19 vaccination and reduced risk of cerebrovascular/i,
   /^RISK OF THROMBOEMBOLISM AFTER COVID-19 VACCINATION/i,
 ];
-
-async function signIn(page: Page, email: string, password = "metamind-demo") {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill(password);
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 async function pickStudies(page: Page, titles: RegExp[]) {
   await page.goto(PRO_SEARCH);

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -8,16 +8,6 @@ requireSharedFixtures();
 const ALL_DBS = "pubmed,crossref,europepmc,core,semanticscholar,doaj";
 const PHONE_WIDTHS = [360, 390, 414];
 const PAGES = ["/", "/search", "/upload", "/meta-analysis", "/faq", "/terms", "/privacy", "/contact", "/auth", "/settings", "/profile", "/admin", "/student", "/no-such-page"];
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill("metamind-demo");
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 /** Fails a test on any console error (a 404 for a resource is one). */
 function collectConsoleErrors(page: Page): string[] {

@@ -1,21 +1,11 @@
-import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { expect } from "@playwright/test";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
 const QUERY = "vitamin D fracture";
 const OFFLINE_MODEL = "MetaMind Offline Extractive v1";
 const SIX = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"];
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill(password);
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 test("a new account is created and searches PubMed; other databases are Professional", async ({ page }) => {
   const email = `e2e-${Date.now()}@example.org`;

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 /** ../shared next to the repository: recorded provider responses and real PDFs the browser tests replay. */
 export const SHARED_DIR = fileURLToPath(new URL("../../../shared/", import.meta.url));
@@ -36,4 +36,15 @@ export function requireSharedFixtures(): void {
     !HAS_SHARED,
     `../shared is not next to the repository (${SHARED_DIR}): the browser tests replay its recorded responses`,
   );
+}
+
+/** Signs in through the /auth form (Sign In tab) and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password = "metamind-demo"): Promise<void> {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email").fill(email);
+  await panel.getByLabel("Password").fill(password);
+  await panel.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Browser, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { expect, type Browser } from "@playwright/test";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -12,16 +12,6 @@ const PRO_SEARCH = "/search?q=heart%20failure&db=europepmc";
  * abstract (cryopreservation of sea bream spermatozoa): the question is about that.
  */
 const QUESTION = "Does cryopreservation affect sperm motility?";
-
-async function signIn(page: Page, email: string, password = "metamind-demo") {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill(password);
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 /** Opens `url` in a fresh browser context with JavaScript disabled and returns the page. */
 async function openWithoutJs(browser: Browser, url: string) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, test } from "./shared-fixtures";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -12,16 +12,6 @@ const TEA = "ma_wjso2019_tea_coffee_brain_cancer.pdf";
 const BMJ_TITLE = "Physical activity for smoking cessation in pregnancy: randomised controlled trial";
 const TEA_TITLE = "Association between tea and coffee consumption and brain cancer risk: an updated meta-analysis";
 const hasPdfs = existsSync(`${PDF_DIR}${BMJ}`) && existsSync(`${PDF_DIR}${TEA}`);
-
-async function signIn(page: Page, email: string, password = "metamind-demo") {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email").fill(email);
-  await panel.getByLabel("Password").fill(password);
-  await panel.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
 
 /** Drops files on the drop zone the way a browser does: a drop event carrying a DataTransfer. */
 async function dropFiles(page: Page, files: { name: string; base64: string }[]) {
