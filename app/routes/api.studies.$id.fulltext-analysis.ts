@@ -3,7 +3,7 @@ import { getUser } from "~/.server/auth/session";
 import { AppError, handleApi } from "~/.server/http/errors";
 import { getStoredFullTextAnalysis } from "~/.server/studies/fulltext";
 import { parseStudyId } from "~/.server/studies/params";
-import { getStudy } from "~/.server/studies/queries";
+import { getStudyOrShown } from "~/.server/studies/ensure";
 
 /**
  * GET /api/studies/{id}/fulltext-analysis → the newest stored full-text analysis the caller may
@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const user = await getUser(context.app, request);
     const stored = await getStoredFullTextAnalysis(context.app, { studyId, viewerId: user?.id ?? null });
     if (!stored) {
-      if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+      if (!(await getStudyOrShown(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
       return Response.json(
         { fullTextAnalysis: null, model: null, citations: [], updatedAt: null },
         { headers: { "Cache-Control": "no-store" } },

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { isFocus, FOCUS_VALUES } from "~/.server/ai/specialized";
 import { AppError, handleApi } from "~/.server/http/errors";
 import { parseStudyId } from "~/.server/studies/params";
-import { getStudy } from "~/.server/studies/queries";
+import { getStudyOrShown } from "~/.server/studies/ensure";
 import { getStoredSpecialized } from "~/.server/studies/specialized";
 
 /**
@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     const stored = await getStoredSpecialized(context.app, { studyId, focus });
     if (!stored) {
-      if (!(await getStudy(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+      if (!(await getStudyOrShown(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
       throw new AppError("SUMMARY_NOT_FOUND", "No specialized analysis for this focus yet", 404);
     }
     return Response.json(stored, { headers: { "Cache-Control": "no-store" } });

@@ -2,6 +2,7 @@ import { inArray } from "drizzle-orm";
 import { studies as studiesTable, type UserRow } from "../../../db/schema";
 import type { Database } from "../db/client";
 import { AppError, parseInput } from "../http/errors";
+import { shownStudy } from "../studies/ensure";
 import { latestSummaries } from "../studies/queries";
 import { toBibtexExport, toCsv, toHtml, toJson, toRisExport } from "./formats";
 import { toPdf } from "./pdf";
@@ -61,7 +62,7 @@ export function authorizeExport(user: Pick<UserRow, "plan"> | null, format: Expo
   }
 }
 
-/** Stored studies by id (in the requested order) with their newest AI summaries. */
+/** Stored (or just shown) studies by id (in the requested order) with their newest AI summaries. */
 async function loadStudies(db: Database, ids: number[]): Promise<ExportStudy[]> {
   const unique = [...new Set(ids)];
   const rows = [];
@@ -69,6 +70,11 @@ async function loadStudies(db: Database, ids: number[]): Promise<ExportStudy[]> 
     rows.push(...(await db.select().from(studiesTable).where(inArray(studiesTable.id, unique.slice(i, i + 90)))));
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // Studies a search showed but nobody has acted on yet have no row (issue 17).
+  for (const id of unique) {
+    const shown = byId.has(id) ? null : shownStudy(id);
+    if (shown) byId.set(id, shown);
+  }
   const missing = unique.filter((id) => !byId.has(id));
   if (missing.length) {
     throw new AppError("STUDY_NOT_FOUND", `Unknown study ids: ${missing.slice(0, 10).join(", ")}`, 404, { missing });

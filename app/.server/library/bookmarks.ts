@@ -2,7 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bookmarks, studies } from "../../../db/schema";
 import type { Database } from "../db/client";
+import type { Bindings } from "../env";
 import { AppError, parseInput } from "../http/errors";
+import { ensureStudy } from "../studies/ensure";
 
 /** Bookmarks a user may keep. */
 export const MAX_BOOKMARKS = 2000;
@@ -71,15 +73,18 @@ export async function listBookmarks(
 }
 
 /**
- * Bookmarks a stored study for the user. Idempotent: bookmarking a study twice returns the
+ * Bookmarks a study for the user (storing its row first when only a search had shown it). Idempotent: bookmarking a study twice returns the
  * existing bookmark (`created: false`). One statement checks the study exists and the cap.
  * @throws AppError 400 INVALID_INPUT; 404 STUDY_NOT_FOUND; 409 LIMIT_REACHED.
  */
 export async function addBookmark(
-  { db }: { db: Database },
+  app: { db: Database; bindings: Pick<Bindings, "DB"> },
   { userId, body }: { userId: string; body: unknown },
 ): Promise<{ bookmark: { id: number; studyId: number; createdAt: string }; created: boolean }> {
-  const { studyId } = parseInput(BookmarkInputSchema, body);
+  const { db } = app;
+  const requested = parseInput(BookmarkInputSchema, body).studyId;
+  // A study only a search has shown gets its row now (issue 17: searches write none).
+  const studyId = (await ensureStudy(app, requested)) ?? requested;
   const inserted = await db.get<{ id: number; createdAt: number } | undefined>(sql`
     INSERT INTO bookmarks (user_id, study_id)
     SELECT ${userId}, ${studyId}

@@ -16,7 +16,7 @@ import { reserveAiUse, type MeteredAction } from "../billing/metering";
 import { reservationHeaders } from "../billing/metered-response";
 import type { AppServices } from "../context";
 import { AppError, parseInput } from "../http/errors";
-import { getStudy } from "../studies/queries";
+import { getStudyForAction } from "../studies/ensure";
 import { planSentences } from "./facts";
 import { buildMealPlan, finishMealPlan, type MealCore } from "./meals";
 import { MealSchema, PlanItemSchema, WorkoutExerciseSchema } from "./schemas";
@@ -58,7 +58,7 @@ export interface PlanOptions {
 /** The study's text: the given text plus the stored study's title-less abstract (when an id is given and known). */
 async function sourceText(app: PlansApp, studyId: number | null | undefined, given: string): Promise<{ text: string; title: string | null }> {
   if (studyId == null) return { text: given, title: null };
-  const study = await getStudy(app, { id: studyId });
+  const study = await getStudyForAction(app, { id: studyId });
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
   const abstract = study.abstract ?? "";
   return { text: given.includes(abstract.trim()) ? given : `${given}\n\n${abstract}`.trim(), title: study.title };

@@ -11,6 +11,7 @@ import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { PROVIDERS } from "../search/providers";
 import { parseSearchRequest, searchStudies } from "../search/service";
+import { ensureStudies } from "../studies/ensure";
 import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
 import { detectFormat, ImportParseError, parseReferenceFile } from "./parse";
@@ -130,6 +131,9 @@ export async function importSearch(
     for (const s of perProvider.get(id) ?? []) records.push(fromStudy(s, PROVIDERS[id].label));
   }
   if (records.length === 0) throw new AppError("NO_RECORDS", "The search found no records to add.", 400);
+  // Importing is the first action on these studies: their rows are written now (issue 17).
+  const storedIds = await ensureStudies(app, records.map((r) => r.studyId!));
+  for (const r of records) r.studyId = storedIds.get(r.studyId!) ?? null;
   const counts = Object.fromEntries(
     request.providers.map((id) => [
       id,

@@ -13,8 +13,8 @@ export const NDJSON = "application/x-ndjson";
  * Only requests from the search page itself (isSearchPageRequest) are recorded in the user's
  * history. Plain requests get the SPEC §3 results as JSON. With `Accept: application/x-ndjson` the answer
  * streams one JSON object per line as the search progresses:
- * `{"type":"provider", provider, report, studies}` as each database answers (its records already
- * stored with ids), then `{"type":"done", results}` with the merged de-duplicated page, or
+ * `{"type":"provider", provider, report, studies}` as each database answers (its records with
+ * their stable ids), then `{"type":"done", results}` with the merged de-duplicated page, or
  * `{"type":"error", status, error, message, ...}`. Validation and plan errors are still plain
  * 4xx JSON answers, before any streaming starts.
  */

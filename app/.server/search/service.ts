@@ -3,7 +3,8 @@ import type { StudyRow, UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import type { AppEnv, Bindings } from "../env";
 import { AppError } from "../http/errors";
-import { upsertStudies } from "../studies/persist";
+import { rememberShownStudies } from "../studies/ensure";
+import { enrichRow, lookupStoredStudies, readSession, rowFromRecord } from "../studies/lookup";
 import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
 import { readCachedSearch, searchCacheKey, writeCachedSearch } from "./cache";
 import { dedupeWithMembers } from "./dedupe";
@@ -138,7 +139,7 @@ export interface SearchResponse {
   filters: SearchFilters;
 }
 
-/** One database's results, emitted as soon as that database has answered and they are stored. */
+/** One database's results, emitted as soon as that database has answered and they have ids. */
 export interface ProviderEvent {
   type: "provider";
   provider: ProviderId;
@@ -188,8 +189,11 @@ function describe(outcomes: ProviderOutcome[], found: number, duplicates: number
  *
  * - Each provider call goes through the KV search cache (5 minutes, keyed by normalised
  *   parameters) and the post-filters, so a filter means the same on every source.
- * - Each provider's records are stored (stable ids) as soon as that provider answers, while the
- *   slower ones are still running; `onProvider` then receives them, for progressive display.
+ * - Writes nothing to D1 (issue 17): as soon as a provider answers, its records are resolved
+ *   against the stored studies by one read (lookupStoredStudies, on a read replica where the
+ *   Sessions API offers one) — a stored row lends its id, data and newest summary; any other
+ *   record gets its deterministic id (studyIdFor) and is remembered for the first action on it
+ *   (ensureStudy). `onProvider` then receives them, for progressive display.
  * - The merged list is de-duplicated by DOI → PMID → title; with several databases it is paged
  *   here (each database contributes its first `limit` records), with one database the database
  *   pages itself.
@@ -229,29 +233,54 @@ export async function searchStudies(
   const deadline = Date.now() + app.env.SEARCH_TIMEOUT_MS;
 
   const defer = options.defer ?? ((task: () => Promise<unknown>) => app.waitUntil(task()));
-  const stored = new Map<ProviderId, StudyRow[]>();
-  const latestRows = new Map<number, StudyRow>();
+  // Each provider's records are resolved against the stored studies (ids, newest summaries) by
+  // one read query per batch — no write. Outcomes arriving while a read is in flight share the
+  // next one, so a search costs one to a few reads however many databases it asks.
+  const reader = readSession(app.bindings.DB);
+  const viewerId = user?.id ?? null;
+  const idsOf = new Map<ProviderId, number[]>();
+  const rows = new Map<number, StudyRow>();
+  const unstored = new Set<number>();
   const summaries = new Map<number, StoredSummary>();
   const fullTexts = new Map<number, string>();
-  let persistChain: Promise<unknown> = Promise.resolve();
-  const persist = (outcome: ProviderOutcome) => {
-    persistChain = persistChain.then(async () => {
-      const saved = await upsertStudies(app.bindings.DB, outcome.studies, { viewerId: user?.id ?? null });
-      const rows = saved.map((s) => s.row);
-      stored.set(outcome.provider, rows);
-      for (const { row, summary, fullTextAnalysis } of saved) {
-        latestRows.set(row.id, row);
-        if (summary) summaries.set(row.id, summary);
-        if (fullTextAnalysis) fullTexts.set(row.id, fullTextAnalysis);
+  let pending: ProviderOutcome[] = [];
+  let resolving: Promise<void> | null = null;
+  const resolveBatch = async (batch: ProviderOutcome[]) => {
+    const records = batch.flatMap((o) => o.studies);
+    const resolved = await lookupStoredStudies(reader, records, viewerId);
+    let at = 0;
+    for (const outcome of batch) {
+      const ids: number[] = [];
+      for (const record of outcome.studies) {
+        const { id, stored } = resolved[at++]!;
+        ids.push(id);
+        const base = rows.get(id) ?? stored?.row;
+        rows.set(id, base ? enrichRow(base, record) : rowFromRecord(id, record));
+        if (stored) {
+          if (stored.summary) summaries.set(id, stored.summary);
+          if (stored.fullTextAnalysis) fullTexts.set(id, stored.fullTextAnalysis);
+        } else unstored.add(id);
       }
+      idsOf.set(outcome.provider, ids);
       options.onProvider?.({
         type: "provider",
         provider: outcome.provider,
         report: reportOf(outcome),
-        studies: rows.map((row) => toApiStudy(row, summaries.get(row.id) ?? null, [outcome.provider], fullTexts.get(row.id) ?? null)),
+        studies: ids.map((id) => toApiStudy(rows.get(id)!, summaries.get(id) ?? null, [outcome.provider], fullTexts.get(id) ?? null)),
       });
-    });
-    return persistChain;
+    }
+  };
+  const drain = async () => {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      await resolveBatch(batch);
+    }
+    resolving = null;
+  };
+  const resolveOutcome = (outcome: ProviderOutcome) => {
+    pending.push(outcome);
+    resolving ??= drain();
   };
 
   const outcomes = await fanOutSearch(
@@ -271,12 +300,12 @@ export async function searchStudies(
       timeoutMs: app.env.SEARCH_TIMEOUT_MS,
       limit: request.limit,
       onSettled: (outcome) => {
-        if (outcome.status === "ok") void persist(outcome);
+        if (outcome.status === "ok") resolveOutcome(outcome);
         else options.onProvider?.({ type: "provider", provider: outcome.provider, report: reportOf(outcome), studies: [] });
       },
     },
   );
-  await persistChain;
+  await resolving;
 
   const reports = Object.fromEntries(outcomes.map((o) => [o.provider, reportOf(o)])) as Partial<
     Record<ProviderId, ProviderReport>
@@ -308,14 +337,17 @@ export async function searchStudies(
   const merged = dedupeWithMembers([interleaved.map((r) => byProvider.get(r.provider)![r.index]!)]);
   const seen = new Set<number>();
   const all: ApiStudy[] = [];
-  merged.members.forEach((members) => {
-    const first = interleaved[members[0]!.index]!;
-    const rowId = stored.get(first.provider)![first.index]!.id;
+  merged.members.forEach((members, g) => {
+    // The group's id: a member's stored row when one has it, else its first member's id.
+    const ids = members.map((m) => idsOf.get(interleaved[m.index]!.provider)![interleaved[m.index]!.index]!);
+    const rowId = ids.find((id) => !unstored.has(id)) ?? ids[0]!;
     if (seen.has(rowId)) return;
     seen.add(rowId);
+    if (members.length > 1) rows.set(rowId, enrichRow(rows.get(rowId)!, merged.studies[g]!));
     const sources = [...new Set(members.map((m) => interleaved[m.index]!.provider))];
-    all.push(toApiStudy(latestRows.get(rowId)!, summaries.get(rowId) ?? null, sources, fullTexts.get(rowId) ?? null));
+    all.push(toApiStudy(rows.get(rowId)!, summaries.get(rowId) ?? null, sources, fullTexts.get(rowId) ?? null));
   });
+  rememberShownStudies([...unstored].map((id) => rows.get(id)!));
   const duplicatesRemoved = merged.duplicatesRemoved + (merged.studies.length - all.length);
 
   let studies: ApiStudy[];

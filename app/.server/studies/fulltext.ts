@@ -20,6 +20,7 @@ import { createOfflineFullTextModel, streamFullTextAnalysis } from "../fulltext/
 import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "../fulltext/fetch";
 import { AppError, parseInput } from "../http/errors";
 import { lookupStudy } from "../openaccess/service";
+import { getStudyForAction } from "./ensure";
 import { FULLTEXT_FEATURE, getStudy, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "./queries";
 
 /** The metered action (SPEC §6: full_text_analysis / fullTextAnalysis, Professional only). */
@@ -196,7 +197,7 @@ export interface AnalyzeFullTextOptions {
  *   LIMIT_REACHED; 422 ANALYSIS_FAILED; 499 ABORTED when the client went away during the download.
  */
 export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFullTextOptions): Promise<Response> {
-  const study = await getStudy(app, { id: options.studyId });
+  const study = await getStudyForAction(app, { id: options.studyId });
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
   const body = parseAnalyzeBody(options.body);
   const source = await chooseFullTextSource(app, study, body.openAccessUrl);

@@ -1,5 +1,6 @@
 import type { StudyRow } from "../../../db/schema";
 import { normalizeTitleKey } from "../search/normalize";
+import { studyIdFor } from "./identity";
 import type { NormalizedStudy } from "../search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
@@ -7,14 +8,15 @@ import { parseStoredCitations, type StoredSummary } from "./queries";
 const MIN_TITLE_KEY_LENGTH = 20;
 
 /**
- * Parameters ?1–?23 shared by the match, update and insert statements of one record:
- * the record's values, then its normalised title key, publication year, the time and the
- * viewer's user id ('' for guests; it selects which full-text analysis comes back).
+ * Parameters ?1–?24 shared by the match, update and insert statements of one record:
+ * the record's values, then its normalised title key, publication year, the time, the
+ * viewer's user id ('' for guests; it selects which full-text analysis comes back) and the id
+ * a new row takes (the record's deterministic id, see studyIdFor).
  */
-const COLUMNS = `doi, pmid, pmcid, title_key, title, abstract, authors, journal, publication_date, source,
+const COLUMNS = `id, doi, pmid, pmcid, title_key, title, abstract, authors, journal, publication_date, source,
   source_id, study_type, publication_types, full_text_available, is_open_access, open_access_url, url,
   impact_factor, citation_count, created_at, updated_at`;
-const VALUES = `?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?22, ?22`;
+const VALUES = `?24, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?22, ?22`;
 
 /**
  * The stored study a record belongs to: same DOI, else same PMID, else the same (long enough)
@@ -41,14 +43,19 @@ const MATCH = `(SELECT id FROM (
  */
 const NEWEST_SUMMARY = `FROM ai_summaries s WHERE s.study_id = studies.id AND s.feature = 'summary' AND s.owner_id = ''
      ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`;
-const RETURNING = `RETURNING *,
+const RETURNING = `RETURNING *,${summaryColumns("?23")}`;
+
+/** The summary and full-text columns of a stored row, for the viewer in parameter `viewer`. */
+export function summaryColumns(viewer: string): string {
+  return `
   (SELECT s.content ${NEWEST_SUMMARY}) AS summary_content,
   (SELECT s.model ${NEWEST_SUMMARY}) AS summary_model,
   (SELECT s.citations ${NEWEST_SUMMARY}) AS summary_citations,
   (SELECT s.updated_at ${NEWEST_SUMMARY}) AS summary_updated_at,
   (SELECT f.content FROM ai_summaries f WHERE f.study_id = studies.id AND f.feature = 'fulltext'
-     AND (f.owner_id = '' OR (?23 <> '' AND f.owner_id = ?23))
+     AND (f.owner_id = '' OR (${viewer} <> '' AND f.owner_id = ${viewer}))
      ORDER BY f.updated_at DESC, f.id DESC LIMIT 1) AS fulltext_content`;
+}
 
 /**
  * Enriches the matched row, never overwriting with poorer data: missing identifiers (unless
@@ -83,18 +90,20 @@ WHERE id = ${MATCH}
 ${RETURNING}`;
 
 /**
- * Inserts the record when nothing matched. Identifiers another row holds are left out
- * (the same guard as UPDATE).
+ * Inserts the record under its deterministic id when nothing matched. Identifiers another row
+ * holds are left out (the same guard as UPDATE).
  */
 const INSERT = `INSERT INTO studies (${COLUMNS})
 SELECT
+  ?24,
   CASE WHEN ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies d WHERE d.doi = ?1) THEN ?1 END,
   CASE WHEN ?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies p WHERE p.pmid = ?2) THEN ?2 END,
-  ${VALUES.split(", ").slice(2).join(", ")}
-WHERE ${MATCH} IS NULL
+  ${VALUES.split(", ").slice(3).join(", ")}
+WHERE ${MATCH} IS NULL AND NOT EXISTS (SELECT 1 FROM studies i WHERE i.id = ?24)
 ${RETURNING}`;
 
-interface RawRow {
+/** A studies row with its summary columns, as D1 returns it. */
+export interface RawRow {
   id: number;
   doi: string | null;
   pmid: string | null;
@@ -125,7 +134,7 @@ interface RawRow {
   fulltext_content: string | null;
 }
 
-function parseList(text: string): string[] {
+export function parseList(text: string): string[] {
   try {
     const value: unknown = JSON.parse(text);
     return Array.isArray(value) ? value.map(String) : [];
@@ -141,7 +150,8 @@ export interface StoredStudy {
   fullTextAnalysis: string | null;
 }
 
-function toStored(raw: RawRow): StoredStudy {
+/** Parses a raw row (see RawRow) into the row, its newest summary and full-text analysis. */
+export function toStored(raw: RawRow): StoredStudy {
   const row: StudyRow = {
     id: raw.id,
     doi: raw.doi,
@@ -178,7 +188,13 @@ function toStored(raw: RawRow): StoredStudy {
   return { row, summary, fullTextAnalysis: raw.fulltext_content ?? null };
 }
 
-function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now: number, viewerId: string): D1PreparedStatement {
+function bindRecord(
+  statement: D1PreparedStatement,
+  record: NormalizedStudy,
+  now: number,
+  viewerId: string,
+  id: number,
+): D1PreparedStatement {
   const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : NaN;
   return statement.bind(
     record.doi,
@@ -204,14 +220,17 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
     Number.isFinite(year) ? year : null,
     now,
     viewerId,
+    id,
   );
 }
 
 /**
- * Stores search records so each has a stable study id that later calls (summaries, bookmarks,
- * exports) reference, in ONE D1 round trip: per record an UPDATE of the matching row (see MATCH
- * and UPDATE for the rules) and an INSERT when nothing matched, run in order inside one batch
- * (a transaction), so records of the same batch see each other. Each row comes back with its
+ * Stores records (the first action on a study, or a search imported into a review; searches
+ * themselves write nothing) in ONE D1 round trip: per record an UPDATE of the matching row (see
+ * MATCH and UPDATE for the rules) and an INSERT under `options.ids[i]` (default: the record's
+ * deterministic id, studyIdFor) when nothing matched, run in order inside one batch (a
+ * transaction), so records of the same batch see each other. A record that matches a row
+ * stored earlier keeps that row's id. Each row comes back with its
  * newest AI summary, that summary's citations, and its newest full-text analysis that
  * `options.viewerId` may see (public ones only for guests).
  *
@@ -221,17 +240,17 @@ function bindRecord(statement: D1PreparedStatement, record: NormalizedStudy, now
 export async function upsertStudies(
   d1: D1Database,
   records: NormalizedStudy[],
-  options: { viewerId?: string | null } = {},
+  options: { viewerId?: string | null; ids?: readonly number[] } = {},
 ): Promise<StoredStudy[]> {
   if (records.length === 0) return [];
   const now = Date.now();
   const update = d1.prepare(UPDATE);
   const insert = d1.prepare(INSERT);
   const viewerId = options.viewerId ?? "";
-  const statements = records.flatMap((record) => [
-    bindRecord(update, record, now, viewerId),
-    bindRecord(insert, record, now, viewerId),
-  ]);
+  const statements = records.flatMap((record, i) => {
+    const id = options.ids?.[i] ?? studyIdFor(record);
+    return [bindRecord(update, record, now, viewerId, id), bindRecord(insert, record, now, viewerId, id)];
+  });
   const results = await d1.batch<RawRow>(statements);
   return records.map((record, i) => {
     const raw = results[2 * i]!.results[0] ?? results[2 * i + 1]!.results[0];

@@ -17,7 +17,8 @@ import { reserveAiUse, type MeteredAction } from "../billing/metering";
 import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
 import { AppError, parseInput } from "../http/errors";
-import { getStudy, saveSummary } from "./queries";
+import { getStudyForAction } from "./ensure";
+import { saveSummary } from "./queries";
 
 /** The metered action of a specialized analysis (SPEC §6: specialized_analysis / specializedAnalysis). */
 export const SPECIALIZED_ACTION: MeteredAction = {
@@ -155,7 +156,7 @@ export async function specializedSummarize(app: SpecializedApp, options: Special
   let source: SpecializedSource;
   let studyId: number | null = null;
   if (request.kind === "study") {
-    const study = await getStudy(app, { id: request.studyId });
+    const study = await getStudyForAction(app, { id: request.studyId });
     if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
     const abstract = study.abstract ?? "";
     if (abstract.trim().length < MIN_ABSTRACT_LENGTH) {

@@ -10,6 +10,7 @@ import { reservationHeaders, withSettledBody } from "../billing/metered-response
 import { eq } from "drizzle-orm";
 import { studies } from "../../../db/schema";
 import { saveSummary } from "./queries";
+import { ensureStudy } from "./ensure";
 
 /** The metered action of a single study summary (SPEC §6: keyed ai_summaries / aiSummaries). */
 export const SUMMARY_ACTION: MeteredAction = { planFeature: "ai_summaries", guestFeature: "aiSummaries" };
@@ -54,7 +55,7 @@ export function groundStudySummary(
 export async function regenerateStudySummary(
   app: Pick<AppServices, "db" | "env" | "bindings" | "fetch" | "waitUntil">,
   {
-    studyId,
+    studyId: requestedId,
     signal,
     model: resolved,
     meter,
@@ -70,12 +71,15 @@ export async function regenerateStudySummary(
     meter: { user: UserRow | null | Promise<UserRow | null>; request: Request; now?: Date } | null;
   },
 ): Promise<Response> {
-  // One query for what the summary needs (title, abstract), alongside the session lookup.
-  const [[study], user] = await Promise.all([
-    app.db.select().from(studies).where(eq(studies.id, studyId)).limit(1),
+  // The row (stored first when only a search had shown it; issue 17), alongside the session lookup.
+  const [study, user] = await Promise.all([
+    ensureStudy(app, requestedId).then(async (id) =>
+      id === null ? undefined : (await app.db.select().from(studies).where(eq(studies.id, id)).limit(1))[0],
+    ),
     meter?.user ?? null,
   ]);
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+  const studyId = study.id;
   try {
     buildStudySummaryPrompt(study); // validates the abstract before a use is reserved
   } catch (error) {
