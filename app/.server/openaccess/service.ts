@@ -1,4 +1,5 @@
 import { inArray } from "drizzle-orm";
+import { shownStudy } from "../studies/ensure";
 import { z } from "zod";
 import { studies } from "../../../db/schema";
 import type { Database } from "../db/client";
@@ -199,7 +200,7 @@ export async function lookupStudy(deps: OpenAccessDeps, study: StudyIds): Promis
 }
 
 /**
- * GET /api/studies/open-access-stats: looks up each study (unknown ids are left out of the
+ * GET /api/studies/open-access-stats: looks up each study, stored or just shown by a search (unknown ids are left out of the
  * totals) and counts open-access studies and repository copies.
  */
 export async function openAccessStats(deps: OpenAccessDeps, { studyIds }: { studyIds: number[] }): Promise<OpenAccessStats> {
@@ -213,6 +214,12 @@ export async function openAccessStats(deps: OpenAccessDeps, { studyIds }: { stud
     })
     .from(studies)
     .where(inArray(studies.id, studyIds));
+  // Studies a search showed but nobody has acted on yet have no row (issue 17).
+  const found = new Set(rows.map((r) => r.id));
+  for (const id of studyIds) {
+    const shown = found.has(id) ? null : shownStudy(id);
+    if (shown) rows.push({ id, doi: shown.doi, pmid: shown.pmid, isOpenAccess: shown.isOpenAccess, openAccessUrl: shown.openAccessUrl });
+  }
   const order = new Map(studyIds.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   const results: OpenAccessResult[] = new Array(rows.length);

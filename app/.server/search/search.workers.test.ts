@@ -10,6 +10,7 @@ import { getLoadContext } from "../context";
 import { parseEnv } from "../env";
 import { NO_FILTERS } from "./filters";
 import { searchStudies } from "./service";
+import { studyIdFor } from "../studies/identity";
 import type { ProviderId } from "./types";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 
@@ -287,8 +288,71 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect(result.studies).toHaveLength(1);
     expect(result.studies[0]).toMatchObject({ doi: "10.1016/j.addr.2015.01.008" });
     expect([...result.studies[0]!.sources].sort()).toEqual(["crossref", "semanticscholar"]);
+    // Searches write no rows (issue 17): the merged record carries the DOI's deterministic id.
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind("10.1016/j.addr.2015.01.008").first();
-    expect(rows).toMatchObject({ n: 1 });
+    expect(rows).toMatchObject({ n: 0 });
+    expect(result.studies[0]!.id).toBe(studyIdFor({ doi: "10.1016/j.addr.2015.01.008", pmid: null, title: "", source: "crossref", sourceId: "" }));
+  });
+});
+
+/** What a search could write: row counts and the newest study update time. */
+async function d1WriteProbe() {
+  return env.DB.prepare(
+    `SELECT (SELECT count(*) FROM studies) AS studies, (SELECT coalesce(max(updated_at), 0) FROM studies) AS updated,
+       (SELECT count(*) FROM ai_summaries) AS summaries, (SELECT count(*) FROM search_history) AS history`,
+  ).first();
+}
+
+suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `hot path — ${MISSING_WORKER_FIXTURES}`, () => {
+  const DOI = "10.1016/j.addr.2015.01.008";
+  /** Crossref and Semantic Scholar each answer with their recorded record of the same paper. */
+  const samePaper: FetchFn = async (input) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.startsWith(realBaseUrls().crossref)) {
+      const work = JSON.parse(workerFixtureReader("crossref/works_10.1016-j.addr.2015.01.008.json")!) as { message: unknown };
+      return Response.json({ status: "ok", "message-type": "work-list", message: { "total-results": 1, items: [work.message] } });
+    }
+    return Response.json({ total: 1, offset: 0, data: [JSON.parse(workerFixtureReader("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")!)] });
+  };
+  let spy: ReturnType<typeof spyFetch>;
+  beforeEach(() => {
+    spy = spyFetch(samePaper);
+  });
+  afterEach(() => spy.mockRestore());
+
+  it("a search and its cached repeat make no D1 write; ids are stable and equal for one DOI from two databases", async () => {
+    const cookie = await login("pro@metamind.local");
+    const get = async (path: string) => {
+      const res = await SELF.fetch(`${BASE}${path}`, { headers: { Cookie: cookie } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { studies: { id: number; doi: string | null }[]; providers: Record<string, { cached: boolean }> };
+    };
+    const before = await d1WriteProbe();
+    const crossref = await get("/api/search/crossref?q=hotpath%20nanoparticles");
+    const s2 = await get("/api/search/semanticscholar?q=hotpath%20nanoparticles");
+    const again = await get("/api/search/crossref?q=hotpath%20nanoparticles");
+    expect(again.providers.crossref!.cached).toBe(true);
+    expect(await d1WriteProbe()).toEqual(before);
+    expect(crossref.studies[0]!.doi).toBe(DOI);
+    expect(s2.studies[0]!.id).toBe(crossref.studies[0]!.id);
+    expect(again.studies[0]!.id).toBe(crossref.studies[0]!.id);
+  });
+
+  it("the first action writes the row under the id the search showed; later searches keep that id", async () => {
+    const cookie = await login("pro@metamind.local");
+    const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
+    const { studies } = (await search.json()) as { studies: { id: number }[] };
+    const id = studies[0]!.id;
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ n: 0 });
+    const bookmark = await SELF.fetch(`${BASE}/api/bookmarks`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: BASE, "Content-Type": "application/json" },
+      body: JSON.stringify({ studyId: id }),
+    });
+    expect(bookmark.status).toBeLessThan(300);
+    expect(await env.DB.prepare("SELECT doi FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ doi: DOI });
+    const later = await SELF.fetch(`${BASE}/api/search/semanticscholar?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
+    expect(((await later.json()) as { studies: { id: number }[] }).studies[0]!.id).toBe(id);
   });
 });
 

@@ -21,7 +21,7 @@ import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText 
 import { AppError, parseInput } from "../http/errors";
 import { lookupStudy } from "../openaccess/service";
 import { getStudyForAction } from "./ensure";
-import { FULLTEXT_FEATURE, getStudy, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "./queries";
+import { FULLTEXT_FEATURE, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "./queries";
 
 /** The metered action (SPEC §6: full_text_analysis / fullTextAnalysis, Professional only). */
 export const FULLTEXT_ACTION: MeteredAction = {

@@ -188,15 +188,10 @@ export function toStored(raw: RawRow): StoredStudy {
   return { row, summary, fullTextAnalysis: raw.fulltext_content ?? null };
 }
 
-function bindRecord(
-  statement: D1PreparedStatement,
-  record: NormalizedStudy,
-  now: number,
-  viewerId: string,
-  id: number,
-): D1PreparedStatement {
+/** Parameters ?1–?24 of a record (see COLUMNS); UPDATE uses the first 23. */
+function recordParams(record: NormalizedStudy, now: number, viewerId: string, id: number): unknown[] {
   const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : NaN;
-  return statement.bind(
+  return [
     record.doi,
     record.pmid,
     record.pmcid,
@@ -221,7 +216,7 @@ function bindRecord(
     now,
     viewerId,
     id,
-  );
+  ];
 }
 
 /**
@@ -249,7 +244,8 @@ export async function upsertStudies(
   const viewerId = options.viewerId ?? "";
   const statements = records.flatMap((record, i) => {
     const id = options.ids?.[i] ?? studyIdFor(record);
-    return [bindRecord(update, record, now, viewerId, id), bindRecord(insert, record, now, viewerId, id)];
+    const params = recordParams(record, now, viewerId, id);
+    return [update.bind(...params.slice(0, 23)), insert.bind(...params)];
   });
   const results = await d1.batch<RawRow>(statements);
   return records.map((record, i) => {
