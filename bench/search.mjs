@@ -9,7 +9,7 @@
 // trip through wrangler dev's proxy) and prints the complete-search overhead net of it, which is
 // the Worker's own added time.
 // A provider's latency is measured, not assumed: the time the replay server takes to answer that
-// provider's requests when called directly (PubMed: esearch then efetch, in sequence). Usage: npm run bench:search  (env RUNS, default 15)
+// provider's requests when called directly (PubMed: esearch then efetch, in sequence). Usage: npm run bench:search  (env RUNS, default 15; PORT, REPLAY_PORT)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,8 +18,8 @@ import { build } from "esbuild";
 import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 15);
-const PORT = 8877;
-const REPLAY_PORT = 8878;
+const PORT = Number(process.env.PORT ?? 8877);
+const REPLAY_PORT = Number(process.env.REPLAY_PORT ?? 8878);
 const BASE = `http://127.0.0.1:${PORT}`;
 const LATENCY = { pubmed: 50, crossref: 120, europepmc: 300, core: 800, semanticscholar: 1500, doaj: 2500 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
