@@ -31,7 +31,8 @@ export async function searchCacheKey(
 /** A cached provider answer, or null on a miss or an unreadable entry. Never throws. */
 export async function readCachedSearch(kv: KVNamespace, key: string): Promise<ProviderResult | null> {
   try {
-    const hit = await kv.get<ProviderResult>(key, "json");
+    // Hot keys are served from the data centre's cache for up to a minute (KV's minimum is 30 s).
+    const hit = await kv.get<ProviderResult>(key, { type: "json", cacheTtl: 60 });
     return hit && Array.isArray(hit.studies) && typeof hit.totalCount === "number" ? hit : null;
   } catch {
     return null;

@@ -7,8 +7,8 @@ describe("deterministic study ids", () => {
   it("keys on the normalised DOI, then the PMID, then a long enough title, else the provider's id", () => {
     expect(studyKey({ ...base, doi: "https://doi.org/10.1000/ABC", pmid: "123" })).toBe("doi:10.1000/abc");
     expect(studyKey({ ...base, pmid: "123" })).toBe("pmid:123");
-    expect(studyKey({ ...base, title: "A Randomised Trial of Exercise in Older Adults." })).toBe(
-      "title:a randomised trial of exercise in older adults",
+    expect(studyKey({ ...base, title: "A Randomised Trial of Exercise in Older Adults.", publicationDate: "2021-03" })).toBe(
+      "title:a randomised trial of exercise in older adults:2021",
     );
     expect(studyKey({ ...base, title: "Editorial", source: "doaj", sourceId: "x9" })).toBe("source:doaj:x9");
   });

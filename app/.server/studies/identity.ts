@@ -37,17 +37,19 @@ function cyrb53(text: string, seed = 0): number {
 
 /**
  * The identity key of a record: `doi:<normalised DOI>`, else `pmid:<PMID>`, else
- * `title:<normalised title key>` when that key has at least {@link MIN_TITLE_KEY_LENGTH}
- * characters, else `source:<provider>:<provider id>` (short generic titles never identify a
+ * `title:<normalised title key>:<year>` when that key has at least {@link MIN_TITLE_KEY_LENGTH}
+ * characters (the year keeps same-titled papers of different years apart), else `source:<provider>:<provider id>` (short generic titles never identify a
  * paper). The same precedence dedupe and the stored-row match use.
  */
-export function studyKey(record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId">): string {
+export function studyKey(
+  record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
+): string {
   const doi = normalizeDoi(record.doi);
   if (doi) return `doi:${doi}`;
   const pmid = record.pmid?.trim();
   if (pmid) return `pmid:${pmid}`;
   const title = normalizeTitleKey(record.title);
-  if (title.length >= MIN_TITLE_KEY_LENGTH) return `title:${title}`;
+  if (title.length >= MIN_TITLE_KEY_LENGTH) return `title:${title}:${record.publicationDate?.slice(0, 4) ?? ""}`;
   return `source:${record.source}:${record.sourceId}`;
 }
 
@@ -58,6 +60,8 @@ export function studyKey(record: Pick<NormalizedStudy, "doi" | "pmid" | "title" 
  * return that row's id instead (see lookupStoredStudies), so ids never change after a first
  * action.
  */
-export function studyIdFor(record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId">): number {
+export function studyIdFor(
+  record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
+): number {
   return DERIVED_ID_MIN + (cyrb53(studyKey(record)) % DERIVED_ID_SPAN);
 }

@@ -90,16 +90,17 @@ WHERE id = ${MATCH}
 ${RETURNING}`;
 
 /**
- * Inserts the record under its deterministic id when nothing matched. Identifiers another row
- * holds are left out (the same guard as UPDATE).
+ * Inserts the record under its deterministic id when nothing matched (a fresh id when another
+ * paper already holds that one: a hash collision). Identifiers another row holds are left out
+ * (the same guard as UPDATE).
  */
 const INSERT = `INSERT INTO studies (${COLUMNS})
 SELECT
-  ?24,
+  CASE WHEN NOT EXISTS (SELECT 1 FROM studies i WHERE i.id = ?24) THEN ?24 END,
   CASE WHEN ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies d WHERE d.doi = ?1) THEN ?1 END,
   CASE WHEN ?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM studies p WHERE p.pmid = ?2) THEN ?2 END,
   ${VALUES.split(", ").slice(3).join(", ")}
-WHERE ${MATCH} IS NULL AND NOT EXISTS (SELECT 1 FROM studies i WHERE i.id = ?24)
+WHERE ${MATCH} IS NULL
 ${RETURNING}`;
 
 /** A studies row with its summary columns, as D1 returns it. */
