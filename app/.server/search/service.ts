@@ -271,6 +271,8 @@ export async function searchStudies(
     }
   };
   const drain = async () => {
+    // One macrotask first, so databases answering together (cache hits) share the first read.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     while (pending.length > 0) {
       const batch = pending;
       pending = [];
