@@ -131,7 +131,7 @@ function normaliseWithMap(raw: string): { text: string; map: number[] } {
   let i = 0;
   while (i < raw.length) {
     const ch = raw[i]!;
-    if (/[\u200b\u200c\u200d\ufeff]/.test(ch)) {
+    if (ch === "\u200b" || ch === "\u200c" || ch === "\u200d" || ch === "\ufeff") {
       i += 1;
       continue;
     }
