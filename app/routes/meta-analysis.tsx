@@ -494,6 +494,13 @@ export default function MetaAnalysisPage() {
                 title: s.title,
                 text: [s.title, s.abstract, s.fullTextAnalysis].filter(Boolean).join("\n\n"),
                 pmcid: s.pmcid ?? null,
+                // From a review: the record's best text on the server (Europe PMC, uploaded PDF, attached full text).
+                ...(reviewId
+                  ? {
+                      reportUrl: `/api/reviews/${encodeURIComponent(reviewId)}/records/${s.id}/report`,
+                      studyKey: `review:${reviewId}:${s.id}`,
+                    }
+                  : {}),
               }))}
               signedIn={signedIn}
               userLabel={userLabel}
