@@ -32,7 +32,7 @@ describe("uploaded PDF text → arm-level extraction", () => {
     expect(result.outcomeType).toBe("binary");
     expect(result.intervention).toMatchObject({ events: 48, groupSize: 121 });
     expect(result.comparator).toMatchObject({ events: 22, groupSize: 119 });
-    const contexts = quoteContexts(report, result.quotes, PDF_TEXT);
+    const { contexts } = quoteContexts(report, result.quotes, PDF_TEXT);
     const events = contexts.find((c) => c.arm === "intervention" && c.field === "events");
     expect(events?.kind).toBe("text");
     if (events?.kind !== "text") return;
@@ -48,9 +48,11 @@ describe("uploaded PDF text → arm-level extraction", () => {
     expect(result.outcomeType).toBe("continuous");
     expect(result.intervention).toMatchObject({ mean: 2.1, sd: 1.4, groupSize: 121 });
     expect(result.comparator).toMatchObject({ mean: 3.4, sd: 1.6, groupSize: 119 });
-    const mean = quoteContexts(report, result.quotes, PDF_TEXT).find((c) => c.arm === "comparator" && c.field === "mean");
-    expect(mean).toMatchObject({ kind: "table", row: 0, column: 2, text: "3.4 (1.6)" });
-    if (mean?.kind === "table") expect(mean.table.rows[0]![0]).toBe("Headache score, mean (SD)");
+    const { contexts, tables } = quoteContexts(report, result.quotes, PDF_TEXT);
+    const mean = contexts.find((c) => c.arm === "comparator" && c.field === "mean");
+    expect(mean).toMatchObject({ kind: "table", table: "Table 2", row: 0, column: 2, text: "3.4 (1.6)" });
+    expect(Object.keys(tables)).toEqual(["Table 2"]);
+    expect(tables["Table 2"]!.rows[0]![0]).toBe("Headache score, mean (SD)");
   });
 
   it("undoes the line-end hyphenation when locating a span and finds the n-th occurrence", () => {

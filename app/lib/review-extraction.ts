@@ -55,7 +55,11 @@ export type QuoteContext =
       /** The span in the raw source text (the PDF's text as extracted), when it could be located. */
       sourceSpan: { start: number; end: number } | null;
     }
-  | { arm: ArmKey; field: ArmField; kind: "table"; table: Pick<ReportTable, "label" | "caption" | "header" | "rows">; row: number; column: number; text: string };
+  /** A table cell: `table` is the label of one of the study's `tables`; row −1 is a header cell. */
+  | { arm: ArmKey; field: ArmField; kind: "table"; table: string; row: number; column: number; text: string };
+
+/** A table as the quote panel shows it. */
+export type QuotedTable = Pick<ReportTable, "label" | "caption" | "header" | "rows">;
 
 /** A study's own reported estimate with its 95% CI for the outcome (natural scale), from the rules. */
 export interface ReportedEstimate {
@@ -78,6 +82,8 @@ export interface ReviewExtractionStudy {
   result: ArmExtraction;
   audit: AuditEntry[];
   contexts: QuoteContext[];
+  /** The tables the contexts quote, by label (each once). */
+  tables: Record<string, QuotedTable>;
   reported: ReportedEstimate | null;
 }
 
@@ -185,22 +191,17 @@ function occurrencesBefore(text: string, needle: string, before: number): number
 /**
  * What the page shows for each quote of an extraction: for a text span, its sentence (within its
  * paragraph) split into before / match / after, and, when `raw` is given (the source before
- * parsing, e.g. a PDF's text), the span located in it; for a table cell, the table grid with the
- * cell's row and column. A quote whose table or span is not in `report` keeps only its text.
+ * parsing, e.g. a PDF's text), the span located in it; for a table cell, the cell's table label, row
+ * and column, with each quoted table once in `tables`. A quote whose span is not in `report` keeps
+ * only its text; a table missing from `report` is left out of `tables`.
  */
-export function quoteContexts(report: TrialReport, quotes: readonly ArmQuote[], raw?: string): QuoteContext[] {
-  return quotes.map((quote): QuoteContext => {
+export function quoteContexts(report: TrialReport, quotes: readonly ArmQuote[], raw?: string): { contexts: QuoteContext[]; tables: Record<string, QuotedTable> } {
+  const tables: Record<string, QuotedTable> = {};
+  const contexts = quotes.map((quote): QuoteContext => {
     if (isTableQuote(quote)) {
       const table = report.tables.find((t) => t.label === quote.table);
-      return {
-        arm: quote.arm,
-        field: quote.field,
-        kind: "table",
-        table: table ? { label: table.label, caption: table.caption, header: table.header, rows: table.rows } : { label: quote.table, caption: "", header: [], rows: [] },
-        row: quote.row,
-        column: quote.column,
-        text: quote.text,
-      };
+      if (table) tables[table.label] = { label: table.label, caption: table.caption, header: table.header, rows: table.rows };
+      return { arm: quote.arm, field: quote.field, kind: "table", table: quote.table, row: quote.row, column: quote.column, text: quote.text };
     }
     const text = report.text;
     const paragraph = quote.start >= 0 ? report.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end) : undefined;
@@ -219,6 +220,7 @@ export function quoteContexts(report: TrialReport, quotes: readonly ArmQuote[], 
       sourceSpan: raw === undefined ? null : locateInSource(raw, match, occurrencesBefore(text, match, quote.start)),
     };
   });
+  return { contexts, tables };
 }
 
 /** How a study enters the pooled estimate. */

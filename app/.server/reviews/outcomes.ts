@@ -247,6 +247,7 @@ export async function extractReviewOutcome(
       .filter((e) => e.studyKey === studyKey)
       .map((e) => ({ arm: e.arm as ArmKey, field: e.field as ArmField, oldValue: e.oldValue, newValue: e.newValue, who, when: new Date(e.createdAt).toISOString() }));
     const { result, audit } = applyStoredEdits(extracted.result, stored);
+    const { contexts, tables } = quoteContexts(extracted.report, extracted.result.quotes, source.format === "text" ? source.text : undefined);
     return {
       recordId: record.id,
       studyKey,
@@ -255,7 +256,8 @@ export async function extractReviewOutcome(
       source: { kind: source.kind, pmcid: source.pmcid, note: source.note },
       result,
       audit,
-      contexts: quoteContexts(extracted.report, extracted.result.quotes, source.format === "text" ? source.text : undefined),
+      contexts,
+      tables,
       reported: reportedEstimate(record.title, extracted.report.text, outcome.name),
     };
   });

@@ -46,6 +46,7 @@ function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy; arm: 
   const context: QuoteContext | undefined = study.contexts.find((c) => c.arm === arm && c.field === field);
   const derived = study.result.derived.find((d) => d.arm === arm && d.field === field);
   const edited = [...study.audit].reverse().find((a) => a.arm === arm && a.field === field);
+  const table = context?.kind === "table" ? study.tables[context.table] : undefined;
   return (
     <div className="mt-3 rounded-md border border-amber-200 bg-amber-50/40 p-3" data-testid="review-quote">
       <p className="mb-1 text-xs font-medium text-slate-600">
@@ -70,15 +71,20 @@ function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy; arm: 
           )}
         </>
       )}
-      {context?.kind === "table" && (
+      {context?.kind === "table" && !table && (
+        <p className="text-sm text-slate-700">
+          {context.table}: “{context.text}”
+        </p>
+      )}
+      {context?.kind === "table" && table && (
         <div className="max-h-72 overflow-auto">
           <p className="mb-1 text-xs font-medium text-slate-600">
-            {context.table.label}
-            {context.table.caption && context.table.caption !== context.table.label ? `: ${context.table.caption}` : ""}
+            {table.label}
+            {table.caption && table.caption !== table.label ? `: ${table.caption}` : ""}
           </p>
           <table className="text-xs">
             <thead>
-              {context.table.header.map((row, hi) => (
+              {table.header.map((row, hi) => (
                 <tr key={hi}>
                   {row.map((cell, ci) => (
                     <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${context.row === -1 && context.column === ci ? "bg-amber-200" : ""}`}>
@@ -89,7 +95,7 @@ function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy; arm: 
               ))}
             </thead>
             <tbody>
-              {context.table.rows.map((row, ri) => (
+              {table.rows.map((row, ri) => (
                 <tr key={ri}>
                   {row.map((cell, ci) => (
                     <td
@@ -357,18 +363,18 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
         </p>
       )}
       {outcomes && outcomes.length > 0 && (
-        <div className="flex flex-wrap gap-2" role="tablist" aria-label="Outcomes">
+        <ul className="flex flex-wrap gap-2" aria-label="Outcomes">
           {outcomes.map((o) => (
-            <span key={o.id} className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm ${o.id === selectedId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}>
-              <button type="button" role="tab" aria-selected={o.id === selectedId} onClick={() => setSelectedId(o.id)}>
+            <li key={o.id} className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm ${o.id === selectedId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}>
+              <button type="button" aria-pressed={o.id === selectedId} onClick={() => setSelectedId(o.id)}>
                 {o.name}
               </button>
               <button type="button" aria-label={`Remove outcome ${o.name}`} className="text-slate-400 hover:text-red-600" onClick={() => void onDelete(o)}>
                 <Trash2 className="size-3.5" aria-hidden />
               </button>
-            </span>
+            </li>
           ))}
-        </div>
+        </ul>
       )}
       {outcomes?.length === 0 && <p className="text-sm text-slate-500">No outcomes yet.</p>}
       {loading && (
