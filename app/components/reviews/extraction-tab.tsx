@@ -64,7 +64,7 @@ function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy; arm: 
             </mark>
             {context.after}…
           </p>
-          {context.sourceSpan && (
+          {context.sourceSpan && (study.source.kind === "upload" || study.source.kind === "fulltext") && (
             <p className="mt-1 text-xs text-slate-500">
               Characters {context.sourceSpan.start}–{context.sourceSpan.end} of the {SOURCE_LABEL[study.source.kind]}&apos;s text.
             </p>
