@@ -9,7 +9,7 @@ import { deleteOutcome, extractReviewOutcome } from "~/.server/reviews/outcomes"
  * {outcomeType, intervention, comparator, derived, quotes, extractor}, audit: [{arm, field, oldValue,
  * newValue, who, when}], contexts, reported}]}: the outcome's arm-level extraction for every study
  * included at full-text screening, with the user's stored corrections applied. 401; 404
- * REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND.
+ * REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND; 429 RATE_LIMITED (240 per account and hour).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {

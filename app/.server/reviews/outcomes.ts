@@ -32,9 +32,10 @@ import { extractArmsByRules, MAX_REPORT_BYTES } from "../extraction/arms";
 import { fetchEuropePmcJats } from "../extraction/europepmc";
 import { AppError } from "../http/errors";
 import { extractStudyByRules } from "../meta-analysis/extract-rules";
+import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
 import { requireRecord, requireReview } from "./service";
 
-type OutcomesApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch">;
+type OutcomesApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch"> & { waitUntil?: AppServices["waitUntil"] };
 
 /** Outcomes one review may hold. */
 export const MAX_OUTCOMES_PER_REVIEW = 30;
@@ -207,7 +208,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 /**
  * One outcome's extraction over the review's studies included at full-text screening (duplicates
  * left out; at most {@link MAX_EXTRACTED_STUDIES}), with the user's corrections applied.
- * @throws AppError 404 REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND.
+ * Counted against the user's hourly limit (RATE_LIMITS.reviewExtractionPerAccount).
+ * @throws AppError 404 REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND; 429 RATE_LIMITED.
  */
 export async function extractReviewOutcome(
   app: OutcomesApp,
@@ -215,6 +217,7 @@ export async function extractReviewOutcome(
 ): Promise<ReviewOutcomeExtraction & { included: number }> {
   const review = await requireReview(app, target);
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
+  await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const included = and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
   const [records, [total]] = await Promise.all([
     app.db.select().from(reviewRecords).where(included).orderBy(asc(reviewRecords.id)).limit(MAX_EXTRACTED_STUDIES),
