@@ -56,7 +56,7 @@ vs 22.0% (33/150) with placebo.
 const JATS = `<?xml version="1.0"?><article><front><article-meta><title-group><article-title>Zelmoxan in septic shock</article-title></title-group></article-meta></front><body><sec><title>Results</title><p>Mortality was 9/60 with zelmoxan vs 16/61 with placebo.</p></sec></body></article>`;
 
 /** A review with four studies included at full text (abstracts; one uploaded PDF; one with a PMCID), one only at title/abstract. */
-async function reviewWithIncludedStudies(owner: { cookie: string; userId: string }) {
+async function reviewWithIncludedStudies(owner: { cookie: string; userId: string }, { screen = true } = {}) {
   const review = (
     await json<{ review: ApiReview }>(
       await call("POST", "/api/reviews", { cookie: owner.cookie, body: { title: "Zelmoxan in sepsis", question: { intervention: "zelmoxan", comparator: "placebo", outcomes: "mortality" } } }),
@@ -81,7 +81,7 @@ async function reviewWithIncludedStudies(owner: { cookie: string; userId: string
   const withPmcid = records.find((r) => r.title.startsWith("Zelmoxan for septic shock"))!;
   await db().update(reviewRecords).set({ studyId: study!.id }).where(eq(reviewRecords.id, withPmcid.id));
   await env.BUCKET.put(`europepmc/fulltext/${pmcid}.xml`, JATS);
-  for (const r of records) {
+  for (const r of screen ? records : []) {
     await json(await call("POST", `/api/reviews/${review.id}/records/${r.id}/decision`, { cookie: owner.cookie, body: { stage: "title_abstract", decision: "include" } }), 200);
     if (r.title.startsWith("Zelmoxan in older")) continue;
     await json(await call("POST", `/api/reviews/${review.id}/records/${r.id}/decision`, { cookie: owner.cookie, body: { stage: "full_text", decision: "include" } }), 200);
@@ -140,12 +140,12 @@ describe("a review's data extraction", () => {
     await json(await call("POST", base, { cookie: owner.cookie, body: { name: "MORTALITY" } }), 409);
     expect((await call("DELETE", `${base}/${outcome.id}`, { cookie: owner.cookie })).status).toBe(204);
     expect((await json<{ outcomes: ReviewOutcome[] }>(await call("GET", base, { cookie: owner.cookie }), 200)).outcomes).toEqual([]);
-  });
+  }, 30_000);
 
   it("answers another user's review, outcome or record with 404 and bad input with 400", async () => {
     const owner = await signUp();
     const other = await signUp();
-    const { review, uploadRecord } = await reviewWithIncludedStudies(owner);
+    const { review, uploadRecord } = await reviewWithIncludedStudies(owner, { screen: false });
     const base = `/api/reviews/${review.id}/outcomes`;
     const { outcome } = await json<{ outcome: ReviewOutcome }>(await call("POST", base, { cookie: owner.cookie, body: { name: "mortality", comparator: "usual care" } }), 201);
     expect(outcome.comparator).toBe("usual care");
@@ -170,5 +170,5 @@ describe("a review's data extraction", () => {
     expect(await json(await call("POST", base, { cookie: owner.cookie, body: { name: "pain", extra: 1 } }), 400)).toMatchObject({ error: "INVALID_INPUT" });
     expect(await json(await call("POST", `/api/reviews/${second.id}/outcomes`, { cookie: owner.cookie, body: { name: "pain" } }), 400)).toMatchObject({ error: "ARMS_REQUIRED" });
     expect((await call("PUT", base, { cookie: owner.cookie, body: { name: "pain" } })).status).toBe(405);
-  });
+  }, 30_000);
 });

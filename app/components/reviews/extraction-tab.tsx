@@ -464,6 +464,11 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
                         <Badge variant="secondary">{SOURCE_LABEL[study.source.kind]}</Badge>
                         {study.source.note && <p className="mt-0.5 max-w-[14rem]">{study.source.note}</p>}
                         <p className="mt-0.5">{study.result.extractor}</p>
+                        {study.reported && (
+                          <p className="mt-0.5" title={study.reported.quote}>
+                            reported {study.reported.measure} {fmt(study.reported.estimate)} {fmtInterval(study.reported.lower, study.reported.upper)}
+                          </p>
+                        )}
                       </td>
                     </tr>
                   ))}
