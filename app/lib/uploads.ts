@@ -13,6 +13,10 @@ export interface UploadedStudy {
   fileSize: number;
   uploadedAt: string;
   status: "queued" | "extracting" | "ready" | "failed";
+  /** Percent of the processing done, 0–100. */
+  progress: number;
+  /** What processing is doing, in words ("Reading page 3 of 12"), or null. */
+  stageDetail: string | null;
   failureReason: string | null;
   aiSummary: string | null;
   fullTextAnalysis: string | null;

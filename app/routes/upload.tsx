@@ -18,8 +18,11 @@ import { useOptionalUser } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
 
 const BENEFITS = ["Upload multiple PDFs", "AI summaries and analysis", "Meta-analysis across studies", "Export results"];
-/** How often the list is refreshed while a study is queued or extracting, in ms. */
-const POLL_MS = 2000;
+/**
+ * How often the list is refreshed while a study is queued or extracting, in ms: often enough to
+ * follow the extraction job's page-by-page progress (it writes at most every 250 ms).
+ */
+const POLL_MS = 600;
 const cut = (title: string) => (title.length > 50 ? `${title.slice(0, 50)}…` : title);
 
 /** SPEC §3: export defaults for uploaded studies. */
