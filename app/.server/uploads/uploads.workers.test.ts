@@ -6,6 +6,7 @@ import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
 import { extractUpload } from "./queue";
 import { extractMessageFor, type PdfExtractMessage } from "./service";
 import { MAX_UPLOAD_BYTES } from "./storage";
+import { recordingD1 } from "../../../tests/mocks/recording-d1";
 
 const BASE = "https://metamind.test";
 
@@ -438,4 +439,40 @@ describe("the extraction job's retries", () => {
     expect(await objectKeys(pro.userId)).toEqual([]);
     expect((await list(pro))[0]).toMatchObject({ status: "failed", failureReason: "The PDF could not be processed. Please try uploading it again." });
   });
+});
+
+describe("the extraction job's progress", () => {
+  it.skipIf(!hasPdfs)("the row is 'extracting' while the PDF is read and reports page by page, then ready at 100%", async () => {
+    const pro = await newProAccount();
+    expect((await upload(pro, [{ name: BMJ, bytes: pdf(BMJ) }])).status).toBe(200);
+    const [queued] = await list(pro);
+    expect(queued).toMatchObject({ status: "queued", progress: 0, stageDetail: null });
+    const row = await env.DB.prepare("SELECT id, user_id AS userId, r2_key AS r2Key FROM uploaded_studies WHERE user_id = ?")
+      .bind(pro.userId)
+      .first<{ id: number; userId: string; r2Key: string }>();
+    // What the list says at the moment the job reads the file from R2.
+    let whileReading: Record<string, unknown> | undefined;
+    const watchingBucket = {
+      get: async (key: string) => {
+        whileReading = (await list(pro))[0];
+        return env.BUCKET.get(key);
+      },
+      delete: (keys: string | string[]) => env.BUCKET.delete(keys),
+    } as unknown as R2Bucket;
+    const writes: Record<string, unknown>[] = [];
+    const app = { db: createDb(recordingD1(env.DB, "uploaded_studies", writes)), bindings: { ...env, BUCKET: watchingBucket } };
+    await extractUpload(app, extractMessageFor(row!), { isLastAttempt: false });
+
+    expect(whileReading).toMatchObject({ status: "extracting", progress: 5, stageDetail: "Reading the file" });
+    const steps = writes.map((w) => [w.status, w.progress, w.stage_detail]);
+    expect(steps[0]).toEqual(["extracting", 5, "Reading the file"]);
+    expect(steps[1]).toEqual(["extracting", 10, "Opening the PDF"]);
+    expect(steps).toContainEqual(["extracting", 18, "Reading page 1 of 10"]);
+    expect(steps).toContainEqual(["extracting", 85, "Reading page 10 of 10"]);
+    expect(steps.at(-2)).toEqual(["extracting", 90, "Finding the title, authors and DOI"]);
+    expect(steps.at(-1)).toEqual(["ready", 100, null]);
+    const percents = steps.map((s) => s[1] as number);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect((await list(pro))[0]).toMatchObject({ status: "ready", progress: 100, stageDetail: null });
+  }, 60_000);
 });
