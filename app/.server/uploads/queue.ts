@@ -109,6 +109,9 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
     const signal = AbortSignal.timeout(UPLOAD_EXTRACT_TIMEOUT_MS);
     let lastWrite = 0;
     const onPage = async (read: number, pages: number) => {
+      // PDF.js parses in one long chain of promises; a macrotask turn lets the isolate answer
+      // other requests (the page polling this row) between pages.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const now = Date.now();
       if (read !== 1 && read !== pages && now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
       lastWrite = now;
