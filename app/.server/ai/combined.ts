@@ -331,11 +331,8 @@ function executiveSentences(analysed: readonly Analysed[]): { item: Analysed; qu
   return candidates.filter((_, k) => chosen.has(k));
 }
 
-/** A study's title shortened for a theme line. */
-function shortTitle(title: string): string {
-  const t = title.replace(/\s+/g, " ").trim();
-  return t.length > 70 ? `${t.slice(0, 67).trimEnd()}…` : t;
-}
+/** Most study titles listed on one theme line; the rest are counted. */
+const MAX_THEME_TITLES = 4;
 
 const ROLE_WORDS: Record<ThemeRole, string> = { outcome: "outcome", intervention: "intervention or exposure" };
 
@@ -359,15 +356,16 @@ function themeLines(analysed: readonly Analysed[], cite: CitationCollector): str
   const lines = themes.map((t) => {
     for (const [number, index] of t.studies) cite.add("commonThemes", analysed[number - 1]!.source, { sentenceIndex: index });
     if (n === 1) return `${describe(t)}: mentioned ${t.count} ${t.count === 1 ? "time" : "times"}`;
-    const titles = [...t.studies.keys()].map((k) => quoted(shortTitle(analysed[k - 1]!.source.title)));
-    return `${describe(t)}: in ${t.studies.size} of ${plural(n, "study", "studies")} — ${titles.join("; ")}`;
+    const titles = [...t.studies.keys()].map((k) => quoted(analysed[k - 1]!.source.title));
+    const more = titles.length > MAX_THEME_TITLES ? `; and ${titles.length - MAX_THEME_TITLES} more` : "";
+    return `${describe(t)}: in ${t.studies.size} of ${plural(n, "study", "studies")} — ${titles.slice(0, MAX_THEME_TITLES).join("; ")}${more}`;
   });
   if (lines.length > 0 || n === 1) return lines;
   const own = analysed
     .map((a) => {
       const mine = findThemes(themeStudies([a])).slice(0, 3);
       for (const t of mine) cite.add("commonThemes", a.source, { sentenceIndex: t.studies.get(a.source.number)! });
-      return mine.length > 0 ? `${quoted(shortTitle(a.source.title))}: ${mine.map(describe).join(", ")}` : null;
+      return mine.length > 0 ? `${quoted(a.source.title)}: ${mine.map(describe).join(", ")}` : null;
     })
     .filter((x): x is string => x !== null);
   return [`No outcome or intervention is shared by two or more of the ${plural(n, "study", "studies")}.`, ...own];

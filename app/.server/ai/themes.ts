@@ -9,8 +9,10 @@
  * role from the words around it — "risk of X", "X incidence", "the primary outcome was X" make
  * it an outcome; "randomised to X", "effect of X on", "X versus", "X consumption" an
  * intervention or exposure — and from the outcome phrases and intervention sentences the
- * caller's rule-based extraction found. Phrases are ranked by how many studies use them, then
- * whether they have a role, then length (a phrase beats a word), then frequency.
+ * caller's rule-based extraction found; a phrase ending in an outcome word ("… cessation",
+ * "… cancer") or an exposure word ("… consumption", "… training") has that role itself. Phrases
+ * are ranked by how many studies use them, then whether they have a role, then length (a phrase
+ * beats a word), then frequency.
  */
 
 /** Words that are too general to be, or to start or end, a theme of a set of studies. */
@@ -19,9 +21,12 @@ export const THEME_STOPWORDS = new Set(
     "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers him his how however i if in into is it its itself just may me might more most must my no nor not now of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon very via was we were what when where whether which while who whom why will with within without would yet you your et al " +
     "hazard odds ratio ratios interval intervals confidence difference differences mean median clinical clinically therapy therapies treatment treatments treated efficacy effective controlled randomized randomised randomly assigned placebo period primary secondary composite prespecified follow-up significance statistically compared control controls cohort cohorts sample population adults people individuals subjects cases measures measured assessed evaluated investigated examined conducted performed reported observed identified aimed aim aims objective objectives " +
     "study studies patient patients participant participants result results method methods conclusion conclusions background purpose analysis analyses data group groups significant significantly associated association associations effect effects comparison including included include total using used use based among years year months month weeks week days day hours hour minutes minute higher lower increased increase decreased decrease reduced reduction reductions risk risks rate rates level levels number numbers outcome outcomes factors factor review trial trials evidence research found showed show shows suggest suggests well new two three four five one first second third overall present current respectively time times vs versus per " +
-    "plus alone less least much many several various whereas although though since thereby therefore hence moreover furthermore like given due according across toward towards around almost nearly approximately about only every whole part parts kind type types way ways case use uses useful potential possible likely unlikely important importance related relation relationship role roles impact impacts need needs able available value values status high low large small long short early late recent previous prior current future new novel main major minor common general specific different similar other others another additional further greater smaller larger best better worse good poor mg kg ml daily weekly monthly annual dose doses mmhg bmi-adjusted p-value pubmed embase cochrane medline database databases search searched meta-analysis meta-analyses systematic publication published eligible random-effects fixed-effects model models adjusted unadjusted multivariable univariate"
+    "plus alone less least much many several various whereas although though since thereby therefore hence moreover furthermore like given due according across toward towards around almost nearly approximately about only every whole part parts kind type types way ways case use uses useful potential possible likely unlikely important importance related relation relationship role roles impact impacts need needs able available value values status high low large small long short early late recent previous prior current future new novel main major minor common general specific different similar other others another additional further greater smaller larger best better worse good poor mg kg ml daily weekly monthly annual dose doses mmhg bmi-adjusted p-value pubmed embase cochrane medline database databases search searched meta-analysis meta-analyses systematic publication published eligible random-effects fixed-effects model models adjusted unadjusted multivariable univariate intervention interventions program programme programs"
   ).split(" "),
 );
+
+/** Abbreviations of statistics and places, never themes ("CI", "RR", "USA"). */
+const STATISTIC_ACRONYMS = new Set("ci cis rr rrs or ors hr hrs irr md smd wmd rd sd sds se iqr nnt nnh auc roc ppv npv i2 i² df us usa uk eu who rct rcts".split(" "));
 
 /** Roles a theme can have in the studies. */
 export type ThemeRole = "outcome" | "intervention";
@@ -65,6 +70,9 @@ const INTERVENTION_BEFORE =
   /(?:\beffects? of|\brandomi[sz]ed to|\bassigned\b[^.;]{0,60}?\bto|\ballocated to|\breceiv\w+|\btreated with|\btreatment with|\bexposure to|\bexposed to|\bintake of|\bconsumption of|\buse of|\bsupplementation with|\bcompared (?:with|to)|\bversus|\bvs\.?|\bplus|\bwith or without)\s+(?:the\s+|a\s+|an\s+)?$/i;
 const INTERVENTION_AFTER =
   /^\s+(?:group|arm|intervention|consumption|intake|use|users|supplementation|vaccination|therapy|treatment|training|programme|program|exercise|drinking|versus|vs\b|or placebo|compared|plus)\b/i;
+/** Last words that make a phrase an outcome on their own ("smoking cessation", "brain cancer"). */
+const OUTCOME_HEAD =
+  /^(?:cessation|abstinence|mortality|death|survival|cancer|disease|infection|pain|depression|anxiety|stroke|event|incidence|frailty|weight|pressure|quality|remission|relapse|recurrence|failure|injury|admission|hospitali[sz]ation|thrombosis|thromboembolism|fracture|dementia|delirium|diabetes|obesity|asthma|symptom|function|cognition)$/;
 /** Last words that make a phrase an exposure or intervention on their own ("coffee consumption"). */
 const INTERVENTION_HEAD = /^(?:consumption|intake|supplementation|vaccination|vaccine|training|programme|program|exercise|activity|drinking|smoking|counselling|counseling|surgery|screening|diet)$/;
 
@@ -80,8 +88,9 @@ const isAcronym = (word: string) => /^[A-Z][A-Z0-9-]{1,6}$/.test(word) && /[A-Z]
 
 /** Whether a word can be part of a theme. */
 function isContent(word: string): boolean {
-  if (isAcronym(word)) return true;
   const lower = word.toLowerCase().replace(/['’]s$/, "");
+  if (STATISTIC_ACRONYMS.has(lower)) return false;
+  if (isAcronym(word)) return true;
   if (lower.length < 3 || /\d/.test(lower)) return false;
   return !THEME_STOPWORDS.has(lower) && !THEME_STOPWORDS.has(fold(lower));
 }
@@ -131,7 +140,9 @@ export function phrasesOf(sentence: string): Occurrence[] {
 export function roleAt(sentence: string, start: number, end: number, key: string): ThemeRole | null {
   const before = sentence.slice(Math.max(0, start - 80), start);
   const after = sentence.slice(end, end + 40);
-  if (INTERVENTION_HEAD.test(key.split(" ").at(-1)!)) return "intervention";
+  const head = key.split(" ").at(-1)!;
+  if (INTERVENTION_HEAD.test(head)) return "intervention";
+  if (OUTCOME_HEAD.test(head)) return "outcome";
   if (OUTCOME_BEFORE.test(before) || OUTCOME_AFTER.test(after)) return "outcome";
   if (INTERVENTION_BEFORE.test(before) || INTERVENTION_AFTER.test(after)) return "intervention";
   return null;
@@ -142,7 +153,7 @@ export function roleAt(sentence: string, start: number, end: number, key: string
  *
  * With two or more studies a theme must be used by at least two; a single word needs a role
  * (outcome or intervention) or must appear in a first sentence (the title), so filler such as
- * "plus" never becomes a theme. With one study, phrases it uses at least twice or with a role.
+ * "plus" never becomes a theme. With one study, phrases it uses at least twice.
  * A phrase inside or containing a chosen one is skipped ("cancer" after "brain cancer").
  */
 export function findThemes(studies: readonly ThemeStudy[]): ThemePhrase[] {
@@ -185,7 +196,7 @@ export function findThemes(studies: readonly ThemeStudy[]): ThemePhrase[] {
       return { ...t, role, phrase };
     })
     .filter((t) => t.studies.size >= minStudies)
-    .filter((t) => (minStudies > 1 ? t.words > 1 || t.role !== null || t.inTitle : t.role !== null || t.count >= 2))
+    .filter((t) => (minStudies > 1 ? t.words > 1 || t.role !== null || t.inTitle : t.count >= 2))
     .sort(
       (a, b) =>
         b.studies.size - a.studies.size ||
