@@ -226,8 +226,10 @@ describe("combineOffline", () => {
     for (const heading of ["Executive summary", "Quantitative findings", "Pooled effect size: Not pooled", "Key outcomes:", "Safety profile", "Future research priorities"]) {
       expect(text).toContain(heading);
     }
-    expect(text).toContain("\nT2 (Study 2): Walking and frailty: a prospective cohort study");
-    expect(text).toMatch(/\nSources: T1\.S\d+/);
+    expect(text).toContain("\nStudy 2: Walking and frailty: a prospective cohort study");
+    // Issue 16: sources are named by study title, never as bare sentence ids.
+    expect(text).toMatch(/\nSources: “Atorvastatin and frailty in older adults” \(sentences? \d+/);
+    expect(text).not.toMatch(/\bT\d+\.S\d+\b/);
   });
 
   it("grows section by section in its snapshots, ending with the whole summary", () => {
