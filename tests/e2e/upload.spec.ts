@@ -156,6 +156,12 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(modal.getByRole("heading", { name: "Combined Summary of 2 Studies" })).toBeVisible({ timeout: 30_000 });
   await expect(modal.getByTestId("evidence-badge")).toHaveText(/^Evidence: (High|Moderate|Low)$/);
   await expect(modal).toContainText("2 studies");
+  // Issue 16: the summary's own headings are headings, its sources are named by study title.
+  const view = modal.getByTestId("analysis-view");
+  await expect(view.getByRole("heading", { name: "Executive summary" })).toBeVisible();
+  await expect(view.getByRole("heading", { name: "Common themes" })).toBeVisible();
+  await expect(view.getByTestId("report-sources").first()).toContainText(/Sources: “(Physical activity|Association between tea)/);
+  await expect(view).not.toContainText(/\bT\d+\.S\d+\b|###/);
   const download = page.waitForEvent("download");
   await modal.getByRole("button", { name: "Download" }).click();
   expect((await download).suggestedFilename()).toMatch(/^metamind-summary-report-\d+\.html$/);
@@ -166,6 +172,9 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(modal.getByRole("heading", { name: "Meta-Analysis of 2 Uploaded Studies" })).toBeVisible({ timeout: 30_000 });
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "Executive Summary" })).toBeVisible();
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "GRADE Assessment" })).toBeVisible();
+  // Pooled through the /meta-analysis engine: a trial and a meta-analysis of other outcomes do not pool, and it says why.
+  await expect(modal.getByTestId("analysis-view")).toContainText("Not pooled: no outcome was reported by at least 2 of these studies");
+  await expect(modal).not.toContainText("pools effects only in a meta-analysis");
   await modal.getByRole("button", { name: "Close" }).click();
 
   // Bulk delete with the spec's confirmation.
