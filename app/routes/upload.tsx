@@ -11,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { aiErrorFromResponse } from "~/lib/ai-errors";
+import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { toast } from "~/lib/toast";
 import { processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
@@ -18,8 +19,11 @@ import { useOptionalUser } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
 
 const BENEFITS = ["Upload multiple PDFs", "AI summaries and analysis", "Meta-analysis across studies", "Export results"];
-/** How often the list is refreshed while a study is queued or extracting, in ms. */
-const POLL_MS = 2000;
+/**
+ * How often the list is refreshed while a study is queued or extracting, in ms: often enough to
+ * follow the extraction job's page-by-page progress (it writes at most every 250 ms).
+ */
+const POLL_MS = 600;
 const cut = (title: string) => (title.length > 50 ? `${title.slice(0, 50)}…` : title);
 
 /** SPEC §3: export defaults for uploaded studies. */
@@ -89,7 +93,14 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
   const [pending, setPending] = useState<Record<number, StudyPending>>({});
   const [streaming, setStreaming] = useState<Record<number, string>>({});
   const [bulkPending, setBulkPending] = useState<"summary" | "analysis" | "delete" | null>(null);
-  const [report, setReport] = useState<{ type: "summary" | "analysis"; content: unknown; studies: ReportStudy[]; strength: string | null } | null>(null);
+  const [report, setReport] = useState<{
+    type: "summary" | "analysis";
+    content: unknown;
+    studies: ReportStudy[];
+    strength: string | null;
+    citationSources?: Record<string, { quote?: string }>;
+    metaAnalysis?: MetaAnalysisJobResult | null;
+  } | null>(null);
   const [exporting, setExporting] = useState<ExportableStudy[] | null>(null);
   const [viewing, setViewing] = useState<{ title: string; heading: string; content: string } | null>(null);
   const [tab, setTab] = useState("upload");
@@ -235,15 +246,21 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
       }
       const body = (await res.json()) as {
         summary?: string;
+        combinedSummary?: unknown;
         analysis?: unknown;
         studies: ReportStudy[];
         strengthOfEvidence?: string;
+        citationSources?: Record<string, { quote?: string }>;
+        metaAnalysis?: MetaAnalysisJobResult;
       };
       setReport({
         type: kind,
-        content: kind === "summary" ? body.summary : body.analysis,
+        // The structured summary renders with its headings and sources by title; the text is the fallback.
+        content: kind === "summary" ? (body.combinedSummary ?? body.summary) : body.analysis,
         studies: body.studies,
         strength: body.strengthOfEvidence ?? null,
+        citationSources: body.citationSources,
+        metaAnalysis: body.metaAnalysis ?? null,
       });
     } catch {
       toast({ title: "Error", description: kind === "summary" ? "Failed to generate combined summary" : "Failed to generate combined analysis", variant: "destructive" });
@@ -350,6 +367,8 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
           content={report.content}
           studies={report.studies}
           strengthOfEvidence={report.strength}
+          citationSources={report.citationSources}
+          metaAnalysis={report.metaAnalysis}
           onExport={() => setExporting((studies ?? []).filter((s) => report.studies.some((r) => r.id === s.id)).map(toExportable))}
         />
       ) : null}
