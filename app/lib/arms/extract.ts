@@ -1,4 +1,4 @@
-import { columnLabel, type ReportTable, type TrialReport } from "./document.ts";
+import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
@@ -145,11 +145,17 @@ interface Outcome {
 
 const TIMEPOINT = /(\d+)\s*[-‐]?\s*(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|h|d)\b/i;
 
+const TIMEPOINT_UNIT_FIRST = /\b(weeks?|wks?|months?|mos?|days?|years?|yrs?)\s*(\d+)\b(?!\s*(?:[-–]|to)\s*\d)/i;
+
+/** "12 weeks", "12-week", "week 12", "wk 12" → "12w"; months "m", days "d", years "y", hours "h". */
 function normaliseTimepoint(text: string): string | null {
   const m = TIMEPOINT.exec(text);
-  if (!m) return null;
-  const unit = m[2].toLowerCase()[0] === "w" ? "w" : m[2].toLowerCase().startsWith("mo") ? "m" : m[2].toLowerCase()[0];
-  return `${Number(m[1])}${unit}`;
+  const first = m ? null : TIMEPOINT_UNIT_FIRST.exec(text);
+  const value = m ? m[1] : first?.[2];
+  const unitWord = (m ? m[2] : first?.[1])?.toLowerCase();
+  if (value === undefined || unitWord === undefined) return null;
+  const unit = unitWord[0] === "w" ? "w" : unitWord.startsWith("mo") ? "m" : unitWord[0];
+  return `${Number(value)}${unit}`;
 }
 
 function conceptsOf(text: string): string[] {
@@ -216,15 +222,26 @@ function groupSizeFromLabel(label: string): number | null {
 const N_ROW = /^(n|no\.?|number|number of (patients|participants|subjects|children|women|men|cases)|participants|patients|subjects|sample size|randomi[sz]ed|analy[sz]ed|total|n \(%\))\s*$/i;
 const STAT_LABEL = /^(n|no\.?|%|\(%\)|mean|sd|s\.d\.|se|sem|χ|x̄|median|iqr|range|95% ci|ci|p|p-value|p value|value)$/i;
 
-/** Statistic role of a sub-column from the words its label adds to the arm's name. */
-function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "p" | null {
-  const t = label.replace(/[()*]/g, " ").trim().toLowerCase();
+/**
+ * Statistic role of a sub-column from the words its label adds to the arm's name: "Mean" or "Mean days
+ * of sick leave" (a mean), "SD", "SE", "n", "%", "n (%)" (a count with its percentage), or a comparison
+ * of the arms ("p", "P for difference", "χ2", "ES"). Combined notations ("Mean (SD)", "Mean ± SD") and
+ * anything else give null.
+ */
+function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "npct" | "p" | null {
+  const raw = label.replace(/[*†‡§¶]/g, "").trim();
+  const t = raw.replace(/[()]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
   if (/^(mean|χ|x̄|average|m)$/.test(t)) return "mean";
   if (/^(sd|s\.d\.|standard deviation)$/.test(t)) return "sd";
   if (/^(se|sem|s\.e\.|standard error)$/.test(t)) return "se";
   if (/^(n|no\.?|number|events)$/.test(t)) return "n";
   if (/^(%|percent|percentage)$/.test(t)) return "pct";
-  if (/^(p|p-value|p value)$/.test(t)) return "p";
+  if (/^(n|no\.?|number|n\s*\/\s*n|number of (patients|participants|subjects|cases|events))\s*%$/.test(t)) return "npct";
+  if (/^(p|p-value|p value)$/.test(t) || isComparisonLabel(raw)) return "p";
+  if (/^(mean|average)\s+\S/i.test(raw)) {
+    const rest = raw.replace(/^(mean|average)\s*/i, "");
+    if (!/^[([±+]|^(sd|se|sem|difference|diff|change)\b/i.test(rest)) return "mean";
+  }
   return null;
 }
 
@@ -232,8 +249,10 @@ function isBaseline(label: string): boolean {
   return /\b(baseline|pre[- ]?(test|treatment|intervention)?|before|initial|week 0|day 0|t0|admission|screening)\b/i.test(label);
 }
 
+/** A column's timepoint: "12 weeks" → "12w"; the codes "T1", "T2" (T0 is baseline) → "t1", "t2". */
 function timepointOf(label: string): string | null {
-  return normaliseTimepoint(label);
+  const code = /\bT([1-9])\b/.exec(label);
+  return normaliseTimepoint(label) ?? (code ? `t${code[1]}` : null);
 }
 
 interface TableArms {
@@ -292,8 +311,10 @@ function isContextRow(row: string[]): boolean {
 /** Picks, among columns of one arm, those of the question's timepoint (or the last after baseline). */
 function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
   const keyed = cols.map((c) => {
-    const label = columnLabel(table, c);
-    return { c, tp: timepointOf(label), base: isBaseline(label), role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") , label, armScore: armLabelScore(label) };
+    const role = columnRole(table.header[table.header.length - 1]?.[c] ?? "");
+    // A statistic sub-column ("n (%)", "Mean days", "SD") is keyed by the labels above it, so the sub-columns of one time stay together.
+    const label = role !== null && table.header.length > 1 ? columnLabel({ ...table, header: table.header.slice(0, -1) }, c) : columnLabel(table, c);
+    return { c, tp: timepointOf(label), base: isBaseline(label), role, label, armScore: armLabelScore(label) };
   });
   const groups = new Map<string, number[]>();
   for (const k of keyed) {
@@ -333,8 +354,33 @@ function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): n
   return cols.some((c) => FOLLOW_UP.test(columnLabel(table, c))) ? 0.9 : 1;
 }
 
+const TOTAL_ROW = /^(the\s+)?(total|overall|global|sum|composite|summary|whole)\b|\b(total|overall|global|composite) (score|scale|index)\b/i;
+const PERIOD_ROW = /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s*)?\d+\s*(weeks?|wks?|months?|mo|days?|years?|hours?|h|d)|(week|month|day|year|visit)\s*\d+(\s*(?:[-–]|to)\s*\d+)?|baseline|pre[- ]?(test|treatment|intervention)|post[- ]?(test|treatment|intervention)|follow[- ]?up|end of (treatment|study|intervention)|t\d)\b/i;
+
+/**
+ * A table whose caption names the outcome while no row label does ("Sick leave by period" with rows
+ * "0–3 months", "4–12 months", "Total 0–12 months"; "Nursing competence" with rows "Total score" and
+ * subscales): the one row that stands for the outcome. Rows that are all periods give the question's
+ * timepoint, else the single total/overall row, else the single row after baseline; other rows give
+ * their single total/overall row. Nothing when the choice is not unique. Score 0.85 × caption match.
+ */
+function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): { row: number; score: number } | null {
+  const captionScore = outcomeScore(outcome, table.caption, false);
+  if (captionScore < 0.5) return null;
+  const data = table.rows.map((row, r) => ({ r, label: row[0] ?? "" })).filter(({ r }) => !isContextRow(table.rows[r]) && arms.intervention.some((c) => /\d/.test(table.rows[r][c] ?? "")));
+  if (data.length === 0 || table.rows.some((row) => outcomeScore(outcome, row[0] ?? "") > 0)) return null;
+  const pick = (rows: { r: number }[]) => (rows.length === 1 ? { row: rows[0].r, score: 0.85 * captionScore } : null);
+  if (data.every(({ label }) => PERIOD_ROW.test(label.trim()))) {
+    if (outcome.timepoint) return pick(data.filter(({ label }) => timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, "")) === outcome.timepoint));
+    const totals = data.filter(({ label }) => TOTAL_ROW.test(label.trim()));
+    if (totals.length) return pick(totals);
+    return pick(data.filter(({ label }) => !isBaseline(label)));
+  }
+  return pick(data.filter(({ label }) => TOTAL_ROW.test(label.trim())));
+}
+
 /** Parses the cells of one arm at one row, combining sub-columns (mean | SD, n | %) by their roles. */
-function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null): { stats: CellStats; col: number; text: string } | null {
+function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null, prefer: OutcomeType = "unknown"): { stats: CellStats; col: number; text: string } | null {
   const usable = cols.filter((c) => columnRole(table.header[table.header.length - 1]?.[c] ?? "") !== "p");
   const cells = usable.map((c) => ({ c, text: table.rows[r][c] ?? "", role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") }));
   const filled = cells.filter((cell) => cell.text !== "");
@@ -346,6 +392,16 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     return { stats, col: only.c, text: only.text };
   }
   const byRole = new Map(filled.map((cell) => [cell.role, cell]));
+  const countCell = byRole.get("npct");
+  const readCount = () => {
+    if (!countCell || filled.filter((cell) => cell.role === "npct").length !== 1) return null;
+    const stats = parseCell(countCell.text, mergeHints(hints, hintsOf("n (%)")), groupSize);
+    return stats.kind === "count" ? { stats, col: countCell.c, text: countCell.text } : null;
+  };
+  if (prefer === "binary") {
+    const count = readCount();
+    if (count) return count;
+  }
   const num = (text: string | undefined) => {
     if (text === undefined) return NaN;
     const m = /^\(?\s*([-−–]?\d+(?:[.,·]\d+)?)\s*%?\s*\)?$/.exec(text.replace(/[*†‡§¶#¤]/g, "").trim());
@@ -371,6 +427,10 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     if (Number.isInteger(events) && Number.isFinite(percent)) {
       return { stats: { kind: "count", events, percent, percentDecimals: (/[.,](\d+)/.exec(pctText)?.[1].length ?? 0) }, col: byRole.get("n")?.c ?? usable[0], text: filled.map((cell) => cell.text).join(" ") };
     }
+  }
+  if (prefer !== "continuous") {
+    const count = readCount();
+    if (count) return count;
   }
   if (filled.length === 2 && filled.every((cell) => cell.role === null)) {
     const joined = `${filled[0].text} (${filled[1].text.replace(/^\(|\)$/g, "")})`;
@@ -416,7 +476,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     const data: Partial<Record<ArmKey, ArmData>> = {};
     for (const arm of ARMS) {
       const n = sizeOf(arm);
-      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n);
+      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n, outcome.typeGuess);
       if (!read || read.stats.kind === "unknown") {
         if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
           read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
@@ -429,6 +489,17 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         groupSize: sizes[arm]?.n ?? null,
         groupSizeQuote: sizes[arm]?.quote ?? null,
       };
+    }
+    for (const arm of ARMS) {
+      const armData = data[arm];
+      if (!armData || arms.kind !== "columns") continue;
+      // The group size written over the columns read (the analysed n at that time) beats one written elsewhere.
+      const own = new Set(colsFor[arm].map((col) => groupSizeFromLabel(columnLabel(table, col))).filter((n): n is number => n !== null));
+      if (own.size === 1) {
+        const col = colsFor[arm][0];
+        armData.groupSize = [...own][0];
+        armData.groupSizeQuote = { arm, field: "groupSize", table: table.label, row: -1, column: col, text: columnLabel(table, col) };
+      }
     }
     const i = data.intervention;
     const c = data.comparator;
@@ -458,6 +529,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
   }
   if (arms.kind === "columns") {
     let context = "";
+    const captionRow = captionOnlyRow(table, outcome, arms);
     table.rows.forEach((row, r) => {
       if (isContextRow(row)) {
         context = row[0];
@@ -465,8 +537,9 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       }
       const own = outcomeScore(outcome, row[0]);
       const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
-      const score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
-      if (score < 0.5 || own === 0 && withContext === 0) return;
+      let score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
+      if (captionRow && captionRow.row === r) score = captionRow.score;
+      else if (score < 0.5 || own === 0 && withContext === 0) return;
       const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
       const colsFor = {
         intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l)),

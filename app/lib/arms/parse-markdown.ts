@@ -218,6 +218,9 @@ export function repairPackedHeader(rows: string[][], headerRows: number): { rows
       if (total > width) continue;
       if (!shifted && firstBelow > stubs) continue;
       if (!shifted && Math.max(1, firstBelow) !== stubs) continue;
+      const body = rows.slice(s + 1);
+      const statistic = (cell: string) => /^[-−]?\d+(?:[.,·]\d+)?\s*(?:$|±|\(|\[|%)/.test(cell.trim());
+      if (stubs > 1 && body.filter((row) => row.slice(1, stubs).some(statistic)).length * 2 > body.length) continue;
       const newTop: string[] = [...topCells.slice(0, stubs)];
       const newBelow: string[] = Array.from({ length: stubs }, (_, c) => (shifted ? "" : below[c]));
       for (const parent of parents) for (let k = 0; k < span; k += 1) newTop.push(parent);
