@@ -141,6 +141,8 @@ interface Outcome {
   variants: string[][];
   timepoint: string | null;
   typeGuess: OutcomeType;
+  /** The question asks for a change from baseline ("change in HbA1c"), not the value at a time. */
+  change: boolean;
 }
 
 const TIMEPOINT = /(\d+)\s*[-‐]?\s*(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|h|d)\b/i;
@@ -175,7 +177,7 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
   else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
-  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess };
+  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase) };
 }
 
 /**
@@ -300,6 +302,18 @@ function splitPaired(cell: string): [string, string] | null {
   return [m[1].trim(), m[2].trim()];
 }
 
+/**
+ * Hints from a table's caption and footnotes. A footnote listing several notations ("Data are mean
+ * (SD), n (%), or median (IQR)") does not make every cell a median: then each cell's own form decides
+ * (a bracketed range "6 (4–9)" is never read as mean and SD), and row and column labels that say
+ * median still blank their cells.
+ */
+function tableLevelHints(text: string): Hints {
+  const hints = hintsOf(text);
+  if (hints.median && (hints.meanSd || hints.se || hints.count)) hints.median = false;
+  return hints;
+}
+
 function describe(table: ReportTable): string {
   return `${table.caption} ${table.footnotes.join(" ")}`;
 }
@@ -308,8 +322,20 @@ function isContextRow(row: string[]): boolean {
   return row[0] !== "" && row.slice(1).every((cell) => cell === "");
 }
 
-/** Picks, among columns of one arm, those of the question's timepoint (or the last after baseline). */
-function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+const CHANGE = /\b(changes?|changed|delta|difference from baseline|(reduction|decrease|increase|improvement) from baseline)\b|Δ/i;
+
+/**
+ * Picks, among columns of one arm, those of the question's timepoint (or the end of treatment after
+ * baseline). Change-from-baseline columns are taken only when the question asks for a change, and
+ * are set aside otherwise.
+ */
+function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+  const changeCols = allCols.filter((c) => CHANGE.test(columnLabel(table, c)));
+  let cols = allCols;
+  if (changeCols.length > 0 && changeCols.length < allCols.length) {
+    cols = outcome.change ? changeCols : allCols.filter((c) => !changeCols.includes(c));
+    if (outcome.change && cols.length === 1) return cols;
+  }
   const keyed = cols.map((c) => {
     const role = columnRole(table.header[table.header.length - 1]?.[c] ?? "");
     // A statistic sub-column ("n (%)", "Mean days", "SD") is keyed by the labels above it, so the sub-columns of one time stay together.
@@ -470,7 +496,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
   const captionScore = outcomeScore(outcome, table.caption);
   const sizes: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = tableGroupSizes(table, arms);
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
-  const tableHints = hintsOf(describe(table));
+  const tableHints = tableLevelHints(describe(table));
   const out: Candidate[] = [];
   const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
