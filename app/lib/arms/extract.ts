@@ -74,15 +74,37 @@ class ArmName {
     return best;
   }
 
+  /**
+   * Words of the other arm's name that this one lacks: when this arm has no distinctive word of its
+   * own ("acupuncture" against "sham acupuncture"), its name counts as a mention unless one of these
+   * words stands right before it.
+   */
+  otherDistinctive: Set<string> = new Set();
+
   /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
-    for (const w of wordsAt(text)) {
+    const all = wordsAt(text);
+    const ownTokens = this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
+    all.forEach((w, k) => {
       const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
-      const hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      let hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      if (!hit && ownTokens && w.parts.some((part) => ownTokens.has(part))) {
+        const previous = all.slice(Math.max(0, k - 2), k).filter((p) => w.start - p.end < 20);
+        hit = !previous.some((p) => p.parts.some((part) => this.otherDistinctive.has(part)) || p.parts.some((part) => ownTokens.has(part)));
+      }
       if (hit) out.push({ start: w.start, end: w.end });
-    }
+    });
     return out;
+  }
+
+  /** Share of the label's tokens that the best-matching variant covers (breaks ties between "acupuncture" and "sham acupuncture"). */
+  coverage(label: string): number {
+    const tokens = armTokens(label);
+    if (tokens.length === 0) return 0;
+    let best = 0;
+    for (const variant of this.variants) best = Math.max(best, tokens.filter((t) => variant.includes(t)).length / tokens.length);
+    return best;
   }
 }
 
@@ -133,6 +155,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   const cTokens = all(names.comparator);
   for (const t of iTokens) if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
   for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
+  for (const t of names.comparator.distinctive) names.intervention.otherDistinctive.add(t);
+  for (const t of names.intervention.distinctive) names.comparator.otherDistinctive.add(t);
   return names;
 }
 
@@ -272,6 +296,14 @@ function bestIndices(scores: number[], threshold: number): number[] {
 function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: number): { intervention: number[]; comparator: number[] } | null {
   const si = labels.map((l) => names.intervention.score(l));
   const sc = labels.map((l) => names.comparator.score(l));
+  // A label both names match fully ("Sham acupuncture" for "acupuncture" and "sham acupuncture") goes to the name that covers more of it.
+  labels.forEach((l, k) => {
+    if (si[k] !== sc[k] || si[k] === 0) return;
+    const ci = names.intervention.coverage(l);
+    const cc = names.comparator.coverage(l);
+    if (ci > cc) si[k] += 0.001;
+    else if (cc > ci) sc[k] += 0.001;
+  });
   const iBest = bestIndices(si.map((s, k) => (s > sc[k] ? s : 0)), 0.3);
   const cBest = bestIndices(sc.map((s, k) => (s > si[k] ? s : 0)), 0.3);
   if (iBest.length === 0 || cBest.length === 0) return null;
@@ -439,8 +471,10 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     const se = num(byRole.get("se")?.text);
     if (Number.isFinite(mean) && (Number.isFinite(sd) || Number.isFinite(se))) {
       const first = byRole.get("mean");
+      const n = byRole.has("n") ? num(byRole.get("n")?.text) : NaN;
+      const size = Number.isInteger(n) && n > 0 ? { groupSize: n } : {};
       return {
-        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd } : { kind: "continuous", mean, se },
+        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd, ...size } : { kind: "continuous", mean, se, ...size },
         col: first?.c ?? usable[0],
         text: filled.map((cell) => cell.text).join(" "),
       };
@@ -588,7 +622,9 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         const blockScore = context
           ? contextScore > 0
             ? Math.max(contextScore, 0.9 * outcomeScore(outcome, `${context} ${table.caption}`, false))
-            : 0
+            : context === stub
+              ? captionScore * 0.9
+              : 0
           : captionScore * 0.9;
         const columns = Array.from({ length: width - 1 }, (_, k) => k + 1);
         const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c)));
@@ -664,6 +700,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       const other = arm === "intervention" ? "comparator" : "intervention";
       const after = text.slice(mention.end, mention.end + 40);
       const before = text.slice(Math.max(0, mention.start - 70), mention.start);
+      const wide = text.slice(Math.max(0, mention.start - 160), mention.start);
       let n: number | null = null;
       let start = mention.start;
       let end = mention.end;
@@ -673,6 +710,13 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
         end = mention.end + a[0].length;
       } else {
         const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
+        const c = b ? null : /\b(?:randomi[sz]ed|randomly assigned|assigned|allocated)\b[^.;]{0,80}?\band\s+(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:(?:patients|participants|subjects|children|women|men)\s+)?(?:to|into|in)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$/i.exec(wide);
+        if (c) {
+          n = wordNumber(c[1]);
+          if (n !== null && n < 5) n = null;
+          start = mention.start - wide.length + c.index + c[0].lastIndexOf(c[1], c[0].length);
+          if (n !== null && names[other].mentions(text.slice(start, mention.start)).length) n = null;
+        }
         if (b) {
           n = wordNumber(b[1]);
           if (n !== null && n < 5) n = null;

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { extractArms, parseReport, type ReportFormat } from "./index.ts";
+
+/** Table and prose styles of trial reports from several journals (every table and sentence invented). */
+function ask(text: string, format: ReportFormat, intervention: string, comparator: string, outcome: string) {
+  return extractArms(parseReport(text, format), { intervention, comparator, outcome });
+}
+
+describe("table styles", () => {
+  it("NEJM: 'no. (%)' in the row label, N in the column headers", () => {
+    const html = `<table><caption>Table 2. Outcomes</caption>
+      <thead><tr><th>Outcome</th><th>Velotrexin (N=250)</th><th>Placebo (N=251)</th><th>Hazard Ratio (95% CI)</th></tr></thead>
+      <tbody><tr><td>Death from any cause — no. (%)</td><td>31 (12.4)</td><td>20 (8.0)</td><td>1.56 (0.89–2.73)</td></tr>
+      <tr><td>Stroke — no. (%)</td><td>4 (1.6)</td><td>9 (3.6)</td><td>0.44 (0.14–1.43)</td></tr></tbody></table>`;
+    const r = ask(html, "html", "velotrexin", "placebo", "death from any cause");
+    expect(r.outcomeType).toBe("binary");
+    expect(r.intervention).toMatchObject({ events: 31, groupSize: 250 });
+    expect(r.comparator).toMatchObject({ events: 20, groupSize: 251 });
+  });
+
+  it("BMJ: group sizes on a second header row, n/N (%) cells", () => {
+    const jats = `<table-wrap><label>Table 3</label><caption><p>Primary outcome</p></caption><table>
+      <thead><tr><th rowspan="2"></th><th>Physiotherapy</th><th>Advice</th></tr><tr><th>(n=112)</th><th>(n=110)</th></tr></thead>
+      <tbody><tr><td>Recovered at 6 months</td><td>70/108 (64.8)</td><td>52/104 (50.0)</td></tr></tbody></table></table-wrap>`;
+    const r = ask(jats, "jats", "physiotherapy", "advice", "recovered");
+    expect(r.intervention).toMatchObject({ events: 70, groupSize: 108 });
+    expect(r.comparator).toMatchObject({ events: 52, groupSize: 104 });
+  });
+
+  it("Trials: an n row above mean (SD) rows", () => {
+    const md = [
+      "| Measure | Exercise | Waiting list |",
+      "|---|---|---|",
+      "| n | 38 | 36 |",
+      "| Fatigue score, mean (SD) | 21.4 (6.2) | 26.9 (5.8) |",
+    ].join("\n");
+    const r = ask(md, "markdown", "exercise", "waiting list", "fatigue");
+    expect(r.intervention).toMatchObject({ mean: 21.4, sd: 6.2, groupSize: 38 });
+    expect(r.comparator).toMatchObject({ mean: 26.9, sd: 5.8, groupSize: 36 });
+  });
+
+  it("JATS with spanning arm headers over n | Mean | SD sub-columns", () => {
+    const jats = `<table-wrap><label>Table 2</label><caption><p>Scores after treatment</p></caption><table>
+      <thead><tr><th rowspan="2">Scale</th><th colspan="3">CBT</th><th colspan="3">Usual care</th></tr>
+      <tr><th>n</th><th>Mean</th><th>SD</th><th>n</th><th>Mean</th><th>SD</th></tr></thead>
+      <tbody><tr><td>PHQ-9</td><td>60</td><td>8.2</td><td>4.1</td><td>58</td><td>11.5</td><td>5.0</td></tr></tbody></table></table-wrap>`;
+    const r = ask(jats, "jats", "CBT", "usual care", "PHQ-9");
+    expect(r.intervention).toMatchObject({ mean: 8.2, sd: 4.1, groupSize: 60 });
+    expect(r.comparator).toMatchObject({ mean: 11.5, sd: 5.0, groupSize: 58 });
+  });
+
+  it("PLoS: arms as rows with n | Mean | SD columns and the outcome in the caption", () => {
+    const md = [
+      "::::table-wrap",
+      "::: caption",
+      "Table 4. Systolic blood pressure at 12 weeks",
+      ":::",
+      "",
+      "| Group | n | Mean | SD |",
+      "|---|---|---|---|",
+      "| Salt substitute | 150 | 138.2 | 14.1 |",
+      "| Regular salt | 148 | 142.9 | 15.3 |",
+      "::::",
+    ].join("\n");
+    const r = ask(md, "markdown", "salt substitute", "regular salt", "systolic blood pressure");
+    expect(r.intervention).toMatchObject({ mean: 138.2, sd: 14.1, groupSize: 150 });
+    expect(r.comparator).toMatchObject({ mean: 142.9, sd: 15.3, groupSize: 148 });
+  });
+
+  it("derives SD from a mean (SE) table and from a mean (95% CI) table", () => {
+    const se = [
+      "| | Drug A (n = 100) | Placebo (n = 100) |",
+      "|---|---|---|",
+      "| Weight loss, kg, mean (SE) | 5.0 (0.5) | 2.0 (0.4) |",
+    ].join("\n");
+    const a = ask(se, "markdown", "drug A", "placebo", "weight loss");
+    expect(a.intervention).toMatchObject({ mean: 5, sd: 5, groupSize: 100 });
+    expect(a.comparator).toMatchObject({ mean: 2, sd: 4, groupSize: 100 });
+    expect(a.derived.map((d) => d.field)).toEqual(["sd", "sd"]);
+    const ci = [
+      "| | Drug A (n = 100) | Placebo (n = 100) |",
+      "|---|---|---|",
+      "| Weight loss, kg, mean (95% CI) | 5.0 (4.02 to 5.98) | 2.0 (1.22 to 2.78) |",
+    ].join("\n");
+    const b = ask(ci, "markdown", "drug A", "placebo", "weight loss");
+    expect(b.intervention.mean).toBe(5);
+    expect(b.intervention.sd).toBeCloseTo(5, 1);
+    expect(b.comparator.sd).toBeCloseTo(3.98, 1);
+  });
+});
+
+describe("prose styles", () => {
+  it("mean (SD) named once for both arms", () => {
+    const r = ask(
+      "The mean (SD) pain score at week 6 was 3.2 (1.9) in the acupuncture group and 4.6 (2.1) in the sham group.",
+      "text", "acupuncture", "sham acupuncture", "pain score",
+    );
+    expect(r.intervention).toMatchObject({ mean: 3.2, sd: 1.9 });
+    expect(r.comparator).toMatchObject({ mean: 4.6, sd: 2.1 });
+  });
+
+  it("percentages with the group sizes stated in another paragraph", () => {
+    const r = ask(
+      "Of 501 patients, 250 were randomly assigned to early surgery and 251 to watchful waiting.\n\nAt one year, reoperation had occurred in 12.4% of the early surgery group and 8.0% of the watchful waiting group.",
+      "text", "early surgery", "watchful waiting", "reoperation",
+    );
+    expect(r.intervention).toMatchObject({ events: 31, groupSize: 250 });
+    expect(r.comparator).toMatchObject({ events: 20, groupSize: 251 });
+  });
+
+  it("zero events: 'no cases of' with the other arm's count", () => {
+    const r = ask(
+      "There were no cases of pneumonia in the vaccine group (n = 80), compared with 6/79 in the control group.",
+      "text", "vaccine", "control", "pneumonia",
+    );
+    expect(r.intervention).toMatchObject({ events: 0 });
+    expect(r.comparator).toMatchObject({ events: 6, groupSize: 79 });
+  });
+});
