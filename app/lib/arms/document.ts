@@ -152,8 +152,23 @@ function spreadSpans(header: string[][], width: number): string[][] {
       return out;
     }
     const below = header.slice(h + 1);
+    const last = header[header.length - 1];
     const out = [...row];
-    for (let c = 2; c < width; c += 1) if (!out[c] && out[c - 1] && below.some((r) => r[c]) && !below.some((r) => r[c] && isComparisonLabel(r[c]))) out[c] = out[c - 1];
+    let runStart = 1;
+    for (let c = 1; c < width; c += 1) {
+      if (row[c]) {
+        if (row[c] !== row[c - 1]) runStart = c;
+        continue;
+      }
+      if (c < 2 || !out[c - 1] || !below.some((r) => r[c]) || below.some((r) => r[c] && isComparisonLabel(r[c]))) continue;
+      // A sub-label that repeats the first one under the current group ("n (%)" again) starts the next group, not this one.
+      if (last[c] && last[c] === last[runStart] && c > runStart) {
+        const next = row.findIndex((cell, k) => k > c && cell);
+        if (next > c && row.slice(c + 1, next).every((cell) => !cell) && next - c <= 2) for (let k = c; k < next; k += 1) out[k] = row[next];
+        continue;
+      }
+      out[c] = out[c - 1];
+    }
     return out;
   });
 }

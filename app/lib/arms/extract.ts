@@ -453,7 +453,7 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
   const countCell = byRole.get("npct");
   const readCount = () => {
     if (!countCell || filled.filter((cell) => cell.role === "npct").length !== 1) return null;
-    const stats = parseCell(countCell.text, mergeHints(hints, hintsOf("n (%)")), groupSize);
+    const stats = parseCell(countCell.text, hintsOf("n (%)"), groupSize);
     return stats.kind === "count" ? { stats, col: countCell.c, text: countCell.text } : null;
   };
   if (prefer === "binary") {
@@ -473,6 +473,8 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
       const first = byRole.get("mean");
       const n = byRole.has("n") ? num(byRole.get("n")?.text) : NaN;
       const size = Number.isInteger(n) && n > 0 ? { groupSize: n } : {};
+      // An arm block with both a count column and a mean column, for an outcome whose wording names neither: a blank beats a guess.
+      if (prefer === "unknown" && readCount()) return null;
       return {
         stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd, ...size } : { kind: "continuous", mean, se, ...size },
         col: first?.c ?? usable[0],

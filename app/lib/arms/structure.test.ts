@@ -106,6 +106,27 @@ describe("pandoc headers whose spans were dropped", () => {
   });
 });
 
+describe("spans an author set one column short", () => {
+  it("starts the next arm where the sub-labels repeat, not where the colspan ended", () => {
+    const jats = `<table-wrap><label>Table 3</label><caption><p>Falls and days in hospital by period</p></caption><table>
+      <thead><tr><th rowspan="2"/><th colspan="2">Balance training</th><th/><th/><th colspan="2">Usual care</th><th/></tr>
+      <tr><th>n (%)</th><th>Mean days</th><th>SD</th><th>n (%)</th><th>Mean days</th><th>SD</th><th>P for difference</th></tr></thead>
+      <tbody><tr><td>Total 0-12 months</td><td>14 (23)</td><td>3.1</td><td>2.0</td><td>25 (41)</td><td>4.4</td><td>2.9</td><td>0.03</td></tr></tbody></table></table-wrap>`;
+    const table = parseReport(jats, "jats").tables[0];
+    expect(table.header[0]).toEqual(["", "Balance training", "Balance training", "Balance training", "Usual care", "Usual care", "Usual care", ""]);
+    const r = extractArms(parseReport(`${jats}<p>We allocated 61 people to balance training (n = 61) and 61 to usual care (n = 61).</p>`, "jats"), {
+      intervention: "balance training",
+      comparator: "usual care",
+      outcome: "patients with falls",
+    });
+    expect(r.intervention).toMatchObject({ events: 14, groupSize: 61 });
+    expect(r.comparator).toMatchObject({ events: 25, groupSize: 61 });
+    const unclear = extractArms(parseReport(jats, "jats"), { intervention: "balance training", comparator: "usual care", outcome: "falls" });
+    expect(unclear.intervention.mean).toBeNull();
+    expect(unclear.intervention.events).toBeNull();
+  });
+});
+
 describe("rows chosen through the caption", () => {
   it("takes the total-score row of a scale table and the T1 columns with their own n (JAMA-style)", () => {
     const text = pandoc(
