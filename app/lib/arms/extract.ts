@@ -412,7 +412,10 @@ function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): n
   return cols.some((c) => FOLLOW_UP.test(columnLabel(table, c))) ? 0.9 : 1;
 }
 
-const TOTAL_ROW = /^(the\s+)?(total|overall|global|sum|composite|summary|whole)\b|\b(total|overall|global|composite) (score|scale|index)\b/i;
+/** A row that sums a scale ("Total score", "Overall", "Global index"); "Total cholesterol" is not one. */
+const TOTAL_ROW = /^(the\s+)?(total|overall|global|composite|summary|sum)(\s+(score|scale|index|points?|sum score))?\s*(\([^()]*\))?$/i;
+/** A period row that covers the whole follow-up ("Total 0–12 months", "Overall"). */
+const TOTAL_PERIOD = /^(total|overall|cumulative|whole|entire)\b/i;
 const PERIOD_ROW = /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s*)?\d+\s*(weeks?|wks?|months?|mo|days?|years?|hours?|h|d)|(week|month|day|year|visit)\s*\d+(\s*(?:[-–]|to)\s*\d+)?|baseline|pre[- ]?(test|treatment|intervention)|post[- ]?(test|treatment|intervention)|follow[- ]?up|end of (treatment|study|intervention)|t\d)\b/i;
 
 /**
@@ -430,7 +433,7 @@ function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): 
   const pick = (rows: { r: number }[]) => (rows.length === 1 ? { row: rows[0].r, score: 0.85 * captionScore } : null);
   if (data.every(({ label }) => PERIOD_ROW.test(label.trim()))) {
     if (outcome.timepoint) return pick(data.filter(({ label }) => timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, "")) === outcome.timepoint));
-    const totals = data.filter(({ label }) => TOTAL_ROW.test(label.trim()));
+    const totals = data.filter(({ label }) => TOTAL_PERIOD.test(label.trim()));
     if (totals.length) return pick(totals);
     return pick(data.filter(({ label }) => !isBaseline(label)));
   }

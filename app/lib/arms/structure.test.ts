@@ -143,6 +143,19 @@ describe("rows chosen through the caption", () => {
     expect(r.comparator).toEqual({ events: null, groupSize: 30, mean: 63.2, sd: 8.8 });
   });
 
+  it("does not take a 'Total cholesterol' row for an outcome named only in the caption", () => {
+    const text = [
+      "| | Statin (n = 60) | Placebo (n = 61) |",
+      "|---|---|---|",
+      "| Total cholesterol, mmol/L | 4.1 ± 0.6 | 5.2 ± 0.7 |",
+      "| LDL cholesterol, mmol/L | 2.0 ± 0.5 | 3.1 ± 0.6 |",
+    ].join("\n");
+    const table = parseReport(text, "markdown").tables[0];
+    table.caption = "Lipid profile at 12 weeks";
+    const r = extractArms({ text: "", paragraphs: [], tables: [table] }, { intervention: "statin", comparator: "placebo", outcome: "lipid profile" });
+    expect(r.intervention.mean).toBeNull();
+  });
+
   it("gives nothing when period rows have no total and several follow-ups (ambiguous timepoint)", () => {
     const text = md([
       "| | Drug (n = 50) | Placebo (n = 50) |",
