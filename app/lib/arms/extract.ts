@@ -448,7 +448,7 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
   if (filled.length === 0) return null;
   if (filled.length === 1) {
     const only = filled[0];
-    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : hints;
+    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : only.role === "n" ? { ...hints, count: true, meanSd: false } : hints;
     const stats = parseCell(only.text, only.role === "pct" ? { ...roleHints, percentOnly: true } : roleHints, groupSize);
     return { stats, col: only.c, text: only.text };
   }
@@ -546,6 +546,11 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
           read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
         } else return;
+      }
+      const st = read.stats;
+      if (outcome.typeGuess === "binary" && st.kind === "continuous" && st.sd === undefined && st.se === undefined && st.ciLow === undefined && /^\d+$/.test(read.text.trim()) && !hints.meanSd) {
+        // A bare whole number on the row of an event-type outcome ("Hospitalization | 4 | 9") is a count, not a mean.
+        read.stats = { kind: "count", events: Number(read.text.trim()) };
       }
       data[arm] = {
         stats: read.stats,
@@ -646,7 +651,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         if (score < 0.5) continue;
         const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
         if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0);
-        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed)$/i.test(columnLabel(table, c).trim()));
+        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed|total|total n|n total|patients|participants|analy[sz]ed|randomi[sz]ed|no\.? of (patients|participants))$/i.test(columnLabel(table, c).trim()));
         for (const arm of ARMS) {
           const r = arm === "intervention" ? ri : rc;
           const value = nColumn !== undefined ? table.rows[r][nColumn]?.trim() : "";
@@ -760,10 +765,19 @@ type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
   { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
   { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
-  { re: /\b(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d+)\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g, read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  {
+    re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
+    read: (m) => {
+      const events = wordNumber(m[1]);
+      if (events === null && !/^(no|none)$/i.test(m[1])) return null;
+      const k = events ?? 0;
+      return k <= Number(m[2]) ? { kind: "count", events: k, groupSize: Number(m[2]) } : null;
+    },
+  },
   { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },

@@ -117,3 +117,69 @@ describe("prose styles", () => {
     expect(r.comparator).toMatchObject({ events: 6, groupSize: 79 });
   });
 });
+
+describe("more table and prose families", () => {
+  const cases: { name: string; format: ReportFormat; arms: [string, string, string]; text: string; intervention: Record<string, number>; comparator: Record<string, number> }[] = [
+    {
+      name: "a percentage-only row ('Response, %') with n in the column headers",
+      format: "markdown",
+      arms: ["drug", "placebo", "response"],
+      text: "| | Drug (n = 48) | Placebo (n = 49) |\n|---|---|---|\n| Response, % | 56.3 | 24.5 |",
+      intervention: { events: 27, groupSize: 48 },
+      comparator: { events: 12, groupSize: 49 },
+    },
+    {
+      name: "arms as rows with Events | Total columns (Cochrane-style data table)",
+      format: "markdown",
+      arms: ["drug", "placebo", "response"],
+      text: "::::table-wrap\n::: caption\nTable 2. Response at week 12\n:::\n\n| Group | Events | Total |\n|---|---|---|\n| Drug | 27 | 48 |\n| Placebo | 12 | 49 |\n::::",
+      intervention: { events: 27, groupSize: 48 },
+      comparator: { events: 12, groupSize: 49 },
+    },
+    {
+      name: "'x of N patients (p%)' for each arm in one sentence",
+      format: "text",
+      arms: ["drug", "placebo", "response"],
+      text: "In the ITT population, 45 of 120 patients (37.5%) in the drug group and 30 of 118 (25.4%) in the placebo group had a response.",
+      intervention: { events: 45, groupSize: 120 },
+      comparator: { events: 30, groupSize: 118 },
+    },
+    {
+      name: "counts written as words ('Twelve of the 60 patients')",
+      format: "text",
+      arms: ["drug", "placebo", "mortality"],
+      text: "Twelve of the 60 patients in the drug group died, as compared with 20 of the 61 patients in the placebo group.",
+      intervention: { events: 12, groupSize: 60 },
+      comparator: { events: 20, groupSize: 61 },
+    },
+    {
+      name: "'(mean 3.1, SD 1.2)' in prose",
+      format: "text",
+      arms: ["drug", "placebo", "pain"],
+      text: "Pain scores at 8 weeks were lower with drug (mean 3.1, SD 1.2) than with placebo (mean 4.0, SD 1.5).",
+      intervention: { mean: 3.1, sd: 1.2 },
+      comparator: { mean: 4.0, sd: 1.5 },
+    },
+    {
+      name: "bare whole numbers on the row of an event outcome are counts, not means",
+      format: "markdown",
+      arms: ["drug", "placebo", "hospitalisation"],
+      text: "| | Drug (n = 40) | Placebo (n = 41) |\n|---|---|---|\n| Hospitalization | 4 | 9 |",
+      intervention: { events: 4, groupSize: 40 },
+      comparator: { events: 9, groupSize: 41 },
+    },
+  ];
+  it.each(cases)("$name", ({ format, arms, text, intervention, comparator }) => {
+    const r = ask(text, format, ...arms);
+    expect(r.intervention).toMatchObject(intervention);
+    expect(r.comparator).toMatchObject(comparator);
+    if ("events" in intervention) expect(r.intervention.mean).toBeNull();
+  });
+
+  it("leaves the median (IQR) row blank and reads the mean (SD) row of the same outcome", () => {
+    const text = "| | Drug (n = 40) | Placebo (n = 41) |\n|---|---|---|\n| Depression score, median (IQR) | 12 (8–15) | 14 (10–18) |\n| Depression score, mean (SD) | 12.1 (4.0) | 14.2 (4.4) |";
+    const r = ask(text, "markdown", "drug", "placebo", "depression score");
+    expect(r.intervention).toMatchObject({ mean: 12.1, sd: 4.0, groupSize: 40 });
+    expect(r.comparator).toMatchObject({ mean: 14.2, sd: 4.4, groupSize: 41 });
+  });
+});
