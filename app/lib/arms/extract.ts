@@ -167,9 +167,24 @@ interface Outcome {
   typeGuess: OutcomeType;
   /** The question asks for a change from baseline ("change in HbA1c"), not the value at a time. */
   change: boolean;
+  /** The question asks for baseline values. */
+  baseline: boolean;
 }
 
 const TIMEPOINT = /(\d+)\s*[-‐]?\s*(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|h|d)\b/i;
+
+const DAYS_PER_UNIT: Record<string, number> = { w: 7, m: 30.44, d: 1, y: 365.25, h: 1 / 24 };
+
+/** Whether two normalised timepoints ("26w", "6m") name the same time (within 10%: 24 weeks ≈ 6 months). */
+function sameTime(a: string, b: string): boolean {
+  if (a === b) return true;
+  const pa = /^(\d+)([wmdyh])$/.exec(a);
+  const pb = /^(\d+)([wmdyh])$/.exec(b);
+  if (!pa || !pb) return false;
+  const da = Number(pa[1]) * DAYS_PER_UNIT[pa[2]];
+  const db = Number(pb[1]) * DAYS_PER_UNIT[pb[2]];
+  return Math.abs(da - db) <= 0.1 * Math.max(da, db);
+}
 
 const TIMEPOINT_UNIT_FIRST = /\b(weeks?|wks?|months?|mos?|days?|years?|yrs?)\s*(\d+)\b(?!\s*(?:[-–]|to)\s*\d)/i;
 
@@ -201,7 +216,7 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
   else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
-  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase) };
+  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline: /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase) };
 }
 
 /**
@@ -380,7 +395,13 @@ function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, 
     groups.set(key, [...(groups.get(key) ?? []), k.c]);
   }
   if (groups.size <= 1) return cols;
-  if (outcome.timepoint && groups.has(outcome.timepoint)) return groups.get(outcome.timepoint) ?? cols;
+  if (outcome.timepoint) {
+    const asked = outcome.timepoint;
+    const same = [...groups.keys()].find((key) => sameTime(key, asked));
+    if (same) return groups.get(same) ?? cols;
+    // The question names a time the table's timed columns do not have: a blank beats another time's values.
+    if (keyed.some((k) => k.tp !== null && /^\d/.test(k.tp))) return [];
+  }
   const timed = keyed.filter((k) => k.tp !== null || k.base || POST.test(k.label) || FOLLOW_UP.test(k.label));
   if (timed.length < keyed.length) {
     const overall = keyed.filter((k) => /\b(overall|total|all|combined|pooled)\b/i.test(k.label));
@@ -432,7 +453,13 @@ function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): 
   if (data.length === 0 || table.rows.some((row) => outcomeScore(outcome, row[0] ?? "") > 0)) return null;
   const pick = (rows: { r: number }[]) => (rows.length === 1 ? { row: rows[0].r, score: 0.85 * captionScore } : null);
   if (data.every(({ label }) => PERIOD_ROW.test(label.trim()))) {
-    if (outcome.timepoint) return pick(data.filter(({ label }) => timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, "")) === outcome.timepoint));
+    const asked = outcome.timepoint;
+    if (asked) {
+      return pick(data.filter(({ label }) => {
+        const tp = timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, ""));
+        return tp !== null && sameTime(tp, asked);
+      }));
+    }
     const totals = data.filter(({ label }) => TOTAL_PERIOD.test(label.trim()));
     if (totals.length) return pick(totals);
     return pick(data.filter(({ label }) => !isBaseline(label)));
@@ -529,7 +556,16 @@ function tableGroupSizes(table: ReportTable, arms: TableArms): Record<ArmKey, { 
 }
 
 /** Candidates from one table: rows (or blocks) that name the outcome, read at the arms' columns (or rows). */
+const BASELINE_TABLE = /\b(baseline|demographics?|demographic and clinical|(patient|participant|subject|sample|clinical) characteristics|characteristics of (the )?(study )?(participants|patients|subjects|sample|groups?|population))\b/i;
+const OUTCOME_TABLE = /\b(outcomes?|results?|follow[- ]?up|after|post[- ]?(test|treatment|intervention)|end of|changes?|effects?|at (\d+|one|two|three|six|twelve) (weeks?|months?|years?|days?)|efficacy|adverse)\b/i;
+
+/** A table of the participants at baseline ("Baseline characteristics", "Demographics"): not where an outcome's result is. */
+function isBaselineTable(table: ReportTable): boolean {
+  return BASELINE_TABLE.test(table.caption) && !OUTCOME_TABLE.test(table.caption.replace(BASELINE_TABLE, " "));
+}
+
 function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, outcome: Outcome, textSizes: Record<ArmKey, SizeFact | null>): Candidate[] {
+  if (isBaselineTable(table) && !outcome.baseline) return [];
   const arms = detectTableArms(table, names);
   if (!arms) return [];
   const captionScore = outcomeScore(outcome, table.caption);
@@ -819,7 +855,8 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
     for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
       const sentence = text.slice(span.start, span.end);
       if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      const score = outcomeScore(outcome, sentence, false);
+      // A sentence about the groups at baseline describes them before treatment, not the outcome.
+      const score = outcomeScore(outcome, sentence, false) * (!outcome.baseline && /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) && !CHANGE.test(sentence) ? 0.7 : 1);
       if (score < 0.5) continue;
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);

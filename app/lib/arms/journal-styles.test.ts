@@ -183,3 +183,31 @@ describe("more table and prose families", () => {
     expect(r.comparator).toMatchObject({ mean: 14.2, sd: 4.4, groupSize: 41 });
   });
 });
+
+describe("baseline values are not outcome values", () => {
+  it("prefers the outcome table over the baseline-characteristics table", () => {
+    const text = [
+      "::::table-wrap", "::: caption", "Table 1. Baseline characteristics", ":::", "",
+      "| | Drug (n = 50) | Placebo (n = 50) |", "|---|---|---|", "| Weight, kg | 80 ± 10 | 81 ± 11 |", "::::", "",
+      "::::table-wrap", "::: caption", "Table 2. Outcomes at 12 weeks", ":::", "",
+      "| | Drug (n = 48) | Placebo (n = 47) |", "|---|---|---|", "| Weight, kg | 75 ± 9 | 80 ± 10 |", "::::",
+    ].join("\n");
+    expect(ask(text, "markdown", "drug", "placebo", "weight").intervention).toMatchObject({ mean: 75, sd: 9, groupSize: 48 });
+    expect(ask(text, "markdown", "drug", "placebo", "baseline weight").intervention).toMatchObject({ mean: 80, sd: 10, groupSize: 50 });
+  });
+
+  it("prefers the follow-up sentence over the baseline sentence", () => {
+    const r = ask(
+      "At baseline, mean weight was 80 ± 10 kg in the drug group and 81 ± 11 kg in the placebo group. At 12 weeks, weight was 75 ± 9 kg in the drug group and 80 ± 10 kg in the placebo group.",
+      "text", "drug", "placebo", "weight",
+    );
+    expect(r.intervention).toMatchObject({ mean: 75, sd: 9 });
+    expect(r.comparator).toMatchObject({ mean: 80, sd: 10 });
+  });
+
+  it("gives nothing for a time the table does not have, and accepts 24 weeks for 6 months", () => {
+    const text = "| | Drug 3 months | Drug 24 weeks | Placebo 3 months | Placebo 24 weeks |\n|---|---|---|---|---|\n| Weight, kg | 78 ± 9 | 75 ± 9 | 80 ± 10 | 80 ± 10 |";
+    expect(ask(text, "markdown", "drug", "placebo", "weight at 12 months").intervention.mean).toBeNull();
+    expect(ask(text, "markdown", "drug", "placebo", "weight at 6 months").intervention).toMatchObject({ mean: 75, sd: 9 });
+  });
+});
