@@ -861,7 +861,7 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);
       const mentions = { intervention: names.intervention.mentions(sentence), comparator: names.comparator.mentions(sentence) };
-      const assigned = assignProse(sentence, values, mentions, names);
+      const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
       const zero = ZERO.exec(sentence);
       if (!assigned && zero) {
         for (const arm of ARMS) {
@@ -905,8 +905,10 @@ function assignProse(
   values: ProseValue[],
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   names: Record<ArmKey, ArmName>,
+  typeGuess: OutcomeType = "unknown",
 ): Record<ArmKey, ProseValue> | null {
-  const kinds: ("count" | "continuous")[] = ["continuous", "count"];
+  // Counts first for an event-type outcome: a sentence may also carry means of something else.
+  const kinds: ("count" | "continuous")[] = typeGuess === "binary" ? ["count", "continuous"] : ["continuous", "count"];
   for (const kind of kinds) {
     const vs = values.filter((v) => v.stats.kind === kind);
     if (vs.length < 2) continue;

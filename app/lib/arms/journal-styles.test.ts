@@ -108,6 +108,16 @@ describe("prose styles", () => {
     expect(r.comparator).toMatchObject({ events: 20, groupSize: 251 });
   });
 
+  it("reads the counts of an event outcome from a sentence that also carries means", () => {
+    const r = ask(
+      "In the drug group (n = 120), 45 of 120 patients (37.5%) had a response, compared with 30 of 118 (25.4%) in the placebo group (n = 118); mean weight was 80 ± 10 kg and 81 ± 11 kg.",
+      "text", "drug", "placebo", "response",
+    );
+    expect(r.outcomeType).toBe("binary");
+    expect(r.intervention).toMatchObject({ events: 45, groupSize: 120, mean: null });
+    expect(r.comparator).toMatchObject({ events: 30, groupSize: 118, mean: null });
+  });
+
   it("zero events: 'no cases of' with the other arm's count", () => {
     const r = ask(
       "There were no cases of pneumonia in the vaccine group (n = 80), compared with 6/79 in the control group.",
