@@ -208,9 +208,13 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   const forms = [phrase];
   const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(phrase);
   if (paren) forms.push(`${paren[1]} ${paren[3]}`, paren[2]);
+  const phraseConcepts = new Set(conceptsOf(phrase));
   for (const abbr of abbreviations) {
     const ws = words(phrase);
     if (ws.includes(abbr.short)) forms.push(phrase.replace(abbr.short, abbr.long));
+    // The question spells out what the report abbreviates ("Hamilton Depression Rating Scale score" for "HAM-D").
+    const longConcepts = conceptsOf(abbr.long);
+    if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) forms.push(abbr.short);
   }
   const variants = forms.map(conceptsOf).filter((v) => v.length > 0);
   let typeGuess: OutcomeType = "unknown";
@@ -809,6 +813,10 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
       const k = events ?? 0;
       return k <= Number(m[2]) ? { kind: "count", events: k, groupSize: Number(m[2]) } : null;
     },
+  },
+  {
+    re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
+    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: toNumber(m[2]) } : null),
   },
   { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
