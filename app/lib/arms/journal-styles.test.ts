@@ -118,6 +118,15 @@ describe("prose styles", () => {
     expect(r.comparator).toMatchObject({ events: 30, groupSize: 118, mean: null });
   });
 
+  it("splits sentences after a unit ('… 81 kg. In the …') and keeps clauses after a semicolon together", () => {
+    const first = ask(
+      "Mean weight was 80 kg and 81 kg. In the drug group, 45 of 120 patients had a response; 30 of 118 in the placebo group did.",
+      "text", "drug", "placebo", "response",
+    );
+    expect(first.intervention).toMatchObject({ events: 45, groupSize: 120 });
+    expect(first.comparator).toMatchObject({ events: 30, groupSize: 118 });
+  });
+
   it("zero events: 'no cases of' with the other arm's count", () => {
     const r = ask(
       "There were no cases of pneumonia in the vaccine group (n = 80), compared with 6/79 in the control group.",
