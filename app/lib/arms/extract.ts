@@ -740,6 +740,9 @@ function wordNumber(raw: string): number | null {
   return total > 0 ? total : null;
 }
 
+/** A verb that makes a number before an arm name a count of events ("45 in the drug group had …", "as did 30 in …"). */
+const OUTCOME_VERB = /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
+
 /** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
@@ -754,10 +757,28 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       let n: number | null = null;
       let start = mention.start;
       let end = mention.end;
-      const a = /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?,?\s*[nN]\s*=\s*(\d+)\b/.exec(after);
+      const a =
+        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
+      // "… and the placebo group 118 patients": the verb of an earlier clause ("comprised") carries over.
+      const elliptic = a ? null : /^\s+(?:group|arm)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
+      const ellipticOk = elliptic !== null && /\b(comprised|consisted of)\b/i.test(wide);
+      const enrolment = /\b(randomi[sz]ed|randomly|assigned|allocated|enrolled|included|recruited|a total of|of (the|all|these)?\s*\d+ (patients|participants|subjects|children|infants|women|men))\b/i;
+      const d = a || ellipticOk
+        ? null
+        : /(?:^|[\s,:;(])(\d+)\s+(?:(?:patients|participants|subjects|children|infants|women|men)\s+)?(?:were\s+)?(?:(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated)\s+)?(?:to|into|in)\s+(?:the\s+)?$/i.exec(before);
+      // Only in a sentence about enrolment or allocation, and not "45 in the drug group had a response".
+      const sentenceBefore = wide.slice(0, wide.length - (d ? before.length - d.index : 0)).split(/[.!?]\s+(?=[A-Z])/).pop() ?? "";
+      const sinceEnrolment = sentenceBefore.split(new RegExp(enrolment.source, "gi")).pop() ?? "";
+      const dOk = d !== null && enrolment.test(sentenceBefore) && !OUTCOME_VERB.test(sinceEnrolment) && !/^(?:\s+(?:group|arm)s?)?\s*(?:had|has|have|developed|experienced|died|reported|achieved|responded|showed|did|was|were|required|needed)\b/i.test(after);
       if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
-        n = Number(a[1] ?? a[2]);
+        n = Number(a[1] ?? a[2] ?? a[3] ?? a[4]);
         end = mention.end + a[0].length;
+      } else if (elliptic && ellipticOk) {
+        n = Number(elliptic[1]);
+        end = mention.end + elliptic[0].length;
+      } else if (d && dOk && !names[other].mentions(before.slice(d.index)).length) {
+        n = Number(d[1]);
+        start = mention.start - before.length + d.index + d[0].indexOf(d[1]);
       } else {
         const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
         const c = b ? null : /\b(?:randomi[sz]ed|randomly assigned|assigned|allocated)\b[^.;]{0,80}?\band\s+(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:(?:patients|participants|subjects|children|women|men)\s+)?(?:to|into|in)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$/i.exec(wide);

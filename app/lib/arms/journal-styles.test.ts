@@ -262,3 +262,29 @@ describe("baseline values are not outcome values", () => {
     expect(ask(text, "markdown", "drug", "placebo", "weight at 6 months").intervention).toMatchObject({ mean: 75, sd: 9 });
   });
 });
+
+describe("group sizes stated in the text", () => {
+  const tail = " Response was seen in 37.5% of the drug group and 25.4% of the placebo group.";
+  it.each([
+    "A total of 238 patients were randomised: 120 to drug and 118 to placebo.",
+    "Of the 238 patients, 120 were in the drug group and 118 in the placebo group.",
+    "The drug group comprised 120 patients and the placebo group 118 patients.",
+    "We enrolled 238 patients (drug, n = 120; placebo, n = 118).",
+    "Patients were allocated to drug (120 patients) or placebo (118 patients).",
+    "Drug group: n = 120; placebo group: n = 118.",
+    "In total, 120 patients received drug and 118 received placebo.",
+  ])("%s", (sentence) => {
+    const r = ask(sentence + tail, "text", "drug", "placebo", "response");
+    expect(r.intervention).toMatchObject({ events: 45, groupSize: 120 });
+    expect(r.comparator).toMatchObject({ events: 30, groupSize: 118 });
+  });
+
+  it("does not take event counts or a trial-wide enrolment for a group size", () => {
+    const r = ask(
+      "Participating GPs enrolled 258 patients. We randomised 240 patients. Of the 240 patients randomised, 45 in the drug group had a response, as did 30 in the placebo group.",
+      "text", "GPs", "placebo", "response",
+    );
+    expect(r.intervention.groupSize).toBeNull();
+    expect(r.comparator.groupSize).toBeNull();
+  });
+});
