@@ -12,8 +12,8 @@ import { REPLAY_MESSAGE, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offl
  *
  * - Registers /sw.js (same origin, so the CSP's `worker-src 'self'` allows it) after the load event,
  *   so the service worker's precache download never competes with the first render.
- * - On the 'online' event asks the service worker to replay its queues (the fallback where the
- *   Background Sync API is missing), and re-fires the worker's "replayed" messages on window as
+ * - On load and on the 'online' event asks the service worker to replay its queues (the fallback
+ *   where the Background Sync API is missing), and re-fires the worker's "replayed" messages on window as
  *   {@link REPLAYED_EVENT} so pages refresh what a replay changed.
  * - Keeps the `beforeinstallprompt` event for the install banner ({@link useInstallPrompt}).
  */
@@ -50,9 +50,10 @@ function localStore(): Storage | null {
   }
 }
 
-/** Asks the active service worker to replay every offline queue now. */
+/** Asks the active service worker to replay every offline queue now (no-op offline or without one). */
 export function requestQueueReplay(): void {
-  navigator.serviceWorker?.controller?.postMessage(REPLAY_MESSAGE);
+  if (!navigator.onLine || !("serviceWorker" in navigator)) return;
+  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage(REPLAY_MESSAGE));
 }
 
 let started = false;
@@ -80,9 +81,12 @@ export function startPwa(): void {
   window.addEventListener("online", requestQueueReplay);
 
   const register = () => {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error: unknown) => {
-      console.warn("Service worker registration failed", error);
-    });
+    navigator.serviceWorker
+      .register("/sw.js", { scope: "/" })
+      .then(requestQueueReplay)
+      .catch((error: unknown) => {
+        console.warn("Service worker registration failed", error);
+      });
   };
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });

@@ -12,7 +12,8 @@
  *   in IndexedDB by workbox-background-sync and answered with {@link offlineQueuedReply}:
  *   bookmark-sync, settings-sync, upload-sync and search-sync (see app/lib/offline-sync.ts). They
  *   are replayed on the browser's `sync` event where Background Sync exists, by Workbox at start-up
- *   where it does not, and whenever a page posts {@link REPLAY_MESSAGE} (its 'online' event).
+ *   where it does not, and whenever a page posts {@link REPLAY_MESSAGE} (on load and on its
+ *   'online' event).
  */
 import { Queue } from "workbox-background-sync";
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
@@ -27,6 +28,7 @@ import {
   QUEUE_RETENTION_MINUTES,
   queueForRequest,
   REPLAY_MESSAGE,
+  ReplayIncompleteError,
   replayQueue,
   SYNC_QUEUES,
   type ReplayedMessage,
@@ -135,7 +137,22 @@ registerRoute(
   }),
 );
 
+/** Waits between replay attempts after a page's request: the network may lag just after an 'online' event. */
+const REPLAY_RETRY_DELAYS_MS = [2_000, 5_000, 15_000];
+
+/**
+ * Replays every queue; while some queue stops on a network failure, tries again after each of
+ * {@link REPLAY_RETRY_DELAYS_MS}. Other stops (401, 5xx) wait for the next sync, message or start.
+ */
+async function replayAll(): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const results = await Promise.allSettled([...queues.values()].map(replay));
+    const networkDown = results.some((r) => r.status === "rejected" && r.reason instanceof ReplayIncompleteError && r.reason.remaining === "network");
+    if (!networkDown || attempt >= REPLAY_RETRY_DELAYS_MS.length) return;
+    await new Promise((resolve) => setTimeout(resolve, REPLAY_RETRY_DELAYS_MS[attempt]));
+  }
+}
+
 self.addEventListener("message", (event) => {
-  if (event.data !== REPLAY_MESSAGE) return;
-  event.waitUntil(Promise.allSettled([...queues.values()].map(replay)));
+  if (event.data === REPLAY_MESSAGE) event.waitUntil(replayAll());
 });
