@@ -68,7 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
-        <InstallBannerHost />
+        <InstallBannerHost userId={data?.user?.id ?? null} />
         <SessionGuard userId={data?.user?.id ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -28,6 +28,27 @@ export function queueForRequest(method: string, pathname: string): SyncQueueName
   return null;
 }
 
+/**
+ * Header naming the signed-in user who made a queueable request (set by the page clients through
+ * {@link queueOwnerHeaders}). The service worker stores it with a queued request, and a replay sends
+ * the request only while the browser's session is that user's: a change queued by one user is
+ * never sent with another user's cookie (SPEC §4 user switch drops the previous user's data).
+ * The server ignores it; it grants nothing.
+ */
+export const QUEUE_OWNER_HEADER = "X-MetaMind-User";
+
+let queueOwner: string | null = null;
+
+/** Records the page's signed-in user (null for guests); app/root.tsx keeps it current. */
+export function setQueueOwner(userId: string | null): void {
+  queueOwner = userId;
+}
+
+/** The {@link QUEUE_OWNER_HEADER} header for a queueable request, or no header for a guest. */
+export function queueOwnerHeaders(): Record<string, string> {
+  return queueOwner ? { [QUEUE_OWNER_HEADER]: queueOwner } : {};
+}
+
 /** Body of the service worker's reply to a request it queued (`error` is "OFFLINE"). */
 export interface OfflineQueuedReply {
   error: "OFFLINE";
@@ -114,20 +135,48 @@ export class ReplayIncompleteError extends Error {
   }
 }
 
+/** The user who queued an entry (its `metadata.owner`), or null for a guest's request. */
+export function ownerOf(entry: QueueEntry): string | null {
+  const owner = (entry.metadata as { owner?: unknown } | undefined)?.owner;
+  return typeof owner === "string" && owner ? owner : null;
+}
+
 /**
  * Sends a queue's requests oldest first (Workbox's `onSync`). Each delivered request leaves the
  * queue and is reported through `onReplayed`; the first network failure or retryable status
  * ({@link shouldRetry}) puts that request back at the head and stops, throwing
  * {@link ReplayIncompleteError} so the browser's Background Sync retries later (Workbox's contract).
+ *
+ * A request with an owner ({@link ownerOf}) is sent only while `sessionUser()` (the browser
+ * session's user id, null when signed out; asked once per replay) is that owner: signed out, it
+ * stays queued (as for a 401); another user signed in, it is dropped unsent.
  * @returns the number of requests delivered.
  */
 export async function replayQueue(
   queue: ReplayableQueue,
   fetcher: (request: Request) => Promise<Response>,
   onReplayed: (message: ReplayedMessage) => void,
+  sessionUser: () => Promise<string | null>,
 ): Promise<number> {
   let sent = 0;
+  let session: string | null | undefined;
   for (let entry = await queue.shiftRequest(); entry; entry = await queue.shiftRequest()) {
+    const owner = ownerOf(entry);
+    if (owner) {
+      if (session === undefined) {
+        try {
+          session = await sessionUser();
+        } catch {
+          await queue.unshiftRequest(entry);
+          throw new ReplayIncompleteError(queue.name, "network");
+        }
+      }
+      if (session === null) {
+        await queue.unshiftRequest(entry);
+        throw new ReplayIncompleteError(queue.name, 401);
+      }
+      if (session !== owner) continue;
+    }
     let response: Response;
     try {
       response = await fetcher(entry.request.clone() as Request);

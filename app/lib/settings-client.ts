@@ -1,4 +1,4 @@
-import { OfflineQueuedError, queuedReplyOf } from "~/lib/offline-sync";
+import { OfflineQueuedError, queuedReplyOf, queueOwnerHeaders } from "~/lib/offline-sync";
 import { clearSearchState } from "~/lib/search-storage";
 
 /** SPEC §3 User settings on the client. */
@@ -24,7 +24,7 @@ export async function saveSettings(patch: Partial<SettingsState>, fetcher: typeo
   const res = await fetcher("/api/user/settings", {
     method: "PATCH",
     credentials: "include",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...queueOwnerHeaders() },
     body: JSON.stringify(patch),
   });
   const queued = await queuedReplyOf(res);

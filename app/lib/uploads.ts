@@ -3,7 +3,7 @@
  * file-size formatting, drop validation, the multipart upload with progress, the analysis text
  * sections, and the downloadable HTML report.
  */
-import { isOfflineQueuedReply, OFFLINE_QUEUED_HEADER, OfflineQueuedError } from "~/lib/offline-sync";
+import { isOfflineQueuedReply, OFFLINE_QUEUED_HEADER, OfflineQueuedError, queueOwnerHeaders } from "~/lib/offline-sync";
 
 /** An uploaded study as GET /api/uploaded-studies returns it. */
 export interface UploadedStudy {
@@ -115,6 +115,7 @@ export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/upload-pdfs");
     xhr.withCredentials = true;
+    for (const [name, value] of Object.entries(queueOwnerHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(perFileProgress(sizes, event.loaded, event.total));
     };

@@ -25,6 +25,7 @@ import { NetworkFirst, NetworkOnly } from "workbox-strategies";
 import {
   OFFLINE_QUEUED_HEADER,
   offlineQueuedReply,
+  QUEUE_OWNER_HEADER,
   QUEUE_RETENTION_MINUTES,
   queueForRequest,
   REPLAY_MESSAGE,
@@ -67,13 +68,21 @@ async function broadcast(message: ReplayedMessage): Promise<void> {
   for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) client.postMessage(message);
 }
 
+/** The user id of this browser's session (GET /api/debug/session), null when signed out; throws when unreachable. */
+async function sessionUser(): Promise<string | null> {
+  const res = await fetch("/api/debug/session", { credentials: "include", cache: "no-store" });
+  if (!res.ok) throw new Error(`session check: HTTP ${res.status}`);
+  const body = (await res.json()) as { authenticated?: boolean; userId?: string | null };
+  return body.authenticated && body.userId ? body.userId : null;
+}
+
 const inFlight = new Map<string, Promise<number>>();
 
 /** Replays one queue; a replay already running for it (sync event and page message at once) is joined, not doubled. */
 function replay(queue: Queue): Promise<number> {
   let running = inFlight.get(queue.name);
   if (!running) {
-    running = replayQueue(queue, (request) => fetch(request), (message) => void broadcast(message)).finally(() =>
+    running = replayQueue(queue, (request) => fetch(request), (message) => void broadcast(message), sessionUser).finally(() =>
       inFlight.delete(queue.name),
     );
     inFlight.set(queue.name, running);
@@ -105,7 +114,9 @@ async function sendOrQueue(request: Request, name: SyncQueueName): Promise<Respo
   } catch (error) {
     if (request.signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) throw error;
     if (name === "search-sync" && !copy.headers.has(SEARCH_PAGE_HEADER)) throw error;
-    await queues.get(name)!.pushRequest({ request: copy });
+    // Who queued it: a replay sends it only in that user's session (see replayQueue).
+    const owner = copy.headers.get(QUEUE_OWNER_HEADER);
+    await queues.get(name)!.pushRequest({ request: copy, metadata: owner ? { owner } : undefined });
     const { status, body } = offlineQueuedReply(name);
     return Response.json(body, { status, headers: { [OFFLINE_QUEUED_HEADER]: name, "Cache-Control": "no-store" } });
   }
