@@ -11,7 +11,7 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-test("installable app: manifest and icons, a service worker that controls the page, bookmark-sync replay, the offline page", async ({ page, context }) => {
+test("installable app: manifest and icons, install banner, a service worker that controls the page, bookmark and settings replay, the offline page", async ({ page, context }) => {
   // One context and so one service-worker install (the app shell precache) for every step.
   await signIn(page, "free@metamind.local");
 
@@ -93,6 +93,8 @@ test("installable app: manifest and icons, a service worker that controls the pa
     await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
     const card = page.getByTestId("study-card").first();
     const title = (await card.locator("h3").textContent())!.trim();
+    // The page's own follow-up calls (bookmarks, usage) settle before the connection drops.
+    await page.waitForLoadState("networkidle");
 
     await context.setOffline(true);
     await card.getByTestId("bookmark-button").click();
@@ -111,6 +113,23 @@ test("installable app: manifest and icons, a service worker that controls the pa
     await expect.poll(bookmarked, { timeout: 20_000 }).toBe(true);
     await expect.poll(() => queuedInIndexedDb(page)).toEqual([]);
     await expect(card.getByTestId("bookmark-button")).toHaveAttribute("aria-pressed", "true");
+  });
+
+  await test.step("a settings change made offline waits in settings-sync and is saved when back online", async () => {
+    await page.goto("/settings");
+    const box = page.getByLabel("Email notifications");
+    const before = await box.isChecked();
+    const saved = async () => ((await (await page.request.get("/api/user/settings")).json()) as { emailNotifications: boolean }).emailNotifications;
+    await context.setOffline(true);
+    await box.click();
+    await expect(page.getByText("Saved offline").first()).toBeVisible();
+    expect(await saved()).toBe(before);
+    await context.setOffline(false);
+    await expect.poll(saved, { timeout: 20_000 }).toBe(!before);
+    // Back as it was, for the other specs signed in as this user.
+    await box.click();
+    await expect(page.getByText("Settings Updated").first()).toBeVisible();
+    expect(await saved()).toBe(before);
   });
 
   await test.step("offline, a navigation gets the precached offline page", async () => {
