@@ -73,7 +73,8 @@ export function startPwa(): void {
     setPrompt(null);
   });
 
-  if (!("serviceWorker" in navigator)) return;
+  // The Vite dev server has no /sw.js (vite-plugin-pwa builds it with the client bundle).
+  if (import.meta.env.DEV || !("serviceWorker" in navigator)) return;
   navigator.serviceWorker.addEventListener("message", (event: MessageEvent) => {
     const data = event.data as Partial<ReplayedMessage> | null;
     if (data?.type === "metamind:replayed") window.dispatchEvent(new CustomEvent(REPLAYED_EVENT, { detail: data }));
