@@ -4,7 +4,9 @@ import {
 } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { pwaOptions } from "./pwa.config";
 import remixConfig from "./remix.config.js";
 
 declare module "@remix-run/cloudflare" {
@@ -14,7 +16,7 @@ declare module "@remix-run/cloudflare" {
 }
 
 export default defineConfig({
-  plugins: [remixCloudflareDevProxy(), tailwindcss(), remix(remixConfig), tsconfigPaths()],
+  plugins: [remixCloudflareDevProxy(), tailwindcss(), remix(remixConfig), tsconfigPaths(), VitePWA(pwaOptions)],
   ssr: {
     resolve: {
       conditions: ["workerd", "worker", "browser"],

@@ -14,6 +14,7 @@ import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
 import { PUBLIC_SHARE_PATH } from "~/.server/sharing/public";
 import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
+import { InstallBannerHost } from "~/components/install-banner-host";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
 import { useNonce } from "~/lib/nonce";
@@ -23,6 +24,9 @@ import stylesheet from "~/tailwind.css?url";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable app (pwa.config.ts): the manifest and the home-screen icon iOS reads instead.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png", sizes: "180x180" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -55,6 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f58d6" />
         <Meta />
         <Links />
       </head>
@@ -63,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
+        <InstallBannerHost userId={data?.user?.id ?? null} />
         <SessionGuard userId={data?.user?.id ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -3,6 +3,7 @@
  * file-size formatting, drop validation, the multipart upload with progress, the analysis text
  * sections, and the downloadable HTML report.
  */
+import { isOfflineQueuedReply, OFFLINE_QUEUED_HEADER, OfflineQueuedError, queueOwnerHeaders } from "~/lib/offline-sync";
 
 /** An uploaded study as GET /api/uploaded-studies returns it. */
 export interface UploadedStudy {
@@ -107,7 +108,8 @@ export function perFileProgress(sizes: readonly number[], loaded: number, total:
 /**
  * POST /api/upload-pdfs with the files in the repeated field 'pdfs', reporting per-file progress
  * (XMLHttpRequest upload events; fetch has none).
- * @throws UploadError for a non-OK response, Error('Upload failed') on a network failure.
+ * @throws UploadError for a non-OK response, OfflineQueuedError when the service worker queued the
+ * upload (offline: upload-sync sends it on reconnect), Error('Upload failed') on a network failure.
  */
 export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[]) => void): Promise<UploadFileResult[]> {
   const form = new FormData();
@@ -117,6 +119,7 @@ export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/upload-pdfs");
     xhr.withCredentials = true;
+    for (const [name, value] of Object.entries(queueOwnerHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(perFileProgress(sizes, event.loaded, event.total));
     };
@@ -127,6 +130,10 @@ export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
         body = { message: xhr.statusText || "Upload failed" };
+      }
+      if (xhr.getResponseHeader(OFFLINE_QUEUED_HEADER) && isOfflineQueuedReply(body)) {
+        reject(new OfflineQueuedError(body));
+        return;
       }
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(new UploadError(xhr.status, body));

@@ -20,6 +20,7 @@ import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
+import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
 import { inArrivalOrder, sameOrder } from "~/lib/search-order";
@@ -59,6 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 const SUBSCRIPTION_POLL_MS = 10_000;
 const UPGRADE_REASON = "Multi-database search requires Professional subscription";
+const OFFLINE_SEARCH_MESSAGE = "You are offline; the search will run when you reconnect.";
 
 /** The form a user starts from: their settings' default database and page size (SPEC §4). */
 function initialForm(data: LoaderData): SearchFormState {
@@ -147,6 +149,7 @@ export default function SearchPage() {
   const [smart, setSmart] = useState<SmartState>({ status: "off", studies: null, model: null });
   const [quick, setQuick] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
+  const offlinePending = useRef<{ form: SearchFormState; page: number } | null>(null);
   const resultsTop = useRef<HTMLDivElement>(null);
   /** Study ids in the order their cards appeared while the databases answered. */
   const [arrival, setArrival] = useState<number[]>([]);
@@ -209,6 +212,12 @@ export default function SearchPage() {
         if (current.smartSearch && signedIn) void runSmartFilter(current.query, done.studies, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
+        if ((error instanceof SearchError && error.code === "OFFLINE") || (error instanceof TypeError && navigator.onLine === false)) {
+          // Offline: run it again when the connection returns (see the effect below).
+          offlinePending.current = { form: current, page: targetPage };
+          setPhase({ kind: "error", title: "You are offline", message: error instanceof SearchError ? error.message : OFFLINE_SEARCH_MESSAGE });
+          return;
+        }
         if (error instanceof SearchError) {
           if (error.status === 403 && (error.code === "PRO_REQUIRED" || error.code === "LIMIT_REACHED")) {
             setPhase({ kind: "idle" });
@@ -229,6 +238,29 @@ export default function SearchPage() {
     },
     [isPro, signedIn, runSmartFilter, upgrade],
   );
+
+  // A search made offline runs again once the connection is back: when the service worker's
+  // search-sync queue has delivered it (that also records it in the history, one entry with this
+  // run), or on the 'online' event when no service worker controls the page.
+  useEffect(() => {
+    const rerun = () => {
+      const pending = offlinePending.current;
+      offlinePending.current = null;
+      if (pending) void runSearch(pending.form, pending.page);
+    };
+    const onReplayed = (event: Event) => {
+      if ((event as CustomEvent<ReplayedMessage>).detail?.queue === "search-sync") rerun();
+    };
+    const onOnline = () => {
+      if (!serviceWorkerControlsPage()) rerun();
+    };
+    window.addEventListener(REPLAYED_EVENT, onReplayed);
+    window.addEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener(REPLAYED_EVENT, onReplayed);
+      window.removeEventListener("online", onOnline);
+    };
+  }, [runSearch]);
 
   // Start-up order (SPEC §4): a Reload parked by the History dialog, then the URL, then the
   // locally stored search (restored without a new request).

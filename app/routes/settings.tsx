@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { detectInstalledApp, STORE_LABELS, SUBSCRIPTION_UPDATED_EVENT } from "~/lib/installed-app";
+import { OfflineQueuedError } from "~/lib/offline-sync";
 import { displayName, saveSettings, type SettingsState } from "~/lib/settings-client";
 import { toast } from "~/lib/toast";
 
@@ -105,6 +106,10 @@ function Settings({ data }: { data: SignedIn }) {
       setSettings(await saveSettings(patch));
       toast({ title: "Settings Updated", description: "Your preferences have been saved successfully." });
     } catch (error) {
+      if (error instanceof OfflineQueuedError) {
+        toast({ title: "Saved offline", description: error.message });
+        return;
+      }
       console.warn("settings save failed", error);
       toast({ title: "Update Failed", description: "Failed to save settings. Please try again.", variant: "destructive" });
     } finally {

@@ -13,6 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { aiErrorFromResponse } from "~/lib/ai-errors";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { toast } from "~/lib/toast";
+import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
 import { processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
 
@@ -138,6 +139,15 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
     });
   }, [studies]);
 
+  // The service worker's upload-sync queue delivered PDFs picked while offline: show them.
+  useEffect(() => {
+    const onReplayed = (event: Event) => {
+      if ((event as CustomEvent<ReplayedMessage>).detail?.queue === "upload-sync") void refresh();
+    };
+    window.addEventListener(REPLAYED_EVENT, onReplayed);
+    return () => window.removeEventListener(REPLAYED_EVENT, onReplayed);
+  }, [refresh]);
+
   const processing = studies?.some((s) => s.status === "queued" || s.status === "extracting") ?? false;
   useEffect(() => {
     if (!processing) return;
@@ -156,6 +166,10 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
       await refresh();
       setTab("manage");
     } catch (error) {
+      if (error instanceof OfflineQueuedError) {
+        toast({ title: "Upload queued", description: error.message });
+        return;
+      }
       if (error instanceof UploadError && error.status === 403 && (error.body?.error === "LIMIT_REACHED" || error.body?.error === "PRO_REQUIRED")) {
         upgrade.open("pdf_upload", error.body?.message ?? "PDF upload requires Professional subscription");
         throw error;
