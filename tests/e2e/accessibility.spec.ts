@@ -1,22 +1,20 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { A11yAudit, APP_PAGES } from "./a11y";
+import { A11yAudit, DESKTOP } from "./a11y";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
 /**
  * Issue 16: axe-core on every page, signed out and signed in, on a desktop and on a phone, with 0
- * serious or critical violations. The phone pass over APP_PAGES runs inside the sideways-scroll
- * check of new-user.spec.ts (same page visits); this spec adds the desktop pass over APP_PAGES and,
- * at both sizes, the pages that need an id or a state: search results and their dialogs, the
- * meta-analysis page with a selection and results, a review and its tabs, the profile's tabs,
- * share links, the reset-password page and /admin as an admin. One browser context per auth
- * state × viewport (the signed-in desktop pass in two, to stay within a test's time on a busy
- * machine), pages visited one after another.
+ * serious or critical violations. The pages of APP_PAGES are audited at both sizes inside the
+ * sideways-scroll check of new-user.spec.ts (same page visits); this spec audits, at both sizes in
+ * the same visits, the pages that need an id or a state: share links, the reset-password page and
+ * the Create Account tab signed out; search results and their dialogs, the account menu, the
+ * meta-analysis page with a selection and with results (and its report dialog), the profile's
+ * tabs, a review and its tabs and /admin as an admin signed in. One browser context per auth
+ * state, pages visited one after another.
  */
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 800 };
 const SEARCH = `/search?q=${encodeURIComponent("covid vaccination")}&db=europepmc`;
 /** Recorded Europe PMC abstracts with hazard ratios and 95% CIs (see meta-analysis.spec.ts). */
 const HR_TITLES = ["The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic", "Prior COVID-19 vaccination and reduced risk of cerebrovascular"];
@@ -89,11 +87,11 @@ function makeShareLinks(request: APIRequestContext): Promise<string[]> {
   return shareLinks;
 }
 
-/** Goes to `path`, waits for the page to settle and audits it. */
+/** Goes to `path`, waits for the page to settle and audits it at both sizes. */
 async function visit(page: Page, audit: A11yAudit, path: string, label: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState("networkidle");
-  await audit.check(page, `${path} (${label})`);
+  await audit.checkDesktopAndPhone(page, `${path} (${label})`);
 }
 
 /** The public pages that need an id or a token: share links and the reset-password page. */
@@ -105,53 +103,51 @@ async function auditPublicExtras(page: Page, audit: A11yAudit, label: string): P
 /**
  * The signed-in pages that need a state, as the Professional demo user: search results with the
  * History and citation dialogs and the account menu, the meta-analysis page with two studies
- * selected (and, with `runAnalysis`, extracted and pooled, with the report dialog), the profile's
- * tabs, a review with its tabs; then /admin as an admin.
+ * selected, then extracted and pooled, with the report dialog, the profile's tabs, a review with
+ * its tabs; then /admin as an admin.
  */
-async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string, runAnalysis: boolean): Promise<void> {
+async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string): Promise<void> {
   await page.goto(SEARCH);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
   for (const title of HR_TITLES) {
     const card = page.getByTestId("study-card").filter({ has: page.locator("h3", { hasText: title }) });
     await card.getByRole("button", { name: "Add to meta-analysis" }).click();
   }
-  await audit.check(page, `/search with results (${label})`);
+  await audit.checkDesktopAndPhone(page, `/search with results (${label})`);
   await page.getByTestId("study-card").first().getByTestId("cite-button").click();
   await expect(page.getByTestId("citation-dialog")).toBeVisible();
-  await audit.check(page, `/search citation dialog (${label})`, '[data-testid="citation-dialog"]');
+  await audit.checkDesktopAndPhone(page, `/search citation dialog (${label})`, '[data-testid="citation-dialog"]');
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "History" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  await audit.check(page, `/search History dialog (${label})`, '[role="dialog"]');
+  await audit.checkDesktopAndPhone(page, `/search History dialog (${label})`, '[role="dialog"]');
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: /Account menu/ }).click();
   await expect(page.getByRole("menu")).toBeVisible();
-  await audit.check(page, `account menu (${label})`, '[role="menu"]');
+  await audit.checkDesktopAndPhone(page, `account menu (${label})`, '[role="menu"]');
   await page.keyboard.press("Escape");
 
   await visit(page, audit, "/meta-analysis", `with 2 studies, ${label}`);
-  if (runAnalysis) {
-    await page.getByRole("button", { name: "Extract Data" }).click();
-    // The two hazard ratios are for different outcomes: one pool group makes a forest plot.
-    for (const title of HR_TITLES) {
-      const row = page.getByTestId("data-row").filter({ hasText: title }).first();
-      await expect(row).toBeVisible();
-      await row.getByTestId("pool-group").fill("vascular events");
-    }
-    await page.getByRole("button", { name: "Run Analysis" }).click();
-    await expect(page.getByTestId("forest-plot")).toBeVisible({ timeout: 30_000 });
-    await audit.check(page, `/meta-analysis with results (${label})`);
-    await page.getByRole("button", { name: "View Report" }).click();
-    await expect(page.getByTestId("results-dialog")).toBeVisible();
-    await audit.check(page, `/meta-analysis report dialog (${label})`, '[data-testid="results-dialog"]');
-    await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Extract Data" }).click();
+  // The two hazard ratios are for different outcomes: one pool group makes a forest plot.
+  for (const title of HR_TITLES) {
+    const row = page.getByTestId("data-row").filter({ hasText: title }).first();
+    await expect(row).toBeVisible();
+    await row.getByTestId("pool-group").fill("vascular events");
   }
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  await expect(page.getByTestId("forest-plot")).toBeVisible({ timeout: 30_000 });
+  await audit.checkDesktopAndPhone(page, `/meta-analysis with results (${label})`);
+  await page.getByRole("button", { name: "View Report" }).click();
+  await expect(page.getByTestId("results-dialog")).toBeVisible();
+  await audit.checkDesktopAndPhone(page, `/meta-analysis report dialog (${label})`, '[data-testid="results-dialog"]');
+  await page.keyboard.press("Escape");
 
   await page.goto("/profile");
   for (const tab of ["Saved Reports", "Saved Answers", "Saved Searches", "History"]) {
     await page.getByRole("tab", { name: tab }).click();
     await page.waitForLoadState("networkidle");
-    await audit.check(page, `/profile ${tab} tab (${label})`);
+    await audit.checkDesktopAndPhone(page, `/profile ${tab} tab (${label})`);
   }
 
   const created = await page.request.post("/api/reviews", {
@@ -172,7 +168,7 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string, 
   for (const tab of ["Screening", "Full text", "Analysis", "PRISMA"]) {
     await page.getByRole("tab", { name: tab }).click();
     await page.waitForLoadState("networkidle");
-    await audit.check(page, `/reviews/{id} ${tab} tab (${label})`);
+    await audit.checkDesktopAndPhone(page, `/reviews/{id} ${tab} tab (${label})`);
   }
 
   // /admin as an admin (the offline server's ADMIN_EMAILS is admin@metamind.local).
@@ -182,59 +178,32 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string, 
   if (reg.status() === 409) await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
   await page.goto("/admin");
   await expect(page.getByTestId("stat-total")).toBeVisible();
-  await audit.check(page, `/admin as admin (${label})`);
+  await audit.checkDesktopAndPhone(page, `/admin as admin (${label})`);
 }
-
-test("axe: every page on a desktop, signed out", async ({ page }) => {
-  test.setTimeout(180_000);
-  const audit = new A11yAudit();
-  await page.setViewportSize(DESKTOP);
-  for (const path of APP_PAGES) await visit(page, audit, path, "desktop, signed out");
-  await auditPublicExtras(page, audit, "desktop, signed out");
-  await auditCreateAccount(page, audit, "desktop, signed out");
-  expect(audit.serious(), "serious or critical axe violations").toEqual([]);
-});
-
-test("axe: every page on a desktop, signed in", async ({ page }) => {
-  test.setTimeout(180_000);
-  const audit = new A11yAudit();
-  await page.setViewportSize(DESKTOP);
-  await signIn(page, "pro@metamind.local");
-  for (const path of APP_PAGES) await visit(page, audit, path, "desktop, signed in");
-  await auditPublicExtras(page, audit, "desktop, signed in");
-  expect(audit.serious(), "serious or critical axe violations").toEqual([]);
-});
-
-test("axe: pages with an id or a state on a desktop, signed in, and /admin as an admin", async ({ page }) => {
-  test.setTimeout(180_000);
-  const audit = new A11yAudit();
-  await page.setViewportSize(DESKTOP);
-  await signIn(page, "pro@metamind.local");
-  await auditSignedInExtras(page, audit, "desktop, signed in", true);
-  expect(audit.serious(), "serious or critical axe violations").toEqual([]);
-});
 
 /** The sign-in page's second tab (signed out only: /auth sends a signed-in user home). */
 async function auditCreateAccount(page: Page, audit: A11yAudit, label: string): Promise<void> {
   await page.goto("/auth");
   await page.getByRole("tab", { name: "Create Account" }).click();
   await expect(page.getByRole("tabpanel", { name: "Create Account" })).toBeVisible();
-  await audit.check(page, `/auth Create Account tab (${label})`);
+  await audit.checkDesktopAndPhone(page, `/auth Create Account tab (${label})`);
 }
 
-test("axe: pages with an id or a state on a phone, signed out", async ({ page }) => {
+test("axe: pages with an id or a token, signed out, on a desktop and a phone", async ({ page }) => {
+  test.setTimeout(120_000);
   const audit = new A11yAudit();
-  await page.setViewportSize(PHONE);
-  await auditPublicExtras(page, audit, "phone, signed out");
-  await auditCreateAccount(page, audit, "phone, signed out");
+  await page.setViewportSize(DESKTOP);
+  await auditPublicExtras(page, audit, "signed out");
+  await auditCreateAccount(page, audit, "signed out");
   expect(audit.serious(), "serious or critical axe violations").toEqual([]);
 });
 
-test("axe: pages with an id or a state on a phone, signed in", async ({ page }) => {
-  test.setTimeout(180_000);
+test("axe: pages with an id or a state, signed in, and /admin as an admin, on a desktop and a phone", async ({ page }) => {
+  test.setTimeout(240_000);
   const audit = new A11yAudit();
-  await page.setViewportSize(PHONE);
+  await page.setViewportSize(DESKTOP);
   await signIn(page, "pro@metamind.local");
-  await auditSignedInExtras(page, audit, "phone, signed in", false);
+  await auditPublicExtras(page, audit, "signed in");
+  await auditSignedInExtras(page, audit, "signed in");
   expect(audit.serious(), "serious or critical axe violations").toEqual([]);
 });
