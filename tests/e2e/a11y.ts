@@ -41,7 +41,7 @@ type Impact = "minor" | "moderate" | "serious" | "critical";
  * they are and keeps what it finds, so one test can visit many pages and report every violation
  * at once. With A11Y_REPORT=<file> each audit also appends one JSON line
  * `{label, ms, counts: {minor, moderate, serious, critical}, rules: [id:impact:nodes…]}` to that
- * file (and the failing nodes to `<file>.nodes`).
+ * file (and the first nodes of each violation to `<file>.nodes`).
  */
 export class A11yAudit {
   private readonly failures: string[] = [];
@@ -64,10 +64,10 @@ export class A11yAudit {
     const counts: Record<Impact, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
     for (const v of violations) {
       counts[(v.impact ?? "minor") as Impact] += v.nodes.length;
+      if (process.env.A11Y_REPORT) appendFileSync(`${process.env.A11Y_REPORT}.nodes`, `${label} ${v.id}\n${v.nodes.slice(0, 3).map((n) => `  ${n.target.join(" ")}\n    ${n.html.slice(0, 300)}\n    ${n.failureSummary?.replace(/\n/g, " ")}`).join("\n")}\n`);
       if (!FAILING.has(v.impact ?? "")) continue;
       const targets = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ");
       this.failures.push(`${label}: ${v.id} (${v.impact}, ${v.nodes.length}×) ${v.help} — ${targets}`);
-      if (process.env.A11Y_REPORT) appendFileSync(`${process.env.A11Y_REPORT}.nodes`, `${label} ${v.id}\n${v.nodes.slice(0, 3).map((n) => `  ${n.target.join(" ")}\n    ${n.html.slice(0, 300)}\n    ${n.failureSummary?.replace(/\n/g, " ")}`).join("\n")}\n`);
     }
     if (process.env.A11Y_REPORT) {
       appendFileSync(process.env.A11Y_REPORT, `${JSON.stringify({ label, ms, counts, rules: violations.map((v) => `${v.id}:${v.impact}:${v.nodes.length}`) })}\n`);
