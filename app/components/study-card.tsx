@@ -238,7 +238,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         }}
       />
 
-      <section className="mt-4 rounded-lg bg-slate-50 p-3" aria-label={`AI summary: ${study.title}`}>
+      <section className="mt-4 rounded-lg bg-slate-50 p-3">
         <div className="flex items-center justify-between gap-2">
           <h4 className="text-sm font-semibold text-slate-800">AI summary</h4>
           {hasAbstract && (
