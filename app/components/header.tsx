@@ -138,7 +138,7 @@ function UserMenu({ user }: { user: PublicUser }) {
   const name = displayName(user);
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         <Button variant="ghost" size="sm" className="max-w-40 gap-1 px-1.5 sm:gap-1.5 sm:px-2 xl:max-w-56" aria-label={`Account menu for ${name}`}>
           <CircleUser className="size-5 shrink-0 text-slate-500" aria-hidden />

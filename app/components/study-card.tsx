@@ -148,7 +148,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
           <>
             {" · "}
             <a
-              className="text-brand-600 hover:underline"
+              className="text-brand-700 underline decoration-brand-700/40 underline-offset-2 hover:decoration-brand-700"
               href={`https://doi.org/${study.doi}`}
               target="_blank"
               rel="noreferrer noopener"
@@ -177,7 +177,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
           )}
         </div>
       ) : (
-        <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
+        <p className="mt-3 text-sm italic text-slate-500">No abstract available</p>
       )}
 
       <StudyLibraryActions study={study} signedIn={signedIn} />
@@ -238,7 +238,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         }}
       />
 
-      <section className="mt-4 rounded-lg bg-slate-50 p-3" aria-label="AI summary">
+      <section className="mt-4 rounded-lg bg-slate-50 p-3">
         <div className="flex items-center justify-between gap-2">
           <h4 className="text-sm font-semibold text-slate-800">AI summary</h4>
           {hasAbstract && (

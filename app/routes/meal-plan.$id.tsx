@@ -39,6 +39,7 @@ export default function SharedMealPlanPage() {
         {NOT_MEDICAL_ADVICE}
       </p>
       <div className="mt-4">
+        <h2 className="sr-only">The meal plan</h2>
         <MealPlanView plan={item.plan} />
       </div>
       <div className="mt-10">

@@ -404,7 +404,7 @@ export default function SearchPage() {
 
         <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
           <label
-            className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-400"}`}
+            className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-500"}`}
             title={signedIn ? "Rank results by relevance to your query with the AI model" : "Sign in to use Smart Search"}
           >
             <input
@@ -635,7 +635,7 @@ function Pagination({ page, totalPages, onPage }: { page: number; totalPages: nu
             {item}
           </button>
         ) : (
-          <span key={item} className="px-2 text-slate-400">
+          <span key={item} className="px-2 text-slate-500">
             …
           </span>
         ),

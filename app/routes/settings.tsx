@@ -64,7 +64,7 @@ export default function SettingsPage() {
       <div className="mx-auto max-w-md px-4 py-16 text-center">
         <Card>
           <CardContent className="pt-6">
-            <p className="text-slate-700">Please sign in to access Settings</p>
+            <h1 className="text-slate-700">Please sign in to access Settings</h1>
             <Button asChild className="mt-4">
               <a href="/auth">Sign In</a>
             </Button>
@@ -133,7 +133,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Account Information</CardTitle>
+          <CardTitle as="h2">Account Information</CardTitle>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           <dl className="contents" data-testid="account-information">
@@ -162,7 +162,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Search Preferences</CardTitle>
+          <CardTitle as="h2">Search Preferences</CardTitle>
           <CardDescription>Used as the starting point on the search page.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
@@ -209,7 +209,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Export &amp; Download Preferences</CardTitle>
+          <CardTitle as="h2">Export &amp; Download Preferences</CardTitle>
         </CardHeader>
         <CardContent>
           <div className="max-w-xs space-y-1">
@@ -232,7 +232,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Notifications</CardTitle>
+          <CardTitle as="h2">Notifications</CardTitle>
         </CardHeader>
         <CardContent>
           <label className="flex items-center gap-2 text-sm text-slate-700">
@@ -326,7 +326,7 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
     return (
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle as="h2" className="flex items-center gap-2">
             <Crown className="size-5 text-amber-600" aria-hidden /> Subscription Management
           </CardTitle>
         </CardHeader>
@@ -348,7 +348,7 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Subscription Management</CardTitle>
+        <CardTitle as="h2">Subscription Management</CardTitle>
       </CardHeader>
       <CardContent className="space-y-3 text-sm text-slate-700">
         <p className="font-semibold text-slate-900">Current Plan: Free</p>
@@ -408,7 +408,7 @@ function DataPrivacyCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Data &amp; Privacy</CardTitle>
+        <CardTitle as="h2">Data &amp; Privacy</CardTitle>
         <CardDescription>Download everything stored for your account, or delete the account and all of it.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

@@ -60,7 +60,7 @@ function SignInRequired() {
       <Card>
         <CardHeader className="text-center">
           <Lock className="mx-auto mb-2 size-10 text-slate-400" aria-hidden />
-          <CardTitle>Sign In Required</CardTitle>
+          <CardTitle as="h1">Sign In Required</CardTitle>
           <CardDescription>Sign in to upload PDFs and analyse them with AI.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">

@@ -39,6 +39,7 @@ export default function SharedWorkoutPage() {
         {NOT_MEDICAL_ADVICE}
       </p>
       <div className="mt-4">
+        <h2 className="sr-only">The program</h2>
         <WorkoutView workout={item.plan} />
       </div>
       <div className="mt-10">

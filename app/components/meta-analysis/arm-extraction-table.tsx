@@ -195,7 +195,7 @@ function Cell({
         aria-label={value === null ? `${label}: not reported` : `${label}: ${value}, show quote`}
         aria-pressed={selected}
         onClick={onSelect}
-        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-400" : "text-slate-900 underline decoration-dotted"}`}
+        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-500" : "text-slate-900 underline decoration-dotted"}`}
       >
         {value === null ? "not reported" : String(value)}
         {derived ? <sup title={`derived: ${derived.from}`}>d</sup> : null}
