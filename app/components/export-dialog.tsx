@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Download, X } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
 import {
   DEFAULT_EXPORT_OPTIONS,

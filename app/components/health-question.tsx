@@ -1,7 +1,7 @@
 import { Bookmark, Bot, HeartPulse, Loader2 } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
-import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useGuestTrialDialog } from "~/components/guest-trial";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { ShareButton } from "~/components/share-button";
 import { AnswerText, CitedStudies, NOT_MEDICAL_ADVICE } from "~/components/sharing/answer-view";
 import { Button } from "~/components/ui/button";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
@@ -9,17 +9,16 @@ import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
-import { AddToReviewButton, recordsToAdd } from "~/components/reviews/add-to-review";
-import { FloatingActions } from "~/components/search/floating-actions";
 import { QuickSearchBanner } from "~/components/search/quick-search-banner";
-import { SavedSearches } from "~/components/search/saved-searches";
 import { HealthQuestion } from "~/components/health-question";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { AfterHydration } from "~/components/on-demand";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
+import { recordsToAdd } from "~/lib/reviews";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
 import { inArrivalOrder, sameOrder } from "~/lib/search-order";
@@ -37,6 +36,11 @@ import {
   type SearchFormState,
 } from "~/lib/search-params";
 import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
+
+// Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
+const AddToReviewButton = lazy(() => import("~/components/reviews/add-to-review").then((m) => ({ default: m.AddToReviewButton })));
+const FloatingActions = lazy(() => import("~/components/search/floating-actions").then((m) => ({ default: m.FloatingActions })));
+const SavedSearches = lazy(() => import("~/components/search/saved-searches").then((m) => ({ default: m.SavedSearches })));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
 
@@ -384,7 +388,11 @@ export default function SearchPage() {
             Smart Search
             {!signedIn && <span className="text-xs">(sign in to use)</span>}
           </label>
-          {signedIn && <SavedSearches form={form} onRun={(_, p) => void runSearch({ ...form, ...p }, 1)} />}
+          {signedIn && (
+            <AfterHydration fallback={null}>
+              <SavedSearches form={form} onRun={(_, p) => void runSearch({ ...form, ...p }, 1)} />
+            </AfterHydration>
+          )}
         </div>
 
         <fieldset className="mt-4">
@@ -525,7 +533,9 @@ export default function SearchPage() {
               {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
             </p>
             {signedIn && recordsToAdd(results.providers) > 0 && (
-              <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
+              <Suspense fallback={null}>
+                <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
+              </Suspense>
             )}
           </div>
           {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
@@ -573,7 +583,9 @@ export default function SearchPage() {
         </section>
       )}
 
-      <FloatingActions signedIn={signedIn} />
+      <AfterHydration fallback={null}>
+        <FloatingActions signedIn={signedIn} />
+      </AfterHydration>
       {upgrade.element}
     </div>
   );

@@ -1,48 +1,25 @@
-import { useEffect, useSyncExternalStore } from "react";
-import {
-  Toast,
-  ToastClose,
-  ToastDescription,
-  ToastProvider,
-  ToastTitle,
-  ToastViewport,
-} from "~/components/ui/toast";
-import {
-  dismissToast,
-  getCurrentToast,
-  showPendingToast,
-  subscribeToToasts,
-  TOAST_DURATION_MS,
-} from "~/lib/toast";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { getCurrentToast, showPendingToast, subscribeToToasts } from "~/lib/toast";
 
-/** Renders the toast from `~/lib/toast`; mount once in the root layout. */
+const ToastView = lazy(() => import("~/components/ui/toast-view").then((m) => ({ default: m.ToastView })));
+
+/**
+ * Renders the toast from `~/lib/toast`; mount once in the root layout. The Radix toast code is
+ * loaded with the first toast (it is not part of any page's initial JavaScript) and stays mounted.
+ */
 export function Toaster() {
   const current = useSyncExternalStore(subscribeToToasts, getCurrentToast, () => null);
+  const [wanted, setWanted] = useState(false);
+  if (current && !wanted) setWanted(true);
 
   useEffect(() => {
     showPendingToast();
   }, []);
 
+  if (!wanted) return null;
   return (
-    <ToastProvider duration={TOAST_DURATION_MS}>
-      {current && (
-        <Toast
-          key={current.id}
-          open={current.open}
-          onOpenChange={(open) => {
-            if (!open) dismissToast(current.id);
-          }}
-          duration={current.duration ?? TOAST_DURATION_MS}
-          variant={current.variant}
-        >
-          <div className="grid gap-1">
-            <ToastTitle>{current.title}</ToastTitle>
-            {current.description && <ToastDescription>{current.description}</ToastDescription>}
-          </div>
-          <ToastClose />
-        </Toast>
-      )}
-      <ToastViewport />
-    </ToastProvider>
+    <Suspense fallback={null}>
+      <ToastView current={current} />
+    </Suspense>
   );
 }
