@@ -14,7 +14,6 @@ import { HealthQuestion } from "~/components/health-question";
 import { AfterHydration } from "~/components/on-demand";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
-import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
@@ -40,6 +39,10 @@ import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search
 // Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
 const AddToReviewButton = lazy(() => import("~/components/reviews/add-to-review").then((m) => ({ default: m.AddToReviewButton })));
 const FloatingActions = lazy(() => import("~/components/search/floating-actions").then((m) => ({ default: m.FloatingActions })));
+// Result cards render only after the client's search answers; their chunk is fetched on mount.
+const loadStudyCard = () => import("~/components/study-card");
+const StudyCard = lazy(() => loadStudyCard().then((m) => ({ default: m.StudyCard })));
+const CARD_PLACEHOLDER = <div className="h-32 animate-pulse rounded-xl bg-slate-200/70" />;
 const SavedSearches = lazy(() => import("~/components/search/saved-searches").then((m) => ({ default: m.SavedSearches })));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
@@ -158,6 +161,10 @@ export default function SearchPage() {
   const started = useRef(false);
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data);
+
+  useEffect(() => {
+    void loadStudyCard();
+  }, []);
 
   const runSmartFilter = useCallback(async (query: string, studies: ApiStudy[], signal: AbortSignal) => {
     if (studies.length === 0) return;
@@ -509,7 +516,9 @@ export default function SearchPage() {
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
                   <div key={study.id} data-result-id={study.id}>
-                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                    <Suspense fallback={CARD_PLACEHOLDER}>
+                      <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                    </Suspense>
                   </div>
                 ))}
               </div>
@@ -574,7 +583,9 @@ export default function SearchPage() {
             <div className="mt-4 space-y-4">
               {shown.map((study) => (
                 <div key={study.id} data-result-id={study.id}>
-                  <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                  <Suspense fallback={CARD_PLACEHOLDER}>
+                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                  </Suspense>
                 </div>
               ))}
             </div>
