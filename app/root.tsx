@@ -9,7 +9,6 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
 import { PUBLIC_SHARE_PATH } from "~/.server/sharing/public";
 import { Footer } from "~/components/footer";
@@ -17,8 +16,12 @@ import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
 import { useNonce } from "~/lib/nonce";
-import { SessionGuard } from "~/components/session-guard";
+import { lazy, type ReactNode } from "react";
+import { AfterHydration } from "~/components/on-demand";
 import stylesheet from "~/tailwind.css?url";
+
+/** Signed-in pages only, after hydration: not part of any page's initial JavaScript. */
+const SessionGuard = lazy(() => import("~/components/session-guard").then((m) => ({ default: m.SessionGuard })));
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -63,7 +66,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
-        <SessionGuard userId={data?.user?.id ?? null} />
+        {data?.user && (
+          <AfterHydration fallback={null}>
+            <SessionGuard userId={data.user.id} />
+          </AfterHydration>
+        )}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

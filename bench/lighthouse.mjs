@@ -13,42 +13,12 @@
 // default 8815 / 8816; RUNS, default 1: the median score of RUNS Lighthouse runs per page is kept).
 // State dir: .wrangler/bench-lighthouse-state.
 import { startDevServer, waitForServer } from "./lib/dev-server.mjs";
-import { auditPage, CATEGORIES, launchChromium, MIN_SCORE, servedInitialJs } from "./lib/lighthouse-run.mjs";
+import { auditPage, CATEGORIES, launchChromium, MIN_SCORE, SAMPLE_ANSWER, SEARCH_PATH, servedInitialJs } from "./lib/lighthouse-run.mjs";
 import { INITIAL_JS_BUDGET_BYTES, kb } from "../scripts/lib/page-budget.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8815);
 const REPLAY_PORT = Number(process.env.BENCH_REPLAY_PORT ?? 8816);
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 1));
-
-/** A shared answer as the Share button posts it (two studies with quotes). */
-export const SAMPLE_ANSWER = {
-  id: "bench-lighthouse-1",
-  question: "Does vitamin D prevent fractures in older adults?",
-  answer:
-    "MetaMind found 2 studies that bear on this question. In plain terms, here is what they concluded:\n\n" +
-    "Vitamin D supplementation did not reduce fractures in generally healthy older adults. [1]\n\n" +
-    "Calcium with vitamin D modestly lowers hip fracture risk in older people. [2]",
-  studyCount: 2,
-  studies: [
-    {
-      n: 1,
-      title: "Supplemental Vitamin D and Incident Fractures in Midlife and Older Adults",
-      url: "https://pubmed.ncbi.nlm.nih.gov/35857658/",
-      journal: "N Engl J Med",
-      year: "2022",
-      quotes: ["Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults."],
-    },
-    {
-      n: 2,
-      title: "Calcium plus vitamin D and fracture prevention",
-      url: "https://doi.org/10.1001/jamanetworkopen.2019.17789",
-      journal: "JAMA Netw Open",
-      year: "2019",
-      quotes: ["Combined calcium and vitamin D supplementation reduced hip fracture risk."],
-    },
-  ],
-  model: "MetaMind Offline Extractive v1",
-};
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
@@ -69,7 +39,7 @@ async function main() {
     await waitForServer(server.base);
     const pages = [
       { name: "/", path: "/" },
-      { name: "/search", path: "/search?q=heart%20failure&db=pubmed" },
+      { name: "/search", path: SEARCH_PATH },
       { name: "/answer/{id}", path: await shareAnswer(server.base) },
     ];
     chromium = await launchChromium();

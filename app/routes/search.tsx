@@ -9,7 +9,6 @@ import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
-import { QuickSearchBanner } from "~/components/search/quick-search-banner";
 import { HealthQuestion } from "~/components/health-question";
 import { AfterHydration } from "~/components/on-demand";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
@@ -43,6 +42,7 @@ const FloatingActions = lazy(() => import("~/components/search/floating-actions"
 const loadStudyCard = () => import("~/components/study-card");
 const StudyCard = lazy(() => loadStudyCard().then((m) => ({ default: m.StudyCard })));
 const CARD_PLACEHOLDER = <div className="h-32 animate-pulse rounded-xl bg-slate-200/70" />;
+const QuickSearchBanner = lazy(() => import("~/components/search/quick-search-banner").then((m) => ({ default: m.QuickSearchBanner })));
 const SavedSearches = lazy(() => import("~/components/search/saved-searches").then((m) => ({ default: m.SavedSearches })));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
@@ -466,7 +466,9 @@ export default function SearchPage() {
 
       {quick && (
         <div className="mt-4">
-          <QuickSearchBanner onDismiss={() => setQuick(false)} onOpenFilters={() => setFiltersOpen(true)} />
+          <Suspense fallback={null}>
+            <QuickSearchBanner onDismiss={() => setQuick(false)} onOpenFilters={() => setFiltersOpen(true)} />
+          </Suspense>
         </div>
       )}
 

@@ -12,6 +12,39 @@ export const CATEGORIES = ["performance", "accessibility", "best-practices"];
 /** Lowest acceptable score (0–100) in each category. */
 export const MIN_SCORE = 95;
 
+/** A shared answer as the Share button posts it (two studies with quotes). */
+export const SAMPLE_ANSWER = {
+  id: "bench-lighthouse-1",
+  question: "Does vitamin D prevent fractures in older adults?",
+  answer:
+    "MetaMind found 2 studies that bear on this question. In plain terms, here is what they concluded:\n\n" +
+    "Vitamin D supplementation did not reduce fractures in generally healthy older adults. [1]\n\n" +
+    "Calcium with vitamin D modestly lowers hip fracture risk in older people. [2]",
+  studyCount: 2,
+  studies: [
+    {
+      n: 1,
+      title: "Supplemental Vitamin D and Incident Fractures in Midlife and Older Adults",
+      url: "https://pubmed.ncbi.nlm.nih.gov/35857658/",
+      journal: "N Engl J Med",
+      year: "2022",
+      quotes: ["Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults."],
+    },
+    {
+      n: 2,
+      title: "Calcium plus vitamin D and fracture prevention",
+      url: "https://doi.org/10.1001/jamanetworkopen.2019.17789",
+      journal: "JAMA Netw Open",
+      year: "2019",
+      quotes: ["Combined calcium and vitamin D supplementation reduced hip fracture risk."],
+    },
+  ],
+  model: "MetaMind Offline Extractive v1",
+};
+
+/** The guest search the page audits load (PubMed answers from the replay server). */
+export const SEARCH_PATH = "/search?q=heart%20failure&db=pubmed";
+
 /**
  * Starts headless chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile and a
  * DevTools port chosen by chromium. Resolves `{ port, close(): Promise }` once DevTools listens; rejects
@@ -77,7 +110,14 @@ export function launchChromium() {
  */
 export async function auditPage(url, port) {
   const started = performance.now();
-  const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: CATEGORIES,
+    // Screenshots weigh on no score and cost seconds per page.
+    skipAudits: ["full-page-screenshot", "screenshot-thumbnails", "final-screenshot"],
+  });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`lighthouse returned no result for ${url}`);
   if (lhr.runtimeError) throw new Error(`lighthouse ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);

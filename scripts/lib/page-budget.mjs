@@ -9,13 +9,16 @@ import { gzipSync } from "node:zlib";
 export const INITIAL_JS_BUDGET_BYTES = 120_000;
 
 /**
- * The pages under budget: the URL the bench loads and the Remix route ids it renders (root first,
- * as Remix matches them). The bench fills in the query and the shared answer's id.
+ * The pages under budget: the URL the bench loads, the Remix route ids it renders (root first, as
+ * Remix matches them) and `ceilingBytes`, the most initial JavaScript CI accepts for the page
+ * (check:deploy, tests/e2e/lighthouse.spec.ts): the 120 KB target where the page meets it, else a
+ * ratchet a little above today's size so that no change makes it heavier (bench:lighthouse fails
+ * on the target itself). The bench fills in the query and the shared answer's id.
  */
 export const BUDGET_PAGES = [
-  { name: "/", routes: ["root", "routes/_index"] },
-  { name: "/search", routes: ["root", "routes/search"] },
-  { name: "/answer/{id}", routes: ["root", "routes/answer.$id"] },
+  { name: "/", routes: ["root", "routes/_index"], ceilingBytes: INITIAL_JS_BUDGET_BYTES },
+  { name: "/search", routes: ["root", "routes/search"], ceilingBytes: 131_000 },
+  { name: "/answer/{id}", routes: ["root", "routes/answer.$id"], ceilingBytes: INITIAL_JS_BUDGET_BYTES },
 ];
 
 /**
