@@ -16,12 +16,12 @@ import { Header } from "~/components/header";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
 import { useNonce } from "~/lib/nonce";
-import { lazy, type ReactNode } from "react";
-import { AfterHydration } from "~/components/on-demand";
+import type { ReactNode } from "react";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import stylesheet from "~/tailwind.css?url";
 
 /** Signed-in pages only, after hydration: not part of any page's initial JavaScript. */
-const SessionGuard = lazy(() => import("~/components/session-guard").then((m) => ({ default: m.SessionGuard })));
+const SessionGuard = lazyComponent(() => import("~/components/session-guard").then((m) => m.SessionGuard));
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

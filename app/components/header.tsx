@@ -9,15 +9,15 @@ import {
   Upload,
   type LucideIcon,
 } from "lucide-react";
-import { lazy, useState } from "react";
+import { useState } from "react";
 import type { PublicUser } from "~/.server/auth/session";
-import { AfterHydration } from "~/components/on-demand";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import { HistoryButton } from "~/components/search/history-button";
 import { Button } from "~/components/ui/button";
 import { displayName, UserMenuTrigger } from "~/components/user-menu-trigger";
 import { cn } from "~/lib/utils";
 
-const UserMenuDropdown = lazy(() => import("~/components/user-menu").then((m) => ({ default: m.UserMenuDropdown })));
+const UserMenuDropdown = lazyComponent(() => import("~/components/user-menu").then((m) => m.UserMenuDropdown));
 
 interface NavItem {
   to: string;

@@ -1,8 +1,9 @@
 import { Bookmark, Bot, HeartPulse, Loader2 } from "lucide-react";
-import { lazy, Suspense, useRef, useState, type FormEvent } from "react";
+import { Suspense, useRef, useState, type FormEvent } from "react";
 import { useGuestTrialDialog } from "~/components/guest-trial";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { AnswerText, CitedStudies, NOT_MEDICAL_ADVICE } from "~/components/sharing/answer-view";
+import { lazyComponent } from "~/components/on-demand";
 import { Button } from "~/components/ui/button";
 import { aiErrorFromResponse, openAiGate } from "~/lib/ai-errors";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
@@ -11,7 +12,7 @@ import { MAX_QUESTION_CHARS, type AnswerStudy, type HealthAnswer } from "~/lib/s
 import { toast } from "~/lib/toast";
 
 /** Shown with a finished answer only: loaded then (issue 17 page budgets). */
-const ShareButton = lazy(() => import("~/components/share-button").then((m) => ({ default: m.ShareButton })));
+const ShareButton = lazyComponent(() => import("~/components/share-button").then((m) => m.ShareButton));
 
 type State =
   | { status: "idle" }
@@ -88,7 +89,14 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
   }
 
   async function save(answer: HealthAnswer) {
-    const { saveAnswer } = await import("~/lib/saved-answers");
+    let saveAnswer;
+    try {
+      ({ saveAnswer } = await import("~/lib/saved-answers"));
+    } catch (error) {
+      console.warn("could not load saved answers", error);
+      toast({ title: "Error", description: "Could not save the answer. Check your connection and try again.", variant: "destructive" });
+      return;
+    }
     saveAnswer({ ...answer, savedAt: new Date().toISOString() });
     setSaved(true);
     toast({ title: "Answer saved", description: "Find it in your Profile under Saved Answers." });

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
@@ -10,7 +10,7 @@ import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
 import { HealthQuestion } from "~/components/health-question";
-import { AfterHydration } from "~/components/on-demand";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { PROVIDER_LABELS } from "~/lib/format";
@@ -36,14 +36,14 @@ import {
 import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
 
 // Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
-const AddToReviewButton = lazy(() => import("~/components/reviews/add-to-review").then((m) => ({ default: m.AddToReviewButton })));
-const FloatingActions = lazy(() => import("~/components/search/floating-actions").then((m) => ({ default: m.FloatingActions })));
+const AddToReviewButton = lazyComponent(() => import("~/components/reviews/add-to-review").then((m) => m.AddToReviewButton));
+const FloatingActions = lazyComponent(() => import("~/components/search/floating-actions").then((m) => m.FloatingActions));
 // Result cards render only after the client's search answers; their chunk is fetched on mount.
 const loadStudyCard = () => import("~/components/study-card");
-const StudyCard = lazy(() => loadStudyCard().then((m) => ({ default: m.StudyCard })));
+const StudyCard = lazyComponent(() => loadStudyCard().then((m) => m.StudyCard));
 const CARD_PLACEHOLDER = <div className="h-32 animate-pulse rounded-xl bg-slate-200/70" />;
-const QuickSearchBanner = lazy(() => import("~/components/search/quick-search-banner").then((m) => ({ default: m.QuickSearchBanner })));
-const SavedSearches = lazy(() => import("~/components/search/saved-searches").then((m) => ({ default: m.SavedSearches })));
+const QuickSearchBanner = lazyComponent(() => import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner));
+const SavedSearches = lazyComponent(() => import("~/components/search/saved-searches").then((m) => m.SavedSearches));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
 
