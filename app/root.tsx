@@ -9,7 +9,6 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
 import { PUBLIC_SHARE_PATH } from "~/.server/sharing/public";
 import { Footer } from "~/components/footer";
@@ -18,8 +17,12 @@ import { InstallBannerHost } from "~/components/install-banner-host";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
 import { useNonce } from "~/lib/nonce";
-import { SessionGuard } from "~/components/session-guard";
+import type { ReactNode } from "react";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import stylesheet from "~/tailwind.css?url";
+
+/** Signed-in pages only, after hydration: not part of any page's initial JavaScript. */
+const SessionGuard = lazyComponent(() => import("~/components/session-guard").then((m) => m.SessionGuard));
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -69,7 +72,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Footer />
         <Toaster />
         <InstallBannerHost userId={data?.user?.id ?? null} />
-        <SessionGuard userId={data?.user?.id ?? null} />
+        {data?.user && (
+          <AfterHydration fallback={null}>
+            <SessionGuard userId={data.user.id} />
+          </AfterHydration>
+        )}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -2,16 +2,19 @@ import { useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
-import { FullTextAnalysisDialog } from "~/components/fulltext-analysis-dialog";
 import { StudyLibraryActions } from "~/components/library/study-actions";
-import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
-import { SpecializedAnalysisDialog } from "~/components/specialized-analysis-dialog";
-import { useUpgradePrompt, type UpgradeFeature } from "~/components/search/upgrade-prompt";
+import { useGuestTrialDialog } from "~/components/guest-trial";
+import type { UpgradeFeature } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { aiErrorFromThrown, openAiGate, type AiError, type AiPlanFeature } from "~/lib/ai-errors";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
 import { toast } from "~/lib/toast";
+import { loadWhenOpen } from "~/components/on-demand";
+
+const FullTextAnalysisDialog = loadWhenOpen(() => import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog));
+const SpecializedAnalysisDialog = loadWhenOpen(() => import("~/components/specialized-analysis-dialog").then((m) => m.SpecializedAnalysisDialog));
 
 type SummaryState =
   | { status: "idle" }

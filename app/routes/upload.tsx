@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Check, Lock } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ExportDialog, type ExportableStudy } from "~/components/export-dialog";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { ReportModal, TextDialog, type ReportStudy } from "~/components/upload/report-modal";
 import { BulkActions, StudyItem, type StudyPending } from "~/components/upload/study-list";
 import { UploadPanel } from "~/components/upload/upload-panel";
