@@ -1,14 +1,12 @@
 import { Link, NavLink } from "@remix-run/react";
-import {
-  FlaskConical,
-  HelpCircle,
-  LayoutDashboard,
-  ListChecks,
-  Microscope,
-  Search,
-  Upload,
-  type LucideIcon,
-} from "lucide-react";
+import FlaskConical from "lucide-react/icons/flask-conical";
+import HelpCircle from "lucide-react/icons/circle-question-mark";
+import LayoutDashboard from "lucide-react/icons/layout-dashboard";
+import ListChecks from "lucide-react/icons/list-checks";
+import Microscope from "lucide-react/icons/microscope";
+import Search from "lucide-react/icons/search";
+import Upload from "lucide-react/icons/upload";
+import type { LucideIcon } from "lucide-react";
 import { useState } from "react";
 import type { PublicUser } from "~/.server/auth/session";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";

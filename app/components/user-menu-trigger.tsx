@@ -1,4 +1,5 @@
-import { ChevronDown, CircleUser } from "lucide-react";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import CircleUser from "lucide-react/icons/circle-user";
 import { forwardRef, type ComponentPropsWithoutRef } from "react";
 import type { PublicUser } from "~/.server/auth/session";
 import { Button } from "~/components/ui/button";

@@ -1,4 +1,4 @@
-import { History } from "lucide-react";
+import History from "lucide-react/icons/rotate-ccw-clock";
 import { useState } from "react";
 import { loadWhenOpen } from "~/components/on-demand";
 import { cn } from "~/lib/utils";
