@@ -151,7 +151,7 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string):
   }
 
   const created = await page.request.post("/api/reviews", {
-    data: { title: "Exercise for adults with depression", question: { text: "Does aerobic exercise reduce depression?" }, criteria: ["randomised controlled trial"] },
+    data: { title: "Accessibility check review", question: { text: "Does aerobic exercise reduce depression?" }, criteria: ["randomised controlled trial"] },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { review } = (await created.json()) as { review: { id: string } };
