@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { QuotedTable } from "~/components/meta-analysis/quoted-table";
 import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, parseReport, type TrialReport } from "~/lib/arms";
 import { applyEdit, type ArmStudyRow, BINARY_MEASURES, CONTINUOUS_MEASURES, fieldsFor } from "~/lib/arms/review";
 import type { Measure } from "~/lib/meta-analysis/types";
@@ -101,42 +102,7 @@ function QuoteView({ quote, report }: { quote: ArmQuote; report: TrialReport | n
   if (isTableQuote(quote)) {
     const table = report?.tables.find((t) => t.label === quote.table);
     if (!table) return <p className="text-sm text-slate-700">{quote.table}: “{quote.text}”</p>;
-    return (
-      <div className="max-h-72 overflow-auto">
-        <p className="mb-1 text-xs font-medium text-slate-600">
-          {table.label}
-          {table.caption ? `: ${table.caption}` : ""}
-        </p>
-        <table className="text-xs">
-          <thead>
-            {table.header.map((h, hi) => (
-              <tr key={hi}>
-                {h.map((cell, ci) => (
-                  <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${quote.row === -1 && quote.column === ci ? "bg-amber-200" : ""}`}>
-                    {cell}
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.rows.map((r, ri) => (
-              <tr key={ri}>
-                {r.map((cell, ci) => (
-                  <td
-                    key={ci}
-                    data-highlighted={ri === quote.row && ci === quote.column ? "true" : undefined}
-                    className={`border border-slate-200 px-1 py-0.5 ${ri === quote.row && ci === quote.column ? "bg-amber-200 font-semibold" : ri === quote.row ? "bg-amber-50" : ""}`}
-                  >
-                    {cell}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
+    return <QuotedTable table={table} row={quote.row} column={quote.column} />;
   }
   const text = report?.text ?? "";
   const paragraph = report?.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end);

@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { QuotedTable } from "~/components/meta-analysis/quoted-table";
 import type { ArmField, ArmKey } from "~/lib/arms";
 import { fieldsFor } from "~/lib/arms/review";
 import { fmt, fmtInterval, fmtPct } from "~/lib/meta-analysis/display";
@@ -76,42 +77,7 @@ function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy; arm: 
           {context.table}: “{context.text}”
         </p>
       )}
-      {context?.kind === "table" && table && (
-        <div className="max-h-72 overflow-auto">
-          <p className="mb-1 text-xs font-medium text-slate-600">
-            {table.label}
-            {table.caption && table.caption !== table.label ? `: ${table.caption}` : ""}
-          </p>
-          <table className="text-xs">
-            <thead>
-              {table.header.map((row, hi) => (
-                <tr key={hi}>
-                  {row.map((cell, ci) => (
-                    <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${context.row === -1 && context.column === ci ? "bg-amber-200" : ""}`}>
-                      {cell}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.rows.map((row, ri) => (
-                <tr key={ri}>
-                  {row.map((cell, ci) => (
-                    <td
-                      key={ci}
-                      data-highlighted={ri === context.row && ci === context.column ? "true" : undefined}
-                      className={`border border-slate-200 px-1 py-0.5 ${ri === context.row && ci === context.column ? "bg-amber-200 font-semibold" : ri === context.row ? "bg-amber-50" : ""}`}
-                    >
-                      {cell}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {context?.kind === "table" && table && <QuotedTable table={table} row={context.row} column={context.column} />}
     </div>
   );
 }
