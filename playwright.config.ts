@@ -22,6 +22,10 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",
+    // The service worker (app/sw/sw.ts) stays out of the specs, except installable-app.spec.ts which
+    // allows it: it would precache the whole client build in every fresh context (CPU on a shared
+    // machine), and requests it makes are invisible to page.route / page.waitForResponse.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { startPwa } from "~/lib/pwa-client";
 
 startTransition(() => {
   hydrateRoot(
@@ -10,3 +11,5 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+startPwa();

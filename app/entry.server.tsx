@@ -5,6 +5,9 @@ import { renderToReadableStream } from "react-dom/server";
 import { appContentSecurityPolicy, createNonce } from "~/.server/http/csp";
 import { NonceContext } from "~/lib/nonce";
 
+/** The Worker's lean renderer of stored share pages, reached through the build's entry module (workers/app.ts). */
+export { serveSharePage } from "~/.server/sharing/share-page";
+
 const ABORT_DELAY = 5000;
 
 export default async function handleRequest(

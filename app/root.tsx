@@ -9,20 +9,27 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
 import { PUBLIC_SHARE_PATH } from "~/.server/sharing/public";
 import { Footer } from "~/components/footer";
 import { Header } from "~/components/header";
+import { InstallBannerHost } from "~/components/install-banner-host";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
 import { useNonce } from "~/lib/nonce";
-import { SessionGuard } from "~/components/session-guard";
+import type { ReactNode } from "react";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import stylesheet from "~/tailwind.css?url";
+
+/** Signed-in pages only, after hydration: not part of any page's initial JavaScript. */
+const SessionGuard = lazyComponent(() => import("~/components/session-guard").then((m) => m.SessionGuard));
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable app (pwa.config.ts): the manifest and the home-screen icon iOS reads instead.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png", sizes: "180x180" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -55,6 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f58d6" />
         <Meta />
         <Links />
       </head>
@@ -63,7 +71,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <main className="flex-1">{children}</main>
         <Footer />
         <Toaster />
-        <SessionGuard userId={data?.user?.id ?? null} />
+        <InstallBannerHost userId={data?.user?.id ?? null} />
+        {data?.user && (
+          <AfterHydration fallback={null}>
+            <SessionGuard userId={data.user.id} />
+          </AfterHydration>
+        )}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -22,6 +22,10 @@ export const metaAnalysisJobs = sqliteTable(
     deviceKey: text("device_key"),
     status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
     progress: integer("progress").notNull().default(0),
+    /** The job's stage (app/lib/meta-analysis/types.ts JOB_STAGES), written by the queue consumer as it works. */
+    stage: text("stage", { enum: ["queued", "extracting", "pooling", "writing", "done", "failed"] }).notNull().default("queued"),
+    /** What the stage is doing, in words ("Study 2 of 5: …"); null when there is nothing to add. */
+    stageDetail: text("stage_detail"),
     error: text("error"),
     request: text("request", { mode: "json" }).$type<unknown>().notNull(),
     result: text("result", { mode: "json" }).$type<unknown>(),

@@ -186,3 +186,4 @@ export * from "./schema.reliability";
 export * from "./schema.reviews";
 export * from "./schema.billing";
 export * from "./schema.student";
+export * from "./schema.review-extraction";

@@ -29,6 +29,10 @@ export const uploadedStudies = sqliteTable(
     /** Bytes. */
     fileSize: integer("file_size").notNull(),
     status: text("status", { enum: UPLOAD_STATUSES }).notNull().default("queued"),
+    /** Percent of the processing done (0–100), written by the extraction job as it reads the PDF. */
+    progress: integer("progress").notNull().default(0),
+    /** What the job is doing, in words ("Reading page 3 of 12"); null when queued or finished. */
+    stageDetail: text("stage_detail"),
     /** Why processing failed, in words (status 'failed'). */
     failureReason: text("failure_reason"),
     /** Machine code of the failure (FullTextErrorCode or PROCESSING_FAILED). */

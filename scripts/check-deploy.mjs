@@ -4,7 +4,11 @@
  *   1. every binding the code uses is declared in wrangler.toml, at the top level and in each
  *      [env.X] (scripts/lib/deploy-check.mjs says exactly what is compared);
  *   2. `wrangler deploy --dry-run --outdir <tmp>` bundles the Worker, and its gzipped size stays within
- *      the Workers Free plan's 3 MB.
+ *      the Workers Free plan's 3 MB;
+ *   3. page budgets: the initial JavaScript of /, /search and /answer/{id} (entry, route modules and
+ *      their static imports from the build's Remix manifest, as the server renders them) stays
+ *      within each page's CI ceiling in gzip bytes (scripts/lib/page-budget.mjs: the 120 KB target or
+ *      a ratchet above today's size; bench/lighthouse measures the served HTML).
  * Usage: node scripts/check-deploy.mjs [--env staging|production]   (the dry run uses that environment)
  * Exit code 1 with one line per problem.
  */
@@ -23,6 +27,7 @@ import {
   schemaVariables,
   wranglerScopes,
 } from "./lib/deploy-check.mjs";
+import { BUDGET_PAGES, gzipTotal, INITIAL_JS_BUDGET_BYTES, kb, manifestInitialScripts, readRemixManifest } from "./lib/page-budget.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const envIndex = process.argv.indexOf("--env");
@@ -93,7 +98,21 @@ function gzippedBundle() {
   }
 }
 
-const problems = [...checkBindings(), ...gzippedBundle().problems];
+function pageBudgets() {
+  const client = path.join(root, "build/client");
+  if (!existsSync(client)) return ["build/client is missing: run `npm run build` before the deploy check"];
+  const manifest = readRemixManifest(client);
+  return BUDGET_PAGES.flatMap((page) => {
+    const total = gzipTotal(manifestInitialScripts(manifest, page.routes), (file) => readFileSync(path.join(client, file)));
+    const over = total.gzipBytes > INITIAL_JS_BUDGET_BYTES ? `, over the ${kb(INITIAL_JS_BUDGET_BYTES)} target` : "";
+    console.log(`initial JS ${page.name}: ${kb(total.gzipBytes)} gzip in ${total.files} files (CI ceiling ${kb(page.ceilingBytes)}${over})`);
+    if (total.gzipBytes <= page.ceilingBytes) return [];
+    const largest = total.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ");
+    return [`the initial JavaScript of ${page.name} is ${kb(total.gzipBytes)} gzip, over its ${kb(page.ceilingBytes)} ceiling (largest: ${largest})`];
+  });
+}
+
+const problems = [...checkBindings(), ...pageBudgets(), ...gzippedBundle().problems];
 if (problems.length) {
   console.error(`check:deploy failed:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   process.exit(1);

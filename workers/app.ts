@@ -9,12 +9,15 @@ import { createRequestLog, requestIdOf, type RequestLog } from "../app/.server/o
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
 import { withShareCache } from "../app/.server/sharing/edge-cache";
+import type { ServeSharePage } from "../app/.server/sharing/share-page";
 import { handleDeadLetters, isDeadLetterQueue, reconcile } from "../app/.server/jobs/reconcile";
 
 type Env = Bindings & Record<string, unknown>;
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 const builtApiRoutes = apiPatternsOfBuild((build as unknown as ServerBuild).routes);
+/** The lean share-page renderer app/entry.server.tsx exports (it shares the build's React and asset URLs). */
+const serveSharePage = ((build as unknown as ServerBuild).entry.module as unknown as { serveSharePage: ServeSharePage }).serveSharePage;
 
 /** Answers one request; the returned Response is always a fresh one (withSecurityHeaders). */
 async function handle(
@@ -27,8 +30,11 @@ async function handle(
   const refused = guardRequest(request) ?? answerApiRouting(request, builtApiRoutes);
   if (refused) return withSecurityHeaders(refused);
   const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
-  // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts).
+  // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts), else
+  // rendered from KV by the lean renderer without Remix (share-page.tsx); Remix renders the rest.
   const response = await withShareCache(request, cache, (p) => ctx.waitUntil(p), async () => {
+    const sharePage = await serveSharePage(request, env.KV);
+    if (sharePage) return sharePage;
     const loadContext = getLoadContext(env, ctx, log);
     // The health check must answer even when D1 is down, so it does not wait for the demo seed.
     if (pathname !== "/api/health") await ensureDemoAccounts(loadContext.app);

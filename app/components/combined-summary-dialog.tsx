@@ -157,7 +157,14 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
 
-function SectionSources({ citations }: { citations: readonly CitationLike[] }) {
+/** "Title of study 2 (sentence 5)" for a sentence id "T2.S5" (issue 16: sources named by title, never by id). */
+export function citationLabel(id: string, studies: readonly { title: string }[]): string {
+  const m = /^T(\d+)\.S(\d+)$/.exec(id);
+  const title = m ? studies[Number(m[1]) - 1]?.title : undefined;
+  return m && title ? `${title} (sentence ${m[2]})` : id;
+}
+
+function SectionSources({ citations, studies }: { citations: readonly CitationLike[]; studies: readonly { title: string }[] }) {
   if (citations.length === 0) return null;
   return (
     <details className="mt-2 text-xs text-slate-600" data-testid="section-sources">
@@ -165,7 +172,7 @@ function SectionSources({ citations }: { citations: readonly CitationLike[] }) {
       <ol className="mt-1 list-decimal space-y-1 pl-5">
         {citations.map((c) => (
           <li key={c.id}>
-            <span className="font-semibold">{c.id}</span> <q className="italic">{c.quote}</q>
+            <span className="font-semibold">{citationLabel(c.id, studies)}</span> <q className="italic">{c.quote}</q>
           </li>
         ))}
       </ol>
@@ -198,12 +205,14 @@ function SummarySection({
   object,
   citations,
   streaming,
+  studies,
 }: {
   section: Section;
   fields?: readonly string[];
   object: PartialCombinedSummary;
   citations: readonly CitationLike[];
   streaming: boolean;
+  studies: readonly { title: string }[];
 }) {
   const value = object[section] as unknown;
   if (value === undefined || value === null) return null;
@@ -235,7 +244,7 @@ function SummarySection({
     <section data-testid={`combined-${section}`} aria-label={HEADINGS[section]}>
       <h3 className="mb-1.5 text-sm font-semibold text-slate-900">{HEADINGS[section]}</h3>
       {body}
-      {!streaming && <SectionSources citations={citations} />}
+      {!streaming && <SectionSources citations={citations} studies={studies} />}
     </section>
   );
 }
@@ -407,6 +416,7 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
                   object={object}
                   citations={citationsOf(section)}
                   streaming={writing || (streaming && i === 0 && arrived.length === 0)}
+                  studies={studies}
                 />
               );
             })}

@@ -1,7 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Download, X } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { UpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useUpgradePromptWith } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
 import {
   DEFAULT_EXPORT_OPTIONS,
@@ -77,7 +78,7 @@ function toPayloadStudy(s: ExportableStudy) {
 export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDialogProps) {
   const [options, setOptions] = useState<ExportOptionsState>(DEFAULT_EXPORT_OPTIONS);
   const [pending, setPending] = useState(false);
-  const upgrade = useUpgradePrompt();
+  const upgrade = useUpgradePromptWith(UpgradePrompt);
   const count = (studies?.length ?? 0) + (studyIds?.length ?? 0);
 
   useEffect(() => {

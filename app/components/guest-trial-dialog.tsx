@@ -1,7 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import { Sparkles, X } from "lucide-react";
-import { useCallback, useMemo, useState, type ReactElement } from "react";
 import { Button } from "~/components/ui/button";
 import { GUEST_TRIAL_LIMIT, type GuestFeature } from "~/lib/guest-usage";
 
@@ -60,27 +59,4 @@ export function GuestTrialDialog({ open, onOpenChange, feature }: GuestTrialDial
       </Dialog.Portal>
     </Dialog.Root>
   );
-}
-
-/**
- * State for one guest trial dialog per page: `open(feature)` shows it; render `element` once
- * anywhere in the page.
- */
-export function useGuestTrialDialog(): {
-  open: (feature?: GuestFeature) => void;
-  element: ReactElement;
-} {
-  const [state, setState] = useState<{ open: boolean; feature?: GuestFeature }>({ open: false });
-  const open = useCallback((feature?: GuestFeature) => setState({ open: true, feature }), []);
-  const element = useMemo(
-    () => (
-      <GuestTrialDialog
-        open={state.open}
-        feature={state.feature}
-        onOpenChange={(next) => setState((current) => ({ ...current, open: next }))}
-      />
-    ),
-    [state],
-  );
-  return { open, element };
 }

@@ -1,27 +1,21 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link, NavLink } from "@remix-run/react";
-import {
-  ChevronDown,
-  CircleUser,
-  FlaskConical,
-  GraduationCap,
-  HelpCircle,
-  LayoutDashboard,
-  ListChecks,
-  LogOut,
-  Microscope,
-  Search,
-  Upload,
-  Settings,
-  UserRound,
-  type LucideIcon,
-} from "lucide-react";
+import FlaskConical from "lucide-react/icons/flask-conical";
+import HelpCircle from "lucide-react/icons/circle-question-mark";
+import LayoutDashboard from "lucide-react/icons/layout-dashboard";
+import ListChecks from "lucide-react/icons/list-checks";
+import Microscope from "lucide-react/icons/microscope";
+import Search from "lucide-react/icons/search";
+import Upload from "lucide-react/icons/upload";
+import type { LucideIcon } from "lucide-react";
 import { useState } from "react";
 import type { PublicUser } from "~/.server/auth/session";
-import { HistoryButton } from "~/components/search/history-dialog";
-import { Badge } from "~/components/ui/badge";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
+import { HistoryButton } from "~/components/search/history-button";
 import { Button } from "~/components/ui/button";
+import { displayName, UserMenuTrigger } from "~/components/user-menu-trigger";
 import { cn } from "~/lib/utils";
+
+const UserMenuDropdown = lazyComponent(() => import("~/components/user-menu").then((m) => m.UserMenuDropdown));
 
 interface NavItem {
   to: string;
@@ -39,13 +33,6 @@ const NAV_ITEMS: NavItem[] = [
   { to: "/reviews", label: "Reviews", icon: ListChecks },
   { to: "/meta-analysis", label: "Meta-Analysis", icon: FlaskConical },
   { to: "/faq", label: "FAQ", icon: HelpCircle },
-];
-
-/** Account links in the user menu; `mobileOnly` ones show below the `sm` breakpoint only (SPEC §2). */
-const ACCOUNT_ITEMS: { to: string; label: string; icon: LucideIcon; mobileOnly?: boolean }[] = [
-  { to: "/profile", label: "Profile", icon: UserRound },
-  { to: "/settings", label: "Settings", icon: Settings },
-  { to: "/student", label: "Student Portal", icon: GraduationCap, mobileOnly: true },
 ];
 
 export function Header({ user }: { user: PublicUser | null }) {
@@ -104,90 +91,19 @@ function MainNav() {
   );
 }
 
-function displayName(user: PublicUser): string {
-  const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
-  return name || user.email;
-}
-
-function clearBrowserState(): void {
-  try {
-    localStorage.clear();
-    sessionStorage.clear();
-  } catch (error) {
-    console.warn("Could not clear browser storage", error);
-  }
-  for (const cookie of document.cookie.split(";")) {
-    const name = cookie.split("=")[0]?.trim();
-    if (name) document.cookie = `${name}=; Max-Age=0; path=/`;
-  }
-}
-
-/** SPEC §4 Logout: end the session, clear local data and go home, even if the call fails. */
-async function signOut(): Promise<void> {
-  try {
-    await fetch("/api/logout", { method: "POST", credentials: "include" });
-  } catch (error) {
-    console.warn("Logout request failed; clearing local data anyway", error);
-  }
-  clearBrowserState();
-  window.location.assign("/");
-}
-
+/**
+ * The account menu. Its Radix dropdown is not in the initial JavaScript: the server renders the
+ * same trigger button, and the menu code loads after hydration (a click before then opens it as
+ * soon as it has loaded).
+ */
 function UserMenu({ user }: { user: PublicUser }) {
-  const [signingOut, setSigningOut] = useState(false);
-  const name = displayName(user);
-
+  const [clicked, setClicked] = useState(false);
+  const trigger = (
+    <UserMenuTrigger name={displayName(user)} aria-haspopup="menu" aria-expanded={false} onClick={() => setClicked(true)} />
+  );
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" className="max-w-40 gap-1 px-1.5 sm:gap-1.5 sm:px-2 xl:max-w-56" aria-label={`Account menu for ${name}`}>
-          <CircleUser className="size-5 shrink-0 text-slate-500" aria-hidden />
-          <span className="sr-only truncate xl:not-sr-only">{name}</span>
-          <ChevronDown className="hidden size-4 shrink-0 text-slate-400 sm:block" aria-hidden />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={6}
-          collisionPadding={8}
-          className="z-50 w-[min(15rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg"
-        >
-          <DropdownMenu.Label className="px-3 py-2">
-            <p className="truncate text-sm font-medium">{name}</p>
-            {name !== user.email && <p className="truncate text-xs text-slate-500">{user.email}</p>}
-            <Badge variant={user.isPro ? "default" : "secondary"} className="mt-2">
-              {user.isPro ? "Professional" : "Free"}
-            </Badge>
-          </DropdownMenu.Label>
-          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          {ACCOUNT_ITEMS.map(({ to, label, icon: Icon, mobileOnly }) => (
-            <DropdownMenu.Item key={to} asChild>
-              <Link
-                to={to}
-                className={cn(
-                  "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900",
-                  mobileOnly && "sm:hidden",
-                )}
-              >
-                <Icon className="size-4" aria-hidden />
-                {label}
-              </Link>
-            </DropdownMenu.Item>
-          ))}
-          <DropdownMenu.Item
-            disabled={signingOut}
-            onSelect={() => {
-              setSigningOut(true);
-              void signOut();
-            }}
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none select-none data-[disabled]:opacity-60 data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
-          >
-            <LogOut className="size-4" aria-hidden />
-            {signingOut ? "Signing Out..." : "Sign Out"}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <AfterHydration fallback={trigger}>
+      <UserMenuDropdown user={user} defaultOpen={clicked} />
+    </AfterHydration>
   );
 }

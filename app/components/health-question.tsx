@@ -1,16 +1,18 @@
 import { Bookmark, Bot, HeartPulse, Loader2 } from "lucide-react";
-import { useRef, useState, type FormEvent } from "react";
-import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
-import { ShareButton } from "~/components/share-button";
+import { Suspense, useRef, useState, type FormEvent } from "react";
+import { useGuestTrialDialog } from "~/components/guest-trial";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { AnswerText, CitedStudies, NOT_MEDICAL_ADVICE } from "~/components/sharing/answer-view";
+import { lazyComponent } from "~/components/on-demand";
 import { Button } from "~/components/ui/button";
 import { aiErrorFromResponse, openAiGate } from "~/lib/ai-errors";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { createNdjsonParser, createShareLink, hideSourceMarkers } from "~/lib/health-answer-client";
-import { saveAnswer } from "~/lib/saved-answers";
 import { MAX_QUESTION_CHARS, type AnswerStudy, type HealthAnswer } from "~/lib/sharing";
 import { toast } from "~/lib/toast";
+
+/** Shown with a finished answer only: loaded then (issue 17 page budgets). */
+const ShareButton = lazyComponent(() => import("~/components/share-button").then((m) => m.ShareButton));
 
 type State =
   | { status: "idle" }
@@ -86,7 +88,15 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
     }
   }
 
-  function save(answer: HealthAnswer) {
+  async function save(answer: HealthAnswer) {
+    let saveAnswer;
+    try {
+      ({ saveAnswer } = await import("~/lib/saved-answers"));
+    } catch (error) {
+      console.warn("could not load saved answers", error);
+      toast({ title: "Error", description: "Could not save the answer. Check your connection and try again.", variant: "destructive" });
+      return;
+    }
     saveAnswer({ ...answer, savedAt: new Date().toISOString() });
     setSaved(true);
     toast({ title: "Answer saved", description: "Find it in your Profile under Saved Answers." });
@@ -151,14 +161,16 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
           {state.status === "done" && (
             <>
               <div className="mt-3 flex flex-wrap items-start gap-2">
-                <Button type="button" variant="outline" size="sm" onClick={() => save(state.answer)} disabled={saved} data-testid="save-answer">
+                <Button type="button" variant="outline" size="sm" onClick={() => void save(state.answer)} disabled={saved} data-testid="save-answer">
                   <Bookmark aria-hidden /> {saved ? "Saved" : "Save"}
                 </Button>
-                <ShareButton
-                  create={() => createShareLink({ kind: "answer", answer: state.answer })}
-                  title={state.answer.question}
-                  text={`${state.answer.question} — an answer from ${state.answer.studyCount} studies on MetaMind`}
-                />
+                <Suspense fallback={null}>
+                  <ShareButton
+                    create={() => createShareLink({ kind: "answer", answer: state.answer })}
+                    title={state.answer.question}
+                    text={`${state.answer.question} — an answer from ${state.answer.studyCount} studies on MetaMind`}
+                  />
+                </Suspense>
               </div>
               <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-900">Studies cited</h3>
               <CitedStudies studies={state.answer.studies.filter((s) => s.quotes.length > 0)} />

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { House, Search } from "lucide-react";
+import House from "lucide-react/icons/house";
+import Search from "lucide-react/icons/search";
 import { Button } from "~/components/ui/button";
 
 export function NotFound() {

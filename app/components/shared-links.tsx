@@ -41,9 +41,9 @@ export function SharedLinks() {
   if (!links || links.length === 0) return null;
   return (
     <section className="mt-6" data-testid="shared-links">
-      <h3 className="mb-2 flex items-center gap-2 text-sm font-semibold text-slate-900">
+      <h2 className="mb-2 flex items-center gap-2 text-sm font-semibold text-slate-900">
         <Link2 className="size-4" aria-hidden /> Your share links
-      </h3>
+      </h2>
       <ul className="space-y-2">
         {links.map((l) => (
           <li key={l.id} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="shared-link">

@@ -2,16 +2,19 @@ import { useRef, useState } from "react";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
-import { FullTextAnalysisDialog } from "~/components/fulltext-analysis-dialog";
 import { StudyLibraryActions } from "~/components/library/study-actions";
-import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
-import { SpecializedAnalysisDialog } from "~/components/specialized-analysis-dialog";
-import { useUpgradePrompt, type UpgradeFeature } from "~/components/search/upgrade-prompt";
+import { useGuestTrialDialog } from "~/components/guest-trial";
+import type { UpgradeFeature } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { aiErrorFromThrown, openAiGate, type AiError, type AiPlanFeature } from "~/lib/ai-errors";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
 import { toast } from "~/lib/toast";
+import { loadWhenOpen } from "~/components/on-demand";
+
+const FullTextAnalysisDialog = loadWhenOpen(() => import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog));
+const SpecializedAnalysisDialog = loadWhenOpen(() => import("~/components/specialized-analysis-dialog").then((m) => m.SpecializedAnalysisDialog));
 
 type SummaryState =
   | { status: "idle" }
@@ -148,7 +151,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
           <>
             {" · "}
             <a
-              className="text-brand-600 hover:underline"
+              className="text-brand-700 underline decoration-brand-700/40 underline-offset-2 hover:decoration-brand-700"
               href={`https://doi.org/${study.doi}`}
               target="_blank"
               rel="noreferrer noopener"
@@ -177,7 +180,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
           )}
         </div>
       ) : (
-        <p className="mt-3 text-sm italic text-slate-400">No abstract available</p>
+        <p className="mt-3 text-sm italic text-slate-500">No abstract available</p>
       )}
 
       <StudyLibraryActions study={study} signedIn={signedIn} />
@@ -238,7 +241,7 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         }}
       />
 
-      <section className="mt-4 rounded-lg bg-slate-50 p-3" aria-label="AI summary">
+      <section className="mt-4 rounded-lg bg-slate-50 p-3">
         <div className="flex items-center justify-between gap-2">
           <h4 className="text-sm font-semibold text-slate-800">AI summary</h4>
           {hasAbstract && (

@@ -5,6 +5,8 @@
  * The service worker's background sync ('bookmark-sync') can call {@link replayBookmarkQueue}.
  */
 
+import { queueOwnerHeaders } from "~/lib/offline-sync";
+
 export const BOOKMARK_QUEUE_KEY = "metamind:bookmark-queue:v1";
 
 export interface QueuedBookmark {
@@ -55,7 +57,7 @@ export function sendBookmark(studyId: number, action: "add" | "remove", fetcher:
   return fetcher("/api/bookmarks", {
     method: action === "add" ? "POST" : "DELETE",
     credentials: "include",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...queueOwnerHeaders() },
     body: JSON.stringify({ studyId }),
   });
 }

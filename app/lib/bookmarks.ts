@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { enqueueBookmark, queuedBookmarks, replayBookmarkQueue, sendBookmark } from "~/lib/bookmark-queue";
+import { queuedReplyOf, REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
 
 /**
  * The signed-in user's bookmarked study ids on this page, shared by every study card: loaded
@@ -70,8 +71,10 @@ export type ToggleOutcome =
   | { kind: "error"; message: string };
 
 /**
- * Adds or removes a bookmark. Offline (navigator.onLine false, or the request cannot reach the
- * server) the change is queued and shown at once; it is sent when the connection returns.
+ * Adds or removes a bookmark. Offline the change is queued and shown at once, and sent when the
+ * connection returns: by the service worker (its bookmark-sync queue, replayed with Background
+ * Sync; it answers the request with an "offline, queued" reply) when one controls the page, else
+ * in localStorage (navigator.onLine false, or the request cannot reach the server).
  */
 export async function toggleBookmark(studyId: number, bookmark: boolean): Promise<ToggleOutcome> {
   const action = bookmark ? "add" : "remove";
@@ -81,7 +84,7 @@ export async function toggleBookmark(studyId: number, bookmark: boolean): Promis
     else next.delete(studyId);
     emit(next);
   };
-  if (typeof navigator !== "undefined" && navigator.onLine === false) {
+  if (typeof navigator !== "undefined" && navigator.onLine === false && !serviceWorkerControlsPage()) {
     enqueueBookmark(studyId, action);
     apply();
     return { kind: "queued", bookmarked: bookmark };
@@ -91,6 +94,10 @@ export async function toggleBookmark(studyId: number, bookmark: boolean): Promis
     res = await sendBookmark(studyId, action);
   } catch {
     enqueueBookmark(studyId, action);
+    apply();
+    return { kind: "queued", bookmarked: bookmark };
+  }
+  if (await queuedReplyOf(res)) {
     apply();
     return { kind: "queued", bookmarked: bookmark };
   }
@@ -107,7 +114,8 @@ let replaying = false;
 
 /**
  * Starts the offline replay: now (for changes left from an earlier visit) and on every 'online'
- * event; reloads the bookmarks after changes were sent. Returns the cleanup.
+ * event; reloads the bookmarks after changes were sent, here or by the service worker's
+ * bookmark-sync queue. Returns the cleanup.
  */
 export function startBookmarkSync(): () => void {
   const run = async () => {
@@ -120,7 +128,14 @@ export function startBookmarkSync(): () => void {
       replaying = false;
     }
   };
+  const onReplayed = (event: Event) => {
+    if ((event as CustomEvent<ReplayedMessage>).detail?.queue === "bookmark-sync") void loadBookmarks(true);
+  };
   void run();
   window.addEventListener("online", run);
-  return () => window.removeEventListener("online", run);
+  window.addEventListener(REPLAYED_EVENT, onReplayed);
+  return () => {
+    window.removeEventListener("online", run);
+    window.removeEventListener(REPLAYED_EVENT, onReplayed);
+  };
 }

@@ -181,3 +181,11 @@ export function highlightParts(text: string, terms: readonly string[]): { text: 
   if (last < text.length) parts.push({ text: text.slice(last), hit: false });
   return parts;
 }
+
+/** Records per database a search import brings in ('All available'). */
+export const SEARCH_IMPORT_PER_DATABASE = 500;
+
+/** How many records 'Add all results' brings in: each answering database's hits, up to 500 each. */
+export function recordsToAdd(providers: Record<string, { status: string; totalCount: number } | undefined>): number {
+  return Object.values(providers).reduce((n, p) => n + (p && p.status === "ok" ? Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) : 0), 0);
+}

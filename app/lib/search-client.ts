@@ -1,4 +1,5 @@
 import type { ProviderEvent, SearchResponse } from "~/.server/search/service";
+import { queueOwnerHeaders } from "~/lib/offline-sync";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 
 /** A failed search, with the server's code and (for 503) the per-database reports. */
@@ -26,7 +27,7 @@ export async function streamSearch(
 ): Promise<SearchResponse> {
   const response = await fetch(`/api/search?${params}`, {
     credentials: "include",
-    headers: { Accept: "application/x-ndjson", [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE },
+    headers: { Accept: "application/x-ndjson", [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE, ...queueOwnerHeaders() },
     signal,
   });
   if (!response.ok || !response.body) {

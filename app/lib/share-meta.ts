@@ -1,8 +1,11 @@
+/** One tag of a page's head: its <title>, or a <meta name|property content>. */
+export type MetaDescriptor = { title: string } | { name: string; content: string } | { property: string; content: string };
+
 /**
  * Meta tags of the public share pages: title, description, Open Graph and Twitter card, so a link
- * previews in chat apps. Remix escapes attribute values when it renders them.
+ * previews in chat apps. Remix and React escape attribute values when they render them.
  */
-export function shareMeta({ title, description, url }: { title: string; description: string; url: string }) {
+export function shareMeta({ title, description, url }: { title: string; description: string; url: string }): MetaDescriptor[] {
   const desc = description.replace(/\s+/g, " ").trim();
   const short = desc.length > 200 ? `${desc.slice(0, 197).trimEnd()}...` : desc;
   return [

@@ -65,7 +65,11 @@ export function toastAfterNavigation(options: ToastOptions): void {
   }
 }
 
-/** Shows (and forgets) a toast queued by `toastAfterNavigation`. */
+/**
+ * Shows (and forgets) a toast queued by `toastAfterNavigation`. When the new page has already shown
+ * its own toast (its effects run before the layout's), that one is kept and the queued one dropped:
+ * only one toast shows at a time, and the page's own message (e.g. 'Access Denied') is the current one.
+ */
 export function showPendingToast(): void {
   let raw: string | null;
   try {
@@ -74,7 +78,7 @@ export function showPendingToast(): void {
   } catch {
     return;
   }
-  if (!raw) return;
+  if (!raw || current?.open) return;
   try {
     const options = JSON.parse(raw) as Partial<ToastOptions>;
     if (typeof options.title !== "string") return;

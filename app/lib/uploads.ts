@@ -3,6 +3,7 @@
  * file-size formatting, drop validation, the multipart upload with progress, the analysis text
  * sections, and the downloadable HTML report.
  */
+import { isOfflineQueuedReply, OFFLINE_QUEUED_HEADER, OfflineQueuedError, queueOwnerHeaders } from "~/lib/offline-sync";
 
 /** An uploaded study as GET /api/uploaded-studies returns it. */
 export interface UploadedStudy {
@@ -13,6 +14,10 @@ export interface UploadedStudy {
   fileSize: number;
   uploadedAt: string;
   status: "queued" | "extracting" | "ready" | "failed";
+  /** Percent of the processing done, 0–100. */
+  progress: number;
+  /** What processing is doing, in words ("Reading page 3 of 12"), or null. */
+  stageDetail: string | null;
   failureReason: string | null;
   aiSummary: string | null;
   fullTextAnalysis: string | null;
@@ -103,7 +108,8 @@ export function perFileProgress(sizes: readonly number[], loaded: number, total:
 /**
  * POST /api/upload-pdfs with the files in the repeated field 'pdfs', reporting per-file progress
  * (XMLHttpRequest upload events; fetch has none).
- * @throws UploadError for a non-OK response, Error('Upload failed') on a network failure.
+ * @throws UploadError for a non-OK response, OfflineQueuedError when the service worker queued the
+ * upload (offline: upload-sync sends it on reconnect), Error('Upload failed') on a network failure.
  */
 export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[]) => void): Promise<UploadFileResult[]> {
   const form = new FormData();
@@ -113,6 +119,7 @@ export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/upload-pdfs");
     xhr.withCredentials = true;
+    for (const [name, value] of Object.entries(queueOwnerHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(perFileProgress(sizes, event.loaded, event.total));
     };
@@ -123,6 +130,10 @@ export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
         body = { message: xhr.statusText || "Upload failed" };
+      }
+      if (xhr.getResponseHeader(OFFLINE_QUEUED_HEADER) && isOfflineQueuedReply(body)) {
+        reject(new OfflineQueuedError(body));
+        return;
       }
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(new UploadError(xhr.status, body));
@@ -142,9 +153,9 @@ export interface TextSection {
 }
 
 /**
- * SPEC §4: splits analysis text into titled sections. Headings are lines starting with ### or
- * ####, lines that are wholly bold (**…**), or short lines ending with a colon; text before the
- * first heading goes under `defaultTitle`. Empty sections are dropped.
+ * SPEC §4: splits analysis text into titled sections. Headings are Markdown headings (# to
+ * ######), lines that are wholly bold (**…**), or short lines ending with a colon; text before
+ * the first heading goes under `defaultTitle`. Empty sections are dropped.
  */
 export function splitSections(text: string, defaultTitle: string): TextSection[] {
   const sections: TextSection[] = [];
@@ -157,7 +168,7 @@ export function splitSections(text: string, defaultTitle: string): TextSection[]
   };
   for (const raw of text.split("\n")) {
     const line = raw.trim();
-    const hashes = /^#{3,4}\s+(.+)$/.exec(line);
+    const hashes = /^#{1,6}\s+(.+?)\s*#*$/.exec(line);
     const bold = /^\*\*(.+?)\*\*:?$/.exec(line);
     const colon = line.length <= 80 && /^[^.!?]+:$/.test(line) ? line.slice(0, -1) : null;
     const heading = hashes?.[1] ?? bold?.[1] ?? colon;
@@ -187,17 +198,19 @@ const escapeHtml = (s: string) =>
 
 /**
  * A self-contained HTML report: title, evidence and study-count line, the sections, and the
- * studies (title, authors, file name). All text is escaped.
+ * studies (title, authors, file name). All text is escaped. `bodyHtml`, when given, replaces the
+ * sections: markup React rendered (renderToStaticMarkup escapes every text), e.g. ReportBody.
  */
 export function reportHtml(input: {
   title: string;
   evidence: string;
   sections: readonly TextSection[];
+  bodyHtml?: string;
   studies: readonly { title: string; authors: readonly string[]; fileName: string }[];
   generatedAt?: Date;
 }): string {
   const when = (input.generatedAt ?? new Date()).toISOString();
-  const sections = input.sections
+  const sections = input.bodyHtml ?? input.sections
     .map((s) => `<h2>${escapeHtml(s.title)}</h2>\n${s.body.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n")}`)
     .join("\n");
   const studies = input.studies
@@ -205,7 +218,7 @@ export function reportHtml(input: {
     .join("\n");
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:800px;margin:2rem auto;line-height:1.5;color:#0f172a}h1{font-size:1.6rem}h2{font-size:1.15rem;margin-top:1.5rem}.meta{color:#475569}</style>
+<style>body{font-family:system-ui,sans-serif;max-width:800px;margin:2rem auto;line-height:1.5;color:#0f172a}h1{font-size:1.6rem}h2,h3{font-size:1.15rem;margin-top:1.5rem}h4{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:#475569;margin:1rem 0 .2rem}h5{font-size:.95rem;margin:.8rem 0 .2rem}details{font-size:.85rem;color:#475569}.meta{color:#475569}</style>
 </head><body>
 <h1>${escapeHtml(input.title)}</h1>
 <p class="meta">${escapeHtml(input.evidence)} · ${input.studies.length} ${input.studies.length === 1 ? "study" : "studies"} · Generated ${escapeHtml(when)} by MetaMind</p>

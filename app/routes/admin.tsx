@@ -119,9 +119,9 @@ export default function Admin() {
       </div>
       <Card className="mt-8">
         <CardHeader>
-          <CardTitle>Recent Users</CardTitle>
+          <CardTitle as="h2">Recent Users</CardTitle>
         </CardHeader>
-        <CardContent className="overflow-x-auto pt-0">
+        <CardContent className="overflow-x-auto pt-0" role="region" aria-label="Recent users" tabIndex={0}>
           <table className="w-full min-w-[32rem] text-left text-sm" data-testid="recent-users">
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>

@@ -27,7 +27,7 @@ export default function Contact() {
 
       <Card className="mt-8" data-testid="contact-channels">
         <CardHeader>
-          <CardTitle>
+          <CardTitle as="h2">
             <span className="text-lg">Contact channels</span>
           </CardTitle>
         </CardHeader>

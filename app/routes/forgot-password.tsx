@@ -57,7 +57,7 @@ export default function ForgotPasswordPage() {
           <>
             <CardHeader className="text-center">
               <Mail className="mx-auto size-10 text-brand-600" aria-hidden />
-              <CardTitle>Check Your Email</CardTitle>
+              <CardTitle as="h1">Check Your Email</CardTitle>
               <CardDescription>If an account exists for {email}, we sent a link to reset its password.</CardDescription>
             </CardHeader>
             <CardContent className="space-y-4 text-sm text-slate-700">
@@ -86,7 +86,7 @@ export default function ForgotPasswordPage() {
         ) : (
           <>
             <CardHeader>
-              <CardTitle>Forgot password</CardTitle>
+              <CardTitle as="h1">Forgot password</CardTitle>
               <CardDescription>Enter your account&apos;s e-mail and we&apos;ll send you a link to choose a new password.</CardDescription>
             </CardHeader>
             <CardContent>

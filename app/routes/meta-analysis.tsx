@@ -5,19 +5,19 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Download, FileJson, FileText, FlaskConical, Loader2, Play, Save, Table2, Trash2, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getUser } from "~/.server/auth/session";
-import { useGuestTrialDialog } from "~/components/guest-trial-dialog";
+import { useGuestTrialDialog } from "~/components/guest-trial";
 import { ResultsView } from "~/components/meta-analysis/analysis-results";
 import { ArmExtractionTable } from "~/components/meta-analysis/arm-extraction-table";
 import { DataTable } from "~/components/meta-analysis/data-table";
 import { SaveReportDialog } from "~/components/meta-analysis/save-report-dialog";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
 import { openAiGate } from "~/lib/ai-errors";
 import { type ArmStudyRow, rowsForAnalysis } from "~/lib/arms/review";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { METHOD_LABELS, TEST_LABELS } from "~/lib/meta-analysis/display";
-import { extractData, JobFailedError, MetaApiError, pollJob, startJob, type StudyPayload } from "~/lib/meta-analysis/job-client";
+import { extractData, JOB_STAGE_LABELS, JobFailedError, MetaApiError, pollJob, snapshotStage, startJob, type StudyPayload } from "~/lib/meta-analysis/job-client";
 import {
   buildExport,
   DEFAULT_OPTIONS,
@@ -36,7 +36,7 @@ import {
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
-import type { ExcludedStudy, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
+import type { ExcludedStudy, JobStage, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
@@ -60,14 +60,15 @@ type Extraction =
 
 type Run =
   | { kind: "idle" }
-  | { kind: "running"; status: string; progress: number }
+  | { kind: "running"; stage: JobStage; detail: string | null; progress: number }
   | { kind: "done"; result: MetaAnalysisJobResult; options: AnalysisOptions; studyIds: number[]; finishedAt: Date }
   | { kind: "error"; message: string };
 
 /**
  * /meta-analysis (SPEC §2): the selected studies with remove buttons and hints for 0, 1 and 2+
  * studies; Extract Data → the reviewable data table with quotes; the model choice (REML with
- * Hartung–Knapp by default); Run Analysis → a queued job polled every 700 ms with a progress bar →
+ * Hartung–Knapp by default); Run Analysis → a queued job polled every 700 ms with a progress bar
+ * showing the stage the queue consumer writes (queued, extracting, pooling, writing) →
  * results per outcome, narrative and PRISMA; Save Report, Download Report, Export Results (HTML,
  * JSON) and the results dialog once results exist.
  */
@@ -248,7 +249,7 @@ export default function MetaAnalysisPage() {
     abortRef.current = controller;
     const runOptions = { ...options };
     const studyIds = selection.map((s) => s.id);
-    setRun({ kind: "running", status: "queued", progress: 0 });
+    setRun({ kind: "running", stage: "queued", detail: null, progress: 0 });
     try {
       const jobId = await startJob(
         { studies, method: runOptions.method, test: runOptions.test, ...(data ? { data } : {}), ...(prisma ? { prisma } : {}) },
@@ -258,7 +259,7 @@ export default function MetaAnalysisPage() {
       else window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
       const result = await pollJob(jobId, {
         signal: controller.signal,
-        onProgress: (s) => setRun({ kind: "running", status: s.status, progress: s.progress }),
+        onProgress: (s) => setRun({ kind: "running", stage: snapshotStage(s), detail: s.stageDetail ?? null, progress: s.progress }),
       });
       if (controller.signal.aborted) return;
       setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date() });
@@ -454,9 +455,12 @@ export default function MetaAnalysisPage() {
       )}
 
       {run.kind === "running" && (
-        <div className="mt-6" data-testid="job-progress">
-          <div className="flex justify-between text-sm text-slate-700">
-            <span>{run.status === "queued" ? "Queued…" : "Analyzing…"}</span>
+        <div className="mt-6" data-testid="job-progress" data-stage={run.stage}>
+          <div className="flex justify-between gap-2 text-sm text-slate-700" aria-live="polite">
+            <span>
+              <span data-testid="job-stage">{JOB_STAGE_LABELS[run.stage]}</span>
+              {run.detail && <span className="text-slate-500"> {run.detail}</span>}
+            </span>
             <span className="tabular-nums">{Math.round(run.progress)}%</span>
           </div>
           <div
@@ -494,6 +498,13 @@ export default function MetaAnalysisPage() {
                 title: s.title,
                 text: [s.title, s.abstract, s.fullTextAnalysis].filter(Boolean).join("\n\n"),
                 pmcid: s.pmcid ?? null,
+                // From a review: the record's best text on the server (Europe PMC, uploaded PDF, attached full text).
+                ...(reviewId
+                  ? {
+                      reportUrl: `/api/reviews/${encodeURIComponent(reviewId)}/records/${s.id}/report`,
+                      studyKey: `review:${reviewId}:${s.id}`,
+                    }
+                  : {}),
               }))}
               signedIn={signedIn}
               userLabel={userLabel}

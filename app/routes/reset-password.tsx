@@ -97,7 +97,7 @@ export default function ResetPasswordPage() {
           <>
             <CardHeader className="text-center">
               <XCircle className="mx-auto size-10 text-red-600" aria-hidden />
-              <CardTitle>Invalid Reset Link</CardTitle>
+              <CardTitle as="h1">Invalid Reset Link</CardTitle>
               <CardDescription>This reset link is invalid or has expired. Links work once and for 15 minutes.</CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-2">
@@ -114,7 +114,7 @@ export default function ResetPasswordPage() {
           <>
             <CardHeader className="text-center">
               <CircleCheck className="mx-auto size-10 text-emerald-600" aria-hidden />
-              <CardTitle>Password Reset Complete</CardTitle>
+              <CardTitle as="h1">Password Reset Complete</CardTitle>
               <CardDescription>Your password has been changed and every device was signed out. Sign in with the new password.</CardDescription>
             </CardHeader>
             <CardContent>
@@ -127,7 +127,7 @@ export default function ResetPasswordPage() {
         {state === "valid" && (
           <>
             <CardHeader>
-              <CardTitle>Choose a new password</CardTitle>
+              <CardTitle as="h1">Choose a new password</CardTitle>
               <CardDescription>At least 6 characters.</CardDescription>
             </CardHeader>
             <CardContent>

@@ -6,6 +6,7 @@ import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
+import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
 import { PrismaTab } from "~/components/reviews/prisma-tab";
 import { RecordsTab } from "~/components/reviews/records-tab";
@@ -29,10 +30,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "analysis", "prisma"] as const;
+const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma"] as const;
 type Tab = (typeof TABS)[number];
 
-/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Analysis and PRISMA. */
+/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis and PRISMA. */
 export default function ReviewPage() {
   const { review, aiConfigured } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
@@ -75,6 +76,7 @@ export default function ReviewPage() {
           <TabsTrigger value="records">Records</TabsTrigger>
           <TabsTrigger value="screening">Screening</TabsTrigger>
           <TabsTrigger value="fulltext">Full text</TabsTrigger>
+          <TabsTrigger value="extraction">Data extraction</TabsTrigger>
           <TabsTrigger value="analysis">Analysis</TabsTrigger>
           <TabsTrigger value="prisma">PRISMA</TabsTrigger>
         </TabsList>
@@ -87,11 +89,19 @@ export default function ReviewPage() {
         <TabsContent value="fulltext" className="mt-4">
           {tab === "fulltext" && <FullTextTab review={review} onChanged={refresh} />}
         </TabsContent>
+        <TabsContent value="extraction" className="mt-4">
+          {tab === "extraction" && <ExtractionTab review={review} />}
+        </TabsContent>
         <TabsContent value="analysis" className="mt-4">
           <section className="space-y-3">
             <p className="text-sm text-slate-700">
               {review.counts.fullTextIncluded === 1 ? "1 study is" : `${review.counts.fullTextIncluded} studies are`} included at full text. They are the
               studies of the meta-analysis: extract their effect data, pool them and get the report with this review&apos;s PRISMA 2020 diagram.
+              Each outcome&apos;s arm-level data (2×2 or means/SDs/n) can be checked, corrected and pooled in{" "}
+              <button type="button" className="text-brand-700 underline" onClick={() => selectTab("extraction")}>
+                Data extraction
+              </button>
+              .
             </p>
             {review.counts.fullTextIncluded < 2 && <p className="text-sm text-amber-700">A meta-analysis needs at least 2 included studies.</p>}
             <Button asChild disabled={review.counts.fullTextIncluded < 2}>

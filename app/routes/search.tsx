@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
@@ -9,17 +9,15 @@ import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
-import { AddToReviewButton, recordsToAdd } from "~/components/reviews/add-to-review";
-import { FloatingActions } from "~/components/search/floating-actions";
-import { QuickSearchBanner } from "~/components/search/quick-search-banner";
-import { SavedSearches } from "~/components/search/saved-searches";
 import { HealthQuestion } from "~/components/health-question";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { AfterHydration, lazyComponent } from "~/components/on-demand";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
-import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { pageItems } from "~/lib/pagination";
+import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
+import { recordsToAdd } from "~/lib/reviews";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
 import { inArrivalOrder, sameOrder } from "~/lib/search-order";
@@ -37,6 +35,16 @@ import {
   type SearchFormState,
 } from "~/lib/search-params";
 import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
+
+// Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
+const AddToReviewButton = lazyComponent(() => import("~/components/reviews/add-to-review").then((m) => m.AddToReviewButton));
+const FloatingActions = lazyComponent(() => import("~/components/search/floating-actions").then((m) => m.FloatingActions));
+// Result cards render only after the client's search answers; their chunk is fetched on mount.
+const loadStudyCard = () => import("~/components/study-card");
+const StudyCard = lazyComponent(() => loadStudyCard().then((m) => m.StudyCard));
+const CARD_PLACEHOLDER = <div className="h-32 animate-pulse rounded-xl bg-slate-200/70" />;
+const QuickSearchBanner = lazyComponent(() => import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner));
+const SavedSearches = lazyComponent(() => import("~/components/search/saved-searches").then((m) => m.SavedSearches));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
 
@@ -59,6 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 const SUBSCRIPTION_POLL_MS = 10_000;
 const UPGRADE_REASON = "Multi-database search requires Professional subscription";
+const OFFLINE_SEARCH_MESSAGE = "You are offline; the search will run when you reconnect.";
 
 /** The form a user starts from: their settings' default database and page size (SPEC §4). */
 function initialForm(data: LoaderData): SearchFormState {
@@ -147,6 +156,7 @@ export default function SearchPage() {
   const [smart, setSmart] = useState<SmartState>({ status: "off", studies: null, model: null });
   const [quick, setQuick] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
+  const offlinePending = useRef<{ form: SearchFormState; page: number } | null>(null);
   const resultsTop = useRef<HTMLDivElement>(null);
   /** Study ids in the order their cards appeared while the databases answered. */
   const [arrival, setArrival] = useState<number[]>([]);
@@ -154,6 +164,10 @@ export default function SearchPage() {
   const started = useRef(false);
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data);
+
+  useEffect(() => {
+    void loadStudyCard();
+  }, []);
 
   const runSmartFilter = useCallback(async (query: string, studies: ApiStudy[], signal: AbortSignal) => {
     if (studies.length === 0) return;
@@ -209,6 +223,12 @@ export default function SearchPage() {
         if (current.smartSearch && signedIn) void runSmartFilter(current.query, done.studies, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
+        if ((error instanceof SearchError && error.code === "OFFLINE") || (error instanceof TypeError && navigator.onLine === false)) {
+          // Offline: run it again when the connection returns (see the effect below).
+          offlinePending.current = { form: current, page: targetPage };
+          setPhase({ kind: "error", title: "You are offline", message: error instanceof SearchError ? error.message : OFFLINE_SEARCH_MESSAGE });
+          return;
+        }
         if (error instanceof SearchError) {
           if (error.status === 403 && (error.code === "PRO_REQUIRED" || error.code === "LIMIT_REACHED")) {
             setPhase({ kind: "idle" });
@@ -229,6 +249,29 @@ export default function SearchPage() {
     },
     [isPro, signedIn, runSmartFilter, upgrade],
   );
+
+  // A search made offline runs again once the connection is back: when the service worker's
+  // search-sync queue has delivered it (that also records it in the history, one entry with this
+  // run), or on the 'online' event when no service worker controls the page.
+  useEffect(() => {
+    const rerun = () => {
+      const pending = offlinePending.current;
+      offlinePending.current = null;
+      if (pending) void runSearch(pending.form, pending.page);
+    };
+    const onReplayed = (event: Event) => {
+      if ((event as CustomEvent<ReplayedMessage>).detail?.queue === "search-sync") rerun();
+    };
+    const onOnline = () => {
+      if (!serviceWorkerControlsPage()) rerun();
+    };
+    window.addEventListener(REPLAYED_EVENT, onReplayed);
+    window.addEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener(REPLAYED_EVENT, onReplayed);
+      window.removeEventListener("online", onOnline);
+    };
+  }, [runSearch]);
 
   // Start-up order (SPEC §4): a Reload parked by the History dialog, then the URL, then the
   // locally stored search (restored without a new request).
@@ -372,7 +415,7 @@ export default function SearchPage() {
 
         <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
           <label
-            className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-400"}`}
+            className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-500"}`}
             title={signedIn ? "Rank results by relevance to your query with the AI model" : "Sign in to use Smart Search"}
           >
             <input
@@ -384,7 +427,11 @@ export default function SearchPage() {
             Smart Search
             {!signedIn && <span className="text-xs">(sign in to use)</span>}
           </label>
-          {signedIn && <SavedSearches form={form} onRun={(_, p) => void runSearch({ ...form, ...p }, 1)} />}
+          {signedIn && (
+            <AfterHydration fallback={null}>
+              <SavedSearches form={form} onRun={(_, p) => void runSearch({ ...form, ...p }, 1)} />
+            </AfterHydration>
+          )}
         </div>
 
         <fieldset className="mt-4">
@@ -451,7 +498,9 @@ export default function SearchPage() {
 
       {quick && (
         <div className="mt-4">
-          <QuickSearchBanner onDismiss={() => setQuick(false)} onOpenFilters={() => setFiltersOpen(true)} />
+          <Suspense fallback={null}>
+            <QuickSearchBanner onDismiss={() => setQuick(false)} onOpenFilters={() => setFiltersOpen(true)} />
+          </Suspense>
         </div>
       )}
 
@@ -501,7 +550,9 @@ export default function SearchPage() {
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
                   <div key={study.id} data-result-id={study.id}>
-                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                    <Suspense fallback={CARD_PLACEHOLDER}>
+                      <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                    </Suspense>
                   </div>
                 ))}
               </div>
@@ -525,7 +576,9 @@ export default function SearchPage() {
               {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
             </p>
             {signedIn && recordsToAdd(results.providers) > 0 && (
-              <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
+              <Suspense fallback={null}>
+                <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
+              </Suspense>
             )}
           </div>
           {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
@@ -564,7 +617,9 @@ export default function SearchPage() {
             <div className="mt-4 space-y-4">
               {shown.map((study) => (
                 <div key={study.id} data-result-id={study.id}>
-                  <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                  <Suspense fallback={CARD_PLACEHOLDER}>
+                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
+                  </Suspense>
                 </div>
               ))}
             </div>
@@ -573,7 +628,9 @@ export default function SearchPage() {
         </section>
       )}
 
-      <FloatingActions signedIn={signedIn} />
+      <AfterHydration fallback={null}>
+        <FloatingActions signedIn={signedIn} />
+      </AfterHydration>
       {upgrade.element}
     </div>
   );
@@ -603,7 +660,7 @@ function Pagination({ page, totalPages, onPage }: { page: number; totalPages: nu
             {item}
           </button>
         ) : (
-          <span key={item} className="px-2 text-slate-400">
+          <span key={item} className="px-2 text-slate-500">
             …
           </span>
         ),

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { detectInstalledApp, STORE_LABELS, SUBSCRIPTION_UPDATED_EVENT } from "~/lib/installed-app";
+import { OfflineQueuedError } from "~/lib/offline-sync";
 import { displayName, saveSettings, type SettingsState } from "~/lib/settings-client";
 import { toast } from "~/lib/toast";
 
@@ -63,7 +64,7 @@ export default function SettingsPage() {
       <div className="mx-auto max-w-md px-4 py-16 text-center">
         <Card>
           <CardContent className="pt-6">
-            <p className="text-slate-700">Please sign in to access Settings</p>
+            <h1 className="text-slate-700">Please sign in to access Settings</h1>
             <Button asChild className="mt-4">
               <a href="/auth">Sign In</a>
             </Button>
@@ -105,6 +106,10 @@ function Settings({ data }: { data: SignedIn }) {
       setSettings(await saveSettings(patch));
       toast({ title: "Settings Updated", description: "Your preferences have been saved successfully." });
     } catch (error) {
+      if (error instanceof OfflineQueuedError) {
+        toast({ title: "Saved offline", description: error.message });
+        return;
+      }
       console.warn("settings save failed", error);
       toast({ title: "Update Failed", description: "Failed to save settings. Please try again.", variant: "destructive" });
     } finally {
@@ -128,7 +133,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Account Information</CardTitle>
+          <CardTitle as="h2">Account Information</CardTitle>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           <dl className="contents" data-testid="account-information">
@@ -157,7 +162,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Search Preferences</CardTitle>
+          <CardTitle as="h2">Search Preferences</CardTitle>
           <CardDescription>Used as the starting point on the search page.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
@@ -204,7 +209,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Export &amp; Download Preferences</CardTitle>
+          <CardTitle as="h2">Export &amp; Download Preferences</CardTitle>
         </CardHeader>
         <CardContent>
           <div className="max-w-xs space-y-1">
@@ -227,7 +232,7 @@ function Settings({ data }: { data: SignedIn }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Notifications</CardTitle>
+          <CardTitle as="h2">Notifications</CardTitle>
         </CardHeader>
         <CardContent>
           <label className="flex items-center gap-2 text-sm text-slate-700">
@@ -321,7 +326,7 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
     return (
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle as="h2" className="flex items-center gap-2">
             <Crown className="size-5 text-amber-600" aria-hidden /> Subscription Management
           </CardTitle>
         </CardHeader>
@@ -343,7 +348,7 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Subscription Management</CardTitle>
+        <CardTitle as="h2">Subscription Management</CardTitle>
       </CardHeader>
       <CardContent className="space-y-3 text-sm text-slate-700">
         <p className="font-semibold text-slate-900">Current Plan: Free</p>
@@ -403,7 +408,7 @@ function DataPrivacyCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Data &amp; Privacy</CardTitle>
+        <CardTitle as="h2">Data &amp; Privacy</CardTitle>
         <CardDescription>Download everything stored for your account, or delete the account and all of it.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

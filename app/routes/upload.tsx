@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Check, Lock } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ExportDialog, type ExportableStudy } from "~/components/export-dialog";
-import { useUpgradePrompt } from "~/components/search/upgrade-prompt";
+import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { ReportModal, TextDialog, type ReportStudy } from "~/components/upload/report-modal";
 import { BulkActions, StudyItem, type StudyPending } from "~/components/upload/study-list";
 import { UploadPanel } from "~/components/upload/upload-panel";
@@ -11,15 +11,20 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { aiErrorFromResponse } from "~/lib/ai-errors";
+import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { toast } from "~/lib/toast";
+import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
 import { processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
 
 const BENEFITS = ["Upload multiple PDFs", "AI summaries and analysis", "Meta-analysis across studies", "Export results"];
-/** How often the list is refreshed while a study is queued or extracting, in ms. */
-const POLL_MS = 2000;
+/**
+ * How often the list is refreshed while a study is queued or extracting, in ms: often enough to
+ * follow the extraction job's page-by-page progress (it writes at most every 250 ms).
+ */
+const POLL_MS = 600;
 const cut = (title: string) => (title.length > 50 ? `${title.slice(0, 50)}…` : title);
 
 /** SPEC §3: export defaults for uploaded studies. */
@@ -55,7 +60,7 @@ function SignInRequired() {
       <Card>
         <CardHeader className="text-center">
           <Lock className="mx-auto mb-2 size-10 text-slate-400" aria-hidden />
-          <CardTitle>Sign In Required</CardTitle>
+          <CardTitle as="h1">Sign In Required</CardTitle>
           <CardDescription>Sign in to upload PDFs and analyse them with AI.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
@@ -89,7 +94,14 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
   const [pending, setPending] = useState<Record<number, StudyPending>>({});
   const [streaming, setStreaming] = useState<Record<number, string>>({});
   const [bulkPending, setBulkPending] = useState<"summary" | "analysis" | "delete" | null>(null);
-  const [report, setReport] = useState<{ type: "summary" | "analysis"; content: unknown; studies: ReportStudy[]; strength: string | null } | null>(null);
+  const [report, setReport] = useState<{
+    type: "summary" | "analysis";
+    content: unknown;
+    studies: ReportStudy[];
+    strength: string | null;
+    citationSources?: Record<string, { quote?: string }>;
+    metaAnalysis?: MetaAnalysisJobResult | null;
+  } | null>(null);
   const [exporting, setExporting] = useState<ExportableStudy[] | null>(null);
   const [viewing, setViewing] = useState<{ title: string; heading: string; content: string } | null>(null);
   const [tab, setTab] = useState("upload");
@@ -127,6 +139,15 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
     });
   }, [studies]);
 
+  // The service worker's upload-sync queue delivered PDFs picked while offline: show them.
+  useEffect(() => {
+    const onReplayed = (event: Event) => {
+      if ((event as CustomEvent<ReplayedMessage>).detail?.queue === "upload-sync") void refresh();
+    };
+    window.addEventListener(REPLAYED_EVENT, onReplayed);
+    return () => window.removeEventListener(REPLAYED_EVENT, onReplayed);
+  }, [refresh]);
+
   const processing = studies?.some((s) => s.status === "queued" || s.status === "extracting") ?? false;
   useEffect(() => {
     if (!processing) return;
@@ -145,6 +166,10 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
       await refresh();
       setTab("manage");
     } catch (error) {
+      if (error instanceof OfflineQueuedError) {
+        toast({ title: "Upload queued", description: error.message });
+        return;
+      }
       if (error instanceof UploadError && error.status === 403 && (error.body?.error === "LIMIT_REACHED" || error.body?.error === "PRO_REQUIRED")) {
         upgrade.open("pdf_upload", error.body?.message ?? "PDF upload requires Professional subscription");
         throw error;
@@ -235,15 +260,21 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
       }
       const body = (await res.json()) as {
         summary?: string;
+        combinedSummary?: unknown;
         analysis?: unknown;
         studies: ReportStudy[];
         strengthOfEvidence?: string;
+        citationSources?: Record<string, { quote?: string }>;
+        metaAnalysis?: MetaAnalysisJobResult;
       };
       setReport({
         type: kind,
-        content: kind === "summary" ? body.summary : body.analysis,
+        // The structured summary renders with its headings and sources by title; the text is the fallback.
+        content: kind === "summary" ? (body.combinedSummary ?? body.summary) : body.analysis,
         studies: body.studies,
         strength: body.strengthOfEvidence ?? null,
+        citationSources: body.citationSources,
+        metaAnalysis: body.metaAnalysis ?? null,
       });
     } catch {
       toast({ title: "Error", description: kind === "summary" ? "Failed to generate combined summary" : "Failed to generate combined analysis", variant: "destructive" });
@@ -350,6 +381,8 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
           content={report.content}
           studies={report.studies}
           strengthOfEvidence={report.strength}
+          citationSources={report.citationSources}
+          metaAnalysis={report.metaAnalysis}
           onExport={() => setExporting((studies ?? []).filter((s) => report.studies.some((r) => r.id === s.id)).map(toExportable))}
         />
       ) : null}

@@ -82,3 +82,65 @@ test("extract arm data per outcome, see a quote, correct a cell and see the pool
   await page.getByRole("button", { name: "Run Analysis" }).click();
   await expect(estimate).not.toHaveText(before ?? "", { timeout: 30_000 });
 });
+
+test("a review's data extraction: add an outcome, correct a cell, reload, the correction kept and a new pooled estimate", async ({ page, baseURL }) => {
+  await signIn(page, "pro@metamind.local");
+  const headers = { Origin: new URL(baseURL ?? page.url()).origin };
+  // A review whose three (invented) trials are included at full text, set up through the API.
+  const created = await page.request.post("/api/reviews", { headers, data: { title: "Zelmoxan in sepsis (e2e)", question: { intervention: "zelmoxan", comparator: "placebo" } } });
+  expect(created.status()).toBe(201);
+  const { review } = (await created.json()) as { review: { id: string } };
+  const ris = STUDIES.map((s, i) => `TY  - JOUR\r\nTI  - ${s.title}\r\nAU  - Doe, Jane\r\nPY  - 202${i}\r\nAB  - ${s.abstract}\r\nER  - `).join("\r\n\r\n");
+  const imported = await page.request.post(`/api/reviews/${review.id}/import`, {
+    headers,
+    multipart: { file: { name: "trials.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(ris) } },
+  });
+  expect(imported.status()).toBe(201);
+  const { records } = (await (await page.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number }[] };
+  for (const r of records) {
+    for (const stage of ["title_abstract", "full_text"]) {
+      expect((await page.request.post(`/api/reviews/${review.id}/records/${r.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+    }
+  }
+
+  await page.goto(`/reviews/${review.id}?tab=extraction`);
+  const tab = page.getByTestId("review-extraction");
+  await expect(tab.getByLabel("Intervention arm")).toHaveValue("zelmoxan");
+  await tab.getByLabel("Outcome", { exact: true }).fill("mortality");
+  await tab.getByRole("button", { name: "Add outcome" }).click();
+  const table = tab.getByRole("table", { name: "Data extraction: mortality" });
+  await expect(table.getByRole("row")).toHaveCount(5);
+  await tab.getByRole("button", { name: `${STUDIES[1].title}: Comparator Events: 30, show quote` }).click();
+  await expect(page.getByTestId("review-quote").locator("mark")).toHaveText("30/152");
+
+  await tab.getByRole("button", { name: "Analyse" }).click();
+  const estimate = page.getByTestId("review-pooled-estimate");
+  await expect(estimate).toBeVisible();
+  const before = await estimate.textContent();
+  await expect(page.getByTestId("review-pool-notes")).toContainText(`${STUDIES[0].title}: arm-level data`);
+
+  await tab.getByRole("button", { name: `Correct ${STUDIES[0].title}: Intervention Events` }).click();
+  const input = tab.getByLabel(`Edit ${STUDIES[0].title}: Intervention Events`);
+  await input.fill("2");
+  await input.press("Enter");
+  await expect(page.getByTestId("review-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
+  await expect(estimate).not.toHaveText(before ?? "");
+
+  await page.reload();
+  await expect(tab.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` })).toBeVisible();
+  await expect(page.getByTestId("review-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
+  await tab.getByRole("button", { name: "Analyse" }).click();
+  await expect(estimate).toBeVisible();
+  expect(await estimate.textContent()).not.toBe(before);
+
+  // /meta-analysis opened from the review reads the same records and applies the same stored correction.
+  await page.goto(`/meta-analysis?review=${review.id}`);
+  await expect(page.getByTestId("meta-page-study")).toHaveCount(3);
+  const panel = page.getByTestId("arm-extraction");
+  await panel.getByLabel("intervention").fill("zelmoxan");
+  await panel.getByLabel("comparator").fill("placebo");
+  await panel.getByLabel("outcome").fill("mortality");
+  await panel.getByRole("button", { name: "Extract arm data" }).click();
+  await expect(panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` })).toBeVisible();
+  await expect(page.getByTestId("arm-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
+});

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { A11yAudit, APP_PAGES } from "./a11y";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
@@ -7,7 +8,6 @@ requireSharedFixtures();
 
 const ALL_DBS = "pubmed,crossref,europepmc,core,semanticscholar,doaj";
 const PHONE_WIDTHS = [360, 390, 414];
-const PAGES = ["/", "/search", "/upload", "/meta-analysis", "/faq", "/terms", "/privacy", "/contact", "/auth", "/settings", "/profile", "/admin", "/student", "/no-such-page"];
 
 /** Fails a test on any console error (a 404 for a resource is one). */
 function collectConsoleErrors(page: Page): string[] {
@@ -31,17 +31,22 @@ async function sidewaysOverflow(page: Page): Promise<Record<number, number>> {
 
 const NONE = Object.fromEntries(PHONE_WIDTHS.map((w) => [w, 0]));
 
-test("no page scrolls sideways at 360–414 px, signed out or signed in", async ({ page }) => {
-  test.setTimeout(180_000);
+test("no page scrolls sideways at 360–414 px, signed out or signed in; axe finds nothing serious on a desktop or a phone", async ({ page }) => {
+  test.setTimeout(300_000);
+  // The axe sweep over every page, in the same visits (accessibility.spec.ts has the pages that need an id or a state).
+  const audit = new A11yAudit();
   for (const signedIn of [false, true]) {
     if (signedIn) await signIn(page, "pro@metamind.local");
-    for (const path of PAGES) {
+    for (const path of APP_PAGES) {
+      const label = `${path} (${signedIn ? "signed in" : "signed out"})`;
       await page.setViewportSize({ width: 390, height: 800 });
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      expect(await sidewaysOverflow(page), `${path} (${signedIn ? "signed in" : "signed out"})`).toEqual(NONE);
+      expect(await sidewaysOverflow(page), label).toEqual(NONE);
+      await audit.checkDesktopAndPhone(page, label);
     }
   }
+  expect.soft(audit.serious(), "serious or critical axe violations").toEqual([]);
   // Results with 'Add to meta-analysis', and the meta-analysis page with studies selected.
   await page.setViewportSize({ width: 390, height: 800 });
   // (Not the query of the arrival-order test below: that one needs the databases uncached.)

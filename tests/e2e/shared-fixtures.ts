@@ -21,6 +21,11 @@ export const test = base.extend({
       if (CSP_MESSAGE.test(message.text())) violations.push(`${message.type()}: ${message.text()}`);
     });
     await page.addInitScript(() => {
+      // Chromium's own install offer would show the install banner (fixed at the bottom of the
+      // viewport) at a moment no spec controls; installable-app.spec.ts dispatches its own event.
+      window.addEventListener("beforeinstallprompt", (event) => {
+        if (event.isTrusted) event.stopImmediatePropagation();
+      });
       document.addEventListener("securitypolicyviolation", (event) => {
         console.warn(`Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`);
       });

@@ -71,6 +71,8 @@ test("a Free user asks a health question, watches the answer stream, saves and s
   expect(quote.length).toBeGreaterThan(20);
 
   await box.getByTestId("save-answer").click();
+  // Saving loads its module on demand: the button turns disabled once the answer is stored.
+  await expect(box.getByTestId("save-answer")).toBeDisabled();
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem("metamind:saved-answers:v1") ?? "[]") as { question: string; studyCount: number; savedAt: string }[]);
   expect(saved[0]).toMatchObject({ question: QUESTION, studyCount: expect.any(Number), savedAt: expect.any(String) });
 

@@ -91,6 +91,16 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
       for (const bar of document.querySelectorAll('[role="progressbar"]')) seen.push(bar.getAttribute("aria-valuenow") ?? "");
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
   });
+  // Processing stages: record every stage and percent the list shows before the files are ready.
+  await page.evaluate(() => {
+    const stages: string[] = [];
+    (window as unknown as { __stages: string[] }).__stages = stages;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="processing-progress"]')) {
+        stages.push(`${el.getAttribute("data-stage")}:${el.getAttribute("data-progress")}:${el.textContent ?? ""}`);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await page.getByRole("button", { name: "Upload 2 Files" }).click();
   await expect(page.getByText("Upload Complete", { exact: true })).toBeVisible();
   // Issue 16: the toast says the files were uploaded and are still processing, not 'processed'.
@@ -108,6 +118,11 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(page.locator('[data-testid="uploaded-study"][data-status="ready"]')).toHaveCount(2);
   // …and a second toast when processing has ended.
   await expect(page.getByText("2 of 2 PDFs ready.", { exact: true })).toBeVisible();
+  // Issue 16: the list followed the extraction job's real stages, not just 'Queued' until done.
+  const stages = await page.evaluate(() => (window as unknown as { __stages: string[] }).__stages);
+  const extracting = stages.filter((s) => s.startsWith("extracting:")).map((s) => Number(s.split(":")[1]));
+  expect(extracting.some((p) => p > 0 && p < 100), `stages seen: ${[...new Set(stages)].join(" | ")}`).toBe(true);
+  expect(stages.some((s) => /^extracting:\d+:.*(Reading page \d+ of \d+|Reading the file|Opening the PDF|Finding the title)/.test(s))).toBe(true);
   const bmj = items.filter({ has: page.getByRole("heading", { name: BMJ_TITLE }) });
   await expect(bmj).toContainText("Michael Ussher, Sarah Lewis, Paul Aveyard et al.");
   await expect(bmj).toContainText(`${BMJ} · 435.74 KB`);
@@ -141,6 +156,12 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(modal.getByRole("heading", { name: "Combined Summary of 2 Studies" })).toBeVisible({ timeout: 30_000 });
   await expect(modal.getByTestId("evidence-badge")).toHaveText(/^Evidence: (High|Moderate|Low)$/);
   await expect(modal).toContainText("2 studies");
+  // Issue 16: the summary's own headings are headings, its sources are named by study title.
+  const view = modal.getByTestId("analysis-view");
+  await expect(view.getByRole("heading", { name: "Executive summary" })).toBeVisible();
+  await expect(view.getByRole("heading", { name: "Common themes" })).toBeVisible();
+  await expect(view.getByTestId("report-sources").first()).toContainText(/Sources: “(Physical activity|Association between tea)/);
+  await expect(view).not.toContainText(/\bT\d+\.S\d+\b|###/);
   const download = page.waitForEvent("download");
   await modal.getByRole("button", { name: "Download" }).click();
   expect((await download).suggestedFilename()).toMatch(/^metamind-summary-report-\d+\.html$/);
@@ -151,6 +172,9 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(modal.getByRole("heading", { name: "Meta-Analysis of 2 Uploaded Studies" })).toBeVisible({ timeout: 30_000 });
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "Executive Summary" })).toBeVisible();
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "GRADE Assessment" })).toBeVisible();
+  // Pooled through the /meta-analysis engine: a trial and a meta-analysis of other outcomes do not pool, and it says why.
+  await expect(modal.getByTestId("analysis-view")).toContainText("Not pooled: no outcome was reported by at least 2 of these studies");
+  await expect(modal).not.toContainText("pools effects only in a meta-analysis");
   await modal.getByRole("button", { name: "Close" }).click();
 
   // Bulk delete with the spec's confirmation.

@@ -195,7 +195,10 @@ describe("combineOffline", () => {
     expect(summary.strengthOfEvidence).toBe("low");
     expect(summary.gradeAssessment).toContain("Not a formal GRADE rating");
     expect(summary.executiveSummary).toMatch(/^This offline summary quotes 3 studies: 1 randomised controlled trial, 1 cohort study and 1 study without a stated design\.\nStudy 1: .+\nStudy 2: [^\n]+$/);
-    expect(summary.commonThemes.some((t) => t.startsWith("“frailty”: in 3 of 3 studies"))).toBe(true);
+    // Issue 16: themes are phrases with their role, the studies named by title.
+    expect(summary.commonThemes[0]).toBe(
+      "Frailty (outcome): in 3 of 3 studies — “Atorvastatin and frailty in older adults”; “Walking and frailty: a prospective cohort study”; “Frailty in the community: an editorial”",
+    );
     expect(summary.futureResearchPriorities).toEqual(["Study 2: “Further trials are needed.”"]);
     expect(summary.unsupportedNumbers).toEqual([]);
     expectQuotesFromSources(summary, sourceText(studies));
@@ -223,8 +226,10 @@ describe("combineOffline", () => {
     for (const heading of ["Executive summary", "Quantitative findings", "Pooled effect size: Not pooled", "Key outcomes:", "Safety profile", "Future research priorities"]) {
       expect(text).toContain(heading);
     }
-    expect(text).toContain("\nT2 (Study 2): Walking and frailty: a prospective cohort study");
-    expect(text).toMatch(/\nSources: T1\.S\d+/);
+    expect(text).toContain("\nStudy 2: Walking and frailty: a prospective cohort study");
+    // Issue 16: sources are named by study title, never as bare sentence ids.
+    expect(text).toMatch(/\nSources: “Atorvastatin and frailty in older adults” \(sentences? \d+/);
+    expect(text).not.toMatch(/\bT\d+\.S\d+\b/);
   });
 
   it("grows section by section in its snapshots, ending with the whole summary", () => {

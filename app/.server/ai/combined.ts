@@ -47,6 +47,7 @@ import {
   type SourceSentence,
 } from "./grounding";
 import { abortReason, sleep, wrapSource } from "./offline-model";
+import { capitalise, findThemes, type ThemePhrase, type ThemeRole } from "./themes";
 import { MIN_ABSTRACT_LENGTH } from "./prompts";
 import { OFFLINE_MODEL_NAME, type ModelProviderKind } from "./registry";
 
@@ -330,74 +331,44 @@ function executiveSentences(analysed: readonly Analysed[]): { item: Analysed; qu
   return candidates.filter((_, k) => chosen.has(k));
 }
 
-/** Words that are too general to be a theme of a set of studies. */
-const THEME_STOPWORDS = new Set(
-  (
-    "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers him his how however i if in into is it its itself just may me might more most must my no nor not now of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon very via was we were what when where whether which while who whom why will with within without would yet you your et al " +
-    "hazard odds ratio ratios interval intervals confidence difference differences mean median clinical clinically therapy therapies treatment treatments treated efficacy effective controlled randomized randomised randomly assigned placebo period primary secondary composite prespecified follow-up significance statistically compared control controls cohort cohorts sample population adults people individuals subjects cases measures measured assessed evaluated investigated examined conducted performed reported observed identified aimed aim aims objective objectives " +
-    "study studies patient patients participant participants result results method methods conclusion conclusions background objective objectives aim aims purpose analysis analyses data group groups significant significantly associated association associations effect effects compared comparison including included include total using used use based among years year months month weeks week days day higher lower increased increase decreased decrease reduced reduction risk risks rate rates level levels number numbers outcome outcomes factors factor review trial trials evidence research found showed show shows suggest suggests well new two three one first second overall present current respectively time vs versus per however"
-  ).split(" "),
-);
+/** Most study titles listed on one theme line; the rest are counted. */
+const MAX_THEME_TITLES = 4;
 
-function themeStem(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith("s") && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
-  return word;
-}
-
-interface ThemeTerm {
-  key: string;
-  surface: string;
-  bigram: boolean;
-  /** study number → first sentence index containing it */
-  studies: Map<number, number>;
-  count: number;
-}
+const ROLE_WORDS: Record<ThemeRole, string> = { outcome: "outcome", intervention: "intervention or exposure" };
 
 /**
- * Terms shared by the studies: content words and adjacent content-word pairs (stop words and
- * generic research words such as "patients", "results", "risk" excluded, plurals folded),
- * ranked by how many studies use them (pairs first on ties, then frequency). With one study,
- * terms it uses at least twice.
+ * The common-theme lines: each theme phrase ({@link findThemes}) with its role and the studies
+ * that use it, named by title — "Smoking cessation (outcome): in 2 of 2 studies — “Physical
+ * activity for smoking cessation…”; “…”". One study: how often it uses the phrase. No shared
+ * phrase: each study's own main phrases, by title.
  */
-function commonThemeTerms(analysed: readonly Analysed[]): ThemeTerm[] {
-  const terms = new Map<string, ThemeTerm>();
-  for (const { source } of analysed) {
-    source.sentences.forEach((sentence, index) => {
-      let previous: { key: string; surface: string; end: number } | null = null;
-      for (const m of sentence.text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
-        const surface = m[0].toLowerCase().replace(/['’]s$/, "");
-        const key = themeStem(surface);
-        const end = m.index + m[0].length;
-        if (surface.length < 3 || THEME_STOPWORDS.has(surface) || THEME_STOPWORDS.has(key)) {
-          previous = null;
-          continue;
-        }
-        const add = (k: string, s: string, bigram: boolean) => {
-          const term = terms.get(k) ?? { key: k, surface: s, bigram, studies: new Map(), count: 0 };
-          term.count++;
-          if (!term.studies.has(source.number)) term.studies.set(source.number, index);
-          terms.set(k, term);
-        };
-        add(key, surface, false);
-        if (previous && /^\s+$/.test(sentence.text.slice(previous.end, m.index))) {
-          add(`${previous.key} ${key}`, `${previous.surface} ${surface}`, true);
-        }
-        previous = { key, surface, end };
-      }
-    });
-  }
-  const minStudies = analysed.length >= 2 ? 2 : 1;
-  const ranked = [...terms.values()]
-    .filter((t) => t.studies.size >= minStudies && (minStudies > 1 || t.count >= 2))
-    .sort((a, b) => b.studies.size - a.studies.size || Number(b.bigram) - Number(a.bigram) || b.count - a.count || a.key.localeCompare(b.key));
-  const chosen: ThemeTerm[] = [];
-  for (const term of ranked) {
-    if (chosen.length === 5) break;
-    if (chosen.some((c) => c.key.split(" ").includes(term.key) || term.key.split(" ").includes(c.key))) continue;
-    chosen.push(term);
-  }
-  return chosen;
+function themeLines(analysed: readonly Analysed[], cite: CitationCollector): string[] {
+  const n = analysed.length;
+  const themeStudies = (list: readonly Analysed[]) =>
+    list.map((a) => ({
+      number: a.source.number,
+      sentences: a.source.sentences.map((x) => x.text),
+      outcomes: a.facts.outcomes.map((o) => o.outcome.quote),
+      interventionSentences: new Set(a.facts.interventions.map((q) => q.sentenceIndex)),
+    }));
+  const describe = (t: ThemePhrase) => `${capitalise(t.phrase)}${t.role ? ` (${ROLE_WORDS[t.role]})` : ""}`;
+  const themes = findThemes(themeStudies(analysed));
+  const lines = themes.map((t) => {
+    for (const [number, index] of t.studies) cite.add("commonThemes", analysed[number - 1]!.source, { sentenceIndex: index });
+    if (n === 1) return `${describe(t)}: mentioned ${t.count} ${t.count === 1 ? "time" : "times"}`;
+    const titles = [...t.studies.keys()].map((k) => quoted(analysed[k - 1]!.source.title));
+    const more = titles.length > MAX_THEME_TITLES ? `; and ${titles.length - MAX_THEME_TITLES} more` : "";
+    return `${describe(t)}: in ${t.studies.size} of ${plural(n, "study", "studies")} — ${titles.slice(0, MAX_THEME_TITLES).join("; ")}${more}`;
+  });
+  if (lines.length > 0 || n === 1) return lines;
+  const own = analysed
+    .map((a) => {
+      const mine = findThemes(themeStudies([a])).slice(0, 3);
+      for (const t of mine) cite.add("commonThemes", a.source, { sentenceIndex: t.studies.get(a.source.number)! });
+      return mine.length > 0 ? `${quoted(a.source.title)}: ${mine.map(describe).join(", ")}` : null;
+    })
+    .filter((x): x is string => x !== null);
+  return [`No outcome or intervention is shared by two or more of the ${plural(n, "study", "studies")}.`, ...own];
 }
 
 const RISK_BENEFIT = /\bnet\s+(?:clinical\s+)?benefit|\brisk[- ]benefit|\bbenefit[- ](?:risk|harm)|\bbenefits?\s+(?:outweigh|and\s+(?:risks|harms))|\bharms?\s+outweigh/i;
@@ -420,7 +391,8 @@ const PATIENT_SELECTION =
  * - studyCharacteristics, clinicalRecommendations, safetyProfile, clinicalImplications,
  *   limitationsAndBiases, futureResearchPriorities: quoted sentences of the matching class (see
  *   extraction.ts), or a templated "not reported in the n abstracts".
- * - commonThemes: terms shared by the most studies, with counts.
+ * - commonThemes: outcome and intervention phrases shared by the most studies (themes.ts), each
+ *   with the titles of the studies that use it.
  * - conflictsAndHeterogeneity: counts of effect intervals that exclude / include no effect.
  * - gradeAssessment and strengthOfEvidence: {@link OFFLINE_STRENGTH_RULE} on the designs.
  * - citations: the sentence ids of every quote; generatedBy: {@link OFFLINE_GENERATED_BY}.
@@ -571,18 +543,8 @@ function combineOfflineFromSources(sources: readonly StudySource[]): CombinedSum
       : `Not reported in ${abstractsWord}.`;
 
   // Common themes.
-  const themes = commonThemeTerms(analysed);
-  const commonThemes = themes.map((t) => {
-    for (const [number, index] of t.studies) {
-      const a = analysed[number - 1]!;
-      cite.add("commonThemes", a.source, { sentenceIndex: index });
-    }
-    const names = [...t.studies.keys()].map((k) => `Study ${k}`);
-    return n === 1
-      ? `${quoted(t.surface)}: mentioned ${t.count} times`
-      : `${quoted(t.surface)}: in ${t.studies.size} of ${studiesWord} (${listJoin(names)})`;
-  });
-  if (commonThemes.length === 0) commonThemes.push(`No term is shared by two or more of the ${studiesWord}.`);
+  const commonThemes = themeLines(analysed, cite);
+  if (commonThemes.length === 0) commonThemes.push(`No outcome or intervention is named often enough in ${abstractsWord} to be a theme.`);
 
   // Clinical recommendations.
   const recommendationQuotes = quoteList("clinicalRecommendations", (a) => a.facts.recommendations, 2);
@@ -873,7 +835,8 @@ const STRENGTH_LABELS: Record<StrengthOfEvidence, string> = { high: "High", mode
 /**
  * The summary as plain text (SPEC §7 combinedText): a title line, "Generated by", the strength
  * of evidence, then every section under its heading (nested fields as "Heading: text", lists as
- * "- item"), each followed by "Sources: T1.S3, …", and finally the numbered list of studies.
+ * "- item"), each followed by its sources named by study title ("Sources: “Title” (sentences 3
+ * and 5); …"), and finally the numbered list of studies ("Study 1: Title").
  * ⟦unverified: x⟧ becomes "x [not found in the sources]".
  */
 export function renderCombinedText(summary: CombinedSummary, sources: readonly Pick<StudySource, "ref" | "number" | "title">[]): string {
@@ -897,14 +860,38 @@ export function renderCombinedText(summary: CombinedSummary, sources: readonly P
     if (typeof value === "string" || Array.isArray(value)) field(value);
     else for (const [key, v] of Object.entries(value)) field(v as string | string[], COMBINED_HEADINGS[key as keyof typeof COMBINED_HEADINGS]);
     const ids = summary.citations[section];
-    if (ids.length > 0) lines.push(`Sources: ${ids.join(", ")}`);
+    if (ids.length > 0) lines.push(`Sources: ${sourcesByTitle(ids, sources)}`);
   }
   if (summary.unsupportedNumbers.length > 0) {
     lines.push("", `Numbers not found in the sources: ${summary.unsupportedNumbers.join(", ")}`);
   }
   lines.push("", "Studies");
-  for (const s of sources) lines.push(`${s.ref} (Study ${s.number}): ${s.title}`);
+  for (const s of sources) lines.push(`Study ${s.number}: ${s.title}`);
   return lines.join("\n");
+}
+
+/**
+ * Cited sentence ids named by their study's title (issue 16: never bare "T1.S3"):
+ * "“Title one” (sentences 3 and 5); “Title two” (sentence 2)". Sentence 1 is the title.
+ */
+export function sourcesByTitle(ids: readonly string[], sources: readonly Pick<StudySource, "number" | "title">[]): string {
+  const byStudy = new Map<number, number[]>();
+  for (const id of ids) {
+    const m = SOURCE_SENTENCE_ID.exec(id);
+    if (!m) continue;
+    const list = byStudy.get(Number(m[1])) ?? [];
+    if (!list.includes(Number(m[2]))) list.push(Number(m[2]));
+    byStudy.set(Number(m[1]), list);
+  }
+  return [...byStudy.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([number, sentences]) => {
+      const title = sources.find((s) => s.number === number)?.title;
+      if (!title) return [];
+      const n = sentences.sort((a, b) => a - b);
+      return [`“${title}” (${n.length === 1 ? `sentence ${n[0]}` : `sentences ${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`})`];
+    })
+    .join("; ");
 }
 
 // ---------------------------------------------------------------------------------------------

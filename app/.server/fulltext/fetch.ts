@@ -432,7 +432,8 @@ function guardPdfJsDecompressionRejections(): void {
  * exactly as unpdf's `extractText({ mergePages: true })` does (items joined, `hasEOL` as newlines,
  * pages separated by a newline, blanks collapsed), but for the first `maxPages` pages only; also
  * the information dictionary and the first page's text runs with their font sizes. `signal`
- * aborting gives up (the PDF.js task is destroyed).
+ * aborting gives up (the PDF.js task is destroyed). `onPage(read, pages)` is awaited after each
+ * page is read (`pages` = pages that will be read), so a caller can report progress.
  *
  * @throws FullTextError BAD_PDF (damaged, not a PDF, password-protected, or the owner forbids
  *   copying text), NO_TEXT_LAYER (fewer than 200 visible characters, or under 20 per page on
@@ -440,7 +441,11 @@ function guardPdfJsDecompressionRejections(): void {
  */
 export async function extractPdfDocument(
   bytes: Uint8Array,
-  { maxPages = DEFAULT_MAX_PAGES, signal }: { maxPages?: number; signal?: AbortSignal } = {},
+  {
+    maxPages = DEFAULT_MAX_PAGES,
+    signal,
+    onPage,
+  }: { maxPages?: number; signal?: AbortSignal; onPage?: (read: number, pages: number) => Promise<void> | void } = {},
 ): Promise<PdfDocumentText> {
   guardPdfJsDecompressionRejections();
   const abort = signal ?? new AbortController().signal;
@@ -502,6 +507,7 @@ export async function extractPdfDocument(
           .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
           .join(""),
       );
+      await onPage?.(n, pages);
     }
     const text = texts
       .join("\n")

@@ -7,6 +7,8 @@ import { USER_HTML_CSP } from "~/lib/user-html";
  * for scripts. Styles allow 'unsafe-inline': server-rendered React `style` attributes (plots,
  * progress bars) and Radix's injected scroll-lock <style> need it, and CSS cannot run script in
  * the browsers we support. Images allow data: and blob: (inline plots, generated previews).
+ * The installable app: `worker-src 'self'` lets the page register /sw.js (same origin; blob: for
+ * PDF.js's worker) and `manifest-src 'self'` lets it load /manifest.webmanifest.
  * `object-src 'none'`, `base-uri 'self'`, `form-action 'self'` and `frame-ancestors 'none'` close
  * plug-ins, <base> hijacking, off-site form posts and click-jacking.
  *
@@ -22,6 +24,7 @@ export function appContentSecurityPolicy(nonce: string, { dev = false }: { dev?:
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "worker-src 'self' blob:",
+    "manifest-src 'self'",
     "frame-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

@@ -51,6 +51,9 @@ describe("Content-Security-Policy and hardening headers", () => {
       expect(d["object-src"]).toEqual(["'none'"]);
       expect(d["base-uri"]).toEqual(["'self'"]);
       expect(d["frame-ancestors"]).toEqual(["'none'"]);
+      // The installable app: the same-origin service worker and web app manifest may load.
+      expect(d["worker-src"]).toContain("'self'");
+      expect(d["manifest-src"]).toEqual(["'self'"]);
       const nonce = nonceSource.slice("'nonce-".length, -1);
       expect(seen.has(nonce), "nonce reused").toBe(false);
       seen.add(nonce);

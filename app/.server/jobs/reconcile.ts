@@ -181,7 +181,7 @@ export async function reconcileStuckUploads(
     if (row.r2Key && (await requeueCount(app, "upload", itemId)) < limits.maxRequeues) {
       const claimed = await app.db
         .update(uploadedStudies)
-        .set({ status: "queued", updatedAt: now })
+        .set({ status: "queued", progress: 0, stageDetail: null, updatedAt: now })
         .where(isStuck(row.id))
         .returning({ id: uploadedStudies.id });
       if (claimed.length === 0) continue;
@@ -192,7 +192,7 @@ export async function reconcileStuckUploads(
     }
     const done = await app.db
       .update(uploadedStudies)
-      .set({ status: "failed", failureCode: "PROCESSING_STUCK", failureReason: STUCK_UPLOAD_REASON, r2Key: null, fullTextContent: null, updatedAt: now })
+      .set({ status: "failed", failureCode: "PROCESSING_STUCK", failureReason: STUCK_UPLOAD_REASON, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: now })
       .where(isStuck(row.id))
       .returning({ id: uploadedStudies.id });
     if (done.length === 0) continue;
@@ -225,7 +225,7 @@ export async function reconcileStuckJobs(
     if (count < limits.maxRequeues) {
       const claimed = await app.db
         .update(metaAnalysisJobs)
-        .set({ status: "queued", updatedAt: now })
+        .set({ status: "queued", stage: "queued", stageDetail: "Restarted after it stalled", progress: 0, updatedAt: now })
         .where(isStuck(row.id))
         .returning({ id: metaAnalysisJobs.id });
       if (claimed.length === 0) continue;
@@ -314,7 +314,7 @@ export async function failDeadLetter(app: ReconcileApp, body: unknown): Promise<
     const { uploadId, userId } = upload.data;
     const [row] = await app.db
       .update(uploadedStudies)
-      .set({ status: "failed", failureCode: "DEAD_LETTER", failureReason: DEAD_LETTER_UPLOAD_REASON, r2Key: null, fullTextContent: null, updatedAt: Date.now() })
+      .set({ status: "failed", failureCode: "DEAD_LETTER", failureReason: DEAD_LETTER_UPLOAD_REASON, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: Date.now() })
       .where(and(eq(uploadedStudies.id, uploadId), eq(uploadedStudies.userId, userId), inArray(uploadedStudies.status, ["queued", "extracting"])))
       .returning({ id: uploadedStudies.id });
     if (row && upload.data.r2Key) await app.bindings.BUCKET.delete(upload.data.r2Key);

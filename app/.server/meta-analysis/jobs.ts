@@ -8,7 +8,7 @@
  * it is done, given back when it finally fails. The reservation travels in the row as its ticket.
  */
 import { and, eq, isNull, ne } from "drizzle-orm";
-import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
+import type { JobStage, MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { metaAnalysisJobs, type MetaAnalysisJobRow, type UserRow } from "../../../db/schema";
 import { getAiUsage } from "../billing/usage";
 import {
@@ -58,6 +58,7 @@ export async function createMetaAnalysisJob(
       userId: ctx.user?.id ?? null,
       deviceKey: ctx.user ? null : ticket.kind === "guest" ? ticket.deviceId : null,
       status: "queued",
+      stage: "queued",
       progress: 0,
       request: input,
       meter: ticket,
@@ -85,6 +86,11 @@ export async function createMetaAnalysisJob(
 export interface JobView {
   id: string;
   status: MetaAnalysisJobRow["status"];
+  /** Where the job is (queued → extracting → pooling → writing → done | failed), from the queue consumer. */
+  stage: JobStage;
+  /** What the stage is doing, in words ("Study 2 of 5"), or null. */
+  stageDetail: string | null;
+  /** Percent done, 0–100. */
   progress: number;
   /** Why the job failed (status failed only). */
   error?: string;
@@ -117,6 +123,8 @@ export async function getJobForRequester(
   return {
     id: row.id,
     status: row.status,
+    stage: row.stage,
+    stageDetail: row.stageDetail,
     progress: row.progress,
     ...(row.status === "failed" && row.error ? { error: row.error } : {}),
     ...(row.status === "done" && row.result ? { result: row.result as MetaAnalysisJobResult } : {}),
@@ -125,11 +133,25 @@ export async function getJobForRequester(
   };
 }
 
-/** Sets a running job's progress (0–100). */
-export async function setJobProgress(app: Pick<AppServices, "db">, jobId: string, progress: number): Promise<void> {
+/**
+ * Records where a running job is: its stage, percent done (0–100, rounded and clamped) and a
+ * detail in words (null clears it). Called by the queue consumer at each step of the work, so a
+ * page polling GET /api/meta-analysis/jobs/{id} sees the real stage. A job that is no longer
+ * running (finished, or put back to queued) is left alone.
+ */
+export async function setJobStage(
+  app: Pick<AppServices, "db">,
+  jobId: string,
+  update: { stage: Exclude<JobStage, "queued" | "done" | "failed">; progress: number; detail?: string | null },
+): Promise<void> {
   await app.db
     .update(metaAnalysisJobs)
-    .set({ progress: Math.max(0, Math.min(100, Math.round(progress))), updatedAt: Date.now() })
+    .set({
+      stage: update.stage,
+      stageDetail: update.detail ?? null,
+      progress: Math.max(0, Math.min(100, Math.round(update.progress))),
+      updatedAt: Date.now(),
+    })
     .where(and(eq(metaAnalysisJobs.id, jobId), eq(metaAnalysisJobs.status, "running")));
 }
 
@@ -157,7 +179,7 @@ async function finishJob(
 
 /** Stores a finished job's result (status done, progress 100) and commits its reserved use. */
 export function completeJob(app: JobsApp, jobId: string, result: MetaAnalysisJobResult): Promise<void> {
-  return finishJob(app, jobId, { status: "done", progress: 100, result, error: null }, "commit");
+  return finishJob(app, jobId, { status: "done", stage: "done", stageDetail: null, progress: 100, result, error: null }, "commit");
 }
 
 /**
@@ -165,27 +187,28 @@ export function completeJob(app: JobsApp, jobId: string, result: MetaAnalysisJob
  * successful job, never for a failure).
  */
 export function failJob(app: JobsApp, jobId: string, reason: string): Promise<void> {
-  return finishJob(app, jobId, { status: "failed", error: reason }, "release");
+  return finishJob(app, jobId, { status: "failed", stage: "failed", stageDetail: null, error: reason }, "release");
 }
 
 /**
- * Marks a job running for this delivery and returns its row, or null when there is nothing to do
- * (unknown id, or already done/failed: redelivery is harmless).
+ * Marks a job running for this delivery (stage extracting, progress 0 again on a retry) and
+ * returns its row, or null when there is nothing to do (unknown id, or already done/failed:
+ * redelivery is harmless).
  */
 export async function startJob(app: Pick<AppServices, "db">, jobId: string, attempts: number): Promise<MetaAnalysisJobRow | null> {
   const [row] = await app.db
     .update(metaAnalysisJobs)
-    .set({ status: "running", attempts, error: null, updatedAt: Date.now() })
+    .set({ status: "running", stage: "extracting", stageDetail: null, progress: 0, attempts, error: null, updatedAt: Date.now() })
     .where(and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")))
     .returning();
   return row ?? null;
 }
 
-/** Puts a job back to queued after a failed attempt that will be retried, noting why. */
+/** Puts a job back to queued after a failed attempt that will be retried, noting why (also as its stage detail). */
 export async function requeueJob(app: Pick<AppServices, "db">, jobId: string, note: string): Promise<void> {
   await app.db
     .update(metaAnalysisJobs)
-    .set({ status: "queued", error: note, updatedAt: Date.now() })
+    .set({ status: "queued", stage: "queued", stageDetail: note, progress: 0, error: note, updatedAt: Date.now() })
     .where(and(eq(metaAnalysisJobs.id, jobId), eq(metaAnalysisJobs.status, "running")));
 }
 

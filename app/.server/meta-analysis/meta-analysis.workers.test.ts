@@ -5,6 +5,8 @@ import worker from "../../../workers/app";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
 import { failingModel, textModel } from "../../../tests/mocks/meta-models";
+import { recordingD1 } from "../../../tests/mocks/recording-d1";
+import { createDb } from "../db/client";
 import { getLoadContext } from "../context";
 import { normalizePubmedXml } from "../search/providers/pubmed";
 import { assertMetaAnalysisAvailable, createMetaAnalysisJob } from "./jobs";
@@ -190,7 +192,8 @@ describe("meta-analysis job through the queue", () => {
     await expect(runMetaAnalysisJob(app, jobId, { attempts: 1, isLastAttempt: false }, { model })).rejects.toThrow("upstream model returned 500");
     expect(await jobRow(jobId)).toMatchObject({ status: "queued", attempts: 1 });
     const queued = (await (await getJob(jobId, { Cookie: cookie })).json()) as Record<string, unknown>;
-    expect(queued).toMatchObject({ status: "queued" });
+    // Back in the queue: the page says so, and why.
+    expect(queued).toMatchObject({ status: "queued", stage: "queued", progress: 0, stageDetail: expect.stringContaining("Attempt 1 failed") });
     expect(queued.error).toBeUndefined();
 
     await expect(runMetaAnalysisJob(app, jobId, { attempts: 4, isLastAttempt: true }, { model })).rejects.toThrow();
@@ -246,6 +249,35 @@ describe("meta-analysis job through the queue", () => {
       executiveSummary: expect.stringMatching(/^In plain words: /),
       generatedBy: expect.stringContaining("mock-gpt"),
     });
+  });
+
+  it("the job row goes through its stages as the work happens: extracting study by study, pooling, writing, done", async () => {
+    const { userId } = await register(uniqueIp());
+    const jobId = await insertJob({ studies: STUDIES }, { userId });
+    const writes: Record<string, unknown>[] = [];
+    const { app } = getLoadContext(env as never, createExecutionContext());
+    const watched = { ...app, db: createDb(recordingD1(env.DB, "meta_analysis_jobs", writes)) };
+    await runMetaAnalysisJob(watched, jobId, { attempts: 1, isLastAttempt: false }, { model: null });
+
+    const stages = writes.map((w) => w.stage).filter((stage, i, all) => stage !== undefined && stage !== all[i - 1]);
+    expect(stages).toEqual(["extracting", "pooling", "writing", "done"]);
+    const extracting = writes.filter((w) => w.stage === "extracting" && w.stage_detail);
+    expect(extracting.map((w) => [w.progress, w.stage_detail])).toEqual([
+      [5, "0 of 4 studies read"],
+      [21, "1 of 4 studies read"],
+      [38, "2 of 4 studies read"],
+      [54, "3 of 4 studies read"],
+      [70, "4 of 4 studies read"],
+    ]);
+    expect(writes.find((w) => w.stage === "pooling")).toMatchObject({ progress: 70, stage_detail: "3 data rows, REML with Hartung–Knapp" });
+    expect(writes.find((w) => w.stage === "writing")).toMatchObject({ progress: 85, stage_detail: "1 pooled outcome" });
+    const percents = writes.map((w) => w.progress).filter((p): p is number => typeof p === "number");
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+
+    const job = (await (await getJob(jobId, { Cookie: (await register(uniqueIp())).cookie })).json()) as { error?: string };
+    expect(job.error).toBe("NOT_FOUND");
+    const row = await env.DB.prepare("SELECT status, stage, stage_detail, progress FROM meta_analysis_jobs WHERE id = ?").bind(jobId).first();
+    expect(row).toEqual({ status: "done", stage: "done", stage_detail: null, progress: 100 });
   });
 
   it("through the queue handler: a bad job is retried with backoff, and acked as failed on the last attempt", async () => {

@@ -3,13 +3,18 @@ import type { JobAttempt, JobHandler } from "../jobs/types";
 import type { CombinedSummary } from "../ai/combined-schema";
 import type { ResolvedModel } from "../ai/registry";
 import { extractStudies, resolveMetaModel } from "./extract";
-import { completeJob, failJob, META_FAILED_MESSAGE, requeueJob, setJobProgress, startJob } from "./jobs";
+import { completeJob, failJob, META_FAILED_MESSAGE, requeueJob, setJobStage, startJob } from "./jobs";
 import { phraseNarrative } from "./narrative";
 import { EnhancedRequestSchema } from "./request";
-import { runMetaAnalysis } from "./run";
+import { DEFAULT_METHOD, DEFAULT_TEST, runMetaAnalysis } from "./run";
 
-/** Progress after extraction (extraction runs from 5 to this). */
+/** Percent done when extraction starts and ends (it runs between the two, study by study). */
+const EXTRACTING_AT = 5;
 const EXTRACTED_AT = 70;
+/** Percent done when the narrative report is being written (pooling runs from EXTRACTED_AT to this). */
+const WRITING_AT = 85;
+
+const studiesWord = (n: number) => `${n} ${n === 1 ? "study" : "studies"}`;
 
 /** Turns an error into the human reason stored on a failed job. */
 export function failureReason(error: unknown, attempts: number): string {
@@ -18,13 +23,17 @@ export function failureReason(error: unknown, attempts: number): string {
 }
 
 /**
- * Runs one delivery of a meta-analysis job: marks it running, extracts effect data per study
- * (progress 5 → 70; the user-edited `data` replaces extraction when present), runs the analyses
- * (→ 85), phrases the narrative with a real model (→ 95; the template otherwise or when the model
- * adds numbers), stores the result (100) and commits the metered use.
+ * Runs one delivery of a meta-analysis job, writing its stage to the row as the work happens
+ * (jobs.ts setJobStage; the page polls it):
+ * - extracting (5 → 70%): effect data study by study ("2 of 5 studies read"); the user-edited
+ *   `data` replaces extraction when present;
+ * - pooling (70%): the analyses with the statistics engine (run.ts);
+ * - writing (85%): the narrative, phrased by a real model (the template otherwise or when the
+ *   model adds numbers);
+ * - done (100%): the result is stored and the metered use committed.
  *
- * A failure throws so the queue retries (the job shows `queued` with the attempt's error); on
- * the last attempt the job is marked `failed` with the reason and the use is given back before
+ * A failure throws so the queue retries (the job shows stage `queued` with the attempt's error);
+ * on the last attempt the job is marked `failed` with the reason and the use is given back before
  * throwing. `deps.model` overrides the configured model (tests).
  */
 export async function runMetaAnalysisJob(
@@ -40,9 +49,10 @@ export async function runMetaAnalysisJob(
     if (!parsed.success) throw new Error("the stored request is not a valid meta-analysis request");
     const request = parsed.data;
     const model = deps.model !== undefined ? deps.model : resolveMetaModel(app.env, app.fetch, request.model);
-    await setJobProgress(app, jobId, 5);
+    const total = request.studies.length;
     let extraction;
     if (request.data) {
+      await setJobStage(app, jobId, { stage: "extracting", progress: EXTRACTING_AT, detail: `Using your reviewed data table (${request.data.length} rows)` });
       const ids = new Set(request.data.map((r) => r.studyId));
       extraction = {
         extracted: request.data,
@@ -53,20 +63,35 @@ export async function runMetaAnalysisJob(
         model: model ? model.name : "user-reviewed data",
       };
     } else {
-      extraction = await extractStudies({ model }, request.studies, (done, total) =>
-        setJobProgress(app, jobId, 5 + ((EXTRACTED_AT - 5) * done) / total),
+      await setJobStage(app, jobId, { stage: "extracting", progress: EXTRACTING_AT, detail: `0 of ${studiesWord(total)} read` });
+      extraction = await extractStudies({ model }, request.studies, (done) =>
+        setJobStage(app, jobId, {
+          stage: "extracting",
+          progress: EXTRACTING_AT + ((EXTRACTED_AT - EXTRACTING_AT) * done) / total,
+          detail: `${done} of ${studiesWord(total)} read`,
+        }),
       );
     }
-    await setJobProgress(app, jobId, EXTRACTED_AT);
+    const method = request.method ?? DEFAULT_METHOD;
+    const test = request.test ?? DEFAULT_TEST;
+    await setJobStage(app, jobId, {
+      stage: "pooling",
+      progress: EXTRACTED_AT,
+      detail: `${extraction.extracted.length} data rows, ${method}${test === "knha" ? " with Hartung–Knapp" : ""}`,
+    });
     const result = runMetaAnalysis(
       { studyCount: request.studies.length, extracted: extraction.extracted, excluded: extraction.excluded, prisma: request.prisma, model: extraction.model },
       { measure: request.measure, method: request.method, test: request.test },
     );
-    await setJobProgress(app, jobId, 85);
+    const pooled = result.analyses.length;
+    await setJobStage(app, jobId, {
+      stage: "writing",
+      progress: WRITING_AT,
+      detail: `${pooled} pooled ${pooled === 1 ? "outcome" : "outcomes"}${model && pooled > 0 ? `; ${model.name} phrases the narrative` : ""}`,
+    });
     if (model && result.analyses.length > 0) {
       const phrased = await phraseNarrative({ model: model.model, provider: model.provider, modelName: model.name }, result.narrative as CombinedSummary);
       result.narrative = phrased.narrative;
-      await setJobProgress(app, jobId, 95);
     }
     await completeJob(app, jobId, result);
   } catch (error) {

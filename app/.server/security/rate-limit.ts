@@ -27,6 +27,8 @@ export const RATE_LIMITS = {
   passwordResetPerAccount: { scope: "password-reset:account", limit: 3, windowSeconds: 60 * 60 },
   shareLinkPerIp: { scope: "share-link:ip", limit: 60, windowSeconds: 60 * 60 },
   shareLinkPerAccount: { scope: "share-link:account", limit: 30, windowSeconds: 60 * 60 },
+  /** A review outcome's extraction reads every included study (Europe PMC fetches on a cache miss). */
+  reviewExtractionPerAccount: { scope: "review-extraction:account", limit: 240, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** One counted hit: which counter, in which window, and where it stands after this hit. */

@@ -163,3 +163,60 @@ describe("share-link creation limit", () => {
     expect(statuses[30]).toBe(429);
   });
 });
+
+describe("lean share pages (served from KV before Remix)", () => {
+  const policyOf = (res: Response) => res.headers.get("Content-Security-Policy") ?? "";
+
+  it("render the whole page with no script at all, its meta tags and a fresh nonce policy per rendered response", async () => {
+    const { url } = (await (await post("/api/shared-answers", ANSWER)).json()) as { url: string };
+    // A query string bypasses the Worker's cache, so both responses are rendered from KV.
+    const [a, b] = await Promise.all([SELF.fetch(`${url}?r=1`), SELF.fetch(`${url}?r=2`)]);
+    const nonces = [];
+    for (const res of [a, b]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+      expect(res.headers.get("Cache-Control")).toMatch(/public.*s-maxage=\d+/);
+      const scriptSrc = /script-src ([^;]*)/.exec(policyOf(res))?.[1] ?? "";
+      expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==?'$/);
+      nonces.push(scriptSrc);
+      const html = await res.text();
+      expect(html.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
+      expect(html).not.toMatch(/<script/i);
+      expect(html).toMatch(/<link rel="stylesheet" href="[^"]+\.css"/);
+      expect(html).toContain("<title>Does vitamin D prevent fractures? | MetaMind</title>");
+      expect(html).toContain(`<meta property="og:url" content="${url}?r=`);
+      expect(html).toContain('data-testid="shared-answer"');
+      expect(html).toContain('href="/auth"'); // the guest header's Sign In
+      expect(html).toContain("Privacy Policy"); // the footer
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("escape markup in the title and meta attributes as well as in the body", async () => {
+    const question = '"><script>alert(1)</script> & <b>salt</b>?';
+    const { url } = (await (await post("/api/shared-answers", { ...ANSWER, question })).json()) as { url: string };
+    const html = await (await SELF.fetch(url)).text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toContain("<b>salt</b>");
+    expect(html).toContain('<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;salt&lt;/b&gt;?"');
+    expect(html).toContain("&lt;b&gt;salt&lt;/b&gt;?</h1>");
+  });
+
+  it("leave every other request to Remix: other methods, unknown, malformed or other-kind ids, data requests", async () => {
+    const { id, url } = (await (await post("/api/shared-answers", ANSWER)).json()) as { id: string; url: string };
+    const { serveSharePage } = await import("./share-page");
+    const at = (path: string, init?: RequestInit) => serveSharePage(new Request(`${BASE}${path}`, init), env.KV);
+    expect(await at(`/answer/${id}`)).not.toBeNull();
+    for (const path of [`/answer/${"0".repeat(32)}`, `/answer/${id.toUpperCase()}`, `/answer/${id}/`, `/workout/${id}`, `/meal-plan/${id}`, `/answer/${id}.data`]) {
+      expect(await at(path), path).toBeNull();
+    }
+    expect(await at(`/answer/${id}`, { method: "HEAD" })).toBeNull();
+    // Client-side navigation still gets the route's data from Remix.
+    const data = await SELF.fetch(`${url}.data`);
+    expect(data.status).toBe(200);
+    expect(await data.text()).toContain(ANSWER.question);
+    const otherKind = await SELF.fetch(`${BASE}/workout/${id}`);
+    expect(otherKind.status).toBe(404);
+    expect(await otherKind.text()).toContain("404 Page Not Found");
+  });
+});

@@ -17,6 +17,10 @@ import type { AppServices } from "../context";
 import { createOfflineFullTextModel, prepareFullText, streamFullTextAnalysis } from "../fulltext/analyze";
 import { AppError } from "../http/errors";
 import { groundStudySummary } from "../studies/summaries";
+import { extractStudies, resolveMetaModel } from "../meta-analysis/extract";
+import { buildTemplateNarrative, formatPooled } from "../meta-analysis/narrative";
+import { runMetaAnalysis } from "../meta-analysis/run";
+import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { getUploadedStudy } from "./service";
 
 /** SPEC §6: summaries and analyses of uploads are keyed ai_summaries. */
@@ -249,6 +253,7 @@ export async function bulkSummary(app: AiApp, { ids, meter, model }: { ids: numb
     studies: rows.map(bulkStudy),
     combinedSummary: result.combinedSummary,
     strengthOfEvidence: result.combinedSummary.strengthOfEvidence,
+    citationSources: result.citationSources,
     model: result.model,
   };
 }
@@ -266,12 +271,56 @@ export interface BulkAnalysis {
 }
 
 /**
+ * Pools the uploaded studies with the same engine as /meta-analysis (meta-analysis/extract.ts
+ * then run.ts: effect data per study from its abstract and stored full-text analysis — by the
+ * language model when one is configured, else the offline rules — grouped by outcome and measure,
+ * REML with Hartung–Knapp, GRADE). Never throws for want of data: nothing poolable gives a result
+ * with no analyses and the reasons in `excluded` and `unpooled`.
+ */
+export async function poolUploadedStudies(
+  app: Pick<AppServices, "env" | "fetch">,
+  rows: readonly UploadedStudyRow[],
+  override?: ModelOverride,
+): Promise<MetaAnalysisJobResult> {
+  const model = override ? (override.provider === "offline" ? null : override) : resolveMetaModel(app.env, app.fetch);
+  const studies = rows.map((row) => ({
+    id: String(row.id),
+    title: row.title,
+    abstract: summarySource(row) ?? "",
+    ...(row.fullTextAnalysis ? { fullTextAnalysis: row.fullTextAnalysis } : {}),
+  }));
+  let extraction;
+  try {
+    extraction = await extractStudies({ model }, studies);
+  } catch (error) {
+    console.warn("bulk analysis: the model could not extract effect data; the offline rules are used", error);
+    extraction = await extractStudies({ model: null }, studies);
+  }
+  return runMetaAnalysis({ studyCount: rows.length, extracted: extraction.extracted, excluded: extraction.excluded, model: extraction.model });
+}
+
+/** Why nothing was pooled, naming the studies by title (from the engine's excluded and unpooled lists). */
+function notPooledText(result: MetaAnalysisJobResult, titleOf: (id: string) => string): string {
+  const reasons = [
+    ...result.excluded.map((e) => `“${titleOf(e.studyId)}”: ${e.reason.replace(/\.$/, "")}`),
+    ...(result.unpooled ?? []).map((u) => `${u.outcome} (${u.studyIds.length === 1 ? `only “${titleOf(u.studyIds[0]!)}”` : `${u.studyIds.length} studies`}): ${u.reason.split(". ")[0]!.replace(/\.$/, "")}`),
+  ];
+  return `Not pooled: no outcome was reported by at least 2 of these studies with usable numbers (an effect estimate with its confidence interval, or events and group sizes, or means, SDs and group sizes, for the same outcome and measure).${reasons.length ? ` ${reasons.join("; ")}.` : ""}`;
+}
+
+/**
  * POST /api/uploaded-studies/bulk-analysis {studyIds}: a meta-analytic synthesis of at least 2
- * studies (SPEC §5: 'Please select at least 2 studies for meta-analysis').
+ * studies (SPEC §5: 'Please select at least 2 studies for meta-analysis'). The numbers come from
+ * the /meta-analysis engine ({@link poolUploadedStudies}); the narrative sections from the
+ * combined summary of the studies.
  *
- * @returns `{studyCount, studies, analysis: BulkAnalysis, model}`: confidenceIntervals are the key
- *   outcomes that report an interval, primaryOutcomes all key outcomes; clinicalRecommendations
- *   joins guidance, patient selection and implementation notes.
+ * @returns `{studyCount, studies, analysis: BulkAnalysis, metaAnalysis, model}`: pooledEffectSize
+ *   gives each pooled outcome (measure, estimate, 95% CI, k, model) or says why nothing pooled,
+ *   naming the studies by title; confidenceIntervals the pooled estimates with their CIs (else the
+ *   key outcomes that report an interval); primaryOutcomes the pooled and key outcomes;
+ *   gradeAssessment, conflictsAndHeterogeneity and strengthOfEvidence come from the pooled
+ *   analyses when there are any; clinicalRecommendations joins guidance, patient selection and
+ *   implementation notes. `metaAnalysis` is the engine's whole result (forest plots, GRADE).
  * @throws AppError 400 NO_STUDIES/TOO_FEW_STUDIES/INVALID_INPUT, 404, 409 NOT_READY, 403, 502
  *   AI_FAILED 'Failed to generate combined analysis'.
  */
@@ -279,14 +328,20 @@ export async function bulkAnalysis(app: AiApp, { ids, meter, model }: { ids: num
   if (ids.length < 2) throw new AppError("TOO_FEW_STUDIES", "Please select at least 2 studies for meta-analysis", 400);
   const rows = await readyStudies(app, meter.user.id, ids);
   const result = await combine(app, rows, meter, model, "Failed to generate combined analysis");
+  const pooled = await poolUploadedStudies(app, rows, model);
+  const titleOf = (id: string) => rows.find((r) => String(r.id) === id)?.title ?? id;
   const s = result.combinedSummary;
   const outcomes = s.quantitativeFindings.keyOutcomes;
+  const narrative = buildTemplateNarrative(pooled);
+  const hasPool = pooled.analyses.length > 0;
   const analysis: BulkAnalysis = {
-    executiveSummary: s.executiveSummary,
+    executiveSummary: hasPool ? `${narrative.executiveSummary}\n\n${s.executiveSummary}` : s.executiveSummary,
     quantitativeFindings: {
-      pooledEffectSize: s.quantitativeFindings.pooledEffectSize,
-      confidenceIntervals: outcomes.filter((o) => /\bCI\b|confidence interval/i.test(o)),
-      primaryOutcomes: outcomes,
+      pooledEffectSize: hasPool ? narrative.quantitativeFindings.pooledEffectSize : notPooledText(pooled, titleOf),
+      confidenceIntervals: hasPool
+        ? pooled.analyses.map((a) => `${a.outcome} (k = ${a.k}): ${formatPooled(a)}`)
+        : outcomes.filter((o) => /\bCI\b|confidence interval/i.test(o)),
+      primaryOutcomes: [...(hasPool ? narrative.quantitativeFindings.keyOutcomes : []), ...outcomes],
     },
     commonThemes: s.commonThemes,
     clinicalRecommendations: [
@@ -296,10 +351,12 @@ export async function bulkAnalysis(app: AiApp, { ids, meter, model }: { ids: num
     ]
       .filter((t) => t && t.trim())
       .join("\n\n"),
-    conflictsAndHeterogeneity: s.conflictsAndHeterogeneity,
-    gradeAssessment: s.gradeAssessment,
+    conflictsAndHeterogeneity: hasPool
+      ? `${narrative.quantitativeFindings.statisticalHeterogeneity}\n\n${s.conflictsAndHeterogeneity}`
+      : s.conflictsAndHeterogeneity,
+    gradeAssessment: hasPool ? narrative.gradeAssessment : s.gradeAssessment,
     clinicalImplications: s.clinicalImplications,
-    strengthOfEvidence: s.strengthOfEvidence,
+    strengthOfEvidence: hasPool ? narrative.strengthOfEvidence : s.strengthOfEvidence,
   };
-  return { studyCount: rows.length, studies: rows.map(bulkStudy), analysis, model: result.model };
+  return { studyCount: rows.length, studies: rows.map(bulkStudy), analysis, metaAnalysis: pooled, model: result.model };
 }

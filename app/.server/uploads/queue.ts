@@ -1,7 +1,8 @@
 /**
  * The 'pdf-extract' queue job (issue 6): reads an uploaded PDF from R2, extracts its text with
  * unpdf under page and time limits (fulltext/fetch.ts extractPdfDocument), detects its metadata
- * (metadata.ts) and stores the Uploaded study as 'ready'.
+ * (metadata.ts) and stores the Uploaded study as 'ready'. While it works the row is 'extracting'
+ * with its percent done and what it is doing ("Reading page 3 of 12"), so the list shows progress.
  *
  * A PDF that cannot be read (password-protected or copy-protected, damaged, no text layer,
  * too little text, too slow) fails for good on the first attempt: its R2 object is deleted and
@@ -9,7 +10,7 @@
  * Other errors (R2 or D1 hiccups) are thrown so the queue retries; on the last attempt the same
  * clean-up runs with a generic reason.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import { uploadedStudies } from "../../../db/schema";
 import type { AppServices } from "../context";
@@ -25,6 +26,14 @@ export const UPLOAD_EXTRACT_TIMEOUT_MS = 25_000;
 export const UPLOAD_MIN_TEXT_CHARS = 1500;
 /** Longest stored full text, in characters. */
 export const MAX_FULLTEXT_CHARS = 400_000;
+/** Least time between two progress writes while pages are read, in ms (the first and last page always write). */
+export const PROGRESS_WRITE_INTERVAL_MS = 250;
+
+/**
+ * Percent done of an upload's processing at each step: the file read from R2, pages read
+ * (from `opening` to `pagesTo`, page by page), metadata detected; 100 when ready or failed.
+ */
+export const UPLOAD_PROGRESS = { reading: 5, opening: 10, pagesTo: 85, metadata: 90 } as const;
 
 const MessageSchema = z.object({
   kind: z.literal("pdf-extract"),
@@ -50,7 +59,7 @@ async function recordFailure(app: JobApp, msg: z.infer<typeof MessageSchema>, co
   await app.bindings.BUCKET.delete(msg.r2Key);
   await app.db
     .update(uploadedStudies)
-    .set({ status: "failed", failureCode: code, failureReason: reason, r2Key: null, fullTextContent: null, updatedAt: Date.now() })
+    .set({ status: "failed", failureCode: code, failureReason: reason, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: Date.now() })
     .where(and(eq(uploadedStudies.id, msg.uploadId), eq(uploadedStudies.userId, msg.userId)));
 }
 
@@ -84,19 +93,34 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
       return;
     }
     if (row.status === "ready" || row.status === "failed") return;
-    await app.db
-      .update(uploadedStudies)
-      .set({ status: "extracting", updatedAt: Date.now() })
-      .where(eq(uploadedStudies.id, row.id));
+    /** Writes the stage of a row still extracting (a row deleted or failed meanwhile is left alone). */
+    const stage = (progress: number, detail: string) =>
+      app.db
+        .update(uploadedStudies)
+        .set({ status: "extracting", progress: Math.round(progress), stageDetail: detail, updatedAt: Date.now() })
+        .where(and(eq(uploadedStudies.id, row.id), inArray(uploadedStudies.status, ["queued", "extracting"])));
+    await stage(UPLOAD_PROGRESS.reading, "Reading the file");
 
     const object = await app.bindings.BUCKET.get(msg.r2Key);
     if (!object) throw new PermanentFailure("FILE_MISSING", "The uploaded file is no longer stored; please upload it again.");
     const bytes = new Uint8Array(await object.arrayBuffer());
+    await stage(UPLOAD_PROGRESS.opening, "Opening the PDF");
 
     const signal = AbortSignal.timeout(UPLOAD_EXTRACT_TIMEOUT_MS);
+    let lastWrite = 0;
+    const onPage = async (read: number, pages: number) => {
+      // PDF.js parses in one long chain of promises; a macrotask turn lets the isolate answer
+      // other requests (the page polling this row) between pages.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const now = Date.now();
+      if (read !== 1 && read !== pages && now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
+      lastWrite = now;
+      const span = UPLOAD_PROGRESS.pagesTo - UPLOAD_PROGRESS.opening;
+      await stage(UPLOAD_PROGRESS.opening + (span * read) / pages, `Reading page ${read} of ${pages}`);
+    };
     let doc;
     try {
-      doc = await extractPdfDocument(bytes, { maxPages: UPLOAD_MAX_PAGES, signal });
+      doc = await extractPdfDocument(bytes, { maxPages: UPLOAD_MAX_PAGES, signal, onPage });
     } catch (error) {
       if (error instanceof FullTextError) throw new PermanentFailure(error.code, error.message);
       if (signal.aborted) {
@@ -111,11 +135,14 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
         `This PDF has only ${visible} characters of readable text, too little to be a paper (it may be damaged).`,
       );
     }
+    await stage(UPLOAD_PROGRESS.metadata, "Finding the title, authors and DOI");
     const meta = detectMetadata({ text: doc.text, firstPage: doc.firstPage, info: doc.info, fileName: row.fileName });
     const updated = await app.db
       .update(uploadedStudies)
       .set({
         status: "ready",
+        progress: 100,
+        stageDetail: null,
         failureCode: null,
         failureReason: null,
         title: meta.title,

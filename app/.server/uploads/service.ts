@@ -7,7 +7,7 @@
  * status 'failed' and its reason, which the user sees in the list until they delete it. A file
  * refused at upload time (not a PDF, too large, empty) leaves neither an object nor a row.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { uploadedStudies, type UploadedStudyRow, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
@@ -182,6 +182,10 @@ export interface ApiUploadedStudy {
   /** ISO 8601. */
   uploadedAt: string;
   status: UploadedStudyRow["status"];
+  /** Percent of the processing done, 0–100 (written by the extraction job as it reads pages). */
+  progress: number;
+  /** What processing is doing, in words ("Reading page 3 of 12"); null when queued or finished. */
+  stageDetail: string | null;
   /** Why processing failed (status 'failed'), else null. */
   failureReason: string | null;
   aiSummary: string | null;
@@ -212,6 +216,8 @@ export function toApiUploadedStudy(row: UploadedStudyRow, withText = false): Api
     fileSize: row.fileSize,
     uploadedAt: new Date(row.uploadedAt).toISOString(),
     status: row.status,
+    progress: row.progress,
+    stageDetail: row.stageDetail,
     failureReason: row.failureReason,
     aiSummary: row.aiSummary,
     fullTextAnalysis: row.fullTextAnalysis,
@@ -230,14 +236,21 @@ export function toApiUploadedStudy(row: UploadedStudyRow, withText = false): Api
   };
 }
 
-/** The user's uploaded studies, newest first (GET /api/uploaded-studies). */
+/**
+ * The user's uploaded studies, newest first (GET /api/uploaded-studies). The full texts stay in
+ * D1 (only their length is read): the page polls this list while uploads are processed.
+ */
 export async function listUploadedStudies(app: Pick<AppServices, "db">, { userId }: { userId: string }): Promise<ApiUploadedStudy[]> {
+  const { fullTextContent: _text, ...columns } = getTableColumns(uploadedStudies);
   const rows = await app.db
-    .select()
+    .select({ ...columns, fullTextLength: sql<number | null>`length(${uploadedStudies.fullTextContent})` })
     .from(uploadedStudies)
     .where(eq(uploadedStudies.userId, userId))
     .orderBy(desc(uploadedStudies.uploadedAt), desc(uploadedStudies.id));
-  return rows.map((row) => toApiUploadedStudy(row));
+  return rows.map(({ fullTextLength, ...row }) => ({
+    ...toApiUploadedStudy({ ...row, fullTextContent: null }),
+    fullTextLength: fullTextLength ?? 0,
+  }));
 }
 
 /**

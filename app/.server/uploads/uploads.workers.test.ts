@@ -6,6 +6,7 @@ import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
 import { extractUpload } from "./queue";
 import { extractMessageFor, type PdfExtractMessage } from "./service";
 import { MAX_UPLOAD_BYTES } from "./storage";
+import { recordingD1 } from "../../../tests/mocks/recording-d1";
 
 const BASE = "https://metamind.test";
 
@@ -267,6 +268,16 @@ describe("plans and sign-in", () => {
       expect.arrayContaining(["executiveSummary", "quantitativeFindings", "commonThemes", "clinicalRecommendations", "conflictsAndHeterogeneity", "gradeAssessment", "clinicalImplications"]),
     );
     expect(Object.keys(result.analysis.quantitativeFindings as object).sort()).toEqual(["confidenceIntervals", "pooledEffectSize", "primaryOutcomes"]);
+    // Issue 16: the bulk meta-analysis runs the /meta-analysis engine and says why nothing pooled
+    // (a trial and a meta-analysis of different outcomes), naming the studies by title.
+    const pooledText = (result.analysis.quantitativeFindings as { pooledEffectSize: string }).pooledEffectSize;
+    expect(pooledText).toMatch(/^Not pooled: no outcome was reported by at least 2 of these studies with usable numbers/);
+    expect(pooledText).not.toContain("pools effects only in a meta-analysis");
+    expect((result as unknown as { metaAnalysis: { analyses: unknown[] } }).metaAnalysis.analyses).toEqual([]);
+    for (const theme of result.analysis.commonThemes as string[]) {
+      expect(theme).toMatch(/^No outcome or intervention is shared|^[A-Z][^:]* \((outcome|intervention or exposure)\)|^“/);
+    }
+    expect(summary.summary).not.toMatch(/\bT\d+\.S\d+\b/);
     const tooFew = await json(pro, "/api/uploaded-studies/bulk-analysis", "POST", { studyIds: [first!.id] });
     expect(tooFew.status).toBe(400);
     expect(((await tooFew.json()) as { message: string }).message).toBe("Please select at least 2 studies for meta-analysis");
@@ -438,4 +449,72 @@ describe("the extraction job's retries", () => {
     expect(await objectKeys(pro.userId)).toEqual([]);
     expect((await list(pro))[0]).toMatchObject({ status: "failed", failureReason: "The PDF could not be processed. Please try uploading it again." });
   });
+});
+
+describe("bulk meta-analysis of uploads", () => {
+  it("pools the studies' effect data through the /meta-analysis engine (same numbers as metafor)", async () => {
+    const pro = await newProAccount();
+    const abstracts = [
+      ["Drug A versus placebo: a randomised controlled trial", "We randomly assigned 198 adults. Mortality was 12/100 vs 20/98 (p = 0.04)."],
+      ["Drug A in older adults: a randomized trial", "We randomly assigned 822 patients. Mortality occurred in 57 of 411 patients given drug A and 73 of 411 given placebo."],
+      ["Drug A in primary care: a randomised trial", "We randomly assigned 390 adults. Mortality was 30/200 vs 35/190."],
+    ];
+    const ids: number[] = [];
+    for (const [title, abstract] of abstracts) {
+      const row = await env.DB.prepare(
+        "INSERT INTO uploaded_studies (user_id, file_name, file_size, status, progress, title, abstract, full_text_content) VALUES (?, ?, 1000, 'ready', 100, ?, ?, ?) RETURNING id",
+      )
+        .bind(pro.userId, `${title}.pdf`, title, abstract, `${title}\n\n${abstract}`)
+        .first<{ id: number }>();
+      ids.push(row!.id);
+    }
+    const res = await json(pro, "/api/uploaded-studies/bulk-analysis", "POST", { studyIds: ids });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      analysis: { quantitativeFindings: { pooledEffectSize: string; confidenceIntervals: string[] }; strengthOfEvidence: string };
+      metaAnalysis: { analyses: { outcome: string; measure: string; k: number; estimate: number; method: string; test: string }[] };
+    };
+    const [a] = body.metaAnalysis.analyses;
+    expect([a!.outcome, a!.measure, a!.k, a!.method, a!.test]).toEqual(["mortality", "RR", 3, "REML", "knha"]);
+    // R: rma(escalc("RR", ai=c(12,57,30), n1i=c(100,411,200), ci=c(20,73,35), n2i=c(98,411,190)), method="REML", test="knha")
+    expect(a!.estimate).toBeCloseTo(-0.27303629, 6);
+    expect(body.analysis.quantitativeFindings.pooledEffectSize).toMatch(/^Mortality: 3 studies pooled with a random-effects model \(REML estimate of tau²\) with the Hartung–Knapp adjustment gave RR 0\.76 \(95% CI /);
+    expect(body.analysis.quantitativeFindings.confidenceIntervals[0]).toMatch(/^mortality \(k = 3\): RR 0\.76 \(95% CI /);
+  }, 30_000);
+});
+
+describe("the extraction job's progress", () => {
+  it.skipIf(!hasPdfs)("the row is 'extracting' while the PDF is read and reports page by page, then ready at 100%", async () => {
+    const pro = await newProAccount();
+    expect((await upload(pro, [{ name: BMJ, bytes: pdf(BMJ) }])).status).toBe(200);
+    const [queued] = await list(pro);
+    expect(queued).toMatchObject({ status: "queued", progress: 0, stageDetail: null });
+    const row = await env.DB.prepare("SELECT id, user_id AS userId, r2_key AS r2Key FROM uploaded_studies WHERE user_id = ?")
+      .bind(pro.userId)
+      .first<{ id: number; userId: string; r2Key: string }>();
+    // What the list says at the moment the job reads the file from R2.
+    let whileReading: Record<string, unknown> | undefined;
+    const watchingBucket = {
+      get: async (key: string) => {
+        whileReading = (await list(pro))[0];
+        return env.BUCKET.get(key);
+      },
+      delete: (keys: string | string[]) => env.BUCKET.delete(keys),
+    } as unknown as R2Bucket;
+    const writes: Record<string, unknown>[] = [];
+    const app = { db: createDb(recordingD1(env.DB, "uploaded_studies", writes)), bindings: { ...env, BUCKET: watchingBucket } };
+    await extractUpload(app, extractMessageFor(row!), { isLastAttempt: false });
+
+    expect(whileReading).toMatchObject({ status: "extracting", progress: 5, stageDetail: "Reading the file" });
+    const steps = writes.map((w) => [w.status, w.progress, w.stage_detail]);
+    expect(steps[0]).toEqual(["extracting", 5, "Reading the file"]);
+    expect(steps[1]).toEqual(["extracting", 10, "Opening the PDF"]);
+    expect(steps).toContainEqual(["extracting", 18, "Reading page 1 of 10"]);
+    expect(steps).toContainEqual(["extracting", 85, "Reading page 10 of 10"]);
+    expect(steps.at(-2)).toEqual(["extracting", 90, "Finding the title, authors and DOI"]);
+    expect(steps.at(-1)).toEqual(["ready", 100, null]);
+    const percents = steps.map((s) => s[1] as number);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect((await list(pro))[0]).toMatchObject({ status: "ready", progress: 100, stageDetail: null });
+  }, 60_000);
 });

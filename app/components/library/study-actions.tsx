@@ -1,11 +1,13 @@
 import { Bookmark, BookmarkCheck, Download, ExternalLink, Quote, Unlock } from "lucide-react";
 import { useEffect, useState } from "react";
-import { ExportDialog } from "~/components/export-dialog";
-import { CitationDialog } from "~/components/library/citation-dialog";
+import { loadWhenOpen } from "~/components/on-demand";
 import { loadBookmarks, toggleBookmark, useIsBookmarked } from "~/lib/bookmarks";
 import { lookupOpenAccess, openRepositorySearch } from "~/lib/open-access";
 import { toast } from "~/lib/toast";
 import { httpUrl } from "~/lib/user-html";
+
+const ExportDialog = loadWhenOpen(() => import("~/components/export-dialog").then((m) => m.ExportDialog));
+const CitationDialog = loadWhenOpen(() => import("~/components/library/citation-dialog").then((m) => m.CitationDialog));
 
 const BUTTON =
   "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50";

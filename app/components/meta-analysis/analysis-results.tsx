@@ -138,8 +138,8 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
         <ul data-testid="analysis-notes" className="list-disc space-y-1 pl-5 text-sm text-slate-700">
           {a.notes.map((n, i) =>
             n.startsWith("Warning:") ? (
-              <li key={i} role="alert" data-testid="heterogeneity-warning" className="rounded bg-amber-50 p-1 font-medium text-amber-900">
-                {n}
+              <li key={i} data-testid="heterogeneity-warning" className="rounded bg-amber-50 p-1 font-medium text-amber-900">
+                <span role="alert">{n}</span>
               </li>
             ) : (
               <li key={i}>{n}</li>

@@ -1,11 +1,13 @@
 import { History, Loader2, Table2 } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { QuotedTable } from "~/components/meta-analysis/quoted-table";
 import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, parseReport, type TrialReport } from "~/lib/arms";
 import { applyEdit, type ArmStudyRow, BINARY_MEASURES, CONTINUOUS_MEASURES, fieldsFor } from "~/lib/arms/review";
 import type { Measure } from "~/lib/meta-analysis/types";
+import { applyStoredEdits, type StoredEdit } from "~/lib/review-extraction";
 
 export interface ArmStudyInput {
   id: string;
@@ -14,7 +16,36 @@ export interface ArmStudyInput {
   text: string;
   /** When set, the article's JATS full text from Europe PMC is read instead (falling back to `text`). */
   pmcid?: string | null;
+  /**
+   * When set, the text to read comes from this URL (GET → {kind, format, text}): a review record's
+   * best text — Europe PMC JATS, the uploaded PDF's text, the attached full text or the abstract.
+   */
+  reportUrl?: string;
+  /** The key corrections are stored under (default `id`); a review's record uses "review:{id}:{recordId}". */
+  studyKey?: string;
 }
+
+/** Labels of the sources a report URL answers with. */
+const REPORT_KIND_LABEL: Record<string, string> = { europepmc: "Europe PMC full text", upload: "uploaded PDF", fulltext: "attached full text", abstract: "abstract" };
+
+/** The text a review record's report URL gives, or null when it cannot be read. */
+async function fetchReport(url: string, signal?: AbortSignal): Promise<{ text: string; format: "jats" | "text"; kind: string } | null> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) return null;
+  const body = (await res.json()) as { text?: string; format?: string; kind?: string };
+  if (typeof body.text !== "string" || !body.text || (body.format !== "jats" && body.format !== "text")) return null;
+  return { text: body.text, format: body.format, kind: body.kind ?? "" };
+}
+
+/** The user's stored corrections of one study and outcome (GET /api/extraction/edits), oldest first; [] when they cannot be read. */
+async function fetchStoredEdits(studyKey: string, outcome: string, signal?: AbortSignal): Promise<StoredEdit[]> {
+  const res = await fetch(`/api/extraction/edits?studyKey=${encodeURIComponent(studyKey)}&outcome=${encodeURIComponent(outcome)}`, { signal });
+  if (!res.ok) return [];
+  return ((await res.json()) as { edits?: StoredEdit[] }).edits ?? [];
+}
+
+/** Where the last question is kept so a revisit starts with it (and its stored corrections). */
+const QUESTION_KEY = "metamind:arm-question:v1";
 
 /** The study's full text from Europe PMC (GET /api/extraction/fulltext/:pmcid), or null when unavailable. */
 async function fetchFullText(pmcid: string, signal?: AbortSignal): Promise<string | null> {
@@ -34,9 +65,16 @@ const FIELD_LABEL: Record<ArmField, string> = { events: "Events", groupSize: "n"
 const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", comparator: "Comparator" };
 
 /** Extracts one study's arm data through POST /api/extraction/arms. */
-async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signal?: AbortSignal): Promise<ArmStudyRow> {
-  const jats = study.pmcid ? await fetchFullText(study.pmcid, signal) : null;
-  const source: ArmStudyRow["source"] = jats && jats.length <= 2 * 1024 * 1024 ? { text: jats, format: "jats" } : { text: study.text, format: "text" };
+async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signal?: AbortSignal): Promise<ArmStudyRow & { kind: string }> {
+  const report = study.reportUrl ? await fetchReport(study.reportUrl, signal) : null;
+  const jats = !report && study.pmcid ? await fetchFullText(study.pmcid, signal) : null;
+  const source: ArmStudyRow["source"] =
+    report && report.text.length <= 2 * 1024 * 1024
+      ? { text: report.text, format: report.format }
+      : jats && jats.length <= 2 * 1024 * 1024
+        ? { text: jats, format: "jats" }
+        : { text: study.text, format: "text" };
+  const kind = report && source.text === report.text ? report.kind : source.format === "jats" ? "europepmc" : "";
   const res = await fetch("/api/extraction/arms", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -45,17 +83,17 @@ async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signa
   });
   const body = (await res.json()) as ArmExtraction & { message?: string };
   if (!res.ok) throw new Error(body.message ?? `Extraction failed (${res.status})`);
-  return { studyId: study.id, title: study.title, source, result: body, audit: [] };
+  return { studyId: study.id, title: study.title, source, result: body, audit: [], kind };
 }
 
 /** Stores edits for a signed-in user; returns false when they could not be stored. */
-async function storeEdit(row: ArmStudyRow, outcome: string): Promise<boolean> {
+async function storeEdit(row: ArmStudyRow, studyKey: string, outcome: string): Promise<boolean> {
   const last = row.audit[row.audit.length - 1];
   if (!last) return true;
   const res = await fetch("/api/extraction/edits", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ edits: [{ studyKey: row.studyId, outcome, arm: last.arm, field: last.field, oldValue: last.oldValue, newValue: last.newValue }] }),
+    body: JSON.stringify({ edits: [{ studyKey, outcome, arm: last.arm, field: last.field, oldValue: last.oldValue, newValue: last.newValue }] }),
   });
   return res.ok;
 }
@@ -64,42 +102,7 @@ function QuoteView({ quote, report }: { quote: ArmQuote; report: TrialReport | n
   if (isTableQuote(quote)) {
     const table = report?.tables.find((t) => t.label === quote.table);
     if (!table) return <p className="text-sm text-slate-700">{quote.table}: “{quote.text}”</p>;
-    return (
-      <div className="max-h-72 overflow-auto">
-        <p className="mb-1 text-xs font-medium text-slate-600">
-          {table.label}
-          {table.caption ? `: ${table.caption}` : ""}
-        </p>
-        <table className="text-xs">
-          <thead>
-            {table.header.map((h, hi) => (
-              <tr key={hi}>
-                {h.map((cell, ci) => (
-                  <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${quote.row === -1 && quote.column === ci ? "bg-amber-200" : ""}`}>
-                    {cell}
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.rows.map((r, ri) => (
-              <tr key={ri}>
-                {r.map((cell, ci) => (
-                  <td
-                    key={ci}
-                    data-highlighted={ri === quote.row && ci === quote.column ? "true" : undefined}
-                    className={`border border-slate-200 px-1 py-0.5 ${ri === quote.row && ci === quote.column ? "bg-amber-200 font-semibold" : ri === quote.row ? "bg-amber-50" : ""}`}
-                  >
-                    {cell}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
+    return <QuotedTable table={table} row={quote.row} column={quote.column} />;
   }
   const text = report?.text ?? "";
   const paragraph = report?.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end);
@@ -158,7 +161,7 @@ function Cell({
         aria-label={value === null ? `${label}: not reported` : `${label}: ${value}, show quote`}
         aria-pressed={selected}
         onClick={onSelect}
-        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-400" : "text-slate-900 underline decoration-dotted"}`}
+        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-500" : "text-slate-900 underline decoration-dotted"}`}
       >
         {value === null ? "not reported" : String(value)}
         {derived ? <sup title={`derived: ${derived.from}`}>d</sup> : null}
@@ -197,6 +200,20 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
   const [selected, setSelected] = useState<{ studyId: string; arm: ArmKey; field: ArmField } | null>(null);
   const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ binary: "OR", continuous: "SMD" });
   const [storeNote, setStoreNote] = useState<string | null>(null);
+  const [kinds, setKinds] = useState<Map<string, string>>(new Map());
+  const keyOf = (studyId: string) => studies.find((s) => s.id === studyId)?.studyKey ?? studyId;
+
+  // A revisit starts from the last question asked (its stored corrections are applied on extraction).
+  useEffect(() => {
+    try {
+      const saved = JSON.parse(localStorage.getItem(QUESTION_KEY) ?? "null") as Partial<ArmQuestionForm> | null;
+      if (!saved || typeof saved !== "object") return;
+      const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 500) : "");
+      setForm((f) => (f.intervention || f.comparator || f.outcome ? f : { intervention: text(saved.intervention), comparator: text(saved.comparator), outcome: text(saved.outcome) }));
+    } catch (e) {
+      console.warn("could not read the last extraction question", e);
+    }
+  }, []);
 
   const reports = useMemo(() => {
     const map = new Map<string, TrialReport>();
@@ -218,10 +235,25 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
     setSelected(null);
     try {
       const out: ArmStudyRow[] = [];
-      for (const study of studies) out.push(await extractOne(study, form));
+      const found = new Map<string, string>();
+      const name = form.outcome.trim();
+      for (const study of studies) {
+        const { kind, ...row } = await extractOne(study, form);
+        found.set(study.id, kind);
+        // The user's stored corrections of this study and outcome: the latest value per cell, with the audit trail.
+        const stored = signedIn ? await fetchStoredEdits(study.studyKey ?? study.id, name) : [];
+        const applied = applyStoredEdits(row.result, stored);
+        out.push({ ...row, result: applied.result, audit: applied.audit });
+      }
+      try {
+        localStorage.setItem(QUESTION_KEY, JSON.stringify(form));
+      } catch (e) {
+        console.warn("could not keep the extraction question", e);
+      }
+      setKinds(found);
       setRows(out);
-      setOutcome(form.outcome.trim());
-      onUse(out, form.outcome.trim(), measures);
+      setOutcome(name);
+      onUse(out, name, measures);
     } catch (e) {
       setError(e instanceof Error ? e.message : "Extraction failed.");
     } finally {
@@ -244,7 +276,7 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
     setRows(updated);
     onUse(updated, outcome, measures);
     if (signedIn && next !== row) {
-      void storeEdit(next, outcome).then((ok) => setStoreNote(ok ? "Corrections are saved to your account." : "A correction could not be saved to your account."));
+      void storeEdit(next, keyOf(next.studyId), outcome).then((ok) => setStoreNote(ok ? "Corrections are saved to your account." : "A correction could not be saved to your account."));
     }
   }
 
@@ -337,7 +369,10 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
                         </td>
                       )),
                     )}
-                    <td className="px-2 py-1 text-xs text-slate-500">{row.result.extractor}</td>
+                    <td className="px-2 py-1 text-xs text-slate-500">
+                      {row.result.extractor}
+                      {REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""] ? ` · ${REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""]}` : ""}
+                    </td>
                   </tr>
                 ))}
               </tbody>

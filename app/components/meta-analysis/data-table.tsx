@@ -168,7 +168,7 @@ function DataTableRow({
         data-testid="data-row"
         data-study-id={row.studyId}
         data-included={row.included}
-        className={`align-top ${problem ? "" : "border-b border-slate-100"} ${row.included ? "" : "text-slate-400"}`}
+        className={`align-top ${problem ? "" : "border-b border-slate-100"} ${row.included ? "" : "text-slate-500"}`}
       >
         <td className="py-2 pr-2">
           {editable ? (

@@ -4,16 +4,8 @@ import { ListPlus, Loader2, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import type { ApiReview } from "~/lib/reviews";
+import { SEARCH_IMPORT_PER_DATABASE, type ApiReview } from "~/lib/reviews";
 import { ReviewApiError, reviewsApi, type ImportResult } from "~/lib/reviews-client";
-
-/** Records per database a search import brings in ('All available'). */
-const PER_DATABASE = 500;
-
-/** How many records 'Add all results' brings in: each answering database's hits, up to 500 each. */
-export function recordsToAdd(providers: Record<string, { status: string; totalCount: number } | undefined>): number {
-  return Object.values(providers).reduce((n, p) => n + (p && p.status === "ok" ? Math.min(p.totalCount, PER_DATABASE) : 0), 0);
-}
 
 /**
  * 'Add all N results to a review' on /search: picks a review (or creates one) and imports every
@@ -71,7 +63,7 @@ export function AddToReviewButton({ params, count }: { params: URLSearchParams; 
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Add the search to a review</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Every record of this search — up to {PER_DATABASE} per database — becomes a record of the review, de-duplicated against what it already holds.
+            Every record of this search — up to {SEARCH_IMPORT_PER_DATABASE} per database — becomes a record of the review, de-duplicated against what it already holds.
           </Dialog.Description>
           {done ? (
             <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">

@@ -74,7 +74,7 @@ function ReportCard({ review, record, onDone }: { review: ReviewWithSources; rec
         )}
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <Button size="sm" className="bg-emerald-600 hover:bg-emerald-700" disabled={busy !== null} onClick={() => decide("include")}>
+        <Button size="sm" className="bg-emerald-700 hover:bg-emerald-800" disabled={busy !== null} onClick={() => decide("include")}>
           <Check aria-hidden /> Include
         </Button>
         <select

@@ -229,7 +229,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
         {!records ? (
           <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />
         ) : (
-          <div className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200">
+          <div className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200" role="region" aria-label="Records" tabIndex={0}>
             <table className="w-full text-left text-sm" data-testid="records-table">
               <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500">
                 <tr>

@@ -168,7 +168,7 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             </span>
             <span>{p.included} included</span>
           </div>
-          <div className="mt-1 h-2 rounded-full bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+          <div className="mt-1 h-2 rounded-full bg-slate-100" role="progressbar" aria-label="Screening progress" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
             <div className="h-2 rounded-full bg-brand-600" style={{ width: `${pct}%` }} />
           </div>
         </div>
@@ -217,7 +217,7 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             )}
 
             <div className="mt-5 flex flex-wrap items-end gap-2">
-              <Button onClick={() => act("include")} disabled={busy} className="bg-emerald-600 hover:bg-emerald-700" aria-keyshortcuts="i">
+              <Button onClick={() => act("include")} disabled={busy} className="bg-emerald-700 hover:bg-emerald-800" aria-keyshortcuts="i">
                 <Check aria-hidden /> Include <kbd className="ml-1 rounded bg-white/20 px-1 text-xs">i</kbd>
               </Button>
               <Button onClick={() => act("exclude")} disabled={busy} variant="destructive" aria-keyshortcuts="e">

@@ -2,13 +2,15 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { ArrowUp, Download, FileStack, FlaskConical, Trash2, X } from "lucide-react";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { CombinedSummaryDialog } from "~/components/combined-summary-dialog";
-import { ExportDialog } from "~/components/export-dialog";
-import { GuestTrialDialog } from "~/components/guest-trial-dialog";
-import { UpgradePrompt } from "~/components/search/upgrade-prompt";
+import { loadWhenOpen } from "~/components/on-demand";
 import { Button } from "~/components/ui/button";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { clearSelection, removeStudy, useMetaSelection } from "~/lib/meta-selection";
+
+const CombinedSummaryDialog = loadWhenOpen(() => import("~/components/combined-summary-dialog").then((m) => m.CombinedSummaryDialog));
+const ExportDialog = loadWhenOpen(() => import("~/components/export-dialog").then((m) => m.ExportDialog));
+const GuestTrialDialog = loadWhenOpen(() => import("~/components/guest-trial-dialog").then((m) => m.GuestTrialDialog));
+const UpgradePrompt = loadWhenOpen(() => import("~/components/search/upgrade-prompt").then((m) => m.UpgradePrompt));
 
 /** Scroll distance (px) after which the scroll-to-top button appears. */
 export const SCROLL_TOP_THRESHOLD = 400;

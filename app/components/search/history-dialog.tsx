@@ -12,7 +12,6 @@ import {
   providerNames,
   type StoredSearchFilters,
 } from "~/lib/search-params";
-import { cn } from "~/lib/utils";
 
 /** One row of GET /api/search-history. */
 export interface SearchHistoryEntry {
@@ -214,29 +213,6 @@ export function HistoryDialog({
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <HistoryDialogContent onClose={() => onOpenChange(false)} />
-    </Dialog.Root>
-  );
-}
-
-/** The header's History button (icon only on small screens) and its dialog. */
-export function HistoryButton({ className }: { className?: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <button
-          type="button"
-          title="Search history"
-          className={cn(
-            "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3",
-            className
-          )}
-        >
-          <History className="size-4 shrink-0" aria-hidden />
-          <span className="sr-only lg:not-sr-only">History</span>
-        </button>
-      </Dialog.Trigger>
-      <HistoryDialogContent onClose={() => setOpen(false)} />
     </Dialog.Root>
   );
 }

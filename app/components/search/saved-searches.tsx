@@ -262,6 +262,7 @@ export function SavedSearchesMenu({ onRun }: { onRun: SavedSearchesProps["onRun"
 
   return (
     <DropdownMenu.Root
+      modal={false}
       onOpenChange={(open) => {
         if (open) void load();
       }}

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Check, Crown, Info, X } from "lucide-react";
-import { useCallback, useMemo, useState, type ReactElement } from "react";
+import { useState } from "react";
 import { Button } from "~/components/ui/button";
 
 /** The gated features of SPEC §6 that open the upgrade prompt. */
@@ -116,35 +116,4 @@ function UpgradeOptions() {
       )}
     </>
   );
-}
-
-/**
- * State for one upgrade prompt per page: `open(feature, reason)` shows it; render `element`
- * once anywhere in the page.
- */
-export function useUpgradePrompt(): {
-  open: (feature: UpgradeFeature, reason: string) => void;
-  element: ReactElement;
-} {
-  const [state, setState] = useState<{ open: boolean; feature: UpgradeFeature; reason: string }>({
-    open: false,
-    feature: "multi_database",
-    reason: "",
-  });
-  const open = useCallback(
-    (feature: UpgradeFeature, reason: string) => setState({ open: true, feature, reason }),
-    []
-  );
-  const element = useMemo(
-    () => (
-      <UpgradePrompt
-        open={state.open}
-        feature={state.feature}
-        reason={state.reason}
-        onOpenChange={(next) => setState((current) => ({ ...current, open: next }))}
-      />
-    ),
-    [state]
-  );
-  return { open, element };
 }

@@ -22,9 +22,13 @@ export const CardHeader = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivEleme
 );
 CardHeader.displayName = "CardHeader";
 
-export const CardTitle = forwardRef<HTMLHeadingElement, HTMLAttributes<HTMLHeadingElement>>(
-  ({ className, ...props }, ref) => (
-    <h3 ref={ref} className={cn("text-lg leading-tight font-semibold", className)} {...props} />
+/**
+ * A card's heading: an h3 unless `as` gives the level that fits the page's outline (h1 on a page
+ * that is one card, h2 for cards right under the page's h1), so headings never skip a level.
+ */
+export const CardTitle = forwardRef<HTMLHeadingElement, HTMLAttributes<HTMLHeadingElement> & { as?: "h1" | "h2" | "h3" }>(
+  ({ className, as: Tag = "h3", ...props }, ref) => (
+    <Tag ref={ref} className={cn("text-lg leading-tight font-semibold", className)} {...props} />
   )
 );
 CardTitle.displayName = "CardTitle";

@@ -1,48 +1,29 @@
-import { useEffect, useSyncExternalStore } from "react";
-import {
-  Toast,
-  ToastClose,
-  ToastDescription,
-  ToastProvider,
-  ToastTitle,
-  ToastViewport,
-} from "~/components/ui/toast";
-import {
-  dismissToast,
-  getCurrentToast,
-  showPendingToast,
-  subscribeToToasts,
-  TOAST_DURATION_MS,
-} from "~/lib/toast";
+import { Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { lazyComponent } from "~/components/on-demand";
+import { getCurrentToast, showPendingToast, subscribeToToasts } from "~/lib/toast";
 
-/** Renders the toast from `~/lib/toast`; mount once in the root layout. */
+const ToastView = lazyComponent(() => import("~/components/ui/toast-view").then((m) => m.ToastView));
+
+/**
+ * Renders the toast from `~/lib/toast`; mount once in the root layout. The Radix toast code is not
+ * part of any page's initial JavaScript: it is fetched once the page is idle after hydration (so a
+ * toast shows at once, also after the connection drops) and mounted with the first toast.
+ */
 export function Toaster() {
   const current = useSyncExternalStore(subscribeToToasts, getCurrentToast, () => null);
+  const [wanted, setWanted] = useState(false);
+  if (current && !wanted) setWanted(true);
 
   useEffect(() => {
     showPendingToast();
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
+    idle(() => ToastView.preload());
   }, []);
 
+  if (!wanted) return null;
   return (
-    <ToastProvider duration={TOAST_DURATION_MS}>
-      {current && (
-        <Toast
-          key={current.id}
-          open={current.open}
-          onOpenChange={(open) => {
-            if (!open) dismissToast(current.id);
-          }}
-          duration={current.duration ?? TOAST_DURATION_MS}
-          variant={current.variant}
-        >
-          <div className="grid gap-1">
-            <ToastTitle>{current.title}</ToastTitle>
-            {current.description && <ToastDescription>{current.description}</ToastDescription>}
-          </div>
-          <ToastClose />
-        </Toast>
-      )}
-      <ToastViewport />
-    </ToastProvider>
+    <Suspense fallback={null}>
+      <ToastView current={current} />
+    </Suspense>
   );
 }

@@ -1,42 +1,29 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Copy, Download, FileOutput, X } from "lucide-react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { downloadBlob } from "~/lib/export-client";
+import { reportPlainText, reportSections, type ReportSection } from "~/lib/report-sections";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
-import {
-  asStructured,
-  evidenceLabel,
-  reportFileName,
-  reportHtml,
-  reportTitle,
-  splitSections,
-  stripMarkup,
-  structuredSections,
-  type TextSection,
-} from "~/lib/uploads";
+import { asStructured, evidenceLabel, reportFileName, reportHtml, reportTitle } from "~/lib/uploads";
+import { AnalysisView as OutcomeAnalysisView } from "~/components/meta-analysis/analysis-results";
+import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
+import { ReportBody } from "./report-body";
 
-/** The sections of a report's content: structured when it is an object with executiveSummary, else split text (SPEC §4). */
-export function contentSections(content: unknown, defaultTitle: string): TextSection[] {
-  const structured = asStructured(content);
-  if (structured) return structuredSections(structured);
-  return splitSections(stripMarkup(typeof content === "string" ? content : ""), defaultTitle);
+/** Renders a stored summary or analysis text (or structured analysis) as titled sections (SPEC §4 analysis view). */
+export function AnalysisView({ content, defaultTitle }: { content: unknown; defaultTitle: string }) {
+  return <ReportBody sections={reportSections(content, [], defaultTitle)} />;
 }
 
-/** Renders analysis content as titled sections (SPEC §4 analysis view). */
-export function AnalysisView({ content, defaultTitle }: { content: unknown; defaultTitle: string }) {
-  const sections = contentSections(content, defaultTitle);
-  return (
-    <div className="space-y-4" data-testid="analysis-view">
-      {sections.map((s, i) => (
-        <section key={`${s.title}-${i}`}>
-          <h3 className="mb-1 text-sm font-semibold text-slate-900">{s.title}</h3>
-          <div className="space-y-2 text-sm leading-relaxed whitespace-pre-line text-slate-700">{s.body}</div>
-        </section>
-      ))}
-    </div>
-  );
+/** The numbered list of a report's studies, so "Study 2" in its text can be looked up by title. */
+function studiesSection(studies: readonly ReportStudy[]): ReportSection {
+  return {
+    title: "Studies",
+    blocks: [{ items: studies.map((s, i) => `Study ${i + 1}: ${s.title}${s.authors.length ? ` — ${s.authors.slice(0, 3).join(", ")}${s.authors.length > 3 ? " et al." : ""}` : ""}`) }],
+    sources: [],
+  };
 }
 
 export interface ReportStudy {
@@ -55,6 +42,10 @@ export interface ReportModalProps {
   studies: readonly ReportStudy[];
   /** high / moderate / low when the server computed it. */
   strengthOfEvidence?: string | null;
+  /** The /meta-analysis engine's result for the studies (bulk analysis): its pooled outcomes are drawn with forest plots. */
+  metaAnalysis?: MetaAnalysisJobResult | null;
+  /** Cited sentence ids ("T2.S5") → their sentences, to quote the sources under each section. */
+  citationSources?: Readonly<Record<string, { quote?: string }>>;
   /** Opens the export dialog for the report's studies. */
   onExport: () => void;
 }
@@ -64,13 +55,27 @@ export interface ReportModalProps {
  * an evidence badge ('Evidence: Moderate' unless the computed strength is known), a study-count
  * badge, and Copy, Download (metamind-{summary|analysis}-report-{timestamp}.html), Export and close.
  */
-export function ReportModal({ open, onOpenChange, type, content, studies, strengthOfEvidence, onExport }: ReportModalProps) {
+/** The engine's pooled outcomes (forest and funnel plots, heterogeneity, GRADE), as on /meta-analysis. */
+function PooledAnalyses({ result }: { result: MetaAnalysisJobResult }) {
+  if (result.analyses.length === 0) return null;
+  return (
+    <section aria-label="Pooled analyses" data-testid="pooled-analyses" className="mt-8 space-y-8">
+      <h3 className="text-base font-semibold text-slate-900">Pooled analyses (MetaMind&apos;s metafor-compatible engine)</h3>
+      {result.analyses.map((a, i) => (
+        <OutcomeAnalysisView key={`${a.outcome}-${a.measure}-${i}`} a={a} index={i} />
+      ))}
+    </section>
+  );
+}
+
+export function ReportModal({ open, onOpenChange, type, content, studies, strengthOfEvidence, citationSources, metaAnalysis, onExport }: ReportModalProps) {
   const n = studies.length;
   const title = reportTitle(type, n);
   const defaultTitle = type === "summary" ? "Combined Analysis" : "Executive Summary";
   const evidence = evidenceLabel(strengthOfEvidence ?? asStructured(content)?.strengthOfEvidence);
-  const sections = contentSections(content, defaultTitle);
-  const plain = sections.map((s) => `${s.title}\n${s.body}`).join("\n\n");
+  const body = reportSections(content, studies, defaultTitle, citationSources);
+  const sections = [...body, studiesSection(studies)];
+  const plain = reportPlainText(sections);
 
   const copy = async () => {
     try {
@@ -82,7 +87,14 @@ export function ReportModal({ open, onOpenChange, type, content, studies, streng
   };
   const download = () => {
     const name = reportFileName(type);
-    downloadBlob(new Blob([withUserHtmlCsp(reportHtml({ title, evidence, sections, studies }))], { type: "text/html;charset=utf-8" }), name);
+    // The download lists the studies itself (with file names), so the body leaves them out.
+    const bodyHtml = renderToStaticMarkup(
+      <>
+        <ReportBody sections={body} />
+        {metaAnalysis ? <PooledAnalyses result={metaAnalysis} /> : null}
+      </>,
+    );
+    downloadBlob(new Blob([withUserHtmlCsp(reportHtml({ title, evidence, sections: [], bodyHtml, studies }))], { type: "text/html;charset=utf-8" }), name);
     toast({ title: "Download Started", description: name });
   };
 
@@ -121,7 +133,8 @@ export function ReportModal({ open, onOpenChange, type, content, studies, streng
             </div>
           </div>
           <div className="overflow-y-auto p-5">
-            <AnalysisView content={content} defaultTitle={defaultTitle} />
+            <ReportBody sections={sections} />
+            {metaAnalysis ? <PooledAnalyses result={metaAnalysis} /> : null}
           </div>
         </Dialog.Content>
       </Dialog.Portal>

@@ -79,6 +79,33 @@ const STATUS_LABELS: Record<UploadedStudy["status"], string> = {
   failed: "Failed",
 };
 
+/**
+ * The processing stage of a queued or extracting upload as the extraction job writes it (issue
+ * 16): "Waiting in the queue", then "Reading page 3 of 12 · 40%" with a progress bar.
+ */
+function ProcessingProgress({ study }: { study: UploadedStudy }) {
+  const percent = Math.max(0, Math.min(100, Math.round(study.progress)));
+  const text = study.status === "queued" ? "Waiting in the processing queue" : (study.stageDetail ?? "Extracting text");
+  return (
+    <div className="pt-1" data-testid="processing-progress" data-stage={study.status} data-progress={percent}>
+      <div className="flex justify-between gap-2 text-xs text-slate-600">
+        <span>{text}</span>
+        <span className="tabular-nums">{percent}%</span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={`Processing ${study.fileName}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className="h-full bg-brand-600 transition-[width] duration-300" style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
 /** SPEC §2: one uploaded study with its badges and buttons; processing status from the queue. */
 export function StudyItem({ study, selected, pending, streaming, onSelect, onSummary, onAnalysis, onDelete, onViewSummary, onViewAnalysis }: StudyItemProps) {
   const ready = study.status === "ready";
@@ -115,6 +142,7 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
               {study.fullTextAnalysis ? "Full Analysis Ready" : "No Full Analysis"}
             </Badge>
           </div>
+          {study.status === "queued" || study.status === "extracting" ? <ProcessingProgress study={study} /> : null}
           {streaming !== null ? (
             <p className="mt-2 rounded-md bg-slate-50 p-3 text-sm whitespace-pre-line text-slate-700" data-testid="streaming-text" aria-live="polite">
               {streaming || "…"}

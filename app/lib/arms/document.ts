@@ -152,8 +152,23 @@ function spreadSpans(header: string[][], width: number): string[][] {
       return out;
     }
     const below = header.slice(h + 1);
+    const last = header[header.length - 1];
     const out = [...row];
-    for (let c = 2; c < width; c += 1) if (!out[c] && out[c - 1] && below.some((r) => r[c])) out[c] = out[c - 1];
+    let runStart = 1;
+    for (let c = 1; c < width; c += 1) {
+      if (row[c]) {
+        if (row[c] !== row[c - 1]) runStart = c;
+        continue;
+      }
+      if (c < 2 || !out[c - 1] || !below.some((r) => r[c]) || below.some((r) => r[c] && isComparisonLabel(r[c]))) continue;
+      // A sub-label that repeats the first one under the current group ("n (%)" again) starts the next group, not this one.
+      if (last[c] && last[c] === last[runStart] && c > runStart) {
+        const next = row.findIndex((cell, k) => k > c && cell);
+        if (next > c && row.slice(c + 1, next).every((cell) => !cell) && next - c <= 2) for (let k = c; k < next; k += 1) out[k] = row[next];
+        continue;
+      }
+      out[c] = out[c - 1];
+    }
     return out;
   });
 }
@@ -167,6 +182,13 @@ function isSubHeader(row: string[]): boolean {
   if (values.length >= 2 && noDigits(row[0]) && values.every(noDigits) && values.some((cell) => /\b[nN]\s*=\s*\d+/.test(cell))) return true;
   return values.every((cell) => !/\d/.test(cell) || /^\(?\s*n\s*=\s*\d+\s*\)?$/i.test(cell)) &&
     values.some((cell) => /^(\(?%\)?|\(?\s*n\s*\)?|\(?\s*n\s*=\s*\d+\s*\)?|mean|sd|se|sem|median|iqr|range|n\s*\(%\)|mean\s*\(sd\)|mean\s*±\s*sd|χ|x̄|95%\s*ci)$/i.test(cell.replace(/\*/g, "").trim()));
+}
+
+/** Labels of columns that compare the arms rather than describe one (p, test statistic, effect size, CI). */
+const COMPARISON_LABEL = /^\(?\s*(p|p[- ]?values?|p for\b.*|sig\.?|significance|x2|χ2|chi.*|t|f|z|u|es|effect sizes?.*|difference.*|mean difference.*|diff\.?.*|md|smd|or|rr|hr|irr|95\s*%\s*ci.*|ci|odds ratio.*|risk ratio.*|hazard ratio.*|statistics?|test.*|[tfz]\s*\/\s*[a-zχ]+\d?|x2\s*\/\s*t)\s*\)?$/i;
+/** Whether a column label names a comparison of the arms (p, test statistic, effect size, its CI), not one arm's statistic. */
+export function isComparisonLabel(label: string): boolean {
+  return COMPARISON_LABEL.test(label.replace(/\^([^^]*)\^/g, (_m, sup: string) => (/^\d$/.test(sup) ? sup : "")).replace(/[*†‡§¶]+/g, "").replace(/\s+[a-z]$/, "").trim());
 }
 
 /** The label of column `c`: its header cells from top to bottom, repeated cells once. */

@@ -1,4 +1,4 @@
-import { columnLabel, type ReportTable, type TrialReport } from "./document.ts";
+import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
@@ -74,15 +74,37 @@ class ArmName {
     return best;
   }
 
+  /**
+   * Words of the other arm's name that this one lacks: when this arm has no distinctive word of its
+   * own ("acupuncture" against "sham acupuncture"), its name counts as a mention unless one of these
+   * words stands right before it.
+   */
+  otherDistinctive: Set<string> = new Set();
+
   /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
-    for (const w of wordsAt(text)) {
+    const all = wordsAt(text);
+    const ownTokens = this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
+    all.forEach((w, k) => {
       const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
-      const hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      let hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      if (!hit && ownTokens && w.parts.some((part) => ownTokens.has(part))) {
+        const previous = all.slice(Math.max(0, k - 2), k).filter((p) => w.start - p.end < 20);
+        hit = !previous.some((p) => p.parts.some((part) => this.otherDistinctive.has(part)) || p.parts.some((part) => ownTokens.has(part)));
+      }
       if (hit) out.push({ start: w.start, end: w.end });
-    }
+    });
     return out;
+  }
+
+  /** Share of the label's tokens that the best-matching variant covers (breaks ties between "acupuncture" and "sham acupuncture"). */
+  coverage(label: string): number {
+    const tokens = armTokens(label);
+    if (tokens.length === 0) return 0;
+    let best = 0;
+    for (const variant of this.variants) best = Math.max(best, tokens.filter((t) => variant.includes(t)).length / tokens.length);
+    return best;
   }
 }
 
@@ -133,6 +155,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   const cTokens = all(names.comparator);
   for (const t of iTokens) if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
   for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
+  for (const t of names.comparator.distinctive) names.intervention.otherDistinctive.add(t);
+  for (const t of names.intervention.distinctive) names.comparator.otherDistinctive.add(t);
   return names;
 }
 
@@ -141,15 +165,38 @@ interface Outcome {
   variants: string[][];
   timepoint: string | null;
   typeGuess: OutcomeType;
+  /** The question asks for a change from baseline ("change in HbA1c"), not the value at a time. */
+  change: boolean;
+  /** The question asks for baseline values. */
+  baseline: boolean;
 }
 
 const TIMEPOINT = /(\d+)\s*[-‐]?\s*(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|h|d)\b/i;
 
+const DAYS_PER_UNIT: Record<string, number> = { w: 7, m: 30.44, d: 1, y: 365.25, h: 1 / 24 };
+
+/** Whether two normalised timepoints ("26w", "6m") name the same time (within 10%: 24 weeks ≈ 6 months). */
+function sameTime(a: string, b: string): boolean {
+  if (a === b) return true;
+  const pa = /^(\d+)([wmdyh])$/.exec(a);
+  const pb = /^(\d+)([wmdyh])$/.exec(b);
+  if (!pa || !pb) return false;
+  const da = Number(pa[1]) * DAYS_PER_UNIT[pa[2]];
+  const db = Number(pb[1]) * DAYS_PER_UNIT[pb[2]];
+  return Math.abs(da - db) <= 0.1 * Math.max(da, db);
+}
+
+const TIMEPOINT_UNIT_FIRST = /\b(weeks?|wks?|months?|mos?|days?|years?|yrs?)\s*(\d+)\b(?!\s*(?:[-–]|to)\s*\d)/i;
+
+/** "12 weeks", "12-week", "week 12", "wk 12" → "12w"; months "m", days "d", years "y", hours "h". */
 function normaliseTimepoint(text: string): string | null {
   const m = TIMEPOINT.exec(text);
-  if (!m) return null;
-  const unit = m[2].toLowerCase()[0] === "w" ? "w" : m[2].toLowerCase().startsWith("mo") ? "m" : m[2].toLowerCase()[0];
-  return `${Number(m[1])}${unit}`;
+  const first = m ? null : TIMEPOINT_UNIT_FIRST.exec(text);
+  const value = m ? m[1] : first?.[2];
+  const unitWord = (m ? m[2] : first?.[1])?.toLowerCase();
+  if (value === undefined || unitWord === undefined) return null;
+  const unit = unitWord[0] === "w" ? "w" : unitWord.startsWith("mo") ? "m" : unitWord[0];
+  return `${Number(value)}${unit}`;
 }
 
 function conceptsOf(text: string): string[] {
@@ -161,15 +208,19 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   const forms = [phrase];
   const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(phrase);
   if (paren) forms.push(`${paren[1]} ${paren[3]}`, paren[2]);
+  const phraseConcepts = new Set(conceptsOf(phrase));
   for (const abbr of abbreviations) {
     const ws = words(phrase);
     if (ws.includes(abbr.short)) forms.push(phrase.replace(abbr.short, abbr.long));
+    // The question spells out what the report abbreviates ("Hamilton Depression Rating Scale score" for "HAM-D").
+    const longConcepts = conceptsOf(abbr.long);
+    if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) forms.push(abbr.short);
   }
   const variants = forms.map(conceptsOf).filter((v) => v.length > 0);
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
   else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
-  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess };
+  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline: /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase) };
 }
 
 /**
@@ -216,15 +267,26 @@ function groupSizeFromLabel(label: string): number | null {
 const N_ROW = /^(n|no\.?|number|number of (patients|participants|subjects|children|women|men|cases)|participants|patients|subjects|sample size|randomi[sz]ed|analy[sz]ed|total|n \(%\))\s*$/i;
 const STAT_LABEL = /^(n|no\.?|%|\(%\)|mean|sd|s\.d\.|se|sem|χ|x̄|median|iqr|range|95% ci|ci|p|p-value|p value|value)$/i;
 
-/** Statistic role of a sub-column from the words its label adds to the arm's name. */
-function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "p" | null {
-  const t = label.replace(/[()*]/g, " ").trim().toLowerCase();
+/**
+ * Statistic role of a sub-column from the words its label adds to the arm's name: "Mean" or "Mean days
+ * of sick leave" (a mean), "SD", "SE", "n", "%", "n (%)" (a count with its percentage), or a comparison
+ * of the arms ("p", "P for difference", "χ2", "ES"). Combined notations ("Mean (SD)", "Mean ± SD") and
+ * anything else give null.
+ */
+function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "npct" | "p" | null {
+  const raw = label.replace(/[*†‡§¶]/g, "").trim();
+  const t = raw.replace(/[()]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
   if (/^(mean|χ|x̄|average|m)$/.test(t)) return "mean";
   if (/^(sd|s\.d\.|standard deviation)$/.test(t)) return "sd";
   if (/^(se|sem|s\.e\.|standard error)$/.test(t)) return "se";
   if (/^(n|no\.?|number|events)$/.test(t)) return "n";
   if (/^(%|percent|percentage)$/.test(t)) return "pct";
-  if (/^(p|p-value|p value)$/.test(t)) return "p";
+  if (/^(n|no\.?|number|n\s*\/\s*n|number of (patients|participants|subjects|cases|events))\s*%$/.test(t)) return "npct";
+  if (/^(p|p-value|p value)$/.test(t) || isComparisonLabel(raw)) return "p";
+  if (/^(mean|average)\s+\S/i.test(raw)) {
+    const rest = raw.replace(/^(mean|average)\s*/i, "");
+    if (!/^[([±+]|^(sd|se|sem|difference|diff|change)\b/i.test(rest)) return "mean";
+  }
   return null;
 }
 
@@ -232,8 +294,10 @@ function isBaseline(label: string): boolean {
   return /\b(baseline|pre[- ]?(test|treatment|intervention)?|before|initial|week 0|day 0|t0|admission|screening)\b/i.test(label);
 }
 
+/** A column's timepoint: "12 weeks" → "12w"; the codes "T1", "T2" (T0 is baseline) → "t1", "t2". */
 function timepointOf(label: string): string | null {
-  return normaliseTimepoint(label);
+  const code = /\bT([1-9])\b/.exec(label);
+  return normaliseTimepoint(label) ?? (code ? `t${code[1]}` : null);
 }
 
 interface TableArms {
@@ -251,6 +315,14 @@ function bestIndices(scores: number[], threshold: number): number[] {
 function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: number): { intervention: number[]; comparator: number[] } | null {
   const si = labels.map((l) => names.intervention.score(l));
   const sc = labels.map((l) => names.comparator.score(l));
+  // A label both names match fully ("Sham acupuncture" for "acupuncture" and "sham acupuncture") goes to the name that covers more of it.
+  labels.forEach((l, k) => {
+    if (si[k] !== sc[k] || si[k] === 0) return;
+    const ci = names.intervention.coverage(l);
+    const cc = names.comparator.coverage(l);
+    if (ci > cc) si[k] += 0.001;
+    else if (cc > ci) sc[k] += 0.001;
+  });
   const iBest = bestIndices(si.map((s, k) => (s > sc[k] ? s : 0)), 0.3);
   const cBest = bestIndices(sc.map((s, k) => (s > si[k] ? s : 0)), 0.3);
   if (iBest.length === 0 || cBest.length === 0) return null;
@@ -281,6 +353,18 @@ function splitPaired(cell: string): [string, string] | null {
   return [m[1].trim(), m[2].trim()];
 }
 
+/**
+ * Hints from a table's caption and footnotes. A footnote listing several notations ("Data are mean
+ * (SD), n (%), or median (IQR)") does not make every cell a median: then each cell's own form decides
+ * (a bracketed range "6 (4–9)" is never read as mean and SD), and row and column labels that say
+ * median still blank their cells.
+ */
+function tableLevelHints(text: string): Hints {
+  const hints = hintsOf(text);
+  if (hints.median && (hints.meanSd || hints.se || hints.count)) hints.median = false;
+  return hints;
+}
+
 function describe(table: ReportTable): string {
   return `${table.caption} ${table.footnotes.join(" ")}`;
 }
@@ -289,11 +373,25 @@ function isContextRow(row: string[]): boolean {
   return row[0] !== "" && row.slice(1).every((cell) => cell === "");
 }
 
-/** Picks, among columns of one arm, those of the question's timepoint (or the last after baseline). */
-function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+const CHANGE = /\b(changes?|changed|delta|difference from baseline|(reduction|decrease|increase|improvement) from baseline)\b|Δ/i;
+
+/**
+ * Picks, among columns of one arm, those of the question's timepoint (or the end of treatment after
+ * baseline). Change-from-baseline columns are taken only when the question asks for a change, and
+ * are set aside otherwise.
+ */
+function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+  const changeCols = allCols.filter((c) => CHANGE.test(columnLabel(table, c)));
+  let cols = allCols;
+  if (changeCols.length > 0 && changeCols.length < allCols.length) {
+    cols = outcome.change ? changeCols : allCols.filter((c) => !changeCols.includes(c));
+    if (outcome.change && cols.length === 1) return cols;
+  }
   const keyed = cols.map((c) => {
-    const label = columnLabel(table, c);
-    return { c, tp: timepointOf(label), base: isBaseline(label), role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") , label, armScore: armLabelScore(label) };
+    const role = columnRole(table.header[table.header.length - 1]?.[c] ?? "");
+    // A statistic sub-column ("n (%)", "Mean days", "SD") is keyed by the labels above it, so the sub-columns of one time stay together.
+    const label = role !== null && table.header.length > 1 ? columnLabel({ ...table, header: table.header.slice(0, -1) }, c) : columnLabel(table, c);
+    return { c, tp: timepointOf(label), base: isBaseline(label), role, label, armScore: armLabelScore(label) };
   });
   const groups = new Map<string, number[]>();
   for (const k of keyed) {
@@ -301,7 +399,13 @@ function pickTimepoint(table: ReportTable, cols: number[], outcome: Outcome, arm
     groups.set(key, [...(groups.get(key) ?? []), k.c]);
   }
   if (groups.size <= 1) return cols;
-  if (outcome.timepoint && groups.has(outcome.timepoint)) return groups.get(outcome.timepoint) ?? cols;
+  if (outcome.timepoint) {
+    const asked = outcome.timepoint;
+    const same = [...groups.keys()].find((key) => sameTime(key, asked));
+    if (same) return groups.get(same) ?? cols;
+    // The question names a time the table's timed columns do not have: a blank beats another time's values.
+    if (keyed.some((k) => k.tp !== null && /^\d/.test(k.tp))) return [];
+  }
   const timed = keyed.filter((k) => k.tp !== null || k.base || POST.test(k.label) || FOLLOW_UP.test(k.label));
   if (timed.length < keyed.length) {
     const overall = keyed.filter((k) => /\b(overall|total|all|combined|pooled)\b/i.test(k.label));
@@ -333,19 +437,63 @@ function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): n
   return cols.some((c) => FOLLOW_UP.test(columnLabel(table, c))) ? 0.9 : 1;
 }
 
+/** A row that sums a scale ("Total score", "Overall", "Global index"); "Total cholesterol" is not one. */
+const TOTAL_ROW = /^(the\s+)?(total|overall|global|composite|summary|sum)(\s+(score|scale|index|points?|sum score))?\s*(\([^()]*\))?$/i;
+/** A period row that covers the whole follow-up ("Total 0–12 months", "Overall"). */
+const TOTAL_PERIOD = /^(total|overall|cumulative|whole|entire)\b/i;
+const PERIOD_ROW = /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s*)?\d+\s*(weeks?|wks?|months?|mo|days?|years?|hours?|h|d)|(week|month|day|year|visit)\s*\d+(\s*(?:[-–]|to)\s*\d+)?|baseline|pre[- ]?(test|treatment|intervention)|post[- ]?(test|treatment|intervention)|follow[- ]?up|end of (treatment|study|intervention)|t\d)\b/i;
+
+/**
+ * A table whose caption names the outcome while no row label does ("Sick leave by period" with rows
+ * "0–3 months", "4–12 months", "Total 0–12 months"; "Nursing competence" with rows "Total score" and
+ * subscales): the one row that stands for the outcome. Rows that are all periods give the question's
+ * timepoint, else the single total/overall row, else the single row after baseline; other rows give
+ * their single total/overall row. Nothing when the choice is not unique. Score 0.85 × caption match.
+ */
+function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): { row: number; score: number } | null {
+  const captionScore = outcomeScore(outcome, table.caption, false);
+  if (captionScore < 0.5) return null;
+  const data = table.rows.map((row, r) => ({ r, label: row[0] ?? "" })).filter(({ r }) => !isContextRow(table.rows[r]) && arms.intervention.some((c) => /\d/.test(table.rows[r][c] ?? "")));
+  if (data.length === 0 || table.rows.some((row) => outcomeScore(outcome, row[0] ?? "") > 0)) return null;
+  const pick = (rows: { r: number }[]) => (rows.length === 1 ? { row: rows[0].r, score: 0.85 * captionScore } : null);
+  if (data.every(({ label }) => PERIOD_ROW.test(label.trim()))) {
+    const asked = outcome.timepoint;
+    if (asked) {
+      return pick(data.filter(({ label }) => {
+        const tp = timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, ""));
+        return tp !== null && sameTime(tp, asked);
+      }));
+    }
+    const totals = data.filter(({ label }) => TOTAL_PERIOD.test(label.trim()));
+    if (totals.length) return pick(totals);
+    return pick(data.filter(({ label }) => !isBaseline(label)));
+  }
+  return pick(data.filter(({ label }) => TOTAL_ROW.test(label.trim())));
+}
+
 /** Parses the cells of one arm at one row, combining sub-columns (mean | SD, n | %) by their roles. */
-function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null): { stats: CellStats; col: number; text: string } | null {
+function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null, prefer: OutcomeType = "unknown"): { stats: CellStats; col: number; text: string } | null {
   const usable = cols.filter((c) => columnRole(table.header[table.header.length - 1]?.[c] ?? "") !== "p");
   const cells = usable.map((c) => ({ c, text: table.rows[r][c] ?? "", role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") }));
   const filled = cells.filter((cell) => cell.text !== "");
   if (filled.length === 0) return null;
   if (filled.length === 1) {
     const only = filled[0];
-    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : hints;
+    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : only.role === "n" ? { ...hints, count: true, meanSd: false } : hints;
     const stats = parseCell(only.text, only.role === "pct" ? { ...roleHints, percentOnly: true } : roleHints, groupSize);
     return { stats, col: only.c, text: only.text };
   }
   const byRole = new Map(filled.map((cell) => [cell.role, cell]));
+  const countCell = byRole.get("npct");
+  const readCount = () => {
+    if (!countCell || filled.filter((cell) => cell.role === "npct").length !== 1) return null;
+    const stats = parseCell(countCell.text, hintsOf("n (%)"), groupSize);
+    return stats.kind === "count" ? { stats, col: countCell.c, text: countCell.text } : null;
+  };
+  if (prefer === "binary") {
+    const count = readCount();
+    if (count) return count;
+  }
   const num = (text: string | undefined) => {
     if (text === undefined) return NaN;
     const m = /^\(?\s*([-−–]?\d+(?:[.,·]\d+)?)\s*%?\s*\)?$/.exec(text.replace(/[*†‡§¶#¤]/g, "").trim());
@@ -357,8 +505,12 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     const se = num(byRole.get("se")?.text);
     if (Number.isFinite(mean) && (Number.isFinite(sd) || Number.isFinite(se))) {
       const first = byRole.get("mean");
+      const n = byRole.has("n") ? num(byRole.get("n")?.text) : NaN;
+      const size = Number.isInteger(n) && n > 0 ? { groupSize: n } : {};
+      // An arm block with both a count column and a mean column, for an outcome whose wording names neither: a blank beats a guess.
+      if (prefer === "unknown" && readCount()) return null;
       return {
-        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd } : { kind: "continuous", mean, se },
+        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd, ...size } : { kind: "continuous", mean, se, ...size },
         col: first?.c ?? usable[0],
         text: filled.map((cell) => cell.text).join(" "),
       };
@@ -371,6 +523,10 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     if (Number.isInteger(events) && Number.isFinite(percent)) {
       return { stats: { kind: "count", events, percent, percentDecimals: (/[.,](\d+)/.exec(pctText)?.[1].length ?? 0) }, col: byRole.get("n")?.c ?? usable[0], text: filled.map((cell) => cell.text).join(" ") };
     }
+  }
+  if (prefer !== "continuous") {
+    const count = readCount();
+    if (count) return count;
   }
   if (filled.length === 2 && filled.every((cell) => cell.role === null)) {
     const joined = `${filled[0].text} (${filled[1].text.replace(/^\(|\)$/g, "")})`;
@@ -404,23 +560,37 @@ function tableGroupSizes(table: ReportTable, arms: TableArms): Record<ArmKey, { 
 }
 
 /** Candidates from one table: rows (or blocks) that name the outcome, read at the arms' columns (or rows). */
+const BASELINE_TABLE = /\b(baseline|demographics?|demographic and clinical|(patient|participant|subject|sample|clinical) characteristics|characteristics of (the )?(study )?(participants|patients|subjects|sample|groups?|population))\b/i;
+const OUTCOME_TABLE = /\b(outcomes?|results?|follow[- ]?up|after|post[- ]?(test|treatment|intervention)|end of|changes?|effects?|at (\d+|one|two|three|six|twelve) (weeks?|months?|years?|days?)|efficacy|adverse)\b/i;
+
+/** A table of the participants at baseline ("Baseline characteristics", "Demographics"): not where an outcome's result is. */
+function isBaselineTable(table: ReportTable): boolean {
+  return BASELINE_TABLE.test(table.caption) && !OUTCOME_TABLE.test(table.caption.replace(BASELINE_TABLE, " "));
+}
+
 function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, outcome: Outcome, textSizes: Record<ArmKey, SizeFact | null>): Candidate[] {
+  if (isBaselineTable(table) && !outcome.baseline) return [];
   const arms = detectTableArms(table, names);
   if (!arms) return [];
   const captionScore = outcomeScore(outcome, table.caption);
   const sizes: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = tableGroupSizes(table, arms);
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
-  const tableHints = hintsOf(describe(table));
+  const tableHints = tableLevelHints(describe(table));
   const out: Candidate[] = [];
   const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
     for (const arm of ARMS) {
       const n = sizeOf(arm);
-      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n);
+      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n, outcome.typeGuess);
       if (!read || read.stats.kind === "unknown") {
         if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
           read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
         } else return;
+      }
+      const st = read.stats;
+      if (outcome.typeGuess === "binary" && st.kind === "continuous" && st.sd === undefined && st.se === undefined && st.ciLow === undefined && /^\d+$/.test(read.text.trim()) && !hints.meanSd) {
+        // A bare whole number on the row of an event-type outcome ("Hospitalization | 4 | 9") is a count, not a mean.
+        read.stats = { kind: "count", events: Number(read.text.trim()) };
       }
       data[arm] = {
         stats: read.stats,
@@ -429,6 +599,17 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         groupSize: sizes[arm]?.n ?? null,
         groupSizeQuote: sizes[arm]?.quote ?? null,
       };
+    }
+    for (const arm of ARMS) {
+      const armData = data[arm];
+      if (!armData || arms.kind !== "columns") continue;
+      // The group size written over the columns read (the analysed n at that time) beats one written elsewhere.
+      const own = new Set(colsFor[arm].map((col) => groupSizeFromLabel(columnLabel(table, col))).filter((n): n is number => n !== null));
+      if (own.size === 1) {
+        const col = colsFor[arm][0];
+        armData.groupSize = [...own][0];
+        armData.groupSizeQuote = { arm, field: "groupSize", table: table.label, row: -1, column: col, text: columnLabel(table, col) };
+      }
     }
     const i = data.intervention;
     const c = data.comparator;
@@ -458,6 +639,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
   }
   if (arms.kind === "columns") {
     let context = "";
+    const captionRow = captionOnlyRow(table, outcome, arms);
     table.rows.forEach((row, r) => {
       if (isContextRow(row)) {
         context = row[0];
@@ -465,8 +647,9 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       }
       const own = outcomeScore(outcome, row[0]);
       const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
-      const score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
-      if (score < 0.5 || own === 0 && withContext === 0) return;
+      let score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
+      if (captionRow && captionRow.row === r) score = captionRow.score;
+      else if (score < 0.5 || own === 0 && withContext === 0) return;
       const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
       const colsFor = {
         intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l)),
@@ -489,7 +672,9 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         const blockScore = context
           ? contextScore > 0
             ? Math.max(contextScore, 0.9 * outcomeScore(outcome, `${context} ${table.caption}`, false))
-            : 0
+            : context === stub
+              ? captionScore * 0.9
+              : 0
           : captionScore * 0.9;
         const columns = Array.from({ length: width - 1 }, (_, k) => k + 1);
         const colScores = columns.map((c) => outcomeScore(outcome, columnLabel(table, c)));
@@ -506,7 +691,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         if (score < 0.5) continue;
         const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
         if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0);
-        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed)$/i.test(columnLabel(table, c).trim()));
+        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed|total|total n|n total|patients|participants|analy[sz]ed|randomi[sz]ed|no\.? of (patients|participants))$/i.test(columnLabel(table, c).trim()));
         for (const arm of ARMS) {
           const r = arm === "intervention" ? ri : rc;
           const value = nColumn !== undefined ? table.rows[r][nColumn]?.trim() : "";
@@ -555,6 +740,9 @@ function wordNumber(raw: string): number | null {
   return total > 0 ? total : null;
 }
 
+/** A verb that makes a number before an arm name a count of events ("45 in the drug group had …", "as did 30 in …"). */
+const OUTCOME_VERB = /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
+
 /** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
@@ -565,15 +753,41 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       const other = arm === "intervention" ? "comparator" : "intervention";
       const after = text.slice(mention.end, mention.end + 40);
       const before = text.slice(Math.max(0, mention.start - 70), mention.start);
+      const wide = text.slice(Math.max(0, mention.start - 160), mention.start);
       let n: number | null = null;
       let start = mention.start;
       let end = mention.end;
-      const a = /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?,?\s*[nN]\s*=\s*(\d+)\b/.exec(after);
+      const a =
+        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
+      // "… and the placebo group 118 patients": the verb of an earlier clause ("comprised") carries over.
+      const elliptic = a ? null : /^\s+(?:group|arm)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
+      const ellipticOk = elliptic !== null && /\b(comprised|consisted of)\b/i.test(wide);
+      const enrolment = /\b(randomi[sz]ed|randomly|assigned|allocated|enrolled|included|recruited|a total of|of (the|all|these)?\s*\d+ (patients|participants|subjects|children|infants|women|men))\b/i;
+      const d = a || ellipticOk
+        ? null
+        : /(?:^|[\s,:;(])(\d+)\s+(?:(?:patients|participants|subjects|children|infants|women|men)\s+)?(?:were\s+)?(?:(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated)\s+)?(?:to|into|in)\s+(?:the\s+)?$/i.exec(before);
+      // Only in a sentence about enrolment or allocation, and not "45 in the drug group had a response".
+      const sentenceBefore = wide.slice(0, wide.length - (d ? before.length - d.index : 0)).split(/[.!?]\s+(?=[A-Z])/).pop() ?? "";
+      const sinceEnrolment = sentenceBefore.split(new RegExp(enrolment.source, "gi")).pop() ?? "";
+      const dOk = d !== null && enrolment.test(sentenceBefore) && !OUTCOME_VERB.test(sinceEnrolment) && !/^(?:\s+(?:group|arm)s?)?\s*(?:had|has|have|developed|experienced|died|reported|achieved|responded|showed|did|was|were|required|needed)\b/i.test(after);
       if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
-        n = Number(a[1] ?? a[2]);
+        n = Number(a[1] ?? a[2] ?? a[3] ?? a[4]);
         end = mention.end + a[0].length;
+      } else if (elliptic && ellipticOk) {
+        n = Number(elliptic[1]);
+        end = mention.end + elliptic[0].length;
+      } else if (d && dOk && !names[other].mentions(before.slice(d.index)).length) {
+        n = Number(d[1]);
+        start = mention.start - before.length + d.index + d[0].indexOf(d[1]);
       } else {
         const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
+        const c = b ? null : /\b(?:randomi[sz]ed|randomly assigned|assigned|allocated)\b[^.;]{0,80}?\band\s+(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:(?:patients|participants|subjects|children|women|men)\s+)?(?:to|into|in)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$/i.exec(wide);
+        if (c) {
+          n = wordNumber(c[1]);
+          if (n !== null && n < 5) n = null;
+          start = mention.start - wide.length + c.index + c[0].lastIndexOf(c[1], c[0].length);
+          if (n !== null && names[other].mentions(text.slice(start, mention.start)).length) n = null;
+        }
         if (b) {
           n = wordNumber(b[1]);
           if (n !== null && n < 5) n = null;
@@ -612,10 +826,23 @@ type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
   { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
   { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
-  { re: /\b(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d+)\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g, read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  {
+    re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
+    read: (m) => {
+      const events = wordNumber(m[1]);
+      if (events === null && !/^(no|none)$/i.test(m[1])) return null;
+      const k = events ?? 0;
+      return k <= Number(m[2]) ? { kind: "count", events: k, groupSize: Number(m[2]) } : null;
+    },
+  },
+  {
+    re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
+    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: toNumber(m[2]) } : null),
+  },
   { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
+  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
@@ -657,12 +884,13 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
     for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
       const sentence = text.slice(span.start, span.end);
       if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      const score = outcomeScore(outcome, sentence, false);
+      // A sentence about the groups at baseline describes them before treatment, not the outcome.
+      const score = outcomeScore(outcome, sentence, false) * (!outcome.baseline && /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) && !CHANGE.test(sentence) ? 0.7 : 1);
       if (score < 0.5) continue;
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);
       const mentions = { intervention: names.intervention.mentions(sentence), comparator: names.comparator.mentions(sentence) };
-      const assigned = assignProse(sentence, values, mentions, names);
+      const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
       const zero = ZERO.exec(sentence);
       if (!assigned && zero) {
         for (const arm of ARMS) {
@@ -706,8 +934,10 @@ function assignProse(
   values: ProseValue[],
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   names: Record<ArmKey, ArmName>,
+  typeGuess: OutcomeType = "unknown",
 ): Record<ArmKey, ProseValue> | null {
-  const kinds: ("count" | "continuous")[] = ["continuous", "count"];
+  // Counts first for an event-type outcome: a sentence may also carry means of something else.
+  const kinds: ("count" | "continuous")[] = typeGuess === "binary" ? ["count", "continuous"] : ["continuous", "count"];
   for (const kind of kinds) {
     const vs = values.filter((v) => v.stats.kind === kind);
     if (vs.length < 2) continue;

@@ -29,7 +29,7 @@ export function hintsOf(text: string): Hints {
   const t = text.replace(/\s+/g, " ");
   return {
     count: /\bn\s*\(\s*%\s*\)|\bno\.?\s*\(\s*%\s*\)|number\s*\(\s*%\s*\)|\bn\s*\/\s*N\b|\bn\s*\(\s*percent|\bcases?\s*\(%\)|\(%\)|%/i.test(t),
-    percentOnly: /^\s*%\s*$|\(\s*%\s*\)\s*$|percent(age)?\s*$/i.test(t),
+    percentOnly: /^\s*%\s*$|\(\s*%\s*\)\s*$|[,;:]\s*%\s*$|percent(age)?\s*$/i.test(t),
     meanSd: /mean\s*(\(|\[|±|\+\/-)\s*(SD|s\.d\.|standard deviation)|±\s*SD|\bSD\b|standard deviation/i.test(t),
     se: /\bSEM?\b|standard error|s\.e\./i.test(t),
     ci: /95\s*%\s*CI|confidence interval/i.test(t),

@@ -1,11 +1,23 @@
-import { type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+import { isComparisonLabel, type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+
+/**
+ * A footnote or citation marker written as a link to an anchor ("0.13[1](#)", "4.50[a](#tfn1)"): in a
+ * table cell it is dropped; in prose it is dropped when glued to a number, a percent or a bracket (so
+ * "49 (39%)[12](#)" does not read as 39%12), and kept as text otherwise ("Table [3](#)").
+ */
+const FOOTNOTE_LINK = /(^|.)\[([a-z]|\d{1,3}(?:[,–-]\d{1,3})*|[*†‡§¶#¤]+)\]\(#[^)]*\)/gi;
 
 /** Removes inline markdown: emphasis, superscript/subscript markers, links, escapes, heading marks. */
 export function stripInlineMarkdown(value: string, inCell = false): string {
   let out = value
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(FOOTNOTE_LINK, (_m, before: string, mark: string) => (inCell || /[\d%)\]]/.test(before) ? before : `${before}${mark}`))
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\^([^^\s]{1,4})\^/g, (_, sup: string) => (inCell && /^[,*†‡§¶#¤a-z]+$/i.test(sup) ? "" : sup))
+    .replace(/\^([^^\s]{1,4})\^/g, (_m, sup: string, offset: number, whole: string) => {
+      const prev = whole.slice(Math.max(0, offset - 3), offset);
+      const glued = /^[\d,–-]+$/.test(sup) && /[\d%)]$/.test(prev) && !/(^|\D)10$/.test(prev);
+      return glued || (inCell && /^[,*†‡§¶#¤a-z]+$/i.test(sup)) ? "" : sup;
+    })
     .replace(/~([^~\s]{1,6})~/g, "$1")
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>$~^'"])/g, "$1")
     .replace(/(\*\*|__)(\S(?:.*?\S)?)\1/g, "$2")
@@ -148,8 +160,90 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
     group.push(cellsByPosition(line, columns));
   }
   flushGroup();
-  const rows = [...header, ...body].map(cleanCells);
-  return { rows, headerRows: header.length, next: i, headerLines: top === null ? headerLines.length : 0 };
+  const cleaned = [...header, ...body].map((row) => row.map((text) => stripInlineMarkdown(text, true).trim()));
+  const repaired = repairPackedHeader(cleaned, header.length);
+  const rows = repaired.rows.map((row) => row.map((text) => ({ text })));
+  return { rows, headerRows: repaired.headerRows, next: i, headerLines: top === null ? headerLines.length : 0 };
+}
+
+/** Stub labels that head the row-label column(s), never a group of value columns. */
+const STUB_LABEL = /^(items?|variables?|characteristics?|outcomes?|measures?|parameters?|(possible )?(score )?range|scales?|units?|instruments?|domains?|subscales?|assessments?|endpoints?|end points?)\b/i;
+const isValueCell = (cell: string) => /^[\s\d(){}[\]<>≤≥=±+−–\-.,·%*†‡§¶/:;]+$/.test(cell) && /\d/.test(cell);
+const patternOf = (cell: string) => cell.toLowerCase().replace(/\(?\s*n\s*=\s*[\d,]+\s*\)?/g, "").replace(/[\d\s.,()]+/g, " ").trim();
+
+/**
+ * Restores the spanning header of a pandoc fixed-width table. Pandoc drops col- and rowspans: a
+ * spanning top cell ("Follow-up; mean ± SD" over Intervention | Control, "T1" over three columns)
+ * lands in the first free column, and the row below loses the cells under rowspanned stubs, so it
+ * starts too far left ("Intervention | Control | | |" under "Variables | Follow-up | p | ES | ").
+ * When the upper row T is packed to the left and the row below S holds labels only, the layout is
+ * rebuilt as: T's leading stub cells, then T's group cells each spread over an equal share of S's
+ * cells (S must repeat the same pattern under each group, "EP (n = 19) | CACP (n = 24) | P" twice),
+ * then comparison columns (p, ES) one each. Where no layout fits, the rows are left as they are.
+ */
+export function repairPackedHeader(rows: string[][], headerRows: number): { rows: string[][]; headerRows: number } {
+  const unchanged = { rows, headerRows };
+  if (rows.length < 3) return unchanged;
+  const width = rows[0].length;
+  let s = Math.max(1, headerRows);
+  const labelRow = (row: string[]) => row.filter(Boolean).length >= 2 && row.every((cell) => !cell || (!isValueCell(cell) && /[A-Za-z%χ±]/.test(cell)));
+  if (headerRows <= 1 && !labelRow(rows[s])) return unchanged;
+  if (headerRows >= 2) s = headerRows - 1;
+  const top = rows[s - 1];
+  const below = rows[s];
+  if (!top || !below || !labelRow(below) || s + 1 >= rows.length) return unchanged;
+  const topCells = [top[0], ...top.slice(1).filter(Boolean)];
+  const firstBelow = below.findIndex(Boolean);
+  const lastBelow = below.reduce((last, cell, c) => (cell ? c : last), -1);
+  if (topCells.length < 2 || below.slice(firstBelow, lastBelow + 1).some((cell) => !cell)) return unchanged;
+  const shifted = lastBelow < width - 1 && firstBelow === 0;
+  if (!shifted && topCells.length === width) return unchanged;
+  const labels = shifted ? below.slice(0, lastBelow + 1) : below.slice(Math.max(1, firstBelow), lastBelow + 1);
+  const firstComparison = topCells.findIndex((cell, c) => c > 0 && isComparisonLabel(cell));
+  const end = firstComparison < 0 ? topCells.length : firstComparison;
+  let trailingComparisons = 0;
+  while (trailingComparisons < labels.length - 1 && isComparisonLabel(labels[labels.length - 1 - trailingComparisons])) trailingComparisons += 1;
+  for (let stubs = 1; stubs < end; stubs += 1) {
+    const groups = end - stubs;
+    const parents = topCells.slice(stubs, end);
+    if (stubs < 1 || parents.some((cell) => !cell || STUB_LABEL.test(cell) || isComparisonLabel(cell))) continue;
+    for (let q = 0; q <= trailingComparisons; q += 1) {
+      const core = labels.slice(0, labels.length - q);
+      if (core.length % groups !== 0 || core.length < groups) continue;
+      const span = core.length / groups;
+      const first = core.slice(0, span).map(patternOf);
+      if (!core.every((cell, k) => patternOf(cell) === first[k % span])) continue;
+      const trailingTop = topCells.slice(end);
+      const total = stubs + labels.length + trailingTop.length;
+      if (total > width) continue;
+      if (!shifted && firstBelow > stubs) continue;
+      if (!shifted && Math.max(1, firstBelow) !== stubs) continue;
+      const body = rows.slice(s + 1);
+      const statistic = (cell: string) => /^[-−]?\d+(?:[.,·]\d+)?\s*(?:$|±|\(|\[|%)/.test(cell.trim());
+      if (stubs > 1 && body.filter((row) => row.slice(1, stubs).some(statistic)).length * 2 > body.length) continue;
+      const newTop: string[] = [...topCells.slice(0, stubs)];
+      const newBelow: string[] = Array.from({ length: stubs }, (_, c) => (shifted ? "" : below[c]));
+      for (const parent of parents) for (let k = 0; k < span; k += 1) newTop.push(parent);
+      newBelow.push(...core);
+      for (const label of labels.slice(core.length)) {
+        newTop.push("");
+        newBelow.push(label);
+      }
+      for (const label of trailingTop) {
+        newTop.push(label);
+        newBelow.push("");
+      }
+      while (newTop.length < width) {
+        newTop.push("");
+        newBelow.push("");
+      }
+      const out = [...rows];
+      out[s - 1] = newTop;
+      out[s] = newBelow;
+      return { rows: out, headerRows: Math.max(headerRows, s + 1) };
+    }
+  }
+  return unchanged;
 }
 
 function pipeCells(line: string): string[] {

@@ -147,6 +147,11 @@ export function findAbbreviations(text: string): Abbreviation[] {
   while ((m = defs.exec(text))) {
     if (looksShort(m[1])) found.push({ short: m[1], long: m[2].trim() });
   }
+  // Footnote definitions with a capitalised long form ("HAM-D, Hamilton Depression Rating Scale") only when the letters fit.
+  const capitalised = /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{1,11})\s*(?:,|:|=)\s+([A-Z][A-Za-z'-]+(?:\s+[A-Za-z'-]+){1,8})(?=\s*[.;,\n]|$)/g;
+  while ((m = capitalised.exec(text))) {
+    if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase())) found.push({ short: m[1], long: m[2].trim() });
+  }
   return found;
 }
 
@@ -155,16 +160,20 @@ export interface SentenceSpan {
   end: number;
 }
 
-/** Sentence spans of `text` between `from` and `to` (split after . ; ! ? before a capital, digit or bracket; not after "vs." or "e.g."). */
+/**
+ * Sentence spans of `text` between `from` and `to`: split after . ! ? before a capital, digit or
+ * bracket; not after "vs.", "e.g." and the like, nor at a semicolon (the clauses of a results sentence
+ * share its subject: "response in 45/120 with drug; 30/118 with placebo").
+ */
 export function sentenceSpans(text: string, from: number, to: number): SentenceSpan[] {
   const spans: SentenceSpan[] = [];
   let start = from;
-  const re = /[.;!?](?=\s+[A-Z0-9(\u0391-\u03a9])/g;
+  const re = /[.!?](?=\s+[A-Z0-9(\u0391-\u03a9])/g;
   re.lastIndex = from;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) && m.index < to) {
     const tail = text.slice(Math.max(from, m.index - 6), m.index + 1).toLowerCase();
-    if (/\b(vs|e\.g|i\.e|al|approx|fig|no|ref|resp|min|max|mg|ml|kg)\.$/.test(tail)) continue;
+    if (/\b(vs|e\.g|i\.e|al|approx|fig|figs|no|nos|ref|resp|min|max)\.$/.test(tail)) continue;
     if (/\d\.$/.test(tail) && /^\d/.test(text.slice(m.index + 1, m.index + 3).trim())) continue;
     spans.push({ start, end: m.index + 1 });
     start = m.index + 1;

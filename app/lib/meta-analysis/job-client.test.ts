@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jobResult } from "../../../tests/meta-analysis-result";
-import { extractData, JobFailedError, MetaApiError, pollJob, startJob } from "./job-client";
+import { extractData, JOB_STAGE_LABELS, JobFailedError, MetaApiError, pollJob, snapshotStage, startJob } from "./job-client";
 
 type Call = { url: string; init?: RequestInit };
 
@@ -77,5 +77,14 @@ describe("meta-analysis job client", () => {
     expect(body.test).toBe("z");
     expect((body.data as unknown[]).length).toBe(5);
     expect(body.prisma).toEqual({ identified: { pubmed: 3 }, duplicatesRemoved: 0, screened: 3 });
+  });
+});
+
+describe("snapshotStage", () => {
+  it("uses the server's stage, else derives it from the status", () => {
+    expect(snapshotStage({ status: "running", stage: "pooling" })).toBe("pooling");
+    expect(snapshotStage({ status: "running" })).toBe("extracting");
+    expect(snapshotStage({ status: "queued" })).toBe("queued");
+    expect(JOB_STAGE_LABELS.writing).toBe("Writing the report…");
   });
 });

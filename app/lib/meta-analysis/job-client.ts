@@ -1,5 +1,5 @@
 import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
-import type { ExcludedStudy, ExtractedStudyData, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
+import type { ExcludedStudy, ExtractedStudyData, JobStage, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
 
 /**
  * Browser client of the meta-analysis API (SPEC §7 calls send credentials): extraction, job start
@@ -83,6 +83,10 @@ export async function startJob(
 
 export interface JobSnapshot {
   status: JobStatus;
+  /** The stage the queue consumer last wrote (absent from servers older than issue 16: derived from status). */
+  stage?: JobStage;
+  /** What the stage is doing, in words, or null. */
+  stageDetail?: string | null;
   progress: number;
   error?: string;
   result?: MetaAnalysisJobResult;
@@ -145,6 +149,22 @@ export async function pollJob(
     if (snap.status === "failed") throw new JobFailedError(snap.error || "The analysis failed.");
     await sleep(intervalMs, signal);
   }
+}
+
+/** What the progress bar says for each stage of a job. */
+export const JOB_STAGE_LABELS: Record<JobStage, string> = {
+  queued: "Queued…",
+  extracting: "Extracting effect data…",
+  pooling: "Pooling effect sizes…",
+  writing: "Writing the report…",
+  done: "Done",
+  failed: "Failed",
+};
+
+/** The stage of a snapshot: the server's, else derived from its status (a running job without a stage is extracting). */
+export function snapshotStage(snap: Pick<JobSnapshot, "status" | "stage">): JobStage {
+  if (snap.stage) return snap.stage;
+  return snap.status === "running" ? "extracting" : snap.status;
 }
 
 /** PRISMA counts sent with a job; `review` (a systematic review's whole flow) is used by the report as it is. */

@@ -256,3 +256,11 @@ export interface MetaAnalysisJobResult {
 }
 
 export type JobStatus = "queued" | "running" | "done" | "failed";
+
+/**
+ * Where a meta-analysis job is (issue 16): written by the queue consumer as the work happens.
+ * queued (waiting for the queue, or for a retry) → extracting (effect data, study by study) →
+ * pooling (the statistics engine) → writing (the narrative report) → done | failed.
+ */
+export const JOB_STAGES = ["queued", "extracting", "pooling", "writing", "done", "failed"] as const;
+export type JobStage = (typeof JOB_STAGES)[number];

@@ -1,0 +1,314 @@
+/**
+ * A systematic review's data-extraction table (issue 19), the pure part shared by the server and the
+ * page: the shapes of a review's outcomes and of one outcome's arm-level extraction per included
+ * study, stored corrections applied to an extraction (latest value per cell), quotes turned into what
+ * the page shows (the sentence with the quoted span, or the table with the quoted cell), a quote
+ * located back in the raw source text (an uploaded PDF's text as unpdf gave it), and the pooling of an
+ * outcome with the meta-analysis engine (escalc on arm data; a reported estimate with CI only where
+ * arm data are missing).
+ */
+import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, type OutcomeType } from "./arms/types.ts";
+import type { ReportTable, TrialReport } from "./arms/document.ts";
+import { armEffectData, type AuditEntry } from "./arms/review.ts";
+import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
+import type { EffectSize, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
+
+/** One outcome of a review's extraction: its name and the arms it compares. */
+export interface ReviewOutcome {
+  id: number;
+  name: string;
+  intervention: string;
+  comparator: string;
+  /** ISO time. */
+  createdAt: string;
+}
+
+/** Where a study's text came from, best first: Europe PMC JATS, the uploaded PDF, an attached full text, the abstract. */
+export type ReportSourceKind = "europepmc" | "upload" | "fulltext" | "abstract";
+
+export const SOURCE_LABEL: Record<ReportSourceKind, string> = {
+  europepmc: "Europe PMC full text",
+  upload: "uploaded PDF",
+  fulltext: "attached full text",
+  abstract: "title and abstract",
+};
+
+/** A stored correction of one cell, as GET /api/extraction/edits returns it (who = email, when = ISO time). */
+export interface StoredEdit {
+  arm: ArmKey;
+  field: ArmField;
+  oldValue: number | null;
+  newValue: number | null;
+  who: string;
+  when: string;
+}
+
+/** What the page shows for a quote: the sentence around a text span, or the table with the cell. */
+export type QuoteContext =
+  | {
+      arm: ArmKey;
+      field: ArmField;
+      kind: "text";
+      before: string;
+      match: string;
+      after: string;
+      /** The span in the raw source text (the PDF's text as extracted), when it could be located. */
+      sourceSpan: { start: number; end: number } | null;
+    }
+  /** A table cell: `table` is the label of one of the study's `tables`; row −1 is a header cell. */
+  | { arm: ArmKey; field: ArmField; kind: "table"; table: string; row: number; column: number; text: string };
+
+/** A table as the quote panel shows it. */
+export type QuotedTable = Pick<ReportTable, "label" | "caption" | "header" | "rows">;
+
+/** A study's own reported estimate with its 95% CI for the outcome (natural scale), from the rules. */
+export interface ReportedEstimate {
+  measure: Measure;
+  estimate: number;
+  lower: number;
+  upper: number;
+  quote: string;
+}
+
+/** One included study's extraction for one outcome, corrections applied. */
+export interface ReviewExtractionStudy {
+  recordId: number;
+  /** The key of its corrections in extraction_edits. */
+  studyKey: string;
+  title: string;
+  year: number | null;
+  source: { kind: ReportSourceKind; pmcid: string | null; note: string | null };
+  /** The extraction with the stored corrections applied. */
+  result: ArmExtraction;
+  audit: AuditEntry[];
+  contexts: QuoteContext[];
+  /** The tables the contexts quote, by label (each once). */
+  tables: Record<string, QuotedTable>;
+  reported: ReportedEstimate | null;
+}
+
+export interface ReviewOutcomeExtraction {
+  outcome: ReviewOutcome;
+  studies: ReviewExtractionStudy[];
+}
+
+/** The extraction_edits study key of a review's record. */
+export function reviewStudyKey(reviewId: string, recordId: number): string {
+  return `review:${reviewId}:${recordId}`;
+}
+
+/** The review id a study key names ("review:{id}:{recordId}"), or null for another kind of key. */
+export function reviewIdOfStudyKey(key: string): string | null {
+  const m = /^review:([^:]{1,64}):\d{1,12}$/.exec(key);
+  return m ? m[1]! : null;
+}
+
+/**
+ * `result` with the stored corrections applied in order, so each cell holds its latest value; a
+ * corrected cell loses its derivation mark and the extractor is marked "+user". Returns the audit
+ * trail (old → new, who, when) in order. Pure: `result` is not changed.
+ */
+export function applyStoredEdits(result: ArmExtraction, edits: readonly StoredEdit[]): { result: ArmExtraction; audit: AuditEntry[] } {
+  if (edits.length === 0) return { result, audit: [] };
+  const out: ArmExtraction = {
+    ...result,
+    intervention: { ...result.intervention },
+    comparator: { ...result.comparator },
+    derived: [...result.derived],
+  };
+  const audit: AuditEntry[] = [];
+  for (const e of edits) {
+    out[e.arm][e.field] = e.newValue;
+    out.derived = out.derived.filter((d) => !(d.arm === e.arm && d.field === e.field));
+    audit.push({ arm: e.arm, field: e.field, oldValue: e.oldValue, newValue: e.newValue, who: e.who, when: e.when });
+  }
+  if (!out.extractor.endsWith("+user")) out.extractor = `${out.extractor}+user`;
+  return { result: out, audit };
+}
+
+/**
+ * Normalises `raw` as the document model does (zero-width characters dropped, a word hyphenated at a
+ * line end joined, every run of whitespace one space) and keeps, for each character of the result,
+ * its index in `raw`.
+ */
+function normaliseWithMap(raw: string): { text: string; map: number[] } {
+  const chars: string[] = [];
+  const map: number[] = [];
+  let i = 0;
+  while (i < raw.length) {
+    const ch = raw[i]!;
+    if (ch === "\u200b" || ch === "\u200c" || ch === "\u200d" || ch === "\ufeff") {
+      i += 1;
+      continue;
+    }
+    if (ch === "-" && i > 0 && /\w/.test(raw[i - 1]!)) {
+      const m = /^-[ \t]*\r?\n\s*(?=\w)/.exec(raw.slice(i, i + 40));
+      if (m) {
+        i += m[0].length;
+        continue;
+      }
+    }
+    if (/\s/.test(ch)) {
+      const start = i;
+      while (i < raw.length && /\s/.test(raw[i]!)) i += 1;
+      if (chars.length > 0 && chars[chars.length - 1] !== " ") {
+        chars.push(" ");
+        map.push(start);
+      }
+      continue;
+    }
+    chars.push(ch);
+    map.push(i);
+    i += 1;
+  }
+  return { text: chars.join(""), map };
+}
+
+/**
+ * Where the `occurrence`-th (0-based) appearance of `quote` sits in the raw source text, comparing
+ * both as the document model normalises text (so a quote of the parsed PDF text is found across the
+ * PDF's line breaks and hyphenation). Returns offsets into `raw`, or null when it is not there.
+ */
+export function locateInSource(raw: string, quote: string, occurrence = 0): { start: number; end: number } | null {
+  const needle = quote.replace(/\s+/g, " ").trim();
+  if (!needle) return null;
+  const { text, map } = normaliseWithMap(raw);
+  let at = -1;
+  for (let k = 0; k <= occurrence; k += 1) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) return null;
+  }
+  const last = at + needle.length - 1;
+  return { start: map[at]!, end: map[last]! + 1 };
+}
+
+function occurrencesBefore(text: string, needle: string, before: number): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at >= 0 && at < before; at = text.indexOf(needle, at + 1)) count += 1;
+  return count;
+}
+
+/**
+ * What the page shows for each quote of an extraction: for a text span, its sentence (within its
+ * paragraph) split into before / match / after, and, when `raw` is given (the source before
+ * parsing, e.g. a PDF's text), the span located in it; for a table cell, the cell's table label, row
+ * and column, with each quoted table once in `tables`. A quote whose span is not in `report` keeps
+ * only its text; a table missing from `report` is left out of `tables`.
+ */
+export function quoteContexts(report: TrialReport, quotes: readonly ArmQuote[], raw?: string): { contexts: QuoteContext[]; tables: Record<string, QuotedTable> } {
+  const tables: Record<string, QuotedTable> = {};
+  const contexts = quotes.map((quote): QuoteContext => {
+    if (isTableQuote(quote)) {
+      const table = report.tables.find((t) => t.label === quote.table);
+      if (table) tables[table.label] = { label: table.label, caption: table.caption, header: table.header, rows: table.rows };
+      return { arm: quote.arm, field: quote.field, kind: "table", table: quote.table, row: quote.row, column: quote.column, text: quote.text };
+    }
+    const text = report.text;
+    const paragraph = quote.start >= 0 ? report.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end) : undefined;
+    if (!paragraph) return { arm: quote.arm, field: quote.field, kind: "text", before: "", match: quote.text, after: "", sourceSpan: null };
+    const from = Math.max(paragraph.start, text.lastIndexOf(". ", quote.start) + 1);
+    const dot = text.indexOf(". ", quote.end);
+    const to = Math.min(paragraph.end, dot < 0 ? paragraph.end : dot + 1);
+    const match = text.slice(quote.start, quote.end);
+    return {
+      arm: quote.arm,
+      field: quote.field,
+      kind: "text",
+      before: text.slice(from, quote.start).trimStart(),
+      match,
+      after: text.slice(quote.end, to),
+      sourceSpan: raw === undefined ? null : locateInSource(raw, match, occurrencesBefore(text, match, quote.start)),
+    };
+  });
+  return { contexts, tables };
+}
+
+/** How a study enters the pooled estimate. */
+export interface PooledStudy {
+  recordId: number;
+  title: string;
+  via: "arm-data" | "reported-estimate" | "none";
+  /** Effect size on the analysis scale and its variance (null when the study is not pooled). */
+  yi: number | null;
+  vi: number | null;
+  note: string;
+}
+
+export interface OutcomePooling {
+  measure: Measure;
+  studies: PooledStudy[];
+  /** The pooled result, or null with `message` when fewer than 2 studies have usable data. */
+  pooled: PooledResult | null;
+  message: string | null;
+}
+
+export const BINARY_POOL_MEASURES: readonly Measure[] = ["OR", "RR", "RD"];
+export const CONTINUOUS_POOL_MEASURES: readonly Measure[] = ["MD", "SMD"];
+
+/** The outcome type most studies report (ties: binary); "binary" when none is known. */
+export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy, "result">[]): Exclude<OutcomeType, "unknown"> {
+  let binary = 0;
+  let continuous = 0;
+  for (const s of studies) {
+    if (s.result.outcomeType === "binary") binary += 1;
+    if (s.result.outcomeType === "continuous") continuous += 1;
+  }
+  return continuous > binary ? "continuous" : "binary";
+}
+
+const fmt = (x: number) => String(Number(x.toPrecision(4)));
+
+/**
+ * Pools one outcome with the meta-analysis engine. A study with complete arm data for `type`
+ * (events and n per arm; or mean, SD > 0 and n ≥ 2 per arm) contributes escalc(`measure`) of those
+ * data; a study without contributes its reported estimate with 95% CI only when that estimate is of
+ * the same measure (a reported OR is never pooled as an RR); otherwise it is left out, and each
+ * study's `note` says which. Then rma(`method`, `test`) when at least 2 studies have an effect size.
+ * Source: escalc and rma.uni as in metafor (app/lib/meta-analysis).
+ */
+export function poolReviewOutcome(
+  studies: readonly Pick<ReviewExtractionStudy, "recordId" | "title" | "result" | "reported">[],
+  options: { type: Exclude<OutcomeType, "unknown">; measure: Measure; method: Method; test: TestType },
+): OutcomePooling {
+  const effects: EffectSize[] = [];
+  const out: PooledStudy[] = [];
+  for (const s of studies) {
+    const data = armEffectData({ ...s.result, outcomeType: options.type });
+    try {
+      if (data) {
+        const e = escalc(options.measure, data);
+        effects.push(e);
+        out.push({ recordId: s.recordId, title: s.title, via: "arm-data", yi: e.yi, vi: e.vi, note: "arm-level data" });
+        continue;
+      }
+      if (s.reported && s.reported.measure === options.measure) {
+        const r = s.reported;
+        const e = escalc(options.measure, { kind: "estimate-ci", estimate: r.estimate, lower: r.lower, upper: r.upper });
+        effects.push(e);
+        out.push({
+          recordId: s.recordId,
+          title: s.title,
+          via: "reported-estimate",
+          yi: e.yi,
+          vi: e.vi,
+          note: `no complete arm data: reported ${r.measure} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
+        });
+        continue;
+      }
+      const why = s.reported ? `no complete arm data; its reported estimate is a ${s.reported.measure}, not a ${options.measure}` : "no complete arm data and no reported estimate with CI";
+      out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: why });
+    } catch (error) {
+      if (!(error instanceof MetaInputError)) throw error;
+      out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: error.message });
+    }
+  }
+  if (effects.length < 2) {
+    return { measure: options.measure, studies: out, pooled: null, message: `At least 2 studies need usable data to pool (${effects.length} ha${effects.length === 1 ? "s" : "ve"}).` };
+  }
+  try {
+    return { measure: options.measure, studies: out, pooled: rma(effects, { measure: options.measure, method: options.method, test: options.test }), message: null };
+  } catch (error) {
+    if (!(error instanceof MetaInputError)) throw error;
+    return { measure: options.measure, studies: out, pooled: null, message: error.message };
+  }
+}

@@ -1,0 +1,151 @@
+// Lighthouse (the `lighthouse` package, mobile preset) driving Debian's chromium, and the initial
+// JavaScript of a served page; shared by bench/lighthouse.mjs and tests/e2e/lighthouse.spec.ts.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import lighthouse from "lighthouse";
+import { gzipTotal, initialScriptUrls } from "../../scripts/lib/page-budget.mjs";
+
+/** The three categories under the ≥ 95 target (issue 17). */
+export const CATEGORIES = ["performance", "accessibility", "best-practices"];
+/** Lowest acceptable score (0–100) in each category. */
+export const MIN_SCORE = 95;
+
+/** A shared answer as the Share button posts it (two studies with quotes). */
+export const SAMPLE_ANSWER = {
+  id: "bench-lighthouse-1",
+  question: "Does vitamin D prevent fractures in older adults?",
+  answer:
+    "MetaMind found 2 studies that bear on this question. In plain terms, here is what they concluded:\n\n" +
+    "Vitamin D supplementation did not reduce fractures in generally healthy older adults. [1]\n\n" +
+    "Calcium with vitamin D modestly lowers hip fracture risk in older people. [2]",
+  studyCount: 2,
+  studies: [
+    {
+      n: 1,
+      title: "Supplemental Vitamin D and Incident Fractures in Midlife and Older Adults",
+      url: "https://pubmed.ncbi.nlm.nih.gov/35857658/",
+      journal: "N Engl J Med",
+      year: "2022",
+      quotes: ["Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults."],
+    },
+    {
+      n: 2,
+      title: "Calcium plus vitamin D and fracture prevention",
+      url: "https://doi.org/10.1001/jamanetworkopen.2019.17789",
+      journal: "JAMA Netw Open",
+      year: "2019",
+      quotes: ["Combined calcium and vitamin D supplementation reduced hip fracture risk."],
+    },
+  ],
+  model: "MetaMind Offline Extractive v1",
+};
+
+/** The guest search the page audits load (PubMed answers from the replay server). */
+export const SEARCH_PATH = "/search?q=heart%20failure&db=pubmed";
+
+/**
+ * Starts headless chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile and a
+ * DevTools port chosen by chromium. Resolves `{ port, close(): Promise }` once DevTools listens; rejects
+ * after 30 s or when chromium exits first.
+ */
+export function launchChromium() {
+  const profile = mkdtempSync(path.join(tmpdir(), "metamind-lighthouse-"));
+  const child = spawn(
+    process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--remote-debugging-port=0",
+      `--user-data-dir=${profile}`,
+      "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  /** Stops chromium and removes its profile once it has exited. */
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once("exit", done));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error(`chromium did not open DevTools within 30 s:\n${stderr}`));
+    }, 30_000);
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+      const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ port: Number(match[1]), close });
+        child.stderr.removeAllListeners("data");
+        child.stderr.resume();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      reject(new Error(`chromium exited (${code}) before DevTools listened:\n${stderr}`));
+    });
+  });
+}
+
+/**
+ * Audits `url` with Lighthouse's default (mobile) configuration in the chromium on DevTools `port`.
+ * Resolves `{ scores: { performance, accessibility, "best-practices" } (0–100), failing: string[]
+ * (ids of the failed audits that weigh on a score under 100, for the report), seconds }`.
+ * Throws on a runtime error of Lighthouse (e.g. the page did not load).
+ */
+export async function auditPage(url, port) {
+  const started = performance.now();
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: CATEGORIES,
+    // Screenshots weigh on no score and cost seconds per page.
+    skipAudits: ["full-page-screenshot", "screenshot-thumbnails", "final-screenshot"],
+  });
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`lighthouse returned no result for ${url}`);
+  if (lhr.runtimeError) throw new Error(`lighthouse ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]));
+  const failing = CATEGORIES.flatMap((id) =>
+    lhr.categories[id].auditRefs
+      .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]?.score < 1)
+      .map((ref) => `${id}:${ref.id}(${lhr.audits[ref.id].score})`),
+  );
+  return { scores, failing, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The initial JavaScript of a served page: fetches `url`, takes every script and modulepreload
+ * its HTML references (scripts/lib/page-budget.mjs) and gzips each as served. Resolves
+ * `{ files, gzipBytes, rawBytes, largest }`.
+ */
+export async function servedInitialJs(url, headers = {}) {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  const paths = initialScriptUrls(await res.text(), new URL(url).origin);
+  const bodies = new Map();
+  await Promise.all(
+    paths.map(async (p) => {
+      const script = await fetch(new URL(p, url));
+      if (!script.ok) throw new Error(`GET ${p}: ${script.status}`);
+      bodies.set(p, Buffer.from(await script.arrayBuffer()));
+    }),
+  );
+  return gzipTotal(paths, (p) => bodies.get(p));
+}
