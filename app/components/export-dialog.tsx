@@ -13,6 +13,7 @@ import {
   type ExportOptionsState,
 } from "~/lib/export-client";
 import { toast } from "~/lib/toast";
+import { storedStudyIds } from "~/lib/sealed-studies";
 
 /** The study fields an export can use (SPEC §3 Study or Uploaded study). */
 export interface ExportableStudy {
@@ -107,7 +108,7 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
       const outcome = await requestExport({
         ...options,
         ...(studies?.length ? { studies: studies.map(toPayloadStudy) } : {}),
-        ...(studyIds?.length ? { studyIds: [...studyIds] } : {}),
+        ...(studyIds?.length ? { studyIds: await storedStudyIds(studyIds.map(Number)) } : {}),
       });
       switch (outcome.kind) {
         case "file":

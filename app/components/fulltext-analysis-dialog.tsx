@@ -7,6 +7,7 @@ import { aiErrorFromBody, type AiError } from "~/lib/ai-errors";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toast } from "~/lib/toast";
 import { httpUrl } from "~/lib/user-html";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 /** SPEC §8: the toast of any failed full-text analysis. */
 export const FULLTEXT_FAILED_TITLE = "Analysis failed";
@@ -126,7 +127,7 @@ async function fetchStored(
   sourceUrl: string | null;
   visibility: "public" | "private";
 } | null> {
-  const response = await fetch(`/api/studies/${studyId}/fulltext-analysis`, { credentials: "include", signal });
+  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}/fulltext-analysis`, { credentials: "include", signal });
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`${response.status}: ${await response.text().catch(() => response.statusText)}`);
   const body = (await response.json()) as {
@@ -214,7 +215,7 @@ export function FullTextAnalysisDialog({
       restoreRef.current = previous.status === "done" ? previous : { status: "idle" };
       setState({ status: "streaming", text: "", model: null });
       try {
-        const response = await fetch(`/api/studies/${study.id}/analyze-fulltext`, {
+        const response = await fetch(`/api/studies/${await storedStudyId(study.id)}/analyze-fulltext`, {
           method: "POST",
           credentials: "include",
           headers: { "Content-Type": "application/json", Accept: "text/plain" },

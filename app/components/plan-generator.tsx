@@ -8,6 +8,7 @@ import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { createShareLink } from "~/lib/health-answer-client";
 import { MEALS_FAILED_MESSAGE, planDownload, WORKOUT_FAILED_MESSAGE, type MealPlan, type Workout } from "~/lib/plans";
 import { toast } from "~/lib/toast";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 type Kind = "workout" | "meal-plan";
 
@@ -41,13 +42,13 @@ export function PlanGenerator({
               method: "POST",
               credentials: "include",
               headers: { "Content-Type": "application/json" },
-              body: JSON.stringify({ exerciseAnalysis: analysis, studyTitle: study.title, studyId: study.id }),
+              body: JSON.stringify({ exerciseAnalysis: analysis, studyTitle: study.title, studyId: await storedStudyId(study.id) }),
             })
           : await fetch("/api/studies/generate-meals", {
               method: "POST",
               credentials: "include",
               headers: { "Content-Type": "application/json" },
-              body: JSON.stringify({ studyId: study.id, text: analysis }),
+              body: JSON.stringify({ studyId: await storedStudyId(study.id), text: analysis }),
             });
       const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) {

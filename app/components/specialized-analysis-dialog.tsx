@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
 import { toast } from "~/lib/toast";
 import { cn } from "~/lib/utils";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 /** Labels of the seven focus values (SPEC §1), in the order the picker shows them. */
 export const FOCUS_OPTIONS: Record<Focus, string> = {
@@ -53,7 +54,7 @@ async function fetchStored(
   focus: Focus,
   signal: AbortSignal,
 ): Promise<{ summary: string; model: string; citations: CitationLike[] }> {
-  const response = await fetch(`/api/studies/${studyId}/specialized?focus=${focus}`, {
+  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}/specialized?focus=${focus}`, {
     credentials: "include",
     signal,
   });
@@ -104,7 +105,7 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
         method: "POST",
         credentials: "include",
         headers: { "Content-Type": "application/json", Accept: "text/plain" },
-        body: JSON.stringify({ studyId: study.id, focus, ...(regenerate ? { regenerate: true } : {}) }),
+        body: JSON.stringify({ studyId: await storedStudyId(study.id), focus, ...(regenerate ? { regenerate: true } : {}) }),
         signal: controller.signal,
       });
       if (!response.ok || !response.body) {

@@ -12,6 +12,7 @@ import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
 import { streamSummary } from "~/lib/stream-summary";
 import { toast } from "~/lib/toast";
 import { loadWhenOpen } from "~/components/on-demand";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 const FullTextAnalysisDialog = loadWhenOpen(() => import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog));
 const SpecializedAnalysisDialog = loadWhenOpen(() => import("~/components/specialized-analysis-dialog").then((m) => m.SpecializedAnalysisDialog));
@@ -29,7 +30,7 @@ async function fetchStoredSummary(
   studyId: number,
   signal: AbortSignal,
 ): Promise<{ text: string; model: string; citations: CitationLike[] } | null> {
-  const response = await fetch(`/api/studies/${studyId}`, { credentials: "include", signal });
+  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}`, { credentials: "include", signal });
   if (!response.ok) return null;
   const body = (await response.json()) as Partial<ApiStudy>;
   if (typeof body.aiSummary !== "string" || typeof body.aiSummaryModel !== "string") return null;

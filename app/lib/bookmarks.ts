@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { enqueueBookmark, queuedBookmarks, replayBookmarkQueue, sendBookmark } from "~/lib/bookmark-queue";
 import { queuedReplyOf, REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 /**
  * The signed-in user's bookmarked study ids on this page, shared by every study card: loaded
@@ -91,7 +92,7 @@ export async function toggleBookmark(studyId: number, bookmark: boolean): Promis
   }
   let res: Response;
   try {
-    res = await sendBookmark(studyId, action);
+    res = await sendBookmark(bookmark ? await storedStudyId(studyId) : studyId, action);
   } catch {
     enqueueBookmark(studyId, action);
     apply();

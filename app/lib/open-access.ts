@@ -1,4 +1,5 @@
 import { toast } from "~/lib/toast";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 /** The two repository searches the open-access action opens (SPEC §2: 2 tabs). */
 export function repositorySearchUrls(study: { title: string; doi?: string | null }): [string, string] {
@@ -43,7 +44,7 @@ export interface StudyOpenAccess {
 /** Looks one study up; null when the lookup fails. */
 export async function lookupOpenAccess(studyId: number): Promise<StudyOpenAccess | null> {
   try {
-    const res = await fetch(`/api/studies/open-access-stats?studyIds=${studyId}`, { credentials: "include" });
+    const res = await fetch(`/api/studies/open-access-stats?studyIds=${await storedStudyId(studyId)}`, { credentials: "include" });
     if (!res.ok) return null;
     const body = (await res.json()) as { studies?: StudyOpenAccess[] };
     return body.studies?.find((s) => s.studyId === studyId) ?? null;

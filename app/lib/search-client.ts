@@ -1,6 +1,7 @@
 import type { ProviderEvent, SearchResponse } from "~/.server/search/service";
 import { queueOwnerHeaders } from "~/lib/offline-sync";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
+import { noteSealedStudies } from "~/lib/sealed-studies";
 
 /** A failed search, with the server's code and (for 503) the per-database reports. */
 export class SearchError extends Error {
@@ -43,8 +44,13 @@ export async function streamSearch(
       | ProviderEvent
       | { type: "done"; results: SearchResponse }
       | ({ type: "error"; status: number; error: string; message: string } & Partial<SearchResponse>);
-    if (event.type === "provider") onProvider?.(event);
-    else if (event.type === "done") done = event.results;
+    if (event.type === "provider") {
+      noteSealedStudies(event.studies);
+      onProvider?.(event);
+    } else if (event.type === "done") {
+      noteSealedStudies(event.results.studies);
+      done = event.results;
+    }
     else throw new SearchError(event.message, event.status, event.error, event);
   };
   for (;;) {

@@ -1,3 +1,4 @@
+import { storedStudyId } from "~/lib/sealed-studies";
 /**
  * Client side of POST /api/studies/{id}/regenerate-summary: reads the streamed plain-text body
  * chunk by chunk and reports the text so far. The model's name comes in the X-Model-Name header.
@@ -8,7 +9,7 @@ export async function streamSummary(
   onText: (textSoFar: string, model: string) => void,
   signal?: AbortSignal,
 ): Promise<{ text: string; model: string }> {
-  const response = await fetch(`/api/studies/${studyId}/regenerate-summary`, {
+  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}/regenerate-summary`, {
     method: "POST",
     credentials: "include",
     signal,

@@ -92,6 +92,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.studies.generate-meals.ts", ["POST"]),
   route("api.studies.open-access-stats.ts", ["GET"]),
   route("api.studies.specialized-summarize.ts", ["POST"]),
+  route("api.studies.store.ts", ["POST"]),
   route("api.subscription.create-checkout.ts", ["POST"]),
   route("api.subscription.create-portal.ts", ["POST"]),
   route("api.upload-pdfs.ts", ["POST"]),

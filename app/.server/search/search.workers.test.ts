@@ -11,6 +11,7 @@ import { parseEnv } from "../env";
 import { NO_FILTERS } from "./filters";
 import { searchStudies } from "./service";
 import { studyIdFor } from "../studies/identity";
+import { storeSealedStudies, type SealedStudy } from "../studies/seal";
 import type { ProviderId } from "./types";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 
@@ -353,6 +354,41 @@ suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `
     expect(await env.DB.prepare("SELECT doi FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ doi: DOI });
     const later = await SELF.fetch(`${BASE}/api/search/semanticscholar?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
     expect(((await later.json()) as { studies: { id: number }[] }).studies[0]!.id).toBe(id);
+  });
+
+  it("an unstored record comes back sealed; any instance stores it from the seal, and a tampered one stores nothing", async () => {
+    // The paper the earlier tests stored is gone again: a record nobody has acted on.
+    await env.DB.prepare("DELETE FROM studies WHERE doi = ?").bind(DOI).run();
+    const cookie = await login("pro@metamind.local");
+    const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
+    const { studies } = (await search.json()) as { studies: (SealedStudy & { sources: string[] })[] };
+    const study = studies[0]!;
+    expect(study.seal).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const store = (body: unknown) =>
+      SELF.fetch(`${BASE}/api/studies/store`, { method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+    const tampered = await store({ studies: [{ ...study, abstract: "Planted: this drug cures everything." }] });
+    expect(tampered.status).toBe(403);
+    expect(await tampered.json()).toMatchObject({ error: "INVALID_SEAL", studyId: study.id });
+    const otherId = await store({ studies: [{ ...study, id: study.id + 1 }] });
+    expect(otherId.status).toBe(403);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind(DOI).first()).toMatchObject({ n: 0 });
+    expect((await store({ studies: [] })).status).toBe(400);
+
+    // Storing needs nothing this isolate remembers: the seal carries what the search showed.
+    const ids = await storeSealedStudies(app(), [study]);
+    expect(ids.get(study.id)).toBe(study.id);
+    const row = await env.DB.prepare("SELECT title, abstract, doi, source_id AS sourceId FROM studies WHERE id = ?").bind(study.id).first();
+    expect(row).toMatchObject({ title: study.title, abstract: study.abstract, doi: study.doi });
+    expect(row!.sourceId).toBeTruthy();
+
+    const again = await store({ studies: [study] });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ ids: { [study.id]: study.id } });
+    const later = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
+    const stored = ((await later.json()) as { studies: { id: number; seal?: string }[] }).studies[0]!;
+    expect(stored.id).toBe(study.id);
+    expect(stored.seal).toBeUndefined();
   });
 });
 

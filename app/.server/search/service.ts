@@ -4,6 +4,7 @@ import type { AppServices } from "../context";
 import type { AppEnv, Bindings } from "../env";
 import { AppError } from "../http/errors";
 import { rememberShownStudies } from "../studies/ensure";
+import { sealStudies } from "../studies/seal";
 import { enrichRow, lookupStoredStudies, readSession, rowFromRecord } from "../studies/lookup";
 import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
 import { readCachedSearch, searchCacheKey, writeCachedSearch } from "./cache";
@@ -262,11 +263,13 @@ export async function searchStudies(
         } else unstored.add(id);
       }
       idsOf.set(outcome.provider, ids);
-      options.onProvider?.({
+      if (!options.onProvider) continue;
+      const seals = await sealStudies(app.env.SESSION_SECRET, new Set(ids.filter((id) => unstored.has(id)).map((id) => rows.get(id)!)));
+      options.onProvider({
         type: "provider",
         provider: outcome.provider,
         report: reportOf(outcome),
-        studies: ids.map((id) => toApiStudy(rows.get(id)!, summaries.get(id) ?? null, [outcome.provider], fullTexts.get(id) ?? null)),
+        studies: ids.map((id) => withSeal(toApiStudy(rows.get(id)!, summaries.get(id) ?? null, [outcome.provider], fullTexts.get(id) ?? null), seals)),
       });
     }
   };
@@ -350,6 +353,8 @@ export async function searchStudies(
     all.push(toApiStudy(rows.get(rowId)!, summaries.get(rowId) ?? null, sources, fullTexts.get(rowId) ?? null));
   });
   rememberShownStudies([...unstored].map((id) => rows.get(id)!));
+  const finalSeals = await sealStudies(app.env.SESSION_SECRET, new Set(all.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!)));
+  for (let i = 0; i < all.length; i++) all[i] = withSeal(all[i]!, finalSeals);
   const duplicatesRemoved = merged.duplicatesRemoved + (merged.studies.length - all.length);
 
   let studies: ApiStudy[];
@@ -485,4 +490,10 @@ async function cachedProviderSearch(
   const filtered: ProviderResult = { studies: applyPostFilters(result.studies, params.filters), totalCount: result.totalCount };
   deferWrite(async () => writeCachedSearch(app.bindings.KV, await searchCacheKey(id, params), filtered));
   return { ...filtered, cached: false };
+}
+
+/** The study with its seal when it has one (a record without a row; see sealStudies). */
+function withSeal(study: ApiStudy, seals: ReadonlyMap<number, string>): ApiStudy {
+  const seal = seals.get(study.id);
+  return seal ? { ...study, seal } : study;
 }

@@ -36,6 +36,12 @@ export interface ApiStudy {
   aiSummaryCitations: Citation[] | null;
   citationCount: number | null;
   fullTextAnalysis: string | null;
+  /**
+   * Present only on a record a search showed that has no row yet: the server's seal over it
+   * (app/.server/studies/seal.ts). The client sends the study with its seal to POST
+   * /api/studies/store before its first action on it.
+   */
+  seal?: string;
 }
 
 /** The newest stored plain summary of a study. */

@@ -3,6 +3,7 @@ import { Check, Copy, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/lib/toast";
+import { storedStudyId } from "~/lib/sealed-studies";
 
 type Citations = { apa: string; mla: string; chicago: string };
 
@@ -59,7 +60,8 @@ function CitationList({ studyId }: { studyId: number }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    fetch(`/api/studies/${studyId}/citations`, { credentials: "include", signal: controller.signal })
+    storedStudyId(studyId)
+      .then((id) => fetch(`/api/studies/${id}/citations`, { credentials: "include", signal: controller.signal }))
       .then(async (res) => {
         if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
         setState({ status: "ready", citations: (await res.json()) as Citations });

@@ -1,0 +1,122 @@
+/**
+ * The client's half of 'search writes nothing' (issue 17, ADR 0019): a record a search showed
+ * without a row carries the server's seal. Before the first action on such a study (summary,
+ * bookmark, citation, export, specialized or full-text analysis, plan) the client sends the study
+ * with its seal to POST /api/studies/store, so the action works whichever server instance answers.
+ */
+
+/** The study fields the store call sends back (the API's study shape plus its seal). */
+export interface SealedStudyFields {
+  id: number;
+  title: string;
+  abstract: string | null;
+  authors: string[];
+  journal: string | null;
+  publicationDate: string | null;
+  pmid: string | null;
+  pmcid: string | null;
+  doi: string | null;
+  source: string;
+  studyType: string;
+  fullTextAvailable: boolean;
+  isOpenAccess: boolean;
+  openAccessUrl: string | null;
+  url: string | null;
+  citationCount: number | null;
+  impactFactor: number | null;
+  seal?: string;
+}
+
+/** Most sealed studies remembered by a page (about 2 KB each), oldest forgotten first. */
+const MAX_SEALED = 3_000;
+const sealed = new Map<number, SealedStudyFields>();
+/** Requested id → the stored row's id, once stored (normally the same id). */
+const storedAs = new Map<number, number>();
+const inFlight = new Map<number, Promise<number>>();
+
+/**
+ * Remembers the sealed studies among `studies` (a search's results). A study that comes back
+ * without a seal has a row; it is forgotten here.
+ */
+export function noteSealedStudies(studies: readonly SealedStudyFields[]): void {
+  for (const study of studies) {
+    if (!study.seal) {
+      sealed.delete(study.id);
+      continue;
+    }
+    sealed.delete(study.id);
+    sealed.set(study.id, pick(study));
+  }
+  while (sealed.size > MAX_SEALED) sealed.delete(sealed.keys().next().value!);
+}
+
+function pick(s: SealedStudyFields): SealedStudyFields {
+  return {
+    id: s.id,
+    title: s.title,
+    abstract: s.abstract,
+    authors: s.authors,
+    journal: s.journal,
+    publicationDate: s.publicationDate,
+    pmid: s.pmid,
+    pmcid: s.pmcid,
+    doi: s.doi,
+    source: s.source,
+    studyType: s.studyType,
+    fullTextAvailable: s.fullTextAvailable,
+    isOpenAccess: s.isOpenAccess,
+    openAccessUrl: s.openAccessUrl,
+    url: s.url,
+    citationCount: s.citationCount,
+    impactFactor: s.impactFactor,
+    seal: s.seal,
+  };
+}
+
+/**
+ * The ids to act on for `ids`: each sealed study among them is stored first (one POST
+ * /api/studies/store per 100, concurrent calls for the same id share one request); ids with a
+ * row, or never seen sealed, come back unchanged. A failed store leaves the id as it is (the
+ * action then answers for itself, e.g. 404 on an instance that never showed it).
+ *
+ * @returns the stored ids, in the order of `ids`.
+ */
+export async function storedStudyIds(ids: readonly number[]): Promise<number[]> {
+  const toStore = [...new Set(ids)].filter((id) => sealed.has(id) && !inFlight.has(id));
+  for (let i = 0; i < toStore.length; i += 100) {
+    const chunk = toStore.slice(i, i + 100);
+    const request = storeChunk(chunk.map((id) => sealed.get(id)!));
+    for (const id of chunk) inFlight.set(id, request.then((map) => map.get(id) ?? id));
+  }
+  return Promise.all(ids.map(async (id) => storedAs.get(id) ?? (inFlight.has(id) ? await inFlight.get(id)! : id)));
+}
+
+/** {@link storedStudyIds} for one study. */
+export async function storedStudyId(id: number): Promise<number> {
+  return (await storedStudyIds([id]))[0]!;
+}
+
+async function storeChunk(studies: SealedStudyFields[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  try {
+    const response = await fetch("/api/studies/store", {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ studies }),
+    });
+    if (response.ok) {
+      const body = (await response.json()) as { ids: Record<string, number> };
+      for (const [requested, stored] of Object.entries(body.ids)) {
+        out.set(Number(requested), stored);
+        storedAs.set(Number(requested), stored);
+        sealed.delete(Number(requested));
+      }
+    }
+  } catch (error) {
+    console.warn("could not store the studies before acting on them", error);
+  } finally {
+    for (const s of studies) inFlight.delete(s.id);
+  }
+  return out;
+}
