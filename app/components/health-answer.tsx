@@ -86,15 +86,31 @@ export async function askHealthQuestion(
   }
 }
 
+/** Saves a finished answer in browser storage (Profile → Saved Answers); `onSaved` on success. */
+async function saveHealthAnswer(answer: HealthAnswer, onSaved: () => void): Promise<void> {
+  let saveAnswer;
+  try {
+    ({ saveAnswer } = await import("~/lib/saved-answers"));
+  } catch (error) {
+    console.warn("could not load saved answers", error);
+    toast({ title: "Error", description: "Could not save the answer. Check your connection and try again.", variant: "destructive" });
+    return;
+  }
+  saveAnswer({ ...answer, savedAt: new Date().toISOString() });
+  onSaved();
+  toast({ title: "Answer saved", description: "Find it in your Profile under Saved Answers." });
+}
+
 /** Shown with a finished answer only: loaded then. */
 const ShareButton = lazyComponent(() => import("~/components/share-button").then((m) => m.ShareButton));
 
 /**
  * The answer under the question box: the study count, the text as it streams (each claim linked
  * to its study), the 'not medical advice' line, the model's name; once done, Save (browser
- * storage, `saved` disables it) and Share, and the cited studies with their quotes.
+ * storage; `onSaved` after it, and `saved` disables the button) and Share, and the cited studies
+ * with their quotes.
  */
-export function HealthAnswerView({ state, saved, onSave }: { state: HealthAnswerState; saved: boolean; onSave: (answer: HealthAnswer) => void }) {
+export function HealthAnswerView({ state, saved, onSaved }: { state: HealthAnswerState; saved: boolean; onSaved: () => void }) {
   const busy = state.status === "streaming";
   const model = state.status === "done" ? state.answer.model : state.model;
   const studyCount = state.status === "done" ? state.answer.studyCount : state.studyCount;
@@ -129,7 +145,7 @@ export function HealthAnswerView({ state, saved, onSave }: { state: HealthAnswer
       {state.status === "done" && (
         <>
           <div className="mt-3 flex flex-wrap items-start gap-2">
-            <Button type="button" variant="outline" size="sm" onClick={() => onSave(state.answer)} disabled={saved} data-testid="save-answer">
+            <Button type="button" variant="outline" size="sm" onClick={() => void saveHealthAnswer(state.answer, onSaved)} disabled={saved} data-testid="save-answer">
               <Bookmark aria-hidden /> {saved ? "Saved" : "Save"}
             </Button>
             <Suspense fallback={null}>

@@ -5,7 +5,7 @@ import { useGuestTrialDialog } from "~/components/guest-trial";
 import { lazyComponent } from "~/components/on-demand";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
-import { MAX_QUESTION_CHARS, type HealthAnswer } from "~/lib/sharing";
+import { MAX_QUESTION_CHARS } from "~/lib/sharing";
 import { toast } from "~/lib/toast";
 
 /**
@@ -66,20 +66,6 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
     });
   }
 
-  async function save(answer: HealthAnswer) {
-    let saveAnswer;
-    try {
-      ({ saveAnswer } = await import("~/lib/saved-answers"));
-    } catch (error) {
-      console.warn("could not load saved answers", error);
-      toast({ title: "Error", description: "Could not save the answer. Check your connection and try again.", variant: "destructive" });
-      return;
-    }
-    saveAnswer({ ...answer, savedAt: new Date().toISOString() });
-    setSaved(true);
-    toast({ title: "Answer saved", description: "Find it in your Profile under Saved Answers." });
-  }
-
   return (
     <section id={id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={`${id}-title`} data-testid="health-question">
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
@@ -113,7 +99,7 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
             </div>
           ) : (
             <Suspense fallback={<HealthAnswerPending />}>
-              <HealthAnswerView state={state} saved={saved} onSave={(answer) => void save(answer)} />
+              <HealthAnswerView state={state} saved={saved} onSaved={() => setSaved(true)} />
             </Suspense>
           )}
         </div>
