@@ -12,7 +12,6 @@ import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import type { ProviderPartial, SmartState } from "~/components/search/search-results";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
-import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
 import { SearchError, streamSearch } from "~/lib/search-client";
@@ -23,6 +22,7 @@ import {
   fromUrl,
   pageFromUrl,
   PROVIDER_IDS,
+  PROVIDER_LABELS,
   RESULT_LIMITS,
   toApiParams,
   toPageUrl,
@@ -161,16 +161,9 @@ export default function SearchPage() {
     if (studies.length === 0) return;
     setSmart({ status: "ranking", studies: null, model: null });
     try {
-      const res = await fetch("/api/search/smart-filter", {
-        method: "POST",
-        credentials: "include",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ searchQuery: query, studies }),
-        signal,
-      });
-      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as { relevantStudies: ApiStudy[]; model: string };
-      setSmart({ status: "done", studies: body.relevantStudies, model: body.model });
+      const { rankBySmartSearch } = await import("~/components/search/search-results");
+      const ranked = await rankBySmartSearch(query, studies, signal);
+      setSmart({ status: "done", studies: ranked.studies, model: ranked.model });
     } catch (error) {
       if (signal.aborted) return;
       console.warn("smart filter failed; showing all results", error);

@@ -14,8 +14,8 @@ import { toApiParams, type ProviderId, type SearchFormState } from "~/lib/search
 /**
  * The results half of /search (SPEC §4): each database's status, the cards as they arrive, then
  * the merged page with Smart Search's ranking, the arrival-order note, 'Add to review' and
- * pagination. Nothing here is on screen at first paint, so the route loads it on demand (issue 17
- * page budgets) when a search starts or a stored one is restored.
+ * pagination, and Smart Search's request. Nothing here is on screen at first paint, so the route
+ * loads it on demand (issue 17 page budgets) when a search starts or a stored one is restored.
  */
 
 /** One database's answer while a search streams. */
@@ -51,6 +51,28 @@ export interface SearchResultsProps {
   form: SearchFormState;
   page: number;
   onPage: (page: number) => void;
+}
+
+/**
+ * Smart Search (SPEC §4): POST /api/search/smart-filter `{searchQuery, studies}` keeps the studies
+ * relevant to the query, ranked, and names the model that ranked them. Returns `{studies, model}`.
+ * @throws Error("{status}: {body}") on an error response; the fetch's errors (also an abort).
+ */
+export async function rankBySmartSearch(
+  query: string,
+  studies: ApiStudy[],
+  signal: AbortSignal,
+): Promise<{ studies: ApiStudy[]; model: string }> {
+  const res = await fetch("/api/search/smart-filter", {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ searchQuery: query, studies }),
+    signal,
+  });
+  if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { relevantStudies: ApiStudy[]; model: string };
+  return { studies: body.relevantStudies, model: body.model };
 }
 
 /** Opens the dialog that adds every record of the search to a review: loaded with the results. */
