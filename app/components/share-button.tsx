@@ -1,7 +1,7 @@
 import { Loader2, Share2 } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
-import { browserShareEnvironment, SHARE_COPIED_MESSAGE, shareLink } from "~/lib/sharing";
+import { browserShareEnvironment, SHARE_COPIED_MESSAGE, shareLink } from "~/lib/share-sheet";
 import { toast } from "~/lib/toast";
 
 /**

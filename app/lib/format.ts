@@ -16,15 +16,8 @@ export function formatPublicationDate(date: string | null): string {
   return d ? `${Number(d)} ${month} ${y}` : `${month} ${y}`;
 }
 
-/** Display names of the six databases. */
-export const PROVIDER_LABELS: Record<string, string> = {
-  pubmed: "PubMed",
-  crossref: "Crossref",
-  europepmc: "Europe PMC",
-  core: "CORE",
-  semanticscholar: "Semantic Scholar",
-  doaj: "DOAJ",
-};
+/** Display names of the six databases (defined beside their ids, in ./search-params). */
+export { PROVIDER_LABELS } from "./search-params";
 
 /**
  * The two counts of a search-history entry as separate phrases: records the user retrieved and

@@ -1,6 +1,5 @@
 import type { DateRange, JournalImpact, StudyTypeFilter } from "~/.server/search/filters";
 import type { ProviderId } from "~/.server/search/types";
-import { PROVIDER_LABELS } from "~/lib/format";
 
 /**
  * The search form as the browser holds it (SPEC §3 Search parameters, §9 constants), and its
@@ -26,6 +25,19 @@ export const PROVIDER_IDS = [
   "semanticscholar",
   "doaj",
 ] as const satisfies readonly ProviderId[];
+
+/**
+ * Display names of the six databases (also re-exported by ~/lib/format); kept here, beside the
+ * ids, so the search page's first paint does not load the formatting helpers (issue 17).
+ */
+export const PROVIDER_LABELS: Record<string, string> = {
+  pubmed: "PubMed",
+  crossref: "Crossref",
+  europepmc: "Europe PMC",
+  core: "CORE",
+  semanticscholar: "Semantic Scholar",
+  doaj: "DOAJ",
+};
 
 export const RESULT_LIMITS = [25, 50, 100, 500] as const;
 export type ResultLimit = (typeof RESULT_LIMITS)[number];

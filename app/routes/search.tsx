@@ -1,32 +1,28 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { flushSync } from "react-dom";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
-import type { ProviderReport } from "~/.server/search/fan-out";
 import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
 import { HealthQuestion } from "~/components/health-question";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";
+import type { ProviderPartial, SmartState } from "~/components/search/search-results";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
-import { PROVIDER_LABELS } from "~/lib/format";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
-import { pageItems } from "~/lib/pagination";
 import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
-import { recordsToAdd } from "~/lib/reviews";
 import { SearchError, streamSearch } from "~/lib/search-client";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
-import { inArrivalOrder, sameOrder } from "~/lib/search-order";
 import {
   customRangeError,
   DEFAULT_SEARCH_FORM,
   fromUrl,
   pageFromUrl,
   PROVIDER_IDS,
+  PROVIDER_LABELS,
   RESULT_LIMITS,
   toApiParams,
   toPageUrl,
@@ -37,12 +33,17 @@ import {
 import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
 
 // Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
-const AddToReviewButton = lazyComponent(() => import("~/components/reviews/add-to-review").then((m) => m.AddToReviewButton));
 const FloatingActions = lazyComponent(() => import("~/components/search/floating-actions").then((m) => m.FloatingActions));
-// Result cards render only after the client's search answers; their chunk is fetched on mount.
-const loadStudyCard = () => import("~/components/study-card");
-const StudyCard = lazyComponent(() => loadStudyCard().then((m) => m.StudyCard));
-const CARD_PLACEHOLDER = <div className="h-32 animate-pulse rounded-xl bg-slate-200/70" />;
+// Results (status chips, cards, pagination) show only after the client's search answers or a
+// stored search is restored; their chunk, with the cards', is fetched on mount.
+const SearchResults = lazyComponent(() => import("~/components/search/search-results").then((m) => m.SearchResults));
+const RESULTS_PLACEHOLDER = (
+  <div className="mt-6 space-y-3" aria-hidden="true">
+    {[0, 1, 2].map((i) => (
+      <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
+    ))}
+  </div>
+);
 const QuickSearchBanner = lazyComponent(() => import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner));
 const SavedSearches = lazyComponent(() => import("~/components/search/saved-searches").then((m) => m.SavedSearches));
 
@@ -92,17 +93,6 @@ type Phase =
   | { kind: "loading"; providers: ProviderId[] }
   | { kind: "done" }
   | { kind: "error"; title: string; message: string };
-
-interface ProviderPartial {
-  report: ProviderReport;
-  studies: ApiStudy[];
-}
-
-interface SmartState {
-  status: "off" | "ranking" | "done" | "failed";
-  studies: ApiStudy[] | null;
-  model: string | null;
-}
 
 /** Keeps the usage-counter card current: polled every 10 s, on focus and after AI use (SPEC §4). */
 function useUsage(data: LoaderData) {
@@ -165,24 +155,15 @@ export default function SearchPage() {
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data);
 
-  useEffect(() => {
-    void loadStudyCard();
-  }, []);
+  useEffect(() => SearchResults.preload(), []);
 
   const runSmartFilter = useCallback(async (query: string, studies: ApiStudy[], signal: AbortSignal) => {
     if (studies.length === 0) return;
     setSmart({ status: "ranking", studies: null, model: null });
     try {
-      const res = await fetch("/api/search/smart-filter", {
-        method: "POST",
-        credentials: "include",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ searchQuery: query, studies }),
-        signal,
-      });
-      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as { relevantStudies: ApiStudy[]; model: string };
-      setSmart({ status: "done", studies: body.relevantStudies, model: body.model });
+      const { rankBySmartSearch } = await import("~/components/search/search-results");
+      const ranked = await rankBySmartSearch(query, studies, signal);
+      setSmart({ status: "done", studies: ranked.studies, model: ranked.model });
     } catch (error) {
       if (signal.aborted) return;
       console.warn("smart filter failed; showing all results", error);
@@ -358,27 +339,6 @@ export default function SearchPage() {
   useEffect(() => {
     if (loading && progressive.length > 0) setArrival(progressive.map((study) => study.id));
   }, [loading, progressive]);
-  const reports: [string, ProviderReport | null][] = loading
-    ? phase.providers.map((id) => [id, partials.get(id)?.report ?? null])
-    : Object.entries(results?.providers ?? {}).map(([id, r]) => [id, r ?? null]);
-  const merged = useMemo(
-    () => (smart.status === "done" && smart.studies ? smart.studies : (results?.studies ?? [])),
-    [smart, results],
-  );
-  const arrivalShown = useMemo(() => inArrivalOrder(merged, arrival), [merged, arrival]);
-  const canReorder = smart.status !== "done" && !sameOrder(arrivalShown, merged);
-  const shown = canReorder && !mergedOrder ? arrivalShown : merged;
-
-  /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
-  function showMergedOrder() {
-    const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
-    const cards = [...document.querySelectorAll<HTMLElement>("[data-result-id]")];
-    const top = cards.find((card) => card.getBoundingClientRect().bottom > header);
-    const anchor = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
-    flushSync(() => setMergedOrder(true));
-    const card = anchor && document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
-    if (anchor && card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
-  }
   const rangeError = customRangeError(form);
 
   return (
@@ -506,61 +466,6 @@ export default function SearchPage() {
 
       <div ref={resultsTop} className="scroll-mt-20" />
 
-      {reports.length > 0 && (
-        <ul className="mt-6 flex flex-wrap gap-2" aria-label="Database status">
-          {reports.map(([id, report]) => (
-            <li
-              key={id}
-              data-testid={`provider-status-${id}`}
-              data-status={report?.status ?? "pending"}
-              title={report?.error ?? undefined}
-              className={`rounded-full px-3 py-1 text-xs font-medium ${
-                !report
-                  ? "animate-pulse bg-slate-100 text-slate-600"
-                  : report.status === "ok"
-                    ? "bg-emerald-50 text-emerald-800"
-                    : "bg-amber-50 text-amber-800"
-              }`}
-            >
-              {PROVIDER_LABELS[id] ?? id}:{" "}
-              {!report
-                ? "searching…"
-                : report.status === "ok"
-                  ? `${report.count} in ${report.ms} ms${report.cached ? " (cached)" : ""}`
-                  : `${report.status === "timeout" ? "timed out" : report.status}${report.error ? ` (${report.error})` : ""}`}
-            </li>
-          ))}
-        </ul>
-      )}
-
-      {loading && (
-        <section className="mt-6" aria-label="Results so far" aria-busy="true">
-          {progressive.length === 0 ? (
-            <div className="space-y-3" aria-label="Searching">
-              {[0, 1, 2].map((i) => (
-                <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
-              ))}
-            </div>
-          ) : (
-            <>
-              <p className="text-sm text-slate-600" data-testid="progress-message">
-                {progressive.length} results so far from {[...partials.values()].filter((p) => p.report.status === "ok").length} of{" "}
-                {phase.providers.length} databases — merging duplicates when all have answered…
-              </p>
-              <div className="mt-4 space-y-4">
-                {progressive.map((study) => (
-                  <div key={study.id} data-result-id={study.id}>
-                    <Suspense fallback={CARD_PLACEHOLDER}>
-                      <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
-                    </Suspense>
-                  </div>
-                ))}
-              </div>
-            </>
-          )}
-        </section>
-      )}
-
       {phase.kind === "error" && (
         <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
           <p className="font-semibold">{phase.title}</p>
@@ -568,64 +473,24 @@ export default function SearchPage() {
         </div>
       )}
 
-      {phase.kind === "done" && results && (
-        <section className="mt-6" aria-label="Results">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-600" data-testid="search-message">
-              {results.message}
-              {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
-            </p>
-            {signedIn && recordsToAdd(results.providers) > 0 && (
-              <Suspense fallback={null}>
-                <AddToReviewButton params={toApiParams(form, 1)} count={recordsToAdd(results.providers)} />
-              </Suspense>
-            )}
-          </div>
-          {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
-          {smart.status === "done" && (
-            <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
-              Smart Search kept {smart.studies?.length ?? 0} of {results.studies.length} results, ranked by relevance ·
-              ranked by {smart.model}
-            </p>
-          )}
-          {smart.status === "failed" && (
-            <p className="mt-2 text-sm text-amber-700">Smart Search is unavailable right now; showing all results.</p>
-          )}
-          {canReorder && (
-            // A floating note, so offering the merged order moves nothing on the page.
-            <p
-              className="fixed bottom-4 left-1/2 z-30 flex max-w-[calc(100vw-9rem)] -translate-x-1/2 flex-wrap items-center justify-center gap-x-2 rounded-full border border-slate-200 bg-white px-4 py-2 text-xs text-slate-700 shadow-md sm:text-sm"
-              data-testid="order-note"
-              role="status"
-            >
-              {mergedOrder ? "Showing the merged order." : "Cards stay in the order they arrived."}
-              {!mergedOrder && (
-                <button type="button" className="font-medium text-brand-700 underline" onClick={showMergedOrder} data-testid="show-merged-order">
-                  Show merged order
-                </button>
-              )}
-            </p>
-          )}
-          {shown.length === 0 ? (
-            // The server's message already says 'No studies found…' when the search found nothing.
-            !/no studies found/i.test(results.message ?? "") && (
-              <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-                No studies found. Try adjusting your search terms or filters.
-              </p>
-            )
-          ) : (
-            <div className="mt-4 space-y-4">
-              {shown.map((study) => (
-                <div key={study.id} data-result-id={study.id}>
-                  <Suspense fallback={CARD_PLACEHOLDER}>
-                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
-                  </Suspense>
-                </div>
-              ))}
-            </div>
-          )}
-          <Pagination page={page} totalPages={results.totalPages} onPage={(p) => void runSearch(form, p, { scrollToResults: true })} />
-        </section>
+      {(loading || (phase.kind === "done" && results)) && (
+        <Suspense fallback={RESULTS_PLACEHOLDER}>
+          <SearchResults
+            loadingProviders={loading ? phase.providers : null}
+            partials={partials}
+            progressive={progressive}
+            results={results}
+            smart={smart}
+            arrival={arrival}
+            mergedOrder={mergedOrder}
+            onMergedOrder={() => setMergedOrder(true)}
+            signedIn={signedIn}
+            isPro={isPro}
+            form={form}
+            page={page}
+            onPage={(p) => void runSearch(form, p, { scrollToResults: true })}
+          />
+        </Suspense>
       )}
 
       <AfterHydration fallback={null}>
@@ -633,46 +498,5 @@ export default function SearchPage() {
       </AfterHydration>
       {upgrade.element}
     </div>
-  );
-}
-
-function Pagination({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (p: number) => void }) {
-  if (totalPages <= 1) return null;
-  return (
-    <nav className="mt-8 flex flex-wrap items-center justify-center gap-1" aria-label="Pagination">
-      <button
-        type="button"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-        className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 disabled:opacity-40"
-      >
-        Previous
-      </button>
-      {pageItems(page, totalPages).map((item) =>
-        typeof item === "number" ? (
-          <button
-            type="button"
-            key={item}
-            aria-current={item === page ? "page" : undefined}
-            onClick={() => onPage(item)}
-            className={`min-w-9 rounded-md px-3 py-1.5 text-sm ${item === page ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
-          >
-            {item}
-          </button>
-        ) : (
-          <span key={item} className="px-2 text-slate-500">
-            …
-          </span>
-        ),
-      )}
-      <button
-        type="button"
-        disabled={page >= totalPages}
-        onClick={() => onPage(page + 1)}
-        className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 disabled:opacity-40"
-      >
-        Next
-      </button>
-    </nav>
   );
 }

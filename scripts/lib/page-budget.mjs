@@ -17,7 +17,7 @@ export const INITIAL_JS_BUDGET_BYTES = 120_000;
  */
 export const BUDGET_PAGES = [
   { name: "/", routes: ["root", "routes/_index"], ceilingBytes: INITIAL_JS_BUDGET_BYTES },
-  { name: "/search", routes: ["root", "routes/search"], ceilingBytes: 128_000 },
+  { name: "/search", routes: ["root", "routes/search"], ceilingBytes: INITIAL_JS_BUDGET_BYTES },
   { name: "/answer/{id}", routes: ["root", "routes/answer.$id"], ceilingBytes: INITIAL_JS_BUDGET_BYTES },
 ];
 
