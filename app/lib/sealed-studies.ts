@@ -5,51 +5,15 @@
  * with its seal to POST /api/studies/store, so the action works whichever server instance answers.
  */
 
-/** The study fields the store call sends back (the API's study shape plus its seal). */
-export interface SealedStudyFields {
-  id: number;
-  title: string;
-  abstract: string | null;
-  authors: string[];
-  journal: string | null;
-  publicationDate: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  doi: string | null;
-  source: string;
-  studyType: string;
-  fullTextAvailable: boolean;
-  isOpenAccess: boolean;
-  openAccessUrl: string | null;
-  url: string | null;
-  citationCount: number | null;
-  impactFactor: number | null;
-  seal?: string;
-}
+import { noteSealedStudies, sealedStudies as sealed, type SealedStudyFields } from "~/lib/sealed-registry";
 
-/** Most sealed studies remembered by a page (about 2 KB each), oldest forgotten first. */
-const MAX_SEALED = 3_000;
-const sealed = new Map<number, SealedStudyFields>();
+export { noteSealedStudies, type SealedStudyFields };
+
 /** Requested id → the stored row's id, once stored (normally the same id). */
 const storedAs = new Map<number, number>();
 const inFlight = new Map<number, Promise<number>>();
 
-/**
- * Remembers the sealed studies among `studies` (a search's results). A study that comes back
- * without a seal has a row; it is forgotten here.
- */
-export function noteSealedStudies(studies: readonly SealedStudyFields[]): void {
-  for (const study of studies) {
-    if (!study.seal) {
-      sealed.delete(study.id);
-      continue;
-    }
-    sealed.delete(study.id);
-    sealed.set(study.id, pick(study));
-  }
-  while (sealed.size > MAX_SEALED) sealed.delete(sealed.keys().next().value!);
-}
-
+/** The fields POST /api/studies/store takes (the record as searched, without what the page added). */
 function pick(s: SealedStudyFields): SealedStudyFields {
   return {
     id: s.id,
@@ -85,7 +49,7 @@ export async function storedStudyIds(ids: readonly number[]): Promise<number[]> 
   const toStore = [...new Set(ids)].filter((id) => sealed.has(id) && !inFlight.has(id));
   for (let i = 0; i < toStore.length; i += 100) {
     const chunk = toStore.slice(i, i + 100);
-    const request = storeChunk(chunk.map((id) => sealed.get(id)!));
+    const request = storeChunk(chunk.map((id) => pick(sealed.get(id)!)));
     for (const id of chunk) inFlight.set(id, request.then((map) => map.get(id) ?? id));
   }
   return Promise.all(ids.map(async (id) => storedAs.get(id) ?? (inFlight.has(id) ? await inFlight.get(id)! : id)));

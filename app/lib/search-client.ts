@@ -1,7 +1,7 @@
 import type { ProviderEvent, SearchResponse } from "~/.server/search/service";
 import { queueOwnerHeaders } from "~/lib/offline-sync";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
-import { noteSealedStudies } from "~/lib/sealed-studies";
+import { noteSealedStudies } from "~/lib/sealed-registry";
 
 /** A failed search, with the server's code and (for 503) the per-database reports. */
 export class SearchError extends Error {
