@@ -23,3 +23,28 @@ export async function recordActivity(
       setWhere: sql`${userActivity.lastSeenAt} < ${now - ACTIVITY_RESOLUTION_MS}`,
     });
 }
+
+/** Users whose activity this isolate recorded, with when (epoch ms); oldest forgotten first. */
+const recorded = new Map<string, number>();
+const MAX_RECORDED_USERS = 10_000;
+
+/**
+ * {@link recordActivity} for a request's user, skipped when this isolate recorded the user's
+ * activity less than {@link ACTIVITY_RESOLUTION_MS} ago: the upsert would change nothing, and
+ * even a no-op upsert is a write on D1's single primary (issue 17: requests such as a cached
+ * search write nothing). Another isolate may still write once per hour, which the upsert's
+ * condition makes harmless.
+ */
+export async function noteActivity(app: Pick<AppServices, "db">, userId: string, now: number = Date.now()): Promise<void> {
+  const last = recorded.get(userId);
+  if (last !== undefined && now - last < ACTIVITY_RESOLUTION_MS) return;
+  recorded.delete(userId);
+  recorded.set(userId, now);
+  while (recorded.size > MAX_RECORDED_USERS) recorded.delete(recorded.keys().next().value!);
+  try {
+    await recordActivity(app, { userId, now });
+  } catch (error) {
+    recorded.delete(userId);
+    throw error;
+  }
+}

@@ -1,4 +1,4 @@
-import { recordActivity } from "../admin/activity";
+import { noteActivity, recordActivity } from "../admin/activity";
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, subscriptions, users, type UserRow } from "../../../db/schema";
@@ -74,6 +74,15 @@ export async function withEffectivePlan(app: Pick<AppServices, "db">, user: User
     .select({ status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform })
     .from(subscriptions)
     .where(eq(subscriptions.userId, user.id));
+  return planFromSubscriptions(user, subs, now);
+}
+
+/** withEffectivePlan's rule over subscription rows already read. */
+function planFromSubscriptions(
+  user: UserRow,
+  subs: { status: string; currentPeriodEnd: number | null; platform: string | null }[],
+  now: number,
+): UserRow {
   if (subs.length === 0) return user;
   const paying = subs.find((sub) => subscriptionGivesPro(sub, now));
   return paying
@@ -97,18 +106,22 @@ export async function getSessionInfo(app: AppServices, request: Request): Promis
 export async function getUser(app: AppServices, request: Request): Promise<UserRow | null> {
   const sessionId = await readSessionId(app, request);
   if (!sessionId) return null;
-  const rows = await app.db
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, Date.now())))
-    .limit(1);
+  const now = Date.now();
+  const live = and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now));
+  // The user and their subscriptions in one round trip (D1 batch).
+  const [rows, subs] = await app.db.batch([
+    app.db.select({ user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(live).limit(1),
+    app.db
+      .select({ status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform })
+      .from(subscriptions)
+      .innerJoin(sessions, eq(sessions.userId, subscriptions.userId))
+      .where(live),
+  ]);
   const user = rows[0]?.user ?? null;
-  if (user) {
-    app.requestLog?.setUser(user.id);
-    app.waitUntil(recordActivity(app, { userId: user.id }).catch((error: unknown) => console.error("user activity not recorded", error)));
-  }
-  return user ? withEffectivePlan(app, user) : null;
+  if (!user) return null;
+  app.requestLog?.setUser(user.id);
+  app.waitUntil(noteActivity(app, user.id).catch((error: unknown) => console.error("user activity not recorded", error)));
+  return planFromSubscriptions(user, subs, now);
 }
 
 /** Like getUser, but a missing user is a 401 {error:'UNAUTHORIZED'}. */

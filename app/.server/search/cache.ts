@@ -28,12 +28,44 @@ export async function searchCacheKey(
   return `search:${VERSION}:${provider}:${await sha256Hex(normalized)}`;
 }
 
-/** A cached provider answer, or null on a miss or an unreadable entry. Never throws. */
-export async function readCachedSearch(kv: KVNamespace, key: string): Promise<ProviderResult | null> {
+/** How long this isolate keeps a provider answer in memory (ms): as long as KV's edge cacheTtl. */
+const MEMORY_TTL_MS = 60_000;
+/** Most records held by the in-memory tier (about 2 KB each, so ≤ ~8 MB per isolate). */
+const MEMORY_MAX_RECORDS = 4_000;
+const memory = new Map<string, { value: ProviderResult; expires: number }>();
+let memoryRecords = 0;
+
+function forget(key: string): void {
+  const entry = memory.get(key);
+  if (!entry) return;
+  memory.delete(key);
+  memoryRecords -= entry.value.studies.length;
+}
+
+/** Keeps `value` in this isolate's memory tier (newest last; the oldest go first when full). */
+function remember(key: string, value: ProviderResult, now: number): void {
+  forget(key);
+  if (value.studies.length > MEMORY_MAX_RECORDS) return;
+  memory.set(key, { value, expires: now + MEMORY_TTL_MS });
+  memoryRecords += value.studies.length;
+  while (memoryRecords > MEMORY_MAX_RECORDS) forget(memory.keys().next().value!);
+}
+
+/**
+ * A cached provider answer, or null on a miss or an unreadable entry. Never throws. Hot keys are
+ * answered from this isolate's memory for up to a minute (the same freshness as KV's edge
+ * cacheTtl), so a popular search costs no KV read; the answer is shared and must not be mutated.
+ */
+export async function readCachedSearch(kv: KVNamespace, key: string, now: number = Date.now()): Promise<ProviderResult | null> {
+  const entry = memory.get(key);
+  if (entry && entry.expires > now) return entry.value;
+  if (entry) forget(key);
   try {
     // Hot keys are served from the data centre's cache for up to a minute (KV's minimum is 30 s).
     const hit = await kv.get<ProviderResult>(key, { type: "json", cacheTtl: 60 });
-    return hit && Array.isArray(hit.studies) && typeof hit.totalCount === "number" ? hit : null;
+    if (!(hit && Array.isArray(hit.studies) && typeof hit.totalCount === "number")) return null;
+    remember(key, hit, now);
+    return hit;
   } catch {
     return null;
   }
@@ -41,6 +73,7 @@ export async function readCachedSearch(kv: KVNamespace, key: string): Promise<Pr
 
 /** Stores a provider answer for {@link SEARCH_CACHE_TTL_SECONDS}; failures only log. */
 export async function writeCachedSearch(kv: KVNamespace, key: string, value: ProviderResult): Promise<void> {
+  remember(key, value, Date.now());
   try {
     await kv.put(key, JSON.stringify(value), { expirationTtl: SEARCH_CACHE_TTL_SECONDS });
   } catch (error) {

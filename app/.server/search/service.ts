@@ -353,8 +353,6 @@ export async function searchStudies(
     all.push(toApiStudy(rows.get(rowId)!, summaries.get(rowId) ?? null, sources, fullTexts.get(rowId) ?? null));
   });
   rememberShownStudies([...unstored].map((id) => rows.get(id)!));
-  const finalSeals = await sealStudies(app.env.SESSION_SECRET, new Set(all.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!)));
-  for (let i = 0; i < all.length; i++) all[i] = withSeal(all[i]!, finalSeals);
   const duplicatesRemoved = merged.duplicatesRemoved + (merged.studies.length - all.length);
 
   let studies: ApiStudy[];
@@ -370,6 +368,9 @@ export async function searchStudies(
     totalCount = only.totalCount;
     totalPages = Math.ceil(Math.min(only.totalCount, PAGING_CAP[only.provider]) / request.limit);
   }
+  // Only the page that goes out needs seals (the provider events carry their own).
+  const finalSeals = await sealStudies(app.env.SESSION_SECRET, new Set(studies.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!)));
+  studies = studies.map((study) => withSeal(study, finalSeals));
 
   if (user && options.recordHistory) {
     const entry = {
