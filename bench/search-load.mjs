@@ -7,6 +7,8 @@
 //
 // Rows written are read from the local D1 database itself (the SQLite file wrangler dev keeps):
 // studies rows inserted or updated, AI summaries and search-history rows created during the phase.
+// Then, as a memory baseline from the same run, as many GET /api/health requests at the same
+// concurrency (what wrangler dev itself keeps per request).
 // Usage: npm run bench:search-load   (env CONCURRENCY=50, DURATION_S=20, SETTLE_S=30,
 // PORT=8863, REPLAY_PORT=8864, SKIP_BUILD=1 to reuse the build)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -129,6 +131,44 @@ async function phase(name, cookie, rootPid, queryOf) {
   return { name, count: latencies.length, errors, cachedCount, rate: latencies.length / seconds, latencies, written, peak };
 }
 
+/**
+ * The baseline for memory: a fresh dev server answering as many GET /api/health requests as the
+ * searches made, at the same concurrency — what wrangler dev itself (its proxy and miniflare's
+ * services share the workerd processes) keeps per request. RSS before, at the peak and SETTLE_S after.
+ */
+async function controlPhase(requests) {
+  for (let i = 0; i < 60; i++) {
+    const up = await fetch(`${BASE}/`).then(() => true, () => false);
+    if (!up) break;
+    await sleep(500);
+  }
+  const server = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: `${STATE}-control`, env: { REPLAY_LATENCY_MS: "*=0" } });
+  try {
+    await waitForServer(BASE);
+    await sleep(2000);
+    const before = workerRssMb(server.child.pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, workerRssMb(server.child.pid))), 500);
+    let count = 0;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < requests) {
+          const res = await fetch(`${BASE}/api/health`);
+          await res.arrayBuffer();
+          if (res.ok) count++;
+        }
+      }),
+    );
+    clearInterval(sampler);
+    await sleep(SETTLE_S * 1000);
+    return { count, before, peak, after: workerRssMb(server.child.pid) };
+  } finally {
+    server.stop();
+  }
+}
+
+let totalSearches = 0;
 const { child, stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: STATE, env: { REPLAY_LATENCY_MS: "*=0" } });
 try {
   await waitForServer(BASE);
@@ -142,6 +182,7 @@ try {
   const uncached = await phase("uncached", cookie, child.pid, (i) => `load query ${run} ${i}`);
   await sleep(SETTLE_S * 1000);
   const after = workerRssMb(child.pid);
+  totalSearches = cached.count + uncached.count;
 
   console.log(`Search load: ${CONCURRENCY} concurrent six-database searches for ${DURATION_S} s per phase (replay latency 0)`);
   console.log(`phase       searches   /s   target    p50 ms   p95 ms   p99 ms   errors   rows written/search`);
@@ -158,4 +199,9 @@ try {
 } finally {
   stop();
 }
+await sleep(2000);
+const control = await controlPhase(totalSearches);
+console.log(
+  `control (fresh dev server, same run): ${control.count} GET /api/health at ${CONCURRENCY} concurrent: workerd RSS MB before ${control.before.toFixed(0)}, peak ${control.peak.toFixed(0)}, ${SETTLE_S} s after ${control.after.toFixed(0)} (${(((control.after - control.before) / control.before) * 100).toFixed(1)}%)`,
+);
 process.exit(0);
