@@ -246,6 +246,16 @@ export async function searchStudies(
   const fullTexts = new Map<number, string>();
   let pending: ProviderOutcome[] = [];
   let resolving: Promise<void> | null = null;
+  let unsettled = request.providers.length;
+  // Seals already made for this search, by the exact row they signed: a row the merge leaves as
+  // it is keeps its seal in the final page.
+  const sealOf = new WeakMap<StudyRow, string>();
+  const sealRows = async (list: StudyRow[]): Promise<Map<number, string>> => {
+    const fresh = list.filter((row) => !sealOf.has(row));
+    const made = await sealStudies(app.env.SESSION_SECRET, fresh);
+    for (const row of fresh) sealOf.set(row, made.get(row.id)!);
+    return new Map(list.map((row) => [row.id, sealOf.get(row)!]));
+  };
   const resolveBatch = async (batch: ProviderOutcome[]) => {
     const records = batch.flatMap((o) => o.studies);
     const resolved = await lookupStoredStudies(reader, records, viewerId);
@@ -264,7 +274,7 @@ export async function searchStudies(
       }
       idsOf.set(outcome.provider, ids);
       if (!options.onProvider) continue;
-      const seals = await sealStudies(app.env.SESSION_SECRET, new Set(ids.filter((id) => unstored.has(id)).map((id) => rows.get(id)!)));
+      const seals = await sealRows([...new Set(ids.filter((id) => unstored.has(id)).map((id) => rows.get(id)!))]);
       options.onProvider({
         type: "provider",
         provider: outcome.provider,
@@ -274,8 +284,9 @@ export async function searchStudies(
     }
   };
   const drain = async () => {
-    // One macrotask first, so databases answering together (cache hits) share the first read.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // One macrotask first, so databases answering together (cache hits) share the first read;
+    // the last database to answer has nobody to wait for.
+    if (unsettled > 0) await new Promise((resolve) => setTimeout(resolve, 0));
     while (pending.length > 0) {
       const batch = pending;
       pending = [];
@@ -305,6 +316,7 @@ export async function searchStudies(
       timeoutMs: app.env.SEARCH_TIMEOUT_MS,
       limit: request.limit,
       onSettled: (outcome) => {
+        unsettled--;
         if (outcome.status === "ok") resolveOutcome(outcome);
         else options.onProvider?.({ type: "provider", provider: outcome.provider, report: reportOf(outcome), studies: [] });
       },
@@ -369,7 +381,7 @@ export async function searchStudies(
     totalPages = Math.ceil(Math.min(only.totalCount, PAGING_CAP[only.provider]) / request.limit);
   }
   // Only the page that goes out needs seals (the provider events carry their own).
-  const finalSeals = await sealStudies(app.env.SESSION_SECRET, new Set(studies.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!)));
+  const finalSeals = await sealRows([...new Set(studies.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!))]);
   studies = studies.map((study) => withSeal(study, finalSeals));
 
   if (user && options.recordHistory) {
