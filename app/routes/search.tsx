@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { getUser } from "~/.server/auth/session";
 import { getSubscriptionStatus } from "~/.server/billing/usage";
 import type { SearchResponse } from "~/.server/search/service";
@@ -192,12 +192,18 @@ export default function SearchPage() {
       try {
         const done = await streamSearch(toApiParams(current, targetPage), {
           signal: controller.signal,
+          // Result cards render as transitions: React renders them in slices and keeps the page
+          // responsive (no long task while a database's cards or the merged list come in).
           onProvider: (event) =>
-            setPartials((map) => new Map(map).set(event.provider, { report: event.report, studies: event.studies })),
+            startTransition(() =>
+              setPartials((map) => new Map(map).set(event.provider, { report: event.report, studies: event.studies })),
+            ),
         });
         if (controller.signal.aborted) return;
-        setResults(done);
-        setPhase({ kind: "done" });
+        startTransition(() => {
+          setResults(done);
+          setPhase({ kind: "done" });
+        });
         saveSearchState({ form: current, page: targetPage, results: done });
         // Only paging jumps to the top of the list; a finished search leaves the reader's place alone.
         if (options.scrollToResults) resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
