@@ -4,38 +4,22 @@
  * apart from the store call so that /search's initial JavaScript carries only this map.
  */
 
-/** The study fields the store call sends back (the API's study shape plus its seal). */
-export interface SealedStudyFields {
+/** A record as a search answered it: its id and, when it has no row yet, the server's seal. */
+export interface SealedRecord {
   id: number;
-  title: string;
-  abstract: string | null;
-  authors: string[];
-  journal: string | null;
-  publicationDate: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  doi: string | null;
-  source: string;
-  studyType: string;
-  fullTextAvailable: boolean;
-  isOpenAccess: boolean;
-  openAccessUrl: string | null;
-  url: string | null;
-  citationCount: number | null;
-  impactFactor: number | null;
   seal?: string;
 }
 
 /** Most sealed studies remembered by a page (about 2 KB each), oldest forgotten first. */
 const MAX_SEALED = 3_000;
 /** Study id → the record as the search answered it (with its seal). */
-export const sealedStudies = new Map<number, SealedStudyFields>();
+export const sealedStudies = new Map<number, SealedRecord>();
 
 /**
  * Remembers the sealed studies among `studies` (a search's results). A study that comes back
  * without a seal has a row; it is forgotten here.
  */
-export function noteSealedStudies(studies: readonly SealedStudyFields[]): void {
+export function noteSealedStudies(studies: readonly SealedRecord[]): void {
   for (const study of studies) {
     sealedStudies.delete(study.id);
     if (study.seal) sealedStudies.set(study.id, study);

@@ -5,36 +5,29 @@
  * with its seal to POST /api/studies/store, so the action works whichever server instance answers.
  */
 
-import { noteSealedStudies, sealedStudies as sealed, type SealedStudyFields } from "~/lib/sealed-registry";
+import type { ApiStudy } from "~/.server/studies/queries";
+import { noteSealedStudies, sealedStudies as sealed } from "~/lib/sealed-registry";
 
-export { noteSealedStudies, type SealedStudyFields };
+export { noteSealedStudies };
+
+/** The fields of a record POST /api/studies/store takes back (sealedStudySchema). */
+const SEALED_FIELDS = [
+  "id", "title", "abstract", "authors", "journal", "publicationDate", "pmid", "pmcid", "doi", "source",
+  "studyType", "fullTextAvailable", "isOpenAccess", "openAccessUrl", "url", "citationCount",
+  "impactFactor", "seal",
+] as const;
+
+/** The study fields the store call sends back (the API's study shape plus its seal). */
+export type SealedStudyFields = Pick<ApiStudy, (typeof SEALED_FIELDS)[number]>;
 
 /** Requested id → the stored row's id, once stored (normally the same id). */
 const storedAs = new Map<number, number>();
 const inFlight = new Map<number, Promise<number>>();
 
-/** The fields POST /api/studies/store takes (the record as searched, without what the page added). */
-function pick(s: SealedStudyFields): SealedStudyFields {
-  return {
-    id: s.id,
-    title: s.title,
-    abstract: s.abstract,
-    authors: s.authors,
-    journal: s.journal,
-    publicationDate: s.publicationDate,
-    pmid: s.pmid,
-    pmcid: s.pmcid,
-    doi: s.doi,
-    source: s.source,
-    studyType: s.studyType,
-    fullTextAvailable: s.fullTextAvailable,
-    isOpenAccess: s.isOpenAccess,
-    openAccessUrl: s.openAccessUrl,
-    url: s.url,
-    citationCount: s.citationCount,
-    impactFactor: s.impactFactor,
-    seal: s.seal,
-  };
+/** The record as searched, without what the page added to it (summaries, relevance…). */
+function pick(study: object): SealedStudyFields {
+  const record = study as SealedStudyFields;
+  return Object.fromEntries(SEALED_FIELDS.map((field) => [field, record[field]])) as SealedStudyFields;
 }
 
 /**
