@@ -203,6 +203,9 @@ test("admin: Access Denied for non-admins, statistics for an ADMIN_EMAILS accoun
   expect((await page.request.get("/api/admin/stats")).status()).toBe(403);
 
   // The offline server's ADMIN_EMAILS is admin@metamind.local.
+  // Leave the app first: an open page's session guard that sees the session end or change under
+  // it (on mount, after hydration) logs out or navigates, racing the next page.goto.
+  await page.goto("about:blank");
   await page.request.post("/api/logout");
   const reg = await page.request.post("/api/register", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
   expect([201, 409]).toContain(reg.status());
