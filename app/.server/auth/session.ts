@@ -2,7 +2,7 @@ import { noteActivity, recordActivity } from "../admin/activity";
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, subscriptions, users, type UserRow } from "../../../db/schema";
-import { subscriptionGivesPro } from "~/lib/plan";
+import { subscriptionGivesPro, type PlanSubscription } from "~/lib/plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 
@@ -64,6 +64,9 @@ async function readSessionId(app: AppServices, request: Request): Promise<string
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+/** The subscription columns the effective plan is decided from. */
+const PLAN_COLUMNS = { status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform };
+
 /**
  * The user with the plan their subscriptions give at `now`: when the account has subscription rows
  * (written from Stripe webhooks), they decide (see subscriptionGivesPro; platform of the paying
@@ -71,18 +74,14 @@ async function readSessionId(app: AppServices, request: Request): Promise<string
  */
 export async function withEffectivePlan(app: Pick<AppServices, "db">, user: UserRow, now: number = Date.now()): Promise<UserRow> {
   const subs = await app.db
-    .select({ status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform })
+    .select(PLAN_COLUMNS)
     .from(subscriptions)
     .where(eq(subscriptions.userId, user.id));
   return planFromSubscriptions(user, subs, now);
 }
 
 /** withEffectivePlan's rule over subscription rows already read. */
-function planFromSubscriptions(
-  user: UserRow,
-  subs: { status: string; currentPeriodEnd: number | null; platform: string | null }[],
-  now: number,
-): UserRow {
+function planFromSubscriptions(user: UserRow, subs: (PlanSubscription & { platform: UserRow["subscriptionPlatform"] })[], now: number): UserRow {
   if (subs.length === 0) return user;
   const paying = subs.find((sub) => subscriptionGivesPro(sub, now));
   return paying
@@ -112,7 +111,7 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
   const [rows, subs] = await app.db.batch([
     app.db.select({ user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(live).limit(1),
     app.db
-      .select({ status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform })
+      .select(PLAN_COLUMNS)
       .from(subscriptions)
       .innerJoin(sessions, eq(sessions.userId, subscriptions.userId))
       .where(live),
