@@ -7,8 +7,9 @@
 //
 // Rows written are read from the local D1 database itself (the SQLite file wrangler dev keeps):
 // studies rows inserted or updated, AI summaries and search-history rows created during the phase.
-// Then, as a memory baseline from the same run, as many GET /api/health requests at the same
-// concurrency (what wrangler dev itself keeps per request).
+// Then, as memory baselines from the same run, as many GET /favicon.svg (a static asset: none of
+// the Worker's code runs) and GET /api/health requests at the same concurrency, each on a fresh
+// dev server (what wrangler dev itself keeps per request).
 // Usage: npm run bench:search-load   (env CONCURRENCY=50, DURATION_S=20, SETTLE_S=30,
 // PORT=8863, REPLAY_PORT=8864, SKIP_BUILD=1 to reuse the build)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -132,11 +133,13 @@ async function phase(name, cookie, rootPid, queryOf) {
 }
 
 /**
- * The baseline for memory: a fresh dev server answering as many GET /api/health requests as the
- * searches made, at the same concurrency — what wrangler dev itself (its proxy and miniflare's
- * services share the workerd processes) keeps per request. RSS before, at the peak and SETTLE_S after.
+ * A baseline for memory: a fresh dev server answering as many GET `path` requests as the searches
+ * made, at the same concurrency — what wrangler dev itself (its proxy and miniflare's services
+ * share the workerd processes) keeps per request. `/favicon.svg` is a static asset answered
+ * without running any of the Worker's code; `/api/health` runs it (D1, KV and R2 checks). RSS
+ * before, at the peak and SETTLE_S after.
  */
-async function controlPhase(requests) {
+async function controlPhase(requests, path) {
   for (let i = 0; i < 60; i++) {
     const up = await fetch(`${BASE}/`).then(() => true, () => false);
     if (!up) break;
@@ -154,7 +157,7 @@ async function controlPhase(requests) {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next++ < requests) {
-          const res = await fetch(`${BASE}/api/health`);
+          const res = await fetch(`${BASE}${path}`);
           await res.arrayBuffer();
           if (res.ok) count++;
         }
@@ -199,9 +202,11 @@ try {
 } finally {
   stop();
 }
-await sleep(2000);
-const control = await controlPhase(totalSearches);
-console.log(
-  `control (fresh dev server, same run): ${control.count} GET /api/health at ${CONCURRENCY} concurrent: workerd RSS MB before ${control.before.toFixed(0)}, peak ${control.peak.toFixed(0)}, ${SETTLE_S} s after ${control.after.toFixed(0)} (${(((control.after - control.before) / control.before) * 100).toFixed(1)}%)`,
-);
+for (const path of ["/favicon.svg", "/api/health"]) {
+  await sleep(2000);
+  const control = await controlPhase(totalSearches, path);
+  console.log(
+    `control (fresh dev server, same run): ${control.count} GET ${path} at ${CONCURRENCY} concurrent: workerd RSS MB before ${control.before.toFixed(0)}, peak ${control.peak.toFixed(0)}, ${SETTLE_S} s after ${control.after.toFixed(0)} (${(((control.after - control.before) / control.before) * 100).toFixed(1)}%)`,
+  );
+}
 process.exit(0);

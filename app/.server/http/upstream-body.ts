@@ -33,32 +33,6 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
-/** Rejects with the signal's reason as soon as it aborts, running `onAbort` first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    onAbort();
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      onAbort();
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener("abort", abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", abort);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
 /**
  * Reads a response body into bytes, at most `maxBytes` of them.
  *
@@ -84,11 +58,17 @@ export async function readBodyBytes(
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  // One listener for the whole read: cancelling the reader ends a pending read at once.
+  const signal = options.signal;
+  const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await untilAborted(reader.read(), options.signal, () => {
-        void reader.cancel().catch(() => undefined);
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        throw (signal?.aborted ? signal.reason : error) as Error;
       });
+      if (signal?.aborted) throw signal.reason as Error;
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
@@ -98,6 +78,7 @@ export async function readBodyBytes(
       chunks.push(value);
     }
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
   }
   return concat(chunks, total);

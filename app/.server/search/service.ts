@@ -7,7 +7,7 @@ import { rememberShownStudies } from "../studies/ensure";
 import { sealStudies } from "../studies/seal";
 import { enrichRow, lookupStoredStudies, readSession, rowFromRecord } from "../studies/lookup";
 import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
-import { readCachedSearch, searchCacheKey, writeCachedSearch } from "./cache";
+import { cachedAnswer, readSearchCache, searchCacheKey, writeSearchCache, type CachedSearch } from "./cache";
 import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
 import { applyPostFilters, parseFilters, type SearchFilters } from "./filters";
@@ -212,8 +212,8 @@ export async function searchStudies(
   request: SearchRequest,
   options: {
     onProvider?: (event: ProviderEvent) => void;
-    /** Cache look-ups already started (see prefetchCachedSearches), keyed by provider. */
-    cached?: Map<ProviderId, Promise<ProviderResult | null>>;
+    /** The cache look-up already started (see prefetchCachedSearches). */
+    cached?: Promise<CachedSearch>;
     /**
      * Receives the search's bookkeeping (cache writes, the history entry) to run once the answer
      * has gone out; by default it runs at once under waitUntil.
@@ -294,23 +294,21 @@ export async function searchStudies(
     }
     resolving = null;
   };
+  // Without a listener nobody sees a database's records before the end, so they are all
+  // resolved by one read once every database has settled.
   const resolveOutcome = (outcome: ProviderOutcome) => {
     pending.push(outcome);
-    resolving ??= drain();
+    if (options.onProvider) resolving ??= drain();
   };
 
+  // One cache entry holds every database's answer for these parameters: one read, at most one write.
+  const cache = options.cached ?? lookupCachedSearch(app, params);
+  const answered = new Map<ProviderId, ProviderResult>();
   const outcomes = await fanOutSearch(
     request.providers.map((id) => ({
       provider: id,
       run: (signal) =>
-        cachedProviderSearch(
-          app,
-          id,
-          { ...providerDeps(app.env, id, app.fetch), signal, deadline },
-          params,
-          options.cached?.get(id) ?? lookupCachedSearch(app, id, params),
-          defer,
-        ),
+        cachedProviderSearch(id, { ...providerDeps(app.env, id, app.fetch), signal, deadline }, params, cache, answered),
     })),
     {
       timeoutMs: app.env.SEARCH_TIMEOUT_MS,
@@ -323,6 +321,13 @@ export async function searchStudies(
     },
   );
   await resolving;
+  if (pending.length > 0) await drain();
+  if (answered.size > 0) {
+    defer(async () => {
+      const { key, entry } = await cache;
+      await writeSearchCache(app.bindings.KV, key, entry, answered);
+    });
+  }
 
   const reports = Object.fromEntries(outcomes.map((o) => [o.provider, reportOf(o)])) as Partial<
     Record<ProviderId, ProviderReport>
@@ -467,41 +472,38 @@ function providerParams(request: SearchRequest) {
 
 function lookupCachedSearch(
   app: { bindings: Pick<Bindings, "KV"> },
-  id: ProviderId,
   params: { query: string; page: number; limit: number; filters: SearchFilters },
-): Promise<ProviderResult | null> {
-  return searchCacheKey(id, params).then((key) => readCachedSearch(app.bindings.KV, key));
+): Promise<CachedSearch> {
+  return searchCacheKey(params).then(async (key) => ({ key, entry: await readSearchCache(app.bindings.KV, key) }));
 }
 
 /**
- * Starts the search-cache look-ups of a request (no upstream call), so they overlap with
+ * Starts the search-cache look-up of a request (one read, no upstream call), so it overlaps with
  * authentication instead of delaying every provider. Pass the result to searchStudies.
  */
-export function prefetchCachedSearches(
-  app: { bindings: Pick<Bindings, "KV"> },
-  request: SearchRequest,
-): Map<ProviderId, Promise<ProviderResult | null>> {
-  const params = providerParams(request);
-  return new Map(request.providers.map((id) => [id, lookupCachedSearch(app, id, params)]));
+export function prefetchCachedSearches(app: { bindings: Pick<Bindings, "KV"> }, request: SearchRequest): Promise<CachedSearch> {
+  return lookupCachedSearch(app, providerParams(request));
 }
 
 /**
  * One provider call through the search cache and the post-filters. Only successful answers are
- * cached, after filtering (the filters are part of the key); the write is handed to `deferWrite`.
+ * cached, after filtering (the filters are part of the key): a fresh answer is added to `fresh`,
+ * which searchStudies writes back in one entry once every database has settled.
  */
 async function cachedProviderSearch(
-  app: { bindings: Pick<Bindings, "KV">; waitUntil: (p: Promise<unknown>) => void },
   id: ProviderId,
   deps: ProviderDeps,
   params: { query: string; page: number; limit: number; filters: SearchFilters },
-  cached: Promise<ProviderResult | null>,
-  deferWrite: (task: () => Promise<unknown>) => void,
+  cache: Promise<CachedSearch>,
+  fresh: Map<ProviderId, ProviderResult>,
 ): Promise<ProviderResult & { cached: boolean }> {
-  const hit = await cached;
+  const hit = cachedAnswer((await cache).entry, id);
   if (hit) return { ...hit, cached: true };
   const result = await PROVIDERS[id].search(deps, params);
-  const filtered: ProviderResult = { studies: applyPostFilters(result.studies, params.filters), totalCount: result.totalCount };
-  deferWrite(async () => writeCachedSearch(app.bindings.KV, await searchCacheKey(id, params), filtered));
+  // A database that sends more than the page asked for is cut here, before the answer is cached.
+  const studies = applyPostFilters(result.studies, params.filters).slice(0, params.limit);
+  const filtered: ProviderResult = { studies, totalCount: result.totalCount };
+  fresh.set(id, filtered);
   return { ...filtered, cached: false };
 }
 
