@@ -60,11 +60,14 @@ export async function respondToSearch(
         console.error("streamed search failed", error);
         return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
       })
-      .finally(() => {
+      .finally(() => writer.close().catch(() => {}))
+      // One macrotask first, so the runtime flushes the last line before the log line and the
+      // bookkeeping's CPU work.
+      .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+      .then(() => {
         logged?.();
-        return writer.close().catch(() => {});
-      })
-      .then(runDeferred);
+        return runDeferred();
+      });
     app.waitUntil(work);
     return new Response(readable, {
       headers: {

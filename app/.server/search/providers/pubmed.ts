@@ -2,7 +2,6 @@
  * PubMed via NCBI E-utilities: esearch.fcgi (ids + total) then efetch.fcgi by POST (PubMed XML).
  * Field map and quirks: fixtures/providers/API_NOTES.md §1.
  */
-import { XMLParser } from "fast-xml-parser";
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
 import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
@@ -14,6 +13,7 @@ import {
   type SearchProvider,
 } from "../types";
 import { arr, assertUsableRecords, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
+import { parseXmlTree } from "./xml-tree";
 
 /** NCBI `tool` value when the app does not pass one. */
 export const DEFAULT_NCBI_TOOL = "metamind";
@@ -24,28 +24,15 @@ const ARRAY_TAGS = new Set([
 ]);
 
 /**
- * Titles and abstracts are kept as raw inner XML (stopNodes) so inline `<i>`, `<sup>`, `<b>` and
+ * Titles and abstracts are kept as raw inner XML (stop tags) so inline `<i>`, `<sup>`, `<b>` and
  * MathML survive and go through {@link stripMarkup}. Entities are decoded by our own
- * {@link decodeEntities} (processEntities off) so numeric references such as `&#x207b;` work.
+ * {@link decodeEntities} (left as written by the reader) so numeric references such as `&#x207b;` work.
  */
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  trimValues: true,
-  stopNodes: ["*.ArticleTitle", "*.VernacularTitle", "*.AbstractText"],
-  isArray: (name) => ARRAY_TAGS.has(name),
-});
+const STOP_TAGS = new Set(["ArticleTitle", "VernacularTitle", "AbstractText"]);
 
+/** The document's elements as objects (see parseXmlTree); the caller checks for its root element. */
 function parseXml(xml: string): Record<string, unknown> {
-  try {
-    const doc: unknown = parser.parse(xml);
-    return isRecord(doc) ? doc : {};
-  } catch (err) {
-    throw new ProviderError("pubmed", "parse", `invalid XML: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  return parseXmlTree(xml, { arrayTags: ARRAY_TAGS, stopTags: STOP_TAGS });
 }
 
 /** Text content of a parsed node ("#text" of an element with attributes), entities decoded. */
