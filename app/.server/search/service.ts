@@ -7,7 +7,7 @@ import { rememberShownStudies } from "../studies/ensure";
 import { sealStudies } from "../studies/seal";
 import { enrichRow, lookupStoredStudies, readSession, rowFromRecord } from "../studies/lookup";
 import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
-import { cachedAnswer, readSearchCache, searchCacheKey, writeSearchCache, type CachedSearch } from "./cache";
+import { cachedAnswer, readSearchCache, searchCacheKey, writeSearchCache, type CachedSearch, type CachedSearchParams } from "./cache";
 import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
 import { applyPostFilters, parseFilters, type SearchFilters } from "./filters";
@@ -470,10 +470,7 @@ function providerParams(request: SearchRequest) {
   return { query: request.query, page, limit: request.limit, filters: request.filters };
 }
 
-function lookupCachedSearch(
-  app: { bindings: Pick<Bindings, "KV"> },
-  params: { query: string; page: number; limit: number; filters: SearchFilters },
-): Promise<CachedSearch> {
+function lookupCachedSearch(app: { bindings: Pick<Bindings, "KV"> }, params: CachedSearchParams): Promise<CachedSearch> {
   return searchCacheKey(params).then(async (key) => ({ key, entry: await readSearchCache(app.bindings.KV, key) }));
 }
 
@@ -493,7 +490,7 @@ export function prefetchCachedSearches(app: { bindings: Pick<Bindings, "KV"> }, 
 async function cachedProviderSearch(
   id: ProviderId,
   deps: ProviderDeps,
-  params: { query: string; page: number; limit: number; filters: SearchFilters },
+  params: CachedSearchParams,
   cache: Promise<CachedSearch>,
   fresh: Map<ProviderId, ProviderResult>,
 ): Promise<ProviderResult & { cached: boolean }> {
