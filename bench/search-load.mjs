@@ -3,7 +3,9 @@
 // replay server with no added latency, N concurrent signed-in six-database searches for a fixed
 // time, first all the same query (answered from the search cache), then a distinct query each
 // (every database called). Prints per phase: searches/s, p50/p95/p99 latency, D1 rows written per
-// search, and the Worker's (workerd's) resident memory before, during (peak) and 30 s after.
+// search, and the Worker's (workerd's) resident memory before, during (peak) and 30 s after; then
+// the uncached load once more, to tell memory kept for reuse from memory lost (a leak grows again),
+// and the Worker isolate's own V8 heap after a full GC (through workerd's inspector) at each point.
 //
 // Rows written are read from the local D1 database itself (the SQLite file wrangler dev keeps):
 // studies rows inserted or updated, AI summaries and search-history rows created during the phase.
@@ -17,6 +19,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
+import { findWorkerInspector, workerHeapMb } from "./lib/worker-heap.mjs";
 
 // node:sqlite needs Node 22.5+; the project's own Node (node_modules/.bin/node) has it.
 if (Number(process.versions.node.split(".")[0]) < 23 && !process.env.SEARCH_LOAD_REEXEC) {
@@ -44,8 +47,8 @@ const quantile = (xs, q) => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Resident memory (MB) of every workerd process under the dev server's process group. */
-function workerRssMb(rootPid) {
+/** The workerd processes under the dev server's process group: [{pid, rss (KB)}]. */
+function workerdProcesses(rootPid) {
   const out = execFileSync("ps", ["-eo", "pid=,ppid=,rss=,comm="], { encoding: "utf8" });
   const procs = out
     .trim()
@@ -62,7 +65,12 @@ function workerRssMb(rootPid) {
       }
     }
   }
-  return procs.filter((p) => inTree.has(p.pid) && p.comm.startsWith("workerd")).reduce((sum, p) => sum + p.rss, 0) / 1024;
+  return procs.filter((p) => inTree.has(p.pid) && p.comm.startsWith("workerd"));
+}
+
+/** Resident memory (MB) of every workerd process under the dev server's process group. */
+function workerRssMb(rootPid) {
+  return workerdProcesses(rootPid).reduce((sum, p) => sum + p.rss, 0) / 1024;
 }
 
 /** The local D1 database file wrangler dev writes (one SQLite file per database). */
@@ -179,13 +187,23 @@ try {
   await search(cookie, "load warm up");
   await search(cookie, "exercise and sleep quality"); // fills the cache for the cached phase
   await sleep(2000);
+  const inspector = await findWorkerInspector(workerdProcesses(child.pid).map((p) => p.pid));
+  const heap = async () => (inspector ? workerHeapMb(inspector, `${BASE}/api/user`) : NaN);
+  const heapBefore = await heap();
   const before = workerRssMb(child.pid);
   const cached = await phase("cached", cookie, child.pid, () => "exercise and sleep quality");
   const run = Date.now();
   const uncached = await phase("uncached", cookie, child.pid, (i) => `load query ${run} ${i}`);
   await sleep(SETTLE_S * 1000);
   const after = workerRssMb(child.pid);
+  const heapAfter = await heap();
   totalSearches = cached.count + uncached.count;
+  // The same uncached load once more: memory the first load left behind is either reused (RSS
+  // stays about where it is) or was lost (RSS grows by about as much again).
+  const again = await phase("uncached, again", cookie, child.pid, (i) => `load query again ${run} ${i}`);
+  await sleep(SETTLE_S * 1000);
+  const afterAgain = workerRssMb(child.pid);
+  const heapAgain = await heap();
 
   console.log(`Search load: ${CONCURRENCY} concurrent six-database searches for ${DURATION_S} s per phase (replay latency 0)`);
   console.log(`phase       searches   /s   target    p50 ms   p95 ms   p99 ms   errors   rows written/search`);
@@ -197,6 +215,14 @@ try {
   console.log(`cached phase answered from the cache: ${cached.cachedCount}/${cached.count}`);
   console.log(
     `workerd RSS MB: before ${before.toFixed(0)}, peak during ${Math.max(cached.peak, uncached.peak).toFixed(0)}, ${SETTLE_S} s after ${after.toFixed(0)} (${(((after - before) / before) * 100).toFixed(1)}%; target within ±20%)`,
+  );
+  console.log(
+    `second uncached phase (${again.count} searches, ${again.rate.toFixed(1)}/s): workerd RSS peak ${again.peak.toFixed(0)}, ${SETTLE_S} s after ${afterAgain.toFixed(0)} MB (${(((afterAgain - after) / after) * 100).toFixed(1)}% against after the first load; the first load added ${(((after - before) / before) * 100).toFixed(1)}%)`,
+  );
+  console.log(
+    inspector
+      ? `Worker isolate V8 heap after a full GC (MB): before ${heapBefore.toFixed(1)}, ${SETTLE_S} s after the load ${heapAfter.toFixed(1)} (${(((heapAfter - heapBefore) / heapBefore) * 100).toFixed(1)}%), after the second uncached phase ${heapAgain.toFixed(1)}`
+      : "Worker isolate heap: no inspector found among the dev server's workerd processes",
   );
   console.log(ISSUE_BASELINE);
 } finally {

@@ -118,23 +118,38 @@ export function matchApiRoute(pathname: string, routes: readonly ApiRoute[] = AP
   const segments = pathname.replace(/\/+$/, "").split("/");
   let best: ApiRoute | null = null;
   let bestScore = -1;
-  for (const candidate of routes) {
-    const parts = candidate.pattern.split("/");
-    if (parts.length !== segments.length) continue;
+  for (const { route: candidate, parts } of splitPatterns(routes).get(segments.length) ?? []) {
     let score = 0;
-    const matches = parts.every((part, i) => {
+    let matches = true;
+    for (let i = 0; i < parts.length && matches; i++) {
+      const part = parts[i]!;
       const segment = segments[i]!;
-      if (part.startsWith(":")) return segment !== "";
-      if (part !== segment) return false;
-      score++;
-      return true;
-    });
+      if (part.startsWith(":")) matches = segment !== "";
+      else if (part === segment) score++;
+      else matches = false;
+    }
     if (matches && score > bestScore) {
       best = candidate;
       bestScore = score;
     }
   }
   return best;
+}
+
+const splitCache = new WeakMap<readonly ApiRoute[], Map<number, { route: ApiRoute; parts: string[] }[]>>();
+
+/** The routes' patterns split into segments once per route table, grouped by segment count. */
+function splitPatterns(routes: readonly ApiRoute[]): Map<number, { route: ApiRoute; parts: string[] }[]> {
+  let bySize = splitCache.get(routes);
+  if (!bySize) {
+    bySize = new Map();
+    for (const route of routes) {
+      const parts = route.pattern.split("/");
+      bySize.set(parts.length, [...(bySize.get(parts.length) ?? []), { route, parts }]);
+    }
+    splitCache.set(routes, bySize);
+  }
+  return bySize;
 }
 
 /** The `Allow` header value of a route: its methods, with HEAD beside GET and OPTIONS. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { byteBody } from "../../../tests/mocks/byte-body.ts";
 import { AnswerTooLargeError, cappedFetch, readBodyBytes, readBodyCapped } from "./upstream-body";
 
 const CHUNK = 64 * 1024;
@@ -57,6 +58,31 @@ describe("readBodyCapped", () => {
     const controller = new AbortController();
     const stream = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) });
     const pending = readBodyCapped(new Response(stream), 1000, { signal: controller.signal });
+    controller.abort(new Error("client went away"));
+    await expect(pending).rejects.toThrow("client went away");
+  });
+});
+
+describe("readBodyBytes on a byte stream (read into our own buffers)", () => {
+  it("returns every byte in order across many small chunks", async () => {
+    const { stream } = byteBody(300_001, 4096);
+    const bytes = await readBodyBytes(new Response(stream), 1_000_000);
+    expect(bytes.byteLength).toBe(300_001);
+    expect(bytes.every((b, i) => b === i % 251)).toBe(true);
+  });
+
+  it("accepts a body of exactly the cap and refuses one byte more, cancelling the stream", async () => {
+    expect((await readBodyBytes(new Response(byteBody(70_000, 4096).stream), 70_000)).byteLength).toBe(70_000);
+    const { stream, state } = byteBody(200 * 1024 * 1024, CHUNK);
+    await expect(readBodyBytes(new Response(stream), 70_000)).rejects.toBeInstanceOf(AnswerTooLargeError);
+    expect(state.cancelled).toBe(true);
+    expect(state.produced).toBeLessThanOrEqual(70_000 + 2 * CHUNK);
+  });
+
+  it("rejects with the signal's reason when aborted mid-body", async () => {
+    const controller = new AbortController();
+    const stream = new ReadableStream({ type: "bytes", pull: () => new Promise<void>(() => undefined) });
+    const pending = readBodyBytes(new Response(stream), 1000, { signal: controller.signal });
     controller.abort(new Error("client went away"));
     await expect(pending).rejects.toThrow("client went away");
   });

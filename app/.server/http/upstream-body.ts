@@ -33,12 +33,32 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/** Bytes asked of the runtime per read when the body allows reads into our own buffer (64 KiB). */
+const READ_BLOCK = 64 * 1024;
+
+type BlockReader = ReadableStreamBYOBReader & {
+  /** workerd's extension: resolves once at least `min` bytes are in `view` or the stream ended. */
+  readAtLeast?: <T extends ArrayBufferView>(min: number, view: T) => Promise<ReadableStreamReadResult<T>>;
+};
+
+/** A reader that fills our own buffers, or null when the stream is not a byte stream. */
+function blockReader(body: ReadableStream<Uint8Array>): BlockReader | null {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads a response body into bytes, at most `maxBytes` of them.
  *
- * A `Content-Length` above the cap is refused before reading; otherwise the body is read chunk by
- * chunk and the stream is cancelled (the connection released) the moment the running total
- * passes `maxBytes`. A response without a body gives an empty array.
+ * A `Content-Length` above the cap is refused before reading; otherwise the body is read and the
+ * stream is cancelled (the connection released) the moment the running total passes `maxBytes`.
+ * A byte stream (a fetch response's body) is read into 64 KiB buffers of our own, each read
+ * waiting until its buffer is full or the body ended (workerd's `readAtLeast`): a 200 KB answer
+ * is four reads instead of some fifty 4 KiB chunks, about half the runtime's CPU time for the
+ * body. Other streams are read chunk by chunk. A response without a body gives an empty array.
  *
  * @param maxBytes largest body accepted, in bytes (a positive integer).
  * @throws AnswerTooLargeError past the cap; the signal's reason when `options.signal` aborts;
@@ -55,7 +75,15 @@ export async function readBodyBytes(
     throw new AnswerTooLargeError(maxBytes);
   }
   if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
+  const blocks = blockReader(response.body);
+  const reader = blocks ?? response.body.getReader();
+  // A block read asks for at most one byte past the cap: that byte is how an oversized body shows.
+  const next = (total: number): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    if (!blocks) return (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    const size = Math.min(READ_BLOCK, maxBytes - total + 1);
+    const view = new Uint8Array(size);
+    return blocks.readAtLeast ? blocks.readAtLeast(size, view) : blocks.read(view);
+  };
   const chunks: Uint8Array[] = [];
   let total = 0;
   // One listener for the whole read: cancelling the reader ends a pending read at once.
@@ -65,23 +93,26 @@ export async function readBodyBytes(
   else signal?.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
+      const { done, value } = await next(total).catch((error: unknown) => {
         throw (signal?.aborted ? signal.reason : error) as Error;
       });
       if (signal?.aborted) throw signal.reason as Error;
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new AnswerTooLargeError(maxBytes);
+      // A block read may end the body with its last bytes in the same result.
+      if (value && value.byteLength > 0) {
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new AnswerTooLargeError(maxBytes);
+        }
+        chunks.push(value);
       }
-      chunks.push(value);
+      if (done) break;
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
   }
-  return concat(chunks, total);
+  return chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength ? chunks[0]! : concat(chunks, total);
 }
 
 /** The charset of a Content-Type header (`text/html; charset=ISO-8859-1` → iso-8859-1), or utf-8. */

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getUser } from "../auth/session";
 import { AppError, handleApi } from "../http/errors";
+import { searchLines } from "../http/ndjson-lines";
 import { assertSearchAllowed, isSearchPageRequest, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
 import type { SearchResponse } from "./service";
 import type { ProviderId } from "./types";
@@ -46,8 +47,9 @@ export async function respondToSearch(
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const logged = app.requestLog?.defer();
-    const send = (event: unknown) => writer.write(encoder.encode(`${JSON.stringify(event)}\n`)).catch(() => {});
-    const work = searchStudies(app, user, input, { cached, defer, recordHistory, onProvider: (event) => void send(event) })
+    const lines = searchLines(input.providers.length, (chunk) => void writer.write(encoder.encode(chunk)).catch(() => {}));
+    const send = lines.send;
+    const work = searchStudies(app, user, input, { cached, defer, recordHistory, onProvider: send })
       .then((results) => {
         app.requestLog?.set({ providers: providerStatuses(results) });
         return send({ type: "done", results });
@@ -60,7 +62,10 @@ export async function respondToSearch(
         console.error("streamed search failed", error);
         return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
       })
-      .finally(() => writer.close().catch(() => {}))
+      .finally(() => {
+        lines.flush();
+        return writer.close().catch(() => {});
+      })
       // One macrotask first, so the runtime flushes the last line before the log line and the
       // bookkeeping's CPU work.
       .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
