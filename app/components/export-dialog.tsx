@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Download, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { UpgradePrompt } from "~/components/search/upgrade-prompt";
 import { useUpgradePromptWith } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
@@ -78,6 +78,9 @@ function toPayloadStudy(s: ExportableStudy) {
  */
 export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDialogProps) {
   const [options, setOptions] = useState<ExportOptionsState>(DEFAULT_EXPORT_OPTIONS);
+  // The user's default format fills in only until they pick one: a slow settings answer must not
+  // undo a choice made meanwhile.
+  const formatChosen = useRef(false);
   const [pending, setPending] = useState(false);
   const upgrade = useUpgradePromptWith(UpgradePrompt);
   const count = (studies?.length ?? 0) + (studyIds?.length ?? 0);
@@ -90,7 +93,7 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
         if (!res.ok) return;
         const body = (await res.json()) as { defaultExportFormat?: string };
         const preferred = body.defaultExportFormat;
-        if (EXPORT_FORMAT_OPTIONS.some((o) => o.value === preferred)) {
+        if (!formatChosen.current && EXPORT_FORMAT_OPTIONS.some((o) => o.value === preferred)) {
           setOptions((current) => ({ ...current, format: preferred as ExportFormatValue }));
         }
       })
@@ -173,7 +176,10 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
                       name="export-format"
                       value={o.value}
                       checked={options.format === o.value}
-                      onChange={() => setOptions((c) => ({ ...c, format: o.value }))}
+                      onChange={() => {
+                        formatChosen.current = true;
+                        setOptions((c) => ({ ...c, format: o.value }));
+                      }}
                     />
                     {o.label}
                     {o.pro && (

@@ -23,12 +23,21 @@ describe("searchLines", () => {
   });
 
   it("sends the held line with an error line, and flush writes nothing twice", () => {
-    const { chunks, lines } = recorder(1);
-    lines.send({ type: "provider" });
-    expect(chunks).toEqual([]);
+    const { chunks, lines } = recorder(2);
+    lines.send({ type: "provider", n: 1 });
+    lines.send({ type: "provider", n: 2 });
+    expect(chunks).toEqual(['{"type":"provider","n":1}\n']);
     lines.send({ type: "error" });
     lines.flush();
-    expect(chunks).toEqual(['{"type":"provider"}\n{"type":"error"}\n']);
+    expect(chunks).toEqual(['{"type":"provider","n":1}\n', '{"type":"provider","n":2}\n{"type":"error"}\n']);
+  });
+
+  it("with one database sends its line at once", () => {
+    const { chunks, lines } = recorder(1);
+    lines.send({ type: "provider" });
+    expect(chunks).toEqual(['{"type":"provider"}\n']);
+    lines.send({ type: "done" });
+    expect(chunks).toEqual(['{"type":"provider"}\n', '{"type":"done"}\n']);
   });
 
   it("flush writes a held line when no final line follows", () => {
