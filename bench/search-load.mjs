@@ -47,7 +47,7 @@ const quantile = (xs, q) => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The workerd processes under the dev server's process group: [{pid, rss (KB)}]. */
+/** The workerd processes under the dev server's process group: [{pid, ppid, rss (KB), comm}]. */
 function workerdProcesses(rootPid) {
   const out = execFileSync("ps", ["-eo", "pid=,ppid=,rss=,comm="], { encoding: "utf8" });
   const procs = out

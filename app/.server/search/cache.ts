@@ -108,10 +108,15 @@ export async function readSearchCache(kv: KVNamespace, key: string, now: number 
   }
 }
 
+/** Whether an answer fetched at `at` (epoch ms) is younger than {@link SEARCH_CACHE_TTL_SECONDS}. */
+function isFresh(at: number, now: number): boolean {
+  return now - at < SEARCH_CACHE_TTL_SECONDS * 1000;
+}
+
 /** One database's answer from `entry` when it is younger than {@link SEARCH_CACHE_TTL_SECONDS}, else null. */
 export function cachedAnswer(entry: SearchCacheEntry | null, provider: ProviderId, now: number = Date.now()): ProviderResult | null {
   const answer = entry?.providers[provider];
-  return answer && now - answer.at < SEARCH_CACHE_TTL_SECONDS * 1000 ? answer.result : null;
+  return answer && isFresh(answer.at, now) ? answer.result : null;
 }
 
 /**
@@ -129,7 +134,7 @@ export async function writeSearchCache(
 ): Promise<void> {
   const providers: SearchCacheEntry["providers"] = {};
   for (const [id, answer] of Object.entries(previous?.providers ?? {}) as [ProviderId, { result: ProviderResult; at: number }][]) {
-    if (now - answer.at < SEARCH_CACHE_TTL_SECONDS * 1000) providers[id] = answer;
+    if (isFresh(answer.at, now)) providers[id] = answer;
   }
   for (const [id, result] of fresh) providers[id] = { result, at: now };
   const entry: SearchCacheEntry = { providers };

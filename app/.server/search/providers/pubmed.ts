@@ -13,26 +13,28 @@ import {
   type SearchProvider,
 } from "../types";
 import { arr, assertUsableRecords, bodySnippet, buildUrl, fetchText, isRecord, parseJson, uniqueStrings } from "./http";
-import { parseXmlTree } from "./xml-tree";
+import { parseXmlTree, type XmlTreeOptions } from "./xml-tree";
 
 /** NCBI `tool` value when the app does not pass one. */
 export const DEFAULT_NCBI_TOOL = "metamind";
 
-const ARRAY_TAGS = new Set([
-  "PubmedArticle", "PubmedBookArticle", "Author", "AbstractText", "ArticleId", "ELocationID",
-  "PublicationType", "Id", "ArticleDate",
-]);
-
 /**
- * Titles and abstracts are kept as raw inner XML (stop tags) so inline `<i>`, `<sup>`, `<b>` and
- * MathML survive and go through {@link stripMarkup}. Entities are decoded by our own
- * {@link decodeEntities} (left as written by the reader) so numeric references such as `&#x207b;` work.
+ * How E-utilities XML is read: the elements that are always lists, and the stop tags — titles
+ * and abstracts kept as raw inner XML so inline `<i>`, `<sup>`, `<b>` and MathML survive and go
+ * through {@link stripMarkup}. Entities are decoded by our own {@link decodeEntities} (the reader
+ * leaves them as written) so numeric references such as `&#x207b;` work.
  */
-const STOP_TAGS = new Set(["ArticleTitle", "VernacularTitle", "AbstractText"]);
+export const PUBMED_XML: XmlTreeOptions = {
+  arrayTags: new Set([
+    "PubmedArticle", "PubmedBookArticle", "Author", "AbstractText", "ArticleId", "ELocationID",
+    "PublicationType", "Id", "ArticleDate",
+  ]),
+  stopTags: new Set(["ArticleTitle", "VernacularTitle", "AbstractText"]),
+};
 
 /** The document's elements as objects (see parseXmlTree); the caller checks for its root element. */
 function parseXml(xml: string): Record<string, unknown> {
-  return parseXmlTree(xml, { arrayTags: ARRAY_TAGS, stopTags: STOP_TAGS });
+  return parseXmlTree(xml, PUBMED_XML);
 }
 
 /** Text content of a parsed node ("#text" of an element with attributes), entities decoded. */

@@ -3,10 +3,9 @@ import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, SHARED_FIXTURES_DIR } from "../../../../tests/fixtures";
+import { PUBMED_XML } from "./pubmed";
 import { parseXmlTree } from "./xml-tree";
 
-const ARRAY_TAGS = new Set(["PubmedArticle", "PubmedBookArticle", "Author", "AbstractText", "ArticleId", "ELocationID", "PublicationType", "Id", "ArticleDate"]);
-const STOP_TAGS = new Set(["ArticleTitle", "VernacularTitle", "AbstractText"]);
 /** The reader it replaces on the PubMed path, as an oracle: the same shape is required. */
 const oracle = new XMLParser({
   ignoreAttributes: false,
@@ -15,10 +14,10 @@ const oracle = new XMLParser({
   parseAttributeValue: false,
   processEntities: false,
   trimValues: true,
-  stopNodes: [...STOP_TAGS].map((t) => `*.${t}`),
-  isArray: (name) => ARRAY_TAGS.has(name),
+  stopNodes: [...PUBMED_XML.stopTags].map((t) => `*.${t}`),
+  isArray: (name) => PUBMED_XML.arrayTags.has(name),
 });
-const read = (xml: string) => parseXmlTree(xml, { arrayTags: ARRAY_TAGS, stopTags: STOP_TAGS });
+const read = (xml: string) => parseXmlTree(xml, PUBMED_XML);
 const expected = (xml: string) => {
   const doc = oracle.parse(xml) as Record<string, unknown>;
   delete doc["?xml"];
