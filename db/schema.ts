@@ -66,6 +66,8 @@ export const studies = sqliteTable(
     uniqueIndex("studies_doi_unique").on(t.doi),
     uniqueIndex("studies_pmid_unique").on(t.pmid),
     index("studies_title_key_idx").on(t.titleKey),
+    // Records with no DOI, no PMID and a short title are known by their database's own id.
+    index("studies_source_idx").on(t.source, t.sourceId),
   ],
 );
 

@@ -10,16 +10,18 @@ import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
 import { summaryColumns, toStored, type RawRow, type StoredStudy } from "./persist";
 
 /**
- * Rows matching any of the DOIs (?1), PMIDs (?2) or title keys (?3), each with its newest public
- * summary and the newest full-text analysis viewer ?4 may see. The lists travel as JSON arrays
- * (one parameter each, far from D1's 100-parameter limit); each branch of the UNION uses its
- * index.
+ * Rows matching any of the DOIs (?1), PMIDs (?2), title keys (?3) or [database, database id]
+ * pairs (?5), each with its newest public summary and the newest full-text analysis viewer ?4
+ * may see. The lists travel as JSON arrays (one parameter each, far from D1's 100-parameter
+ * limit); each branch of the UNION uses its index.
  */
 const LOOKUP = `SELECT studies.*,${summaryColumns("?4")}
 FROM studies WHERE id IN (
   SELECT id FROM studies WHERE doi IN (SELECT value FROM json_each(?1))
   UNION SELECT id FROM studies WHERE pmid IN (SELECT value FROM json_each(?2))
-  UNION SELECT id FROM studies WHERE title_key IN (SELECT value FROM json_each(?3)))`;
+  UNION SELECT id FROM studies WHERE title_key IN (SELECT value FROM json_each(?3))
+  UNION SELECT s.id FROM json_each(?5) j JOIN studies s
+    ON s.source = json_extract(j.value, '$[0]') AND s.source_id = json_extract(j.value, '$[1]'))`;
 
 /** Something D1 statements can be prepared on: the database or a Sessions API session. */
 export type D1Reader = Pick<D1Database, "prepare">;
@@ -43,18 +45,38 @@ function yearOf(date: string | null): number | null {
   return Number.isFinite(y) ? y : null;
 }
 
+/** Index key of a record known only by its database's id (see {@link sourceKeyOf}). */
+const sourceIndexKey = (source: string, sourceId: string) => `${source}\u0000${sourceId}`;
+
+/**
+ * `[database, database id]` of a record with no DOI, no PMID and a title key shorter than
+ * MIN_TITLE_KEY_LENGTH (studyKey's `source:` case), which is how such a record finds its stored
+ * row; null for any other record, or when the database gave no id.
+ */
+function sourceKeyOf(record: NormalizedStudy): [string, string] | null {
+  if (normalizeDoi(record.doi) || record.pmid?.trim() || !record.sourceId) return null;
+  return normalizeTitleKey(record.title).length < MIN_TITLE_KEY_LENGTH ? [record.source, record.sourceId] : null;
+}
+
+interface RowIndex {
+  byDoi: Map<string, StoredStudy>;
+  byPmid: Map<string, StoredStudy>;
+  byTitle: Map<string, StoredStudy[]>;
+  bySource: Map<string, StoredStudy>;
+}
+
 /**
  * The stored row a record belongs to — the rules of persist.ts's MATCH, applied in memory: same
  * DOI, else same PMID, else the same (long enough) title key with no contradicting identifier and
- * a publication year within one; the lowest id wins a tie.
+ * a publication year within one, else (a record with none of these) the same database and
+ * database id; the lowest id wins a tie.
  */
-function matchRecord(
-  record: NormalizedStudy,
-  index: { byDoi: Map<string, StoredStudy>; byPmid: Map<string, StoredStudy>; byTitle: Map<string, StoredStudy[]> },
-): StoredStudy | null {
+function matchRecord(record: NormalizedStudy, index: RowIndex): StoredStudy | null {
   const doi = normalizeDoi(record.doi);
   if (doi && index.byDoi.has(doi)) return index.byDoi.get(doi)!;
   if (record.pmid && index.byPmid.has(record.pmid)) return index.byPmid.get(record.pmid)!;
+  const bySource = sourceKeyOf(record);
+  if (bySource) return index.bySource.get(sourceIndexKey(...bySource)) ?? null;
   const key = normalizeTitleKey(record.title);
   if (key.length < MIN_TITLE_KEY_LENGTH) return null;
   const year = yearOf(record.publicationDate);
@@ -94,25 +116,36 @@ export async function lookupStoredStudies(
   const dois = new Set<string>();
   const pmids = new Set<string>();
   const titles = new Set<string>();
+  const sources = new Map<string, [string, string]>();
   for (const r of records) {
     const doi = normalizeDoi(r.doi);
     if (doi) dois.add(doi);
     if (r.pmid) pmids.add(r.pmid);
     const key = normalizeTitleKey(r.title);
     if (key.length >= MIN_TITLE_KEY_LENGTH) titles.add(key);
+    const bySource = sourceKeyOf(r);
+    if (bySource) sources.set(sourceIndexKey(...bySource), bySource);
   }
   const { results } = await reader
     .prepare(LOOKUP)
-    .bind(JSON.stringify([...dois]), JSON.stringify([...pmids]), JSON.stringify([...titles]), viewerId ?? "")
+    .bind(
+      JSON.stringify([...dois]),
+      JSON.stringify([...pmids]),
+      JSON.stringify([...titles]),
+      viewerId ?? "",
+      JSON.stringify([...sources.values()]),
+    )
     .all<RawRow>();
   const rows = results.map(toStored).sort((a, b) => a.row.id - b.row.id);
-  const index = { byDoi: new Map<string, StoredStudy>(), byPmid: new Map<string, StoredStudy>(), byTitle: new Map<string, StoredStudy[]>() };
+  const index: RowIndex = { byDoi: new Map(), byPmid: new Map(), byTitle: new Map(), bySource: new Map() };
   for (const s of rows) {
     if (s.row.doi) index.byDoi.set(s.row.doi, s);
     if (s.row.pmid) index.byPmid.set(s.row.pmid, s);
     const list = index.byTitle.get(s.row.titleKey);
     if (list) list.push(s);
     else index.byTitle.set(s.row.titleKey, [s]);
+    const sourceKey = sourceIndexKey(s.row.source, s.row.sourceId);
+    if (!index.bySource.has(sourceKey)) index.bySource.set(sourceKey, s);
   }
   return records.map((record) => {
     const stored = matchRecord(record, index);

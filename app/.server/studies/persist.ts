@@ -1,11 +1,9 @@
 import type { StudyRow } from "../../../db/schema";
 import { normalizeTitleKey } from "../search/normalize";
-import { studyIdFor } from "./identity";
+import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
 import type { NormalizedStudy } from "../search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
-/** Title keys shorter than this ("editorial") never match a stored study on their own. */
-const MIN_TITLE_KEY_LENGTH = 20;
 
 /**
  * Parameters ?1–?24 shared by the match, update and insert statements of one record:
@@ -21,8 +19,10 @@ const VALUES = `?24, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
 /**
  * The stored study a record belongs to: same DOI, else same PMID, else the same (long enough)
  * normalised title with no contradicting identifier and a publication year within one — the
- * rules dedupeStudies applies in memory, so a paper keeps one row across searches. Written as
- * a UNION of three lookups so each uses its index (an OR of them would scan the table).
+ * rules dedupeStudies applies in memory, so a paper keeps one row across searches; a record
+ * with none of these (no DOI, no PMID, a short title: studyKey's `source:` case) matches the row
+ * with the same database and database id. Written as a UNION of lookups so each uses its index
+ * (an OR of them would scan the table).
  */
 const MATCH = `(SELECT id FROM (
     SELECT m.id, 0 AS rank FROM studies m WHERE m.doi = ?1
@@ -32,7 +32,10 @@ const MATCH = `(SELECT id FROM (
         AND (m.doi IS NULL OR ?1 IS NULL OR m.doi = ?1)
         AND (m.pmid IS NULL OR ?2 IS NULL OR m.pmid = ?2)
         AND (?21 IS NULL OR m.publication_date IS NULL
-             OR abs(CAST(substr(m.publication_date, 1, 4) AS INTEGER) - ?21) <= 1))
+             OR abs(CAST(substr(m.publication_date, 1, 4) AS INTEGER) - ?21) <= 1)
+    UNION ALL SELECT m.id, 3 FROM studies m
+      WHERE m.source = ?10 AND m.source_id = ?11 AND ?11 <> ''
+        AND ?1 IS NULL AND ?2 IS NULL AND length(?20) < ${MIN_TITLE_KEY_LENGTH})
   ORDER BY rank, id LIMIT 1)`;
 
 /**

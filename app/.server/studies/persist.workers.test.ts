@@ -8,8 +8,11 @@ import {
 import { normalizeCrossrefWorks } from "../search/providers/crossref";
 import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
 import { normalizeSemanticScholar } from "../search/providers/semanticscholar";
+import { normalizeCoreSearch } from "../search/providers/core";
 import { dedupeStudies } from "../search/dedupe";
 import { upsertStudies } from "./persist";
+import { lookupStoredStudies } from "./lookup";
+import { studyIdFor } from "./identity";
 import { saveSummary } from "./queries";
 import { createDb } from "../db/client";
 
@@ -94,5 +97,31 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     // The page holds one paper twice (with and without its DOI): the same rule as dedupeStudies.
     expect(new Set(saved.map((s) => s.row.id)).size).toBe(dedupeStudies([records]).studies.length);
     expect(new Set(saved.map((s) => s.row.id)).size).toBe(records.length - 1);
+  });
+
+  it("keeps one row for a record known only by its database id, and a search finds it with its summary", async () => {
+    // A CORE record with no DOI, no PMID and a short generic title ('Dispatch'): studyKey's source case.
+    const core = normalizeCoreSearch(json("core/v2_search_ecology_page1_pageSize10.json")).studies[0]!;
+    const bare = { ...core, doi: null, pmid: null, pmcid: null, title: "Dispatch", sourceId: `${core.sourceId}-bare` };
+    const [first] = await upsertStudies(env.DB, [bare]);
+    expect(first!.row.id).toBe(studyIdFor(bare));
+    const [again] = await upsertStudies(env.DB, [{ ...bare, abstract: `${bare.abstract ?? ""} More.` }]);
+    expect(again!.row.id).toBe(first!.row.id);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE source = ? AND source_id = ?")
+      .bind(bare.source, bare.sourceId)
+      .first<{ n: number }>();
+    expect(count!.n).toBe(1);
+
+    await saveSummary({ db: createDb(env.DB) }, { studyId: first!.row.id, model: "test-model", content: "Short-titled." });
+    const otherId = { ...bare, sourceId: `${bare.sourceId}-other` };
+    const otherDatabase = { ...bare, source: "doaj" as const };
+    const [found, other, elsewhere] = await lookupStoredStudies(env.DB, [bare, otherId, otherDatabase]);
+    expect(found!.id).toBe(first!.row.id);
+    expect(found!.stored!.summary).toMatchObject({ content: "Short-titled.", model: "test-model" });
+    // The same short title under another id, or the same id in another database, is another record.
+    expect(other).toEqual({ id: studyIdFor(otherId), stored: null });
+    expect(elsewhere).toEqual({ id: studyIdFor(otherDatabase), stored: null });
+    const [storedOther] = await upsertStudies(env.DB, [otherId]);
+    expect(storedOther!.row.id).not.toBe(first!.row.id);
   });
 });

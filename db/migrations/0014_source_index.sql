@@ -1,0 +1,1 @@
+CREATE INDEX `studies_source_idx` ON `studies` (`source`,`source_id`);
