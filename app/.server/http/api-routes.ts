@@ -145,7 +145,9 @@ function splitPatterns(routes: readonly ApiRoute[]): Map<number, { route: ApiRou
     bySize = new Map();
     for (const route of routes) {
       const parts = route.pattern.split("/");
-      bySize.set(parts.length, [...(bySize.get(parts.length) ?? []), { route, parts }]);
+      const group = bySize.get(parts.length);
+      if (group) group.push({ route, parts });
+      else bySize.set(parts.length, [{ route, parts }]);
     }
     splitCache.set(routes, bySize);
   }

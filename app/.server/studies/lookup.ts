@@ -45,17 +45,26 @@ function yearOf(date: string | null): number | null {
   return Number.isFinite(y) ? y : null;
 }
 
-/** Index key of a record known only by its database's id (see {@link sourceKeyOf}). */
+/** Index key of a record known only by its database's id (see {@link keysOf}). */
 const sourceIndexKey = (source: string, sourceId: string) => `${source}\u0000${sourceId}`;
 
-/**
- * `[database, database id]` of a record with no DOI, no PMID and a title key shorter than
- * MIN_TITLE_KEY_LENGTH (studyKey's `source:` case), which is how such a record finds its stored
- * row; null for any other record, or when the database gave no id.
- */
-function sourceKeyOf(record: NormalizedStudy): [string, string] | null {
-  if (normalizeDoi(record.doi) || record.pmid?.trim() || !record.sourceId) return null;
-  return normalizeTitleKey(record.title).length < MIN_TITLE_KEY_LENGTH ? [record.source, record.sourceId] : null;
+/** What a record is matched by, normalised once per record. */
+interface RecordKeys {
+  doi: string | null;
+  titleKey: string;
+  /**
+   * {@link sourceIndexKey} of a record with no DOI, no PMID and a title key shorter than
+   * MIN_TITLE_KEY_LENGTH (studyKey's `source:` case), which is how such a record finds its stored
+   * row; null for any other record, or when the database gave no id.
+   */
+  source: string | null;
+}
+
+function keysOf(record: NormalizedStudy): RecordKeys {
+  const doi = normalizeDoi(record.doi);
+  const titleKey = normalizeTitleKey(record.title);
+  const bySource = !doi && !record.pmid?.trim() && record.sourceId && titleKey.length < MIN_TITLE_KEY_LENGTH;
+  return { doi, titleKey, source: bySource ? sourceIndexKey(record.source, record.sourceId) : null };
 }
 
 interface RowIndex {
@@ -71,16 +80,13 @@ interface RowIndex {
  * a publication year within one, else (a record with none of these) the same database and
  * database id; the lowest id wins a tie.
  */
-function matchRecord(record: NormalizedStudy, index: RowIndex): StoredStudy | null {
-  const doi = normalizeDoi(record.doi);
+function matchRecord(record: NormalizedStudy, { doi, titleKey, source }: RecordKeys, index: RowIndex): StoredStudy | null {
   if (doi && index.byDoi.has(doi)) return index.byDoi.get(doi)!;
   if (record.pmid && index.byPmid.has(record.pmid)) return index.byPmid.get(record.pmid)!;
-  const bySource = sourceKeyOf(record);
-  if (bySource) return index.bySource.get(sourceIndexKey(...bySource)) ?? null;
-  const key = normalizeTitleKey(record.title);
-  if (key.length < MIN_TITLE_KEY_LENGTH) return null;
+  if (source) return index.bySource.get(source) ?? null;
+  if (titleKey.length < MIN_TITLE_KEY_LENGTH) return null;
   const year = yearOf(record.publicationDate);
-  for (const candidate of index.byTitle.get(key) ?? []) {
+  for (const candidate of index.byTitle.get(titleKey) ?? []) {
     const row = candidate.row;
     if (row.doi && doi && row.doi !== doi) continue;
     if (row.pmid && record.pmid && row.pmid !== record.pmid) continue;
@@ -117,15 +123,14 @@ export async function lookupStoredStudies(
   const pmids = new Set<string>();
   const titles = new Set<string>();
   const sources = new Map<string, [string, string]>();
-  for (const r of records) {
-    const doi = normalizeDoi(r.doi);
+  const keys = records.map(keysOf);
+  records.forEach((r, i) => {
+    const { doi, titleKey, source } = keys[i]!;
     if (doi) dois.add(doi);
     if (r.pmid) pmids.add(r.pmid);
-    const key = normalizeTitleKey(r.title);
-    if (key.length >= MIN_TITLE_KEY_LENGTH) titles.add(key);
-    const bySource = sourceKeyOf(r);
-    if (bySource) sources.set(sourceIndexKey(...bySource), bySource);
-  }
+    if (titleKey.length >= MIN_TITLE_KEY_LENGTH) titles.add(titleKey);
+    if (source) sources.set(source, [r.source, r.sourceId]);
+  });
   const { results } = await reader
     .prepare(LOOKUP)
     .bind(
@@ -147,8 +152,8 @@ export async function lookupStoredStudies(
     const sourceKey = sourceIndexKey(s.row.source, s.row.sourceId);
     if (!index.bySource.has(sourceKey)) index.bySource.set(sourceKey, s);
   }
-  return records.map((record) => {
-    const stored = matchRecord(record, index);
+  return records.map((record, i) => {
+    const stored = matchRecord(record, keys[i]!, index);
     return { id: stored ? stored.row.id : studyIdFor(record), stored };
   });
 }
