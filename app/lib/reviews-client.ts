@@ -6,6 +6,7 @@ import type {
   ApiReview,
   ApiReviewRecord,
   ApiReviewSource,
+  ImportWarning,
   ReviewPrisma,
   ScreeningDecision,
   ScreeningNext,
@@ -51,6 +52,8 @@ export interface ImportResult {
   imported: number;
   duplicatesRemoved: number;
   sourceId: string;
+  /** Records of the file imported despite a problem (e.g. no title), by line. */
+  warnings?: ImportWarning[];
 }
 export interface Merge {
   record: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };

@@ -10,6 +10,18 @@ export type ScreeningDecision = "include" | "exclude" | "maybe";
 /** The exclusion reason that marks a report as not retrieved (PRISMA "reports not retrieved"). */
 export const NOT_RETRIEVED_REASON = "Full text not retrievable";
 
+/**
+ * The title a record imported without one is stored and shown with (issue 27). De-duplication
+ * never matches records by it: only their DOI or PMID can merge them.
+ */
+export const NO_TITLE = "[No title]";
+
+/** A problem with one record of an imported file that did not stop its import (1-based line). */
+export interface ImportWarning {
+  line: number;
+  message: string;
+}
+
 /** Exclusion reasons a new review starts with (the user edits the list). */
 export const DEFAULT_EXCLUSION_REASONS = [
   "Wrong population",

@@ -10,7 +10,8 @@ export async function loader() {
 
 /**
  * POST /api/reviews/{id}/import (multipart: `file`; optional `format` ris|nbib|bibtex|csv and
- * `database`) → 201 {imported, duplicatesRemoved, sourceId}. 400 MALFORMED_FILE {line} (nothing
+ * `database`) → 201 {imported, duplicatesRemoved, sourceId, warnings: [{line, message}]} (records
+ * imported despite a problem, e.g. no title). 400 MALFORMED_FILE {line} (unreadable file; nothing
  * imported) / INVALID_MULTIPART / NO_FILE; 403 PRO_REQUIRED (Free: 500 records); 404; 413
  * FILE_TOO_LARGE (20 MB) / TOO_MANY_RECORDS (50,000); 415 UNSUPPORTED_FORMAT.
  */

@@ -14,19 +14,31 @@ import { parseSearchRequest, searchStudies } from "../search/service";
 import { ensureStudies } from "../studies/ensure";
 import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
-import { detectFormat, ImportParseError, parseReferenceFile } from "./parse";
+import { detectFormat, ImportParseError, parseReferenceFile, type ImportWarning } from "./parse";
 import { addRecords, requireReview, type ImportResult, type IncomingRecord } from "./service";
 
 /** Largest reference file accepted, in bytes. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** Warnings an import answer lists at most; one last entry counts the rest. */
+export const MAX_IMPORT_WARNINGS = 100;
+
+/** At most {@link MAX_IMPORT_WARNINGS} warnings, the last one saying how many more there were. */
+export function boundedWarnings(warnings: ImportWarning[]): ImportWarning[] {
+  if (warnings.length <= MAX_IMPORT_WARNINGS) return warnings;
+  const rest = warnings.length - (MAX_IMPORT_WARNINGS - 1);
+  const next = warnings[MAX_IMPORT_WARNINGS - 1]!;
+  return [...warnings.slice(0, MAX_IMPORT_WARNINGS - 1), { line: next.line, message: `and ${rest.toLocaleString("en")} more warnings from this line on (first: ${next.message})` }];
+}
+
 /** Records per database a search import brings in: the search's 'All available' (500). */
 export const SEARCH_IMPORT_LIMIT = 500;
 
 /**
  * POST /api/reviews/{id}/import: multipart/form-data with `file` (and optionally `format`: ris,
  * nbib, bibtex, csv; and `database`: the name PRISMA shows for the file's records, default the
- * file name). A malformed file is a 400 MALFORMED_FILE naming the line (`line`), and nothing of
- * it is imported.
+ * file name). A file that cannot be read is a 400 MALFORMED_FILE naming the line (`line`), and
+ * nothing of it is imported; records read with a problem (no title: stored as '[No title]') are
+ * imported and listed in `warnings: [{line, message}]` (at most {@link MAX_IMPORT_WARNINGS}).
  * @throws AppError 404 REVIEW_NOT_FOUND; 400 INVALID_MULTIPART / NO_FILE / MALFORMED_FILE /
  *   NO_RECORDS; 413 FILE_TOO_LARGE / TOO_MANY_RECORDS; 415 UNSUPPORTED_FORMAT; 403 PRO_REQUIRED.
  */
@@ -59,8 +71,9 @@ export async function importFile(
     throw new AppError("UNSUPPORTED_FORMAT", "Use a .ris, .nbib/.txt (PubMed), .bib or .csv file, or name the format (ris, nbib, bibtex, csv).", 415);
   }
   let parsed;
+  const warnings: ImportWarning[] = [];
   try {
-    parsed = parseReferenceFile(format, text);
+    parsed = parseReferenceFile(format, text, warnings);
   } catch (error) {
     if (error instanceof ImportParseError) {
       throw new AppError("MALFORMED_FILE", `${file.name}: ${error.message}. Nothing was imported.`, 400, { line: error.line, format });
@@ -69,12 +82,13 @@ export async function importFile(
   }
   const database = form.get("database");
   const name = (typeof database === "string" && database.trim() ? database.trim() : file.name || `${format} file`).slice(0, 200);
-  return addRecords(app, {
+  const result = await addRecords(app, {
     user,
     review,
-    source: { kind: "file", name, format, details: { fileName: file.name, bytes: file.size } },
+    source: { kind: "file", name, format, details: { fileName: file.name, bytes: file.size, warnings: warnings.length } },
     records: parsed.map((r) => ({ ...r, origin: name })),
   });
+  return { ...result, warnings: boundedWarnings(warnings) };
 }
 
 /** POST /api/reviews/{id}/import-search body: the search parameters of /api/search. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, SHARED_FIXTURES_DIR } from "../../../tests/fixtures";
 import { normalizePubmedXml } from "../search/providers/pubmed";
 import type { NormalizedStudy } from "../search/types";
-import { detectFormat, ImportParseError, parseCsv, parseReferenceFile, type ImportedRecord } from "./parse";
+import { detectFormat, ImportParseError, NO_TITLE, parseCsv, parseReferenceFile, parseRis, type ImportedRecord } from "./parse";
 
 /** PubMed records from the shared efetch recordings (real XML), read at test time. */
 function pubmedStudies(): NormalizedStudy[] {
@@ -165,12 +165,12 @@ describe("reference file parsing", () => {
     ["ris", "TY  - JOUR\nTI  - ok\nER  - \nAU  - outside\n", 4],
     ["ris", "hello\n", 1],
     ["ris", "TY  - JOUR\nTI  - no end\n", 3],
-    ["ris", "TY  - JOUR\nAU  - Smith, J\nER  - \n", 1],
+    ["ris", "TY  - JOUR\nTI  - a\nTY  - JOUR\nER  - \n", 3],
     ["nbib", "PMID- 1\nTI  - fine\n\n      stray continuation\n", 4],
     ["nbib", "PMID- 1\nTI  - fine\nnot a tag line\n", 3],
     ["csv", "name,abstract\nx,y\n", 1],
-    ["csv", "title,abstract\nok,1\n,no title\n", 3],
-    ["bibtex", "@article{a, title={x}}\n\n@article{b,\n  year = {2020}\n}\n", 3],
+    ["csv", 'title,abstract\nok,1\n"unclosed,2\n', 3],
+    ["bibtex", "@article{a, title={x}}\n\n@article{b,\n  title = {broken\n", 5],
   ] as const)("%s: a malformed file names line %s", (format, text, line) => {
     let error: unknown;
     try {
@@ -181,5 +181,37 @@ describe("reference file parsing", () => {
     expect(error).toBeInstanceOf(ImportParseError);
     expect((error as ImportParseError).line).toBe(line);
     expect((error as ImportParseError).message).toMatch(/^Line \d+: /);
+  });
+});
+
+describe("records without a title (issue 27)", () => {
+  it.each([
+    ["ris", "TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nAU  - Smith, J\nDO  - 10.1000/untitled\nER  - \n\nTY  - JOUR\nTI  - Third\nER  - \n", 5],
+    ["nbib", "PMID- 1\nTI  - First\n\nPMID- 2\nAB  - an abstract without a title\n\nPMID- 3\nTI  - Third\n", 4],
+    ["bibtex", "@article{a, title={First}}\n\n@article{b,\n  year = {2020}\n}\n@article{c, title={Third}}\n", 3],
+    ["csv", 'title,abstract\nFirst,"a\nwrapped abstract"\n,no title here\nThird,x\n', 4],
+  ] as const)("%s: the untitled record is read as '[No title]' with a warning at line %s", (format, text, line) => {
+    const warnings: { line: number; message: string }[] = [];
+    const records = parseReferenceFile(format, text, warnings);
+    expect(records.map((r) => r.title)).toEqual(["First", NO_TITLE, "Third"]);
+    expect(warnings).toEqual([{ line, message: expect.stringMatching(/no title; imported as '\[No title\]'/) }]);
+  });
+
+  it("keeps the untitled record's identifiers (de-duplication can still use them)", () => {
+    const [, untitled] = parseRis("TY  - JOUR\nTI  - First\nER  - \nTY  - JOUR\nDO  - https://doi.org/10.1000/ABC\nAN  - 123456\nER  - \n");
+    expect(untitled).toMatchObject({ title: NO_TITLE, doi: "10.1000/abc", pmid: "123456" });
+  });
+
+  it("CSV: a row with too few or too many fields is read with a warning, not refused", () => {
+    const warnings: { line: number; message: string }[] = [];
+    const records = parseCsv("title,abstract,doi\nA,x,10.1000/a\n\nB only\nC,y,10.1000/c,extra\n", warnings);
+    expect(records.map((r) => [r.title, r.doi])).toEqual([["A", "10.1000/a"], ["B only", null], ["C", "10.1000/c"]]);
+    expect(warnings.map((w) => w.line)).toEqual([4, 5]);
+    expect(warnings[0]!.message).toMatch(/Too few fields/);
+  });
+
+  it("CSV: a header without rows or without a title column still refuses the file", () => {
+    expect(() => parseCsv("title,abstract\n")).toThrow(/Line 2: no records/);
+    expect(() => parseCsv("name,abstract\nx,y\n")).toThrow(/Line 1: .*no 'title' column/);
   });
 });

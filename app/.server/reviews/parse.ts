@@ -3,15 +3,20 @@
  * plugins, PubMed/MEDLINE (.nbib/.txt) with a tag parser that follows the NLM MEDLINE display
  * format, CSV through papaparse (PubMed, Covidence, Rayyan and generic column names).
  *
- * Pure: text in, records out. Every parser validates the whole file first and throws
- * {@link ImportParseError} naming the 1-based line of the first problem, so a malformed file is
- * refused as a whole and nothing of it is imported.
+ * Pure: text in, records out. A file that cannot be read at all (no records, broken structure,
+ * broken quoting) throws {@link ImportParseError} naming the 1-based line of the first problem, and
+ * nothing of it is imported. A record that can be read but lacks a title is still imported, as
+ * {@link NO_TITLE}, with an {@link ImportWarning} naming its line (real exports have such records;
+ * ASReview and Zotero import them too).
  */
 import { plugins } from "@citation-js/core";
 import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-ris";
 import Papa from "papaparse";
+import { NO_TITLE, type ImportWarning } from "~/lib/reviews";
 import { normalizeDoi } from "../search/normalize";
+
+export { NO_TITLE, type ImportWarning };
 
 export const IMPORT_FORMATS = ["ris", "nbib", "bibtex", "csv"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -27,6 +32,16 @@ export interface ImportedRecord {
   pmid: string | null;
   keywords: string | null;
   url: string | null;
+}
+
+/** Where parsers report warnings; callers that do not care pass nothing. */
+type Warnings = ImportWarning[] | undefined;
+
+/** The record's title, or {@link NO_TITLE} with a warning at `line`. */
+function titleOrWarn(title: string | null | undefined, line: number, warnings: Warnings, what: string): string {
+  if (title) return title;
+  warnings?.push({ line, message: `${what} has no title; imported as '${NO_TITLE}'` });
+  return NO_TITLE;
 }
 
 /** The file cannot be read: `line` is the 1-based line of the first problem. */
@@ -62,18 +77,21 @@ export function detectFormat(fileName: string, explicit: string | null, head: st
   return null;
 }
 
-/** Parses a file of the given format. @throws ImportParseError naming the line. */
-export function parseReferenceFile(format: ImportFormat, text: string): ImportedRecord[] {
+/**
+ * Parses a file of the given format; records it reads with a problem (no title) are pushed to
+ * `warnings` as {line, message}. @throws ImportParseError naming the line.
+ */
+export function parseReferenceFile(format: ImportFormat, text: string, warnings?: ImportWarning[]): ImportedRecord[] {
   const body = text.replace(/^\uFEFF/, "");
   switch (format) {
     case "ris":
-      return parseRis(body);
+      return parseRis(body, warnings);
     case "nbib":
-      return parseNbib(body);
+      return parseNbib(body, warnings);
     case "bibtex":
-      return parseBibtex(body);
+      return parseBibtex(body, warnings);
     case "csv":
-      return parseCsv(body);
+      return parseCsv(body, warnings);
   }
 }
 
@@ -138,7 +156,7 @@ const RIS_TAG = /^([A-Z][A-Z0-9]) {2}-(?: (.*))?$/;
  * inside a record continue the previous field (wrapped abstracts). Fields are mapped by
  * @citation-js/plugin-ris; the PMID comes from AN (numeric accession) or a PubMed URL.
  */
-export function parseRis(text: string): ImportedRecord[] {
+export function parseRis(text: string, warnings?: ImportWarning[]): ImportedRecord[] {
   const lines = text.split(/\r\n|\r|\n/);
   const records: { start: number; tags: Map<string, string[]> }[] = [];
   let current: { start: number; tags: Map<string, string[]> } | null = null;
@@ -186,8 +204,7 @@ export function parseRis(text: string): ImportedRecord[] {
   return records.map((rec, i) => {
     const base = fromCsl(items[i]!);
     const first = (tag: string) => clean(rec.tags.get(tag)?.[0]);
-    const title = base.title ?? first("TI") ?? first("T1") ?? first("CT") ?? first("BT");
-    if (!title) throw new ImportParseError(rec.start, "record has no title (TI or T1)");
+    const title = titleOrWarn(base.title ?? first("TI") ?? first("T1") ?? first("CT") ?? first("BT"), rec.start, warnings, "record (TI or T1)");
     const urls = [...(rec.tags.get("UR") ?? []), ...(rec.tags.get("L2") ?? [])];
     const pubmedUrl = urls.map((u) => u.match(/pubmed\.ncbi\.nlm\.nih\.gov\/(\d+)|[?&]list_uids=(\d+)|\/pubmed\/(\d+)/)).find(Boolean);
     const pmid = base.pmid ?? pmidFrom(first("AN")) ?? (pubmedUrl ? (pubmedUrl[1] ?? pubmedUrl[2] ?? pubmedUrl[3])! : null);
@@ -207,7 +224,7 @@ const NBIB_TAG = /^([A-Z][A-Z0-9]{0,3}) {0,3}- ?(.*)$/;
  * spaces, records separated by blank lines. Maps TI, AB, FAU (else AU), DP, JT (else TA), LID/AID
  * "[doi]", PMID, OT and MH.
  */
-export function parseNbib(text: string): ImportedRecord[] {
+export function parseNbib(text: string, warnings?: ImportWarning[]): ImportedRecord[] {
   const lines = text.split(/\r\n|\r|\n/);
   const records: { start: number; tags: Map<string, string[]> }[] = [];
   let current: { start: number; tags: Map<string, string[]> } | null = null;
@@ -242,8 +259,7 @@ export function parseNbib(text: string): ImportedRecord[] {
   if (records.length === 0) throw new ImportParseError(1, "no MEDLINE records found");
   return records.map((rec) => {
     const first = (tag: string) => clean(rec.tags.get(tag)?.[0]);
-    const title = first("TI") ?? first("BTI");
-    if (!title) throw new ImportParseError(rec.start, "record has no title (TI)");
+    const title = titleOrWarn(first("TI") ?? first("BTI"), rec.start, warnings, "record (TI)");
     const ids = [...(rec.tags.get("LID") ?? []), ...(rec.tags.get("AID") ?? [])];
     const doiId = ids.find((v) => /\[doi\]\s*$/i.test(v));
     const authors = rec.tags.get("FAU") ?? rec.tags.get("AU") ?? [];
@@ -267,7 +283,7 @@ export function parseNbib(text: string): ImportedRecord[] {
  * BibTeX / BibLaTeX (Zotero, JabRef, Google Scholar) through @citation-js/plugin-bibtex; its
  * syntax errors carry the line, which is passed on.
  */
-export function parseBibtex(text: string): ImportedRecord[] {
+export function parseBibtex(text: string, warnings?: ImportWarning[]): ImportedRecord[] {
   let items: CslItem[];
   try {
     items = plugins.input.chain(text, { forceType: "@biblatex/text", generateGraph: false }) as CslItem[];
@@ -284,8 +300,7 @@ export function parseBibtex(text: string): ImportedRecord[] {
   if (items.length === 0) throw new ImportParseError(1, "no BibTeX entries found");
   return items.map((item, i) => {
     const rec = fromCsl(item);
-    if (!rec.title) throw new ImportParseError(starts[i] ?? 1, "entry has no title");
-    return { ...rec, title: rec.title };
+    return { ...rec, title: titleOrWarn(rec.title, starts[i] ?? 1, warnings, "entry") };
   });
 }
 
@@ -310,21 +325,60 @@ function splitAuthors(raw: string | null): string[] {
   return parts.map((p) => p.trim()).filter(Boolean);
 }
 
+/** 1-based line of a character offset, from the sorted offsets where each line starts. */
+function lineAt(lineStarts: number[], offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
 /**
  * CSV with a header row: a title column is required; abstract, authors, year (or a date),
  * journal, DOI, PMID, keywords and URL are read when present, under the names PubMed, Covidence,
- * Rayyan, Zotero and Scopus use.
+ * Rayyan, Zotero and Scopus use. Line numbers are those of the file (a quoted field may span
+ * lines). A row with fewer or more fields than the header is read (missing fields empty, extra
+ * ones ignored) with a warning; broken quoting refuses the file.
  */
-export function parseCsv(text: string): ImportedRecord[] {
-  const result = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: "greedy" });
-  const lineOfRow = (row: number) => row + 2;
-  const error = result.errors.find((e) => e.code !== "UndetectableDelimiter");
-  if (error) {
-    const line =
-      typeof error.index === "number" ? text.slice(0, error.index).split("\n").length : lineOfRow(error.row ?? 0);
-    throw new ImportParseError(line, `malformed CSV (${error.message})`);
-  }
-  const fields = result.meta.fields ?? [];
+export function parseCsv(text: string, warnings?: ImportWarning[]): ImportedRecord[] {
+  const lineStarts = [0];
+  for (const m of text.matchAll(/\r\n|\r|\n/g)) lineStarts.push(m.index + m[0].length);
+  const rows: { data: Record<string, string>; line: number }[] = [];
+  let cursor = -1;
+  let fields: string[] = [];
+  const refused: { line: number; message: string }[] = [];
+  const rowStart = (from: number) => {
+    const skipped = /\S/.exec(text.slice(from, from + 4096));
+    return from + (skipped ? skipped.index : 0);
+  };
+  Papa.parse<Record<string, string>>(text, {
+    header: true,
+    skipEmptyLines: "greedy",
+    step: (row, parser) => {
+      if (cursor < 0) {
+        fields = row.meta.fields ?? [];
+        cursor = lineStarts[1] ?? text.length;
+      }
+      const line = lineAt(lineStarts, rowStart(cursor));
+      cursor = row.meta.cursor;
+      for (const e of row.errors) {
+        if (e.code === "UndetectableDelimiter") continue;
+        if (e.type !== "FieldMismatch") {
+          refused.push({ line, message: `malformed CSV (${e.message})` });
+          parser.abort();
+          return;
+        }
+        warnings?.push({ line, message: `${e.message.replace(/:.*/, "")} (the header has ${fields.length}); read what is there` });
+      }
+      rows.push({ data: row.data, line });
+    },
+  });
+  if (refused[0]) throw new ImportParseError(refused[0].line, refused[0].message);
+  if (cursor < 0) fields = Papa.parse<Record<string, string>>(text, { header: true, preview: 1 }).meta.fields ?? [];
   const pick = (field: keyof ImportedRecord) => {
     for (const wanted of CSV_COLUMNS[field]) {
       const hit = fields.find((f) => columnKey(f) === wanted);
@@ -336,13 +390,11 @@ export function parseCsv(text: string): ImportedRecord[] {
     (Object.keys(CSV_COLUMNS) as (keyof ImportedRecord)[]).map((k) => [k, pick(k)]),
   ) as Record<keyof ImportedRecord, string | null>;
   if (!cols.title) throw new ImportParseError(1, "the header row has no 'title' column");
-  if (result.data.length === 0) throw new ImportParseError(2, "no records below the header row");
-  return result.data.map((row, i) => {
+  if (rows.length === 0) throw new ImportParseError(2, "no records below the header row");
+  return rows.map(({ data: row, line }) => {
     const get = (k: keyof ImportedRecord) => (cols[k] ? clean(row[cols[k]!]) : null);
-    const title = get("title");
-    if (!title) throw new ImportParseError(lineOfRow(i), "record has no title");
     return {
-      title,
+      title: titleOrWarn(get("title"), line, warnings, "record"),
       abstract: get("abstract"),
       authors: splitAuthors(get("authors")),
       year: yearFrom(get("year")),

@@ -204,12 +204,51 @@ describe("imports and de-duplication", () => {
     const csvRes = await json<{ error: string; line: number }>(await importText(cookie, review.id, "r.csv", csv), 400);
     expect(csvRes.error).toBe("MALFORMED_FILE");
     expect(csvRes.line).toBe(3);
-    const nbib = "PMID- 1\nTI  - First title\nDP  - 2020\n\nPMID- 2\nAB  - an abstract without a title\n";
+    const nbib = "PMID- 1\nTI  - First title\nDP  - 2020\n\n      a continuation outside any record\n";
     expect(await json(await importText(cookie, review.id, "pubmed.nbib", nbib), 400)).toMatchObject({ error: "MALFORMED_FILE", line: 5 });
     const bib = "@article{a,\n  title = {Fine},\n  year = {2020}\n}\n@article{b,\n  title = {Broken\n";
     expect((await json<{ line: number }>(await importText(cookie, review.id, "refs.bib", bib), 400)).line).toBeGreaterThanOrEqual(5);
     expect((await importText(cookie, review.id, "refs.docx", "x")).status).toBe(415);
     expect(await records(cookie, review.id)).toHaveLength(0);
+  });
+
+  it("imports records without a title as '[No title]' with per-line warnings; they merge by DOI/PMID only, never by the empty title", async () => {
+    const { cookie } = await signUp();
+    const review = await newReview(cookie);
+    const text = [
+      ris([topic(1, true)]),
+      "TY  - JOUR\nAU  - Untitled, One\nPY  - 2020\nDO  - 10.1234/untitled.doi\nER  - ",
+      "TY  - JOUR\nAU  - Untitled, Two\nPY  - 2020\nER  - ",
+      "TY  - JOUR\nAU  - Untitled, Three\nPY  - 2020\nER  - ",
+    ].join("\n\n");
+    const lines = text.split("\n");
+    const startOf = (author: string) => lines.lastIndexOf("TY  - JOUR", lines.indexOf(`AU  - ${author}`)) + 1;
+    const first = await json<{ imported: number; duplicatesRemoved: number; warnings: { line: number; message: string }[] }>(
+      await importText(cookie, review.id, "export.ris", text),
+      201,
+    );
+    expect(first.imported).toBe(4);
+    expect(first.duplicatesRemoved).toBe(0);
+    expect(first.warnings.map((w) => w.line)).toEqual([startOf("Untitled, One"), startOf("Untitled, Two"), startOf("Untitled, Three")]);
+    expect(first.warnings[0]!.message).toMatch(/no title; imported as '\[No title\]'/);
+    const listed = await records(cookie, review.id);
+    expect(listed.map((r) => r.title)).toEqual([topic(1, true).title, "[No title]", "[No title]", "[No title]"]);
+
+    // A titled copy of the untitled record with the DOI merges into it; an untitled record without
+    // identifiers merges with nothing.
+    const second = await json<{ imported: number; duplicatesRemoved: number; warnings: unknown[] }>(
+      await importText(cookie, review.id, "other.csv", 'title,doi,year\n"Walking for mood in older adults",10.1234/UNTITLED.DOI,2020\n,,2020\n'),
+      201,
+    );
+    expect(second).toMatchObject({ imported: 1, duplicatesRemoved: 1 });
+    expect(second.warnings).toEqual([{ line: 3, message: expect.stringMatching(/no title/) }]);
+    const merges = await json<{ merges: { record: { title: string }; mergedInto: { id: number }; reason: string }[] }>(
+      await call("GET", `/api/reviews/${review.id}/duplicates`, { cookie }),
+      200,
+    );
+    expect(merges.merges).toHaveLength(1);
+    expect(merges.merges[0]).toMatchObject({ record: { title: "Walking for mood in older adults" }, mergedInto: { id: listed[1]!.id }, reason: "doi" });
+    expect((await records(cookie, review.id)).filter((r) => r.title === "[No title]")).toHaveLength(4);
   });
 
   it("de-duplicates across sources (DOI → PMID → title + year), counts per source, and undoes and redoes a merge", async () => {

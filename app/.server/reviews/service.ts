@@ -18,7 +18,7 @@ import {
   type UserRow,
 } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord, ApiReviewSource, ScreeningSuggestion } from "~/lib/reviews";
-import { DEFAULT_EXCLUSION_REASONS } from "~/lib/reviews";
+import { DEFAULT_EXCLUSION_REASONS, NO_TITLE, type ImportWarning } from "~/lib/reviews";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
@@ -253,13 +253,16 @@ export interface ImportResult {
   imported: number;
   duplicatesRemoved: number;
   sourceId: string;
+  /** Records of a file read with a problem but imported (e.g. no title); empty for other sources. */
+  warnings: ImportWarning[];
 }
 
+/** A record as the de-duplication sees it; an untitled record ({@link NO_TITLE}) has no title to match. */
 function asStudy(r: { title: string; doi: string | null; pmid: string | null; year: number | null }): NormalizedStudy {
   return {
     source: "pubmed",
     sourceId: "",
-    title: r.title,
+    title: r.title === NO_TITLE ? "" : r.title,
     abstract: null,
     authors: [],
     journal: null,
@@ -428,7 +431,7 @@ export async function addRecords(
     DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, Date.now()),
   );
   await DB.batch(statements);
-  return { imported: records.length - duplicatesRemoved, duplicatesRemoved, sourceId };
+  return { imported: records.length - duplicatesRemoved, duplicatesRemoved, sourceId, warnings: [] };
 }
 
 /** One merge: the duplicate record and the record it was merged into. */

@@ -4,7 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import type { ApiReviewRecord } from "~/lib/reviews";
+import { NO_TITLE, type ApiReviewRecord, type ImportWarning } from "~/lib/reviews";
 import { ReviewApiError, reviewsApi, type Merge, type ReviewWithSources } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
 
@@ -28,6 +28,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
   const [filter, setFilter] = useState("");
   const [busy, setBusy] = useState(false);
   const [importError, setImportError] = useState<string | null>(null);
+  const [importWarnings, setImportWarnings] = useState<ImportWarning[]>([]);
   const [uploads, setUploads] = useState<UploadItem[]>([]);
   const [picked, setPicked] = useState<Set<number>>(new Set());
 
@@ -63,12 +64,18 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
     }
     setBusy(true);
     setImportError(null);
+    setImportWarnings([]);
     try {
       const result = await reviewsApi.importFile(review.id, file, {
         format: String(data.get("format") ?? "") || undefined,
         database: String(data.get("database") ?? "").trim() || undefined,
       });
-      toast({ title: "Records imported", description: `${result.imported} records added, ${result.duplicatesRemoved} duplicates merged.` });
+      const warned = result.warnings ?? [];
+      toast({
+        title: "Records imported",
+        description: `${result.imported} records added, ${result.duplicatesRemoved} duplicates merged${warned.length ? "; see the warnings" : ""}.`,
+      });
+      setImportWarnings(warned);
       form.reset();
       onChanged();
       await load();
@@ -114,7 +121,8 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
           </h2>
           <p className="text-xs text-slate-600">
             RIS (Zotero, EndNote, Covidence, Rayyan), PubMed/MEDLINE (.nbib, .txt), BibTeX or CSV (title, abstract, doi, year, authors, journal), up to 20
-            MB. A malformed file is refused whole, with the line to fix.
+            MB. A file that cannot be read is refused whole, with the line to fix; records without a title are imported as &lsquo;{NO_TITLE}&rsquo;
+            and listed.
           </p>
           <div>
             <Label htmlFor="import-file">File</Label>
@@ -140,6 +148,18 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             <p role="alert" className="text-sm text-red-700" data-testid="import-error">
               {importError}
             </p>
+          )}
+          {importWarnings.length > 0 && (
+            <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900" data-testid="import-warnings">
+              <p className="font-medium">Imported, with {importWarnings.length === 1 ? "one warning" : `${importWarnings.length} warnings`}:</p>
+              <ul className="mt-1 max-h-32 list-disc space-y-0.5 overflow-auto pl-4">
+                {importWarnings.map((w, i) => (
+                  <li key={i}>
+                    Line {w.line}: {w.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
           <Button type="submit" disabled={busy}>
             {busy ? <Loader2 className="animate-spin" aria-hidden /> : <FileUp aria-hidden />} Import
