@@ -48,6 +48,21 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
 }
 
 export type ReviewWithSources = ApiReview & { sources: ApiReviewSource[] };
+/** Filters of GET /api/reviews/{id}/records (see the route). */
+export interface RecordsQuery {
+  stage?: ScreeningStage;
+  decision?: string;
+  duplicates?: string;
+  source?: string;
+  q?: string;
+  suggestion?: "disagrees";
+}
+/** One page of GET /api/reviews/{id}/records; `total` on the first page only. */
+export interface RecordsPage {
+  records: ApiReviewRecord[];
+  nextCursor: string | null;
+  total?: number;
+}
 export interface ImportResult {
   imported: number;
   duplicatesRemoved: number;
@@ -80,9 +95,21 @@ export const reviewsApi = {
     request<ImportResult>(`${base(id)}/import-search`, { method: "POST", json: params }),
   importUploads: (id: string, uploadIds: number[]) =>
     request<ImportResult>(`${base(id)}/import-uploads`, { method: "POST", json: { uploadIds } }),
-  records: (id: string, query: { stage?: ScreeningStage; decision?: string; duplicates?: string } = {}) => {
-    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v) as [string, string][]);
-    return request<{ records: ApiReviewRecord[] }>(`${base(id)}/records?${params}`);
+  /** One page of the records listing (at most `limit`, 500; default 100) and the cursor of the next. */
+  recordsPage: (id: string, query: RecordsQuery & { limit?: number; cursor?: string | null } = {}) => {
+    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "").map(([k, v]) => [k, String(v)]));
+    return request<RecordsPage>(`${base(id)}/records?${params}`);
+  },
+  /** Every record matching `query`, read page by page (500 each): for short lists (full text, included). */
+  records: async (id: string, query: RecordsQuery = {}): Promise<{ records: ApiReviewRecord[] }> => {
+    const records: ApiReviewRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: RecordsPage = await reviewsApi.recordsPage(id, { ...query, limit: 500, cursor });
+      records.push(...page.records);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { records };
   },
   next: (id: string) => request<ScreeningNext>(`${base(id)}/screening/next`),
   decide: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>

@@ -6,7 +6,7 @@
  * Every function takes the owner's id and answers 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND for an
  * id that is unknown or another user's.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   reviewRecords,
@@ -523,12 +523,58 @@ export async function mergeRecords(
   return { recordId: record.id, mergedInto: into.id };
 }
 
-/** GET /api/reviews/{id}/records query. */
+/** Records per page of GET /api/reviews/{id}/records: default and most. */
+export const RECORDS_PAGE_DEFAULT = 100;
+export const RECORDS_PAGE_MAX = 500;
+
+/**
+ * GET /api/reviews/{id}/records query: the filters (stage, decision, duplicates, `source` = a
+ * source id, `q` = words every listed record contains in its title, abstract, authors, journal,
+ * DOI or PMID, `suggestion=disagrees` = the second screener's suggestion differs from the
+ * title/abstract decision) and the page (`limit` 1–500, default 100; `cursor` from the previous
+ * page's `nextCursor`).
+ */
 export const RecordsQuerySchema = z.object({
   stage: z.enum(["title_abstract", "full_text"]).optional(),
   decision: z.enum(["include", "exclude", "maybe", "undecided"]).optional(),
   duplicates: z.enum(["exclude", "include", "only"]).default("exclude"),
+  source: z.string().max(64).optional(),
+  q: z.string().trim().max(300).optional(),
+  suggestion: z.enum(["disagrees"]).optional(),
+  limit: z.coerce
+    .number()
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(RECORDS_PAGE_MAX, `limit can be at most ${RECORDS_PAGE_MAX}`)
+    .default(RECORDS_PAGE_DEFAULT),
+  cursor: z.string().max(64).optional(),
 });
+
+const CURSOR_PREFIX = "r1.";
+
+/** The opaque cursor after record `id` (base64url of "r1.<id>"). */
+export function encodeRecordsCursor(id: number): string {
+  return btoa(`${CURSOR_PREFIX}${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The record id a cursor continues after. @throws AppError 400 INVALID_CURSOR. */
+export function decodeRecordsCursor(cursor: string): number {
+  let text = "";
+  try {
+    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    text = "";
+  }
+  const id = text.startsWith(CURSOR_PREFIX) && /^\d{1,15}$/.test(text.slice(CURSOR_PREFIX.length)) ? Number(text.slice(CURSOR_PREFIX.length)) : 0;
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new AppError("INVALID_CURSOR", "cursor is not one this listing returned; start again without it.", 400);
+  }
+  return id;
+}
+
+/** Search words of `q`: at most 8, lower-cased (SQLite's lower() folds ASCII only, as here). */
+const searchTerms = (q: string | undefined): string[] =>
+  [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 8);
 
 /** A record row as the API shows it. */
 export function toApiRecord(r: ReviewRecordRow): ApiReviewRecord {
@@ -555,17 +601,27 @@ export function toApiRecord(r: ReviewRecordRow): ApiReviewRecord {
   };
 }
 
+/** One page of the records listing. `total` (records matching the filters) is on the first page only. */
+export interface RecordsPage {
+  records: ApiReviewRecord[];
+  nextCursor: string | null;
+  total?: number;
+}
+
 /**
- * The review's records in import order. `stage=title_abstract`: every unique record, `decision`
- * filtering its title/abstract decision; `stage=full_text`: the records included at
+ * One page of the review's records in import order (keyset pagination on the record id, so pages
+ * stay stable while records are decided or imported). `stage=title_abstract`: every unique record,
+ * `decision` filtering its title/abstract decision; `stage=full_text`: the records included at
  * title/abstract, filtered by their full-text decision; no stage: `decision` filters the decision
- * at each record's current stage. `duplicates`: exclude (default), include or only.
+ * at each record's current stage. `duplicates`: exclude (default), include or only. `source`,
+ * `q` and `suggestion` as {@link RecordsQuerySchema}. @throws AppError 404; 400 INVALID_CURSOR.
  */
 export async function listRecords(
   app: ReviewsApp,
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
   query: z.infer<typeof RecordsQuerySchema>,
-): Promise<ApiReviewRecord[]> {
+): Promise<RecordsPage> {
+  const after = query.cursor === undefined ? null : decodeRecordsCursor(query.cursor);
   const review = await requireReview(app, { userId, reviewId });
   const conds = [eq(reviewRecords.reviewId, review.id)];
   if (query.duplicates === "exclude") conds.push(isNull(reviewRecords.duplicateOf));
@@ -585,12 +641,33 @@ export async function listRecords(
         : sql`((${reviewRecords.taDecision} = 'include' and ${reviewRecords.ftDecision} = ${d}) or (${reviewRecords.taDecision} is not 'include' and ${reviewRecords.taDecision} = ${d}))`,
     );
   }
+  if (query.source) conds.push(eq(reviewRecords.sourceId, query.source));
+  if (query.suggestion === "disagrees") {
+    conds.push(
+      sql`${reviewRecords.taDecision} is not null and ${reviewRecords.suggestion} is not null and json_extract(${reviewRecords.suggestion}, '$.decision') is not ${reviewRecords.taDecision}`,
+    );
+  }
+  const terms = searchTerms(query.q);
+  if (terms.length > 0) {
+    const haystack = sql`lower(${reviewRecords.title} || ' ' || coalesce(${reviewRecords.abstract}, '') || ' ' || ${reviewRecords.authors} || ' ' || coalesce(${reviewRecords.journal}, '') || ' ' || coalesce(${reviewRecords.doi}, '') || ' ' || coalesce(${reviewRecords.pmid}, ''))`;
+    for (const term of terms) conds.push(sql`instr(${haystack}, ${term}) > 0`);
+  }
+  const matching = and(...conds);
   // The full text itself stays in D1; the listing only says whether there is one.
   const { fullText: _fullText, ...columns } = getTableColumns(reviewRecords);
-  const rows = await app.db
-    .select({ ...columns, fullText: sql<string | null>`case when ${reviewRecords.fullText} is not null then '1' end` })
-    .from(reviewRecords)
-    .where(and(...conds))
-    .orderBy(asc(reviewRecords.id));
-  return rows.map(toApiRecord);
+  const [rows, counted] = await Promise.all([
+    app.db
+      .select({ ...columns, fullText: sql<string | null>`case when ${reviewRecords.fullText} is not null then '1' end` })
+      .from(reviewRecords)
+      .where(after === null ? matching : and(matching, gt(reviewRecords.id, after)))
+      .orderBy(asc(reviewRecords.id))
+      .limit(query.limit + 1),
+    after === null ? app.db.select({ n: sql<number>`count(*)` }).from(reviewRecords).where(matching) : Promise.resolve(null),
+  ]);
+  const page = rows.slice(0, query.limit);
+  return {
+    records: page.map(toApiRecord),
+    nextCursor: rows.length > query.limit ? encodeRecordsCursor(page[page.length - 1]!.id) : null,
+    ...(counted ? { total: counted[0]!.n } : {}),
+  };
 }

@@ -1,11 +1,11 @@
 import { FileUp, Loader2, Undo2 } from "lucide-react";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NO_TITLE, type ApiReviewRecord, type ImportWarning } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi, type Merge, type ReviewWithSources } from "~/lib/reviews-client";
+import { ReviewApiError, reviewsApi, type Merge, type RecordsQuery, type ReviewWithSources } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
 
 const select = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
@@ -18,33 +18,187 @@ interface UploadItem {
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof ReviewApiError ? e.message : fallback);
 
+/** Records per request of the Records tab. */
+const PAGE_SIZE = 100;
+/** Height of one records row in px (its texts are clamped to fit), and rows drawn beyond the visible ones. */
+const ROW_HEIGHT = 64;
+const OVERSCAN = 40;
+
+/**
+ * The records matching `query`, read a page at a time: `reload` reads the first page again,
+ * `loadMore` appends the next one. Answers for an older query are dropped.
+ */
+function useRecordPages(reviewId: string, query: RecordsQuery) {
+  const [records, setRecords] = useState<ApiReviewRecord[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
+  const [loading, setLoading] = useState(false);
+  const generation = useRef(0);
+  const busy = useRef(false);
+
+  const reload = useCallback(async () => {
+    const mine = ++generation.current;
+    busy.current = true;
+    setLoading(true);
+    try {
+      const page = await reviewsApi.recordsPage(reviewId, { ...query, limit: PAGE_SIZE });
+      if (mine !== generation.current) return;
+      setRecords(page.records);
+      setNextCursor(page.nextCursor);
+      setTotal(page.total ?? page.records.length);
+    } finally {
+      if (mine === generation.current) {
+        busy.current = false;
+        setLoading(false);
+      }
+    }
+  }, [reviewId, query]);
+
+  const loadMore = useCallback(() => {
+    if (busy.current || !nextCursor) return;
+    const mine = generation.current;
+    busy.current = true;
+    setLoading(true);
+    reviewsApi
+      .recordsPage(reviewId, { ...query, limit: PAGE_SIZE, cursor: nextCursor })
+      .then((page) => {
+        if (mine !== generation.current) return;
+        setRecords((old) => [...(old ?? []), ...page.records]);
+        setNextCursor(page.nextCursor);
+      })
+      .catch((e: unknown) => toast({ title: "More records not loaded", description: messageOf(e, "Please try again."), variant: "destructive" }))
+      .finally(() => {
+        if (mine === generation.current) {
+          busy.current = false;
+          setLoading(false);
+        }
+      });
+  }, [reviewId, query, nextCursor]);
+
+  useEffect(() => {
+    reload().catch((e: unknown) => toast({ title: "Records not loaded", description: messageOf(e, "Please reload the page."), variant: "destructive" }));
+  }, [reload]);
+
+  return { records, nextCursor, total, loading, reload, loadMore };
+}
+
+/**
+ * The records table, virtualised: only the rows near the visible ones are in the page (fixed row
+ * height), and scrolling near the end of the loaded records asks for the next page.
+ */
+function RecordsTable({
+  records,
+  total,
+  more,
+  loading,
+  onNeedMore,
+}: {
+  records: ApiReviewRecord[];
+  total: number;
+  more: boolean;
+  loading: boolean;
+  onNeedMore: () => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 512 });
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (el) setView({ top: el.scrollTop, height: el.clientHeight || 512 });
+  }, []);
+  const first = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(records.length, Math.ceil((view.top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  useEffect(() => {
+    if (more && !loading && last >= records.length - OVERSCAN / 2) onNeedMore();
+  }, [more, loading, last, records.length, onNeedMore]);
+
+  return (
+    <div ref={scroller} onScroll={onScroll} className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200" role="region" aria-label="Records" tabIndex={0}>
+      <table className="w-full table-fixed text-left text-sm" data-testid="records-table" aria-rowcount={total + 1}>
+        <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500">
+          <tr aria-rowindex={1}>
+            <th className="w-1/2 px-3 py-2">Title</th>
+            <th className="w-14 px-2">Year</th>
+            <th className="px-2">Source</th>
+            <th className="px-2">Title/abstract</th>
+            <th className="px-2">Full text</th>
+          </tr>
+        </thead>
+        <tbody>
+          {first > 0 && <tr aria-hidden style={{ height: first * ROW_HEIGHT }} />}
+          {records.slice(first, last).map((r, i) => (
+            <tr key={r.id} aria-rowindex={first + i + 2} className="border-t border-slate-100 align-top" style={{ height: ROW_HEIGHT }}>
+              <td className="px-3 py-1">
+                <div className="line-clamp-2" title={r.title}>
+                  {r.title}
+                </div>
+                {r.journal && <div className="truncate text-xs text-slate-500">{r.journal}</div>}
+              </td>
+              <td className="px-2 py-1">{r.year ?? ""}</td>
+              <td className="px-2 py-1 text-xs">
+                <div className="line-clamp-3">{r.origin}</div>
+              </td>
+              <td className="px-2 py-1 text-xs">
+                {r.titleAbstract.decision ?? "—"}
+                {r.titleAbstract.reason && <span className="line-clamp-2 text-slate-500">{r.titleAbstract.reason}</span>}
+              </td>
+              <td className="px-2 py-1 text-xs">
+                {r.titleAbstract.decision === "include" ? (r.fullText.decision ?? "—") : ""}
+                {r.fullText.reason && <span className="line-clamp-2 text-slate-500">{r.fullText.reason}</span>}
+              </td>
+            </tr>
+          ))}
+          {last < records.length && <tr aria-hidden style={{ height: (records.length - last) * ROW_HEIGHT }} />}
+        </tbody>
+      </table>
+      {(loading || more) && (
+        <p className="flex items-center gap-2 px-3 py-2 text-xs text-slate-500" role="status">
+          {loading && <Loader2 className="size-4 animate-spin" aria-hidden />}
+          {records.length.toLocaleString("en")} of {total.toLocaleString("en")} loaded
+        </p>
+      )}
+    </div>
+  );
+}
+
 /**
  * The Records tab: import (file, uploaded PDFs), the sources with their counts, the records with
  * their decisions (filterable), and every merge of duplicates with its undo.
  */
 export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; onChanged: () => void }) {
-  const [records, setRecords] = useState<ApiReviewRecord[] | null>(null);
   const [merges, setMerges] = useState<Merge[]>([]);
   const [filter, setFilter] = useState("");
+  const [search, setSearch] = useState("");
+  const [q, setQ] = useState("");
+  const [source, setSource] = useState("");
   const [busy, setBusy] = useState(false);
   const [importError, setImportError] = useState<string | null>(null);
   const [importWarnings, setImportWarnings] = useState<ImportWarning[]>([]);
   const [uploads, setUploads] = useState<UploadItem[]>([]);
   const [picked, setPicked] = useState<Set<number>>(new Set());
 
-  const load = useCallback(async () => {
+  useEffect(() => {
+    const t = setTimeout(() => setQ(search.trim()), 300);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  const query = useMemo<RecordsQuery>(() => {
     const [stage, decision] = filter.split(":");
-    const [r, m] = await Promise.all([
-      reviewsApi.records(review.id, { stage: (stage || undefined) as never, decision: decision || undefined }),
-      reviewsApi.merges(review.id),
-    ]);
-    setRecords(r.records);
+    return { stage: (stage || undefined) as RecordsQuery["stage"], decision: decision || undefined, q: q || undefined, source: source || undefined };
+  }, [filter, q, source]);
+  const list = useRecordPages(review.id, query);
+  const reloadList = list.reload;
+
+  const load = useCallback(async () => {
+    const [m] = await Promise.all([reviewsApi.merges(review.id), reloadList()]);
     setMerges(m.merges);
-  }, [review.id, filter]);
+  }, [review.id, reloadList]);
 
   useEffect(() => {
-    load().catch((e: unknown) => toast({ title: "Records not loaded", description: messageOf(e, "Please reload the page."), variant: "destructive" }));
-  }, [load]);
+    reviewsApi
+      .merges(review.id)
+      .then((m) => setMerges(m.merges))
+      .catch((e: unknown) => toast({ title: "Duplicates not loaded", description: messageOf(e, "Please reload the page."), variant: "destructive" }));
+  }, [review.id]);
 
   useEffect(() => {
     fetch("/api/uploaded-studies")
@@ -234,7 +388,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
       <section aria-labelledby="records-heading">
         <div className="mb-2 flex flex-wrap items-center gap-3">
           <h2 id="records-heading" className="font-semibold text-slate-900">
-            Records {records && <span className="text-sm font-normal text-slate-500">({records.length})</span>}
+            Records {list.total !== null && <span className="text-sm font-normal text-slate-500">({list.total.toLocaleString("en")})</span>}
           </h2>
           <select aria-label="Show records" className={select} value={filter} onChange={(e) => setFilter(e.target.value)}>
             <option value="">All records</option>
@@ -245,43 +399,30 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             <option value="full_text:include">Included at full text</option>
             <option value="full_text:exclude">Excluded at full text</option>
           </select>
+          {review.sources.length > 1 && (
+            <select aria-label="Source" className={select} value={source} onChange={(e) => setSource(e.target.value)}>
+              <option value="">Every source</option>
+              {review.sources.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+          <Input
+            type="search"
+            aria-label="Search records"
+            placeholder="Search title, abstract, authors, DOI"
+            className="h-9 w-64"
+            value={search}
+            maxLength={300}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
-        {!records ? (
+        {!list.records ? (
           <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />
         ) : (
-          <div className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200" role="region" aria-label="Records" tabIndex={0}>
-            <table className="w-full text-left text-sm" data-testid="records-table">
-              <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Title</th>
-                  <th className="px-2">Year</th>
-                  <th className="px-2">Source</th>
-                  <th className="px-2">Title/abstract</th>
-                  <th className="px-2">Full text</th>
-                </tr>
-              </thead>
-              <tbody>
-                {records.map((r) => (
-                  <tr key={r.id} className="border-t border-slate-100 align-top">
-                    <td className="px-3 py-1.5">
-                      {r.title}
-                      {r.journal && <span className="block text-xs text-slate-500">{r.journal}</span>}
-                    </td>
-                    <td className="px-2">{r.year ?? ""}</td>
-                    <td className="px-2 text-xs">{r.origin}</td>
-                    <td className="px-2 text-xs">
-                      {r.titleAbstract.decision ?? "—"}
-                      {r.titleAbstract.reason && <span className="block text-slate-500">{r.titleAbstract.reason}</span>}
-                    </td>
-                    <td className="px-2 text-xs">
-                      {r.titleAbstract.decision === "include" ? (r.fullText.decision ?? "—") : ""}
-                      {r.fullText.reason && <span className="block text-slate-500">{r.fullText.reason}</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RecordsTable records={list.records} total={list.total ?? list.records.length} more={list.nextCursor !== null} loading={list.loading} onNeedMore={list.loadMore} />
         )}
       </section>
 

@@ -50,7 +50,7 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
 
   const loadDisagreements = useCallback(async () => {
     if (!aiConfigured) return;
-    const { records } = await reviewsApi.records(review.id, { stage: "title_abstract" });
+    const { records } = await reviewsApi.records(review.id, { stage: "title_abstract", suggestion: "disagrees" });
     setDisagreements(records.filter((r) => r.suggestion && r.titleAbstract.decision && r.suggestion.decision !== r.titleAbstract.decision));
   }, [aiConfigured, review.id]);
 
