@@ -9,7 +9,10 @@
  *      their static imports from the build's Remix manifest, as the server renders them) stays
  *      within each page's CI ceiling in gzip bytes (scripts/lib/page-budget.mjs: the 120 KB target or
  *      a ratchet above today's size; bench/lighthouse measures the served HTML).
- * Usage: node scripts/check-deploy.mjs [--env staging|production]   (the dry run uses that environment)
+ * Usage: node scripts/check-deploy.mjs [--env staging|production] [--only bindings|budgets|bundle] [--client DIR]
+ *   --env: the dry run uses that environment; --only: run one of the three checks; --client: the
+ *   client build to measure (default build/client; tests/deploy/check-deploy-budget.test.ts runs
+ *   the budget check on a synthetic over-budget build).
  * Exit code 1 with one line per problem.
  */
 import { spawnSync } from "node:child_process";
@@ -27,11 +30,20 @@ import {
   schemaVariables,
   wranglerScopes,
 } from "./lib/deploy-check.mjs";
-import { BUDGET_PAGES, gzipTotal, INITIAL_JS_BUDGET_BYTES, kb, manifestInitialScripts, readRemixManifest } from "./lib/page-budget.mjs";
+import { pageBudgetProblems } from "./lib/page-budget.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const envIndex = process.argv.indexOf("--env");
-const targetEnv = envIndex > 0 ? process.argv[envIndex + 1] : undefined;
+const argument = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const targetEnv = argument("--env");
+const only = argument("--only");
+if (only && !["bindings", "budgets", "bundle"].includes(only)) {
+  console.error(`check:deploy: --only takes bindings, budgets or bundle, not ${only}`);
+  process.exit(2);
+}
+const clientDir = path.resolve(root, argument("--client") ?? "build/client");
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -98,21 +110,12 @@ function gzippedBundle() {
   }
 }
 
-function pageBudgets() {
-  const client = path.join(root, "build/client");
-  if (!existsSync(client)) return ["build/client is missing: run `npm run build` before the deploy check"];
-  const manifest = readRemixManifest(client);
-  return BUDGET_PAGES.flatMap((page) => {
-    const total = gzipTotal(manifestInitialScripts(manifest, page.routes), (file) => readFileSync(path.join(client, file)));
-    const over = total.gzipBytes > INITIAL_JS_BUDGET_BYTES ? `, over the ${kb(INITIAL_JS_BUDGET_BYTES)} target` : "";
-    console.log(`initial JS ${page.name}: ${kb(total.gzipBytes)} gzip in ${total.files} files (CI ceiling ${kb(page.ceilingBytes)}${over})`);
-    if (total.gzipBytes <= page.ceilingBytes) return [];
-    const largest = total.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ");
-    return [`the initial JavaScript of ${page.name} is ${kb(total.gzipBytes)} gzip, over its ${kb(page.ceilingBytes)} ceiling (largest: ${largest})`];
-  });
-}
-
-const problems = [...checkBindings(), ...pageBudgets(), ...gzippedBundle().problems];
+const run = (check) => !only || only === check;
+const problems = [
+  ...(run("bindings") ? checkBindings() : []),
+  ...(run("budgets") ? pageBudgetProblems(clientDir) : []),
+  ...(run("bundle") ? gzippedBundle().problems : []),
+];
 if (problems.length) {
   console.error(`check:deploy failed:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   process.exit(1);

@@ -1,7 +1,7 @@
 // Page budgets (issue 17): the initial JavaScript of a page, i.e. every script a browser fetches
 // before it can hydrate, counted in gzip bytes. Shared by scripts/check-deploy.mjs (from the build's
 // Remix manifest, no server, no browser) and bench/lighthouse.mjs (from the server-rendered HTML).
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -97,3 +97,27 @@ export function gzipTotal(files, read) {
 
 /** "123.4 KB" for a byte count (1 KB = 1000 bytes, the unit of the budget). */
 export const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+
+/**
+ * The page-budget check of a client build directory (`build/client`): for each page of `pages`
+ * logs its initial JavaScript (gzip) and returns one problem line per page over its
+ * `ceilingBytes` (naming the five largest files), or one line when the build or its manifest is
+ * missing. An empty array means every page is within budget. `log` receives the report lines.
+ */
+export function pageBudgetProblems(buildClientDir, { pages = BUDGET_PAGES, log = console.log } = {}) {
+  if (!existsSync(buildClientDir)) return [`${buildClientDir} is missing: run \`npm run build\` before the deploy check`];
+  let manifest;
+  try {
+    manifest = readRemixManifest(buildClientDir);
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
+  return pages.flatMap((page) => {
+    const total = gzipTotal(manifestInitialScripts(manifest, page.routes), (file) => readFileSync(path.join(buildClientDir, file)));
+    const over = total.gzipBytes > INITIAL_JS_BUDGET_BYTES ? `, over the ${kb(INITIAL_JS_BUDGET_BYTES)} target` : "";
+    log(`initial JS ${page.name}: ${kb(total.gzipBytes)} gzip in ${total.files} files (CI ceiling ${kb(page.ceilingBytes)}${over})`);
+    if (total.gzipBytes <= page.ceilingBytes) return [];
+    const largest = total.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ");
+    return [`the initial JavaScript of ${page.name} is ${kb(total.gzipBytes)} gzip, over its ${kb(page.ceilingBytes)} ceiling (largest: ${largest})`];
+  });
+}

@@ -134,6 +134,9 @@ function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
     "?format=exe&style=..%2F..",
     "?ids=1,2,abc",
     "?q[]=1&q[]=2",
+    "?limit=501&cursor=cjEuMQ",
+    "?cursor=%00&limit=5",
+    "?cursor=cjEuLTE&source=%27&suggestion=evil",
   ];
 
   function concretePath(route: ApiRoute, asAttacker: boolean): string {
