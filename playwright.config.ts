@@ -1,13 +1,20 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { DEBIAN_CHROMIUM, findChromium, systemProbes } from "./scripts/lib/provision.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 8797);
 /** Without ../shared (recorded responses, real PDFs) the replay server cannot start; every spec skips. */
 const HAS_SHARED = existsSync(new URL("../shared/fixtures/providers", import.meta.url));
 const REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 8798);
+/**
+ * The Chromium `npm test` provisioned (scripts/provision.mjs): CHROMIUM_PATH, Debian's
+ * /usr/bin/chromium or Playwright's own download. Exported as CHROMIUM_PATH so the specs' workers
+ * (Lighthouse in lighthouse.spec.ts) launch the same one.
+ */
+process.env.CHROMIUM_PATH ??= findChromium(systemProbes()).path ?? DEBIAN_CHROMIUM;
 
 /**
- * End-to-end tests in Debian's chromium against the real Worker (wrangler dev, fresh local state)
+ * End-to-end tests in chromium (Debian's by default) against the real Worker (wrangler dev, fresh local state)
  * with every search provider pointed at the replay server of recorded real responses.
  */
 export default defineConfig({
@@ -28,7 +35,7 @@ export default defineConfig({
     serviceWorkers: "block",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH,
       args: [
         "--headless",
         "--no-sandbox",
