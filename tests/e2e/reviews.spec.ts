@@ -140,3 +140,46 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await prisma.screenshot({ path: "tests/e2e/.artifacts/review-prisma.png" });
   await expect(page.getByTestId("export-svg")).toHaveAttribute("href", /\/export\?format=svg$/);
 });
+
+test("the Records tab: an untitled record imports with its line's warning; 250 records load page by page, drawn near the view; search runs on the server", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "pro@metamind.local");
+  await page.goto("/reviews");
+  await page.getByLabel("Title").fill("Paging and warnings");
+  await page.getByRole("button", { name: "Create review" }).click();
+  await page.waitForURL(/\/reviews\/[0-9a-f-]{36}$/);
+
+  // An ASReview-style CSV of 250 records; the record on line 44 has no title.
+  const rows = Array.from({ length: 250 }, (_, i) =>
+    i === 42
+      ? `,"An abstract whose record lost its title",10.5555/paging.${i},2020`
+      : `"${i % 10 === 0 ? "Aerobic exercise trial" : "Alpine soil survey"} number ${i}","Abstract ${i}",10.5555/paging.${i},2020`,
+  );
+  await page.getByLabel("File").setInputFiles({ name: "asreview.csv", mimeType: "text/csv", buffer: Buffer.from(`title,abstract,doi,year\n${rows.join("\n")}\n`) });
+  await page.getByRole("button", { name: "Import" }).click();
+  const warnings = page.getByTestId("import-warnings");
+  await expect(warnings).toContainText("Line 44: record has no title; imported as '[No title]'");
+  await expect(page.getByRole("heading", { name: /^Records/ })).toContainText("(250)");
+
+  // The first page is 100 records, of which only those near the view are drawn.
+  const table = page.getByTestId("records-table");
+  await expect(table.getByRole("row").nth(1)).toContainText("Aerobic exercise trial number 0");
+  const drawn = await table.getByRole("row").count();
+  expect(drawn).toBeGreaterThan(10);
+  expect(drawn).toBeLessThan(60);
+  await expect(page.getByTestId("records-loaded")).toContainText("100 of 250 loaded");
+
+  // Scrolling to the end loads the next pages until every record is there.
+  const region = page.getByRole("region", { name: "Records", exact: true });
+  await expect(async () => {
+    await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(table).toContainText("Alpine soil survey number 249", { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByTestId("records-loaded")).toHaveCount(0);
+  await region.evaluate((el) => el.scrollTo(0, 0));
+  await expect(table).toContainText("[No title]");
+
+  await page.getByLabel("Search records").fill("aerobic exercise");
+  await expect(page.getByRole("heading", { name: /^Records/ })).toContainText("(25)");
+  await expect(table.getByRole("row")).toHaveCount(26);
+});

@@ -151,7 +151,7 @@ function RecordsTable({
         </tbody>
       </table>
       {(loading || more) && (
-        <p className="flex items-center gap-2 px-3 py-2 text-xs text-slate-500" role="status">
+        <p className="flex items-center gap-2 px-3 py-2 text-xs text-slate-500" role="status" data-testid="records-loaded">
           {loading && <Loader2 className="size-4 animate-spin" aria-hidden />}
           {records.length.toLocaleString("en")} of {total.toLocaleString("en")} loaded
         </p>
