@@ -6,7 +6,7 @@
  * Every function takes the owner's id and answers 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND for an
  * id that is unknown or another user's.
  */
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, sql, type AnyColumn } from "drizzle-orm";
 import { z } from "zod";
 import {
   reviewRecords,
@@ -572,7 +572,7 @@ export function decodeRecordsCursor(cursor: string): number {
   return id;
 }
 
-/** Search words of `q`: at most 8, lower-cased (SQLite's lower() folds ASCII only, as here). */
+/** Search words of `q`: at most 8, lower-cased (SQLite's LIKE folds ASCII case only). */
 const searchTerms = (q: string | undefined): string[] =>
   [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 8);
 
@@ -647,10 +647,14 @@ export async function listRecords(
       sql`${reviewRecords.taDecision} is not null and ${reviewRecords.suggestion} is not null and json_extract(${reviewRecords.suggestion}, '$.decision') is not ${reviewRecords.taDecision}`,
     );
   }
-  const terms = searchTerms(query.q);
-  if (terms.length > 0) {
-    const haystack = sql`lower(${reviewRecords.title} || ' ' || coalesce(${reviewRecords.abstract}, '') || ' ' || ${reviewRecords.authors} || ' ' || coalesce(${reviewRecords.journal}, '') || ' ' || coalesce(${reviewRecords.doi}, '') || ' ' || coalesce(${reviewRecords.pmid}, ''))`;
-    for (const term of terms) conds.push(sql`instr(${haystack}, ${term}) > 0`);
+  // LIKE is case-insensitive for ASCII in SQLite and compares each column in place (no
+  // concatenated, lower-cased copy of every row); the term's own % _ \ are escaped.
+  for (const term of searchTerms(query.q)) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (col: AnyColumn) => sql`${col} like ${pattern} escape '\\'`;
+    conds.push(
+      sql`(${like(reviewRecords.title)} or ${like(reviewRecords.abstract)} or ${like(reviewRecords.authors)} or ${like(reviewRecords.journal)} or ${like(reviewRecords.doi)} or ${like(reviewRecords.pmid)})`,
+    );
   }
   const matching = and(...conds);
   // The full text itself stays in D1; the listing only says whether there is one.
