@@ -659,19 +659,20 @@ export async function listRecords(
   const matching = and(...conds);
   // The full text itself stays in D1; the listing only says whether there is one.
   const { fullText: _fullText, ...columns } = getTableColumns(reviewRecords);
-  const [rows, counted] = await Promise.all([
-    app.db
-      .select({ ...columns, fullText: sql<string | null>`case when ${reviewRecords.fullText} is not null then '1' end` })
-      .from(reviewRecords)
-      .where(after === null ? matching : and(matching, gt(reviewRecords.id, after)))
-      .orderBy(asc(reviewRecords.id))
-      .limit(query.limit + 1),
-    after === null ? app.db.select({ n: sql<number>`count(*)` }).from(reviewRecords).where(matching) : Promise.resolve(null),
-  ]);
+  const rows = await app.db
+    .select({ ...columns, fullText: sql<string | null>`case when ${reviewRecords.fullText} is not null then '1' end` })
+    .from(reviewRecords)
+    .where(after === null ? matching : and(matching, gt(reviewRecords.id, after)))
+    .orderBy(asc(reviewRecords.id))
+    .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
+  const more = rows.length > query.limit;
+  // The first page counts the matches, with a second query only when they do not all fit on it.
+  let total: number | undefined;
+  if (after === null) total = more ? (await app.db.select({ n: sql<number>`count(*)` }).from(reviewRecords).where(matching))[0]!.n : page.length;
   return {
     records: page.map(toApiRecord),
-    nextCursor: rows.length > query.limit ? encodeRecordsCursor(page[page.length - 1]!.id) : null,
-    ...(counted ? { total: counted[0]!.n } : {}),
+    nextCursor: more ? encodeRecordsCursor(page[page.length - 1]!.id) : null,
+    ...(total === undefined ? {} : { total }),
   };
 }
