@@ -120,9 +120,17 @@ export interface ReviewPrisma {
   duplicatesRemoved: number;
   screened: number;
   excluded: number;
+  /** Unique records without a title/abstract decision yet. */
+  awaitingScreening: number;
+  /** Unique records marked 'maybe' at title/abstract (screened, neither excluded nor sought). */
+  maybe: number;
   soughtForRetrieval: number;
   notRetrieved: number;
   assessed: number;
+  /** Reports sought for retrieval without a full-text decision yet. */
+  awaitingFullText: number;
+  /** Reports marked 'maybe' at full text (assessed, neither excluded nor included). */
+  fullTextMaybe: number;
   excludedWithReasons: Record<string, number>;
   included: number;
 }
@@ -134,9 +142,13 @@ export function prismaCountsFromReview(p: ReviewPrisma): PrismaCounts {
     duplicatesRemoved: p.duplicatesRemoved,
     screened: p.screened,
     excluded: p.excluded,
+    awaitingScreening: p.awaitingScreening,
+    maybe: p.maybe,
     sought: p.soughtForRetrieval,
     notRetrieved: p.notRetrieved,
     reportsAssessed: p.assessed,
+    awaitingFullText: p.awaitingFullText,
+    fullTextMaybe: p.fullTextMaybe,
     reportsExcluded: Object.entries(p.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
     included: p.included,
   };

@@ -235,12 +235,12 @@ export default function MetaAnalysisPage() {
     const prisma = fromReview
       ? (() => {
           const p = fromReview.prisma;
-          const { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included } = p;
+          const { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included } = p;
           return {
             identified: p.identified,
             duplicatesRemoved: p.duplicatesRemoved,
             screened: p.screened,
-            review: { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included },
+            review: { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included },
           };
         })()
       : null;

@@ -60,9 +60,13 @@ export interface PrismaInput {
   screened: number;
   review?: {
     excluded: number;
+    awaitingScreening?: number;
+    maybe?: number;
     soughtForRetrieval: number;
     notRetrieved: number;
     assessed: number;
+    awaitingFullText?: number;
+    fullTextMaybe?: number;
     excludedWithReasons: Record<string, number>;
     included: number;
   };
@@ -284,9 +288,13 @@ export function prismaCounts(
       duplicatesRemoved: prisma.duplicatesRemoved,
       screened: prisma.screened,
       excluded: r.excluded,
+      ...(r.awaitingScreening === undefined ? {} : { awaitingScreening: r.awaitingScreening }),
+      ...(r.maybe === undefined ? {} : { maybe: r.maybe }),
       sought: r.soughtForRetrieval,
       notRetrieved: r.notRetrieved,
       reportsAssessed: r.assessed,
+      ...(r.awaitingFullText === undefined ? {} : { awaitingFullText: r.awaitingFullText }),
+      ...(r.fullTextMaybe === undefined ? {} : { fullTextMaybe: r.fullTextMaybe }),
       reportsExcluded: Object.entries(r.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
       included: r.included,
     };

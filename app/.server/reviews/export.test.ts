@@ -71,9 +71,13 @@ describe("review exports", () => {
       duplicatesRemoved: 3,
       screened: 12,
       excluded: 8,
+      awaitingScreening: 0,
+      maybe: 0,
       soughtForRetrieval: 4,
       notRetrieved: 1,
       assessed: 3,
+      awaitingFullText: 0,
+      fullTextMaybe: 0,
       excludedWithReasons: { "Wrong outcome": 2 },
       included: 1,
     });
