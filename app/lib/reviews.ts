@@ -197,7 +197,22 @@ export function highlightParts(text: string, terms: readonly string[]): { text: 
 /** Records per database a search import brings in ('All available'). */
 export const SEARCH_IMPORT_PER_DATABASE = 500;
 
-/** How many records 'Add all results' brings in: each answering database's hits, up to 500 each. */
+/** At most how many records adding a search to a review fetches: each answering database's hits, up to 500 each. */
 export function recordsToAdd(providers: Record<string, { status: string; totalCount: number } | undefined>): number {
-  return Object.values(providers).reduce((n, p) => n + (p && p.status === "ok" ? Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) : 0), 0);
+  return searchImportPlan(providers).upTo;
+}
+
+/**
+ * What adding a search to a review will fetch, per answering database: `upTo` = min(hits, 500).
+ * A maximum, not a promise: a database may return fewer records than it reports, and records
+ * already in the review are merged as duplicates, so the import's own count is what was added.
+ */
+export function searchImportPlan(providers: Record<string, { status: string; totalCount: number } | undefined>): {
+  databases: { provider: string; hits: number; upTo: number }[];
+  upTo: number;
+} {
+  const databases = Object.entries(providers)
+    .filter((e): e is [string, { status: string; totalCount: number }] => !!e[1] && e[1].status === "ok" && e[1].totalCount > 0)
+    .map(([provider, p]) => ({ provider, hits: p.totalCount, upTo: Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) }));
+  return { databases, upTo: databases.reduce((n, d) => n + d.upTo, 0) };
 }
