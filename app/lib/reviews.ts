@@ -3,6 +3,8 @@
  * pure helpers both sides use (PRISMA counts for the diagram, criteria-term highlighting).
  */
 import type { PrismaCounts } from "~/lib/meta-analysis/types";
+import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
+import { sStem } from "~/lib/screening/tokenize";
 
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
@@ -162,13 +164,14 @@ const STOP = new Set(
 
 /**
  * Words of the question and inclusion criteria worth highlighting in an abstract: lower-case,
- * at least 4 letters (or 3 with a digit), stop words dropped, unique, longest first.
+ * at least 4 letters (or 3 with a digit), stop words and words that are no evidence of the topic
+ * (units, statistics, quantifiers: isEvidenceTerm) dropped, unique, longest first.
  */
 export function criteriaTerms(texts: readonly (string | null | undefined)[]): string[] {
   const out = new Set<string>();
   for (const t of texts) {
     for (const w of (t ?? "").toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}-]*/gu) ?? []) {
-      if (STOP.has(w)) continue;
+      if (STOP.has(w) || !isEvidenceTerm(sStem(w))) continue;
       if (w.length >= 4 || (w.length === 3 && /\d/.test(w))) out.add(w);
     }
   }
