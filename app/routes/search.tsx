@@ -431,6 +431,7 @@ export default function SearchPage() {
                     type="checkbox"
                     checked={!locked && form.providers.includes(id)}
                     onChange={() => toggleProvider(id)}
+                    aria-describedby={locked ? "pro-databases-note" : undefined}
                   />
                   {PROVIDER_LABELS[id]}
                   {locked && <span className="ml-auto rounded bg-amber-100 px-1.5 text-xs text-amber-800">Pro</span>}
@@ -438,6 +439,12 @@ export default function SearchPage() {
               );
             })}
           </div>
+          {!isPro && (
+            <p id="pro-databases-note" className="mt-2 text-xs text-slate-600" data-testid="pro-databases-note">
+              Databases marked <span className="rounded bg-amber-100 px-1 text-amber-800">Pro</span> are searched on the Professional plan;{" "}
+              {signedIn ? "your plan searches PubMed" : "signed out, a search uses PubMed"}. Choosing one shows what the plan includes.
+            </p>
+          )}
           {form.providers.length === 0 && (
             <p className="mt-2 text-sm text-amber-700">
               Select at least one database to search (PubMed will be used if none selected)

@@ -70,6 +70,10 @@ for (const size of SIZES) {
   test(`every page fits ${size.width} px: no sideways scroll, tabs reachable, header on one line`, async ({ browser, baseURL }) => {
     test.setTimeout(240_000);
     const page = await newPage(browser, size, baseURL!);
+    // Signed out, the greyed Pro databases say why they are greyed, on screen (no hover needed).
+    await page.goto("/search");
+    await expect(page.getByTestId("pro-databases-note")).toContainText("Professional plan");
+    await expect(page.getByRole("checkbox", { name: /Crossref/ })).toHaveAttribute("aria-describedby", "pro-databases-note");
     for (const signedIn of [false, true]) {
       if (signedIn) await signInAs(page, "pro@metamind.local");
       for (const path of APP_PAGES) {

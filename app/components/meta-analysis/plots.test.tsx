@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { analysis, jobResult } from "../../../tests/meta-analysis-result";
 import { AnalysisView, eggerNote, ResultsView, sectionTitle, trimFillNote } from "./analysis-results";
-import { DataTable } from "./data-table";
+import { DataTable, outcomeRows } from "./data-table";
 import { displayEstimate, ForestPlot, forestDomain, studyInterval, type ForestStudy } from "./forest-plot";
 import { FunnelPlot, funnelDomains } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
@@ -261,6 +261,17 @@ describe("DataTable", () => {
     expect((html.match(/<input type="number"/g) ?? []).length).toBe(20);
     expect((html.match(/data-testid="value-quote-mark"/g) ?? []).length).toBe(20);
     expect(visible(html)).toContain("A narrative review — No effect estimate with a confidence interval found");
+  });
+
+  it("shows a long outcome name whole in a box as tall as it needs", () => {
+    const rows = rowsFromExtraction(jobResult.extracted);
+    const name = "Major adverse cardiovascular events including stroke at 12 months";
+    rows[0] = { ...rows[0]!, outcome: name };
+    const html = renderToStaticMarkup(<DataTable rows={rows} excluded={[]} onChange={() => {}} />);
+    expect(html).toContain(`>${name}</textarea>`);
+    expect(outcomeRows(name)).toBe(3);
+    expect(outcomeRows("")).toBe(1);
+    expect(html).toMatch(/<textarea[^>]*rows="3"[^>]*>Major adverse/);
   });
 
   it("prints quotes in full when read-only and flags rows that cannot be pooled", () => {
