@@ -42,6 +42,7 @@ import type {
 import { gradeAnalysis } from "./grade";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
+import { agree, counted, withArticle } from "~/lib/wording";
 
 /** Analysis options of a request; defaults REML + Hartung–Knapp. */
 export interface RunOptions {
@@ -181,7 +182,7 @@ export function analyseGroup(
       unpooled: {
         ...base,
         studyIds: used.map((u) => u.row.studyId),
-        reason: `Only ${used.length} of ${group.rows.length} studies reporting ${group.outcome} as a ${measureName(group)} have usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
+        reason: `${used.length === 0 ? "None" : `Only ${used.length}`} of the ${counted(group.rows.length, "study")} reporting ${group.outcome} as ${withArticle(measureName(group))} ${agree(used.length === 0 ? 1 : used.length, "has", "have")} usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
       },
     };
   }
