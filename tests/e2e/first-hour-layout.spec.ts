@@ -139,3 +139,18 @@ test("the forest plot stays readable on a phone: labels at least 10 px, the plot
   await expectFits(page, SIZES[0].width, "/meta-analysis with a forest plot");
   await page.context().close();
 });
+
+test("a newcomer finds the review workflow on the landing page and in the FAQ", async ({ page }) => {
+  await page.goto("/");
+  const main = page.getByRole("main");
+  await expect(main).toContainText("Systematic reviews");
+  await expect(main).toContainText("PRISMA");
+  await expect(main).toContainText(/screen titles and abstracts/i);
+  await expect(main).toContainText(/Import RIS/);
+  await expect(main.getByRole("link", { name: "Start a Review" })).toHaveAttribute("href", "/reviews");
+  await page.goto("/faq");
+  await page.getByText("Can I run a systematic review?").click();
+  const answer = page.getByRole("main");
+  for (const words of ["Import your database exports", "Screen titles", "PRISMA 2020"]) await expect(answer).toContainText(words);
+  await expect(answer.getByRole("link", { name: "Reviews", exact: true })).toHaveAttribute("href", "/reviews");
+});
