@@ -53,9 +53,14 @@ function notPoolable(row: ExtractedStudyData): string | null {
   return null;
 }
 
-/** An outcome phrase for display: spaces collapsed, trailing punctuation dropped, words untouched; the normalised phrase when nothing else is left. */
+/**
+ * An outcome phrase for display: spaces collapsed, trailing punctuation dropped, a sentence-case
+ * first word lower-cased ("Stroke" → "stroke"; "HbA1c", "COVID-19" kept), the words otherwise as
+ * written (no stemming); the normalised phrase when nothing else is left.
+ */
 export function readableOutcome(phrase: string): string {
-  return phrase.replace(/\s+/g, " ").replace(/[\s.,;:]+$/, "").trim() || normaliseOutcomePhrase(phrase) || phrase;
+  const s = phrase.replace(/\s+/g, " ").replace(/[\s.,;:]+$/, "").trim().replace(/^\p{Lu}(?=\p{Ll}*(?:[\s,;:-]|$))/u, (c) => c.toLowerCase());
+  return s || normaliseOutcomePhrase(phrase) || phrase;
 }
 
 /**

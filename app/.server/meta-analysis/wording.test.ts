@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { ExcludedStudy, ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { agree, counted, withArticle } from "~/lib/wording";
+import { readableOutcome } from "./group";
 import { runMetaAnalysis } from "./run";
+
+describe("readableOutcome", () => {
+  it("keeps the study's words: no stemming, acronyms kept, a sentence-case first word lower-cased", () => {
+    expect(["Precerebral arteries.", "Stroke", "HbA1c", "COVID-19 infection", "  major   bleeding ;"].map(readableOutcome)).toEqual([
+      "precerebral arteries",
+      "stroke",
+      "HbA1c",
+      "COVID-19 infection",
+      "major bleeding",
+    ]);
+  });
+});
 
 describe("agreement helpers", () => {
   it("count nouns and verbs for 0, 1 and many, and choose a or an by sound", () => {
