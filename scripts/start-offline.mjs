@@ -17,7 +17,13 @@ const persist = process.env.PERSIST_DIR ? ["--persist-to", process.env.PERSIST_D
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const children = [];
 // Children find Node 24 (node_modules/.bin/node) first, also when this script is run directly.
-const childEnv = { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` };
+// No wrangler telemetry and no fetch of the `Request.cf` object from workers.cloudflare.com (offline).
+const childEnv = {
+  ...process.env,
+  PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: childEnv });

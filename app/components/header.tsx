@@ -75,7 +75,7 @@ function MainNav() {
           title={label}
           className={({ isActive }) =>
             cn(
-              "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3",
+              "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3 xl:px-2.5",
               isActive
                 ? "bg-brand-50 text-brand-700"
                 : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
@@ -83,7 +83,9 @@ function MainNav() {
           }
         >
           <Icon className="size-4 shrink-0" aria-hidden />
-          <span className="sr-only lg:not-sr-only">{label}</span>
+          <span className="sr-only xl:not-sr-only">
+            <span className="whitespace-nowrap">{label}</span>
+          </span>
         </NavLink>
       ))}
       <HistoryButton />

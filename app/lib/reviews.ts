@@ -3,6 +3,8 @@
  * pure helpers both sides use (PRISMA counts for the diagram, criteria-term highlighting).
  */
 import type { PrismaCounts } from "~/lib/meta-analysis/types";
+import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
+import { sStem } from "~/lib/screening/tokenize";
 
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
@@ -132,9 +134,17 @@ export interface ReviewPrisma {
   duplicatesRemoved: number;
   screened: number;
   excluded: number;
+  /** Unique records without a title/abstract decision yet. */
+  awaitingScreening: number;
+  /** Unique records marked 'maybe' at title/abstract (screened, neither excluded nor sought). */
+  maybe: number;
   soughtForRetrieval: number;
   notRetrieved: number;
   assessed: number;
+  /** Reports sought for retrieval without a full-text decision yet. */
+  awaitingFullText: number;
+  /** Reports marked 'maybe' at full text (assessed, neither excluded nor included). */
+  fullTextMaybe: number;
   excludedWithReasons: Record<string, number>;
   included: number;
 }
@@ -146,9 +156,13 @@ export function prismaCountsFromReview(p: ReviewPrisma): PrismaCounts {
     duplicatesRemoved: p.duplicatesRemoved,
     screened: p.screened,
     excluded: p.excluded,
+    awaitingScreening: p.awaitingScreening,
+    maybe: p.maybe,
     sought: p.soughtForRetrieval,
     notRetrieved: p.notRetrieved,
     reportsAssessed: p.assessed,
+    awaitingFullText: p.awaitingFullText,
+    fullTextMaybe: p.fullTextMaybe,
     reportsExcluded: Object.entries(p.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
     included: p.included,
   };
@@ -162,13 +176,14 @@ const STOP = new Set(
 
 /**
  * Words of the question and inclusion criteria worth highlighting in an abstract: lower-case,
- * at least 4 letters (or 3 with a digit), stop words dropped, unique, longest first.
+ * at least 4 letters (or 3 with a digit), stop words and words that are no evidence of the topic
+ * (units, statistics, quantifiers: isEvidenceTerm) dropped, unique, longest first.
  */
 export function criteriaTerms(texts: readonly (string | null | undefined)[]): string[] {
   const out = new Set<string>();
   for (const t of texts) {
     for (const w of (t ?? "").toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}-]*/gu) ?? []) {
-      if (STOP.has(w)) continue;
+      if (STOP.has(w) || !isEvidenceTerm(sStem(w))) continue;
       if (w.length >= 4 || (w.length === 3 && /\d/.test(w))) out.add(w);
     }
   }
@@ -197,7 +212,22 @@ export function highlightParts(text: string, terms: readonly string[]): { text: 
 /** Records per database a search import brings in ('All available'). */
 export const SEARCH_IMPORT_PER_DATABASE = 500;
 
-/** How many records 'Add all results' brings in: each answering database's hits, up to 500 each. */
+/** At most how many records adding a search to a review fetches: each answering database's hits, up to 500 each. */
 export function recordsToAdd(providers: Record<string, { status: string; totalCount: number } | undefined>): number {
-  return Object.values(providers).reduce((n, p) => n + (p && p.status === "ok" ? Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) : 0), 0);
+  return searchImportPlan(providers).upTo;
+}
+
+/**
+ * What adding a search to a review will fetch, per answering database: `upTo` = min(hits, 500).
+ * A maximum, not a promise: a database may return fewer records than it reports, and records
+ * already in the review are merged as duplicates, so the import's own count is what was added.
+ */
+export function searchImportPlan(providers: Record<string, { status: string; totalCount: number } | undefined>): {
+  databases: { provider: string; hits: number; upTo: number }[];
+  upTo: number;
+} {
+  const databases = Object.entries(providers)
+    .filter((e): e is [string, { status: string; totalCount: number }] => !!e[1] && e[1].status === "ok" && e[1].totalCount > 0)
+    .map(([provider, p]) => ({ provider, hits: p.totalCount, upTo: Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) }));
+  return { databases, upTo: databases.reduce((n, d) => n + d.upTo, 0) };
 }

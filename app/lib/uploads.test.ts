@@ -3,6 +3,7 @@ import {
   processingOutcome,
   reportTitle,
   uploadedMessage,
+  afterUpload,
   asStructured,
   evidenceLabel,
   formatFileSize,
@@ -106,6 +107,16 @@ describe("upload toasts (issue 16 defect 3)", () => {
       "3 of 4 uploaded; processing… x.txt is not a PDF.",
     );
     expect(uploadedMessage([{ success: false, message: "Empty." }])).toBe("0 of 1 uploaded. Empty.");
+  });
+  it("keeps refused files for the page and stays on the upload tab when nothing was accepted", () => {
+    expect(afterUpload([{ fileName: "notes.txt", success: false, message: "notes.txt is not a PDF." }])).toEqual({
+      refused: [{ fileName: "notes.txt", message: "notes.txt is not a PDF." }],
+      showList: false,
+    });
+    expect(afterUpload([{ fileName: "a.pdf", success: true, message: "ok", id: 1 }, { fileName: "b.txt", success: false, message: "b.txt is not a PDF." }])).toEqual({
+      refused: [{ fileName: "b.txt", message: "b.txt is not a PDF." }],
+      showList: true,
+    });
   });
   it("reports the outcome only once every upload has left queued/extracting", () => {
     expect(processingOutcome([1, 2], [{ id: 1, status: "ready" }, { id: 2, status: "extracting" }])).toBeNull();

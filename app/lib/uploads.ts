@@ -294,6 +294,24 @@ export function uploadedMessage(results: readonly { success: boolean; message?: 
   return refusals.length ? `${head}${ok > 0 ? "" : "."} ${refusals.join(" ")}` : head;
 }
 
+/** A file refused at upload, as the upload page keeps listing it until the next upload or dismissal. */
+export interface UploadRefusal {
+  fileName: string;
+  message: string;
+}
+
+/**
+ * After an upload: the files refused (to be listed on the page, not only in a toast) and whether
+ * to switch to the list of uploaded studies — only when at least one file was accepted, so a
+ * refusal is never hidden by a tab change.
+ */
+export function afterUpload(results: readonly UploadFileResult[]): { refused: UploadRefusal[]; showList: boolean } {
+  return {
+    refused: results.filter((r) => !r.success).map((r) => ({ fileName: r.fileName, message: r.message })),
+    showList: results.some((r) => r.success),
+  };
+}
+
 /**
  * Whether the uploads `ids` have finished processing in `studies` (none queued or extracting),
  * and how they ended; null while any is still processing. Ids no longer listed count as failed.

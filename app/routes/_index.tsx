@@ -7,6 +7,7 @@ import {
   ChartColumn,
   Database,
   FileUp,
+  ListChecks,
   Search,
   Sparkles,
   type LucideIcon,
@@ -89,6 +90,13 @@ const FEATURES: Feature[] = [
     to: "/auth",
   },
   {
+    icon: ListChecks,
+    title: "Systematic reviews",
+    text: "Import RIS, PubMed, BibTeX or CSV exports (or add a search), merge duplicates with the reason for each, screen titles and abstracts with active learning, then full texts, and get a PRISMA 2020 diagram that adds up.",
+    action: "Start a Review",
+    to: "/reviews",
+  },
+  {
     icon: ChartColumn,
     title: "Analyze",
     text: "Combine studies into a meta-analysis report with pooled effects and quality grading.",
@@ -102,16 +110,16 @@ function Landing() {
     <div>
       <section className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-slate-50">
         <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6 sm:py-24">
-          <Badge variant="outline" className="border-brand-100 bg-white text-brand-700">
-            Six databases · AI summaries · Meta-analysis
+          <Badge variant="outline" className="border-brand-100 bg-white text-center whitespace-normal text-brand-700">
+            Six databases · AI summaries · Systematic reviews · Meta-analysis
           </Badge>
           <h1 className="mt-6 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl">
             Research evidence, searched and synthesised
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-slate-600">
-            MetaMind searches the literature for you, summarises what it finds and helps you pool
-            the results into a meta-analysis, for researchers, clinicians, students and curious
-            readers alike.
+            MetaMind searches the literature for you, summarises what it finds, runs systematic
+            reviews from import and screening to PRISMA, and helps you pool the results into a
+            meta-analysis, for researchers, clinicians, students and curious readers alike.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <Button asChild size="lg">
@@ -128,7 +136,7 @@ function Landing() {
         <h2 id="features-heading" className="sr-only">
           What you can do
         </h2>
-        <div className="grid gap-6 md:grid-cols-3">
+        <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-4">
           {FEATURES.map((feature) => (
             <FeatureCard key={feature.title} feature={feature} />
           ))}

@@ -11,12 +11,31 @@ const link = (to: string, text: string) => (
   </Link>
 );
 
-/** SPEC §2 FAQ: five sections, links to /search and /profile. */
+/** SPEC §2 FAQ: five sections, links to /search, /profile and /reviews (systematic reviews, issue 33). */
 const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
   {
     title: "Getting Started",
     items: [
-      { q: "What is MetaMind?", a: <p>A research assistant that searches six academic databases at once, summarises studies with AI and builds meta-analysis reports.</p> },
+      {
+        q: "What is MetaMind?",
+        a: (
+          <p>
+            A research assistant that searches six academic databases at once, summarises studies with AI, runs {link("/reviews", "systematic reviews")} (import,
+            de-duplication, screening, PRISMA) and builds meta-analysis reports.
+          </p>
+        ),
+      },
+      {
+        q: "Can I run a systematic review?",
+        a: (
+          <p>
+            Yes: open {link("/reviews", "Reviews")} and create a review with its question and criteria. Import your database exports (RIS, PubMed .nbib, BibTeX
+            or CSV, e.g. from Covidence or EndNote) or add a search from the search page; duplicates are merged with the reason for each. Screen titles and
+            abstracts with keyboard shortcuts while active learning (as in ASReview) puts the likely relevant records first, then the full texts, extract the
+            data and download the PRISMA 2020 flow diagram, whose boxes add up at every stage (records awaiting a decision and marked maybe included).
+          </p>
+        ),
+      },
       { q: "Do I need an account?", a: <p>No. Guests can {link("/search", "search")} and try each AI feature 5 times per 24 hours. A free account adds bookmarks, saved searches, history, uploads viewing and assignments.</p> },
       { q: "What does Professional include?", a: <p>Unlimited AI analyses, PDF upload, full-text and specialized analysis, multi-database search and BibTeX, RIS and PDF export, for $9.99/month or $99/year with a 7-day free trial.</p> },
     ],

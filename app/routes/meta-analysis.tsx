@@ -32,6 +32,7 @@ import {
   rowsFromExtraction,
   selectionHintText,
   toExtractedData,
+  backLink,
   type AnalysisOptions,
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
@@ -235,12 +236,12 @@ export default function MetaAnalysisPage() {
     const prisma = fromReview
       ? (() => {
           const p = fromReview.prisma;
-          const { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included } = p;
+          const { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included } = p;
           return {
             identified: p.identified,
             duplicatesRemoved: p.duplicatesRemoved,
             screened: p.screened,
-            review: { excluded, soughtForRetrieval, notRetrieved, assessed, excludedWithReasons, included },
+            review: { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included },
           };
         })()
       : null;
@@ -300,11 +301,12 @@ export default function MetaAnalysisPage() {
     toast({ title: "Download Started", description: `Results exported as ${format.toUpperCase()}.` });
   }
 
+  const back = backLink(reviewId, fromReview?.title);
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
-      <Link to="/search" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline">
+      <Link to={back.to} className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline" data-testid="back-link">
         <ArrowLeft className="size-4" aria-hidden />
-        Back to Search
+        {back.label}
       </Link>
       <h1 className="mt-3 flex items-center gap-2 text-2xl font-bold text-slate-900">
         <FlaskConical className="size-6 text-brand-600" aria-hidden />

@@ -6,7 +6,9 @@ import { getSubscriptionStatus } from "~/.server/billing/usage";
 import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
+import { isDevelopment } from "~/.server/env";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
+import { Button } from "~/components/ui/button";
 import { HealthQuestion } from "~/components/health-question";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import type { ProviderPartial, SmartState } from "~/components/search/search-results";
@@ -15,6 +17,7 @@ import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
 import { SearchError, streamSearch } from "~/lib/search-client";
+import { providerFailures } from "~/lib/search-failure";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
 import {
   customRangeError,
@@ -52,7 +55,9 @@ export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const app = context.app;
   const user = await getUser(app, request);
-  if (!user) return { signedIn: false, isPro: false, defaults: null, usage: null };
+  // Development only: a failed search names `npm run start:offline` (recorded responses, no network).
+  const development = isDevelopment(app.env);
+  if (!user) return { signedIn: false, isPro: false, defaults: null, usage: null, development };
   const [settings, subscription] = await Promise.all([
     getUserSettings(app, { userId: user.id }),
     getSubscriptionStatus(app, { user, now: new Date() }),
@@ -62,6 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     isPro: user.plan === "pro",
     defaults: { provider: settings.defaultSearchProvider, limit: settings.searchResultsPerPage },
     usage: { used: subscription.usage.aiSummaries, limit: subscription.limits.AI_SUMMARIES_PER_MONTH },
+    development,
   };
 }
 
@@ -92,7 +98,7 @@ type Phase =
   | { kind: "idle" }
   | { kind: "loading"; providers: ProviderId[] }
   | { kind: "done" }
-  | { kind: "error"; title: string; message: string };
+  | { kind: "error"; title: string; message: string; failures?: string[]; retry?: boolean };
 
 /** Keeps the usage-counter card current: polled every 10 s, on focus and after AI use (SPEC §4). */
 function useUsage(data: LoaderData) {
@@ -226,12 +232,19 @@ export default function SearchPage() {
             error.body?.serviceUnavailable ||
             (/experiencing high load/i.test(error.message) && !(error.body?.studies?.length ?? 0));
           if (unavailable) {
-            setPhase({ kind: "error", title: "Database Temporarily Unavailable", message: error.message || "All search providers failed" });
+            const failures = providerFailures(error.body?.providers);
+            setPhase({
+              kind: "error",
+              title: "Database Temporarily Unavailable",
+              message: failures.length ? "No database answered this search:" : error.message || "All search providers failed",
+              failures,
+              retry: true,
+            });
             return;
           }
         }
         const message = error instanceof Error ? error.message : "network error";
-        setPhase({ kind: "error", title: "Search failed", message: `Search failed: ${message}` });
+        setPhase({ kind: "error", title: "Search failed", message: `Search failed: ${message}`, retry: true });
       }
     },
     [isPro, signedIn, runSmartFilter, upgrade],
@@ -431,6 +444,7 @@ export default function SearchPage() {
                     type="checkbox"
                     checked={!locked && form.providers.includes(id)}
                     onChange={() => toggleProvider(id)}
+                    aria-describedby={locked ? "pro-databases-note" : undefined}
                   />
                   {PROVIDER_LABELS[id]}
                   {locked && <span className="ml-auto rounded bg-amber-100 px-1.5 text-xs text-amber-800">Pro</span>}
@@ -438,6 +452,12 @@ export default function SearchPage() {
               );
             })}
           </div>
+          {!isPro && (
+            <p id="pro-databases-note" className="mt-2 text-xs text-slate-600" data-testid="pro-databases-note">
+              Databases marked <span className="rounded bg-amber-100 px-1 text-amber-800">Pro</span> are searched on the Professional plan;{" "}
+              {signedIn ? "your plan searches PubMed" : "signed out, a search uses PubMed"}. Choosing one shows what the plan includes.
+            </p>
+          )}
           {form.providers.length === 0 && (
             <p className="mt-2 text-sm text-amber-700">
               Select at least one database to search (PubMed will be used if none selected)
@@ -473,9 +493,26 @@ export default function SearchPage() {
       <div ref={resultsTop} className="scroll-mt-20" />
 
       {phase.kind === "error" && (
-        <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
+        <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800" data-testid="search-error">
           <p className="font-semibold">{phase.title}</p>
           <p className="text-sm">{phase.message}</p>
+          {phase.failures && phase.failures.length > 0 && (
+            <ul className="mt-1 list-disc pl-5 text-sm" data-testid="provider-failures">
+              {phase.failures.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+          )}
+          {data.development && phase.failures && phase.failures.length > 0 && (
+            <p className="mt-2 text-sm" data-testid="offline-hint">
+              Developing without a network? <code>npm run start:offline</code> serves recorded database answers.
+            </p>
+          )}
+          {phase.retry && (
+            <Button type="button" variant="outline" size="sm" className="mt-3 bg-white" onClick={() => void runSearch(form, page)}>
+              Try again
+            </Button>
+          )}
         </div>
       )}
 

@@ -14,7 +14,7 @@ import { aiErrorFromResponse } from "~/lib/ai-errors";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { toast } from "~/lib/toast";
 import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
-import { processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy } from "~/lib/uploads";
+import { afterUpload, processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy, type UploadRefusal } from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
@@ -105,6 +105,8 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
   const [exporting, setExporting] = useState<ExportableStudy[] | null>(null);
   const [viewing, setViewing] = useState<{ title: string; heading: string; content: string } | null>(null);
   const [tab, setTab] = useState("upload");
+  // Files refused at upload stay listed (a toast alone vanishes) until the next upload or dismissal.
+  const [refused, setRefused] = useState<UploadRefusal[]>([]);
   const mounted = useRef(true);
   /** Uploads whose processing has not been reported yet (a toast says how it ended). */
   const inFlight = useRef<number[]>([]);
@@ -159,12 +161,15 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
 
   const onUpload = async (files: File[], onProgress: (p: number[]) => void) => {
     try {
+      setRefused([]);
       const results = await uploadPdfs(files, onProgress);
-      toast({ title: "Upload Complete", description: uploadedMessage(results) });
+      const outcome = afterUpload(results);
+      setRefused(outcome.refused);
+      toast({ title: outcome.showList ? "Upload Complete" : "Upload Refused", description: uploadedMessage(results), variant: outcome.showList ? "default" : "destructive" });
       const ids = results.flatMap((r) => (r.success && r.id !== undefined ? [r.id] : []));
       if (ids.length) inFlight.current = [...inFlight.current, ...ids];
       await refresh();
-      setTab("manage");
+      if (outcome.showList) setTab("manage");
     } catch (error) {
       if (error instanceof OfflineQueuedError) {
         toast({ title: "Upload queued", description: error.message });
@@ -175,7 +180,10 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         throw error;
       }
       const message = error instanceof UploadError ? (error.body?.message ?? "Upload failed") : "Upload failed";
-      if (!/upgrade|subscription/i.test(message)) toast({ title: "Upload Failed", description: message, variant: "destructive" });
+      if (!/upgrade|subscription/i.test(message)) {
+        setRefused(files.map((f) => ({ fileName: f.name, message })));
+        toast({ title: "Upload Failed", description: message, variant: "destructive" });
+      }
       throw error;
     }
   };
@@ -312,6 +320,21 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         <h1 className="text-2xl font-bold text-slate-900">Upload PDFs</h1>
         <p className="text-slate-600">Upload research papers, then summarise, analyse and combine them with AI.</p>
       </div>
+      {refused.length > 0 && (
+        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800" data-testid="upload-refusals">
+          <p className="font-semibold">{refused.length === 1 ? "1 file was not uploaded" : `${refused.length} files were not uploaded`}</p>
+          <ul className="mt-1 list-disc pl-5">
+            {refused.map((r, i) => (
+              <li key={`${r.fileName}-${i}`}>
+                <span className="font-medium">{r.fileName}</span>: {r.message}
+              </li>
+            ))}
+          </ul>
+          <Button type="button" variant="outline" size="sm" className="mt-2 bg-white" onClick={() => setRefused([])}>
+            Dismiss
+          </Button>
+        </div>
+      )}
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList className="grid w-full grid-cols-2">
           <TabsTrigger value="upload">Upload PDFs</TabsTrigger>

@@ -10,10 +10,10 @@ import { z } from "zod";
 import { wrapSource } from "./offline-model";
 import type { ModelProviderKind } from "./registry";
 
-/** Studies scoring below this (0–10 scale) are dropped by {@link smartFilter}. */
-export const RELEVANCE_THRESHOLD = 3;
-/** {@link smartFilter} keeps at least this many top-scoring studies, whatever their scores. */
-export const MIN_RELEVANT_STUDIES = 5;
+import { MIN_RELEVANT_STUDIES, RELEVANCE_THRESHOLD } from "~/lib/smart-search";
+
+/** Studies below RELEVANCE_THRESHOLD (0–10) are dropped; at least MIN_RELEVANT_STUDIES are kept (app/lib/smart-search.ts). */
+export { MIN_RELEVANT_STUDIES, RELEVANCE_THRESHOLD };
 /** BM25 term-frequency saturation (Robertson & Zaragoza 2009). */
 export const BM25_K1 = 1.2;
 /** BM25 document-length normalisation (Robertson & Zaragoza 2009). */

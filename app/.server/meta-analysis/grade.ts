@@ -26,6 +26,7 @@ import type {
   GradeLevel,
   Measure,
 } from "~/lib/meta-analysis/types";
+import { agree } from "~/lib/wording";
 
 /** The numbers GRADE looks at for one analysis (analysis scale: log for ratios). */
 export interface GradeInput {
@@ -66,7 +67,7 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
     judgements.push({
       domain: "risk of bias",
       downgrade: -1,
-      reason: `${obs} of ${k} studies are observational (${designList(designs)}); starting from randomised evidence, this is serious risk of bias.`,
+      reason: `${obs} of ${k} studies ${agree(obs, "is", "are")} observational (${designList(designs)}); starting from randomised evidence, this is serious risk of bias.`,
     });
   } else if (unknown * 2 > k) {
     judgements.push({
@@ -85,8 +86,8 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
       domain: "risk of bias",
       downgrade: 0,
       reason: startHigh
-        ? `${rct} of ${k} studies are randomised trials; allocation, blinding and attrition cannot be checked from abstracts, so no downgrade.`
-        : `The studies are observational (${designList(designs)}), so certainty starts at low; no further downgrade for design.`,
+        ? `${rct} of ${k} studies ${rct === 1 ? "is a randomised trial" : "are randomised trials"}; allocation, blinding and attrition cannot be checked from abstracts, so no downgrade.`
+        : `${rct > 0 ? `Only ${rct} of ${k} studies ${rct === 1 ? "is" : "are"} randomised` : "The studies are observational"} (${designList(designs)}), so certainty starts at low; no further downgrade for design.`,
     });
   }
 

@@ -18,6 +18,7 @@
 import type { ExtractedStudyData, Measure, UnpooledOutcome } from "~/lib/meta-analysis/types";
 import { normaliseOutcomePhrase, outcomesMatch, timepointsCompatible } from "~/lib/extraction";
 import { UNNAMED_OUTCOME } from "./extract-rules";
+import { withArticle } from "~/lib/wording";
 
 const COUNT_MEASURES: readonly Measure[] = ["RR", "OR", "RD"];
 const MEAN_MEASURES: readonly Measure[] = ["MD", "SMD", "ROM"];
@@ -50,6 +51,16 @@ function notPoolable(row: ExtractedStudyData): string | null {
     return "its outcome is not named in the text; name the outcome or give it a pool group to pool it";
   }
   return null;
+}
+
+/**
+ * An outcome phrase for display: spaces collapsed, trailing punctuation dropped, a sentence-case
+ * first word lower-cased ("Stroke" → "stroke"; "HbA1c", "COVID-19" kept), the words otherwise as
+ * written (no stemming); the normalised phrase when nothing else is left.
+ */
+export function readableOutcome(phrase: string): string {
+  const s = phrase.replace(/\s+/g, " ").replace(/[\s.,;:]+$/, "").trim().replace(/^\p{Lu}(?=\p{Ll}*(?:[\s,;:-]|$))/u, (c) => c.toLowerCase());
+  return s || normaliseOutcomePhrase(phrase) || phrase;
 }
 
 /**
@@ -86,7 +97,9 @@ export function groupRows(
     });
     if (!group) {
       group = {
-        outcome: userGroup ? row.poolGroup!.trim() : normaliseOutcomePhrase(row.outcome) || row.outcome,
+        // The outcome as the study words it (no word surgery: "precerebral arteries" stays whole);
+        // the normalised phrase only decides which rows pool together.
+        outcome: userGroup ? row.poolGroup!.trim() : readableOutcome(row.outcome),
         measure,
         ...(row.reportedMeasure ? { reportedMeasure: row.reportedMeasure } : {}),
         timepoint: row.timepoint ?? null,
@@ -112,7 +125,7 @@ export function groupRows(
         measure: group.measure,
         ...(group.reportedMeasure ? { reportedMeasure: group.reportedMeasure } : {}),
         studyIds: group.rows.map((r) => r.studyId),
-        reason: `Only one study reports ${group.outcome}${group.timepoint ? ` (${group.timepoint})` : ""} as a ${measureName(group)}; at least 2 are needed to pool.`,
+        reason: `Only one study reports ${group.outcome}${group.timepoint ? ` (${group.timepoint})` : ""} as ${withArticle(measureName(group))}; at least 2 are needed to pool.`,
       });
   }
   return { groups: pooled, single };

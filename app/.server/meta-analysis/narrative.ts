@@ -21,6 +21,7 @@ import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/m
 import { formatP } from "./grade";
 import { measureLabel, measureName } from "./group";
 import { generateStructured, type StructuredModel } from "./model-call";
+import { agree, counted, withArticle } from "~/lib/wording";
 
 /** Who wrote a template narrative. */
 export const TEMPLATE_GENERATED_BY =
@@ -63,7 +64,7 @@ function methodText(a: OutcomeAnalysis): string {
 }
 
 function analysisSentence(a: OutcomeAnalysis): string {
-  return `${capitalise(a.outcome)}: ${a.k} studies pooled with ${methodText(a)} gave ${formatPooled(a)}, p = ${formatP(a.pval)}; ${direction(a)}.`;
+  return `${capitalise(a.outcome)}: ${counted(a.k, "study")} pooled with ${methodText(a)} gave ${formatPooled(a)}, p = ${formatP(a.pval)}; ${direction(a)}.`;
 }
 
 const emptyCitations = (): CombinedCitations =>
@@ -82,9 +83,10 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
   const designs = countDesigns(result);
   const unpooled = result.unpooled ?? [];
 
+  const usable = `${capitalise(counted(studyIds.size, "study"))} had usable effect data and ${result.excluded.length} ${agree(result.excluded.length, "was")} left out.`;
   const executive = main
-    ? `${studyIds.size} studies had usable effect data and ${result.excluded.length} were left out. ${analyses.length} outcome${analyses.length === 1 ? " was" : "s were"} pooled. ${analysisSentence(main)} Certainty of evidence (GRADE): ${main.grade.certainty}.`
-    : `${studyIds.size} studies had usable effect data and ${result.excluded.length} were left out. No outcome was reported by at least 2 studies with usable numbers, so nothing was pooled.`;
+    ? `${usable} ${counted(analyses.length, "outcome")} ${agree(analyses.length, "was")} pooled. ${analysisSentence(main)} Certainty of evidence (GRADE): ${main.grade.certainty}.`
+    : `${usable} No outcome was reported by at least 2 studies with usable numbers, so nothing was pooled.`;
   const pooledEffectSize = analyses.length ? analyses.map(analysisSentence).join(" ") : "Not pooled: no outcome had at least 2 studies with usable numbers.";
   const heterogeneity = analyses.length
     ? analyses.map((a) => `${capitalise(a.outcome)}: ${heterogeneityText(a)}; ${formatPi(a)}.`).join(" ")
@@ -96,7 +98,7 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
     : "No GRADE assessment: nothing was pooled.";
   const smallStudy = analyses.map((a) =>
     a.egger
-      ? `${capitalise(a.outcome)}: Egger's test p = ${formatP(a.egger.pval)}${a.begg ? `, Begg's test p = ${formatP(a.begg.pval)}` : ""}${a.trimfill ? `; trim and fill imputed ${a.trimfill.k0} studies` : ""}${a.k < 10 ? " (fewer than 10 studies: low power)" : ""}.`
+      ? `${capitalise(a.outcome)}: Egger's test p = ${formatP(a.egger.pval)}${a.begg ? `, Begg's test p = ${formatP(a.begg.pval)}` : ""}${a.trimfill ? `; trim and fill imputed ${counted(a.trimfill.k0, "study")}` : ""}${a.k < 10 ? " (fewer than 10 studies: low power)" : ""}.`
       : `${capitalise(a.outcome)}: small-study tests not run (k = ${a.k}).`,
   );
   const sensitivity = analyses
@@ -111,7 +113,7 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
     quantitativeFindings: {
       pooledEffectSize,
       statisticalHeterogeneity: heterogeneity,
-      sampleSizeTotal: `${totalN.total} participants in the ${totalN.known} of ${studyIds.size} studies that report a sample size.`,
+      sampleSizeTotal: `${counted(totalN.total, "participant")} in the ${totalN.known} of ${counted(studyIds.size, "study")} that ${agree(totalN.known, "reports", "report")} a sample size.`,
       keyOutcomes: [
         ...analyses.map((a) => `${capitalise(a.outcome)} (${measureName(a)}, k = ${a.k}): ${formatPooled(a)}.`),
         ...unpooled.map((u) => `${capitalise(u.outcome)}: not pooled. ${u.reason}`),
@@ -123,7 +125,7 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
       interventionDetails: "Not summarised: the analysis uses the extracted numbers only.",
       followUpPeriods: "Not reported",
     },
-    commonThemes: analyses.map((a) => `${a.k} studies report ${a.outcome} as a ${measureName(a)}.`),
+    commonThemes: analyses.map((a) => `${capitalise(counted(a.k, "study"))} ${agree(a.k, "reports", "report")} ${a.outcome} as ${withArticle(measureName(a))}.`),
     clinicalRecommendations: {
       evidenceBasedGuidance: main ? `${analysisSentence(main)} The certainty of this evidence is ${main.grade.certainty}.` : "No pooled evidence to base guidance on.",
       implementationConsiderations: main ? `The ${formatPi(main)} shows the range of effects a new setting could expect.` : "Not applicable.",
@@ -145,7 +147,7 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
       ...smallStudy,
       ...sensitivity,
       ...analyses.flatMap((a) => a.notes ?? []),
-      `${result.excluded.length} studies were left out for lack of usable data.`,
+      `${capitalise(counted(result.excluded.length, "study"))} ${agree(result.excluded.length, "was")} left out for lack of usable data.`,
       "Numbers were extracted from abstracts or full texts and should be checked against the quotes.",
     ].join(" "),
     futureResearchPriorities: [

@@ -79,9 +79,13 @@ const PrismaSchema = z.object({
   review: z
     .object({
       excluded: count,
+      awaitingScreening: count.optional(),
+      maybe: count.optional(),
       soughtForRetrieval: count,
       notRetrieved: count,
       assessed: count,
+      awaitingFullText: count.optional(),
+      fullTextMaybe: count.optional(),
       excludedWithReasons: z.record(z.string().max(200), count),
       included: count,
     })

@@ -42,6 +42,7 @@ import type {
 import { gradeAnalysis } from "./grade";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
+import { agree, counted, withArticle } from "~/lib/wording";
 
 /** Analysis options of a request; defaults REML + Hartung–Knapp. */
 export interface RunOptions {
@@ -60,9 +61,13 @@ export interface PrismaInput {
   screened: number;
   review?: {
     excluded: number;
+    awaitingScreening?: number;
+    maybe?: number;
     soughtForRetrieval: number;
     notRetrieved: number;
     assessed: number;
+    awaitingFullText?: number;
+    fullTextMaybe?: number;
     excludedWithReasons: Record<string, number>;
     included: number;
   };
@@ -177,7 +182,7 @@ export function analyseGroup(
       unpooled: {
         ...base,
         studyIds: used.map((u) => u.row.studyId),
-        reason: `Only ${used.length} of ${group.rows.length} studies reporting ${group.outcome} as a ${measureName(group)} have usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
+        reason: `${used.length === 0 ? "None" : `Only ${used.length}`} of the ${counted(group.rows.length, "study")} reporting ${group.outcome} as ${withArticle(measureName(group))} ${agree(used.length === 0 ? 1 : used.length, "has", "have")} usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
       },
     };
   }
@@ -284,9 +289,13 @@ export function prismaCounts(
       duplicatesRemoved: prisma.duplicatesRemoved,
       screened: prisma.screened,
       excluded: r.excluded,
+      ...(r.awaitingScreening === undefined ? {} : { awaitingScreening: r.awaitingScreening }),
+      ...(r.maybe === undefined ? {} : { maybe: r.maybe }),
       sought: r.soughtForRetrieval,
       notRetrieved: r.notRetrieved,
       reportsAssessed: r.assessed,
+      ...(r.awaitingFullText === undefined ? {} : { awaitingFullText: r.awaitingFullText }),
+      ...(r.fullTextMaybe === undefined ? {} : { fullTextMaybe: r.fullTextMaybe }),
       reportsExcluded: Object.entries(r.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
       included: r.included,
     };

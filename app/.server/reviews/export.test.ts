@@ -71,9 +71,13 @@ describe("review exports", () => {
       duplicatesRemoved: 3,
       screened: 12,
       excluded: 8,
+      awaitingScreening: 0,
+      maybe: 0,
       soughtForRetrieval: 4,
       notRetrieved: 1,
       assessed: 3,
+      awaitingFullText: 0,
+      fullTextMaybe: 0,
       excludedWithReasons: { "Wrong outcome": 2 },
       included: 1,
     });
@@ -90,6 +94,8 @@ describe("criteria highlighting", () => {
     const terms = criteriaTerms(["Adults with depression", "randomised controlled trial"]);
     expect(terms).toEqual(expect.arrayContaining(["depression", "randomised", "controlled", "trial", "adults"]));
     expect(terms).not.toContain("with");
+    // Words of any abstract are no evidence of the topic, even when the criteria use them.
+    expect(criteriaTerms(["Every adult taking 20 mg per day", "patients in any study"])).toEqual(["taking", "adult"]);
     const parts = highlightParts("Randomised trials in depressed adults", ["randomised", "trial", "adults"]);
     expect(parts.filter((p) => p.hit).map((p) => p.text)).toEqual(["Randomised", "trials", "adults"]);
     expect(parts.map((p) => p.text).join("")).toBe("Randomised trials in depressed adults");

@@ -12,13 +12,17 @@ import { requireReview, type ReviewsApp } from "./service";
  *   included; never a database's total hit count);
  * - duplicatesRemoved: records currently merged into another;
  * - screened: unique records with a title/abstract decision (include, exclude or maybe);
- *   excluded: those excluded there;
+ *   excluded: those excluded there; maybe: those marked maybe; awaitingScreening: unique
+ *   records without a decision yet;
  * - soughtForRetrieval: records included at title/abstract;
  * - notRetrieved: of those, excluded at full text with the reason "Full text not retrievable";
- * - assessed: the others with a full-text decision; excludedWithReasons: their full-text
- *   exclusions per reason; included: included at full text.
- * Identities: Σ identified − duplicatesRemoved = unique records; soughtForRetrieval − notRetrieved
- * ≥ assessed; assessed = Σ excludedWithReasons + included + (full-text 'maybe').
+ * - assessed: the others with a full-text decision; awaitingFullText: those sought without one;
+ *   excludedWithReasons: their full-text exclusions per reason; fullTextMaybe: marked maybe at
+ *   full text; included: included at full text.
+ * Identities, true at every moment of a review: Σ identified − duplicatesRemoved = screened +
+ * awaitingScreening; screened = excluded + maybe + soughtForRetrieval; soughtForRetrieval −
+ * notRetrieved = assessed + awaitingFullText; assessed = Σ excludedWithReasons + fullTextMaybe +
+ * included.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ReviewPrisma> {
@@ -39,9 +43,13 @@ export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { user
         duplicatesRemoved: sql<number>`count(*) filter (where ${r.duplicateOf} is not null)`,
         screened: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} is not null)`,
         excluded: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} = 'exclude')`,
+        awaitingScreening: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} is null)`,
+        maybe: sql<number>`count(*) filter (where ${unique} and ${r.taDecision} = 'maybe')`,
         soughtForRetrieval: sql<number>`count(*) filter (where ${sought})`,
         notRetrieved: sql<number>`count(*) filter (where ${notRetrieved})`,
         assessed: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} is not null and not (${notRetrieved}))`,
+        awaitingFullText: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} is null)`,
+        fullTextMaybe: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} = 'maybe')`,
         included: sql<number>`count(*) filter (where ${sought} and ${r.ftDecision} = 'include')`,
       })
       .from(r)
@@ -58,9 +66,13 @@ export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { user
     duplicatesRemoved: totals!.duplicatesRemoved,
     screened: totals!.screened,
     excluded: totals!.excluded,
+    awaitingScreening: totals!.awaitingScreening,
+    maybe: totals!.maybe,
     soughtForRetrieval: totals!.soughtForRetrieval,
     notRetrieved: totals!.notRetrieved,
     assessed: totals!.assessed,
+    awaitingFullText: totals!.awaitingFullText,
+    fullTextMaybe: totals!.fullTextMaybe,
     excludedWithReasons: Object.fromEntries(reasons.map((x) => [x.reason ?? "No reason given", x.n])),
     included: totals!.included,
   };

@@ -394,9 +394,13 @@ describe("screening, decisions and PRISMA", () => {
       duplicatesRemoved: 2,
       screened: 11,
       excluded: 5,
+      awaitingScreening: 1,
+      maybe: 1,
       soughtForRetrieval: 5,
       notRetrieved: 1,
       assessed: 3,
+      awaitingFullText: 1,
+      fullTextMaybe: 0,
       excludedWithReasons: { "Wrong outcome": 1 },
       included: 2,
     });
@@ -413,7 +417,8 @@ describe("screening, decisions and PRISMA", () => {
     expect(risText.match(/^TY {2}- /gm)).toHaveLength(14);
     expect(risText).toContain("LB  - excluded: Wrong outcome");
     const svg = await (await call("GET", `/api/reviews/${review.id}/export?format=svg`, { cookie })).text();
-    expect(svg).toContain("Records screened (n = 11)");
+    expect(svg).toContain("Records to screen (n = 12)");
+    expect(svg).toContain("screened so far (n = 11)");
     expect(svg).toContain("Reports not retrieved (n = 1)");
     expect(svg).toContain("Studies included in review (n = 2)");
     const whole = JSON.parse(await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).text()) as {
@@ -427,6 +432,125 @@ describe("screening, decisions and PRISMA", () => {
     expect(whole.merges).toHaveLength(2);
     expect((await call("GET", `/api/reviews/${review.id}/export?format=docx`, { cookie })).status).toBe(400);
   });
+
+  it("PRISMA adds up at every moment: imported, de-duplicated, part-screened (include, exclude, maybe), at full text, and done", async () => {
+    const { cookie } = await signUp();
+    const review = await newReview(cookie, { exclusionReasons: ["Wrong population", "Wrong outcome"] });
+    /** Every box of the exported SVG as [label, n] pairs, in reading order. */
+    const boxes = (svg: string): Record<string, [string, number][]> => {
+      const out: Record<string, [string, number][]> = {};
+      for (const m of svg.matchAll(/<g data-testid="(prisma-[a-z-]+)">([\s\S]*?)<\/g>/g)) {
+        const text = m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+        out[m[1]!] = [...text.matchAll(/([^()]*?)\s*\(n = ([\d,]+)\)/g)].map((x) => [x[1]!.replace(/^[\s:;,.]+/, "").trim(), Number(x[2]!.replace(/,/g, ""))]);
+      }
+      return out;
+    };
+    const sum = (pairs: [string, number][]) => pairs.reduce((a, [, n]) => a + n, 0);
+    /** Checks the JSON's identities and each SVG box against them; returns the JSON. */
+    const reconciled = async (expected: Partial<ReviewPrisma>) => {
+      const p = await json<ReviewPrisma>(await call("GET", `/api/reviews/${review.id}/prisma`, { cookie }), 200);
+      expect(p).toMatchObject(expected);
+      const unique = Object.values(p.identified).reduce((a, b) => a + b, 0) - p.duplicatesRemoved;
+      expect(p.screened + p.awaitingScreening).toBe(unique);
+      expect(p.excluded + p.maybe + p.soughtForRetrieval).toBe(p.screened);
+      expect(p.notRetrieved + p.assessed + p.awaitingFullText).toBe(p.soughtForRetrieval);
+      expect(sum(Object.entries(p.excludedWithReasons)) + p.fullTextMaybe + p.included).toBe(p.assessed);
+
+      const b = boxes(await (await call("GET", `/api/reviews/${review.id}/export?format=svg`, { cookie })).text());
+      const [identifiedTotal] = b["prisma-identified"]!;
+      expect(identifiedTotal![1] - b["prisma-duplicates"]![0]![1]).toBe(unique);
+      // Records to screen = excluded + not yet decided + sought.
+      const [toScreen] = b["prisma-screened"]!;
+      expect(toScreen![1]).toBe(unique);
+      const side = b["prisma-excluded"]!;
+      const undecided = side.find(([l]) => l.startsWith("Not yet decided"));
+      expect(side[0]).toEqual(["Records excluded", p.excluded]);
+      if (p.awaitingScreening + p.maybe > 0) {
+        expect(b["prisma-screened"]![1]).toEqual(["screened so far", p.screened]);
+        expect(side.slice(1)).toEqual([["Not yet decided", p.awaitingScreening + p.maybe], ["awaiting a decision", p.awaitingScreening], ["marked maybe", p.maybe]]);
+      } else {
+        expect(toScreen![0]).toBe("Records screened");
+        expect(undecided).toBeUndefined();
+      }
+      const [sought] = b["prisma-sought"]!;
+      expect(toScreen![1]).toBe(p.excluded + (undecided?.[1] ?? 0) + sought![1]);
+      // Sought = not retrieved + reports to assess.
+      const [toAssess] = b["prisma-assessed"]!;
+      expect(sought![1]).toBe(b["prisma-not-retrieved"]![0]![1] + toAssess![1]);
+      // Reports to assess = excluded with reasons + not yet decided + included.
+      const reports = b["prisma-reports-excluded"]!;
+      const ftUndecided = reports.findIndex(([l]) => l.startsWith("Not yet decided"));
+      const reasons = ftUndecided < 0 ? reports : reports.slice(0, ftUndecided);
+      const ftOpen = ftUndecided < 0 ? 0 : reports[ftUndecided]![1];
+      expect(ftOpen).toBe(p.awaitingFullText + p.fullTextMaybe);
+      expect(toAssess![1]).toBe(sum(reasons) + ftOpen + b["prisma-included"]![0]![1]);
+      expect(b["prisma-included"]![0]).toEqual(["Studies included in review", p.included]);
+      return p;
+    };
+
+    await reconciled({ identified: {}, duplicatesRemoved: 0, screened: 0, awaitingScreening: 0, included: 0 });
+    const refs = Array.from({ length: 8 }, (_, i) => topic(i, i < 5));
+    await json(await importText(cookie, review.id, "pubmed.ris", ris(refs), { database: "PubMed" }), 201);
+    await reconciled({ identified: { PubMed: 8 }, duplicatesRemoved: 0, screened: 0, awaitingScreening: 8, maybe: 0, soughtForRetrieval: 0 });
+    await json(await importText(cookie, review.id, "embase.ris", ris([refs[0]!, refs[6]!, topic(8, true)])), 201);
+    await reconciled({ identified: { PubMed: 8, "embase.ris": 3 }, duplicatesRemoved: 2, screened: 0, awaitingScreening: 9 });
+
+    const unique = (await records(cookie, review.id)).filter((r) => r.duplicateOf === null);
+    expect(unique).toHaveLength(9);
+    const relevant = unique.filter((r) => /exercise/i.test(r.title));
+    const irrelevant = unique.filter((r) => !/exercise/i.test(r.title));
+    const ta = async (r: ApiReviewRecord, decision: string, reason?: string) =>
+      json(await decide(cookie, review.id, r.id, { stage: "title_abstract", decision, ...(reason ? { reason } : {}) }), 200);
+    const ft = async (r: ApiReviewRecord, decision: string, reason?: string) =>
+      json(await decide(cookie, review.id, r.id, { stage: "full_text", decision, ...(reason ? { reason } : {}) }), 200);
+
+    // Part-screened: 2 included, 1 excluded, 1 maybe, 5 awaiting.
+    await ta(relevant[0]!, "include");
+    await ta(relevant[1]!, "include");
+    await ta(irrelevant[0]!, "exclude", "Wrong population");
+    await ta(irrelevant[1]!, "maybe");
+    await reconciled({ screened: 4, excluded: 1, maybe: 1, awaitingScreening: 5, soughtForRetrieval: 2, awaitingFullText: 2, assessed: 0 });
+
+    // Title/abstract finished except one maybe; full text under way.
+    for (const r of relevant.slice(2)) await ta(r, "include");
+    await ta(irrelevant[2]!, "exclude", "Wrong population");
+    await ft(relevant[0]!, "include");
+    await ft(relevant[1]!, "exclude", "Wrong outcome");
+    await ft(relevant[2]!, "exclude", "Full text not retrievable");
+    await ft(relevant[3]!, "maybe");
+    await reconciled({
+      screened: 9,
+      awaitingScreening: 0,
+      maybe: 1,
+      excluded: 2,
+      soughtForRetrieval: 6,
+      notRetrieved: 1,
+      assessed: 3,
+      awaitingFullText: 2,
+      fullTextMaybe: 1,
+      excludedWithReasons: { "Wrong outcome": 1 },
+      included: 1,
+    });
+
+    // Every record decided: the diagram reads as the PRISMA 2020 template.
+    await ta(irrelevant[1]!, "exclude", "Wrong population");
+    await ft(relevant[3]!, "include");
+    await ft(relevant[4]!, "include");
+    await ft(relevant[5]!, "exclude", "Wrong outcome");
+    await reconciled({
+      screened: 9,
+      awaitingScreening: 0,
+      maybe: 0,
+      excluded: 3,
+      soughtForRetrieval: 6,
+      notRetrieved: 1,
+      assessed: 5,
+      awaitingFullText: 0,
+      fullTextMaybe: 0,
+      excludedWithReasons: { "Wrong outcome": 2 },
+      included: 3,
+    });
+  }, 30_000);
 
   it("a duplicate cannot be screened and an empty review has no next record", async () => {
     const { cookie } = await signUp();

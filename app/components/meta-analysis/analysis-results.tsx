@@ -149,14 +149,23 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
       )}
       <SummaryNumbers a={a} />
       <figure className="figure">
-        <ForestPlot
-          id={`forest-${index}`}
-          measure={a.measure}
-          studies={studies}
-          pooled={{ label, estimate: a.estimate, ci_lb: a.ci_lb, ci_ub: a.ci_ub, pi_lb: a.pi_lb, pi_ub: a.pi_ub }}
-          reportedMeasure={a.reportedMeasure}
-          title={`Forest plot: ${a.outcome}`}
-        />
+        {/* Drawn at its natural width (labels 10–12 px); a narrower screen scrolls it sideways. */}
+        <div
+          className="forest-scroll overflow-x-auto [&>svg]:min-w-[760px] print:[&>svg]:min-w-0"
+          tabIndex={0}
+          role="region"
+          aria-label={`Forest plot: ${a.outcome} (scrolls sideways on a narrow screen)`}
+          data-testid="forest-scroll"
+        >
+          <ForestPlot
+            id={`forest-${index}`}
+            measure={a.measure}
+            studies={studies}
+            pooled={{ label, estimate: a.estimate, ci_lb: a.ci_lb, ci_ub: a.ci_ub, pi_lb: a.pi_lb, pi_ub: a.pi_ub }}
+            reportedMeasure={a.reportedMeasure}
+            title={`Forest plot: ${a.outcome}`}
+          />
+        </div>
       </figure>
       <HeterogeneityPanel
         measure={a.measure}

@@ -86,6 +86,14 @@ function QuoteMark({ quotes, label }: { quotes: readonly SupportingQuote[]; labe
   );
 }
 
+/** Characters of an outcome name per line of its 12 rem box. */
+const OUTCOME_CHARS_PER_LINE = 22;
+
+/** Lines the outcome box needs to show `name` whole (1–6). */
+export function outcomeRows(name: string): number {
+  return Math.min(6, Math.max(1, Math.ceil(name.length / OUTCOME_CHARS_PER_LINE)));
+}
+
 /**
  * The extracted data table (one row per study): include checkbox, outcome, measure, the values of
  * its data form (2×2 counts, means with SDs, estimate with 95% CI, or yi/vi) each with the quote
@@ -202,12 +210,14 @@ function DataTableRow({
         </td>
         <td className="py-2 pr-2">
           {editable ? (
-            <input
+            // A textarea as tall as the name needs: a long outcome name is read whole, not cut off.
+            <textarea
               aria-label={`Outcome of ${row.title}`}
               value={row.outcome}
               maxLength={200}
+              rows={outcomeRows(row.outcome)}
               onChange={(e) => onChange(index, withOutcome(row, e.target.value))}
-              className="w-40 rounded border border-slate-300 px-2 py-1"
+              className="w-48 resize-y rounded border border-slate-300 px-2 py-1 leading-snug"
             />
           ) : (
             row.outcome

@@ -1,6 +1,7 @@
 import { effectLabel, fmt, fmtP, isFiniteNumber, isRatioMeasure, Z975, type ReportedMeasure } from "~/lib/meta-analysis/display";
 import { formatTick, linearScale, niceTicks, paddedDomain, ratioTicks } from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
+import { counted } from "~/lib/wording";
 
 export interface FunnelPoint {
   label: string;
@@ -79,9 +80,9 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
   const heading = title ?? "Funnel plot";
   const legendX = X0 + (usableFilled.length > 0 ? 210 : 76);
   const description =
-    `${usable.length} studies plotted by effect size and standard error` +
+    `${counted(usable.length, "study")} plotted by effect size and standard error` +
     (studies.length > usable.length ? ` (${studies.length - usable.length} not plottable)` : "") +
-    (usableFilled.length ? `; ${usableFilled.length} studies imputed by trim and fill shown as open circles` : "") +
+    (usableFilled.length ? `; ${counted(usableFilled.length, "study")} imputed by trim and fill shown as open circles` : "") +
     (eggerOk ? `; Egger's regression line drawn, test p = ${fmtP(egger.pval)}` : "") +
     ".";
 

@@ -2,12 +2,12 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { analysis, jobResult } from "../../../tests/meta-analysis-result";
 import { AnalysisView, eggerNote, ResultsView, sectionTitle, trimFillNote } from "./analysis-results";
-import { DataTable } from "./data-table";
+import { DataTable, outcomeRows } from "./data-table";
 import { displayEstimate, ForestPlot, forestDomain, studyInterval, type ForestStudy } from "./forest-plot";
 import { FunnelPlot, funnelDomains } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel, interpretI2 } from "./heterogeneity-panel";
-import { PrismaDiagram, prismaBoxes } from "./prisma-diagram";
+import { PrismaDiagram, phaseLabelLength, prismaBoxes, prismaLayout } from "./prisma-diagram";
 import { rowsFromExtraction } from "~/lib/meta-analysis/page-logic";
 
 const visible = (html: string) =>
@@ -139,6 +139,42 @@ describe("PrismaDiagram", () => {
     expect(html).toContain("<title id=\"p-title\">PRISMA 2020 flow diagram</title>");
     expect(prismaBoxes({ ...jobResult.prisma!, reportsExcluded: [] }).reportsExcluded).toEqual(["Reports excluded:", "none (n = 0)"]);
   });
+
+  it("states the records not yet decided beside each stage's exclusions so that every box adds up", () => {
+    const counts = {
+      identified: { PubMed: 200, "embase.ris": 80 },
+      duplicatesRemoved: 16,
+      screened: 23,
+      excluded: 14,
+      awaitingScreening: 241,
+      maybe: 1,
+      sought: 8,
+      notRetrieved: 1,
+      reportsAssessed: 5,
+      awaitingFullText: 2,
+      fullTextMaybe: 1,
+      reportsExcluded: [{ reason: "Wrong outcome", count: 3 }],
+      included: 1,
+    };
+    const b = prismaBoxes(counts);
+    expect(b.screened).toEqual(["Records to screen (n = 264)", "screened so far (n = 23)"]);
+    expect(b.excluded).toEqual(["Records excluded (n = 14)", "Not yet decided (n = 242):", "awaiting a decision (n = 241)", "marked maybe (n = 1)"]);
+    expect(b.assessed).toEqual(["Reports to assess for eligibility (n = 7)", "assessed so far (n = 5)"]);
+    expect(b.reportsExcluded).toEqual(["Reports excluded:", "Wrong outcome (n = 3)", "Not yet decided (n = 3):", "awaiting a decision (n = 2)", "marked maybe (n = 1)"]);
+    const text = visible(renderToStaticMarkup(<PrismaDiagram id="p" counts={counts} />));
+    expect(text).toContain("marked maybe (n = 1)");
+    expect(text).not.toContain("Records screened");
+    // Without a maybe the derived flow is unchanged: sought = screened − excluded.
+    expect(prismaBoxes({ ...jobResult.prisma!, sought: undefined }).sought).toEqual(["Reports sought for retrieval (n = 6)"]);
+  });
+
+  it("makes each phase band at least as tall as its vertical label", () => {
+    for (const counts of [jobResult.prisma!, { ...jobResult.prisma!, identified: {} }]) {
+      const { phases } = prismaLayout(counts);
+      for (const [label, top, bottom] of phases) expect(bottom - top, label).toBeGreaterThanOrEqual(phaseLabelLength(label));
+    }
+    expect(phaseLabelLength("Included")).toBeGreaterThan(35);
+  });
 });
 
 describe("GRADE, heterogeneity and the analysis view", () => {
@@ -225,6 +261,17 @@ describe("DataTable", () => {
     expect((html.match(/<input type="number"/g) ?? []).length).toBe(20);
     expect((html.match(/data-testid="value-quote-mark"/g) ?? []).length).toBe(20);
     expect(visible(html)).toContain("A narrative review — No effect estimate with a confidence interval found");
+  });
+
+  it("shows a long outcome name whole in a box as tall as it needs", () => {
+    const rows = rowsFromExtraction(jobResult.extracted);
+    const name = "Major adverse cardiovascular events including stroke at 12 months";
+    rows[0] = { ...rows[0]!, outcome: name };
+    const html = renderToStaticMarkup(<DataTable rows={rows} excluded={[]} onChange={() => {}} />);
+    expect(html).toContain(`>${name}</textarea>`);
+    expect(outcomeRows(name)).toBe(3);
+    expect(outcomeRows("")).toBe(1);
+    expect(html).toMatch(/<textarea[^>]*rows="3"[^>]*>Major adverse/);
   });
 
   it("prints quotes in full when read-only and flags rows that cannot be pooled", () => {

@@ -28,14 +28,27 @@ export function prismaN(n: number | null | undefined): string {
  * The derived boxes of the PRISMA 2020 flow: identification per database, register or file,
  * duplicates removed, records screened and excluded, reports sought, not retrieved, assessed and
  * excluded with reasons, and studies included. Reports sought and not retrieved are taken from
- * the counts when given (a review's decisions); otherwise sought = records screened − excluded and
- * not retrieved = sought − assessed (never negative).
+ * the counts when given (a review's decisions); otherwise sought = records screened − excluded −
+ * maybe and not retrieved = sought − assessed (never negative).
+ *
+ * A review in progress also has records not yet decided (awaiting a decision or marked maybe).
+ * They are stated beside the exclusions of their stage, so that each main box is the sum of the
+ * box below it and its side box at every moment: records to screen = excluded + not yet decided
+ * + sought; sought = not retrieved + reports to assess; reports to assess = excluded (all
+ * reasons) + not yet decided + included. When nothing is undecided the boxes read as in the
+ * PRISMA 2020 template ("Records screened", "Reports assessed for eligibility").
  */
 export function prismaBoxes(counts: PrismaCounts) {
   const databases = Object.entries(counts.identified).filter(([, n]) => isFiniteNumber(n));
   const identified = databases.reduce((sum, [, n]) => sum + n, 0);
-  const sought = counts.sought ?? Math.max(0, counts.screened - counts.excluded);
+  const awaiting = counts.awaitingScreening ?? 0;
+  const maybe = counts.maybe ?? 0;
+  const sought = counts.sought ?? Math.max(0, counts.screened - counts.excluded - maybe);
   const notRetrieved = counts.notRetrieved ?? Math.max(0, sought - counts.reportsAssessed);
+  const awaitingFt = counts.awaitingFullText ?? 0;
+  const maybeFt = counts.fullTextMaybe ?? 0;
+  const undecided = (a: number, m: number) =>
+    a + m === 0 ? [] : [`Not yet decided (${prismaN(a + m)}):`, `awaiting a decision (${prismaN(a)})`, `marked maybe (${prismaN(m)})`];
   return {
     identification: [
       "Records identified from databases, registers and files",
@@ -43,16 +56,23 @@ export function prismaBoxes(counts: PrismaCounts) {
       ...databases.map(([db, n]) => `${PROVIDER_LABELS[db] ?? db} (${prismaN(n)})`),
     ],
     removed: ["Records removed before screening:", `Duplicate records removed (${prismaN(counts.duplicatesRemoved)})`],
-    screened: [`Records screened (${prismaN(counts.screened)})`],
-    excluded: [`Records excluded (${prismaN(counts.excluded)})`],
+    screened:
+      awaiting + maybe === 0
+        ? [`Records screened (${prismaN(counts.screened)})`]
+        : [`Records to screen (${prismaN(counts.screened + awaiting)})`, `screened so far (${prismaN(counts.screened)})`],
+    excluded: [`Records excluded (${prismaN(counts.excluded)})`, ...undecided(awaiting, maybe)],
     sought: [`Reports sought for retrieval (${prismaN(sought)})`],
     notRetrieved: [`Reports not retrieved (${prismaN(notRetrieved)})`],
-    assessed: [`Reports assessed for eligibility (${prismaN(counts.reportsAssessed)})`],
+    assessed:
+      awaitingFt + maybeFt === 0
+        ? [`Reports assessed for eligibility (${prismaN(counts.reportsAssessed)})`]
+        : [`Reports to assess for eligibility (${prismaN(counts.reportsAssessed + awaitingFt)})`, `assessed so far (${prismaN(counts.reportsAssessed)})`],
     reportsExcluded: [
       "Reports excluded:",
       ...(counts.reportsExcluded.length === 0
         ? ["none (n = 0)"]
         : counts.reportsExcluded.map((r) => `${r.reason} (${prismaN(r.count)})`)),
+      ...undecided(awaitingFt, maybeFt),
     ],
     included: [`Studies included in review (${prismaN(counts.included)})`],
   };
@@ -72,11 +92,16 @@ function layoutLines(lines: string[], width: number): string[] {
   return lines.flatMap((l) => wrapText(l, maxChars));
 }
 
+/** Approximate width in px of a bold 11 px phase label, for sizing its (vertical) band. */
+export function phaseLabelLength(label: string): number {
+  return Math.ceil(label.length * 7.2) + 2 * PAD;
+}
+
 /**
- * PRISMA 2020 flow diagram (SVG) for a review searching databases: the identification,
- * screening and included phases, with exclusion boxes to the right and arrows between them.
+ * Positions of the diagram's boxes and phase bands. A phase with one row (Identification,
+ * Included) is made at least as tall as its rotated label, so the label never leaves its band.
  */
-export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
+export function prismaLayout(counts: PrismaCounts) {
   const b = prismaBoxes(counts);
   const rows: [string[], string[] | null, string, string][] = [
     [b.identification, b.removed, "prisma-identified", "prisma-duplicates"],
@@ -85,23 +110,33 @@ export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
     [b.assessed, b.reportsExcluded, "prisma-assessed", "prisma-reports-excluded"],
     [b.included, null, "prisma-included", ""],
   ];
+  const minHeight: Record<number, number> = { 0: phaseLabelLength("Identification"), 4: phaseLabelLength("Included") };
   const main: Box[] = [];
   const side: Box[] = [];
   let y = 20;
-  for (const [left, right, leftId, rightId] of rows) {
+  rows.forEach(([left, right, leftId, rightId], i) => {
     const l = layoutLines(left, MAIN_W);
     const r = right ? layoutLines(right, SIDE_W) : [];
-    const h = Math.max(l.length, r.length) * LINE + 2 * PAD;
+    const h = Math.max(Math.max(l.length, r.length) * LINE + 2 * PAD, minHeight[i] ?? 0);
     main.push({ x: MAIN_X, y, w: MAIN_W, h, lines: l, testId: leftId });
     if (right) side.push({ x: SIDE_X, y, w: SIDE_W, h, lines: r, testId: rightId });
     y += h + GAP;
-  }
+  });
   const height = y - GAP + 20;
   const phases: [string, number, number][] = [
     ["Identification", main[0]!.y, main[0]!.y + main[0]!.h],
     ["Screening", main[1]!.y, main[3]!.y + main[3]!.h],
     ["Included", main[4]!.y, main[4]!.y + main[4]!.h],
   ];
+  return { boxes: b, main, side, height, phases };
+}
+
+/**
+ * PRISMA 2020 flow diagram (SVG) for a review searching databases: the identification,
+ * screening and included phases, with exclusion boxes to the right and arrows between them.
+ */
+export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
+  const { boxes: b, main, side, height, phases } = prismaLayout(counts);
   const description = [...b.identification, ...b.removed, ...b.screened, ...b.excluded, ...b.sought, ...b.notRetrieved, ...b.assessed, ...b.reportsExcluded, ...b.included].join(". ");
 
   return (

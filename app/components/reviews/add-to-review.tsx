@@ -4,14 +4,17 @@ import { ListPlus, Loader2, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { SEARCH_IMPORT_PER_DATABASE, type ApiReview } from "~/lib/reviews";
+import { PROVIDER_LABELS } from "~/lib/format";
+import { SEARCH_IMPORT_PER_DATABASE, searchImportPlan, type ApiReview } from "~/lib/reviews";
 import { ReviewApiError, reviewsApi, type ImportResult } from "~/lib/reviews-client";
 
 /**
- * 'Add all N results to a review' on /search: picks a review (or creates one) and imports every
- * record of the search — up to 'All available' per database, not only the page shown.
+ * 'Add this search to a review' on /search: picks a review (or creates one) and imports every
+ * record of the search — up to 'All available' per database, not only the page shown. The dialog
+ * states the most each database can bring; the count added is the import's own.
  */
-export function AddToReviewButton({ params, count }: { params: URLSearchParams; count: number }) {
+export function AddToReviewButton({ params, providers }: { params: URLSearchParams; providers: Parameters<typeof searchImportPlan>[0] }) {
+  const plan = searchImportPlan(providers);
   const [open, setOpen] = useState(false);
   const [reviews, setReviews] = useState<ApiReview[] | null>(null);
   const [choice, setChoice] = useState<string>("new");
@@ -55,7 +58,7 @@ export function AddToReviewButton({ params, count }: { params: URLSearchParams; 
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
         <Button variant="outline" size="sm" data-testid="add-to-review">
-          <ListPlus aria-hidden /> Add all {count.toLocaleString("en")} results to a review
+          <ListPlus aria-hidden /> Add this search to a review
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
@@ -63,8 +66,14 @@ export function AddToReviewButton({ params, count }: { params: URLSearchParams; 
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Add the search to a review</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Every record of this search — up to {SEARCH_IMPORT_PER_DATABASE} per database — becomes a record of the review, de-duplicated against what it already holds.
+            Every record of this search, not only the page shown — up to {SEARCH_IMPORT_PER_DATABASE} per database — becomes a record of the review,
+            de-duplicated against what it already holds.
           </Dialog.Description>
+          <p className="mt-2 text-sm text-slate-600" data-testid="add-to-review-plan">
+            {plan.databases.map((d) => `${PROVIDER_LABELS[d.provider] ?? d.provider}: up to ${d.upTo.toLocaleString("en")} of ${d.hits.toLocaleString("en")}`).join("; ")}.
+            {plan.databases.length > 1 && ` At most ${plan.upTo.toLocaleString("en")} records;`} Fewer when a database returns fewer than it reports or a record is a duplicate:
+            the count added is shown when the import is done.
+          </p>
           {done ? (
             <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">
               <p>

@@ -37,8 +37,10 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
       </div>
       <PrismaDiagram id="review-prisma" counts={prismaCountsFromReview(prisma)} />
       <p className="text-xs text-slate-500">
-        Records identified are the records brought into this review from each database or file (not the databases&apos; total hits). Screened records
-        include those marked maybe; reports not retrieved are full-text exclusions with the reason &ldquo;Full text not retrievable&rdquo;.
+        Records identified are the records brought into this review from each database or file (not the databases&apos; total hits). Until every
+        record has a decision, each stage also states the records not yet decided (awaiting a decision or marked maybe), so every box adds up:
+        records to screen = excluded + not yet decided + sought for retrieval. Reports not retrieved are full-text exclusions with the reason
+        &ldquo;Full text not retrievable&rdquo;.
       </p>
     </section>
   );

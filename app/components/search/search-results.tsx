@@ -8,6 +8,7 @@ import { StudyCard } from "~/components/study-card";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { pageItems } from "~/lib/pagination";
 import { recordsToAdd } from "~/lib/reviews";
+import { smartSearchNote } from "~/lib/smart-search";
 import { inArrivalOrder, sameOrder } from "~/lib/search-order";
 import { toApiParams, type ProviderId, type SearchFormState } from "~/lib/search-params";
 
@@ -164,19 +165,19 @@ export function SearchResults(props: SearchResultsProps) {
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm text-slate-600" data-testid="search-message">
               {results.message}
-              {results.totalCount > 0 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
+              {/* One database: its own total beyond the page; several: the message already counts the merged records. */}
+              {results.totalCount > 0 && Object.keys(results.providers).length === 1 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
             </p>
             {signedIn && recordsToAdd(results.providers) > 0 && (
               <Suspense fallback={null}>
-                <AddToReviewButton params={toApiParams(props.form, 1)} count={recordsToAdd(results.providers)} />
+                <AddToReviewButton params={toApiParams(props.form, 1)} providers={results.providers} />
               </Suspense>
             )}
           </div>
           {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
           {smart.status === "done" && (
             <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
-              Smart Search kept {smart.studies?.length ?? 0} of {results.studies.length} results, ranked by relevance ·
-              ranked by {smart.model}
+              {smartSearchNote(smart.studies ?? [], results.studies.length, smart.model)}
             </p>
           )}
           {smart.status === "failed" && (

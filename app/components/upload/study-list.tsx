@@ -137,10 +137,14 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
               </Badge>
             ) : null}
             {study.studyType && ready ? <Badge variant="outline">{study.studyType}</Badge> : null}
-            <Badge variant={study.aiSummary ? "default" : "secondary"}>{study.aiSummary ? "Summary Ready" : "No Summary"}</Badge>
-            <Badge variant={study.fullTextAnalysis ? "default" : "secondary"}>
-              {study.fullTextAnalysis ? "Full Analysis Ready" : "No Full Analysis"}
-            </Badge>
+            {study.status !== "failed" && (
+              <>
+                <Badge variant={study.aiSummary ? "default" : "secondary"}>{study.aiSummary ? "Summary Ready" : "No Summary"}</Badge>
+                <Badge variant={study.fullTextAnalysis ? "default" : "secondary"}>
+                  {study.fullTextAnalysis ? "Full Analysis Ready" : "No Full Analysis"}
+                </Badge>
+              </>
+            )}
           </div>
           {study.status === "queued" || study.status === "extracting" ? <ProcessingProgress study={study} /> : null}
           {streaming !== null ? (
@@ -149,12 +153,17 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
             </p>
           ) : null}
           <div className="flex flex-wrap gap-2 pt-2">
-            <Button size="sm" disabled={!ready || busy} onClick={onSummary}>
-              {pending === "summary" ? "Generating..." : study.aiSummary ? "Regenerate Summary" : "Generate Summary"}
-            </Button>
-            <Button size="sm" variant="outline" disabled={!ready || busy} onClick={onAnalysis}>
-              {pending === "analysis" ? "Analyzing..." : study.fullTextAnalysis ? "Regenerate Analysis" : "Full Analysis"}
-            </Button>
+            {/* A PDF whose text could not be read has nothing to summarise: only Delete is offered. */}
+            {study.status !== "failed" && (
+              <>
+                <Button size="sm" disabled={!ready || busy} onClick={onSummary}>
+                  {pending === "summary" ? "Generating..." : study.aiSummary ? "Regenerate Summary" : "Generate Summary"}
+                </Button>
+                <Button size="sm" variant="outline" disabled={!ready || busy} onClick={onAnalysis}>
+                  {pending === "analysis" ? "Analyzing..." : study.fullTextAnalysis ? "Regenerate Analysis" : "Full Analysis"}
+                </Button>
+              </>
+            )}
             {study.aiSummary ? (
               <Button size="sm" variant="ghost" disabled={busy} onClick={onViewSummary}>
                 View Summary

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jobResult } from "../../../tests/meta-analysis-result";
 import {
+  backLink,
   buildExport,
   EXPORT_FORMAT,
   exportFileName,
@@ -125,5 +126,13 @@ describe("JSON export", () => {
     expect(parsed.data[0]!.measure).toBe("RR");
     expect(parsed.analyses[0]!.pi_lb).toBeNull();
     expect(parsed.analyses[0]!.estimate).toBe(-0.83);
+  });
+});
+
+describe("backLink", () => {
+  it("leads back to the review the page was opened from, else to the search", () => {
+    expect(backLink("rev-1", "Exercise for depression")).toEqual({ to: "/reviews/rev-1?tab=analysis", label: "Back to the review “Exercise for depression”" });
+    expect(backLink("rev-1")).toEqual({ to: "/reviews/rev-1?tab=analysis", label: "Back to the review" });
+    expect(backLink(null)).toEqual({ to: "/search", label: "Back to Search" });
   });
 });

@@ -292,3 +292,12 @@ export function downloadText(fileName: string, content: string, type: string): v
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Where the meta-analysis page's back link leads: to the review it was opened from
+ * (`?review={id}`, its Analysis tab), else to the search that selected the studies.
+ */
+export function backLink(reviewId: string | null, reviewTitle?: string | null): { to: string; label: string } {
+  if (reviewId) return { to: `/reviews/${encodeURIComponent(reviewId)}?tab=analysis`, label: reviewTitle ? `Back to the review “${reviewTitle}”` : "Back to the review" };
+  return { to: "/search", label: "Back to Search" };
+}

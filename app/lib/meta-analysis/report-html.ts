@@ -32,6 +32,7 @@ dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
 .narrative dd{font-weight:400}
 figure{margin:12px 0}
 svg{display:block;max-width:100%;height:auto}
+.forest-scroll{overflow-x:auto}.forest-scroll>svg{min-width:760px}
 blockquote.quote{margin:2px 0 6px;padding-left:8px;border-left:3px solid #cbd5e1;color:#334155}
 label{display:inline-block;margin:0 12px 4px 0;font-size:12px;color:#475569}
 label>span{display:block}
@@ -44,7 +45,7 @@ label>span{display:block}
 [data-testid=row-problem]{color:#b91c1c}
 [data-testid=grade-certainty]{padding:1px 6px;border-radius:4px;background:#e0f2fe}
 .grade-high{background:#d1fae5!important}.grade-low{background:#fef3c7!important}.grade-very-low{background:#fee2e2!important}
-@media print{body{background:#fff}main{padding:0}h2{break-after:avoid}figure,table{break-inside:avoid}}
+@media print{body{background:#fff}.forest-scroll>svg{min-width:0}main{padding:0}h2{break-after:avoid}figure,table{break-inside:avoid}}
 `;
 
 /** Escapes text for an HTML text node or attribute. */

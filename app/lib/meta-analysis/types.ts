@@ -233,11 +233,19 @@ export interface PrismaCounts {
   duplicatesRemoved: number;
   screened: number;
   excluded: number;
-  /** Reports sought for retrieval; absent = screened − excluded. */
+  /** Records not screened yet (a review in progress); absent = 0. */
+  awaitingScreening?: number;
+  /** Records marked 'maybe' at screening: screened, neither excluded nor sought; absent = 0. */
+  maybe?: number;
+  /** Reports sought for retrieval; absent = screened − excluded − maybe. */
   sought?: number;
   /** Reports not retrieved; absent = sought − assessed. */
   notRetrieved?: number;
   reportsAssessed: number;
+  /** Reports retrieved but without a full-text decision yet; absent = 0. */
+  awaitingFullText?: number;
+  /** Reports marked 'maybe' at full text: assessed, neither excluded nor included; absent = 0. */
+  fullTextMaybe?: number;
   reportsExcluded: { reason: string; count: number }[];
   included: number;
 }

@@ -4,7 +4,7 @@
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
 import { balancedWeights, trainNaiveBayes, type TrainingSet } from "./models.ts";
 import { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
-import { STOP_WORDS } from "./tokenize.ts";
+import { explanationTerms } from "./evidence-terms.ts";
 
 export type ScreeningLabel = "include" | "exclude";
 
@@ -45,23 +45,16 @@ type WeightVector = Float64Array;
 
 /**
  * The record's terms with the largest positive contributions, weight minus `neutral` (the weight
- * of a term no decision has mentioned), so only evidence from the decisions or the question counts.
+ * of a term no decision has mentioned), so only evidence from the decisions or the question counts;
+ * which of them are shown is explanationTerms' rule (evidence-terms.ts).
  */
 function explain(corpus: ScreeningCorpus, row: number, weights: WeightVector, neutral: number): string[] {
-  const contributions: [number, number][] = [];
+  const contributions: [string, number][] = [];
   for (let p = corpus.rowPtr[row]; p < corpus.rowPtr[row + 1]; p++) {
     const c = corpus.vals[p] * (weights[corpus.cols[p]] - neutral);
-    if (c > 0) contributions.push([corpus.cols[p], c]);
+    if (c > 0) contributions.push([corpus.vocab[corpus.cols[p]], c]);
   }
-  contributions.sort((a, b) => b[1] - a[1]);
-  const terms: string[] = [];
-  for (const [j] of contributions) {
-    const term = corpus.vocab[j];
-    if (STOP_WORDS.has(term) || /^\P{L}+$/u.test(term)) continue;
-    terms.push(term);
-    if (terms.length === MAX_TERMS) break;
-  }
-  return terms;
+  return explanationTerms(contributions).slice(0, MAX_TERMS);
 }
 
 /**
