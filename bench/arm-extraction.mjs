@@ -167,7 +167,7 @@ function score(pairs) {
 }
 
 /** Runs the core on each question (a report is parsed once for all its questions, as the product does). */
-function runQuestions(core, questions, reportsDir) {
+function runQuestions(core, questions, reportsDir, options = {}) {
   const cache = new Map();
   const parsed = new Map();
   const results = [];
@@ -195,7 +195,7 @@ function runQuestions(core, questions, reportsDir) {
         report = core.parseReport(text, format);
         parsed.set(key, report);
       }
-      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome });
+      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome }, options);
     } catch (error) {
       console.error(`question ${q.id}: ${error instanceof Error ? error.message : error}`);
       answer = { outcomeType: "unknown", intervention: core.emptyArm(), comparator: core.emptyArm() };
@@ -223,6 +223,46 @@ function printVerbose(scored) {
   for (const { reference, result, q } of scored) {
     const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
     console.log(`${q.id} ${q.pmcid ?? ""} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}  [${q.outcome} | ${q.intervention} vs ${q.comparator}]${result.reason ? `  reason: ${result.reason}` : ""}`);
+  }
+}
+
+/**
+ * Calibration on the OPEN part (values extracted with abstention off): precision per confidence bin and
+ * per evidence class (the reason's first words), to set the confidences and the abstention threshold.
+ */
+function printCalibration(scored) {
+  const bins = new Map();
+  const classes = new Map();
+  const add = (map, key, ok) => {
+    const e = map.get(key) ?? { n: 0, right: 0 };
+    e.n += 1;
+    if (ok) e.right += 1;
+    map.set(key, e);
+  };
+  const values = [];
+  for (const { reference, result } of scored) {
+    for (const arm of ["intervention", "comparator"]) {
+      for (const field of ["events", "groupSize", "mean", "sd"]) {
+        const got = result[arm][field];
+        if (got === null || got === undefined) continue;
+        const ok = same(reference[arm][field], got);
+        const conf = result.confidence?.[arm]?.[field] ?? 0;
+        values.push({ conf, ok });
+        add(bins, Math.min(9, Math.floor(conf * 10)) / 10, ok);
+        const reason = result.reason?.[arm]?.[field] ?? "";
+        const cls = `${field === "groupSize" ? "n" : "value"}: ${reason.startsWith("derived") ? "derived" : reason.startsWith("read at the sentence") ? "prose" : reason.startsWith("read at") ? "table" : reason.replace(/\(".*$/, "").slice(0, 50)}`;
+        add(classes, cls, ok);
+      }
+    }
+  }
+  console.log("calibration (open part, no abstention): confidence bin → precision (values)");
+  for (const [k, e] of [...bins.entries()].sort((a, b) => a[0] - b[0])) console.log(`  ${k.toFixed(1)}–${(k + 0.1).toFixed(1)}  ${(e.right / e.n).toFixed(3)}  (${e.n})`);
+  console.log("by evidence class:");
+  for (const [k, e] of [...classes.entries()].sort((a, b) => b[1].n - a[1].n)) console.log(`  ${(e.right / e.n).toFixed(3)} (${e.n})  ${k}`);
+  console.log("threshold → precision, values given:");
+  for (const t of [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
+    const kept = values.filter((v) => v.conf >= t);
+    console.log(`  ${t.toFixed(2)}  ${(kept.filter((v) => v.ok).length / Math.max(1, kept.length)).toFixed(3)}  ${kept.length}`);
   }
 }
 
@@ -272,6 +312,7 @@ async function main() {
     const parts = { open: { ...runQuestions(core, open, args.reports), questions: open }, "open (train)": { ...runQuestions(core, openTrain, args.reports), questions: openTrain } };
     if (args.split) parts.locked = { ...runQuestions(core, locked, args.reports), questions: locked };
     if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);
+    if (process.env.ARM_BENCH_CALIBRATION) printCalibration(runQuestions(core, open, args.reports, { abstainBelow: 0 }).scored);
     console.log(`arm extraction, ../shared/extraction-arms: open part ${new Set(open.map((q) => q.pmcid)).size} reports${args.split ? `, locked part ${split.locked.length} reports (seed ${split.seed})` : " (--split adds the locked part)"}; "open (train)" = open part without the 10 dev reports`);
     printSideBySide(parts);
     if (args.split) {
