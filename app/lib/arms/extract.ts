@@ -269,6 +269,8 @@ interface Candidate {
   armScore: number;
   /** The table reports changes from baseline (its caption says so) while the question asks for values, or the reverse. */
   changeMismatch?: boolean;
+  /** The question asks for a baseline value and the table is neither a baseline table nor read at a baseline column. */
+  baselineMismatch?: boolean;
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -644,7 +646,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: ${arms.kind === "rows" ? "column" : "row"} "${clip(rowLabel)}", ${arms.kind === "rows" ? "rows" : "columns"} "${clip(labelOf("intervention"))}" / "${clip(labelOf("comparator"))}"`;
     const changeTable = CHANGE.test(table.caption) || [...colsFor.intervention, ...colsFor.comparator].some((col) => arms.kind === "columns" && CHANGE.test(columnLabel(table, col)));
     const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: (changeTable !== outcome.change && i.stats.kind === "continuous") || baselineMismatch });
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch });
   };
   if (arms.kind === "paired") {
     const pairedNote = { text: "" };
@@ -1067,7 +1069,7 @@ const CALIBRATION = {
   /** An arm matched only by part of its name, or only by its role word ("Intervention", "Control"): in a table's two arm columns, or in a sentence. */
   partialArm: 0.85,
   roleOnlyArm: { table: 0.9, prose: 0.6 },
-  /** A table of changes from baseline for a question about values (or the reverse). */
+  /** A table of changes from baseline for a question about values (or the reverse); a baseline question read outside baseline data. */
   changeMismatch: 0.5,
   /** The question names no timepoint and the table has several: the final/post-treatment one was taken. */
   chosenTimepoint: 0.9,
@@ -1093,9 +1095,9 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
   const outcomeFactor = Math.max(0, 1 - CALIBRATION.outcomePenalty * (1 - Math.min(1, candidate.score / (candidate.source === "prose" ? 0.95 : 1))));
   const armFactor = candidate.armScore >= 0.99 ? 1 : candidate.armScore >= 0.5 ? CALIBRATION.partialArm : CALIBRATION.roleOnlyArm[candidate.source];
   const timeFactor = /the question names none/.test(candidate.timeNote) || /overall\/total/.test(candidate.timeNote) ? CALIBRATION.chosenTimepoint : 1;
-  const changeFactor = candidate.changeMismatch ? CALIBRATION.changeMismatch : 1;
+  const changeFactor = candidate.changeMismatch || candidate.baselineMismatch ? CALIBRATION.changeMismatch : 1;
   const base = (candidate.source === "table" ? CALIBRATION.table : CALIBRATION.prose) * outcomeFactor * armFactor * timeFactor * changeFactor;
-  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${candidate.armScore < 0.5 ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}`;
+  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${candidate.armScore < 0.5 ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}${candidate.baselineMismatch ? ", not a table or column of baseline values as asked" : ""}`;
   const timeWords = candidate.timeNote ? `; timepoint: ${candidate.timeNote}` : outcome.timepoint ? "; the question's timepoint is not in the labels" : "";
   const readAt = `${candidate.where} (${matchWords})${timeWords}`;
   const put = (arm: ArmKey, field: ArmField, confidence: number, reason: string) => {
@@ -1121,10 +1123,10 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         const k = countFromPercent(s.percent, s.percentDecimals ?? 0, n);
         if (k === null) return null;
         v.events = k;
-        const from = `${s.percent}% of n = ${n}: the only whole number of events that rounds to it (Cochrane Handbook 6.5.2)`;
+        const from = `${s.percent}% of n = ${n}`;
         derived.push({ arm, field: "events", from });
         quotes.push({ ...data.quote, field: "events" });
-        put(arm, "events", base * CALIBRATION.derivedEvents * CALIBRATION.size[nOrigin], `derived: ${from}; percentage read at ${readAt}`);
+        put(arm, "events", base * CALIBRATION.derivedEvents * CALIBRATION.size[nOrigin], `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`);
       } else return null;
     } else {
       if (s.mean === undefined) return null;
@@ -1137,16 +1139,16 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         put(arm, "sd", base, `read at ${readAt}`);
       } else if (s.se !== undefined && n !== null) {
         v.sd = roundTo(sdFromSe(s.se, n), 4);
-        const from = `SD = SE × √n = ${s.se} × √${n} (Cochrane Handbook 6.5.2.2)`;
+        const from = `SE ${s.se} × √${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: ${from}; SE read at ${readAt}`);
+        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
       } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
         v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
-        const from = `SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the 95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n} (Cochrane Handbook 6.5.2.2)`;
+        const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: ${from}; CI read at ${readAt}`);
+        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`);
       }
     }
     v.groupSize = n;

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { ABSTAIN_BELOW, extractArms, parseReport } from "./index.ts";
+import { applyEdit, type ArmStudyRow } from "./review.ts";
+
+/**
+ * Precision first: every value carries a confidence and a reason, and a value without showable,
+ * matching evidence is withheld ('not found', with the candidate's quotes). All reports below are
+ * invented, one per family of reports the rules serve.
+ */
+/** A table as pandoc writes one from JATS: a captioned table-wrap around a pipe table. */
+function pipeTable(caption: string, header: string[], rows: string[][]): string {
+  return ["::::table-wrap", "::: caption", caption, ":::", "", `| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`), "::::", ""].join("\n");
+}
+
+function ask(text: string, intervention: string, comparator: string, outcome: string) {
+  return extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome });
+}
+
+describe("confidence and reason per value", () => {
+  // Family: outcome tables with one column per arm, the group size in the column header and 'mean (SD)' cells.
+  const outcomeTable = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Velatrin (n = 48)", "Placebo (n = 50)", "P"], [
+    ["Pain score (0-10)", "3.1 (1.2)", "4.6 (1.5)", "<0.001"],
+    ["Sleep hours", "6.9 (0.8)", "6.1 (1.1)", "0.01"],
+  ]);
+
+  it("gives a matched table row's values with a confidence ≥ the threshold and names the row and columns", () => {
+    const r = ask(`Results.\n\n${outcomeTable}`, "velatrin", "placebo", "pain score");
+    expect(r.intervention).toMatchObject({ mean: 3.1, sd: 1.2, groupSize: 48 });
+    expect(r.comparator).toMatchObject({ mean: 4.6, sd: 1.5, groupSize: 50 });
+    expect(r.confidence?.intervention.mean).toBeGreaterThanOrEqual(ABSTAIN_BELOW);
+    expect(r.confidence?.intervention.mean).toBeLessThanOrEqual(1);
+    expect(r.confidence?.intervention.events).toBeNull();
+    expect(r.reason?.intervention.mean).toContain('row "Pain score (0-10)"');
+    expect(r.reason?.intervention.mean).toContain('"Velatrin (n = 48)" / "Placebo (n = 50)"');
+    expect(r.reason?.comparator.groupSize).toContain("Placebo (n = 50)");
+  });
+
+  it("says 'not found' for fields of the outcome type that no evidence gives", () => {
+    const r = ask(`Results.\n\n${outcomeTable}`, "velatrin", "placebo", "quality of life");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toMatch(/^not found/);
+  });
+
+  // Family: tables of mean changes from baseline ("Mean change in …"), asked about the value itself.
+  it("withholds a change-from-baseline table's numbers for a question about values, keeping them as candidates", () => {
+    const changes = pipeTable("Table 3. Mean change from baseline in lipids after 16 weeks", ["Parameter", "Rosuvex (n = 30)", "Placebo (n = 31)"], [
+      ["LDL cholesterol (mg/dl)", "-28.4 (12.0)", "-2.1 (10.3)"],
+    ]);
+    const r = ask(`Results.\n\n${changes}`, "rosuvex", "placebo", "LDL cholesterol");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.comparator.sd).toBeNull();
+    expect(r.reason?.intervention.mean).toMatch(/^not found: the best candidate \(-28\.4/);
+    expect(r.reason?.intervention.mean).toContain("changes from baseline where the question asks for values");
+    expect(r.candidates?.some((q) => q.text.includes("-28.4"))).toBe(true);
+    // Asked for the change, the same table is the evidence.
+    const asked = ask(`Results.\n\n${changes}`, "rosuvex", "placebo", "change in LDL cholesterol");
+    expect(asked.intervention).toMatchObject({ mean: -28.4, sd: 12 });
+  });
+
+  // Family: baseline-characteristics tables with percentages under 'Group (n = N)' headers, asked for a baseline proportion.
+  it("reads a baseline question from the baseline table and names the Handbook derivation of events from %", () => {
+    const baseline = pipeTable("Table 1. Baseline characteristics", ["Characteristic", "Coaching (n = 40)", "Usual care (n = 44)"], [
+      ["Age, years", "61 (9)", "63 (8)"],
+      ["Diabetes, %", "45", "25"],
+    ]);
+    const r = ask(`Methods.\n\n${baseline}`, "coaching", "usual care", "Baseline diabetes");
+    expect(r.outcomeType).toBe("binary");
+    expect(r.intervention).toMatchObject({ events: 18, groupSize: 40 });
+    expect(r.comparator).toMatchObject({ events: 11, groupSize: 44 });
+    expect(r.derived).toContainEqual({ arm: "intervention", field: "events", from: "45% of n = 40" });
+    expect(r.reason?.intervention.events).toContain("Cochrane Handbook 6.5.2");
+  });
+
+  // Family: tables with several timepoints per arm; the question names none.
+  it("says which timepoint it took when the question names none", () => {
+    const timed = pipeTable("Table 2. Weight by visit", ["Outcome", "Diet 4 weeks", "Control 4 weeks", "Diet 12 weeks", "Control 12 weeks"], [
+      ["Body weight (kg)", "81.0 ± 9.0", "82.2 ± 8.7", "78.4 ± 8.8", "82.0 ± 9.1"],
+    ]);
+    const r = ask(`Results.\n\n${timed}`, "diet", "control", "body weight");
+    expect(r.intervention.mean).toBe(78.4);
+    expect(r.reason?.intervention.mean).toMatch(/the last timepoint .*12 weeks.* \(the question names none\)/);
+    const at4 = ask(`Results.\n\n${timed}`, "diet", "control", "body weight at 4 weeks");
+    expect(at4.intervention.mean).toBe(81);
+    expect(at4.reason?.intervention.mean).toContain("the question's timepoint (4w)");
+  });
+
+  // Family: three-arm trials with an active and a placebo control; another table has only the active arm and placebo.
+  it("does not give the placebo column's n to an active comparator matched only by role", () => {
+    const text = [
+      "Results.",
+      "",
+      pipeTable("Table 4. Adverse events", ["Event", "Coxabrin (N = 210)", "Placebo (N = 105)"], [["Headache", "12", "6"]]),
+    ].join("\n");
+    const r = ask(text, "coxabrin", "naprolen 500 mg", "tender joint count");
+    expect(r.comparator.groupSize).toBeNull();
+  });
+
+  // Family: tables whose cells are medians with interquartile ranges: a median is not a mean.
+  it("abstains from a 'median [IQR]' cell for a mean", () => {
+    const medians = pipeTable("Table 2. Length of stay, median [IQR]", ["Outcome", "Early feeding (n = 60)", "Standard (n = 58)"], [["Length of stay, days", "5 [4-7]", "6 [5-9]"]]);
+    const r = ask(`Results.\n\n${medians}`, "early feeding", "standard", "length of stay");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.comparator.mean).toBeNull();
+  });
+
+  it("can run without abstention (the bench's calibration mode)", () => {
+    const changes = pipeTable("Table 3. Mean change from baseline in lipids after 16 weeks", ["Parameter", "Rosuvex (n = 30)", "Placebo (n = 31)"], [["LDL cholesterol (mg/dl)", "-28.4 (12.0)", "-2.1 (10.3)"]]);
+    const r = extractArms(parseReport(`Results.\n\n${changes}`, "markdown"), { intervention: "rosuvex", comparator: "placebo", outcome: "LDL cholesterol" }, { abstainBelow: 0 });
+    expect(r.intervention.mean).toBe(-28.4);
+    expect(r.confidence?.intervention.mean).toBeLessThan(ABSTAIN_BELOW);
+  });
+});
+
+describe("reviewer edits", () => {
+  it("marks an edited value as entered by the reviewer with confidence 1", () => {
+    const text = `Results.\n\n${pipeTable("Table 2. Outcomes", ["Outcome", "Velatrin (n = 48)", "Placebo (n = 50)"], [["Pain score", "3.1 (1.2)", "4.6 (1.5)"]])}`;
+    const result = ask(text, "velatrin", "placebo", "pain score");
+    const row: ArmStudyRow = { studyId: "s1", title: "Trial", source: { text, format: "markdown" }, result, audit: [] };
+    const edited = applyEdit(row, "intervention", "sd", 1.3, "ana@example.org", new Date("2026-01-01T00:00:00Z"));
+    expect(edited.result.confidence?.intervention.sd).toBe(1);
+    expect(edited.result.reason?.intervention.sd).toBe("entered by ana@example.org");
+    expect(edited.result.confidence?.intervention.mean).toBe(result.confidence?.intervention.mean);
+  });
+});
