@@ -122,3 +122,42 @@ describe("reviewer edits", () => {
     expect(edited.result.confidence?.intervention.mean).toBe(result.confidence?.intervention.mean);
   });
 });
+
+describe("arm matching by meaning (invented reports)", () => {
+  // Family: pandoc markdown from JATS, where statistical symbols are italic ("(*n* = 11)").
+  it("reads group sizes written with italic n in the text", () => {
+    const text = "Methods. Patients were randomized to gelocaine (*n* = 31) or saline (*n* = 29). Results. Nausea occurred in 4 of 31 and 11 of 29 patients, respectively.";
+    const report = parseReport(text, "markdown");
+    expect(report.text).toContain("(n = 31) or saline (n = 29)");
+  });
+
+  // Family: two-arm trials whose control arm is named by what it received ("HA alone") while the question says "control".
+  it("takes the one remaining group column as a generically named comparator", () => {
+    const table = pipeTable("Table 3. Knee outcomes at 24 months", ["Outcome", "Stem cells + HA (n = 12)", "HA alone (n = 7)", "p"], [["Pain score", "21.0 (5.0)", "30.5 (6.1)", "0.02"]]);
+    const r = ask(`Results.\n\n${table}`, "stem cells", "control", "pain score");
+    expect(r.intervention).toMatchObject({ mean: 21, sd: 5, groupSize: 12 });
+    expect(r.comparator).toMatchObject({ mean: 30.5, sd: 6.1, groupSize: 7 });
+    // With two other group columns the comparator is not known: nothing is given.
+    const three = pipeTable("Table 3. Knee outcomes at 24 months", ["Outcome", "Stem cells + HA (n = 12)", "HA alone (n = 7)", "Saline (n = 8)"], [["Pain score", "21.0 (5.0)", "30.5 (6.1)", "33.0 (4.0)"]]);
+    expect(ask(`Results.\n\n${three}`, "stem cells", "control", "pain score").comparator.mean).toBeNull();
+  });
+
+  // Family: arms abbreviated in the plural where defined ("… precursor cells (MPCs)") and in the singular in group names.
+  it("matches a singular group name to an abbreviation defined in the plural", () => {
+    const text = [
+      "Methods. Patients received allogeneic stromal precursor cells (SPCs) or placebo.",
+      "",
+      pipeTable("Table 2. Outcomes at 12 months", ["Outcome", "SPC group (n = 20)", "Placebo (n = 10)"], [["Joint space width, mm", "3.9 (0.5)", "3.4 (0.6)"]]),
+    ].join("\n");
+    const r = ask(text, "Allogeneic stromal precursor cells", "placebo", "joint space width");
+    expect(r.intervention).toMatchObject({ mean: 3.9, sd: 0.5, groupSize: 20 });
+  });
+
+  // Family: group names shorter than the question's arm, with Latin plurals ("Estradiol–lactobacilli").
+  it("matches a short group name whose words are all in the arm's longer name", () => {
+    const table = pipeTable("Table 1. Baseline characteristics", ["Characteristic", "Estradiol–lactobacilli (n = 40)", "Placebo (n = 41)"], [["Height (cm)", "160.2 ± 5.5", "158.9 ± 6.0"]]);
+    const r = extractArms(parseReport(`Methods.\n\n${table}`, "markdown"), { intervention: "vaginal estradiol plus viable Lactobacillus gasseri", comparator: "placebo", outcome: "Baseline characteristics: height" }, { abstainBelow: 0 });
+    expect(r.intervention).toMatchObject({ mean: 160.2, sd: 5.5, groupSize: 40 });
+    expect(r.reason?.intervention.mean, r.reason?.intervention.mean ?? "").toContain("arm label matched in part");
+  });
+});

@@ -27,7 +27,11 @@ class ArmName {
   readonly shortForms: Set<string> = new Set();
   readonly distinctive: Set<string> = new Set();
 
+  /** The name as the question gives it. */
+  readonly raw: string;
+
   constructor(name: string, abbreviations: Abbreviation[]) {
+    this.raw = name;
     const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(name);
     const forms = new Set<string>([name]);
     if (paren) {
@@ -47,7 +51,11 @@ class ArmName {
     for (const form of forms) {
       const trimmed = form.trim();
       if (!trimmed) continue;
-      if (/^[A-Za-z][A-Za-z0-9-]{0,11}$/.test(trimmed) && /[A-Z0-9]/.test(trimmed.slice(1))) this.shortForms.add(trimmed);
+      if (/^[A-Za-z][A-Za-z0-9-]{0,11}$/.test(trimmed) && /[A-Z0-9]/.test(trimmed.slice(1))) {
+        this.shortForms.add(trimmed);
+        // A plural definition ("… precursor cells (MPCs)") is used in the singular in group names ("MPC + HA group").
+        if (/^[A-Z0-9-]{2,}s$/.test(trimmed)) this.shortForms.add(trimmed.slice(0, -1));
+      }
       const tokens = armTokens(trimmed);
       if (tokens.length) this.variants.push(tokens);
     }
@@ -72,6 +80,9 @@ class ArmName {
       const hits = variant.filter((t) => tokens.has(t)).length;
       best = Math.max(best, hits / variant.length);
     }
+    // A short group name whose every word is in the arm's longer name ("Estriol–lactobacilli" for "vaginal estriol plus viable Lactobacillus acidophilus").
+    const named = [...tokens].filter((t) => t !== "n" && !/^\d+$/.test(t));
+    if (best < 0.6 && named.length >= 2 && this.variants.some((variant) => named.every((t) => variant.includes(t)))) best = 0.6;
     if (best < 0.45 && [...tokens].some((t) => this.roleWords.has(t))) best = 0.45;
     return best;
   }
@@ -163,6 +174,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
 }
 
 interface Outcome {
+  /** The question's outcome phrase. */
+  phrase: string;
   /** Alternative names of the outcome as concept lists: the phrase, its bracketed short form, long forms of its abbreviations. */
   variants: string[][];
   timepoint: string | null;
@@ -220,12 +233,12 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   }
   const baseline = /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase);
   // "Baseline diabetes": like a timepoint, "baseline" says when, and a table of baseline characteristics says it for every row.
-  const baselineConcepts = baseline ? new Set(conceptsOf("baseline")) : new Set<string>();
+  const baselineConcepts = baseline ? new Set(conceptsOf("baseline characteristics data values")) : new Set<string>();
   const variants = forms.map((f) => conceptsOf(f).filter((c) => !baselineConcepts.has(c))).filter((v) => v.length > 0);
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
   else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
-  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline };
+  return { phrase, variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline };
 }
 
 /**
@@ -271,6 +284,8 @@ interface Candidate {
   changeMismatch?: boolean;
   /** The question asks for a baseline value and the table is neither a baseline table nor read at a baseline column. */
   baselineMismatch?: boolean;
+  /** The row pools alternatives ("ACEI or ARB") of which the question names one. */
+  pooledRow?: boolean;
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -347,10 +362,30 @@ function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: nu
   return { intervention: iBest.map((k) => k + offset), comparator: cBest.map((k) => k + offset) };
 }
 
+/** A comparator named only generically ("Control", "the control group", "Comparator"): any one group that is not the intervention. */
+const GENERIC_COMPARATOR = /^\s*(the\s+)?(control|controls|comparison|comparator|reference)(\s+(group|arm|condition))?\s*$/i;
+/** Column labels that are not a group: totals, tests, effects. */
+const NOT_A_GROUP = /^\s*(total|all|overall|p|p[- ]?values?|sig\.?|significance|difference|diff\.?|mean difference|effect size|es|or|rr|hr|95\s*%\s*ci|ci|statistic|t|f|z|χ2|chi)\b/i;
+
+/**
+ * Two-arm tables whose control group has its own name ("HA alone", "Saline") while the question calls
+ * it "control" (family: trials that name the comparator by what it received): when the intervention
+ * has one column by name and exactly one other group column is left, that column is the comparator.
+ */
+function comparatorByElimination(labels: string[], names: Record<ArmKey, ArmName>): { intervention: number[]; comparator: number[] } | null {
+  if (!GENERIC_COMPARATOR.test(names.comparator.raw)) return null;
+  const si = labels.map((l) => names.intervention.score(l));
+  const best = bestIndices(si, 0.5);
+  if (best.length !== 1) return null;
+  const rest = labels.map((l, k) => ({ l, k })).filter(({ l, k }) => k !== best[0] && l.trim() !== "" && !NOT_A_GROUP.test(l) && !isComparisonLabel(l) && !EFFECT_COLUMN.test(l));
+  if (rest.length !== 1 || names.intervention.score(rest[0].l) > 0) return null;
+  return { intervention: [best[0] + 1], comparator: [rest[0].k + 1] };
+}
+
 function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): TableArms | null {
   const width = table.header[0]?.length ?? table.rows[0]?.length ?? 0;
   const labels = Array.from({ length: width - 1 }, (_, k) => columnLabel(table, k + 1));
-  const byColumn = assignArms(labels, names, 1);
+  const byColumn = assignArms(labels, names, 1) ?? comparatorByElimination(labels, names);
   if (byColumn) return { kind: "columns", ...byColumn };
   const rowLabels = table.rows.map((row) => row[0] ?? "");
   const byRow = assignArms(rowLabels, names, 0);
@@ -645,8 +680,13 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     const rowLabel = arms.kind === "rows" ? columnLabel(table, data.intervention?.quote && "column" in data.intervention.quote ? data.intervention.quote.column : 0) : table.rows[rowFor.intervention][0] ?? "";
     const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: ${arms.kind === "rows" ? "column" : "row"} "${clip(rowLabel)}", ${arms.kind === "rows" ? "rows" : "columns"} "${clip(labelOf("intervention"))}" / "${clip(labelOf("comparator"))}"`;
     const changeTable = CHANGE.test(table.caption) || [...colsFor.intervention, ...colsFor.comparator].some((col) => arms.kind === "columns" && CHANGE.test(columnLabel(table, col)));
+    // A row that pools alternatives ("ACEI or ARB") while the question names one of them is not its outcome.
+    const ownLabel = arms.kind === "rows" ? "" : table.rows[rowFor.intervention][0] ?? "";
+    // Units ("m/s", "(mg/dl)") are not alternatives: only the label before its unit is split.
+    const parts = ownLabel.replace(/\([^()]*\)/g, " ").split(",")[0].split(/\s+or\s+|\s*\/\s*/i).filter((p) => p.trim().length > 1);
+    const pooledRow = parts.length >= 2 && !/\bor\b|\//i.test(outcome.phrase) && parts.some((p) => outcomeScore(outcome, p) >= 0.5) && parts.some((p) => outcomeScore(outcome, p) === 0);
     const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch });
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow });
   };
   if (arms.kind === "paired") {
     const pairedNote = { text: "" };
@@ -1055,20 +1095,26 @@ interface Finalised {
 }
 
 /**
- * Calibration of the confidences (see docs/methods/arm-extraction.md): each factor is the share of
- * right values in one evidence class on the OPEN part of ../shared/extraction-arms (bench
- * `node bench/arm-extraction.mjs`), rounded; the locked part was never used to set them.
+ * Calibration of the confidences (see docs/methods/arm-extraction.md): each factor follows the share
+ * of right values in one evidence class on the open TRAINING reports of ../shared/extraction-arms
+ * (`ARM_BENCH_CALIBRATION=1 node bench/arm-extraction.mjs`), rounded; not on the 10 development
+ * reports the first rules were built on (their classes look better than unseen reports'), and never
+ * on the locked part.
  */
 const CALIBRATION = {
   /** A value read at a table row whose label names the whole outcome, in the arm's own column. */
   table: 0.95,
   /** A value read from a sentence naming the outcome and both arms. */
   prose: 0.9,
-  /** Per missing share of the outcome's concepts in the row label, caption or sentence. */
-  outcomePenalty: 1,
+  /**
+   * Outcome match (0–1, see outcomeScore) at and above which the outcome counts as named: every concept
+   * of the question's outcome in the row label (a label with extra words, units or the caption's
+   * share scores 0.75–1). Below it the confidence falls with the square of the shortfall.
+   */
+  outcomeFull: 0.75,
   /** An arm matched only by part of its name, or only by its role word ("Intervention", "Control"): in a table's two arm columns, or in a sentence. */
   partialArm: 0.85,
-  roleOnlyArm: { table: 0.9, prose: 0.6 },
+  roleOnlyArm: { table: 0.9, prose: 0.4 },
   /** A table of changes from baseline for a question about values (or the reverse); a baseline question read outside baseline data. */
   changeMismatch: 0.5,
   /** The question names no timepoint and the table has several: the final/post-treatment one was taken. */
@@ -1078,13 +1124,13 @@ const CALIBRATION = {
   /** An SD derived from an SE or a CI. */
   derivedSd: 0.95,
   /** Group size: in the cell itself, over the arm's own columns, elsewhere in the same table, stated in the text with the arm, the most frequent n in the report's tables. */
-  size: { cell: 1, header: 1, table: 0.95, text: 0.9, tables: 0.8 },
+  size: { cell: 1, header: 1, table: 0.95, text: 0.95, tables: 0.8 },
   /** No data for the outcome were found; the arm's n is the one stated in the text, or the most frequent over the report's tables. */
   sizeOnly: { text: 0.45, tables: 0.85 },
 };
 
 /** Values below this confidence are withheld ('not found', with the candidate's quotes); set on the open part. */
-export const ABSTAIN_BELOW = 0.6;
+export const ABSTAIN_BELOW = 0.8;
 
 /** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
 function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
@@ -1092,12 +1138,13 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
   const derived: Derivation[] = [];
   const quotes: ArmQuote[] = [];
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
-  const outcomeFactor = Math.max(0, 1 - CALIBRATION.outcomePenalty * (1 - Math.min(1, candidate.score / (candidate.source === "prose" ? 0.95 : 1))));
-  const armFactor = candidate.armScore >= 0.99 ? 1 : candidate.armScore >= 0.5 ? CALIBRATION.partialArm : CALIBRATION.roleOnlyArm[candidate.source];
+  const outcomeFactor = Math.min(1, candidate.score / (candidate.source === "prose" ? 0.95 : 1) / CALIBRATION.outcomeFull) ** 2;
+  const roleOnly = Math.abs(candidate.armScore - 0.45) < 1e-9;
+  const armFactor = candidate.armScore >= 0.99 ? 1 : roleOnly || candidate.armScore < 0.45 ? CALIBRATION.roleOnlyArm[candidate.source] : CALIBRATION.partialArm;
   const timeFactor = /the question names none/.test(candidate.timeNote) || /overall\/total/.test(candidate.timeNote) ? CALIBRATION.chosenTimepoint : 1;
-  const changeFactor = candidate.changeMismatch || candidate.baselineMismatch ? CALIBRATION.changeMismatch : 1;
+  const changeFactor = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow ? CALIBRATION.changeMismatch : 1;
   const base = (candidate.source === "table" ? CALIBRATION.table : CALIBRATION.prose) * outcomeFactor * armFactor * timeFactor * changeFactor;
-  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${candidate.armScore < 0.5 ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}${candidate.baselineMismatch ? ", not a table or column of baseline values as asked" : ""}`;
+  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${roleOnly ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}${candidate.baselineMismatch ? ", not a table or column of baseline values as asked" : ""}${candidate.pooledRow ? ", the row pools alternatives of which the question names one" : ""}`;
   const timeWords = candidate.timeNote ? `; timepoint: ${candidate.timeNote}` : outcome.timepoint ? "; the question's timepoint is not in the labels" : "";
   const readAt = `${candidate.where} (${matchWords})${timeWords}`;
   const put = (arm: ArmKey, field: ArmField, confidence: number, reason: string) => {
