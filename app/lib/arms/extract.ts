@@ -1125,8 +1125,12 @@ const CALIBRATION = {
   derivedSd: 0.95,
   /** Group size: in the cell itself, over the arm's own columns, elsewhere in the same table, stated in the text with the arm, the most frequent n in the report's tables. */
   size: { cell: 1, header: 1, table: 0.95, text: 0.95, tables: 0.8 },
-  /** No data for the outcome were found; the arm's n is the one stated in the text, or the most frequent over the report's tables. */
-  sizeOnly: { text: 0.45, tables: 0.85 },
+  /**
+   * No data for the outcome were found; the arm's n is the one stated in the text, or the most frequent
+   * over the report's tables. Below the threshold by design: without the outcome matched, which n the
+   * outcome was analysed on is unknown (item 1 of issue 26: no number without arm, outcome and timepoint).
+   */
+  sizeOnly: { text: 0.45, tables: 0.7 },
 };
 
 /** Values below this confidence are withheld ('not found', with the candidate's quotes); set on the open part. */
@@ -1208,10 +1212,8 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         text: `the arm's randomised/analysed number stated in the text ("${nQuote.text}"); the outcome's row gives none`,
         tables: `the arm's most frequent n over the report's tables ("${nQuote.text}"); the outcome's row gives none`,
       }[nOrigin];
-      // An n over the arm's own columns (or in the cell) is a fact about the arm, less tied to the outcome row than the values
-      // read there; an n from elsewhere is only as good as the match of the row it completes.
-      const own = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
-      put(arm, "groupSize", CALIBRATION.size[nOrigin] * (own ? Math.max(base, 0.9 * armFactor) : base), how);
+      // An n is only as good as the match of the row it completes: given exactly when that row's values are.
+      put(arm, "groupSize", CALIBRATION.size[nOrigin] * base, how);
     }
   }
   return { values, derived, quotes, evidence };
