@@ -161,3 +161,22 @@ describe("arm matching by meaning (invented reports)", () => {
     expect(r.reason?.intervention.mean, r.reason?.intervention.mean ?? "").toContain("arm label matched in part");
   });
 });
+
+describe("derivations shown with their source (invented reports)", () => {
+  // Family: small trials reporting means per arm with only a p value for the comparison.
+  it("offers a pooled SD from an exact p value (Handbook 6.5.2.3) for the reviewer, below the threshold", () => {
+    const table = pipeTable("Table 2. Outcomes at 8 weeks", ["Outcome", "Yoga (n = 25)", "Waiting list (n = 22)", "P value"], [["Anxiety score", "12.1", "15.9", "0.0274"]]);
+    const text = `Results.\n\n${table}`;
+    const r = ask(text, "yoga", "waiting list", "anxiety score");
+    expect(r.intervention).toMatchObject({ mean: 12.1, groupSize: 25, sd: null });
+    expect(r.reason?.intervention.sd).toMatch(/^not found: .*pooled SD = \|MD\| \/ \|t\| \/ √\(1\/n₁ \+ 1\/n₂\) from p = 0\.0274 .*Cochrane Handbook 6\.5\.2\.3/);
+    const all = extractArms(parseReport(text, "markdown"), { intervention: "yoga", comparator: "waiting list", outcome: "anxiety score" }, { abstainBelow: 0 });
+    // |MD| 3.8 with t(45 df) = 2.28 for p = 0.0274: SD = 3.8 / 2.28 / √(1/25 + 1/22) ≈ 5.70 (R: qt(1 - 0.0137, 45)).
+    expect(all.intervention.sd).toBeCloseTo(5.7, 1);
+    expect(all.comparator.sd).toBe(all.intervention.sd);
+    // A bound ("<0.05") is not an exact p: nothing is derived.
+    const bound = pipeTable("Table 2. Outcomes at 8 weeks", ["Outcome", "Yoga (n = 25)", "Waiting list (n = 22)", "P value"], [["Anxiety score", "12.1", "15.9", "<0.05"]]);
+    const none = extractArms(parseReport(`Results.\n\n${bound}`, "markdown"), { intervention: "yoga", comparator: "waiting list", outcome: "anxiety score" }, { abstainBelow: 0 });
+    expect(none.intervention.sd).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
-import { countFromPercent, roundTo, sdFromCi, sdFromSe } from "./derive.ts";
+import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
 import {
@@ -286,6 +286,8 @@ interface Candidate {
   baselineMismatch?: boolean;
   /** The row pools alternatives ("ACEI or ARB") of which the question names one. */
   pooledRow?: boolean;
+  /** An exact two-sample test on the same row (a p or t column), for a pooled SD when no SD is given. */
+  test?: { p?: number; t?: number; text: string };
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -360,6 +362,18 @@ function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: nu
   const cBest = bestIndices(sc.map((s, k) => (s > si[k] ? s : 0)), 0.3);
   if (iBest.length === 0 || cBest.length === 0) return null;
   return { intervention: iBest.map((k) => k + offset), comparator: cBest.map((k) => k + offset) };
+}
+
+/** An exact p ("0.032", not "<0.05" or "NS") or t in a row's p / t column, for Cochrane Handbook 6.5.2.3. */
+function rowTest(table: ReportTable, r: number): { p?: number; t?: number; text: string } | undefined {
+  const width = table.rows[r]?.length ?? 0;
+  for (let c = 1; c < width; c += 1) {
+    const label = columnLabel(table, c).replace(/[*†‡§¶]/g, "").trim();
+    const cell = (table.rows[r][c] ?? "").replace(/[*†‡§¶a-d]$/g, "").trim();
+    if (/^(p|p[- ]?values?)$/i.test(label) && /^0?\.\d*[1-9]\d*$/.test(cell)) return { p: Number(cell), text: `p = ${cell}` };
+    if (/^(t|t[- ]?values?|t[- ]?test)$/i.test(label) && /^-?\d+(\.\d+)?$/.test(cell) && Number(cell) !== 0) return { t: Number(cell), text: `t = ${cell}` };
+  }
+  return undefined;
 }
 
 /** A comparator named only generically ("Control", "the control group", "Comparator"): any one group that is not the intervention. */
@@ -686,7 +700,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     const parts = ownLabel.replace(/\([^()]*\)/g, " ").split(",")[0].split(/\s+or\s+|\s*\/\s*/i).filter((p) => p.trim().length > 1);
     const pooledRow = parts.length >= 2 && !/\bor\b|\//i.test(outcome.phrase) && parts.some((p) => outcomeScore(outcome, p) >= 0.5) && parts.some((p) => outcomeScore(outcome, p) === 0);
     const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow });
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow, test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined });
   };
   if (arms.kind === "paired") {
     const pairedNote = { text: "" };
@@ -1123,6 +1137,8 @@ const CALIBRATION = {
   derivedEvents: 0.95,
   /** An SD derived from an SE or a CI. */
   derivedSd: 0.95,
+  /** A pooled SD from a t or p value: both arms get the same SD (an assumption), so it stays below the threshold. */
+  pooledSd: 0.7,
   /** Group size: in the cell itself, over the arm's own columns, elsewhere in the same table, stated in the text with the arm, the most frequent n in the report's tables. */
   size: { cell: 1, header: 1, table: 0.95, text: 0.95, tables: 0.8 },
   /**
@@ -1214,6 +1230,23 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       }[nOrigin];
       // An n is only as good as the match of the row it completes: given exactly when that row's values are.
       put(arm, "groupSize", CALIBRATION.size[nOrigin] * base, how);
+    }
+  }
+  // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
+  // follows. It assumes equal SDs in the two arms, so it is offered to the reviewer below the threshold.
+  const [vi, vc] = [values.intervention, values.comparator];
+  if (candidate.kind === "continuous" && candidate.test && vi.mean !== null && vc.mean !== null && vi.sd === null && vc.sd === null && vi.groupSize && vc.groupSize) {
+    const { p, t: tStat, text } = candidate.test;
+    const t = tStat ?? (p !== undefined ? tFromP(p, vi.groupSize, vc.groupSize) : null);
+    const sd = t === null ? null : sdFromT(vi.mean - vc.mean, t, vi.groupSize, vc.groupSize);
+    if (sd !== null && sd > 0) {
+      const from = `${text}${tStat === undefined ? ` → t(${vi.groupSize + vc.groupSize - 2} df) = ${roundTo(t ?? 0, 3)}` : ""}, MD ${roundTo(vi.mean - vc.mean, 4)}, n ${vi.groupSize} and ${vc.groupSize}`;
+      for (const arm of ARMS) {
+        values[arm].sd = roundTo(sd, 4);
+        derived.push({ arm, field: "sd", from });
+        quotes.push({ ...candidate.arms[arm].quote, field: "sd" });
+        put(arm, "sd", base * CALIBRATION.pooledSd, `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`);
+      }
     }
   }
   return { values, derived, quotes, evidence };
