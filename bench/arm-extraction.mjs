@@ -11,9 +11,15 @@
  * field of the type equal, a null reference field right only when the answer is null), value
  * precision (share of given non-null values that are right), partial matches, and the mean absolute
  * error of the log odds ratio and of the SMD against the reference's own arm data.
- * Without arguments it runs ../shared/extraction-arms/dev.jsonl with its reports.
+ * Without arguments it runs the OPEN part of ../shared/extraction-arms (dev.jsonl and the train.jsonl
+ * reports not locked in bench/arm-extraction-split.json). `--split` runs the open and the locked part
+ * and prints their figures side by side (binary and continuous exact match, value precision, numbers
+ * given, ms/question); each --split run is appended to the split file's `lockedRuns`, so the number
+ * of times the locked part was measured is on record. ARM_BENCH_VERBOSE=1 lists per-question answers
+ * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
+import { execFileSync } from "node:child_process";
 import { build } from "esbuild";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,9 +29,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 function parseArgs(argv) {
-  const args = { json: null, questions: null, reports: null };
+  const args = { json: null, questions: null, reports: null, split: false };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--json") args.json = argv[++i];
+    else if (argv[i] === "--split") args.split = true;
     else if (argv[i] === "--reports") args.reports = argv[++i];
     else if (!args.questions) args.questions = argv[i];
     else throw new Error(`Unexpected argument ${argv[i]}`);
@@ -36,11 +43,26 @@ function parseArgs(argv) {
       console.error("No QUESTIONS.jsonl given and ../shared/extraction-arms is absent.");
       process.exit(2);
     }
-    args.questions = join(dev, "dev.jsonl");
+    args.shared = dev;
     args.reports ??= join(dev, "reports");
+    return args;
   }
+  if (args.split) throw new Error("--split runs ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
   args.reports ??= dirname(resolve(args.questions));
   return args;
+}
+
+const SPLIT_FILE = join(root, "bench/arm-extraction-split.json");
+
+/** Questions of dev.jsonl and train.jsonl, partitioned by the locked pmcids of bench/arm-extraction-split.json. */
+function sharedParts(dir) {
+  const split = JSON.parse(readFileSync(SPLIT_FILE, "utf8"));
+  const locked = new Set(split.locked);
+  const read = (file) => readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const all = [...read("dev.jsonl"), ...read("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
+  const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
+  const open = all.filter((q) => !locked.has(q.pmcid));
+  return { split, open, openTrain: open.filter((q) => !devIds.has(q.pmcid)), locked: all.filter((q) => locked.has(q.pmcid)) };
 }
 
 async function loadCore() {
@@ -144,23 +166,19 @@ function score(pairs) {
   return out;
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  const core = await loadCore();
-  const lines = readFileSync(args.questions, "utf8").split("\n").filter((l) => l.trim());
-  const questions = lines.map((l) => JSON.parse(l));
+/** Runs the core on each question (a report is parsed once for all its questions, as the product does). */
+function runQuestions(core, questions, reportsDir, options = {}) {
   const cache = new Map();
-  // A report is parsed once for all its questions (as the product does); its parse time is counted once.
   const parsed = new Map();
   const results = [];
   const scored = [];
   let elapsed = 0;
   let cpu = 0;
   for (const q of questions) {
-    const format = q.format ?? (q.text === undefined ? "markdown" : "markdown");
+    const format = q.format ?? "markdown";
     let text = q.text;
     if (text === undefined) {
-      const file = join(args.reports, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+      const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
       text = cache.get(file);
       if (text === undefined) {
         text = readFileSync(file, "utf8");
@@ -177,7 +195,7 @@ async function main() {
         report = core.parseReport(text, format);
         parsed.set(key, report);
       }
-      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome });
+      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome }, options);
     } catch (error) {
       console.error(`question ${q.id}: ${error instanceof Error ? error.message : error}`);
       answer = { outcomeType: "unknown", intervention: core.emptyArm(), comparator: core.emptyArm() };
@@ -186,6 +204,8 @@ async function main() {
     const used = process.cpuUsage(cpuStarted);
     cpu += (used.user + used.system) / 1000;
     const result = { id: q.id, outcomeType: answer.outcomeType, intervention: answer.intervention, comparator: answer.comparator };
+    if (answer.confidence) result.confidence = answer.confidence;
+    if (answer.reason) result.reason = answer.reason;
     results.push(result);
     if (q.reference) scored.push({ reference: q.reference, result, q });
   }
@@ -194,23 +214,123 @@ async function main() {
   const cpuMsPerQuestion = questions.length ? cpu / questions.length : 0;
   const output = { results, msPerQuestion, cpuMsPerQuestion };
   if (scored.length) output.scores = score(scored);
-  if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));
-  console.log(
-    `arm extraction: ${questions.length} questions, ${msPerQuestion.toFixed(2)} ms/question wall, ${cpuMsPerQuestion.toFixed(2)} ms CPU (target ≤ 20)`,
-  );
-  if (output.scores) {
-    const s = output.scores;
-    const pct = (v) => (v === null ? "n/a" : v.toFixed(3));
-    console.log(`  binary     exact ${pct(s.binary.exactMatch)} (target ≥ 0.66; GPT-4 0.655, answering nothing 0.035)  partial ${pct(s.binary.partialMatch)}  precision ${pct(s.binary.valuePrecision)}  MAE log OR ${pct(s.binary.maeLogOddsRatio)} (${s.binary.effectsCompared})  n=${s.binary.questions}`);
-    console.log(`  continuous exact ${pct(s.continuous.exactMatch)} (target ≥ 0.53; GPT-4 0.487, answering nothing 0.041)  partial ${pct(s.continuous.partialMatch)}  precision ${pct(s.continuous.valuePrecision)}  MAE SMD ${pct(s.continuous.maeSmd)} (${s.continuous.effectsCompared})  n=${s.continuous.questions}`);
-    console.log(`  value precision overall ${pct(s.overall.valuePrecision)} (target ≥ 0.95; GPT-4 0.79) over ${s.overall.valuesGiven} values`);
-    if (process.env.ARM_BENCH_VERBOSE) {
-      for (const { reference, result, q } of scored) {
-        const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
-        console.log(`${q.id} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}`);
+  return { output, scored };
+}
+
+const pct = (v) => (v === null || v === undefined ? "n/a" : v.toFixed(3));
+
+function printVerbose(scored) {
+  for (const { reference, result, q } of scored) {
+    const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
+    console.log(`${q.id} ${q.pmcid ?? ""} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}  [${q.outcome} | ${q.intervention} vs ${q.comparator}]`);
+  }
+}
+
+/**
+ * Calibration on the open training reports (values extracted with abstention off): precision per confidence bin and
+ * per evidence class (the reason's first words), to set the confidences and the abstention threshold.
+ */
+function printCalibration(scored) {
+  const bins = new Map();
+  const classes = new Map();
+  const add = (map, key, ok) => {
+    const e = map.get(key) ?? { n: 0, right: 0 };
+    e.n += 1;
+    if (ok) e.right += 1;
+    map.set(key, e);
+  };
+  const values = [];
+  for (const { reference, result } of scored) {
+    for (const arm of ["intervention", "comparator"]) {
+      for (const field of ["events", "groupSize", "mean", "sd"]) {
+        const got = result[arm][field];
+        if (got === null || got === undefined) continue;
+        const ok = same(reference[arm][field], got);
+        const conf = result.confidence?.[arm]?.[field] ?? 0;
+        values.push({ conf, ok });
+        add(bins, Math.min(9, Math.floor(conf * 10)) / 10, ok);
+        const reason = result.reason?.[arm]?.[field] ?? "";
+        const cls = `${field === "groupSize" ? "n" : "value"}: ${reason.startsWith("derived") ? "derived" : reason.startsWith("read at the sentence") ? "prose" : reason.startsWith("read at") ? "table" : reason.replace(/\(".*$/, "").slice(0, 50)}`;
+        add(classes, cls, ok);
       }
     }
   }
+  console.log("calibration (open training reports, no abstention): confidence bin → precision (values)");
+  for (const [k, e] of [...bins.entries()].sort((a, b) => a[0] - b[0])) console.log(`  ${k.toFixed(1)}–${(k + 0.1).toFixed(1)}  ${(e.right / e.n).toFixed(3)}  (${e.n})`);
+  console.log("by evidence class:");
+  for (const [k, e] of [...classes.entries()].sort((a, b) => b[1].n - a[1].n)) console.log(`  ${(e.right / e.n).toFixed(3)} (${e.n})  ${k}`);
+  console.log("threshold → precision, values given:");
+  for (const t of [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
+    const kept = values.filter((v) => v.conf >= t);
+    console.log(`  ${t.toFixed(2)}  ${(kept.filter((v) => v.ok).length / Math.max(1, kept.length)).toFixed(3)}  ${kept.length}`);
+  }
+}
+
+function printOne(output, questions) {
+  console.log(
+    `arm extraction: ${questions} questions, ${output.msPerQuestion.toFixed(2)} ms/question wall, ${output.cpuMsPerQuestion.toFixed(2)} ms CPU (target ≤ 20)`,
+  );
+  if (!output.scores) return;
+  const s = output.scores;
+  console.log(`  binary     exact ${pct(s.binary.exactMatch)} (target ≥ 0.66; GPT-4 0.655, answering nothing 0.035)  partial ${pct(s.binary.partialMatch)}  precision ${pct(s.binary.valuePrecision)}  MAE log OR ${pct(s.binary.maeLogOddsRatio)} (${s.binary.effectsCompared})  n=${s.binary.questions}`);
+  console.log(`  continuous exact ${pct(s.continuous.exactMatch)} (target ≥ 0.53; GPT-4 0.487, answering nothing 0.041)  partial ${pct(s.continuous.partialMatch)}  precision ${pct(s.continuous.valuePrecision)}  MAE SMD ${pct(s.continuous.maeSmd)} (${s.continuous.effectsCompared})  n=${s.continuous.questions}`);
+  console.log(`  value precision overall ${pct(s.overall.valuePrecision)} (target ≥ 0.95; GPT-4 0.79) over ${s.overall.valuesGiven} values`);
+}
+
+/** Figures of two parts side by side, one row per figure. */
+function printSideBySide(parts) {
+  const names = Object.keys(parts);
+  const rows = [
+    ["questions (binary / continuous)", (o) => `${o.scores.binary.questions} / ${o.scores.continuous.questions}`],
+    ["binary exact match (target ≥ 0.66)", (o) => pct(o.scores.binary.exactMatch)],
+    ["continuous exact match (target ≥ 0.53)", (o) => pct(o.scores.continuous.exactMatch)],
+    ["value precision (target ≥ 0.95)", (o) => pct(o.scores.overall.valuePrecision)],
+    ["  binary / continuous", (o) => `${pct(o.scores.binary.valuePrecision)} / ${pct(o.scores.continuous.valuePrecision)}`],
+    ["numbers given", (o) => String(o.scores.overall.valuesGiven)],
+    ["numbers given per question", (o) => (o.scores.overall.valuesGiven / o.scores.overall.questions).toFixed(2)],
+    ["ms/question wall (CPU)", (o) => `${o.msPerQuestion.toFixed(2)} (${o.cpuMsPerQuestion.toFixed(2)})`],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  console.log(`${"".padEnd(width)}  ${names.map((n) => n.padStart(14)).join("  ")}`);
+  for (const [label, f] of rows) console.log(`${label.padEnd(width)}  ${names.map((n) => f(parts[n].output).padStart(14)).join("  ")}`);
+}
+
+function gitCommit() {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const core = await loadCore();
+  if (args.shared) {
+    const { split, open, openTrain, locked } = sharedParts(args.shared);
+    // "open" is dev + open train; "open (train)" leaves out the 10 dev reports the first rules were built on.
+    const parts = { open: { ...runQuestions(core, open, args.reports), questions: open }, "open (train)": { ...runQuestions(core, openTrain, args.reports), questions: openTrain } };
+    if (args.split) parts.locked = { ...runQuestions(core, locked, args.reports), questions: locked };
+    if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);
+    // Calibrated on the open training reports only: the dev reports were built on, so their evidence classes look better than unseen reports'.
+    if (process.env.ARM_BENCH_CALIBRATION) printCalibration(runQuestions(core, openTrain, args.reports, { abstainBelow: 0 }).scored);
+    console.log(`arm extraction, ../shared/extraction-arms: open part ${new Set(open.map((q) => q.pmcid)).size} reports${args.split ? `, locked part ${split.locked.length} reports (seed ${split.seed})` : " (--split adds the locked part)"}; "open (train)" = open part without the 10 dev reports`);
+    printSideBySide(parts);
+    if (args.split) {
+      const summary = (o) => ({ binaryExact: o.scores.binary.exactMatch, continuousExact: o.scores.continuous.exactMatch, valuePrecision: o.scores.overall.valuePrecision, valuesGiven: o.scores.overall.valuesGiven, msPerQuestion: o.msPerQuestion });
+      split.lockedRuns.push({ at: new Date().toISOString(), commit: gitCommit(), open: summary(parts.open.output), openTrain: summary(parts["open (train)"].output), locked: summary(parts.locked.output) });
+      writeFileSync(SPLIT_FILE, `${JSON.stringify(split, null, 2)}\n`);
+      console.log(`locked part measured ${split.lockedRuns.length} time(s) so far (bench/arm-extraction-split.json lockedRuns)`);
+    }
+    if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.output])), null, 2));
+    return;
+  }
+  const lines = readFileSync(args.questions, "utf8").split("\n").filter((l) => l.trim());
+  const questions = lines.map((l) => JSON.parse(l));
+  const { output, scored } = runQuestions(core, questions, args.reports);
+  if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));
+  printOne(output, questions.length);
+  if (output.scores && process.env.ARM_BENCH_VERBOSE) printVerbose(scored);
 }
 
 main().catch((error) => {

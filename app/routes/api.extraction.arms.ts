@@ -11,7 +11,9 @@ import { readLimitedJson } from "~/.server/meta-analysis/request";
  * POST /api/extraction/arms {text, format: 'jats'|'html'|'markdown'|'text', intervention, comparator,
  * outcome} → 200 {outcomeType, intervention: {events, groupSize, mean, sd}, comparator: {…},
  * derived: [{arm, field, from}], quotes: [{arm, field, text, start, end} | {arm, field, table, row,
- * column, text}], extractor}. The offline rules are free; when a language model is configured and the
+ * column, text}], extractor, confidence: {intervention: {events, groupSize, mean, sd}, comparator: {…}}
+ * (0–1 per value, null where none is given), reason: {same shape} (the evidence in words, or why a value
+ * was withheld: 'not found …'), candidates: [quotes of a withheld best candidate]}. The offline rules are free; when a language model is configured and the
  * rules left a gap, one meta-analysis use is reserved (403 LIMIT_REACHED when none is left) and
  * counted once the model answered. Errors: 400 INVALID_INPUT / INVALID_JSON / INVALID_REPORT,
  * 405, 413 PAYLOAD_TOO_LARGE for text over 2 MB, 502 AI_FAILED.

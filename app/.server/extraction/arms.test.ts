@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractArms, parseReport } from "~/lib/arms";
-import { hasGaps, mergeModelProposal } from "./arms";
+import { hasGaps, MODEL_FILL_CONFIDENCE, mergeModelProposal } from "./arms";
 
 const TEXT = [
   "We randomised 202 adults to quetorin (n = 101) or placebo (n = 101).",
@@ -25,6 +25,9 @@ describe("model path: proposals are kept only when grounded", () => {
     expect(merged.comparator.events).toBe(21);
     expect(merged.intervention.events).toBe(40);
     expect(merged.derived).toContainEqual({ arm: "intervention", field: "events", from: "40% of n = 101" });
+    // A model-filled value is marked as such, at the rules' abstention threshold (the model path has no offline calibration).
+    expect(merged.confidence?.comparator.events).toBe(MODEL_FILL_CONFIDENCE);
+    expect(merged.reason?.comparator.events).toMatch(/^proposed by gpt-test and found in its quote "21 patients on placebo remitted"/);
     expect(merged.extractor).toBe("rules+gpt-test");
     const derived = mergeModelProposal(
       structuredClone(result),

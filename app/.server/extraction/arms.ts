@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  ABSTAIN_BELOW,
   ARM_FIELDS,
   type ArmExtraction,
   type ArmKey,
@@ -13,6 +14,7 @@ import {
   extractArms,
   groundProposedValue,
   parseReport,
+  perValue,
   REPORT_FORMATS,
   type ReportFormat,
   type TrialReport,
@@ -66,6 +68,12 @@ function reportForModel(report: TrialReport, maxChars = 60_000): string {
 }
 
 /**
+ * Confidence given to a model-filled value: the model path has no offline calibration (the bench runs
+ * the rules only), so its values sit at the rules' abstention threshold, for the reviewer to check.
+ */
+export const MODEL_FILL_CONFIDENCE = ABSTAIN_BELOW;
+
+/**
  * Fills the rules' null fields from the model's proposal, each kept only when grounded in the quote the
  * model gave for that arm (which must itself occur in the report). Mutates and returns `result`.
  */
@@ -86,6 +94,10 @@ export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<type
       result[arm][field] = value;
       used = true;
       if (how) result.derived.push({ arm, field, from: how });
+      result.confidence ??= perValue<number | null>(null);
+      result.reason ??= perValue<string | null>(null);
+      result.confidence[arm][field] = MODEL_FILL_CONFIDENCE;
+      result.reason[arm][field] = `proposed by ${modelName} and found in its quote "${quote.length > 120 ? `${quote.slice(0, 119)}…` : quote}"${how ? ` (${how})` : ""}; not calibrated`;
       result.quotes.push(start >= 0 ? { arm, field, text: p.quote.trim(), start, end: start + p.quote.trim().length } : { arm, field, text: quote, start: -1, end: -1 });
     }
   }

@@ -35,6 +35,15 @@ describe("POST /api/extraction/arms", () => {
     expect(body.comparator).toEqual({ events: 25, groupSize: 62, mean: null, sd: null });
     expect(body.extractor).toBe("rules");
     expect(body.quotes.some((q) => q.field === "events" && q.table === "Table 1")).toBe(true);
+    // Issue 26 contract: a confidence (0–1) and a reason per value; null / 'not found' where none is given.
+    const confidence = body.confidence as Record<string, Record<string, number | null>>;
+    const reason = body.reason as Record<string, Record<string, string | null>>;
+    expect(confidence.intervention.events).toBeGreaterThanOrEqual(0.8);
+    expect(confidence.intervention.events).toBeLessThanOrEqual(1);
+    expect(confidence.intervention.mean).toBeNull();
+    expect(reason.intervention.events).toContain('row "Relapse, n (%)"');
+    expect(reason.comparator.groupSize).toContain("Placebo (n = 62)");
+    expect(body.candidates).toEqual([]);
   });
 
   it("returns means and SDs for a continuous outcome", async () => {

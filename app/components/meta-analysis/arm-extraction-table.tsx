@@ -386,6 +386,12 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
                   ? ` · derived from ${selectedRow.result.derived.find((d) => d.arm === selected.arm && d.field === selected.field)?.from}`
                   : ""}
               </p>
+              {selectedRow.result.reason?.[selected.arm][selected.field] ? (
+                <p className="mb-1 text-xs text-slate-600" data-testid="arm-reason">
+                  {selectedRow.result.confidence?.[selected.arm][selected.field] != null ? `Confidence ${selectedRow.result.confidence[selected.arm][selected.field]?.toFixed(2)} · ` : ""}
+                  {selectedRow.result.reason[selected.arm][selected.field]}
+                </p>
+              ) : null}
               {selectedQuote ? <QuoteView quote={selectedQuote} report={reports.get(selectedRow.studyId) ?? null} /> : <p className="text-sm italic text-slate-500">Not reported in the text MetaMind read.</p>}
             </div>
           )}

@@ -1,5 +1,5 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
-import { countFromPercent, roundTo, sdFromCi, sdFromSe } from "./derive.ts";
+import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
 import {
@@ -10,8 +10,10 @@ import {
   type ArmQuote,
   type ArmValues,
   type Derivation,
+  ARM_FIELDS,
   emptyArm,
   type OutcomeType,
+  perValue,
 } from "./types.ts";
 
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
@@ -25,7 +27,11 @@ class ArmName {
   readonly shortForms: Set<string> = new Set();
   readonly distinctive: Set<string> = new Set();
 
+  /** The name as the question gives it. */
+  readonly raw: string;
+
   constructor(name: string, abbreviations: Abbreviation[]) {
+    this.raw = name;
     const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(name);
     const forms = new Set<string>([name]);
     if (paren) {
@@ -45,7 +51,11 @@ class ArmName {
     for (const form of forms) {
       const trimmed = form.trim();
       if (!trimmed) continue;
-      if (/^[A-Za-z][A-Za-z0-9-]{0,11}$/.test(trimmed) && /[A-Z0-9]/.test(trimmed.slice(1))) this.shortForms.add(trimmed);
+      if (/^[A-Za-z][A-Za-z0-9-]{0,11}$/.test(trimmed) && /[A-Z0-9]/.test(trimmed.slice(1))) {
+        this.shortForms.add(trimmed);
+        // A plural definition ("… precursor cells (MPCs)") is used in the singular in group names ("MPC + HA group").
+        if (/^[A-Z0-9-]{2,}s$/.test(trimmed)) this.shortForms.add(trimmed.slice(0, -1));
+      }
       const tokens = armTokens(trimmed);
       if (tokens.length) this.variants.push(tokens);
     }
@@ -70,6 +80,9 @@ class ArmName {
       const hits = variant.filter((t) => tokens.has(t)).length;
       best = Math.max(best, hits / variant.length);
     }
+    // A short group name whose every word is in the arm's longer name ("Estriol–lactobacilli" for "vaginal estriol plus viable Lactobacillus acidophilus").
+    const named = [...tokens].filter((t) => t !== "n" && !/^\d+$/.test(t));
+    if (best < 0.6 && named.length >= 2 && this.variants.some((variant) => named.every((t) => variant.includes(t)))) best = 0.6;
     if (best < 0.45 && [...tokens].some((t) => this.roleWords.has(t))) best = 0.45;
     return best;
   }
@@ -161,6 +174,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
 }
 
 interface Outcome {
+  /** The question's outcome phrase. */
+  phrase: string;
   /** Alternative names of the outcome as concept lists: the phrase, its bracketed short form, long forms of its abbreviations. */
   variants: string[][];
   timepoint: string | null;
@@ -216,11 +231,14 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
     const longConcepts = conceptsOf(abbr.long);
     if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) forms.push(abbr.short);
   }
-  const variants = forms.map(conceptsOf).filter((v) => v.length > 0);
+  const baseline = /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase);
+  // "Baseline diabetes": like a timepoint, "baseline" says when, and a table of baseline characteristics says it for every row.
+  const baselineConcepts = baseline ? new Set(conceptsOf("baseline characteristics data values")) : new Set<string>();
+  const variants = forms.map((f) => conceptsOf(f).filter((c) => !baselineConcepts.has(c))).filter((v) => v.length > 0);
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
   else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
-  return { variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline: /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase) };
+  return { phrase, variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline };
 }
 
 /**
@@ -247,12 +265,29 @@ interface ArmData {
   quoteFields: ArmField[];
   groupSize: number | null;
   groupSizeQuote: ArmQuote | null;
+  /** Where groupSize was read: the header over the arm's own columns, or elsewhere in the same table. */
+  groupSizeOrigin?: "header" | "table";
 }
 
 interface Candidate {
   score: number;
   kind: "count" | "continuous";
   arms: Record<ArmKey, ArmData>;
+  source: "table" | "prose";
+  /** The evidence in words: the table with its row and column labels, or the sentence. */
+  where: string;
+  /** How the timepoint was chosen ("" when the table has one time only). */
+  timeNote: string;
+  /** The weaker of the two arms' label matches (1 = the arm's name or abbreviation, 0.45 = only its role word). */
+  armScore: number;
+  /** The table reports changes from baseline (its caption says so) while the question asks for values, or the reverse. */
+  changeMismatch?: boolean;
+  /** The question asks for a baseline value and the table is neither a baseline table nor read at a baseline column. */
+  baselineMismatch?: boolean;
+  /** The row pools alternatives ("ACEI or ARB") of which the question names one. */
+  pooledRow?: boolean;
+  /** An exact two-sample test on the same row (a p or t column), for a pooled SD when no SD is given. */
+  test?: { p?: number; t?: number; text: string };
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -329,10 +364,42 @@ function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: nu
   return { intervention: iBest.map((k) => k + offset), comparator: cBest.map((k) => k + offset) };
 }
 
+/** An exact p ("0.032", not "<0.05" or "NS") or t in a row's p / t column, for Cochrane Handbook 6.5.2.3. */
+function rowTest(table: ReportTable, r: number): { p?: number; t?: number; text: string } | undefined {
+  const width = table.rows[r]?.length ?? 0;
+  for (let c = 1; c < width; c += 1) {
+    const label = columnLabel(table, c).replace(/[*†‡§¶]/g, "").trim();
+    const cell = (table.rows[r][c] ?? "").replace(/[*†‡§¶a-d]$/g, "").trim();
+    if (/^(p|p[- ]?values?)$/i.test(label) && /^0?\.\d*[1-9]\d*$/.test(cell)) return { p: Number(cell), text: `p = ${cell}` };
+    if (/^(t|t[- ]?values?|t[- ]?test)$/i.test(label) && /^-?\d+(\.\d+)?$/.test(cell) && Number(cell) !== 0) return { t: Number(cell), text: `t = ${cell}` };
+  }
+  return undefined;
+}
+
+/** A comparator named only generically ("Control", "the control group", "Comparator"): any one group that is not the intervention. */
+const GENERIC_COMPARATOR = /^\s*(the\s+)?(control|controls|comparison|comparator|reference)(\s+(group|arm|condition))?\s*$/i;
+/** Column labels that are not a group: totals, tests, effects. */
+const NOT_A_GROUP = /^\s*(total|all|overall|p|p[- ]?values?|sig\.?|significance|difference|diff\.?|mean difference|effect size|es|or|rr|hr|95\s*%\s*ci|ci|statistic|t|f|z|χ2|chi)\b/i;
+
+/**
+ * Two-arm tables whose control group has its own name ("HA alone", "Saline") while the question calls
+ * it "control" (family: trials that name the comparator by what it received): when the intervention
+ * has one column by name and exactly one other group column is left, that column is the comparator.
+ */
+function comparatorByElimination(labels: string[], names: Record<ArmKey, ArmName>): { intervention: number[]; comparator: number[] } | null {
+  if (!GENERIC_COMPARATOR.test(names.comparator.raw)) return null;
+  const si = labels.map((l) => names.intervention.score(l));
+  const best = bestIndices(si, 0.5);
+  if (best.length !== 1) return null;
+  const rest = labels.map((l, k) => ({ l, k })).filter(({ l, k }) => k !== best[0] && l.trim() !== "" && !NOT_A_GROUP.test(l) && !isComparisonLabel(l) && !EFFECT_COLUMN.test(l));
+  if (rest.length !== 1 || names.intervention.score(rest[0].l) > 0) return null;
+  return { intervention: [best[0] + 1], comparator: [rest[0].k + 1] };
+}
+
 function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): TableArms | null {
   const width = table.header[0]?.length ?? table.rows[0]?.length ?? 0;
   const labels = Array.from({ length: width - 1 }, (_, k) => columnLabel(table, k + 1));
-  const byColumn = assignArms(labels, names, 1);
+  const byColumn = assignArms(labels, names, 1) ?? comparatorByElimination(labels, names);
   if (byColumn) return { kind: "columns", ...byColumn };
   const rowLabels = table.rows.map((row) => row[0] ?? "");
   const byRow = assignArms(rowLabels, names, 0);
@@ -380,11 +447,13 @@ const CHANGE = /\b(changes?|changed|delta|difference from baseline|(reduction|de
  * baseline). Change-from-baseline columns are taken only when the question asks for a change, and
  * are set aside otherwise.
  */
-function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, armLabelScore: (label: string) => number): number[] {
+function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, armLabelScore: (label: string) => number, note: { text: string } = { text: "" }): number[] {
   const changeCols = allCols.filter((c) => CHANGE.test(columnLabel(table, c)));
   let cols = allCols;
+  note.text = "";
   if (changeCols.length > 0 && changeCols.length < allCols.length) {
     cols = outcome.change ? changeCols : allCols.filter((c) => !changeCols.includes(c));
+    note.text = outcome.change ? "change-from-baseline column, as the question asks" : "value columns (change-from-baseline columns set aside)";
     if (outcome.change && cols.length === 1) return cols;
   }
   const keyed = cols.map((c) => {
@@ -402,6 +471,7 @@ function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, 
   if (outcome.timepoint) {
     const asked = outcome.timepoint;
     const same = [...groups.keys()].find((key) => sameTime(key, asked));
+    note.text = `the question's timepoint (${asked})`;
     if (same) return groups.get(same) ?? cols;
     // The question names a time the table's timed columns do not have: a blank beats another time's values.
     if (keyed.some((k) => k.tp !== null && /^\d/.test(k.tp))) return [];
@@ -409,12 +479,15 @@ function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, 
   const timed = keyed.filter((k) => k.tp !== null || k.base || POST.test(k.label) || FOLLOW_UP.test(k.label));
   if (timed.length < keyed.length) {
     const overall = keyed.filter((k) => /\b(overall|total|all|combined|pooled)\b/i.test(k.label));
+    note.text = "the overall/total columns (the question names no timepoint)";
     return overall.length ? overall.map((k) => k.c) : [];
   }
   const keys = [...groups.keys()].filter((k) => k !== "base");
   if (keys.length === 0) return [];
   const post = keys.find((k) => (groups.get(k) ?? []).some((c) => POST.test(columnLabel(table, c))));
-  return groups.get(post ?? keys[keys.length - 1]) ?? [];
+  const picked = groups.get(post ?? keys[keys.length - 1]) ?? [];
+  note.text = `the ${post ? "post-treatment" : "last"} timepoint "${picked.length ? columnLabel(table, picked[0]) : ""}" (the question names none)`;
+  return picked;
 }
 
 const EFFECT_COLUMN = /\b(p|p[- ]value|odds ratio|risk ratio|hazard ratio|OR|RR|HR|IRR|CI|confidence|difference|diff|effect size|ES|t|F|χ2|chi|test|statistic|z)\b/i;
@@ -577,7 +650,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
   const tableHints = tableLevelHints(describe(table));
   const out: Candidate[] = [];
-  const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints) => {
+  const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints, timeNote = "") => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
     for (const arm of ARMS) {
       const n = sizeOf(arm);
@@ -598,6 +671,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         quoteFields: [],
         groupSize: sizes[arm]?.n ?? null,
         groupSizeQuote: sizes[arm]?.quote ?? null,
+        groupSizeOrigin: sizes[arm] ? "table" : undefined,
       };
     }
     for (const arm of ARMS) {
@@ -609,15 +683,28 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         const col = colsFor[arm][0];
         armData.groupSize = [...own][0];
         armData.groupSizeQuote = { arm, field: "groupSize", table: table.label, row: -1, column: col, text: columnLabel(table, col) };
+        armData.groupSizeOrigin = "header";
       }
     }
     const i = data.intervention;
     const c = data.comparator;
     if (!i || !c || i.stats.kind !== c.stats.kind || i.stats.kind === "unknown") return;
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c } });
+    const labelOf = (arm: ArmKey) => (arms.kind === "rows" ? table.rows[rowFor[arm]][0] ?? "" : columnLabel(table, colsFor[arm][0] ?? 0));
+    const armScore = arms.kind === "paired" ? 1 : Math.min(names.intervention.score(labelOf("intervention")), names.comparator.score(labelOf("comparator")));
+    const rowLabel = arms.kind === "rows" ? columnLabel(table, data.intervention?.quote && "column" in data.intervention.quote ? data.intervention.quote.column : 0) : table.rows[rowFor.intervention][0] ?? "";
+    const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: ${arms.kind === "rows" ? "column" : "row"} "${clip(rowLabel)}", ${arms.kind === "rows" ? "rows" : "columns"} "${clip(labelOf("intervention"))}" / "${clip(labelOf("comparator"))}"`;
+    const changeTable = CHANGE.test(table.caption) || [...colsFor.intervention, ...colsFor.comparator].some((col) => arms.kind === "columns" && CHANGE.test(columnLabel(table, col)));
+    // A row that pools alternatives ("ACEI or ARB") while the question names one of them is not its outcome.
+    const ownLabel = arms.kind === "rows" ? "" : table.rows[rowFor.intervention][0] ?? "";
+    // Units ("m/s", "(mg/dl)") are not alternatives: only the label before its unit is split.
+    const parts = ownLabel.replace(/\([^()]*\)/g, " ").split(",")[0].split(/\s+or\s+|\s*\/\s*/i).filter((p) => p.trim().length > 1);
+    const pooledRow = parts.length >= 2 && !/\bor\b|\//i.test(outcome.phrase) && parts.some((p) => outcomeScore(outcome, p) >= 0.5) && parts.some((p) => outcomeScore(outcome, p) === 0);
+    const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow, test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined });
   };
   if (arms.kind === "paired") {
-    const chosen = pickTimepoint(table, arms.intervention, outcome, () => 0);
+    const pairedNote = { text: "" };
+    const chosen = pickTimepoint(table, arms.intervention, outcome, () => 0, pairedNote);
     if (chosen.length !== 1) return out;
     const c = chosen[0];
     table.rows.forEach((row, r) => {
@@ -633,7 +720,8 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         data[arm] = { stats, quote: { arm, field: "mean", table: table.label, row: r, column: c, text: row[c] }, quoteFields: [], groupSize: null, groupSizeQuote: null };
       }
       if (data.intervention.stats.kind !== data.comparator.stats.kind) return;
-      out.push({ score, kind: data.intervention.stats.kind === "count" ? "count" : "continuous", arms: data });
+      const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: row "${clip(row[0])}", column "${clip(columnLabel(table, c))}" (intervention value, comparator value in brackets)`;
+      out.push({ score, kind: data.intervention.stats.kind === "count" ? "count" : "continuous", arms: data, source: "table", where, timeNote: pairedNote.text, armScore: 1 });
     });
     return out;
   }
@@ -651,11 +739,12 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       if (captionRow && captionRow.row === r) score = captionRow.score;
       else if (score < 0.5 || own === 0 && withContext === 0) return;
       const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
+      const note = { text: "" };
       const colsFor = {
-        intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l)),
+        intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l), note),
         comparator: pickTimepoint(table, arms.comparator, outcome, (l) => names.comparator.score(l)),
       };
-      build({ intervention: r, comparator: r }, colsFor, score * followUpFactor(table, colsFor.intervention, outcome), hints);
+      build({ intervention: r, comparator: r }, colsFor, score * followUpFactor(table, colsFor.intervention, outcome), hints, note.text);
     });
   } else {
     const width = table.rows[0]?.length ?? 0;
@@ -690,7 +779,8 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         }
         if (score < 0.5) continue;
         const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
-        if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0);
+        const note = { text: "" };
+        if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0, note);
         const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed|total|total n|n total|patients|participants|analy[sz]ed|randomi[sz]ed|no\.? of (patients|participants))$/i.test(columnLabel(table, c).trim()));
         for (const arm of ARMS) {
           const r = arm === "intervention" ? ri : rc;
@@ -704,12 +794,12 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         const lastHeader = table.header[table.header.length - 1] ?? [];
         if (statColumns.length >= 2 && statColumns.length <= 3 && statColumns.every((c) => columnRole(lastHeader[c] ?? "") !== null)) {
           const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), ...statColumns.map((c) => hintsOf(columnLabel(table, c))));
-          build({ intervention: ri, comparator: rc }, { intervention: statColumns, comparator: statColumns }, score, hints);
+          build({ intervention: ri, comparator: rc }, { intervention: statColumns, comparator: statColumns }, score, hints, note.text);
           if (out.length > before) continue;
         }
         for (const c of statColumns) {
           const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), hintsOf(columnLabel(table, c)));
-          build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints);
+          build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints, note.text);
           if (out.length > before) break;
         }
       }
@@ -721,6 +811,14 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
 interface SizeFact {
   n: number;
   quote: ArmQuote;
+  /** "text": stated with the arm in the report's text (randomised or analysed); "tables": the most frequent n over the arm's columns in the report's tables. */
+  origin: "text" | "tables";
+}
+
+/** A label or sentence shortened for a reason string. */
+function clip(text: string, max = 80): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -804,7 +902,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
     let bestCount = 0;
     for (const [n, entry] of counts) {
       if (entry.count > bestCount) {
-        best = { n, quote: entry.quote };
+        best = { n, quote: entry.quote, origin: "text" };
         bestCount = entry.count;
       }
     }
@@ -890,6 +988,7 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);
       const mentions = { intervention: names.intervention.mentions(sentence), comparator: names.comparator.mentions(sentence) };
+      const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
       const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
       const zero = ZERO.exec(sentence);
       if (!assigned && zero) {
@@ -901,18 +1000,18 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
             if (otherValues.length === 1) {
               const zeroStats: CellStats = { kind: "count", events: 0 };
               const pieces = { [arm]: { stats: zeroStats, start: zero.index, end: near.end }, [other]: otherValues[0] } as Record<ArmKey, ProseValue>;
-              out.push(proseCandidate(pieces, span.start, text, score));
+              out.push(proseCandidate(pieces, span.start, text, score, sentence, armScore));
             }
           }
         }
       }
-      if (assigned) out.push(proseCandidate(assigned, span.start, text, score));
+      if (assigned) out.push(proseCandidate(assigned, span.start, text, score, sentence, armScore));
     }
   }
   return out;
 }
 
-function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number): Candidate {
+function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number, sentence: string, armScore: number): Candidate {
   const arms = {} as Record<ArmKey, ArmData>;
   for (const arm of ARMS) {
     const v = pieces[arm];
@@ -926,7 +1025,8 @@ function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text
       groupSizeQuote: null,
     };
   }
-  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms };
+  const where = `the sentence "${clip(sentence, 200)}"`;
+  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms, source: "prose", where, timeNote: "", armScore };
 }
 
 function assignProse(
@@ -994,17 +1094,89 @@ function bestItem(items: string[], arm: ArmName, other: ArmName): number | null 
   return best.length === 1 ? best[0] : null;
 }
 
-/** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI. */
-function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>): { values: Record<ArmKey, ArmValues>; derived: Derivation[]; quotes: ArmQuote[] } | null {
+/** One value's evidence class, before calibration: the kind of source and how it was read. */
+interface Evidence {
+  /** 0–1 confidence. */
+  confidence: number;
+  reason: string;
+}
+
+interface Finalised {
+  values: Record<ArmKey, ArmValues>;
+  derived: Derivation[];
+  quotes: ArmQuote[];
+  evidence: Partial<Record<ArmKey, Partial<Record<ArmField, Evidence>>>>;
+}
+
+/**
+ * Calibration of the confidences (see docs/methods/arm-extraction.md): each factor follows the share
+ * of right values in one evidence class on the open TRAINING reports of ../shared/extraction-arms
+ * (`ARM_BENCH_CALIBRATION=1 node bench/arm-extraction.mjs`), rounded; not on the 10 development
+ * reports the first rules were built on (their classes look better than unseen reports'), and never
+ * on the locked part.
+ */
+const CALIBRATION = {
+  /** A value read at a table row whose label names the whole outcome, in the arm's own column. */
+  table: 0.95,
+  /** A value read from a sentence naming the outcome and both arms. */
+  prose: 0.9,
+  /**
+   * Outcome match (0–1, see outcomeScore) at and above which the outcome counts as named: every concept
+   * of the question's outcome in the row label (a label with extra words, units or the caption's
+   * share scores 0.75–1). Below it the confidence falls with the square of the shortfall.
+   */
+  outcomeFull: 0.75,
+  /** An arm matched only by part of its name, or only by its role word ("Intervention", "Control"): in a table's two arm columns, or in a sentence. */
+  partialArm: 0.85,
+  roleOnlyArm: { table: 0.9, prose: 0.4 },
+  /** A table of changes from baseline for a question about values (or the reverse); a baseline question read outside baseline data. */
+  changeMismatch: 0.5,
+  /** The question names no timepoint and the table has several: the final/post-treatment one was taken. */
+  chosenTimepoint: 0.9,
+  /** A count derived from a percentage of n (exactly one integer fits). */
+  derivedEvents: 0.95,
+  /** An SD derived from an SE or a CI. */
+  derivedSd: 0.95,
+  /** A pooled SD from a t or p value: both arms get the same SD (an assumption), so it stays below the threshold. */
+  pooledSd: 0.7,
+  /** Group size: in the cell itself, over the arm's own columns, elsewhere in the same table, stated in the text with the arm, the most frequent n in the report's tables. */
+  size: { cell: 1, header: 1, table: 0.95, text: 0.95, tables: 0.8 },
+  /**
+   * No data for the outcome were found; the arm's n is the one stated in the text, or the most frequent
+   * over the report's tables. Below the threshold by design: without the outcome matched, which n the
+   * outcome was analysed on is unknown (item 1 of issue 26: no number without arm, outcome and timepoint).
+   */
+  sizeOnly: { text: 0.45, tables: 0.7 },
+};
+
+/** Values below this confidence are withheld ('not found', with the candidate's quotes); set on the open part. */
+export const ABSTAIN_BELOW = 0.8;
+
+/** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
+function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
   const quotes: ArmQuote[] = [];
+  const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
+  const outcomeFactor = Math.min(1, candidate.score / (candidate.source === "prose" ? 0.95 : 1) / CALIBRATION.outcomeFull) ** 2;
+  const roleOnly = Math.abs(candidate.armScore - 0.45) < 1e-9;
+  const armFactor = candidate.armScore >= 0.99 ? 1 : roleOnly || candidate.armScore < 0.45 ? CALIBRATION.roleOnlyArm[candidate.source] : CALIBRATION.partialArm;
+  const timeFactor = /the question names none/.test(candidate.timeNote) || /overall\/total/.test(candidate.timeNote) ? CALIBRATION.chosenTimepoint : 1;
+  const changeFactor = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow ? CALIBRATION.changeMismatch : 1;
+  const base = (candidate.source === "table" ? CALIBRATION.table : CALIBRATION.prose) * outcomeFactor * armFactor * timeFactor * changeFactor;
+  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${roleOnly ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}${candidate.baselineMismatch ? ", not a table or column of baseline values as asked" : ""}${candidate.pooledRow ? ", the row pools alternatives of which the question names one" : ""}`;
+  const timeWords = candidate.timeNote ? `; timepoint: ${candidate.timeNote}` : outcome.timepoint ? "; the question's timepoint is not in the labels" : "";
+  const readAt = `${candidate.where} (${matchWords})${timeWords}`;
+  const put = (arm: ArmKey, field: ArmField, confidence: number, reason: string) => {
+    (evidence[arm] ??= {})[field] = { confidence: Math.max(0, Math.min(1, confidence)), reason };
+  };
   for (const arm of ARMS) {
     const data = candidate.arms[arm];
     const s = data.stats;
     const v = values[arm];
     let n = s.groupSize ?? data.groupSize ?? sizes[arm]?.n ?? null;
     const nQuote: ArmQuote | null = s.groupSize !== undefined ? { ...data.quote, field: "groupSize" } : data.groupSizeQuote ?? sizes[arm]?.quote ?? null;
+    const nOrigin: keyof typeof CALIBRATION.size = s.groupSize !== undefined ? "cell" : data.groupSize !== null ? data.groupSizeOrigin ?? "table" : sizes[arm]?.origin ?? "tables";
     if (candidate.kind === "count") {
       if (s.events !== undefined) {
         if (n !== null && s.events > n) return null;
@@ -1013,34 +1185,101 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>):
         }
         v.events = s.events;
         quotes.push({ ...data.quote, field: "events" });
+        put(arm, "events", base, `read at ${readAt}`);
       } else if (s.percent !== undefined && n !== null) {
         const k = countFromPercent(s.percent, s.percentDecimals ?? 0, n);
         if (k === null) return null;
         v.events = k;
-        derived.push({ arm, field: "events", from: `${s.percent}% of n = ${n}` });
+        const from = `${s.percent}% of n = ${n}`;
+        derived.push({ arm, field: "events", from });
         quotes.push({ ...data.quote, field: "events" });
+        put(arm, "events", base * CALIBRATION.derivedEvents * CALIBRATION.size[nOrigin], `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`);
       } else return null;
     } else {
       if (s.mean === undefined) return null;
       v.mean = s.mean;
       quotes.push({ ...data.quote, field: "mean" });
+      put(arm, "mean", base, `read at ${readAt}`);
       if (s.sd !== undefined) {
         v.sd = s.sd;
         quotes.push({ ...data.quote, field: "sd" });
+        put(arm, "sd", base, `read at ${readAt}`);
       } else if (s.se !== undefined && n !== null) {
         v.sd = roundTo(sdFromSe(s.se, n), 4);
-        derived.push({ arm, field: "sd", from: `SE ${s.se} × √${n}` });
+        const from = `SE ${s.se} × √${n}`;
+        derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
+        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
       } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
         v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
-        derived.push({ arm, field: "sd", from: `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}` });
+        const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
+        derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
+        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`);
       }
     }
     v.groupSize = n;
-    if (n !== null && nQuote) quotes.push({ ...nQuote, arm, field: "groupSize" });
+    if (n !== null && nQuote) {
+      quotes.push({ ...nQuote, arm, field: "groupSize" });
+      const how = {
+        cell: `written with the value at ${candidate.where}`,
+        header: `the n over the arm's columns of ${candidate.where.split(":")[0]} ("${nQuote.text}")`,
+        table: `the arm's n elsewhere in ${candidate.where.split(":")[0]} ("${nQuote.text}")`,
+        text: `the arm's randomised/analysed number stated in the text ("${nQuote.text}"); the outcome's row gives none`,
+        tables: `the arm's most frequent n over the report's tables ("${nQuote.text}"); the outcome's row gives none`,
+      }[nOrigin];
+      // An n is only as good as the match of the row it completes: given exactly when that row's values are.
+      put(arm, "groupSize", CALIBRATION.size[nOrigin] * base, how);
+    }
   }
-  return { values, derived, quotes };
+  // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
+  // follows. It assumes equal SDs in the two arms, so it is offered to the reviewer below the threshold.
+  const [vi, vc] = [values.intervention, values.comparator];
+  if (candidate.kind === "continuous" && candidate.test && vi.mean !== null && vc.mean !== null && vi.sd === null && vc.sd === null && vi.groupSize && vc.groupSize) {
+    const { p, t: tStat, text } = candidate.test;
+    const t = tStat ?? (p !== undefined ? tFromP(p, vi.groupSize, vc.groupSize) : null);
+    const sd = t === null ? null : sdFromT(vi.mean - vc.mean, t, vi.groupSize, vc.groupSize);
+    if (sd !== null && sd > 0) {
+      const from = `${text}${tStat === undefined ? ` → t(${vi.groupSize + vc.groupSize - 2} df) = ${roundTo(t ?? 0, 3)}` : ""}, MD ${roundTo(vi.mean - vc.mean, 4)}, n ${vi.groupSize} and ${vc.groupSize}`;
+      for (const arm of ARMS) {
+        values[arm].sd = roundTo(sd, 4);
+        derived.push({ arm, field: "sd", from });
+        quotes.push({ ...candidate.arms[arm].quote, field: "sd" });
+        put(arm, "sd", base * CALIBRATION.pooledSd, `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`);
+      }
+    }
+  }
+  return { values, derived, quotes, evidence };
+}
+
+/** The result with every value below ABSTAIN_BELOW withheld ('not found'), and its quotes kept as candidates. */
+function withConfidence(result: ArmExtraction, evidence: Finalised["evidence"], outcomeType: OutcomeType, abstainBelow: number): ArmExtraction {
+  const confidence = perValue<number | null>(null);
+  const reason = perValue<string | null>(null);
+  const candidates: ArmQuote[] = [];
+  const fields: ArmField[] = outcomeType === "binary" ? ["events", "groupSize"] : ["mean", "sd", "groupSize"];
+  for (const arm of ARMS) {
+    for (const field of ARM_FIELDS) {
+      const value = result[arm][field];
+      const ev = evidence[arm]?.[field];
+      if (value === null) {
+        if (fields.includes(field)) reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
+        continue;
+      }
+      if (!ev || ev.confidence < abstainBelow) {
+        candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
+        result[arm][field] = null;
+        reason[arm][field] = `not found: the best candidate (${value}${ev ? `, confidence ${ev.confidence.toFixed(2)}` : ""}) is too uncertain${ev ? ` — ${ev.reason}` : ""}`;
+        continue;
+      }
+      confidence[arm][field] = Math.round(ev.confidence * 100) / 100;
+      reason[arm][field] = ev.reason;
+    }
+  }
+  // A mean without its SD or an SD without its mean is still useful; a quote whose value was withheld is not evidence.
+  const kept = result.quotes.filter((q) => result[q.arm][q.field] !== null);
+  const derived = result.derived.filter((d) => result[d.arm][d.field] !== null);
+  return { ...result, quotes: kept, derived, confidence, reason, candidates };
 }
 
 /**
@@ -1051,11 +1290,17 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>):
  * are counts, continuous when means; from the outcome's wording when no data are found), per arm
  * `events` + `groupSize` or `mean` + `sd` + `groupSize` (null when the report does not give them),
  * the derivations applied (count from a percentage of a known n when exactly one integer fits;
- * SD = SE·√n or from a 95% CI, Cochrane Handbook 6.5.2.2) and one quote per value.
+ * SD = SE·√n or from a 95% CI, Cochrane Handbook 6.5.2.2), one quote per value, and per value a
+ * `confidence` (0–1, calibrated on the open development reports) and a `reason` (the table cell
+ * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
+ * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
+ * the bench passes 0 to calibrate) is withheld — null, its reason
+ * 'not found …', and its quotes in `candidates` for the reviewer.
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
-export function extractArms(report: TrialReport, question: ArmQuestion): ArmExtraction {
+export function extractArms(report: TrialReport, question: ArmQuestion, options: { abstainBelow?: number } = {}): ArmExtraction {
+  const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
   const outcome = makeOutcome(question, abbreviations);
@@ -1068,35 +1313,38 @@ export function extractArms(report: TrialReport, question: ArmQuestion): ArmExtr
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
-    const result = finalise(candidate, sizes);
+    const result = finalise(candidate, sizes, outcome);
     if (!result) continue;
-    return {
-      outcomeType: candidate.kind === "count" ? "binary" : "continuous",
-      intervention: result.values.intervention,
-      comparator: result.values.comparator,
-      derived: result.derived,
-      quotes: result.quotes,
-      extractor: "rules",
-    };
+    const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
+    return withConfidence(
+      {
+        outcomeType,
+        intervention: result.values.intervention,
+        comparator: result.values.comparator,
+        derived: result.derived,
+        quotes: result.quotes,
+        extractor: "rules",
+      },
+      result.evidence,
+      outcomeType,
+      abstainBelow,
+    );
   }
   const intervention = emptyArm();
   const comparator = emptyArm();
   const quotes: ArmQuote[] = [];
+  const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
   for (const arm of ARMS) {
     const size = sizes[arm];
     if (size) {
       (arm === "intervention" ? intervention : comparator).groupSize = size.n;
       quotes.push(size.quote);
+      const how = size.origin === "text" ? "stated with the arm in the text" : "the most frequent n over the report's tables";
+      (evidence[arm] ??= {}).groupSize = { confidence: CALIBRATION.sizeOnly[size.origin], reason: `the arm's group size, ${how} ("${size.quote.text}"); no data for the outcome were found` };
     }
   }
-  return {
-    outcomeType: outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess,
-    intervention,
-    comparator,
-    derived: [],
-    quotes,
-    extractor: "rules",
-  };
+  const outcomeType = outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess;
+  return withConfidence({ outcomeType, intervention, comparator, derived: [], quotes, extractor: "rules" }, evidence, outcomeType, abstainBelow);
 }
 
 /** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */
@@ -1109,6 +1357,9 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
     for (const arm of ARMS) {
       const size = sizes[arm];
       if (!size?.quote) continue;
+      // Across tables, an n is the arm's only when its label names the arm, not just its role ("Placebo" is not the comparator of a three-arm trial's active control).
+      const label = arms.kind === "columns" ? columnLabel(table, arms[arm][0]) : table.rows[arms[arm][0]]?.[0] ?? "";
+      if (names[arm].score(label) < 0.5) continue;
       const entry = tally[arm].get(size.n);
       if (entry) entry.count += 1;
       else tally[arm].set(size.n, { count: 1, quote: size.quote });
@@ -1117,7 +1368,7 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   for (const arm of ARMS) {
     const ranked = [...tally[arm].entries()].sort((a, b) => b[1].count - a[1].count);
-    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count)) out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote };
+    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count)) out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote, origin: "tables" };
   }
   return out;
 }

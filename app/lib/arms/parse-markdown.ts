@@ -21,7 +21,8 @@ export function stripInlineMarkdown(value: string, inCell = false): string {
     .replace(/~([^~\s]{1,6})~/g, "$1")
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>$~^'"])/g, "$1")
     .replace(/(\*\*|__)(\S(?:.*?\S)?)\1/g, "$2")
-    .replace(/(^|[^\w*])[*_](\S(?:.*?\S)?)[*_](?=[^\w*]|$)/g, "$1$2")
+    // Shortest emphasis first: "(*n* = 11) or (*n* = 6)" is two italic n's, not one span from the first to the third asterisk.
+    .replace(/(^|[^\w*])[*_](\S(?:.*?\S)??)[*_](?=[^\w*]|$)/g, "$1$2")
     .replace(/(^|\s)#{1,6}(?=\s)/g, "$1")
     .replace(/`/g, "");
   if (inCell) out = out.replace(/(\d)\s*\*+$/, "$1").replace(/\*+/g, "");

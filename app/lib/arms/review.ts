@@ -52,6 +52,12 @@ export function applyEdit(row: ArmStudyRow, arm: ArmKey, field: ArmField, value:
     ...row.result,
     [arm]: { ...row.result[arm], [field]: value },
     derived: row.result.derived.filter((d) => !(d.arm === arm && d.field === field)),
+    ...(row.result.confidence && row.result.reason
+      ? {
+          confidence: { ...row.result.confidence, [arm]: { ...row.result.confidence[arm], [field]: value === null ? null : 1 } },
+          reason: { ...row.result.reason, [arm]: { ...row.result.reason[arm], [field]: value === null ? `cleared by ${who}` : `entered by ${who}` } },
+        }
+      : {}),
     extractor: row.result.extractor.endsWith("+user") ? row.result.extractor : `${row.result.extractor}+user`,
   };
   return { ...row, result, audit: [...row.audit, { arm, field, oldValue: old, newValue: value, who, when: now.toISOString() }] };

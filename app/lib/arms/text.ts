@@ -38,6 +38,8 @@ export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  // Latin plurals of organisms and terms ("lactobacilli", "stimuli") meet their singular in "-us".
+  else if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
   if (w.length > 6 && w.endsWith("ing")) w = w.slice(0, -3);
   if (w.length > 6 && w.endsWith("ed")) w = w.slice(0, -2);
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);

@@ -48,18 +48,40 @@ export interface TableQuote {
 
 export type ArmQuote = TextQuote | TableQuote;
 
+/** Per arm and field: a 0–1 confidence, or the reason a value is given or withheld. */
+export type PerValue<T> = Record<ArmKey, Record<ArmField, T>>;
+
 export interface ArmExtraction {
   outcomeType: OutcomeType;
   intervention: ArmValues;
   comparator: ArmValues;
   derived: Derivation[];
   quotes: ArmQuote[];
+  /**
+   * Per value, 0–1: how often a value read with the same kind of evidence was right on the open
+   * development reports (null where no value is given). Absent on results stored before it existed.
+   */
+  confidence?: PerValue<number | null>;
+  /**
+   * Per value, in words: where it was read (table and row/column labels, or the sentence), which
+   * timepoint and why, and how it was derived; for a withheld value, why it was withheld ("not
+   * found …"). Absent on results stored before it existed.
+   */
+  reason?: PerValue<string | null>;
+  /** When values were withheld as too uncertain: the quotes of the best candidate, for the reviewer to check. */
+  candidates?: ArmQuote[];
   /** "rules" for the offline extractor; "rules+MODEL" when a language model filled gaps. */
   extractor: string;
 }
 
 export function emptyArm(): ArmValues {
   return { events: null, groupSize: null, mean: null, sd: null };
+}
+
+/** A per-value record with every field set to `value`. */
+export function perValue<T>(value: T): PerValue<T> {
+  const arm = (): Record<ArmField, T> => ({ events: value, groupSize: value, mean: value, sd: value });
+  return { intervention: arm(), comparator: arm() };
 }
 
 export function isTableQuote(quote: ArmQuote): quote is TableQuote {
