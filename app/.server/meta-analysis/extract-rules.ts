@@ -14,7 +14,7 @@
  * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
-import { extractEffects, lowerInitial, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
+import { extractEffects, isVagueOutcome, lowerInitial, normaliseOutcomePhrase, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
 import {
   extractDesign,
   extractOutcomes,
@@ -167,6 +167,8 @@ export interface Found {
   comparison: string | null;
   timepoint: string | null;
   isPooledEstimate: boolean;
+  /** True when the phrase names nothing measured (app/lib/extraction isVagueOutcome). */
+  outcomeVague?: boolean;
 }
 
 /** How a grammar measure becomes a row: the pooled measure and the ratio reported, if another. */
@@ -202,6 +204,7 @@ function estimatesAsRows(text: string, title: string): Found[] {
       comparison: e.comparison,
       timepoint: e.timepoint,
       isPooledEstimate: e.isPooledEstimate,
+      outcomeVague: e.outcomeVague,
     });
   }
   return out;
@@ -267,8 +270,10 @@ export function findEffectData(text: string, title = ""): Found[] {
       }
     }
   }
+  // Only arm-level statements hide an estimate: list items of one measure share the quote's start ("sHR of 0.22 (…), 0.53 (…)").
+  const arms = [...found];
   for (const f of estimatesAsRows(text, title)) {
-    if (found.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
+    if (arms.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
     found.push(f);
   }
   return found.sort((a, b) => a.quote.start - b.quote.start);
@@ -305,12 +310,36 @@ function outcomeForArms(text: string, sentenceStart: number, armStart: number): 
 /** What a row is called when its sentence names no outcome and the study names no primary outcome. */
 export const UNNAMED_OUTCOME = "unnamed outcome";
 
+/** The numbers of an effect, so the same effect stated twice (abstract and results, results and table) is recognised. */
+function numbersKey(measure: string, data: EffectData): string {
+  switch (data.kind) {
+    case "counts":
+      return `${measure}|c|${data.events1}/${data.n1}|${data.events2}/${data.n2}`;
+    case "means":
+      return `${measure}|m|${data.mean1}|${data.sd1}|${data.n1}|${data.mean2}|${data.sd2}|${data.n2}`;
+    case "estimate-ci":
+      return `${measure}|e|${data.estimate}|${data.lower}|${data.upper}`;
+    default:
+      return `${measure}|${JSON.stringify(data)}`;
+  }
+}
+
+/** Reasons a row's outcome phrase is uncertain (shown to the reviewer in `outcomeUncertain`). */
+export const UNCERTAIN_OUTCOME = {
+  vague: "the sentence names no outcome of its own for this effect",
+  shared: "another effect of this study with different numbers has the same outcome phrase",
+} as const;
+
 /**
  * Extracts effect data from one study. Abstract first; the full text (`fullTextAnalysis`) is read
  * too and adds what the abstract lacks. Each row carries the outcome phrase from its own sentence
  * (else the outcome the study names as primary, else {@link UNNAMED_OUTCOME}, which never pools
- * automatically), its comparison, timepoint and whether it is the study's own pooled result. A
- * study gives one row per (outcome, measure, comparison, timepoint): the first statement wins.
+ * automatically), its comparison, timepoint and whether it is the study's own pooled result.
+ * Every distinct effect becomes a row: two statements merge only when they are the same effect
+ * stated twice (results and conclusion, abstract and full text) — the same measure and the same
+ * numbers — and the merged row keeps every quote. A row whose outcome phrase is uncertain (vague, or shared with a different effect of
+ * the study) carries the reason in `outcomeUncertain`, so the
+ * reviewer names it; such rows are not pooled automatically (group.ts).
  * Returns no rows and an ExcludedStudy reason when nothing usable is found.
  */
 export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
@@ -323,40 +352,73 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
 
   const design = classifyDesign(title, sources.map((s) => s.text).join("\n"));
   const rows: ExtractedStudyData[] = [];
-  const seen = new Set<string>();
+  const byNumbers = new Map<string, ExtractedStudyData>();
   for (const { text, source } of sources) {
     const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
     const fallback = primary ? lowerInitial(tidyPhrase(primary.outcome.quote, 8)) : "";
     const size = pickSampleSize(extractSampleSizes(text));
     for (const f of findEffectData(text, title)) {
-      const outcome = f.outcome || fallback || UNNAMED_OUTCOME;
-      const key = [normaliseOutcome(outcome), f.reportedMeasure ?? f.measure, f.comparison ?? "", f.timepoint ?? ""].join("|");
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const own = f.outcome && !f.outcomeVague && !isVagueOutcome(f.outcome) ? f.outcome : "";
+      const outcome = own || fallback || f.outcome || UNNAMED_OUTCOME;
+      const quote: SupportingQuote = { quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source };
+      const key = numbersKey(f.reportedMeasure ?? f.measure, f.data);
+      const same = byNumbers.get(key);
+      if (same) {
+        same.quotes.push(quote);
+        // The restatement may name the outcome the first statement left vague.
+        if (own && same.outcomeUncertain === UNCERTAIN_OUTCOME.vague) {
+          same.outcome = own;
+          delete same.outcomeUncertain;
+        }
+        continue;
+      }
       const armN =
         f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
-      rows.push({
+      // The study's primary outcome stands in for a sentence that names none (as before); a vague phrase is marked.
+      const uncertain = own || (fallback && outcome === fallback) ? null : UNCERTAIN_OUTCOME.vague;
+      const row: ExtractedStudyData = {
         studyId,
         title,
         outcome,
         measure: f.measure,
         ...(f.reportedMeasure ? { reportedMeasure: f.reportedMeasure } : {}),
         data: f.data,
-        quotes: [{ quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source }],
+        quotes: [quote],
         extractedBy: RULES_EXTRACTOR,
         design,
         totalN: armN ?? size?.value ?? null,
         comparison: f.comparison,
         timepoint: f.timepoint,
         isPooledEstimate: f.isPooledEstimate,
-      });
+        ...(uncertain ? { outcomeUncertain: uncertain } : {}),
+      };
+      rows.push(row);
+      byNumbers.set(key, row);
     }
   }
+  markSharedPhrases(rows);
   if (rows.length === 0) {
     const reason = sources.length > 1 ? `${NO_DATA_REASON} or the full text` : sources[0]!.source === "fullText" ? NO_DATA_REASON.replace("the abstract", "the full text") : NO_DATA_REASON;
     return { rows: [], excluded: { studyId, title, reason } };
   }
   return { rows, excluded: null };
+}
+
+/**
+ * Marks rows of one study that share an outcome phrase, measure, comparison and timepoint with a
+ * row of different numbers (two effects the text words alike): the phrase does not tell them
+ * apart, so the reviewer must (`outcomeUncertain` = shared).
+ */
+function markSharedPhrases(rows: ExtractedStudyData[]): void {
+  const groups = new Map<string, ExtractedStudyData[]>();
+  for (const r of rows) {
+    const key = [normaliseOutcomePhrase(r.outcome), r.reportedMeasure ?? r.measure, r.comparison ?? "", r.timepoint ?? ""].join("|");
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const list of groups.values()) {
+    if (list.length < 2) continue;
+    for (const r of list) r.outcomeUncertain ??= UNCERTAIN_OUTCOME.shared;
+  }
 }
 
 /** {@link extractStudyByRules} over a list of studies. */

@@ -59,6 +59,7 @@ export const ExtractedRowSchema = z.object({
   timepoint: z.string().max(200).nullable().optional(),
   isPooledEstimate: z.boolean().optional(),
   poolGroup: z.string().trim().max(100).optional(),
+  outcomeUncertain: z.string().max(300).optional(),
 }) satisfies z.ZodType<ExtractedStudyData, unknown>;
 
 export const MetaStudySchema = z.object({

@@ -219,6 +219,15 @@ function DataTableRow({
               {row.timepoint ? `at ${row.timepoint}` : ""}
             </span>
           )}
+          {row.outcomeUncertain && (
+            <span
+              data-testid="outcome-uncertain"
+              className="mt-1 block max-w-48 rounded bg-amber-50 px-1 text-xs text-amber-900"
+              title="Name the outcome (or give a pool group) to pool this row; until then it is listed, not pooled."
+            >
+              Check the outcome: {row.outcomeUncertain}
+            </span>
+          )}
           {row.isPooledEstimate && (
             <span
               data-testid="pooled-estimate"

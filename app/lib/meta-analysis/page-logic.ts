@@ -120,9 +120,11 @@ export function withPoolGroup(row: DataRow, poolGroup: string): DataRow {
   return next;
 }
 
-/** A row with another outcome name (trimmed when sent). */
+/** A row with another outcome name (trimmed when sent); the reviewer has named it, so it is no longer uncertain. */
 export function withOutcome(row: DataRow, outcome: string): DataRow {
-  return { ...row, outcome, extractedBy: "user" };
+  const next: DataRow = { ...row, outcome, extractedBy: "user" };
+  delete next.outcomeUncertain;
+  return next;
 }
 
 /**

@@ -176,6 +176,13 @@ export interface ExtractedStudyData {
    * timepoint (app/.server/meta-analysis/group.ts).
    */
   poolGroup?: string;
+  /**
+   * Why the row's outcome phrase is uncertain, when it is (the sentence names no outcome of its
+   * own, or another effect of the study is worded alike): the
+   * reviewer should name the outcome. Such rows are listed, not pooled automatically, until the
+   * reviewer names the outcome or gives a pool group. Absent when the phrase is the effect's own.
+   */
+  outcomeUncertain?: string;
 }
 
 /** A study left out of pooling, with the reason shown to the user. */
