@@ -11,7 +11,7 @@ import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQ
 import type { ReportTable, TrialReport } from "./arms/document.ts";
 import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
-import type { EffectSize, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
+import type { EffectData, EffectSize, ExtractedStudyData, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
 
 /** One outcome of a review's extraction: its name and the arms it compares. */
 export interface ReviewOutcome {
@@ -258,6 +258,100 @@ export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy
 
 const fmt = (x: number) => String(Number(x.toPrecision(4)));
 
+/** The measure each outcome type is pooled in until the reviewer picks another (the Data extraction tab's defaults). */
+export const DEFAULT_POOL_MEASURES: Readonly<{ binary: Measure; continuous: Measure }> = { binary: "OR", continuous: "SMD" };
+
+/** The outcome type and measure a reviewer chose for one outcome (kept so /meta-analysis opens with the same). */
+export interface PoolChoice {
+  type: Exclude<OutcomeType, "unknown">;
+  measure: Measure;
+}
+
+/** Browser-storage key of a review outcome's {@link PoolChoice}. */
+export function poolChoiceKey(reviewId: string, outcomeId: number): string {
+  return `metamind.review-pool:${reviewId}:${outcomeId}`;
+}
+
+/**
+ * A stored {@link PoolChoice} read back, or null when absent or not a valid choice (a measure the
+ * type cannot give is not a choice).
+ */
+export function parsePoolChoice(raw: string | null): PoolChoice | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<PoolChoice>;
+    if (v.type === "binary" && BINARY_POOL_MEASURES.includes(v.measure as Measure)) return { type: "binary", measure: v.measure as Measure };
+    if (v.type === "continuous" && CONTINUOUS_POOL_MEASURES.includes(v.measure as Measure)) return { type: "continuous", measure: v.measure as Measure };
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * How one study enters an outcome's pooling, with the data escalc reads: its arm data for `type`
+ * when complete, else its reported estimate with 95% CI when it is of `measure`, else nothing (with
+ * the reason). The one decision both the Data extraction tab's pooling and the rows sent to
+ * /meta-analysis use, so both pool the same numbers.
+ */
+export function studyPoolData(
+  s: Pick<ReviewExtractionStudy, "result" | "reported">,
+  options: { type: Exclude<OutcomeType, "unknown">; measure: Measure },
+): { via: "arm-data" | "reported-estimate"; data: EffectData; note: string } | { via: "none"; note: string } {
+  const data = armEffectData({ ...s.result, outcomeType: options.type });
+  if (data) return { via: "arm-data", data, note: "arm-level data" };
+  const r = s.reported;
+  if (r && r.measure === options.measure) {
+    return {
+      via: "reported-estimate",
+      data: { kind: "estimate-ci", estimate: r.estimate, lower: r.lower, upper: r.upper },
+      note: `no complete arm data: reported ${r.measure} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
+    };
+  }
+  return { via: "none", note: r ? `no complete arm data; its reported estimate is a ${r.measure}, not a ${options.measure}` : "no complete arm data and no reported estimate with CI" };
+}
+
+/**
+ * The rows of the meta-analysis data table for one review outcome, exactly as the Data extraction
+ * tab pools it ({@link studyPoolData}: corrected arm data, else a reported estimate of the same
+ * measure): one row per study that has data, `studyId` the record id, the outcome's name as both
+ * outcome and pool group (so the rows pool together, as in the tab), the chosen measure, the arm
+ * quotes, and `extractedBy` saying whether the reviewer corrected a value. Studies without data are
+ * returned in `excluded` with the reason.
+ */
+export function reviewOutcomeRows(
+  extraction: ReviewOutcomeExtraction,
+  choice: PoolChoice,
+): { rows: ExtractedStudyData[]; excluded: { studyId: string; title: string; reason: string }[] } {
+  const rows: ExtractedStudyData[] = [];
+  const excluded: { studyId: string; title: string; reason: string }[] = [];
+  const name = extraction.outcome.name.trim().slice(0, 100);
+  for (const s of extraction.studies) {
+    const use = studyPoolData(s, choice);
+    if (use.via === "none") {
+      excluded.push({ studyId: String(s.recordId), title: s.title, reason: `${extraction.outcome.name}: ${use.note}` });
+      continue;
+    }
+    const i = s.result.intervention;
+    const c = s.result.comparator;
+    rows.push({
+      studyId: String(s.recordId),
+      title: s.title,
+      outcome: extraction.outcome.name,
+      measure: choice.measure,
+      data: use.data,
+      quotes: [],
+      extractedBy: `review data extraction (${use.note}${s.audit.length ? `; ${s.audit.length} correction${s.audit.length === 1 ? "" : "s"} by the reviewer` : ""})`,
+      design: null,
+      totalN: use.via === "arm-data" ? (i.groupSize ?? 0) + (c.groupSize ?? 0) || null : null,
+      comparison: `${extraction.outcome.intervention} vs ${extraction.outcome.comparator}`.slice(0, 300),
+      timepoint: null,
+      poolGroup: name,
+    });
+  }
+  return { rows, excluded };
+}
+
 /**
  * Pools one outcome with the meta-analysis engine. A study with complete arm data for `type`
  * (events and n per arm; or mean, SD > 0 and n ≥ 2 per arm) contributes escalc(`measure`) of those
@@ -273,30 +367,15 @@ export function poolReviewOutcome(
   const effects: EffectSize[] = [];
   const out: PooledStudy[] = [];
   for (const s of studies) {
-    const data = armEffectData({ ...s.result, outcomeType: options.type });
+    const use = studyPoolData(s, options);
     try {
-      if (data) {
-        const e = escalc(options.measure, data);
-        effects.push(e);
-        out.push({ recordId: s.recordId, title: s.title, via: "arm-data", yi: e.yi, vi: e.vi, note: "arm-level data" });
+      if (use.via === "none") {
+        out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: use.note });
         continue;
       }
-      if (s.reported && s.reported.measure === options.measure) {
-        const r = s.reported;
-        const e = escalc(options.measure, { kind: "estimate-ci", estimate: r.estimate, lower: r.lower, upper: r.upper });
-        effects.push(e);
-        out.push({
-          recordId: s.recordId,
-          title: s.title,
-          via: "reported-estimate",
-          yi: e.yi,
-          vi: e.vi,
-          note: `no complete arm data: reported ${r.measure} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
-        });
-        continue;
-      }
-      const why = s.reported ? `no complete arm data; its reported estimate is a ${s.reported.measure}, not a ${options.measure}` : "no complete arm data and no reported estimate with CI";
-      out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: why });
+      const e = escalc(options.measure, use.data);
+      effects.push(e);
+      out.push({ recordId: s.recordId, title: s.title, via: use.via, yi: e.yi, vi: e.vi, note: use.note });
     } catch (error) {
       if (!(error instanceof MetaInputError)) throw error;
       out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: error.message });

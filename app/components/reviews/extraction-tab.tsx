@@ -14,7 +14,10 @@ import {
   applyStoredEdits,
   BINARY_POOL_MEASURES,
   CONTINUOUS_POOL_MEASURES,
+  DEFAULT_POOL_MEASURES,
   dominantOutcomeType,
+  parsePoolChoice,
+  poolChoiceKey,
   poolReviewOutcome,
   type QuoteContext,
   type ReviewExtractionStudy,
@@ -28,6 +31,15 @@ import type { ReviewWithSources } from "~/lib/reviews-client";
 const FIELD_LABEL: Record<ArmField, string> = { events: "Events", groupSize: "n", mean: "Mean", sd: "SD" };
 const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", comparator: "Comparator" };
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
+
+/** localStorage, or null where it is unavailable (private mode, blocked storage). */
+function safeStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** fetch → JSON, throwing the server's message on an error status. */
 async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
@@ -160,7 +172,7 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
   const [error, setError] = useState<string | null>(null);
   const [cell, setCell] = useState<{ recordId: number; arm: ArmKey; field: ArmField } | null>(null);
   const [type, setType] = useState<"binary" | "continuous">("binary");
-  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ binary: "OR", continuous: "SMD" });
+  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ ...DEFAULT_POOL_MEASURES });
   const [analysed, setAnalysed] = useState(false);
 
   useEffect(() => {
@@ -186,7 +198,10 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
       try {
         const body = await call<ReviewOutcomeExtraction & { included: number }>(`${base}/${id}`);
         setData(body);
-        setType(dominantOutcomeType(body.studies));
+        // The type and measure this outcome was last pooled in (they open /meta-analysis the same way).
+        const stored = parsePoolChoice(safeStorage()?.getItem(poolChoiceKey(review.id, id)) ?? null);
+        setType(stored?.type ?? dominantOutcomeType(body.studies));
+        if (stored) setMeasures((m) => ({ ...m, [stored.type]: stored.measure }));
       } catch (e) {
         setData(null);
         setError(e instanceof Error ? e.message : "The extraction failed.");
@@ -194,7 +209,7 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
         setLoading(false);
       }
     },
-    [base],
+    [base, review.id],
   );
 
   useEffect(() => {
@@ -275,6 +290,10 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
   }
 
   const measure = type === "binary" ? measures.binary : measures.continuous;
+  const shownOutcomeId = data?.outcome.id ?? null;
+  useEffect(() => {
+    if (shownOutcomeId !== null) safeStorage()?.setItem(poolChoiceKey(review.id, shownOutcomeId), JSON.stringify({ type, measure }));
+  }, [review.id, shownOutcomeId, type, measure]);
   const pooling = useMemo(
     () => (analysed && data ? poolReviewOutcome(data.studies, { type, measure, method: DEFAULT_OPTIONS.method, test: DEFAULT_OPTIONS.test }) : null),
     [analysed, data, type, measure],
