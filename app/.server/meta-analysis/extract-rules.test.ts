@@ -309,3 +309,23 @@ describe("extractStudyByRules: every reported effect is a row", () => {
     expect(rows.map((r) => r.outcomeUncertain)).toEqual([UNCERTAIN_OUTCOME.shared, UNCERTAIN_OUTCOME.shared]);
   });
 });
+
+// RevMan's data types read from invented reports (issue 26 item 6): the type follows the text.
+describe("extractStudyByRules: rates and O − E", () => {
+  it("events over person-time per arm are a rate ratio, never a 2×2", () => {
+    const { rows } = rowsOf(simple("Major bleeding occurred as 12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years with placebo."));
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([
+      ["major bleeding", "RR", "IRR", { kind: "rates", events1: 12, time1: 1200, events2: 20, time2: 1180 }],
+    ]);
+  });
+
+  it("'x/t person-months' with the control named first is swapped to intervention first", () => {
+    const { rows } = rowsOf(simple("Infections: 41/1990 person-months in the placebo group versus 30/2100.5 person-months in the vaccine group."));
+    expect(rows.map((r) => r.data)).toEqual([{ kind: "rates", events1: 30, time1: 2100.5, events2: 41, time2: 1990 }]);
+  });
+
+  it("O − E with its variance is a Peto log hazard ratio", () => {
+    const { rows } = rowsOf(simple("Overall survival favoured surgery (O − E = −5.2, V = 10.1)."));
+    expect(rows.map((r) => [r.measure, r.reportedMeasure, r.data])).toEqual([["RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }]]);
+  });
+});

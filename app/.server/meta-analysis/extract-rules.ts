@@ -11,7 +11,11 @@
  *   odds, risk, hazard and rate ratios, risk and mean differences and SMDs become rows;
  * - events / totals per arm: "12/100 vs 20/98", "12 of 100 … and 20 of 98",
  *   "90 [8%] of 1088 vs 64 [6%] of 1054";
- * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
+ * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)";
+ * - events over person-time per arm (RevMan "rates"): "12 events in 1,200 person-years vs 20 in
+ *   1,180 person-years" → a rate ratio (reportedMeasure IRR), never a 2×2;
+ * - O − E with its variance (time-to-event data): "O − E = −5.2, V = 10.1" → a Peto log hazard
+ *   ratio (reportedMeasure HR).
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
 import { extractEffects, isVagueOutcome, lowerInitial, normaliseOutcomePhrase, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
@@ -151,7 +155,22 @@ const ARM_MEAN_SD = String.raw`(${NUM})\s*[(\[]\s*SD\s*[:=]?\s*(${NUM})\s*[;,]\s
 const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
 const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
 
+/**
+ * Events over person-time per arm (RevMan "rates"): "12 events in 1,200 person-years",
+ * "8 bleeds over 310 patient-years", "30 infections during 2100.5 person-months".
+ */
+const PERSON_TIME = String.raw`(?:person|patient|participant|subject|woman|women|child)[- ]?(?:years?|months?|weeks?|days?)`;
+const ARM_RATE = String.raw`(?<![\d.,/·])(${INT})\s*(?:\s(?:[\p{L}-]+\s+){0,3}?(?:in|over|during|per)\s+|\/\s*)(\d{1,3}(?:,\d{3})+(?:[.·]\d+)?|\d+(?:[.·]\d+)?)\s+${PERSON_TIME}`;
+const RATES = new RegExp(ARM_RATE + BETWEEN_ARMS + ARM_RATE, "giu");
+const PERSON_TIME_ANY = new RegExp(PERSON_TIME, "iu");
+/** Numbers followed by person-time are never group sizes. */
+const PERSON_TIME_AFTER = new RegExp(String.raw`^\s*${PERSON_TIME}`, "iu");
+
+/** "O − E = −5.2, V = 10.1", "O-E −5.2 (variance 10.1)": observed minus expected events and its variance. */
+const OE_VAR = new RegExp(String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`, "gu");
+
 const int = (raw: string) => Number(raw.replace(/,/g, ""));
+const decimal = (raw: string) => parseDecimal(raw.replace(/,(?=\d{3})/g, "").replace("−", "-"));
 /** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
 const percent = (x: number) => Number((x / 100).toPrecision(12));
 
@@ -224,9 +243,30 @@ function rowData(measure: Measure, e: ExtractedEffect): EffectData {
 export function findEffectData(text: string, title = ""): Found[] {
   const sentences = splitSentences(text);
   const found: Found[] = [];
-  // Arm-level counts first: they are preferred over the estimate reported for the same sentence.
+  // Arm-level data first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
+    // Rates: events over person-time per arm → incidence rate ratio (never a 2×2).
+    const hasRates = PERSON_TIME_ANY.test(s.text);
+    for (const m of hasRates ? s.text.matchAll(RATES) : []) {
+      let [e1, t1, e2, t2] = [int(m[1]!), decimal(m[2]!), int(m[3]!), decimal(m[4]!)];
+      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length))) [e1, t1, e2, t2] = [e2, t2, e1, t1];
+      if (!(t1 > 0 && t2 > 0) || (e1 === 0 && e2 === 0)) continue;
+      const start = s.start + m.index!;
+      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "IRR", data: { kind: "rates", events1: e1, time1: t1, events2: e2, time2: t2 }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+    }
+    // O − E and its variance (time-to-event data, Peto) → log hazard ratio.
+    for (const m of /\bO\s*[−–-]\s*E\b/u.test(s.text) ? s.text.matchAll(OE_VAR) : []) {
+      const oe = decimal(m[1]!);
+      const v = decimal(m[2]!);
+      if (!(v > 0)) continue;
+      const start = s.start + m.index!;
+      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "HR", data: { kind: "oe-var", oe, v }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+    }
+    const ratesHere = found.filter((f) => f.sentenceStart === s.start);
     for (const m of s.text.matchAll(COUNTS)) {
+      if (ratesHere.some((f) => f.quote.start < s.start + m.index! + m[0].length && s.start + m.index! < f.quote.end)) continue;
+      const tail = s.text.slice(m.index! + m[0].length);
+      if (hasRates && PERSON_TIME_AFTER.test(tail)) continue;
       let e1 = int(m[1]!);
       let n1 = int(m[2]!);
       let e2 = int(m[3]!);
