@@ -38,7 +38,7 @@ import {
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
 import type { ExcludedStudy, JobStage, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
-import { DEFAULT_POOL_MEASURES, dominantOutcomeType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
+import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
@@ -58,7 +58,7 @@ const REVIEW_EXTRACTION_MODEL = "the review's data extraction (arm-level rules w
 
 /**
  * The type and measure a review outcome was last pooled in on the review's Data extraction tab (kept
- * in this browser), else the type most of its studies report in that type's default measure.
+ * in this browser), else the type its studies' data suggest (inferPoolType) in that type's default measure.
  */
 function storedPoolChoice(reviewId: string, extraction: ReviewOutcomeExtraction): PoolChoice {
   let raw: string | null = null;
@@ -67,8 +67,8 @@ function storedPoolChoice(reviewId: string, extraction: ReviewOutcomeExtraction)
   } catch {
     raw = null;
   }
-  const type = dominantOutcomeType(extraction.studies);
-  return parsePoolChoice(raw) ?? { type, measure: DEFAULT_POOL_MEASURES[type] };
+  const type = inferPoolType(extraction.studies);
+  return parsePoolChoice(raw) ?? { type, measure: type === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[type] };
 }
 
 type Extraction =

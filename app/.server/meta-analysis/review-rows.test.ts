@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyArm, type ArmExtraction } from "~/lib/arms";
 import { DEFAULT_OPTIONS } from "~/lib/meta-analysis/page-logic";
-import { applyStoredEdits, parsePoolChoice, poolReviewOutcome, reviewOutcomeRows, type ReviewOutcomeExtraction } from "~/lib/review-extraction";
+import { applyStoredEdits, inferGenericMeasure, inferPoolType, parsePoolChoice, poolReviewOutcome, reviewOutcomeRows, type ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import { ExtractedRowSchema } from "./request";
 import { runMetaAnalysis } from "./run";
 
@@ -45,7 +45,7 @@ describe("review outcome → /meta-analysis rows", () => {
       ["3", "day-28 mortality", "RR", { kind: "estimate-ci", estimate: 4.2, lower: 1.6, upper: 11 }, "day-28 mortality"],
     ]);
     expect(rows[0]!.extractedBy).toMatch(/1 correction by the reviewer/);
-    expect(excluded).toEqual([{ studyId: "4", title: "Invented trial 4", reason: "day-28 mortality: no complete arm data and no reported estimate with CI" }]);
+    expect(excluded).toEqual([{ studyId: "4", title: "Invented trial 4", reason: "day-28 mortality: no complete arm data: no reported estimate with CI" }]);
     // The rows are valid job input (POST /api/meta-analysis/enhanced `data`).
     for (const r of rows) expect(ExtractedRowSchema.safeParse(r).success).toBe(true);
   });
@@ -83,7 +83,34 @@ describe("review outcome → /meta-analysis rows", () => {
     expect(job.analyses[0]!.estimate).toBeCloseTo(tab.pooled!.estimate, 12);
   });
 
+  it("trials reporting only hazard ratios: generic inverse variance, inferred, pooled on the log scale in the tab and the job alike", () => {
+    const hr = (estimate: number, lower: number, upper: number) => ({ measure: "RR" as const, reportedMeasure: "HR" as const, estimate, lower, upper, quote: `HR ${estimate}` });
+    const ext: ReviewOutcomeExtraction = {
+      outcome: { ...outcome, name: "overall survival" },
+      studies: [
+        study(1, arms("unknown", {}, {}), hr(0.74, 0.52, 1.05)),
+        study(2, arms("unknown", {}, {}), hr(0.66, 0.48, 0.92)),
+        study(3, arms("unknown", {}, {}), { measure: "RR", estimate: 0.8, lower: 0.6, upper: 1.1, quote: "RR 0.8" }),
+      ],
+    };
+    expect(inferPoolType(ext.studies)).toBe("generic");
+    expect(inferGenericMeasure(ext.studies)).toBe("HR");
+    const tab = poolReviewOutcome(ext.studies, { type: "generic", measure: "HR", method: "REML", test: "z" });
+    expect(tab.studies.map((s) => s.via)).toEqual(["reported-estimate", "reported-estimate", "none"]);
+    expect(tab.studies[2]!.note).toContain("is a RR, not a HR");
+    const { rows, excluded } = reviewOutcomeRows(ext, { type: "generic", measure: "HR" });
+    expect(rows.map((r) => [r.measure, r.reportedMeasure])).toEqual([["RR", "HR"], ["RR", "HR"]]);
+    expect(excluded.map((e) => e.studyId)).toEqual(["3"]);
+    const job = runMetaAnalysis({ studyCount: 3, extracted: rows, excluded, model: "review" }, { method: "REML", test: "z" });
+    expect(job.analyses[0]!.reportedMeasure).toBe("HR");
+    expect(job.analyses[0]!.estimate).toBeCloseTo(tab.pooled!.estimate, 12);
+    // A HR is never the fallback of a binary outcome pooled as RR.
+    expect(poolReviewOutcome(ext.studies, { type: "binary", measure: "RR", method: "REML", test: "z" }).studies.map((s) => s.via)).toEqual(["none", "none", "reported-estimate"]);
+  });
+
   it("reads back only a stored choice the type can give", () => {
+    expect(parsePoolChoice(JSON.stringify({ type: "generic", measure: "IRR" }))).toEqual({ type: "generic", measure: "IRR" });
+    expect(parsePoolChoice(JSON.stringify({ type: "continuous", measure: "HR" }))).toBeNull();
     expect(parsePoolChoice(JSON.stringify({ type: "binary", measure: "RR" }))).toEqual({ type: "binary", measure: "RR" });
     expect(parsePoolChoice(JSON.stringify({ type: "binary", measure: "SMD" }))).toBeNull();
     expect(parsePoolChoice("{not json")).toBeNull();

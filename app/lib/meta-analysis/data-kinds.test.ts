@@ -79,7 +79,7 @@ describe("the job pools the new kinds with the existing engine", () => {
     const effects = result.analyses[0]!.effects;
     expect(effects[0]!.yi).toBeCloseTo(-5.2 / 10.1, 12);
     expect(effects[2]!.vi).toBeCloseTo(0.0144, 12);
-    expect(result.unpooled.map((u) => u.reportedMeasure)).toEqual(["IRR"]);
+    expect(result.unpooled?.map((u) => u.reportedMeasure)).toEqual(["IRR"]);
   });
 
   it("the request schema rejects rates with a fractional event count", () => {
