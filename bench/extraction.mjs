@@ -14,7 +14,9 @@
 //
 // Usage: npm run bench:extraction  (env RUNS: timing repetitions, default 30).
 // Targets: precision ≥ 0.97, recall ≥ 0.90 overall and ≥ 0.80 in every family with ≥ 10 effects;
-// 100 abstracts ≤ 50 ms.
+// 100 abstracts ≤ 50 ms. Then the product path (issue 26 item 5): the rows extractStudyByRules
+// delivers to the meta-analysis job, POST /api/meta-analysis/extract, uploads and review data
+// extraction, scored the same way; targets precision ≥ 0.97 and recall ≥ 0.95.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -270,7 +272,10 @@ try {
   const P = g.correct / g.found;
   const R = g.correct / g.gold;
   const famOk = families.every((k) => g.fam.get(k).gold < 10 || g.fam.get(k).correct / g.fam.get(k).gold >= 0.8);
-  console.log(`\nTargets: precision ≥ 0.97 ${P >= 0.97 ? "met" : "MISSED"}; recall ≥ 0.90 ${R >= 0.9 ? "met" : "MISSED"}; every family with ≥ 10 effects ≥ 0.80 ${famOk ? "met" : "MISSED"}; ≤ 50 ms per 100 abstracts ${tg.wall <= 50 ? "met" : tg.cpu <= 50 ? "met in CPU time (wall time inflated by the machine's load)" : "MISSED"}`);
+  const pp = product.correct / product.rows;
+  const pr = product.found / product.gold;
+  console.log(`\nTargets: product path precision ≥ 0.97 ${pp >= 0.97 ? "met" : "MISSED"} and recall ≥ 0.95 ${pr >= 0.95 ? "met" : "MISSED"};`);
+  console.log(`grammar precision ≥ 0.97 ${P >= 0.97 ? "met" : "MISSED"}; recall ≥ 0.90 ${R >= 0.9 ? "met" : "MISSED"}; every family with ≥ 10 effects ≥ 0.80 ${famOk ? "met" : "MISSED"}; ≤ 50 ms per 100 abstracts ${tg.wall <= 50 ? "met" : tg.cpu <= 50 ? "met in CPU time (wall time inflated by the machine's load)" : "MISSED"}`);
 } finally {
   cleanup();
 }
