@@ -11,7 +11,7 @@ import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQ
 import type { ReportTable, TrialReport } from "./arms/document.ts";
 import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
-import type { EffectSize, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
+import type { EffectData, EffectSize, ExtractedStudyData, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
 
 /** One outcome of a review's extraction: its name and the arms it compares. */
 export interface ReviewOutcome {
@@ -64,6 +64,8 @@ export type QuotedTable = Pick<ReportTable, "label" | "caption" | "header" | "ro
 /** A study's own reported estimate with its 95% CI for the outcome (natural scale), from the rules. */
 export interface ReportedEstimate {
   measure: Measure;
+  /** "HR" / "IRR" when the study reported a hazard or rate ratio (then `measure` is "RR"; pooled as a log ratio). */
+  reportedMeasure?: "HR" | "IRR";
   estimate: number;
   lower: number;
   upper: number;
@@ -235,7 +237,7 @@ export interface PooledStudy {
 }
 
 export interface OutcomePooling {
-  measure: Measure;
+  measure: PoolMeasure;
   studies: PooledStudy[];
   /** The pooled result, or null with `message` when fewer than 2 studies have usable data. */
   pooled: PooledResult | null;
@@ -244,6 +246,41 @@ export interface OutcomePooling {
 
 export const BINARY_POOL_MEASURES: readonly Measure[] = ["OR", "RR", "RD"];
 export const CONTINUOUS_POOL_MEASURES: readonly Measure[] = ["MD", "SMD"];
+
+/** What an outcome is pooled from: arm data (2×2 or means) or, RevMan's generic inverse variance, each study's reported estimate with CI. */
+export type ReviewPoolType = "binary" | "continuous" | "generic";
+/** A pooled measure as the reviewer names it: the engine's measure, or a hazard / rate ratio (pooled as a log ratio under RR). */
+export type PoolMeasure = Measure | "HR" | "IRR";
+/** Generic inverse variance: ratios (HR, adjusted OR/RR, rate ratio) on the log scale, differences as reported. */
+export const GENERIC_POOL_MEASURES: readonly PoolMeasure[] = ["HR", "IRR", "OR", "RR", "RD", "MD", "SMD"];
+
+/** The engine's measure of a pooled measure, with the ratio it names (HR → RR + HR). */
+export function engineMeasure(m: PoolMeasure): { measure: Measure; reportedMeasure?: "HR" | "IRR" } {
+  return m === "HR" || m === "IRR" ? { measure: "RR", reportedMeasure: m } : { measure: m };
+}
+
+/** The measures a pool type offers. */
+export function poolMeasuresFor(type: ReviewPoolType): readonly PoolMeasure[] {
+  return type === "binary" ? BINARY_POOL_MEASURES : type === "continuous" ? CONTINUOUS_POOL_MEASURES : GENERIC_POOL_MEASURES;
+}
+
+/**
+ * The pool type an outcome's data suggest: generic inverse variance when no study has complete arm
+ * data and at least one reports an estimate with CI (a trial reporting only a hazard ratio, an
+ * adjusted estimate or a rate ratio is not a 2×2); else the arm type most studies report.
+ */
+export function inferPoolType(studies: readonly Pick<ReviewExtractionStudy, "result" | "reported">[]): ReviewPoolType {
+  const arms = studies.some((s) => armEffectData(s.result) !== null);
+  if (!arms && studies.some((s) => s.reported)) return "generic";
+  return dominantOutcomeType(studies);
+}
+
+/** The measure an inferred generic outcome starts in: the ratio most of its studies report. */
+export function inferGenericMeasure(studies: readonly Pick<ReviewExtractionStudy, "reported">[]): PoolMeasure {
+  const counts = new Map<PoolMeasure, number>();
+  for (const s of studies) if (s.reported) counts.set(s.reported.reportedMeasure ?? s.reported.measure, (counts.get(s.reported.reportedMeasure ?? s.reported.measure) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "HR";
+}
 
 /** The outcome type most studies report (ties: binary); "binary" when none is known. */
 export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy, "result">[]): Exclude<OutcomeType, "unknown"> {
@@ -258,6 +295,103 @@ export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy
 
 const fmt = (x: number) => String(Number(x.toPrecision(4)));
 
+/** The measure each pool type is pooled in until the reviewer picks another (the Data extraction tab's defaults). */
+export const DEFAULT_POOL_MEASURES: Readonly<Record<ReviewPoolType, PoolMeasure>> = { binary: "OR", continuous: "SMD", generic: "HR" };
+
+/** The pool type and measure a reviewer chose for one outcome (kept so /meta-analysis opens with the same). */
+export interface PoolChoice {
+  type: ReviewPoolType;
+  measure: PoolMeasure;
+}
+
+/** Browser-storage key of a review outcome's {@link PoolChoice}. */
+export function poolChoiceKey(reviewId: string, outcomeId: number): string {
+  return `metamind.review-pool:${reviewId}:${outcomeId}`;
+}
+
+/**
+ * A stored {@link PoolChoice} read back, or null when absent or not a valid choice (a measure the
+ * type cannot give is not a choice).
+ */
+export function parsePoolChoice(raw: string | null): PoolChoice | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<PoolChoice>;
+    if ((v.type === "binary" || v.type === "continuous" || v.type === "generic") && poolMeasuresFor(v.type).includes(v.measure as PoolMeasure)) {
+      return { type: v.type, measure: v.measure as PoolMeasure };
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * How one study enters an outcome's pooling, with the data escalc reads: its arm data for `type`
+ * when complete, else its reported estimate with 95% CI when it is of `measure`, else nothing (with
+ * the reason). The one decision both the Data extraction tab's pooling and the rows sent to
+ * /meta-analysis use, so both pool the same numbers.
+ */
+export function studyPoolData(
+  s: Pick<ReviewExtractionStudy, "result" | "reported">,
+  options: { type: ReviewPoolType; measure: PoolMeasure },
+): { via: "arm-data" | "reported-estimate"; data: EffectData; note: string } | { via: "none"; note: string } {
+  const data = options.type === "generic" ? null : armEffectData({ ...s.result, outcomeType: options.type });
+  if (data) return { via: "arm-data", data, note: "arm-level data" };
+  const r = s.reported;
+  const reportedAs = r ? (r.reportedMeasure ?? r.measure) : null;
+  const lead = options.type === "generic" ? "generic inverse variance" : "no complete arm data";
+  if (r && reportedAs === options.measure) {
+    return {
+      via: "reported-estimate",
+      data: { kind: "estimate-ci", estimate: r.estimate, lower: r.lower, upper: r.upper },
+      note: `${lead}: reported ${reportedAs} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
+    };
+  }
+  return { via: "none", note: r ? `${lead}; its reported estimate is a ${reportedAs}, not a ${options.measure}` : `${lead}: no reported estimate with CI` };
+}
+
+/**
+ * The rows of the meta-analysis data table for one review outcome, exactly as the Data extraction
+ * tab pools it ({@link studyPoolData}: corrected arm data, else a reported estimate of the same
+ * measure): one row per study that has data, `studyId` the record id, the outcome's name as both
+ * outcome and pool group (so the rows pool together, as in the tab), the chosen measure, the arm
+ * quotes, and `extractedBy` saying whether the reviewer corrected a value. Studies without data are
+ * returned in `excluded` with the reason.
+ */
+export function reviewOutcomeRows(
+  extraction: ReviewOutcomeExtraction,
+  choice: PoolChoice,
+): { rows: ExtractedStudyData[]; excluded: { studyId: string; title: string; reason: string }[] } {
+  const rows: ExtractedStudyData[] = [];
+  const excluded: { studyId: string; title: string; reason: string }[] = [];
+  const name = extraction.outcome.name.trim().slice(0, 100);
+  for (const s of extraction.studies) {
+    const use = studyPoolData(s, choice);
+    if (use.via === "none") {
+      excluded.push({ studyId: String(s.recordId), title: s.title, reason: `${extraction.outcome.name}: ${use.note}` });
+      continue;
+    }
+    const i = s.result.intervention;
+    const c = s.result.comparator;
+    rows.push({
+      studyId: String(s.recordId),
+      title: s.title,
+      outcome: extraction.outcome.name,
+      ...engineMeasure(choice.measure),
+      data: use.data,
+      quotes: [],
+      extractedBy: `review data extraction (${use.note}${s.audit.length ? `; ${s.audit.length} correction${s.audit.length === 1 ? "" : "s"} by the reviewer` : ""})`,
+      design: null,
+      totalN: use.via === "arm-data" ? (i.groupSize ?? 0) + (c.groupSize ?? 0) || null : null,
+      comparison: `${extraction.outcome.intervention} vs ${extraction.outcome.comparator}`.slice(0, 300),
+      timepoint: null,
+      poolGroup: name,
+    });
+  }
+  return { rows, excluded };
+}
+
 /**
  * Pools one outcome with the meta-analysis engine. A study with complete arm data for `type`
  * (events and n per arm; or mean, SD > 0 and n ≥ 2 per arm) contributes escalc(`measure`) of those
@@ -268,35 +402,21 @@ const fmt = (x: number) => String(Number(x.toPrecision(4)));
  */
 export function poolReviewOutcome(
   studies: readonly Pick<ReviewExtractionStudy, "recordId" | "title" | "result" | "reported">[],
-  options: { type: Exclude<OutcomeType, "unknown">; measure: Measure; method: Method; test: TestType },
+  options: { type: ReviewPoolType; measure: PoolMeasure; method: Method; test: TestType },
 ): OutcomePooling {
+  const { measure } = engineMeasure(options.measure);
   const effects: EffectSize[] = [];
   const out: PooledStudy[] = [];
   for (const s of studies) {
-    const data = armEffectData({ ...s.result, outcomeType: options.type });
+    const use = studyPoolData(s, options);
     try {
-      if (data) {
-        const e = escalc(options.measure, data);
-        effects.push(e);
-        out.push({ recordId: s.recordId, title: s.title, via: "arm-data", yi: e.yi, vi: e.vi, note: "arm-level data" });
+      if (use.via === "none") {
+        out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: use.note });
         continue;
       }
-      if (s.reported && s.reported.measure === options.measure) {
-        const r = s.reported;
-        const e = escalc(options.measure, { kind: "estimate-ci", estimate: r.estimate, lower: r.lower, upper: r.upper });
-        effects.push(e);
-        out.push({
-          recordId: s.recordId,
-          title: s.title,
-          via: "reported-estimate",
-          yi: e.yi,
-          vi: e.vi,
-          note: `no complete arm data: reported ${r.measure} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
-        });
-        continue;
-      }
-      const why = s.reported ? `no complete arm data; its reported estimate is a ${s.reported.measure}, not a ${options.measure}` : "no complete arm data and no reported estimate with CI";
-      out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: why });
+      const e = escalc(measure, use.data);
+      effects.push(e);
+      out.push({ recordId: s.recordId, title: s.title, via: use.via, yi: e.yi, vi: e.vi, note: use.note });
     } catch (error) {
       if (!(error instanceof MetaInputError)) throw error;
       out.push({ recordId: s.recordId, title: s.title, via: "none", yi: null, vi: null, note: error.message });
@@ -306,7 +426,7 @@ export function poolReviewOutcome(
     return { measure: options.measure, studies: out, pooled: null, message: `At least 2 studies need usable data to pool (${effects.length} ha${effects.length === 1 ? "s" : "ve"}).` };
   }
   try {
-    return { measure: options.measure, studies: out, pooled: rma(effects, { measure: options.measure, method: options.method, test: options.test }), message: null };
+    return { measure: options.measure, studies: out, pooled: rma(effects, { measure, method: options.method, test: options.test }), message: null };
   } catch (error) {
     if (!(error instanceof MetaInputError)) throw error;
     return { measure: options.measure, studies: out, pooled: null, message: error.message };

@@ -14,6 +14,7 @@ import type {
   ScreeningStage,
   ScreeningSuggestion,
 } from "~/lib/reviews";
+import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
 
 export class ReviewApiError extends Error {
   constructor(
@@ -119,6 +120,8 @@ export const reviewsApi = {
   undoRecord: (id: string, recordId: number, stage: ScreeningStage) =>
     request<{ progress: ScreeningProgress; recordId: number }>(`${base(id)}/records/${recordId}/decision?stage=${stage}`, { method: "DELETE" }),
   prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
+  outcomes: (id: string) => request<{ outcomes: ReviewOutcome[] }>(`${base(id)}/outcomes`),
+  outcomeExtraction: (id: string, outcomeId: number) => request<ReviewOutcomeExtraction & { included: number }>(`${base(id)}/outcomes/${outcomeId}`),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
   undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
   attachPdf: (id: string, recordId: number, file: File) => {

@@ -39,6 +39,7 @@ import {
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
 import type { ExcludedStudy, JobStage, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
+import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
@@ -52,6 +53,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const FAILURE_MESSAGE = "Failed to generate meta-analysis. Please try again.";
+
+/** Shown as the extractor of rows that come from a review's Data extraction tab. */
+const REVIEW_EXTRACTION_MODEL = "the review's data extraction (arm-level rules with the reviewer's corrections)";
+
+/**
+ * The type and measure a review outcome was last pooled in on the review's Data extraction tab (kept
+ * in this browser), else the type its studies' data suggest (inferPoolType) in that type's default measure.
+ */
+function storedPoolChoice(reviewId: string, extraction: ReviewOutcomeExtraction): PoolChoice {
+  let raw: string | null = null;
+  try {
+    raw = window.localStorage.getItem(poolChoiceKey(reviewId, extraction.outcome.id));
+  } catch {
+    raw = null;
+  }
+  const type = inferPoolType(extraction.studies);
+  return parsePoolChoice(raw) ?? { type, measure: type === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[type] };
+}
 
 type Extraction =
   | { kind: "idle" }
@@ -112,6 +131,31 @@ export default function MetaAnalysisPage() {
   const dropStudy = (id: number) =>
     reviewId ? setFromReview((r) => (r ? { ...r, studies: r.studies.filter((s) => s.id !== id) } : r)) : removeStudy(id);
   const [extraction, setExtraction] = useState<Extraction>({ kind: "idle" });
+  // The review's own extraction: every outcome with its type, measure, values and corrections, as the Data extraction tab pools it.
+  const [reviewData, setReviewData] = useState<{ rows: DataRow[]; excluded: ExcludedStudy[]; outcomes: string[] } | null>(null);
+  useEffect(() => {
+    if (!reviewId) return;
+    let live = true;
+    reviewsApi
+      .outcomes(reviewId)
+      .then(({ outcomes }) => Promise.all(outcomes.map((o) => reviewsApi.outcomeExtraction(reviewId, o.id))))
+      .then((extractions) => {
+        if (!live || extractions.length === 0) return;
+        const rows: DataRow[] = [];
+        const excluded: ExcludedStudy[] = [];
+        for (const extraction of extractions) {
+          const out = reviewOutcomeRows(extraction, storedPoolChoice(reviewId, extraction));
+          rows.push(...rowsFromExtraction(out.rows));
+          excluded.push(...out.excluded);
+        }
+        setReviewData({ rows, excluded, outcomes: extractions.map((e) => e.outcome.name) });
+        setExtraction({ kind: "done", rows, excluded, model: REVIEW_EXTRACTION_MODEL });
+      })
+      .catch((error: unknown) => live && setReviewError(error instanceof Error ? error.message : "The review's data extraction could not be loaded."));
+    return () => {
+      live = false;
+    };
+  }, [reviewId]);
   const [options, setOptions] = useState<AnalysisOptions>(DEFAULT_OPTIONS);
   const [run, setRun] = useState<Run>({ kind: "idle" });
   const [notice, setNotice] = useState<string | null>(null);
@@ -340,6 +384,12 @@ export default function MetaAnalysisPage() {
             <Link className="text-brand-700 underline" to={`/reviews/${encodeURIComponent(reviewId ?? "")}?tab=prisma`}>
               Back to the review
             </Link>
+          </p>
+        )}
+        {reviewData && (
+          <p className="mt-1 text-xs text-slate-600" data-testid="review-data-source">
+            Data from the review&apos;s Data extraction: {reviewData.outcomes.join(", ")} — the same outcome types, measures, values and corrections
+            the review pools ({reviewData.rows.length} {reviewData.rows.length === 1 ? "row" : "rows"}).
           </p>
         )}
         <p data-testid="selection-hint" className={`mt-1 text-sm ${count >= MIN_STUDIES ? "text-emerald-700" : "text-slate-600"}`}>

@@ -103,12 +103,22 @@ export default function ReviewPage() {
               </button>
               .
             </p>
-            {review.counts.fullTextIncluded < 2 && <p className="text-sm text-amber-700">A meta-analysis needs at least 2 included studies.</p>}
-            <Button asChild disabled={review.counts.fullTextIncluded < 2}>
-              <Link to={`/meta-analysis?review=${encodeURIComponent(review.id)}`} data-testid="open-meta-analysis">
-                <FlaskConical aria-hidden /> Open in meta-analysis
-              </Link>
-            </Button>
+            {review.counts.fullTextIncluded < 2 ? (
+              <>
+                <p id="open-meta-analysis-reason" className="text-sm text-amber-700" data-testid="open-meta-analysis-reason">
+                  A meta-analysis needs at least 2 studies included at full text ({review.counts.fullTextIncluded} so far).
+                </p>
+                <Button type="button" disabled aria-describedby="open-meta-analysis-reason" data-testid="open-meta-analysis">
+                  <FlaskConical aria-hidden /> Open in meta-analysis
+                </Button>
+              </>
+            ) : (
+              <Button asChild>
+                <Link to={`/meta-analysis?review=${encodeURIComponent(review.id)}`} data-testid="open-meta-analysis">
+                  <FlaskConical aria-hidden /> Open in meta-analysis
+                </Link>
+              </Button>
+            )}
           </section>
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">

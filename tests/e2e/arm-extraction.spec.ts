@@ -133,6 +133,22 @@ test("a review's data extraction: add an outcome, correct a cell, reload, the co
   await expect(estimate).toBeVisible();
   expect(await estimate.textContent()).not.toBe(before);
 
+  // The reviewer pools as RR; 'Open in meta-analysis' opens the same outcome, type, measure and
+  // corrected values, and the job pools them to the same RR.
+  await tab.getByLabel("Effect measure").selectOption("RR");
+  await expect(page.getByTestId("review-pooled")).toContainText("Pooled RR");
+  const reviewRR = (await estimate.textContent())!.match(/-?\d+\.\d+/g)!;
+  await page.getByRole("tab", { name: "Analysis" }).click();
+  await page.getByTestId("open-meta-analysis").click();
+  await page.waitForURL(/\/meta-analysis\?review=/);
+  await expect(page.getByTestId("review-data-source")).toContainText("mortality");
+  await expect(page.getByTestId("meta-page-study")).toHaveCount(3);
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  const summary = page.getByTestId("summary-estimate");
+  await expect(summary).toContainText("RR", { timeout: 60_000 });
+  expect((await summary.textContent())!.match(/-?\d+\.\d+/g)!.slice(0, 3)).toEqual(reviewRR.slice(0, 3));
+  await expect(page.getByTestId("prisma-included").first()).toContainText("n = 3");
+
   // /meta-analysis opened from the review reads the same records and applies the same stored correction.
   await page.goto(`/meta-analysis?review=${review.id}`);
   await expect(page.getByTestId("meta-page-study")).toHaveCount(3);

@@ -143,6 +143,11 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(prisma.getByTestId("prisma-included")).toContainText("Studies included in review (n = 1)");
   await prisma.screenshot({ path: "tests/e2e/.artifacts/review-prisma.png" });
   await expect(page.getByTestId("export-svg")).toHaveAttribute("href", /\/export\?format=svg$/);
+
+  // One study included at full text: 'Open in meta-analysis' is disabled and says why.
+  await page.getByRole("tab", { name: "Analysis" }).click();
+  await expect(page.getByTestId("open-meta-analysis")).toBeDisabled();
+  await expect(page.getByTestId("open-meta-analysis-reason")).toContainText("at least 2 studies included at full text (1 so far)");
 });
 
 test("the Records tab: an untitled record imports with its line's warning; 250 records load page by page, drawn near the view; search runs on the server", async ({ page }) => {

@@ -104,6 +104,12 @@ function dataNumbers(data: EffectData): number[] {
       return [data.mean1, data.sd1, data.n1, data.mean2, data.sd2, data.n2];
     case "yi-vi":
       return [data.yi, data.vi];
+    case "estimate-se":
+      return [data.estimate, data.se];
+    case "rates":
+      return [data.events1, data.time1, data.events2, data.time2];
+    case "oe-var":
+      return [data.oe, data.v];
   }
 }
 

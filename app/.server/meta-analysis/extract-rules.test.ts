@@ -14,8 +14,10 @@ import {
   NO_DATA_REASON,
   NO_TEXT_REASON,
   normaliseOutcome,
+  UNCERTAIN_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
+import { groupRows } from "./group";
 
 /** Every quote slices back out of the text it names. */
 function expectGrounded(study: MetaStudyInput, rows: readonly ExtractedStudyData[]) {
@@ -224,5 +226,106 @@ describe.skipIf(!hasPdfs)(hasPdfs ? "on real PDFs' text" : `on real PDFs' text �
     const { rows } = rowsOf({ id: "tea", title: "Tea and coffee and brain cancer: a meta-analysis", fullTextAnalysis: text });
     expect(rows.find((r) => r.outcome === "glioma")?.data).toEqual({ kind: "estimate-ci", estimate: 0.76, lower: 0.548, upper: 0.972 });
     expect(rows[0]!.design).toBe("meta-analysis");
+  });
+});
+
+// Invented abstracts of the three families whose distinct effects used to collapse into one row
+// (issue 26 item 5): every effect reaches the data table, named by its own subject.
+describe("extractStudyByRules: every reported effect is a row", () => {
+  const outcomesOf = (rows: readonly ExtractedStudyData[]) => rows.map((r) => [r.outcome, r.data.kind === "estimate-ci" ? r.data.estimate : null]);
+
+  it("a list of cytokine SMDs in one sentence: one row per cytokine", () => {
+    const { rows } = rowsOf(simple(
+      "Compared with healthy controls, patients with major depression had higher levels of IL-6 (SMD 0.62, 95% CI 0.41 to 0.83), TNF-α (SMD 0.35, 95% CI 0.12 to 0.58), IL-1β (SMD 0.28, 95% CI 0.05 to 0.51) and CRP (SMD 0.47, 95% CI 0.30 to 0.64).",
+    ));
+    expect(outcomesOf(rows)).toEqual([["IL-6", 0.62], ["TNF-α", 0.35], ["IL-1β", 0.28], ["CRP", 0.47]]);
+    expect(rows.every((r) => r.measure === "SMD" && !r.outcomeUncertain)).toBe(true);
+  });
+
+  it("cytokines listed before a 'respectively' list: the k-th name for the k-th SMD", () => {
+    const { rows } = rowsOf(simple(
+      "Serum concentrations of interleukin-6, interleukin-10 and tumour necrosis factor-alpha were elevated in cases (SMD 0.51, 95% CI 0.22 to 0.80; SMD 0.33, 95% CI 0.10 to 0.56; SMD 0.40, 95% CI 0.15 to 0.65, respectively).",
+    ));
+    expect(outcomesOf(rows)).toEqual([["interleukin-6", 0.51], ["interleukin-10", 0.33], ["tumour necrosis factor-alpha", 0.4]]);
+  });
+
+  it("two adjusted mean differences: both rows, each with its own outcome", () => {
+    const { rows } = rowsOf(simple(
+      "After adjustment for baseline values, the intervention lowered systolic blood pressure (adjusted MD −4.2 mmHg, 95% CI −6.1 to −2.3) and diastolic blood pressure (adjusted MD −2.1 mmHg, 95% CI −3.4 to −0.8).",
+    ));
+    expect(outcomesOf(rows)).toEqual([["systolic blood pressure", -4.2], ["diastolic blood pressure", -2.1]]);
+  });
+
+  it("two adjusted mean differences worded only as 'adjusted means': both kept, marked for the reviewer, never pooled", () => {
+    const { rows } = rowsOf(simple(
+      "Adjusted means differed between groups at 12 weeks (MD −1.2, 95% CI −1.9 to −0.5) and at 26 weeks (MD −0.9, 95% CI −1.6 to −0.2).",
+    ));
+    expect(rows.map((r) => [r.timepoint, r.data])).toEqual([
+      ["at 12 weeks", { kind: "estimate-ci", estimate: -1.2, lower: -1.9, upper: -0.5 }],
+      ["at 26 weeks", { kind: "estimate-ci", estimate: -0.9, lower: -1.6, upper: -0.2 }],
+    ]);
+    expect(rows.every((r) => r.outcomeUncertain === UNCERTAIN_OUTCOME.vague)).toBe(true);
+    const other = { ...rows[0]!, studyId: "s2", outcomeUncertain: undefined };
+    const { groups, single } = groupRows([...rows, other]);
+    expect(groups).toEqual([]);
+    expect(single.filter((s) => /is uncertain/.test(s.reason))).toHaveLength(2);
+  });
+
+  it("five genetic models' ORs: one row per model, named by the outcome and the model", () => {
+    const { rows } = rowsOf(simple(
+      "The MTHFR C677T polymorphism was associated with an increased risk of migraine under the allelic model (OR 1.25, 95% CI 1.10 to 1.42), the dominant model (OR 1.31, 95% CI 1.12 to 1.53), the recessive model (OR 1.52, 95% CI 1.18 to 1.96), the homozygous model (OR 1.61, 95% CI 1.22 to 2.12) and the heterozygous model (OR 1.20, 95% CI 1.02 to 1.41).",
+    ));
+    expect(outcomesOf(rows)).toEqual([
+      ["migraine under the allelic model", 1.25],
+      ["migraine under the dominant model", 1.31],
+      ["migraine under the recessive model", 1.52],
+      ["migraine under the homozygous model", 1.61],
+      ["migraine under the heterozygous model", 1.2],
+    ]);
+    expect(rows.every((r) => !r.outcomeUncertain)).toBe(true);
+  });
+
+  it("genetic models with their genotype contrasts: each row keeps its own comparison", () => {
+    const { rows } = rowsOf(simple(
+      "Significant associations with ischaemic stroke were found in the allele model (T vs C: OR = 1.25, 95% CI = 1.10-1.42), homozygote model (TT vs CC: OR = 1.61, 95% CI = 1.22-2.12) and recessive model (TT vs CT+CC: OR = 1.52, 95% CI = 1.18-1.96).",
+    ));
+    expect(rows.map((r) => [r.outcome, r.comparison])).toEqual([
+      ["ischaemic stroke under the allele model", "T vs C"],
+      ["ischaemic stroke under the homozygote model", "TT vs CC"],
+      ["ischaemic stroke under the recessive model", "TT vs CT+CC"],
+    ]);
+  });
+
+  it("the same effect stated twice (results and conclusion, abstract and full text) is one row with both quotes", () => {
+    const text = "Mortality was lower with drug A (RR 0.75, 95% CI 0.60 to 0.93). In conclusion, drug A reduced death (RR 0.75, 95% CI 0.60 to 0.93).";
+    const { rows } = rowsOf({ id: "s1", title: "A trial", abstract: text, fullTextAnalysis: `Results. ${text}` });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.quotes.map((q) => q.source)).toEqual(["abstract", "abstract", "fullText", "fullText"]);
+  });
+
+  it("two effects worded alike with different numbers: both rows, both marked as sharing a phrase", () => {
+    const { rows } = rowsOf(simple("Pain was lower (MD −1.0, 95% CI −1.5 to −0.5). Pain was lower (MD −2.0, 95% CI −2.9 to −1.1)."));
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => r.outcomeUncertain)).toEqual([UNCERTAIN_OUTCOME.shared, UNCERTAIN_OUTCOME.shared]);
+  });
+});
+
+// RevMan's data types read from invented reports (issue 26 item 6): the type follows the text.
+describe("extractStudyByRules: rates and O − E", () => {
+  it("events over person-time per arm are a rate ratio, never a 2×2", () => {
+    const { rows } = rowsOf(simple("Major bleeding occurred as 12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years with placebo."));
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([
+      ["major bleeding", "RR", "IRR", { kind: "rates", events1: 12, time1: 1200, events2: 20, time2: 1180 }],
+    ]);
+  });
+
+  it("'x/t person-months' with the control named first is swapped to intervention first", () => {
+    const { rows } = rowsOf(simple("Infections: 41/1990 person-months in the placebo group versus 30/2100.5 person-months in the vaccine group."));
+    expect(rows.map((r) => r.data)).toEqual([{ kind: "rates", events1: 30, time1: 2100.5, events2: 41, time2: 1990 }]);
+  });
+
+  it("O − E with its variance is a Peto log hazard ratio", () => {
+    const { rows } = rowsOf(simple("Overall survival favoured surgery (O − E = −5.2, V = 10.1)."));
+    expect(rows.map((r) => [r.measure, r.reportedMeasure, r.data])).toEqual([["RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }]]);
   });
 });

@@ -11,10 +11,14 @@
  *   odds, risk, hazard and rate ratios, risk and mean differences and SMDs become rows;
  * - events / totals per arm: "12/100 vs 20/98", "12 of 100 … and 20 of 98",
  *   "90 [8%] of 1088 vs 64 [6%] of 1054";
- * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)".
+ * - mean ± SD (n) per arm: "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)";
+ * - events over person-time per arm (RevMan "rates"): "12 events in 1,200 person-years vs 20 in
+ *   1,180 person-years" → a rate ratio (reportedMeasure IRR), never a 2×2;
+ * - O − E with its variance (time-to-event data): "O − E = −5.2, V = 10.1" → a Peto log hazard
+ *   ratio (reportedMeasure HR).
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
-import { extractEffects, lowerInitial, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
+import { extractEffects, isVagueOutcome, lowerInitial, normaliseOutcomePhrase, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
 import {
   extractDesign,
   extractOutcomes,
@@ -151,7 +155,22 @@ const ARM_MEAN_SD = String.raw`(${NUM})\s*[(\[]\s*SD\s*[:=]?\s*(${NUM})\s*[;,]\s
 const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
 const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
 
+/**
+ * Events over person-time per arm (RevMan "rates"): "12 events in 1,200 person-years",
+ * "8 bleeds over 310 patient-years", "30 infections during 2100.5 person-months".
+ */
+const PERSON_TIME = String.raw`(?:person|patient|participant|subject|woman|women|child)[- ]?(?:years?|months?|weeks?|days?)`;
+const ARM_RATE = String.raw`(?<![\d.,/·])(${INT})\s*(?:\s(?:[\p{L}-]+\s+){0,3}?(?:in|over|during|per)\s+|\/\s*)(\d{1,3}(?:,\d{3})+(?:[.·]\d+)?|\d+(?:[.·]\d+)?)\s+${PERSON_TIME}`;
+const RATES = new RegExp(ARM_RATE + BETWEEN_ARMS + ARM_RATE, "giu");
+const PERSON_TIME_ANY = new RegExp(PERSON_TIME, "iu");
+/** Numbers followed by person-time are never group sizes. */
+const PERSON_TIME_AFTER = new RegExp(String.raw`^\s*${PERSON_TIME}`, "iu");
+
+/** "O − E = −5.2, V = 10.1", "O-E −5.2 (variance 10.1)": observed minus expected events and its variance. */
+const OE_VAR = new RegExp(String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`, "gu");
+
 const int = (raw: string) => Number(raw.replace(/,/g, ""));
+const decimal = (raw: string) => parseDecimal(raw.replace(/,(?=\d{3})/g, "").replace("−", "-"));
 /** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
 const percent = (x: number) => Number((x / 100).toPrecision(12));
 
@@ -167,6 +186,8 @@ export interface Found {
   comparison: string | null;
   timepoint: string | null;
   isPooledEstimate: boolean;
+  /** True when the phrase names nothing measured (app/lib/extraction isVagueOutcome). */
+  outcomeVague?: boolean;
 }
 
 /** How a grammar measure becomes a row: the pooled measure and the ratio reported, if another. */
@@ -202,6 +223,7 @@ function estimatesAsRows(text: string, title: string): Found[] {
       comparison: e.comparison,
       timepoint: e.timepoint,
       isPooledEstimate: e.isPooledEstimate,
+      outcomeVague: e.outcomeVague,
     });
   }
   return out;
@@ -221,9 +243,30 @@ function rowData(measure: Measure, e: ExtractedEffect): EffectData {
 export function findEffectData(text: string, title = ""): Found[] {
   const sentences = splitSentences(text);
   const found: Found[] = [];
-  // Arm-level counts first: they are preferred over the estimate reported for the same sentence.
+  // Arm-level data first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
+    // Rates: events over person-time per arm → incidence rate ratio (never a 2×2).
+    const hasRates = PERSON_TIME_ANY.test(s.text);
+    for (const m of hasRates ? s.text.matchAll(RATES) : []) {
+      let [e1, t1, e2, t2] = [int(m[1]!), decimal(m[2]!), int(m[3]!), decimal(m[4]!)];
+      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length))) [e1, t1, e2, t2] = [e2, t2, e1, t1];
+      if (!(t1 > 0 && t2 > 0) || (e1 === 0 && e2 === 0)) continue;
+      const start = s.start + m.index!;
+      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "IRR", data: { kind: "rates", events1: e1, time1: t1, events2: e2, time2: t2 }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+    }
+    // O − E and its variance (time-to-event data, Peto) → log hazard ratio.
+    for (const m of /\bO\s*[−–-]\s*E\b/u.test(s.text) ? s.text.matchAll(OE_VAR) : []) {
+      const oe = decimal(m[1]!);
+      const v = decimal(m[2]!);
+      if (!(v > 0)) continue;
+      const start = s.start + m.index!;
+      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "HR", data: { kind: "oe-var", oe, v }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+    }
+    const ratesHere = found.filter((f) => f.sentenceStart === s.start);
     for (const m of s.text.matchAll(COUNTS)) {
+      if (ratesHere.some((f) => f.quote.start < s.start + m.index! + m[0].length && s.start + m.index! < f.quote.end)) continue;
+      const tail = s.text.slice(m.index! + m[0].length);
+      if (hasRates && PERSON_TIME_AFTER.test(tail)) continue;
       let e1 = int(m[1]!);
       let n1 = int(m[2]!);
       let e2 = int(m[3]!);
@@ -267,8 +310,10 @@ export function findEffectData(text: string, title = ""): Found[] {
       }
     }
   }
+  // Only arm-level statements hide an estimate: list items of one measure share the quote's start ("sHR of 0.22 (…), 0.53 (…)").
+  const arms = [...found];
   for (const f of estimatesAsRows(text, title)) {
-    if (found.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
+    if (arms.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
     found.push(f);
   }
   return found.sort((a, b) => a.quote.start - b.quote.start);
@@ -305,12 +350,36 @@ function outcomeForArms(text: string, sentenceStart: number, armStart: number): 
 /** What a row is called when its sentence names no outcome and the study names no primary outcome. */
 export const UNNAMED_OUTCOME = "unnamed outcome";
 
+/** The numbers of an effect, so the same effect stated twice (abstract and results, results and table) is recognised. */
+function numbersKey(measure: string, data: EffectData): string {
+  switch (data.kind) {
+    case "counts":
+      return `${measure}|c|${data.events1}/${data.n1}|${data.events2}/${data.n2}`;
+    case "means":
+      return `${measure}|m|${data.mean1}|${data.sd1}|${data.n1}|${data.mean2}|${data.sd2}|${data.n2}`;
+    case "estimate-ci":
+      return `${measure}|e|${data.estimate}|${data.lower}|${data.upper}`;
+    default:
+      return `${measure}|${JSON.stringify(data)}`;
+  }
+}
+
+/** Reasons a row's outcome phrase is uncertain (shown to the reviewer in `outcomeUncertain`). */
+export const UNCERTAIN_OUTCOME = {
+  vague: "the sentence names no outcome of its own for this effect",
+  shared: "another effect of this study with different numbers has the same outcome phrase",
+} as const;
+
 /**
  * Extracts effect data from one study. Abstract first; the full text (`fullTextAnalysis`) is read
  * too and adds what the abstract lacks. Each row carries the outcome phrase from its own sentence
  * (else the outcome the study names as primary, else {@link UNNAMED_OUTCOME}, which never pools
- * automatically), its comparison, timepoint and whether it is the study's own pooled result. A
- * study gives one row per (outcome, measure, comparison, timepoint): the first statement wins.
+ * automatically), its comparison, timepoint and whether it is the study's own pooled result.
+ * Every distinct effect becomes a row: two statements merge only when they are the same effect
+ * stated twice (results and conclusion, abstract and full text) — the same measure and the same
+ * numbers — and the merged row keeps every quote. A row whose outcome phrase is uncertain (vague, or shared with a different effect of
+ * the study) carries the reason in `outcomeUncertain`, so the
+ * reviewer names it; such rows are not pooled automatically (group.ts).
  * Returns no rows and an ExcludedStudy reason when nothing usable is found.
  */
 export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
@@ -323,40 +392,73 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
 
   const design = classifyDesign(title, sources.map((s) => s.text).join("\n"));
   const rows: ExtractedStudyData[] = [];
-  const seen = new Set<string>();
+  const byNumbers = new Map<string, ExtractedStudyData>();
   for (const { text, source } of sources) {
     const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
     const fallback = primary ? lowerInitial(tidyPhrase(primary.outcome.quote, 8)) : "";
     const size = pickSampleSize(extractSampleSizes(text));
     for (const f of findEffectData(text, title)) {
-      const outcome = f.outcome || fallback || UNNAMED_OUTCOME;
-      const key = [normaliseOutcome(outcome), f.reportedMeasure ?? f.measure, f.comparison ?? "", f.timepoint ?? ""].join("|");
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const own = f.outcome && !f.outcomeVague && !isVagueOutcome(f.outcome) ? f.outcome : "";
+      const outcome = own || fallback || f.outcome || UNNAMED_OUTCOME;
+      const quote: SupportingQuote = { quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source };
+      const key = numbersKey(f.reportedMeasure ?? f.measure, f.data);
+      const same = byNumbers.get(key);
+      if (same) {
+        same.quotes.push(quote);
+        // The restatement may name the outcome the first statement left vague.
+        if (own && same.outcomeUncertain === UNCERTAIN_OUTCOME.vague) {
+          same.outcome = own;
+          delete same.outcomeUncertain;
+        }
+        continue;
+      }
       const armN =
         f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
-      rows.push({
+      // The study's primary outcome stands in for a sentence that names none (as before); a vague phrase is marked.
+      const uncertain = own || (fallback && outcome === fallback) ? null : UNCERTAIN_OUTCOME.vague;
+      const row: ExtractedStudyData = {
         studyId,
         title,
         outcome,
         measure: f.measure,
         ...(f.reportedMeasure ? { reportedMeasure: f.reportedMeasure } : {}),
         data: f.data,
-        quotes: [{ quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source }],
+        quotes: [quote],
         extractedBy: RULES_EXTRACTOR,
         design,
         totalN: armN ?? size?.value ?? null,
         comparison: f.comparison,
         timepoint: f.timepoint,
         isPooledEstimate: f.isPooledEstimate,
-      });
+        ...(uncertain ? { outcomeUncertain: uncertain } : {}),
+      };
+      rows.push(row);
+      byNumbers.set(key, row);
     }
   }
+  markSharedPhrases(rows);
   if (rows.length === 0) {
     const reason = sources.length > 1 ? `${NO_DATA_REASON} or the full text` : sources[0]!.source === "fullText" ? NO_DATA_REASON.replace("the abstract", "the full text") : NO_DATA_REASON;
     return { rows: [], excluded: { studyId, title, reason } };
   }
   return { rows, excluded: null };
+}
+
+/**
+ * Marks rows of one study that share an outcome phrase, measure, comparison and timepoint with a
+ * row of different numbers (two effects the text words alike): the phrase does not tell them
+ * apart, so the reviewer must (`outcomeUncertain` = shared).
+ */
+function markSharedPhrases(rows: ExtractedStudyData[]): void {
+  const groups = new Map<string, ExtractedStudyData[]>();
+  for (const r of rows) {
+    const key = [normaliseOutcomePhrase(r.outcome), r.reportedMeasure ?? r.measure, r.comparison ?? "", r.timepoint ?? ""].join("|");
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const list of groups.values()) {
+    if (list.length < 2) continue;
+    for (const r of list) r.outcomeUncertain ??= UNCERTAIN_OUTCOME.shared;
+  }
 }
 
 /** {@link extractStudyByRules} over a list of studies. */

@@ -6,7 +6,8 @@
  * 1.5). A study contributes one row per group, so one study's different outcomes never pool
  * together. Rows the user labelled with a `poolGroup` pool with the rows of the same label only
  * (merge / split in the data table). Rows a meta-analysis reports as its own pooled result
- * (`isPooledEstimate`) and rows without a named outcome are never pooled automatically: they are
+ * (`isPooledEstimate`), rows without a named outcome and rows whose outcome phrase is uncertain
+ * (`outcomeUncertain`, until the reviewer names it) are never pooled automatically: they are
  * listed in `single` with the reason.
  *
  * Arm-level rows can be expressed in more than one measure (2×2 counts as RR, OR or RD; means as
@@ -49,6 +50,9 @@ function notPoolable(row: ExtractedStudyData): string | null {
   }
   if (!row.poolGroup && (!row.outcome.trim() || row.outcome.trim() === UNNAMED_OUTCOME)) {
     return "its outcome is not named in the text; name the outcome or give it a pool group to pool it";
+  }
+  if (!row.poolGroup && row.outcomeUncertain) {
+    return `its outcome phrase "${row.outcome}" is uncertain (${row.outcomeUncertain}); name the outcome or give it a pool group to pool it`;
   }
   return null;
 }

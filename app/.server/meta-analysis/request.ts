@@ -39,6 +39,9 @@ const EffectDataSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("means"), mean1: finite, sd1: finite, n1: count, mean2: finite, sd2: finite, n2: count }),
   z.object({ kind: z.literal("estimate-ci"), estimate: finite, lower: finite, upper: finite }),
   z.object({ kind: z.literal("yi-vi"), yi: finite, vi: finite }),
+  z.object({ kind: z.literal("estimate-se"), estimate: finite, se: finite }),
+  z.object({ kind: z.literal("rates"), events1: count, time1: finite, events2: count, time2: finite }),
+  z.object({ kind: z.literal("oe-var"), oe: finite, v: finite }),
 ]);
 
 const MeasureSchema = z.enum(["RR", "OR", "RD", "MD", "SMD", "ROM", "GEN"]);
@@ -59,6 +62,7 @@ export const ExtractedRowSchema = z.object({
   timepoint: z.string().max(200).nullable().optional(),
   isPooledEstimate: z.boolean().optional(),
   poolGroup: z.string().trim().max(100).optional(),
+  outcomeUncertain: z.string().max(300).optional(),
 }) satisfies z.ZodType<ExtractedStudyData, unknown>;
 
 export const MetaStudySchema = z.object({

@@ -136,6 +136,26 @@ export function rowProblem(row: ExtractedStudyData, measure: Measure): string | 
       if (d.vi <= 0) return "its sampling variance is zero or negative";
       return null;
     }
+    case "estimate-se": {
+      if (!finite(d.estimate, d.se)) return "its estimate or standard error is not a number";
+      if (d.se <= 0) return "its standard error is zero or negative";
+      if (RATIO.includes(measure) && d.estimate <= 0) return "a ratio must be positive";
+      return null;
+    }
+    case "rates": {
+      if (!finite(d.events1, d.time1, d.events2, d.time2)) return "its events or person-time are not numbers";
+      if (measure !== "RR") return `events and person-time give a rate ratio, not a ${measure}`;
+      if (d.events1 < 0 || d.events2 < 0) return "an event count is negative";
+      if (d.time1 <= 0 || d.time2 <= 0) return "a person-time is zero or negative";
+      if (d.events1 === 0 && d.events2 === 0) return "no events in either arm: the rate ratio is not estimable";
+      return null;
+    }
+    case "oe-var": {
+      if (!finite(d.oe, d.v)) return "its O − E or variance is not a number";
+      if (measure !== "RR") return `O − E and variance give a hazard ratio, not a ${measure}`;
+      if (d.v <= 0) return "its variance V is zero or negative";
+      return null;
+    }
   }
 }
 

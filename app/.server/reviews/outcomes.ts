@@ -179,16 +179,27 @@ export async function getRecordReport(
   return { recordId: record.id, studyKey: reviewStudyKey(review.id, record.id), ...(await recordReport(app, target.userId, record)) };
 }
 
-/** The study's own estimate with a 95% CI for `outcome`, from the effect-estimate rules (not a pooled result, not HR/IRR). */
+/**
+ * The study's own estimate with a 95% CI for `outcome`, from the effect-estimate rules (not a
+ * pooled result): a risk/odds ratio or difference first (the fallback of a 2×2 or means), else a
+ * hazard or rate ratio (`reportedMeasure`), which the generic inverse-variance type pools.
+ */
 function reportedEstimate(title: string, text: string, outcome: string): ReportedEstimate | null {
   const { rows } = extractStudyByRules({ title, abstract: null, fullTextAnalysis: text }, 0);
   const words = outcome.toLowerCase();
-  for (const row of rows) {
-    if (row.data.kind !== "estimate-ci" || row.isPooledEstimate || row.reportedMeasure) continue;
-    if (!outcomesMatch(row.outcome, outcome) && !row.outcome.toLowerCase().includes(words)) continue;
-    return { measure: row.measure, estimate: row.data.estimate, lower: row.data.lower, upper: row.data.upper, quote: row.quotes[0]?.quote ?? "" };
-  }
-  return null;
+  const matching = rows.filter(
+    (row) => row.data.kind === "estimate-ci" && !row.isPooledEstimate && (outcomesMatch(row.outcome, outcome) || row.outcome.toLowerCase().includes(words)),
+  );
+  const row = matching.find((r) => !r.reportedMeasure) ?? matching[0];
+  if (!row || row.data.kind !== "estimate-ci") return null;
+  return {
+    measure: row.measure,
+    ...(row.reportedMeasure ? { reportedMeasure: row.reportedMeasure } : {}),
+    estimate: row.data.estimate,
+    lower: row.data.lower,
+    upper: row.data.upper,
+    quote: row.quotes[0]?.quote ?? "",
+  };
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

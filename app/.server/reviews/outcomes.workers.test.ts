@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { reviewRecords, studies, uploadedStudies, users } from "../../../db/schema";
-import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
+import { inferPoolType, poolReviewOutcome, type ReviewOutcome, type ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import { createDb } from "../db/client";
 
@@ -140,6 +140,36 @@ describe("a review's data extraction", () => {
     await json(await call("POST", base, { cookie: owner.cookie, body: { name: "MORTALITY" } }), 409);
     expect((await call("DELETE", `${base}/${outcome.id}`, { cookie: owner.cookie })).status).toBe(204);
     expect((await json<{ outcomes: ReviewOutcome[] }>(await call("GET", base, { cookie: owner.cookie }), 200)).outcomes).toEqual([]);
+  }, 30_000);
+
+  it("trials reporting only a hazard ratio: each study's reported HR reaches the review outcome (generic inverse variance)", async () => {
+    const owner = await signUp();
+    const review = (await json<{ review: ApiReview }>(await call("POST", "/api/reviews", { cookie: owner.cookie, body: { title: "Velotrin in heart failure", question: { intervention: "velotrin", comparator: "placebo" } } }), 201)).review;
+    const ris = [
+      ["Velotrin in heart failure: the VEL-1 trial", "Adults with heart failure were randomised to velotrin or placebo. Death from cardiovascular causes was less frequent with velotrin (hazard ratio 0.74, 95% CI 0.62 to 0.88)."],
+      ["Velotrin in heart failure: the VEL-2 trial", "Patients were randomised to velotrin or placebo. Death from cardiovascular causes was reduced (HR 0.81, 95% CI 0.69 to 0.95)."],
+    ]
+      .map(([title, abstract], i) => `TY  - JOUR\nTI  - ${title}\nAU  - Roe, Ann\nPY  - 202${i}\nDO  - 10.5555/vel.${i}\nAB  - ${abstract}\nER  - `)
+      .join("\n\n");
+    const form = new FormData();
+    form.set("file", new File([ris], "vel.ris", { type: "application/x-research-info-systems" }));
+    await json(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form }), 201);
+    const { records } = await json<{ records: ApiReviewRecord[] }>(await call("GET", `/api/reviews/${review.id}/records`, { cookie: owner.cookie }), 200);
+    for (const r of records) {
+      for (const stage of ["title_abstract", "full_text"]) {
+        await json(await call("POST", `/api/reviews/${review.id}/records/${r.id}/decision`, { cookie: owner.cookie, body: { stage, decision: "include" } }), 200);
+      }
+    }
+    const base = `/api/reviews/${review.id}/outcomes`;
+    const { outcome } = await json<{ outcome: ReviewOutcome }>(await call("POST", base, { cookie: owner.cookie, body: { name: "death from cardiovascular causes" } }), 201);
+    const extraction = await json<ReviewOutcomeExtraction>(await call("GET", `${base}/${outcome.id}`, { cookie: owner.cookie }), 200);
+    expect(extraction.studies.map((s) => s.reported && [s.reported.measure, s.reported.reportedMeasure, s.reported.estimate]).sort()).toEqual([
+      ["RR", "HR", 0.74],
+      ["RR", "HR", 0.81],
+    ]);
+    expect(inferPoolType(extraction.studies)).toBe("generic");
+    const pooled = poolReviewOutcome(extraction.studies, { type: "generic", measure: "HR", method: "REML", test: "knha" });
+    expect(pooled.pooled?.k).toBe(2);
   }, 30_000);
 
   it("answers another user's review, outcome or record with 404 and bad input with 400", async () => {

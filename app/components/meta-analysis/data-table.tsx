@@ -4,16 +4,18 @@ import { effectLabel, fmt, MEASURE_LABELS } from "~/lib/meta-analysis/display";
 import {
   DATA_FIELDS,
   fieldValue,
+  DATA_KIND_LABELS,
   measuresFor,
   quotesForValue,
   validateRow,
+  withDataKind,
   withMeasure,
   withOutcome,
   withPoolGroup,
   withValue,
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
-import type { ExcludedStudy, SupportingQuote } from "~/lib/meta-analysis/types";
+import { DATA_KINDS, type EffectData, type ExcludedStudy, type SupportingQuote } from "~/lib/meta-analysis/types";
 
 export interface DataTableProps {
   rows: readonly DataRow[];
@@ -229,6 +231,15 @@ function DataTableRow({
               {row.timepoint ? `at ${row.timepoint}` : ""}
             </span>
           )}
+          {row.outcomeUncertain && (
+            <span
+              data-testid="outcome-uncertain"
+              className="mt-1 block max-w-48 rounded bg-amber-50 px-1 text-xs text-amber-900"
+              title="Name the outcome (or give a pool group) to pool this row; until then it is listed, not pooled."
+            >
+              Check the outcome: {row.outcomeUncertain}
+            </span>
+          )}
           {row.isPooledEstimate && (
             <span
               data-testid="pooled-estimate"
@@ -280,6 +291,24 @@ function DataTableRow({
           )}
         </td>
         <td className="py-2 pr-2">
+          {editable ? (
+            <select
+              aria-label={`Data type of ${row.title}`}
+              data-testid="data-kind"
+              value={row.data.kind}
+              title="RevMan's data types: switching empties the values for you to enter."
+              onChange={(e) => onChange(index, withDataKind(row, e.target.value as EffectData["kind"]))}
+              className="mb-1 max-w-64 rounded border border-slate-300 px-1 py-0.5 text-xs"
+            >
+              {DATA_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {DATA_KIND_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <span className="mb-1 block text-xs text-slate-500">{DATA_KIND_LABELS[row.data.kind]}</span>
+          )}
           <div className="flex flex-wrap gap-2">
             {fields.map((f) => {
               const value = fieldValue(row.data, f.key);

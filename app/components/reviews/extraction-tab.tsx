@@ -9,12 +9,17 @@ import type { ArmField, ArmKey } from "~/lib/arms";
 import { fieldsFor } from "~/lib/arms/review";
 import { fmt, fmtInterval, fmtPct } from "~/lib/meta-analysis/display";
 import { DEFAULT_OPTIONS } from "~/lib/meta-analysis/page-logic";
-import type { Measure } from "~/lib/meta-analysis/types";
 import {
   applyStoredEdits,
-  BINARY_POOL_MEASURES,
-  CONTINUOUS_POOL_MEASURES,
+  DEFAULT_POOL_MEASURES,
   dominantOutcomeType,
+  inferGenericMeasure,
+  inferPoolType,
+  type PoolMeasure,
+  poolMeasuresFor,
+  type ReviewPoolType,
+  parsePoolChoice,
+  poolChoiceKey,
   poolReviewOutcome,
   type QuoteContext,
   type ReviewExtractionStudy,
@@ -28,6 +33,15 @@ import type { ReviewWithSources } from "~/lib/reviews-client";
 const FIELD_LABEL: Record<ArmField, string> = { events: "Events", groupSize: "n", mean: "Mean", sd: "SD" };
 const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", comparator: "Comparator" };
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
+
+/** localStorage, or null where it is unavailable (private mode, blocked storage). */
+function safeStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** fetch → JSON, throwing the server's message on an error status. */
 async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
@@ -159,8 +173,8 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [cell, setCell] = useState<{ recordId: number; arm: ArmKey; field: ArmField } | null>(null);
-  const [type, setType] = useState<"binary" | "continuous">("binary");
-  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ binary: "OR", continuous: "SMD" });
+  const [type, setType] = useState<ReviewPoolType>("binary");
+  const [measures, setMeasures] = useState<Record<ReviewPoolType, PoolMeasure>>({ ...DEFAULT_POOL_MEASURES });
   const [analysed, setAnalysed] = useState(false);
 
   useEffect(() => {
@@ -186,7 +200,12 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
       try {
         const body = await call<ReviewOutcomeExtraction & { included: number }>(`${base}/${id}`);
         setData(body);
-        setType(dominantOutcomeType(body.studies));
+        // The type and measure this outcome was last pooled in (they open /meta-analysis the same way).
+        const stored = parsePoolChoice(safeStorage()?.getItem(poolChoiceKey(review.id, id)) ?? null);
+        const inferred = inferPoolType(body.studies);
+        setType(stored?.type ?? inferred);
+        if (stored) setMeasures((m) => ({ ...m, [stored.type]: stored.measure }));
+        else if (inferred === "generic") setMeasures((m) => ({ ...m, generic: inferGenericMeasure(body.studies) }));
       } catch (e) {
         setData(null);
         setError(e instanceof Error ? e.message : "The extraction failed.");
@@ -194,7 +213,7 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
         setLoading(false);
       }
     },
-    [base],
+    [base, review.id],
   );
 
   useEffect(() => {
@@ -274,12 +293,17 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
     }
   }
 
-  const measure = type === "binary" ? measures.binary : measures.continuous;
+  const measure = measures[type];
+  const shownOutcomeId = data?.outcome.id ?? null;
+  useEffect(() => {
+    if (shownOutcomeId !== null) safeStorage()?.setItem(poolChoiceKey(review.id, shownOutcomeId), JSON.stringify({ type, measure }));
+  }, [review.id, shownOutcomeId, type, measure]);
   const pooling = useMemo(
     () => (analysed && data ? poolReviewOutcome(data.studies, { type, measure, method: DEFAULT_OPTIONS.method, test: DEFAULT_OPTIONS.test }) : null),
     [analysed, data, type, measure],
   );
-  const fields = fieldsFor(type);
+  // Generic inverse variance pools reported estimates; the arm columns still show what the arms report.
+  const fields = fieldsFor(type === "generic" ? (data ? dominantOutcomeType(data.studies) : "binary") : type);
   const selectedOutcome = outcomes?.find((o) => o.id === selectedId) ?? null;
   const audit = data?.studies.flatMap((s) => s.audit.map((a) => ({ ...a, title: s.title }))) ?? [];
   const selectedStudy = cell && data ? data.studies.find((s) => s.recordId === cell.recordId) : undefined;
@@ -355,17 +379,18 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
               <strong>{data.outcome.name}</strong>: {data.outcome.intervention} vs {data.outcome.comparator} · {data.studies.length} of {data.included}{" "}
               included {data.included === 1 ? "study" : "studies"}
             </span>
-            <select aria-label="Outcome type" className="rounded border border-slate-300 px-2 py-1" value={type} onChange={(e) => setType(e.target.value as "binary" | "continuous")}>
+            <select aria-label="Outcome type" className="rounded border border-slate-300 px-2 py-1" value={type} onChange={(e) => setType(e.target.value as ReviewPoolType)}>
               <option value="binary">binary (2×2)</option>
               <option value="continuous">continuous (means, SDs)</option>
+              <option value="generic">generic inverse variance (reported HR, adjusted OR/RR, rate ratio with CI)</option>
             </select>
             <select
               aria-label="Effect measure"
               className="rounded border border-slate-300 px-2 py-1"
               value={measure}
-              onChange={(e) => setMeasures(type === "binary" ? { ...measures, binary: e.target.value as Measure } : { ...measures, continuous: e.target.value as Measure })}
+              onChange={(e) => setMeasures({ ...measures, [type]: e.target.value as PoolMeasure })}
             >
-              {(type === "binary" ? BINARY_POOL_MEASURES : CONTINUOUS_POOL_MEASURES).map((m) => (
+              {poolMeasuresFor(type).map((m) => (
                 <option key={m} value={m}>
                   {m}
                 </option>
@@ -432,7 +457,7 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
                         <p className="mt-0.5">{study.result.extractor}</p>
                         {study.reported && (
                           <p className="mt-0.5" title={study.reported.quote}>
-                            reported {study.reported.measure} {fmt(study.reported.estimate)} {fmtInterval(study.reported.lower, study.reported.upper)}
+                            reported {study.reported.reportedMeasure ?? study.reported.measure} {fmt(study.reported.estimate)} {fmtInterval(study.reported.lower, study.reported.upper)}
                           </p>
                         )}
                       </td>

@@ -6,13 +6,18 @@
 import type { GrammarEffect } from "./grammar.ts";
 
 const STOP_LEAD =
-  /^(?:(?:and|or|but|with|for|in|on|of|the|a|an|its|their|our|both|all|including|especially|specifically|particularly|respectively|whereas|while|as|to|from|by|at|was|were|is|are|had|has|have|significantly|significant|non-?significant|lower|higher|reduced|reduce|reduces|reduction|increased|increase|increases|decreased|decrease|improved|improve|improves|greater|fewer|more|less|overall|similar|similarly|there|no|not|that|this|these|those|which|also|further|a\s+further|result|resulted|showed|show|shows|revealed|found|observed|effect|effects|changes|change|risks?|odds|rates?|levels?|except|exception|negative|positive|specifically|namely|e\.g\.|i\.e\.|than|then|only|any|each|per|after|before|during|within|among|between|compared|versus|vs\.?|likely|may|might|did|does|do|be|been|being|statistically|protective|inverse|association|associated|related|relationship)(?![\w-])[\s,]*)+/i;
+  /^(?:(?:and|or|but|with|for|in|on|of|the|a|an|its|their|our|both|all|including|especially|specifically|particularly|respectively|whereas|while|as|to|from|by|at|was|were|is|are|had|has|have|significantly|significant|non-?significant|lower|higher|reduced|reduce|reduces|reduction|increased|increase|increases|decreased|decrease|improved|improve|improves|greater|fewer|more|less|overall|similar|similarly|there|no|not|that|this|these|those|which|also|further|a\s+further|result|resulted|showed|show|shows|revealed|found|observed|effect|effects|changes|change|risks?|odds|rates?|levels?|except|exception|negative|positive|specifically|namely|e\.g\.|i\.e\.|than|then|only|any|each|per|after|before|during|within|among|between|compared|versus|vs\.?|likely|may|might|did|does|do|be|been|being|statistically|protective|inverse|associations?|associated|related|relationship)(?![\w-])[\s,]*)+/i;
 const STOP_TAIL =
   /(?:[\s,]+(?:and|or|was|were|is|are|with|for|in|at|of|the|a|an|overall|respectively|compared|vs\.?|versus|among|between|than|by|to|on|from|had|has|have|which|that|when|after|during|were|being|showed|revealed|group|groups))+$/i;
 
 /** Words that make a phrase a verdict or a group rather than an outcome. */
 const NOT_OUTCOME =
   /^(?:meta-analytic|for example|example|respectively|however|adjusted|unadjusted|crude|line|changed|strong|moderate|weak|conditional|secondary|primary|sensitivity analys[ie]s|subgroup analys[ie]s|analysis of the interaction|(?:low|moderate|high|very low)[- ]certainty evidence|certainty evidence|[\p{L} -]*\bpopulations?|(?:in\s+)?(?:men|women|males|females|children|adults)|results?|patients?|participants?|subjects?|studies|study|trials?|analysis|analyses|model|models|group|groups|estimates?|data|evidence|findings?|controls?|cases?|meta-analysis|summary|pooled|overall|total|sensitivity|subgroup|random effects?|fixed effects?|the result|rr|or|hr|ci|p|smd|wmd|md|ratio|difference|adults?|women|men|males?|females?|populations?|people)$/iu;
+
+/** True when a phrase holds a bare number ("12 weeks", "0.5"), not a name with digits ("IL-6", "COVID-19", "HbA1c"). */
+export function hasBareNumber(phrase: string): boolean {
+  return /(?:^|[\s(,;:/])[-−+]?\d|%|\bI\s*[2²]\b/u.test(phrase);
+}
 
 /** Tidies a phrase: hyphenated line breaks joined, whitespace collapsed, noise words trimmed. */
 export function tidyPhrase(raw: string, maxWords = 8): string {
@@ -58,13 +63,13 @@ export function definedOutcomes(text: string): { primary: string | null; seconda
 
 /** Verbs and frames after which the outcome follows ("reduces X", "risk of X", "reduction in X"). */
 const OUTCOME_ANCHOR =
-  /^[\s\S]*\b(?:reduc(?:es|ed|e|ing)|increas(?:es|ed|e|ing)|improv(?:es|ed|e|ing)|lower(?:s|ed|ing)?|rais(?:es|ed|e)|affect(?:s|ed)?|prevent(?:s|ed)?|predict(?:s|ed)?|(?:risks?|odds|hazards?|incidence|rates?|levels?|occurrence|prevalence|concentrations?|reductions?|increases?|decreases?|changes?|improvements?|differences?|effects?|impact|gains?|declines?)\s+(?:of|in|on|to|for)|need\s+for|associated\s+with|association\s+(?:with|between)|specifically|namely|including|such\s+as|for\s+example)\s+/i;
+  /^[\s\S]*\b(?:reduc(?:es|ed|e|ing)|increas(?:es|ed|e|ing)|improv(?:es|ed|e|ing)|lower(?:s|ed|ing)?|rais(?:es|ed|e)|affect(?:s|ed)?|prevent(?:s|ed)?|predict(?:s|ed)?|(?:risks?|odds|hazards?|incidence|rates?|levels?|occurrence|prevalence|concentrations?|reductions?|increases?|decreases?|changes?|improvements?|differences?|effects?|impact|gains?|declines?)\s+(?:of|in|on|to|for)|need\s+for|associated\s+with|association\s+(?:with|between)|(?:with\s+the\s+)?exception\s+of|results?\s+(?:of|for|on)|specifically|namely|including|such\s+as|for\s+example)\s+/i;
 /** Where an outcome phrase ends: a comparison, a population or a time. */
 const OUTCOME_END =
-  /\s+(?:when|compared|versus|vs\.?|than|among|between|in\s+(?:the\s+)?(?:patients|participants|people|subjects|those|women|men|adults|children|groups?|vaccinated|unvaccinated|intervention|control|treatment)|at\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|week|month|year|the end)|after\s+\d+|during|from|with\s+(?:the\s+)?(?:exception|intervention|treatment)|attributable|was|were|is|are|had|has|did|may|could|remained|though)\b[\s\S]*$/i;
+  /\s+(?:when|compared|versus|vs\.?|than|among|between|in\s+(?:the\s+)?(?:patients|participants|people|subjects|those|women|men|adults|children|groups?|vaccinated|unvaccinated|intervention|control|treatment)|at\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|week|month|year|the end)|after\s+\d+|during|from(?!\s+(?:[a-z-]+\s+){0,2}causes?\b)|with\s+(?:the\s+)?(?:exception|intervention|treatment)|attributable|was|were|is|are|had|has|did|may|could|remained|though)\b[\s\S]*$/i;
 /** A subject with a verdict: "<outcome> was lower / were reduced / were consistent". */
 const SUBJECT_VERDICT =
-  /(?:^|[.;:]\s*)(?:the\s+)?([^.;:]{3,90}?)\s+(?:was|were|is|are)\s+(?:(?:not\s+|also\s+|significantly\s+|slightly\s+|statistically\s+)*)(?:lower|higher|reduced|increased|decreased|improved|similar|consistent|comparable|greater|smaller|associated|related|significant|non-?significant|unchanged|better|worse)\b/i;
+  /(?:^|[.;:]\s*)(?:the\s+)?([^.;:]{3,90}?)\s+(?:was|were|is|are)\s+(?:(?:not\s+|also\s+|significantly\s+|slightly\s+|statistically\s+)*)(?:lower|higher|reduced|increased|decreased|improved|similar|consistent|comparable|greater|smaller|associated|related|significant|non-?significant|unchanged|better|worse|elevated|raised|lowered)\b/i;
 
 /** Drops brackets that hold numbers or definitions, measure names and the CI words. */
 function cleanClause(s: string): string {
@@ -119,21 +124,93 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
   // "… were similar for the primary outcome (RR …)": the words after "for" name it.
   const forTail = verdict ? /\bfor\s+(?:the\s+|both\s+)?([^,;()]{3,60})\s*$/i.exec(lastClause.slice(verdict.index + verdict[0].length)) : null;
   const forOutcome = forTail ? tidyPhrase(forTail[1]!) : "";
-  if (forOutcome && !/\d/.test(forOutcome)) return forOutcome;
+  if (forOutcome && !hasBareNumber(forOutcome)) return forOutcome;
+  // "<exposure> was associated with an increased risk of <outcome>": the outcome follows the verdict.
+  const afterVerdict = verdict ? lastClause.slice(verdict.index + verdict[0].length) : "";
+  if (verdict && /(?:associated|related)$/i.test(verdict[0]) && /\b(?:risks?|odds|incidence|hazards?|likelihood)\s+of\b/i.test(afterVerdict)) {
+    const tidy = outcomeInClause(afterVerdict);
+    if (tidy && !hasBareNumber(tidy)) return tidy;
+  }
   if (verdict && !/\b(?:we|it|this|there|results?)\b/i.test(verdict[1]!.split(" ")[0] ?? "")) {
     const parts = verdict[1]!.split(/,\s*/).filter((p) => p.trim() && !/^(?:though|although|while|which|who|as|despite|however)\b/i.test(p.trim()));
     for (let k = parts.length - 1; k >= 0; k--) {
       const tidy = tidyPhrase(parts[k]!.replace(OUTCOME_END, ""));
-      if (tidy && !/\d/.test(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
+      if (tidy && !hasBareNumber(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
     }
   }
   // 3. the clause before the effect, then the ones before it
   const clauses = cleaned.split(/[;:]|,(?!\s*(?:or|and)\s+in\b)/);
   for (let k = clauses.length - 1, tries = 0; k >= 0 && tries < 3; k--, tries++) {
     const tidy = outcomeInClause(clauses[k]!);
-    if (tidy && !/\d/.test(tidy)) return tidy;
+    if (tidy && !hasBareNumber(tidy)) return tidy;
   }
   return "";
+}
+
+/** Words that name no outcome of their own: a phrase made only of them is vague ("adjusted means differed"). */
+const VAGUE_WORDS =
+  /^(?:adjusted|unadjusted|crude|means?|medians?|values?|scores?|levels?|outcomes?|end\s*points?|measures?|results?|estimates?|effects?|differences?|differed|differs?|changes?|changed|between|groups?|arms?|the|a|an|of|in|for|and|or|with|at|all|both|overall|primary|secondary|main|other|this|these|those|treatment|intervention|control|comparison|analysis|analyses|models?|was|were|is|are|significant|significantly|statistically|similar|lower|higher)$/i;
+
+/**
+ * True when an outcome phrase does not name what was measured: empty, or only words such as
+ * "adjusted means", "scores", "outcomes", "differed between groups". The product marks such rows
+ * for the reviewer instead of pooling them.
+ */
+export function isVagueOutcome(phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/[\s,;:()-]+/).filter(Boolean);
+  return words.length === 0 || words.every((w) => VAGUE_WORDS.test(w));
+}
+
+/** Genetic models of association studies ("allelic", "dominant", "TT vs CC" is their comparison). */
+const GENETIC_MODEL =
+  /\b(allel(?:e|ic)|dominant|recessive|homozyg(?:ous|ote)|heterozyg(?:ous|ote)|additive|co-?dominant|over-?dominant|multiplicative|log-?additive)\s+(?:genetic\s+|inheritance\s+|comparison\s+)?models?\b/i;
+
+/**
+ * The genetic model an effect is reported under, read between the previous effect of its sentence
+ * and the effect itself ("…, the recessive model (OR 1.52, …)"), as "recessive model"; or null.
+ */
+export function geneticModelOf(text: string, e: GrammarEffect, previousEnd: number): string | null {
+  const from = Math.max(e.sentence.start, Math.min(previousEnd, e.start));
+  const m = GENETIC_MODEL.exec(text.slice(from, e.end));
+  return m ? `${m[1]!.toLowerCase()} model` : null;
+}
+
+/**
+ * The subject of an outcome phrase that names a genetic model: "migraine under the allelic model"
+ * → "migraine"; "dominant model" → "" (the model alone names no outcome).
+ */
+export function withoutGeneticModel(phrase: string): string {
+  const cut = phrase.replace(/\s*(?:\b(?:under|in|for|with|using)\s+)?(?:the\s+)?(?:[\p{L}-]+\s+)?(?:genetic\s+|inheritance\s+)?models?\b.*$/iu, "");
+  return GENETIC_MODEL.test(phrase) || /\bmodels?\b/i.test(phrase) ? tidyPhrase(cut) : phrase;
+}
+
+/**
+ * Outcomes listed before a "respectively" list of effects ("Interleukin-6, interleukin-10 and
+ * TNF-α were elevated (SMD …; SMD …; SMD …, respectively)"): the k-th listed name for the k-th
+ * effect, or null when the sentence does not list exactly one name per effect before its first
+ * effect. `effects` are the sentence's effects in order.
+ */
+export function respectivelyOutcomes(text: string, effects: readonly GrammarEffect[]): string[] | null {
+  const n = effects.length;
+  const first = effects[0];
+  if (!first || n < 2) return null;
+  const sent = text.slice(first.sentence.start, first.sentence.end);
+  if (!/\brespectively\b/i.test(sent)) return null;
+  let before = text.slice(first.sentence.start, first.start);
+  const open = Math.max(before.lastIndexOf("("), before.lastIndexOf("["));
+  if (open !== -1 && !/[)\]]/.test(before.slice(open))) before = before.slice(0, open);
+  before = cleanClause(before).split(/[;:]/).pop() ?? "";
+  // The list is the subject before its verb, or the words after the last frame ("levels of …").
+  before = before.replace(/\s+(?:was|were|is|are|had|have|showed|remained|differed|improved|increased|decreased|fell|rose)\b[\s\S]*$/i, "");
+  const anchor = OUTCOME_ANCHOR.exec(before);
+  if (anchor && before.length - anchor[0].length > 2) before = before.slice(anchor[0].length);
+  const items = before
+    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/i)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (items.length !== n) return null;
+  const names = items.map((x) => tidyPhrase(x.replace(OUTCOME_END, "")));
+  return names.every((x) => x && !hasBareNumber(x)) ? names : null;
 }
 
 /**
@@ -141,9 +218,17 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
  * nearest the effect), "<subject> … compared with|to B", "B … with A" ("hazard ratio with
  * aspirin"), or "between A and B"; null when the sentence names none.
  */
-export function comparisonOf(text: string, e: GrammarEffect): string | null {
+export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sentence.start): string | null {
+  // A pair written between the previous effect and this one is this effect's own ("…; TT vs CC: OR …").
+  {
+    const own = [...text.slice(Math.max(e.sentence.start, Math.min(previousEnd, e.start)), e.end).replace(/\s+/g, " ").matchAll(VS_PAIR)];
+    const m = own[own.length - 1];
+    const a = m ? trimGroup(m[1]!) : "";
+    const b = m ? trimGroup(m[2]!) : "";
+    if (a && b) return `${a} vs ${b}`;
+  }
   const sent = text.slice(e.sentence.start, e.sentence.end).replace(/\s+/g, " ");
-  const vs = [...sent.matchAll(/([\p{L}\d][\p{L}\d\s/+-]{0,40}?)\s+(?:vs\.?|versus|v)\s+([\p{L}\d][\p{L}\d\s/+-]{0,40}?)(?=[,;:()\]]|\s+(?:in|for|on|at|was|were|group|groups|participants|patients)\b|$)/giu)];
+  const vs = [...sent.matchAll(VS_PAIR)];
   if (vs.length) {
     const m = vs[vs.length - 1]!;
     const a = trimGroup(m[1]!);
@@ -174,13 +259,17 @@ export function comparisonOf(text: string, e: GrammarEffect): string | null {
   return null;
 }
 
+/** "A vs B" / "A versus B", each side up to 40 characters, ending at punctuation or a following preposition. */
+const VS_PAIR = /([\p{L}\d][\p{L}\d\s/+-]{0,40}?)\s+(?:vs\.?|versus|v)\s+([\p{L}\d][\p{L}\d\s/+-]{0,40}?)(?=[,;:()\]]|\s+(?:in|for|on|at|was|were|group|groups|participants|patients)\b|$)/giu;
+
 function trimGroup(raw: string): string {
   let s = raw.replace(/\s+/g, " ").trim();
   s = s.replace(/^(?:(?:and|or|the|a|an|in|of|for|with|those|patients|participants|subjects|people|individuals|who|received|receiving|treated|assigned|to|was|were|is|are|between)\s+)+/i, "");
   s = s.replace(/\s+(?:group|groups|arm|arms|participants|patients|subjects|alone|only)$/i, "").trim();
   const words = s.split(" ");
   if (words.length > 5) s = words.slice(-5).join(" ");
-  return /\p{L}{2}|\d/u.test(s) ? s : "";
+  // An allele is one capital letter ("T vs C").
+  return /\p{L}{2}|\d|^\p{Lu}$/u.test(s) ? s : "";
 }
 
 const NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\\d+(?:[.·]\\d+)?";
@@ -202,12 +291,20 @@ const TIME_PATTERNS: RegExp[] = [
  * ("at one week, four weeks, and six weeks …, respectively") gives the k-th timepoint to the k-th
  * effect of the sentence. Null when none is stated.
  */
-export function timepointOf(text: string, e: GrammarEffect, indexInSentence: number, countInSentence: number): string | null {
+export function timepointOf(text: string, e: GrammarEffect, indexInSentence: number, countInSentence: number, previousEnd = e.sentence.start): string | null {
   const sent = text.slice(e.sentence.start, e.sentence.end);
   const flat = (s: string) => s.replace(/\s+/g, " ").replace(/\?/g, " ").trim();
   if (countInSentence > 1 && /\brespectively\b/i.test(sent)) {
     const list = [...sent.matchAll(new RegExp(String.raw`(?:${NUMBER_WORDS})[\s-]*${UNIT}`, "gi"))].map((m) => m[0]);
     if (list.length === countInSentence) return flat(list[indexInSentence]!);
+  }
+  // A later effect of a list with its own time ("… at 12 weeks (MD …) and at 26 weeks (MD …)").
+  if (indexInSentence > 0 && previousEnd > e.sentence.start) {
+    const own = text.slice(Math.min(previousEnd, e.start), e.start);
+    for (const re of TIME_PATTERNS) {
+      const m = re.exec(own);
+      if (m && !/\bper\s*$/i.test(own.slice(0, m.index))) return flat(m[0]);
+    }
   }
   // The clause of the effect: from the previous ";" or "(" boundary to the effect's end.
   const rel = e.start - e.sentence.start;

@@ -66,6 +66,13 @@ export function hedgesJ(m: number): number {
  * - estimate-ci (natural scale): ratio measures → yi = log(estimate), se = (log upper − log lower)/(2·1.959964);
  *   difference measures (RD, MD, SMD, GEN) → yi = estimate, se = (upper − lower)/(2·1.959964); vi = se².
  * - yi-vi: passed through (already on the analysis scale).
+ * - estimate-se (generic inverse variance): yi = log(estimate) for ratio measures, else estimate;
+ *   vi = se² (se is the SE on the analysis scale, as RevMan's "estimate and SE"). Cochrane Handbook 6.3.
+ * - rates (events x and person-time t per arm), measure RR (pooled as an incidence rate ratio):
+ *   metafor escalc("IRR"): yi = log(x1/t1) − log(x2/t2), vi = 1/x1 + 1/x2; when either arm has no
+ *   events, 0.5 is added to both event counts (add = 1/2, to = "only0"); person-time must be > 0.
+ * - oe-var (O − E and its variance V; RevMan's Peto method for time-to-event data), measure RR
+ *   (pooled as a hazard ratio): yi = (O − E)/V, vi = 1/V (Cochrane Handbook 6.8.2, Yusuf et al. 1985).
  *
  * Returns yi on the analysis scale (natural log for RR, OR, ROM) and vi > 0. `options.study` tags
  * errors with the study index; `options.correctRom = false` gives the uncorrected ROM.
@@ -104,6 +111,15 @@ export function escalc(measure: Measure, data: EffectData, options: EscalcOption
         throw new MetaInputError(`The sampling variance must be greater than 0 (got ${data.vi}).`, study);
       }
       out = { yi: data.yi, vi: data.vi };
+      break;
+    case "estimate-se":
+      out = fromEstimateSe(measure, data, study);
+      break;
+    case "rates":
+      out = fromRates(measure, data, study);
+      break;
+    case "oe-var":
+      out = fromOeVar(measure, data, study);
       break;
     default:
       throw new MetaInputError("Unrecognised study data.", study);
@@ -244,4 +260,41 @@ function fromEstimateCi(
   }
   const se = (d.upper - d.lower) / (2 * Z_975);
   return { yi: d.estimate, vi: se * se };
+}
+
+function fromEstimateSe(measure: Measure, d: Extract<EffectData, { kind: "estimate-se" }>, study: number | null): EffectSize {
+  finite("estimate", d.estimate, study);
+  finite("standard error", d.se, study);
+  if (!(d.se > 0)) throw new MetaInputError(`The standard error must be greater than 0 (got ${d.se}).`, study);
+  if (isRatioMeasure(measure)) {
+    if (!(d.estimate > 0)) throw new MetaInputError(`A ${MEASURE_NAMES[measure]} must be greater than 0 (got ${d.estimate}).`, study);
+    return { yi: Math.log(d.estimate), vi: d.se * d.se };
+  }
+  return { yi: d.estimate, vi: d.se * d.se };
+}
+
+function fromRates(measure: Measure, d: Extract<EffectData, { kind: "rates" }>, study: number | null): EffectSize {
+  if (measure !== "RR") {
+    throw new MetaInputError(`Events and person-time give a rate ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`, study);
+  }
+  for (const [name, v] of [["events (T)", d.events1], ["person-time (T)", d.time1], ["events (C)", d.events2], ["person-time (C)", d.time2]] as const) finite(name, v, study);
+  if (d.events1 < 0 || d.events2 < 0) throw new MetaInputError("Event counts cannot be negative.", study);
+  if (!(d.time1 > 0 && d.time2 > 0)) throw new MetaInputError("Person-time must be greater than 0 in both arms.", study);
+  if (d.events1 === 0 && d.events2 === 0) {
+    throw new MetaInputError("No events in either arm: the rate ratio is not estimable.", study);
+  }
+  const add = d.events1 === 0 || d.events2 === 0 ? 0.5 : 0;
+  const x1 = d.events1 + add;
+  const x2 = d.events2 + add;
+  return { yi: Math.log(x1 / d.time1) - Math.log(x2 / d.time2), vi: 1 / x1 + 1 / x2 };
+}
+
+function fromOeVar(measure: Measure, d: Extract<EffectData, { kind: "oe-var" }>, study: number | null): EffectSize {
+  if (measure !== "RR") {
+    throw new MetaInputError(`O − E and its variance give a hazard ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`, study);
+  }
+  finite("O − E", d.oe, study);
+  finite("variance V", d.v, study);
+  if (!(d.v > 0)) throw new MetaInputError(`The variance V must be greater than 0 (got ${d.v}).`, study);
+  return { yi: d.oe / d.v, vi: 1 / d.v };
 }

@@ -54,7 +54,41 @@ export function measuresFor(kind: EffectData["kind"]): Measure[] {
       return ["RR", "OR", "ROM", "RD", "MD", "SMD", "GEN"];
     case "yi-vi":
       return ["GEN", "RR", "OR", "ROM", "RD", "MD", "SMD"];
+    case "estimate-se":
+      return ["RR", "OR", "ROM", "RD", "MD", "SMD", "GEN"];
+    // Rate ratios and Peto hazard ratios are log ratios, pooled as RR and named by reportedMeasure.
+    case "rates":
+    case "oe-var":
+      return ["RR"];
   }
+}
+
+/** RevMan's names of the data types, as the data table offers them. */
+export const DATA_KIND_LABELS: Record<EffectData["kind"], string> = {
+  counts: "Dichotomous (events / N)",
+  means: "Continuous (mean, SD, N)",
+  "estimate-ci": "Generic inverse variance (estimate, 95% CI)",
+  "estimate-se": "Generic inverse variance (estimate, SE)",
+  rates: "Rates (events, person-time)",
+  "oe-var": "O − E and variance",
+  "yi-vi": "Effect size and variance (yi, vi)",
+};
+
+/**
+ * A row switched to another data type: empty values of that type for the reviewer to enter (NaN
+ * until entered), the first measure the type gives (kept when the type gives it), and the ratio
+ * named: rates → IRR, O − E → HR (both pooled as log ratios under RR).
+ */
+export function withDataKind(row: DataRow, kind: EffectData["kind"]): DataRow {
+  if (kind === row.data.kind) return row;
+  const data = Object.fromEntries([["kind", kind], ...DATA_FIELDS[kind].map((f) => [f.key, Number.NaN])]) as unknown as EffectData;
+  const measures = measuresFor(kind);
+  const next: DataRow = { ...row, data, measure: measures.includes(row.measure) ? row.measure : measures[0]!, extractedBy: "user" };
+  delete next.reportedMeasure;
+  if (kind === "rates") next.reportedMeasure = "IRR";
+  if (kind === "oe-var") next.reportedMeasure = "HR";
+  if ((kind === "estimate-ci" || kind === "estimate-se") && row.reportedMeasure && next.measure === "RR") next.reportedMeasure = row.reportedMeasure;
+  return next;
 }
 
 /** The editable numeric fields of each data form with their labels (T = treatment, C = control). */
@@ -81,6 +115,20 @@ export const DATA_FIELDS: { [K in EffectData["kind"]]: { key: string; label: str
   "yi-vi": [
     { key: "yi", label: "yi" },
     { key: "vi", label: "vi" },
+  ],
+  "estimate-se": [
+    { key: "estimate", label: "Estimate" },
+    { key: "se", label: "SE (log scale for ratios)" },
+  ],
+  rates: [
+    { key: "events1", label: "Events (T)", integer: true },
+    { key: "time1", label: "Person-time (T)" },
+    { key: "events2", label: "Events (C)", integer: true },
+    { key: "time2", label: "Person-time (C)" },
+  ],
+  "oe-var": [
+    { key: "oe", label: "O − E" },
+    { key: "v", label: "Variance V" },
   ],
 };
 
@@ -120,9 +168,11 @@ export function withPoolGroup(row: DataRow, poolGroup: string): DataRow {
   return next;
 }
 
-/** A row with another outcome name (trimmed when sent). */
+/** A row with another outcome name (trimmed when sent); the reviewer has named it, so it is no longer uncertain. */
 export function withOutcome(row: DataRow, outcome: string): DataRow {
-  return { ...row, outcome, extractedBy: "user" };
+  const next: DataRow = { ...row, outcome, extractedBy: "user" };
+  delete next.outcomeUncertain;
+  return next;
 }
 
 /**
@@ -164,6 +214,17 @@ export function validateRow(row: DataRow): string | null {
       return null;
     case "yi-vi":
       if (d.vi <= 0) return "The sampling variance must be greater than 0.";
+      return null;
+    case "estimate-se":
+      if (d.se <= 0) return "The standard error must be greater than 0.";
+      if (isRatioMeasure(row.measure) && d.estimate <= 0) return "Ratios must be greater than 0.";
+      return null;
+    case "rates":
+      if (d.time1 <= 0 || d.time2 <= 0) return "Person-time must be greater than 0.";
+      if (d.events1 === 0 && d.events2 === 0) return "No events in either arm: the rate ratio is not estimable.";
+      return null;
+    case "oe-var":
+      if (d.v <= 0) return "The variance V must be greater than 0.";
       return null;
   }
 }

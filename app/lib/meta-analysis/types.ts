@@ -29,7 +29,20 @@ export type EffectData =
   /** A reported estimate with its 95% CI, on the natural scale (ratio, e.g. RR 0.75, or difference). */
   | { kind: "estimate-ci"; estimate: number; lower: number; upper: number }
   /** Effect size and sampling variance already on the analysis scale. */
-  | { kind: "yi-vi"; yi: number; vi: number };
+  | { kind: "yi-vi"; yi: number; vi: number }
+  /**
+   * Generic inverse variance with a standard error (RevMan "estimate and SE"): the estimate on the
+   * natural scale (a ratio such as an adjusted HR or OR, or a difference) and the SE of the effect
+   * on the analysis scale (of log(ratio) for ratio measures, as RevMan and papers report it).
+   */
+  | { kind: "estimate-se"; estimate: number; se: number }
+  /** Rates (RevMan "events and person-time"): events and person-time per arm → incidence rate ratio. */
+  | { kind: "rates"; events1: number; time1: number; events2: number; time2: number }
+  /** RevMan "O − E and variance": observed minus expected events and its variance V (Peto log hazard ratio). */
+  | { kind: "oe-var"; oe: number; v: number };
+
+/** The kinds of study data, in the order the data table offers them. */
+export const DATA_KINDS: readonly EffectData["kind"][] = ["counts", "means", "estimate-ci", "estimate-se", "rates", "oe-var", "yi-vi"];
 
 /** One computed effect size (escalc output) for one study. */
 export interface EffectSize {
@@ -176,6 +189,13 @@ export interface ExtractedStudyData {
    * timepoint (app/.server/meta-analysis/group.ts).
    */
   poolGroup?: string;
+  /**
+   * Why the row's outcome phrase is uncertain, when it is (the sentence names no outcome of its
+   * own, or another effect of the study is worded alike): the
+   * reviewer should name the outcome. Such rows are listed, not pooled automatically, until the
+   * reviewer names the outcome or gives a pool group. Absent when the phrase is the effect's own.
+   */
+  outcomeUncertain?: string;
 }
 
 /** A study left out of pooling, with the reason shown to the user. */
