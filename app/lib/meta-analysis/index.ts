@@ -12,3 +12,17 @@ export { rmaReg, checkEffects, type MetaRegression, type RegCoefficient } from "
 export { rmaMH, rmaPeto, type CountsTable, type MhOptions } from "./mh.ts";
 export { regtest, ranktest, trimfill, type TrimFillOptions } from "./bias.ts";
 export { leave1out } from "./leave1out.ts";
+export { moderatorColumns, type Moderators } from "./linear.ts";
+export {
+  fitModel,
+  metaRegression,
+  permutest,
+  dummyColumns,
+  type ModelFit,
+  type ModelOptions,
+  type MetaRegressionResult,
+  type MetaRegressionOptions,
+  type PermutationResult,
+} from "./metareg.ts";
+export { subgroupAnalysis, type SubgroupResult, type SubgroupRow } from "./subgroup.ts";
+export { influence, leaveOneOut, cumulative, type InfluenceResult, type LeaveOneOutResult } from "./influence.ts";

@@ -1,10 +1,10 @@
-import { uniroot } from "./distributions.ts";
+import { qchisq, uniroot } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { wls, type WlsFit } from "./linear.ts";
+import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
-export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT";
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "HSk" | "PMM";
 
 /** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
 export interface Tau2Control {
@@ -67,8 +67,8 @@ export function mad(values: number[]): number {
 /**
  * Generalised Q at τ²: Σ (y − ŷ(τ²))² / (v + τ²) (metafor .QE.func), with an optional moderator x.
  */
-export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: ArrayLike<number> | null = null): number {
-  if (x) return wls(yi, weights(vi, tau2), x).rss;
+export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: Moderators = null): number {
+  if (moderatorColumns(x).length > 0) return wls(yi, weights(vi, tau2), x).rss;
   // intercept only, without allocating: two passes over w = 1/(v + τ²)
   const k = yi.length;
   let sw = 0;
@@ -88,7 +88,7 @@ export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number,
 }
 
 /** Restricted (REML) or full (ML) log-likelihood of the random-effects model at τ². */
-function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: ArrayLike<number> | null): number {
+function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: Moderators): number {
   const k = yi.length;
   let p: number;
   let rss: number;
@@ -134,15 +134,17 @@ export function estimateTau2(
   vi: ArrayLike<number>,
   method: Tau2Method,
   control: Tau2Control = {},
-  x: ArrayLike<number> | null = null,
+  xIn: Moderators = null,
 ): Tau2Estimate {
   const k = yi.length;
-  const p = x ? 2 : 1;
+  const cols = moderatorColumns(xIn);
+  const x: ArrayLike<number>[] | null = cols.length > 0 ? cols : null;
+  const p = cols.length + 1;
   if (k <= p) {
     throw new MetaInputError(
       p === 1
         ? "At least 2 studies are needed to estimate the between-study variance."
-        : "At least 3 studies are needed for a meta-regression.",
+        : `At least ${p + 1} studies are needed for a meta-regression with ${p - 1} moderator column(s).`,
     );
   }
   const threshold = control.threshold ?? 1e-5;
@@ -175,6 +177,12 @@ export function estimateTau2(
       const f0 = fit0();
       tau2 = Math.max(0, (f0.rss - k) / f0.sw);
       se = dlSe(f0, tau2, f0.sw);
+      break;
+    }
+    case "HSk": {
+      const f0 = fit0();
+      tau2 = Math.max(0, ((k / df) * f0.rss - k) / f0.sw);
+      se = (k / df) * dlSe(f0, tau2, f0.sw);
       break;
     }
     case "HE": {
@@ -222,8 +230,9 @@ export function estimateTau2(
       se = pmSe(tau2);
       break;
     }
-    case "PM": {
-      const target = df;
+    case "PM":
+    case "PMM": {
+      const target = method === "PMM" ? qchisq(0.5, df) : df;
       if (fit0().rss < target) {
         tau2 = 0;
       } else {
@@ -321,21 +330,8 @@ export function estimateTau2(
     return (ols.rss - trPV(ols)) / df;
   }
   function trPV(ols: WlsFit): number {
-    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii) = Σ_ij P₀_ij² … computed as Σv − tr((XᵀX)⁻¹ XᵀVX)
-    let sv = 0;
-    for (let i = 0; i < k; i++) sv += vi[i];
-    const M = x ? [0, 0, 0, 0] : [0];
-    for (let i = 0; i < k; i++) {
-      M[0] += vi[i];
-      if (x) {
-        M[1] += vi[i] * x[i];
-        M[2] += vi[i] * x[i];
-        M[3] += vi[i] * x[i] * x[i];
-      }
-    }
-    const A = ols.A;
-    const tr = x ? A[0] * M[0] + A[1] * M[2] + A[2] * M[1] + A[3] * M[3] : A[0] * M[0];
-    return sv - tr;
+    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii)
+    return ols.trPD(vi);
   }
   function heSe(t2: number): number {
     const ones = new Float64Array(k).fill(1);
