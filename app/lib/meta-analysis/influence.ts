@@ -45,7 +45,7 @@ function tryFit(yi: ArrayLike<number>, vi: ArrayLike<number>, cols: ArrayLike<nu
 function det(m: number[], p: number): number {
   if (p === 1) return m[0];
   try {
-    return Math.exp(invertSym(m, p).logDet);
+    return Math.exp(invertSym(m, p, true).logDet);
   } catch {
     return 0;
   }
@@ -75,7 +75,7 @@ export function influence(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mo
   const m = btt.length;
   const sub = (vb: number[]) => btt.flatMap((r) => btt.map((c) => vb[r * p + c]));
   const vbFullBtt = sub(full.vb);
-  const svb = invertSym(vbFullBtt, m).inv;
+  const svb = invertSym(vbFullBtt, m, true).inv;
   const detFull = det(vbFullBtt, m);
   let sw = 0;
   for (let i = 0; i < k; i++) sw += full.w[i];
@@ -127,7 +127,7 @@ export function influence(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mo
       if (!xj) M[0] += wj;
       else for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) M[a * p + b] += wj * xj[a] * xj[b];
     }
-    const vbDel = invertSym(M, p).inv;
+    const vbDel = invertSym(M, p, true).inv;
     for (let j = 0; j < p; j++) out.dfbs[j][i] = (full.beta[j] - del.beta[j]) / Math.sqrt(del.s2w * vbDel[j * p + j]);
     let cook = 0;
     for (let a = 0; a < m; a++)

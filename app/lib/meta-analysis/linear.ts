@@ -73,13 +73,19 @@ function cross(w: ArrayLike<number>, cols: ArrayLike<number>[], c: ArrayLike<num
 }
 
 /**
- * Inverse and log-determinant of a symmetric positive-definite p×p matrix (Gauss–Jordan with
- * partial pivoting). Throws MetaInputError when the matrix is singular (redundant moderators).
+ * Inverse and log-determinant of a symmetric positive-definite p×p matrix (closed form for p ≤ 2,
+ * else Gauss–Jordan with partial pivoting). With `strict`, or for p > 2, throws MetaInputError when
+ * the matrix is singular (redundant moderators); otherwise a singular 1×1 or 2×2 matrix gives
+ * non-finite entries, which the degenerate-data paths (Egger's test on equal variances) rely on.
  */
-export function invertSym(m: number[], p: number): { inv: number[]; logDet: number } {
+export function invertSym(m: number[], p: number, strict = false): { inv: number[]; logDet: number } {
   if (p === 1) {
-    if (!(m[0] > 0)) throw new MetaInputError("The model matrix is singular.");
+    if (strict && !(m[0] > 0)) throw new MetaInputError("The model matrix is singular.");
     return { inv: [1 / m[0]], logDet: Math.log(m[0]) };
+  }
+  if (p === 2 && !strict) {
+    const det = m[0] * m[3] - m[1] * m[2];
+    return { inv: [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det], logDet: Math.log(det) };
   }
   const a = m.slice();
   const inv = new Array<number>(p * p).fill(0);
@@ -134,6 +140,32 @@ function mul(a: number[], b: number[], p: number): number[] {
       for (let c = 0; c < p; c++) out[r * p + c] += art * b[t * p + c];
     }
   return out;
+}
+
+/**
+ * Throws MetaInputError when the design (1, moderators) is rank-deficient, i.e. a moderator is
+ * constant or a linear combination of others (metafor drops such columns with a warning; the
+ * engine asks the user to choose instead).
+ */
+export function checkDesignRank(x: Moderators, k: number): void {
+  const cols = moderatorColumns(x);
+  if (cols.length === 0) return;
+  // standardise columns so the pivot threshold is scale-free
+  const scaled = cols.map((c) => {
+    let mean = 0;
+    for (let i = 0; i < k; i++) mean += c[i];
+    mean /= k;
+    let ss = 0;
+    for (let i = 0; i < k; i++) ss += (c[i] - mean) ** 2;
+    const sd = Math.sqrt(ss / k);
+    return Float64Array.from({ length: k }, (_, i) => (sd > 0 ? (c[i] - mean) / sd : 0));
+  });
+  const M = cross(new Float64Array(k).fill(1), scaled, null, 1);
+  const p = cols.length + 1;
+  for (let j = 1; j < p; j++) {
+    if (!(M[j * p + j] > 0)) throw new MetaInputError(`Moderator ${j} has the same value in every study: remove it.`);
+  }
+  invertSym(M, p, true);
 }
 
 /** Fit y on (1, moderators) with weights w (x = null: intercept only). */

@@ -5,7 +5,7 @@
  */
 import { pchisq, pf, pnorm, pt, qnorm, qt } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
+import { checkDesignRank, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import { estimateTau2, weightedFit, type Tau2Control, type Tau2Method } from "./tau2.ts";
 import type { Method, TestType } from "./types.ts";
 
@@ -93,6 +93,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   const cols = moderatorColumns(mods);
   checkInputs(yi, vi, cols);
   const k = yi.length;
+  checkDesignRank(cols, k);
   const p = cols.length + 1;
   const level = opts.level ?? 95;
   if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
@@ -133,7 +134,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   const sub = btt.flatMap((r) => btt.map((c) => vb[r * p + c]));
   let QM: number;
   try {
-    const inv = invertSym(sub, m).inv;
+    const inv = invertSym(sub, m, true).inv;
     QM = 0;
     for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) QM += fit.beta[btt[a]] * inv[a * m + b] * fit.beta[btt[b]];
   } catch {
