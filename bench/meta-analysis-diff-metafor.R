@@ -11,9 +11,24 @@ results <- lapply(input$cases, function(cs) {
   yi <- num(cs$yi); vi <- num(cs$vi); method <- cs$method; test <- if (is.null(cs$test)) "z" else cs$test
   analyses <- unlist(cs$analyses)
   out <- list(id = cs$id)
-  fit <- function() rma(yi, vi, method = method, test = test)
+  # two-step estimators (DerSimonian & Kacker 2007, metafor's dersimonian2007 example): τ² from GENQ / SJ with
+  # tau2.init, then the model with that τ² fixed (so only the 'rma' analysis is meaningful for them)
+  fit <- function() {
+    if (method %in% c("DL2", "CA2")) {
+      t1 <- rma(yi, vi, method = if (method == "DL2") "DL" else "HE")$tau2
+      g <- rma(yi, vi, method = "GENQ", weights = 1 / (vi + t1))
+      return(rma(yi, vi, tau2 = g$tau2, test = test))
+    }
+    if (method == "SJ2") {
+      t1 <- rma(yi, vi, method = "HE")$tau2
+      return(rma(yi, vi, method = "SJ", test = test, control = list(tau2.init = t1)))
+    }
+    rma(yi, vi, method = method, test = test)
+  }
   if ("rma" %in% analyses) out$rma <- guard({
-    r <- fit(); ci <- confint(r)$random; pr <- predict(r)
+    r <- fit(); pr <- predict(r)
+    # confint() refuses a model with τ² fixed; the Q-profile interval does not depend on the estimator
+    ci <- confint(if (method %in% c("DL2", "CA2")) rma(yi, vi, method = "DL", test = test) else r)$random
     list(b = c(r$b), se = r$se, ci_lb = r$ci.lb, ci_ub = r$ci.ub, pval = r$pval, tau2 = r$tau2,
          tau2_ci_lb = ci["tau^2", 2], tau2_ci_ub = ci["tau^2", 3], I2 = r$I2,
          I2_ci_lb = ci["I^2(%)", 2], I2_ci_ub = ci["I^2(%)", 3], H2 = r$H2, QE = r$QE, QEp = r$QEp,

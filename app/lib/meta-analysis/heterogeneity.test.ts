@@ -9,12 +9,14 @@ import { describe, expect, it } from "vitest";
 import {
   cumulative,
   dummyColumns,
+  estimateTau2,
   fitModel,
   influence,
   leaveOneOut,
   MetaInputError,
   metaRegression,
   pchisq,
+  rma,
   subgroupAnalysis,
 } from "./index.ts";
 
@@ -178,5 +180,35 @@ describe("leave-one-out and cumulative meta-analysis", () => {
     close(c.tau2, [0, 0, 0.0872063416234463, 0.0762600663931823, 0.0857523854290568, 0.104604144891931, 0.120462691859899, 0.178028085926412, 0.202335332494471, 0.200546697624915, 0.228093569782522, 0.273183034116211, 0.313243325980895]);
     expect(c.se[0]).toBeCloseTo(Math.sqrt(vi[0]), 12);
     expect(() => cumulative(yi, vi, { method: "REML" }, [0, 0, 1])).toThrow(/every study exactly once/);
+  });
+});
+
+describe("further τ² estimators (metafor's dersimonian2007 example: CLASP trials, log OR)", () => {
+  // escalc(measure = "OR", ai, n1i, ci, n2i) of the CLASP data, printed by R at 17 digits
+  const y = [-1.2976287240342348, -1.2648771073076674, 0.12079236684709294, -0.32937738870476885, -0.20067069546215155, -0.12853406867186257];
+  const v = [0.34677403170780652, 0.26567573760625479, 0.19838951484521103, 0.026477083667147027, 0.22329679776488284, 0.0064985602668567342];
+  const eff = y.map((yi, i) => ({ yi, vi: v[i] }));
+  // [τ², SE(τ²), μ̂, SE(μ̂)] from metafor 3.8-1 (two-step: GENQ / SJ with tau2.init, then the model with τ² fixed)
+  const expected = {
+    CA2: [0.146769331903916, 0.182233820217762, -0.386100299655622, 0.21153984499321],
+    DL2: [0.105859769093915, 0.136936130190426, -0.365462785948802, 0.190063784925981],
+    SJ2: [0.166812740531268, 0.112906903753012, -0.394089951354799, 0.220839221270912],
+    HSk: [0.0270116705592215, 0.0292047037352404, -0.286272174960145, 0.125927507322173],
+    PMM: [0.188454709061617, 0.201140172547208, -0.401598333530224, 0.230228342124445],
+  } as const;
+  for (const [method, want] of Object.entries(expected)) {
+    it(`${method} matches metafor`, () => {
+      const r = rma(eff, { measure: "OR", method: method as keyof typeof expected });
+      close([r.tau2, r.tau2_se!, r.estimate, r.se], [...want]);
+      // Table 3 of DerSimonian & Kacker (2007), τ to 4 decimals, where published
+      const tau = { CA2: 0.3831, DL2: 0.3254, SJ2: 0.4084 }[method as "CA2"];
+      if (tau) expect(Math.abs(Math.sqrt(r.tau2) - tau)).toBeLessThan(5e-5);
+    });
+  }
+  it("GENQ takes user weights and rejects missing ones", () => {
+    const tHE = estimateTau2(y, v, "HE").tau2;
+    const g = estimateTau2(y, v, "GENQ", { weights: v.map((x) => 1 / (x + tHE)) });
+    close(g.tau2, expected.CA2[0]);
+    expect(() => estimateTau2(y, v, "GENQ")).toThrow(/one positive weight per study/);
   });
 });

@@ -4,7 +4,7 @@ import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
-export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "HSk" | "PMM";
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "GENQ";
 
 /** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
 export interface Tau2Control {
@@ -14,6 +14,10 @@ export interface Tau2Control {
   maxiter?: number;
   /** uniroot() tolerance for PM (metafor `tol`, .Machine$double.eps^0.25). */
   tol?: number;
+  /** Starting value of SJ/SJIT/DLIT (metafor control = list(tau2.init)); default: metafor's. */
+  tau2Init?: number;
+  /** Weights a_i of the generalised Q estimator GENQ (metafor rma(method = "GENQ", weights)). */
+  weights?: ArrayLike<number>;
 }
 
 export const DEFAULT_TOL = Math.pow(2.220446049250313e-16, 0.25);
@@ -124,6 +128,12 @@ function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml
  * - ML / REML / EB: Fisher scoring from the HE value with step halving (Viechtbauer 2005; Morris 1983),
  *   threshold 1e-5, at most 100 iterations; ML/REML fall back to 0 when the likelihood is higher there.
  * - DLIT: iterated DL from 0.
+ * - HSk: Hunter–Schmidt with the k/(k−p) small-sample factor, (k/(k−p)·Q − k)/Σw.
+ * - PMM: median-unbiased Paule–Mandel, root of Q(τ²) = χ²₀.₅(k−p).
+ * - GENQ: generalised Q with user weights a (control.weights), (Q_a − tr(P_a V))/tr(P_a) (DerSimonian
+ *   & Kacker 2007). DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
+ *   SJ2: Sidik–Jonkman started from τ²_HE (DerSimonian & Kacker 2007; metafor's example
+ *   "dersimonian2007").
  *
  * With a moderator x (metafor mods = x) the same estimators are applied to the meta-regression.
  * yi on the analysis scale, vi > 0 (same units squared). Needs k > p (2 without, 3 with a moderator). Returns τ², its SE (metafor's
@@ -190,8 +200,9 @@ export function estimateTau2(
       se = heSe(tau2);
       break;
     }
-    case "SJ": {
-      const tau20 = ssUnweighted / k;
+    case "SJ":
+    case "SJ2": {
+      const tau20 = method === "SJ2" ? Math.max(0, heRaw()) : (control.tau2Init ?? ssUnweighted / k);
       const fit = wls(yi, weights(vi, tau20), x);
       tau2 = Math.max(0, (tau20 * fit.rss) / df);
       se = Math.sqrt(
@@ -201,7 +212,7 @@ export function estimateTau2(
       break;
     }
     case "SJIT": {
-      tau2 = ssUnweighted / k;
+      tau2 = control.tau2Init ?? ssUnweighted / k;
       let change = threshold + 1;
       while (change > threshold) {
         iterations++;
@@ -217,7 +228,7 @@ export function estimateTau2(
     case "DLIT": {
       // Iterated generalised-Q step τ² ← (yᵀPy − tr(PV)) / tr(P) with P at the current τ² (metafor ≥ 4.x);
       // its fixed point is the Paule–Mandel solution.
-      tau2 = 0;
+      tau2 = control.tau2Init ?? 0;
       let change = threshold + 1;
       while (change > threshold) {
         iterations++;
@@ -228,6 +239,25 @@ export function estimateTau2(
         if (iterations > maxiter) throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
       }
       se = pmSe(tau2);
+      break;
+    }
+    case "GENQ":
+    case "DL2":
+    case "CA2": {
+      let a: ArrayLike<number>;
+      if (method === "GENQ") {
+        if (!control.weights || control.weights.length !== k || Array.from(control.weights).some((x) => !(x > 0) || !Number.isFinite(x))) {
+          throw new MetaInputError("The generalised Q estimator needs one positive weight per study.");
+        }
+        a = control.weights;
+      } else {
+        const first = method === "DL2" ? estimateTau2(yi, vi, "DL", control, x).tau2 : Math.max(0, heRaw());
+        a = weights(vi, first);
+      }
+      const fa = wls(yi, a, x);
+      const trP = fa.trP();
+      tau2 = Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
+      se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
       break;
     }
     case "PM":
