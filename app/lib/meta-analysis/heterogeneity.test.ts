@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import {
   cumulative,
   dummyColumns,
+  escalcPeto,
   estimateTau2,
   fitModel,
   influence,
@@ -17,6 +18,7 @@ import {
   metaRegression,
   pchisq,
   rma,
+  rmaMH,
   subgroupAnalysis,
 } from "./index.ts";
 
@@ -210,5 +212,27 @@ describe("further τ² estimators (metafor's dersimonian2007 example: CLASP tria
     const g = estimateTau2(y, v, "GENQ", { weights: v.map((x) => 1 / (x + tHE)) });
     close(g.tau2, expected.CA2[0]);
     expect(() => estimateTau2(y, v, "GENQ")).toThrow(/one positive weight per study/);
+  });
+});
+
+describe("Peto log odds ratio (escalc PETO) and the uncorrected CMH test (metafor 3.8-1)", () => {
+  const t = [
+    { events1: 0, n1: 20, events2: 3, n2: 21 },
+    { events1: 5, n1: 303, events2: 17, n2: 303 },
+    { events1: 12, n1: 565, events2: 9, n2: 477 },
+  ];
+  it("escalc(measure = 'PETO') with add = 1/2 to only0 (default) and add = 0", () => {
+    const e = t.map((x) => escalcPeto(x));
+    close(e.map((x) => x.yi), [-1.56614219114219, -1.13013698630137, 0.119951986038113]);
+    close(e.map((x) => x.vi), [1.07750582750583, 0.188356164383562, 0.195602456105968]);
+    const raw = escalcPeto(t[0], { add: 0 });
+    close([raw.yi, raw.vi], [-2.05513784461153, 1.40434419381788]);
+    expect(() => escalcPeto({ events1: 0, n1: 10, events2: 0, n2: 10 }, { add: 0 })).toThrow(MetaInputError);
+  });
+  it("rma.mh(measure = 'OR', correct = FALSE): CMH without continuity correction", () => {
+    const tables = [...t, { events1: 69, n1: 1570, events2: 94, n2: 1565 }];
+    const r = rmaMH(tables, { measure: "OR", correct: false });
+    close([r.mhTests!.CMH, r.mhTests!.CMHp], [7.62351963195561, 0.00576119405775848]);
+    expect(rmaMH(tables, { measure: "OR" }).mhTests!.CMH).toBeLessThan(r.mhTests!.CMH);
   });
 });

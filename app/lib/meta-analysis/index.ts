@@ -4,7 +4,7 @@
  */
 export * from "./types.ts";
 export { MetaInputError } from "./errors.ts";
-export { escalc, hedgesJ, isRatioMeasure, Z_975 } from "./escalc.ts";
+export { escalc, escalcPeto, hedgesJ, isRatioMeasure, Z_975 } from "./escalc.ts";
 export { rma, heterogeneity, tau2ConfidenceInterval, tau2ProfileLikelihoodCI, type RmaOptions } from "./rma.ts";
 export { estimateTau2, type Tau2Method, type Tau2Control, type Tau2Estimate } from "./tau2.ts";
 export { pnorm, qnorm, pt, qt, pchisq, qchisq, pf } from "./distributions.ts";
