@@ -116,6 +116,8 @@ export default function MetaAnalysisPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [saveOpen, setSaveOpen] = useState(false);
   const [resultsOpen, setResultsOpen] = useState(false);
+  /** Subgroup analysis chosen per analysis (index → study characteristic); reset by every run. */
+  const [subgroups, setSubgroups] = useState<Record<number, string | null>>({});
   const [armSummary, setArmSummary] = useState<{ fromArms: number; fromEstimates: string[]; missing: string[] } | null>(null);
   const estimateRowsRef = useRef<DataRow[]>([]);
   const upgrade = useUpgradePrompt();
@@ -262,6 +264,7 @@ export default function MetaAnalysisPage() {
         onProgress: (s) => setRun({ kind: "running", stage: snapshotStage(s), detail: s.stageDetail ?? null, progress: s.progress }),
       });
       if (controller.signal.aborted) return;
+      setSubgroups({});
       setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date() });
       if (extraction.kind !== "done") {
         setExtraction({ kind: "done", rows: rowsFromExtraction(result.extracted), excluded: result.excluded, model: result.model });
@@ -281,9 +284,9 @@ export default function MetaAnalysisPage() {
   const buildHtml = useCallback(
     (title: string, description: string) =>
       done
-        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt })
+        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt, subgroups })
         : "",
-    [done],
+    [done, subgroups],
   );
   const reportHtml = useMemo(() => (resultsOpen && done ? buildHtml(reportTitle, "") : ""), [resultsOpen, done, buildHtml, reportTitle]);
 
@@ -557,7 +560,11 @@ export default function MetaAnalysisPage() {
             MetaMind&apos;s metafor-compatible engine
           </p>
           <div className="mt-6">
-            <ResultsView result={done.result} />
+            <ResultsView
+              result={done.result}
+              subgroups={subgroups}
+              onSubgroupChange={(index, key) => setSubgroups((prev) => ({ ...prev, [index]: key }))}
+            />
           </div>
         </section>
       )}

@@ -12,12 +12,14 @@ import {
   TEST_LABELS,
   toDisplayScale,
 } from "~/lib/meta-analysis/display";
+import { subgroupColumns, type StudyColumn } from "~/lib/meta-analysis/explore";
 import type { MetaAnalysisJobResult, OutcomeAnalysis, PrismaCounts } from "~/lib/meta-analysis/types";
 import { displayEstimate, ForestPlot } from "./forest-plot";
 import { FunnelPlot } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel } from "./heterogeneity-panel";
 import { PrismaDiagram } from "./prisma-diagram";
+import { SubgroupPanel } from "./subgroup-panel";
 
 /** "RR 0.75 [0.60, 0.93]" for the pooled estimate on the display scale. */
 export function pooledSummary(
@@ -112,9 +114,23 @@ function LeaveOneOutTable({ a }: { a: OutcomeAnalysis }) {
 /**
  * One outcome's analysis: the summary numbers (ratio measures back-transformed, the log-scale
  * estimate beside them), forest plot, funnel plot with Egger's line and trim-and-fill, the
- * heterogeneity panel, leave-one-out sensitivity and the GRADE table. `index` makes SVG ids unique.
+ * heterogeneity panel, the subgroup analysis (when study characteristics are given: a choice on the
+ * page via `onSubgroupChange`, the chosen one only in the report), leave-one-out sensitivity and the
+ * GRADE table. `index` makes SVG ids unique.
  */
-export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }) {
+export function AnalysisView({
+  a,
+  index,
+  columns,
+  subgroup = null,
+  onSubgroupChange,
+}: {
+  a: OutcomeAnalysis;
+  index: number;
+  columns?: StudyColumn[];
+  subgroup?: string | null;
+  onSubgroupChange?: (key: string | null) => void;
+}) {
   const label = modelShortLabel(a.method, a.test);
   const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN }));
   return (
@@ -195,6 +211,7 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
           <p data-testid="trimfill-note">{trimFillNote(a)}</p>
         </div>
       </div>
+      {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
       <LeaveOneOutTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
@@ -273,8 +290,20 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
   );
 }
 
-/** Every analysis of a job result, then the narrative and the PRISMA diagram. */
-export function ResultsView({ result }: { result: MetaAnalysisJobResult }) {
+/**
+ * Every analysis of a job result, then the narrative and the PRISMA diagram. `subgroups` maps an
+ * analysis index to the study characteristic its subgroup analysis splits by; `onSubgroupChange`
+ * (page only) lets the reviewer choose it.
+ */
+export function ResultsView({
+  result,
+  subgroups,
+  onSubgroupChange,
+}: {
+  result: MetaAnalysisJobResult;
+  subgroups?: Record<number, string | null>;
+  onSubgroupChange?: (index: number, key: string | null) => void;
+}) {
   return (
     <div className="results space-y-10">
       {result.analyses.length === 0 ? (
@@ -283,7 +312,16 @@ export function ResultsView({ result }: { result: MetaAnalysisJobResult }) {
           compatible measure.
         </p>
       ) : (
-        result.analyses.map((a, i) => <AnalysisView key={`${a.outcome}-${a.measure}-${i}`} a={a} index={i} />)
+        result.analyses.map((a, i) => (
+          <AnalysisView
+            key={`${a.outcome}-${a.measure}-${i}`}
+            a={a}
+            index={i}
+            columns={subgroupColumns(a, result.extracted ?? [])}
+            subgroup={subgroups?.[i] ?? null}
+            onSubgroupChange={onSubgroupChange ? (key) => onSubgroupChange(i, key) : undefined}
+          />
+        ))
       )}
       {result.unpooled && result.unpooled.length > 0 && (
         <section data-testid="unpooled" aria-label="Outcomes not pooled" className="space-y-1 text-sm text-slate-700">

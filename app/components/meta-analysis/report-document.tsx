@@ -10,6 +10,8 @@ export interface ReportDocumentProps {
   result: MetaAnalysisJobResult;
   options: AnalysisOptions;
   generatedAt: Date;
+  /** Subgroup analyses chosen on the page: analysis index → study characteristic. */
+  subgroups?: Record<number, string | null>;
 }
 
 /** The methods paragraph: data source, effect sizes, model, estimator, test, and the engine. */
@@ -35,7 +37,7 @@ export function methodsText(result: MetaAnalysisJobResult, options: AnalysisOpti
 }
 
 /** The body of the self-contained report (see report-html.ts for the document around it). */
-export function ReportDocument({ title, description, result, options, generatedAt }: ReportDocumentProps) {
+export function ReportDocument({ title, description, result, options, generatedAt, subgroups }: ReportDocumentProps) {
   const studies = new Map<string, string>();
   for (const e of result.extracted) studies.set(e.studyId, e.title);
   for (const e of result.excluded) studies.set(e.studyId, e.title);
@@ -69,7 +71,7 @@ export function ReportDocument({ title, description, result, options, generatedA
       </section>
       <section>
         <h2>Results</h2>
-        <ResultsView result={result} />
+        <ResultsView result={result} subgroups={subgroups} />
       </section>
     </main>
   );

@@ -14,7 +14,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain ESM script without types (the contract's runner)
 import { runCase } from "../../../bench/meta-analysis-diff.mjs";
 import * as engine from "./index.ts";
 

@@ -115,6 +115,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   }
   const w = new Float64Array(k);
   for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
+  if (p === 1) return interceptOnly(yi, vi, w, tau2, tau2_se, method, test, level, fixed);
   const fit = wls(yi, w, cols);
   let s2w = 1;
   if (test === "knha") s2w = fit.rss <= DBL_EPS ? 0 : fit.rss / (k - p);
@@ -205,6 +206,108 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
     vt,
     w,
     fit,
+  };
+}
+
+/**
+ * fitModel for the intercept-only model in two passes over the studies (the per-study refits of
+ * influence, leave-one-out and cumulative analyses run through it k times); same numbers as the
+ * general path.
+ */
+function interceptOnly(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  w: Float64Array,
+  tau2: number,
+  tau2_se: number | null,
+  method: Method | Tau2Method,
+  test: TestType,
+  level: number,
+  fixed: boolean,
+): ModelFit {
+  const k = yi.length;
+  let sw = 0;
+  let swy = 0;
+  let sw0 = 0;
+  let sw0y = 0;
+  let sw0sq = 0;
+  for (let i = 0; i < k; i++) {
+    const y = yi[i];
+    const w0 = 1 / vi[i];
+    sw += w[i];
+    swy += w[i] * y;
+    sw0 += w0;
+    sw0y += w0 * y;
+    sw0sq += w0 * w0;
+  }
+  const mu = swy / sw;
+  const mu0 = sw0y / sw0;
+  let rss = 0;
+  let QE = 0;
+  for (let i = 0; i < k; i++) {
+    const r = yi[i] - mu;
+    const r0 = yi[i] - mu0;
+    rss += w[i] * r * r;
+    QE += (r0 * r0) / vi[i];
+  }
+  let s2w = 1;
+  if (test === "knha") s2w = rss <= DBL_EPS ? 0 : rss / (k - 1);
+  const vb = [s2w / sw];
+  const se = Math.sqrt(vb[0]);
+  const df = test === "knha" ? k - 1 : null;
+  const alpha = 1 - level / 100;
+  const crit = df !== null ? qt(alpha / 2, df, false) : qnorm(alpha / 2, false);
+  const z = mu / se;
+  const pval = df !== null ? 2 * pt(Math.abs(z), df, false) : 2 * pnorm(Math.abs(z), false);
+  const QM = (mu * mu) / vb[0];
+  let QMp: number;
+  if (df !== null) QMp = df > 0 ? pf(QM, 1, df, false) : Number.NaN;
+  else QMp = pchisq(QM, 1, false);
+  let QEp = 1;
+  let vt = Number.NaN;
+  let I2 = 0;
+  let H2 = 1;
+  if (k > 1) {
+    QE = Math.max(0, QE);
+    QEp = pchisq(QE, k - 1, false);
+    vt = (k - 1) / (sw0 - sw0sq / sw0);
+    if (fixed) {
+      I2 = QE > 0 ? Math.max(0, (100 * (QE - (k - 1))) / QE) : 0;
+      H2 = QE / (k - 1);
+    } else {
+      I2 = (100 * tau2) / (vt + tau2);
+      H2 = tau2 / vt + 1;
+    }
+  } else QE = 0;
+  let fitCache: WlsFit | null = null;
+  return {
+    k,
+    p: 1,
+    method,
+    test,
+    tau2,
+    tau2_se,
+    beta: [mu],
+    vb,
+    se: [se],
+    statistic: [z],
+    pval: [pval],
+    ci_lb: [mu - crit * se],
+    ci_ub: [mu + crit * se],
+    df,
+    s2w,
+    QM,
+    QMdf: [1, df],
+    QMp,
+    QE,
+    QEp,
+    I2,
+    H2,
+    vt,
+    w,
+    get fit() {
+      return (fitCache ??= wls(yi, w, null));
+    },
   };
 }
 

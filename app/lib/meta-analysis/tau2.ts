@@ -316,11 +316,12 @@ export function estimateTau2(
           );
         }
       }
-      if (method !== "EB") {
+      // metafor's check for a local maximum (ll0check): only matters when τ² > threshold
+      if (method !== "EB" && tau2 > threshold) {
         const reml = method === "REML";
         const ll0 = logLik(yi, vi, 0, reml, x);
         const ll = logLik(yi, vi, tau2, reml, x);
-        if (ll0 - ll > DEFAULT_TOL && tau2 > threshold) tau2 = 0;
+        if (ll0 - ll > DEFAULT_TOL) tau2 = 0;
       }
       tau2 = Math.max(0, tau2);
       const w = weights(vi, tau2);
