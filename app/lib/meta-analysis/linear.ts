@@ -44,31 +44,35 @@ export interface WlsFit {
   trPD(d: ArrayLike<number>): number;
 }
 
-/** M = Σ c_i w_i^pow x_i x_iᵀ with x_i = (1, cols[0][i], …), row-major p×p. */
+/** M = Σ c_i w_i^pow x_i x_iᵀ with x_i = (1, cols[0][i], …), row-major p×p (one tight loop per entry). */
 function cross(w: ArrayLike<number>, cols: ArrayLike<number>[], c: ArrayLike<number> | null, pow: 1 | 2): number[] {
   const k = w.length;
   const p = cols.length + 1;
-  if (p === 1) {
-    let s = 0;
-    for (let i = 0; i < k; i++) {
-      const wi = pow === 1 ? w[i] : w[i] * w[i];
-      s += c ? c[i] * wi : wi;
-    }
-    return [s];
-  }
-  const M = new Array<number>(p * p).fill(0);
-  const xi = new Float64Array(p);
-  xi[0] = 1;
+  const wc = new Float64Array(k);
+  let s0 = 0;
   for (let i = 0; i < k; i++) {
     let wi = pow === 1 ? w[i] : w[i] * w[i];
     if (c) wi *= c[i];
-    for (let j = 1; j < p; j++) xi[j] = cols[j - 1][i];
-    for (let r = 0; r < p; r++) {
-      const wr = wi * xi[r];
-      for (let s = r; s < p; s++) M[r * p + s] += wr * xi[s];
+    wc[i] = wi;
+    s0 += wi;
+  }
+  if (p === 1) return [s0];
+  const M = new Array<number>(p * p).fill(0);
+  M[0] = s0;
+  for (let r = 1; r < p; r++) {
+    const xr = cols[r - 1];
+    let s = 0;
+    for (let i = 0; i < k; i++) s += wc[i] * xr[i];
+    M[r] = s;
+    M[r * p] = s;
+    for (let t = r; t < p; t++) {
+      const xt = cols[t - 1];
+      let u = 0;
+      for (let i = 0; i < k; i++) u += wc[i] * xr[i] * xt[i];
+      M[r * p + t] = u;
+      M[t * p + r] = u;
     }
   }
-  for (let r = 0; r < p; r++) for (let s = 0; s < r; s++) M[r * p + s] = M[s * p + r];
   return M;
 }
 
@@ -206,6 +210,9 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: Moderators): 
     }
     return s;
   };
+  let w2xCache: number[] | null = null;
+  /** XᵀW²X, computed once per fit. */
+  const w2x = (): number[] => (w2xCache ??= cross(w, cols, null, 2));
   return {
     p,
     beta,
@@ -217,7 +224,7 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: Moderators): 
     h,
     trP() {
       // Σw − tr(A XᵀW²X)
-      return sw - trProd(A, cross(w, cols, null, 2), p);
+      return sw - trProd(A, w2x(), p);
     },
     trPD(d) {
       let s = 0;
@@ -232,9 +239,10 @@ export function wls(y: ArrayLike<number>, w: ArrayLike<number>, x: Moderators): 
         const wi = w[i];
         diag += ai * bi * (wi * wi - 2 * wi * wi * wi * h(i));
       }
-      const Ma = cross(w, cols, a, 2);
-      const Mb = cross(w, cols, b, 2);
-      return diag + trProd(mul(A, Ma, p), mul(A, Mb, p), p);
+      const Ma = a ? cross(w, cols, a, 2) : w2x();
+      const AMa = mul(A, Ma, p);
+      const AMb = b === a ? AMa : mul(A, b ? cross(w, cols, b, 2) : w2x(), p);
+      return diag + trProd(AMa, AMb, p);
     },
   };
 }

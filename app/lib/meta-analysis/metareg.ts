@@ -11,6 +11,24 @@ import type { Method, TestType } from "./types.ts";
 
 const DBL_EPS = 2.220446049250313e-16;
 
+/**
+ * Critical values qt(α/2, df) / qnorm(α/2) memoised by (level, df): the refits of influence,
+ * leave-one-out and cumulative analyses ask for the same few quantiles thousands of times, and the
+ * t quantile is an iterative inversion.
+ */
+const CRIT_CACHE = new Map<string, number>();
+function criticalValue(level: number, df: number | null): number {
+  const key = `${level}|${df ?? "z"}`;
+  let c = CRIT_CACHE.get(key);
+  if (c === undefined) {
+    const alpha = 1 - level / 100;
+    c = df !== null ? qt(alpha / 2, df, false) : qnorm(alpha / 2, false);
+    if (CRIT_CACHE.size > 4096) CRIT_CACHE.clear();
+    CRIT_CACHE.set(key, c);
+  }
+  return c;
+}
+
 /** Options of every model fit: τ² estimator (EE/FE = no τ²), test, level (percent), control. */
 export interface ModelOptions {
   method: Method | Tau2Method;
@@ -122,8 +140,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   const vb = fit.A.map((a) => a * s2w);
   const se = fit.beta.map((_, j) => Math.sqrt(vb[j * p + j]));
   const df = test === "knha" ? k - p : null;
-  const alpha = 1 - level / 100;
-  const crit = df !== null ? qt(alpha / 2, df, false) : qnorm(alpha / 2, false);
+  const crit = criticalValue(level, df);
   const statistic = fit.beta.map((b, j) => b / se[j]);
   const pval = statistic.map((z) => (df !== null ? 2 * pt(Math.abs(z), df, false) : 2 * pnorm(Math.abs(z), false)));
   const ci_lb = fit.beta.map((b, j) => b - crit * se[j]);
@@ -255,14 +272,12 @@ function interceptOnly(
   const vb = [s2w / sw];
   const se = Math.sqrt(vb[0]);
   const df = test === "knha" ? k - 1 : null;
-  const alpha = 1 - level / 100;
-  const crit = df !== null ? qt(alpha / 2, df, false) : qnorm(alpha / 2, false);
+  const crit = criticalValue(level, df);
   const z = mu / se;
   const pval = df !== null ? 2 * pt(Math.abs(z), df, false) : 2 * pnorm(Math.abs(z), false);
   const QM = (mu * mu) / vb[0];
-  let QMp: number;
-  if (df !== null) QMp = df > 0 ? pf(QM, 1, df, false) : Number.NaN;
-  else QMp = pchisq(QM, 1, false);
+  // QM = z² (or t²): its χ²(1) / F(1, df) p-value is the two-sided p of the z (t) test
+  const QMp = df !== null && df <= 0 ? Number.NaN : pval;
   let QEp = 1;
   let vt = Number.NaN;
   let I2 = 0;
