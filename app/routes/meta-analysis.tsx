@@ -118,6 +118,8 @@ export default function MetaAnalysisPage() {
   const [resultsOpen, setResultsOpen] = useState(false);
   /** Subgroup analysis chosen per analysis (index → study characteristic); reset by every run. */
   const [subgroups, setSubgroups] = useState<Record<number, string | null>>({});
+  /** Meta-regression moderators chosen per analysis; reset by every run. */
+  const [moderators, setModerators] = useState<Record<number, string[]>>({});
   const [armSummary, setArmSummary] = useState<{ fromArms: number; fromEstimates: string[]; missing: string[] } | null>(null);
   const estimateRowsRef = useRef<DataRow[]>([]);
   const upgrade = useUpgradePrompt();
@@ -265,6 +267,7 @@ export default function MetaAnalysisPage() {
       });
       if (controller.signal.aborted) return;
       setSubgroups({});
+      setModerators({});
       setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date() });
       if (extraction.kind !== "done") {
         setExtraction({ kind: "done", rows: rowsFromExtraction(result.extracted), excluded: result.excluded, model: result.model });
@@ -284,9 +287,9 @@ export default function MetaAnalysisPage() {
   const buildHtml = useCallback(
     (title: string, description: string) =>
       done
-        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt, subgroups })
+        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt, subgroups, moderators })
         : "",
-    [done, subgroups],
+    [done, subgroups, moderators],
   );
   const reportHtml = useMemo(() => (resultsOpen && done ? buildHtml(reportTitle, "") : ""), [resultsOpen, done, buildHtml, reportTitle]);
 
@@ -564,6 +567,8 @@ export default function MetaAnalysisPage() {
               result={done.result}
               subgroups={subgroups}
               onSubgroupChange={(index, key) => setSubgroups((prev) => ({ ...prev, [index]: key }))}
+              moderators={moderators}
+              onModeratorsChange={(index, keys) => setModerators((prev) => ({ ...prev, [index]: keys }))}
             />
           </div>
         </section>

@@ -12,12 +12,13 @@ import {
   TEST_LABELS,
   toDisplayScale,
 } from "~/lib/meta-analysis/display";
-import { subgroupColumns, type StudyColumn } from "~/lib/meta-analysis/explore";
+import { moderatorChoices, subgroupColumns, type ModeratorColumn, type StudyColumn } from "~/lib/meta-analysis/explore";
 import type { MetaAnalysisJobResult, OutcomeAnalysis, PrismaCounts } from "~/lib/meta-analysis/types";
 import { displayEstimate, ForestPlot } from "./forest-plot";
 import { FunnelPlot } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel } from "./heterogeneity-panel";
+import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
 import { SubgroupPanel } from "./subgroup-panel";
 
@@ -124,12 +125,18 @@ export function AnalysisView({
   columns,
   subgroup = null,
   onSubgroupChange,
+  moderators,
+  chosenModerators = [],
+  onModeratorsChange,
 }: {
   a: OutcomeAnalysis;
   index: number;
   columns?: StudyColumn[];
   subgroup?: string | null;
   onSubgroupChange?: (key: string | null) => void;
+  moderators?: ModeratorColumn[];
+  chosenModerators?: string[];
+  onModeratorsChange?: (keys: string[]) => void;
 }) {
   const label = modelShortLabel(a.method, a.test);
   const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN }));
@@ -212,6 +219,7 @@ export function AnalysisView({
         </div>
       </div>
       {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
+      {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
       <LeaveOneOutTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
@@ -292,17 +300,22 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
 
 /**
  * Every analysis of a job result, then the narrative and the PRISMA diagram. `subgroups` maps an
- * analysis index to the study characteristic its subgroup analysis splits by; `onSubgroupChange`
- * (page only) lets the reviewer choose it.
+ * analysis index to the study characteristic its subgroup analysis splits by, `moderators` to the
+ * moderators of its meta-regression; the `on…Change` callbacks (page only) let the reviewer choose.
  */
 export function ResultsView({
   result,
   subgroups,
   onSubgroupChange,
+  moderators,
+  onModeratorsChange,
 }: {
   result: MetaAnalysisJobResult;
   subgroups?: Record<number, string | null>;
   onSubgroupChange?: (index: number, key: string | null) => void;
+  /** Meta-regression moderators chosen per analysis index. */
+  moderators?: Record<number, string[]>;
+  onModeratorsChange?: (index: number, keys: string[]) => void;
 }) {
   return (
     <div className="results space-y-10">
@@ -320,6 +333,9 @@ export function ResultsView({
             columns={subgroupColumns(a, result.extracted ?? [])}
             subgroup={subgroups?.[i] ?? null}
             onSubgroupChange={onSubgroupChange ? (key) => onSubgroupChange(i, key) : undefined}
+            moderators={moderatorChoices(a, result.extracted ?? [])}
+            chosenModerators={moderators?.[i] ?? []}
+            onModeratorsChange={onModeratorsChange ? (keys) => onModeratorsChange(i, keys) : undefined}
           />
         ))
       )}

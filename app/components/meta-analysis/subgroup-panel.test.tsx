@@ -5,8 +5,10 @@
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { exploreSubgroups, NOT_REPORTED, subgroupColumns, subgroupTestText } from "~/lib/meta-analysis/explore";
+import { exploreMetaRegression, exploreSubgroups, moderatorChoices, NOT_REPORTED, subgroupColumns, subgroupTestText } from "~/lib/meta-analysis/explore";
+import { metaRegression } from "~/lib/meta-analysis/metareg";
 import { subgroupAnalysis } from "~/lib/meta-analysis/subgroup";
+import { MetaRegressionPanel } from "./metareg-panel";
 import { analysis, extracted, jobResult } from "../../../tests/meta-analysis-result";
 import { ResultsView } from "./analysis-results";
 import { SubgroupPanel } from "./subgroup-panel";
@@ -71,5 +73,40 @@ describe("SubgroupPanel", () => {
     const chosen = renderToStaticMarkup(<ResultsView result={result} subgroups={{ 0: "design" }} />);
     expect(chosen).toContain('data-testid="subgroup-forest"');
     expect(chosen).not.toContain('data-testid="subgroup-select"');
+  });
+});
+
+describe("meta-regression in the product", () => {
+  it("offers the sample size (numeric) and the categorical characteristics as moderators", () => {
+    const m = moderatorChoices(analysis, rows);
+    expect(m.map((c) => [c.key, c.kind])).toEqual([
+      ["totalN", "numeric"],
+      ["design", "categorical"],
+      ["timepoint", "categorical"],
+    ]);
+  });
+  it("fits N and the dummy-coded design with the analysis's estimator and test (engine numbers)", () => {
+    const m = moderatorChoices(analysis, rows).filter((c) => c.key !== "timepoint");
+    const view = exploreMetaRegression(analysis, m);
+    const n = rows.map((r) => r.totalN!);
+    const direct = metaRegression(analysis.effects.map((e) => e.yi), analysis.effects.map((e) => e.vi), [n, designs.map((d) => (d === "cohort" ? 1 : 0))], {
+      method: analysis.method,
+      test: analysis.test,
+    });
+    expect(view.error).toBeNull();
+    expect(view.result!.b).toEqual(direct.b);
+    expect(view.result!.names).toEqual(["intercept", "Sample size (N)", "Study design: cohort vs RCT"]);
+    const html = renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={["totalN", "design"]} />);
+    expect(html).toContain('data-testid="meta-regression-table"');
+    expect(html).toMatch(/Test of moderators: (F\(2, 2\)|QM\(df = 2\)) = /);
+    expect(html).not.toContain("NaN");
+    // nothing in the report when no moderator was chosen
+    expect(renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={[]} />)).toBe("");
+  });
+  it("says why when the model cannot be fitted (too many moderators for the studies)", () => {
+    const four = { ...analysis, effects: analysis.effects.slice(0, 4) };
+    const view = exploreMetaRegression(four, moderatorChoices(four, rows));
+    expect(view.result).toBeNull();
+    expect(view.error).toBe("Too few studies (4) for a model with 4 coefficient(s).");
   });
 });

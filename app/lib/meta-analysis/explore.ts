@@ -5,6 +5,7 @@
  */
 import { fmt, fmtPct, pText } from "./display.ts";
 import { MetaInputError } from "./errors.ts";
+import { dummyColumns, metaRegression, type MetaRegressionResult } from "./metareg.ts";
 import { subgroupAnalysis, type SubgroupResult } from "./subgroup.ts";
 import type { ExtractedStudyData, OutcomeAnalysis } from "./types.ts";
 
@@ -105,4 +106,67 @@ export function subgroupCaveat(r: SubgroupResult): string {
     "Subgroup comparisons are observational: studies are not randomised to subgroups, so a difference may reflect other study characteristics." +
     (few ? " Some subgroups have fewer than 3 studies, so the test has little power and the subgroup estimates are imprecise." : "")
   );
+}
+
+/** A moderator the reviewer can choose: numeric (one value per study) or categorical (dummy-coded). */
+export interface ModeratorColumn {
+  key: string;
+  label: string;
+  kind: "numeric" | "categorical";
+  /** Numeric: the values (null = missing); categorical: the levels per study. */
+  values: (number | null)[] | string[];
+}
+
+/**
+ * Moderators for a meta-regression of this analysis: the total sample size (numeric, when every
+ * study reports it and it varies) and the categorical study characteristics of subgroupColumns.
+ */
+export function moderatorChoices(a: Pick<OutcomeAnalysis, "effects">, extracted: readonly ExtractedStudyData[]): ModeratorColumn[] {
+  const byId = new Map<string, ExtractedStudyData>();
+  for (const e of extracted) if (!byId.has(e.studyId)) byId.set(e.studyId, e);
+  const out: ModeratorColumn[] = [];
+  const n = a.effects.map((s) => {
+    const v = byId.get(s.studyId)?.totalN;
+    return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
+  });
+  if (n.every((v) => v !== null) && new Set(n).size >= 2) out.push({ key: "totalN", label: "Sample size (N)", kind: "numeric", values: n });
+  for (const c of subgroupColumns(a, extracted)) out.push({ key: c.key, label: c.label, kind: "categorical", values: c.values });
+  return out;
+}
+
+/** A meta-regression ready to show, with the names of its coefficients. */
+export interface MetaRegressionView {
+  moderators: ModeratorColumn[];
+  result: MetaRegressionResult | null;
+  error: string | null;
+}
+
+/**
+ * Meta-regression of the analysis's effects on the chosen moderators (numeric as is, categorical
+ * dummy-coded against their first level), with the analysis's estimator and test.
+ */
+export function exploreMetaRegression(a: Pick<OutcomeAnalysis, "effects" | "method" | "test">, moderators: ModeratorColumn[]): MetaRegressionView {
+  const yi = a.effects.map((e) => e.yi);
+  const vi = a.effects.map((e) => e.vi);
+  const cols: number[][] = [];
+  const names: string[] = [];
+  for (const m of moderators) {
+    if (m.kind === "numeric") {
+      cols.push((m.values as (number | null)[]).map((v) => (v === null ? Number.NaN : v)));
+      names.push(m.label);
+    } else {
+      const d = dummyColumns(m.values as string[]);
+      d.columns.forEach((c, j) => {
+        cols.push(Array.from(c));
+        names.push(`${m.label}: ${d.levels[j + 1]} vs ${d.levels[0]}`);
+      });
+    }
+  }
+  try {
+    const result = metaRegression(yi, vi, cols, { method: a.method, test: a.test, names });
+    return { moderators, result, error: null };
+  } catch (e) {
+    if (!(e instanceof MetaInputError)) throw e;
+    return { moderators, result: null, error: e.message };
+  }
 }
