@@ -18,6 +18,7 @@ import { displayEstimate, ForestPlot } from "./forest-plot";
 import { FunnelPlot } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel } from "./heterogeneity-panel";
+import { InfluenceTable } from "./influence-table";
 import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
 import { SubgroupPanel } from "./subgroup-panel";
@@ -221,6 +222,7 @@ export function AnalysisView({
       {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
       {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
       <LeaveOneOutTable a={a} />
+      <InfluenceTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
   );

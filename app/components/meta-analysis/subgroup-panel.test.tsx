@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { exploreMetaRegression, exploreSubgroups, moderatorChoices, NOT_REPORTED, subgroupColumns, subgroupTestText } from "~/lib/meta-analysis/explore";
 import { metaRegression } from "~/lib/meta-analysis/metareg";
 import { subgroupAnalysis } from "~/lib/meta-analysis/subgroup";
+import { influence } from "~/lib/meta-analysis/influence";
+import { analysisInfluence, InfluenceTable } from "./influence-table";
 import { MetaRegressionPanel } from "./metareg-panel";
 import { analysis, extracted, jobResult } from "../../../tests/meta-analysis-result";
 import { ResultsView } from "./analysis-results";
@@ -108,5 +110,19 @@ describe("meta-regression in the product", () => {
     const view = exploreMetaRegression(four, moderatorChoices(four, rows));
     expect(view.result).toBeNull();
     expect(view.error).toBe("Too few studies (4) for a model with 4 coefficient(s).");
+  });
+});
+
+describe("influence diagnostics table", () => {
+  it("shows metafor influence() per study with the analysis's estimator and test", () => {
+    const inf = analysisInfluence(analysis)!;
+    expect(inf).toEqual(influence(analysis.effects.map((e) => e.yi), analysis.effects.map((e) => e.vi), null, { method: "REML", test: "knha" }));
+    const html = renderToStaticMarkup(<InfluenceTable a={analysis} />);
+    expect(html.match(/data-testid="influence-row"/g)).toHaveLength(5);
+    expect(html).toContain("Cook&#x27;s d");
+    expect(html).not.toContain("NaN");
+  });
+  it("is left out below 3 studies", () => {
+    expect(renderToStaticMarkup(<InfluenceTable a={{ ...analysis, effects: analysis.effects.slice(0, 2), k: 2 }} />)).toBe("");
   });
 });
