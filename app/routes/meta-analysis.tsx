@@ -161,6 +161,10 @@ export default function MetaAnalysisPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [saveOpen, setSaveOpen] = useState(false);
   const [resultsOpen, setResultsOpen] = useState(false);
+  /** Subgroup analysis chosen per analysis (index → study characteristic); reset by every run. */
+  const [subgroups, setSubgroups] = useState<Record<number, string | null>>({});
+  /** Meta-regression moderators chosen per analysis; reset by every run. */
+  const [moderators, setModerators] = useState<Record<number, string[]>>({});
   const [armSummary, setArmSummary] = useState<{ fromArms: number; fromEstimates: string[]; missing: string[] } | null>(null);
   const estimateRowsRef = useRef<DataRow[]>([]);
   const upgrade = useUpgradePrompt();
@@ -307,6 +311,8 @@ export default function MetaAnalysisPage() {
         onProgress: (s) => setRun({ kind: "running", stage: snapshotStage(s), detail: s.stageDetail ?? null, progress: s.progress }),
       });
       if (controller.signal.aborted) return;
+      setSubgroups({});
+      setModerators({});
       setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date() });
       if (extraction.kind !== "done") {
         setExtraction({ kind: "done", rows: rowsFromExtraction(result.extracted), excluded: result.excluded, model: result.model });
@@ -326,9 +332,9 @@ export default function MetaAnalysisPage() {
   const buildHtml = useCallback(
     (title: string, description: string) =>
       done
-        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt })
+        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt, subgroups, moderators })
         : "",
-    [done],
+    [done, subgroups, moderators],
   );
   const reportHtml = useMemo(() => (resultsOpen && done ? buildHtml(reportTitle, "") : ""), [resultsOpen, done, buildHtml, reportTitle]);
 
@@ -609,7 +615,13 @@ export default function MetaAnalysisPage() {
             MetaMind&apos;s metafor-compatible engine
           </p>
           <div className="mt-6">
-            <ResultsView result={done.result} />
+            <ResultsView
+              result={done.result}
+              subgroups={subgroups}
+              onSubgroupChange={(index, key) => setSubgroups((prev) => ({ ...prev, [index]: key }))}
+              moderators={moderators}
+              onModeratorsChange={(index, keys) => setModerators((prev) => ({ ...prev, [index]: keys }))}
+            />
           </div>
         </section>
       )}

@@ -9,7 +9,8 @@ requireSharedFixtures();
  * COVID-19 page; three abstracts report ratios with their 95% CIs: hazard ratios of venous
  * thromboembolism and of cerebrovascular disease, and rate ratios), extraction with quotes, an
  * edited value, a queued REML + Hartung–Knapp run in which different outcomes are not pooled, the
- * reviewer merging two rows into one pool group, the forest plot and PRISMA, then Save Report, the
+ * reviewer merging two rows into one pool group, the forest plot and PRISMA, a subgroup analysis by
+ * the outcome each study reported (subgroup forest plot, test for subgroup differences), then Save Report, the
  * report download and the JSON export.
  */
 
@@ -125,6 +126,20 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
   await page.getByTestId("data-table").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-data.png" });
 
+  // Subgroup analysis: the reviewer splits the pooled studies by the outcome each one reported and
+  // sees the subgroup forest plot with subtotals and the test for subgroup differences under it.
+  const subgroups = analysis.getByTestId("subgroup-analysis");
+  await subgroups.getByTestId("subgroup-select").selectOption({ label: "Outcome as reported" });
+  const subForest = subgroups.getByTestId("subgroup-forest");
+  await expect(subForest).toBeVisible();
+  await expect(subForest.getByTestId("subgroup-header")).toHaveCount(2);
+  await expect(subForest.getByTestId("subgroup-diamond")).toHaveCount(2);
+  await expect(subForest.getByTestId("subgroup-test-line")).toContainText(/Test for subgroup differences: Chi² = \d+\.\d\d, df = 1 \(p [=<] [\d.]+\), I² = /);
+  await expect(subgroups.getByTestId("subgroup-table").getByTestId("subgroup-row")).toHaveCount(2);
+  await expect(subgroups).toContainText("Some subgroups have fewer than 3 studies");
+  await expect(subgroups).not.toContainText("NaN");
+  await subForest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-subgroups.png" });
+
   // The results dialog shows the report exactly as it is saved and downloaded.
   await page.getByRole("button", { name: "View Report" }).click();
   const viewer = page.getByTestId("results-dialog");
@@ -153,6 +168,9 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   expect(report?.type).toBe("meta-analysis");
   expect(report?.reportData.description).toBe("Three cohorts, primary outcome RR");
   expect(report?.htmlContent).toContain("<svg");
+  // The chosen subgroup analysis is part of the saved report.
+  expect(report?.htmlContent).toContain('data-testid="subgroup-forest"');
+  expect(report?.htmlContent).toContain("Test for subgroup differences: Chi² = ");
 
   // Download the report: one self-contained HTML file.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Report" }).click()]);

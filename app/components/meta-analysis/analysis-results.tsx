@@ -12,12 +12,16 @@ import {
   TEST_LABELS,
   toDisplayScale,
 } from "~/lib/meta-analysis/display";
+import { moderatorChoices, subgroupColumns, type ModeratorColumn, type StudyColumn } from "~/lib/meta-analysis/explore";
 import type { MetaAnalysisJobResult, OutcomeAnalysis, PrismaCounts } from "~/lib/meta-analysis/types";
 import { displayEstimate, ForestPlot } from "./forest-plot";
 import { FunnelPlot } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel } from "./heterogeneity-panel";
+import { InfluenceTable } from "./influence-table";
+import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
+import { SubgroupPanel } from "./subgroup-panel";
 
 /** "RR 0.75 [0.60, 0.93]" for the pooled estimate on the display scale. */
 export function pooledSummary(
@@ -112,9 +116,29 @@ function LeaveOneOutTable({ a }: { a: OutcomeAnalysis }) {
 /**
  * One outcome's analysis: the summary numbers (ratio measures back-transformed, the log-scale
  * estimate beside them), forest plot, funnel plot with Egger's line and trim-and-fill, the
- * heterogeneity panel, leave-one-out sensitivity and the GRADE table. `index` makes SVG ids unique.
+ * heterogeneity panel, the subgroup analysis (when study characteristics are given: a choice on the
+ * page via `onSubgroupChange`, the chosen one only in the report), leave-one-out sensitivity and the
+ * GRADE table. `index` makes SVG ids unique.
  */
-export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }) {
+export function AnalysisView({
+  a,
+  index,
+  columns,
+  subgroup = null,
+  onSubgroupChange,
+  moderators,
+  chosenModerators = [],
+  onModeratorsChange,
+}: {
+  a: OutcomeAnalysis;
+  index: number;
+  columns?: StudyColumn[];
+  subgroup?: string | null;
+  onSubgroupChange?: (key: string | null) => void;
+  moderators?: ModeratorColumn[];
+  chosenModerators?: string[];
+  onModeratorsChange?: (keys: string[]) => void;
+}) {
   const label = modelShortLabel(a.method, a.test);
   const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN }));
   return (
@@ -204,7 +228,10 @@ export function AnalysisView({ a, index }: { a: OutcomeAnalysis; index: number }
           <p data-testid="trimfill-note">{trimFillNote(a)}</p>
         </div>
       </div>
+      {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
+      {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
       <LeaveOneOutTable a={a} />
+      <InfluenceTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
   );
@@ -282,8 +309,25 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
   );
 }
 
-/** Every analysis of a job result, then the narrative and the PRISMA diagram. */
-export function ResultsView({ result }: { result: MetaAnalysisJobResult }) {
+/**
+ * Every analysis of a job result, then the narrative and the PRISMA diagram. `subgroups` maps an
+ * analysis index to the study characteristic its subgroup analysis splits by, `moderators` to the
+ * moderators of its meta-regression; the `on…Change` callbacks (page only) let the reviewer choose.
+ */
+export function ResultsView({
+  result,
+  subgroups,
+  onSubgroupChange,
+  moderators,
+  onModeratorsChange,
+}: {
+  result: MetaAnalysisJobResult;
+  subgroups?: Record<number, string | null>;
+  onSubgroupChange?: (index: number, key: string | null) => void;
+  /** Meta-regression moderators chosen per analysis index. */
+  moderators?: Record<number, string[]>;
+  onModeratorsChange?: (index: number, keys: string[]) => void;
+}) {
   return (
     <div className="results space-y-10">
       {result.analyses.length === 0 ? (
@@ -292,7 +336,19 @@ export function ResultsView({ result }: { result: MetaAnalysisJobResult }) {
           compatible measure.
         </p>
       ) : (
-        result.analyses.map((a, i) => <AnalysisView key={`${a.outcome}-${a.measure}-${i}`} a={a} index={i} />)
+        result.analyses.map((a, i) => (
+          <AnalysisView
+            key={`${a.outcome}-${a.measure}-${i}`}
+            a={a}
+            index={i}
+            columns={subgroupColumns(a, result.extracted ?? [])}
+            subgroup={subgroups?.[i] ?? null}
+            onSubgroupChange={onSubgroupChange ? (key) => onSubgroupChange(i, key) : undefined}
+            moderators={moderatorChoices(a, result.extracted ?? [])}
+            chosenModerators={moderators?.[i] ?? []}
+            onModeratorsChange={onModeratorsChange ? (keys) => onModeratorsChange(i, keys) : undefined}
+          />
+        ))
       )}
       {result.unpooled && result.unpooled.length > 0 && (
         <section data-testid="unpooled" aria-label="Outcomes not pooled" className="space-y-1 text-sm text-slate-700">

@@ -227,7 +227,7 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   );
 }
 
-function ForestMarks({
+export function ForestMarks({
   ci,
   yi,
   y,

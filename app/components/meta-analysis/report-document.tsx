@@ -10,6 +10,10 @@ export interface ReportDocumentProps {
   result: MetaAnalysisJobResult;
   options: AnalysisOptions;
   generatedAt: Date;
+  /** Subgroup analyses chosen on the page: analysis index → study characteristic. */
+  subgroups?: Record<number, string | null>;
+  /** Meta-regression moderators chosen on the page: analysis index → moderator keys. */
+  moderators?: Record<number, string[]>;
 }
 
 /** The methods paragraph: data source, effect sizes, model, estimator, test, and the engine. */
@@ -35,7 +39,7 @@ export function methodsText(result: MetaAnalysisJobResult, options: AnalysisOpti
 }
 
 /** The body of the self-contained report (see report-html.ts for the document around it). */
-export function ReportDocument({ title, description, result, options, generatedAt }: ReportDocumentProps) {
+export function ReportDocument({ title, description, result, options, generatedAt, subgroups, moderators }: ReportDocumentProps) {
   const studies = new Map<string, string>();
   for (const e of result.extracted) studies.set(e.studyId, e.title);
   for (const e of result.excluded) studies.set(e.studyId, e.title);
@@ -69,7 +73,7 @@ export function ReportDocument({ title, description, result, options, generatedA
       </section>
       <section>
         <h2>Results</h2>
-        <ResultsView result={result} />
+        <ResultsView result={result} subgroups={subgroups} moderators={moderators} />
       </section>
     </main>
   );

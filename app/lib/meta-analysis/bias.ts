@@ -1,29 +1,77 @@
 import { pnorm } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
+import { fitModel } from "./metareg.ts";
 import { checkEffects, rma, rmaReg, type RmaOptions } from "./rma.ts";
 import type { BeggTest, EffectSize, EggerTest, TrimFillResult } from "./types.ts";
 
+/** Predictor of Egger-type regression tests (metafor regtest(predictor = ...)). */
+export type RegtestPredictor = "sei" | "vi" | "ni" | "ninv" | "sqrtni" | "sqrtninv";
+
+/** Options of regtest beyond the model's method, test and level. */
+export interface RegtestOptions extends Omit<RmaOptions, "measure"> {
+  measure?: RmaOptions["measure"];
+  /** Predictor (default "sei"): standard error, variance, sample size n, 1/n, √n or 1/√n. */
+  predictor?: RegtestPredictor;
+  /** "rma" (default): mixed-effects meta-regression with the model's method and test; "lm": weighted least squares (weights 1/vi), t test with k − 2 df (Egger et al. 1997's classical form). */
+  model?: "rma" | "lm";
+  /** Total sample size per study, needed for the ni/ninv/sqrtni/sqrtninv predictors. */
+  ni?: number[];
+}
+
 /**
- * Egger's regression test for funnel-plot asymmetry in metafor's default form (regtest(model = "rma",
- * predictor = "sei")): the meta-regression yi = b0 + b1·√vi fitted with the same method and test as
- * the main model (Egger et al. 1997; Sterne & Egger 2005). The test is on b1 (z, or t with k − 2 df
- * under knha); b0 is the "limit estimate" (effect as SE → 0, analysis scale) with its CI.
- * Returns {statistic, df, pval, intercept = b0, slope = b1, intercept_ci}; on a funnel plot with the
- * standard error on the y axis the fitted line is effect = intercept + slope · SE. Needs k ≥ 3.
+ * Egger's regression test for funnel-plot asymmetry, as metafor's regtest(model, predictor): the
+ * regression yi = b0 + b1·x with x = √vi (default), vi, n, 1/n, √n or 1/√n (Egger et al. 1997;
+ * Sterne & Egger 2005; Peters et al. 2006 use 1/n), fitted as a mixed-effects meta-regression with
+ * the main model's method and test ("rma", default) or by weighted least squares with weights 1/vi
+ * and a t(k − 2) test ("lm" = metafor's fit with EE + knha scaling). The test is on b1; for the
+ * predictors that vanish with infinite precision (sei, vi, ninv, sqrtninv) b0 is the "limit
+ * estimate" with its CI (`intercept_ci`), else intercept_ci is absent. Returns {statistic, df, pval,
+ * intercept = b0, slope = b1}; with the default predictor the funnel-plot line is effect =
+ * intercept + slope · SE. Needs k ≥ 3; throws MetaInputError when ni is missing for an n-based
+ * predictor or the predictor is constant.
  */
-export function regtest(effects: EffectSize[], opts: Omit<RmaOptions, "measure"> & { measure?: RmaOptions["measure"] }): EggerTest {
+export function regtest(effects: EffectSize[], opts: RegtestOptions): EggerTest {
   checkEffects(effects, 3);
   const yi = effects.map((e) => e.yi);
   const vi = effects.map((e) => e.vi);
-  const sei = vi.map(Math.sqrt);
-  const fit = rmaReg(yi, vi, sei, { method: opts.method, test: opts.test, level: opts.level, control: opts.control });
+  const predictor = opts.predictor ?? "sei";
+  const model = opts.model ?? "rma";
+  if (predictor === "sei" && model === "rma") {
+    const sei = vi.map(Math.sqrt);
+    const fit = rmaReg(yi, vi, sei, { method: opts.method, test: opts.test, level: opts.level, control: opts.control });
+    return {
+      statistic: fit.slope.statistic,
+      df: fit.df,
+      pval: fit.slope.pval,
+      intercept: fit.intercept.estimate,
+      slope: fit.slope.estimate,
+      intercept_ci: [fit.intercept.ci_lb, fit.intercept.ci_ub],
+    };
+  }
+  let x: number[];
+  if (predictor === "sei") x = vi.map(Math.sqrt);
+  else if (predictor === "vi") x = vi;
+  else {
+    const ni = opts.ni;
+    if (!ni || ni.length !== yi.length || ni.some((n) => !(n > 0) || !Number.isFinite(n))) {
+      throw new MetaInputError(`The "${predictor}" predictor needs the sample size of every study.`);
+    }
+    x = ni.map((n) =>
+      predictor === "ni" ? n : predictor === "ninv" ? 1 / n : predictor === "sqrtni" ? Math.sqrt(n) : 1 / Math.sqrt(n),
+    );
+  }
+  const fit =
+    model === "lm"
+      ? fitModel(yi, vi, [x], { method: "EE", test: "knha", level: opts.level })
+      : fitModel(yi, vi, [x], { method: opts.method, test: opts.test, level: opts.level, control: opts.control });
+  const limit = predictor !== "ni" && predictor !== "sqrtni";
   return {
-    statistic: fit.slope.statistic,
+    statistic: fit.statistic[1],
     df: fit.df,
-    pval: fit.slope.pval,
-    intercept: fit.intercept.estimate,
-    slope: fit.slope.estimate,
-    intercept_ci: [fit.intercept.ci_lb, fit.intercept.ci_ub],
+    pval: fit.pval[1],
+    intercept: fit.beta[0],
+    slope: fit.beta[1],
+    ...(limit ? { intercept_ci: [fit.ci_lb[0], fit.ci_ub[0]] as [number, number] } : {}),
   };
 }
 

@@ -87,6 +87,11 @@ export const METHOD_LABELS: Record<Method, string> = {
   SJ: "Sidik–Jonkman",
   HE: "Hedges",
   EB: "Empirical Bayes",
+  HSk: "Hunter–Schmidt (small-sample corrected)",
+  PMM: "Median-unbiased Paule–Mandel",
+  DL2: "Two-step DerSimonian–Laird",
+  CA2: "Two-step Cochran ANOVA",
+  SJ2: "Two-step Sidik–Jonkman",
 };
 
 export const TEST_LABELS: Record<TestType, string> = {

@@ -298,3 +298,42 @@ function fromOeVar(measure: Measure, d: Extract<EffectData, { kind: "oe-var" }>,
   if (!(d.v > 0)) throw new MetaInputError(`The variance V must be greater than 0 (got ${d.v}).`, study);
   return { yi: d.oe / d.v, vi: 1 / d.v };
 }
+
+/**
+ * Peto's one-step log odds ratio of a 2×2 table, as metafor escalc(measure = "PETO") with its
+ * defaults (add = 1/2, to = "only0"): `add` is added to every cell of a table with a zero cell, then
+ * with O = a, E = (a + c)·n1/N and V = (a + c)(b + d)(n1/N)(n2/N)/(N − 1): yi = (O − E)/V, vi = 1/V
+ * (Yusuf et al. 1985). Throws MetaInputError for invalid counts.
+ */
+export function escalcPeto(
+  d: { events1: number; n1: number; events2: number; n2: number },
+  options: { add?: number; study?: number } = {},
+): EffectSize {
+  const study = options.study ?? null;
+  for (const v of [d.events1, d.n1, d.events2, d.n2]) {
+    if (!Number.isFinite(v) || v < 0) throw new MetaInputError("Counts must be finite numbers ≥ 0.", study);
+  }
+  if (d.n1 <= 0 || d.n2 <= 0) throw new MetaInputError("Group sizes must be greater than 0.", study);
+  if (d.events1 > d.n1 || d.events2 > d.n2) {
+    throw new MetaInputError(`Events cannot exceed the group size (got ${d.events1}/${d.n1} and ${d.events2}/${d.n2}).`, study);
+  }
+  const add = options.add ?? 0.5;
+  let a = d.events1;
+  let b = d.n1 - d.events1;
+  let c = d.events2;
+  let dd = d.n2 - d.events2;
+  if (a === 0 || b === 0 || c === 0 || dd === 0) {
+    a += add;
+    b += add;
+    c += add;
+    dd += add;
+  }
+  const n1 = a + b;
+  const n2 = c + dd;
+  const N = n1 + n2;
+  const xt = a + c;
+  const yt = b + dd;
+  const V = (xt * yt * (n1 / N) * (n2 / N)) / (N - 1);
+  if (!(V > 0)) throw new MetaInputError("Peto's odds ratio is undefined for this table (no events or no non-events).", study);
+  return { yi: (a - (xt * n1) / N) / V, vi: 1 / V };
+}

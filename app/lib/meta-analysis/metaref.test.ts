@@ -315,6 +315,26 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       near("regtest.limit", rt.intercept, e.limit_estimate, 4);
       nearAll("regtest.limit_ci", rt.intercept_ci!, e.limit_ci as number[], 4);
       expect(rt.df).toBeNull();
+      // the other published regtest variants: classical weighted regression ("lm") and sample-size predictors
+      const ni = t.map((x) => x.n1 + x.n2);
+      const variants = c.expected.regtest as Record<string, Json>;
+      for (const [key, model, predictor] of [
+        ["lm_sei", "lm", "sei"],
+        ["rma_ni", "rma", "ni"],
+        ["lm_ni", "lm", "ni"],
+        ["lm_ninv", "lm", "ninv"],
+        ["rma_ninv", "rma", "ninv"],
+      ] as const) {
+        const v = variants[key];
+        const got = regtest(eff, { method: "REML", model, predictor, ni });
+        near(`regtest.${key}.stat`, got.statistic, v.tval ?? v.zval, 4);
+        near(`regtest.${key}.pval`, got.pval, v.pval, 4);
+        if (v.df !== undefined) expect(got.df, `regtest.${key}.df`).toBe(v.df);
+        if (v.limit_estimate !== undefined) {
+          near(`regtest.${key}.limit`, got.intercept, v.limit_estimate, 4);
+          nearAll(`regtest.${key}.limit_ci`, got.intercept_ci!, v.limit_ci as number[], 4);
+        }
+      }
     },
     fine1993_escalc_rr_or_rd(c) {
       const t = tables(c);

@@ -11,6 +11,8 @@ export interface MhOptions {
   measure: "OR" | "RR" | "RD";
   /** Confidence level in percent (default 95). */
   level?: number;
+  /** Continuity correction of the Cochran–Mantel–Haenszel test (metafor rma.mh(correct), default true). */
+  correct?: boolean;
 }
 
 interface Cells {
@@ -193,15 +195,16 @@ export function rmaMH(tables: CountsTable[], opts: MhOptions): PooledResult {
   let QE = 0;
   for (const e of eff) QE += (e.yi - beta) ** 2 / e.vi;
   const result = fixedResult("MH", measure, cells.length, beta, se, level, qStats(Math.max(0, QE), eff.length), w);
-  if (measure === "OR") result.mhTests = mhOrTests(cells, Math.exp(beta));
+  if (measure === "OR") result.mhTests = mhOrTests(cells, Math.exp(beta), opts.correct ?? true);
   return result;
 }
 
 /**
- * Cochran–Mantel–Haenszel test with continuity correction, Breslow–Day test and Tarone's
- * correction for the MH odds ratio (metafor rma.mh, correct = TRUE; Breslow & Day 1980, Tarone 1985).
+ * Cochran–Mantel–Haenszel test (with continuity correction unless `correct` is false, as metafor
+ * rma.mh(correct)), Breslow–Day test and Tarone's correction for the MH odds ratio (Breslow & Day
+ * 1980, Tarone 1985).
  */
-function mhOrTests(cells: Cells[], orMH: number): NonNullable<PooledResult["mhTests"]> {
+function mhOrTests(cells: Cells[], orMH: number, correct: boolean): NonNullable<PooledResult["mhTests"]> {
   let num = 0;
   let den = 0;
   for (const { a, n1, n2, N, c, b, d } of cells) {
@@ -210,7 +213,7 @@ function mhOrTests(cells: Cells[], orMH: number): NonNullable<PooledResult["mhTe
     num += a - (n1 / N) * xt;
     den += (n1 / N) * (n2 / N) * (xt * (yt / (N - 1)));
   }
-  const CMH = (Math.abs(num) - 0.5) ** 2 / den;
+  const CMH = (correct ? Math.abs(num) - 0.5 : num) ** 2 / den;
   let bd = 0;
   let sumDiff = 0;
   let sumVar = 0;

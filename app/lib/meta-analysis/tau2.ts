@@ -1,10 +1,10 @@
-import { uniroot } from "./distributions.ts";
+import { qchisq, uniroot } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { wls, type WlsFit } from "./linear.ts";
+import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
-export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT";
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "GENQ";
 
 /** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
 export interface Tau2Control {
@@ -14,6 +14,10 @@ export interface Tau2Control {
   maxiter?: number;
   /** uniroot() tolerance for PM (metafor `tol`, .Machine$double.eps^0.25). */
   tol?: number;
+  /** Starting value of SJ/SJIT/DLIT (metafor control = list(tau2.init)); default: metafor's. */
+  tau2Init?: number;
+  /** Weights a_i of the generalised Q estimator GENQ (metafor rma(method = "GENQ", weights)). */
+  weights?: ArrayLike<number>;
 }
 
 export const DEFAULT_TOL = Math.pow(2.220446049250313e-16, 0.25);
@@ -67,8 +71,8 @@ export function mad(values: number[]): number {
 /**
  * Generalised Q at τ²: Σ (y − ŷ(τ²))² / (v + τ²) (metafor .QE.func), with an optional moderator x.
  */
-export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: ArrayLike<number> | null = null): number {
-  if (x) return wls(yi, weights(vi, tau2), x).rss;
+export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, x: Moderators = null): number {
+  if (moderatorColumns(x).length > 0) return wls(yi, weights(vi, tau2), x).rss;
   // intercept only, without allocating: two passes over w = 1/(v + τ²)
   const k = yi.length;
   let sw = 0;
@@ -88,7 +92,7 @@ export function qGen(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number,
 }
 
 /** Restricted (REML) or full (ML) log-likelihood of the random-effects model at τ². */
-function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: ArrayLike<number> | null): number {
+function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml: boolean, x: Moderators): number {
   const k = yi.length;
   let p: number;
   let rss: number;
@@ -124,6 +128,12 @@ function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml
  * - ML / REML / EB: Fisher scoring from the HE value with step halving (Viechtbauer 2005; Morris 1983),
  *   threshold 1e-5, at most 100 iterations; ML/REML fall back to 0 when the likelihood is higher there.
  * - DLIT: iterated DL from 0.
+ * - HSk: Hunter–Schmidt with the k/(k−p) small-sample factor, (k/(k−p)·Q − k)/Σw.
+ * - PMM: median-unbiased Paule–Mandel, root of Q(τ²) = χ²₀.₅(k−p).
+ * - GENQ: generalised Q with user weights a (control.weights), (Q_a − tr(P_a V))/tr(P_a) (DerSimonian
+ *   & Kacker 2007). DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
+ *   SJ2: Sidik–Jonkman started from τ²_HE (DerSimonian & Kacker 2007; metafor's example
+ *   "dersimonian2007").
  *
  * With a moderator x (metafor mods = x) the same estimators are applied to the meta-regression.
  * yi on the analysis scale, vi > 0 (same units squared). Needs k > p (2 without, 3 with a moderator). Returns τ², its SE (metafor's
@@ -134,15 +144,17 @@ export function estimateTau2(
   vi: ArrayLike<number>,
   method: Tau2Method,
   control: Tau2Control = {},
-  x: ArrayLike<number> | null = null,
+  xIn: Moderators = null,
 ): Tau2Estimate {
   const k = yi.length;
-  const p = x ? 2 : 1;
+  const cols = moderatorColumns(xIn);
+  const x: ArrayLike<number>[] | null = cols.length > 0 ? cols : null;
+  const p = cols.length + 1;
   if (k <= p) {
     throw new MetaInputError(
       p === 1
         ? "At least 2 studies are needed to estimate the between-study variance."
-        : "At least 3 studies are needed for a meta-regression.",
+        : `At least ${p + 1} studies are needed for a meta-regression with ${p - 1} moderator column(s).`,
     );
   }
   const threshold = control.threshold ?? 1e-5;
@@ -177,13 +189,20 @@ export function estimateTau2(
       se = dlSe(f0, tau2, f0.sw);
       break;
     }
+    case "HSk": {
+      const f0 = fit0();
+      tau2 = Math.max(0, ((k / df) * f0.rss - k) / f0.sw);
+      se = (k / df) * dlSe(f0, tau2, f0.sw);
+      break;
+    }
     case "HE": {
       tau2 = Math.max(0, heRaw());
       se = heSe(tau2);
       break;
     }
-    case "SJ": {
-      const tau20 = ssUnweighted / k;
+    case "SJ":
+    case "SJ2": {
+      const tau20 = method === "SJ2" ? Math.max(0, heRaw()) : (control.tau2Init ?? ssUnweighted / k);
       const fit = wls(yi, weights(vi, tau20), x);
       tau2 = Math.max(0, (tau20 * fit.rss) / df);
       se = Math.sqrt(
@@ -193,7 +212,7 @@ export function estimateTau2(
       break;
     }
     case "SJIT": {
-      tau2 = ssUnweighted / k;
+      tau2 = control.tau2Init ?? ssUnweighted / k;
       let change = threshold + 1;
       while (change > threshold) {
         iterations++;
@@ -209,7 +228,7 @@ export function estimateTau2(
     case "DLIT": {
       // Iterated generalised-Q step τ² ← (yᵀPy − tr(PV)) / tr(P) with P at the current τ² (metafor ≥ 4.x);
       // its fixed point is the Paule–Mandel solution.
-      tau2 = 0;
+      tau2 = control.tau2Init ?? 0;
       let change = threshold + 1;
       while (change > threshold) {
         iterations++;
@@ -222,8 +241,28 @@ export function estimateTau2(
       se = pmSe(tau2);
       break;
     }
-    case "PM": {
-      const target = df;
+    case "GENQ":
+    case "DL2":
+    case "CA2": {
+      let a: ArrayLike<number>;
+      if (method === "GENQ") {
+        if (!control.weights || control.weights.length !== k || Array.from(control.weights).some((x) => !(x > 0) || !Number.isFinite(x))) {
+          throw new MetaInputError("The generalised Q estimator needs one positive weight per study.");
+        }
+        a = control.weights;
+      } else {
+        const first = method === "DL2" ? estimateTau2(yi, vi, "DL", control, x).tau2 : Math.max(0, heRaw());
+        a = weights(vi, first);
+      }
+      const fa = wls(yi, a, x);
+      const trP = fa.trP();
+      tau2 = Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
+      se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
+      break;
+    }
+    case "PM":
+    case "PMM": {
+      const target = method === "PMM" ? qchisq(0.5, df) : df;
       if (fit0().rss < target) {
         tau2 = 0;
       } else {
@@ -277,11 +316,12 @@ export function estimateTau2(
           );
         }
       }
-      if (method !== "EB") {
+      // metafor's check for a local maximum (ll0check): only matters when τ² > threshold
+      if (method !== "EB" && tau2 > threshold) {
         const reml = method === "REML";
         const ll0 = logLik(yi, vi, 0, reml, x);
         const ll = logLik(yi, vi, tau2, reml, x);
-        if (ll0 - ll > DEFAULT_TOL && tau2 > threshold) tau2 = 0;
+        if (ll0 - ll > DEFAULT_TOL) tau2 = 0;
       }
       tau2 = Math.max(0, tau2);
       const w = weights(vi, tau2);
@@ -321,21 +361,8 @@ export function estimateTau2(
     return (ols.rss - trPV(ols)) / df;
   }
   function trPV(ols: WlsFit): number {
-    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii) = Σ_ij P₀_ij² … computed as Σv − tr((XᵀX)⁻¹ XᵀVX)
-    let sv = 0;
-    for (let i = 0; i < k; i++) sv += vi[i];
-    const M = x ? [0, 0, 0, 0] : [0];
-    for (let i = 0; i < k; i++) {
-      M[0] += vi[i];
-      if (x) {
-        M[1] += vi[i] * x[i];
-        M[2] += vi[i] * x[i];
-        M[3] += vi[i] * x[i] * x[i];
-      }
-    }
-    const A = ols.A;
-    const tr = x ? A[0] * M[0] + A[1] * M[2] + A[2] * M[1] + A[3] * M[3] : A[0] * M[0];
-    return sv - tr;
+    // tr(P₀V) with P₀ = I − X(XᵀX)⁻¹Xᵀ: Σ v_i (1 − h_ii)
+    return ols.trPD(vi);
   }
   function heSe(t2: number): number {
     const ones = new Float64Array(k).fill(1);

@@ -12,7 +12,25 @@ export type Measure = "RR" | "OR" | "RD" | "MD" | "SMD" | "ROM" | "GEN";
 export const RATIO_MEASURES: readonly Measure[] = ["RR", "OR", "ROM"];
 
 /** tau² estimators (metafor rma(method=...)); EE/FE are equal-/fixed-effects models. */
-export type Method = "EE" | "FE" | "DL" | "REML" | "ML" | "PM" | "HS" | "SJ" | "HE" | "EB";
+export type Method =
+  | "EE"
+  | "FE"
+  | "DL"
+  | "REML"
+  | "ML"
+  | "PM"
+  | "HS"
+  | "SJ"
+  | "HE"
+  | "EB"
+  /** Hunter–Schmidt with small-sample factor k/(k−p) (metafor "HSk"). */
+  | "HSk"
+  /** Median-unbiased Paule–Mandel (metafor "PMM"). */
+  | "PMM"
+  /** Two-step DerSimonian–Laird / Cochran ANOVA (GENQ with weights 1/(v + τ²_DL|HE)) and SJ from τ²_HE (DerSimonian & Kacker 2007). */
+  | "DL2"
+  | "CA2"
+  | "SJ2";
 
 /** Pooling families beyond inverse variance (metafor rma.mh / rma.peto). */
 export type PoolingFamily = "IV" | "MH" | "PETO";
