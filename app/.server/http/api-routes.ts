@@ -66,6 +66,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.reviews.$id.screening.undo.ts", ["POST"]),
   route("api.reviews.$id.ts", ["GET", "PATCH", "DELETE"]),
   route("api.reviews.ts", ["GET", "POST"]),
+  route("api.risk-of-bias.rob2.judge.ts", ["POST"]),
   route("api.saved-reports.$id.ts", ["DELETE"]),
   route("api.saved-reports.ts", ["GET", "POST"]),
   route("api.saved-searches.$id.ts", ["DELETE"]),
