@@ -97,10 +97,8 @@ const StudiesSchema = z
  * control-group risk of each analysis' studies).
  */
 const SummaryOfFindingsSchema = z.object({
-  assumedControlRisk: z
-    .number()
-    .gt(0, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
-    .lt(1, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
+  assumedControlRisk: finite
+    .refine((x) => x > 0 && x < 1, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
     .optional(),
 });
 

@@ -97,11 +97,15 @@ function pushSpan(text: string, spans: { start: number; end: number }[], from: n
   if (e > s) spans.push({ start: s, end: e });
 }
 
+const COUNT = "(\\d{1,3}(?:,\\d{3})*|\\d+)";
+const RANDOMISED_COUNT = new RegExp(`${COUNT}\\s+(?:\\w+\\s+){0,2}(?:were\\s+)?(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))|(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))\\s+${COUNT}`, "i");
+const ANALYSED_COUNT = new RegExp(`${COUNT}\\s+(?:\\w+\\s+){0,2}(?:were\\s+)?(?:included\\s+in\\s+the\\s+(?:final\\s+)?analys[ie]s|analy[sz]ed|completed\\s+(?:the\\s+)?(?:study|trial|follow[- ]up))`, "i");
+
 /** Randomised and analysed counts read from a sentence ("200 were randomised … 180 were analysed"). */
 export function randomisedVsAnalysed(sentence: string): { randomised: number; analysed: number } | null {
-  const n = "(\\d{1,3}(?:,\\d{3})*|\\d+)";
-  const randomised = new RegExp(`${n}\\s+(?:\\w+\\s+){0,2}(?:were\\s+)?(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))|(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))\\s+${n}`, "i").exec(sentence);
-  const analysed = new RegExp(`${n}\\s+(?:\\w+\\s+){0,2}(?:were\\s+)?(?:included\\s+in\\s+the\\s+(?:final\\s+)?analys[ie]s|analy[sz]ed|completed\\s+(?:the\\s+)?(?:study|trial|follow[- ]up))`, "i").exec(sentence);
+  if (!/\d/.test(sentence) || !/random/i.test(sentence)) return null;
+  const randomised = RANDOMISED_COUNT.exec(sentence);
+  const analysed = ANALYSED_COUNT.exec(sentence);
   if (!randomised || !analysed) return null;
   const num = (s: string | undefined) => Number((s ?? "").replace(/,/g, ""));
   const r = num(randomised[1] ?? randomised[2]);
