@@ -214,5 +214,10 @@ describe("groupRows", () => {
       expect.arrayContaining([["risk of bias", 2], ["indirectness", 1]]),
     );
     expectJsonSafe(reviewed);
+
+    const threshold = run(THREE, { grade: { decisionThresholds: { mortality: 0.9 } } }).analyses[0]!;
+    expect(threshold.grade.judgements.find((j) => j.domain === "imprecision")!.reason).toContain("decision threshold (RR 0.90)");
+    const ignored = run(THREE, { grade: { decisionThresholds: { mortality: -1 } } }).analyses[0]!;
+    expect(ignored.notes).toContain("The decision threshold -1 was ignored: a RR threshold must be a positive ratio.");
   });
 });

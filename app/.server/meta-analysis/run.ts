@@ -249,6 +249,9 @@ export function analyseGroup(
   const rows = used.map((u) => u.row);
   const reviewer = options.grade ?? {};
   const threshold = reviewer.decisionThresholds?.[group.outcome];
+  if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
+    notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
+  }
   const grade = gradeAnalysis({
     ...pooled,
     k,

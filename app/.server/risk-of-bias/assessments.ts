@@ -17,7 +17,7 @@ import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { getRecordReport } from "../reviews/outcomes";
 import { requireRecord, requireReview } from "../reviews/service";
-import { checkRob2Answers, Rob2AnswersSchema } from "./judge";
+import { checkRob2Answers, QUESTION_IDS, Rob2AnswersSchema } from "./judge";
 
 type RobApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch">;
 
@@ -36,7 +36,7 @@ export const AssessmentInputSchema = z
     variant: z.enum(["assignment", "adhering"]),
     answers: Rob2AnswersSchema,
     support: z
-      .record(z.string().max(10), z.object({ text: z.string().max(4000).default(""), quotes: z.array(z.string().max(2000)).max(10).default([]) }))
+      .record(z.string().refine((id) => QUESTION_IDS.has(id), "support may only name RoB 2 signalling questions"), z.object({ text: z.string().max(4000).default(""), quotes: z.array(z.string().max(2000)).max(10).default([]) }))
       .default({}),
     overrides: z
       .object({ D1: override, D2: override, D3: override, D4: override, D5: override, overall: override })

@@ -16,7 +16,7 @@ import {
 import { AppError, parseInput } from "../http/errors";
 
 /** Every question id of either variant ('1.1' … '5.3'). */
-const QUESTION_IDS = new Set([...rob2Questions("assignment"), ...rob2Questions("adhering")].map((q) => q.id));
+export const QUESTION_IDS: ReadonlySet<string> = new Set([...rob2Questions("assignment"), ...rob2Questions("adhering")].map((q) => q.id));
 
 export const Rob2AnswersSchema = z
   .record(z.string().max(10), z.enum(ROB2_ANSWERS as [Rob2Answer, ...Rob2Answer[]]))
