@@ -3,7 +3,6 @@ import { z } from "zod";
 import { requireUser } from "~/.server/auth/session";
 import { handleApi, parseInput } from "~/.server/http/errors";
 import { suggestForRecord } from "~/.server/risk-of-bias/assessments";
-import { enforceRateLimits, RATE_LIMITS } from "~/.server/security/rate-limit";
 
 const QuerySchema = z.object({ variant: z.enum(["assignment", "adhering"]).default("assignment") });
 
@@ -18,7 +17,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
     const { variant } = parseInput(QuerySchema, { variant: new URL(request.url).searchParams.get("variant") ?? undefined });
-    await enforceRateLimits(context.app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: user.id }]);
     const body = await suggestForRecord(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId, variant });
     return Response.json(body, { headers: { "Cache-Control": "private, no-store" } });
   });

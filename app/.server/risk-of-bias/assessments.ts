@@ -16,6 +16,7 @@ import type { ApiRobAssessment, ApiRobOverview, ApiRobStudy, ApiRobSuggestions, 
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { getRecordReport } from "../reviews/outcomes";
+import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
 import { requireRecord, requireReview } from "../reviews/service";
 import { checkRob2Answers, QUESTION_IDS, Rob2AnswersSchema } from "./judge";
 
@@ -185,8 +186,10 @@ export async function deleteAssessment(
 
 /**
  * Suggestions for every signalling question from the record's best text (Europe PMC JATS, the
- * uploaded PDF's text, the attached full text, else title and abstract), as plain text.
- * @throws AppError 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND; 409 RECORD_NOT_INCLUDED.
+ * uploaded PDF's text, the attached full text, else title and abstract), as plain text. Counted
+ * against the extraction's hourly limit (RATE_LIMITS.reviewExtractionPerAccount) once the owner
+ * checks pass.
+ * @throws AppError 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND; 409 RECORD_NOT_INCLUDED; 429 RATE_LIMITED.
  */
 export async function suggestForRecord(
   app: RobApp,
@@ -195,6 +198,7 @@ export async function suggestForRecord(
   const review = await requireReview(app, target);
   const record = await requireRecord(app, review, target.recordId);
   requireIncluded(record);
+  await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const report = await getRecordReport(app, target);
   let text = report.text;
   let note = report.note;
