@@ -1,21 +1,28 @@
 /**
- * GRADE certainty of evidence for one pooled outcome, from the computed numbers (GRADE Handbook,
- * Schünemann et al. 2013; Cochrane Handbook v6.4 ch. 14). Each domain carries its reason.
+ * GRADE certainty of evidence for one pooled outcome, from the computed numbers and, when the
+ * reviewer gives them, RoB 2 judgements, an indirectness call and a decision threshold (GRADE
+ * Handbook, Schünemann et al. 2013; Cochrane Handbook v6.4 ch. 14). Each domain carries its reason.
  *
  * - Start: high when at least half of the pooled studies are randomised trials, else low
  *   (observational evidence starts low).
- * - Risk of bias (from designs only; abstracts do not report allocation concealment or blinding):
- *   −1 when a high start mixes in observational studies, when over half of the designs are
- *   unknown, or when inputs are themselves pooled estimates from reviews.
- * - Inconsistency: I² ≥ 75% → −2 ("considerable", Cochrane Handbook 10.10.2); I² ≥ 50% or a
- *   prediction interval that crosses the null while the CI does not → −1.
- * - Imprecision: the 95% CI crosses the null, or the total sample is below the optimal information
- *   size rule of thumb (Guyatt et al., J Clin Epidemiol 2011;64:1283: 400 participants for
- *   continuous outcomes; 300 events for dichotomous ones, approximated by 400 participants when
- *   event counts are not known) → −1; both → −2.
+ * - Risk of bias, from RoB 2 overall judgements when studies carrying at least half of the weight
+ *   are assessed: the weight-averaged score (low 0, some concerns 1, high 2, over the assessed
+ *   studies' meta-analysis weights, as CINeMA does: Nikolakopoulou et al., PLoS Med
+ *   2020;17:e1003082) below 0.5 → 0, below 1.5 → −1, else −2. Otherwise from designs only
+ *   (abstracts do not report allocation concealment or blinding): −1 when a high start mixes in
+ *   observational studies, when over half of the designs are unknown, or when inputs are
+ *   themselves pooled estimates from reviews.
+ * - Inconsistency: I² ≥ 75% → −2 ("considerable", Cochrane Handbook 10.10.2); I² ≥ 50%, a
+ *   prediction interval that crosses the null while the CI does not, or two studies whose 95% CIs
+ *   do not overlap with estimates on opposite sides of the null → −1. τ² is given in the reason.
+ * - Imprecision: the 95% CI crosses the null or the reviewer's decision threshold, or the total
+ *   sample is below the optimal information size rule of thumb (Guyatt et al., J Clin Epidemiol
+ *   2011;64:1283: 400 participants for continuous outcomes; 300 events for dichotomous ones,
+ *   approximated by 400 participants when event counts are not known) → −1; both → −2.
  * - Publication bias: Egger's test p < 0.10 → −1, judged only with k ≥ 10 studies (fewer gives
  *   the test too little power, Cochrane Handbook 13.3.5.4).
- * - Indirectness: not downgraded; it cannot be judged from numbers (reason says so).
+ * - Indirectness: the reviewer's call (0, −1 or −2 with a reason); without one, not downgraded
+ *   (the reason says it cannot be judged from numbers).
  * Certainty = start + downgrades, floored at very low.
  */
 import type {
@@ -26,6 +33,7 @@ import type {
   GradeLevel,
   Measure,
 } from "~/lib/meta-analysis/types";
+import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { agree } from "~/lib/wording";
 
 /** The numbers GRADE looks at for one analysis (analysis scale: log for ratios). */
@@ -39,6 +47,18 @@ export interface GradeInput {
   I2: number;
   egger: EggerTest | null;
   rows: Pick<ExtractedStudyData, "design" | "totalN" | "data">[];
+  /** τ² of the random-effects model (analysis scale), for the inconsistency reason. */
+  tau2?: number;
+  /** Per-study effect sizes aligned with `rows` (analysis scale), for non-overlapping CIs. */
+  effects?: readonly { yi: number; vi: number }[];
+  /** Per-study weights in percent aligned with `rows` (the pooled model's). */
+  weights?: readonly number[];
+  /** Per-study RoB 2 overall judgements aligned with `rows` (null = not assessed). */
+  riskOfBias?: readonly (RobJudgement | null)[];
+  /** The reviewer's indirectness call. */
+  indirectness?: { levels: 0 | 1 | 2; reason: string };
+  /** A decision threshold on the analysis scale (log for ratios): a CI containing it is imprecise. */
+  decisionThreshold?: number;
 }
 
 const LEVELS: GradeLevel[] = ["very low", "low", "moderate", "high"];
@@ -63,7 +83,10 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const judgements: GradeJudgement[] = [];
 
   // Risk of bias
-  if (startHigh && obs > 0) {
+  const rob = robFromAssessments(input);
+  if (rob) {
+    judgements.push(rob);
+  } else if (startHigh && obs > 0) {
     judgements.push({
       domain: "risk of bias",
       downgrade: -1,
@@ -94,30 +117,44 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   // Inconsistency
   const ciCrosses = input.ci_lb <= 0 && input.ci_ub >= 0;
   const piCrosses = input.pi_lb <= 0 && input.pi_ub >= 0;
+  const i2Text = `I² = ${fmt(input.I2)}%${input.tau2 !== undefined ? `, τ² = ${fmt(input.tau2, 3)}` : ""}`;
+  const apart = input.effects ? nonOverlappingOpposite(input.effects) : false;
+  const apartText = "two studies' 95% confidence intervals do not overlap, with estimates on opposite sides of no effect";
   if (input.I2 >= 75) {
-    judgements.push({ domain: "inconsistency", downgrade: -2, reason: `I² = ${fmt(input.I2)}%: considerable heterogeneity (75% or more).` });
+    judgements.push({ domain: "inconsistency", downgrade: -2, reason: `${i2Text}: considerable heterogeneity (75% or more)${apart ? `; ${apartText}` : ""}.` });
   } else if (input.I2 >= 50) {
-    judgements.push({ domain: "inconsistency", downgrade: -1, reason: `I² = ${fmt(input.I2)}%: substantial heterogeneity (50% or more).` });
+    judgements.push({ domain: "inconsistency", downgrade: -1, reason: `${i2Text}: substantial heterogeneity (50% or more)${apart ? `; ${apartText}` : ""}.` });
   } else if (piCrosses && !ciCrosses) {
     judgements.push({
       domain: "inconsistency",
       downgrade: -1,
-      reason: `I² = ${fmt(input.I2)}%, but the prediction interval includes no effect while the confidence interval does not: a new study could find the opposite.`,
+      reason: `${i2Text}, but the prediction interval includes no effect while the confidence interval does not: a new study could find the opposite.`,
     });
+  } else if (apart) {
+    judgements.push({ domain: "inconsistency", downgrade: -1, reason: `${i2Text}, but ${apartText}.` });
   } else {
     judgements.push({
       domain: "inconsistency",
       downgrade: 0,
-      reason: `I² = ${fmt(input.I2)}%${piCrosses ? "; the prediction interval, like the confidence interval, includes no effect" : "; the prediction interval excludes no effect"}.`,
+      reason: `${i2Text}${piCrosses ? "; the prediction interval, like the confidence interval, includes no effect" : "; the prediction interval excludes no effect"}.`,
     });
   }
 
   // Indirectness
-  judgements.push({
-    domain: "indirectness",
-    downgrade: 0,
-    reason: "Not downgraded: whether populations, interventions and outcomes match the review question cannot be judged from the numbers; check each study's PICO.",
-  });
+  if (input.indirectness) {
+    const { levels, reason } = input.indirectness;
+    judgements.push({
+      domain: "indirectness",
+      downgrade: levels === 0 ? 0 : levels === 1 ? -1 : -2,
+      reason: `${levels === 0 ? "Not downgraded" : levels === 1 ? "Serious indirectness" : "Very serious indirectness"} (reviewer's judgement): ${reason.trim()}`,
+    });
+  } else {
+    judgements.push({
+      domain: "indirectness",
+      downgrade: 0,
+      reason: "Not downgraded: whether populations, interventions and outcomes match the review question cannot be judged from the numbers; check each study's PICO.",
+    });
+  }
 
   // Imprecision
   const totalN = input.rows.reduce((sum, r) => sum + (r.totalN ?? 0), 0);
@@ -133,8 +170,12 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
       : knownN === k
         ? `${totalN} participants (optimal information size: ${OIS_PARTICIPANTS})`
         : `sample size known for ${knownN} of ${k} studies${knownN ? ` (${totalN} participants)` : ""}`;
-  const nullText = ciCrosses ? "the 95% confidence interval includes no effect" : "the 95% confidence interval excludes no effect";
-  const impreciseCount = (ciCrosses ? 1 : 0) + (belowOis ? 1 : 0);
+  const t = input.decisionThreshold;
+  const crossesThreshold = t !== undefined && input.ci_lb <= t && input.ci_ub >= t;
+  const nullText =
+    (ciCrosses ? "the 95% confidence interval includes no effect" : "the 95% confidence interval excludes no effect") +
+    (t === undefined ? "" : crossesThreshold ? ` and includes the decision threshold (${fmtThreshold(input.measure, t)})` : ` and lies on one side of the decision threshold (${fmtThreshold(input.measure, t)})`);
+  const impreciseCount = (ciCrosses || crossesThreshold ? 1 : 0) + (belowOis ? 1 : 0);
   judgements.push({
     domain: "imprecision",
     downgrade: impreciseCount === 2 ? -2 : impreciseCount === 1 ? -1 : 0,
@@ -161,6 +202,53 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const total = judgements.reduce((sum, j) => sum + j.downgrade, 0);
   const certainty = LEVELS[Math.max(0, Math.min(3, start + total))]!;
   return { certainty, judgements };
+}
+
+const SCORE: Record<RobJudgement, number> = { low: 0, some_concerns: 1, high: 2 };
+const ROB_WORDS: Record<RobJudgement, string> = { low: "low risk", some_concerns: "some concerns", high: "high risk" };
+
+/**
+ * The risk-of-bias judgement from RoB 2 overall judgements weighted by the studies' weights, or
+ * null when studies carrying less than half of the weight are assessed (then designs decide).
+ */
+function robFromAssessments(input: GradeInput): GradeJudgement | null {
+  const judged = input.riskOfBias;
+  if (!judged || judged.length !== input.rows.length || !judged.some((j) => j !== null)) return null;
+  const weights = input.weights && input.weights.length === judged.length ? input.weights : judged.map(() => 100 / judged.length);
+  const total = weights.reduce((s, w) => s + w, 0);
+  let assessedWeight = 0;
+  const share: Record<RobJudgement, number> = { low: 0, some_concerns: 0, high: 0 };
+  judged.forEach((j, i) => {
+    if (j === null) return;
+    assessedWeight += weights[i]!;
+    share[j] += weights[i]!;
+  });
+  if (total <= 0 || assessedWeight * 2 < total) return null;
+  const score = (share.low * SCORE.low + share.some_concerns * SCORE.some_concerns + share.high * SCORE.high) / assessedWeight;
+  const downgrade = score < 0.5 ? 0 : score < 1.5 ? -1 : -2;
+  const pct = (w: number) => `${fmt((100 * w) / assessedWeight, 0)}%`;
+  const parts = (["low", "some_concerns", "high"] as const).filter((j) => share[j] > 0).map((j) => `${pct(share[j])} ${ROB_WORDS[j]}`);
+  const unassessed = judged.filter((j) => j === null).length;
+  return {
+    domain: "risk of bias",
+    downgrade,
+    reason:
+      `RoB 2, by meta-analysis weight: ${parts.join(", ")}` +
+      `${unassessed ? ` (${unassessed} of ${judged.length} studies not assessed, ${fmt((100 * (total - assessedWeight)) / total, 0)}% of the weight)` : ""}` +
+      `; ${downgrade === 0 ? "most information comes from studies at low risk of bias" : downgrade === -1 ? "serious risk of bias" : "very serious risk of bias: most information comes from studies at high risk"}.`,
+  };
+}
+
+/** True when two studies' 95% CIs do not overlap and their estimates lie on opposite sides of 0. */
+function nonOverlappingOpposite(effects: readonly { yi: number; vi: number }[]): boolean {
+  const cis = effects.map((e) => ({ yi: e.yi, lb: e.yi - 1.959964 * Math.sqrt(e.vi), ub: e.yi + 1.959964 * Math.sqrt(e.vi) }));
+  return cis.some((a) => cis.some((b) => a.yi < 0 && b.yi > 0 && a.ub < b.lb));
+}
+
+const RATIO_MEASURES = new Set<Measure>(["RR", "OR", "ROM"]);
+
+function fmtThreshold(measure: Measure, t: number): string {
+  return RATIO_MEASURES.has(measure) ? `${measure} ${fmt(Math.exp(t), 2)}` : `${measure} ${fmt(t, 2)}`;
 }
 
 function designList(designs: readonly (string | null)[]): string {

@@ -173,6 +173,36 @@ describe("meta-analysis job through the queue", () => {
     expect(job.result.excluded).toEqual([{ studyId: "t3", title: STUDIES[2]!.title, reason: "No data rows for this study in the reviewed table" }]);
   });
 
+  it("summaryOfFindings: each pooled analysis gains its row, with the reviewer's assumed control risk and GRADE inputs", async () => {
+    const ip = uniqueIp();
+    const { cookie } = await register(ip);
+    const data = [
+      { studyId: "t1", title: "T1", outcome: "stroke", measure: "OR", data: { kind: "counts", events1: 5, n1: 50, events2: 9, n2: 50 }, design: "RCT", totalN: 100 },
+      { studyId: "t2", title: "T2", outcome: "stroke", measure: "OR", data: { kind: "counts", events1: 7, n1: 60, events2: 12, n2: 61 }, design: "RCT", totalN: 121 },
+    ];
+    const body = { studies: STUDIES.slice(0, 2), data, summaryOfFindings: { assumedControlRisk: 0.2 }, grade: { riskOfBias: { t1: "high", t2: "some_concerns" } } };
+    const res = await post("enhanced", body, { Cookie: cookie, "CF-Connecting-IP": ip });
+    expect(res.status).toBe(202);
+    const { jobId } = (await res.json()) as { jobId: string };
+    await deliver(jobId);
+    const job = (await (await getJob(jobId, { Cookie: cookie })).json()) as { result: MetaAnalysisJobResult };
+    const a = job.result.analyses[0]!;
+    const sof = a.summaryOfFindings!;
+    const or = Math.exp(a.estimate);
+    expect(sof.relativeEffect).toEqual({ measure: "OR", estimate: or, ci_lb: Math.exp(a.ci_lb), ci_ub: Math.exp(a.ci_ub) });
+    expect(sof.assumedRiskPer1000).toBeCloseTo(200, 10);
+    expect(sof.correspondingRiskPer1000).toBeCloseTo((1000 * 0.2 * or) / (1 - 0.2 + 0.2 * or), 10);
+    expect(sof.riskDifferencePer1000!.estimate).toBeCloseTo(sof.correspondingRiskPer1000! - 200, 10);
+    expect(["high", "moderate", "low", "very_low"]).toContain(sof.certainty);
+    expect(sof.downgrades.find((d) => d.domain === "risk of bias")).toMatchObject({ levels: expect.any(Number), reason: expect.stringContaining("RoB 2") });
+
+    for (const bad of [{ assumedControlRisk: 150 }, { assumedControlRisk: "0.2" }]) {
+      const refused = await post("enhanced", { ...body, summaryOfFindings: bad }, { Cookie: cookie, "CF-Connecting-IP": ip });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "INVALID_INPUT", message: expect.stringContaining("summaryOfFindings.assumedControlRisk") });
+    }
+  });
+
   it("a failing job retries, then on the last attempt says why; the use is given back", async () => {
     expectConsoleError();
     const ip = uniqueIp();

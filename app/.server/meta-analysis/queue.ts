@@ -81,7 +81,7 @@ export async function runMetaAnalysisJob(
     });
     const result = runMetaAnalysis(
       { studyCount: request.studies.length, extracted: extraction.extracted, excluded: extraction.excluded, prisma: request.prisma, model: extraction.model },
-      { measure: request.measure, method: request.method, test: request.test },
+      { measure: request.measure, method: request.method, test: request.test, summaryOfFindings: request.summaryOfFindings, grade: request.grade },
     );
     const pooled = result.analyses.length;
     await setJobStage(app, jobId, {

@@ -100,6 +100,28 @@ const StudiesSchema = z
   .array(MetaStudySchema, { error: "studies must be an array of studies" })
   .max(MAX_META_STUDIES, `At most ${MAX_META_STUDIES} studies can be analysed at once`);
 
+/**
+ * Summary of Findings options: the assumed control risk (a proportion; default the pooled
+ * control-group risk of each analysis' studies).
+ */
+const SummaryOfFindingsSchema = z.object({
+  assumedControlRisk: finite
+    .refine((x) => x > 0 && x < 1, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
+    .optional(),
+});
+
+/**
+ * The reviewer's GRADE inputs: RoB 2 overall judgements by study id, an indirectness call and a
+ * decision threshold (on the measure's natural scale: a ratio for RR/OR/ROM) by outcome name.
+ */
+const GradeOptionsSchema = z.object({
+  riskOfBias: z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"])).optional(),
+  indirectness: z
+    .record(z.string().max(200), z.object({ levels: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string().trim().min(1).max(2000) }))
+    .optional(),
+  decisionThresholds: z.record(z.string().max(200), finite).optional(),
+});
+
 export const EnhancedRequestSchema = z.object({
   studies: StudiesSchema,
   model: z.string().max(100).optional(),
@@ -108,6 +130,8 @@ export const EnhancedRequestSchema = z.object({
   test: z.enum(["z", "knha"]).optional(),
   data: z.array(ExtractedRowSchema).max(2000).optional(),
   prisma: PrismaSchema.optional(),
+  summaryOfFindings: SummaryOfFindingsSchema.optional(),
+  grade: GradeOptionsSchema.optional(),
 });
 export type EnhancedRequest = z.infer<typeof EnhancedRequestSchema>;
 

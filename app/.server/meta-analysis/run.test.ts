@@ -191,4 +191,33 @@ describe("groupRows", () => {
     expect(groups[0]!.notes[0]).toMatch(/more than one risk ratio/);
     expect(single).toEqual([]);
   });
+
+  it("each pooled analysis gains its Summary of Findings row; the reviewer's GRADE inputs reach the rating", () => {
+    const a = run(THREE).analyses[0]!;
+    const sof = a.summaryOfFindings!;
+    const acr = (20 + 73 + 35) / (98 + 411 + 190);
+    expect(sof.relativeEffect.measure).toBe("RR");
+    expect(sof.relativeEffect.estimate).toBeCloseTo(Math.exp(-0.27303629), 6);
+    expect(sof.assumedRiskPer1000).toBeCloseTo(1000 * acr, 10);
+    expect(sof.riskDifferencePer1000!.estimate).toBeCloseTo(1000 * acr * (Math.exp(a.estimate) - 1), 10);
+    expect(sof.riskDifferencePer1000!.ci_lb).toBeCloseTo(1000 * acr * (Math.exp(a.ci_lb) - 1), 10);
+    expect(sof.certainty).toBe(a.grade.certainty.replace(" ", "_"));
+    expect(sof.participants).toBe(198 + 822 + 390);
+
+    const reviewed = run(THREE, {
+      summaryOfFindings: { assumedControlRisk: 0.1 },
+      grade: { riskOfBias: { a: "high", b: "high", c: "high" }, indirectness: { mortality: { levels: 1, reason: "Surrogate population." } } },
+    }).analyses[0]!;
+    expect(reviewed.summaryOfFindings!.assumedRiskPer1000).toBeCloseTo(100, 10);
+    expect(reviewed.grade.judgements.find((j) => j.domain === "risk of bias")!.downgrade).toBe(-2);
+    expect(reviewed.summaryOfFindings!.downgrades.map((d) => [d.domain, d.levels])).toEqual(
+      expect.arrayContaining([["risk of bias", 2], ["indirectness", 1]]),
+    );
+    expectJsonSafe(reviewed);
+
+    const threshold = run(THREE, { grade: { decisionThresholds: { mortality: 0.9 } } }).analyses[0]!;
+    expect(threshold.grade.judgements.find((j) => j.domain === "imprecision")!.reason).toContain("decision threshold (RR 0.90)");
+    const ignored = run(THREE, { grade: { decisionThresholds: { mortality: -1 } } }).analyses[0]!;
+    expect(ignored.notes).toContain("The decision threshold -1 was ignored: a RR threshold must be a positive ratio.");
+  });
 });

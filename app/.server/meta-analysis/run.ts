@@ -39,6 +39,8 @@ import type {
   TrimFillResult,
   UnpooledOutcome,
 } from "~/lib/meta-analysis/types";
+import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
+import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { gradeAnalysis } from "./grade";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
@@ -49,6 +51,20 @@ export interface RunOptions {
   measure?: Measure;
   method?: Method;
   test?: TestType;
+  /** Summary of Findings: the assumed control risk (proportion); default the pooled control risk. */
+  summaryOfFindings?: { assumedControlRisk?: number };
+  /** The reviewer's GRADE inputs (see {@link GradeOptions}). */
+  grade?: GradeOptions;
+}
+
+/**
+ * The reviewer's GRADE inputs: RoB 2 overall judgements by study id; indirectness calls and
+ * decision thresholds (natural scale: a ratio for RR/OR/ROM) by outcome name.
+ */
+export interface GradeOptions {
+  riskOfBias?: Record<string, RobJudgement>;
+  indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
+  decisionThresholds?: Record<string, number>;
 }
 
 /**
@@ -171,7 +187,7 @@ function errorText(error: unknown): string {
 /** Runs one group: effect sizes, pooled model, tests, GRADE. Null (with reason) when < 2 usable. */
 export function analyseGroup(
   group: AnalysisGroup,
-  options: Required<Pick<RunOptions, "method" | "test">>,
+  options: Required<Pick<RunOptions, "method" | "test">> & Pick<RunOptions, "summaryOfFindings" | "grade">,
 ): { analysis: OutcomeAnalysis } | { unpooled: UnpooledOutcome } {
   const notes = [...group.notes];
   const used: { row: ExtractedStudyData; effect: EffectSize }[] = [];
@@ -256,7 +272,21 @@ export function analyseGroup(
     leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
   }
   const rows = used.map((u) => u.row);
-  const grade = gradeAnalysis({ ...pooled, k, egger, rows });
+  const reviewer = options.grade ?? {};
+  const threshold = reviewer.decisionThresholds?.[group.outcome];
+  if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
+    notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
+  }
+  const grade = gradeAnalysis({
+    ...pooled,
+    k,
+    egger,
+    rows,
+    effects,
+    riskOfBias: reviewer.riskOfBias ? rows.map((r) => reviewer.riskOfBias![r.studyId] ?? null) : undefined,
+    indirectness: reviewer.indirectness?.[group.outcome],
+    decisionThreshold: threshold === undefined ? undefined : RATIO.includes(group.measure) ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
+  });
   const analysis: OutcomeAnalysis = {
     ...pooled,
     ...base,
@@ -267,6 +297,7 @@ export function analyseGroup(
     trimfill: filled,
     leaveOneOut,
     grade,
+    summaryOfFindings: summaryOfFindings({ ...base, ...pooled, grade, rows }, options.summaryOfFindings),
     notes,
   };
   return { analysis };
@@ -358,7 +389,7 @@ export function runMetaAnalysis(
   const analyses: OutcomeAnalysis[] = [];
   const unpooled: UnpooledOutcome[] = [...single];
   for (const group of groups) {
-    const outcome = analyseGroup(group, { method, test });
+    const outcome = analyseGroup(group, { method, test, summaryOfFindings: options.summaryOfFindings, grade: options.grade });
     if ("analysis" in outcome) analyses.push(outcome.analysis);
     else unpooled.push(outcome.unpooled);
   }

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { reviewDecisions, reviewRecords, type ReviewRecordRow } from "../../../db/schema";
 import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { reviewPrisma } from "./prisma";
 import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
 
@@ -115,9 +116,10 @@ export async function exportReview(
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, decisions] = await Promise.all([
+  const [prisma, merges, riskOfBias, decisions] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
+    getRiskOfBias(app, { userId, reviewId: review.id }),
     app.db
       .select({
         recordId: reviewDecisions.recordId,
@@ -138,6 +140,7 @@ export async function exportReview(
       records: records.map((r) => ({ ...toApiRecord(r), url: r.url, keywords: r.keywords, fullText: undefined })),
       merges,
       decisions: decisions.map((d) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() })),
+      riskOfBias: riskOfBias.assessments,
     },
     null,
     2,

@@ -237,6 +237,30 @@ export interface GradeAssessment {
   judgements: GradeJudgement[];
 }
 
+/** GRADE certainty as the Summary of Findings contract spells it. */
+export type SofCertainty = "high" | "moderate" | "low" | "very_low";
+
+/**
+ * One row of a Summary of Findings table (GRADEpro layout), unrounded: the relative effect
+ * (back-transformed for ratios; the mean difference etc. for continuous outcomes), the assumed
+ * control risk and the corresponding risk per 1,000 (null for continuous outcomes or when no
+ * control risk is known), the risk difference per 1,000 with its 95% CI, the certainty and the
+ * domains rated down with their reasons.
+ */
+export interface SummaryOfFindings {
+  relativeEffect: { measure: string; estimate: number; ci_lb: number; ci_ub: number };
+  assumedRiskPer1000: number | null;
+  correspondingRiskPer1000: number | null;
+  riskDifferencePer1000: { estimate: number; ci_lb: number; ci_ub: number } | null;
+  certainty: SofCertainty;
+  downgrades: { domain: GradeJudgement["domain"]; levels: 1 | 2; reason: string }[];
+  /** Participants and studies in the analysis (the table's "No of participants (studies)"). */
+  participants: number | null;
+  studies: number;
+  /** Where the assumed control risk comes from. */
+  assumedRiskSource: "reviewer" | "pooled control groups" | null;
+}
+
 /**
  * One analysis per compatible (outcome, measure) group: the pooled numbers are flat on the object
  * (measure, method, k, estimate, se, ci_lb, ci_ub, pi_lb, pi_ub, tau2, I2, H2, QE, QEp, ratio …).
@@ -250,6 +274,8 @@ export interface OutcomeAnalysis extends PooledResult {
   trimfill: TrimFillResult | null;
   leaveOneOut: LeaveOneOutRow[];
   grade: GradeAssessment;
+  /** Summary of Findings row for this analysis (absent in results stored before issue 28). */
+  summaryOfFindings?: SummaryOfFindings;
   /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */
   reportedMeasure?: "HR" | "IRR";
   /** Why a test is missing or a study was left out of this analysis, in plain words. */
