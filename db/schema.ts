@@ -189,3 +189,4 @@ export * from "./schema.reviews";
 export * from "./schema.billing";
 export * from "./schema.student";
 export * from "./schema.review-extraction";
+export * from "./schema.review-team";
