@@ -4,6 +4,8 @@
  */
 import type { PrismaCounts } from "~/lib/meta-analysis/types";
 
+import type { ReviewRole, ScreeningSettings } from "./team";
+
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
 
@@ -40,6 +42,11 @@ export interface ApiReview {
   createdAt: string;
   updatedAt: string;
   counts: { records: number; duplicates: number; screened: number; included: number; fullTextIncluded: number };
+  /** The caller's role (issue 30) and whether they may resolve screening conflicts. */
+  role: ReviewRole;
+  resolver: boolean;
+  /** Screening of both stages: one decision per record, or two independent (blind) votes. */
+  screening: ScreeningSettings;
 }
 
 export interface ApiReviewSource {

@@ -154,7 +154,7 @@ async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningSta
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "write");
   return nextOf(app, review);
 }
 
@@ -280,7 +280,7 @@ export async function decide(
   input: z.infer<typeof DecisionSchema>,
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   if (record.duplicateOf !== null) {
     throw new AppError("DUPLICATE_RECORD", "This record was merged into another; screen that one (or undo the merge).", 409);
@@ -335,7 +335,7 @@ export async function undoDecision(
   { userId, reviewId, recordId, stage }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "write");
   const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;
   const [latest] = await app.db
     .select()
@@ -382,7 +382,7 @@ export async function undoDecision(
 
 /** Progress of both stages. @throws AppError 404. */
 export async function screeningProgress(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }) {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "read");
   const [titleAbstract, fullText] = await Promise.all([progressOf(app, review.id, "title_abstract"), progressOf(app, review.id, "full_text")]);
   return { titleAbstract, fullText };
 }
