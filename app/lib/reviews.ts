@@ -4,7 +4,7 @@
  */
 import type { PrismaCounts } from "~/lib/meta-analysis/types";
 
-import type { ReviewRole, ScreeningSettings } from "./team";
+import type { ReviewRole, ScreeningSettings, Vote } from "./team";
 
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
@@ -84,12 +84,19 @@ export interface ApiReviewRecord {
   duplicateOf: number | null;
   duplicateReason: string | null;
   suggestion: ScreeningSuggestion | null;
+  /**
+   * Dual screening only: the current votes per stage the caller may see — their own, and
+   * everyone's when the review is not blind (the conflicts queue shows both once both are cast).
+   */
+  votes?: { titleAbstract: Vote[]; fullText: Vote[] };
 }
 
+/** Progress of a stage from the final decisions; `voted`: the caller's own votes (dual screening). */
 export interface ScreeningProgress {
   screened: number;
   total: number;
   included: number;
+  voted?: number;
 }
 
 /** GET /api/reviews/{id}/screening/next. */

@@ -22,6 +22,7 @@ import {
 } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord, ApiReviewSource, ScreeningSuggestion } from "~/lib/reviews";
 import { DEFAULT_EXCLUSION_REASONS } from "~/lib/reviews";
+import type { Vote } from "~/lib/team";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
@@ -29,6 +30,7 @@ import { normalizeDoi } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
+import { currentVotes } from "./votes";
 
 export type ReviewsApp = Pick<AppServices, "db" | "bindings">;
 
@@ -599,7 +601,8 @@ export function toApiRecord(r: ReviewRecordRow): ApiReviewRecord {
  * The review's records in import order. `stage=title_abstract`: every unique record, `decision`
  * filtering its title/abstract decision; `stage=full_text`: the records included at
  * title/abstract, filtered by their full-text decision; no stage: `decision` filters the decision
- * at each record's current stage. `duplicates`: exclude (default), include or only.
+ * at each record's current stage. `duplicates`: exclude (default), include or only. Decisions are
+ * the final ones; in dual screening each record also carries the votes the caller may see.
  */
 export async function listRecords(
   app: ReviewsApp,
@@ -632,5 +635,14 @@ export async function listRecords(
     .from(reviewRecords)
     .where(and(...conds))
     .orderBy(asc(reviewRecords.id));
-  return rows.map(toApiRecord);
+  if (review.screeningMode !== "dual") return rows.map(toApiRecord);
+  // Dual screening: each record's votes the caller may see (blind: only their own).
+  const votes = await currentVotes(app, review.id, review.screeningBlind ? { userId } : {});
+  const byRecord = new Map<number, { titleAbstract: Vote[]; fullText: Vote[] }>();
+  for (const v of votes) {
+    let entry = byRecord.get(v.recordId);
+    if (!entry) byRecord.set(v.recordId, (entry = { titleAbstract: [], fullText: [] }));
+    entry[v.stage === "full_text" ? "fullText" : "titleAbstract"].push({ userId: v.userId, decision: v.decision, reason: v.reason });
+  }
+  return rows.map((r) => ({ ...toApiRecord(r), votes: byRecord.get(r.id) ?? { titleAbstract: [], fullText: [] } }));
 }
