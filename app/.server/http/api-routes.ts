@@ -49,6 +49,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.meta-analysis.jobs.$jobId.ts", ["GET"]),
   route("api.register.ts", ["POST"]),
   route("api.invitations.$token.accept.ts", ["POST"]),
+  route("api.reviews.$id.agreement.ts", ["GET"]),
   route("api.reviews.$id.conflicts.ts", ["GET"]),
   route("api.reviews.$id.duplicates.$recordId.ts", ["DELETE"]),
   route("api.reviews.$id.duplicates.ts", ["GET", "POST"]),

@@ -7,9 +7,10 @@
  * hold the FINAL decision only — set when two votes agree (app/lib/team.ts finalFromVotes) or a
  * conflict is resolved — so PRISMA, the records list and the ranking's labels read final decisions.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewRecords, reviewResolutions, reviews, type ReviewRecordRow, type ReviewRow } from "../../../db/schema";
+import { reviewDecisions, reviewRecords, reviewResolutions, reviews, users, type ReviewRecordRow, type ReviewRow } from "../../../db/schema";
+import { screeningAgreement, type PairAgreement, type StageAgreement } from "~/lib/agreement";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { finalFromVotes, isConflict, type ApiConflict, type Vote } from "~/lib/team";
 import { AppError } from "../http/errors";
@@ -212,3 +213,32 @@ export async function resolveConflict(
   await settleRecord(app, review.id, record.id, input.stage);
   return { recordId: record.id, stage: input.stage, ...stored, votes: votes.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })) };
 }
+
+/**
+ * GET /api/reviews/{id}/agreement: screening agreement per stage from the reviewers' current
+ * votes (app/lib/agreement.ts: records both screened, percent agreement, Cohen's κ with its 95%
+ * CI, the 2×2 table; 'maybe' counts as include), overall and per pair of reviewers, each pair
+ * with the reviewers' e-mails. Aggregates only: it shows no record's votes.
+ * @throws AppError 404 REVIEW_NOT_FOUND.
+ */
+export async function reviewAgreement(
+  app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined },
+): Promise<{ titleAbstract: AgreementWithEmails; fullText: AgreementWithEmails }> {
+  const { review } = await requireReviewAccess(app, target, "read");
+  const votes = await currentVotes(app, review.id);
+  const ids = [...new Set(votes.map((v) => v.userId))];
+  const emails = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await app.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids.slice(i, i + 90)));
+    for (const r of rows) emails.set(r.id, r.email);
+  }
+  const stageOf = (stage: ScreeningStage): AgreementWithEmails => {
+    const result = screeningAgreement(votes.filter((v) => v.stage === stage));
+    return { ...result, pairs: result.pairs.map((p) => ({ ...p, emails: [emails.get(p.reviewers[0]) ?? "", emails.get(p.reviewers[1]) ?? ""] as [string, string] })) };
+  };
+  return { titleAbstract: stageOf("title_abstract"), fullText: stageOf("full_text") };
+}
+
+/** A stage's agreement with each pair's e-mails. */
+export type AgreementWithEmails = StageAgreement & { pairs: (PairAgreement & { emails: [string, string] })[] };
