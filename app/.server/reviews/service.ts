@@ -10,6 +10,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
+  reviewDecisions,
   reviewMemberRankings,
   reviewMembers,
   reviewRecords,
@@ -248,12 +249,20 @@ export async function updateReview(
     // Back to single screening: a record waiting for its second vote takes its one vote as final.
     ...(toSingle
       ? (["title_abstract", "full_text"] as const).map((stage) => {
-          const [d, r, at] = (stage === "full_text" ? ["ft_decision", "ft_reason", "ft_decided_at"] : ["ta_decision", "ta_reason", "ta_decided_at"]).map(sql.raw);
-          return app.db.run(sql`UPDATE review_records SET (${d}, ${r}, ${at}) = (
-               SELECT x.decision, x.reason, x.created_at FROM review_decisions x
-               WHERE x.record_id = review_records.id AND x.stage = ${stage} ORDER BY x.id DESC LIMIT 1)
-             WHERE review_id = ${row.id} AND duplicate_of IS NULL AND ${d} IS NULL
-               AND (SELECT count(DISTINCT user_id) FROM review_decisions x WHERE x.record_id = review_records.id AND x.stage = ${stage}) = 1`);
+          const latest = (column: "decision" | "reason" | "created_at") =>
+            sql`(SELECT x.${sql.raw(column)} FROM ${reviewDecisions} x WHERE x.record_id = review_records.id AND x.stage = ${stage} ORDER BY x.id DESC LIMIT 1)`;
+          const c = stage === "full_text" ? { decision: reviewRecords.ftDecision, set: { ftDecision: latest("decision"), ftReason: latest("reason"), ftDecidedAt: latest("created_at") } } : { decision: reviewRecords.taDecision, set: { taDecision: latest("decision"), taReason: latest("reason"), taDecidedAt: latest("created_at") } };
+          return app.db
+            .update(reviewRecords)
+            .set(c.set)
+            .where(
+              and(
+                eq(reviewRecords.reviewId, row.id),
+                isNull(reviewRecords.duplicateOf),
+                isNull(c.decision),
+                sql`(SELECT count(DISTINCT x.user_id) FROM ${reviewDecisions} x WHERE x.record_id = review_records.id AND x.stage = ${stage}) = 1`,
+              ),
+            );
         })
       : []),
     // The prior ranking depends on the question and criteria: recompute on the next request.

@@ -378,6 +378,16 @@ describe("dual screening in blind mode", () => {
     prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${id}/prisma`, { cookie: owner.cookie }), 200);
     expect(prisma.excludedWithReasons).toEqual({ "Wrong outcome": 1 });
 
+    // Agreement at title/abstract: target (include vs exclude), x (maybe≈include vs include), y (exclude vs exclude).
+    const agreement = await json<{ titleAbstract: { n: number; agreement: number; kappa: number; kappaCi: [number, number]; table: number[][]; pairs: { reviewers: string[]; n: number }[] }; fullText: { n: number } }>(
+      await call("GET", `/api/reviews/${id}/agreement`, { cookie: viewer.cookie }),
+      200,
+    );
+    expect(agreement.titleAbstract).toMatchObject({ n: 3, agreement: 2 / 3, table: [[1, 1], [0, 1]] });
+    expect(agreement.titleAbstract.kappa).toBeCloseTo(0.4, 10); // po 2/3, pe 5/9
+    expect(agreement.titleAbstract.pairs).toEqual([expect.objectContaining({ reviewers: [a.userId, b.userId].sort(), n: 3 })]);
+    expect(agreement.fullText.n).toBe(1);
+
     // Undo: a reviewer's own vote only; the final decision follows.
     await json(await call("POST", `/api/reviews/${id}/screening/undo`, { cookie: b.cookie, body: { stage: "title_abstract" } }), 200);
     expect((await recordsOf(owner)).find((r) => r.id === y)!.titleAbstract.decision).toBeNull();
