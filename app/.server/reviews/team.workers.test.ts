@@ -90,7 +90,7 @@ async function errorOf(res: Response): Promise<{ status: number; error?: string 
 }
 
 describe("invitations and members", () => {
-  it("invites by e-mail with a single-use 7-day token that only the invited account can accept", async () => {
+  it("invites by e-mail with a single-use 7-day token that only the invited account can accept", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
     const invited = await signUp("free");
     const other = await signUp();
@@ -152,7 +152,7 @@ describe("invitations and members", () => {
     }
   });
 
-  it("the owner changes roles and removes members, a member leaves, effective on the next request", async () => {
+  it("the owner changes roles and removes members, a member leaves, effective on the next request", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
     const a = await signUp();
     const b = await signUp();
@@ -203,7 +203,7 @@ interface Case {
 }
 
 describe("every review route checks membership and role on the server", () => {
-  it("role × route: allowed roles pass the check, a viewer gets 403 FORBIDDEN_ROLE for writes, a non-member 404 REVIEW_NOT_FOUND", async () => {
+  it("role × route: allowed roles pass the check, a viewer gets 403 FORBIDDEN_ROLE for writes, a non-member 404 REVIEW_NOT_FOUND", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
     const reviewer = await signUp();
     const viewer = await signUp();
@@ -288,7 +288,7 @@ describe("every review route checks membership and role on the server", () => {
 });
 
 describe("dual screening in blind mode", () => {
-  it("two independent votes per record, no vote leaks before one's own, conflicts resolved, PRISMA from final decisions", async () => {
+  it("two independent votes per record, no vote leaks before one's own, conflicts resolved, PRISMA from final decisions", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
     const a = await signUp();
     const b = await signUp();
@@ -398,7 +398,7 @@ describe("dual screening in blind mode", () => {
     expect((await recordsOf(owner)).find((r) => r.id === y)!.titleAbstract.decision).toBe("exclude");
   });
 
-  it("blind off: members see each other's votes", async () => {
+  it("blind off: members see each other's votes", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
     const a = await signUp();
     const { review, recordIds } = await newReview(owner, 2);

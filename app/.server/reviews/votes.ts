@@ -241,4 +241,4 @@ export async function reviewAgreement(
 }
 
 /** A stage's agreement with each pair's e-mails. */
-export type AgreementWithEmails = StageAgreement & { pairs: (PairAgreement & { emails: [string, string] })[] };
+export type AgreementWithEmails = Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] };
