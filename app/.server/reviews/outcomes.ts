@@ -273,11 +273,17 @@ async function ownerEmail(app: OutcomesApp, userId: string): Promise<string> {
 }
 
 /**
- * Checks that the user may write in every review a study key names ("review:{id}:{recordId}"):
- * its owner or a reviewer, so corrections are only recorded against reviews the user works on.
+ * Checks that the user may read (`need` 'read') or write (default; owner or reviewer) every review
+ * a study key names ("review:{id}:{recordId}"), so corrections are only recorded against reviews
+ * the user works on.
  * @throws AppError 404 REVIEW_NOT_FOUND; 403 FORBIDDEN_ROLE (a viewer).
  */
-export async function assertOwnReviewKeys(app: Pick<AppServices, "db" | "bindings">, userId: string, studyKeys: readonly string[]): Promise<void> {
+export async function assertOwnReviewKeys(
+  app: Pick<AppServices, "db" | "bindings">,
+  userId: string,
+  studyKeys: readonly string[],
+  need: "read" | "write" = "write",
+): Promise<void> {
   const ids = [...new Set(studyKeys.map(reviewIdOfStudyKey).filter((id): id is string => id !== null))];
-  for (const reviewId of ids) await requireReview(app, { userId, reviewId }, "write");
+  for (const reviewId of ids) await requireReview(app, { userId, reviewId }, need);
 }

@@ -258,8 +258,9 @@ describe("every review route checks membership and role on the server", () => {
         need: "write",
         method: "POST",
         path: "/api/extraction/edits",
-        body: { edits: [{ studyKey: `review:${id}:${r0}`, outcome: "Depression score", field: "events", arm: "intervention", before: null, after: 3 }] },
+        body: { edits: [{ studyKey: `review:${id}:${r0}`, outcome: "Depression score", field: "events", arm: "intervention", oldValue: null, newValue: 3 }] },
       },
+      { need: "read", method: "GET", path: `/api/extraction/edits?studyKey=${encodeURIComponent(`review:${id}:${r0}`)}` },
     ];
     const accounts: Record<Role, Account> = { owner, reviewer, viewer, stranger };
     const allowed: Record<Need, Role[]> = { read: ["owner", "reviewer", "viewer"], write: ["owner", "reviewer"], owner: ["owner"] };
@@ -274,7 +275,7 @@ describe("every review route checks membership and role on the server", () => {
             if (status !== 404 || error !== "REVIEW_NOT_FOUND") failures.push(label);
           } else if (status !== 404 && status !== 403) failures.push(label);
         } else if (allowed[c.need].includes(role)) {
-          if (status >= 500 || error === "FORBIDDEN_ROLE" || error === "REVIEW_NOT_FOUND" || error === "UNAUTHORIZED") failures.push(label);
+          if (status >= 500 || ["FORBIDDEN_ROLE", "REVIEW_NOT_FOUND", "UNAUTHORIZED", "INVALID_INPUT", "INVALID_JSON"].includes(error ?? "")) failures.push(label);
         } else if (status !== 403 || error !== "FORBIDDEN_ROLE") failures.push(label);
       }
     }
