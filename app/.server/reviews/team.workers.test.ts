@@ -323,8 +323,11 @@ describe("dual screening in blind mode", () => {
     expect(JSON.stringify(bNext)).not.toContain(a.userId);
     expect((await json<{ conflicts: ApiConflict[] }>(await call("GET", `/api/reviews/${id}/conflicts`, { cookie: b.cookie }), 200)).conflicts).toEqual([]);
     for (const who of [b, viewer, owner]) {
-      const body = await (await call("GET", `/api/reviews/${id}/records`, { cookie: who.cookie })).text();
-      expect(body).not.toContain(a.userId);
+      for (const path of ["records", "export?format=json", "export?format=csv", "agreement", "prisma"]) {
+        const body = await (await call("GET", `/api/reviews/${id}/${path}`, { cookie: who.cookie })).text();
+        expect(body, path).not.toContain(a.userId);
+        if (path === "export?format=json") expect((JSON.parse(body) as { decisions: unknown[] }).decisions).toEqual([]);
+      }
     }
     // A sees their own vote; A's queue no longer offers the record.
     expect((await recordsOf(a)).find((r) => r.id === target)!.votes!.titleAbstract).toEqual([{ userId: a.userId, decision: "include", reason: null }]);
