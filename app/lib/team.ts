@@ -24,6 +24,8 @@ export interface ApiMember {
   resolver: boolean;
   invitationId?: string;
   expiresAt?: string;
+  /** Active members: records they screened (current decisions or votes) per stage, and their records in the conflicts queue. */
+  progress?: { titleAbstract: number; fullText: number; conflicts: number };
 }
 
 /** POST /api/reviews/{id}/members answer. `debugToken` only in development without an e-mail API. */

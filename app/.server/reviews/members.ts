@@ -8,7 +8,7 @@
  */
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewInvitations, reviewMemberRankings, reviewMembers, reviews, users, type UserRow } from "../../../db/schema";
+import { reviewDecisions, reviewInvitations, reviewMemberRankings, reviewMembers, reviews, users, type UserRow } from "../../../db/schema";
 import type { ApiReview } from "~/lib/reviews";
 import type { ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 import { hashResetToken, newResetToken, ResetTokenSchema } from "../auth/password-reset";
@@ -19,6 +19,7 @@ import { isDevelopment } from "../env";
 import { AppError } from "../http/errors";
 import { requireReviewAccess } from "./access";
 import { getReview } from "./service";
+import { conflictsOf } from "./votes";
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -121,7 +122,9 @@ export async function inviteMember(
 
 /**
  * The review's team, owner first, then members in the order they joined, then pending (unexpired)
- * invitations (`userId` null, status 'invited'). Any member may read it.
+ * invitations (`userId` null, status 'invited'). Active members carry their progress: records
+ * they screened per stage (their current decisions or votes) and their records in the conflicts
+ * queue. Any member may read it.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function listMembers(app: TeamApp, target: { userId: string; reviewId: string | undefined }, now: number = Date.now()): Promise<ApiMember[]> {
@@ -140,9 +143,22 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
       .where(and(eq(reviewInvitations.reviewId, review.id), isNull(reviewInvitations.acceptedAt), gt(reviewInvitations.expiresAt, now)))
       .orderBy(asc(reviewInvitations.createdAt)),
   ]);
+  const [screened, conflicts] = await Promise.all([
+    app.db
+      .select({ userId: reviewDecisions.userId, stage: reviewDecisions.stage, n: sql<number>`count(distinct ${reviewDecisions.recordId})` })
+      .from(reviewDecisions)
+      .where(eq(reviewDecisions.reviewId, review.id))
+      .groupBy(reviewDecisions.userId, reviewDecisions.stage),
+    conflictsOf(app, review.id),
+  ]);
+  const progress = (userId: string) => ({
+    titleAbstract: screened.find((s) => s.userId === userId && s.stage === "title_abstract")?.n ?? 0,
+    fullText: screened.find((s) => s.userId === userId && s.stage === "full_text")?.n ?? 0,
+    conflicts: conflicts.filter((c) => c.votes.some((v) => v.userId === userId)).length,
+  });
   return [
-    ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true })),
-    ...members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, status: "active" as const, resolver: m.resolver })),
+    ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true, progress: progress(o.id) })),
+    ...members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, status: "active" as const, resolver: m.resolver, progress: progress(m.userId) })),
     ...pending.map((i) => ({
       userId: null,
       email: i.email,

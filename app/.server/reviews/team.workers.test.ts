@@ -360,6 +360,11 @@ describe("dual screening in blind mode", () => {
     let prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${id}/prisma`, { cookie: owner.cookie }), 200);
     expect({ screened: prisma.screened, excluded: prisma.excluded, sought: prisma.soughtForRetrieval }).toEqual({ screened: 2, excluded: 1, sought: 1 });
 
+    // Per-reviewer progress.
+    const team = await json<{ members: ApiMember[] }>(await call("GET", `/api/reviews/${id}/members`, { cookie: viewer.cookie }), 200);
+    expect(team.members.find((m) => m.userId === a.userId)!.progress).toEqual({ titleAbstract: 3, fullText: 0, conflicts: 1 });
+    expect(team.members.find((m) => m.userId === owner.userId)!.progress).toEqual({ titleAbstract: 0, fullText: 0, conflicts: 0 });
+
     // Resolution: only the owner or a named resolver.
     const resolve = (who: Account, body: unknown) => call("POST", `/api/reviews/${id}/records/${target}/resolve`, { cookie: who.cookie, body });
     expect(await errorOf(await resolve(a, { stage: "title_abstract", decision: "include" }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });

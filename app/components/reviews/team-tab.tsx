@@ -99,6 +99,11 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
           {members.map((m) => (
             <li key={m.userId ?? m.invitationId} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-testid="team-member">
               <span className="font-medium text-slate-900">{m.email}</span>
+              {m.progress && (
+                <span className="text-xs text-slate-600" data-testid="member-progress">
+                  screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) · {m.progress.conflicts} in conflict
+                </span>
+              )}
               {m.status === "invited" ? <Badge variant="outline">invited</Badge> : null}
               {isOwner && m.role !== "owner" && m.userId ? (
                 <>
