@@ -47,12 +47,13 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
     load().catch((e: unknown) => failed("Team not loaded", e));
   }, [load]);
 
-  const run = async (title: string, fn: () => Promise<unknown>, after?: () => void) => {
+  /** Runs one change, then `after` and (unless the caller left the review) reloads the team. */
+  const run = async (title: string, fn: () => Promise<unknown>, after?: () => void, reload = true) => {
     setBusy(true);
     try {
       await fn();
       after?.();
-      await load();
+      if (reload) await load();
     } catch (e) {
       failed(title, e);
     } finally {
@@ -142,7 +143,7 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                   variant="outline"
                   className="ml-auto"
                   disabled={busy}
-                  onClick={() => void run("Could not leave", () => reviewsApi.removeMember(review.id, userId), onLeft)}
+                  onClick={() => void run("Could not leave", () => reviewsApi.removeMember(review.id, userId), onLeft, false)}
                 >
                   <LogOut aria-hidden /> Leave review
                 </Button>
