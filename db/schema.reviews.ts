@@ -35,6 +35,10 @@ export const reviews = sqliteTable(
     exclusionReasons: text("exclusion_reasons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     /** Incremented by every decision, undo and merge change: the ranking cache is valid for one version. */
     version: integer("version").notNull().default(0),
+    /** Screening of both stages (issue 30): one decision per record, or two independent votes. */
+    screeningMode: text("screening_mode", { enum: ["single", "dual"] }).notNull().default("single"),
+    /** Dual mode: a reviewer sees no other vote on a record before casting their own. */
+    screeningBlind: integer("screening_blind", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
@@ -157,7 +161,10 @@ export const reviewDecisions = sqliteTable(
     reason: text("reason"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [index("review_decisions_review_idx").on(t.reviewId, t.stage, t.id)],
+  (t) => [
+    index("review_decisions_review_idx").on(t.reviewId, t.stage, t.id),
+    index("review_decisions_record_idx").on(t.recordId, t.stage, t.userId),
+  ],
 );
 
 /**

@@ -190,3 +190,4 @@ export * from "./schema.billing";
 export * from "./schema.student";
 export * from "./schema.review-extraction";
 export * from "./schema.risk-of-bias";
+export * from "./schema.review-team";

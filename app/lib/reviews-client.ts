@@ -15,6 +15,11 @@ import type {
   ScreeningSuggestion,
 } from "~/lib/reviews";
 import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
+import type { PairAgreement, StageAgreement } from "~/lib/agreement";
+import type { ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
+
+/** GET /api/reviews/{id}/agreement. */
+export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }>;
 
 export class ReviewApiError extends Error {
   constructor(
@@ -134,5 +139,16 @@ export const reviewsApi = {
   suggest: (id: string, recordId: number) =>
     request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
   exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg") => `${base(id)}/export?format=${format}`,
+  members: (id: string) => request<{ members: ApiMember[] }>(`${base(id)}/members`),
+  invite: (id: string, body: { email: string; role: MemberRole }) =>
+    request<{ invitation: ApiInvitation }>(`${base(id)}/members`, { method: "POST", json: body }),
+  updateMember: (id: string, userId: string, body: { role?: MemberRole; resolver?: boolean }) =>
+    request<{ member: ApiMember }>(`${base(id)}/members/${encodeURIComponent(userId)}`, { method: "PATCH", json: body }),
+  removeMember: (id: string, userId: string) =>
+    request<{ userId: string; removed: true }>(`${base(id)}/members/${encodeURIComponent(userId)}`, { method: "DELETE" }),
+  conflicts: (id: string, stage?: ScreeningStage) => request<{ conflicts: ApiConflict[] }>(`${base(id)}/conflicts${stage ? `?stage=${stage}` : ""}`),
+  resolve: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>
+    request<{ recordId: number; decision: ScreeningDecision }>(`${base(id)}/records/${recordId}/resolve`, { method: "POST", json: body }),
+  agreement: (id: string) => request<ReviewAgreement>(`${base(id)}/agreement`),
   fullTextUrl: (id: string, recordId: number) => `${base(id)}/records/${recordId}/fulltext`,
 };

@@ -6,6 +6,8 @@ import type { PrismaCounts } from "~/lib/meta-analysis/types";
 import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
 import { sStem } from "~/lib/screening/tokenize";
 
+import type { ReviewRole, ScreeningSettings, Vote } from "./team";
+
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
 
@@ -54,6 +56,11 @@ export interface ApiReview {
   createdAt: string;
   updatedAt: string;
   counts: { records: number; duplicates: number; screened: number; included: number; fullTextIncluded: number };
+  /** The caller's role (issue 30) and whether they may resolve screening conflicts. */
+  role: ReviewRole;
+  resolver: boolean;
+  /** Screening of both stages: one decision per record, or two independent (blind) votes. */
+  screening: ScreeningSettings;
 }
 
 export interface ApiReviewSource {
@@ -91,12 +98,19 @@ export interface ApiReviewRecord {
   duplicateOf: number | null;
   duplicateReason: string | null;
   suggestion: ScreeningSuggestion | null;
+  /**
+   * Dual screening only: the current votes per stage the caller may see — their own, and
+   * everyone's when the review is not blind (the conflicts queue shows both once both are cast).
+   */
+  votes?: { titleAbstract: Vote[]; fullText: Vote[] };
 }
 
+/** Progress of a stage from the final decisions; `voted`: the caller's own votes (dual screening). */
 export interface ScreeningProgress {
   screened: number;
   total: number;
   included: number;
+  voted?: number;
 }
 
 /** GET /api/reviews/{id}/screening/next. */

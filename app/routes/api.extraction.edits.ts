@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const studyKey = url.searchParams.get("studyKey")?.trim();
     if (!studyKey || studyKey.length > 200) throw new AppError("INVALID_INPUT", "studyKey is required.", 400);
     const outcome = url.searchParams.get("outcome")?.trim() || undefined;
-    await assertOwnReviewKeys(context.app, user.id, [studyKey]);
+    await assertOwnReviewKeys(context.app, user.id, [studyKey], "read");
     return Response.json({ edits: await listEdits(context.app, user, { studyKey, outcome }) }, { headers: { "Cache-Control": "no-store" } });
   });
 }

@@ -4,7 +4,10 @@ import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
 import { deleteReview, getReview, updateReview, UpdateReviewSchema } from "~/.server/reviews/service";
 
-/** GET /api/reviews/{id} → {review: {…, counts, sources}}; 404 REVIEW_NOT_FOUND (unknown or another user's). */
+/**
+ * GET /api/reviews/{id} → {review: {…, counts, sources, role, resolver, screening}} (owner or
+ * member); 404 REVIEW_NOT_FOUND (unknown, or the caller is not on its team).
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
@@ -14,9 +17,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 /**
- * PATCH /api/reviews/{id} {title?, question?, criteria?, exclusionReasons?} → {review};
- * DELETE /api/reviews/{id} → {ok: true} (records, decisions and attached PDFs go with it).
- * 400 INVALID_INPUT; 401; 404 REVIEW_NOT_FOUND.
+ * PATCH /api/reviews/{id} {title?, question?, criteria?, exclusionReasons?, screening?: {mode:
+ * 'single' | 'dual', blind?: boolean}} (owner) → {review};
+ * DELETE /api/reviews/{id} (owner) → {ok: true} (records, decisions and attached PDFs go with it).
+ * 400 INVALID_INPUT; 401; 403 FORBIDDEN_ROLE; 404 REVIEW_NOT_FOUND.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, FlaskConical } from "lucide-react";
 import { useCallback, useState } from "react";
 import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
@@ -11,6 +11,7 @@ import { FullTextTab } from "~/components/reviews/fulltext-tab";
 import { PrismaTab } from "~/components/reviews/prisma-tab";
 import { RecordsTab } from "~/components/reviews/records-tab";
 import { ScreeningTab } from "~/components/reviews/screening-tab";
+import { TeamTab } from "~/components/reviews/team-tab";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -23,19 +24,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     const review = await getReview(context.app, { userId: user.id, reviewId: params.id });
     const aiConfigured = getLanguageModel(modelConfigFromEnv(context.app.env, context.app.fetch)).provider !== "offline";
-    return { review, aiConfigured };
+    return { review, aiConfigured, userId: user.id };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) throw new Response("Review not found", { status: 404 });
     throw error;
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma"] as const;
+const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team"] as const;
 type Tab = (typeof TABS)[number];
 
-/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis and PRISMA. */
+/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis, PRISMA and Team. */
 export default function ReviewPage() {
-  const { review, aiConfigured } = useLoaderData<typeof loader>();
+  const { review, aiConfigured, userId } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [params] = useSearchParams();
   const [tab, setTab] = useState<Tab>(() => ((TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records"));
@@ -64,6 +66,8 @@ export default function ReviewPage() {
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2 text-xs" data-testid="review-counts">
+        {review.role !== "owner" && <Badge variant="outline">Shared with you as {review.role}</Badge>}
+        {review.screening.mode === "dual" && <Badge variant="outline">Dual screening{review.screening.blind ? ", blind" : ""}</Badge>}
         <Badge variant="secondary">{review.counts.records} records</Badge>
         <Badge variant="secondary">{review.counts.duplicates} duplicates merged</Badge>
         <Badge variant="secondary">{review.counts.screened} screened</Badge>
@@ -79,12 +83,18 @@ export default function ReviewPage() {
           <TabsTrigger value="extraction">Data extraction</TabsTrigger>
           <TabsTrigger value="analysis">Analysis</TabsTrigger>
           <TabsTrigger value="prisma">PRISMA</TabsTrigger>
+          <TabsTrigger value="team">Team</TabsTrigger>
         </TabsList>
         <TabsContent value="records" className="mt-4">
           <RecordsTab review={review} onChanged={refresh} />
         </TabsContent>
         <TabsContent value="screening" className="mt-4">
-          {tab === "screening" && <ScreeningTab review={review} aiConfigured={aiConfigured} onChanged={refresh} />}
+          {tab === "screening" &&
+            (review.role === "viewer" ? (
+              <p className="text-sm text-slate-700">You are a viewer of this review: you can read its records and results but not screen.</p>
+            ) : (
+              <ScreeningTab review={review} aiConfigured={aiConfigured} onChanged={refresh} />
+            ))}
         </TabsContent>
         <TabsContent value="fulltext" className="mt-4">
           {tab === "fulltext" && <FullTextTab review={review} onChanged={refresh} />}
@@ -123,6 +133,9 @@ export default function ReviewPage() {
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">
           {tab === "prisma" && <PrismaTab reviewId={review.id} />}
+        </TabsContent>
+        <TabsContent value="team" className="mt-4">
+          {tab === "team" && <TeamTab review={review} userId={userId} onChanged={refresh} onLeft={() => navigate("/reviews")} />}
         </TabsContent>
       </Tabs>
     </div>

@@ -88,6 +88,7 @@ export default function ReviewsPage() {
                           {r.counts.screened} of {r.counts.records} screened
                         </Badge>
                         <Badge variant="secondary">{r.counts.fullTextIncluded} included</Badge>
+                        {r.role !== "owner" && <Badge variant="outline">shared with you · {r.role}</Badge>}
                       </div>
                     </CardContent>
                   </Card>

@@ -50,6 +50,9 @@ interface Owned {
   uploadId: number;
   jobId: string;
   studyId: number;
+  /** The victim's review, and a pending invitation to it for another e-mail (issue 30). */
+  reviewId: string;
+  invitationToken: string;
 }
 
 const FIELD_NAMES = [
@@ -146,6 +149,8 @@ function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
         if (route.pattern.startsWith("/api/saved-reports")) return String(owned.reportId);
         if (route.pattern.startsWith("/api/saved-searches")) return String(owned.savedSearchId);
         if (route.pattern.startsWith("/api/uploaded-studies")) return String(owned.uploadId);
+        if (route.pattern.startsWith("/api/reviews/") && name === "id") return owned.reviewId;
+        if (name === "token") return owned.invitationToken;
       }
       if (name === "provider" && rand() < 0.5) return pick(["pubmed", "crossref", "doaj"]);
       if (route.pattern === "/api/studies/:id" && rand() < 0.3) return String(owned.studyId);
@@ -235,7 +240,16 @@ async function seedVictim(userId: string): Promise<Owned> {
   )
     .bind(userId)
     .run();
-  return { reportId: report!.id, savedSearchId: search!.id, uploadId: upload!.id, jobId, studyId: study!.id };
+  const reviewId = crypto.randomUUID();
+  await env.DB.prepare("INSERT INTO reviews (id, user_id, title) VALUES (?, ?, 'Victim review')").bind(reviewId, userId).run();
+  const invitationToken = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(invitationToken)));
+  await env.DB.prepare(
+    "INSERT INTO review_invitations (id, review_id, user_id, email, role, token_hash, expires_at) VALUES (?, ?, ?, 'invitee@fuzz.invalid', 'reviewer', ?, ?)",
+  )
+    .bind(crypto.randomUUID(), reviewId, userId, Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), Date.now() + 86_400_000)
+    .run();
+  return { reportId: report!.id, savedSearchId: search!.id, uploadId: upload!.id, jobId, studyId: study!.id, reviewId, invitationToken };
 }
 
 describe("API fuzz (seeded, bounded)", () => {

@@ -20,3 +20,25 @@ export function passwordResetEmail(to: string, link: string, expiresInMinutes: n
 <p style="color:#555">If you did not ask for this, ignore this e-mail: your password stays as it is.</p>`;
   return { to, subject: "Reset your MetaMind password", text, html };
 }
+
+/** The invitation to a review (issue 30): who invites, to which review, the role and the link's 7-day expiry. */
+export function reviewInvitationEmail(
+  to: string,
+  { inviter, reviewTitle, role, link, expiresInDays }: { inviter: string; reviewTitle: string; role: "reviewer" | "viewer"; link: string; expiresInDays: number },
+): EmailMessage {
+  const what = role === "reviewer" ? "a reviewer (screening, data extraction and risk of bias)" : "a viewer (read-only)";
+  const text = [
+    `${inviter} invited you to the systematic review "${reviewTitle}" on MetaMind as ${what}.`,
+    "",
+    `Accept here (sign in, or sign up first, with this e-mail address; the link works once and expires in ${expiresInDays} days):`,
+    link,
+    "",
+    "If you did not expect this, ignore this e-mail.",
+  ].join("\n");
+  const href = escapeHtml(link);
+  const html = `<p>${escapeHtml(inviter)} invited you to the systematic review “${escapeHtml(reviewTitle)}” on MetaMind as ${what}.</p>
+<p><a href="${href}">Accept the invitation</a> (sign in, or sign up first, with this e-mail address; the link works once and expires in ${expiresInDays} days).</p>
+<p style="color:#555">Or paste this address into your browser: ${href}</p>
+<p style="color:#555">If you did not expect this, ignore this e-mail.</p>`;
+  return { to, subject: `Invitation to review “${reviewTitle.slice(0, 120)}” on MetaMind`, text, html };
+}

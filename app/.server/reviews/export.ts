@@ -7,12 +7,13 @@ import Papa from "papaparse";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { z } from "zod";
-import { reviewDecisions, reviewRecords, type ReviewRecordRow } from "../../../db/schema";
+import { reviewDecisions, reviewRecords, reviewResolutions, type ReviewRecordRow } from "../../../db/schema";
 import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { reviewPrisma } from "./prisma";
 import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
+import { reviewAgreement } from "./votes";
 
 export const ExportQuerySchema = z.object({
   format: z.enum(["csv", "ris", "json", "svg"], { error: "format must be csv, ris, json or svg" }),
@@ -116,13 +117,14 @@ export async function exportReview(
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, decisions] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
     app.db
       .select({
         recordId: reviewDecisions.recordId,
+        userId: reviewDecisions.userId,
         stage: reviewDecisions.stage,
         decision: reviewDecisions.decision,
         reason: reviewDecisions.reason,
@@ -131,7 +133,27 @@ export async function exportReview(
       .from(reviewDecisions)
       .where(eq(reviewDecisions.reviewId, review.id))
       .orderBy(asc(reviewDecisions.id)),
+    app.db
+      .select({
+        recordId: reviewResolutions.recordId,
+        stage: reviewResolutions.stage,
+        userId: reviewResolutions.userId,
+        decision: reviewResolutions.decision,
+        reason: reviewResolutions.reason,
+        createdAt: reviewResolutions.createdAt,
+      })
+      .from(reviewResolutions)
+      .where(eq(reviewResolutions.reviewId, review.id)),
+    reviewAgreement(app, { userId, reviewId: review.id }),
   ]);
+  // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
+  const voters = new Map<string, Set<string>>();
+  for (const d of allDecisions) {
+    const key = `${d.recordId}:${d.stage}`;
+    voters.set(key, (voters.get(key) ?? new Set()).add(d.userId));
+  }
+  const blind = review.screening.mode === "dual" && review.screening.blind;
+  const decisions = blind ? allDecisions.filter((d) => d.userId === userId || (voters.get(`${d.recordId}:${d.stage}`)?.size ?? 0) >= 2) : allDecisions;
   const body = JSON.stringify(
     {
       exportedAt: now.toISOString(),
@@ -141,6 +163,8 @@ export async function exportReview(
       merges,
       decisions: decisions.map((d) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() })),
       riskOfBias: riskOfBias.assessments,
+      resolutions: resolutions.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
+      agreement,
     },
     null,
     2,

@@ -57,7 +57,7 @@ export async function attachPdf(
   app: FullTextApp,
   { user, reviewId, recordId, request }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined; request: Request },
 ): Promise<AttachedFullText> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > MAX_FULLTEXT_PDF_BYTES + 64 * 1024) {
@@ -81,7 +81,7 @@ export async function attachPdf(
     if (!(error instanceof FullTextError)) throw error;
     console.warn(`review record ${record.id}: PDF attached without text (${error.code})`);
   }
-  const key = `${reviewObjectPrefix(user.id, review.id)}${record.id}-${crypto.randomUUID()}.pdf`;
+  const key = `${reviewObjectPrefix(review.userId, review.id)}${record.id}-${crypto.randomUUID()}.pdf`;
   await app.bindings.BUCKET.put(key, bytes, {
     httpMetadata: { contentType: "application/pdf" },
     customMetadata: { fileName: file.name.slice(0, 200) },
@@ -99,7 +99,7 @@ export async function fetchOpenAccessFullText(
   app: FullTextApp,
   { user, reviewId, recordId }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined },
 ): Promise<AttachedFullText> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   const [study] = record.studyId
     ? await app.db.select({ openAccessUrl: studies.openAccessUrl, isOpenAccess: studies.isOpenAccess, pmcid: studies.pmcid }).from(studies).where(eq(studies.id, record.studyId))
@@ -139,7 +139,7 @@ export async function downloadFullText(
   app: FullTextApp,
   { user, reviewId, recordId }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined },
 ): Promise<Response> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "read");
   const record = await requireRecord(app, review, recordId);
   const headers = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
   if (record.fullTextKey) {
@@ -163,7 +163,7 @@ export async function removeFullText(
   app: FullTextApp,
   { user, reviewId, recordId }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined },
 ): Promise<{ recordId: number; attached: false }> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   await app.db
     .update(reviewRecords)

@@ -46,7 +46,7 @@ export async function importFile(
   app: Pick<AppServices, "db" | "bindings">,
   { user, reviewId, request }: { user: UserRow; reviewId: string | undefined; request: Request },
 ): Promise<ImportResult> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES + 64 * 1024) {
     throw new AppError("FILE_TOO_LARGE", "Reference files can be at most 20 MB.", 413);
@@ -132,7 +132,7 @@ export async function importSearch(
   app: AppServices,
   { user, reviewId, body }: { user: UserRow; reviewId: string | undefined; body: z.infer<typeof ImportSearchSchema> },
 ): Promise<ImportResult> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const request = parseSearchRequest(toSearchParams(body));
   const perProvider = new Map<ProviderId, ApiStudy[]>();
   const result = await searchStudies(app, user, request, {
@@ -180,7 +180,7 @@ export async function importUploads(
   app: Pick<AppServices, "db" | "bindings">,
   { user, reviewId, uploadIds }: { user: UserRow; reviewId: string | undefined; uploadIds: number[] },
 ): Promise<ImportResult> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const ids = [...new Set(uploadIds)];
   const rows = [];
   for (let i = 0; i < ids.length; i += 90) {

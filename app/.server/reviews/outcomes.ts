@@ -61,7 +61,7 @@ function toOutcome(row: ReviewOutcomeRow): ReviewOutcome {
 
 /** The review's outcomes, oldest first. @throws AppError 404 REVIEW_NOT_FOUND. */
 export async function listOutcomes(app: OutcomesApp, target: { userId: string; reviewId: string | undefined }): Promise<ReviewOutcome[]> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const rows = await app.db.select().from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)).orderBy(asc(reviewOutcomes.id));
   return rows.map(toOutcome);
 }
@@ -76,7 +76,7 @@ export async function addOutcome(
   target: { userId: string; reviewId: string | undefined },
   input: z.infer<typeof OutcomeInputSchema>,
 ): Promise<ReviewOutcome> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "write");
   const intervention = input.intervention || review.question.intervention?.trim() || "";
   const comparator = input.comparator || review.question.comparator?.trim() || "";
   if (!intervention || !comparator) {
@@ -111,7 +111,7 @@ async function requireOutcome(app: OutcomesApp, reviewId: string, outcomeId: str
 
 /** Removes an outcome (its corrections stay in the audit trail). @throws AppError 404. */
 export async function deleteOutcome(app: OutcomesApp, target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined }): Promise<void> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "write");
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
   await app.db.delete(reviewOutcomes).where(and(eq(reviewOutcomes.id, outcome.id), eq(reviewOutcomes.reviewId, review.id)));
 }
@@ -174,9 +174,9 @@ export async function getRecordReport(
   app: OutcomesApp,
   target: { userId: string; reviewId: string | undefined; recordId: string | undefined },
 ): Promise<RecordReport & { recordId: number; studyKey: string }> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const record = await requireRecord(app, review, target.recordId);
-  return { recordId: record.id, studyKey: reviewStudyKey(review.id, record.id), ...(await recordReport(app, target.userId, record)) };
+  return { recordId: record.id, studyKey: reviewStudyKey(review.id, record.id), ...(await recordReport(app, review.userId, record)) };
 }
 
 /**
@@ -226,7 +226,7 @@ export async function extractReviewOutcome(
   app: OutcomesApp,
   target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined },
 ): Promise<ReviewOutcomeExtraction & { included: number }> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
   await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const included = and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
@@ -246,7 +246,7 @@ export async function extractReviewOutcome(
   const question = { intervention: outcome.intervention, comparator: outcome.comparator, outcome: outcome.name };
   const studiesOut = await mapLimited(records, FETCH_CONCURRENCY, async (record): Promise<ReviewExtractionStudy> => {
     const studyKey = reviewStudyKey(review.id, record.id);
-    let source = await recordReport(app, target.userId, record);
+    let source = await recordReport(app, review.userId, record);
     let extracted;
     try {
       extracted = extractArmsByRules({ ...question, text: source.text, format: source.format });
@@ -284,11 +284,17 @@ async function ownerEmail(app: OutcomesApp, userId: string): Promise<string> {
 }
 
 /**
- * Checks that every review a study key names ("review:{id}:{recordId}") belongs to the user, so
- * corrections are only recorded against the user's own reviews.
- * @throws AppError 404 REVIEW_NOT_FOUND.
+ * Checks that the user may read (`need` 'read') or write (default; owner or reviewer) every review
+ * a study key names ("review:{id}:{recordId}"), so corrections are only recorded against reviews
+ * the user works on.
+ * @throws AppError 404 REVIEW_NOT_FOUND; 403 FORBIDDEN_ROLE (a viewer).
  */
-export async function assertOwnReviewKeys(app: Pick<AppServices, "db" | "bindings">, userId: string, studyKeys: readonly string[]): Promise<void> {
+export async function assertOwnReviewKeys(
+  app: Pick<AppServices, "db" | "bindings">,
+  userId: string,
+  studyKeys: readonly string[],
+  need: "read" | "write" = "write",
+): Promise<void> {
   const ids = [...new Set(studyKeys.map(reviewIdOfStudyKey).filter((id): id is string => id !== null))];
-  for (const reviewId of ids) await requireReview(app, { userId, reviewId });
+  for (const reviewId of ids) await requireReview(app, { userId, reviewId }, need);
 }

@@ -26,7 +26,7 @@ import { requireReview, type ReviewsApp } from "./service";
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ReviewPrisma> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "read");
   const r = reviewRecords;
   const unique = sql`${r.duplicateOf} is null`;
   const sought = sql`${unique} and ${r.taDecision} = 'include'`;

@@ -12,11 +12,12 @@
  */
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
+import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
 import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { AppError } from "../http/errors";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
+import { castVote, currentVotes, settleRecord } from "./votes";
 
 /** Records whose matched terms are stored with the ranking (the rest keep only their score). */
 const TERMS_KEPT = 100;
@@ -48,10 +49,12 @@ function priorOf(review: ReviewRow) {
 /**
  * Re-ranks the review's unscreened records and stores the order (with scores and, for the first
  * records, the matched terms) for the review's current version. Records marked 'maybe' count as
- * screened but train nothing; only include/exclude are labels.
+ * screened but train nothing; only include/exclude are labels. With `memberId` (dual screening)
+ * the order is that reviewer's own: trained on the final decisions and on the reviewer's own
+ * votes (never on another reviewer's pending vote), stored in review_member_rankings.
  * @returns the stored ranking plus the time spent in the model (ms).
  */
-export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<StoredRanking & { modelMs: number }> {
+export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number }> {
   // One batch (one transaction): the version tags exactly the decisions read with it.
   const [[versionRow], rows] = await app.db.batch([
     app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id)),
@@ -62,6 +65,14 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
       .orderBy(asc(reviewRecords.id)),
   ]);
   const version = versionRow?.version ?? review.version;
+  if (memberId) {
+    // The reviewer's own votes label the records that have no final decision yet.
+    const own = new Map((await currentVotes(app, review.id, { stage: "title_abstract", userId: memberId })).map((v) => [v.recordId, v]));
+    for (const r of rows) {
+      const mine = r.taDecision === null ? own.get(r.id) : undefined;
+      if (mine) Object.assign(r, { taDecision: mine.decision, taDecidedAt: mine.createdAt });
+    }
+  }
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
@@ -97,6 +108,17 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
     ranked,
     estimatedRelevantRemaining: result.estimatedRelevantRemaining,
   };
+  if (memberId) {
+    await app.db
+      .insert(reviewMemberRankings)
+      .values({ reviewId: review.id, userId: memberId, ...stored })
+      .onConflictDoUpdate({
+        target: [reviewMemberRankings.reviewId, reviewMemberRankings.userId],
+        set: { version: stored.version, mode: stored.mode, ranked: stored.ranked, estimatedRelevantRemaining: stored.estimatedRelevantRemaining, computedAt: Date.now() },
+        setWhere: sql`${reviewMemberRankings.version} <= ${stored.version}`,
+      });
+    return { ...stored, modelMs };
+  }
   await app.db
     .insert(reviewRankings)
     .values({ reviewId: review.id, userId: review.userId, ...stored })
@@ -121,8 +143,31 @@ interface StoredRanking {
   estimatedRelevantRemaining: number | null;
 }
 
-/** Title/abstract progress: unique records, those with a decision, those included. */
-async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningStage): Promise<ScreeningProgress> {
+/**
+ * A stage's progress from the final decisions: unique records (at full text: those included at
+ * title/abstract), those with a final decision, those included; with `voterId` (dual screening)
+ * also that reviewer's own votes at the stage.
+ */
+async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningStage, voterId?: string): Promise<ScreeningProgress> {
+  const progress = await finalProgressOf(app, reviewId, stage);
+  if (!voterId) return progress;
+  const [row] = await app.db
+    .select({ n: sql<number>`count(distinct ${reviewDecisions.recordId})` })
+    .from(reviewDecisions)
+    .innerJoin(reviewRecords, eq(reviewRecords.id, reviewDecisions.recordId))
+    .where(
+      and(
+        eq(reviewDecisions.reviewId, reviewId),
+        eq(reviewDecisions.stage, stage),
+        eq(reviewDecisions.userId, voterId),
+        isNull(reviewRecords.duplicateOf),
+        ...(stage === "full_text" ? [eq(reviewRecords.taDecision, "include")] : []),
+      ),
+    );
+  return { ...progress, voted: row?.n ?? 0 };
+}
+
+async function finalProgressOf(app: ReviewsApp, reviewId: string, stage: ScreeningStage): Promise<ScreeningProgress> {
   const base = and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf));
   if (stage === "full_text") {
     const [row] = await app.db
@@ -154,11 +199,12 @@ async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningSta
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
-  const review = await requireReview(app, { userId, reviewId });
-  return nextOf(app, review);
+  const review = await requireReview(app, { userId, reviewId }, "write");
+  return nextOf(app, review, userId);
 }
 
-async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): Promise<ScreeningNext> {
+async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowRerank = true): Promise<ScreeningNext> {
+  if (review.screeningMode === "dual") return nextOfDual(app, review, userId, allowRerank);
   const DB = app.bindings.DB;
   // One round trip: progress, the run of exclusions, the stored ranking's summary and the
   // best-ranked record that is still unscreened (walking the stored order in SQL).
@@ -222,9 +268,87 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
   if (progress.screened < progress.total && allowRerank) {
     // No stored ranking yet (new review, import, undone merge) or a stale one: rank now.
     await rerankReview(app, review);
-    return nextOf(app, review, false);
+    return nextOf(app, review, userId, false);
   }
   return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
+}
+
+type CandidateRow = {
+  id: number;
+  title: string;
+  abstract: string | null;
+  doi: string | null;
+  year: number | null;
+  journal: string | null;
+  authors: string;
+  suggestion: string | null;
+  score: number;
+  terms: string;
+};
+
+/**
+ * Dual screening's next record for one reviewer: a unique record with no final decision that the
+ * reviewer has not voted on and that fewer than two reviewers have voted on; records waiting for
+ * their second vote come first (so pairs complete), then the reviewer's own order (trained on the
+ * final decisions and their own votes). The answer carries no other reviewer's vote.
+ */
+async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, allowRerank: boolean): Promise<ScreeningNext> {
+  const DB = app.bindings.DB;
+  const [rankingRes, candidateRes, availableRes] = await DB.batch<Record<string, unknown>>([
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_member_rankings WHERE review_id = ?1 AND user_id = ?2").bind(review.id, userId),
+    DB.prepare(
+      `WITH ranked AS MATERIALIZED (
+         SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
+                json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+         FROM review_member_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1 AND k.user_id = ?2),
+       votes AS MATERIALIZED (
+         SELECT record_id, count(DISTINCT user_id) AS n, max(user_id = ?2) AS mine
+         FROM review_decisions WHERE review_id = ?1 AND stage = 'title_abstract' GROUP BY record_id),
+       best AS (
+         SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
+         JOIN review_records x ON x.id = ranked.record_id
+         LEFT JOIN votes v ON v.record_id = x.id
+         WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+           AND coalesce(v.mine, 0) = 0 AND coalesce(v.n, 0) < 2
+         ORDER BY coalesce(v.n, 0) DESC, ranked.position LIMIT 1)
+       SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
+       FROM best JOIN review_records r ON r.id = best.record_id`,
+    ).bind(review.id, userId),
+    DB.prepare(
+      `SELECT count(*) AS n FROM review_records x WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+         AND NOT EXISTS (SELECT 1 FROM review_decisions d WHERE d.record_id = x.id AND d.stage = 'title_abstract' AND d.user_id = ?2)
+         AND (SELECT count(DISTINCT user_id) FROM review_decisions d WHERE d.record_id = x.id AND d.stage = 'title_abstract') < 2`,
+    ).bind(review.id, userId),
+  ]);
+  const progress = await progressOf(app, review.id, "title_abstract", userId);
+  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
+  const hit = candidateRes!.results[0] as CandidateRow | undefined;
+  const available = Number((availableRes!.results[0] as { n: number }).n);
+  if (hit && ranking) {
+    return {
+      record: {
+        id: hit.id,
+        title: hit.title,
+        abstract: hit.abstract,
+        doi: hit.doi,
+        year: hit.year,
+        journal: hit.journal,
+        authors: JSON.parse(hit.authors) as string[],
+        suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
+        score: hit.score,
+        terms: JSON.parse(hit.terms) as string[],
+      },
+      progress,
+      consecutiveExclusions: 0,
+      mode: ranking.mode === "active" ? "active" : "prior",
+      estimatedRelevantRemaining: ranking.estimate,
+    };
+  }
+  if (available > 0 && allowRerank) {
+    await rerankReview(app, review, userId);
+    return nextOfDual(app, review, userId, false);
+  }
+  return { record: null, progress, consecutiveExclusions: 0, mode: null, estimatedRelevantRemaining: null };
 }
 
 /** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */
@@ -236,14 +360,15 @@ const running = new Map<string, { again: boolean; done: Promise<void> }>();
  * for one more run when it ends (it reads every decision then), so a fast screener never queues
  * one retrain per key press.
  */
-function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void): Promise<void> {
+function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void, memberId?: string): Promise<void> {
+  const key = memberId ? `${review.id}:${memberId}` : review.id;
   const run = () =>
-    rerankReview(app, review).then(
+    rerankReview(app, review, memberId).then(
       () => undefined,
       (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
     );
   if (!background) return run();
-  const current = running.get(review.id);
+  const current = running.get(key);
   if (current) {
     current.again = true;
     background(current.done);
@@ -257,22 +382,26 @@ function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: 
         await run();
       } while (entry.again);
     } finally {
-      running.delete(review.id);
+      running.delete(key);
     }
   })();
-  running.set(review.id, entry);
+  running.set(key, entry);
   background(entry.done);
   return Promise.resolve();
 }
 
 /**
- * Records a decision on one record at one stage and keeps its history (for undo). Full-text
- * decisions need the record to be included at title/abstract (409 NOT_AT_FULL_TEXT) and a reason
- * to exclude (400 REASON_REQUIRED); a duplicate cannot be screened (409 DUPLICATE_RECORD). A
- * title/abstract decision re-ranks the remaining records: awaited, or — with `background` (the
- * route passes the Worker's waitUntil) — after answering, so the next record is served at once
- * from the latest stored ranking while the model retrains (as ASReview LAB does).
- * @returns the stage's progress and, at title/abstract, the next record to screen.
+ * Records the caller's decision on one record at one stage and keeps its history (for undo).
+ * Full-text decisions need the record to be included at title/abstract (409 NOT_AT_FULL_TEXT) and
+ * a reason to exclude (400 REASON_REQUIRED); a duplicate cannot be screened (409
+ * DUPLICATE_RECORD). Single screening: the decision is the record's final decision. Dual
+ * screening (issue 30): it is the caller's own vote (./votes.ts castVote; 409 VOTES_COMPLETE when
+ * two others voted); the record's final decision follows when two votes agree. A title/abstract
+ * decision re-ranks the remaining records (in dual screening, the caller's own order): awaited,
+ * or — with `background` (the route passes the Worker's waitUntil) — after answering, so the next
+ * record is served at once from the latest stored ranking while the model retrains (as ASReview
+ * LAB does).
+ * @returns the stage's progress and, at title/abstract, the caller's next record to screen.
  */
 export async function decide(
   app: ReviewsApp,
@@ -280,7 +409,7 @@ export async function decide(
   input: z.infer<typeof DecisionSchema>,
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   if (record.duplicateOf !== null) {
     throw new AppError("DUPLICATE_RECORD", "This record was merged into another; screen that one (or undo the merge).", 409);
@@ -295,39 +424,47 @@ export async function decide(
     }
   }
   const now = Date.now();
-  const set =
-    input.stage === "full_text"
-      ? { ftDecision: input.decision, ftReason: input.decision === "include" ? null : reason, ftDecidedAt: now }
-      : { taDecision: input.decision, taReason: input.decision === "include" ? null : reason, taDecidedAt: now };
-  await app.db.batch([
-    app.db.insert(reviewDecisions).values({
-      reviewId: review.id,
-      userId,
-      recordId: record.id,
-      stage: input.stage,
-      decision: input.decision,
-      reason: set.ftReason ?? set.taReason ?? null,
-      createdAt: now,
-    }),
-    app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
-    app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
-  ]);
-  if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text") };
+  const dual = review.screeningMode === "dual";
+  if (dual) {
+    await castVote(app, { review, record, userId }, { stage: input.stage, decision: input.decision, reason: input.decision === "include" ? null : reason }, now);
+  } else {
+    const set =
+      input.stage === "full_text"
+        ? { ftDecision: input.decision, ftReason: input.decision === "include" ? null : reason, ftDecidedAt: now }
+        : { taDecision: input.decision, taReason: input.decision === "include" ? null : reason, taDecidedAt: now };
+    await app.db.batch([
+      app.db.insert(reviewDecisions).values({
+        reviewId: review.id,
+        userId,
+        recordId: record.id,
+        stage: input.stage,
+        decision: input.decision,
+        reason: set.ftReason ?? set.taReason ?? null,
+        createdAt: now,
+      }),
+      app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
+      app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
+    ]);
+  }
+  const memberId = dual ? userId : undefined;
+  if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text", memberId) };
   if (options.background) {
     // The answer comes from the latest stored order (skipping decided records) before the
     // retraining's CPU work can delay it; the new order is stored moments later.
-    const next = await nextOf(app, review);
-    await scheduleRerank(app, review, options.background);
+    const next = await nextOf(app, review, userId);
+    await scheduleRerank(app, review, options.background, memberId);
     return { progress: next.progress, next };
   }
-  await scheduleRerank(app, review);
-  const next = await nextOf(app, review);
+  await scheduleRerank(app, review, undefined, memberId);
+  const next = await nextOf(app, review, userId);
   return { progress: next.progress, next };
 }
 
 /**
- * Undoes a decision: the latest one of the stage (`recordId` absent, the u key) or the given
- * record's. The record's decision returns to its previous one in the history (or none).
+ * Undoes one of the caller's own decisions: their latest one of the stage (`recordId` absent, the
+ * u key) or their latest on the given record. Single screening: the record's decision returns to
+ * the previous one in its history (or none). Dual screening: the caller's vote returns to their
+ * previous one (or none) and the record's final decision is settled again from the votes.
  * @throws AppError 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND; 409 NOTHING_TO_UNDO.
  */
 export async function undoDecision(
@@ -335,7 +472,7 @@ export async function undoDecision(
   { userId, reviewId, recordId, stage }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "write");
   const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;
   const [latest] = await app.db
     .select()
@@ -344,45 +481,54 @@ export async function undoDecision(
       and(
         eq(reviewDecisions.reviewId, review.id),
         eq(reviewDecisions.stage, stage),
+        eq(reviewDecisions.userId, userId),
         ...(record ? [eq(reviewDecisions.recordId, record.id)] : []),
       ),
     )
     .orderBy(desc(reviewDecisions.id))
     .limit(1);
   if (!latest) throw new AppError("NOTHING_TO_UNDO", "There is no decision to undo.", 409);
-  const [previous] = await app.db
-    .select()
-    .from(reviewDecisions)
-    .where(
-      and(
-        eq(reviewDecisions.recordId, latest.recordId),
-        eq(reviewDecisions.stage, stage),
-        sql`${reviewDecisions.id} < ${latest.id}`,
-      ),
-    )
-    .orderBy(desc(reviewDecisions.id))
-    .limit(1);
-  const restored = previous
-    ? { decision: previous.decision, reason: previous.reason, at: previous.createdAt }
-    : { decision: null, reason: null, at: null };
-  const set =
-    stage === "full_text"
-      ? { ftDecision: restored.decision, ftReason: restored.reason, ftDecidedAt: restored.at }
-      : { taDecision: restored.decision, taReason: restored.reason, taDecidedAt: restored.at };
-  await app.db.batch([
-    app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)),
-    app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, latest.recordId)),
-    app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id)),
-  ]);
-  if (stage === "full_text") return { progress: await progressOf(app, review.id, "full_text"), recordId: latest.recordId };
-  await scheduleRerank(app, review, options.background);
-  const next = await nextOf(app, review);
+  const dual = review.screeningMode === "dual";
+  const bump = app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id));
+  if (dual) {
+    await app.db.batch([app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)), bump]);
+    await settleRecord(app, review.id, latest.recordId, stage);
+  } else {
+    const [previous] = await app.db
+      .select()
+      .from(reviewDecisions)
+      .where(
+        and(
+          eq(reviewDecisions.recordId, latest.recordId),
+          eq(reviewDecisions.stage, stage),
+          sql`${reviewDecisions.id} < ${latest.id}`,
+        ),
+      )
+      .orderBy(desc(reviewDecisions.id))
+      .limit(1);
+    const restored = previous
+      ? { decision: previous.decision, reason: previous.reason, at: previous.createdAt }
+      : { decision: null, reason: null, at: null };
+    const set =
+      stage === "full_text"
+        ? { ftDecision: restored.decision, ftReason: restored.reason, ftDecidedAt: restored.at }
+        : { taDecision: restored.decision, taReason: restored.reason, taDecidedAt: restored.at };
+    await app.db.batch([
+      app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)),
+      app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, latest.recordId)),
+      bump,
+    ]);
+  }
+  const memberId = dual ? userId : undefined;
+  if (stage === "full_text") return { progress: await progressOf(app, review.id, "full_text", memberId), recordId: latest.recordId };
+  await scheduleRerank(app, review, options.background, memberId);
+  const next = await nextOf(app, review, userId);
   return { progress: next.progress, recordId: latest.recordId, next };
 }
 
 /** Progress of both stages. @throws AppError 404. */
 export async function screeningProgress(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }) {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "read");
   const [titleAbstract, fullText] = await Promise.all([progressOf(app, review.id, "title_abstract"), progressOf(app, review.id, "full_text")]);
   return { titleAbstract, fullText };
 }

@@ -3,12 +3,16 @@
  * uploaded PDFs) with de-duplication across sources, the merges list and its undo, and the record
  * listing. Screening decisions and the ranking live in ./screening.ts, PRISMA in ./prisma.ts.
  *
- * Every function takes the owner's id and answers 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND for an
- * id that is unknown or another user's.
+ * Every function takes the caller's id and checks their access through requireReview (./access.ts:
+ * owner, reviewer or viewer; 404 REVIEW_NOT_FOUND for a non-member, 403 FORBIDDEN_ROLE for a role
+ * that may not do it); 404 RECORD_NOT_FOUND for a record id that is not the review's.
  */
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, sql, type AnyColumn } from "drizzle-orm";
 import { z } from "zod";
 import {
+  reviewDecisions,
+  reviewMemberRankings,
+  reviewMembers,
   reviewRecords,
   reviewRankings,
   reviews,
@@ -19,12 +23,15 @@ import {
 } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord, ApiReviewSource, ScreeningSuggestion } from "~/lib/reviews";
 import { DEFAULT_EXCLUSION_REASONS, NO_TITLE, type ImportWarning } from "~/lib/reviews";
+import type { Vote } from "~/lib/team";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
 import { normalizeDoi } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
+import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
+import { currentVotes } from "./votes";
 
 export type ReviewsApp = Pick<AppServices, "db" | "bindings">;
 
@@ -63,8 +70,17 @@ export const CreateReviewSchema = z.object({
   criteria: CriteriaSchema.optional(),
   exclusionReasons: z.array(line.max(200)).max(50).optional(),
 });
-/** PATCH /api/reviews/{id} body: any of the create fields. */
-export const UpdateReviewSchema = CreateReviewSchema.partial();
+/**
+ * PATCH /api/reviews/{id} body: any of the create fields, and (owner) the screening settings
+ * `screening: {mode: 'single' | 'dual', blind?: boolean}` (blind stays as it is when left out;
+ * a new review is blind).
+ */
+export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
+  screening: z
+    .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }), blind: z.boolean().optional() })
+    .strict()
+    .optional(),
+});
 
 function toIso(ms: number): string {
   return new Date(ms).toISOString();
@@ -78,7 +94,7 @@ interface ReviewCounts {
   fullTextIncluded: number;
 }
 
-function toApiReview(row: ReviewRow, counts: ReviewCounts): ApiReview {
+function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAccess, "role" | "resolver"> = { role: "owner", resolver: true }): ApiReview {
   return {
     id: row.id,
     title: row.title,
@@ -88,6 +104,9 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts): ApiReview {
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
     counts,
+    role: access.role,
+    resolver: access.resolver,
+    screening: { mode: row.screeningMode, blind: row.screeningBlind },
   };
 }
 
@@ -143,33 +162,41 @@ export async function createReview(
   return toApiReview(row!, ZERO);
 }
 
-/** The user's reviews, newest first, with their counts. */
+/** The user's reviews and those shared with them (with their role), newest first, with their counts. */
 export async function listReviews(app: ReviewsApp, { userId }: { userId: string }): Promise<ApiReview[]> {
-  const rows = await app.db.select().from(reviews).where(eq(reviews.userId, userId)).orderBy(desc(reviews.createdAt));
-  const counts = await countsOf(app, rows.map((r) => r.id));
-  return rows.map((r) => toApiReview(r, counts.get(r.id) ?? ZERO));
-}
-
-/** The review row when it belongs to the user. @throws AppError 404 REVIEW_NOT_FOUND. */
-export async function requireReview(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ReviewRow> {
-  if (!reviewId || reviewId.length > 64) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
-  const [row] = await app.db
-    .select()
+  const rows = await app.db
+    .select({ review: reviews, role: reviewMembers.role, resolver: reviewMembers.resolver })
     .from(reviews)
-    .where(and(eq(reviews.id, reviewId), eq(reviews.userId, userId)))
-    .limit(1);
-  if (!row) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
-  return row;
+    .leftJoin(reviewMembers, and(eq(reviewMembers.reviewId, reviews.id), eq(reviewMembers.userId, userId)))
+    .where(sql`(${reviews.userId} = ${userId} or ${reviewMembers.userId} is not null)`)
+    .orderBy(desc(reviews.createdAt));
+  const counts = await countsOf(app, rows.map((r) => r.review.id));
+  return rows.map(({ review, role, resolver }) =>
+    toApiReview(review, counts.get(review.id) ?? ZERO, review.userId === userId ? undefined : { role: role ?? "viewer", resolver: resolver ?? false }),
+  );
 }
 
-/** One review with its counts and sources. @throws AppError 404 REVIEW_NOT_FOUND. */
+/**
+ * The review row when the caller's role allows `need` (see ./access.ts, the one access check of
+ * every review route). @throws AppError 404 REVIEW_NOT_FOUND; 403 FORBIDDEN_ROLE.
+ */
+export async function requireReview(
+  app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined },
+  need: ReviewNeed,
+): Promise<ReviewRow> {
+  return (await requireReviewAccess(app, target, need)).review;
+}
+
+/** One review with its counts, sources and the caller's role. @throws AppError 404 REVIEW_NOT_FOUND. */
 export async function getReview(
   app: ReviewsApp,
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
 ): Promise<ApiReview & { sources: ApiReviewSource[] }> {
-  const row = await requireReview(app, { userId, reviewId });
+  const access = await requireReviewAccess(app, { userId, reviewId }, "read");
+  const row = access.review;
   const counts = await countsOf(app, [row.id]);
-  return { ...toApiReview(row, counts.get(row.id) ?? ZERO), sources: await listSources(app, row.id) };
+  return { ...toApiReview(row, counts.get(row.id) ?? ZERO, access), sources: await listSources(app, row.id) };
 }
 
 /** The review's sources, oldest first, each with its records currently merged as duplicates. */
@@ -202,7 +229,7 @@ export async function updateReview(
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
   input: z.infer<typeof UpdateReviewSchema>,
 ): Promise<ApiReview & { sources: ApiReviewSource[] }> {
-  const row = await requireReview(app, { userId, reviewId });
+  const row = await requireReview(app, { userId, reviewId }, "owner");
   const changes: Partial<ReviewRow> = { updatedAt: Date.now() };
   if (input.title !== undefined) changes.title = input.title;
   if (input.question !== undefined) changes.question = input.question;
@@ -211,11 +238,38 @@ export async function updateReview(
     if (input.criteria.exclusion !== undefined) changes.exclusionCriteria = input.criteria.exclusion;
   }
   if (input.exclusionReasons !== undefined) changes.exclusionReasons = input.exclusionReasons;
+  if (input.screening) {
+    changes.screeningMode = input.screening.mode;
+    if (input.screening.blind !== undefined) changes.screeningBlind = input.screening.blind;
+  }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
+  const toSingle = row.screeningMode === "dual" && input.screening?.mode === "single";
   await app.db.batch([
     app.db.update(reviews).set(changes).where(eq(reviews.id, row.id)),
+    // Back to single screening: a record waiting for its second vote takes its one vote as final.
+    ...(toSingle
+      ? (["title_abstract", "full_text"] as const).map((stage) => {
+          const latest = (column: "decision" | "reason" | "created_at") =>
+            sql`(SELECT x.${sql.raw(column)} FROM ${reviewDecisions} x WHERE x.record_id = review_records.id AND x.stage = ${stage} ORDER BY x.id DESC LIMIT 1)`;
+          const c = stage === "full_text" ? { decision: reviewRecords.ftDecision, set: { ftDecision: latest("decision"), ftReason: latest("reason"), ftDecidedAt: latest("created_at") } } : { decision: reviewRecords.taDecision, set: { taDecision: latest("decision"), taReason: latest("reason"), taDecidedAt: latest("created_at") } };
+          return app.db
+            .update(reviewRecords)
+            .set(c.set)
+            .where(
+              and(
+                eq(reviewRecords.reviewId, row.id),
+                isNull(reviewRecords.duplicateOf),
+                isNull(c.decision),
+                sql`(SELECT count(DISTINCT x.user_id) FROM ${reviewDecisions} x WHERE x.record_id = review_records.id AND x.stage = ${stage}) = 1`,
+              ),
+            );
+        })
+      : []),
     // The prior ranking depends on the question and criteria: recompute on the next request.
-    ...(priorChanged ? [app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, row.id))] : []),
+    // The prior ranking depends on the question and criteria, each queue on the mode: recompute on the next request.
+    ...(priorChanged || input.screening
+      ? [app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, row.id)), app.db.delete(reviewMemberRankings).where(eq(reviewMemberRankings.reviewId, row.id))]
+      : []),
   ]);
   return getReview(app, { userId, reviewId: row.id });
 }
@@ -228,7 +282,7 @@ export const reviewObjectPrefix = (userId: string, reviewId: string) => `uploads
  * then its attached PDFs in R2. @throws AppError 404.
  */
 export async function deleteReview(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<void> {
-  const row = await requireReview(app, { userId, reviewId });
+  const row = await requireReview(app, { userId, reviewId }, "owner");
   await app.db.delete(reviews).where(and(eq(reviews.id, row.id), eq(reviews.userId, userId)));
   const prefix = reviewObjectPrefix(userId, row.id);
   let cursor: string | undefined;
@@ -443,7 +497,7 @@ export interface ApiMerge {
 
 /** Every merge of the review (duplicates and what they were merged into). */
 export async function listMerges(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ApiMerge[]> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "read");
   const dupes = await app.db
     .select()
     .from(reviewRecords)
@@ -480,7 +534,7 @@ export async function undoMerge(
   app: ReviewsApp,
   { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
 ): Promise<{ recordId: number }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "owner");
   const record = await requireRecord(app, review, recordId);
   if (record.duplicateOf === null) throw new AppError("NOT_A_DUPLICATE", "This record is not merged into another.", 409);
   await app.db.batch([
@@ -502,7 +556,7 @@ export async function mergeRecords(
   app: ReviewsApp,
   { userId, reviewId, recordId, intoId }: { userId: string; reviewId: string | undefined; recordId: number; intoId: number },
 ): Promise<{ recordId: number; mergedInto: number }> {
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "owner");
   const record = await requireRecord(app, review, recordId);
   const into = await requireRecord(app, review, intoId);
   if (record.id === into.id || into.duplicateOf !== null) throw new AppError("INVALID_MERGE", "Merge into a different, unique record.", 409);
@@ -614,7 +668,9 @@ export interface RecordsPage {
  * `decision` filtering its title/abstract decision; `stage=full_text`: the records included at
  * title/abstract, filtered by their full-text decision; no stage: `decision` filters the decision
  * at each record's current stage. `duplicates`: exclude (default), include or only. `source`,
- * `q` and `suggestion` as {@link RecordsQuerySchema}. @throws AppError 404; 400 INVALID_CURSOR.
+ * `q` and `suggestion` as {@link RecordsQuerySchema}. Decisions are the final ones; in dual
+ * screening each record also carries the votes the caller may see.
+ * @throws AppError 404; 400 INVALID_CURSOR.
  */
 export async function listRecords(
   app: ReviewsApp,
@@ -622,7 +678,7 @@ export async function listRecords(
   query: z.infer<typeof RecordsQuerySchema>,
 ): Promise<RecordsPage> {
   const after = query.cursor === undefined ? null : decodeRecordsCursor(query.cursor);
-  const review = await requireReview(app, { userId, reviewId });
+  const review = await requireReview(app, { userId, reviewId }, "read");
   const conds = [eq(reviewRecords.reviewId, review.id)];
   if (query.duplicates === "exclude") conds.push(isNull(reviewRecords.duplicateOf));
   if (query.duplicates === "only") conds.push(isNotNull(reviewRecords.duplicateOf));
@@ -670,8 +726,21 @@ export async function listRecords(
   // The first page counts the matches, with a second query only when they do not all fit on it.
   let total: number | undefined;
   if (after === null) total = more ? (await app.db.select({ n: sql<number>`count(*)` }).from(reviewRecords).where(matching))[0]!.n : page.length;
+  let records = page.map(toApiRecord);
+  if (review.screeningMode === "dual") {
+    // Dual screening: each record's votes the caller may see (blind: only their own).
+    const onPage = new Set(page.map((r) => r.id));
+    const votes = (await currentVotes(app, review.id, review.screeningBlind ? { userId } : {})).filter((v) => onPage.has(v.recordId));
+    const byRecord = new Map<number, { titleAbstract: Vote[]; fullText: Vote[] }>();
+    for (const v of votes) {
+      let entry = byRecord.get(v.recordId);
+      if (!entry) byRecord.set(v.recordId, (entry = { titleAbstract: [], fullText: [] }));
+      entry[v.stage === "full_text" ? "fullText" : "titleAbstract"].push({ userId: v.userId, decision: v.decision, reason: v.reason });
+    }
+    records = records.map((r) => ({ ...r, votes: byRecord.get(r.id) ?? { titleAbstract: [], fullText: [] } }));
+  }
   return {
-    records: page.map(toApiRecord),
+    records,
     nextCursor: more ? encodeRecordsCursor(page[page.length - 1]!.id) : null,
     ...(total === undefined ? {} : { total }),
   };

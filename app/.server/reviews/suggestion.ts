@@ -7,7 +7,7 @@
 import { generateStructured } from "../meta-analysis/model-call";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { reviewRecords, type UserRow } from "../../../db/schema";
+import { reviewRecords, users, type UserRow } from "../../../db/schema";
 import type { ScreeningSuggestion } from "~/lib/reviews";
 import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import { reserveAiUse } from "../billing/metering";
@@ -59,13 +59,16 @@ export async function suggestDecision(
   app: AppServices,
   { user, reviewId, recordId, request, model: given }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined; request: Request; model?: ResolvedModel },
 ): Promise<{ suggestion: ScreeningSuggestion }> {
-  const review = await requireReview(app, { userId: user.id, reviewId });
+  const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   const resolved = given ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   if (resolved.provider === "offline") {
     throw new AppError("AI_NOT_CONFIGURED", "A language model is not configured; the ranking's matched terms explain each record.", 409);
   }
-  const reservation = await reserveAiUse(app, { user, request }, { planFeature: "ai_summaries", guestFeature: "aiSummaries" });
+  // Plan gating follows the review's owner (a Professional owner's Free reviewers use the owner's plan and quota).
+  const owner = review.userId === user.id ? user : await app.db.select().from(users).where(eq(users.id, review.userId)).get();
+  if (!owner) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
+  const reservation = await reserveAiUse(app, { user: owner, request }, { planFeature: "ai_summaries", guestFeature: "aiSummaries" });
   const q = review.question;
   const criteriaText = [
     ...review.inclusionCriteria.map((c) => `Include: ${c}`),

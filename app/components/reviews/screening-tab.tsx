@@ -165,6 +165,7 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
           <div className="flex justify-between text-sm text-slate-700" data-testid="screening-progress">
             <span>
               {p.screened} of {p.total} screened
+              {p.voted !== undefined && <span data-testid="my-votes"> · your votes: {p.voted}</span>}
             </span>
             <span>{p.included} included</span>
           </div>
@@ -175,7 +176,11 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
 
         {!record ? (
           <div className="rounded-lg border border-slate-200 p-6 text-center text-slate-700" data-testid="screening-done">
-            {p.total === 0 ? "Import records to start screening." : "Every record has a title/abstract decision. Continue on the Full text tab."}
+            {p.total === 0
+              ? "Import records to start screening."
+              : p.voted !== undefined && p.screened < p.total
+                ? "No record is waiting for your vote: the rest await another reviewer or are in the conflicts queue (Team tab)."
+                : "Every record has a title/abstract decision. Continue on the Full text tab."}
           </div>
         ) : (
           <article className="rounded-lg border border-slate-200 p-5" data-testid="screening-record" data-record-id={record.id}>

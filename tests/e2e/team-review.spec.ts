@@ -1,0 +1,112 @@
+import { expect, type Page } from "@playwright/test";
+import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+
+requireSharedFixtures();
+
+/** Six records: three on the review's topic, three off it. */
+function risFile(): string {
+  return Array.from({ length: 6 }, (_, i) =>
+    [
+      "TY  - JOUR",
+      i % 2 === 0
+        ? `TI  - Supervised aerobic exercise for adults with major depression: a randomised trial (team ${i})`
+        : `TI  - Nitrogen mineralisation in alpine grassland soils (team site ${i})`,
+      "AU  - Okafor, Ada",
+      `PY  - ${2015 + i}`,
+      `DO  - 10.5555/team-e2e.${Date.now()}.${i}`,
+      i % 2 === 0 ? "AB  - Adults with depression were randomised to aerobic exercise or usual care." : "AB  - Nitrogen mineralisation in alpine soils declined with altitude.",
+      "ER  - ",
+    ].join("\r\n"),
+  ).join("\r\n\r\n");
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  return errors;
+}
+
+test("two reviewers screen the same review in dual blind mode; the owner resolves the conflict and sees the agreement", async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const ownerErrors = watchErrors(owner);
+  await signIn(owner, "pro@metamind.local");
+
+  // The owner's review with six records (through the API, with the owner's session).
+  const headers = { Origin: baseURL! };
+  const created = await owner.request.post("/api/reviews", { headers, data: { title: "Team screening of exercise trials", question: "aerobic exercise for depression in adults", criteria: ["randomised trial"] } });
+  expect(created.status()).toBe(201);
+  const { review } = (await created.json()) as { review: { id: string } };
+  const imported = await owner.request.post(`/api/reviews/${review.id}/import`, {
+    headers,
+    multipart: { file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) } },
+  });
+  expect(imported.status()).toBe(201);
+
+  // Team tab: invite the Free account as reviewer and switch to dual, blind screening.
+  await owner.goto(`/reviews/${review.id}?tab=team`);
+  await owner.getByTestId("invite-email").fill("free@metamind.local");
+  await owner.getByTestId("invite-role").selectOption("reviewer");
+  await owner.getByRole("button", { name: "Invite" }).click();
+  const link = (await owner.getByTestId("invite-link").textContent())!.trim();
+  expect(link).toMatch(/\/invitations\/[A-Za-z0-9_-]{43}$/);
+  await expect(owner.getByTestId("team-members")).toContainText("invited");
+  await owner.getByTestId("mode-dual").check();
+  await owner.getByTestId("save-screening").click();
+  await expect(owner.getByTestId("review-counts")).toContainText("Dual screening, blind");
+
+  // A second browser context: the invited reviewer accepts and sees the shared review.
+  const context = await browser.newContext();
+  const reviewer = await context.newPage();
+  const reviewerErrors = watchErrors(reviewer);
+  await signIn(reviewer, "free@metamind.local");
+  await reviewer.goto(new URL(link).pathname);
+  await reviewer.getByTestId("accept-invitation").click();
+  await reviewer.waitForURL((url) => url.pathname === `/reviews/${review.id}`);
+  await expect(reviewer.getByTestId("review-counts")).toContainText("Shared with you as reviewer");
+
+  // The owner votes first: include.
+  await owner.getByRole("tab", { name: "Screening" }).click();
+  const ownerRecord = owner.getByTestId("screening-record");
+  await expect(ownerRecord).toBeVisible();
+  const first = await ownerRecord.getAttribute("data-record-id");
+  await owner.keyboard.press("i");
+  await expect(owner.getByTestId("my-votes")).toContainText("your votes: 1");
+  await expect(ownerRecord).not.toHaveAttribute("data-record-id", first!);
+
+  // The reviewer gets the record awaiting its second vote first, with nothing of the owner's vote.
+  await reviewer.getByRole("tab", { name: "Screening" }).click();
+  const reviewerRecord = reviewer.getByTestId("screening-record");
+  await expect(reviewerRecord).toHaveAttribute("data-record-id", first!);
+  await expect(reviewer.getByTestId("screening-progress")).toContainText("0 of 6 screened");
+  await reviewer.getByRole("tab", { name: "Records" }).click();
+  await expect(reviewer.getByText(/pro@metamind\.local/)).toHaveCount(0);
+  await reviewer.getByRole("tab", { name: "Screening" }).click();
+  await expect(reviewerRecord).toHaveAttribute("data-record-id", first!);
+  await reviewer.keyboard.press("e");
+  await expect(reviewer.getByTestId("my-votes")).toContainText("your votes: 1");
+
+  // The conflict reaches the owner's queue with both votes; the owner resolves it.
+  await owner.getByRole("tab", { name: "Team" }).click();
+  const conflict = owner.getByTestId("conflict");
+  await expect(conflict).toHaveCount(1);
+  await expect(conflict).toContainText("pro@metamind.local: include");
+  await expect(conflict).toContainText("free@metamind.local: exclude");
+  await expect(owner.getByTestId("agreement")).toContainText(/pro@metamind\.local & free@metamind\.local|free@metamind\.local & pro@metamind\.local/);
+  await conflict.getByTestId("resolve-include").click();
+  await expect(owner.getByTestId("conflict")).toHaveCount(0);
+  await expect(owner.getByText("No conflicts waiting.")).toBeVisible();
+  await expect(owner.getByTestId("review-counts")).toContainText("1 screened");
+
+  // The reviewer leaves: the review is gone from their list.
+  await reviewer.getByRole("tab", { name: "Team" }).click();
+  await reviewer.getByRole("button", { name: "Leave review" }).click();
+  await reviewer.waitForURL((url) => url.pathname === "/reviews");
+  expect((await reviewer.request.get(`/api/reviews/${review.id}`)).status()).toBe(404);
+
+  expect(ownerErrors).toEqual([]);
+  expect(reviewerErrors).toEqual([]);
+  await context.close();
+});
