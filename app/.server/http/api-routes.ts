@@ -47,6 +47,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.meta-analysis.enhanced.ts", ["POST"]),
   route("api.meta-analysis.extract.ts", ["POST"]),
   route("api.meta-analysis.jobs.$jobId.ts", ["GET"]),
+  route("api.meta-analysis.jobs.$jobId.export.ts", ["GET"]),
   route("api.register.ts", ["POST"]),
   route("api.reviews.$id.duplicates.$recordId.ts", ["DELETE"]),
   route("api.reviews.$id.duplicates.ts", ["GET", "POST"]),
