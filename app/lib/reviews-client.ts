@@ -13,6 +13,7 @@ import type {
   ScreeningStage,
   ScreeningSuggestion,
 } from "~/lib/reviews";
+import type { PrismaChecklist } from "~/lib/prisma-checklist";
 
 export class ReviewApiError extends Error {
   constructor(
@@ -89,6 +90,7 @@ export const reviewsApi = {
   undoRecord: (id: string, recordId: number, stage: ScreeningStage) =>
     request<{ progress: ScreeningProgress; recordId: number }>(`${base(id)}/records/${recordId}/decision?stage=${stage}`, { method: "DELETE" }),
   prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
+  prismaChecklist: (id: string) => request<PrismaChecklist>(`${base(id)}/prisma-checklist`),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
   undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
   attachPdf: (id: string, recordId: number, file: File) => {
@@ -100,6 +102,6 @@ export const reviewsApi = {
     request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", json: { source: "open_access" } }),
   suggest: (id: string, recordId: number) =>
     request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
-  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg") => `${base(id)}/export?format=${format}`,
+  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist") => `${base(id)}/export?format=${format}`,
   fullTextUrl: (id: string, recordId: number) => `${base(id)}/records/${recordId}/fulltext`,
 };

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, FlaskConical } from "lucide-react";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
@@ -47,7 +47,27 @@ export default function ReviewPage() {
     url.searchParams.set("tab", value);
     window.history.replaceState(window.history.state, "", url);
   };
-  const refresh = useCallback(() => revalidator.revalidate(), [revalidator]);
+  // One revalidation at a time: a second one started while the first loads would abort it, and with
+  // single fetch the aborted load surfaces as an unhandled AbortError. Calls meanwhile are coalesced
+  // into one more revalidation once the current one has finished.
+  const loading = useRef(false);
+  const again = useRef(false);
+  const refresh = useCallback(() => {
+    if (loading.current) {
+      again.current = true;
+      return;
+    }
+    loading.current = true;
+    revalidator.revalidate();
+  }, [revalidator]);
+  useEffect(() => {
+    if (revalidator.state !== "idle" || !loading.current) return;
+    loading.current = false;
+    if (again.current) {
+      again.current = false;
+      refresh();
+    }
+  }, [revalidator.state, refresh]);
   const q = review.question;
 
   return (

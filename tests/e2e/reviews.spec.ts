@@ -139,4 +139,12 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(prisma.getByTestId("prisma-included")).toContainText("Studies included in review (n = 1)");
   await prisma.screenshot({ path: "tests/e2e/.artifacts/review-prisma.png" });
   await expect(page.getByTestId("export-svg")).toHaveAttribute("href", /\/export\?format=svg$/);
+
+  // The PRISMA 2020 checklist, filled in from the same decisions.
+  const checklist = page.getByTestId("prisma-checklist");
+  await expect(checklist.getByRole("heading", { name: "PRISMA 2020 checklist" })).toBeVisible();
+  await expect(checklist.getByRole("row", { name: /^16a Results Study selection Reported/ })).toContainText("20 records screened");
+  await expect(checklist.getByRole("row", { name: /^8 / })).toContainText("screened by one reviewer");
+  await expect(page.getByTestId("methods-draft")).toContainText("the file zotero-export.ris (imported ");
+  await expect(page.getByTestId("export-checklist")).toHaveAttribute("href", /\/export\?format=checklist$/);
 });

@@ -57,6 +57,16 @@ describe("GET /api/reviews/{id}/prisma-checklist", () => {
     expect(item("8").text).toContain("Titles and abstracts of 1 record were screened by one reviewer.");
     expect(item("16a").text).toContain("3 records identified, 0 duplicates removed, 1 record screened, 1 excluded");
 
+    const csv = await call("GET", `/api/reviews/${review.id}/export?format=checklist`, { cookie });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("Content-Disposition")).toMatch(/-prisma-checklist\.csv"$/);
+    const lines = (await csv.text()).split("\r\n");
+    expect(lines[0]).toBe("Checklist,Section,Item,Topic,Status,What the review recorded / what to add");
+    expect(lines).toHaveLength(1 + 42 + 12);
+    expect(lines[1]).toMatch(/^PRISMA 2020,Title,1,Title,reported,/);
+    const whole = (await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).json()) as { prismaChecklist: PrismaChecklist };
+    expect(whole.prismaChecklist.items).toEqual(list.items);
+
     const other = await signUp();
     const foreign = await call("GET", `/api/reviews/${review.id}/prisma-checklist`, { cookie: other });
     expect(foreign.status).toBe(404);
