@@ -40,6 +40,8 @@ export interface ApiReview {
   createdAt: string;
   updatedAt: string;
   counts: { records: number; duplicates: number; screened: number; included: number; fullTextIncluded: number };
+  /** Living review: the schedule its searches are re-run on (null: not living) and the next update (ISO). */
+  living: { schedule: "weekly" | "monthly" | null; nextRunAt: string | null };
 }
 
 export interface ApiReviewSource {

@@ -63,8 +63,23 @@ export const CreateReviewSchema = z.object({
   criteria: CriteriaSchema.optional(),
   exclusionReasons: z.array(line.max(200)).max(50).optional(),
 });
-/** PATCH /api/reviews/{id} body: any of the create fields. */
-export const UpdateReviewSchema = CreateReviewSchema.partial();
+/**
+ * PATCH /api/reviews/{id} body: any of the create fields, and `living: {schedule}` to make the review
+ * living (its searches re-run weekly or monthly) or to stop (null).
+ */
+export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
+  living: z.object({ schedule: z.enum(["weekly", "monthly"], { error: "schedule must be weekly, monthly or null" }).nullable() }).strict().optional(),
+});
+
+/** When a living review's next update falls after `from` (ms): 7 days, or one calendar month later (UTC, clamped to the month's last day). */
+export function nextRunAfter(schedule: "weekly" | "monthly", from: number): number {
+  if (schedule === "weekly") return from + 7 * 24 * 60 * 60 * 1000;
+  const d = new Date(from);
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  return target.getTime();
+}
 
 function toIso(ms: number): string {
   return new Date(ms).toISOString();
@@ -88,6 +103,7 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts): ApiReview {
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
     counts,
+    living: { schedule: row.livingSchedule, nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt) },
   };
 }
 
@@ -196,7 +212,7 @@ export async function listSources(app: ReviewsApp, reviewId: string): Promise<Ap
   }));
 }
 
-/** Updates title, question, criteria or exclusion reasons. @throws AppError 404. */
+/** Updates title, question, criteria, exclusion reasons or the living schedule. @throws AppError 404. */
 export async function updateReview(
   app: ReviewsApp,
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
@@ -211,6 +227,10 @@ export async function updateReview(
     if (input.criteria.exclusion !== undefined) changes.exclusionCriteria = input.criteria.exclusion;
   }
   if (input.exclusionReasons !== undefined) changes.exclusionReasons = input.exclusionReasons;
+  if (input.living !== undefined) {
+    changes.livingSchedule = input.living.schedule;
+    changes.livingNextRunAt = input.living.schedule ? nextRunAfter(input.living.schedule, changes.updatedAt!) : null;
+  }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
   await app.db.batch([
     app.db.update(reviews).set(changes).where(eq(reviews.id, row.id)),
