@@ -15,6 +15,24 @@ import type {
 } from "~/lib/reviews";
 import type { PrismaChecklist } from "~/lib/prisma-checklist";
 
+/** What POST /api/reviews/{id}/update answers. */
+export interface LivingUpdateResult {
+  searchesRun: number;
+  newRecords: number;
+  duplicatesRemoved: number;
+  failed: { source: string; reason: string }[];
+  ranAt: string;
+}
+
+/** One recorded update of a living review (GET /api/reviews/{id}/update). */
+export interface LivingUpdate extends LivingUpdateResult {
+  id: string;
+  trigger: "schedule" | "manual";
+  status: "running" | "done" | "failed";
+  digestSent: boolean;
+  finishedAt: string | null;
+}
+
 export class ReviewApiError extends Error {
   constructor(
     readonly status: number,
@@ -91,6 +109,8 @@ export const reviewsApi = {
     request<{ progress: ScreeningProgress; recordId: number }>(`${base(id)}/records/${recordId}/decision?stage=${stage}`, { method: "DELETE" }),
   prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
   prismaChecklist: (id: string) => request<PrismaChecklist>(`${base(id)}/prisma-checklist`),
+  livingUpdates: (id: string) => request<{ updates: LivingUpdate[] }>(`${base(id)}/update`),
+  runLivingUpdate: (id: string) => request<LivingUpdateResult>(`${base(id)}/update`, { method: "POST" }),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
   undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
   attachPdf: (id: string, recordId: number, file: File) => {

@@ -8,6 +8,7 @@ import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
 import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
+import { LivingPanel } from "~/components/reviews/living-panel";
 import { PrismaTab } from "~/components/reviews/prisma-tab";
 import { RecordsTab } from "~/components/reviews/records-tab";
 import { ScreeningTab } from "~/components/reviews/screening-tab";
@@ -132,7 +133,12 @@ export default function ReviewPage() {
           </section>
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">
-          {tab === "prisma" && <PrismaTab reviewId={review.id} />}
+          {tab === "prisma" && (
+            <div className="space-y-6">
+              <PrismaTab reviewId={review.id} />
+              <LivingPanel review={review} onChanged={refresh} />
+            </div>
+          )}
         </TabsContent>
       </Tabs>
     </div>

@@ -147,4 +147,13 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(checklist.getByRole("row", { name: /^8 / })).toContainText("screened by one reviewer");
   await expect(page.getByTestId("methods-draft")).toContainText("the file zotero-export.ris (imported ");
   await expect(page.getByTestId("export-checklist")).toHaveAttribute("href", /\/export\?format=checklist$/);
+
+  // Living review: a weekly schedule, then an update now that re-runs the PubMed search.
+  const living = page.getByTestId("living-review");
+  await living.getByLabel("Scheduled updates").selectOption("weekly");
+  await expect(living.getByRole("status")).toHaveText("The searches will be re-run every week.");
+  await expect(living).toContainText("Next update:");
+  await living.getByRole("button", { name: "Update now" }).click();
+  await expect(living.getByRole("status")).toContainText(/^1 search re-run: 0 new records, \d+ already in the review\.$/);
+  await expect(living.getByRole("row", { name: /by hand/ })).toContainText("none");
 });
