@@ -4,7 +4,7 @@
  * download and the account deletion; child rows also cascade from their review.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { studies, users } from "./schema";
 import { uploadedStudies } from "./schema.uploads";
 
@@ -39,10 +39,17 @@ export const reviews = sqliteTable(
     screeningMode: text("screening_mode", { enum: ["single", "dual"] }).notNull().default("single"),
     /** Dual mode: a reviewer sees no other vote on a record before casting their own. */
     screeningBlind: integer("screening_blind", { mode: "boolean" }).notNull().default(true),
+    /** Living review (issue 31): how often the review's searches are re-run, or null (not living). */
+    livingSchedule: text("living_schedule", { enum: ["weekly", "monthly"] }),
+    /** When the next scheduled update is due (ms since the epoch); null when not living. */
+    livingNextRunAt: integer("living_next_run_at", { mode: "number" }),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [index("reviews_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("reviews_user_idx").on(t.userId, t.createdAt),
+    index("reviews_living_due_idx").on(t.livingNextRunAt).where(sql`${t.livingSchedule} is not null`),
+  ],
 );
 
 export const REVIEW_SOURCE_KINDS = ["file", "search", "uploads"] as const;
@@ -189,3 +196,38 @@ export const reviewRankings = sqliteTable("review_rankings", {
 export type ReviewRow = typeof reviews.$inferSelect;
 export type ReviewSourceRow = typeof reviewSources.$inferSelect;
 export type ReviewRecordRow = typeof reviewRecords.$inferSelect;
+
+/**
+ * One update of a living review (issue 31): the review's searches re-run on its schedule or on
+ * demand. At most one runs per review at a time (unique partial index on status 'running'); what it
+ * found, what failed and whether the digest went out are kept.
+ */
+export const reviewUpdates = sqliteTable(
+  "review_updates",
+  {
+    id: text("id").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    /** The review's owner (the account whose plan and databases the searches use). */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trigger: text("trigger", { enum: ["schedule", "manual"] }).notNull(),
+    status: text("status", { enum: ["running", "done", "failed"] }).notNull().default("running"),
+    searchesRun: integer("searches_run").notNull().default(0),
+    newRecords: integer("new_records").notNull().default(0),
+    duplicatesRemoved: integer("duplicates_removed").notNull().default(0),
+    /** Searches that failed: [{source, reason}]. */
+    failed: text("failed", { mode: "json" }).$type<{ source: string; reason: string }[]>().notNull().default(sql`'[]'`),
+    digestSent: integer("digest_sent", { mode: "boolean" }).notNull().default(false),
+    startedAt: integer("started_at", { mode: "number" }).notNull().default(now),
+    finishedAt: integer("finished_at", { mode: "number" }),
+  },
+  (t) => [
+    index("review_updates_review_idx").on(t.reviewId, t.startedAt),
+    uniqueIndex("review_updates_running_idx").on(t.reviewId).where(sql`${t.status} = 'running'`),
+  ],
+);
+
+export type ReviewUpdateRow = typeof reviewUpdates.$inferSelect;

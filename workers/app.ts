@@ -11,6 +11,7 @@ import { dispatchJobs } from "../app/.server/jobs/dispatch";
 import { withShareCache } from "../app/.server/sharing/edge-cache";
 import type { ServeSharePage } from "../app/.server/sharing/share-page";
 import { handleDeadLetters, isDeadLetterQueue, reconcile } from "../app/.server/jobs/reconcile";
+import { runDueLivingReviews } from "../app/.server/reviews/living";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -69,5 +70,11 @@ export default {
     const { app } = getLoadContext(env, ctx);
     const report = await reconcile(app, { now: controller.scheduledTime });
     console.info(`reconcile (${controller.cron}): ${JSON.stringify(report)}`);
+    try {
+      const living = await runDueLivingReviews(app, { now: controller.scheduledTime });
+      if (living.due) console.info(`living reviews (${controller.cron}): ${JSON.stringify(living)}`);
+    } catch (error) {
+      console.error("living reviews: the scheduled updates could not run", error);
+    }
   },
 } satisfies ExportedHandler<Env>;

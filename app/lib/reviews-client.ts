@@ -20,6 +20,25 @@ import type { ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/te
 
 /** GET /api/reviews/{id}/agreement. */
 export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }>;
+import type { PrismaChecklist } from "~/lib/prisma-checklist";
+
+/** What POST /api/reviews/{id}/update answers. */
+export interface LivingUpdateResult {
+  searchesRun: number;
+  newRecords: number;
+  duplicatesRemoved: number;
+  failed: { source: string; reason: string }[];
+  ranAt: string;
+}
+
+/** One recorded update of a living review (GET /api/reviews/{id}/update). */
+export interface LivingUpdate extends LivingUpdateResult {
+  id: string;
+  trigger: "schedule" | "manual";
+  status: "running" | "done" | "failed";
+  digestSent: boolean;
+  finishedAt: string | null;
+}
 
 export class ReviewApiError extends Error {
   constructor(
@@ -127,6 +146,9 @@ export const reviewsApi = {
   prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
   outcomes: (id: string) => request<{ outcomes: ReviewOutcome[] }>(`${base(id)}/outcomes`),
   outcomeExtraction: (id: string, outcomeId: number) => request<ReviewOutcomeExtraction & { included: number }>(`${base(id)}/outcomes/${outcomeId}`),
+  prismaChecklist: (id: string) => request<PrismaChecklist>(`${base(id)}/prisma-checklist`),
+  livingUpdates: (id: string) => request<{ updates: LivingUpdate[] }>(`${base(id)}/update`),
+  runLivingUpdate: (id: string) => request<LivingUpdateResult>(`${base(id)}/update`, { method: "POST" }),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
   undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
   attachPdf: (id: string, recordId: number, file: File) => {
@@ -138,7 +160,7 @@ export const reviewsApi = {
     request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", json: { source: "open_access" } }),
   suggest: (id: string, recordId: number) =>
     request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
-  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg") => `${base(id)}/export?format=${format}`,
+  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist") => `${base(id)}/export?format=${format}`,
   members: (id: string) => request<{ members: ApiMember[] }>(`${base(id)}/members`),
   invite: (id: string, body: { email: string; role: MemberRole }) =>
     request<{ invitation: ApiInvitation }>(`${base(id)}/members`, { method: "POST", json: body }),

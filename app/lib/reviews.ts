@@ -61,6 +61,8 @@ export interface ApiReview {
   resolver: boolean;
   /** Screening of both stages: one decision per record, or two independent (blind) votes. */
   screening: ScreeningSettings;
+  /** Living review: the schedule its searches are re-run on (null: not living) and the next update (ISO). */
+  living: { schedule: "weekly" | "monthly" | null; nextRunAt: string | null };
 }
 
 export interface ApiReviewSource {

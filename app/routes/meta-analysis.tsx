@@ -81,7 +81,7 @@ type Extraction =
 type Run =
   | { kind: "idle" }
   | { kind: "running"; stage: JobStage; detail: string | null; progress: number }
-  | { kind: "done"; result: MetaAnalysisJobResult; options: AnalysisOptions; studyIds: number[]; finishedAt: Date }
+  | { kind: "done"; result: MetaAnalysisJobResult; options: AnalysisOptions; studyIds: number[]; finishedAt: Date; jobId: string }
   | { kind: "error"; message: string };
 
 /**
@@ -313,7 +313,7 @@ export default function MetaAnalysisPage() {
       if (controller.signal.aborted) return;
       setSubgroups({});
       setModerators({});
-      setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date() });
+      setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date(), jobId });
       if (extraction.kind !== "done") {
         setExtraction({ kind: "done", rows: rowsFromExtraction(result.extracted), excluded: result.excluded, model: result.model });
       }
@@ -492,7 +492,7 @@ export default function MetaAnalysisPage() {
               <Download aria-hidden />
               Download Report
             </Button>
-            <ExportMenu onExport={exportResults} />
+            <ExportMenu onExport={exportResults} jobId={done.jobId} />
             <Button variant="ghost" onClick={() => setResultsOpen(true)}>
               <FileText aria-hidden />
               View Report
@@ -681,7 +681,10 @@ export default function MetaAnalysisPage() {
   );
 }
 
-function ExportMenu({ onExport }: { onExport: (format: "html" | "json") => void }) {
+/** Export Results: the report as HTML, data and results as JSON, and the job's R script and study rows (server downloads). */
+function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") => void; jobId: string }) {
+  const itemClass = "cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100";
+  const href = (format: "r" | "csv") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -693,14 +696,20 @@ function ExportMenu({ onExport }: { onExport: (format: "html" | "json") => void 
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
           {(["html", "json"] as const).map((f) => (
-            <DropdownMenu.Item
-              key={f}
-              onSelect={() => onExport(f)}
-              className="cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100"
-            >
+            <DropdownMenu.Item key={f} onSelect={() => onExport(f)} className={itemClass}>
               {f === "html" ? "HTML report" : "JSON (data + results)"}
             </DropdownMenu.Item>
           ))}
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("r")} download>
+              R script (metafor)
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("csv")} download>
+              Study data (CSV)
+            </a>
+          </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

@@ -1,13 +1,14 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, FlaskConical } from "lucide-react";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
 import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
+import { LivingPanel } from "~/components/reviews/living-panel";
 import { PrismaTab } from "~/components/reviews/prisma-tab";
 import { RecordsTab } from "~/components/reviews/records-tab";
 import { ScreeningTab } from "~/components/reviews/screening-tab";
@@ -49,7 +50,27 @@ export default function ReviewPage() {
     url.searchParams.set("tab", value);
     window.history.replaceState(window.history.state, "", url);
   };
-  const refresh = useCallback(() => revalidator.revalidate(), [revalidator]);
+  // One revalidation at a time: a second one started while the first loads would abort it, and with
+  // single fetch the aborted load surfaces as an unhandled AbortError. Calls meanwhile are coalesced
+  // into one more revalidation once the current one has finished.
+  const loading = useRef(false);
+  const again = useRef(false);
+  const refresh = useCallback(() => {
+    if (loading.current) {
+      again.current = true;
+      return;
+    }
+    loading.current = true;
+    revalidator.revalidate();
+  }, [revalidator]);
+  useEffect(() => {
+    if (revalidator.state !== "idle" || !loading.current) return;
+    loading.current = false;
+    if (again.current) {
+      again.current = false;
+      refresh();
+    }
+  }, [revalidator.state, refresh]);
   const q = review.question;
 
   return (
@@ -132,7 +153,12 @@ export default function ReviewPage() {
           </section>
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">
-          {tab === "prisma" && <PrismaTab reviewId={review.id} />}
+          {tab === "prisma" && (
+            <div className="space-y-6">
+              <PrismaTab reviewId={review.id} />
+              <LivingPanel review={review} onChanged={refresh} />
+            </div>
+          )}
         </TabsContent>
         <TabsContent value="team" className="mt-4">
           {tab === "team" && <TeamTab review={review} userId={userId} onChanged={refresh} onLeft={() => navigate("/reviews")} />}

@@ -192,6 +192,18 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   expect(exported.options).toEqual({ method: "REML", test: "knha" });
   expect(exported.data.some((d) => d.data.estimate === 0.65)).toBe(true);
   expect(exported.analyses.find((a) => a.outcome === "vascular events")?.k).toBe(2);
+
+  // Export Results as an R script and as study rows (CSV), served by the job's export route.
+  await page.getByRole("button", { name: "Export Results" }).click();
+  const [rScript] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "R script (metafor)" }).click()]);
+  expect(rScript.suggestedFilename()).toMatch(/^metamind-meta-analysis-[0-9a-f]{8}\.R$/);
+  const script = await readFile((await rScript.path())!, "utf8");
+  expect(script).toContain("library(metafor)");
+  expect(script).toContain('fit1 <- rma(yi, vi, data = dat1, method = "REML", test = "knha", slab = study)');
+  await page.getByRole("button", { name: "Export Results" }).click();
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Study data (CSV)" }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^metamind-meta-analysis-[0-9a-f]{8}-study-data\.csv$/);
+  expect(await readFile((await csv.path())!, "utf8")).toMatch(/^Analysis number,Analysis name,Effect measure,Study,/);
 });
 
 test("Guest: studies without effect data give a clear answer, not a broken plot", async ({ page }) => {

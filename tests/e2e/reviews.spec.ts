@@ -148,6 +148,24 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await page.getByRole("tab", { name: "Analysis" }).click();
   await expect(page.getByTestId("open-meta-analysis")).toBeDisabled();
   await expect(page.getByTestId("open-meta-analysis-reason")).toContainText("at least 2 studies included at full text (1 so far)");
+
+  // The PRISMA 2020 checklist, filled in from the same decisions.
+  await page.getByRole("tab", { name: "PRISMA" }).click();
+  const checklist = page.getByTestId("prisma-checklist");
+  await expect(checklist.getByRole("heading", { name: "PRISMA 2020 checklist" })).toBeVisible();
+  await expect(checklist.getByRole("row", { name: /^16a Results Study selection Reported/ })).toContainText("20 records screened");
+  await expect(checklist.getByRole("row", { name: /^8 / })).toContainText("screened by one reviewer");
+  await expect(page.getByTestId("methods-draft")).toContainText("the file zotero-export.ris (imported ");
+  await expect(page.getByTestId("export-checklist")).toHaveAttribute("href", /\/export\?format=checklist$/);
+
+  // Living review: a weekly schedule, then an update now that re-runs the PubMed search.
+  const living = page.getByTestId("living-review");
+  await living.getByLabel("Scheduled updates").selectOption("weekly");
+  await expect(living.getByRole("status")).toHaveText("The searches will be re-run every week.");
+  await expect(living).toContainText("Next update:");
+  await living.getByRole("button", { name: "Update now" }).click();
+  await expect(living.getByRole("status")).toContainText(/^1 search re-run: 0 new records, \d+ already in the review\.$/);
+  await expect(living.getByRole("row", { name: /by hand/ })).toContainText("none");
 });
 
 test("the Records tab: an untitled record imports with its line's warning; 250 records load page by page, drawn near the view; search runs on the server", async ({ page }) => {

@@ -42,3 +42,25 @@ export function reviewInvitationEmail(
 <p style="color:#555">If you did not expect this, ignore this e-mail.</p>`;
   return { to, subject: `Invitation to review “${reviewTitle.slice(0, 120)}” on MetaMind`, text, html };
 }
+
+/**
+ * A living review's digest: how many new records an update brought in, how many of them the
+ * review's model ranks among the first `top` records of the screening queue, any search that failed,
+ * and the link to screen them.
+ */
+export function livingDigestEmail(
+  to: string,
+  d: { reviewTitle: string; newRecords: number; nearTop: number; top: number; failed: number; link: string },
+): EmailMessage {
+  const records = `${d.newRecords} new record${d.newRecords === 1 ? "" : "s"}`;
+  const ranked =
+    d.nearTop === 0
+      ? `None of them is among the first ${d.top} records of your screening queue.`
+      : `${d.nearTop} of them ${d.nearTop === 1 ? "is" : "are"} among the first ${d.top} records of your screening queue, ranked by the review's model.`;
+  const failed = d.failed ? `${d.failed} search${d.failed === 1 ? "" : "es"} could not be run this time; the review's update history says why.` : "";
+  const text = [`The update of your living review "${d.reviewTitle}" found ${records}.`, ranked, failed, "", `Screen them: ${d.link}`].filter((l, i) => l !== "" || i === 3).join("\n");
+  const html = `<p>The update of your living review <strong>${escapeHtml(d.reviewTitle)}</strong> found ${records}.</p>
+<p>${escapeHtml(ranked)}</p>${failed ? `\n<p style="color:#555">${escapeHtml(failed)}</p>` : ""}
+<p><a href="${escapeHtml(d.link)}">Screen the new records</a></p>`;
+  return { to, subject: `${records} in "${d.reviewTitle}"`, text, html };
+}

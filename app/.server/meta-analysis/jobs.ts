@@ -21,6 +21,8 @@ import {
 } from "../billing/metering";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
+import { buildStudyDataCsv } from "./export-csv";
+import { buildRScript } from "./export-r";
 import type { EnhancedRequest } from "./request";
 
 /** The metered action of a meta-analysis job. */
@@ -241,4 +243,31 @@ export async function assertMetaAnalysisAvailable(app: JobsApp, ctx: { user: Use
       used: usage.limit,
     });
   }
+}
+
+/** Formats of GET /api/meta-analysis/jobs/{id}/export. */
+export type JobExportFormat = "r" | "csv";
+
+/**
+ * A finished job's analyses as a download: the R script that reproduces them with metafor
+ * (`text/x-r`) or the study rows as CSV (`text/csv`), with a file name. The job must be the
+ * requester's (404 NOT_FOUND otherwise, as getJobForRequester) and done (409 JOB_NOT_DONE while it
+ * is queued or running, or when it failed).
+ */
+export async function exportJob(
+  app: JobsApp,
+  ctx: { user: UserRow | null; request: Request },
+  jobId: string,
+  format: JobExportFormat,
+  now: Date = new Date(),
+): Promise<{ body: string; contentType: string; fileName: string }> {
+  const job = await getJobForRequester(app, ctx, jobId);
+  if (job.status !== "done" || !job.result) {
+    throw new AppError("JOB_NOT_DONE", "The meta-analysis has not finished, so there is nothing to export yet.", 409, { status: job.status });
+  }
+  const stem = `metamind-meta-analysis-${job.id.slice(0, 8)}`;
+  if (format === "r") {
+    return { body: buildRScript(job.result, { jobId: job.id, generatedAt: now }), contentType: "text/x-r; charset=utf-8", fileName: `${stem}.R` };
+  }
+  return { body: buildStudyDataCsv(job.result), contentType: "text/csv; charset=utf-8", fileName: `${stem}-study-data.csv` };
 }

@@ -1,6 +1,7 @@
 /**
  * Export of a review (issue 13): records with their decisions as CSV and RIS (so another tool can
- * continue), the PRISMA 2020 diagram as SVG, the whole review as JSON.
+ * continue), the PRISMA 2020 diagram as SVG, the PRISMA 2020 checklist as CSV (issue 31), the whole
+ * review as JSON (with the checklist).
  */
 import { asc, eq } from "drizzle-orm";
 import Papa from "papaparse";
@@ -9,14 +10,16 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { z } from "zod";
 import { reviewDecisions, reviewRecords, reviewResolutions, type ReviewRecordRow } from "../../../db/schema";
 import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
+import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { reviewPrisma } from "./prisma";
+import { reviewPrismaChecklist } from "./prisma-checklist";
 import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
 import { reviewAgreement } from "./votes";
 
 export const ExportQuerySchema = z.object({
-  format: z.enum(["csv", "ris", "json", "svg"], { error: "format must be csv, ris, json or svg" }),
+  format: z.enum(["csv", "ris", "json", "svg", "checklist"], { error: "format must be csv, ris, json, svg or checklist" }),
 });
 export type ReviewExportFormat = z.infer<typeof ExportQuerySchema>["format"];
 
@@ -104,6 +107,12 @@ const safeName = (title: string) =>
  * Builds one export of the review. @returns the body, its content type and a download file name.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
+/** The PRISMA 2020 checklist as CSV: the 42 items, then the 12 abstract items; formula-safe. */
+export function checklistToCsv(checklist: PrismaChecklist): string {
+  const row = (list: string, i: PrismaChecklist["items"][number]) => ({ Checklist: list, Section: i.section, Item: i.item, Topic: i.topic, Status: i.status.replace("_", " "), "What the review recorded / what to add": i.text });
+  return Papa.unparse([...checklist.items.map((i) => row("PRISMA 2020", i)), ...checklist.abstractItems.map((i) => row("PRISMA 2020 for Abstracts", i))], { escapeFormulae: true, newline: "\r\n" });
+}
+
 export async function exportReview(
   app: ReviewsApp,
   { userId, reviewId, format, now }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
@@ -114,10 +123,14 @@ export async function exportReview(
     const prisma = await reviewPrisma(app, { userId, reviewId: review.id });
     return { body: prismaSvg(prisma), contentType: "image/svg+xml; charset=utf-8", fileName: `${base}-prisma.svg` };
   }
+  if (format === "checklist") {
+    const checklist = await reviewPrismaChecklist(app, { userId, reviewId: review.id });
+    return { body: checklistToCsv(checklist), contentType: "text/csv; charset=utf-8", fileName: `${base}-prisma-checklist.csv` };
+  }
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -145,6 +158,7 @@ export async function exportReview(
       .from(reviewResolutions)
       .where(eq(reviewResolutions.reviewId, review.id)),
     reviewAgreement(app, { userId, reviewId: review.id }),
+    reviewPrismaChecklist(app, { userId, reviewId: review.id }),
   ]);
   // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
   const voters = new Map<string, Set<string>>();
@@ -165,6 +179,7 @@ export async function exportReview(
       riskOfBias: riskOfBias.assessments,
       resolutions: resolutions.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
       agreement,
+      prismaChecklist,
     },
     null,
     2,

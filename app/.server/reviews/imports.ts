@@ -10,7 +10,7 @@ import { uploadedStudies, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { PROVIDERS } from "../search/providers";
-import { parseSearchRequest, searchStudies } from "../search/service";
+import { parseSearchRequest, searchStudies, uncachedSearch, type SearchRequest } from "../search/service";
 import { ensureStudies } from "../studies/ensure";
 import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
@@ -121,21 +121,25 @@ const fromStudy = (s: ApiStudy, origin: string): IncomingRecord => ({
   studyId: s.id,
 });
 
+/** What a search brings to a review: its records (stored as studies), its details for the source, its failed databases. */
+export interface SearchImport {
+  records: IncomingRecord[];
+  details: Record<string, unknown>;
+  /** Databases that did not answer (name and why), for living-review updates. */
+  failures: { source: string; reason: string }[];
+}
+
 /**
- * Runs the search (the same databases, filters and plan rules as /api/search) with 'All
- * available' (500 records) per database and brings every record it returned into the review as
- * one source; each record's PRISMA origin is its database. Cross-database duplicates are merged
- * and counted like any other.
- * @throws AppError as parseSearchRequest / searchStudies (400, 403 PRO_REQUIRED, 503) and addRecords.
+ * Runs a search (the same databases, filters and plan rules as /api/search, as `user`) and turns
+ * every record it returned into a record for a review; each record's PRISMA origin is its database.
+ * The records' studies are stored (importing is the first action on them, issue 17). `fresh` asks
+ * every database again instead of using the search cache (living-review updates).
+ * @throws AppError as searchStudies (403 PRO_REQUIRED, 503 when no database answers).
  */
-export async function importSearch(
-  app: AppServices,
-  { user, reviewId, body }: { user: UserRow; reviewId: string | undefined; body: z.infer<typeof ImportSearchSchema> },
-): Promise<ImportResult> {
-  const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
-  const request = parseSearchRequest(toSearchParams(body));
+export async function runSearchImport(app: AppServices, user: UserRow, request: SearchRequest, { fresh = false }: { fresh?: boolean } = {}): Promise<SearchImport> {
   const perProvider = new Map<ProviderId, ApiStudy[]>();
   const result = await searchStudies(app, user, request, {
+    ...(fresh ? { cached: uncachedSearch(request) } : {}),
     onProvider: (event) => {
       if (event.report.status === "ok") perProvider.set(event.provider, event.studies);
     },
@@ -144,26 +148,41 @@ export async function importSearch(
   for (const id of request.providers) {
     for (const s of perProvider.get(id) ?? []) records.push(fromStudy(s, PROVIDERS[id].label));
   }
-  if (records.length === 0) throw new AppError("NO_RECORDS", "The search found no records to add.", 400);
-  // Importing is the first action on these studies: their rows are written now (issue 17).
-  const storedIds = await ensureStudies(app, records.map((r) => r.studyId!));
-  for (const r of records) r.studyId = storedIds.get(r.studyId!) ?? null;
+  if (records.length > 0) {
+    const storedIds = await ensureStudies(app, records.map((r) => r.studyId!));
+    for (const r of records) r.studyId = storedIds.get(r.studyId!) ?? null;
+  }
   const counts = Object.fromEntries(
     request.providers.map((id) => [
       id,
       { status: result.providers[id]?.status ?? "failed", records: perProvider.get(id)?.length ?? 0, totalHits: result.providers[id]?.totalCount ?? 0 },
     ]),
   );
+  const failures = request.providers
+    .filter((id) => (result.providers[id]?.status ?? "failed") !== "ok")
+    .map((id) => ({ source: PROVIDERS[id].label, reason: result.providers[id]?.error ?? `The database answered ${result.providers[id]?.status ?? "nothing"}.` }));
+  return { records, details: { providers: counts, filters: request.filters, limitPerDatabase: SEARCH_IMPORT_LIMIT }, failures };
+}
+
+/**
+ * Runs the search with 'All available' (500 records) per database and brings every record it
+ * returned into the review as one source. Cross-database duplicates are merged and counted like any
+ * other.
+ * @throws AppError as parseSearchRequest / searchStudies (400, 403 PRO_REQUIRED, 503) and addRecords.
+ */
+export async function importSearch(
+  app: AppServices,
+  { user, reviewId, body }: { user: UserRow; reviewId: string | undefined; body: z.infer<typeof ImportSearchSchema> },
+): Promise<ImportResult> {
+  const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
+  const request = parseSearchRequest(toSearchParams(body));
+  const found = await runSearchImport(app, user, request);
+  if (found.records.length === 0) throw new AppError("NO_RECORDS", "The search found no records to add.", 400);
   return addRecords(app, {
     user,
     review,
-    source: {
-      kind: "search",
-      name: request.providers.map((id) => PROVIDERS[id].label).join(", "),
-      query: request.query,
-      details: { providers: counts, filters: request.filters, limitPerDatabase: SEARCH_IMPORT_LIMIT },
-    },
-    records,
+    source: { kind: "search", name: request.providers.map((id) => PROVIDERS[id].label).join(", "), query: request.query, details: found.details },
+    records: found.records,
   });
 }
 

@@ -71,16 +71,28 @@ export const CreateReviewSchema = z.object({
   exclusionReasons: z.array(line.max(200)).max(50).optional(),
 });
 /**
- * PATCH /api/reviews/{id} body: any of the create fields, and (owner) the screening settings
+ * PATCH /api/reviews/{id} body: any of the create fields; (owner) the screening settings
  * `screening: {mode: 'single' | 'dual', blind?: boolean}` (blind stays as it is when left out;
- * a new review is blind).
+ * a new review is blind); and `living: {schedule}` to make the review living (its searches re-run
+ * weekly or monthly) or to stop (null).
  */
 export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
   screening: z
     .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }), blind: z.boolean().optional() })
     .strict()
     .optional(),
+  living: z.object({ schedule: z.enum(["weekly", "monthly"], { error: "schedule must be weekly, monthly or null" }).nullable() }).strict().optional(),
 });
+
+/** When a living review's next update falls after `from` (ms): 7 days, or one calendar month later (UTC, clamped to the month's last day). */
+export function nextRunAfter(schedule: "weekly" | "monthly", from: number): number {
+  if (schedule === "weekly") return from + 7 * 24 * 60 * 60 * 1000;
+  const d = new Date(from);
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  return target.getTime();
+}
 
 function toIso(ms: number): string {
   return new Date(ms).toISOString();
@@ -107,6 +119,7 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAc
     role: access.role,
     resolver: access.resolver,
     screening: { mode: row.screeningMode, blind: row.screeningBlind },
+    living: { schedule: row.livingSchedule, nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt) },
   };
 }
 
@@ -223,7 +236,7 @@ export async function listSources(app: ReviewsApp, reviewId: string): Promise<Ap
   }));
 }
 
-/** Updates title, question, criteria or exclusion reasons. @throws AppError 404. */
+/** Updates title, question, criteria, exclusion reasons or the living schedule. @throws AppError 404. */
 export async function updateReview(
   app: ReviewsApp,
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
@@ -241,6 +254,10 @@ export async function updateReview(
   if (input.screening) {
     changes.screeningMode = input.screening.mode;
     if (input.screening.blind !== undefined) changes.screeningBlind = input.screening.blind;
+  }
+  if (input.living !== undefined) {
+    changes.livingSchedule = input.living.schedule;
+    changes.livingNextRunAt = input.living.schedule ? nextRunAfter(input.living.schedule, changes.updatedAt!) : null;
   }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
   const toSingle = row.screeningMode === "dual" && input.screening?.mode === "single";

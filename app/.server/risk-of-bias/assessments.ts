@@ -125,7 +125,7 @@ function requireIncluded(record: ReviewRecordRow): void {
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function getRiskOfBias(app: Pick<AppServices, "db" | "bindings">, target: { userId: string; reviewId: string | undefined }): Promise<ApiRobOverview> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const [outcomes, records, rows] = await Promise.all([
     app.db.select({ id: reviewOutcomes.id, name: reviewOutcomes.name }).from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)).orderBy(asc(reviewOutcomes.id)),
     app.db.select().from(reviewRecords).where(includedIn(review.id)).orderBy(asc(reviewRecords.id)).limit(MAX_ASSESSED_STUDIES),
@@ -144,7 +144,7 @@ export async function saveAssessment(
   target: { userId: string; reviewId: string | undefined; recordId: string | undefined; outcomeId: string | undefined },
   input: AssessmentInput,
 ): Promise<{ assessment: ApiRobAssessment; created: boolean }> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "write");
   const record = await requireRecord(app, review, target.recordId);
   requireIncluded(record);
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
@@ -174,7 +174,7 @@ export async function deleteAssessment(
   app: RobApp,
   target: { userId: string; reviewId: string | undefined; recordId: string | undefined; outcomeId: string | undefined },
 ): Promise<void> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "write");
   const record = await requireRecord(app, review, target.recordId);
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
   const deleted = await app.db
@@ -195,7 +195,7 @@ export async function suggestForRecord(
   app: RobApp,
   target: { userId: string; reviewId: string | undefined; recordId: string | undefined; variant: "assignment" | "adhering" },
 ): Promise<ApiRobSuggestions> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const record = await requireRecord(app, review, target.recordId);
   requireIncluded(record);
   await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
@@ -229,7 +229,7 @@ export async function exportRiskOfBias(
   app: Pick<AppServices, "db" | "bindings">,
   target: { userId: string; reviewId: string | undefined; outcomeId?: string; format: z.infer<typeof RobExportQuerySchema>["format"] },
 ): Promise<{ body: string; contentType: string; fileName: string }> {
-  const review = await requireReview(app, target);
+  const review = await requireReview(app, target, "read");
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
   const overview = await getRiskOfBias(app, target);
   const labels = new Map(overview.studies.map((s) => [s.recordId, s.label]));

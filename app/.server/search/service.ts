@@ -483,6 +483,14 @@ export function prefetchCachedSearches(app: { bindings: Pick<Bindings, "KV"> }, 
 }
 
 /**
+ * A cache look-up that finds nothing, for searches that must ask the databases again (a living
+ * review's update): pass it to searchStudies as `cached`; the fresh answers still refresh the cache.
+ */
+export function uncachedSearch(request: SearchRequest): Promise<CachedSearch> {
+  return searchCacheKey(providerParams(request)).then((key) => ({ key, entry: null }));
+}
+
+/**
  * One provider call through the search cache and the post-filters. Only successful answers are
  * cached, after filtering (the filters are part of the key): a fresh answer is added to `fresh`,
  * which searchStudies writes back in one entry once every database has settled.

@@ -1,11 +1,12 @@
 import { Download, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
+import { PrismaChecklistSection } from "~/components/reviews/prisma-checklist";
 import { Button } from "~/components/ui/button";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
 
-/** The PRISMA tab: the review's PRISMA 2020 flow from its decisions, the counts and the downloads. */
+/** The PRISMA tab: the review's PRISMA 2020 flow from its decisions, the counts, the downloads and the PRISMA 2020 checklist. */
 export function PrismaTab({ reviewId }: { reviewId: string }) {
   const [prisma, setPrisma] = useState<ReviewPrisma | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -42,6 +43,7 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
         records to screen = excluded + not yet decided + sought for retrieval. Reports not retrieved are full-text exclusions with the reason
         &ldquo;Full text not retrievable&rdquo;.
       </p>
+      <PrismaChecklistSection reviewId={reviewId} />
     </section>
   );
 }
