@@ -156,7 +156,7 @@ export default function ReviewPage() {
           {tab === "prisma" && (
             <div className="space-y-6">
               <PrismaTab reviewId={review.id} />
-              <LivingPanel review={review} onChanged={refresh} />
+              {review.role === "owner" && <LivingPanel review={review} onChanged={refresh} />}
             </div>
           )}
         </TabsContent>

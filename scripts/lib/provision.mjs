@@ -15,7 +15,7 @@ export const CHROMIUM_HINT =
   "a Chromium for the browser tests (Debian/Ubuntu: `sudo apt-get install chromium`; elsewhere: `npx playwright install --with-deps chromium`, or set CHROMIUM_PATH to a Chromium or Chrome executable)";
 /** The one line `npm test` stops with when R's metafor cannot be found or installed. */
 export const METAFOR_HINT =
-  "R with the metafor package for the meta-analysis differential test (Debian/Ubuntu: `sudo apt-get install r-cran-metafor`; elsewhere: install R, then `Rscript -e 'install.packages(\"metafor\")'`)";
+  "R with the metafor and jsonlite packages for the meta-analysis differential tests (Debian/Ubuntu: `sudo apt-get install r-cran-metafor r-cran-jsonlite`; elsewhere: install R, then `Rscript -e 'install.packages(c(\"metafor\", \"jsonlite\"))'`)";
 
 /** True when `file` is an executable regular file. */
 export function isExecutableFile(file) {
@@ -66,7 +66,7 @@ export function planProvision(state) {
     else playwrightDownload = true;
   }
   if (!state.metafor) {
-    if (canApt) apt.push("r-cran-metafor");
+    if (canApt) apt.push("r-cran-metafor", "r-cran-jsonlite");
     else missing.push(METAFOR_HINT);
   }
   return { apt, playwrightDownload, missing };
@@ -133,7 +133,7 @@ export function systemProbes(env = process.env) {
     isExecutable: isExecutableFile,
     playwrightChromium: playwrightChromiumPath,
     hasMetafor: () =>
-      onPath("Rscript", env) && spawnSync("Rscript", ["-e", "suppressMessages(library(metafor))"], { env, stdio: "ignore", timeout: 60_000 }).status === 0,
+      onPath("Rscript", env) && spawnSync("Rscript", ["-e", "suppressMessages({library(metafor); library(jsonlite)})"], { env, stdio: "ignore", timeout: 60_000 }).status === 0,
     isRoot: () => typeof process.getuid === "function" && process.getuid() === 0,
     hasApt: () => onPath("apt-get", env) && existsSync("/var/lib/dpkg"),
   };

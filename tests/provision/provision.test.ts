@@ -81,8 +81,8 @@ describe("planProvision", () => {
     expect(planProvision({ chromium: ok, metafor: true, root: true, apt: true })).toEqual({ apt: [], playwrightDownload: false, missing: [] });
   });
 
-  it("as root with apt-get: Debian's chromium and r-cran-metafor", () => {
-    expect(planProvision({ chromium: none, metafor: false, root: true, apt: true })).toEqual({ apt: ["chromium", "r-cran-metafor"], playwrightDownload: false, missing: [] });
+  it("as root with apt-get: Debian's chromium, r-cran-metafor and r-cran-jsonlite", () => {
+    expect(planProvision({ chromium: none, metafor: false, root: true, apt: true })).toEqual({ apt: ["chromium", "r-cran-metafor", "r-cran-jsonlite"], playwrightDownload: false, missing: [] });
   });
 
   it("without root: Playwright's download for Chromium; metafor cannot be installed and is named", () => {
@@ -107,7 +107,7 @@ describe("provision", () => {
   it("a fresh Debian machine as root: one apt-get install of both, then both are found", () => {
     const m = machine({ root: true, apt: true, installs: { "apt-get install": { executables: [DEBIAN_CHROMIUM], metafor: true } } });
     expect(m.result()).toEqual({ ok: true, chromium: DEBIAN_CHROMIUM, via: "debian" });
-    expect(m.commands).toEqual(["apt-get update -qq", "apt-get install -y -qq chromium r-cran-metafor"]);
+    expect(m.commands).toEqual(["apt-get update -qq", "apt-get install -y -qq chromium r-cran-metafor r-cran-jsonlite"]);
   });
 
   it("not root: downloads Playwright's chromium when R is there", () => {
