@@ -8,7 +8,6 @@ import type { ApiStudy } from "~/.server/studies/queries";
 import { getUserSettings } from "~/.server/settings/queries";
 import { isDevelopment } from "~/.server/env";
 import { AdvancedFilters } from "~/components/search/advanced-filters";
-import { Button } from "~/components/ui/button";
 import { HealthQuestion } from "~/components/health-question";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import type { ProviderPartial, SmartState } from "~/components/search/search-results";
@@ -17,7 +16,6 @@ import { UsageCounterCard } from "~/components/search/usage-counter-card";
 import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
 import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
 import { SearchError, streamSearch } from "~/lib/search-client";
-import { providerFailures } from "~/lib/search-failure";
 import { consumePendingReload, onSearchReload } from "~/lib/search-events";
 import {
   customRangeError,
@@ -48,6 +46,7 @@ const RESULTS_PLACEHOLDER = (
   </div>
 );
 const QuickSearchBanner = lazyComponent(() => import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner));
+const SearchFailureDetails = lazyComponent(() => import("~/components/search/search-failure-details").then((m) => m.SearchFailureDetails));
 const SavedSearches = lazyComponent(() => import("~/components/search/saved-searches").then((m) => m.SavedSearches));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
@@ -98,7 +97,7 @@ type Phase =
   | { kind: "idle" }
   | { kind: "loading"; providers: ProviderId[] }
   | { kind: "done" }
-  | { kind: "error"; title: string; message: string; failures?: string[]; retry?: boolean };
+  | { kind: "error"; title: string; message: string; providers?: Record<string, { status: string; error?: string | null } | undefined> | null; retry?: boolean };
 
 /** Keeps the usage-counter card current: polled every 10 s, on focus and after AI use (SPEC §4). */
 function useUsage(data: LoaderData) {
@@ -232,12 +231,13 @@ export default function SearchPage() {
             error.body?.serviceUnavailable ||
             (/experiencing high load/i.test(error.message) && !(error.body?.studies?.length ?? 0));
           if (unavailable) {
-            const failures = providerFailures(error.body?.providers);
+            const providers = error.body?.providers as Record<string, { status: string; error?: string | null } | undefined> | undefined;
+            const anyReport = Object.values(providers ?? {}).some((r) => r && r.status !== "ok");
             setPhase({
               kind: "error",
               title: "Database Temporarily Unavailable",
-              message: failures.length ? "No database answered this search:" : error.message || "All search providers failed",
-              failures,
+              message: anyReport ? "No database answered this search:" : error.message || "All search providers failed",
+              providers,
               retry: true,
             });
             return;
@@ -496,22 +496,10 @@ export default function SearchPage() {
         <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800" data-testid="search-error">
           <p className="font-semibold">{phase.title}</p>
           <p className="text-sm">{phase.message}</p>
-          {phase.failures && phase.failures.length > 0 && (
-            <ul className="mt-1 list-disc pl-5 text-sm" data-testid="provider-failures">
-              {phase.failures.map((f) => (
-                <li key={f}>{f}</li>
-              ))}
-            </ul>
-          )}
-          {data.development && phase.failures && phase.failures.length > 0 && (
-            <p className="mt-2 text-sm" data-testid="offline-hint">
-              Developing without a network? <code>npm run start:offline</code> serves recorded database answers.
-            </p>
-          )}
           {phase.retry && (
-            <Button type="button" variant="outline" size="sm" className="mt-3 bg-white" onClick={() => void runSearch(form, page)}>
-              Try again
-            </Button>
+            <Suspense fallback={null}>
+              <SearchFailureDetails providers={phase.providers} development={Boolean(data.development)} onRetry={() => void runSearch(form, page)} />
+            </Suspense>
           )}
         </div>
       )}
