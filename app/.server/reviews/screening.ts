@@ -13,7 +13,7 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
-import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel } from "~/lib/screening";
+import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { AppError } from "../http/errors";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
@@ -96,6 +96,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
     mode: result.mode,
     ranked,
     estimatedRelevantRemaining: result.estimatedRelevantRemaining,
+    stopping: result.stopping,
   };
   await app.db
     .insert(reviewRankings)
@@ -107,6 +108,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
         mode: stored.mode,
         ranked: stored.ranked,
         estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
+        stopping: stored.stopping,
         computedAt: Date.now(),
       },
       setWhere: sql`${reviewRankings.version} <= ${stored.version}`,
@@ -119,6 +121,7 @@ interface StoredRanking {
   mode: string;
   ranked: [number, number, string[]][];
   estimatedRelevantRemaining: number | null;
+  stopping: StoppingCriterion;
 }
 
 /** Title/abstract progress: unique records, those with a decision, those included. */
@@ -149,8 +152,9 @@ async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningSta
 /**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
  * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
- * the progress, the stopping aid (estimated relevant records remaining, current run of
- * consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
+ * the progress, the stopping aids (the stopping criterion stored with the ranking — recall ≥ 95 %
+ * with 95 % confidence, and the recall bound —, the legacy estimate of relevant records remaining,
+ * the current run of consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
@@ -174,7 +178,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
                AND ta_decided_at > counts.last_include) AS run
        FROM counts`,
     ).bind(review.id),
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(review.id),
     // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
     // review's records and re-parses the whole JSON order for each of them (seconds at 3,000).
     // Only ids are sorted; the chosen record's full row is read once.
@@ -195,7 +199,8 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
   const consecutiveExclusions = Number(counts.run);
-  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
+  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null; stopping: string | null } | undefined;
+  const stopping = ranking?.stopping ? (JSON.parse(ranking.stopping) as StoppingCriterion) : null;
   const hit = candidateRes!.results[0] as
     | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
     | undefined;
@@ -217,6 +222,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
       consecutiveExclusions,
       mode: ranking.mode === "active" ? "active" : "prior",
       estimatedRelevantRemaining: ranking.estimate,
+      stopping,
     };
   }
   if (progress.screened < progress.total && allowRerank) {
@@ -224,7 +230,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, allowRerank = true): P
     await rerankReview(app, review);
     return nextOf(app, review, false);
   }
-  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
+  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null, stopping };
 }
 
 /** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */

@@ -3,7 +3,7 @@
  */
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
 import { balancedWeights, trainNaiveBayes, type TrainingSet } from "./models.ts";
-import { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
+import { estimateRelevantRemaining, stoppingCriterion, type StoppingCriterion, type StoppingOptions, trailingExclusions } from "./stopping.ts";
 import { STOP_WORDS } from "./tokenize.ts";
 
 export type ScreeningLabel = "include" | "exclude";
@@ -22,8 +22,21 @@ export interface RankedRecord {
 export interface RankResult {
   ranked: RankedRecord[];
   mode: "prior" | "active";
+  /** Superseded by `stopping` (kept for existing callers): a point estimate, not calibrated. */
   estimatedRelevantRemaining: number | null;
   consecutiveExclusions?: number;
+  /** The hypergeometric stopping criterion on the decisions so far (stopping.ts). */
+  stopping: StoppingCriterion;
+}
+
+/** Options of rankScreening. */
+export interface RankOptions {
+  /** Recall target and confidence of the stopping criterion (default 95 % / 95 %). */
+  stopping?: StoppingOptions;
+  /** Compute the legacy estimatedRelevantRemaining (default true; false returns null, saving its fit). */
+  estimate?: boolean;
+  /** Return only the best `limit` records (default: all), selected without sorting the rest. */
+  limit?: number;
 }
 
 /** Naive Bayes smoothing (ASReview's default, Ferdinands et al. 2023). */
@@ -113,6 +126,22 @@ function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: Weig
   return { weights: model.weights, neutral: model.neutral };
 }
 
+/** The best `k` of `rows` under `better` (a comparator, negative = first is better), in order: one pass with a sorted buffer. */
+function bestOf(rows: number[], k: number, better: (a: number, b: number) => number): number[] {
+  const top: number[] = [];
+  for (const row of rows) {
+    if (top.length === k && better(row, top[k - 1]) >= 0) continue;
+    let at = top.length === k ? k - 1 : top.length;
+    while (at > 0 && better(row, top[at - 1]) < 0) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = row;
+  }
+  top.length = Math.min(k, rows.length);
+  return top;
+}
+
 /**
  * Decisions in screening order (true = include): `order` first filtered to labelled ids of the
  * corpus; labelled ids missing from `order` are taken as older and put first, in `labels`' order.
@@ -137,13 +166,17 @@ function decisionSequence(
  * - "active" mode: class-balanced Naive Bayes trained on all labels (retrained on every call).
  * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
  * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
- * estimate (null in prior mode). Ties keep the corpus order.
+ * estimate (null in prior mode) and the stopping criterion (`stopping`: records of the corpus
+ * without a label count as unscreened). `options` (RankOptions) sets the criterion's target and
+ * confidence, can skip the legacy estimate, and can keep only the best records. Ties keep the
+ * corpus order.
  */
 export function rankScreening(
   corpus: ScreeningCorpus,
   labels: ReadonlyMap<string, ScreeningLabel>,
   prior?: ScreeningPrior,
   order?: readonly string[],
+  options: RankOptions = {},
 ): RankResult {
   const rowOf = new Map<string, number>();
   corpus.ids.forEach((id, i) => rowOf.set(id, i));
@@ -172,19 +205,23 @@ export function rankScreening(
   }
 
   const scores = new Float64Array(corpus.ids.length);
+  const { rowPtr, cols, vals } = corpus;
   for (const i of unlabelled) {
     let s = 0;
-    for (let p = corpus.rowPtr[i]; p < corpus.rowPtr[i + 1]; p++) s += weights[corpus.cols[p]] * corpus.vals[p];
+    for (let p = rowPtr[i], end = rowPtr[i + 1]; p < end; p++) s += weights[cols[p]] * vals[p];
     scores[i] = s;
   }
-  const sorted = [...unlabelled].sort((a, b) => scores[b] - scores[a] || a - b);
+  const better = (a: number, b: number) => scores[b] - scores[a] || a - b;
+  const limit = options.limit ?? Infinity;
+  const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, limit, better);
   const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
   return {
     ranked,
     mode: active ? "active" : "prior",
-    estimatedRelevantRemaining: active ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
+    estimatedRelevantRemaining: active && options.estimate !== false ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
     consecutiveExclusions: trailingExclusions(sequence),
+    stopping: stoppingCriterion(sequence, corpus.ids.length, options.stopping),
   };
 }
