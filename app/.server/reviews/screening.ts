@@ -20,6 +20,14 @@ import { requireRecord, requireReview, type ReviewsApp } from "./service";
 
 /** Records whose matched terms are stored with the ranking (the rest keep only their score). */
 const TERMS_KEPT = 100;
+/**
+ * Records of the ranking stored per review: its head, not the whole order. The order is
+ * recomputed after every decision, so the next record always comes from the head; should a
+ * reviewer outpace the retraining by this many decisions, `next` ranks again before answering.
+ * Keeps the stored row, its JSON parse on every `next` and the retraining's sort independent of
+ * the review's size (issue 27: 20,000 records).
+ */
+const RANKING_HEAD = 1000;
 
 /** POST …/records/{recordId}/decision body. */
 export const DecisionSchema = z.object({
@@ -46,8 +54,9 @@ function priorOf(review: ReviewRow) {
 }
 
 /**
- * Re-ranks the review's unscreened records and stores the order (with scores and, for the first
- * records, the matched terms) for the review's current version. Records marked 'maybe' count as
+ * Re-ranks the review's unscreened records and stores the head of the order (RANKING_HEAD
+ * records, with scores and, for the first records, the matched terms) and the stopping criterion
+ * for the review's current version. Records marked 'maybe' count as
  * screened but train nothing; only include/exclude are labels.
  * @returns the stored ranking plus the time spent in the model (ms).
  */
@@ -83,7 +92,13 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
     if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
   }
   const started = performance.now();
-  const result = rankScreening(cached.corpus, labels, priorOf(review), decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)));
+  const result = rankScreening(
+    cached.corpus,
+    labels,
+    priorOf(review),
+    decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)),
+    { limit: RANKING_HEAD + screened.size - labels.size },
+  );
   const modelMs = performance.now() - started;
   const ranked: [number, number, string[]][] = [];
   for (const r of result.ranked) {
