@@ -10,10 +10,10 @@
  * a review is kept per isolate (keyed by the review's record set), so retraining does not
  * re-tokenise the abstracts on every decision.
  */
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
-import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
+import { corpusBuilder, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { AppError } from "../http/errors";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
@@ -53,6 +53,36 @@ function priorOf(review: ReviewRow) {
   return { question: question || review.title, criteria: review.inclusionCriteria };
 }
 
+/** Records whose texts are read per query while building a corpus. */
+const TEXT_PAGE = 1000;
+/** Records tokenised between two yields to the event loop. */
+const TOKENISE_SLICE = 250;
+
+/**
+ * The review's corpus, built from its unique records read TEXT_PAGE at a time in id order (the
+ * order buildScreeningCorpus would get), so only one page of titles and abstracts is in memory
+ * beside the term counts (issue 27: bounded memory at 50,000 records); it yields to the event loop
+ * every TOKENISE_SLICE records, so requests arriving meanwhile are not held up by the whole build.
+ */
+async function buildCorpusPaged(app: ReviewsApp, reviewId: string): Promise<ScreeningCorpus> {
+  const builder = corpusBuilder();
+  let after = 0;
+  for (;;) {
+    const page = await app.db
+      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf), gt(reviewRecords.id, after)))
+      .orderBy(asc(reviewRecords.id))
+      .limit(TEXT_PAGE);
+    for (let i = 0; i < page.length; i++) {
+      if (i > 0 && i % TOKENISE_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      builder.add({ ...page[i], id: String(page[i].id) });
+    }
+    if (page.length < TEXT_PAGE) return builder.finish();
+    after = page.at(-1)!.id;
+  }
+}
+
 /**
  * Re-ranks the review's unscreened records and stores the head of the order (RANKING_HEAD
  * records, with scores and, for the first records, the matched terms) and the stopping criterion
@@ -74,12 +104,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
-    const texts = await app.db
-      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
-      .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
-      .orderBy(asc(reviewRecords.id));
-    cached = { key, corpus: buildScreeningCorpus(texts.map((t) => ({ ...t, id: String(t.id) }))) };
+    cached = { key, corpus: await buildCorpusPaged(app, review.id) };
     corpusCache.delete(review.id);
     corpusCache.set(review.id, cached);
     while (corpusCache.size > CORPUS_CACHE_SIZE) corpusCache.delete(corpusCache.keys().next().value!);

@@ -3,7 +3,8 @@
  * Worker and the browser).
  *
  * Interface (contract shared with the review projects' screening API and UI):
- *   buildScreeningCorpus(records) → corpus (built once per set of records);
+ *   buildScreeningCorpus(records) → corpus (built once per set of records; corpusBuilder() adds
+ *   them one at a time, for paged reads);
  *   rankScreening(corpus, labels, prior?, order?, stoppingOptions?) → { ranked, mode,
  *   estimatedRelevantRemaining, consecutiveExclusions, stopping } after every decision.
  * Additions (backward compatible): serializeScreeningCorpus / deserializeScreeningCorpus for
@@ -31,9 +32,11 @@
  */
 export {
   buildScreeningCorpus,
+  corpusBuilder,
   serializeScreeningCorpus,
   deserializeScreeningCorpus,
   ScreeningInputError,
+  type CorpusBuilder,
   type ScreeningCorpus,
   type ScreeningInput,
 } from "./corpus.ts";

@@ -100,6 +100,18 @@ function rankedRecord(
   };
 }
 
+const rowCache = new WeakMap<ScreeningCorpus, ReadonlyMap<string, number>>();
+
+/** id → row of a corpus, built on first use and cached per corpus. */
+function rowsOf(corpus: ScreeningCorpus): ReadonlyMap<string, number> {
+  let rows = rowCache.get(corpus);
+  if (!rows) {
+    rows = new Map(corpus.ids.map((id, i) => [id, i]));
+    rowCache.set(corpus, rows);
+  }
+  return rows;
+}
+
 /** Similarity-based weights used before the model can be trained. */
 function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: number[], prior?: ScreeningPrior): WeightVector {
   const weights = new Float64Array(corpus.vocab.length);
@@ -126,20 +138,20 @@ function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: Weig
   return { weights: model.weights, neutral: model.neutral };
 }
 
-/** The best `k` of `rows` under `better` (a comparator, negative = first is better), in order: one pass with a sorted buffer. */
-function bestOf(rows: number[], k: number, better: (a: number, b: number) => number): number[] {
-  const top: number[] = [];
-  for (const row of rows) {
-    if (top.length === k && better(row, top[k - 1]) >= 0) continue;
-    let at = top.length === k ? k - 1 : top.length;
-    while (at > 0 && better(row, top[at - 1]) < 0) {
-      top[at] = top[at - 1];
-      at--;
-    }
-    top[at] = row;
-  }
-  top.length = Math.min(k, rows.length);
-  return top;
+/**
+ * The best `k` of `rows` by score (higher first, ties by row), in order: the k-th largest score is
+ * found by a native sort of a copy of the scores, then only the rows at or above it are sorted.
+ */
+function bestOf(rows: number[], scores: Float64Array, k: number, better: (a: number, b: number) => number): number[] {
+  if (k <= 0) return [];
+  const values = new Float64Array(rows.length);
+  rows.forEach((row, i) => (values[i] = scores[row]));
+  values.sort();
+  const threshold = values[values.length - k];
+  return rows
+    .filter((row) => scores[row] >= threshold)
+    .sort(better)
+    .slice(0, k);
 }
 
 /**
@@ -178,8 +190,7 @@ export function rankScreening(
   order?: readonly string[],
   options: RankOptions = {},
 ): RankResult {
-  const rowOf = new Map<string, number>();
-  corpus.ids.forEach((id, i) => rowOf.set(id, i));
+  const rowOf = rowsOf(corpus);
   const includes: number[] = [];
   const excludes: number[] = [];
   const unlabelled: number[] = [];
@@ -213,7 +224,7 @@ export function rankScreening(
   }
   const better = (a: number, b: number) => scores[b] - scores[a] || a - b;
   const limit = options.limit ?? Infinity;
-  const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, limit, better);
+  const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, scores, limit, better);
   const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
