@@ -136,8 +136,6 @@ export const reviewRecords = sqliteTable(
   (t) => [
     index("review_records_review_idx").on(t.reviewId, t.duplicateOf),
     index("review_records_source_idx").on(t.sourceId, t.position),
-    /** Covers screening's progress counts and decision reads without touching the wide rows (migration 0018). */
-    index("review_records_screening_idx").on(t.reviewId, t.duplicateOf, t.taDecision, t.taDecidedAt),
   ],
 );
 

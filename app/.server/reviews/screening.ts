@@ -91,19 +91,16 @@ async function buildCorpusPaged(app: ReviewsApp, reviewId: string): Promise<Scre
  * @returns the stored ranking plus the time spent in the model (ms).
  */
 export async function rerankReview(app: ReviewsApp, review: ReviewRow): Promise<StoredRanking & { modelMs: number }> {
-  // One batch (one transaction): the version tags exactly the decisions read with it. The
-  // decisions come from the covering index (migration 0018), not the records' wide rows: 10 ms
-  // instead of 130 ms at 20,000 records.
-  const DB = app.bindings.DB;
-  const [versionRes, rowsRes] = await DB.batch<Record<string, unknown>>([
-    DB.prepare("SELECT version FROM reviews WHERE id = ?1").bind(review.id),
-    DB.prepare(
-      `SELECT id, ta_decision AS taDecision, ta_decided_at AS taDecidedAt FROM review_records INDEXED BY review_records_screening_idx
-       WHERE review_id = ?1 AND duplicate_of IS NULL ORDER BY id`,
-    ).bind(review.id),
+  // One batch (one transaction): the version tags exactly the decisions read with it.
+  const [[versionRow], rows] = await app.db.batch([
+    app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id)),
+    app.db
+      .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
+      .orderBy(asc(reviewRecords.id)),
   ]);
-  const version = (versionRes!.results[0] as { version: number } | undefined)?.version ?? review.version;
-  const rows = rowsRes!.results as { id: number; taDecision: string | null; taDecidedAt: number | null }[];
+  const version = versionRow?.version ?? review.version;
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
