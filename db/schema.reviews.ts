@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { studies, users } from "./schema";
 import { uploadedStudies } from "./schema.uploads";
+import type { StoppingCriterion } from "../app/lib/screening/stopping";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -190,6 +191,8 @@ export const reviewRankings = sqliteTable("review_rankings", {
   /** `[[recordId, score, terms[]], …]` best first. */
   ranked: text("ranked", { mode: "json" }).$type<[number, number, string[]][]>().notNull(),
   estimatedRelevantRemaining: real("estimated_relevant_remaining"),
+  /** The stopping criterion on the decisions the ranking was computed from (migration 0018). */
+  stopping: text("stopping", { mode: "json" }).$type<StoppingCriterion>(),
   computedAt: integer("computed_at", { mode: "number" }).notNull().default(now),
 });
 

@@ -7,6 +7,7 @@ import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
 import { sStem } from "~/lib/screening/tokenize";
 
 import type { ReviewRole, ScreeningSettings, Vote } from "./team";
+import type { StoppingCriterion } from "~/lib/screening";
 
 export type ScreeningStage = "title_abstract" | "full_text";
 export type ScreeningDecision = "include" | "exclude" | "maybe";
@@ -131,11 +132,27 @@ export interface ScreeningNext {
   } | null;
   progress: ScreeningProgress;
   mode: "prior" | "active" | null;
-  /** Estimated relevant records still unscreened (null before the model is trained). */
+  /**
+   * Legacy point estimate of relevant records still unscreened (null before the model is trained);
+   * not calibrated — superseded by `stopping`, no longer shown.
+   */
   estimatedRelevantRemaining: number | null;
+  /**
+   * The stopping criterion (hypergeometric test of Callaghan & Müller-Hansen 2020) on the
+   * title/abstract decisions so far; null until the review has a ranking.
+   */
+  stopping: ScreeningStopping | null;
   /** Exclusions since the last inclusion, in screening order. */
   consecutiveExclusions: number;
 }
+
+/**
+ * GET …/screening/next `stopping`: whether recall ≥ recallTarget is shown at the confidence
+ * (`reached`, and after how many decisions), the test's p-value, and the lower confidence bound on
+ * recall with the matching upper bound on relevant records left (null while the evidence only
+ * supports the trivial bound). Decisions 'maybe' count as unscreened.
+ */
+export type ScreeningStopping = StoppingCriterion;
 
 /** The language model's second-screener opinion on one record: never a decision. */
 export interface ScreeningSuggestion {

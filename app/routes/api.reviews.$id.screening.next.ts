@@ -6,7 +6,9 @@ import { nextForScreening } from "~/.server/reviews/screening";
 /**
  * GET /api/reviews/{id}/screening/next → {record: {id, title, abstract, doi, year, score, journal,
  * authors, terms, suggestion} | null, progress: {screened, total, included}, mode,
- * estimatedRelevantRemaining, consecutiveExclusions}. 401; 404 REVIEW_NOT_FOUND.
+ * estimatedRelevantRemaining, consecutiveExclusions, stopping: {recallTarget, confidence, screened,
+ * relevantFound, pValue, reached, reachedAfter, recallLowerBound, relevantLeftUpperBound} | null}.
+ * 401; 404 REVIEW_NOT_FOUND.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {

@@ -108,6 +108,8 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   }
   await expect(progress).toContainText(`${included} included`);
   await expect(page.getByTestId("stopping-aid")).toContainText("Exclusions in a row");
+  await expect(page.getByTestId("stopping-criterion")).toHaveText("not yet");
+  await expect(page.getByTestId("stopping-aid")).toContainText("Recall ≥ 95% with 95% confidence");
   // The active-learning ranking puts the topic first once it has an include and an exclude.
   expect(included).toBeGreaterThanOrEqual(10);
 

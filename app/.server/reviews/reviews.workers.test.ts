@@ -373,6 +373,14 @@ describe("screening, decisions and PRISMA", () => {
     expect(next.record!.id).toBe(irrelevant[6]!.id);
     expect(next.consecutiveExclusions).toBe(4);
     expect(typeof next.estimatedRelevantRemaining).toBe("number");
+    // The stopping criterion reads the 10 include/exclude decisions ('maybe' counts as unscreened):
+    // the last 4 exclusions of 6 records left, one of them relevant under H0, give p = 5/15.
+    for (let i = 0; i < 50 && next.stopping?.screened !== 10; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      next = await settledNext(cookie, review.id);
+    }
+    expect(next.stopping).toMatchObject({ recallTarget: 0.95, confidence: 0.95, screened: 10, relevantFound: 5, reached: false, reachedAfter: null });
+    expect(next.stopping!.pValue).toBeCloseTo(1 / 3, 10);
 
     // Full text: only records included at title/abstract; exclusion needs a reason.
     const ft = (recordId: number, decision: string, reason?: string) =>

@@ -10,10 +10,10 @@
  * a review is kept per isolate (keyed by the review's record set), so retraining does not
  * re-tokenise the abstracts on every decision.
  */
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
-import { buildScreeningCorpus, rankScreening, type ScreeningCorpus, type ScreeningLabel } from "~/lib/screening";
+import { corpusBuilder, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { AppError } from "../http/errors";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
@@ -21,6 +21,14 @@ import { castVote, currentVotes, settleRecord } from "./votes";
 
 /** Records whose matched terms are stored with the ranking (the rest keep only their score). */
 const TERMS_KEPT = 100;
+/**
+ * Records of the ranking stored per review: its head, not the whole order. The order is
+ * recomputed after every decision, so the next record always comes from the head; should a
+ * reviewer outpace the retraining by this many decisions, `next` ranks again before answering.
+ * Keeps the stored row, its JSON parse on every `next` and the retraining's sort independent of
+ * the review's size (issue 27: 20,000 records).
+ */
+const RANKING_HEAD = 1000;
 
 /** POST …/records/{recordId}/decision body. */
 export const DecisionSchema = z.object({
@@ -46,9 +54,40 @@ function priorOf(review: ReviewRow) {
   return { question: question || review.title, criteria: review.inclusionCriteria };
 }
 
+/** Records whose texts are read per query while building a corpus. */
+const TEXT_PAGE = 1000;
+/** Records tokenised between two yields to the event loop. */
+const TOKENISE_SLICE = 250;
+
 /**
- * Re-ranks the review's unscreened records and stores the order (with scores and, for the first
- * records, the matched terms) for the review's current version. Records marked 'maybe' count as
+ * The review's corpus, built from its unique records read TEXT_PAGE at a time in id order (the
+ * order buildScreeningCorpus would get), so only one page of titles and abstracts is in memory
+ * beside the term counts (issue 27: bounded memory at 50,000 records); it yields to the event loop
+ * every TOKENISE_SLICE records, so requests arriving meanwhile are not held up by the whole build.
+ */
+async function buildCorpusPaged(app: ReviewsApp, reviewId: string): Promise<ScreeningCorpus> {
+  const builder = corpusBuilder();
+  let after = 0;
+  for (;;) {
+    const page = await app.db
+      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf), gt(reviewRecords.id, after)))
+      .orderBy(asc(reviewRecords.id))
+      .limit(TEXT_PAGE);
+    for (let i = 0; i < page.length; i++) {
+      if (i > 0 && i % TOKENISE_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      builder.add({ ...page[i], id: String(page[i].id) });
+    }
+    if (page.length < TEXT_PAGE) return builder.finish();
+    after = page.at(-1)!.id;
+  }
+}
+
+/**
+ * Re-ranks the review's unscreened records and stores the head of the order (RANKING_HEAD
+ * records, with scores and, for the first records, the matched terms) and the stopping criterion
+ * for the review's current version. Records marked 'maybe' count as
  * screened but train nothing; only include/exclude are labels. With `memberId` (dual screening)
  * the order is that reviewer's own: trained on the final decisions and on the reviewer's own
  * votes (never on another reviewer's pending vote), stored in review_member_rankings.
@@ -76,12 +115,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
   const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
-    const texts = await app.db
-      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
-      .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
-      .orderBy(asc(reviewRecords.id));
-    cached = { key, corpus: buildScreeningCorpus(texts.map((t) => ({ ...t, id: String(t.id) }))) };
+    cached = { key, corpus: await buildCorpusPaged(app, review.id) };
     corpusCache.delete(review.id);
     corpusCache.set(review.id, cached);
     while (corpusCache.size > CORPUS_CACHE_SIZE) corpusCache.delete(corpusCache.keys().next().value!);
@@ -94,7 +128,13 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
     if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
   }
   const started = performance.now();
-  const result = rankScreening(cached.corpus, labels, priorOf(review), decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)));
+  const result = rankScreening(
+    cached.corpus,
+    labels,
+    priorOf(review),
+    decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)),
+    { limit: RANKING_HEAD + screened.size - labels.size },
+  );
   const modelMs = performance.now() - started;
   const ranked: [number, number, string[]][] = [];
   for (const r of result.ranked) {
@@ -107,11 +147,13 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
     mode: result.mode,
     ranked,
     estimatedRelevantRemaining: result.estimatedRelevantRemaining,
+    stopping: result.stopping,
   };
   if (memberId) {
+    const { stopping: _stopping, ...memberRanking } = stored;
     await app.db
       .insert(reviewMemberRankings)
-      .values({ reviewId: review.id, userId: memberId, ...stored })
+      .values({ reviewId: review.id, userId: memberId, ...memberRanking })
       .onConflictDoUpdate({
         target: [reviewMemberRankings.reviewId, reviewMemberRankings.userId],
         set: { version: stored.version, mode: stored.mode, ranked: stored.ranked, estimatedRelevantRemaining: stored.estimatedRelevantRemaining, computedAt: Date.now() },
@@ -129,6 +171,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
         mode: stored.mode,
         ranked: stored.ranked,
         estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
+        stopping: stored.stopping,
         computedAt: Date.now(),
       },
       setWhere: sql`${reviewRankings.version} <= ${stored.version}`,
@@ -141,6 +184,7 @@ interface StoredRanking {
   mode: string;
   ranked: [number, number, string[]][];
   estimatedRelevantRemaining: number | null;
+  stopping: StoppingCriterion;
 }
 
 /**
@@ -194,8 +238,9 @@ async function finalProgressOf(app: ReviewsApp, reviewId: string, stage: Screeni
 /**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
  * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
- * the progress, the stopping aid (estimated relevant records remaining, current run of
- * consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
+ * the progress, the stopping aids (the stopping criterion stored with the ranking — recall ≥ 95 %
+ * with 95 % confidence, and the recall bound —, the legacy estimate of relevant records remaining,
+ * the current run of consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
@@ -220,7 +265,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
                AND ta_decided_at > counts.last_include) AS run
        FROM counts`,
     ).bind(review.id),
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_rankings WHERE review_id = ?1").bind(review.id),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(review.id),
     // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
     // review's records and re-parses the whole JSON order for each of them (seconds at 3,000).
     // Only ids are sorted; the chosen record's full row is read once.
@@ -241,7 +286,8 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
   const consecutiveExclusions = Number(counts.run);
-  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null } | undefined;
+  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null; stopping: string | null } | undefined;
+  const stopping = ranking?.stopping ? (JSON.parse(ranking.stopping) as StoppingCriterion) : null;
   const hit = candidateRes!.results[0] as
     | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
     | undefined;
@@ -263,6 +309,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
       consecutiveExclusions,
       mode: ranking.mode === "active" ? "active" : "prior",
       estimatedRelevantRemaining: ranking.estimate,
+      stopping,
     };
   }
   if (progress.screened < progress.total && allowRerank) {
@@ -270,7 +317,7 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
     await rerankReview(app, review);
     return nextOf(app, review, userId, false);
   }
-  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null };
+  return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null, stopping };
 }
 
 type CandidateRow = {
@@ -342,13 +389,15 @@ async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, al
       consecutiveExclusions: 0,
       mode: ranking.mode === "active" ? "active" : "prior",
       estimatedRelevantRemaining: ranking.estimate,
+      // The stopping criterion reads one screening order; a reviewer's own order in dual screening is not one.
+      stopping: null,
     };
   }
   if (available > 0 && allowRerank) {
     await rerankReview(app, review, userId);
     return nextOfDual(app, review, userId, false);
   }
-  return { record: null, progress, consecutiveExclusions: 0, mode: null, estimatedRelevantRemaining: null };
+  return { record: null, progress, consecutiveExclusions: 0, mode: null, estimatedRelevantRemaining: null, stopping: null };
 }
 
 /** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */

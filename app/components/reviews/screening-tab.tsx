@@ -24,6 +24,40 @@ function Highlighted({ text, terms }: { text: string; terms: readonly string[] }
   );
 }
 
+/** A share in [0, 1] as a percentage rounded down to 0.1 % (a lower bound stays a lower bound). */
+const percentDown = (x: number) => `${Math.floor(x * 1000) / 10}%`;
+
+/**
+ * The stopping criterion in words: whether recall ≥ target is shown at the confidence, and the
+ * recall bound the decisions support so far (nothing before the test has evidence).
+ */
+function StoppingCriterionView({ stopping }: { stopping: ScreeningNext["stopping"] }) {
+  const target = percentDown(stopping?.recallTarget ?? 0.95);
+  const confidence = percentDown(stopping?.confidence ?? 0.95);
+  let detail: string;
+  if (!stopping || stopping.relevantFound === 0) detail = "No estimate yet: the test needs at least one included record.";
+  else if (stopping.recallLowerBound === null) detail = "No estimate yet: too few decisions to bound the recall.";
+  else {
+    const left = stopping.relevantLeftUpperBound ?? 0;
+    detail =
+      `So far, with ${confidence} confidence: recall ≥ ${percentDown(stopping.recallLowerBound)} ` +
+      `(${stopping.relevantFound} found, at most ${left} relevant record${left === 1 ? "" : "s"} left).`;
+  }
+  return (
+    <div className="mt-2 text-slate-700">
+      <p className="flex justify-between gap-2">
+        <span>
+          Recall ≥ {target} with {confidence} confidence:
+        </span>
+        <strong data-testid="stopping-criterion">{stopping?.reached ? `reached after ${stopping.reachedAfter ?? stopping.screened} records` : "not yet"}</strong>
+      </p>
+      <p className="mt-1 text-xs text-slate-600" data-testid="stopping-bound">
+        {detail}
+      </p>
+    </div>
+  );
+}
+
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
@@ -263,11 +297,8 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
       <aside className="space-y-4 text-sm">
         <div className="rounded-lg border border-slate-200 p-4" data-testid="stopping-aid">
           <h3 className="font-semibold text-slate-900">Stopping aid</h3>
+          <StoppingCriterionView stopping={state.stopping} />
           <dl className="mt-2 space-y-1 text-slate-700">
-            <div className="flex justify-between">
-              <dt>Estimated relevant left</dt>
-              <dd data-testid="estimated-remaining">{state.estimatedRelevantRemaining === null ? "—" : Math.round(state.estimatedRelevantRemaining * 10) / 10}</dd>
-            </div>
             <div className="flex justify-between">
               <dt>Exclusions in a row</dt>
               <dd data-testid="consecutive-exclusions">{state.consecutiveExclusions}</dd>
@@ -278,6 +309,12 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
               ? "Ranked by a model retrained on your decisions after every one."
               : "Ranked by similarity to the question and criteria until you include one record and exclude another."}{" "}
             Screening never stops by itself: you decide when to stop.
+          </p>
+          <p className="mt-2 text-xs text-slate-500" data-testid="stopping-assumptions">
+            The test (Callaghan &amp; Müller-Hansen 2020) treats the records you screened last as a random sample of those
+            left when you reached them. It holds when you screen in the ranked order (a ranking no better than chance would
+            only make it stop later), counts &lsquo;Maybe&rsquo; records as unscreened, and cannot know about studies the
+            search missed. It is updated with the ranking, a moment after each decision.
           </p>
         </div>
         <details className="rounded-lg border border-slate-200 p-4">

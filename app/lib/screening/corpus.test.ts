@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildCorpusWith,
   buildScreeningCorpus,
+  corpusBuilder,
   DEFAULT_FEATURES,
   deserializeScreeningCorpus,
   ScreeningInputError,
@@ -68,6 +69,20 @@ describe("buildScreeningCorpus", () => {
     const empty = buildScreeningCorpus([]);
     expect(empty.ids).toEqual([]);
     expect(empty.rowPtr).toEqual(new Uint32Array([0]));
+  });
+});
+
+describe("corpusBuilder", () => {
+  it("builds record by record the same corpus as buildScreeningCorpus, and checks ids as it goes", () => {
+    const builder = corpusBuilder();
+    for (const record of records) builder.add(record);
+    expect(builder.finish()).toEqual(buildScreeningCorpus(records));
+    const bigrams = corpusBuilder({ ...DEFAULT_FEATURES, bigrams: true });
+    for (const record of records) bigrams.add(record);
+    expect(bigrams.finish()).toEqual(buildCorpusWith(records, { ...DEFAULT_FEATURES, bigrams: true }));
+    const repeated = corpusBuilder();
+    repeated.add(records[0]);
+    expect(() => repeated.add(records[0])).toThrow(ScreeningInputError);
   });
 });
 

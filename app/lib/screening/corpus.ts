@@ -51,25 +51,26 @@ export class ScreeningInputError extends Error {
 /** Unigram ids are < 2^21; a bigram (a, b) is keyed a·2^21 + b. */
 const SHIFT = 2 ** 21;
 
-/** Growable Int32/Float64 buffers (a corpus's postings are built before their count is known). */
+/** Growable Int32/Float32 buffers (a corpus's postings are built before their count is known). */
 class IntList {
   data = new Int32Array(1024);
   length = 0;
   push(x: number): void {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      const grown = new Int32Array(Math.ceil(this.data.length * 1.5));
       grown.set(this.data);
       this.data = grown;
     }
     this.data[this.length++] = x;
   }
 }
+/** Float32 storage: term counts are small sums of integer weights, exact in 24 bits. */
 class FloatList {
-  data = new Float64Array(1024);
+  data = new Float32Array(1024);
   length = 0;
   push(x: number): void {
     if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
+      const grown = new Float32Array(Math.ceil(this.data.length * 1.5));
       grown.set(this.data);
       this.data = grown;
     }
@@ -81,7 +82,9 @@ class FloatList {
  * Builds the corpus with DEFAULT_FEATURES. `records` may be empty; ids must be unique non-empty strings
  * (ScreeningInputError otherwise). Cost is linear in the text size (≈ 0.1 ms per abstract).
  */
-export function buildScreeningCorpus(records: ScreeningInput[]): ScreeningCorpus {
+export function buildScreeningCorpus(
+  records: ScreeningInput[]
+): ScreeningCorpus {
   return buildCorpusWith(records, DEFAULT_FEATURES);
 }
 
@@ -111,8 +114,32 @@ export const DEFAULT_FEATURES: FeatureOptions = {
  * features in the order they first occur in the record; term counts live in flat typed arrays
  * (no per-record hash maps), so the cost is dominated by tokenising.
  */
-export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptions): ScreeningCorpus {
+export function buildCorpusWith(
+  records: ScreeningInput[],
+  options: FeatureOptions
+): ScreeningCorpus {
+  const builder = corpusBuilder(options);
+  for (const record of records) builder.add(record);
+  return builder.finish();
+}
+
+/** Adds records one at a time (add), then builds the corpus (finish: once, it reuses the builder's arrays). */
+export interface CorpusBuilder {
+  /** Tokenises one record; its text can be dropped afterwards. ScreeningInputError on a bad or repeated id. */
+  add(record: ScreeningInput): void;
+  finish(): ScreeningCorpus;
+}
+
+/**
+ * A corpus built record by record — identical to buildCorpusWith on the same records in the same
+ * order — so a caller can read the texts in pages (bounded memory: only the counts are kept) and
+ * yield between them.
+ */
+export function corpusBuilder(
+  options: FeatureOptions = DEFAULT_FEATURES
+): CorpusBuilder {
   const seen = new Set<string>();
+  const ids: string[] = [];
   const tokenId = new Map<string, number>();
   const tokens: string[] = [];
   // Features: a unigram's feature id per token id (-1 = none yet), bigram keys in a map.
@@ -125,7 +152,8 @@ export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptio
   const touched = new IntList();
   const docFeature = new IntList();
   const docTf = new FloatList();
-  const docPtr = new Uint32Array(records.length + 1);
+  const docPtr = new IntList();
+  docPtr.push(0);
 
   const featureOfToken = (token: number): number => {
     let f = unigramFeature.data[token];
@@ -179,20 +207,23 @@ export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptio
         unigramFeature.push(-1);
       }
       // Feature order within a record: w1, "w1 w2", w2, "w2 w3", w3…
-      if (options.bigrams && previous !== -1) count(featureOfBigram(previous, id), weight);
+      if (options.bigrams && previous !== -1)
+        count(featureOfBigram(previous, id), weight);
       count(featureOfToken(id), weight);
       previous = id;
     }
   };
 
-  records.forEach((record, row) => {
+  const add = (record: ScreeningInput) => {
     if (typeof record.id !== "string" || record.id === "") {
       throw new ScreeningInputError("Every record needs a non-empty string id");
     }
-    if (seen.has(record.id)) throw new ScreeningInputError(`Duplicate record id: ${record.id}`);
+    if (seen.has(record.id))
+      throw new ScreeningInputError(`Duplicate record id: ${record.id}`);
     seen.add(record.id);
+    ids.push(record.id);
     touched.length = 0;
-    currentRow = row + 1;
+    currentRow = ids.length;
     addText(record.title ?? "", options.titleWeight);
     if (record.keywords) addText(record.keywords, options.titleWeight);
     if (record.abstract) addText(record.abstract, 1);
@@ -202,55 +233,59 @@ export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptio
       docTf.push(tf[f]);
       df.data[f]++;
     }
-    docPtr[row + 1] = docFeature.length;
-  });
-  if (tokens.length >= SHIFT) throw new ScreeningInputError("Too many distinct words for one corpus");
+    docPtr.push(docFeature.length);
+    if (tokens.length >= SHIFT)
+      throw new ScreeningInputError("Too many distinct words for one corpus");
+  };
 
-  const n = records.length;
-  const column = new Int32Array(featureKey.length).fill(-1);
-  const vocab: string[] = [];
-  const idfList: number[] = [];
-  for (let f = 0; f < featureKey.length; f++) {
-    const documents = df.data[f];
-    if (documents > options.maxDf * n && n > 1) continue;
-    const key = featureKey[f];
-    if (key < 0) {
-      if (documents < MIN_BIGRAM_DF) continue;
-      const pair = -1 - key;
-      const a = Math.floor(pair / SHIFT);
-      vocab.push(tokens[a] + " " + tokens[pair - a * SHIFT]);
-    } else {
-      vocab.push(tokens[key]);
+  const finish = (): ScreeningCorpus => {
+    const n = ids.length;
+    const column = new Int32Array(featureKey.length).fill(-1);
+    const vocab: string[] = [];
+    const idfList: number[] = [];
+    for (let f = 0; f < featureKey.length; f++) {
+      const documents = df.data[f];
+      if (documents > options.maxDf * n && n > 1) continue;
+      const key = featureKey[f];
+      if (key < 0) {
+        if (documents < MIN_BIGRAM_DF) continue;
+        const pair = -1 - key;
+        const a = Math.floor(pair / SHIFT);
+        vocab.push(tokens[a] + " " + tokens[pair - a * SHIFT]);
+      } else {
+        vocab.push(tokens[key]);
+      }
+      column[f] = idfList.length;
+      idfList.push(Math.log((1 + n) / (1 + documents)) + 1);
     }
-    column[f] = idfList.length;
-    idfList.push(Math.log((1 + n) / (1 + documents)) + 1);
-  }
-  const idf = Float64Array.from(idfList);
+    const idf = Float64Array.from(idfList);
 
-  let nnz = 0;
-  for (let p = 0; p < docFeature.length; p++) if (column[docFeature.data[p]] !== -1) nnz++;
-  const rowPtr = new Uint32Array(n + 1);
-  const cols = new Uint32Array(nnz);
-  const vals = new Float32Array(nnz);
-  let at = 0;
-  for (let row = 0; row < n; row++) {
-    const start = at;
-    let norm = 0;
-    for (let p = docPtr[row]; p < docPtr[row + 1]; p++) {
-      const j = column[docFeature.data[p]];
-      if (j === -1) continue;
-      const count = docTf.data[p];
-      const w = (options.sublinearTf ? 1 + Math.log(count) : count) * idf[j];
-      cols[at] = j;
-      vals[at] = w;
-      norm += w * w;
-      at++;
+    // The matrix is written over the postings it is built from (entry `at` ≤ posting `p`, read
+    // before it is overwritten): no second copy of the largest arrays (≈ 50 MB at 50,000 records).
+    const rowPtr = new Uint32Array(n + 1);
+    const cols = new Uint32Array(docFeature.data.buffer);
+    const vals = docTf.data;
+    let at = 0;
+    for (let row = 0; row < n; row++) {
+      const start = at;
+      let norm = 0;
+      for (let p = docPtr.data[row]; p < docPtr.data[row + 1]; p++) {
+        const j = column[docFeature.data[p]];
+        if (j === -1) continue;
+        const count = docTf.data[p];
+        const w = (options.sublinearTf ? 1 + Math.log(count) : count) * idf[j];
+        cols[at] = j;
+        vals[at] = w;
+        norm += w * w;
+        at++;
+      }
+      const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let p = start; p < at; p++) vals[p] *= scale;
+      rowPtr[row + 1] = at;
     }
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let p = start; p < at; p++) vals[p] *= scale;
-    rowPtr[row + 1] = at;
-  }
-  return { version: 1, ids: records.map((r) => r.id), vocab, idf, rowPtr, cols, vals };
+    return { version: 1, ids, vocab, idf, rowPtr, cols: cols.subarray(0, at), vals: vals.subarray(0, at) };
+  };
+  return { add, finish };
 }
 
 /**
@@ -258,12 +293,20 @@ export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptio
  * space, L2-normalised; stop words and terms unknown to the corpus are ignored. Returns a Map
  * col → weight.
  */
-export function vectorizeText(corpus: ScreeningCorpus, text: string, termIndex: ReadonlyMap<string, number>): Map<number, number> {
+export function vectorizeText(
+  corpus: ScreeningCorpus,
+  text: string,
+  termIndex: ReadonlyMap<string, number>
+): Map<number, number> {
   const words = tokenize(text, { stopWords: true });
   const counts = new Map<string, number>();
   words.forEach((w, i) => {
     counts.set(w, (counts.get(w) ?? 0) + 1);
-    if (i + 1 < words.length) counts.set(w + " " + words[i + 1], (counts.get(w + " " + words[i + 1]) ?? 0) + 1);
+    if (i + 1 < words.length)
+      counts.set(
+        w + " " + words[i + 1],
+        (counts.get(w + " " + words[i + 1]) ?? 0) + 1
+      );
   });
   const out = new Map<number, number>();
   let norm = 0;
@@ -281,7 +324,9 @@ export function vectorizeText(corpus: ScreeningCorpus, text: string, termIndex: 
 const termIndexCache = new WeakMap<ScreeningCorpus, Map<string, number>>();
 
 /** term → column, built on first use and cached per corpus. */
-export function termIndexOf(corpus: ScreeningCorpus): ReadonlyMap<string, number> {
+export function termIndexOf(
+  corpus: ScreeningCorpus
+): ReadonlyMap<string, number> {
   let index = termIndexCache.get(corpus);
   if (!index) {
     index = new Map(corpus.vocab.map((term, j) => [term, j]));
@@ -314,10 +359,34 @@ export function serializeScreeningCorpus(corpus: ScreeningCorpus): string {
     version: corpus.version,
     ids: corpus.ids,
     vocab: corpus.vocab,
-    idf: toBase64(new Uint8Array(corpus.idf.buffer, corpus.idf.byteOffset, corpus.idf.byteLength)),
-    rowPtr: toBase64(new Uint8Array(corpus.rowPtr.buffer, corpus.rowPtr.byteOffset, corpus.rowPtr.byteLength)),
-    cols: toBase64(new Uint8Array(corpus.cols.buffer, corpus.cols.byteOffset, corpus.cols.byteLength)),
-    vals: toBase64(new Uint8Array(corpus.vals.buffer, corpus.vals.byteOffset, corpus.vals.byteLength)),
+    idf: toBase64(
+      new Uint8Array(
+        corpus.idf.buffer,
+        corpus.idf.byteOffset,
+        corpus.idf.byteLength
+      )
+    ),
+    rowPtr: toBase64(
+      new Uint8Array(
+        corpus.rowPtr.buffer,
+        corpus.rowPtr.byteOffset,
+        corpus.rowPtr.byteLength
+      )
+    ),
+    cols: toBase64(
+      new Uint8Array(
+        corpus.cols.buffer,
+        corpus.cols.byteOffset,
+        corpus.cols.byteLength
+      )
+    ),
+    vals: toBase64(
+      new Uint8Array(
+        corpus.vals.buffer,
+        corpus.vals.byteOffset,
+        corpus.vals.byteLength
+      )
+    ),
   });
 }
 
@@ -344,13 +413,21 @@ export function deserializeScreeningCorpus(text: string): ScreeningCorpus {
   }
   const copy = (s: string) => {
     const bytes = fromBase64(s);
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    return bytes.buffer.slice(
+      bytes.byteOffset,
+      bytes.byteOffset + bytes.byteLength
+    );
   };
   const idBytes = copy(o.idf);
   const ptrBytes = copy(o.rowPtr);
   const colBytes = copy(o.cols);
   const valBytes = copy(o.vals);
-  if (idBytes.byteLength % 8 || ptrBytes.byteLength % 4 || colBytes.byteLength % 4 || valBytes.byteLength % 4) {
+  if (
+    idBytes.byteLength % 8 ||
+    ptrBytes.byteLength % 4 ||
+    colBytes.byteLength % 4 ||
+    valBytes.byteLength % 4
+  ) {
     throw new ScreeningInputError("Serialised corpus is truncated");
   }
   const corpus: ScreeningCorpus = {

@@ -3,9 +3,10 @@
  * Worker and the browser).
  *
  * Interface (contract shared with the review projects' screening API and UI):
- *   buildScreeningCorpus(records) → corpus (built once per set of records);
- *   rankScreening(corpus, labels, prior?, order?) → { ranked, mode, estimatedRelevantRemaining,
- *   consecutiveExclusions } after every decision.
+ *   buildScreeningCorpus(records) → corpus (built once per set of records; corpusBuilder() adds
+ *   them one at a time, for paged reads);
+ *   rankScreening(corpus, labels, prior?, order?, stoppingOptions?) → { ranked, mode,
+ *   estimatedRelevantRemaining, consecutiveExclusions, stopping } after every decision.
  * Additions (backward compatible): serializeScreeningCorpus / deserializeScreeningCorpus for
  * caching a corpus; ScreeningInputError for bad input (duplicate or empty ids, a malformed
  * serialised corpus).
@@ -21,16 +22,21 @@
  * - Unicode tokens with accents folded, hyphenated names kept whole, pure numbers dropped.
  * Before the first include and first exclude ("prior" mode) records are ranked by cosine
  * similarity to the review question and inclusion criteria plus any included records. The
- * stopping aid fits exponential and half-normal discovery curves to the decisions (stopping.ts). Every ranked
+ * stopping aid is the hypergeometric test of Callaghan & Müller-Hansen 2020 on the ranked tail of
+ * the decisions (stopping.ts: recall ≥ target with a stated confidence, and a lower confidence
+ * bound on recall); the older point estimate of relevant records left (exponential and
+ * half-normal discovery curves) is still returned for existing callers. Every ranked
  * record carries the terms that contribute most to its score (offline explanation), computed on
  * first read.
  * Units: scores are unitless (higher = screen sooner); ranks are comparable within one call only.
  */
 export {
   buildScreeningCorpus,
+  corpusBuilder,
   serializeScreeningCorpus,
   deserializeScreeningCorpus,
   ScreeningInputError,
+  type CorpusBuilder,
   type ScreeningCorpus,
   type ScreeningInput,
 } from "./corpus.ts";
@@ -41,4 +47,11 @@ export {
   type ScreeningLabel,
   type ScreeningPrior,
 } from "./rank.ts";
-export { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
+export {
+  estimateRelevantRemaining,
+  logHypergeometricCdf,
+  stoppingCriterion,
+  trailingExclusions,
+  type StoppingCriterion,
+  type StoppingOptions,
+} from "./stopping.ts";

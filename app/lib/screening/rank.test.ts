@@ -119,4 +119,25 @@ describe("rankScreening, active mode", () => {
     // ids missing from `order` are older decisions
     expect(rankScreening(corpus, many, undefined, ["r5"]).consecutiveExclusions).toBe(1);
   });
+
+  it("keeps only the best `limit` records, in the full ranking's order", () => {
+    const full = rankScreening(corpus, labels).ranked.map((r) => [r.id, r.score]);
+    for (const limit of [0, 1, 3, 8, 20]) {
+      expect(rankScreening(corpus, labels, undefined, undefined, { limit }).ranked.map((r) => [r.id, r.score])).toEqual(full.slice(0, limit));
+    }
+  });
+
+  it("reports the stopping criterion on the decisions in order, and skips the legacy estimate on request", () => {
+    const many = new Map<string, ScreeningLabel>([
+      ["r0", "include"],
+      ["r5", "exclude"],
+      ["r6", "exclude"],
+    ]);
+    const result = rankScreening(corpus, many, undefined, ["r0", "r5", "r6"], { estimate: false, stopping: { recallTarget: 0.5, confidence: 0.9 } });
+    expect(result.estimatedRelevantRemaining).toBeNull();
+    // One include of 10 records; H0 (recall < 50 %): ≥ 3 relevant, so ≥ 2 among the 9 left after
+    // it. The 2 exclusions after it, drawn from those 9: p = P(X = 0) = C(7, 2) / C(9, 2) = 7/12.
+    expect(result.stopping).toMatchObject({ recallTarget: 0.5, confidence: 0.9, screened: 3, relevantFound: 1, reached: false });
+    expect(result.stopping.pValue).toBeCloseTo(7 / 12, 12);
+  });
 });

@@ -3,7 +3,7 @@
  */
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
 import { balancedWeights, trainNaiveBayes, type TrainingSet } from "./models.ts";
-import { estimateRelevantRemaining, trailingExclusions } from "./stopping.ts";
+import { estimateRelevantRemaining, stoppingCriterion, type StoppingCriterion, type StoppingOptions, trailingExclusions } from "./stopping.ts";
 import { explanationTerms } from "./evidence-terms.ts";
 
 export type ScreeningLabel = "include" | "exclude";
@@ -22,8 +22,21 @@ export interface RankedRecord {
 export interface RankResult {
   ranked: RankedRecord[];
   mode: "prior" | "active";
+  /** Superseded by `stopping` (kept for existing callers): a point estimate, not calibrated. */
   estimatedRelevantRemaining: number | null;
   consecutiveExclusions?: number;
+  /** The hypergeometric stopping criterion on the decisions so far (stopping.ts). */
+  stopping: StoppingCriterion;
+}
+
+/** Options of rankScreening. */
+export interface RankOptions {
+  /** Recall target and confidence of the stopping criterion (default 95 % / 95 %). */
+  stopping?: StoppingOptions;
+  /** Compute the legacy estimatedRelevantRemaining (default true; false returns null, saving its fit). */
+  estimate?: boolean;
+  /** Return only the best `limit` records (default: all), selected without sorting the rest. */
+  limit?: number;
 }
 
 /** Naive Bayes smoothing (ASReview's default, Ferdinands et al. 2023). */
@@ -80,6 +93,18 @@ function rankedRecord(
   };
 }
 
+const rowCache = new WeakMap<ScreeningCorpus, ReadonlyMap<string, number>>();
+
+/** id → row of a corpus, built on first use and cached per corpus. */
+function rowsOf(corpus: ScreeningCorpus): ReadonlyMap<string, number> {
+  let rows = rowCache.get(corpus);
+  if (!rows) {
+    rows = new Map(corpus.ids.map((id, i) => [id, i]));
+    rowCache.set(corpus, rows);
+  }
+  return rows;
+}
+
 /** Similarity-based weights used before the model can be trained. */
 function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: number[], prior?: ScreeningPrior): WeightVector {
   const weights = new Float64Array(corpus.vocab.length);
@@ -107,6 +132,22 @@ function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: Weig
 }
 
 /**
+ * The best `k` of `rows` by score (higher first, ties by row), in order: the k-th largest score is
+ * found by a native sort of a copy of the scores, then only the rows at or above it are sorted.
+ */
+function bestOf(rows: number[], scores: Float64Array, k: number, better: (a: number, b: number) => number): number[] {
+  if (k <= 0) return [];
+  const values = new Float64Array(rows.length);
+  rows.forEach((row, i) => (values[i] = scores[row]));
+  values.sort();
+  const threshold = values[values.length - k];
+  return rows
+    .filter((row) => scores[row] >= threshold)
+    .sort(better)
+    .slice(0, k);
+}
+
+/**
  * Decisions in screening order (true = include): `order` first filtered to labelled ids of the
  * corpus; labelled ids missing from `order` are taken as older and put first, in `labels`' order.
  */
@@ -130,16 +171,19 @@ function decisionSequence(
  * - "active" mode: class-balanced Naive Bayes trained on all labels (retrained on every call).
  * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
  * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
- * estimate (null in prior mode). Ties keep the corpus order.
+ * estimate (null in prior mode) and the stopping criterion (`stopping`: records of the corpus
+ * without a label count as unscreened). `options` (RankOptions) sets the criterion's target and
+ * confidence, can skip the legacy estimate, and can keep only the best records. Ties keep the
+ * corpus order.
  */
 export function rankScreening(
   corpus: ScreeningCorpus,
   labels: ReadonlyMap<string, ScreeningLabel>,
   prior?: ScreeningPrior,
   order?: readonly string[],
+  options: RankOptions = {},
 ): RankResult {
-  const rowOf = new Map<string, number>();
-  corpus.ids.forEach((id, i) => rowOf.set(id, i));
+  const rowOf = rowsOf(corpus);
   const includes: number[] = [];
   const excludes: number[] = [];
   const unlabelled: number[] = [];
@@ -165,19 +209,23 @@ export function rankScreening(
   }
 
   const scores = new Float64Array(corpus.ids.length);
+  const { rowPtr, cols, vals } = corpus;
   for (const i of unlabelled) {
     let s = 0;
-    for (let p = corpus.rowPtr[i]; p < corpus.rowPtr[i + 1]; p++) s += weights[corpus.cols[p]] * corpus.vals[p];
+    for (let p = rowPtr[i], end = rowPtr[i + 1]; p < end; p++) s += weights[cols[p]] * vals[p];
     scores[i] = s;
   }
-  const sorted = [...unlabelled].sort((a, b) => scores[b] - scores[a] || a - b);
+  const better = (a: number, b: number) => scores[b] - scores[a] || a - b;
+  const limit = options.limit ?? Infinity;
+  const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, scores, limit, better);
   const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
   return {
     ranked,
     mode: active ? "active" : "prior",
-    estimatedRelevantRemaining: active ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
+    estimatedRelevantRemaining: active && options.estimate !== false ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
     consecutiveExclusions: trailingExclusions(sequence),
+    stopping: stoppingCriterion(sequence, corpus.ids.length, options.stopping),
   };
 }
