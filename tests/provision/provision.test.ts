@@ -133,7 +133,7 @@ describe("provision", () => {
     const noMirror = machine({ root: true, apt: true, installs: { "apt-get update": { status: 100 } } });
     const result = noMirror.result();
     expect(result.ok).toBe(false);
-    expect(result.line).toMatch(/^npm test needs a Chromium .*; and R with the metafor package .*\. Install it, then run npm test again\.$/);
+    expect(result.line).toMatch(/^npm test needs a Chromium .*; and R with the metafor and jsonlite packages .*\. Install it, then run npm test again\.$/);
     expect(noMirror.commands).toEqual(["apt-get update -qq"]);
   });
 });
@@ -150,7 +150,7 @@ describe("node scripts/provision.mjs", () => {
     expect(run.status).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^npm test needs a Chromium: CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file .*; and R with the metafor package/);
+    expect(lines[0]).toMatch(/^npm test needs a Chromium: CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file .*; and R with the metafor and jsonlite packages/);
     expect(run.stdout).toBe("");
   });
 });

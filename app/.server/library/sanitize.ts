@@ -50,6 +50,8 @@ const GLOBAL_ATTRIBUTES = [
 ];
 const HTML_ATTRIBUTES: Record<string, string[]> = {
   a: ["href", "name", "target", "rel"],
+  // A scrolling region (the forest plot on a narrow screen) is focusable so the keyboard can scroll it.
+  div: ["tabindex"],
   img: ["src", "alt", "width", "height"],
   meta: ["charset", "name", "content"],
 };
@@ -107,6 +109,7 @@ function allowedAttribute(el: Element, name: string, value: string): boolean {
   if (name === "style") return !UNSAFE_CSS.test(value);
   if (el.namespaceURI === NS.SVG) return SVG_ATTRIBUTE_SET.has(name) || globalAttribute(name);
   if (!globalAttribute(name) && !HTML_ATTRIBUTES[el.tagName]?.includes(name)) return false;
+  if (name === "tabindex") return value === "0" || value === "-1";
   const scheme = URL_SCHEMES[name];
   if (!scheme) return true;
   const url = normaliseUrl(value);
