@@ -103,7 +103,7 @@ export function LivingPanel({ review, onChanged }: { review: Pick<ApiReview, "id
         </p>
       )}
       {updates && updates.length > 0 && (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" role="region" aria-label="Updates of this review" tabIndex={0}>
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Updates of this review</caption>
             <thead>

@@ -13,7 +13,8 @@ const STATUS_CLASS: Record<ChecklistStatus, string> = {
 
 function ItemsTable({ items, caption }: { items: ChecklistItem[]; caption: string }) {
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so the keyboard can scroll the table sideways on a narrow screen.
+    <div className="overflow-x-auto" role="region" aria-label={caption} tabIndex={0}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
