@@ -288,23 +288,10 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
   const consecutiveExclusions = Number(counts.run);
   const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null; stopping: string | null } | undefined;
   const stopping = ranking?.stopping ? (JSON.parse(ranking.stopping) as StoppingCriterion) : null;
-  const hit = candidateRes!.results[0] as
-    | { id: number; title: string; abstract: string | null; doi: string | null; year: number | null; journal: string | null; authors: string; suggestion: string | null; score: number; terms: string }
-    | undefined;
+  const hit = candidateRes!.results[0] as CandidateRow | undefined;
   if (hit && ranking) {
     return {
-      record: {
-        id: hit.id,
-        title: hit.title,
-        abstract: hit.abstract,
-        doi: hit.doi,
-        year: hit.year,
-        journal: hit.journal,
-        authors: JSON.parse(hit.authors) as string[],
-        suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
-        score: hit.score,
-        terms: JSON.parse(hit.terms) as string[],
-      },
+      record: nextRecordOf(hit),
       progress,
       consecutiveExclusions,
       mode: ranking.mode === "active" ? "active" : "prior",
@@ -318,6 +305,22 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
     return nextOf(app, review, userId, false);
   }
   return { record: null, progress, consecutiveExclusions, mode: null, estimatedRelevantRemaining: null, stopping };
+}
+
+/** The record `next` offers, from its candidate row (JSON columns parsed). */
+function nextRecordOf(hit: CandidateRow): NonNullable<ScreeningNext["record"]> {
+  return {
+    id: hit.id,
+    title: hit.title,
+    abstract: hit.abstract,
+    doi: hit.doi,
+    year: hit.year,
+    journal: hit.journal,
+    authors: JSON.parse(hit.authors) as string[],
+    suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
+    score: hit.score,
+    terms: JSON.parse(hit.terms) as string[],
+  };
 }
 
 type CandidateRow = {
@@ -373,18 +376,7 @@ async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, al
   const available = Number((availableRes!.results[0] as { n: number }).n);
   if (hit && ranking) {
     return {
-      record: {
-        id: hit.id,
-        title: hit.title,
-        abstract: hit.abstract,
-        doi: hit.doi,
-        year: hit.year,
-        journal: hit.journal,
-        authors: JSON.parse(hit.authors) as string[],
-        suggestion: hit.suggestion ? (JSON.parse(hit.suggestion) as ScreeningSuggestion) : null,
-        score: hit.score,
-        terms: JSON.parse(hit.terms) as string[],
-      },
+      record: nextRecordOf(hit),
       progress,
       consecutiveExclusions: 0,
       mode: ranking.mode === "active" ? "active" : "prior",
