@@ -163,6 +163,8 @@ test("changed settings become the search defaults; the profile asks guests to si
   await page.goto("/settings");
   await expect(page.getByLabel("Results per page")).toHaveValue("50");
 
+  // Leave the app before signing out underneath it: its session guard would navigate meanwhile.
+  await page.goto("about:blank");
   await page.context().clearCookies();
   await page.goto("/profile");
   await expect(page.getByText("Sign In Required")).toBeVisible();
