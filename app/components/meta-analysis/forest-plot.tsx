@@ -45,8 +45,9 @@ export interface ForestPlotProps {
 
 const WIDTH = 760;
 const LABEL_X = 8;
-const PLOT_X0 = 250;
-const PLOT_X1 = 520;
+/** The plot area's left and right edges in the SVG (px), shared by the subgroup forest plot. */
+export const PLOT_X0 = 250;
+export const PLOT_X1 = 520;
 const WEIGHT_X = 580;
 const EST_X = 752;
 const ROW = 22;
@@ -100,7 +101,6 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   const axisY = pooledY + ROW;
   const height = axisY + 44;
   const maxWeight = Math.max(0, ...studies.map((s) => (isFiniteNumber(s.weight) ? s.weight : 0)));
-  const ticks = ratio ? ratioTicks(lo, hi) : niceTicks(lo, hi, 5).map((v) => ({ value: v, label: formatTick(v) }));
   const nullX = x(0);
   const longName = effectLabel(measure, reportedMeasure);
   const heading = title ?? `Forest plot: ${longName}`;
@@ -209,21 +209,51 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
         </g>
       )}
 
-      <g data-testid="forest-axis">
-        <line x1={PLOT_X0} x2={PLOT_X1} y1={axisY} y2={axisY} stroke="#0f172a" />
-        {ticks.map((t) => (
-          <g key={t.label}>
-            <line x1={x(t.value)} x2={x(t.value)} y1={axisY} y2={axisY + 5} stroke="#0f172a" />
-            <text x={x(t.value)} y={axisY + 17} textAnchor="middle" fontSize={10} fill="#0f172a">
-              {t.label}
-            </text>
-          </g>
-        ))}
-        <text x={(PLOT_X0 + PLOT_X1) / 2} y={axisY + 34} textAnchor="middle" fontSize={11} fill="#334155">
-          {ratio ? `${longName} (log scale)` : longName}
-        </text>
-      </g>
+      <ForestAxis x={x} lo={lo} hi={hi} ratio={ratio} axisY={axisY} title={longName} titleDy={34} testId="forest-axis" />
     </svg>
+  );
+}
+
+/**
+ * A forest plot's x axis: the line from PLOT_X0 to PLOT_X1 at `axisY`, ticks (on the ratio scale for
+ * ratio measures, else about 5 round values between `lo` and `hi`) and the measure's name
+ * `titleDy` px below the axis.
+ */
+export function ForestAxis({
+  x,
+  lo,
+  hi,
+  ratio,
+  axisY,
+  title,
+  titleDy,
+  testId,
+}: {
+  x: (v: number) => number;
+  lo: number;
+  hi: number;
+  ratio: boolean;
+  axisY: number;
+  title: string;
+  titleDy: number;
+  testId?: string;
+}) {
+  const ticks = ratio ? ratioTicks(lo, hi) : niceTicks(lo, hi, 5).map((v) => ({ value: v, label: formatTick(v) }));
+  return (
+    <g data-testid={testId}>
+      <line x1={PLOT_X0} x2={PLOT_X1} y1={axisY} y2={axisY} stroke="#0f172a" />
+      {ticks.map((t) => (
+        <g key={t.label}>
+          <line x1={x(t.value)} x2={x(t.value)} y1={axisY} y2={axisY + 5} stroke="#0f172a" />
+          <text x={x(t.value)} y={axisY + 17} textAnchor="middle" fontSize={10} fill="#0f172a">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      <text x={(PLOT_X0 + PLOT_X1) / 2} y={axisY + titleDy} textAnchor="middle" fontSize={11} fill="#334155">
+        {ratio ? `${title} (log scale)` : title}
+      </text>
+    </g>
   );
 }
 

@@ -8,14 +8,12 @@ import {
   type StudyColumn,
   type SubgroupView,
 } from "~/lib/meta-analysis/explore";
-import { clampToAxis, formatTick, linearScale, niceTicks, paddedDomain, ratioTicks, squareSide, wrapText } from "~/lib/meta-analysis/plot-scale";
+import { clampToAxis, linearScale, paddedDomain, squareSide, wrapText } from "~/lib/meta-analysis/plot-scale";
 import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
-import { displayEstimate, ForestMarks, studyInterval } from "./forest-plot";
+import { displayEstimate, ForestAxis, ForestMarks, PLOT_X0, PLOT_X1, studyInterval } from "./forest-plot";
 
 const WIDTH = 760;
 const LABEL_X = 8;
-const PLOT_X0 = 250;
-const PLOT_X1 = 520;
 const WEIGHT_X = 580;
 const EST_X = 752;
 const ROW = 22;
@@ -53,7 +51,6 @@ export function SubgroupForestPlot({ id, a, view }: { id: string; a: OutcomeAnal
   const overallY = TOP + lines.length * ROW + ROW / 2;
   const axisY = overallY + ROW;
   const height = axisY + 66;
-  const ticks = ratio ? ratioTicks(lo, hi) : niceTicks(lo, hi, 5).map((v) => ({ value: v, label: formatTick(v) }));
   const name = effectName(a.measure, a.reportedMeasure);
   const longName = effectLabel(a.measure, a.reportedMeasure);
   const testText = subgroupTestText(r);
@@ -143,20 +140,7 @@ export function SubgroupForestPlot({ id, a, view }: { id: string; a: OutcomeAnal
           {displayEstimate(a.measure, a.estimate, a.ci_lb, a.ci_ub)}
         </text>
       </g>
-      <g>
-        <line x1={PLOT_X0} x2={PLOT_X1} y1={axisY} y2={axisY} stroke="#0f172a" />
-        {ticks.map((t) => (
-          <g key={t.label}>
-            <line x1={x(t.value)} x2={x(t.value)} y1={axisY} y2={axisY + 5} stroke="#0f172a" />
-            <text x={x(t.value)} y={axisY + 17} textAnchor="middle" fontSize={10} fill="#0f172a">
-              {t.label}
-            </text>
-          </g>
-        ))}
-        <text x={(PLOT_X0 + PLOT_X1) / 2} y={axisY + 32} textAnchor="middle" fontSize={11} fill="#334155">
-          {ratio ? `${longName} (log scale)` : longName}
-        </text>
-      </g>
+      <ForestAxis x={x} lo={lo} hi={hi} ratio={ratio} axisY={axisY} title={longName} titleDy={32} />
       <text x={LABEL_X} y={axisY + 54} fontSize={12} fill="#0f172a" data-testid="subgroup-test-line">
         {testText}
       </text>
