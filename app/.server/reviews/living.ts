@@ -7,8 +7,8 @@
  * Every run is recorded in review_updates (what ran, when, what it found, what failed); at most one
  * runs per review at a time, and a scheduled slot is claimed atomically so it runs once.
  */
-import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
-import { reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { reviewRecords, reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { sendEmail } from "../email/send";
 import { livingDigestEmail } from "../email/templates";
@@ -161,9 +161,9 @@ async function sendDigest(
     const ranking = await rerankReview(app, current);
     const head = new Set(ranking.ranked.slice(0, DIGEST_TOP).map(([id]) => id));
     const fresh = await app.db
-      .select({ id: sql<number>`id` })
-      .from(sql`review_records`)
-      .where(sql`review_id = ${review.id} and duplicate_of is null and source_id in (select value from json_each(${JSON.stringify(newSourceIds)}))`);
+      .select({ id: reviewRecords.id })
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), inArray(reviewRecords.sourceId, newSourceIds)));
     nearTop = fresh.filter((r) => head.has(r.id)).length;
   } catch (error) {
     console.error("living review: re-ranking for the digest failed", error);

@@ -4,7 +4,7 @@
  * κ (dual screening), whether the active-learning order was used, the extraction outcomes and the
  * corrections made to them, and how many studies have a RoB 2 assessment.
  */
-import { and, countDistinct, eq, like, sql } from "drizzle-orm";
+import { countDistinct, eq, like, sql } from "drizzle-orm";
 import { buildPrismaChecklist, type PrismaChecklist } from "~/lib/prisma-checklist";
 import { extractionEdits, reviewDecisions, reviewOutcomes, reviewRankings, riskOfBiasAssessments } from "../../../db/schema";
 import { reviewPrisma } from "./prisma";
@@ -35,7 +35,7 @@ export async function reviewPrismaChecklist(app: ReviewsApp, target: { userId: s
     app.db
       .select({ cells: sql<number>`count(distinct ${extractionEdits.studyKey} || '|' || ${extractionEdits.outcome} || '|' || ${extractionEdits.arm} || '|' || ${extractionEdits.field})`, editors: countDistinct(extractionEdits.userId) })
       .from(extractionEdits)
-      .where(and(like(extractionEdits.studyKey, editKeys))),
+      .where(like(extractionEdits.studyKey, editKeys)),
     reviewAgreement(app, target),
     app.db.select({ studies: countDistinct(riskOfBiasAssessments.recordId) }).from(riskOfBiasAssessments).where(eq(riskOfBiasAssessments.reviewId, review.id)),
   ]);
