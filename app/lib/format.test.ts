@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAuthors, formatPublicationDate, historyCountLabels } from "./format";
+import { formatAuthors, formatCount, formatPublicationDate, historyCountLabels } from "./format";
 
 describe("formatAuthors", () => {
   it("shows three authors then et al.", () => {
@@ -23,5 +23,16 @@ describe("historyCountLabels", () => {
     expect(historyCountLabels(2, 42_249)).toEqual(["2 records retrieved", "42,249 in the databases"]);
     expect(historyCountLabels(1, 1)).toEqual(["1 record retrieved"]);
     expect(historyCountLabels(25)).toEqual(["25 records retrieved"]);
+  });
+});
+
+describe("formatCount", () => {
+  it("groups thousands as en-US does, for every magnitude and sign", () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 21_390_004, -1200, -999]) {
+      expect(formatCount(n)).toBe(n.toLocaleString("en"));
+    }
+  });
+  it("drops a fraction rather than grouping its digits", () => {
+    expect(formatCount(12345.678)).toBe("12,345");
   });
 });

@@ -16,6 +16,17 @@ export function formatPublicationDate(date: string | null): string {
   return d ? `${Number(d)} ${month} ${y}` : `${month} ${y}`;
 }
 
+/**
+ * An integer count with English thousands separators, e.g. 42249 → "42,249", -1200 → "-1,200".
+ * Written without Intl/toLocaleString: the first Intl call on a page loads ICU's locale data, a
+ * main-thread task of tens of milliseconds on a phone, for a separator.
+ */
+export function formatCount(n: number): string {
+  const whole = Math.trunc(n);
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return whole < 0 ? `-${digits}` : digits;
+}
+
 /** Display names of the six databases (defined beside their ids, in ./search-params). */
 export { PROVIDER_LABELS } from "./search-params";
 
@@ -25,9 +36,9 @@ export { PROVIDER_LABELS } from "./search-params";
  * The second is omitted when unknown (undefined) or equal to the first.
  */
 export function historyCountLabels(resultCount: number, databaseTotal?: number): string[] {
-  const labels = [`${resultCount.toLocaleString("en")} ${resultCount === 1 ? "record" : "records"} retrieved`];
+  const labels = [`${formatCount(resultCount)} ${resultCount === 1 ? "record" : "records"} retrieved`];
   if (databaseTotal !== undefined && databaseTotal !== resultCount) {
-    labels.push(`${databaseTotal.toLocaleString("en")} in the databases`);
+    labels.push(`${formatCount(databaseTotal)} in the databases`);
   }
   return labels;
 }

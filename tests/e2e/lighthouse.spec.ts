@@ -11,11 +11,12 @@ requireSharedFixtures();
  * (scripts/lib/page-budget.mjs: 120 KB gzip, or a ratchet above today's size), on the home
  * page, a guest search with results from the replay server and a shared answer page — on the
  * suite's own server. Performance is timing-based (simulated throttling over the real CPU's
- * timings): a score under 95 is re-measured up to four more times and the page passes when one
+ * timings): each audit starts once the machine is quiet (waitForQuietCpu: the server done with
+ * earlier specs' background work), and a score under 95 is re-measured up to four more times and the page passes when one
  * run reaches 95 (a page that really regressed never does); bench/lighthouse prints the same figures.
  */
 test("/, /search and a shared answer score ≥ 95 in Lighthouse and stay within the JS budget", async ({ request, baseURL }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const created = await request.post("/api/shared-answers", {
     data: { ...SAMPLE_ANSWER, id: "e2e-lighthouse" },
     headers: { Origin: baseURL! },
@@ -35,7 +36,7 @@ test("/, /search and a shared answer score ≥ 95 in Lighthouse and stay within 
         const next = await auditPage(url, chromium.port);
         if (next.scores.performance > audit.scores.performance) audit = next;
       }
-      report.push(`${path}: ${JSON.stringify(audit.scores)} JS ${js.gzipBytes} B gzip in ${js.files} files (${audit.seconds.toFixed(1)} s)`);
+      report.push(`${path}: ${JSON.stringify(audit.scores)} JS ${js.gzipBytes} B gzip in ${js.files} files (${audit.seconds.toFixed(1)} s; CPU busy before it ${audit.cpuBusy === null ? "n/a" : `${Math.round(audit.cpuBusy * 100)}%`}, benchmark index ${audit.benchmarkIndex})`);
       for (const category of CATEGORIES) {
         expect(audit.scores[category], `${path} ${category} (below 1: ${audit.failing.join(" ")})`).toBeGreaterThanOrEqual(MIN_SCORE);
       }

@@ -24,6 +24,14 @@ test("results appear database by database, then merged; filters go to history an
   expect(page.url()).toContain("dateRange=last_10_years");
   await page.screenshot({ path: "tests/e2e/.artifacts/search-merged.png" });
 
+  // Scroll to top: hidden at the top, shown past 400 px, and it brings the page back.
+  await expect(page.getByTestId("scroll-top")).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 1200));
+  await expect(page.getByTestId("scroll-top")).toBeVisible();
+  await page.getByTestId("scroll-top").click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page.getByTestId("scroll-top")).toHaveCount(0);
+
   // History: the search is listed with its filter badge; Reload from another page runs it again.
   await page.goto("/");
   await page.getByRole("button", { name: "History" }).click();

@@ -5,7 +5,7 @@ import type { SearchResponse } from "~/.server/search/service";
 import type { ApiStudy } from "~/.server/studies/queries";
 import { lazyComponent } from "~/components/on-demand";
 import { StudyCard } from "~/components/study-card";
-import { PROVIDER_LABELS } from "~/lib/format";
+import { formatCount, PROVIDER_LABELS } from "~/lib/format";
 import { pageItems } from "~/lib/pagination";
 import { recordsToAdd } from "~/lib/reviews";
 import { smartSearchNote } from "~/lib/smart-search";
@@ -166,7 +166,7 @@ export function SearchResults(props: SearchResultsProps) {
             <p className="text-sm text-slate-600" data-testid="search-message">
               {results.message}
               {/* One database: its own total beyond the page; several: the message already counts the merged records. */}
-              {results.totalCount > 0 && Object.keys(results.providers).length === 1 && ` ${results.totalCount.toLocaleString("en")} records in total.`}
+              {results.totalCount > 0 && Object.keys(results.providers).length === 1 && ` ${formatCount(results.totalCount)} records in total.`}
             </p>
             {signedIn && recordsToAdd(results.providers) > 0 && (
               <Suspense fallback={null}>
