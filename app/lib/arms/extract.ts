@@ -1,7 +1,7 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
-import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
+import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem, sentenceSpans, stem, words } from "./text.ts";
 import {
   type ArmExtraction,
   type ArmField,
@@ -77,7 +77,7 @@ class ArmName {
     if (tokens.size === 0) return 0;
     let best = 0;
     for (const variant of this.variants) {
-      const hits = variant.filter((t) => tokens.has(t)).length;
+      const hits = variant.filter((t) => hasStem(tokens, t)).length;
       best = Math.max(best, hits / variant.length);
     }
     // A short group name whose every word is in the arm's longer name ("Estriol–lactobacilli" for "vaginal estriol plus viable Lactobacillus acidophilus").
@@ -157,8 +157,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
   const all = (arm: ArmName) => new Set(arm.variants.flat());
   const roles = {
-    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"],
-    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"],
+    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"].map(stem),
+    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"].map(stem),
   };
   const iAll = all(names.intervention);
   const cAll = all(names.comparator);
@@ -251,7 +251,7 @@ function outcomeScore(outcome: Outcome, text: string, tight = true): number {
   const set = new Set(present);
   let best = 0;
   for (const variant of outcome.variants) {
-    const hits = variant.filter((c) => set.has(c)).length;
+    const hits = variant.filter((c) => hasStem(set, c)).length;
     if (hits === 0) continue;
     const score = (hits / variant.length) * (tight ? 0.8 + (0.2 * hits) / present.length : 1);
     best = Math.max(best, score);

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { ABSTAIN_BELOW, extractArms, parseReport } from "./index.ts";
+import { sameStem, stem } from "./text.ts";
+
+/**
+ * Evidence items (ADR 0029): a number is given only when the arms, the outcome and the timepoint are
+ * each shown, the reading is the only one as good, and the group size comes from the values' own
+ * table. Every report below is invented, one per family of reports the rule serves.
+ */
+function pipeTable(caption: string, header: string[], rows: string[][]): string {
+  return ["::::table-wrap", "::: caption", caption, ":::", "", `| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`), "::::", ""].join("\n");
+}
+
+function ask(text: string, intervention: string, comparator: string, outcome: string, abstainBelow?: number) {
+  return extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome }, abstainBelow === undefined ? {} : { abstainBelow });
+}
+
+describe("confidence is the share of evidence items shown", () => {
+  // Family: outcome tables with one column per named arm, n in the header, 'mean (SD)' cells.
+  const named = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Velatrin (n = 48)", "Placebo (n = 50)"], [["Pain score (0-10)", "3.1 (1.2)", "4.6 (1.5)"]]);
+
+  it("gives a value with every item shown at confidence 1 and lists the items in the reason", () => {
+    const r = ask(`Results.\n\n${named}`, "velatrin", "placebo", "pain score");
+    expect(ABSTAIN_BELOW).toBe(1);
+    expect(r.intervention).toMatchObject({ mean: 3.1, sd: 1.2, groupSize: 48 });
+    expect(r.confidence?.comparator.sd).toBe(1);
+    expect(r.reason?.intervention.mean).toMatch(/\[4\/4 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading\]/);
+  });
+
+  // Family: two-arm tables whose columns say only "Intervention" / "Control" (the arm's role, not its name).
+  it("withholds values in columns that name only the arm's role, with the missing item and the candidate", () => {
+    const roles = pipeTable("Table 3. Outcomes at 6 months", ["Outcome", "Intervention (n = 30)", "Control (n = 31)"], [["Self-efficacy", "21.4 ± 6.2", "18.0 ± 5.9"]]);
+    const r = ask(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toContain("missing: arms: a label names only the arm's role");
+    expect(r.candidates?.some((q) => q.text.includes("21.4"))).toBe(true);
+    expect(ask(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy", 0).intervention.mean).toBe(21.4);
+  });
+
+  // Family: reports giving the same outcome in two tables (main and per-protocol, or two subgroups) with other numbers.
+  it("withholds a value when another reading as good gives other numbers, naming where", () => {
+    const second = pipeTable("Table 4. Per-protocol outcomes at 12 weeks", ["Outcome", "Velatrin (n = 40)", "Placebo (n = 44)"], [["Pain score (0-10)", "2.9 (1.1)", "4.7 (1.4)"]]);
+    const r = ask(`Results.\n\n${named}\n\n${second}`, "velatrin", "placebo", "pain score");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toMatch(/single reading: no — Table 4.* gives other numbers|single reading: no — Table 2.* gives other numbers/);
+  });
+
+  it("does not count the same numbers stated twice (a table and the text) as a rival", () => {
+    const text = `Results.\n\n${named}\n\nPain score was 3.1 (SD 1.2) with velatrin and 4.6 (SD 1.5) with placebo.`;
+    expect(ask(text, "velatrin", "placebo", "pain score").intervention.mean).toBe(3.1);
+  });
+
+  // Family: tables with several follow-up columns and no column marked as the end of treatment.
+  it("gives the column labelled post-treatment when the question names no time, and withholds a last column chosen by position", () => {
+    const post = pipeTable("Table 2. Weight", ["Outcome", "Diet baseline", "Control baseline", "Diet post-treatment", "Control post-treatment"], [["Body weight (kg)", "84.0 ± 9.0", "83.2 ± 8.7", "78.4 ± 8.8", "82.0 ± 9.1"]]);
+    const r = ask(`Results.\n\n${post}`, "diet", "control", "body weight");
+    expect(r.intervention.mean).toBe(78.4);
+    expect(r.reason?.intervention.mean).toContain("the post-treatment timepoint");
+    const byPosition = pipeTable("Table 2. Weight by visit", ["Outcome", "Diet 4 weeks", "Control 4 weeks", "Diet 12 weeks", "Control 12 weeks"], [["Body weight (kg)", "81.0 ± 9.0", "82.2 ± 8.7", "78.4 ± 8.8", "82.0 ± 9.1"]]);
+    expect(ask(`Results.\n\n${byPosition}`, "diet", "control", "body weight").intervention.mean).toBeNull();
+  });
+
+  // Family: a question naming a time the report's single-time table does not show.
+  it("withholds a value when the question's timepoint is not shown", () => {
+    const r = ask(`Results.\n\n${named}`, "velatrin", "placebo", "pain score at 6 months");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toContain("timepoint: the question's (6m) not shown");
+    expect(ask(`Results.\n\n${named}`, "velatrin", "placebo", "pain score at 12 weeks").intervention.mean).toBe(3.1);
+  });
+
+  // Family: results paragraphs glued to figure markup by the converter (one long "sentence").
+  it("withholds numbers from a run of text that is not one sentence", () => {
+    const glued = `Results.\n\nThe groups were comparable. <figure> <p><img src="" /></p> <figcaption>Duration of block</figcaption> </figure> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    const r = ask(glued, "clonidine", "saline", "duration of analgesia");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toContain("not one sentence");
+    const clean = `Results.\n\nThe duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    expect(ask(clean, "clonidine", "saline", "duration of analgesia").intervention.mean).toBe(878.3);
+  });
+
+  // Family: group sizes only in the methods' randomisation sentence, the outcome table giving none.
+  it("does not give an n stated only in the text (randomised, not analysed), but gives the row's values", () => {
+    const noN = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Velatrin", "Placebo"], [["Pain score (0-10)", "3.1 (1.2)", "4.6 (1.5)"]]);
+    const r = ask(`Methods.\n\nWe randomised 98 patients: 48 to velatrin and 50 to placebo.\n\nResults.\n\n${noN}`, "velatrin", "placebo", "pain score");
+    expect(r.intervention.mean).toBe(3.1);
+    expect(r.intervention.groupSize).toBeNull();
+    expect(r.reason?.intervention.groupSize).toContain("n: stated in the text");
+  });
+});
+
+describe("matching by meaning: stemming and spelling variants (Porter stemmer, Levenshtein)", () => {
+  it("stems with Porter and joins British and American spellings", () => {
+    expect(stem("infections")).toBe(stem("infection"));
+    expect(stem("haemoglobin")).toBe(stem("hemoglobin"));
+    expect(stem("hospitalisation")).toBe(stem("hospitalization"));
+    expect(stem("oedema")).toBe(stem("edema"));
+    expect(stem("behaviour")).toBe(stem("behavior"));
+    expect(stem("lactobacilli")).toBe(stem("Lactobacillus"));
+    expect(stem("hypertension")).not.toBe(stem("hypotension"));
+  });
+
+  it("allows one slip in long stems but never across hyper-/hypo-", () => {
+    expect(sameStem("paracetamol", "paracetomol")).toBe(true);
+    expect(sameStem(stem("hyperglycaemia"), stem("hypoglycaemia"))).toBe(false);
+    expect(sameStem("insulin", "inulin")).toBe(false);
+  });
+
+  // Family: British-spelled reports asked about in American spelling.
+  it("reads a British-spelled row for an American-spelled outcome", () => {
+    const table = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Ferrovin (n = 40)", "Placebo (n = 41)"], [["Haemoglobin (g/dl)", "12.1 (1.0)", "11.2 (1.1)"]]);
+    const r = ask(`Results.\n\n${table}`, "ferrovin", "placebo", "hemoglobin");
+    expect(r.intervention).toMatchObject({ mean: 12.1, sd: 1, groupSize: 40 });
+  });
+});
