@@ -79,12 +79,16 @@ describe("confidence is the share of evidence items shown", () => {
   });
 
   // Family: group sizes only in the methods' randomisation sentence, the outcome table giving none.
-  it("does not give an n stated only in the text (randomised, not analysed), but gives the row's values", () => {
+  it("gives the arm's n stated in the text only when the text states one n for the arm (no dropouts), saying so", () => {
     const noN = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Velatrin", "Placebo"], [["Pain score (0-10)", "3.1 (1.2)", "4.6 (1.5)"]]);
-    const r = ask(`Methods.\n\nWe randomised 98 patients: 48 to velatrin and 50 to placebo.\n\nResults.\n\n${noN}`, "velatrin", "placebo", "pain score");
-    expect(r.intervention.mean).toBe(3.1);
-    expect(r.intervention.groupSize).toBeNull();
-    expect(r.reason?.intervention.groupSize).toContain("n: stated in the text");
+    const one = ask(`Methods.\n\nWe randomised 98 patients: 48 to velatrin and 50 to placebo.\n\nResults.\n\n${noN}`, "velatrin", "placebo", "pain score");
+    expect(one.intervention).toMatchObject({ mean: 3.1, groupSize: 48 });
+    expect(one.reason?.intervention.groupSize).toContain("n: the arm's only group size stated in the text");
+    const dropouts = `Methods.\n\nWe randomised 98 patients: 48 to velatrin and 50 to placebo.\n\nResults.\n\nIn the end, 41 patients in the velatrin group (n = 41) and 47 in the placebo group (n = 47) were analysed; 48 to velatrin had been allocated.\n\n${noN}`;
+    const two = ask(dropouts, "velatrin", "placebo", "pain score");
+    expect(two.intervention.mean).toBe(3.1);
+    expect(two.intervention.groupSize).toBeNull();
+    expect(two.reason?.intervention.groupSize).toContain("the text states more than one n for the arm");
   });
 });
 

@@ -821,6 +821,8 @@ interface SizeFact {
   quote: ArmQuote;
   /** "text": stated with the arm in the report's text (randomised or analysed); "tables": the most frequent n over the arm's columns in the report's tables. */
   origin: "text" | "tables";
+  /** How many different n the text states for the arm (randomised and analysed numbers differ when some dropped out). */
+  distinct?: number;
 }
 
 /** A label or sentence shortened for a reason string. */
@@ -910,7 +912,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
     let bestCount = 0;
     for (const [n, entry] of counts) {
       if (entry.count > bestCount) {
-        best = { n, quote: entry.quote, origin: "text" };
+        best = { n, quote: entry.quote, origin: "text", distinct: counts.size };
         bestCount = entry.count;
       }
     }
@@ -1227,8 +1229,17 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
     let n = s.groupSize ?? data.groupSize ?? sizes[arm]?.n ?? null;
     const nQuote: ArmQuote | null = s.groupSize !== undefined ? { ...data.quote, field: "groupSize" } : data.groupSizeQuote ?? sizes[arm]?.quote ?? null;
     const nOrigin: "cell" | "header" | "table" | "text" | "tables" = s.groupSize !== undefined ? "cell" : data.groupSize !== null ? data.groupSizeOrigin ?? "table" : sizes[arm]?.origin ?? "tables";
-    const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
-    const nCheck: Check = { ok: nShown, what: nShown ? "n: read in the same table as the values" : `n: ${nOrigin === "text" ? "stated in the text" : "taken from other tables"}, not with the outcome's values` };
+    // The text's n stands in for the outcome's only when it is the one n the text states for the arm (no dropouts to tell randomised from analysed).
+    const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
+    const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
+    const nCheck: Check = {
+      ok: nShown,
+      what: nShown
+        ? nOrigin === "text"
+          ? "n: the arm's only group size stated in the text (the outcome's table gives none)"
+          : "n: read in the same table as the values"
+        : `n: ${nOrigin === "text" ? "stated in the text" : "taken from other tables"}, not with the outcome's values${nOrigin === "text" && !textOnly ? " (the text states more than one n for the arm)" : ""}`,
+    };
     if (candidate.kind === "count") {
       if (s.events !== undefined) {
         if (n !== null && s.events > n) return null;
