@@ -24,7 +24,16 @@ describe("confidence is the share of evidence items shown", () => {
     expect(ABSTAIN_BELOW).toBe(1);
     expect(r.intervention).toMatchObject({ mean: 3.1, sd: 1.2, groupSize: 48 });
     expect(r.confidence?.comparator.sd).toBe(1);
-    expect(r.reason?.intervention.mean).toMatch(/\[4\/4 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading\]/);
+    expect(r.reason?.intervention.mean).toMatch(/\[5\/5 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading; statistic: a mean\]/);
+    expect(r.reason?.intervention.groupSize).toMatch(/\[5\/5 evidence items; .*n: read in the same table as the values\]/);
+  });
+
+  // Family: safety tables of bare numbers asked about with an outcome that does not say what kind of data it is.
+  it("withholds a bare number as a mean when nothing says it is one (it may be a count)", () => {
+    const bare = pipeTable("Table 3. Safety at 12 weeks", ["Finding", "Velatrin (n = 48)", "Placebo (n = 50)"], [["Dizziness", "4", "2"]]);
+    const r = ask(`Results.\n\n${bare}`, "velatrin", "placebo", "dizziness");
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.mean).toContain("statistic: a bare number that may be a count");
   });
 
   // Family: two-arm tables whose columns say only "Intervention" / "Control" (the arm's role, not its name).
@@ -114,5 +123,36 @@ describe("matching by meaning: stemming and spelling variants (Porter stemmer, L
     const table = pipeTable("Table 2. Outcomes at 12 weeks", ["Outcome", "Ferrovin (n = 40)", "Placebo (n = 41)"], [["Haemoglobin (g/dl)", "12.1 (1.0)", "11.2 (1.1)"]]);
     const r = ask(`Results.\n\n${table}`, "ferrovin", "placebo", "hemoglobin");
     expect(r.intervention).toMatchObject({ mean: 12.1, sd: 1, groupSize: 40 });
+  });
+});
+
+describe("dose-ranging tables (invented report)", () => {
+  // Family: rising-dose trials; one column per dose under a spanning "Treatment (mg drug)" header, placebo last,
+  // written by pandoc as a simple table whose dose row sits one column left (its stub cell is blank).
+  const doseTable = [
+    "::::table-wrap",
+    "::: caption",
+    "Adverse events by treatment",
+    ":::",
+    "",
+    "  Adverse event   Treatment (mg velatrin)                    ",
+    "  --------------- ------------------------ ---- ----- ---------",
+    "  1               10                       50   Placebo         ",
+    "  Headache        0                        1    3     2         ",
+    "  Nausea          0                        0    2     1         ",
+    "",
+    "::::",
+    "",
+  ].join("\n");
+
+  it("reads the dose row as a header, shifted back under its columns, and gives each dose its own column", () => {
+    const report = parseReport(`Results.\n\n${doseTable}`, "markdown");
+    expect(report.tables[0].header[1]).toEqual(["", "1", "10", "50", "Placebo"]);
+    const at10 = extractArms(report, { intervention: "velatrin 10 mg", comparator: "placebo", outcome: "headache events" });
+    expect(at10.intervention.events).toBe(1);
+    expect(at10.comparator.events).toBe(2);
+    const at50 = extractArms(report, { intervention: "velatrin doses of 50 mg", comparator: "placebo", outcome: "patients with nausea" });
+    expect(at50.intervention.events).toBe(2);
+    expect(at50.reason?.intervention.events).toContain('columns "Treatment (mg velatrin) 50" / "Treatment (mg velatrin) Placebo"');
   });
 });

@@ -1262,7 +1262,10 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       if (s.mean === undefined) return null;
       v.mean = s.mean;
       quotes.push({ ...data.quote, field: "mean" });
-      put(arm, "mean", [], `read at ${readAt}`);
+      // A bare number with no spread beside it is a mean only when a label or the question says the outcome is measured (it may be a count).
+      const bare = s.sd === undefined && s.se === undefined && s.ciLow === undefined;
+      const measured = !bare || outcome.typeGuess === "continuous" || /\b(mean|average|median|score)\b/i.test(candidate.where);
+      put(arm, "mean", [{ ok: measured, what: measured ? "statistic: a mean" : "statistic: a bare number that may be a count (no SD, no label saying mean)" }], `read at ${readAt}`);
       if (s.sd !== undefined) {
         v.sd = s.sd;
         quotes.push({ ...data.quote, field: "sd" });

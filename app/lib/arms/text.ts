@@ -13,7 +13,7 @@ const STOP = new Set(
 );
 
 /** Words that describe an arm's role rather than its content ("group", "arm", "received"). */
-const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n".split(" ");
+const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n dose doses dosage".split(" ");
 
 const SYNONYMS: string[][] = [
   ["death", "mortality", "died", "dead", "deaths", "fatal", "fatality"],
