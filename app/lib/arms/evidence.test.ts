@@ -156,3 +156,41 @@ describe("dose-ranging tables (invented report)", () => {
     expect(at50.reason?.intervention.events).toContain('columns "Treatment (mg velatrin) 50" / "Treatment (mg velatrin) Placebo"');
   });
 });
+
+describe("arms named by position (invented reports)", () => {
+  // Family: trials that define "group I / group II" (or "Group A / Group B") in the methods and use only those names after.
+  const methods = "Methods.\n\nPatients were divided into two groups. In group I (60 people) intravenous lidocaine was administered and in group II (60 people) intravenous morphine was given.";
+
+  it("reads a sentence naming the groups by position, and shows the definition in the reason", () => {
+    const text = `${methods}\n\nResults.\n\nThe mean pain score at 30 minutes was 2.1 ± 1.0 in group I and 3.4 ± 1.5 in group II.`;
+    const r = extractArms(parseReport(text, "markdown"), { intervention: "intravenous lidocaine", comparator: "intravenous morphine", outcome: "pain score at 30 minutes" });
+    expect(r.intervention).toMatchObject({ mean: 2.1, sd: 1 });
+    expect(r.comparator).toMatchObject({ mean: 3.4, sd: 1.5 });
+    expect(r.reason?.intervention.mean).toContain('"group I" is the intervention: "group I (60 people) intravenous lidocaine was administered');
+  });
+
+  it("reads table columns headed by position, and gives the longer name its position when both names fit", () => {
+    const defs = "Methods.\n\nGroup I: ropivacaine + normal saline. Group II: ropivacaine + clonidine diluted in normal saline.";
+    const table = pipeTable("Table 2. Block characteristics", ["Variable", "Group I (n = 30)", "Group II (n = 30)"], [["Duration of analgesia (min)", "613.1 ± 51.8", "878.3 ± 90.0"]]);
+    const r = extractArms(parseReport(`${defs}\n\nResults.\n\n${table}`, "markdown"), { intervention: "ropivacaine + clonidine with saline", comparator: "ropivacaine + saline", outcome: "duration of analgesia" });
+    expect(r.intervention).toMatchObject({ mean: 878.3, sd: 90, groupSize: 30 });
+    expect(r.comparator).toMatchObject({ mean: 613.1, sd: 51.8, groupSize: 30 });
+  });
+
+  it("does not take a position that no definition ties to an arm", () => {
+    const table = pipeTable("Table 2. Outcomes", ["Variable", "Group A (n = 30)", "Group B (n = 30)"], [["Pain score", "2.1 ± 1.0", "3.4 ± 1.5"]]);
+    const r = extractArms(parseReport(`Results.\n\n${table}`, "markdown"), { intervention: "lidocaine", comparator: "morphine", outcome: "pain score" });
+    expect(r.intervention.mean).toBeNull();
+  });
+});
+
+describe("prose: the outcome named with its numbers (invented report)", () => {
+  // Family: results sentences that give one outcome's counts and mention another outcome after them.
+  it("does not give counts to an outcome named only after the sentence's numbers", () => {
+    const text = "Results.\n\n45 patients (75%) with velatrin and 30 patients (50%) with placebo responded at the end of the study, and there were significant differences in pain relief.";
+    const r = extractArms(parseReport(text, "markdown"), { intervention: "velatrin", comparator: "placebo", outcome: "pain relief" });
+    expect(r.intervention.events).toBeNull();
+    const response = extractArms(parseReport(text, "markdown"), { intervention: "velatrin", comparator: "placebo", outcome: "response" });
+    expect(response.intervention.events).toBe(45);
+  });
+});

@@ -68,7 +68,19 @@ class ArmName {
    * 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a
    * word; 0.45 when the label is only the arm's generic role ("Intervention", "Control group").
    */
+  /**
+   * Position names the report defines for this arm ("group I", "Group A"): the label as written and the
+   * defining quote. A label naming the position names the arm.
+   */
+  positions: { re: RegExp; label: string; quote: string }[] = [];
+
+  /** The position name in `text` and its definition, when the text names the arm by its position. */
+  positionIn(text: string): { label: string; quote: string } | null {
+    return this.positions.find((p) => p.re.test(text)) ?? null;
+  }
+
   score(label: string): number {
+    if (this.positions.length && this.positionIn(label)) return 1;
     const labelWords = words(label);
     for (const short of this.shortForms) {
       if (labelWords.some((w) => w === short || w === `${short}s`)) return 1;
@@ -97,6 +109,11 @@ class ArmName {
   /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
+    for (const p of this.positions) {
+      const re = new RegExp(p.re.source, "g");
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
+    }
     const all = wordsAt(text);
     const ownTokens = this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
     all.forEach((w, k) => {
@@ -108,7 +125,7 @@ class ArmName {
       }
       if (hit) out.push({ start: w.start, end: w.end });
     });
-    return out;
+    return out.sort((a, b) => a.start - b.start);
   }
 
   /** Share of the label's tokens that the best-matching variant covers (breaks ties between "acupuncture" and "sham acupuncture"). */
@@ -151,6 +168,46 @@ function overlap(a: string[], b: string[]): number {
   if (a.length === 0) return 0;
   const set = new Set(b);
   return a.filter((t) => set.has(t)).length / a.length;
+}
+
+const POSITION = /\b([Gg]roup|[Aa]rm)\s+(I{1,3}|IV|[A-D]|[1-4])\b(?![\w-])/g;
+
+/**
+ * Arms named by position (family: trials whose tables and results say "group I / group II" or
+ * "Group A / Group B" after defining them in the methods, "In group I (120 people) intravenous
+ * lidocaine was administered", "Group II: ropivacaine + clonidine"): the text from a position name to
+ * the next one (at most 160 characters, within its sentence) is its definition; the position is an
+ * arm's when that text names the arm fully and the other arm less (when both are named fully, the arm
+ * with the longer name, whose words include the other's). The first definition of each position counts.
+ */
+function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
+  const seen = new Set<string>();
+  const all = [...text.matchAll(POSITION)];
+  for (const [k, m] of all.entries()) {
+    const key = `${m[1].toLowerCase()} ${m[2].toUpperCase()}`;
+    if (seen.has(key)) continue;
+    const start = (m.index ?? 0) + m[0].length;
+    const next = all[k + 1]?.index ?? text.length;
+    let window = text.slice(start, Math.min(next, start + 160));
+    const stop = /[.;](?=\s+[A-Z])/.exec(window);
+    if (stop) window = window.slice(0, stop.index);
+    if (!/[A-Za-z]{4,}/.test(window)) continue;
+    seen.add(key);
+    const si = names.intervention.score(window);
+    const sc = names.comparator.score(window);
+    let arm: ArmKey | null = null;
+    if (si >= 0.99 && sc < 0.99) arm = "intervention";
+    else if (sc >= 0.99 && si < 0.99) arm = "comparator";
+    else if (si >= 0.99 && sc >= 0.99) {
+      const li = names.intervention.variants[0]?.length ?? 0;
+      const lc = names.comparator.variants[0]?.length ?? 0;
+      if (li !== lc) arm = li > lc ? "intervention" : "comparator";
+    }
+    if (!arm) continue;
+    const other = arm === "intervention" ? "comparator" : "intervention";
+    if (names[other].positions.some((p) => p.label.toLowerCase() === key.toLowerCase())) continue;
+    names[arm].positions.push({ re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`), label: key, quote: clip(`${m[0]}${window}`, 120) });
+  }
 }
 
 function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
@@ -1010,15 +1067,25 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
             if (otherValues.length === 1) {
               const zeroStats: CellStats = { kind: "count", events: 0 };
               const pieces = { [arm]: { stats: zeroStats, start: zero.index, end: near.end }, [other]: otherValues[0] } as Record<ArmKey, ProseValue>;
-              out.push(proseCandidate(pieces, span.start, text, score, sentence, armScore));
+              out.push(proseCandidate(pieces, span.start, text, clauseScore(outcome, sentence, pieces, score), sentence, armScore));
             }
           }
         }
       }
-      if (assigned) out.push(proseCandidate(assigned, span.start, text, score, sentence, armScore));
+      if (assigned) out.push(proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore));
     }
   }
   return out;
+}
+
+/**
+ * The outcome match of the part of a sentence that holds its numbers: from the sentence start to 40
+ * characters past the last value read ("108 patients in group I responded …, and there were differences
+ * in pain relief" names response with its numbers, not pain relief). Never above the whole sentence's.
+ */
+function clauseScore(outcome: Outcome, sentence: string, pieces: Record<ArmKey, ProseValue>, whole: number): number {
+  const end = Math.max(pieces.intervention.end, pieces.comparator.end) + 40;
+  return Math.min(whole, outcomeScore(outcome, sentence.slice(0, end), false));
 }
 
 function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number, sentence: string, armScore: number): Candidate {
@@ -1369,6 +1436,7 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
+  definePositions(report.text, names);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
   const fromTables = tableSizeFallback(report, names);
@@ -1380,6 +1448,10 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
+    for (const arm of ARMS) {
+      const position = names[arm].positionIn(candidate.where);
+      if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+    }
     const result = finalise(candidate, sizes, outcome);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
