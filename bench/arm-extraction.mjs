@@ -15,7 +15,9 @@
  * reports not locked in bench/arm-extraction-split.json). `--split` runs the open and the locked part
  * and prints their figures side by side (binary and continuous exact match, value precision, numbers
  * given, ms/question); each --split run is appended to the split file's `lockedRuns`, so the number
- * of times the locked part was measured is on record. ARM_BENCH_VERBOSE=1 lists per-question answers
+ * of times the locked part was measured is on record. `--folds` adds per-fold figures of the open part
+ * (bench/arm-extraction-folds.json); ARM_BENCH_ERRORS=1 (or "all": abstention off) lists wrong values with
+ * their reasons, ARM_BENCH_FOLD=A or B only that fold's. ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
@@ -29,10 +31,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 function parseArgs(argv) {
-  const args = { json: null, questions: null, reports: null, split: false };
+  const args = { json: null, questions: null, reports: null, split: false, folds: false };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--json") args.json = argv[++i];
     else if (argv[i] === "--split") args.split = true;
+    else if (argv[i] === "--folds") args.folds = true;
     else if (argv[i] === "--reports") args.reports = argv[++i];
     else if (!args.questions) args.questions = argv[i];
     else throw new Error(`Unexpected argument ${argv[i]}`);
@@ -47,7 +50,7 @@ function parseArgs(argv) {
     args.reports ??= join(dev, "reports");
     return args;
   }
-  if (args.split) throw new Error("--split runs ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
+  if (args.split || args.folds) throw new Error("--split and --folds run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
   args.reports ??= dirname(resolve(args.questions));
   return args;
 }
@@ -63,6 +66,51 @@ function sharedParts(dir) {
   const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
   const open = all.filter((q) => !locked.has(q.pmcid));
   return { split, open, openTrain: open.filter((q) => !devIds.has(q.pmcid)), locked: all.filter((q) => locked.has(q.pmcid)) };
+}
+
+const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
+
+/** mulberry32: a seeded uniform generator in [0, 1) (the same draws on every run). */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Cross-validation folds inside the open part (bench/arm-extraction-folds.json: seed and fold count):
+ * the sorted open pmcids, Fisher–Yates shuffled by mulberry32(seed), dealt round-robin into the folds.
+ * A rule is built while looking at one fold and kept only when the other folds do not lose precision.
+ */
+function openFolds(open) {
+  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  const ids = [...new Set(open.map((q) => q.pmcid))].sort();
+  const rand = mulberry32(spec.seed);
+  for (let i = ids.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(rand() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const folds = Array.from({ length: spec.folds }, () => new Set());
+  ids.forEach((id, i) => folds[i % spec.folds].add(id));
+  return folds.map((set, k) => ({ name: `fold ${String.fromCharCode(65 + k)}`, questions: open.filter((q) => set.has(q.pmcid)) }));
+}
+
+/** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */
+function printErrors(scored) {
+  for (const { reference, result, q } of scored) {
+    for (const arm of ["intervention", "comparator"]) {
+      for (const field of ["events", "groupSize", "mean", "sd"]) {
+        const got = result[arm][field];
+        if (got === null || got === undefined || same(reference[arm][field], got)) continue;
+        console.log(`${q.id} ${q.pmcid} [${q.outcome} | ${q.intervention} vs ${q.comparator}] ${arm}.${field} got ${got} ref ${reference[arm][field]} conf ${(result.confidence?.[arm]?.[field] ?? 0).toFixed(2)}\n    ${result.reason?.[arm]?.[field] ?? ""}`);
+      }
+    }
+  }
 }
 
 async function loadCore() {
@@ -250,12 +298,13 @@ function printCalibration(scored) {
         values.push({ conf, ok });
         add(bins, Math.min(9, Math.floor(conf * 10)) / 10, ok);
         const reason = result.reason?.[arm]?.[field] ?? "";
-        const cls = `${field === "groupSize" ? "n" : "value"}: ${reason.startsWith("derived") ? "derived" : reason.startsWith("read at the sentence") ? "prose" : reason.startsWith("read at") ? "table" : reason.replace(/\(".*$/, "").slice(0, 50)}`;
+        const missing = /missing: ([^\]]*)\]/.exec(reason)?.[1].split("; ").map((m) => m.replace(/\s*\(.*$|\s+—.*$/, "")).join(" + ") ?? "none";
+        const cls = `${field === "groupSize" ? "n" : "value"} ${reason.startsWith("derived") ? "derived" : reason.startsWith("read at the sentence") ? "prose" : reason.startsWith("read at") ? "table" : "other"} — missing: ${missing}`;
         add(classes, cls, ok);
       }
     }
   }
-  console.log("calibration (open training reports, no abstention): confidence bin → precision (values)");
+  console.log("calibration (no abstention): confidence bin → precision (values)");
   for (const [k, e] of [...bins.entries()].sort((a, b) => a[0] - b[0])) console.log(`  ${k.toFixed(1)}–${(k + 0.1).toFixed(1)}  ${(e.right / e.n).toFixed(3)}  (${e.n})`);
   console.log("by evidence class:");
   for (const [k, e] of [...classes.entries()].sort((a, b) => b[1].n - a[1].n)) console.log(`  ${(e.right / e.n).toFixed(3)} (${e.n})  ${k}`);
@@ -311,9 +360,23 @@ async function main() {
     // "open" is dev + open train; "open (train)" leaves out the 10 dev reports the first rules were built on.
     const parts = { open: { ...runQuestions(core, open, args.reports), questions: open }, "open (train)": { ...runQuestions(core, openTrain, args.reports), questions: openTrain } };
     if (args.split) parts.locked = { ...runQuestions(core, locked, args.reports), questions: locked };
+    if (args.folds) for (const fold of openFolds(open)) parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
+    if (process.env.ARM_BENCH_ERRORS) {
+      const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0 } : {};
+      const only = process.env.ARM_BENCH_FOLD;
+      const pool = only ? openFolds(open).find((f) => f.name === `fold ${only}`)?.questions ?? [] : open;
+      printErrors(runQuestions(core, pool, args.reports, abstain).scored);
+    }
     if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);
     // Calibrated on the open training reports only: the dev reports were built on, so their evidence classes look better than unseen reports'.
-    if (process.env.ARM_BENCH_CALIBRATION) printCalibration(runQuestions(core, openTrain, args.reports, { abstainBelow: 0 }).scored);
+    if (process.env.ARM_BENCH_CALIBRATION) {
+      // Per fold (bench/arm-extraction-folds.json), or the open training reports: a check is relaxed only if it holds on every fold.
+      const pools = process.env.ARM_BENCH_CALIBRATION === "folds" ? openFolds(open) : [{ name: "open (train)", questions: openTrain }];
+      for (const pool of pools) {
+        console.log(`== ${pool.name}`);
+        printCalibration(runQuestions(core, pool.questions, args.reports, { abstainBelow: 0 }).scored);
+      }
+    }
     console.log(`arm extraction, ../shared/extraction-arms: open part ${new Set(open.map((q) => q.pmcid)).size} reports${args.split ? `, locked part ${split.locked.length} reports (seed ${split.seed})` : " (--split adds the locked part)"}; "open (train)" = open part without the 10 dev reports`);
     printSideBySide(parts);
     if (args.split) {

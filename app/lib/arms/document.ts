@@ -120,6 +120,12 @@ function buildTable(
   while (headerCount < full.length && isHeader[headerCount]) headerCount += 1;
   if (headerCount === 0) headerCount = 1;
   while (headerCount < full.length - 1 && isSubHeader(full[headerCount])) headerCount += 1;
+  if (headerCount < full.length - 1 && isDoseRow(full[headerCount - 1], full[headerCount])) {
+    // Pandoc writes the dose row of a simple table one column left when its stub cell is blank.
+    const row = full[headerCount];
+    if (/^\d/.test(row[0]) && row[width - 1] === "") full[headerCount] = ["", ...row.slice(0, width - 1)];
+    headerCount += 1;
+  }
   const header = spreadSpans(full.slice(0, headerCount), width);
   const body = full.slice(headerCount).filter((row) => row.some((cell) => cell !== ""));
   return {
@@ -171,6 +177,22 @@ function spreadSpans(header: string[][], width: number): string[][] {
     }
     return out;
   });
+}
+
+/** A spanning header cell naming a dose and its unit ("Treatment (mg macitentan)", "Dose, mg/kg"). */
+const DOSE_LABEL = /\b(mg|µg|μg|mcg|ng|g|ml|iu|units?)(\/(kg|day|d|m2))?\b|\bdos(e|es|age|ing)\b/i;
+
+/**
+ * Dose-ranging tables (family: rising-dose and dose-finding trials; one column per dose under a spanning
+ * "Treatment (mg drug)" header, placebo beside them): the first body row holding only bare doses and
+ * group words ("Placebo", "Total") is a header row, under a header row whose one label names a dose.
+ */
+function isDoseRow(above: string[], row: string[]): boolean {
+  const labels = above.slice(1).filter(Boolean);
+  if (labels.length !== 1 || !DOSE_LABEL.test(labels[0])) return false;
+  const cells = row.filter(Boolean);
+  const doses = cells.filter((cell) => /^\d+(\.\d+)?\s*(mg|µg|μg|mcg|g|ml|iu)?$/i.test(cell)).length;
+  return doses >= 2 && cells.every((cell) => /^\d+(\.\d+)?\s*(mg|µg|μg|mcg|g|ml|iu)?$/i.test(cell) || /^(placebo|control|vehicle|total|all|overall)\b/i.test(cell));
 }
 
 /** A body row that only names statistics ("n", "(%)", "Mean", "SD") continues the header. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { extractArms, parseReport, type ReportFormat } from "./index.ts";
 
 function run(text: string, format: ReportFormat, intervention: string, comparator: string, outcome: string) {
-  return extractArms(parseReport(text, format), { intervention, comparator, outcome });
+  // Reading families: what is read, with abstention off (abstention itself is tested in confidence.test.ts).
+  return extractArms(parseReport(text, format), { intervention, comparator, outcome }, { abstainBelow: 0 });
 }
 
 describe("prose notations (invented sentences)", () => {

@@ -1,7 +1,7 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
-import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
+import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem, sentenceSpans, stem, words } from "./text.ts";
 import {
   type ArmExtraction,
   type ArmField,
@@ -68,7 +68,19 @@ class ArmName {
    * 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a
    * word; 0.45 when the label is only the arm's generic role ("Intervention", "Control group").
    */
+  /**
+   * Position names the report defines for this arm ("group I", "Group A"): the label as written and the
+   * defining quote. A label naming the position names the arm.
+   */
+  positions: { re: RegExp; label: string; quote: string }[] = [];
+
+  /** The position name in `text` and its definition, when the text names the arm by its position. */
+  positionIn(text: string): { label: string; quote: string } | null {
+    return this.positions.find((p) => p.re.test(text)) ?? null;
+  }
+
   score(label: string): number {
+    if (this.positions.length && this.positionIn(label)) return 1;
     const labelWords = words(label);
     for (const short of this.shortForms) {
       if (labelWords.some((w) => w === short || w === `${short}s`)) return 1;
@@ -77,7 +89,7 @@ class ArmName {
     if (tokens.size === 0) return 0;
     let best = 0;
     for (const variant of this.variants) {
-      const hits = variant.filter((t) => tokens.has(t)).length;
+      const hits = variant.filter((t) => hasStem(tokens, t)).length;
       best = Math.max(best, hits / variant.length);
     }
     // A short group name whose every word is in the arm's longer name ("Estriol–lactobacilli" for "vaginal estriol plus viable Lactobacillus acidophilus").
@@ -97,6 +109,11 @@ class ArmName {
   /** Positions in `text` where a distinctive word or a short form of this arm occurs. */
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
+    for (const p of this.positions) {
+      const re = new RegExp(p.re.source, "g");
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
+    }
     const all = wordsAt(text);
     const ownTokens = this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
     all.forEach((w, k) => {
@@ -108,7 +125,7 @@ class ArmName {
       }
       if (hit) out.push({ start: w.start, end: w.end });
     });
-    return out;
+    return out.sort((a, b) => a.start - b.start);
   }
 
   /** Share of the label's tokens that the best-matching variant covers (breaks ties between "acupuncture" and "sham acupuncture"). */
@@ -153,12 +170,52 @@ function overlap(a: string[], b: string[]): number {
   return a.filter((t) => set.has(t)).length / a.length;
 }
 
+const POSITION = /\b([Gg]roup|[Aa]rm)\s+(I{1,3}|IV|[A-D]|[1-4])\b(?![\w-])/g;
+
+/**
+ * Arms named by position (family: trials whose tables and results say "group I / group II" or
+ * "Group A / Group B" after defining them in the methods, "In group I (120 people) intravenous
+ * lidocaine was administered", "Group II: ropivacaine + clonidine"): the text from a position name to
+ * the next one (at most 160 characters, within its sentence) is its definition; the position is an
+ * arm's when that text names the arm fully and the other arm less (when both are named fully, the arm
+ * with the longer name, whose words include the other's). The first definition of each position counts.
+ */
+function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
+  const seen = new Set<string>();
+  const all = [...text.matchAll(POSITION)];
+  for (const [k, m] of all.entries()) {
+    const key = `${m[1].toLowerCase()} ${m[2].toUpperCase()}`;
+    if (seen.has(key)) continue;
+    const start = (m.index ?? 0) + m[0].length;
+    const next = all[k + 1]?.index ?? text.length;
+    let window = text.slice(start, Math.min(next, start + 160));
+    const stop = /[.;](?=\s+[A-Z])/.exec(window);
+    if (stop) window = window.slice(0, stop.index);
+    if (!/[A-Za-z]{4,}/.test(window)) continue;
+    seen.add(key);
+    const si = names.intervention.score(window);
+    const sc = names.comparator.score(window);
+    let arm: ArmKey | null = null;
+    if (si >= 0.99 && sc < 0.99) arm = "intervention";
+    else if (sc >= 0.99 && si < 0.99) arm = "comparator";
+    else if (si >= 0.99 && sc >= 0.99) {
+      const li = names.intervention.variants[0]?.length ?? 0;
+      const lc = names.comparator.variants[0]?.length ?? 0;
+      if (li !== lc) arm = li > lc ? "intervention" : "comparator";
+    }
+    if (!arm) continue;
+    const other = arm === "intervention" ? "comparator" : "intervention";
+    if (names[other].positions.some((p) => p.label.toLowerCase() === key.toLowerCase())) continue;
+    names[arm].positions.push({ re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`), label: key, quote: clip(`${m[0]}${window}`, 120) });
+  }
+}
+
 function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
   const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
   const all = (arm: ArmName) => new Set(arm.variants.flat());
   const roles = {
-    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"],
-    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"],
+    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"].map(stem),
+    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"].map(stem),
   };
   const iAll = all(names.intervention);
   const cAll = all(names.comparator);
@@ -251,7 +308,7 @@ function outcomeScore(outcome: Outcome, text: string, tight = true): number {
   const set = new Set(present);
   let best = 0;
   for (const variant of outcome.variants) {
-    const hits = variant.filter((c) => set.has(c)).length;
+    const hits = variant.filter((c) => hasStem(set, c)).length;
     if (hits === 0) continue;
     const score = (hits / variant.length) * (tight ? 0.8 + (0.2 * hits) / present.length : 1);
     best = Math.max(best, score);
@@ -288,6 +345,12 @@ interface Candidate {
   pooledRow?: boolean;
   /** An exact two-sample test on the same row (a p or t column), for a pooled SD when no SD is given. */
   test?: { p?: number; t?: number; text: string };
+  /** The comparator's column was found by elimination (the only other group column of a two-arm table). */
+  byElimination?: boolean;
+  /** Prose: the sentence read. */
+  sentence?: string;
+  /** Another reading as good (same outcome match, arms as well matched) gives other numbers: where it was read. */
+  rival?: string;
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -337,6 +400,8 @@ function timepointOf(label: string): string | null {
 
 interface TableArms {
   kind: "columns" | "rows" | "paired";
+  /** The comparator is the one group column left after the intervention's (a generically named control). */
+  byElimination?: boolean;
   intervention: number[];
   comparator: number[];
 }
@@ -386,14 +451,14 @@ const NOT_A_GROUP = /^\s*(total|all|overall|p|p[- ]?values?|sig\.?|significance|
  * it "control" (family: trials that name the comparator by what it received): when the intervention
  * has one column by name and exactly one other group column is left, that column is the comparator.
  */
-function comparatorByElimination(labels: string[], names: Record<ArmKey, ArmName>): { intervention: number[]; comparator: number[] } | null {
+function comparatorByElimination(labels: string[], names: Record<ArmKey, ArmName>): { intervention: number[]; comparator: number[]; byElimination: true } | null {
   if (!GENERIC_COMPARATOR.test(names.comparator.raw)) return null;
   const si = labels.map((l) => names.intervention.score(l));
   const best = bestIndices(si, 0.5);
   if (best.length !== 1) return null;
   const rest = labels.map((l, k) => ({ l, k })).filter(({ l, k }) => k !== best[0] && l.trim() !== "" && !NOT_A_GROUP.test(l) && !isComparisonLabel(l) && !EFFECT_COLUMN.test(l));
   if (rest.length !== 1 || names.intervention.score(rest[0].l) > 0) return null;
-  return { intervention: [best[0] + 1], comparator: [rest[0].k + 1] };
+  return { intervention: [best[0] + 1], comparator: [rest[0].k + 1], byElimination: true };
 }
 
 function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): TableArms | null {
@@ -700,7 +765,7 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
     const parts = ownLabel.replace(/\([^()]*\)/g, " ").split(",")[0].split(/\s+or\s+|\s*\/\s*/i).filter((p) => p.trim().length > 1);
     const pooledRow = parts.length >= 2 && !/\bor\b|\//i.test(outcome.phrase) && parts.some((p) => outcomeScore(outcome, p) >= 0.5) && parts.some((p) => outcomeScore(outcome, p) === 0);
     const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow, test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined });
+    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow, test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined, byElimination: arms.byElimination });
   };
   if (arms.kind === "paired") {
     const pairedNote = { text: "" };
@@ -813,6 +878,8 @@ interface SizeFact {
   quote: ArmQuote;
   /** "text": stated with the arm in the report's text (randomised or analysed); "tables": the most frequent n over the arm's columns in the report's tables. */
   origin: "text" | "tables";
+  /** How many different n the text states for the arm (randomised and analysed numbers differ when some dropped out). */
+  distinct?: number;
 }
 
 /** A label or sentence shortened for a reason string. */
@@ -902,7 +969,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
     let bestCount = 0;
     for (const [n, entry] of counts) {
       if (entry.count > bestCount) {
-        best = { n, quote: entry.quote, origin: "text" };
+        best = { n, quote: entry.quote, origin: "text", distinct: counts.size };
         bestCount = entry.count;
       }
     }
@@ -1000,15 +1067,25 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
             if (otherValues.length === 1) {
               const zeroStats: CellStats = { kind: "count", events: 0 };
               const pieces = { [arm]: { stats: zeroStats, start: zero.index, end: near.end }, [other]: otherValues[0] } as Record<ArmKey, ProseValue>;
-              out.push(proseCandidate(pieces, span.start, text, score, sentence, armScore));
+              out.push(proseCandidate(pieces, span.start, text, clauseScore(outcome, sentence, pieces, score), sentence, armScore));
             }
           }
         }
       }
-      if (assigned) out.push(proseCandidate(assigned, span.start, text, score, sentence, armScore));
+      if (assigned) out.push(proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore));
     }
   }
   return out;
+}
+
+/**
+ * The outcome match of the part of a sentence that holds its numbers: from the sentence start to 40
+ * characters past the last value read ("108 patients in group I responded …, and there were differences
+ * in pain relief" names response with its numbers, not pain relief). Never above the whole sentence's.
+ */
+function clauseScore(outcome: Outcome, sentence: string, pieces: Record<ArmKey, ProseValue>, whole: number): number {
+  const end = Math.max(pieces.intervention.end, pieces.comparator.end) + 40;
+  return Math.min(whole, outcomeScore(outcome, sentence.slice(0, end), false));
 }
 
 function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number, sentence: string, armScore: number): Candidate {
@@ -1026,7 +1103,7 @@ function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text
     };
   }
   const where = `the sentence "${clip(sentence, 200)}"`;
-  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms, source: "prose", where, timeNote: "", armScore };
+  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms, source: "prose", where, timeNote: "", armScore, sentence };
 }
 
 function assignProse(
@@ -1109,48 +1186,96 @@ interface Finalised {
 }
 
 /**
- * Calibration of the confidences (see docs/methods/arm-extraction.md): each factor follows the share
- * of right values in one evidence class on the open TRAINING reports of ../shared/extraction-arms
- * (`ARM_BENCH_CALIBRATION=1 node bench/arm-extraction.mjs`), rounded; not on the 10 development
- * reports the first rules were built on (their classes look better than unseen reports'), and never
- * on the locked part.
+ * Confidence = the share of the evidence items a value needs that are shown (docs/methods/arm-extraction.md,
+ * ADR 0029). The items (item 1 of issue 26): both arms named in the labels or the sentence (a two-arm
+ * table's generic control found by elimination counts; a role word such as "Intervention", or part of
+ * the name only, does not); the outcome named (every concept of the question's outcome in the row label,
+ * no change/baseline/pooled-row mismatch); the timepoint settled (the question's own, or the only one
+ * shown); a single reading (no other table cell or sentence, as well matched, gives other numbers); for
+ * prose, one sentence (not a run of paragraphs or figure markup); for a group size, and for a value
+ * derived with it, the n read in the same table as the values; for a derivation, no assumption
+ * beyond the Handbook's formula. A value is given only when every item is shown (confidence 1): the
+ * threshold is the definition, not a tuned constant.
  */
-const CALIBRATION = {
-  /** A value read at a table row whose label names the whole outcome, in the arm's own column. */
-  table: 0.95,
-  /** A value read from a sentence naming the outcome and both arms. */
-  prose: 0.9,
-  /**
-   * Outcome match (0–1, see outcomeScore) at and above which the outcome counts as named: every concept
-   * of the question's outcome in the row label (a label with extra words, units or the caption's
-   * share scores 0.75–1). Below it the confidence falls with the square of the shortfall.
-   */
-  outcomeFull: 0.75,
-  /** An arm matched only by part of its name, or only by its role word ("Intervention", "Control"): in a table's two arm columns, or in a sentence. */
-  partialArm: 0.85,
-  roleOnlyArm: { table: 0.9, prose: 0.4 },
-  /** A table of changes from baseline for a question about values (or the reverse); a baseline question read outside baseline data. */
-  changeMismatch: 0.5,
-  /** The question names no timepoint and the table has several: the final/post-treatment one was taken. */
-  chosenTimepoint: 0.9,
-  /** A count derived from a percentage of n (exactly one integer fits). */
-  derivedEvents: 0.95,
-  /** An SD derived from an SE or a CI. */
-  derivedSd: 0.95,
-  /** A pooled SD from a t or p value: both arms get the same SD (an assumption), so it stays below the threshold. */
-  pooledSd: 0.7,
-  /** Group size: in the cell itself, over the arm's own columns, elsewhere in the same table, stated in the text with the arm, the most frequent n in the report's tables. */
-  size: { cell: 1, header: 1, table: 0.95, text: 0.95, tables: 0.8 },
-  /**
-   * No data for the outcome were found; the arm's n is the one stated in the text, or the most frequent
-   * over the report's tables. Below the threshold by design: without the outcome matched, which n the
-   * outcome was analysed on is unknown (item 1 of issue 26: no number without arm, outcome and timepoint).
-   */
-  sizeOnly: { text: 0.45, tables: 0.7 },
-};
+export const ABSTAIN_BELOW = 1;
 
-/** Values below this confidence are withheld ('not found', with the candidate's quotes); set on the open part. */
-export const ABSTAIN_BELOW = 0.8;
+/** Longest sentence (characters) accepted as one sentence of evidence; longer spans are runs the splitter did not break. */
+const MAX_SENTENCE = 400;
+
+interface Check {
+  ok: boolean;
+  /** What was shown, or what is missing. */
+  what: string;
+}
+
+/** The evidence items of a candidate's values (see ABSTAIN_BELOW): arms, outcome, timepoint, single reading, sentence. */
+function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
+  const roleOnly = candidate.armScore < 0.6;
+  const armsNamed = candidate.armScore >= 0.99 || Boolean(candidate.byElimination);
+  const outcomeNamed = candidate.score / (candidate.source === "prose" ? 0.95 : 1) >= OUTCOME_FULL - 1e-9;
+  const mismatch = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow;
+  // A column the report labels post-treatment/end of treatment is its final timepoint, named (issue 26 item 3: the
+  // report's final one when the question names none, said in the reason); the last column by position is a guess.
+  const timeChosen = (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) || /overall\/total/.test(candidate.timeNote);
+  let timeShown = !timeChosen;
+  if (timeShown && outcome.timepoint && !/the question's timepoint/.test(candidate.timeNote)) {
+    const shown = candidate.sentence ?? candidate.where;
+    const at = normaliseTimepoint(shown);
+    timeShown = at !== null && sameTime(at, outcome.timepoint);
+  }
+  const checks: Check[] = [
+    {
+      ok: armsNamed,
+      what: armsNamed
+        ? candidate.byElimination
+          ? "arms: the intervention named, the comparator the only other group of a two-arm table"
+          : "arms: both named"
+        : `arms: ${roleOnly ? "a label names only the arm's role" : "a label names only part of the arm"}`,
+    },
+    {
+      ok: outcomeNamed && !mismatch,
+      what: !outcomeNamed
+        ? `outcome: matched only in part (${candidate.score.toFixed(2)})`
+        : candidate.changeMismatch
+          ? outcome.change
+            ? "outcome: values, not changes from baseline as asked"
+            : "outcome: changes from baseline where the question asks for values"
+          : candidate.baselineMismatch
+            ? "outcome: not a table or column of baseline values as asked"
+            : candidate.pooledRow
+              ? "outcome: the row pools alternatives of which the question names one"
+              : "outcome: named",
+    },
+    {
+      ok: timeShown,
+      what: timeShown
+        ? `timepoint: ${candidate.timeNote || (outcome.timepoint ? `the question's (${outcome.timepoint}) shown` : "one only")}`
+        : timeChosen
+          ? `timepoint: several and the question names none (${candidate.timeNote})`
+          : `timepoint: the question's (${outcome.timepoint}) not shown`,
+    },
+    { ok: !candidate.rival, what: candidate.rival ? `single reading: no — ${candidate.rival} gives other numbers` : "single reading" },
+  ];
+  if (candidate.source === "prose") {
+    const one = (candidate.sentence ?? "").length <= MAX_SENTENCE && !/<[a-z]/i.test(candidate.sentence ?? "");
+    checks.push({ ok: one, what: one ? "one sentence" : "not one sentence (a long run or markup)" });
+  }
+  return checks;
+}
+
+/** Confidence (share of checks shown) and the reason: the checks' words, failed ones first. */
+function scored(checks: Check[], lead: string): Evidence {
+  const passed = checks.filter((c) => c.ok).length;
+  const failed = checks.filter((c) => !c.ok).map((c) => c.what);
+  const summary = failed.length ? `missing: ${failed.join("; ")}` : `shown: ${checks.map((c) => c.what).join("; ")}`;
+  return { confidence: checks.length ? passed / checks.length : 0, reason: `${lead} [${passed}/${checks.length} evidence items; ${summary}]` };
+}
+
+/** Outcome match (0–1, see outcomeScore) at and above which the outcome counts as named: every concept of the question's outcome in the label. */
+const OUTCOME_FULL = 0.75;
+
+/** Values derived from the question's outcome never found: the arm's n from the text or other tables (shown, never given). */
+const SIZE_ONLY_CHECKS: Check[] = [{ ok: false, what: "outcome: no table cell or sentence gives it, so the n it was analysed on is unknown" }];
 
 /** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
 function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
@@ -1158,17 +1283,11 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
   const derived: Derivation[] = [];
   const quotes: ArmQuote[] = [];
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
-  const outcomeFactor = Math.min(1, candidate.score / (candidate.source === "prose" ? 0.95 : 1) / CALIBRATION.outcomeFull) ** 2;
-  const roleOnly = Math.abs(candidate.armScore - 0.45) < 1e-9;
-  const armFactor = candidate.armScore >= 0.99 ? 1 : roleOnly || candidate.armScore < 0.45 ? CALIBRATION.roleOnlyArm[candidate.source] : CALIBRATION.partialArm;
-  const timeFactor = /the question names none/.test(candidate.timeNote) || /overall\/total/.test(candidate.timeNote) ? CALIBRATION.chosenTimepoint : 1;
-  const changeFactor = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow ? CALIBRATION.changeMismatch : 1;
-  const base = (candidate.source === "table" ? CALIBRATION.table : CALIBRATION.prose) * outcomeFactor * armFactor * timeFactor * changeFactor;
-  const matchWords = `outcome match ${candidate.score.toFixed(2)}${candidate.armScore < 0.99 ? `, arm label matched ${roleOnly ? "by its role word only" : "in part"}` : ""}${candidate.changeMismatch ? (outcome.change ? ", values not changes from baseline as asked" : ", changes from baseline where the question asks for values") : ""}${candidate.baselineMismatch ? ", not a table or column of baseline values as asked" : ""}${candidate.pooledRow ? ", the row pools alternatives of which the question names one" : ""}`;
+  const checks = candidateChecks(candidate, outcome);
   const timeWords = candidate.timeNote ? `; timepoint: ${candidate.timeNote}` : outcome.timepoint ? "; the question's timepoint is not in the labels" : "";
-  const readAt = `${candidate.where} (${matchWords})${timeWords}`;
-  const put = (arm: ArmKey, field: ArmField, confidence: number, reason: string) => {
-    (evidence[arm] ??= {})[field] = { confidence: Math.max(0, Math.min(1, confidence)), reason };
+  const readAt = `${candidate.where} (outcome match ${candidate.score.toFixed(2)})${timeWords}`;
+  const put = (arm: ArmKey, field: ArmField, extra: Check[], reason: string) => {
+    (evidence[arm] ??= {})[field] = scored([...checks, ...extra], reason);
   };
   for (const arm of ARMS) {
     const data = candidate.arms[arm];
@@ -1176,7 +1295,18 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
     const v = values[arm];
     let n = s.groupSize ?? data.groupSize ?? sizes[arm]?.n ?? null;
     const nQuote: ArmQuote | null = s.groupSize !== undefined ? { ...data.quote, field: "groupSize" } : data.groupSizeQuote ?? sizes[arm]?.quote ?? null;
-    const nOrigin: keyof typeof CALIBRATION.size = s.groupSize !== undefined ? "cell" : data.groupSize !== null ? data.groupSizeOrigin ?? "table" : sizes[arm]?.origin ?? "tables";
+    const nOrigin: "cell" | "header" | "table" | "text" | "tables" = s.groupSize !== undefined ? "cell" : data.groupSize !== null ? data.groupSizeOrigin ?? "table" : sizes[arm]?.origin ?? "tables";
+    // The text's n stands in for the outcome's only when it is the one n the text states for the arm (no dropouts to tell randomised from analysed).
+    const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
+    const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
+    const nCheck: Check = {
+      ok: nShown,
+      what: nShown
+        ? nOrigin === "text"
+          ? "n: the arm's only group size stated in the text (the outcome's table gives none)"
+          : "n: read in the same table as the values"
+        : `n: ${nOrigin === "text" ? "stated in the text" : "taken from other tables"}, not with the outcome's values${nOrigin === "text" && !textOnly ? " (the text states more than one n for the arm)" : ""}`,
+    };
     if (candidate.kind === "count") {
       if (s.events !== undefined) {
         if (n !== null && s.events > n) return null;
@@ -1185,7 +1315,7 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         }
         v.events = s.events;
         quotes.push({ ...data.quote, field: "events" });
-        put(arm, "events", base, `read at ${readAt}`);
+        put(arm, "events", [], `read at ${readAt}`);
       } else if (s.percent !== undefined && n !== null) {
         const k = countFromPercent(s.percent, s.percentDecimals ?? 0, n);
         if (k === null) return null;
@@ -1193,29 +1323,32 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         const from = `${s.percent}% of n = ${n}`;
         derived.push({ arm, field: "events", from });
         quotes.push({ ...data.quote, field: "events" });
-        put(arm, "events", base * CALIBRATION.derivedEvents * CALIBRATION.size[nOrigin], `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`);
+        put(arm, "events", [nCheck], `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`);
       } else return null;
     } else {
       if (s.mean === undefined) return null;
       v.mean = s.mean;
       quotes.push({ ...data.quote, field: "mean" });
-      put(arm, "mean", base, `read at ${readAt}`);
+      // A bare number with no spread beside it is a mean only when a label or the question says the outcome is measured (it may be a count).
+      const bare = s.sd === undefined && s.se === undefined && s.ciLow === undefined;
+      const measured = !bare || outcome.typeGuess === "continuous" || /\b(mean|average|median|score)\b/i.test(candidate.where);
+      put(arm, "mean", [{ ok: measured, what: measured ? "statistic: a mean" : "statistic: a bare number that may be a count (no SD, no label saying mean)" }], `read at ${readAt}`);
       if (s.sd !== undefined) {
         v.sd = s.sd;
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", base, `read at ${readAt}`);
+        put(arm, "sd", [], `read at ${readAt}`);
       } else if (s.se !== undefined && n !== null) {
         v.sd = roundTo(sdFromSe(s.se, n), 4);
         const from = `SE ${s.se} × √${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
+        put(arm, "sd", [nCheck], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
       } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
         v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
         const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", base * CALIBRATION.derivedSd * CALIBRATION.size[nOrigin], `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`);
+        put(arm, "sd", [nCheck], `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`);
       }
     }
     v.groupSize = n;
@@ -1229,7 +1362,7 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         tables: `the arm's most frequent n over the report's tables ("${nQuote.text}"); the outcome's row gives none`,
       }[nOrigin];
       // An n is only as good as the match of the row it completes: given exactly when that row's values are.
-      put(arm, "groupSize", CALIBRATION.size[nOrigin] * base, how);
+      put(arm, "groupSize", [nCheck], how);
     }
   }
   // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
@@ -1245,7 +1378,7 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         values[arm].sd = roundTo(sd, 4);
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...candidate.arms[arm].quote, field: "sd" });
-        put(arm, "sd", base * CALIBRATION.pooledSd, `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`);
+        put(arm, "sd", [{ ok: false, what: "derivation: assumes equal SDs in both arms" }], `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`);
       }
     }
   }
@@ -1303,6 +1436,7 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
+  definePositions(report.text, names);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
   const fromTables = tableSizeFallback(report, names);
@@ -1313,6 +1447,11 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
+    candidate.rival = rivalOf(candidate, candidates);
+    for (const arm of ARMS) {
+      const position = names[arm].positionIn(candidate.where);
+      if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+    }
     const result = finalise(candidate, sizes, outcome);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
@@ -1340,11 +1479,36 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
       (arm === "intervention" ? intervention : comparator).groupSize = size.n;
       quotes.push(size.quote);
       const how = size.origin === "text" ? "stated with the arm in the text" : "the most frequent n over the report's tables";
-      (evidence[arm] ??= {}).groupSize = { confidence: CALIBRATION.sizeOnly[size.origin], reason: `the arm's group size, ${how} ("${size.quote.text}"); no data for the outcome were found` };
+      (evidence[arm] ??= {}).groupSize = scored(SIZE_ONLY_CHECKS, `the arm's group size, ${how} ("${size.quote.text}"); no data for the outcome were found`);
     }
   }
   const outcomeType = outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess;
   return withConfidence({ outcomeType, intervention, comparator, derived: [], quotes, extractor: "rules" }, evidence, outcomeType, abstainBelow);
+}
+
+/** The numbers a candidate reads for its arms (events or percentage; mean), to tell two readings apart. */
+function primaryNumbers(candidate: Candidate): string {
+  return ARMS.map((arm) => {
+    const st = candidate.arms[arm].stats;
+    return st.kind === "count" ? `${st.events ?? ""}/${st.percent ?? ""}` : `${st.mean ?? ""}`;
+  }).join("|");
+}
+
+/**
+ * Ambiguity (item 1 of issue 26): another candidate as well matched — the same outcome match, arms
+ * matched at least as well, the same kind of data — at another place with other numbers. The same
+ * numbers stated twice (a table and the abstract) are not a rival. Returns where the rival was read.
+ */
+function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
+  const own = primaryNumbers(candidate);
+  for (const other of all) {
+    if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
+    if (other.score < candidate.score - 1e-9) continue;
+    if (other.armScore < candidate.armScore - 1e-9 && !other.byElimination) continue;
+    if (other.changeMismatch || other.baselineMismatch || other.pooledRow) continue;
+    if (primaryNumbers(other) !== own) return clip(other.where, 120);
+  }
+  return undefined;
 }
 
 /** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */

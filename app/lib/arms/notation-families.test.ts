@@ -7,7 +7,8 @@ import { extractArms, parseReport, type ReportFormat } from "./index.ts";
  * tables, and inputs that must not throw.
  */
 function ask(text: string, format: ReportFormat, intervention: string, comparator: string, outcome: string) {
-  return extractArms(parseReport(text, format), { intervention, comparator, outcome });
+  // Reading families: what is read, with abstention off (abstention itself is tested in confidence.test.ts).
+  return extractArms(parseReport(text, format), { intervention, comparator, outcome }, { abstainBelow: 0 });
 }
 
 const LANCET = `<table-wrap><label>Table 2</label><caption><p>Outcomes at 12 weeks</p></caption><table>

@@ -36,7 +36,8 @@ function pandoc(caption: string, header: string[][], body: string[][]): string {
 }
 
 function ask(text: string, intervention: string, comparator: string, outcome: string) {
-  return extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome });
+  // Reading families: what is read, with abstention off (abstention itself is tested in confidence.test.ts).
+  return extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome }, { abstainBelow: 0 });
 }
 
 describe("pandoc headers whose spans were dropped", () => {
@@ -114,11 +115,11 @@ describe("spans an author set one column short", () => {
       <tbody><tr><td>Total 0-12 months</td><td>14 (23)</td><td>3.1</td><td>2.0</td><td>25 (41)</td><td>4.4</td><td>2.9</td><td>0.03</td></tr></tbody></table></table-wrap>`;
     const table = parseReport(jats, "jats").tables[0];
     expect(table.header[0]).toEqual(["", "Balance training", "Balance training", "Balance training", "Usual care", "Usual care", "Usual care", ""]);
-    const r = extractArms(parseReport(`${jats}<p>We allocated 61 people to balance training (n = 61) and 61 to usual care (n = 61).</p>`, "jats"), {
-      intervention: "balance training",
-      comparator: "usual care",
-      outcome: "patients with falls",
-    });
+    const question = { intervention: "balance training", comparator: "usual care", outcome: "patients with falls" };
+    const withText = parseReport(`${jats}<p>We allocated 61 people to balance training (n = 61) and 61 to usual care (n = 61).</p>`, "jats");
+    // The one n the text states for each arm stands in for the row's, and the reason says so.
+    const r = extractArms(withText, question);
+    expect(r.reason?.intervention.groupSize).toContain("n: the arm's only group size stated in the text");
     expect(r.intervention).toMatchObject({ events: 14, groupSize: 61 });
     expect(r.comparator).toMatchObject({ events: 25, groupSize: 61 });
     const unclear = extractArms(parseReport(jats, "jats"), { intervention: "balance training", comparator: "usual care", outcome: "falls" });

@@ -3,6 +3,9 @@
  * tokens, stop words, a small synonym lexicon, abbreviation definitions, sentence spans.
  */
 
+import { distance } from "fastest-levenshtein";
+import { stemmer as porter } from "stemmer";
+
 const STOP = new Set(
   "a an the of in on at to for with without and or by from as vs versus than that this these those is are was were be been being its their his her who which during after before over under between among per into within via each both all any mean means average total overall number numbers patients patient participants participant subjects subject people persons individuals group groups arm arms scores score level levels value values rate rates change changes changed from baseline".split(
     " ",
@@ -10,7 +13,7 @@ const STOP = new Set(
 );
 
 /** Words that describe an arm's role rather than its content ("group", "arm", "received"). */
-const ARM_GENERIC = new Set("group groups arm arms patients patient participants subjects cases receiving received treated given fed n".split(" "));
+const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n dose doses dosage".split(" ");
 
 const SYNONYMS: string[][] = [
   ["death", "mortality", "died", "dead", "deaths", "fatal", "fatality"],
@@ -33,17 +36,48 @@ const SYNONYMS: string[][] = [
   ["stay", "los"],
 ];
 
-/** Lower-case word stem: plural and common suffixes trimmed so "infections" ≈ "infection". */
+/**
+ * British and American spellings of the same medical word meet before stemming (applied to both sides, so
+ * it never separates two spellings): "haemoglobin"/"hemoglobin", "oedema"/"edema", "tumour"/"tumor",
+ * "randomisation"/"randomization", "analyse"/"analyze".
+ */
+function spellingKey(word: string): string {
+  return word
+    .replace(/ae/g, "e")
+    .replace(/(?<=[a-z])oe|^oe/g, "e")
+    .replace(/our(?=s?$|ed$|ing$|al$)/, "or")
+    .replace(/is(ation|ations|e|es|ed|ing)$/, "iz$1")
+    .replace(/yse(s|d)?$/, "yze$1");
+}
+
+/**
+ * Lower-case word stem: the Porter stemmer (`stemmer` package, M. F. Porter 1980) after the
+ * British/American spelling key; Latin plurals of organisms and terms ("lactobacilli", "stimuli") meet
+ * their singular in "-us" first, which Porter does not know.
+ */
 export function stem(word: string): string {
   let w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
-  // Latin plurals of organisms and terms ("lactobacilli", "stimuli") meet their singular in "-us".
-  else if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
-  if (w.length > 6 && w.endsWith("ing")) w = w.slice(0, -3);
-  if (w.length > 6 && w.endsWith("ed")) w = w.slice(0, -2);
-  if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
-  return w;
+  if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
+  return porter(spellingKey(w));
+}
+
+/**
+ * Two stems name the same word, allowing one typing slip (Levenshtein distance 1, `fastest-levenshtein`)
+ * in stems of 8 letters or more; never across hyper-/hypo- ("hypertension" is not "hypotension").
+ */
+export function sameStem(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < 8 || b.length < 8 || a.startsWith("#") || b.startsWith("#")) return false;
+  if (/^hyp(er|o)/.test(a) && /^hyp(er|o)/.test(b) && a.slice(0, 5) !== b.slice(0, 5)) return false;
+  return distance(a, b) <= 1;
+}
+
+/** Whether `set` holds `token` or a stem `sameStem` accepts (exact lookup first). */
+export function hasStem(set: ReadonlySet<string>, token: string): boolean {
+  if (set.has(token)) return true;
+  if (token.length < 8) return false;
+  for (const t of set) if (sameStem(t, token)) return true;
+  return false;
 }
 
 /** Words of a phrase (letters, digits, inner hyphens). */
@@ -75,6 +109,8 @@ function computeContentTokens(text: string): string[] {
 }
 
 /** Content tokens with role words ("group", "arm", "received") removed, for arm names. */
+const ARM_GENERIC = new Set([...ARM_GENERIC_WORDS, ...ARM_GENERIC_WORDS.map(stem)]);
+
 export function armTokens(text: string): string[] {
   return contentTokens(text).filter((t) => !ARM_GENERIC.has(t));
 }
