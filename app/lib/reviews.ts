@@ -196,7 +196,7 @@ export interface UpdatedReviewPrisma {
   totalStudies: number;
 }
 
-/** A review's PRISMA 2020 flow; `updated` once it has had living updates (null before). */
+/** A review's PRISMA 2020 flow; `updated` once it has had living updates (absent before). */
 export interface ReviewPrisma extends ReviewPrismaFlow {
   updated?: UpdatedReviewPrisma | null;
 }

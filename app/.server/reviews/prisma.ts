@@ -40,7 +40,7 @@ export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { user
       .from(reviewUpdates)
       .where(and(eq(reviewUpdates.reviewId, review.id), ne(reviewUpdates.status, "running"))),
   ]);
-  if (!updates?.n) return { ...whole, updated: null };
+  if (!updates?.n) return whole;
   const [newFlow, previous] = await Promise.all([prismaFlow(app, review.id, fromUpdate), prismaFlow(app, review.id, sql`(${reviewRecords.sourceId} is null or not (${fromUpdate}))`)]);
   return {
     ...whole,
