@@ -95,4 +95,20 @@ describe("PRISMA 2020 checklist", () => {
     expect(list.items.find((i) => i.item === "8")!.text).toContain("screened by one reviewer.");
     expect(list.items.find((i) => i.item === "23c")!.text).toContain("screening by one reviewer");
   });
+
+  it("states imported study data (item 9) and the living updates in the methods draft, only when recorded", () => {
+    const updated = {
+      ...FULL,
+      prisma: { ...FULL.prisma, updated: { updates: 2, lastUpdateAt: "2026-11-20T06:00:00.000Z", previousStudies: 4, newFlow: { ...EMPTY_PRISMA, included: 1 }, totalStudies: 5 } },
+      livingSchedule: "monthly",
+      importedData: { studies: 3, outcomes: 1, files: ["revman.csv"] },
+    };
+    const list = buildPrismaChecklist(updated);
+    expect(list.items.find((i) => i.item === "9")!.text).toContain("Study-level data for 3 studies in 1 outcome were imported from CSV (the file revman.csv) instead of being read from the reports.");
+    expect(list.methodsDraft).toContain("The searches were re-run 2 times as a living review (scheduled monthly), most recently on 2026-11-20;");
+    expect(list.methodsDraft).toContain("Study-level data for 3 studies");
+    const plain = buildPrismaChecklist(FULL);
+    expect(plain.methodsDraft).not.toContain("living review");
+    expect(plain.methodsDraft).not.toContain("imported from CSV");
+  });
 });

@@ -66,6 +66,10 @@ export interface ChecklistFacts {
   extractionEdits: { cells: number; editors: number };
   /** Studies with a risk-of-bias assessment, when the review records them. */
   riskOfBias?: { tool: string; assessedStudies: number } | null;
+  /** Study-level data imported from CSV files into the outcomes (review_study_data), when any. */
+  importedData?: { studies: number; outcomes: number; files: string[] } | null;
+  /** The living review's schedule (weekly / monthly), when it has one. */
+  livingSchedule?: string | null;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-GB")} ${n === 1 ? one : many}`;
@@ -103,6 +107,21 @@ function section(name: ChecklistItem["section"], rows: Row[]): ChecklistItem[] {
 
 const missing = (item: string, topic: string, text: string): Row => ({ item, topic, status: "missing", text });
 const reported = (item: string, topic: string, text: string): Row => ({ item, topic, status: "reported", text });
+
+/** The sentence on study data imported from CSV (items 9 and the methods draft), or null when none was. */
+function importedText(f: ChecklistFacts): string | null {
+  const d = f.importedData;
+  if (!d || d.studies === 0) return null;
+  const files = d.files.length ? ` (${list(d.files.map((n) => `the file ${n}`))})` : "";
+  return `Study-level data for ${plural(d.studies, "study", "studies")} in ${plural(d.outcomes, "outcome")} were imported from CSV${files} instead of being read from the reports.`;
+}
+
+/** The sentence on the living review's updates (methods draft), or null before the first update. */
+function livingText(f: ChecklistFacts): string | null {
+  const u = f.prisma.updated;
+  if (!u || u.updates === 0) return null;
+  return `The searches were re-run ${u.updates === 1 ? "once" : `${plural(u.updates, "time")}`} as a living review${f.livingSchedule ? ` (scheduled ${f.livingSchedule})` : ""}${u.lastUpdateAt ? `, most recently on ${day(u.lastUpdateAt)}` : ""}; records they found were de-duplicated against the review's records (DOI, PMID, then title and year).`;
+}
 
 /** Sentences on how records were screened and selected (item 8), or null before any decision. */
 function selectionText(f: ChecklistFacts): string | null {
@@ -200,7 +219,7 @@ export function buildPrismaChecklist(facts: ChecklistFacts): PrismaChecklist {
         ? reported(
             "9",
             "Data collection process",
-            `Arm-level data (events and group sizes, or means, SDs and group sizes) were read from each included study's best available text by MetaMind's rule-based extraction, each value with its quote, and checked by the reviewers${f.extractionEdits.cells ? `, who corrected ${plural(f.extractionEdits.cells, "value")} (${plural(f.extractionEdits.editors, "person", "people")})` : ""}. Add whether study investigators were contacted.`,
+            `Arm-level data (events and group sizes, or means, SDs and group sizes) were read from each included study's best available text by MetaMind's rule-based extraction, each value with its quote, and checked by the reviewers${f.extractionEdits.cells ? `, who corrected ${plural(f.extractionEdits.cells, "value")} (${plural(f.extractionEdits.editors, "person", "people")})` : ""}.${importedText(f) ? ` ${importedText(f)}` : ""} Add whether study investigators were contacted.`,
           )
         : missing("9", "Data collection process", "Set up the outcomes to extract in the Data extraction tab; no data collection is recorded yet."),
       f.outcomes.length
@@ -304,7 +323,9 @@ export function buildPrismaChecklist(facts: ChecklistFacts): PrismaChecklist {
     f.exclusionCriteria.length ? `Studies were excluded for: ${f.exclusionCriteria.join("; ")}.` : null,
     src.databases,
     src.strategies,
+    livingText(f),
     selection,
+    importedText(f),
     byItem.get("9")!.status === "reported" ? `Arm-level data were read from each included study's best available text with MetaMind's rule-based extraction, every value with its quote, and checked by the reviewers.` : null,
     hasSynthesis ? byItem.get("13d")!.text.replace(" State the model and software version you report.", "") : null,
   ].filter((s): s is string => Boolean(s));

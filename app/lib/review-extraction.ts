@@ -23,14 +23,18 @@ export interface ReviewOutcome {
   createdAt: string;
 }
 
-/** Where a study's text came from, best first: Europe PMC JATS, the uploaded PDF, an attached full text, the abstract. */
-export type ReportSourceKind = "europepmc" | "upload" | "fulltext" | "abstract";
+/**
+ * Where a study's data came from: text read by the rules, best first (Europe PMC JATS, the uploaded
+ * PDF, an attached full text, the abstract), or study-level data imported from CSV (`import`).
+ */
+export type ReportSourceKind = "europepmc" | "upload" | "fulltext" | "abstract" | "import";
 
 export const SOURCE_LABEL: Record<ReportSourceKind, string> = {
   europepmc: "Europe PMC full text",
   upload: "uploaded PDF",
   fulltext: "attached full text",
   abstract: "title and abstract",
+  import: "imported CSV",
 };
 
 /** A stored correction of one cell, as GET /api/extraction/edits returns it (who = email, when = ISO time). */

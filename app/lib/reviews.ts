@@ -162,7 +162,8 @@ export interface ScreeningSuggestion {
 }
 
 /** GET /api/reviews/{id}/prisma. */
-export interface ReviewPrisma {
+/** PRISMA 2020 flow counts of a review's records (see app/.server/reviews/prisma.ts). */
+export interface ReviewPrismaFlow {
   identified: Record<string, number>;
   duplicatesRemoved: number;
   screened: number;
@@ -182,8 +183,26 @@ export interface ReviewPrisma {
   included: number;
 }
 
+/**
+ * The counts of PRISMA 2020's flow diagram for updated reviews: studies included before (and
+ * outside) the living updates, the flow of the records the updates identified, and the total.
+ */
+export interface UpdatedReviewPrisma {
+  /** Living updates run (finished or failed). */
+  updates: number;
+  lastUpdateAt: string | null;
+  previousStudies: number;
+  newFlow: ReviewPrismaFlow;
+  totalStudies: number;
+}
+
+/** A review's PRISMA 2020 flow; `updated` once it has had living updates (absent before). */
+export interface ReviewPrisma extends ReviewPrismaFlow {
+  updated?: UpdatedReviewPrisma | null;
+}
+
 /** The review's PRISMA counts in the shape of the diagram and the meta-analysis report. */
-export function prismaCountsFromReview(p: ReviewPrisma): PrismaCounts {
+export function prismaCountsFromReview(p: ReviewPrismaFlow): PrismaCounts {
   return {
     identified: { ...p.identified },
     duplicatesRemoved: p.duplicatesRemoved,

@@ -55,6 +55,8 @@ export default function ReviewPage() {
   // into one more revalidation once the current one has finished.
   const loading = useRef(false);
   const again = useRef(false);
+  /** Bumped after a living update, so the PRISMA tab reloads its counts (the updated-review diagram). */
+  const [prismaRevision, setPrismaRevision] = useState(0);
   const refresh = useCallback(() => {
     if (loading.current) {
       again.current = true;
@@ -155,8 +157,8 @@ export default function ReviewPage() {
         <TabsContent value="prisma" className="mt-4">
           {tab === "prisma" && (
             <div className="space-y-6">
-              <PrismaTab reviewId={review.id} />
-              {review.role === "owner" && <LivingPanel review={review} onChanged={refresh} />}
+              <PrismaTab key={prismaRevision} reviewId={review.id} />
+              {review.role === "owner" && <LivingPanel review={review} onChanged={refresh} onUpdated={() => setPrismaRevision((n) => n + 1)} />}
             </div>
           )}
         </TabsContent>

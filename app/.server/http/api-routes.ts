@@ -61,6 +61,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.reviews.$id.members.$userId.ts", ["PATCH", "DELETE"]),
   route("api.reviews.$id.members.ts", ["GET", "POST"]),
   route("api.reviews.$id.outcomes.$outcomeId.ts", ["GET", "DELETE"]),
+  route("api.reviews.$id.outcomes.import.ts", ["POST"]),
   route("api.reviews.$id.outcomes.ts", ["GET", "POST"]),
   route("api.reviews.$id.prisma.ts", ["GET"]),
   route("api.reviews.$id.prisma-checklist.ts", ["GET"]),

@@ -8,7 +8,7 @@
  * Pure: no I/O.
  */
 import Papa from "papaparse";
-import { Z975 } from "~/lib/meta-analysis/display";
+import { Z_975 } from "~/lib/meta-analysis";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { analysisStudyRows } from "./study-rows";
 
@@ -52,7 +52,7 @@ export function yearOf(label: string): number | "" {
 /**
  * The study rows of every pooled analysis of `result` as CSV text (RFC 4180, CRLF line ends, a
  * header line even with no analysis). "Mean", "CI start" and "CI end" are the study's effect and
- * its 95% CI (yi ± 1.959964·√vi) on the scale readers see: ratios back-transformed with exp().
+ * its 95% CI (yi ± 1.959964·√vi, the z escalc turns a CI back into vi with, so the file imports back to the same yi and vi) on the scale readers see: ratios back-transformed with exp().
  * "Weight" is the study's weight in the pooled model, in percent.
  */
 export function buildStudyDataCsv(result: MetaAnalysisJobResult): string {
@@ -62,7 +62,7 @@ export function buildStudyDataCsv(result: MetaAnalysisJobResult): string {
     const scale = (x: number) => (ratio ? Math.exp(x) : x);
     for (const row of analysisStudyRows(result, analysis)) {
       const d = row.data;
-      const half = Z975 * Math.sqrt(row.vi);
+      const half = Z_975 * Math.sqrt(row.vi);
       rows.push({
         "Analysis number": index + 1,
         "Analysis name": analysis.outcome,

@@ -94,10 +94,17 @@ export function recordsToRis(records: readonly ReviewRecordRow[]): string {
     .join("\r\n");
 }
 
-/** The PRISMA 2020 flow diagram of the counts as a standalone SVG document. */
+/**
+ * The PRISMA 2020 flow diagram of the counts as a standalone SVG document: the template for updated
+ * reviews (previous studies, the update's flow, the total) once the review has had living updates.
+ */
 export function prismaSvg(prisma: ReviewPrisma): string {
-  const svg = renderToStaticMarkup(createElement(PrismaDiagram, { id: "prisma", counts: prismaCountsFromReview(prisma) }));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace(' width="100%"', ' width="720"')}`;
+  const updated = prisma.updated;
+  const props = updated
+    ? { id: "prisma", counts: prismaCountsFromReview(updated.newFlow), update: { previousStudies: updated.previousStudies, totalStudies: updated.totalStudies } }
+    : { id: "prisma", counts: prismaCountsFromReview(prisma) };
+  const svg = renderToStaticMarkup(createElement(PrismaDiagram, props));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace(' width="100%"', ` width="${updated ? 940 : 720}"`)}`;
 }
 
 const safeName = (title: string) =>

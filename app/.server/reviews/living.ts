@@ -8,7 +8,7 @@
  * runs per review at a time, and a scheduled slot is claimed atomically so it runs once.
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import { reviewRecords, reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
+import { reviewMembers, reviewRecords, reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { sendEmail } from "../email/send";
 import { livingDigestEmail } from "../email/templates";
@@ -127,7 +127,7 @@ export async function runLivingUpdate(
         result.failed.push({ source: source.name, reason: reasonOf(error) });
       }
     }
-    const digestSent = result.newRecords > 0 ? await sendDigest(app, { review, owner, result, newSourceIds }) : false;
+    const digestSent = result.newRecords > 0 ? await sendDigest(app, { review, owner, result, newSourceIds, updateId }) : false;
     await app.db
       .update(reviewUpdates)
       .set({
@@ -150,11 +150,23 @@ export async function runLivingUpdate(
   }
 }
 
-/** Re-ranks the queue and e-mails the owner how many new records came in and how many rank near the top. */
+/**
+ * Re-ranks the queue and e-mails the owner and every member (reviewer or viewer, review_members)
+ * how many new records came in and how many rank near the top: one message per person, once per
+ * update — the update's `digest_sent` is claimed (compare-and-set) before anything is sent, so a
+ * second call for the same update sends nothing. A refused message is logged and the others still
+ * go. Returns whether any message was delivered.
+ */
 async function sendDigest(
   app: AppServices,
-  { review, owner, result, newSourceIds }: { review: ReviewRow; owner: UserRow; result: LivingUpdateResult; newSourceIds: string[] },
+  { review, owner, result, newSourceIds, updateId }: { review: ReviewRow; owner: UserRow; result: LivingUpdateResult; newSourceIds: string[]; updateId: string },
 ): Promise<boolean> {
+  const claimed = await app.db
+    .update(reviewUpdates)
+    .set({ digestSent: true })
+    .where(and(eq(reviewUpdates.id, updateId), eq(reviewUpdates.digestSent, false)))
+    .returning({ id: reviewUpdates.id });
+  if (claimed.length === 0) return false;
   let nearTop = 0;
   try {
     const current = (await app.db.select().from(reviews).where(eq(reviews.id, review.id)).limit(1))[0] ?? review;
@@ -169,10 +181,26 @@ async function sendDigest(
     console.error("living review: re-ranking for the digest failed", error);
   }
   const link = `${app.env.APP_URL ?? ""}/reviews/${review.id}?tab=screening`;
-  const message = livingDigestEmail(owner.email, { reviewTitle: review.title, newRecords: result.newRecords, nearTop, top: DIGEST_TOP, failed: result.failed.length, link });
-  const delivery = await sendEmail({ fetch: app.fetch, env: app.env }, message);
-  if (!delivery.sent) console.info(`living review digest for ${owner.email} (no e-mail provider): ${message.subject}`);
-  return delivery.sent;
+  const members = await app.db
+    .select({ email: users.email })
+    .from(reviewMembers)
+    .innerJoin(users, eq(users.id, reviewMembers.userId))
+    .where(eq(reviewMembers.reviewId, review.id))
+    .orderBy(asc(reviewMembers.createdAt));
+  const recipients = [...new Map([owner.email, ...members.map((m) => m.email)].map((e) => [e.toLowerCase(), e])).values()];
+  let sent = false;
+  for (const to of recipients) {
+    const message = livingDigestEmail(to, { reviewTitle: review.title, newRecords: result.newRecords, nearTop, top: DIGEST_TOP, failed: result.failed.length, link });
+    try {
+      const delivery = await sendEmail({ fetch: app.fetch, env: app.env }, message);
+      if (!delivery.sent) console.info(`living review digest for ${to} (no e-mail provider): ${message.subject}`);
+      sent ||= delivery.sent;
+    } catch (error) {
+      console.error(`living review digest for ${to} was refused`, error);
+    }
+  }
+  if (!sent) await app.db.update(reviewUpdates).set({ digestSent: false }).where(eq(reviewUpdates.id, updateId));
+  return sent;
 }
 
 /**

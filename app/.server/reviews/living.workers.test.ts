@@ -9,7 +9,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createReplayFetch } from "../../../tests/mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
-import type { ApiReview } from "~/lib/reviews";
+import type { ApiReview, ReviewPrisma } from "~/lib/reviews";
 import { getLoadContext } from "../context";
 import { parseEnv } from "../env";
 import { nextRunAfter } from "./service";
@@ -209,6 +209,65 @@ describe.skipIf(!hasWorkerFixtures)("living review updates against recorded data
       expect(upstream.emails[0]!.to).toEqual([email]);
       expect(upstream.emails[0]!.subject).toBe('1 new record in "Exercise for depression"');
       expect(upstream.emails[0]!.text).toContain(`https://app.metamind.test/reviews/${due.id}?tab=screening`);
+    } finally {
+      upstream.spy.mockRestore();
+    }
+  });
+
+  it("the digest goes to the owner and every member once per update; the PRISMA flow of an updated review separates previous and new studies", async () => {
+    const owner = await signUp();
+    const reviewer = await signUp();
+    const viewer = await signUp();
+    const review = await newReview(owner.cookie);
+    for (const [m, role] of [[reviewer, "reviewer"], [viewer, "viewer"]] as const) {
+      await env.DB.prepare("INSERT INTO review_members (review_id, user_id, role) SELECT ?, id, ? FROM users WHERE email = ?").bind(review.id, role, m.email).run();
+    }
+    const upstream = fakeUpstreams();
+    try {
+      await json(await call("POST", `/api/reviews/${review.id}/import-search`, { cookie: owner.cookie, body: { q: "exercise depression", searchProviders: "pubmed" } }), 201);
+      const noUpdate = await json<ReviewPrisma>(await call("GET", `/api/reviews/${review.id}/prisma`, { cookie: owner.cookie }), 200);
+      expect(noUpdate).not.toHaveProperty("updated");
+      // One record is included before the update; one record goes missing, so the update finds it again.
+      const { results: unique } = await env.DB.prepare(
+        "SELECT id FROM review_records r WHERE review_id = ? AND duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM review_records d WHERE d.duplicate_of = r.id) ORDER BY id",
+      )
+        .bind(review.id)
+        .all<{ id: number }>();
+      expect(unique).toHaveLength(2);
+      await env.DB.prepare("UPDATE review_records SET ta_decision = 'include', ft_decision = 'include' WHERE id = ?").bind(unique[1]!.id).run();
+      await env.DB.prepare("DELETE FROM review_records WHERE id = ?").bind(unique[0]!.id).run();
+      const identifiedBefore = Object.values(noUpdate.identified).reduce((a, b) => a + b, 0) - 1;
+
+      const app = cronApp();
+      await env.DB.prepare("UPDATE reviews SET living_schedule = 'weekly', living_next_run_at = ? WHERE id = ?").bind(Date.now() - 1000, review.id).run();
+      const run = await runDueLivingReviews(app, { now: Date.now() });
+      expect(run.updated).toBe(1);
+      expect(upstream.emails.map((m) => m.to[0]).sort()).toEqual([owner.email, reviewer.email, viewer.email].sort());
+      expect(new Set(upstream.emails.map((m) => m.subject))).toEqual(new Set([`1 new record in "Exercise for depression"`]));
+      const [update] = (await env.DB.prepare("SELECT digest_sent, new_records, duplicates_removed FROM review_updates WHERE review_id = ?").bind(review.id).all<{ digest_sent: number; new_records: number; duplicates_removed: number }>()).results;
+      expect(update).toMatchObject({ digest_sent: 1, new_records: 1 });
+
+      // The new record is screened in; the updated-review template counts it apart from the previous studies.
+      const fresh = await env.DB.prepare(
+        "SELECT r.id FROM review_records r JOIN review_sources s ON s.id = r.source_id WHERE r.review_id = ? AND r.duplicate_of IS NULL AND json_extract(s.details, '$.updateOf') IS NOT NULL",
+      )
+        .bind(review.id)
+        .all<{ id: number }>();
+      expect(fresh.results).toHaveLength(1);
+      await env.DB.prepare("UPDATE review_records SET ta_decision = 'include', ft_decision = 'include' WHERE id = ?").bind(fresh.results[0]!.id).run();
+      const prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${review.id}/prisma`, { cookie: viewer.cookie }), 200);
+      expect(prisma.included).toBe(2);
+      expect(prisma.updated).toMatchObject({ updates: 1, previousStudies: 1, totalStudies: 2 });
+      const flow = prisma.updated!.newFlow;
+      expect(flow.included).toBe(1);
+      expect(Object.values(flow.identified).reduce((a, b) => a + b, 0)).toBe(update!.new_records + update!.duplicates_removed);
+      expect(flow.duplicatesRemoved).toBe(update!.duplicates_removed);
+      expect(Object.values(prisma.identified).reduce((a, b) => a + b, 0)).toBe(identifiedBefore + update!.new_records + update!.duplicates_removed);
+      const svg = await (await call("GET", `/api/reviews/${review.id}/export?format=svg`, { cookie: owner.cookie })).text();
+      expect(svg).toContain("PRISMA 2020 flow diagram for updated systematic reviews");
+      expect(svg).toContain("Studies included in the review before the update(s) (n = 1)");
+      expect(svg).toContain("New studies included in review (n = 1)");
+      expect(svg).toContain("Total studies included in review (n = 2)");
     } finally {
       upstream.spy.mockRestore();
     }

@@ -12,11 +12,13 @@
  */
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { extractionEdits, reviewOutcomes, reviewRecords, studies, uploadedStudies, users, type ReviewOutcomeRow, type ReviewRecordRow } from "../../../db/schema";
-import type { ArmField, ArmKey } from "~/lib/arms";
+import { extractionEdits, reviewOutcomes, reviewRecords, reviewStudyData, studies, uploadedStudies, users, type ReviewOutcomeRow, type ReviewRecordRow, type ReviewStudyDataRow } from "../../../db/schema";
+import type { ArmExtraction, ArmField, ArmKey } from "~/lib/arms";
 import { outcomesMatch } from "~/lib/extraction";
 import {
   applyStoredEdits,
+  engineMeasure,
+  type PoolMeasure,
   quoteContexts,
   type ReportedEstimate,
   type ReportSourceKind,
@@ -97,7 +99,8 @@ export async function addOutcome(
   }
 }
 
-async function requireOutcome(app: OutcomesApp, reviewId: string, outcomeId: string | undefined): Promise<ReviewOutcomeRow> {
+/** The outcome `outcomeId` of review `reviewId`. @throws AppError 404 OUTCOME_NOT_FOUND. */
+export async function requireOutcome(app: Pick<AppServices, "db">, reviewId: string, outcomeId: string | undefined): Promise<ReviewOutcomeRow> {
   const id = Number(outcomeId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("OUTCOME_NOT_FOUND", "Outcome not found", 404);
   const [row] = await app.db
@@ -242,10 +245,38 @@ export async function extractReviewOutcome(
         .where(and(eq(extractionEdits.userId, target.userId), eq(extractionEdits.outcome, outcome.name), inArray(extractionEdits.studyKey, keys)))
         .orderBy(asc(extractionEdits.id))
     : [];
+  const imported = records.length
+    ? await app.db
+        .select({ row: reviewStudyData, by: users.email })
+        .from(reviewStudyData)
+        .leftJoin(users, eq(users.id, reviewStudyData.importedBy))
+        .where(and(eq(reviewStudyData.outcomeId, outcome.id), inArray(reviewStudyData.recordId, records.map((r) => r.id))))
+    : [];
   const who = await ownerEmail(app, target.userId);
   const question = { intervention: outcome.intervention, comparator: outcome.comparator, outcome: outcome.name };
   const studiesOut = await mapLimited(records, FETCH_CONCURRENCY, async (record): Promise<ReviewExtractionStudy> => {
     const studyKey = reviewStudyKey(review.id, record.id);
+    const storedFor = (after: number) =>
+      edits
+        .filter((e) => e.studyKey === studyKey && e.createdAt > after)
+        .map((e): StoredEdit => ({ arm: e.arm as ArmKey, field: e.field as ArmField, oldValue: e.oldValue, newValue: e.newValue, who, when: new Date(e.createdAt).toISOString() }));
+    const fromFile = imported.find((i) => i.row.recordId === record.id);
+    if (fromFile) {
+      const { result, audit } = applyStoredEdits(importedExtraction(fromFile.row), storedFor(fromFile.row.createdAt));
+      const note = `imported from ${fromFile.row.fileName || "a CSV file"}, line ${fromFile.row.line}${fromFile.by ? `, by ${fromFile.by}` : ""}, ${new Date(fromFile.row.createdAt).toISOString().slice(0, 10)}`;
+      return {
+        recordId: record.id,
+        studyKey,
+        title: record.title,
+        year: record.year,
+        source: { kind: "import", pmcid: null, note },
+        result,
+        audit,
+        contexts: [],
+        tables: {},
+        reported: importedEstimate(fromFile.row, note),
+      };
+    }
     let source = await recordReport(app, review.userId, record);
     let extracted;
     try {
@@ -257,10 +288,7 @@ export async function extractReviewOutcome(
       source = { kind: "abstract", format: "text", text, pmcid: source.pmcid, note: `the Europe PMC full text could not be read (${error.message})` };
       extracted = extractArmsByRules({ ...question, text, format: "text" });
     }
-    const stored: StoredEdit[] = edits
-      .filter((e) => e.studyKey === studyKey)
-      .map((e) => ({ arm: e.arm as ArmKey, field: e.field as ArmField, oldValue: e.oldValue, newValue: e.newValue, who, when: new Date(e.createdAt).toISOString() }));
-    const { result, audit } = applyStoredEdits(extracted.result, stored);
+    const { result, audit } = applyStoredEdits(extracted.result, storedFor(-Infinity));
     const { contexts, tables } = quoteContexts(extracted.report, extracted.result.quotes, source.format === "text" ? source.text : undefined);
     return {
       recordId: record.id,
@@ -276,6 +304,28 @@ export async function extractReviewOutcome(
     };
   });
   return { outcome: toOutcome(outcome), studies: studiesOut, included: total?.n ?? records.length };
+}
+
+/**
+ * A study's imported data (review_study_data) as an arm-level extraction: events and N, or mean, SD
+ * and N, per arm; an imported estimate leaves the arms empty (see {@link importedEstimate}).
+ */
+function importedExtraction(row: ReviewStudyDataRow): ArmExtraction {
+  const arm = (events: number | null, n: number | null, mean: number | null, sd: number | null) => ({ events, groupSize: n, mean, sd });
+  return {
+    outcomeType: row.kind === "counts" ? "binary" : row.kind === "means" ? "continuous" : "unknown",
+    intervention: arm(row.interventionEvents, row.interventionN, row.interventionMean, row.interventionSd),
+    comparator: arm(row.comparatorEvents, row.comparatorN, row.comparatorMean, row.comparatorSd),
+    derived: [],
+    quotes: [],
+    extractor: "import",
+  };
+}
+
+/** An imported estimate with 95% CI as the study's reported estimate (pooled by generic inverse variance). */
+function importedEstimate(row: ReviewStudyDataRow, note: string): ReportedEstimate | null {
+  if (row.kind !== "estimate-ci" || row.measure === null || row.estimate === null || row.ciLower === null || row.ciUpper === null) return null;
+  return { ...engineMeasure(row.measure as PoolMeasure), estimate: row.estimate, lower: row.ciLower, upper: row.ciUpper, quote: note };
 }
 
 async function ownerEmail(app: OutcomesApp, userId: string): Promise<string> {

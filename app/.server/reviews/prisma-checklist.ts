@@ -2,11 +2,12 @@
  * The facts of a review that fill its PRISMA 2020 checklist (app/lib/prisma-checklist.ts): the
  * question and criteria, the sources, the flow counts, who screened at each stage and their Cohen's
  * κ (dual screening), whether the active-learning order was used, the extraction outcomes and the
- * corrections made to them, and how many studies have a RoB 2 assessment.
+ * corrections made to them, study data imported from CSV, the living updates, and how many
+ * studies have a RoB 2 assessment.
  */
 import { countDistinct, eq, like, sql } from "drizzle-orm";
 import { buildPrismaChecklist, type PrismaChecklist } from "~/lib/prisma-checklist";
-import { extractionEdits, reviewDecisions, reviewOutcomes, reviewRankings, riskOfBiasAssessments } from "../../../db/schema";
+import { extractionEdits, reviewDecisions, reviewOutcomes, reviewRankings, reviewStudyData, riskOfBiasAssessments } from "../../../db/schema";
 import { reviewPrisma } from "./prisma";
 import { listSources, requireReview, type ReviewsApp } from "./service";
 import { reviewAgreement } from "./votes";
@@ -18,7 +19,7 @@ import { reviewAgreement } from "./votes";
 export async function reviewPrismaChecklist(app: ReviewsApp, target: { userId: string; reviewId: string | undefined }): Promise<PrismaChecklist> {
   const review = await requireReview(app, target, "read");
   const editKeys = `review:${review.id}:%`;
-  const [sources, prisma, screeners, ranking, outcomes, [edits], agreement, [rob]] = await Promise.all([
+  const [sources, prisma, screeners, ranking, outcomes, [edits], agreement, [rob], imported] = await Promise.all([
     listSources(app, review.id),
     reviewPrisma(app, { userId: target.userId, reviewId: review.id }),
     app.db
@@ -38,6 +39,11 @@ export async function reviewPrismaChecklist(app: ReviewsApp, target: { userId: s
       .where(like(extractionEdits.studyKey, editKeys)),
     reviewAgreement(app, target),
     app.db.select({ studies: countDistinct(riskOfBiasAssessments.recordId) }).from(riskOfBiasAssessments).where(eq(riskOfBiasAssessments.reviewId, review.id)),
+    app.db
+      .select({ outcomeId: reviewStudyData.outcomeId, recordId: reviewStudyData.recordId, fileName: reviewStudyData.fileName })
+      .from(reviewStudyData)
+      .where(eq(reviewStudyData.reviewId, review.id))
+      .limit(10_000),
   ]);
   const kappaOf = (stage: { kappa: number | null; n: number }) => (stage.kappa === null || stage.n === 0 ? null : { kappa: stage.kappa, n: stage.n });
   const people = (stage: string) => screeners.find((s) => s.stage === stage)?.people ?? 0;
@@ -54,5 +60,13 @@ export async function reviewPrismaChecklist(app: ReviewsApp, target: { userId: s
     riskOfBias: rob && rob.studies > 0 ? { tool: "RoB 2", assessedStudies: rob.studies } : null,
     outcomes,
     extractionEdits: { cells: edits?.cells ?? 0, editors: edits?.editors ?? 0 },
+    importedData: imported.length
+      ? {
+          studies: new Set(imported.map((i) => i.recordId)).size,
+          outcomes: new Set(imported.map((i) => i.outcomeId)).size,
+          files: [...new Set(imported.map((i) => i.fileName).filter((n): n is string => Boolean(n)))].slice(0, 10),
+        }
+      : null,
+    livingSchedule: review.livingSchedule,
   });
 }

@@ -7,6 +7,17 @@ export interface PrismaDiagramProps {
   /** Unique prefix for the SVG's title/desc ids. */
   id: string;
   counts: PrismaCounts;
+  /**
+   * PRISMA 2020's template for updated reviews: `counts` are then the flow of the records the
+   * update(s) identified, beside the studies included before and the total.
+   */
+  update?: PrismaUpdate;
+}
+
+/** The counts the updated-review template adds: studies included before the update(s), and the total. */
+export interface PrismaUpdate {
+  previousStudies: number;
+  totalStudies: number;
 }
 
 const WIDTH = 720;
@@ -14,6 +25,10 @@ const MAIN_X = 110;
 const MAIN_W = 290;
 const SIDE_X = 440;
 const SIDE_W = 270;
+/** The updated-review template's "Previous studies" column, left of the main column (which moves right by PREV_SHIFT). */
+const PREV_X = 110;
+const PREV_W = 190;
+const PREV_SHIFT = 220;
 const LINE = 15;
 const PAD = 10;
 const GAP = 30;
@@ -38,7 +53,7 @@ export function prismaN(n: number | null | undefined): string {
  * reasons) + not yet decided + included. When nothing is undecided the boxes read as in the
  * PRISMA 2020 template ("Records screened", "Reports assessed for eligibility").
  */
-export function prismaBoxes(counts: PrismaCounts) {
+export function prismaBoxes(counts: PrismaCounts, update?: PrismaUpdate) {
   const databases = Object.entries(counts.identified).filter(([, n]) => isFiniteNumber(n));
   const identified = databases.reduce((sum, [, n]) => sum + n, 0);
   const awaiting = counts.awaitingScreening ?? 0;
@@ -51,7 +66,7 @@ export function prismaBoxes(counts: PrismaCounts) {
     a + m === 0 ? [] : [`Not yet decided (${prismaN(a + m)}):`, `awaiting a decision (${prismaN(a)})`, `marked maybe (${prismaN(m)})`];
   return {
     identification: [
-      "Records identified from databases, registers and files",
+      update ? "New records identified by the update(s) from databases, registers and files" : "Records identified from databases, registers and files",
       `(${prismaN(identified)})`,
       ...databases.map(([db, n]) => `${PROVIDER_LABELS[db] ?? db} (${prismaN(n)})`),
     ],
@@ -74,7 +89,9 @@ export function prismaBoxes(counts: PrismaCounts) {
         : counts.reportsExcluded.map((r) => `${r.reason} (${prismaN(r.count)})`)),
       ...undecided(awaitingFt, maybeFt),
     ],
-    included: [`Studies included in review (${prismaN(counts.included)})`],
+    included: [`${update ? "New studies" : "Studies"} included in review (${prismaN(counts.included)})`],
+    previous: update ? ["Previous studies:", `Studies included in the review before the update(s) (${prismaN(update.previousStudies)})`] : [],
+    total: update ? [`Total studies included in review (${prismaN(update.totalStudies)})`] : [],
   };
 }
 
@@ -101,43 +118,61 @@ export function phaseLabelLength(label: string): number {
  * Positions of the diagram's boxes and phase bands. A phase with one row (Identification,
  * Included) is made at least as tall as its rotated label, so the label never leaves its band.
  */
-export function prismaLayout(counts: PrismaCounts) {
-  const b = prismaBoxes(counts);
+export function prismaLayout(counts: PrismaCounts, update?: PrismaUpdate) {
+  const b = prismaBoxes(counts, update);
+  const shift = update ? PREV_SHIFT : 0;
   const rows: [string[], string[] | null, string, string][] = [
     [b.identification, b.removed, "prisma-identified", "prisma-duplicates"],
     [b.screened, b.excluded, "prisma-screened", "prisma-excluded"],
     [b.sought, b.notRetrieved, "prisma-sought", "prisma-not-retrieved"],
     [b.assessed, b.reportsExcluded, "prisma-assessed", "prisma-reports-excluded"],
     [b.included, null, "prisma-included", ""],
+    ...(update ? [[b.total, null, "prisma-total", ""] as [string[], null, string, string]] : []),
   ];
   const minHeight: Record<number, number> = { 0: phaseLabelLength("Identification"), 4: phaseLabelLength("Included") };
   const main: Box[] = [];
   const side: Box[] = [];
   let y = 20;
+  const previousLines = update ? layoutLines(b.previous, PREV_W) : [];
   rows.forEach(([left, right, leftId, rightId], i) => {
     const l = layoutLines(left, MAIN_W);
     const r = right ? layoutLines(right, SIDE_W) : [];
-    const h = Math.max(Math.max(l.length, r.length) * LINE + 2 * PAD, minHeight[i] ?? 0);
-    main.push({ x: MAIN_X, y, w: MAIN_W, h, lines: l, testId: leftId });
-    if (right) side.push({ x: SIDE_X, y, w: SIDE_W, h, lines: r, testId: rightId });
+    const h = Math.max(Math.max(l.length, r.length, i === 0 ? previousLines.length : 0) * LINE + 2 * PAD, minHeight[i] ?? 0);
+    main.push({ x: MAIN_X + shift, y, w: MAIN_W, h, lines: l, testId: leftId });
+    if (right) side.push({ x: SIDE_X + shift, y, w: SIDE_W, h, lines: r, testId: rightId });
     y += h + GAP;
   });
   const height = y - GAP + 20;
+  const last = main[main.length - 1]!;
   const phases: [string, number, number][] = [
     ["Identification", main[0]!.y, main[0]!.y + main[0]!.h],
     ["Screening", main[1]!.y, main[3]!.y + main[3]!.h],
-    ["Included", main[4]!.y, main[4]!.y + main[4]!.h],
+    ["Included", main[4]!.y, last.y + last.h],
   ];
-  return { boxes: b, main, side, height, phases };
+  const previous: Box | null = update ? { x: PREV_X, y: main[0]!.y, w: PREV_W, h: main[0]!.h, lines: previousLines, testId: "prisma-previous" } : null;
+  return { boxes: b, main, side, height, phases, previous, width: WIDTH + shift };
 }
 
 /**
  * PRISMA 2020 flow diagram (SVG) for a review searching databases: the identification,
  * screening and included phases, with exclusion boxes to the right and arrows between them.
  */
-export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
-  const { boxes: b, main, side, height, phases } = prismaLayout(counts);
-  const description = [...b.identification, ...b.removed, ...b.screened, ...b.excluded, ...b.sought, ...b.notRetrieved, ...b.assessed, ...b.reportsExcluded, ...b.included].join(". ");
+export function PrismaDiagram({ id, counts, update }: PrismaDiagramProps) {
+  const { boxes: b, main, side, height, phases, previous, width: WIDTH } = prismaLayout(counts, update);
+  const description = [
+    ...b.previous,
+    ...b.identification,
+    ...b.removed,
+    ...b.screened,
+    ...b.excluded,
+    ...b.sought,
+    ...b.notRetrieved,
+    ...b.assessed,
+    ...b.reportsExcluded,
+    ...b.included,
+    ...b.total,
+  ].join(". ");
+  const total = update ? main[main.length - 1]! : null;
 
   return (
     <svg
@@ -151,7 +186,7 @@ export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
       fontSize={11}
       style={{ maxWidth: WIDTH }}
     >
-      <title id={`${id}-title`}>PRISMA 2020 flow diagram</title>
+      <title id={`${id}-title`}>{update ? "PRISMA 2020 flow diagram for updated systematic reviews" : "PRISMA 2020 flow diagram"}</title>
       <desc id={`${id}-desc`}>{description}</desc>
       <defs>
         <marker id={`${id}-arrow`} viewBox="0 0 10 10" refX={9} refY={5} markerWidth={7} markerHeight={7} orient="auto">
@@ -186,10 +221,18 @@ export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
           markerEnd={`url(#${id}-arrow)`}
         />
       ))}
+      {previous && total && (
+        <path
+          d={`M${previous.x + previous.w / 2},${previous.y + previous.h} V${total.y + total.h / 2} H${total.x}`}
+          fill="none"
+          stroke="#334155"
+          markerEnd={`url(#${id}-arrow)`}
+        />
+      )}
       {side.map((box, i) => (
         <line
           key={`side-${i}`}
-          x1={MAIN_X + MAIN_W}
+          x1={main[0]!.x + MAIN_W}
           x2={box.x}
           y1={box.y + box.h / 2}
           y2={box.y + box.h / 2}
@@ -197,7 +240,7 @@ export function PrismaDiagram({ id, counts }: PrismaDiagramProps) {
           markerEnd={`url(#${id}-arrow)`}
         />
       ))}
-      {[...main, ...side].map((box) => (
+      {[...(previous ? [previous] : []), ...main, ...side].map((box) => (
         <g key={box.testId} data-testid={box.testId}>
           <rect x={box.x} y={box.y} width={box.w} height={box.h} fill="#ffffff" stroke="#334155" />
           <text x={box.x + PAD} y={box.y + PAD + 11} fill="#0f172a">

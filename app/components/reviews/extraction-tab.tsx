@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { QuotedTable } from "~/components/meta-analysis/quoted-table";
+import { StudyDataImport } from "~/components/reviews/study-data-import";
 import type { ArmField, ArmKey } from "~/lib/arms";
 import { fieldsFor } from "~/lib/arms/review";
 import { fmt, fmtInterval, fmtPct } from "~/lib/meta-analysis/display";
@@ -367,6 +368,7 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
         </ul>
       )}
       {outcomes?.length === 0 && <p className="text-sm text-slate-500">No outcomes yet.</p>}
+      <StudyDataImport reviewId={review.id} outcomes={outcomes ?? []} outcomeId={selectedId} onImported={() => selectedId !== null && void load(selectedId)} />
       {loading && (
         <p className="flex items-center gap-2 text-sm text-slate-600">
           <Loader2 className="size-4 animate-spin" aria-hidden /> Reading the included studies…

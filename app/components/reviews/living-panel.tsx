@@ -17,7 +17,17 @@ const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle:
  * demand, and the recorded updates (what each found and what failed). New records arrive as
  * sources of their own and wait in the screening queue, ranked by the review's model.
  */
-export function LivingPanel({ review, onChanged }: { review: Pick<ApiReview, "id" | "living">; onChanged?: () => void }) {
+export function LivingPanel({
+  review,
+  onChanged,
+  onUpdated,
+}: {
+  review: Pick<ApiReview, "id" | "living">;
+  /** After an update that brought new records (the review's counts changed). */
+  onChanged?: () => void;
+  /** After every finished update (the PRISMA flow of an updated review changes even without new records). */
+  onUpdated?: () => void;
+}) {
   const [schedule, setSchedule] = useState(review.living.schedule ?? "");
   const [nextRunAt, setNextRunAt] = useState(review.living.nextRunAt);
   const [updates, setUpdates] = useState<LivingUpdate[] | null>(null);
@@ -59,6 +69,7 @@ export function LivingPanel({ review, onChanged }: { review: Pick<ApiReview, "id
       });
       load();
       if (r.newRecords > 0) onChanged?.();
+      onUpdated?.();
     } catch (error) {
       setMessage({ kind: "error", text: error instanceof Error ? error.message : "The update failed." });
     } finally {

@@ -36,6 +36,21 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
           </Button>
         ))}
       </div>
+      {prisma.updated && (
+        <figure className="space-y-1" data-testid="prisma-updated">
+          <figcaption className="text-sm font-medium text-slate-800">
+            Updated review: {prisma.updated.updates} living update{prisma.updated.updates === 1 ? "" : "s"}
+            {prisma.updated.lastUpdateAt ? `, the last on ${new Date(prisma.updated.lastUpdateAt).toLocaleDateString("en-GB", { dateStyle: "medium" })}` : ""} (PRISMA 2020
+            template for updated reviews; the SVG download uses it)
+          </figcaption>
+          <PrismaDiagram
+            id="review-prisma-updated"
+            counts={prismaCountsFromReview(prisma.updated.newFlow)}
+            update={{ previousStudies: prisma.updated.previousStudies, totalStudies: prisma.updated.totalStudies }}
+          />
+        </figure>
+      )}
+      {prisma.updated && <p className="text-sm font-medium text-slate-800">The whole review (all records, every search and update together)</p>}
       <PrismaDiagram id="review-prisma" counts={prismaCountsFromReview(prisma)} />
       <p className="text-xs text-slate-500">
         Records identified are the records brought into this review from each database or file (not the databases&apos; total hits). Until every

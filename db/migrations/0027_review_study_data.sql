@@ -1,0 +1,30 @@
+CREATE TABLE `review_study_data` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`review_id` text NOT NULL,
+	`outcome_id` integer NOT NULL,
+	`record_id` integer NOT NULL,
+	`import_id` text NOT NULL,
+	`imported_by` text,
+	`file_name` text,
+	`line` integer NOT NULL,
+	`kind` text NOT NULL,
+	`intervention_events` real,
+	`intervention_n` real,
+	`intervention_mean` real,
+	`intervention_sd` real,
+	`comparator_events` real,
+	`comparator_n` real,
+	`comparator_mean` real,
+	`comparator_sd` real,
+	`measure` text,
+	`estimate` real,
+	`ci_lower` real,
+	`ci_upper` real,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	FOREIGN KEY (`review_id`) REFERENCES `reviews`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`outcome_id`) REFERENCES `review_outcomes`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`record_id`) REFERENCES `review_records`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`imported_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);--> statement-breakpoint
+CREATE UNIQUE INDEX `review_study_data_outcome_record_unique` ON `review_study_data` (`outcome_id`,`record_id`);--> statement-breakpoint
+CREATE INDEX `review_study_data_review_idx` ON `review_study_data` (`review_id`);
