@@ -111,11 +111,13 @@ const SummaryOfFindingsSchema = z.object({
 });
 
 /**
- * The reviewer's GRADE inputs: RoB 2 overall judgements by study id, an indirectness call and a
+ * The reviewer's GRADE inputs: RoB 2 overall judgements by study id (or by outcome name, then study
+ * id: `riskOfBiasByOutcome`, which also adds the sensitivity analysis by risk of bias), an indirectness call and a
  * decision threshold (on the measure's natural scale: a ratio for RR/OR/ROM) by outcome name.
  */
 const GradeOptionsSchema = z.object({
   riskOfBias: z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"])).optional(),
+  riskOfBiasByOutcome: z.record(z.string().max(200), z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"]))).optional(),
   indirectness: z
     .record(z.string().max(200), z.object({ levels: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string().trim().min(1).max(2000) }))
     .optional(),

@@ -220,4 +220,30 @@ describe("groupRows", () => {
     const ignored = run(THREE, { grade: { decisionThresholds: { mortality: -1 } } }).analyses[0]!;
     expect(ignored.notes).toContain("The decision threshold -1 was ignored: a RR threshold must be a positive ratio.");
   });
+
+  it("sensitivity analysis by risk of bias: without high and low only, same estimator and test (metafor rma subset)", () => {
+    const four = [...THREE, row("d", counts(8, 80, 15, 82))];
+    const a = run(four, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "some_concerns", c: "high", d: "low" } } } }).analyses[0]!;
+    expect(a.riskOfBias).toEqual(["low", "some_concerns", "high", "low"]);
+    const [all, withoutHigh, lowOnly] = a.riskOfBiasSensitivity!;
+    // metafor 4: rma(yi, vi, method = "REML", test = "knha", subset = …)
+    expect(all!.estimate).toBeCloseTo(-0.30051897, 6);
+    expect(withoutHigh!.studyIds).toEqual(["a", "b", "d"]);
+    expect(withoutHigh!.estimate).toBeCloseTo(-0.33542623, 6);
+    expect(withoutHigh!.ci_lb).toBeCloseTo(-0.76748682, 5);
+    expect(withoutHigh!.ci_ub).toBeCloseTo(0.09663436, 5);
+    expect(withoutHigh!.pval).toBeCloseTo(0.07913164, 5);
+    expect(lowOnly!.studyIds).toEqual(["a", "d"]);
+    expect(lowOnly!.estimate).toBeCloseTo(-0.56046678, 6);
+    expect(lowOnly!.ci_lb).toBeCloseTo(-1.01489421, 5);
+    expect(lowOnly!.pval).toBeCloseTo(0.04056864, 5);
+    expectJsonSafe(a);
+
+    const fewLow = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "high" } } } }).analyses[0]!;
+    expect(fewLow.riskOfBias).toEqual(["low", "high", null]);
+    expect(fewLow.riskOfBiasSensitivity![1]!.studyIds).toEqual(["a", "c"]);
+    expect(fewLow.riskOfBiasSensitivity![2]).toMatchObject({ k: 1, estimate: null, note: "Only 1 study remains; at least 2 are needed to pool." });
+    expect(run(THREE).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
+    expect(run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
+  });
 });

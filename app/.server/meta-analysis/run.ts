@@ -42,6 +42,7 @@ import type {
 import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { gradeAnalysis } from "./grade";
+import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
 import { agree, counted, withArticle } from "~/lib/wording";
@@ -63,6 +64,8 @@ export interface RunOptions {
  */
 export interface GradeOptions {
   riskOfBias?: Record<string, RobJudgement>;
+  /** RoB 2 is per result: judgements by outcome name, then study id (take precedence over `riskOfBias`). */
+  riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement>>;
   indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
   decisionThresholds?: Record<string, number>;
 }
@@ -274,6 +277,8 @@ export function analyseGroup(
   const rows = used.map((u) => u.row);
   const reviewer = options.grade ?? {};
   const threshold = reviewer.decisionThresholds?.[group.outcome];
+  const robByStudy = reviewer.riskOfBiasByOutcome?.[group.outcome] ?? reviewer.riskOfBias;
+  const robJudgements = robByStudy ? rows.map((r) => robByStudy[r.studyId] ?? null) : undefined;
   if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
     notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
   }
@@ -283,7 +288,7 @@ export function analyseGroup(
     egger,
     rows,
     effects,
-    riskOfBias: reviewer.riskOfBias ? rows.map((r) => reviewer.riskOfBias![r.studyId] ?? null) : undefined,
+    riskOfBias: robJudgements,
     indirectness: reviewer.indirectness?.[group.outcome],
     decisionThreshold: threshold === undefined ? undefined : RATIO.includes(group.measure) ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
   });
@@ -300,6 +305,15 @@ export function analyseGroup(
     summaryOfFindings: summaryOfFindings({ ...base, ...pooled, grade, rows }, options.summaryOfFindings),
     notes,
   };
+  if (robJudgements && robJudgements.some((j) => j !== null)) {
+    analysis.riskOfBias = robJudgements;
+    analysis.riskOfBiasSensitivity = riskOfBiasSensitivity(
+      used.map((u) => ({ ...u.effect, studyId: u.row.studyId })),
+      robJudgements,
+      pooled,
+      opts,
+    );
+  }
   return { analysis };
 }
 

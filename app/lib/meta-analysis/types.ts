@@ -276,10 +276,36 @@ export interface OutcomeAnalysis extends PooledResult {
   grade: GradeAssessment;
   /** Summary of Findings row for this analysis (absent in results stored before issue 28). */
   summaryOfFindings?: SummaryOfFindings;
+  /** Each study's RoB 2 overall judgement, parallel to `effects` (null = not assessed); only when judgements were sent. */
+  riskOfBias?: (RobOverall | null)[];
+  /** The analysis without High, and without High + Some concerns studies (only when judgements were sent). */
+  riskOfBiasSensitivity?: RobSensitivityRow[];
   /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */
   reportedMeasure?: "HR" | "IRR";
   /** Why a test is missing or a study was left out of this analysis, in plain words. */
   notes?: string[];
+}
+
+/** A RoB 2 overall judgement as the meta-analysis carries it. */
+export type RobOverall = "low" | "some_concerns" | "high";
+
+/**
+ * One row of the sensitivity analysis by risk of bias: the studies kept, and the model refitted
+ * with the main analysis' estimator and test (null numbers with `note` when fewer than 2 remain).
+ */
+export interface RobSensitivityRow {
+  scenario: "all" | "without_high" | "low_only";
+  /** In words: "All studies", "Without high risk of bias", "Low risk of bias only". */
+  label: string;
+  k: number;
+  studyIds: string[];
+  estimate: number | null;
+  ci_lb: number | null;
+  ci_ub: number | null;
+  pval: number | null;
+  I2: number | null;
+  tau2: number | null;
+  note?: string;
 }
 
 /** An outcome with fewer than 2 usable studies: reported, not pooled. */
