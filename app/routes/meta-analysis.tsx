@@ -681,10 +681,10 @@ export default function MetaAnalysisPage() {
   );
 }
 
-/** Export Results: the report as HTML, data and results as JSON, and the job's R script and study rows (server downloads). */
+/** Export Results: the report as HTML, data and results as JSON, and the job's R script, study rows and Summary of Findings table (server downloads). */
 function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") => void; jobId: string }) {
   const itemClass = "cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100";
-  const href = (format: "r" | "csv") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
+  const href = (format: "r" | "csv" | "sof") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -708,6 +708,11 @@ function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") =
           <DropdownMenu.Item asChild className={itemClass}>
             <a href={href("csv")} download>
               Study data (CSV)
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("sof")} download data-testid="export-sof">
+              Summary of findings (CSV)
             </a>
           </DropdownMenu.Item>
         </DropdownMenu.Content>
