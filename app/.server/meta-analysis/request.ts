@@ -112,12 +112,17 @@ const SummaryOfFindingsSchema = z.object({
 
 /**
  * The reviewer's GRADE inputs: RoB 2 overall judgements by study id (or by outcome name, then study
- * id: `riskOfBiasByOutcome`, which also adds the sensitivity analysis by risk of bias), an indirectness call and a
+ * id: `riskOfBiasByOutcome`, the overall judgement or all six; adds the sensitivity analysis by risk of bias and
+ * the report's risk-of-bias plots), an indirectness call and a
  * decision threshold (on the measure's natural scale: a ratio for RR/OR/ROM) by outcome name.
  */
+const RobJudgementSchema = z.enum(["low", "some_concerns", "high"]);
+/** A study's RoB 2 domain judgements and overall one (drawn in the report's traffic-light plot). */
+const RobJudgementSetSchema = z.object({ D1: RobJudgementSchema, D2: RobJudgementSchema, D3: RobJudgementSchema, D4: RobJudgementSchema, D5: RobJudgementSchema, overall: RobJudgementSchema }).strict();
+
 const GradeOptionsSchema = z.object({
   riskOfBias: z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"])).optional(),
-  riskOfBiasByOutcome: z.record(z.string().max(200), z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"]))).optional(),
+  riskOfBiasByOutcome: z.record(z.string().max(200), z.record(z.string().max(200), z.union([RobJudgementSchema, RobJudgementSetSchema]))).optional(),
   indirectness: z
     .record(z.string().max(200), z.object({ levels: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string().trim().min(1).max(2000) }))
     .optional(),

@@ -243,6 +243,11 @@ describe("groupRows", () => {
     expect(fewLow.riskOfBias).toEqual(["low", "high", null]);
     expect(fewLow.riskOfBiasSensitivity![1]!.studyIds).toEqual(["a", "c"]);
     expect(fewLow.riskOfBiasSensitivity![2]).toMatchObject({ k: 1, estimate: null, note: "Only 1 study remains; at least 2 are needed to pool." });
+    expect(fewLow.riskOfBiasDomains).toBeUndefined();
+    const sets = { a: { D1: "low", D2: "low", D3: "low", D4: "low", D5: "some_concerns", overall: "some_concerns" }, c: "high" } as const;
+    const withDomains = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: sets } } }).analyses[0]!;
+    expect(withDomains.riskOfBias).toEqual(["some_concerns", null, "high"]);
+    expect(withDomains.riskOfBiasDomains).toEqual([sets.a, null, null]);
     expect(run(THREE).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
     expect(run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
   });

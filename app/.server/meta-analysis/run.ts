@@ -41,6 +41,7 @@ import type {
 } from "~/lib/meta-analysis/types";
 import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
+import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 import { gradeAnalysis } from "./grade";
 import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
@@ -64,8 +65,11 @@ export interface RunOptions {
  */
 export interface GradeOptions {
   riskOfBias?: Record<string, RobJudgement>;
-  /** RoB 2 is per result: judgements by outcome name, then study id (take precedence over `riskOfBias`). */
-  riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement>>;
+  /**
+   * RoB 2 is per result: judgements by outcome name, then study id (take precedence over
+   * `riskOfBias`): the overall judgement, or the domains and overall (then drawn in the report).
+   */
+  riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement | RobJudgementSet>>;
   indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
   decisionThresholds?: Record<string, number>;
 }
@@ -277,8 +281,9 @@ export function analyseGroup(
   const rows = used.map((u) => u.row);
   const reviewer = options.grade ?? {};
   const threshold = reviewer.decisionThresholds?.[group.outcome];
-  const robByStudy = reviewer.riskOfBiasByOutcome?.[group.outcome] ?? reviewer.riskOfBias;
-  const robJudgements = robByStudy ? rows.map((r) => robByStudy[r.studyId] ?? null) : undefined;
+  const robByStudy: Record<string, RobJudgement | RobJudgementSet> | undefined = reviewer.riskOfBiasByOutcome?.[group.outcome] ?? reviewer.riskOfBias;
+  const robGiven = robByStudy ? rows.map((r) => robByStudy[r.studyId] ?? null) : undefined;
+  const robJudgements = robGiven?.map((j) => (j === null ? null : typeof j === "string" ? j : j.overall));
   if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
     notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
   }
@@ -307,6 +312,9 @@ export function analyseGroup(
   };
   if (robJudgements && robJudgements.some((j) => j !== null)) {
     analysis.riskOfBias = robJudgements;
+    if (robGiven!.some((j) => j !== null && typeof j !== "string")) {
+      analysis.riskOfBiasDomains = robGiven!.map((j) => (j !== null && typeof j !== "string" ? j : null));
+    }
     analysis.riskOfBiasSensitivity = riskOfBiasSensitivity(
       used.map((u) => ({ ...u.effect, studyId: u.row.studyId })),
       robJudgements,

@@ -21,7 +21,7 @@ import { HeterogeneityPanel } from "./heterogeneity-panel";
 import { InfluenceTable } from "./influence-table";
 import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
-import { RobSensitivityTable, SummaryOfFindingsTable } from "./risk-of-bias-panels";
+import { RobPlots, RobSensitivityTable, SummaryOfFindingsTable } from "./risk-of-bias-panels";
 import { SubgroupPanel } from "./subgroup-panel";
 
 /** "RR 0.75 [0.60, 0.93]" for the pooled estimate on the display scale. */
@@ -232,6 +232,7 @@ export function AnalysisView({
       {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
       {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
       <LeaveOneOutTable a={a} />
+      <RobPlots a={a} index={index} />
       <RobSensitivityTable a={a} />
       <InfluenceTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />

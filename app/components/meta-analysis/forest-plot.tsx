@@ -114,6 +114,8 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   const nullX = x(0);
   const longName = effectLabel(measure, reportedMeasure);
   const heading = title ?? `Forest plot: ${longName}`;
+  const withRob = studies.some((s) => s.riskOfBias !== undefined && s.riskOfBias !== null);
+  const width = withRob ? WIDTH + ROB_COLUMN : WIDTH;
   const pooledText = pooled ? displayEstimate(measure, pooled.estimate, pooled.ci_lb, pooled.ci_ub) : NOT_ESTIMABLE;
   const description =
     `${rows} ${rows === 1 ? "study" : "studies"}. ` +
@@ -128,8 +130,6 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   const pooledOk =
     pooled && isFiniteNumber(pooled.estimate) && isFiniteNumber(pooled.ci_lb) && isFiniteNumber(pooled.ci_ub);
   const piOk = pooledOk && isFiniteNumber(pooled.pi_lb) && isFiniteNumber(pooled.pi_ub);
-  const withRob = studies.some((s) => s.riskOfBias !== undefined && s.riskOfBias !== null);
-  const width = withRob ? WIDTH + ROB_COLUMN : WIDTH;
 
   return (
     <svg

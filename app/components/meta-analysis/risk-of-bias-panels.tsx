@@ -1,6 +1,39 @@
 import { fmt, isFiniteNumber, pText, toDisplayScale, effectName } from "~/lib/meta-analysis/display";
 import { formatSofRow } from "~/lib/meta-analysis/summary-of-findings";
 import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
+
+/** An SVG document from the pure plot builders, inline (the builders escape every text). */
+export function InlineSvg({ svg, testId }: { svg: string; testId: string }) {
+  const markup = svg.replace(/^<\?xml[^>]*\?>\s*/, "");
+  return <div className="overflow-x-auto [&>svg]:h-auto [&>svg]:max-w-none" data-testid={testId} dangerouslySetInnerHTML={{ __html: markup }} />;
+}
+
+/**
+ * The robvis plots of one analysis' studies (issue 28): the traffic-light plot and the summary plot
+ * weighted by the studies' meta-analysis weights (robvis `rob_summary(weighted = TRUE)`). Drawn
+ * only when the job received the studies' domain judgements; studies without one are left out.
+ */
+export function RobPlots({ a, index }: { a: Pick<OutcomeAnalysis, "outcome" | "effects" | "weights" | "riskOfBiasDomains">; index: number }) {
+  const domains = a.riskOfBiasDomains;
+  if (!domains) return null;
+  const rows = a.effects.flatMap((e, i) => {
+    const j = domains[i];
+    return j ? [{ study: e.label, judgements: j, weight: a.weights[i] ?? 0 }] : [];
+  });
+  if (rows.length === 0) return null;
+  return (
+    <div className="space-y-3" data-testid="rob-plots">
+      <h4 className="font-semibold text-slate-900">Risk of bias (RoB 2)</h4>
+      <figure className="figure">
+        <InlineSvg svg={trafficLightSvg(rows, `Risk of bias (RoB 2): ${a.outcome}`)} testId={`rob-traffic-light-${index}`} />
+      </figure>
+      <figure className="figure">
+        <InlineSvg svg={summarySvg(rows, { weighted: true, title: `Risk of bias (RoB 2): ${a.outcome}, summary weighted by meta-analysis weight` })} testId={`rob-summary-${index}`} />
+      </figure>
+    </div>
+  );
+}
 
 /**
  * Sensitivity analysis by risk of bias (issue 28): the main analysis beside the analysis without

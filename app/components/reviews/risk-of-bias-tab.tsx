@@ -1,6 +1,7 @@
 import { Download, FlaskConical, Loader2, Search } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "@remix-run/react";
+import { InlineSvg } from "~/components/meta-analysis/risk-of-bias-panels";
 import { Button } from "~/components/ui/button";
 import { RobApiError, robApi } from "~/lib/risk-of-bias/client";
 import { ROBVIS_COLOUR, ROBVIS_GLYPH, summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
@@ -35,12 +36,6 @@ type Support = ApiRobAssessment["support"];
 function errorText(error: unknown): string {
   if (error instanceof RobApiError && Array.isArray(error.body.missing)) return `${error.message}.`;
   return error instanceof Error ? error.message : "Something went wrong.";
-}
-
-/** An SVG document from the pure plot builders, drawn inline (the builders escape every text). */
-function InlineSvg({ svg, testId }: { svg: string; testId: string }) {
-  const markup = svg.replace(/^<\?xml[^>]*\?>\s*/, "");
-  return <div className="overflow-x-auto [&>svg]:h-auto [&>svg]:max-w-none" data-testid={testId} dangerouslySetInnerHTML={{ __html: markup }} />;
 }
 
 /** A judgement as robvis draws it (coloured circle, glyph) with its words. */

@@ -1,4 +1,5 @@
 import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
+import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 import type { ExcludedStudy, ExtractedStudyData, JobStage, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
 
 /**
@@ -67,6 +68,10 @@ export interface StartJobInput {
   data?: ExtractedStudyData[];
   /** A systematic review's PRISMA flow (app/lib/reviews.ts), used by the report as it is. */
   prisma?: ReviewPrismaInput;
+  /** The review's RoB 2 judgements by outcome name and study id (GRADE, RoB column, sensitivity analysis). */
+  grade?: { riskOfBiasByOutcome?: Record<string, Record<string, RobJudgementSet>> };
+  /** Summary of Findings: the assumed control risk the reviewer entered (a proportion). */
+  summaryOfFindings?: { assumedControlRisk?: number };
 }
 
 /** POST /api/meta-analysis/enhanced → the queued job's id (202). */

@@ -278,6 +278,8 @@ export interface OutcomeAnalysis extends PooledResult {
   summaryOfFindings?: SummaryOfFindings;
   /** Each study's RoB 2 overall judgement, parallel to `effects` (null = not assessed); only when judgements were sent. */
   riskOfBias?: (RobOverall | null)[];
+  /** Each study's RoB 2 domain and overall judgements, parallel to `effects`, when they were sent (report's traffic-light plot). */
+  riskOfBiasDomains?: ({ D1: RobOverall; D2: RobOverall; D3: RobOverall; D4: RobOverall; D5: RobOverall; overall: RobOverall } | null)[];
   /** The analysis without High, and without High + Some concerns studies (only when judgements were sent). */
   riskOfBiasSensitivity?: RobSensitivityRow[];
   /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */

@@ -4,7 +4,7 @@
  * server's code and message (e.g. ANSWERS_INCOMPLETE with `missing`).
  */
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
-import type { ApiRobAssessment, ApiRobOverview, ApiRobSuggestions } from "./types";
+import type { ApiRobAssessment, ApiRobOverview, ApiRobSuggestions, RobJudgementSet } from "./types";
 
 export class RobApiError extends Error {
   constructor(
@@ -53,17 +53,17 @@ export const robApi = {
 };
 
 /**
- * The final overall judgements of a review's assessments, by outcome name then record id (the
- * study id of rows that come from the review's data extraction): the `grade.riskOfBiasByOutcome`
- * of POST /api/meta-analysis/enhanced.
+ * The final judgements (domains and overall) of a review's assessments, by outcome name then
+ * record id (the study id of rows that come from the review's data extraction): the
+ * `grade.riskOfBiasByOutcome` of POST /api/meta-analysis/enhanced.
  */
-export function judgementsByOutcome(overview: ApiRobOverview): Record<string, Record<string, RobJudgement>> {
+export function judgementsByOutcome(overview: ApiRobOverview): Record<string, Record<string, RobJudgementSet>> {
   const names = new Map(overview.outcomes.map((o) => [o.id, o.name]));
-  const out: Record<string, Record<string, RobJudgement>> = {};
+  const out: Record<string, Record<string, RobJudgementSet>> = {};
   for (const a of overview.assessments) {
     const name = names.get(a.outcomeId);
     if (name === undefined) continue;
-    (out[name] ??= {})[String(a.recordId)] = a.final.overall;
+    (out[name] ??= {})[String(a.recordId)] = a.final;
   }
   return out;
 }
