@@ -74,7 +74,7 @@ describe("GET /api/meta-analysis/jobs/{jobId}/export", () => {
     );
     expect(sofLines).toHaveLength(2);
     // Pooled control risk (9 + 12 + 18) / (50 + 61 + 92) = 192 per 1,000.
-    expect(sofLines[1]).toMatch(/^stroke,403 \(3 studies\),[⊕◯]{4} [A-Za-z ]+,OR 0\.\d\d \(0\.\d\d to \d\.\d\d\),192 per 1,000,/);
+    expect(sofLines[1]).toMatch(/^stroke,403 \(3 studies\),[⊕◯]{4} [A-Za-z ]+,OR 0\.\d\d \(0\.\d\d to \d\.\d\d\),"192 per 1,000",/);
   });
 
   it("refuses other users, guests, unknown ids (404), unfinished jobs (409) and other formats (400)", async () => {
