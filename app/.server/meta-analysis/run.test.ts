@@ -252,3 +252,33 @@ describe("groupRows", () => {
     expect(run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
   });
 });
+
+describe("the reviewer's GRADE ratings", () => {
+  it("replaces a computed rating with the reviewer's (both kept), rates up, and reaches the Summary of Findings", () => {
+    const computed = run(THREE).analyses[0]!;
+    const imprecision = computed.grade.judgements.find((j) => j.domain === "imprecision")!;
+    const a = run(THREE, {
+      summaryOfFindings: { assumedControlRisk: 0.2, assumedControlRiskByOutcome: { mortality: 0.05 } },
+      grade: {
+        reviewerRatings: {
+          mortality: {
+            overrides: { indirectness: { downgrade: -1, justification: "Only older adults were enrolled." }, imprecision: { downgrade: 0, justification: "The CI excludes any important harm." } },
+            rateUp: [{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }],
+          },
+        },
+      },
+    }).analyses[0]!;
+    const ind = a.grade.judgements.find((j) => j.domain === "indirectness")!;
+    expect(ind).toMatchObject({ downgrade: -1, reason: "Reviewer's judgement: Only older adults were enrolled.", computed: { downgrade: 0 } });
+    expect(a.grade.judgements.find((j) => j.domain === "imprecision")!.computed).toEqual({ downgrade: imprecision.downgrade, reason: imprecision.reason });
+    const levels = ["very low", "low", "moderate", "high"];
+    const sum = a.grade.judgements.reduce((s, j) => s + j.downgrade, 0) + 1;
+    expect(a.grade.certainty).toBe(levels[Math.max(0, Math.min(3, 3 + sum))]);
+    expect(a.grade.ratedUp).toEqual([{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }]);
+    expect(a.summaryOfFindings!.assumedRiskPer1000).toBeCloseTo(50, 10);
+    expect(a.summaryOfFindings!.assumedRiskSource).toBe("reviewer");
+    expect(a.summaryOfFindings!.ratedUp).toHaveLength(1);
+    expect(a.summaryOfFindings!.downgrades).toContainEqual({ domain: "indirectness", levels: 1, reason: "Reviewer's judgement: Only older adults were enrolled." });
+    expect(run(THREE, { grade: { reviewerRatings: { other: { rateUp: [] } } } }).analyses[0]!.grade).toEqual(computed.grade);
+  });
+});

@@ -42,7 +42,7 @@ import type {
 import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
-import { gradeAnalysis } from "./grade";
+import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
 import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
@@ -54,7 +54,7 @@ export interface RunOptions {
   method?: Method;
   test?: TestType;
   /** Summary of Findings: the assumed control risk (proportion); default the pooled control risk. */
-  summaryOfFindings?: { assumedControlRisk?: number };
+  summaryOfFindings?: { assumedControlRisk?: number; assumedControlRiskByOutcome?: Record<string, number> };
   /** The reviewer's GRADE inputs (see {@link GradeOptions}). */
   grade?: GradeOptions;
 }
@@ -72,6 +72,8 @@ export interface GradeOptions {
   riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement | RobJudgementSet>>;
   indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
   decisionThresholds?: Record<string, number>;
+  /** The reviewer's rating changes and rated-up levels by outcome name (see {@link GradeReviewerRating}). */
+  reviewerRatings?: Record<string, GradeReviewerRating>;
 }
 
 /**
@@ -287,7 +289,7 @@ export function analyseGroup(
   if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
     notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
   }
-  const grade = gradeAnalysis({
+  const computedGrade = gradeAnalysis({
     ...pooled,
     k,
     egger,
@@ -297,6 +299,8 @@ export function analyseGroup(
     indirectness: reviewer.indirectness?.[group.outcome],
     decisionThreshold: threshold === undefined ? undefined : RATIO.includes(group.measure) ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
   });
+  const rating = reviewer.reviewerRatings?.[group.outcome];
+  const grade = rating ? applyReviewerRating(computedGrade, rating) : computedGrade;
   const analysis: OutcomeAnalysis = {
     ...pooled,
     ...base,
@@ -307,7 +311,10 @@ export function analyseGroup(
     trimfill: filled,
     leaveOneOut,
     grade,
-    summaryOfFindings: summaryOfFindings({ ...base, ...pooled, grade, rows }, options.summaryOfFindings),
+    summaryOfFindings: summaryOfFindings(
+      { ...base, ...pooled, grade, rows },
+      { assumedControlRisk: options.summaryOfFindings?.assumedControlRiskByOutcome?.[group.outcome] ?? options.summaryOfFindings?.assumedControlRisk },
+    ),
     notes,
   };
   if (robJudgements && robJudgements.some((j) => j !== null)) {

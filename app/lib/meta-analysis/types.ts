@@ -230,12 +230,21 @@ export interface GradeJudgement {
   /** 0 = not serious, -1 = serious, -2 = very serious. */
   downgrade: 0 | -1 | -2;
   reason: string;
+  /** When the reviewer changed the rating: the computed rating and its reason, kept beside the reviewer's. */
+  computed?: { downgrade: 0 | -1 | -2; reason: string };
 }
 
 export interface GradeAssessment {
   certainty: GradeLevel;
   judgements: GradeJudgement[];
+  /** The starting level (high: randomised trials; low: observational); absent in older results. */
+  start?: GradeLevel;
+  /** Levels the reviewer rated up (large effect, dose response, plausible confounding), each with a justification. */
+  ratedUp?: { reason: GradeRateUpReason; levels: 1 | 2; justification: string }[];
 }
+
+/** GRADE's reasons to rate up observational evidence (only ever by the reviewer). */
+export type GradeRateUpReason = "large effect" | "dose response" | "plausible confounding";
 
 /** GRADE certainty as the Summary of Findings contract spells it. */
 export type SofCertainty = "high" | "moderate" | "low" | "very_low";
@@ -259,6 +268,8 @@ export interface SummaryOfFindings {
   studies: number;
   /** Where the assumed control risk comes from. */
   assumedRiskSource: "reviewer" | "pooled control groups" | null;
+  /** Levels the reviewer rated up, with their justifications (GRADE; absent when none). */
+  ratedUp?: { reason: GradeRateUpReason; levels: 1 | 2; justification: string }[];
 }
 
 /**
