@@ -42,7 +42,7 @@ import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-select
 import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
-import { judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
+import { gradeInputs, judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
@@ -161,6 +161,8 @@ export default function MetaAnalysisPage() {
   const [options, setOptions] = useState<AnalysisOptions>(DEFAULT_OPTIONS);
   // The review's RoB 2 judgements (issue 28): sent with the job for GRADE, the forest plot's RoB column and the sensitivity analysis.
   const [robJudgements, setRobJudgements] = useState<Record<string, Record<string, RobJudgementSet>> | null>(null);
+  // The review's stored GRADE settings per outcome (rating changes, rated-up levels, thresholds, assumed control risks).
+  const [reviewGrade, setReviewGrade] = useState<ReturnType<typeof gradeInputs> | null>(null);
   useEffect(() => {
     if (!reviewId) return;
     let live = true;
@@ -168,6 +170,10 @@ export default function MetaAnalysisPage() {
       .overview(reviewId)
       .then((o) => live && o.assessments.length > 0 && setRobJudgements(judgementsByOutcome(o)))
       .catch(() => live && setRobJudgements(null));
+    robApi
+      .gradeSettings(reviewId)
+      .then(({ settings }) => live && settings.length > 0 && setReviewGrade(gradeInputs(settings)))
+      .catch(() => live && setReviewGrade(null));
     return () => {
       live = false;
     };
@@ -330,8 +336,23 @@ export default function MetaAnalysisPage() {
           test: runOptions.test,
           ...(data ? { data } : {}),
           ...(prisma ? { prisma } : {}),
-          ...(robJudgements ? { grade: { riskOfBiasByOutcome: robJudgements } } : {}),
-          ...(assumedRiskValue !== null ? { summaryOfFindings: { assumedControlRisk: assumedRiskValue / 1000 } } : {}),
+          ...(robJudgements || reviewGrade
+            ? {
+                grade: {
+                  ...(robJudgements ? { riskOfBiasByOutcome: robJudgements } : {}),
+                  ...(reviewGrade ? { reviewerRatings: reviewGrade.reviewerRatings, decisionThresholds: reviewGrade.decisionThresholds } : {}),
+                },
+              }
+            : {}),
+          ...(assumedRiskValue !== null || reviewGrade
+            ? {
+                summaryOfFindings: {
+                  ...(assumedRiskValue !== null ? { assumedControlRisk: assumedRiskValue / 1000 } : {}),
+                  // A value typed here applies to every outcome; else the review's stored per-outcome values.
+                  ...(assumedRiskValue === null && reviewGrade ? { assumedControlRiskByOutcome: reviewGrade.assumedControlRiskByOutcome } : {}),
+                },
+              }
+            : {}),
         },
         { signal: controller.signal },
       );
@@ -510,6 +531,11 @@ export default function MetaAnalysisPage() {
             />
           </label>
         </div>
+        {reviewGrade && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="grade-from-review">
+            The review&apos;s GRADE settings are used: your rating changes, rated-up levels, decision thresholds and assumed control risks.
+          </p>
+        )}
         {robJudgements && (
           <p className="mt-2 text-xs text-slate-600" data-testid="rob-from-review">
             The review&apos;s RoB 2 judgements are used: a risk-of-bias column beside each forest plot, the sensitivity analysis by risk of bias and

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "@remix-run/react";
 import { InlineSvg } from "~/components/meta-analysis/risk-of-bias-panels";
 import { Button } from "~/components/ui/button";
+import { GradeSettingsPanel } from "./grade-settings-panel";
 import { RobApiError, robApi } from "~/lib/risk-of-bias/client";
 import { ROBVIS_COLOUR, ROBVIS_GLYPH, summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import {
@@ -60,7 +61,8 @@ function JudgementMark({ judgement, words = true }: { judgement: RobJudgement | 
  * their RoB 2 judgements, the assessment form of one study (effect of interest, the signalling
  * questions the answers call for, support per answer, suggestions from the study's text, the
  * algorithm's live proposal, overrides with justifications) and the robvis-style traffic-light and
- * summary plots with their downloads. Viewers read; owners and editors assess.
+ * summary plots with their downloads, and the outcome's GRADE settings. Viewers read; owners and
+ * editors assess.
  */
 export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
   const canWrite = review.role !== "viewer";
@@ -247,6 +249,8 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
           (and with low-risk studies only), GRADE&apos;s risk-of-bias rating from these judgements and the Summary of Findings table.
         </p>
       </section>
+
+      <GradeSettingsPanel key={outcome.id} reviewId={review.id} outcome={outcome} canWrite={canWrite} />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * server's code and message (e.g. ANSWERS_INCOMPLETE with `missing`).
  */
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
-import type { ApiRobAssessment, ApiRobOverview, ApiRobSuggestions, RobJudgementSet } from "./types";
+import type { ApiGradeRating, ApiGradeSettings, ApiRobAssessment, ApiRobOverview, ApiRobSuggestions, RobJudgementSet } from "./types";
 
 export class RobApiError extends Error {
   constructor(
@@ -48,6 +48,9 @@ export const robApi = {
   remove: (reviewId: string, recordId: number, outcomeId: number) => call<void>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "DELETE" }),
   suggestions: (reviewId: string, recordId: number, variant: Rob2Variant) =>
     call<ApiRobSuggestions>(`${base(reviewId)}/${recordId}/suggestions?variant=${variant}`),
+  gradeSettings: (reviewId: string) => call<{ settings: ApiGradeSettings[] }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade`),
+  saveGradeSettings: (reviewId: string, outcomeId: number, body: { rating: ApiGradeRating; assumedControlRisk: number | null; decisionThreshold: number | null }) =>
+    call<{ settings: ApiGradeSettings }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade/${outcomeId}`, { method: "PUT", json: body }),
   exportUrl: (reviewId: string, outcomeId: number, format: "csv" | "traffic-light" | "summary") =>
     `${base(reviewId)}/export?outcomeId=${outcomeId}&format=${format}`,
 };
@@ -64,6 +67,24 @@ export function judgementsByOutcome(overview: ApiRobOverview): Record<string, Re
     const name = names.get(a.outcomeId);
     if (name === undefined) continue;
     (out[name] ??= {})[String(a.recordId)] = a.final;
+  }
+  return out;
+}
+
+/**
+ * A review's stored GRADE settings as the job's inputs, keyed by outcome name:
+ * `grade.reviewerRatings`, `grade.decisionThresholds` and `summaryOfFindings.assumedControlRiskByOutcome`.
+ */
+export function gradeInputs(settings: readonly ApiGradeSettings[]): {
+  reviewerRatings: Record<string, ApiGradeRating>;
+  decisionThresholds: Record<string, number>;
+  assumedControlRiskByOutcome: Record<string, number>;
+} {
+  const out = { reviewerRatings: {} as Record<string, ApiGradeRating>, decisionThresholds: {} as Record<string, number>, assumedControlRiskByOutcome: {} as Record<string, number> };
+  for (const s of settings) {
+    if (Object.keys(s.rating.overrides).length || s.rating.rateUp.length) out.reviewerRatings[s.outcome] = s.rating;
+    if (s.decisionThreshold !== null) out.decisionThresholds[s.outcome] = s.decisionThreshold;
+    if (s.assumedControlRisk !== null) out.assumedControlRiskByOutcome[s.outcome] = s.assumedControlRisk;
   }
   return out;
 }
