@@ -7,7 +7,7 @@ requireSharedFixtures();
 /**
  * Risk of bias (issue 28): a reviewer assesses two studies with RoB 2 in the review's Risk of bias
  * tab (a text suggestion confirmed, a domain override with its justification), sees the
- * traffic-light plot, runs the meta-analysis with the sensitivity analysis by risk of bias and
+ * traffic-light plot, rates GRADE's indirectness down, runs the meta-analysis with the sensitivity analysis by risk of bias and
  * exports the Summary of Findings table; and the tab at phone width. Invented trials.
  */
 
@@ -126,10 +126,18 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await expect(traffic.locator('g[data-study="Adebayo 2020"] circle[data-domain="overall"]')).toHaveAttribute("fill", "#02C100");
   await expect(page.getByTestId("rob-summary-plot").locator("svg")).toBeVisible();
 
+  // GRADE for the outcome: the reviewer rates indirectness down, with a justification (stored with the review).
+  const grade = page.getByTestId("grade-settings");
+  await grade.getByLabel("Indirectness").selectOption("-1");
+  await grade.getByLabel("Justification for indirectness").fill("Only adults over 65 were enrolled.");
+  await grade.getByTestId("grade-save").click();
+  await expect(grade.getByRole("status")).toContainText("GRADE settings saved");
+
   // The meta-analysis from the review: RoB column, sensitivity analysis, Summary of Findings (assumed control risk entered).
   await page.getByTestId("rob-open-meta-analysis").click();
   await page.waitForURL(/\/meta-analysis\?review=/);
   await expect(page.getByTestId("rob-from-review")).toBeVisible();
+  await expect(page.getByTestId("grade-from-review")).toBeVisible();
   await expect(page.getByTestId("meta-page-study")).toHaveCount(3);
   await page.getByTestId("assumed-control-risk").fill("150");
   await page.getByRole("button", { name: "Run Analysis" }).click();
@@ -146,6 +154,8 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await expect(sof.getByTestId("sof-row")).toHaveCount(1);
   await expect(sof.getByTestId("sof-row")).toContainText("150 per 1,000");
   await expect(sof.getByTestId("sof-certainty")).toContainText(/[⊕◯]{4}/);
+  await expect(sof.getByTestId("sof-footnotes")).toContainText("Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.");
+  await expect(page.getByTestId("grade-computed").first()).toContainText("Computed: Not serious");
   await expect(page.getByTestId("rob-traffic-light-0").locator("g[data-study]")).toHaveCount(2);
 
   await page.getByRole("button", { name: "Export Results" }).click();
