@@ -245,6 +245,9 @@ describe("a review's GRADE settings per outcome", () => {
     expect(await json(await call("PUT", `/api/reviews/${review.id}/grade/999999`, { cookie: owner.cookie, body }), 404)).toMatchObject({ error: "OUTCOME_NOT_FOUND" });
     expect((await call("POST", url, { cookie: owner.cookie, body })).status).toBe(405);
 
+    const exported = await json<{ gradeSettings: ApiGradeSettings[] }>(await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie: owner.cookie }), 200);
+    expect(exported.gradeSettings.map((g) => [g.outcome, g.assumedControlRisk, g.rating.rateUp.length])).toEqual([["mortality", 0.15, 1]]);
+
     expect((await call("DELETE", url, { cookie: owner.cookie })).status).toBe(204);
     expect(await json(await call("DELETE", url, { cookie: owner.cookie }), 404)).toMatchObject({ error: "GRADE_SETTINGS_NOT_FOUND" });
     expect((await json<{ settings: ApiGradeSettings[] }>(await call("GET", `/api/reviews/${review.id}/grade`, { cookie: owner.cookie }), 200)).settings).toEqual([]);
