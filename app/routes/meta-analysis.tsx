@@ -763,7 +763,7 @@ export default function MetaAnalysisPage() {
 /** Export Results: the report as HTML, data and results as JSON, and the job's R script, study rows and Summary of Findings table (server downloads). */
 function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") => void; jobId: string }) {
   const itemClass = "cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100";
-  const href = (format: "r" | "csv" | "sof") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
+  const href = (format: "r" | "csv" | "sof" | "robvis") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -792,6 +792,11 @@ function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") =
           <DropdownMenu.Item asChild className={itemClass}>
             <a href={href("sof")} download data-testid="export-sof">
               Summary of findings (CSV)
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("robvis")} download data-testid="export-robvis">
+              Risk of bias, robvis layout (CSV)
             </a>
           </DropdownMenu.Item>
         </DropdownMenu.Content>

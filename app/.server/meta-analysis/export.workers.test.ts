@@ -34,10 +34,21 @@ const RESULT = runMetaAnalysis({
   ],
 });
 
-async function insertJob(userId: string, status: "done" | "running"): Promise<string> {
+const ASSESSED = runMetaAnalysis(
+  { studyCount: 3, excluded: [], model: "offline", extracted: RESULT.extracted },
+  {
+    grade: {
+      riskOfBiasByOutcome: {
+        stroke: { a: { D1: "low", D2: "low", D3: "low", D4: "low", D5: "some_concerns", overall: "some_concerns" }, b: { D1: "high", D2: "low", D3: "low", D4: "low", D5: "low", overall: "high" } },
+      },
+    },
+  },
+);
+
+async function insertJob(userId: string, status: "done" | "running", result: unknown = RESULT): Promise<string> {
   const id = crypto.randomUUID();
   await env.DB.prepare("INSERT INTO meta_analysis_jobs (id, user_id, status, stage, progress, request, result) VALUES (?, ?, ?, ?, ?, '{}', ?)")
-    .bind(id, userId, status, status === "done" ? "done" : "pooling", status === "done" ? 100 : 50, status === "done" ? JSON.stringify(RESULT) : null)
+    .bind(id, userId, status, status === "done" ? "done" : "pooling", status === "done" ? 100 : 50, status === "done" ? JSON.stringify(result) : null)
     .run();
   return id;
 }
@@ -73,6 +84,17 @@ describe("GET /api/meta-analysis/jobs/{jobId}/export", () => {
       "Outcome,No of participants (studies),Certainty of the evidence (GRADE),Relative effect (95% CI),Risk with comparator,Risk difference with intervention (95% CI),Footnotes",
     );
     expect(sofLines).toHaveLength(2);
+
+    const robvis = await SELF.fetch(exportUrl(await insertJob(userId, "done", ASSESSED), "robvis"), { headers: { Cookie: cookie } });
+    expect(robvis.status).toBe(200);
+    const w = ASSESSED.analyses[0]!.weights;
+    expect((await robvis.text()).split("\r\n")).toEqual([
+      "Study,D1,D2,D3,D4,D5,Overall,Weight",
+      `Alpha 2012,Low,Low,Low,Low,Some concerns,Some concerns,${w[0]}`,
+      `Beta 2015,High,Low,Low,Low,Low,High,${w[1]}`,
+      "",
+    ]);
+    expect(await (await SELF.fetch(exportUrl(jobId, "robvis"), { headers: { Cookie: cookie } })).text()).toBe("Study,D1,D2,D3,D4,D5,Overall,Weight\r\n");
     // Pooled control risk (9 + 12 + 18) / (50 + 61 + 92) = 192 per 1,000.
     expect(sofLines[1]).toMatch(/^stroke,403 \(3 studies\),[⊕◯]{4} [A-Za-z ]+,OR 0\.\d\d \(0\.\d\d to \d\.\d\d\),"192 per 1,000",/);
   });
