@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page } from "@playwright/test";
+import { A11yAudit } from "./a11y";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
@@ -125,6 +126,12 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await expect(traffic.locator('g[data-study="Brennan 2021"] circle[data-domain="D5"]')).toHaveAttribute("data-judgement", "some_concerns");
   await expect(traffic.locator('g[data-study="Adebayo 2020"] circle[data-domain="overall"]')).toHaveAttribute("fill", "#02C100");
   await expect(page.getByTestId("rob-summary-plot").locator("svg")).toBeVisible();
+  await page.getByRole("button", { name: "Edit Brennan 2021" }).click();
+  await expect(form).toBeVisible();
+  const audit = new A11yAudit();
+  await audit.check(page, "Risk of bias tab with an assessment open, desktop");
+  expect(audit.serious(), "serious or critical axe violations").toEqual([]);
+  await form.getByRole("button", { name: "Close" }).click();
 
   // GRADE for the outcome: the reviewer rates indirectness down, with a justification (stored with the review).
   const grade = page.getByTestId("grade-settings");
@@ -186,6 +193,10 @@ test("the Risk of bias tab works at phone width: assess a study by keyboard, no 
   await form.getByTestId("rob-save").click();
   await expect(page.getByTestId("rob-progress")).toHaveText("1 of 3 studies assessed");
   await expect(page.getByTestId("rob-traffic-light").locator("g[data-study]")).toHaveCount(1);
+  await page.getByRole("button", { name: "Assess Adebayo 2020" }).click();
+  const audit = new A11yAudit();
+  await audit.check(page, "Risk of bias tab with an assessment open, phone");
+  expect(audit.serious(), "serious or critical axe violations").toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });

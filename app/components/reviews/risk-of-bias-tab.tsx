@@ -173,7 +173,7 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
                     </th>
                     {[...ROB2_DOMAINS, "overall" as const].map((d) => (
                       <td key={d} className="px-1 py-1.5 text-center">
-                        {a ? <JudgementMark judgement={a.final[d]} words={false} /> : <span className="text-slate-400">·</span>}
+                        {a ? <JudgementMark judgement={a.final[d]} words={false} /> : <span className="text-slate-500">·</span>}
                       </td>
                     ))}
                     <td className="py-1.5 pl-2">
