@@ -3,10 +3,23 @@ import { formatSofRow } from "~/lib/meta-analysis/summary-of-findings";
 import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 
-/** An SVG document from the pure plot builders, inline (the builders escape every text). */
+/**
+ * An SVG document from the pure plot builders, inline (the builders escape every text), in a
+ * region that scrolls sideways on a narrow screen and can be reached and scrolled by keyboard.
+ */
 export function InlineSvg({ svg, testId }: { svg: string; testId: string }) {
   const markup = svg.replace(/^<\?xml[^>]*\?>\s*/, "");
-  return <div className="overflow-x-auto [&>svg]:h-auto [&>svg]:max-w-none" data-testid={testId} dangerouslySetInnerHTML={{ __html: markup }} />;
+  const title = /<title>([^<]*)<\/title>/.exec(markup)?.[1] ?? "Plot";
+  return (
+    <div
+      className="overflow-x-auto [&>svg]:h-auto [&>svg]:max-w-none"
+      tabIndex={0}
+      role="region"
+      aria-label={`${title.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')} (scrolls sideways on a narrow screen)`}
+      data-testid={testId}
+      dangerouslySetInnerHTML={{ __html: markup }}
+    />
+  );
 }
 
 /**
