@@ -5,7 +5,7 @@
  * reviewer's overrides with their justifications, and the final judgements (both kept).
  */
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "../app/lib/risk-of-bias/rob2";
 import type { RobJudgementSet } from "../app/lib/risk-of-bias/types";
 import { users } from "./schema";
@@ -49,3 +49,40 @@ export const riskOfBiasAssessments = sqliteTable(
 );
 
 export type RiskOfBiasAssessmentRow = typeof riskOfBiasAssessments.$inferSelect;
+
+/**
+ * The reviewer's GRADE settings for one outcome of a review (issue 28): rating changes with their
+ * justifications and rated-up levels (app/.server/meta-analysis/grade.ts GradeReviewerRating), the
+ * assumed control risk of the Summary of Findings (a proportion) and the imprecision decision
+ * threshold (natural scale: a ratio for RR/OR). Sent with the review's meta-analysis.
+ */
+export const reviewGradeSettings = sqliteTable(
+  "review_grade_settings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    outcomeId: integer("outcome_id")
+      .notNull()
+      .references(() => reviewOutcomes.id, { onDelete: "cascade" }),
+    rating: text("rating", { mode: "json" }).$type<GradeReviewerRatingJson>().notNull().default(sql`'{}'`),
+    assumedControlRisk: real("assumed_control_risk"),
+    decisionThreshold: real("decision_threshold"),
+    updatedBy: text("updated_by").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [uniqueIndex("grade_settings_outcome_unique").on(t.reviewId, t.outcomeId), index("grade_settings_user_idx").on(t.userId)],
+);
+
+/** Stored shape of a reviewer's GRADE rating (validated by GradeReviewerRatingSchema). */
+export interface GradeReviewerRatingJson {
+  overrides?: Partial<Record<"risk of bias" | "inconsistency" | "indirectness" | "imprecision" | "publication bias", { downgrade: 0 | -1 | -2; justification: string }>>;
+  rateUp?: { reason: "large effect" | "dose response" | "plausible confounding"; levels: 1 | 2; justification: string }[];
+}
+
+export type ReviewGradeSettingsRow = typeof reviewGradeSettings.$inferSelect;

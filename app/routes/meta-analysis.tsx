@@ -42,6 +42,8 @@ import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-select
 import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
+import { gradeInputs, judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
+import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
 
@@ -157,6 +159,29 @@ export default function MetaAnalysisPage() {
     };
   }, [reviewId]);
   const [options, setOptions] = useState<AnalysisOptions>(DEFAULT_OPTIONS);
+  // The review's RoB 2 judgements (issue 28): sent with the job for GRADE, the forest plot's RoB column and the sensitivity analysis.
+  const [robJudgements, setRobJudgements] = useState<Record<string, Record<string, RobJudgementSet>> | null>(null);
+  // The review's stored GRADE settings per outcome (rating changes, rated-up levels, thresholds, assumed control risks).
+  const [reviewGrade, setReviewGrade] = useState<ReturnType<typeof gradeInputs> | null>(null);
+  useEffect(() => {
+    if (!reviewId) return;
+    let live = true;
+    robApi
+      .overview(reviewId)
+      .then((o) => live && o.assessments.length > 0 && setRobJudgements(judgementsByOutcome(o)))
+      .catch(() => live && setRobJudgements(null));
+    robApi
+      .gradeSettings(reviewId)
+      .then(({ settings }) => live && settings.length > 0 && setReviewGrade(gradeInputs(settings)))
+      .catch(() => live && setReviewGrade(null));
+    return () => {
+      live = false;
+    };
+  }, [reviewId]);
+  // Summary of Findings: the assumed control risk per 1,000 the reviewer enters ("" = pooled control-group risk).
+  const [assumedRisk, setAssumedRisk] = useState("");
+  const assumedRiskValue = assumedRisk.trim() === "" ? null : Number(assumedRisk);
+  const assumedRiskInvalid = assumedRiskValue !== null && !(assumedRiskValue > 0 && assumedRiskValue < 1000);
   const [run, setRun] = useState<Run>({ kind: "idle" });
   const [notice, setNotice] = useState<string | null>(null);
   const [saveOpen, setSaveOpen] = useState(false);
@@ -267,6 +292,10 @@ export default function MetaAnalysisPage() {
   async function onRun() {
     setNotice(null);
     if (!needTwo()) return;
+    if (assumedRiskInvalid) {
+      setNotice("The assumed control risk is a number of events per 1,000 between 0 and 1,000 (leave it empty for the pooled control-group risk).");
+      return;
+    }
     let data: ReturnType<typeof toExtractedData> | undefined;
     if (rows) {
       const { ready, problems } = readiness(rows);
@@ -301,7 +330,30 @@ export default function MetaAnalysisPage() {
     setRun({ kind: "running", stage: "queued", detail: null, progress: 0 });
     try {
       const jobId = await startJob(
-        { studies, method: runOptions.method, test: runOptions.test, ...(data ? { data } : {}), ...(prisma ? { prisma } : {}) },
+        {
+          studies,
+          method: runOptions.method,
+          test: runOptions.test,
+          ...(data ? { data } : {}),
+          ...(prisma ? { prisma } : {}),
+          ...(robJudgements || reviewGrade
+            ? {
+                grade: {
+                  ...(robJudgements ? { riskOfBiasByOutcome: robJudgements } : {}),
+                  ...(reviewGrade ? { reviewerRatings: reviewGrade.reviewerRatings, decisionThresholds: reviewGrade.decisionThresholds } : {}),
+                },
+              }
+            : {}),
+          ...(assumedRiskValue !== null || reviewGrade
+            ? {
+                summaryOfFindings: {
+                  ...(assumedRiskValue !== null ? { assumedControlRisk: assumedRiskValue / 1000 } : {}),
+                  // A value typed here applies to every outcome; else the review's stored per-outcome values.
+                  ...(assumedRiskValue === null && reviewGrade ? { assumedControlRiskByOutcome: reviewGrade.assumedControlRiskByOutcome } : {}),
+                },
+              }
+            : {}),
+        },
         { signal: controller.signal },
       );
       if (!signedIn) void syncGuestUsage();
@@ -462,7 +514,34 @@ export default function MetaAnalysisPage() {
               <option value="z">{TEST_LABELS.z}</option>
             </select>
           </label>
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
+            Assumed control risk per 1,000 (Summary of Findings)
+            <input
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={1000}
+              step="any"
+              data-testid="assumed-control-risk"
+              value={assumedRisk}
+              onChange={(e) => setAssumedRisk(e.target.value)}
+              placeholder="Pooled control-group risk"
+              aria-invalid={assumedRiskInvalid || undefined}
+              className="w-full min-w-0 rounded-md border border-slate-300 px-2 py-1.5"
+            />
+          </label>
         </div>
+        {reviewGrade && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="grade-from-review">
+            The review&apos;s GRADE settings are used: your rating changes, rated-up levels, decision thresholds and assumed control risks.
+          </p>
+        )}
+        {robJudgements && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="rob-from-review">
+            The review&apos;s RoB 2 judgements are used: a risk-of-bias column beside each forest plot, the sensitivity analysis by risk of bias and
+            GRADE&apos;s risk-of-bias rating.
+          </p>
+        )}
         <p className="mt-2 text-xs text-slate-600">
           Defaults: REML with the Hartung–Knapp adjustment, as Cochrane&apos;s current guidance recommends.
           {(options.method !== DEFAULT_OPTIONS.method || options.test !== DEFAULT_OPTIONS.test) && (
@@ -681,10 +760,10 @@ export default function MetaAnalysisPage() {
   );
 }
 
-/** Export Results: the report as HTML, data and results as JSON, and the job's R script and study rows (server downloads). */
+/** Export Results: the report as HTML, data and results as JSON, and the job's R script, study rows and Summary of Findings table (server downloads). */
 function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") => void; jobId: string }) {
   const itemClass = "cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100";
-  const href = (format: "r" | "csv") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
+  const href = (format: "r" | "csv" | "sof" | "robvis") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -708,6 +787,16 @@ function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") =
           <DropdownMenu.Item asChild className={itemClass}>
             <a href={href("csv")} download>
               Study data (CSV)
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("sof")} download data-testid="export-sof">
+              Summary of findings (CSV)
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <a href={href("robvis")} download data-testid="export-robvis">
+              Risk of bias, robvis layout (CSV)
             </a>
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -11,6 +11,7 @@ import { FullTextTab } from "~/components/reviews/fulltext-tab";
 import { LivingPanel } from "~/components/reviews/living-panel";
 import { PrismaTab } from "~/components/reviews/prisma-tab";
 import { RecordsTab } from "~/components/reviews/records-tab";
+import { RiskOfBiasTab } from "~/components/reviews/risk-of-bias-tab";
 import { ScreeningTab } from "~/components/reviews/screening-tab";
 import { TeamTab } from "~/components/reviews/team-tab";
 import { Badge } from "~/components/ui/badge";
@@ -32,10 +33,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team"] as const;
+const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team", "risk-of-bias"] as const;
 type Tab = (typeof TABS)[number];
 
-/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis, PRISMA and Team. */
+/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis, PRISMA, Team and Risk of bias. */
 export default function ReviewPage() {
   const { review, aiConfigured, userId } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
@@ -107,6 +108,7 @@ export default function ReviewPage() {
           <TabsTrigger value="analysis">Analysis</TabsTrigger>
           <TabsTrigger value="prisma">PRISMA</TabsTrigger>
           <TabsTrigger value="team">Team</TabsTrigger>
+          <TabsTrigger value="risk-of-bias">Risk of bias</TabsTrigger>
         </TabsList>
         <TabsContent value="records" className="mt-4">
           <RecordsTab review={review} onChanged={refresh} />
@@ -164,6 +166,9 @@ export default function ReviewPage() {
         </TabsContent>
         <TabsContent value="team" className="mt-4">
           {tab === "team" && <TeamTab review={review} userId={userId} onChanged={refresh} onLeft={() => navigate("/reviews")} />}
+        </TabsContent>
+        <TabsContent value="risk-of-bias" className="mt-4">
+          {tab === "risk-of-bias" && <RiskOfBiasTab review={review} />}
         </TabsContent>
       </Tabs>
     </div>

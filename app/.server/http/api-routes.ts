@@ -55,6 +55,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.reviews.$id.duplicates.$recordId.ts", ["DELETE"]),
   route("api.reviews.$id.duplicates.ts", ["GET", "POST"]),
   route("api.reviews.$id.export.ts", ["GET"]),
+  route("api.reviews.$id.grade.$outcomeId.ts", ["PUT", "DELETE"]),
+  route("api.reviews.$id.grade.ts", ["GET"]),
   route("api.reviews.$id.import-search.ts", ["POST"]),
   route("api.reviews.$id.import-uploads.ts", ["POST"]),
   route("api.reviews.$id.import.ts", ["POST"]),

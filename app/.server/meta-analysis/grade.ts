@@ -31,6 +31,7 @@ import type {
   GradeAssessment,
   GradeJudgement,
   GradeLevel,
+  GradeRateUpReason,
   Measure,
 } from "~/lib/meta-analysis/types";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
@@ -201,7 +202,35 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const start = startHigh ? 3 : 1;
   const total = judgements.reduce((sum, j) => sum + j.downgrade, 0);
   const certainty = LEVELS[Math.max(0, Math.min(3, start + total))]!;
-  return { certainty, judgements };
+  return { certainty, judgements, start: startHigh ? "high" : "low" };
+}
+
+/**
+ * The reviewer's GRADE changes for one outcome (issue 28): any domain's rating replaced, with a
+ * justification, and levels rated up (GRADE Handbook 5.2: large effect, dose response, plausible
+ * confounding; only ever by the reviewer, never computed).
+ */
+export interface GradeReviewerRating {
+  overrides?: Partial<Record<GradeJudgement["domain"], { downgrade: 0 | -1 | -2; justification: string }>>;
+  rateUp?: { reason: GradeRateUpReason; levels: 1 | 2; justification: string }[];
+}
+
+/**
+ * Applies the reviewer's rating to a computed assessment: an overridden domain takes the
+ * reviewer's downgrade with the justification as its reason and keeps the computed one in
+ * `computed`; rated-up levels are added; certainty = start + downgrades + rated-up levels, clamped
+ * to very low … high. Without `start` (older results) high is assumed.
+ */
+export function applyReviewerRating(grade: GradeAssessment, rating: GradeReviewerRating): GradeAssessment {
+  const judgements = grade.judgements.map((j) => {
+    const o = rating.overrides?.[j.domain];
+    if (!o) return j;
+    return { domain: j.domain, downgrade: o.downgrade, reason: `Reviewer's judgement: ${o.justification}`, computed: { downgrade: j.downgrade, reason: j.reason } };
+  });
+  const ratedUp = rating.rateUp ?? [];
+  const start = LEVELS.indexOf(grade.start ?? "high");
+  const total = judgements.reduce((sum, j) => sum + j.downgrade, 0) + ratedUp.reduce((sum, r) => sum + r.levels, 0);
+  return { ...grade, judgements, ...(ratedUp.length ? { ratedUp } : {}), certainty: LEVELS[Math.max(0, Math.min(3, start + total))]! };
 }
 
 const SCORE: Record<RobJudgement, number> = { low: 0, some_concerns: 1, high: 2 };

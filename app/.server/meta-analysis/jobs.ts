@@ -21,6 +21,8 @@ import {
 } from "../billing/metering";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
+import { formatSofRow, sofTableCsv } from "~/lib/meta-analysis/summary-of-findings";
+import { robvisCsv } from "~/lib/risk-of-bias/robvis";
 import { buildStudyDataCsv } from "./export-csv";
 import { buildRScript } from "./export-r";
 import type { EnhancedRequest } from "./request";
@@ -246,11 +248,15 @@ export async function assertMetaAnalysisAvailable(app: JobsApp, ctx: { user: Use
 }
 
 /** Formats of GET /api/meta-analysis/jobs/{id}/export. */
-export type JobExportFormat = "r" | "csv";
+export type JobExportFormat = "r" | "csv" | "sof" | "robvis";
 
 /**
  * A finished job's analyses as a download: the R script that reproduces them with metafor
- * (`text/x-r`) or the study rows as CSV (`text/csv`), with a file name. The job must be the
+ * (`text/x-r`), the study rows as CSV (`text/csv`) or the Summary of Findings table as CSV (`sof`:
+ * GRADEpro's columns, one row per pooled analysis that has one) or the studies' RoB 2 judgements in
+ * robvis's CSV layout with their meta-analysis weights in percent (`robvis`: Study, D1…D5, Overall,
+ * Weight; the outcome in brackets after the study when several analyses have judgements), with a
+ * file name. The job must be the
  * requester's (404 NOT_FOUND otherwise, as getJobForRequester) and done (409 JOB_NOT_DONE while it
  * is queued or running, or when it failed).
  */
@@ -268,6 +274,20 @@ export async function exportJob(
   const stem = `metamind-meta-analysis-${job.id.slice(0, 8)}`;
   if (format === "r") {
     return { body: buildRScript(job.result, { jobId: job.id, generatedAt: now }), contentType: "text/x-r; charset=utf-8", fileName: `${stem}.R` };
+  }
+  if (format === "robvis") {
+    const assessed = job.result.analyses.filter((a) => a.riskOfBiasDomains);
+    const rows = assessed.flatMap((a) =>
+      a.effects.flatMap((e, i) => {
+        const j = a.riskOfBiasDomains![i];
+        return j ? [{ study: assessed.length > 1 ? `${e.label} (${a.outcome})` : e.label, judgements: j, weight: a.weights[i] ?? 0 }] : [];
+      }),
+    );
+    return { body: robvisCsv(rows), contentType: "text/csv; charset=utf-8", fileName: `${stem}-risk-of-bias.csv` };
+  }
+  if (format === "sof") {
+    const rows = job.result.analyses.flatMap((a) => (a.summaryOfFindings ? [formatSofRow(a.outcome, a.summaryOfFindings)] : []));
+    return { body: sofTableCsv(rows), contentType: "text/csv; charset=utf-8", fileName: `${stem}-summary-of-findings.csv` };
   }
   return { body: buildStudyDataCsv(job.result), contentType: "text/csv; charset=utf-8", fileName: `${stem}-study-data.csv` };
 }

@@ -108,18 +108,54 @@ const SummaryOfFindingsSchema = z.object({
   assumedControlRisk: finite
     .refine((x) => x > 0 && x < 1, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
     .optional(),
+  /** Per outcome name (a review's stored GRADE settings); takes precedence over assumedControlRisk. */
+  assumedControlRiskByOutcome: z
+    .record(z.string().max(200), finite.refine((x) => x > 0 && x < 1, "an assumed control risk is a proportion between 0 and 1"))
+    .optional(),
 });
 
 /**
- * The reviewer's GRADE inputs: RoB 2 overall judgements by study id, an indirectness call and a
+ * The reviewer's GRADE inputs: RoB 2 overall judgements by study id (or by outcome name, then study
+ * id: `riskOfBiasByOutcome`, the overall judgement or all six; adds the sensitivity analysis by risk of bias and
+ * the report's risk-of-bias plots), an indirectness call and a
  * decision threshold (on the measure's natural scale: a ratio for RR/OR/ROM) by outcome name.
  */
+const RobJudgementSchema = z.enum(["low", "some_concerns", "high"]);
+/** A study's RoB 2 domain judgements and overall one (drawn in the report's traffic-light plot). */
+const RobJudgementSetSchema = z.object({ D1: RobJudgementSchema, D2: RobJudgementSchema, D3: RobJudgementSchema, D4: RobJudgementSchema, D5: RobJudgementSchema, overall: RobJudgementSchema }).strict();
+
+const downgrade = z.union([z.literal(0), z.literal(-1), z.literal(-2)]);
+const justification = z.string().trim().min(1, "A changed GRADE rating needs a justification").max(2000);
+/** The reviewer's GRADE rating changes for one outcome (app/.server/meta-analysis/grade.ts GradeReviewerRating). */
+export const GradeReviewerRatingSchema = z
+  .object({
+    overrides: z
+      .object({
+        "risk of bias": z.object({ downgrade, justification }),
+        inconsistency: z.object({ downgrade, justification }),
+        indirectness: z.object({ downgrade, justification }),
+        imprecision: z.object({ downgrade, justification }),
+        "publication bias": z.object({ downgrade, justification }),
+      })
+      .partial()
+      .strict()
+      .default({}),
+    rateUp: z
+      .array(z.object({ reason: z.enum(["large effect", "dose response", "plausible confounding"]), levels: z.union([z.literal(1), z.literal(2)]), justification }).strict())
+      .max(3)
+      .refine((r) => new Set(r.map((x) => x.reason)).size === r.length, "Each reason to rate up may be given once")
+      .default([]),
+  })
+  .strict();
+
 const GradeOptionsSchema = z.object({
   riskOfBias: z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"])).optional(),
+  riskOfBiasByOutcome: z.record(z.string().max(200), z.record(z.string().max(200), z.union([RobJudgementSchema, RobJudgementSetSchema]))).optional(),
   indirectness: z
     .record(z.string().max(200), z.object({ levels: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string().trim().min(1).max(2000) }))
     .optional(),
   decisionThresholds: z.record(z.string().max(200), finite).optional(),
+  reviewerRatings: z.record(z.string().max(200), GradeReviewerRatingSchema).optional(),
 });
 
 export const EnhancedRequestSchema = z.object({

@@ -220,4 +220,65 @@ describe("groupRows", () => {
     const ignored = run(THREE, { grade: { decisionThresholds: { mortality: -1 } } }).analyses[0]!;
     expect(ignored.notes).toContain("The decision threshold -1 was ignored: a RR threshold must be a positive ratio.");
   });
+
+  it("sensitivity analysis by risk of bias: without high and low only, same estimator and test (metafor rma subset)", () => {
+    const four = [...THREE, row("d", counts(8, 80, 15, 82))];
+    const a = run(four, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "some_concerns", c: "high", d: "low" } } } }).analyses[0]!;
+    expect(a.riskOfBias).toEqual(["low", "some_concerns", "high", "low"]);
+    const [all, withoutHigh, lowOnly] = a.riskOfBiasSensitivity!;
+    // metafor 4: rma(yi, vi, method = "REML", test = "knha", subset = …)
+    expect(all!.estimate).toBeCloseTo(-0.30051897, 6);
+    expect(withoutHigh!.studyIds).toEqual(["a", "b", "d"]);
+    expect(withoutHigh!.estimate).toBeCloseTo(-0.33542623, 6);
+    expect(withoutHigh!.ci_lb).toBeCloseTo(-0.76748682, 5);
+    expect(withoutHigh!.ci_ub).toBeCloseTo(0.09663436, 5);
+    expect(withoutHigh!.pval).toBeCloseTo(0.07913164, 5);
+    expect(lowOnly!.studyIds).toEqual(["a", "d"]);
+    expect(lowOnly!.estimate).toBeCloseTo(-0.56046678, 6);
+    expect(lowOnly!.ci_lb).toBeCloseTo(-1.01489421, 5);
+    expect(lowOnly!.pval).toBeCloseTo(0.04056864, 5);
+    expectJsonSafe(a);
+
+    const fewLow = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "high" } } } }).analyses[0]!;
+    expect(fewLow.riskOfBias).toEqual(["low", "high", null]);
+    expect(fewLow.riskOfBiasSensitivity![1]!.studyIds).toEqual(["a", "c"]);
+    expect(fewLow.riskOfBiasSensitivity![2]).toMatchObject({ k: 1, estimate: null, note: "Only 1 study remains; at least 2 are needed to pool." });
+    expect(fewLow.riskOfBiasDomains).toBeUndefined();
+    const sets = { a: { D1: "low", D2: "low", D3: "low", D4: "low", D5: "some_concerns", overall: "some_concerns" }, c: "high" } as const;
+    const withDomains = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: sets } } }).analyses[0]!;
+    expect(withDomains.riskOfBias).toEqual(["some_concerns", null, "high"]);
+    expect(withDomains.riskOfBiasDomains).toEqual([sets.a, null, null]);
+    expect(run(THREE).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
+    expect(run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
+  });
+});
+
+describe("the reviewer's GRADE ratings", () => {
+  it("replaces a computed rating with the reviewer's (both kept), rates up, and reaches the Summary of Findings", () => {
+    const computed = run(THREE).analyses[0]!;
+    const imprecision = computed.grade.judgements.find((j) => j.domain === "imprecision")!;
+    const a = run(THREE, {
+      summaryOfFindings: { assumedControlRisk: 0.2, assumedControlRiskByOutcome: { mortality: 0.05 } },
+      grade: {
+        reviewerRatings: {
+          mortality: {
+            overrides: { indirectness: { downgrade: -1, justification: "Only older adults were enrolled." }, imprecision: { downgrade: 0, justification: "The CI excludes any important harm." } },
+            rateUp: [{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }],
+          },
+        },
+      },
+    }).analyses[0]!;
+    const ind = a.grade.judgements.find((j) => j.domain === "indirectness")!;
+    expect(ind).toMatchObject({ downgrade: -1, reason: "Reviewer's judgement: Only older adults were enrolled.", computed: { downgrade: 0 } });
+    expect(a.grade.judgements.find((j) => j.domain === "imprecision")!.computed).toEqual({ downgrade: imprecision.downgrade, reason: imprecision.reason });
+    const levels = ["very low", "low", "moderate", "high"];
+    const sum = a.grade.judgements.reduce((s, j) => s + j.downgrade, 0) + 1;
+    expect(a.grade.certainty).toBe(levels[Math.max(0, Math.min(3, 3 + sum))]);
+    expect(a.grade.ratedUp).toEqual([{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }]);
+    expect(a.summaryOfFindings!.assumedRiskPer1000).toBeCloseTo(50, 10);
+    expect(a.summaryOfFindings!.assumedRiskSource).toBe("reviewer");
+    expect(a.summaryOfFindings!.ratedUp).toHaveLength(1);
+    expect(a.summaryOfFindings!.downgrades).toContainEqual({ domain: "indirectness", levels: 1, reason: "Reviewer's judgement: Only older adults were enrolled." });
+    expect(run(THREE, { grade: { reviewerRatings: { other: { rateUp: [] } } } }).analyses[0]!.grade).toEqual(computed.grade);
+  });
 });

@@ -41,7 +41,9 @@ import type {
 } from "~/lib/meta-analysis/types";
 import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
-import { gradeAnalysis } from "./grade";
+import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
+import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
+import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
 import { agree, counted, withArticle } from "~/lib/wording";
@@ -52,7 +54,7 @@ export interface RunOptions {
   method?: Method;
   test?: TestType;
   /** Summary of Findings: the assumed control risk (proportion); default the pooled control risk. */
-  summaryOfFindings?: { assumedControlRisk?: number };
+  summaryOfFindings?: { assumedControlRisk?: number; assumedControlRiskByOutcome?: Record<string, number> };
   /** The reviewer's GRADE inputs (see {@link GradeOptions}). */
   grade?: GradeOptions;
 }
@@ -63,8 +65,15 @@ export interface RunOptions {
  */
 export interface GradeOptions {
   riskOfBias?: Record<string, RobJudgement>;
+  /**
+   * RoB 2 is per result: judgements by outcome name, then study id (take precedence over
+   * `riskOfBias`): the overall judgement, or the domains and overall (then drawn in the report).
+   */
+  riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement | RobJudgementSet>>;
   indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
   decisionThresholds?: Record<string, number>;
+  /** The reviewer's rating changes and rated-up levels by outcome name (see {@link GradeReviewerRating}). */
+  reviewerRatings?: Record<string, GradeReviewerRating>;
 }
 
 /**
@@ -274,19 +283,24 @@ export function analyseGroup(
   const rows = used.map((u) => u.row);
   const reviewer = options.grade ?? {};
   const threshold = reviewer.decisionThresholds?.[group.outcome];
+  const robByStudy: Record<string, RobJudgement | RobJudgementSet> | undefined = reviewer.riskOfBiasByOutcome?.[group.outcome] ?? reviewer.riskOfBias;
+  const robGiven = robByStudy ? rows.map((r) => robByStudy[r.studyId] ?? null) : undefined;
+  const robJudgements = robGiven?.map((j) => (j === null ? null : typeof j === "string" ? j : j.overall));
   if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
     notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
   }
-  const grade = gradeAnalysis({
+  const computedGrade = gradeAnalysis({
     ...pooled,
     k,
     egger,
     rows,
     effects,
-    riskOfBias: reviewer.riskOfBias ? rows.map((r) => reviewer.riskOfBias![r.studyId] ?? null) : undefined,
+    riskOfBias: robJudgements,
     indirectness: reviewer.indirectness?.[group.outcome],
     decisionThreshold: threshold === undefined ? undefined : RATIO.includes(group.measure) ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
   });
+  const rating = reviewer.reviewerRatings?.[group.outcome];
+  const grade = rating ? applyReviewerRating(computedGrade, rating) : computedGrade;
   const analysis: OutcomeAnalysis = {
     ...pooled,
     ...base,
@@ -297,9 +311,24 @@ export function analyseGroup(
     trimfill: filled,
     leaveOneOut,
     grade,
-    summaryOfFindings: summaryOfFindings({ ...base, ...pooled, grade, rows }, options.summaryOfFindings),
+    summaryOfFindings: summaryOfFindings(
+      { ...base, ...pooled, grade, rows },
+      { assumedControlRisk: options.summaryOfFindings?.assumedControlRiskByOutcome?.[group.outcome] ?? options.summaryOfFindings?.assumedControlRisk },
+    ),
     notes,
   };
+  if (robJudgements && robJudgements.some((j) => j !== null)) {
+    analysis.riskOfBias = robJudgements;
+    if (robGiven!.some((j) => j !== null && typeof j !== "string")) {
+      analysis.riskOfBiasDomains = robGiven!.map((j) => (j !== null && typeof j !== "string" ? j : null));
+    }
+    analysis.riskOfBiasSensitivity = riskOfBiasSensitivity(
+      used.map((u) => ({ ...u.effect, studyId: u.row.studyId })),
+      robJudgements,
+      pooled,
+      opts,
+    );
+  }
   return { analysis };
 }
 

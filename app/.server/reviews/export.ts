@@ -13,6 +13,7 @@ import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
 import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
+import { listGradeSettings } from "../risk-of-bias/grade-settings";
 import { reviewPrisma } from "./prisma";
 import { reviewPrismaChecklist } from "./prisma-checklist";
 import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
@@ -137,7 +138,7 @@ export async function exportReview(
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -166,6 +167,7 @@ export async function exportReview(
       .where(eq(reviewResolutions.reviewId, review.id)),
     reviewAgreement(app, { userId, reviewId: review.id }),
     reviewPrismaChecklist(app, { userId, reviewId: review.id }),
+    listGradeSettings(app, { userId, reviewId: review.id }),
   ]);
   // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
   const voters = new Map<string, Set<string>>();
@@ -184,6 +186,7 @@ export async function exportReview(
       merges,
       decisions: decisions.map((d) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() })),
       riskOfBias: riskOfBias.assessments,
+      gradeSettings,
       resolutions: resolutions.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
       agreement,
       prismaChecklist,

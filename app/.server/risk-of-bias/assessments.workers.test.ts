@@ -1,10 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { riskOfBiasAssessments, users } from "../../../db/schema";
+import { reviewMembers, riskOfBiasAssessments, users } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import type { ApiRobAssessment, ApiRobOverview, ApiRobSuggestions } from "~/lib/risk-of-bias/types";
 import { createDb } from "../db/client";
+import type { ApiGradeSettings } from "./grade-settings";
 
 const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
@@ -200,4 +201,55 @@ describe("a review's RoB 2 assessments", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.final.overall).toBe("low");
   }, 60_000);
+});
+
+describe("a review's GRADE settings per outcome", () => {
+  it("stores the reviewer's rating changes, rated-up levels, assumed control risk and threshold; viewers and strangers cannot write", async () => {
+    const owner = await signUp();
+    const viewer = await signUp();
+    const stranger = await signUp();
+    const { review, outcome } = await reviewWithStudies(owner);
+    await db().insert(reviewMembers).values({ reviewId: review.id, userId: viewer.userId, role: "viewer" });
+    const url = `/api/reviews/${review.id}/grade/${outcome.id}`;
+    const body = {
+      rating: {
+        overrides: { indirectness: { downgrade: -1, justification: "Only older adults were enrolled." } },
+        rateUp: [{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }],
+      },
+      assumedControlRisk: 0.15,
+      decisionThreshold: 0.9,
+    };
+    const created = await json<{ settings: ApiGradeSettings }>(await call("PUT", url, { cookie: owner.cookie, body }), 201);
+    expect(created.settings).toMatchObject({ outcomeId: outcome.id, outcome: "mortality", assumedControlRisk: 0.15, decisionThreshold: 0.9, updatedBy: owner.email });
+    expect(created.settings.rating.overrides.indirectness).toEqual({ downgrade: -1, justification: "Only older adults were enrolled." });
+    const replaced = await json<{ settings: ApiGradeSettings }>(await call("PUT", url, { cookie: owner.cookie, body: { assumedControlRisk: null } }), 200);
+    expect(replaced.settings).toMatchObject({ rating: { overrides: {}, rateUp: [] }, assumedControlRisk: null, decisionThreshold: null });
+
+    // The viewer reads but cannot write; a stranger sees nothing.
+    await json(await call("PUT", url, { cookie: owner.cookie, body }), 200);
+    const listed = await json<{ settings: ApiGradeSettings[] }>(await call("GET", `/api/reviews/${review.id}/grade`, { cookie: viewer.cookie }), 200);
+    expect(listed.settings).toHaveLength(1);
+    expect(listed.settings[0]!.rating.rateUp).toHaveLength(1);
+    expect(await json(await call("PUT", url, { cookie: viewer.cookie, body }), 403)).toMatchObject({ error: "FORBIDDEN_ROLE" });
+    expect(await json(await call("DELETE", url, { cookie: viewer.cookie }), 403)).toMatchObject({ error: "FORBIDDEN_ROLE" });
+    expect(await json(await call("GET", `/api/reviews/${review.id}/grade`, { cookie: stranger.cookie }), 404)).toMatchObject({ error: "REVIEW_NOT_FOUND" });
+    expect(await json(await call("PUT", url, { cookie: stranger.cookie, body }), 404)).toMatchObject({ error: "REVIEW_NOT_FOUND" });
+    expect((await call("GET", `/api/reviews/${review.id}/grade`)).status).toBe(401);
+
+    // Bad input: no justification, a rate-up reason twice, a risk outside (0, 1), unknown fields, unknown outcome.
+    const bad = async (b: unknown) => (await json<{ error: string }>(await call("PUT", url, { cookie: owner.cookie, body: b }), 400)).error;
+    expect(await bad({ rating: { overrides: { imprecision: { downgrade: -1, justification: " " } } } })).toBe("INVALID_INPUT");
+    expect(await bad({ rating: { rateUp: [body.rating.rateUp[0], body.rating.rateUp[0]] } })).toBe("INVALID_INPUT");
+    expect(await bad({ assumedControlRisk: 1.5 })).toBe("INVALID_INPUT");
+    expect(await bad({ rating: { overrides: { design: { downgrade: -1, justification: "x" } } } })).toBe("INVALID_INPUT");
+    expect(await json(await call("PUT", `/api/reviews/${review.id}/grade/999999`, { cookie: owner.cookie, body }), 404)).toMatchObject({ error: "OUTCOME_NOT_FOUND" });
+    expect((await call("POST", url, { cookie: owner.cookie, body })).status).toBe(405);
+
+    const exported = await json<{ gradeSettings: ApiGradeSettings[] }>(await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie: owner.cookie }), 200);
+    expect(exported.gradeSettings.map((g) => [g.outcome, g.assumedControlRisk, g.rating.rateUp.length])).toEqual([["mortality", 0.15, 1]]);
+
+    expect((await call("DELETE", url, { cookie: owner.cookie })).status).toBe(204);
+    expect(await json(await call("DELETE", url, { cookie: owner.cookie }), 404)).toMatchObject({ error: "GRADE_SETTINGS_NOT_FOUND" });
+    expect((await json<{ settings: ApiGradeSettings[] }>(await call("GET", `/api/reviews/${review.id}/grade`, { cookie: owner.cookie }), 200)).settings).toEqual([]);
+  });
 });

@@ -21,6 +21,7 @@ import { HeterogeneityPanel } from "./heterogeneity-panel";
 import { InfluenceTable } from "./influence-table";
 import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
+import { RobPlots, RobSensitivityTable, SummaryOfFindingsTable } from "./risk-of-bias-panels";
 import { SubgroupPanel } from "./subgroup-panel";
 
 /** "RR 0.75 [0.60, 0.93]" for the pooled estimate on the display scale. */
@@ -140,7 +141,7 @@ export function AnalysisView({
   onModeratorsChange?: (keys: string[]) => void;
 }) {
   const label = modelShortLabel(a.method, a.test);
-  const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN }));
+  const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN, ...(a.riskOfBias ? { riskOfBias: a.riskOfBias[i] ?? null } : {}) }));
   return (
     <section data-testid="outcome-analysis" aria-labelledby={`analysis-${index}-heading`} className="analysis space-y-5">
       <header>
@@ -231,6 +232,8 @@ export function AnalysisView({
       {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
       {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
       <LeaveOneOutTable a={a} />
+      <RobPlots a={a} index={index} />
+      <RobSensitivityTable a={a} />
       <InfluenceTable a={a} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
@@ -350,6 +353,7 @@ export function ResultsView({
           />
         ))
       )}
+      <SummaryOfFindingsTable analyses={result.analyses} />
       {result.unpooled && result.unpooled.length > 0 && (
         <section data-testid="unpooled" aria-label="Outcomes not pooled" className="space-y-1 text-sm text-slate-700">
           <h3 className="text-lg font-semibold text-slate-900">Outcomes reported but not pooled</h3>

@@ -12,6 +12,9 @@ import {
 } from "~/lib/meta-analysis/display";
 import { clampToAxis, linearScale, niceTicks, paddedDomain, ratioTicks, squareSide, wrapText, formatTick } from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
+import { ROBVIS_COLOUR, ROBVIS_GLYPH } from "~/lib/risk-of-bias/plots";
+import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
+import { ROBVIS_LABEL } from "~/lib/risk-of-bias/robvis";
 
 /** One study row of the forest plot, on the analysis scale (log for ratio measures). */
 export interface ForestStudy {
@@ -20,6 +23,8 @@ export interface ForestStudy {
   vi: number;
   /** Weight in percent. */
   weight: number;
+  /** RoB 2 overall judgement (drawn in a risk-of-bias column when any study has one; null = not assessed). */
+  riskOfBias?: RobJudgement | null;
 }
 
 /** The pooled estimate drawn as a diamond, with its prediction interval, on the analysis scale. */
@@ -53,6 +58,9 @@ const EST_X = 752;
 const ROW = 22;
 const TOP = 34;
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+/** Extra width of the risk-of-bias column, and its centre. */
+const ROB_COLUMN = 44;
+const ROB_X = WIDTH + ROB_COLUMN / 2 - 4;
 
 /** 95% CI of a study from yi and vi (normal approximation, as metafor's forest()). */
 export function studyInterval(yi: number, vi: number): [number, number] | null {
@@ -90,7 +98,9 @@ export function displayEstimate(measure: Measure, est: number, lo: number, hi: n
  * label, weight in percent and the estimate with CI as text; the pooled estimate as a diamond
  * spanning its CI with the prediction interval as a line through it; a dashed line at no effect; a
  * log axis labelled with ratios for ratio measures. Studies whose values are not finite are listed
- * as "not estimable" without marks.
+ * as "not estimable" without marks. When studies carry a RoB 2 overall judgement, a risk-of-bias
+ * column (robvis colours and glyphs: + low, - some concerns, X high; "?" not assessed) is added on
+ * the right, as in RevMan's forest plots.
  */
 export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, title }: ForestPlotProps) {
   const ratio = isRatioMeasure(measure);
@@ -104,13 +114,16 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   const nullX = x(0);
   const longName = effectLabel(measure, reportedMeasure);
   const heading = title ?? `Forest plot: ${longName}`;
+  const withRob = studies.some((s) => s.riskOfBias !== undefined && s.riskOfBias !== null);
+  const width = withRob ? WIDTH + ROB_COLUMN : WIDTH;
   const pooledText = pooled ? displayEstimate(measure, pooled.estimate, pooled.ci_lb, pooled.ci_ub) : NOT_ESTIMABLE;
   const description =
     `${rows} ${rows === 1 ? "study" : "studies"}. ` +
     studies
       .map((s) => {
         const ci = studyInterval(s.yi, s.vi);
-        return `${s.label}: ${ci ? displayEstimate(measure, s.yi, ci[0], ci[1]) : NOT_ESTIMABLE}, weight ${fmtPct(s.weight)}`;
+        const rob = withRob ? `, risk of bias ${s.riskOfBias ? ROBVIS_LABEL[s.riskOfBias].toLowerCase() : "not assessed"}` : "";
+        return `${s.label}: ${ci ? displayEstimate(measure, s.yi, ci[0], ci[1]) : NOT_ESTIMABLE}, weight ${fmtPct(s.weight)}${rob}`;
       })
       .join("; ") +
     (pooled ? `. Pooled (${pooled.label}): ${pooledText}.` : ".");
@@ -121,24 +134,29 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
-      viewBox={`0 0 ${WIDTH} ${height}`}
+      viewBox={`0 0 ${width} ${height}`}
       width="100%"
       role="img"
       aria-labelledby={`${id}-title ${id}-desc`}
       data-testid="forest-plot"
       fontFamily={FONT}
       fontSize={12}
-      style={{ maxWidth: WIDTH }}
+      style={{ maxWidth: width }}
     >
       <title id={`${id}-title`}>{heading}</title>
       <desc id={`${id}-desc`}>{description}</desc>
-      <rect x={0} y={0} width={WIDTH} height={height} fill="#ffffff" />
+      <rect x={0} y={0} width={width} height={height} fill="#ffffff" />
       <g fontWeight={600} fill="#0f172a">
         <text x={LABEL_X} y={18}>Study</text>
         <text x={WEIGHT_X} y={18} textAnchor="end">Weight</text>
         <text x={EST_X} y={18} textAnchor="end">{`${effectName(measure, reportedMeasure)} [95% CI]`}</text>
+        {withRob && (
+          <text x={ROB_X} y={18} textAnchor="middle">
+            RoB
+          </text>
+        )}
       </g>
-      <line x1={0} x2={WIDTH} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
+      <line x1={0} x2={width} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
       <line x1={nullX} x2={nullX} y1={TOP - 8} y2={axisY} stroke="#64748b" strokeDasharray="4 3" data-testid="null-line" />
 
       {studies.map((s, i) => {
@@ -161,11 +179,12 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
             <text x={EST_X} y={y + 4} textAnchor="end" fill="#0f172a">
               {ci ? displayEstimate(measure, s.yi, ci[0], ci[1]) : NOT_ESTIMABLE}
             </text>
+            {withRob && <RobMark y={y} judgement={s.riskOfBias ?? null} />}
           </g>
         );
       })}
 
-      <line x1={LABEL_X} x2={WIDTH - 8} y1={pooledY - ROW / 2 - 2} y2={pooledY - ROW / 2 - 2} stroke="#cbd5e1" />
+      <line x1={LABEL_X} x2={width - 8} y1={pooledY - ROW / 2 - 2} y2={pooledY - ROW / 2 - 2} stroke="#cbd5e1" />
       {pooled && (
         <g data-testid="forest-pooled">
           <text x={LABEL_X} y={pooledY + 4} fontWeight={600} fill="#0f172a">
@@ -211,6 +230,19 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
 
       <ForestAxis x={x} lo={lo} hi={hi} ratio={ratio} axisY={axisY} title={longName} titleDy={34} testId="forest-axis" />
     </svg>
+  );
+}
+
+/** The risk-of-bias column's mark of one study: a robvis-coloured circle with its glyph, "?" when not assessed. */
+function RobMark({ y, judgement }: { y: number; judgement: RobJudgement | null }) {
+  return (
+    <g data-testid="forest-rob" data-judgement={judgement ?? "not_assessed"}>
+      <title>{`Risk of bias: ${judgement ? ROBVIS_LABEL[judgement] : "not assessed"}`}</title>
+      <circle cx={ROB_X} cy={y} r={8} fill={judgement ? ROBVIS_COLOUR[judgement] : "#cbd5e1"} stroke="#334155" strokeWidth={0.5} />
+      <text x={ROB_X} y={y + 4} textAnchor="middle" fontSize={11} fontWeight={700} fill="#000000">
+        {judgement ? ROBVIS_GLYPH[judgement] : "?"}
+      </text>
+    </g>
   );
 }
 

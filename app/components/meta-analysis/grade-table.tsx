@@ -60,7 +60,23 @@ export function GradeTable({ outcome, grade }: GradeTableProps) {
             <td className={`py-1.5 pr-3 whitespace-nowrap ${j.downgrade < 0 ? "text-amber-800" : "text-slate-700"}`}>
               {DOWNGRADE_TEXT[j.downgrade]}
             </td>
-            <td className="py-1.5 text-slate-700">{j.reason}</td>
+            <td className="py-1.5 text-slate-700">
+              {j.reason}
+              {j.computed && (
+                <span className="block text-xs text-slate-500" data-testid="grade-computed">
+                  Computed: {DOWNGRADE_TEXT[j.computed.downgrade]}. {j.computed.reason}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+        {(grade.ratedUp ?? []).map((r) => (
+          <tr key={r.reason} className="border-b border-slate-100 align-top" data-testid="grade-row">
+            <th scope="row" className="py-1.5 pr-3 font-medium">
+              {r.reason.charAt(0).toUpperCase() + r.reason.slice(1)}
+            </th>
+            <td className="py-1.5 pr-3 whitespace-nowrap text-emerald-800">Rated up (+{r.levels})</td>
+            <td className="py-1.5 text-slate-700">Reviewer&apos;s judgement: {r.justification}</td>
           </tr>
         ))}
       </tbody>

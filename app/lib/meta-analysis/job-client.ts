@@ -1,4 +1,5 @@
 import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
+import type { ApiGradeRating, RobJudgementSet } from "~/lib/risk-of-bias/types";
 import type { ExcludedStudy, ExtractedStudyData, JobStage, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
 
 /**
@@ -67,6 +68,15 @@ export interface StartJobInput {
   data?: ExtractedStudyData[];
   /** A systematic review's PRISMA flow (app/lib/reviews.ts), used by the report as it is. */
   prisma?: ReviewPrismaInput;
+  /** The review's RoB 2 judgements by outcome name and study id (GRADE, RoB column, sensitivity analysis). */
+  grade?: {
+    riskOfBiasByOutcome?: Record<string, Record<string, RobJudgementSet>>;
+    /** The review's stored GRADE rating changes and rated-up levels, by outcome name. */
+    reviewerRatings?: Record<string, ApiGradeRating>;
+    decisionThresholds?: Record<string, number>;
+  };
+  /** Summary of Findings: the assumed control risk the reviewer entered (a proportion), or per outcome name. */
+  summaryOfFindings?: { assumedControlRisk?: number; assumedControlRiskByOutcome?: Record<string, number> };
 }
 
 /** POST /api/meta-analysis/enhanced → the queued job's id (202). */

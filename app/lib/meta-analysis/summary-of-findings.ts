@@ -103,6 +103,7 @@ export function summaryOfFindings(input: SofInput, options: { assumedControlRisk
     participants: known.length === input.rows.length ? known.reduce((s, r) => s + (r.totalN ?? 0), 0) : null,
     studies: input.rows.length,
     assumedRiskSource: acr === null ? null : options.assumedControlRisk !== undefined ? "reviewer" : "pooled control groups",
+    ...(input.grade.ratedUp?.length ? { ratedUp: input.grade.ratedUp.map((r) => ({ reason: r.reason, levels: r.levels, justification: r.justification })) } : {}),
   };
 }
 
@@ -141,7 +142,10 @@ export function formatSofRow(outcome: string, sof: SummaryOfFindings): SofTableR
     outcome,
     participants: `${sof.participants === null ? "not known" : sof.participants} (${sof.studies} ${sof.studies === 1 ? "study" : "studies"})`,
     certainty: certaintySymbols(sof.certainty),
-    footnotes: sof.downgrades.map((d) => `Rated down ${d.levels === 2 ? "two levels" : "one level"} for ${d.domain}: ${d.reason}`),
+    footnotes: [
+      ...sof.downgrades.map((d) => `Rated down ${d.levels === 2 ? "two levels" : "one level"} for ${d.domain}: ${d.reason}`),
+      ...(sof.ratedUp ?? []).map((r) => `Rated up ${r.levels === 2 ? "two levels" : "one level"} by the reviewer for ${r.reason}: ${r.justification}`),
+    ],
     relativeEffect: ratio ? `${r.measure} ${round(r.estimate, digits)} (${round(r.ci_lb, digits)} to ${round(r.ci_ub, digits)})` : "—",
     riskWithComparator: sof.assumedRiskPer1000 === null ? "—" : `${per1000(sof.assumedRiskPer1000)} per 1,000`,
     riskDifference: rd

@@ -230,12 +230,21 @@ export interface GradeJudgement {
   /** 0 = not serious, -1 = serious, -2 = very serious. */
   downgrade: 0 | -1 | -2;
   reason: string;
+  /** When the reviewer changed the rating: the computed rating and its reason, kept beside the reviewer's. */
+  computed?: { downgrade: 0 | -1 | -2; reason: string };
 }
 
 export interface GradeAssessment {
   certainty: GradeLevel;
   judgements: GradeJudgement[];
+  /** The starting level (high: randomised trials; low: observational); absent in older results. */
+  start?: GradeLevel;
+  /** Levels the reviewer rated up (large effect, dose response, plausible confounding), each with a justification. */
+  ratedUp?: { reason: GradeRateUpReason; levels: 1 | 2; justification: string }[];
 }
+
+/** GRADE's reasons to rate up observational evidence (only ever by the reviewer). */
+export type GradeRateUpReason = "large effect" | "dose response" | "plausible confounding";
 
 /** GRADE certainty as the Summary of Findings contract spells it. */
 export type SofCertainty = "high" | "moderate" | "low" | "very_low";
@@ -259,6 +268,8 @@ export interface SummaryOfFindings {
   studies: number;
   /** Where the assumed control risk comes from. */
   assumedRiskSource: "reviewer" | "pooled control groups" | null;
+  /** Levels the reviewer rated up, with their justifications (GRADE; absent when none). */
+  ratedUp?: { reason: GradeRateUpReason; levels: 1 | 2; justification: string }[];
 }
 
 /**
@@ -276,10 +287,38 @@ export interface OutcomeAnalysis extends PooledResult {
   grade: GradeAssessment;
   /** Summary of Findings row for this analysis (absent in results stored before issue 28). */
   summaryOfFindings?: SummaryOfFindings;
+  /** Each study's RoB 2 overall judgement, parallel to `effects` (null = not assessed); only when judgements were sent. */
+  riskOfBias?: (RobOverall | null)[];
+  /** Each study's RoB 2 domain and overall judgements, parallel to `effects`, when they were sent (report's traffic-light plot). */
+  riskOfBiasDomains?: ({ D1: RobOverall; D2: RobOverall; D3: RobOverall; D4: RobOverall; D5: RobOverall; overall: RobOverall } | null)[];
+  /** The analysis without High, and without High + Some concerns studies (only when judgements were sent). */
+  riskOfBiasSensitivity?: RobSensitivityRow[];
   /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */
   reportedMeasure?: "HR" | "IRR";
   /** Why a test is missing or a study was left out of this analysis, in plain words. */
   notes?: string[];
+}
+
+/** A RoB 2 overall judgement as the meta-analysis carries it. */
+export type RobOverall = "low" | "some_concerns" | "high";
+
+/**
+ * One row of the sensitivity analysis by risk of bias: the studies kept, and the model refitted
+ * with the main analysis' estimator and test (null numbers with `note` when fewer than 2 remain).
+ */
+export interface RobSensitivityRow {
+  scenario: "all" | "without_high" | "low_only";
+  /** In words: "All studies", "Without high risk of bias", "Low risk of bias only". */
+  label: string;
+  k: number;
+  studyIds: string[];
+  estimate: number | null;
+  ci_lb: number | null;
+  ci_ub: number | null;
+  pval: number | null;
+  I2: number | null;
+  tau2: number | null;
+  note?: string;
 }
 
 /** An outcome with fewer than 2 usable studies: reported, not pooled. */

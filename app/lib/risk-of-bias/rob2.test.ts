@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  proposeDomains,
   askedQuestions,
   invalidAnswers,
   judgeRob2,
@@ -270,5 +271,25 @@ describe("overall judgement", () => {
     expect(() => overallJudgement(two, { reason: "  " })).toThrow(/reason/);
     expect(() => overallJudgement({ ...all("low"), D1: "some_concerns" }, { reason: "x" })).toThrow(/several/);
     expect(() => overallJudgement({ ...two, D2: "high" }, { reason: "x" })).toThrow(/several/);
+  });
+});
+
+describe("live proposal per domain (proposeDomains)", () => {
+  it("judges a domain once its asked questions are answered and leaves the others null", () => {
+    expect(proposeDomains("assignment", {})).toEqual({ D1: null, D2: null, D3: null, D4: null, D5: null });
+    const d1 = proposeDomains("assignment", { "1.1": "Y", "1.2": "Y", "1.3": "N" });
+    expect(d1).toEqual({ D1: "low", D2: null, D3: null, D4: null, D5: null });
+    // 3.1 N asks 3.2; unanswered → D3 still null; answered Y → low.
+    expect(proposeDomains("assignment", { "3.1": "N" }).D3).toBeNull();
+    expect(proposeDomains("assignment", { "3.1": "N", "3.2": "Y" }).D3).toBe("low");
+    // Adhering D2: 2.1/2.2 N, 2.4/2.5 N → 2.6 not asked → low; 2.5 Y asks 2.6.
+    expect(proposeDomains("adhering", { "2.1": "N", "2.2": "N", "2.4": "N", "2.5": "N" }).D2).toBe("low");
+    expect(proposeDomains("adhering", { "2.1": "N", "2.2": "N", "2.4": "N", "2.5": "Y" }).D2).toBeNull();
+  });
+
+  it("agrees with judgeRob2 on complete answers", () => {
+    const answers = { "1.1": "Y", "1.2": "NI", "1.3": "N", "2.1": "Y", "2.2": "Y", "2.3": "N", "2.6": "Y", "3.1": "Y", "4.1": "N", "4.2": "N", "4.3": "N", "5.1": "Y", "5.2": "N", "5.3": "N" } as const;
+    const full = judgeRob2("assignment", answers);
+    expect(proposeDomains("assignment", answers)).toEqual(full.domains);
   });
 });

@@ -315,3 +315,24 @@ export function overallJudgement(domains: Readonly<Record<Rob2DomainId, RobJudge
   if (!raiseToHigh.reason.trim()) throw new Error("Raising the overall judgement to high needs a reason");
   return "high";
 }
+
+/**
+ * The live proposal while a reviewer answers: each domain's judgement once every question the
+ * answers call for in that domain has a valid answer, else null (the domain is still incomplete).
+ * Same algorithm as {@link judgeRob2}, per domain.
+ */
+export function proposeDomains(variant: Rob2Variant, answers: Rob2Answers): Record<Rob2DomainId, RobJudgement | null> {
+  const missing = new Set(missingAnswers(variant, answers));
+  const byId = new Map(rob2Questions(variant).map((q) => [q.id, q.domain]));
+  const used: Partial<Record<string, Rob2Answer>> = {};
+  for (const id of askedQuestions(variant, answers)) used[id] = answers[id];
+  const incomplete = (d: Rob2DomainId) => [...missing].some((id) => byId.get(id) === d);
+  const judge: Record<Rob2DomainId, (a: Rob2Answers) => RobJudgement> = {
+    D1: judgeDomain1,
+    D2: variant === "assignment" ? judgeDomain2Assignment : judgeDomain2Adhering,
+    D3: judgeDomain3,
+    D4: judgeDomain4,
+    D5: judgeDomain5,
+  };
+  return Object.fromEntries(ROB2_DOMAINS.map((d) => [d, incomplete(d) ? null : judge[d](used)])) as Record<Rob2DomainId, RobJudgement | null>;
+}

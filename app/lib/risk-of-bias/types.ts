@@ -53,3 +53,25 @@ export interface ApiRobSuggestions {
   text: string;
   suggestions: Record<string, Rob2Suggestion[]>;
 }
+
+/** GRADE domains a reviewer may re-rate. */
+export type GradeDomainName = "risk of bias" | "inconsistency" | "indirectness" | "imprecision" | "publication bias";
+
+/** The reviewer's GRADE rating changes and rated-up levels for one outcome. */
+export interface ApiGradeRating {
+  overrides: Partial<Record<GradeDomainName, { downgrade: 0 | -1 | -2; justification: string }>>;
+  rateUp: { reason: "large effect" | "dose response" | "plausible confounding"; levels: 1 | 2; justification: string }[];
+}
+
+/** GET /api/reviews/{id}/grade → settings[]: one outcome's GRADE settings. */
+export interface ApiGradeSettings {
+  outcomeId: number;
+  outcome: string;
+  rating: ApiGradeRating;
+  /** Summary of Findings' assumed control risk (proportion), null = pooled control-group risk. */
+  assumedControlRisk: number | null;
+  /** Imprecision decision threshold on the measure's natural scale (a ratio for RR/OR), or null. */
+  decisionThreshold: number | null;
+  updatedBy: string;
+  updatedAt: string;
+}
