@@ -22,15 +22,18 @@ export interface ActivityInput {
   at?: number;
 }
 
-/** The INSERT of one entry, to put into the action's own `db.batch([...])`. */
-export function activityInsert(db: Database, entry: ActivityInput): ReturnType<typeof plainInsert>;
-/** The INSERT of one entry, written only when `guard` holds (evaluated inside the batch, after the statements before it). */
-export function activityInsert(db: Database, entry: ActivityInput, guard: SQL): ReturnType<Database["run"]>;
+/**
+ * The INSERT of one entry, to put into the action's own `db.batch([...])`; with `guard`, written
+ * only when that SQL condition holds (evaluated in the batch, after the statements before it).
+ */
 export function activityInsert(db: Database, entry: ActivityInput, guard?: SQL) {
   if (!guard) return plainInsert(db, entry);
-  return db.run(
-    sql`INSERT INTO review_activity (review_id, user_id, action, record_id, detail, created_at) SELECT ${entry.reviewId}, ${entry.userId}, ${entry.action}, ${entry.recordId ?? null}, ${JSON.stringify(entry.detail ?? {})}, ${entry.at ?? Date.now()} WHERE ${guard}`,
-  );
+  // INSERT … SELECT lists every column in table order (id NULL: the next rowid).
+  return db
+    .insert(reviewActivity)
+    .select(
+      sql`SELECT NULL, ${entry.reviewId}, ${entry.userId}, ${entry.action}, ${entry.recordId ?? null}, ${JSON.stringify(entry.detail ?? {})}, ${entry.at ?? Date.now()} WHERE ${guard}`,
+    );
 }
 
 function plainInsert(db: Database, entry: ActivityInput) {
