@@ -140,7 +140,7 @@ test("dual extraction: two reviewers extract a study blind, the differing cell i
   await owner.goto(`/reviews/${review.id}?tab=team`);
   await owner.getByTestId("extraction-dual").check();
   await owner.getByTestId("save-extraction").click();
-  await expect(owner.getByText("Extraction settings saved")).toBeVisible();
+  await expect(owner.getByText("Extraction settings saved", { exact: true })).toBeVisible();
 
   const context = await browser.newContext();
   const reviewer = await context.newPage();

@@ -45,7 +45,6 @@ function StudyBlock({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const both = dual.submissions.length >= 2;
-  const locked = both || (dual.submissions.length === 1 && !dual.mine);
   const differing = new Set(dual.differing.map((c) => `${c.arm}.${c.field}`));
   const consensus = new Map(dual.consensus.map((c) => [`${c.arm}.${c.field}`, c]));
 
@@ -81,7 +80,7 @@ function StudyBlock({
         <span className="font-medium text-slate-900">{study.title}</span>
         <Badge variant="secondary">{dual.submissions.length} of 2 extractions</Badge>
         {dual.values && <Badge data-testid="consensus-complete">consensus complete</Badge>}
-        {canWrite && !dual.mine && !locked && (
+        {canWrite && !dual.mine && !both && (
           <Button size="sm" disabled={busy} onClick={() => void act(() => post(`${base}/submissions`, { recordId: study.recordId, values: valuesOf(study) }))} data-testid="submit-extraction">
             <Send aria-hidden /> Submit my values
           </Button>
