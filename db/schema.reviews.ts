@@ -40,6 +40,8 @@ export const reviews = sqliteTable(
     screeningMode: text("screening_mode", { enum: ["single", "dual"] }).notNull().default("single"),
     /** Dual mode: a reviewer sees no other vote on a record before casting their own. */
     screeningBlind: integer("screening_blind", { mode: "boolean" }).notNull().default(true),
+    /** Data extraction (issue 30 item 5): one extractor, or two independent ones with a consensus per differing cell. */
+    extractionMode: text("extraction_mode", { enum: ["single", "dual"] }).notNull().default("single"),
     /** Living review (issue 31): how often the review's searches are re-run, or null (not living). */
     livingSchedule: text("living_schedule", { enum: ["weekly", "monthly"] }),
     /** When the next scheduled update is due (ms since the epoch); null when not living. */

@@ -12,6 +12,7 @@ import { withShareCache } from "../app/.server/sharing/edge-cache";
 import type { ServeSharePage } from "../app/.server/sharing/share-page";
 import { handleDeadLetters, isDeadLetterQueue, reconcile } from "../app/.server/jobs/reconcile";
 import { runDueLivingReviews } from "../app/.server/reviews/living";
+import { sendConflictDigests } from "../app/.server/reviews/digest";
 
 type Env = Bindings & Record<string, unknown>;
 
@@ -75,6 +76,12 @@ export default {
       if (living.due) console.info(`living reviews (${controller.cron}): ${JSON.stringify(living)}`);
     } catch (error) {
       console.error("living reviews: the scheduled updates could not run", error);
+    }
+    try {
+      const digests = await sendConflictDigests(app, { now: controller.scheduledTime });
+      if (digests.due) console.info(`conflict digests (${controller.cron}): ${JSON.stringify(digests)}`);
+    } catch (error) {
+      console.error("conflict digests: the daily e-mails could not be sent", error);
     }
   },
 } satisfies ExportedHandler<Env>;

@@ -11,6 +11,7 @@ import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQ
 import type { ReportTable, TrialReport } from "./arms/document.ts";
 import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
+import type { DualExtractionStudy, ExtractionMode } from "./dual-extraction.ts";
 import type { EffectData, EffectSize, ExtractedStudyData, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
 
 /** One outcome of a review's extraction: its name and the arms it compares. */
@@ -91,11 +92,15 @@ export interface ReviewExtractionStudy {
   /** The tables the contexts quote, by label (each once). */
   tables: Record<string, QuotedTable>;
   reported: ReportedEstimate | null;
+  /** Dual extraction (issue 30): the submissions, differing cells and consensus the reader may see. */
+  dual?: DualExtractionStudy;
 }
 
 export interface ReviewOutcomeExtraction {
   outcome: ReviewOutcome;
   studies: ReviewExtractionStudy[];
+  /** The review's extraction mode (absent: single). */
+  mode?: ExtractionMode;
 }
 
 /** The extraction_edits study key of a review's record. */

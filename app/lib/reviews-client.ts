@@ -16,7 +16,7 @@ import type {
 } from "~/lib/reviews";
 import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import type { PairAgreement, StageAgreement } from "~/lib/agreement";
-import type { ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
+import type { ApiActivityEntry, ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 
 /** GET /api/reviews/{id}/agreement. */
 export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }>;
@@ -160,7 +160,7 @@ export const reviewsApi = {
     request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", json: { source: "open_access" } }),
   suggest: (id: string, recordId: number) =>
     request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
-  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist") => `${base(id)}/export?format=${format}`,
+  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist" | "extraction") => `${base(id)}/export?format=${format}`,
   members: (id: string) => request<{ members: ApiMember[] }>(`${base(id)}/members`),
   invite: (id: string, body: { email: string; role: MemberRole }) =>
     request<{ invitation: ApiInvitation }>(`${base(id)}/members`, { method: "POST", json: body }),
@@ -172,5 +172,10 @@ export const reviewsApi = {
   resolve: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>
     request<{ recordId: number; decision: ScreeningDecision }>(`${base(id)}/records/${recordId}/resolve`, { method: "POST", json: body }),
   agreement: (id: string) => request<ReviewAgreement>(`${base(id)}/agreement`),
+  activity: (id: string, cursor?: string | null) =>
+    request<{ entries: ApiActivityEntry[]; nextCursor: string | null }>(`${base(id)}/activity?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  digest: (id: string) => request<{ digest: { enabled: boolean; lastSentDay: string | null } }>(`${base(id)}/digest`),
+  setDigest: (id: string, enabled: boolean) =>
+    request<{ digest: { enabled: boolean; lastSentDay: string | null } }>(`${base(id)}/digest`, { method: "PUT", json: { enabled } }),
   fullTextUrl: (id: string, recordId: number) => `${base(id)}/records/${recordId}/fulltext`,
 };

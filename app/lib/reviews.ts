@@ -62,6 +62,8 @@ export interface ApiReview {
   resolver: boolean;
   /** Screening of both stages: one decision per record, or two independent (blind) votes. */
   screening: ScreeningSettings;
+  /** Data extraction (issue 30): one extractor, or two independent ones with consensus values. */
+  extraction: { mode: "single" | "dual" };
   /** Living review: the schedule its searches are re-run on (null: not living) and the next update (ISO). */
   living: { schedule: "weekly" | "monthly" | null; nextRunAt: string | null };
 }

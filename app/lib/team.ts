@@ -24,8 +24,8 @@ export interface ApiMember {
   resolver: boolean;
   invitationId?: string;
   expiresAt?: string;
-  /** Active members: records they screened (current decisions or votes) per stage, and their records in the conflicts queue. */
-  progress?: { titleAbstract: number; fullText: number; conflicts: number };
+  /** Active members: records they screened (current decisions or votes) per stage, their records in the conflicts queue, and the studies × outcomes they extracted (dual: submitted; single: corrected). */
+  progress?: { titleAbstract: number; fullText: number; conflicts: number; extracted: number };
 }
 
 /** POST /api/reviews/{id}/members answer. `debugToken` only in development without an e-mail API. */
@@ -84,4 +84,63 @@ export function finalFromVotes(
 /** True when two votes are in and disagree (a conflict for the owner or a resolver). */
 export function isConflict(stage: ScreeningStage, votes: readonly Pick<Vote, "decision" | "reason">[]): boolean {
   return votes.length >= 2 && finalFromVotes(stage, votes) === null;
+}
+
+/** What an activity-log entry records. */
+export type ActivityAction =
+  | "vote"
+  | "undo"
+  | "resolve"
+  | "member.invite"
+  | "member.join"
+  | "member.update"
+  | "member.remove"
+  | "import"
+  | "settings"
+  | "extraction.edit"
+  | "extraction.submit"
+  | "extraction.consensus";
+
+/** GET /api/reviews/{id}/activity item (newest first). `detail`: the action's particulars; a blind vote the reader may not see yet carries only its stage. */
+export interface ApiActivityEntry {
+  id: number;
+  userId: string | null;
+  email: string | null;
+  action: ActivityAction;
+  recordId: number | null;
+  recordTitle: string | null;
+  detail: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** One line of the activity log in words ("voted include", "resolved a conflict: exclude"). */
+export function describeActivity(entry: Pick<ApiActivityEntry, "action" | "detail">): string {
+  const d = entry.detail;
+  const stage = d.stage === "full_text" ? " at full text" : d.stage === "title_abstract" ? " at title/abstract" : "";
+  switch (entry.action) {
+    case "vote":
+      return d.decision ? `voted ${String(d.decision)}${stage}${d.reason ? ` (${String(d.reason)})` : ""}` : `voted${stage}`;
+    case "undo":
+      return `undid a decision${stage}`;
+    case "resolve":
+      return `resolved a conflict${stage}: ${String(d.decision)}${d.reason ? ` (${String(d.reason)})` : ""}`;
+    case "member.invite":
+      return `invited ${String(d.email)} as ${String(d.role)}`;
+    case "member.join":
+      return `joined as ${String(d.role)}`;
+    case "member.update":
+      return `changed ${String(d.email ?? "a member")}: ${[d.role ? `role ${String(d.role)}` : "", d.resolver === undefined ? "" : d.resolver ? "resolves conflicts" : "no longer resolves conflicts"].filter(Boolean).join(", ")}`;
+    case "member.remove":
+      return d.left ? "left the review" : `removed ${String(d.email ?? "a member")}`;
+    case "import":
+      return `imported ${String(d.records)} records (${String(d.format ?? "file")})`;
+    case "settings":
+      return `changed the settings: ${Object.keys(d).join(", ")}`;
+    case "extraction.edit":
+      return `corrected ${String(d.cells)} extracted value${d.cells === 1 ? "" : "s"} (${String(d.outcome)})`;
+    case "extraction.submit":
+      return `submitted their extraction (${String(d.outcome)})`;
+    case "extraction.consensus":
+      return `recorded consensus values (${String(d.outcome)})`;
+  }
 }

@@ -3,7 +3,7 @@ import { requireUser } from "~/.server/auth/session";
 import { EditsRequestSchema, listEdits, recordEdits } from "~/.server/extraction/edits";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readLimitedJson } from "~/.server/meta-analysis/request";
-import { assertOwnReviewKeys } from "~/.server/reviews/outcomes";
+import { assertOwnReviewKeys, extractionEditActivity } from "~/.server/reviews/outcomes";
 
 /**
  * GET /api/extraction/edits?studyKey=…&outcome=… → {edits: [{id, studyKey, outcome, arm, field,
@@ -30,6 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await requireUser(context.app, request);
     const body = parseInput(EditsRequestSchema, await readLimitedJson(request, 256 * 1024));
     await assertOwnReviewKeys(context.app, user.id, body.edits.map((e) => e.studyKey));
-    return Response.json({ edits: await recordEdits(context.app, user, body.edits) }, { status: 201 });
+    const logged = extractionEditActivity(context.app, user.id, body.edits);
+    return Response.json({ edits: await recordEdits(context.app, user, body.edits, logged) }, { status: 201 });
   });
 }

@@ -4,9 +4,9 @@ import { handleApi, parseInput } from "~/.server/http/errors";
 import { exportReview, ExportQuerySchema } from "~/.server/reviews/export";
 
 /**
- * GET /api/reviews/{id}/export?format=csv|ris|json|svg|checklist → a download: records with their
- * decisions (CSV, RIS), the whole review (JSON), the PRISMA 2020 diagram (SVG) or the PRISMA 2020
- * checklist (CSV). 400; 401; 404.
+ * GET /api/reviews/{id}/export?format=csv|ris|json|svg|checklist|extraction → a download: records with their
+ * decisions (CSV, RIS), the whole review (JSON), the PRISMA 2020 diagram (SVG), the PRISMA 2020
+ * checklist (CSV) or dual extraction's values, consensus and audit trail (CSV). 400; 401; 404.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {

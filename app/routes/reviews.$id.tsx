@@ -125,7 +125,7 @@ export default function ReviewPage() {
           {tab === "fulltext" && <FullTextTab review={review} onChanged={refresh} />}
         </TabsContent>
         <TabsContent value="extraction" className="mt-4">
-          {tab === "extraction" && <ExtractionTab review={review} />}
+          {tab === "extraction" && <ExtractionTab review={review} userId={userId} />}
         </TabsContent>
         <TabsContent value="analysis" className="mt-4">
           <section className="space-y-3">

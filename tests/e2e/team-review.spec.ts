@@ -110,3 +110,85 @@ test("two reviewers screen the same review in dual blind mode; the owner resolve
   expect(reviewerErrors).toEqual([]);
   await context.close();
 });
+
+test("dual extraction: two reviewers extract a study blind, the differing cell is highlighted, the owner records the consensus", async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const ownerErrors = watchErrors(owner);
+  await signIn(owner, "pro@metamind.local");
+  const headers = { Origin: baseURL! };
+  const created = await owner.request.post("/api/reviews", { headers, data: { title: "Team extraction of exercise trials", question: "aerobic exercise for depression in adults" } });
+  const { review } = (await created.json()) as { review: { id: string } };
+  expect(
+    (
+      await owner.request.post(`/api/reviews/${review.id}/import`, {
+        headers,
+        multipart: { file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) } },
+      })
+    ).status(),
+  ).toBe(201);
+  const { records } = (await (await owner.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number; title: string }[] };
+  const study = records.find((r) => r.title.includes("team 0"))!;
+  for (const stage of ["title_abstract", "full_text"]) {
+    expect((await owner.request.post(`/api/reviews/${review.id}/records/${study.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+  }
+  expect((await owner.request.post(`/api/reviews/${review.id}/outcomes`, { headers, data: { name: "Response", intervention: "aerobic exercise", comparator: "usual care" } })).status()).toBe(201);
+  const invited = (await (await owner.request.post(`/api/reviews/${review.id}/members`, { headers, data: { email: "free@metamind.local", role: "reviewer" } })).json()) as {
+    invitation: { url: string };
+  };
+
+  // The owner switches the review to dual extraction in the Team tab.
+  await owner.goto(`/reviews/${review.id}?tab=team`);
+  await owner.getByTestId("extraction-dual").check();
+  await owner.getByTestId("save-extraction").click();
+  await expect(owner.getByText("Extraction settings saved", { exact: true })).toBeVisible();
+
+  const context = await browser.newContext();
+  const reviewer = await context.newPage();
+  const reviewerErrors = watchErrors(reviewer);
+  await signIn(reviewer, "free@metamind.local");
+  await reviewer.goto(new URL(invited.invitation.url).pathname);
+  await reviewer.getByTestId("accept-invitation").click();
+  await reviewer.waitForURL((url) => url.pathname === `/reviews/${review.id}`);
+
+  // The owner submits first.
+  await owner.getByRole("tab", { name: "Data extraction" }).click();
+  const ownerStudy = owner.getByTestId("dual-study");
+  await expect(ownerStudy).toContainText("0 of 2 extractions");
+  await ownerStudy.getByTestId("submit-extraction").click();
+  await expect(ownerStudy).toContainText("1 of 2 extractions");
+
+  // The reviewer sees that one extraction is in, but not its values; corrects a value and submits.
+  await reviewer.getByRole("tab", { name: "Data extraction" }).click();
+  const reviewerStudy = reviewer.getByTestId("dual-study");
+  await expect(reviewerStudy).toContainText("1 of 2 extractions");
+  await expect(reviewerStudy).toContainText("Blind: the other reviewer");
+  await expect(reviewerStudy.getByRole("table")).toHaveCount(0);
+  await reviewer.getByRole("button", { name: /^Correct .*team 0.*: Intervention Events$/ }).click();
+  await reviewer.getByRole("textbox", { name: /^Edit .*: Intervention Events$/ }).fill("12");
+  await reviewer.keyboard.press("Enter");
+  await expect(reviewer.getByTestId("review-audit")).toContainText("→ 12");
+  await reviewerStudy.getByTestId("submit-extraction").click();
+  await expect(reviewerStudy).toContainText("2 of 2 extractions");
+  // Side by side: the differing cell is highlighted.
+  await expect(reviewerStudy.locator("tr[data-differs='true']")).toHaveCount(1);
+  await expect(reviewerStudy.locator("tr[data-differs='true']")).toContainText("Intervention Events");
+  await expect(reviewerStudy.locator("tr[data-differs='true']")).toContainText("awaiting consensus");
+
+  // The owner records the consensus value.
+  await owner.reload();
+  await expect(ownerStudy.locator("tr[data-differs='true']")).toContainText("12");
+  await ownerStudy.getByRole("textbox", { name: "Consensus Intervention Events" }).fill("12");
+  await ownerStudy.getByTestId("save-consensus").click();
+  await expect(ownerStudy.getByTestId("consensus-complete")).toBeVisible();
+  await expect(ownerStudy.getByTestId("consensus-by")).toContainText("pro@metamind.local");
+
+  // The Team tab: progress and the activity log.
+  await owner.getByRole("tab", { name: "Team" }).click();
+  await expect(owner.getByTestId("activity")).toContainText("recorded consensus values (Response)");
+  await expect(owner.getByTestId("activity")).toContainText("free@metamind.local submitted their extraction (Response)");
+  await expect(owner.getByTestId("member-progress").first()).toContainText("extracted 1");
+
+  expect(ownerErrors).toEqual([]);
+  expect(reviewerErrors).toEqual([]);
+  await context.close();
+});

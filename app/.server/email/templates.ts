@@ -64,3 +64,14 @@ export function livingDigestEmail(
 <p><a href="${escapeHtml(d.link)}">Screen the new records</a></p>`;
   return { to, subject: `${records} in "${d.reviewTitle}"`, text, html };
 }
+
+/** The daily digest of a team review's screening conflicts waiting for a resolution (issue 30). */
+export function conflictsDigestEmail(to: string, d: { reviewTitle: string; conflicts: number; titleAbstract: number; fullText: number; link: string }): EmailMessage {
+  const what = `${d.conflicts} screening conflict${d.conflicts === 1 ? "" : "s"} waiting`;
+  const split = `${d.titleAbstract} at title/abstract, ${d.fullText} at full text`;
+  const text = [`The review "${d.reviewTitle}" has ${what} (${split}).`, "", "Resolve them in the Team tab:", d.link, "", "You get this e-mail once a day while conflicts wait; turn it off in the Team tab."].join("\n");
+  const html = `<p>The review “${escapeHtml(d.reviewTitle)}” has <strong>${what}</strong> (${split}).</p>
+<p><a href="${escapeHtml(d.link)}">Resolve them in the Team tab</a>.</p>
+<p style="color:#555">You get this e-mail once a day while conflicts wait; turn it off in the Team tab.</p>`;
+  return { to, subject: `${what}: “${d.reviewTitle.slice(0, 120)}”`, text, html };
+}

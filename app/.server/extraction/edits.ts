@@ -3,6 +3,7 @@
  * each edit records the study, outcome, arm, field, old and new value, the user and the time.
  */
 import { and, asc, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { extractionEdits } from "../../../db/schema";
 import type { Database } from "../db/client";
@@ -31,14 +32,23 @@ export interface ExtractionEditView extends ExtractionEditInput {
 }
 
 /**
- * Records edits for `user` in one batch (all or nothing).
+ * Records edits for `user` in one batch (all or nothing), with `alongside` statements (e.g. the
+ * review's activity-log entries) in the same batch.
  * @returns the stored edits in order.
  */
-export async function recordEdits(deps: { db: Database }, user: { id: string; email: string }, edits: readonly ExtractionEditInput[]): Promise<ExtractionEditView[]> {
-  const rows = await deps.db
-    .insert(extractionEdits)
-    .values(edits.map((e) => ({ userId: user.id, ...e })))
-    .returning();
+export async function recordEdits(
+  deps: { db: Database },
+  user: { id: string; email: string },
+  edits: readonly ExtractionEditInput[],
+  alongside: BatchItem<"sqlite">[] = [],
+): Promise<ExtractionEditView[]> {
+  const [rows] = await deps.db.batch([
+    deps.db
+      .insert(extractionEdits)
+      .values(edits.map((e) => ({ userId: user.id, ...e })))
+      .returning(),
+    ...alongside,
+  ]);
   return rows.map((row) => toView(row, user.email));
 }
 

@@ -14,13 +14,14 @@ import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { listGradeSettings } from "../risk-of-bias/grade-settings";
+import { dualExtractionAudit, type DualExtractionAuditRow } from "./dual-extraction";
 import { reviewPrisma } from "./prisma";
 import { reviewPrismaChecklist } from "./prisma-checklist";
 import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
 import { reviewAgreement } from "./votes";
 
 export const ExportQuerySchema = z.object({
-  format: z.enum(["csv", "ris", "json", "svg", "checklist"], { error: "format must be csv, ris, json, svg or checklist" }),
+  format: z.enum(["csv", "ris", "json", "svg", "checklist", "extraction"], { error: "format must be csv, ris, json, svg, checklist or extraction" }),
 });
 export type ReviewExportFormat = z.infer<typeof ExportQuerySchema>["format"];
 
@@ -121,6 +122,43 @@ export function checklistToCsv(checklist: PrismaChecklist): string {
   return Papa.unparse([...checklist.items.map((i) => row("PRISMA 2020", i)), ...checklist.abstractItems.map((i) => row("PRISMA 2020 for Abstracts", i))], { escapeFormulae: true, newline: "\r\n" });
 }
 
+/**
+ * Dual extraction's audit trail as CSV (issue 30): one row per study, outcome and cell that both
+ * reviewers extracted, with both values (who, when), whether they differ, the consensus value the
+ * analysis uses and who recorded it when, and earlier consensus values; formula-safe.
+ */
+export function dualExtractionToCsv(rows: readonly DualExtractionAuditRow[]): string {
+  return Papa.unparse(
+    rows.map((r) => {
+      const last = r.consensusHistory.at(-1);
+      return {
+        Outcome: r.outcome,
+        "Record ID": r.recordId,
+        Title: r.title,
+        Arm: r.arm,
+        Field: r.field,
+        "Reviewer 1": r.extractions[0]?.email ?? "",
+        "Value 1": r.extractions[0]?.value ?? "NR",
+        "Submitted 1": r.extractions[0]?.submittedAt ?? "",
+        "Reviewer 2": r.extractions[1]?.email ?? "",
+        "Value 2": r.extractions[1]?.value ?? "NR",
+        "Submitted 2": r.extractions[1]?.submittedAt ?? "",
+        Differs: r.differs ? "yes" : "no",
+        Consensus: r.settled ? (r.consensus ?? "NR") : "awaiting consensus",
+        "Consensus by": last?.email ?? (r.differs ? "" : "agreed"),
+        "Consensus at": last?.at ?? "",
+        "Earlier consensus values": r.consensusHistory
+          .slice(0, -1)
+          .map((c) => `${c.value ?? "NR"} (${c.email}, ${c.at})`)
+          .join("; "),
+      };
+    }),
+    { escapeFormulae: true, newline: "\r\n", columns: CSV_COLUMNS },
+  );
+}
+
+const CSV_COLUMNS = ["Outcome", "Record ID", "Title", "Arm", "Field", "Reviewer 1", "Value 1", "Submitted 1", "Reviewer 2", "Value 2", "Submitted 2", "Differs", "Consensus", "Consensus by", "Consensus at", "Earlier consensus values"];
+
 export async function exportReview(
   app: ReviewsApp,
   { userId, reviewId, format, now }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
@@ -135,10 +173,13 @@ export async function exportReview(
     const checklist = await reviewPrismaChecklist(app, { userId, reviewId: review.id });
     return { body: checklistToCsv(checklist), contentType: "text/csv; charset=utf-8", fileName: `${base}-prisma-checklist.csv` };
   }
+  if (format === "extraction") {
+    return { body: dualExtractionToCsv(await dualExtractionAudit(app, review.id)), contentType: "text/csv; charset=utf-8", fileName: `${base}-extraction.csv` };
+  }
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -168,6 +209,7 @@ export async function exportReview(
     reviewAgreement(app, { userId, reviewId: review.id }),
     reviewPrismaChecklist(app, { userId, reviewId: review.id }),
     listGradeSettings(app, { userId, reviewId: review.id }),
+    dualExtractionAudit(app, review.id),
   ]);
   // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
   const voters = new Map<string, Set<string>>();
@@ -190,6 +232,7 @@ export async function exportReview(
       resolutions: resolutions.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
       agreement,
       prismaChecklist,
+      dualExtraction,
     },
     null,
     2,

@@ -8,7 +8,7 @@
  */
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewInvitations, reviewMemberRankings, reviewMembers, reviews, users, type UserRow } from "../../../db/schema";
+import { reviewActivity, reviewDecisions, reviewInvitations, reviewMemberRankings, reviewMembers, reviews, users, type UserRow } from "../../../db/schema";
 import type { ApiReview } from "~/lib/reviews";
 import type { ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 import { hashResetToken, newResetToken, ResetTokenSchema } from "../auth/password-reset";
@@ -17,7 +17,9 @@ import { sendEmail } from "../email/send";
 import { reviewInvitationEmail } from "../email/templates";
 import { isDevelopment } from "../env";
 import { AppError } from "../http/errors";
+import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess } from "./access";
+import { extractedByMember } from "./dual-extraction";
 import { getReview } from "./service";
 import { conflictsOf } from "./votes";
 
@@ -83,7 +85,7 @@ export async function inviteMember(
   const token = newResetToken();
   const id = crypto.randomUUID();
   const expiresAt = now + INVITATION_TTL_MS;
-  await app.db.batch([
+  const [, , logged] = await app.db.batch([
     app.db
       .delete(reviewInvitations)
       .where(and(eq(reviewInvitations.reviewId, review.id), eq(reviewInvitations.email, input.email), isNull(reviewInvitations.acceptedAt))),
@@ -96,6 +98,9 @@ export async function inviteMember(
       tokenHash: await hashResetToken(token),
       expiresAt,
     }),
+    activityInsert(app.db, { reviewId: review.id, userId: user.id, action: "member.invite", detail: { email: input.email, role: input.role }, at: now }).returning({
+      id: reviewActivity.id,
+    }),
   ]);
   const url = invitationLink(app.env.APP_URL ?? origin, token);
   let delivery;
@@ -106,7 +111,7 @@ export async function inviteMember(
     );
   } catch (error) {
     console.error("review invitation e-mail failed", error);
-    await app.db.delete(reviewInvitations).where(eq(reviewInvitations.id, id));
+    await app.db.batch([app.db.delete(reviewInvitations).where(eq(reviewInvitations.id, id)), app.db.delete(reviewActivity).where(eq(reviewActivity.id, logged[0]!.id))]);
     throw new AppError("EMAIL_FAILED", "The invitation e-mail could not be sent. Please try again.", 502);
   }
   const invitation: ApiInvitation = { id, email: input.email, role: input.role, expiresAt: new Date(expiresAt).toISOString(), url };
@@ -123,8 +128,8 @@ export async function inviteMember(
 /**
  * The review's team, owner first, then members in the order they joined, then pending (unexpired)
  * invitations (`userId` null, status 'invited'). Active members carry their progress: records
- * they screened per stage (their current decisions or votes) and their records in the conflicts
- * queue. Any member may read it.
+ * they screened per stage (their current decisions or votes), their records in the conflicts
+ * queue and the studies × outcomes they extracted (dual: submitted; single: corrected). Any member may read it.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function listMembers(app: TeamApp, target: { userId: string; reviewId: string | undefined }, now: number = Date.now()): Promise<ApiMember[]> {
@@ -143,18 +148,20 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
       .where(and(eq(reviewInvitations.reviewId, review.id), isNull(reviewInvitations.acceptedAt), gt(reviewInvitations.expiresAt, now)))
       .orderBy(asc(reviewInvitations.createdAt)),
   ]);
-  const [screened, conflicts] = await Promise.all([
+  const [screened, conflicts, extracted] = await Promise.all([
     app.db
       .select({ userId: reviewDecisions.userId, stage: reviewDecisions.stage, n: sql<number>`count(distinct ${reviewDecisions.recordId})` })
       .from(reviewDecisions)
       .where(eq(reviewDecisions.reviewId, review.id))
       .groupBy(reviewDecisions.userId, reviewDecisions.stage),
     conflictsOf(app, review.id),
+    extractedByMember(app, review),
   ]);
   const progress = (userId: string) => ({
     titleAbstract: screened.find((s) => s.userId === userId && s.stage === "title_abstract")?.n ?? 0,
     fullText: screened.find((s) => s.userId === userId && s.stage === "full_text")?.n ?? 0,
     conflicts: conflicts.filter((c) => c.votes.some((v) => v.userId === userId)).length,
+    extracted: extracted.get(userId) ?? 0,
   });
   return [
     ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true, progress: progress(o.id) })),
@@ -184,11 +191,16 @@ export async function updateMember(
   const set: { role?: MemberRole; resolver?: boolean } = {};
   if (input.role !== undefined) set.role = input.role;
   if (input.resolver !== undefined) set.resolver = input.resolver;
-  const [row] = await app.db
-    .update(reviewMembers)
-    .set(set)
-    .where(and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? "")))
-    .returning();
+  const where = and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? ""));
+  const [member] = await app.db.select({ email: users.email }).from(reviewMembers).innerJoin(users, eq(users.id, reviewMembers.userId)).where(where);
+  const [[row]] = await app.db.batch([
+    app.db.update(reviewMembers).set(set).where(where).returning(),
+    activityInsert(
+      app.db,
+      { reviewId: review.id, userId, action: "member.update", detail: { memberId, email: member?.email ?? null, ...set } },
+      sql`EXISTS (SELECT 1 FROM ${reviewMembers} WHERE ${where})`,
+    ),
+  ]);
   if (!row) throw new AppError("MEMBER_NOT_FOUND", "This account is not a member of the review.", 404);
   const [who] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
   return { userId: row.userId, email: who?.email ?? "", role: row.role, status: "active", resolver: row.resolver };
@@ -210,8 +222,15 @@ export async function removeMember(
   if (access.role !== "owner" && memberId !== userId) {
     throw new AppError("FORBIDDEN_ROLE", "Only the review's owner can remove other members.", 403, { role: access.role });
   }
-  const [, removed] = await app.db.batch([
+  const isMember = and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? ""));
+  const [member] = await app.db.select({ email: users.email }).from(reviewMembers).innerJoin(users, eq(users.id, reviewMembers.userId)).where(isMember);
+  const [, , removed] = await app.db.batch([
     app.db.delete(reviewMemberRankings).where(and(eq(reviewMemberRankings.reviewId, review.id), eq(reviewMemberRankings.userId, memberId ?? ""))),
+    activityInsert(
+      app.db,
+      { reviewId: review.id, userId, action: "member.remove", detail: { memberId, email: member?.email ?? null, left: memberId === userId } },
+      sql`EXISTS (SELECT 1 FROM ${reviewMembers} WHERE ${isMember})`,
+    ),
     app.db
       .delete(reviewMembers)
       .where(and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? "")))
@@ -276,6 +295,11 @@ export async function acceptInvitation(
       row.id,
       now,
       user.id,
+    ),
+    activityStatement(
+      DB,
+      { reviewId: row.reviewId, userId: user.id, action: "member.join", detail: { role: row.role }, at: now },
+      { sql: "EXISTS (SELECT 1 FROM review_invitations WHERE id = ? AND accepted_at = ? AND accepted_by = ?)", values: [row.id, now, user.id] },
     ),
   ]);
   if (claimed!.meta.changes === 0) throw gone();

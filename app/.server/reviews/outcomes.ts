@@ -35,6 +35,8 @@ import { fetchEuropePmcJats } from "../extraction/europepmc";
 import { AppError } from "../http/errors";
 import { extractStudyByRules } from "../meta-analysis/extract-rules";
 import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
+import { activityInsert } from "./activity";
+import { dualStudies } from "./dual-extraction";
 import { requireRecord, requireReview } from "./service";
 
 type OutcomesApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch"> & { waitUntil?: AppServices["waitUntil"] };
@@ -303,7 +305,12 @@ export async function extractReviewOutcome(
       reported: reportedEstimate(record.title, extracted.report.text, outcome.name),
     };
   });
-  return { outcome: toOutcome(outcome), studies: studiesOut, included: total?.n ?? records.length };
+  if (review.extractionMode === "dual") {
+    // Dual extraction: each study's submissions, differences and consensus as the caller may see them (blind).
+    const dual = await dualStudies(app, outcome.id, target.userId, records.map((r) => r.id));
+    for (const study of studiesOut) study.dual = dual.get(study.recordId);
+  }
+  return { outcome: toOutcome(outcome), studies: studiesOut, included: total?.n ?? records.length, mode: review.extractionMode };
 }
 
 /**
@@ -347,4 +354,23 @@ export async function assertOwnReviewKeys(
 ): Promise<void> {
   const ids = [...new Set(studyKeys.map(reviewIdOfStudyKey).filter((id): id is string => id !== null))];
   for (const reviewId of ids) await requireReview(app, { userId, reviewId }, need);
+}
+
+/**
+ * The activity-log entries of corrections to reviews' extraction cells: one per review, study and
+ * outcome, with the number of cells (no values: in dual extraction they stay blind).
+ */
+export function extractionEditActivity(app: Pick<AppServices, "db">, userId: string, edits: readonly { studyKey: string; outcome: string }[]) {
+  const groups = new Map<string, { reviewId: string; recordId: number; outcome: string; cells: number }>();
+  for (const e of edits) {
+    const reviewId = reviewIdOfStudyKey(e.studyKey);
+    if (!reviewId) continue;
+    const key = `${e.studyKey}|${e.outcome}`;
+    const g = groups.get(key) ?? { reviewId, recordId: Number(e.studyKey.split(":").at(-1)), outcome: e.outcome, cells: 0 };
+    g.cells++;
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) =>
+    activityInsert(app.db, { reviewId: g.reviewId, userId, action: "extraction.edit", recordId: g.recordId, detail: { outcome: g.outcome, cells: g.cells } }),
+  );
 }

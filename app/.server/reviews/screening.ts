@@ -15,6 +15,7 @@ import { z } from "zod";
 import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
 import { corpusBuilder, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
+import { activityInsert } from "./activity";
 import { AppError } from "../http/errors";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
 import { castVote, currentVotes, settleRecord } from "./votes";
@@ -485,6 +486,14 @@ export async function decide(
       }),
       app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
       app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
+      activityInsert(app.db, {
+        reviewId: review.id,
+        userId,
+        action: "vote",
+        recordId: record.id,
+        detail: { stage: input.stage, decision: input.decision, reason: set.ftReason ?? set.taReason ?? null },
+        at: now,
+      }),
     ]);
   }
   const memberId = dual ? userId : undefined;
@@ -531,8 +540,9 @@ export async function undoDecision(
   if (!latest) throw new AppError("NOTHING_TO_UNDO", "There is no decision to undo.", 409);
   const dual = review.screeningMode === "dual";
   const bump = app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id));
+  const logged = activityInsert(app.db, { reviewId: review.id, userId, action: "undo", recordId: latest.recordId, detail: { stage } });
   if (dual) {
-    await app.db.batch([app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)), bump]);
+    await app.db.batch([app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)), bump, logged]);
     await settleRecord(app, review.id, latest.recordId, stage);
   } else {
     const [previous] = await app.db
@@ -558,6 +568,7 @@ export async function undoDecision(
       app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)),
       app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, latest.recordId)),
       bump,
+      logged,
     ]);
   }
   const memberId = dual ? userId : undefined;

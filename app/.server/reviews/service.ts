@@ -29,6 +29,7 @@ import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
 import { normalizeDoi } from "../search/normalize";
 import type { NormalizedStudy } from "../search/types";
+import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
 import { currentVotes } from "./votes";
@@ -73,7 +74,8 @@ export const CreateReviewSchema = z.object({
 /**
  * PATCH /api/reviews/{id} body: any of the create fields; (owner) the screening settings
  * `screening: {mode: 'single' | 'dual', blind?: boolean}` (blind stays as it is when left out;
- * a new review is blind); and `living: {schedule}` to make the review living (its searches re-run
+ * a new review is blind); (owner) the data extraction mode `extraction: {mode: 'single' | 'dual'}`
+ * (dual: two independent extractions per study and a consensus, issue 30); and `living: {schedule}` to make the review living (its searches re-run
  * weekly or monthly) or to stop (null).
  */
 export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
@@ -82,6 +84,10 @@ export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
     .strict()
     .optional(),
   living: z.object({ schedule: z.enum(["weekly", "monthly"], { error: "schedule must be weekly, monthly or null" }).nullable() }).strict().optional(),
+  extraction: z
+    .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }) })
+    .strict()
+    .optional(),
 });
 
 /** When a living review's next update falls after `from` (ms): 7 days, or one calendar month later (UTC, clamped to the month's last day). */
@@ -119,6 +125,7 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAc
     role: access.role,
     resolver: access.resolver,
     screening: { mode: row.screeningMode, blind: row.screeningBlind },
+    extraction: { mode: row.extractionMode },
     living: { schedule: row.livingSchedule, nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt) },
   };
 }
@@ -255,14 +262,17 @@ export async function updateReview(
     changes.screeningMode = input.screening.mode;
     if (input.screening.blind !== undefined) changes.screeningBlind = input.screening.blind;
   }
+  if (input.extraction) changes.extractionMode = input.extraction.mode;
   if (input.living !== undefined) {
     changes.livingSchedule = input.living.schedule;
     changes.livingNextRunAt = input.living.schedule ? nextRunAfter(input.living.schedule, changes.updatedAt!) : null;
   }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
   const toSingle = row.screeningMode === "dual" && input.screening?.mode === "single";
+  const settings = { ...(input.screening ? { screening: input.screening } : {}), ...(input.extraction ? { extraction: input.extraction } : {}) };
   await app.db.batch([
     app.db.update(reviews).set(changes).where(eq(reviews.id, row.id)),
+    ...(Object.keys(settings).length ? [activityInsert(app.db, { reviewId: row.id, userId, action: "settings", detail: settings })] : []),
     // Back to single screening: a record waiting for its second vote takes its one vote as final.
     ...(toSingle
       ? (["title_abstract", "full_text"] as const).map((stage) => {
@@ -500,6 +510,12 @@ export async function addRecords(
     ).bind(sourceId),
     DB.prepare("DELETE FROM review_rankings WHERE review_id = ?1").bind(review.id),
     DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, Date.now()),
+    activityStatement(DB, {
+      reviewId: review.id,
+      userId: user.id,
+      action: "import",
+      detail: { kind: source.kind, name: source.name.slice(0, 300), format: source.format ?? source.kind, records: records.length, duplicatesRemoved },
+    }),
   );
   await DB.batch(statements);
   return { imported: records.length - duplicatesRemoved, duplicatesRemoved, sourceId, warnings: [] };

@@ -362,8 +362,8 @@ describe("dual screening in blind mode", () => {
 
     // Per-reviewer progress.
     const team = await json<{ members: ApiMember[] }>(await call("GET", `/api/reviews/${id}/members`, { cookie: viewer.cookie }), 200);
-    expect(team.members.find((m) => m.userId === a.userId)!.progress).toEqual({ titleAbstract: 3, fullText: 0, conflicts: 1 });
-    expect(team.members.find((m) => m.userId === owner.userId)!.progress).toEqual({ titleAbstract: 0, fullText: 0, conflicts: 0 });
+    expect(team.members.find((m) => m.userId === a.userId)!.progress).toEqual({ titleAbstract: 3, fullText: 0, conflicts: 1, extracted: 0 });
+    expect(team.members.find((m) => m.userId === owner.userId)!.progress).toEqual({ titleAbstract: 0, fullText: 0, conflicts: 0, extracted: 0 });
 
     // Resolution: only the owner or a named resolver.
     const resolve = (who: Account, body: unknown) => call("POST", `/api/reviews/${id}/records/${target}/resolve`, { cookie: who.cookie, body });

@@ -13,6 +13,7 @@ import { reviewDecisions, reviewRecords, reviewResolutions, reviews, users, type
 import { screeningAgreement, type PairAgreement, type StageAgreement } from "~/lib/agreement";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { finalFromVotes, isConflict, type ApiConflict, type Vote } from "~/lib/team";
+import { activityInsert, activityStatement } from "./activity";
 import { AppError } from "../http/errors";
 import { requireReviewAccess } from "./access";
 import { requireRecord, type ReviewsApp } from "./service";
@@ -106,6 +107,11 @@ export async function castVote(
           OR EXISTS (SELECT 1 FROM review_decisions WHERE record_id = ?3 AND stage = ?4 AND user_id = ?2)`,
     ).bind(review.id, userId, record.id, vote.stage, vote.decision, vote.reason, now, VOTES_PER_RECORD),
     DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, now),
+    activityStatement(
+      DB,
+      { reviewId: review.id, userId, action: "vote", recordId: record.id, detail: { stage: vote.stage, decision: vote.decision, reason: vote.reason }, at: now },
+      { sql: "EXISTS (SELECT 1 FROM review_decisions WHERE record_id = ? AND stage = ? AND user_id = ? AND created_at = ?)", values: [record.id, vote.stage, userId, now] },
+    ),
   ]);
   if (inserted!.meta.changes === 0) {
     throw new AppError("VOTES_COMPLETE", "Two reviewers have already screened this record.", 409);
@@ -209,6 +215,7 @@ export async function resolveConflict(
       .values({ reviewId: review.id, recordId: record.id, stage: input.stage, userId, ...stored, createdAt: now })
       .onConflictDoUpdate({ target: [reviewResolutions.recordId, reviewResolutions.stage], set: { userId, ...stored, createdAt: now } }),
     app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
+    activityInsert(app.db, { reviewId: review.id, userId, action: "resolve", recordId: record.id, detail: { stage: input.stage, ...stored }, at: now }),
   ]);
   await settleRecord(app, review.id, record.id, input.stage);
   return { recordId: record.id, stage: input.stage, ...stored, votes: votes.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })) };

@@ -6,8 +6,10 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { QuotedTable } from "~/components/meta-analysis/quoted-table";
 import { StudyDataImport } from "~/components/reviews/study-data-import";
+import { DualExtractionPanel } from "~/components/reviews/dual-extraction-panel";
 import type { ArmField, ArmKey } from "~/lib/arms";
 import { fieldsFor } from "~/lib/arms/review";
+import { consensusStudies } from "~/lib/dual-extraction";
 import { fmt, fmtInterval, fmtPct } from "~/lib/meta-analysis/display";
 import { DEFAULT_OPTIONS } from "~/lib/meta-analysis/page-logic";
 import {
@@ -165,7 +167,7 @@ function ValueCell({
  * POST /api/extraction/edits with an audit trail and come back on every visit; "Analyse" pools the
  * outcome with the meta-analysis engine.
  */
-export function ExtractionTab({ review }: { review: ReviewWithSources }) {
+export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSources; userId?: string }) {
   const base = `/api/reviews/${encodeURIComponent(review.id)}/outcomes`;
   const [outcomes, setOutcomes] = useState<ReviewOutcome[] | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -300,7 +302,11 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
     if (shownOutcomeId !== null) safeStorage()?.setItem(poolChoiceKey(review.id, shownOutcomeId), JSON.stringify({ type, measure }));
   }, [review.id, shownOutcomeId, type, measure]);
   const pooling = useMemo(
-    () => (analysed && data ? poolReviewOutcome(data.studies, { type, measure, method: DEFAULT_OPTIONS.method, test: DEFAULT_OPTIONS.test }) : null),
+    () =>
+      analysed && data
+        ? // Dual extraction: only studies with consensus values are pooled, with those values.
+          poolReviewOutcome(data.mode === "dual" ? consensusStudies(data.studies) : data.studies, { type, measure, method: DEFAULT_OPTIONS.method, test: DEFAULT_OPTIONS.test })
+        : null,
     [analysed, data, type, measure],
   );
   // Generic inverse variance pools reported estimates; the arm columns still show what the arms report.
@@ -470,6 +476,17 @@ export function ExtractionTab({ review }: { review: ReviewWithSources }) {
             </div>
           )}
           {cell && selectedStudy && <QuotePanel study={selectedStudy} arm={cell.arm} field={cell.field} />}
+          {data.mode === "dual" && (
+            <DualExtractionPanel
+              reviewId={review.id}
+              outcomeId={data.outcome.id}
+              studies={data.studies}
+              userId={userId}
+              canWrite={review.role !== "viewer"}
+              canResolve={review.resolver}
+              onStudy={(recordId, dual) => setData((d) => (d ? { ...d, studies: d.studies.map((s) => (s.recordId === recordId ? { ...s, dual } : s)) } : d))}
+            />
+          )}
           {pooling && (
             <div className="mt-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800" data-testid="review-pooled">
               {pooling.pooled ? (

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { reviewsApi, type ReviewAgreement, type ReviewWithSources } from "~/lib/reviews-client";
-import type { ApiConflict, ApiMember, MemberRole, ScreeningMode } from "~/lib/team";
+import { type ApiActivityEntry, type ApiConflict, type ApiMember, describeActivity, type MemberRole, type ScreeningMode } from "~/lib/team";
 import { toast } from "~/lib/toast";
 
 const selectClass = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm";
@@ -35,12 +35,25 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
   const [blind, setBlind] = useState(review.screening.blind);
   const [busy, setBusy] = useState(false);
   const [reasons, setReasons] = useState<Record<string, string>>({});
+  const [extractionMode, setExtractionMode] = useState<ScreeningMode>(review.extraction.mode);
+  const [digest, setDigest] = useState<boolean | null>(null);
+  const [activity, setActivity] = useState<ApiActivityEntry[]>([]);
+  const [activityCursor, setActivityCursor] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const [m, c, a] = await Promise.all([reviewsApi.members(review.id), reviewsApi.conflicts(review.id), reviewsApi.agreement(review.id)]);
+    const [m, c, a, log, d] = await Promise.all([
+      reviewsApi.members(review.id),
+      reviewsApi.conflicts(review.id),
+      reviewsApi.agreement(review.id),
+      reviewsApi.activity(review.id),
+      reviewsApi.digest(review.id),
+    ]);
     setMembers(m.members);
     setConflicts(c.conflicts);
     setAgreement(a);
+    setActivity(log.entries);
+    setActivityCursor(log.nextCursor);
+    setDigest(d.digest.enabled);
   }, [review.id]);
 
   useEffect(() => {
@@ -83,6 +96,25 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
       },
     );
 
+  const saveExtraction = () =>
+    run(
+      "Settings not saved",
+      () => reviewsApi.update(review.id, { extraction: { mode: extractionMode } }),
+      () => {
+        toast({ title: "Extraction settings saved" });
+        onChanged();
+      },
+    );
+
+  const moreActivity = () =>
+    reviewsApi
+      .activity(review.id, activityCursor)
+      .then((page) => {
+        setActivity((list) => [...list, ...page.entries]);
+        setActivityCursor(page.nextCursor);
+      })
+      .catch((e: unknown) => failed("Activity not loaded", e));
+
   const resolve = (c: ApiConflict, decision: ScreeningDecision) => {
     const key = `${c.recordId}:${c.stage}`;
     const reason = reasons[key] || null;
@@ -102,7 +134,8 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
               <span className="font-medium text-slate-900">{m.email}</span>
               {m.progress && (
                 <span className="text-xs text-slate-600" data-testid="member-progress">
-                  screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) · {m.progress.conflicts} in conflict
+                  screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) · {m.progress.conflicts} in conflict · extracted{" "}
+                  {m.progress.extracted}
                 </span>
               )}
               {m.status === "invited" ? <Badge variant="outline">invited</Badge> : null}
@@ -200,10 +233,46 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         </fieldset>
       </section>
 
+      <section aria-labelledby="team-extraction">
+        <h2 id="team-extraction" className="text-lg font-semibold text-slate-900">
+          Data extraction
+        </h2>
+        <fieldset className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700" disabled={!isOwner || busy}>
+          <legend className="sr-only">Extraction mode</legend>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="extraction-mode" value="single" checked={extractionMode === "single"} onChange={() => setExtractionMode("single")} /> Single (one extractor)
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="extraction-mode" value="dual" checked={extractionMode === "dual"} onChange={() => setExtractionMode("dual")} data-testid="extraction-dual" /> Dual (two
+            independent, blind extractions per study; consensus on differing values)
+          </label>
+          {isOwner && (
+            <Button size="sm" onClick={() => void saveExtraction()} data-testid="save-extraction">
+              Save
+            </Button>
+          )}
+        </fieldset>
+      </section>
+
       <section aria-labelledby="team-conflicts">
         <h2 id="team-conflicts" className="text-lg font-semibold text-slate-900">
           Conflicts <Badge variant="secondary">{conflicts.length}</Badge>
         </h2>
+        {digest !== null && (
+          <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              checked={digest}
+              disabled={busy}
+              data-testid="digest"
+              onChange={(e) => {
+                const on = e.target.checked;
+                void run("Setting not saved", () => reviewsApi.setDigest(review.id, on));
+              }}
+            />
+            E-mail me a daily digest while conflicts wait
+          </label>
+        )}
         {conflicts.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No conflicts waiting.</p>
         ) : (
@@ -289,6 +358,29 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
           </table>
         </section>
       )}
+
+      <section aria-labelledby="team-activity">
+        <h2 id="team-activity" className="text-lg font-semibold text-slate-900">
+          Activity
+        </h2>
+        {activity.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">Nothing yet.</p>
+        ) : (
+          <ul className="mt-2 space-y-1 text-sm text-slate-700" data-testid="activity">
+            {activity.map((a) => (
+              <li key={a.id}>
+                <span className="text-xs text-slate-500">{new Date(a.createdAt).toLocaleString()}</span> · {a.email ?? "a former account"} {describeActivity(a)}
+                {a.recordTitle ? <span className="text-slate-500"> · {a.recordTitle}</span> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {activityCursor && (
+          <Button size="sm" variant="outline" className="mt-2" onClick={() => void moreActivity()}>
+            Older activity
+          </Button>
+        )}
+      </section>
     </div>
   );
 }
