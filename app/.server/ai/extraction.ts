@@ -16,7 +16,7 @@
  * confidence/credible interval", heterogeneity) and STROBE (von Elm et al., Lancet 2007) for the
  * observational designs.
  */
-import { splitSentences, type SentenceSpan } from "./extractive";
+import { splitSentences, type SentenceSpan } from "~/lib/extraction/core";
 
 /** A verbatim piece of the source: `text.slice(start, end) === quote` (UTF-16 offsets). */
 export interface Quote {

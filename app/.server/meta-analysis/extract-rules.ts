@@ -27,7 +27,7 @@ import {
   pickSampleSize,
   type StudyDesign,
 } from "../ai/extraction";
-import { splitSentences } from "../ai/extractive";
+import { splitSentences } from "~/lib/extraction/core";
 import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
 
 /** A study as the meta-analysis routes receive it. */
