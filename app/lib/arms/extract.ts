@@ -1,7 +1,8 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
-import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
-import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, sentenceSpans, stem, words } from "./text.ts";
+import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
+import { parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
+import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations } from "./text.ts";
 import {
   type ArmExtraction,
   type ArmField,
@@ -157,8 +158,8 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
   const all = (arm: ArmName) => new Set(arm.variants.flat());
   const roles = {
-    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"],
-    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"],
+    intervention: ["intervention", "experimental", "treatment", "active", "study", "case"].map(stem),
+    comparator: ["control", "comparison", "placebo", "usual", "standard", "sham", "reference"].map(stem),
   };
   const iAll = all(names.intervention);
   const cAll = all(names.comparator);
@@ -295,7 +296,7 @@ const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patien
 function groupSizeFromLabel(label: string): number | null {
   const m = N_IN_LABEL.exec(label);
   if (!m) return null;
-  const value = toNumber(m[1] ?? m[2] ?? m[3]);
+  const value = parseNumber(m[1] ?? m[2] ?? m[3]);
   return Number.isInteger(value) && value > 0 ? value : null;
 }
 
@@ -570,7 +571,7 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
   const num = (text: string | undefined) => {
     if (text === undefined) return NaN;
     const m = /^\(?\s*([-−–]?\d+(?:[.,·]\d+)?)\s*%?\s*\)?$/.exec(text.replace(/[*†‡§¶#¤]/g, "").trim());
-    return m ? toNumber(m[1]) : NaN;
+    return m ? parseNumber(m[1]) : NaN;
   };
   if (byRole.has("mean") && (byRole.has("sd") || byRole.has("se"))) {
     const mean = num(byRole.get("mean")?.text);
@@ -922,7 +923,7 @@ const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
-  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }) },
   { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
   {
     re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
@@ -935,15 +936,15 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   },
   {
     re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
-    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: toNumber(m[2]) } : null),
+    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) } : null),
   },
-  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: parseNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
 ];
 
 function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {

@@ -26,4 +26,4 @@ export function parseReport(text: string, format: ReportFormat): TrialReport {
       return parseText(text);
   }
 }
-export { groundProposedValue, numbersIn } from "./verify.ts";
+export { groundProposedValue } from "./verify.ts";

@@ -1,7 +1,10 @@
 /**
  * Word-level helpers for matching a question's intervention, comparator and outcome to a report:
- * tokens, stop words, a small synonym lexicon, abbreviation definitions, sentence spans.
+ * stop words, a small synonym lexicon, abbreviation definitions. Words, stems and sentences come
+ * from the extraction core (app/lib/extraction/core): one stemmer, one token normaliser, one
+ * sentence splitter for every extraction path.
  */
+import { normalisedTokens, stem, words } from "../extraction/core/index.ts";
 
 const STOP = new Set(
   "a an the of in on at to for with without and or by from as vs versus than that this these those is are was were be been being its their his her who which during after before over under between among per into within via each both all any mean means average total overall number numbers patients patient participants participant subjects subject people persons individuals group groups arm arms scores score level levels value values rate rates change changes changed from baseline".split(
@@ -10,7 +13,11 @@ const STOP = new Set(
 );
 
 /** Words that describe an arm's role rather than its content ("group", "arm", "received"). */
-const ARM_GENERIC = new Set("group groups arm arms patients patient participants subjects cases receiving received treated given fed n".split(" "));
+const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n".split(" ");
+
+/** Stop words as written and as stemmed, so the core's normaliser drops either form. */
+const STOP_STEMS = new Set([...STOP, ...[...STOP].map(stem)]);
+const ARM_GENERIC = new Set([...ARM_GENERIC_WORDS, ...ARM_GENERIC_WORDS.map(stem)]);
 
 const SYNONYMS: string[][] = [
   ["death", "mortality", "died", "dead", "deaths", "fatal", "fatality"],
@@ -33,24 +40,6 @@ const SYNONYMS: string[][] = [
   ["stay", "los"],
 ];
 
-/** Lower-case word stem: plural and common suffixes trimmed so "infections" ≈ "infection". */
-export function stem(word: string): string {
-  let w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
-  // Latin plurals of organisms and terms ("lactobacilli", "stimuli") meet their singular in "-us".
-  else if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
-  if (w.length > 6 && w.endsWith("ing")) w = w.slice(0, -3);
-  if (w.length > 6 && w.endsWith("ed")) w = w.slice(0, -2);
-  if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
-  return w;
-}
-
-/** Words of a phrase (letters, digits, inner hyphens). */
-export function words(text: string): string[] {
-  return text.match(/[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*|\d+(?:\.\d+)?/g) ?? [];
-}
-
 const tokenCache = new Map<string, string[]>();
 
 /** Content tokens of a phrase: stemmed, stop words removed (memoised; callers must not mutate the result). */
@@ -64,14 +53,7 @@ export function contentTokens(text: string): string[] {
 }
 
 function computeContentTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const w of words(text)) {
-    for (const part of w.split("-")) {
-      const t = stem(part);
-      if (t && !STOP.has(part.toLowerCase()) && !STOP.has(t)) out.push(t);
-    }
-  }
-  return out;
+  return normalisedTokens(text, STOP_STEMS);
 }
 
 /** Content tokens with role words ("group", "arm", "received") removed, for arm names. */
@@ -155,32 +137,4 @@ export function findAbbreviations(text: string): Abbreviation[] {
     if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase())) found.push({ short: m[1], long: m[2].trim() });
   }
   return found;
-}
-
-export interface SentenceSpan {
-  start: number;
-  end: number;
-}
-
-/**
- * Sentence spans of `text` between `from` and `to`: split after . ! ? before a capital, digit or
- * bracket; not after "vs.", "e.g." and the like, nor at a semicolon (the clauses of a results sentence
- * share its subject: "response in 45/120 with drug; 30/118 with placebo").
- */
-export function sentenceSpans(text: string, from: number, to: number): SentenceSpan[] {
-  const spans: SentenceSpan[] = [];
-  let start = from;
-  const re = /[.!?](?=\s+[A-Z0-9(\u0391-\u03a9])/g;
-  re.lastIndex = from;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) && m.index < to) {
-    const tail = text.slice(Math.max(from, m.index - 6), m.index + 1).toLowerCase();
-    if (/\b(vs|e\.g|i\.e|al|approx|fig|figs|no|nos|ref|resp|min|max)\.$/.test(tail)) continue;
-    if (/\d\.$/.test(tail) && /^\d/.test(text.slice(m.index + 1, m.index + 3).trim())) continue;
-    spans.push({ start, end: m.index + 1 });
-    start = m.index + 1;
-    while (start < to && /\s/.test(text[start])) start += 1;
-  }
-  if (start < to) spans.push({ start, end: to });
-  return spans;
 }

@@ -63,10 +63,16 @@ export function locateQuote(source: string, quote: string, options: { minLength?
   return { text: source.slice(start, end), start, end, ...section };
 }
 
-/** Whether `value` is written in `text` (any number form of the core reader; 1e-9 relative tolerance). */
+/**
+ * Whether `value` is written in `text` (any number form of the core reader; 1e-9 relative
+ * tolerance; a value matches a number written with or without its minus sign, since a model may
+ * drop the sign of a reduction the quote states as a fall).
+ */
 export function numberWritten(text: string, value: number, options: { ignorePercent?: boolean } = {}): boolean {
   const close = (a: number) => Math.abs(a - value) <= 1e-9 * Math.max(1, Math.abs(value));
-  return numbersIn(text, { spaceThousands: true }).some((n) => !(options.ignorePercent && n.percent) && (close(n.value) || close(Math.abs(n.value))));
+  // Table lines separate columns by single spaces, so numbers are read both with and without space thousands.
+  const read = [...numbersIn(text), ...numbersIn(text, { spaceThousands: true })];
+  return read.some((n) => !(options.ignorePercent && n.percent) && (close(n.value) || close(Math.abs(n.value))));
 }
 
 /** The result of the one verbatim quote check. */
