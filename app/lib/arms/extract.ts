@@ -912,7 +912,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
   return out;
 }
 
-interface ProseValue {
+export interface ProseValue {
   start: number;
   end: number;
   stats: CellStats;
@@ -947,7 +947,13 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
 ];
 
-function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
+/**
+ * Arm-level values written in a prose sentence, in text order, with offsets into `sentence`:
+ * counts ("12/100", "12 of 100 patients", "90 [8%] of 1088", "45 (37.5%)"), means with their SD or
+ * SE ("5.2 ± 1.1", "5.2 (SD 1.1)"); "a (b)" only when the sentence's hints say which. Values right
+ * after a CI, p or an effect measure are not arm data.
+ */
+export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
   const taken: ProseValue[] = [];
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;
