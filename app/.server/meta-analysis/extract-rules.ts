@@ -87,40 +87,6 @@ const LEADING_NOISE =
 const TRAILING_NOISE =
   /(?:[\s,]+(?:and|or|was|were|is|are|with|for|in|at|of|the|a|an|overall|respectively|compared|vs\.?|versus|among|between|than))+$/i;
 
-/**
- * Normalises an outcome label for grouping: lower case, whitespace collapsed, leading articles and
- * "risk of"/"incidence of"-style frames removed, trailing punctuation dropped, British/American
- * "haemo/hemo" unified. Returns "" when nothing meaningful is left.
- */
-export function normaliseOutcome(label: string): string {
-  let s = label
-    .toLowerCase()
-    .replace(/<[^>]+>/g, " ")
-    .replace(/[‐‑–—]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim();
-  s = s.replace(/^(?:the|a|an)\s+/, "");
-  s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number)\s+of\s+)+/, "");
-  s = s.replace(/haemo/g, "hemo").replace(/oedema/g, "edema").replace(/anaem/g, "anem");
-  s = s.replace(/[\s.,;:()[\]-]+$/, "").replace(/^[\s.,;:()[\]-]+/, "");
-  for (const [pattern, name] of OUTCOME_SYNONYMS) if (pattern.test(s)) return name;
-  return s;
-}
-
-/**
- * Names that mean the same outcome, so studies wording it differently are grouped together. Kept
- * to unambiguous equivalents; anything else is grouped by its own words (and can be relabelled in
- * the review table).
- */
-const OUTCOME_SYNONYMS: [RegExp, string][] = [
-  [/^(?:all[- ]cause (?:mortality|death)|death from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|deaths? \(any cause\))$/, "all-cause mortality"],
-  [/^(?:hba1c|hemoglobin a1c|a1c|glycated hemoglobin|glycosylated hemoglobin|glycated hemoglobin \(hba1c\)|glycosylated hemoglobin \(hba1c\))$/, "hba1c"],
-  [/^(?:body weight|weight|bodyweight)$/, "body weight"],
-  [/^(?:bmi|body mass index)$/, "body mass index"],
-  [/^(?:sbp|systolic blood pressure|systolic bp)$/, "systolic blood pressure"],
-  [/^(?:dbp|diastolic blood pressure|diastolic bp)$/, "diastolic blood pressure"],
-];
-
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
   let s = raw.replace(/(\p{L})-\s*\n\s*(\p{L})/gu, "$1$2").replace(/\s+/g, " ").trim();
@@ -146,6 +112,7 @@ const INT = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
 const BETWEEN_ARMS = String.raw`[^.;]{0,80}?\b(?:vs\.?|versus|and|compared\s+with|compared\s+to|with)\s+(?:[^.;\d]{0,60}?)`;
 /** The words between two arms' values: a connector ("vs", "and", "compared with", "with") and at most a short group name. */
 const ARMS_JOINED = new RegExp(`^${BETWEEN_ARMS}$`, "iu");
+const MAY_JOIN_ARMS = /\d[^.;]{0,160}?\b(?:vs\.?|versus|and|compared|with)[^.;]{0,80}?\d/i;
 /** A group size right after an arm's mean ± SD: "(n = 30)", "mmHg (n = 30)". */
 const GROUP_SIZE_AFTER = new RegExp(String.raw`^\s*(?:[a-zA-Z/%²]{1,12}\s*)?[(\[]\s*[nN]\s*=\s*(${INT})\s*[)\]]`, "u");
 
@@ -313,6 +280,8 @@ function armValue(v: ProseValue, after: string): { value: ArmValue; tail: number
  * `firstTail`/`secondTail` extend an arm over its "(n = …)".
  */
 function armPairs(sentence: string): { a: ArmValue; b: ArmValue; first: ProseValue; second: ProseValue; firstTail: number; secondTail: number }[] {
+  // Two numbers joined by a connector, or there is no pair to read (most sentences of a full text).
+  if (!MAY_JOIN_ARMS.test(sentence)) return [];
   const values = proseValues(sentence, hintsOf(sentence));
   const out: ReturnType<typeof armPairs> = [];
   for (let i = 0; i + 1 < values.length; i++) {

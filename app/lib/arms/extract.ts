@@ -1,7 +1,7 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
-import { parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
+import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations } from "./text.ts";
 import {
   type ArmExtraction,
@@ -918,7 +918,8 @@ export interface ProseValue {
   stats: CellStats;
 }
 
-const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
+/** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
+const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
@@ -938,13 +939,13 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
     read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) } : null),
   },
-  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: parseNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: parseNumber(m[2]), percentDecimals: decimalsOf(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
   { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
   { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }) },
   { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }) },
 ];
 
 /**
