@@ -25,7 +25,7 @@ import {
   extractSampleSizes,
   pickSampleSize,
   type StudyDesign,
-} from "../ai/extraction";
+} from "~/lib/extraction/facts";
 import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
 import { parseNumber, splitSentences } from "~/lib/extraction/core";
 import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
