@@ -4,7 +4,7 @@
  * Output is always made of verbatim source sentences, so it can never invent a word or a number.
  */
 
-import { sectionedSentences, type SectionedSpan, type SentenceSpan } from "~/lib/extraction/core";
+import { sectionedSentences, stem, type SectionedSpan, type SentenceSpan } from "~/lib/extraction/core";
 
 /** A selected sentence; `index` is its position in the core's `splitSentences` output. */
 export interface SummarySentence extends SentenceSpan {
@@ -29,7 +29,7 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Lower-cased content terms of a sentence (stop words and bare numbers dropped, light stemming). */
+/** Lower-cased content terms of a sentence (stop words and bare numbers dropped, the core's Porter stem). */
 function terms(sentence: string): string[] {
   const words = sentence.toLowerCase().match(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu) ?? [];
   const out: string[] = [];
@@ -40,17 +40,6 @@ function terms(sentence: string): string[] {
   return out;
 }
 
-/** A minimal suffix stripper (plural, -ed, -ing) so "patients"/"patient" and "treated"/"treat" meet. */
-function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
-  let s = w;
-  if (s.endsWith("ies") && s.length > 4) s = s.slice(0, -3) + "y";
-  else if (s.endsWith("sses")) s = s.slice(0, -2);
-  else if (s.endsWith("s") && !s.endsWith("ss") && !s.endsWith("us") && !s.endsWith("is")) s = s.slice(0, -1);
-  if (s.endsWith("ing") && s.length - 3 >= 4) s = s.slice(0, -3);
-  else if (s.endsWith("ed") && s.length - 2 >= 4) s = s.slice(0, -2);
-  return s;
-}
 
 type Vector = Map<string, number>;
 
