@@ -178,6 +178,17 @@ function isHeadingOnlyLine(line: string): boolean {
   return headingPhraseEnds(t, 0)[0] === t.length;
 }
 
+/** A colon within the next 80 characters of the line: an inline label ("RESULTS: …") needs one, so most capitals are skipped cheaply. */
+function colonAhead(text: string, pos: number): boolean {
+  const end = Math.min(text.length, pos + 80);
+  for (let k = pos; k < end; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === 58) return true;
+    if (ch === 10) return false;
+  }
+  return false;
+}
+
 /** Offsets where one sentence ends and whitespace or the next sentence begins. */
 function findBreaks(text: string): number[] {
   const breaks: number[] = [];
@@ -227,7 +238,7 @@ function findBreaks(text: string): number[] {
       }
     } else if (isSpace(c) && "·•▪◦‣".includes(text[i + 1] ?? "") && isSpace(text[i + 2])) {
       breaks.push(i);
-    } else if (c === " " && isUpper(text[i + 1])) {
+    } else if (c === " " && isUpper(text[i + 1]) && colonAhead(text, i + 1)) {
       // An inline upper-case label without a preceding full stop: "… 0.05 CONCLUSIONS: …".
       const label = labelAt(text, i + 1);
       if (label?.colon) {
@@ -292,8 +303,22 @@ export function splitSentences(text: string): SentenceSpan[] {
 
 /**
  * Sentence spans of `text` between `from` and `to` (a paragraph or a table cell of a document),
- * split by {@link splitSentences}; offsets are into `text`.
+ * split by {@link splitSentences}; offsets are into `text`. The spans of the last text asked for
+ * are kept (callers must not mutate them).
  */
 export function sentenceSpans(text: string, from = 0, to = text.length): { start: number; end: number }[] {
-  return splitSentences(text.slice(from, to)).map((s) => ({ start: from + s.start, end: from + s.end }));
+  // One document is split once: callers (one arm question after another) ask for the same paragraphs again.
+  if (text !== spanText) {
+    spanText = text;
+    spanCache.clear();
+  }
+  const key = `${from}:${to}`;
+  const cached = spanCache.get(key);
+  if (cached) return cached;
+  const spans = splitSentences(text.slice(from, to)).map((s) => ({ start: from + s.start, end: from + s.end }));
+  spanCache.set(key, spans);
+  return spans;
 }
+
+let spanText: string | null = null;
+const spanCache = new Map<string, { start: number; end: number }[]>();

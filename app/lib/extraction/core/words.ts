@@ -28,12 +28,21 @@ export function americanSpelling(word: string): string {
  * lower-cased.
  */
 export function stem(word: string): string {
+  const cached = stemCache.get(word);
+  if (cached !== undefined) return cached;
   let w = word.toLowerCase();
-  if (/\d/.test(w) || w.length <= 2) return w;
-  w = americanSpelling(w);
-  if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
-  return stemmer(w);
+  if (!/\d/.test(w) && w.length > 2) {
+    w = americanSpelling(w);
+    if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
+    w = stemmer(w);
+  }
+  if (stemCache.size > 50000) stemCache.clear();
+  stemCache.set(word, w);
+  return w;
 }
+
+/** Stems by word as written (Porter is ~5 µs a word; reports repeat their words). */
+const stemCache = new Map<string, string>();
 
 /** Words of a phrase (letters, digits, inner hyphens and apostrophes; numbers as written with a decimal point). */
 export function words(text: string): string[] {
