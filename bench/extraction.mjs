@@ -60,8 +60,19 @@ async function bundle() {
       {
         name: "baseline",
         setup(b) {
-          b.onResolve({ filter: /^baseline:/ }, () => ({ path: "extract-rules.baseline.ts", namespace: "baseline" }));
-          b.onLoad({ filter: /.*/, namespace: "baseline" }, () => ({ contents: baseline, loader: "ts", resolveDir: path.join(ROOT, "app/.server/meta-analysis") }));
+          // The baseline and every module it imports are read from the baseline commit, so later moves
+          // (the extraction core, ADR 0028) do not break the comparison.
+          b.onResolve({ filter: /^baseline:/ }, () => ({ path: "app/.server/meta-analysis/extract-rules.ts", namespace: "baseline" }));
+          b.onResolve({ filter: /^(\.|~\/)/, namespace: "baseline" }, (args) => {
+            const from = path.posix.dirname(args.importer);
+            const rel = args.path.startsWith("~/") ? path.posix.join("app", args.path.slice(2)) : path.posix.join(from, args.path);
+            return { path: rel.endsWith(".ts") ? rel : `${rel}.ts`, namespace: "baseline" };
+          });
+          b.onLoad({ filter: /.*/, namespace: "baseline" }, (args) => ({
+            contents: args.path === "app/.server/meta-analysis/extract-rules.ts" ? baseline : execFileSync("git", ["show", `${BASELINE_COMMIT}:${args.path}`], { cwd: ROOT, encoding: "utf8" }),
+            loader: "ts",
+            resolveDir: path.join(ROOT, path.dirname(args.path)),
+          }));
         },
       },
     ],

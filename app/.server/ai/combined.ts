@@ -36,7 +36,7 @@ import {
   type SentenceQuote,
   type StudyDesign,
   type StudyExtraction,
-} from "./extraction";
+} from "~/lib/extraction/facts";
 import { summarizeExtractive } from "./extractive";
 import {
   flagUnsupportedNumbers,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture } from "../../../tests/fixtures";
-import { splitSentences, summarizeExtractive, type SentenceSpan } from "./extractive";
+import { splitSentences, type SentenceSpan } from "~/lib/extraction/core";
+import { summarizeExtractive } from "./extractive";
 
 const texts = (spans: SentenceSpan[]) => spans.map((s) => s.text);
 

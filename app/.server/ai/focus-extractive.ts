@@ -9,7 +9,8 @@
  * ({@link focusDirectiveTag}) before the `<source>` block. Remote models see the same tag as a
  * plain statement of the focus.
  */
-import { splitSentences, summarizeExtractive } from "./extractive";
+import { splitSentences } from "~/lib/extraction/core";
+import { summarizeExtractive } from "./extractive";
 import { parseNumberedSource } from "./grounding";
 
 /** What a focus directive tells the offline model. */

@@ -8,7 +8,7 @@
  * - `⟦unverified: 12.5%⟧` — a number not found in the source.
  * - `⟦framing: …⟧` — a sentence that is the model's own framing, not a claim from the source.
  */
-import { splitSentences } from "./extractive";
+import { splitSentences } from "~/lib/extraction/core";
 
 /** One numbered sentence of a source: `source.slice(start, end) === text`. */
 export interface SourceSentence {

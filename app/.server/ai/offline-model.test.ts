@@ -1,7 +1,8 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { generateText, streamText } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { splitSentences, summarizeExtractive } from "./extractive";
+import { splitSentences } from "~/lib/extraction/core";
+import { summarizeExtractive } from "./extractive";
 import {
   createOfflineModel,
   extractSource,

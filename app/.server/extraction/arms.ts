@@ -19,6 +19,7 @@ import {
   type ReportFormat,
   type TrialReport,
 } from "~/lib/arms";
+import { locateQuote } from "~/lib/extraction/core";
 import { AppError } from "../http/errors";
 import { generateStructured, type StructuredModel } from "../meta-analysis/model-call";
 
@@ -75,16 +76,19 @@ export const MODEL_FILL_CONFIDENCE = ABSTAIN_BELOW;
 
 /**
  * Fills the rules' null fields from the model's proposal, each kept only when grounded in the quote the
- * model gave for that arm (which must itself occur in the report). Mutates and returns `result`.
+ * model gave for that arm (which must itself occur in the report: the extraction core's
+ * `locateQuote`, whitespace differences ignored; its number by `groundProposedValue`, which reads
+ * numbers with the core's reader). Mutates and returns `result`.
  */
 export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<typeof ArmsProposalSchema>, report: TrialReport, modelName: string): ArmExtraction {
-  const haystack = reportForModel(report, Number.MAX_SAFE_INTEGER).replace(/\s+/g, " ");
+  const haystack = reportForModel(report, Number.MAX_SAFE_INTEGER);
   let used = false;
   for (const arm of ["intervention", "comparator"] as ArmKey[]) {
     const p = proposal[arm];
     const quote = p.quote.replace(/\s+/g, " ").trim();
-    if (quote.length < 3 || !haystack.includes(quote)) continue;
-    const start = report.text.indexOf(p.quote.trim());
+    // The core's verbatim quote check: in the report as the model saw it (table lines included), whitespace aside.
+    if (!locateQuote(haystack, p.quote)) continue;
+    const inText = locateQuote(report.text, p.quote);
     for (const field of ARM_FIELDS) {
       const value = p[field];
       if (value === null || result[arm][field] !== null) continue;
@@ -98,7 +102,7 @@ export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<type
       result.reason ??= perValue<string | null>(null);
       result.confidence[arm][field] = MODEL_FILL_CONFIDENCE;
       result.reason[arm][field] = `proposed by ${modelName} and found in its quote "${quote.length > 120 ? `${quote.slice(0, 119)}…` : quote}"${how ? ` (${how})` : ""}; not calibrated`;
-      result.quotes.push(start >= 0 ? { arm, field, text: p.quote.trim(), start, end: start + p.quote.trim().length } : { arm, field, text: quote, start: -1, end: -1 });
+      result.quotes.push(inText ? { arm, field, text: inText.text, start: inText.start, end: inText.end } : { arm, field, text: quote, start: -1, end: -1 });
     }
   }
   if (used) {

@@ -7,7 +7,7 @@
  * with statistical parentheticals ("(95% CI 0.5-0.8; p < 0.001)") left out for readability, and
  * cited "[n]" to its study with the verbatim sentence as its quote. Nothing is invented.
  */
-import { splitSentences } from "../ai/extractive";
+import { splitSentences } from "~/lib/extraction/core";
 import { formatNumberedSource, groundText, type SourceSentence } from "../ai/grounding";
 import { rankLexically } from "../ai/relevance";
 import type { AnswerStudy } from "~/lib/sharing";

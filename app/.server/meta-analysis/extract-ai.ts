@@ -1,15 +1,16 @@
 /**
  * Effect-data extraction with a language model (structured output with a zod schema), grounded:
- * a row is kept only when its quote is an exact substring of the source it names and every number
- * of the row is written in that quote. Everything else the model says is dropped. Offsets are
- * computed here (the first occurrence of the quote), never taken from the model.
+ * a row is kept only when the extraction core's verbatim quote check passes (its quote is in the
+ * source it names and every number of the row is written in that quote). Everything else the model
+ * says is dropped. Offsets are computed here (the first occurrence of the quote), never taken from
+ * the model.
  */
 import { z } from "zod";
 import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
+import { checkQuote, locateQuote, normaliseOutcomePhrase, type SourceQuote } from "~/lib/extraction/core";
 import { wrapSource } from "../ai/offline-model";
 import {
   classifyDesign,
-  normaliseOutcome,
   NO_DATA_REASON,
   NO_TEXT_REASON,
   studyKey,
@@ -73,12 +74,6 @@ export function buildExtractionPrompt(study: MetaStudyInput): string {
   return parts.join("\n\n");
 }
 
-const NUMBER_IN_TEXT = /\d+(?:[.,·]\d+)?/g;
-
-function numbersOf(text: string): Set<string> {
-  return new Set([...text.matchAll(NUMBER_IN_TEXT)].map((m) => String(Number(m[0].replace(/[·]/g, ".").replace(/,(?=\d{3}\b)/g, "").replace(/,/g, ".")))));
-}
-
 /** The row's data when its kind's numbers are all present; null otherwise. */
 function rowData(row: AiEffectRow): EffectData | null {
   const all = (...xs: (number | null)[]) => xs.every((x) => typeof x === "number" && Number.isFinite(x));
@@ -113,16 +108,24 @@ function dataNumbers(data: EffectData): number[] {
   }
 }
 
-/** Why a model row is dropped, or null when it is grounded. */
+/**
+ * Why a model row is dropped, or null when it is grounded: the extraction core's one verbatim quote
+ * check (`checkQuote`: the quote is in the source it names — whitespace differences ignored — and
+ * every number of the row is written in it, in any form the core's number reader knows).
+ */
 export function groundingProblem(row: AiEffectRow, sources: { abstract?: string | null; fullText?: string | null }): string | null {
+  return groundRow(row, sources).problem;
+}
+
+/** {@link groundingProblem} with the located quote when the row is grounded. */
+function groundRow(row: AiEffectRow, sources: { abstract?: string | null; fullText?: string | null }): { problem: string | null; quote: SourceQuote | null } {
   const text = row.source === "abstract" ? sources.abstract : sources.fullText;
-  if (!text) return `no ${row.source} was given`;
-  if (!row.quote.trim() || !text.includes(row.quote)) return "its quote is not in the source";
+  if (!text) return { problem: `no ${row.source} was given`, quote: null };
   const data = rowData(row);
-  if (!data) return "its numbers are incomplete";
-  const written = numbersOf(row.quote);
-  const missing = dataNumbers(data).filter((n) => !written.has(String(Math.abs(n))));
-  return missing.length ? `its numbers ${missing.join(", ")} are not in the quote` : null;
+  if (!row.quote.trim() || !locateQuote(text, row.quote)) return { problem: "its quote is not in the source", quote: null };
+  if (!data) return { problem: "its numbers are incomplete", quote: null };
+  const check = checkQuote(text, row.quote, dataNumbers(data));
+  return check.ok ? { problem: null, quote: check.quote } : { problem: check.reason, quote: null };
 }
 
 /**
@@ -144,14 +147,13 @@ export function groundAiExtraction(
   const design =
     answer.design && answer.design !== "other" ? answer.design : classifyDesign(study.title, `${study.abstract ?? ""}\n${study.fullTextAnalysis ?? ""}`);
   for (const row of answer.effects) {
-    if (groundingProblem(row, sources)) {
+    const grounded = groundRow(row, sources);
+    if (grounded.problem || !grounded.quote) {
       dropped++;
       continue;
     }
     const data = rowData(row)!;
-    const text = (row.source === "abstract" ? study.abstract : study.fullTextAnalysis)!;
-    const start = text.indexOf(row.quote);
-    const quote: SupportingQuote = { quote: row.quote, start, end: start + row.quote.length, source: row.source };
+    const quote: SupportingQuote = { quote: grounded.quote.text, start: grounded.quote.start, end: grounded.quote.end, source: row.source };
     const reportedMeasure = row.measure === "HR" || row.measure === "IRR" ? row.measure : undefined;
     if (reportedMeasure && data.kind !== "estimate-ci") {
       dropped++;
@@ -161,7 +163,7 @@ export function groundAiExtraction(
     const outcome = row.outcome.trim() || UNNAMED_OUTCOME;
     const comparison = row.comparison?.trim() || null;
     const timepoint = row.timepoint?.trim() || null;
-    const key = [normaliseOutcome(outcome), reportedMeasure ?? measure, comparison ?? "", timepoint ?? ""].join("|");
+    const key = [normaliseOutcomePhrase(outcome), reportedMeasure ?? measure, comparison ?? "", timepoint ?? ""].join("|");
     if (seen.has(key)) continue;
     seen.add(key);
     const armN = data.kind === "counts" || data.kind === "means" ? data.n1 + data.n2 : null;

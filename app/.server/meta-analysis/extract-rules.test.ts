@@ -13,7 +13,6 @@ import {
   findEffectData,
   NO_DATA_REASON,
   NO_TEXT_REASON,
-  normaliseOutcome,
   UNCERTAIN_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
@@ -100,14 +99,7 @@ describe("extractStudyByRules: written forms", () => {
   });
 });
 
-describe("normaliseOutcome / classifyDesign", () => {
-  it("normalises labels for grouping", () => {
-    expect(normaliseOutcome("  The Risk of  Haemorrhage. ")).toBe("hemorrhage");
-    expect(normaliseOutcome("All-cause Mortality")).toBe("all-cause mortality");
-    expect(normaliseOutcome("death from any cause")).toBe("all-cause mortality");
-    expect(normaliseOutcome("Glycosylated haemoglobin")).toBe("hba1c");
-    expect(normaliseOutcome("mortality")).toBe("mortality");
-  });
+describe("classifyDesign", () => {
   it("classifies designs for GRADE", () => {
     expect(classifyDesign("Aspirin after VTE: a randomized controlled trial", "")).toBe("RCT");
     expect(classifyDesign("Coffee and glioma", "We conducted a prospective cohort study of 1,234 women.")).toBe("cohort");
@@ -327,5 +319,21 @@ describe("extractStudyByRules: rates and O − E", () => {
   it("O − E with its variance is a Peto log hazard ratio", () => {
     const { rows } = rowsOf(simple("Overall survival favoured surgery (O − E = −5.2, V = 10.1)."));
     expect(rows.map((r) => [r.measure, r.reportedMeasure, r.data])).toEqual([["RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }]]);
+  });
+});
+
+describe("arm-level statements read by app/lib/arms", () => {
+  it("pairs two arms joined by 'vs.' and keeps each arm's percentage in the quote", () => {
+    const { rows } = rowsOf(simple("Nausea occurred in 12/100 (12%) vs. 20/98 (20.4%) patients."));
+    expect(rows[0]!.data).toEqual({ kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 });
+    expect(rows[0]!.quotes[0]!.quote).toBe("12/100 (12%) vs. 20/98 (20.4%)");
+  });
+  it("reads unicode minus means and their group sizes", () => {
+    const { rows } = rowsOf(simple("Change in weight was \u22122·1 ± 1·5 (n = 40) compared with \u22120·4 ± 1·2 (n = 41)."));
+    expect(rows[0]!.data).toEqual({ kind: "means", mean1: -2.1, sd1: 1.5, n1: 40, mean2: -0.4, sd2: 1.2, n2: 41 });
+  });
+  it("does not pair an arm with an interval or a p-value", () => {
+    const { rows } = rowsOf(simple("Mortality was 12/100 vs the control rate (p = 0.04)."));
+    expect(rows.filter((r) => r.data.kind === "counts")).toEqual([]);
   });
 });

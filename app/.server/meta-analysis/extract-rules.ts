@@ -23,11 +23,11 @@ import {
   extractDesign,
   extractOutcomes,
   extractSampleSizes,
-  parseDecimal,
   pickSampleSize,
   type StudyDesign,
-} from "../ai/extraction";
-import { splitSentences } from "../ai/extractive";
+} from "~/lib/extraction/facts";
+import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
+import { parseNumber, splitSentences } from "~/lib/extraction/core";
 import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
 
 /** A study as the meta-analysis routes receive it. */
@@ -87,40 +87,6 @@ const LEADING_NOISE =
 const TRAILING_NOISE =
   /(?:[\s,]+(?:and|or|was|were|is|are|with|for|in|at|of|the|a|an|overall|respectively|compared|vs\.?|versus|among|between|than))+$/i;
 
-/**
- * Normalises an outcome label for grouping: lower case, whitespace collapsed, leading articles and
- * "risk of"/"incidence of"-style frames removed, trailing punctuation dropped, British/American
- * "haemo/hemo" unified. Returns "" when nothing meaningful is left.
- */
-export function normaliseOutcome(label: string): string {
-  let s = label
-    .toLowerCase()
-    .replace(/<[^>]+>/g, " ")
-    .replace(/[‐‑–—]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim();
-  s = s.replace(/^(?:the|a|an)\s+/, "");
-  s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number)\s+of\s+)+/, "");
-  s = s.replace(/haemo/g, "hemo").replace(/oedema/g, "edema").replace(/anaem/g, "anem");
-  s = s.replace(/[\s.,;:()[\]-]+$/, "").replace(/^[\s.,;:()[\]-]+/, "");
-  for (const [pattern, name] of OUTCOME_SYNONYMS) if (pattern.test(s)) return name;
-  return s;
-}
-
-/**
- * Names that mean the same outcome, so studies wording it differently are grouped together. Kept
- * to unambiguous equivalents; anything else is grouped by its own words (and can be relabelled in
- * the review table).
- */
-const OUTCOME_SYNONYMS: [RegExp, string][] = [
-  [/^(?:all[- ]cause (?:mortality|death)|death from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|deaths? \(any cause\))$/, "all-cause mortality"],
-  [/^(?:hba1c|hemoglobin a1c|a1c|glycated hemoglobin|glycosylated hemoglobin|glycated hemoglobin \(hba1c\)|glycosylated hemoglobin \(hba1c\))$/, "hba1c"],
-  [/^(?:body weight|weight|bodyweight)$/, "body weight"],
-  [/^(?:bmi|body mass index)$/, "body mass index"],
-  [/^(?:sbp|systolic blood pressure|systolic bp)$/, "systolic blood pressure"],
-  [/^(?:dbp|diastolic blood pressure|diastolic bp)$/, "diastolic blood pressure"],
-];
-
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
   let s = raw.replace(/(\p{L})-\s*\n\s*(\p{L})/gu, "$1$2").replace(/\s+/g, " ").trim();
@@ -144,16 +110,11 @@ const NOT_AN_OUTCOME =
 const NUM = String.raw`[-−]?\d+(?:[.·]\d+)?`;
 const INT = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
 const BETWEEN_ARMS = String.raw`[^.;]{0,80}?\b(?:vs\.?|versus|and|compared\s+with|compared\s+to|with)\s+(?:[^.;\d]{0,60}?)`;
-
-/** "12/100", "12 of 100", "90 [8%] of 1088", "12 (12%) of 100". */
-const ARM_COUNT = String.raw`(?<![\d.,/·])(${INT})\s*(?:[(\[]\s*\d+(?:[.·]\d+)?\s*%\s*[)\]]\s*)?(?:/|\s+of\s+(?:the\s+)?)\s*(${INT})(?![\d]|[.·]\d|\s*%)`;
-const COUNTS = new RegExp(ARM_COUNT + BETWEEN_ARMS + ARM_COUNT, "giu");
-
-/** "5.2 ± 1.1 (n = 30)", "5.2 (SD 1.1; n = 30)". */
-const ARM_MEAN = String.raw`(${NUM})\s*(?:±|\+\/-|\+-)\s*(${NUM})\s*(?:[a-zA-Z/%²]{1,12}\s*)?[(\[]\s*[nN]\s*=\s*(${INT})\s*[)\]]`;
-const ARM_MEAN_SD = String.raw`(${NUM})\s*[(\[]\s*SD\s*[:=]?\s*(${NUM})\s*[;,]\s*[nN]\s*=\s*(${INT})\s*[)\]]`;
-const MEANS = new RegExp(ARM_MEAN + BETWEEN_ARMS + ARM_MEAN, "giu");
-const MEANS_SD = new RegExp(ARM_MEAN_SD + BETWEEN_ARMS + ARM_MEAN_SD, "giu");
+/** The words between two arms' values: a connector ("vs", "and", "compared with", "with") and at most a short group name. */
+const ARMS_JOINED = new RegExp(`^${BETWEEN_ARMS}$`, "iu");
+const MAY_JOIN_ARMS = /\d[^.;]{0,160}?\b(?:vs\.?|versus|and|compared|with)[^.;]{0,80}?\d/i;
+/** A group size right after an arm's mean ± SD: "(n = 30)", "mmHg (n = 30)". */
+const GROUP_SIZE_AFTER = new RegExp(String.raw`^\s*(?:[a-zA-Z/%²]{1,12}\s*)?[(\[]\s*[nN]\s*=\s*(${INT})\s*[)\]]`, "u");
 
 /**
  * Events over person-time per arm (RevMan "rates"): "12 events in 1,200 person-years",
@@ -169,8 +130,8 @@ const PERSON_TIME_AFTER = new RegExp(String.raw`^\s*${PERSON_TIME}`, "iu");
 /** "O − E = −5.2, V = 10.1", "O-E −5.2 (variance 10.1)": observed minus expected events and its variance. */
 const OE_VAR = new RegExp(String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`, "gu");
 
-const int = (raw: string) => Number(raw.replace(/,/g, ""));
-const decimal = (raw: string) => parseDecimal(raw.replace(/,(?=\d{3})/g, "").replace("−", "-"));
+const int = parseNumber;
+const decimal = parseNumber;
 /** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
 const percent = (x: number) => Number((x / 100).toPrecision(12));
 
@@ -263,50 +224,27 @@ export function findEffectData(text: string, title = ""): Found[] {
       found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "HR", data: { kind: "oe-var", oe, v }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
     }
     const ratesHere = found.filter((f) => f.sentenceStart === s.start);
-    for (const m of s.text.matchAll(COUNTS)) {
-      if (ratesHere.some((f) => f.quote.start < s.start + m.index! + m[0].length && s.start + m.index! < f.quote.end)) continue;
-      const tail = s.text.slice(m.index! + m[0].length);
+    for (const pair of armPairs(s.text)) {
+      const start = s.start + pair.first.start;
+      const end = s.start + pair.second.end + pair.secondTail;
+      if (ratesHere.some((f) => f.quote.start < end && start < f.quote.end)) continue;
+      const tail = s.text.slice(pair.second.end + pair.secondTail);
       if (hasRates && PERSON_TIME_AFTER.test(tail)) continue;
-      let e1 = int(m[1]!);
-      let n1 = int(m[2]!);
-      let e2 = int(m[3]!);
-      let n2 = int(m[4]!);
+      const matched = s.text.slice(pair.first.start, pair.second.end + pair.secondTail);
+      const firstEnd = s.text.slice(pair.first.start, pair.first.end + pair.firstTail);
+      const secondEnd = s.text.slice(pair.second.start, pair.second.end + pair.secondTail);
       // Arm 1 is the intervention: swap when the first arm is named as the control
       // ("73 of 411 patients assigned to placebo and 57 of 411 assigned to aspirin").
-      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length))) [e1, n1, e2, n2] = [e2, n2, e1, n1];
-      if (!(n1 > 0 && n2 > 0 && e1 <= n1 && e2 <= n2)) continue;
-      const start = s.start + m.index!;
-      const end = start + m[0].length;
-      // A reported ratio in the same sentence names the measure; RR otherwise.
-      const rest = s.text.slice(m.index! + m[0].length);
-      const measure: Measure = /\b(?:OR|odds\s+ratio)\b/i.test(rest.slice(0, 120)) ? "OR" : "RR";
+      const swap = firstArmIsControl(matched, firstEnd, secondEnd, tail);
+      const [a1, a2] = swap ? [pair.b, pair.a] : [pair.a, pair.b];
       const outcome = outcomeForArms(text, s.start, start);
-      found.push({ outcome, measure, data: { kind: "counts", events1: e1, n1, events2: e2, n2 }, quote: { start, end }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
-    }
-    for (const re of [MEANS, MEANS_SD]) {
-      for (const m of s.text.matchAll(re)) {
-        let [mean1, sd1, nn1, mean2, sd2, nn2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => v!) as [string, string, string, string, string, string];
-        if (firstArmIsControl(m[0], m[3]!, m[6]!, s.text.slice(m.index! + m[0].length))) [mean1, sd1, nn1, mean2, sd2, nn2] = [mean2, sd2, nn2, mean1, sd1, nn1];
-        const start = s.start + m.index!;
-        const end = start + m[0].length;
-        found.push({
-          outcome: outcomeForArms(text, s.start, start),
-          measure: "MD",
-          data: {
-            kind: "means",
-            mean1: parseDecimal(mean1),
-            sd1: parseDecimal(sd1),
-            n1: int(nn1),
-            mean2: parseDecimal(mean2),
-            sd2: parseDecimal(sd2),
-            n2: int(nn2),
-          },
-          quote: { start, end },
-          sentenceStart: s.start,
-          comparison: null,
-          timepoint: null,
-          isPooledEstimate: false,
-        });
+      const base = { outcome, quote: { start, end }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false };
+      if (a1.kind === "counts" && a2.kind === "counts") {
+        // A reported ratio in the same sentence names the measure; RR otherwise.
+        const measure: Measure = /\b(?:OR|odds\s+ratio)\b/i.test(tail.slice(0, 120)) ? "OR" : "RR";
+        found.push({ ...base, measure, data: { kind: "counts", events1: a1.events, n1: a1.n, events2: a2.events, n2: a2.n } });
+      } else if (a1.kind === "means" && a2.kind === "means") {
+        found.push({ ...base, measure: "MD", data: { kind: "means", mean1: a1.mean, sd1: a1.sd, n1: a1.n, mean2: a2.mean, sd2: a2.sd, n2: a2.n } });
       }
     }
   }
@@ -317,6 +255,46 @@ export function findEffectData(text: string, title = ""): Found[] {
     found.push(f);
   }
   return found.sort((a, b) => a.quote.start - b.quote.start);
+}
+
+type ArmValue = { kind: "counts"; events: number; n: number } | { kind: "means"; mean: number; sd: number; n: number };
+
+/** One arm's value as the meta-analysis needs it: events of a group size, or mean, SD and group size. */
+function armValue(v: ProseValue, after: string): { value: ArmValue; tail: number } | null {
+  const st = v.stats;
+  if (st.kind === "count" && st.events !== undefined && st.groupSize !== undefined && st.groupSize > 0 && st.events <= st.groupSize) {
+    return { value: { kind: "counts", events: st.events, n: st.groupSize }, tail: 0 };
+  }
+  if (st.kind === "continuous" && st.mean !== undefined && st.sd !== undefined && st.sd >= 0) {
+    const n = GROUP_SIZE_AFTER.exec(after);
+    if (n) return { value: { kind: "means", mean: st.mean, sd: st.sd, n: parseNumber(n[1]!) }, tail: n[0].length };
+  }
+  return null;
+}
+
+/**
+ * Two arms' values of one statement, read by app/lib/arms (`proseValues`, the arm-level prose
+ * reader): consecutive values of the same kind joined by "vs", "versus", "and", "compared with/to"
+ * or "with" and at most a short group name ("12/100 vs 20/98", "12 of 100 patients given the drug
+ * and 20 of 98 given placebo", "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)"). Offsets are into `sentence`;
+ * `firstTail`/`secondTail` extend an arm over its "(n = …)".
+ */
+function armPairs(sentence: string): { a: ArmValue; b: ArmValue; first: ProseValue; second: ProseValue; firstTail: number; secondTail: number }[] {
+  // Two numbers joined by a connector, or there is no pair to read (most sentences of a full text).
+  if (!MAY_JOIN_ARMS.test(sentence)) return [];
+  const values = proseValues(sentence, hintsOf(sentence));
+  const out: ReturnType<typeof armPairs> = [];
+  for (let i = 0; i + 1 < values.length; i++) {
+    const first = values[i]!;
+    const second = values[i + 1]!;
+    const a = armValue(first, sentence.slice(first.end));
+    const b = armValue(second, sentence.slice(second.end));
+    if (!a || !b || a.value.kind !== b.value.kind) continue;
+    if (!ARMS_JOINED.test(sentence.slice(first.end + a.tail, second.start))) continue;
+    out.push({ a: a.value, b: b.value, first, second, firstTail: a.tail, secondTail: b.tail });
+    i++;
+  }
+  return out;
 }
 
 const CONTROL_WORDS = /\b(?:placebo|control|usual\s+care|standard\s+care|sham|no\s+treatment|untreated|unexposed|comparator)\b/i;

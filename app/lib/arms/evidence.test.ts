@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ABSTAIN_BELOW, extractArms, parseReport } from "./index.ts";
-import { sameStem, stem } from "./text.ts";
+import { stem } from "../extraction/core/index.ts";
+import { sameStem } from "./text.ts";
 
 /**
  * Evidence items (ADR 0029): a number is given only when the arms, the outcome and the timepoint are

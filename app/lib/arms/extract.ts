@@ -1,7 +1,8 @@
 import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
-import { type CellStats, type Hints, hintsOf, mergeHints, parseCell, toNumber } from "./notation.ts";
-import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem, sentenceSpans, stem, words } from "./text.ts";
+import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
+import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
+import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem } from "./text.ts";
 import {
   type ArmExtraction,
   type ArmField,
@@ -358,7 +359,7 @@ const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patien
 function groupSizeFromLabel(label: string): number | null {
   const m = N_IN_LABEL.exec(label);
   if (!m) return null;
-  const value = toNumber(m[1] ?? m[2] ?? m[3]);
+  const value = parseNumber(m[1] ?? m[2] ?? m[3]);
   return Number.isInteger(value) && value > 0 ? value : null;
 }
 
@@ -635,7 +636,7 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
   const num = (text: string | undefined) => {
     if (text === undefined) return NaN;
     const m = /^\(?\s*([-−–]?\d+(?:[.,·]\d+)?)\s*%?\s*\)?$/.exec(text.replace(/[*†‡§¶#¤]/g, "").trim());
-    return m ? toNumber(m[1]) : NaN;
+    return m ? parseNumber(m[1]) : NaN;
   };
   if (byRole.has("mean") && (byRole.has("sd") || byRole.has("se"))) {
     const mean = num(byRole.get("mean")?.text);
@@ -978,18 +979,19 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
   return out;
 }
 
-interface ProseValue {
+export interface ProseValue {
   start: number;
   end: number;
   stats: CellStats;
 }
 
-const P_NUM = String.raw`[-−]?\d+(?:\.\d+)?`;
+/** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
+const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
-  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: toNumber(m[1]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }) },
   { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
   {
     re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
@@ -1002,18 +1004,24 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   },
   {
     re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
-    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: toNumber(m[2]) } : null),
+    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) } : null),
   },
-  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: toNumber(m[2]), percentDecimals: m[2].split(".")[1]?.length ?? 0 }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: toNumber(m[1]), se: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: toNumber(m[1]), sd: toNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: toNumber(m[1]), percentDecimals: m[1].split(".")[1]?.length ?? 0 }) },
+  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: parseNumber(m[2]), percentDecimals: decimalsOf(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
+  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }) },
 ];
 
-function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
+/**
+ * Arm-level values written in a prose sentence, in text order, with offsets into `sentence`:
+ * counts ("12/100", "12 of 100 patients", "90 [8%] of 1088", "45 (37.5%)"), means with their SD or
+ * SE ("5.2 ± 1.1", "5.2 (SD 1.1)"); "a (b)" only when the sentence's hints say which. Values right
+ * after a CI, p or an effect measure are not arm data.
+ */
+export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
   const taken: ProseValue[] = [];
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;

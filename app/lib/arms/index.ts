@@ -4,7 +4,8 @@ import { parseJats } from "./parse-jats.ts";
 import { parseMarkdown } from "./parse-markdown.ts";
 import { parseText } from "./parse-text.ts";
 
-export { ABSTAIN_BELOW, extractArms, reportAbbreviations } from "./extract.ts";
+export { ABSTAIN_BELOW, extractArms, proseValues, reportAbbreviations, type ProseValue } from "./extract.ts";
+export { hintsOf } from "./notation.ts";
 export { columnLabel, REPORT_FORMATS } from "./document.ts";
 export type { ReportFormat, ReportTable, TrialReport } from "./document.ts";
 export * from "./types.ts";
@@ -26,4 +27,4 @@ export function parseReport(text: string, format: ReportFormat): TrialReport {
       return parseText(text);
   }
 }
-export { groundProposedValue, numbersIn } from "./verify.ts";
+export { groundProposedValue } from "./verify.ts";

@@ -1,7 +1,9 @@
 /**
  * Reading the statistics of one table cell (or a few sub-cells of one arm) or one prose fragment:
  * "mean (SD)", "mean ± SD", "n (%)", "n/N (%)", "%", "mean (SE)", "mean (95% CI a to b)".
+ * Numbers are read by the extraction core's one number reader (`parseNumber`, `decimalsOf`).
  */
+import { decimalsOf, parseNumber } from "../extraction/core/index.ts";
 
 export type StatKind = "count" | "continuous" | "unknown";
 
@@ -16,13 +18,6 @@ export interface Hints {
 }
 
 const NUM = String.raw`[-−–]?\d+(?:[.,·]\d+)?`;
-
-/** Parses a numeral written with a unicode minus, an en dash minus, a middle dot or a decimal comma. */
-export function toNumber(raw: string): number {
-  const s = raw.trim().replace(/^[−–]/, "-").replace("·", ".");
-  const comma = /^-?\d+,\d{1,2}$/.test(s) ? s.replace(",", ".") : s.replace(/,(?=\d{3}\b)/g, "");
-  return Number(comma);
-}
 
 /** Hints from any describing text (header, row label, caption, footnotes). */
 export function hintsOf(text: string): Hints {
@@ -64,10 +59,6 @@ export interface CellStats {
   ambiguous?: { a: number; b: number; bDecimals: number };
 }
 
-function decimals(raw: string): number {
-  const m = /[.,·](\d+)$/.exec(raw.trim());
-  return m ? m[1].length : 0;
-}
 
 const RE_FRACTION = new RegExp(String.raw`^(\d+)\s*\/\s*(\d+)\s*(?:[,;(\[]\s*(${NUM})\s*%?\s*[)\]]?)?$`);
 const RE_PCT_FRACTION = new RegExp(String.raw`^(${NUM})\s*%\s*[(\[]\s*(\d+)\s*\/\s*(\d+)\s*[)\]]$`);
@@ -95,35 +86,35 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
   if (!cell || hints.median) return { kind: "unknown" };
   let m = RE_FRACTION.exec(cell);
   if (m) {
-    const events = toNumber(m[1]);
-    const n = toNumber(m[2]);
-    if (events <= n) return { kind: "count", events, groupSize: n, percent: m[3] ? toNumber(m[3]) : undefined, percentDecimals: m[3] ? decimals(m[3]) : undefined };
+    const events = parseNumber(m[1]);
+    const n = parseNumber(m[2]);
+    if (events <= n) return { kind: "count", events, groupSize: n, percent: m[3] ? parseNumber(m[3]) : undefined, percentDecimals: m[3] ? decimalsOf(m[3]) : undefined };
     return { kind: "unknown" };
   }
   m = RE_PCT_FRACTION.exec(cell);
   if (m) {
-    const events = toNumber(m[2]);
-    const n = toNumber(m[3]);
-    if (events <= n) return { kind: "count", events, groupSize: n, percent: toNumber(m[1]), percentDecimals: decimals(m[1]) };
+    const events = parseNumber(m[2]);
+    const n = parseNumber(m[3]);
+    if (events <= n) return { kind: "count", events, groupSize: n, percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) };
   }
   m = RE_PM.exec(cell);
   if (m) {
-    const sd = toNumber(m[2]);
+    const sd = parseNumber(m[2]);
     if (sd < 0) return { kind: "unknown" };
-    if (hints.se && !hints.meanSd) return { kind: "continuous", mean: toNumber(m[1]), se: sd };
-    return { kind: "continuous", mean: toNumber(m[1]), sd };
+    if (hints.se && !hints.meanSd) return { kind: "continuous", mean: parseNumber(m[1]), se: sd };
+    return { kind: "continuous", mean: parseNumber(m[1]), sd };
   }
   m = RE_CI.exec(cell);
   if (m) {
     if (!hints.ci) return { kind: "unknown" };
-    return { kind: "continuous", mean: toNumber(m[1]), ciLow: toNumber(m[2]), ciHigh: toNumber(m[3]) };
+    return { kind: "continuous", mean: parseNumber(m[1]), ciLow: parseNumber(m[2]), ciHigh: parseNumber(m[3]) };
   }
   const withPercent = /%/.test(cell);
   m = RE_N_PCT.exec(cell) ?? (hints.count ? RE_N_PCT_SPACE.exec(cell) : null);
   if (m) {
-    const a = toNumber(m[1]);
-    const b = toNumber(m[2]);
-    const bd = decimals(m[2]);
+    const a = parseNumber(m[1]);
+    const b = parseNumber(m[2]);
+    const bd = decimalsOf(m[2]);
     const fitsPercent = groupSize !== null && a <= groupSize && Math.abs((100 * a) / groupSize - b) <= 0.5 * 10 ** -bd + 0.051;
     const explicitSd = /\b(SD|s\.d\.)\b/i.test(cell);
     const explicitSe = /\bSEM?\b/i.test(cell);
@@ -137,19 +128,19 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
   }
   m = RE_PAREN.exec(cell) ?? RE_SPACE_PAIR.exec(cell);
   if (m) {
-    const a = toNumber(m[1]);
-    const b = toNumber(m[2]);
+    const a = parseNumber(m[1]);
+    const b = parseNumber(m[2]);
     if (b < 0) return { kind: "unknown" };
     if (/\bSEM?\b/i.test(cell) || (hints.se && !hints.meanSd)) return { kind: "continuous", mean: a, se: b };
     if (/\bSD\b/i.test(cell) || hints.meanSd) return { kind: "continuous", mean: a, sd: b };
-    return { kind: "unknown", ambiguous: { a, b, bDecimals: decimals(m[2]) } };
+    return { kind: "unknown", ambiguous: { a, b, bDecimals: decimalsOf(m[2]) } };
   }
   m = RE_PERCENT.exec(cell);
-  if (m) return { kind: "count", percent: toNumber(m[1]), percentDecimals: decimals(m[1]) };
+  if (m) return { kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) };
   m = RE_NUMBER.exec(cell);
   if (m) {
-    const value = toNumber(m[1]);
-    if (hints.percentOnly) return { kind: "count", percent: value, percentDecimals: decimals(m[1]) };
+    const value = parseNumber(m[1]);
+    if (hints.percentOnly) return { kind: "count", percent: value, percentDecimals: decimalsOf(m[1]) };
     if (hints.count && !hints.meanSd && Number.isInteger(value) && !/[.,]/.test(m[1])) return { kind: "count", events: value };
     if (hints.meanSd || !hints.count) return { kind: "continuous", mean: value };
   }

@@ -1,10 +1,12 @@
 /**
  * Word-level helpers for matching a question's intervention, comparator and outcome to a report:
- * tokens, stop words, a small synonym lexicon, abbreviation definitions, sentence spans.
+ * stop words, a small synonym lexicon, abbreviation definitions. Words, stems and sentences come
+ * from the extraction core (app/lib/extraction/core): one stemmer, one token normaliser, one
+ * sentence splitter for every extraction path.
  */
+import { normalisedTokens, stem, words } from "../extraction/core/index.ts";
 
 import { distance } from "fastest-levenshtein";
-import { stemmer as porter } from "stemmer";
 
 const STOP = new Set(
   "a an the of in on at to for with without and or by from as vs versus than that this these those is are was were be been being its their his her who which during after before over under between among per into within via each both all any mean means average total overall number numbers patients patient participants participant subjects subject people persons individuals group groups arm arms scores score level levels value values rate rates change changes changed from baseline".split(
@@ -14,6 +16,10 @@ const STOP = new Set(
 
 /** Words that describe an arm's role rather than its content ("group", "arm", "received"). */
 const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n dose doses dosage".split(" ");
+
+/** Stop words as written and as stemmed, so the core's normaliser drops either form. */
+const STOP_STEMS = new Set([...STOP, ...[...STOP].map(stem)]);
+const ARM_GENERIC = new Set([...ARM_GENERIC_WORDS, ...ARM_GENERIC_WORDS.map(stem)]);
 
 const SYNONYMS: string[][] = [
   ["death", "mortality", "died", "dead", "deaths", "fatal", "fatality"],
@@ -37,31 +43,6 @@ const SYNONYMS: string[][] = [
 ];
 
 /**
- * British and American spellings of the same medical word meet before stemming (applied to both sides, so
- * it never separates two spellings): "haemoglobin"/"hemoglobin", "oedema"/"edema", "tumour"/"tumor",
- * "randomisation"/"randomization", "analyse"/"analyze".
- */
-function spellingKey(word: string): string {
-  return word
-    .replace(/ae/g, "e")
-    .replace(/(?<=[a-z])oe|^oe/g, "e")
-    .replace(/our(?=s?$|ed$|ing$|al$)/, "or")
-    .replace(/is(ation|ations|e|es|ed|ing)$/, "iz$1")
-    .replace(/yse(s|d)?$/, "yze$1");
-}
-
-/**
- * Lower-case word stem: the Porter stemmer (`stemmer` package, M. F. Porter 1980) after the
- * British/American spelling key; Latin plurals of organisms and terms ("lactobacilli", "stimuli") meet
- * their singular in "-us" first, which Porter does not know.
- */
-export function stem(word: string): string {
-  let w = word.toLowerCase();
-  if (w.length > 6 && /[^aeiou]i$/.test(w)) w = `${w.slice(0, -1)}us`;
-  return porter(spellingKey(w));
-}
-
-/**
  * Two stems name the same word, allowing one typing slip (Levenshtein distance 1, `fastest-levenshtein`)
  * in stems of 8 letters or more; never across hyper-/hypo- ("hypertension" is not "hypotension").
  */
@@ -80,11 +61,6 @@ export function hasStem(set: ReadonlySet<string>, token: string): boolean {
   return false;
 }
 
-/** Words of a phrase (letters, digits, inner hyphens). */
-export function words(text: string): string[] {
-  return text.match(/[A-Za-z\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f'-]*|\d+(?:\.\d+)?/g) ?? [];
-}
-
 const tokenCache = new Map<string, string[]>();
 
 /** Content tokens of a phrase: stemmed, stop words removed (memoised; callers must not mutate the result). */
@@ -98,19 +74,10 @@ export function contentTokens(text: string): string[] {
 }
 
 function computeContentTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const w of words(text)) {
-    for (const part of w.split("-")) {
-      const t = stem(part);
-      if (t && !STOP.has(part.toLowerCase()) && !STOP.has(t)) out.push(t);
-    }
-  }
-  return out;
+  return normalisedTokens(text, STOP_STEMS);
 }
 
 /** Content tokens with role words ("group", "arm", "received") removed, for arm names. */
-const ARM_GENERIC = new Set([...ARM_GENERIC_WORDS, ...ARM_GENERIC_WORDS.map(stem)]);
-
 export function armTokens(text: string): string[] {
   return contentTokens(text).filter((t) => !ARM_GENERIC.has(t));
 }
@@ -191,32 +158,4 @@ export function findAbbreviations(text: string): Abbreviation[] {
     if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase())) found.push({ short: m[1], long: m[2].trim() });
   }
   return found;
-}
-
-export interface SentenceSpan {
-  start: number;
-  end: number;
-}
-
-/**
- * Sentence spans of `text` between `from` and `to`: split after . ! ? before a capital, digit or
- * bracket; not after "vs.", "e.g." and the like, nor at a semicolon (the clauses of a results sentence
- * share its subject: "response in 45/120 with drug; 30/118 with placebo").
- */
-export function sentenceSpans(text: string, from: number, to: number): SentenceSpan[] {
-  const spans: SentenceSpan[] = [];
-  let start = from;
-  const re = /[.!?](?=\s+[A-Z0-9(\u0391-\u03a9])/g;
-  re.lastIndex = from;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) && m.index < to) {
-    const tail = text.slice(Math.max(from, m.index - 6), m.index + 1).toLowerCase();
-    if (/\b(vs|e\.g|i\.e|al|approx|fig|figs|no|nos|ref|resp|min|max)\.$/.test(tail)) continue;
-    if (/\d\.$/.test(tail) && /^\d/.test(text.slice(m.index + 1, m.index + 3).trim())) continue;
-    spans.push({ start, end: m.index + 1 });
-    start = m.index + 1;
-    while (start < to && /\s/.test(text[start])) start += 1;
-  }
-  if (start < to) spans.push({ start, end: to });
-  return spans;
 }

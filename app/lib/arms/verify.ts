@@ -1,9 +1,10 @@
+import { numbersIn } from "../extraction/core/index.ts";
 import { countFromPercent, sdFromCi, sdFromSe } from "./derive.ts";
 import type { ArmField } from "./types.ts";
 
-/** Numbers written in a quote (unicode minus and decimal commas normalised). */
-export function numbersIn(quote: string): number[] {
-  return (quote.replace(/[−–]/g, "-").match(/-?\d+(?:[.,]\d+)?/g) ?? []).map((raw) => Number(raw.replace(",", ".")));
+/** Numbers written in a quote, signed, read by the extraction core's one number reader. */
+function numbersOf(quote: string, options: { withoutPercents?: boolean } = {}): number[] {
+  return numbersIn(quote).filter((n) => !(options.withoutPercents && n.percent)).map((n) => n.value);
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -16,15 +17,15 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
  */
 export function groundProposedValue(value: number, field: ArmField, quote: string, groupSize: number | null): string | null {
   if (!Number.isFinite(value)) return null;
-  const nums = numbersIn(quote);
+  const nums = numbersOf(quote);
   const counts = field === "events" || field === "groupSize";
-  const verbatim = counts ? numbersIn(quote.replace(/-?\d+(?:[.,]\d+)?\s*%/g, " ")) : nums;
+  const verbatim = counts ? numbersOf(quote, { withoutPercents: true }) : nums;
   if (verbatim.some((n) => close(n, value))) return "";
   if (groupSize === null || groupSize <= 0) return null;
   if (field === "events") {
-    for (const raw of quote.matchAll(/(\d+(?:\.\d+)?)\s*%/g)) {
-      const decimals = raw[1].split(".")[1]?.length ?? 0;
-      if (countFromPercent(Number(raw[1]), decimals, groupSize) === value) return `${raw[1]}% of n = ${groupSize}`;
+    for (const p of numbersIn(quote).filter((n) => n.percent && n.value >= 0)) {
+      const raw = quote.slice(p.start, p.end);
+      if (countFromPercent(p.value, p.decimals, groupSize) === value) return `${raw}% of n = ${groupSize}`;
     }
   }
   if (field === "sd") {

@@ -21,6 +21,7 @@
  */
 import { isRatio, measureAt, type MeasureCode, type MeasureMention } from "./measures.ts";
 import { tokenize, type Token } from "./tokens.ts";
+import { splitSentences } from "./core/sentences.ts";
 
 /** A number read from the text, with its quote. */
 export interface QuotedValue {
@@ -62,25 +63,25 @@ export interface GrammarEffect {
   sentence: { start: number; end: number };
 }
 
-const ABBREV_BEFORE_DOT = new Set(["vs", "al", "fig", "figs", "e.g", "i.e", "eg", "ie", "approx", "ca", "no", "nos", "ref", "refs", "eq", "dr", "st", "etc", "cf", "resp", "incl", "min", "max"]);
-
-/** Token index ranges [from, to) of sentences. A sentence ends at . ? ! before a capital, digit or bracket. */
-export function sentenceRanges(tokens: readonly Token[]): [number, number][] {
+/**
+ * Token index ranges [from, to) of the sentences of `text` as the extraction core's one sentence
+ * splitter finds them (core/sentences.ts); the ranges cover every token.
+ */
+export function sentenceRanges(tokens: readonly Token[], text: string): [number, number][] {
   const out: [number, number][] = [];
-  let from = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (!(t.kind === "punct" && (t.text === "." || t.text === "?" || t.text === "!")) && !(t.kind === "other" && (t.text === "?" || t.text === "!"))) continue;
-    const next = tokens[i + 1];
-    if (!next) continue;
-    if (!next.spaceBefore) continue;
-    const prev = tokens[i - 1];
-    if (prev?.kind === "word" && (ABBREV_BEFORE_DOT.has(prev.norm) || (prev.text.length === 1 && /[A-Z]/.test(prev.text)))) continue;
-    if (!(next.kind === "word" && /^[\p{Lu}]/u.test(next.text)) && next.kind !== "open" && !(next.kind === "num" && next.newlineBefore)) continue;
-    out.push([from, i + 1]);
-    from = i + 1;
+  if (tokens.length === 0) return out;
+  const starts: number[] = [0];
+  let k = 0;
+  for (const s of splitSentences(text)) {
+    while (k < tokens.length && tokens[k]!.start < s.start) k++;
+    if (k >= tokens.length) break;
+    // Only a break after a full stop, ? or ! counts: the splitter's breaks at headings, labels and
+    // blank lines would cut a table off from the header that names its measure.
+    const prev = tokens[k - 1];
+    if (!prev || !(prev.text === "." || prev.text === "?" || prev.text === "!" || prev.text === "…")) continue;
+    if (k > starts[starts.length - 1]!) starts.push(k);
   }
-  if (from < tokens.length) out.push([from, tokens.length]);
+  for (let i = 0; i < starts.length; i++) out.push([starts[i]!, starts[i + 1] ?? tokens.length]);
   return out;
 }
 
@@ -336,7 +337,7 @@ interface Header {
 export function parseEffects(text: string, tokens: readonly Token[] = tokenize(text)): GrammarEffect[] {
   const effects: GrammarEffect[] = [];
   const used = new Uint8Array(tokens.length);
-  const sentences = sentenceRanges(tokens);
+  const sentences = sentenceRanges(tokens, text);
   let lastHeader: Header | null = null;
 
   for (const [sFrom, sTo] of sentences) {

@@ -12,7 +12,7 @@ export { tokenize, type Token } from "./tokens.ts";
 export { parseEffects, sentenceRanges, type GrammarEffect, type PValue, type QuotedValue } from "./grammar.ts";
 export { MEASURE_FAMILY, MEASURE_NAMES, isRatio, type MeasureCode, type MeasureFamily } from "./measures.ts";
 export { isVagueOutcome, looksLikeReview, lowerInitial, tidyPhrase } from "./context.ts";
-export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointsCompatible, timepointDays } from "./outcomes.ts";
+export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointsCompatible, timepointDays } from "./core/outcomes.ts";
 
 /** One effect estimate with its context. */
 export interface ExtractedEffect extends GrammarEffect {

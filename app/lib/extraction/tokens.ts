@@ -13,7 +13,9 @@
  * - punctuation and brackets, `%`, and everything else as single-character tokens.
  * Whitespace (including thin, narrow and no-break spaces) separates tokens; `newlineBefore`
  * records a line end in it.
+ * Numbers are read by the extraction core's one number reader (core/numbers.ts).
  */
+import { readNumberAt } from "./core/numbers.ts";
 
 export type TokenKind = "num" | "word" | "dash" | "punct" | "open" | "close" | "percent" | "other";
 
@@ -99,7 +101,7 @@ export function tokenize(text: string): Token[] {
       i = end;
     };
     if (isDigitAt(text, i) || ((ch === "." || ch === "·") && isDigitAt(text, i + 1) && !isDigitAt(text, i - 1))) {
-      const { end, value, decimals } = readNumber(text, i);
+      const { end, value, decimals } = readNumberAt(text, i);
       push("num", end, value, decimals);
       continue;
     }
@@ -171,57 +173,4 @@ function isThinSpaceMark(text: string, i: number): boolean {
   const before = text[i - 1] ?? "";
   const after = text[i + 1] ?? "";
   return (/[0-9<>=±]/.test(before) && /[0-9A-Za-z<>=±]/.test(after)) || (/[A-Za-z]/.test(before) && /[<>=±]/.test(after)) || (before === ":" && after !== " ");
-}
-
-/** Reads a number at `i`: digits, a decimal mark ('.', '·', or an unambiguous ','), thousands. */
-function readNumber(text: string, i: number): { end: number; value: number; decimals: number } {
-  let j = i;
-  while (isDigitAt(text, j)) j++;
-  let intPart = text.slice(i, j);
-  // Thousands separated by commas: "1,058,466" (groups of exactly three digits).
-  if (intPart.length >= 1 && intPart.length <= 3 && text[j] === "," && /^,\d{3}(?!\d)/.test(text.slice(j, j + 5)) && intPart !== "0") {
-    let k = j;
-    while (/^,\d{3}(?!\d)/.test(text.slice(k, k + 5))) k += 4;
-    const groups = text.slice(j, k);
-    // "1,058" alone could be a decimal comma; it is thousands only with a second group or no
-    // decimal mark after it.
-    if (groups.length > 4 || !/^[.·]\d/.test(text.slice(k, k + 2))) {
-      intPart += groups.replace(/,/g, "");
-      j = k;
-    }
-  }
-  let decimals = 0;
-  let frac = "";
-  const mark = text[j];
-  if ((mark === "." || mark === "·") && isDigitAt(text, j + 1)) {
-    let k = j + 1;
-    while (isDigitAt(text, k)) k++;
-    frac = text.slice(j + 1, k);
-    decimals = frac.length;
-    j = k;
-  } else if (mark === "," && isDigitAt(text, j + 1) && isDecimalComma(text, i, j)) {
-    let k = j + 1;
-    while (isDigitAt(text, k)) k++;
-    frac = text.slice(j + 1, k);
-    decimals = frac.length;
-    j = k;
-  }
-  const value = Number(`${intPart || "0"}${frac ? `.${frac}` : ""}`);
-  return { end: j, value, decimals };
-}
-
-/**
- * A comma between digits is a decimal comma only when it cannot be a list or thousands
- * separator: "0,85", "1,5" or "12,34" with no space after it, not followed by exactly three
- * digits, and the number is not part of a comma list of integers ("1,2,3").
- */
-function isDecimalComma(text: string, start: number, comma: number): boolean {
-  const after = /^,(\d+)/.exec(text.slice(comma, comma + 12));
-  if (!after) return false;
-  if (after[1]!.length === 3 && text.slice(start, comma) !== "0") return false;
-  const next = text[comma + 1 + after[1]!.length] ?? "";
-  if (next === "," || next === "." || next === "·") return false;
-  const prev = text[start - 1] ?? "";
-  if (prev === "," || /\d/.test(prev)) return false;
-  return true;
 }

@@ -1,6 +1,7 @@
 /** Suggestions from text, on invented sentences. */
 import { describe, expect, it } from "vitest";
-import { randomisedVsAnalysed, sentenceSpans, suggestRob2 } from "./suggestions";
+import { sentenceSpans } from "../extraction/core/index.ts";
+import { randomisedVsAnalysed, suggestRob2 } from "./suggestions";
 
 const first = (text: string, id: string, variant: "assignment" | "adhering" = "assignment") => suggestRob2(text, variant)[id]?.[0];
 

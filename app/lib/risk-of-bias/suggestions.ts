@@ -8,6 +8,7 @@
  * and 13 (Moher et al., BMJ 2010;340:c869).
  */
 import type { Rob2Answer, Rob2Variant } from "./rob2";
+import { sentenceSpans } from "../extraction/core/index.ts";
 
 /** One sentence that speaks to a question, with its offsets in the text and what matched. */
 export interface Rob2Suggestion {
@@ -73,29 +74,6 @@ const RULES: readonly Rule[] = [
   { questionIds: ["5.1"], topic: "registration and prespecified plan", pattern: /\bNCT\d{8}\b|\bISRCTN\d+|\bACTRN\d+|\bEudraCT\b|\bChiCTR|\bDRKS\d+|\bCTRI\/|\bregistered\s+(?:at|with|in|on)\b|\btrial\s+registration\b|\bpre-?specified\b|\bstatistical\s+analysis\s+plan\b|\bprotocol\s+(?:was\s+)?published\b/i },
   { questionIds: ["5.2", "5.3"], topic: "selection of the reported result", pattern: /\bpost[- ]hoc\b|\bexploratory\s+analys|\bnot\s+pre-?specified\b|\bchanged\s+(?:the\s+)?primary\s+outcome|\badditional\s+analys/i },
 ];
-
-/** Sentence spans of a text: split after . ! ? (not after common abbreviations or decimals) and at blank lines. */
-export function sentenceSpans(text: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
-  const boundary = /(?<!\b(?:et al|vs|Fig|e\.g|i\.e|approx|No|no|Dr|Ref|ref))[.!?](?=\s+[A-Z(\d])|\n\s*\n/g;
-  let start = 0;
-  let match: RegExpExecArray | null;
-  while ((match = boundary.exec(text))) {
-    const end = match[0].startsWith("\n") ? match.index : match.index + 1;
-    pushSpan(text, spans, start, end);
-    start = match.index + match[0].length;
-  }
-  pushSpan(text, spans, start, text.length);
-  return spans;
-}
-
-function pushSpan(text: string, spans: { start: number; end: number }[], from: number, to: number) {
-  let s = from;
-  let e = to;
-  while (s < e && /\s/.test(text[s]!)) s++;
-  while (e > s && /\s/.test(text[e - 1]!)) e--;
-  if (e > s) spans.push({ start: s, end: e });
-}
 
 const COUNT = "(\\d{1,3}(?:,\\d{3})*|\\d+)";
 const RANDOMISED_COUNT = new RegExp(`${COUNT}\\s+(?:\\w+\\s+){0,2}(?:were\\s+)?(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))|(?:randomi[sz]ed|randomly\\s+(?:assigned|allocated))\\s+${COUNT}`, "i");

@@ -1,6 +1,8 @@
 /**
  * Outcome and timepoint matching for pooling: which effects of different studies measure the
- * same thing at a compatible time. Pure.
+ * same thing at a compatible time. Pure. The extraction core's one outcome-phrase normaliser and
+ * its one synonym table: the meta-analysis rules, the model-fill path and the grouping of rows all
+ * normalise outcome phrases here.
  */
 
 /** Equivalent names (after normalisation), mapped to one canonical phrase. Unambiguous only. */
@@ -30,11 +32,12 @@ const FILLER = /\b(?:the|a|an|of|in|on|for|to|and|with|any|risk|risks|incidence|
 /**
  * Normalises an outcome phrase for matching: lower case, British/American spellings unified
  * ("haemoglobin" → "hemoglobin"), brackets and punctuation dropped, frames such as "risk of" /
- * "incidence of" removed, plural "-s" dropped from the last word, then synonyms mapped to one name.
+ * "incidence of" and a leading article removed, markup tags dropped, plural "-s" dropped from the last word, then synonyms mapped to one name.
  * Returns "" when nothing meaningful is left.
  */
 export function normaliseOutcomePhrase(phrase: string): string {
   let s = phrase
+    .replace(/<[^>]+>/g, " ")
     .toLowerCase()
     .replace(/[‐‑–—]/g, "-")
     .replace(/’/g, "'")
@@ -46,6 +49,7 @@ export function normaliseOutcomePhrase(phrase: string): string {
     .replace(/isation/g, "ization")
     .replace(/\s+/g, " ")
     .trim();
+  s = s.replace(/^(?:the|a|an)\s+/, "");
   s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number|change|changes)\s+(?:of|in)\s+)+/, "");
   s = s.replace(/[.,;:]+$/g, "").replace(/^[.,;:]+/g, "").trim();
   for (const [re, name] of SYNONYMS) if (re.test(s)) return name;

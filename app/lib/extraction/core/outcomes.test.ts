@@ -16,7 +16,14 @@ describe("outcome matching", () => {
     expect(outcomesMatch("", "")).toBe(false);
   });
   it("normalises spelling and frames", () => {
-    expect(normaliseOutcomePhrase("The risk of haemorrhage.")).toBe("the risk of hemorrhage");
+    expect(normaliseOutcomePhrase("The risk of haemorrhage.")).toBe("hemorrhage");
+    // The labels the meta-analysis groups by (the former second normaliser of extract-rules.ts).
+    expect(normaliseOutcomePhrase("  The Risk of  Haemorrhage. ")).toBe("hemorrhage");
+    expect(normaliseOutcomePhrase("All-cause Mortality")).toBe("all-cause mortality");
+    expect(normaliseOutcomePhrase("death from any cause")).toBe("all-cause mortality");
+    expect(normaliseOutcomePhrase("Glycosylated haemoglobin")).toBe("hba1c");
+    expect(normaliseOutcomePhrase("mortality")).toBe("mortality");
+    expect(normaliseOutcomePhrase("<i>Weight</i>")).toBe("body weight");
     expect(normaliseOutcomePhrase("risk of haemorrhage")).toBe("hemorrhage");
   });
 });

@@ -4,7 +4,12 @@
  * durations, and the sentences that state conclusions, limitations, heterogeneity, interventions,
  * doses and calls for further research.
  *
- * Used by the offline model (which builds whole answers from it) and as grounding for any model.
+ * Pure (no I/O); part of the extraction core's family: sentences come from the core's one
+ * splitter (core/sentences.ts), numbers from its one number reader (core/numbers.ts) and effect
+ * sizes from the reporting grammar (grammar.ts), so the study facts, the meta-analysis rows and
+ * the combined summaries read the same effects. Used by the offline model (which builds whole
+ * answers from it), the combined summaries, the meta-analysis rules (design, primary outcome,
+ * sample size) and as grounding for any model.
  * Nothing is inferred: every item keeps `{quote, start, end}` with `text.slice(start, end) ===
  * quote`, and `sentenceIndex`, the position of its sentence in `splitSentences(text)` (so sentence
  * id "S{sentenceIndex + 1}").
@@ -16,7 +21,8 @@
  * confidence/credible interval", heterogeneity) and STROBE (von Elm et al., Lancet 2007) for the
  * observational designs.
  */
-import { splitSentences, type SentenceSpan } from "./extractive";
+import { parseNumber, splitSentences, type SentenceSpan } from "./core/index.ts";
+import { parseEffects, type GrammarEffect } from "./grammar.ts";
 
 /** A verbatim piece of the source: `text.slice(start, end) === quote` (UTF-16 offsets). */
 export interface Quote {
@@ -183,17 +189,11 @@ const WORD_NUMBER = Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length
 /** A signed decimal: "-0.93", "−1.15", "0·74" (Lancet middle dot), ".05". */
 const DECIMAL = String.raw`[-−]?(?:\d+(?:[.·]\d+)?|[.·]\d+)`;
 
-/** Parses a decimal as written (minus signs and middle dots allowed); NaN when it is not one. */
-export function parseDecimal(raw: string): number {
-  return Number(raw.trim().replace(/^−/, "-").replace(/·/g, "."));
-}
-
 /** A whole count, with thousands separated by commas or (thin/no-break) spaces: "1,234", "151 597". */
 const COUNT = String.raw`(?<![\d.,·\-−/])(\d{1,3}(?:(?:,|[\u00A0\u2009\u202F ])\d{3})+|\d+)(?![\d]|[.,·]\d)`;
 
-function parseCount(raw: string): number {
-  return Number(raw.replace(/[,\u00A0\u2009\u202F ]/g, ""));
-}
+/** A count as written, by the core's number reader (thousands by comma or a thin/no-break space). */
+const parseCount = parseNumber;
 
 // ---------------------------------------------------------------------------------------------
 // Design
@@ -429,8 +429,10 @@ function normaliseComparator(raw: string): PValue["comparator"] {
 /** Parses "0.003", ".05", "1.2 × 10−5", "3e-4". */
 function parsePValue(raw: string): number {
   const sci = /^(.*?)\s*[x×]\s*10\s*\^?\s*[-−]\s*(\d+)$/.exec(raw);
-  if (sci) return parseDecimal(sci[1]!) * 10 ** -Number(sci[2]);
-  return Number(raw.replace(/−/g, "-").replace(/·/g, "."));
+  if (sci) return parseNumber(sci[1]!) * 10 ** -Number(sci[2]);
+  const exp = /^(.*?)[eE][-−](\d+)$/.exec(raw);
+  if (exp) return parseNumber(exp[1]!) * 10 ** -Number(exp[2]);
+  return parseNumber(raw);
 }
 
 /** p-values: "p < 0.05", "P=0.003", "P-value ≤ .01", "p = 1.2 × 10−5", "(p=0.880/0.335/0.174)" (the first). */
@@ -449,45 +451,25 @@ export function extractPValues(text: string, sentences: Sentence[] = indexed(tex
 // ---------------------------------------------------------------------------------------------
 // Effect sizes
 
-/** Written forms of the measures, longest first; abbreviations are case-sensitive. */
-const MEASURE_FORMS: { form: RegExp; measure: EffectMeasure }[] = [
-  { form: /standardi[sz]ed\s+mean\s+differences?/i, measure: "SMD" },
-  { form: /weight(?:ed)?\s+mean\s+differences?/i, measure: "WMD" },
-  { form: /mean\s+differences?/i, measure: "MD" },
-  { form: /risk\s+differences?/i, measure: "RD" },
-  { form: /incidence\s+rate\s+ratios?|rate\s+ratios?/i, measure: "IRR" },
-  { form: /relative\s+risks?|risk\s+ratios?/i, measure: "RR" },
-  { form: /odds\s+ratios?/i, measure: "OR" },
-  { form: /hazard\s+ratios?/i, measure: "HR" },
-  { form: /\b(?:a|adj)?IRRs?\b/, measure: "IRR" },
-  { form: /\b(?:a|adj)?RRs?\b/, measure: "RR" },
-  { form: /\b(?:a|adj)?ORs?\b/, measure: "OR" },
-  { form: /\b(?:a|adj|s|cs)?HRs?\b/, measure: "HR" },
-  { form: /\bSMDs?\b/, measure: "SMD" },
-  { form: /\bWMDs?\b/, measure: "WMD" },
-  { form: /\bMDs?\b/, measure: "MD" },
-  { form: /\bRDs?\b/, measure: "RD" },
-];
-
 const UNIT =
   String.raw`%|mmol\/mol|mmol\/L|mmol\/l|mg\/dL|mg\/dl|kg\/m2|kg\/m²|mm\s?Hg|kg|cm|mm|bpm|beats\/min|points?|mL|ml|IU|g|days?|hours?|min(?:utes)?|years?`;
+const UNIT_AFTER = new RegExp(String.raw`^\s?(${UNIT})(?![\p{L}])`, "u");
 
-const CI = new RegExp(
-  String.raw`^[\s,;:(\[]*(?:(\d{2}(?:[.·]\d+)?)\s*%\s*)?(?:CI|CrI|confidence\s+intervals?|credible\s+intervals?)(?:\s*[\[(]\s*CI\s*[\])])?\s*[:,=]?\s*(?:from\s+)?[\[(]?\s*(${DECIMAL})\s*(?:${UNIT})?\s*(?:to|–|—|‐|-|,|;)\s*(${DECIMAL})\s*(?:${UNIT})?[\])]?`,
-  "iu",
-);
-
-/** Text allowed between a measure and its value: "", ": ", " = ", ", WMD: ", " with aspirin, ", " of … was ". */
-function acceptableGap(gap: string): boolean {
-  if (/\d/.test(gap) || gap.length > 50) return false;
-  if (/\b(?:CI|confidence)\b/i.test(gap)) return false;
-  if (gap.trim() === "" || /^\s*(?:[([]\s*[A-Za-z]{1,5}s?\s*[)\]])?\s*[:=,]?\s*\(?$/.test(gap)) return true;
-  return /(?:\bwas|\bwere|\bis|\bof|[:=,])\s*\(?$/i.test(gap) && gap.length <= 45;
-}
-
-/** How far a value sits from its measure name, not counting a bracketed abbreviation ("odds ratio [aOR], "). */
-function gapScore(gap: string): number {
-  return gap.replace(/[([]\s*[A-Za-z]{1,5}s?\s*[)\]]/, "").length;
+/** The grammar's measure codes that are effect sizes of a study summary; WMD when the text names a weighted mean difference. */
+function effectMeasureOf(e: GrammarEffect): EffectMeasure | null {
+  switch (e.measure) {
+    case "RR":
+    case "OR":
+    case "HR":
+    case "IRR":
+    case "SMD":
+    case "RD":
+      return e.measure;
+    case "MD":
+      return e.measureQuote && /\bWMDs?\b|weight(?:ed)?\s+mean/i.test(e.measureQuote.quote) ? "WMD" : "MD";
+    default:
+      return null;
+  }
 }
 
 /** Drops a closing bracket at the end of a quote that closes a bracket opened before it. */
@@ -499,99 +481,70 @@ function trimUnbalancedCloser(text: string, start: number, end: number): number 
 }
 
 /**
- * Effect sizes with their confidence intervals and p-values: "RR 0.75 (95% CI 0.60 to 0.93)",
+ * Effect sizes with their confidence intervals and p-values, read by the reporting grammar of
+ * app/lib/extraction (grammar.ts: one estimate per interval, many per sentence, any bracket or
+ * separator form, unicode minus and middle-dot decimals): "RR 0.75 (95% CI 0.60 to 0.93)",
  * "OR = 1.8; 95% CI, 1.2–2.6", "hazard ratio with aspirin, 0.74; 95% confidence interval [CI],
- * 0.52 to 1.05; P=0.09", "WMD: -0.93%, 95% CI: -1.24 to -0.62", "pooled RR of bladder cancer …
- * was 1.16 [95% confidence interval (CI): 0.95-1.43]". Measures: RR (risk ratio, relative risk),
- * OR, HR (incl. aHR, sHR), IRR (rate ratio), MD, SMD, WMD and RD, by name or abbreviation. The
- * value is the first number after the measure within the sentence, taken only when the words in
- * between are short ("with aspirin,", "of … was") and contain no number or "CI"; without a
- * confidence interval the gap must be at most 12 characters. A bare bracketed range right after
- * the value ("sHR were 0.53 (0.40 to 0.70)") is taken as its interval (level null) only when it
- * brackets the value. A p-value within 30 characters
- * after the interval (or value) belongs to the effect. When two measure names point at one value
- * ("weight mean difference, WMD: -0.93%") the nearer one is kept, not counting a bracketed
- * abbreviation ("odds ratio [aOR], 1.15" keeps "odds ratio").
+ * 0.52 to 1.05; P=0.09", "WMD: -0.93%, 95% CI: -1.24 to -0.62". Measures RR, OR, HR, IRR, MD,
+ * SMD, WMD (a mean difference the text calls weighted) and RD; other grammar measures
+ * (proportions, correlations, AUC …) are not effect sizes here. An estimate without an interval is
+ * not reported. The quote runs from the measure's name (when it stands within 50 characters
+ * before the value, with no number between) to the interval, or to the p-value when one follows
+ * within 30 characters (see {@link extractPValues}). `level` is the stated level, 95 for a named
+ * interval without one ("CI 0.52 to 1.05"), null for a bare bracket.
  */
 export function extractEffectSizes(
   text: string,
   sentences: Sentence[] = indexed(text),
   pValues: PValue[] = extractPValues(text, sentences),
 ): EffectSize[] {
-  const byValue = new Map<number, EffectSize & { gap: number }>();
-  for (const s of sentences) {
-    for (const { form, measure } of MEASURE_FORMS) {
-      for (const { start, end } of matchesIn(s, form)) {
-        const after = text.slice(end, s.end);
-        const num = new RegExp(String.raw`(?<![\p{L}\d\-−.·])${DECIMAL}`, "u").exec(after);
-        if (!num) continue;
-        const gap = after.slice(0, num.index);
-        if (!acceptableGap(gap)) continue;
-        const valueStart = end + num.index;
-        const value = parseDecimal(num[0]);
-        let cursor = valueStart + num[0].length;
-        const rest = text.slice(cursor, s.end);
-        if (/^\s*%\s*(?:CI|confidence|credible)/i.test(rest)) continue; // "95% CI", not a value
-        const unitMatch = new RegExp(String.raw`^\s?(${UNIT})(?![\p{L}])`, "u").exec(rest);
-        const unit = unitMatch ? unitMatch[1]!.trim() : null;
-        if (unitMatch) cursor += unitMatch[0].length;
-        const ciMatch = CI.exec(text.slice(cursor, s.end));
-        let ci: ConfidenceInterval | null = null;
-        if (ciMatch) {
-          const ciStart = cursor + /^[\s,;:]*/.exec(ciMatch[0])![0].length;
-          const ciEnd = cursor + ciMatch[0].length;
-          ci = {
-            quote: text.slice(ciStart, ciEnd),
-            start: ciStart,
-            end: ciEnd,
-            level: ciMatch[1] ? parseDecimal(ciMatch[1]) : 95,
-            lower: parseDecimal(ciMatch[2]!),
-            upper: parseDecimal(ciMatch[3]!),
-          };
-          cursor = ciEnd;
-        } else {
-          // A bare interval right after the value, "0·53 (0·40–0·70)", when it brackets the value.
-          const bare = new RegExp(String.raw`^\s*[(\[]\s*(${DECIMAL})\s*(?:to|–|—|‐|-|,)\s*(${DECIMAL})\s*[)\]]`, "u").exec(
-            text.slice(cursor, s.end),
-          );
-          const lower = bare ? parseDecimal(bare[1]!) : NaN;
-          const upper = bare ? parseDecimal(bare[2]!) : NaN;
-          if (bare && lower <= value && value <= upper) {
-            const ciStart = cursor + /^\s*/.exec(bare[0])![0].length;
-            ci = { quote: text.slice(ciStart, cursor + bare[0].length), start: ciStart, end: cursor + bare[0].length, level: null, lower, upper };
-            cursor += bare[0].length;
-          } else if (gap.length > 12) {
-            continue;
-          }
-        }
-        const pValue = pValues.find((p) => p.start >= cursor && p.start - cursor <= 30 && !/[)\]]/.test(text.slice(cursor, p.start))) ?? null;
-        let quoteEnd = pValue ? pValue.end : cursor;
-        while (quoteEnd > valueStart && /[\s,;([]/.test(text[quoteEnd - 1]!)) quoteEnd--;
-        quoteEnd = trimUnbalancedCloser(text, start, quoteEnd);
-        if (ci && ci.end > quoteEnd) {
-          ci.end = quoteEnd;
-          ci.quote = text.slice(ci.start, ci.end);
-        }
-        const effect: EffectSize & { gap: number } = {
-          ...quoteOf(text, start, quoteEnd, s.index),
-          measure,
-          label: text.slice(start, end),
-          value,
-          unit,
-          ci,
-          pValue,
-          gap: gapScore(gap),
-        };
-        const existing = byValue.get(valueStart);
-        if (!existing || effect.gap < existing.gap || (effect.gap === existing.gap && effect.start < existing.start)) {
-          byValue.set(valueStart, effect);
-        }
-      }
-    }
+  const out: EffectSize[] = [];
+  for (const e of parseEffects(text)) {
+    const measure = effectMeasureOf(e);
+    if (!measure) continue;
+    const mq = e.measureQuote;
+    const gap = mq && mq.end <= e.estimate.start ? text.slice(mq.end, e.estimate.start) : null;
+    const start = mq && gap !== null && gap.length <= 50 && !/\d/.test(gap) ? mq.start : Math.min(e.start, e.estimate.start);
+    const sentence = sentences.find((s) => s.start <= e.estimate.start && e.estimate.start < s.end) ?? sentences.find((s) => s.end > e.estimate.start);
+    if (!sentence) continue;
+    const unitMatch = e.estimate.percent ? null : UNIT_AFTER.exec(text.slice(e.estimate.end, e.lower.start));
+    const unit = e.estimate.percent ? "%" : unitMatch ? unitMatch[1]!.trim() : null;
+    const ciStart = e.explicitInterval ? Math.max(e.estimate.end, ciLabelStart(text, e.estimate.end, e.lower.start)) : e.lower.start;
+    let cursor = e.upper.end;
+    // The bracket the interval opened ("[95% CI: 0.95-1.43]") closes the quote.
+    const opened = text.slice(start, cursor);
+    if (/^[)\]]/.test(text[cursor] ?? "") && (opened.match(/[([]/g) ?? []).length > (opened.match(/[)\]]/g) ?? []).length) cursor++;
+    const pValue = pValues.find((p) => p.start >= cursor && p.start - cursor <= 30 && !/[)\]]/.test(text.slice(cursor, p.start))) ?? null;
+    let quoteEnd = pValue ? pValue.end : cursor;
+    while (quoteEnd > e.estimate.start && /[\s,;([]/.test(text[quoteEnd - 1]!)) quoteEnd--;
+    quoteEnd = trimUnbalancedCloser(text, start, quoteEnd);
+    cursor = Math.min(cursor, quoteEnd);
+    const ci: ConfidenceInterval = {
+      quote: text.slice(ciStart, cursor),
+      start: ciStart,
+      end: cursor,
+      level: e.level ?? (e.explicitInterval ? 95 : null),
+      lower: e.lower.value,
+      upper: e.upper.value,
+    };
+    out.push({
+      ...quoteOf(text, start, quoteEnd, sentence.index),
+      measure,
+      label: mq ? mq.quote : measure,
+      value: e.estimate.value,
+      unit,
+      ci,
+      pValue,
+    });
   }
-  return [...byValue.values()]
-    .sort((a, b) => a.start - b.start)
-    .map(({ gap: _gap, ...effect }) => effect);
+  return out;
+}
+
+/** Where a named interval's label ("95% CI", "confidence interval [CI]") starts between the value and the lower bound. */
+function ciLabelStart(text: string, from: number, lowerStart: number): number {
+  const between = text.slice(from, lowerStart);
+  const m = /(?:\d{2}(?:[.·]\d+)?\s*%\s*)?(?:CI|CrI|UI|confidence|credible|uncertainty)/i.exec(between);
+  return m ? from + m.index : lowerStart;
 }
 
 /**

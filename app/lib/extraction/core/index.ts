@@ -1,0 +1,12 @@
+/**
+ * The extraction core: the one number reader, sentence splitter, stemmer and token normaliser,
+ * outcome-phrase normaliser, quote type and verbatim quote check that every extraction path
+ * (effects in app/lib/extraction, arm-level data in app/lib/arms, study facts, the meta-analysis
+ * rules and the model-fill paths) reads study text with. Pure: no I/O; runs in the browser, the
+ * Worker and Node (bench). See docs/methods/extraction-core.md and ADR 0028.
+ */
+export { MINUS_CHARS, decimalsOf, numbersIn, parseNumber, parseRange, readNumberAt, type NumberAt, type NumberRange, type NumberToken } from "./numbers.ts";
+export { sectionedSentences, sentenceSpans, splitSentences, type SectionedSpan, type SentenceSpan } from "./sentences.ts";
+export { americanSpelling, normalisedTokens, stem, words } from "./words.ts";
+export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointDays, timepointsCompatible } from "./outcomes.ts";
+export { checkQuote, locateQuote, numberWritten, type QuoteCheck, type SourceQuote } from "./quote.ts";
