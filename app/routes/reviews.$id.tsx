@@ -6,6 +6,7 @@ import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
+import { CharacteristicsTab } from "~/components/reviews/characteristics-tab";
 import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
 import { LivingPanel } from "~/components/reviews/living-panel";
@@ -32,7 +33,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team"] as const;
+const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team", "characteristics"] as const;
 type Tab = (typeof TABS)[number];
 
 /** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis, PRISMA and Team. */
@@ -102,6 +103,7 @@ export default function ReviewPage() {
           <TabsTrigger value="screening">Screening</TabsTrigger>
           <TabsTrigger value="fulltext">Full text</TabsTrigger>
           <TabsTrigger value="extraction">Data extraction</TabsTrigger>
+          <TabsTrigger value="characteristics">Characteristics</TabsTrigger>
           <TabsTrigger value="analysis">Analysis</TabsTrigger>
           <TabsTrigger value="prisma">PRISMA</TabsTrigger>
           <TabsTrigger value="team">Team</TabsTrigger>
@@ -122,6 +124,9 @@ export default function ReviewPage() {
         </TabsContent>
         <TabsContent value="extraction" className="mt-4">
           {tab === "extraction" && <ExtractionTab review={review} />}
+        </TabsContent>
+        <TabsContent value="characteristics" className="mt-4">
+          {tab === "characteristics" && <CharacteristicsTab review={review} />}
         </TabsContent>
         <TabsContent value="analysis" className="mt-4">
           <section className="space-y-3">

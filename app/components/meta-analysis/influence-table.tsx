@@ -1,7 +1,7 @@
 import { fmt, fmtPct, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
 import { influence, type InfluenceResult } from "~/lib/meta-analysis/influence";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
-import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 
 /** metafor influence() of an analysis's effects with its estimator and test; null when it cannot be computed. */
 export function analysisInfluence(a: Pick<OutcomeAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
@@ -24,7 +24,7 @@ export function analysisInfluence(a: Pick<OutcomeAnalysis, "effects" | "method" 
  * DFFITS, Cook's distance, COVRATIO, τ² and Q without the study, hat value, weight, and metafor's
  * "influential" flag. Needs 3 studies.
  */
-export function InfluenceTable({ a }: { a: OutcomeAnalysis }) {
+export function InfluenceTable({ a }: { a: ExploredAnalysis }) {
   const inf = analysisInfluence(a);
   if (!inf) return null;
   const n = (v: number, d = 2) => (Number.isFinite(v) ? fmt(v, d) : NOT_ESTIMABLE);

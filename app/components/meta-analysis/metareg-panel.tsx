@@ -1,6 +1,5 @@
 import { fmt, fmtPct, pText } from "~/lib/meta-analysis/display";
-import { exploreMetaRegression, type ModeratorColumn } from "~/lib/meta-analysis/explore";
-import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import { type ExploredAnalysis, exploreMetaRegression, type ModeratorColumn } from "~/lib/meta-analysis/explore";
 
 /**
  * Meta-regression of one outcome's analysis on the moderators the reviewer ticks (page: checkboxes
@@ -14,7 +13,7 @@ export function MetaRegressionPanel({
   selected,
   onChange,
 }: {
-  a: OutcomeAnalysis;
+  a: ExploredAnalysis;
   choices: ModeratorColumn[];
   selected: string[];
   onChange?: (keys: string[]) => void;

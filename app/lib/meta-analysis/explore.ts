@@ -7,7 +7,14 @@ import { fmt, fmtPct, pText } from "./display.ts";
 import { MetaInputError } from "./errors.ts";
 import { dummyColumns, metaRegression, type MetaRegressionResult } from "./metareg.ts";
 import { subgroupAnalysis, type SubgroupResult } from "./subgroup.ts";
-import type { ExtractedStudyData, OutcomeAnalysis } from "./types.ts";
+import type { ExtractedStudyData, OutcomeAnalysis, PooledResult } from "./types.ts";
+
+/**
+ * What the exploration panels (subgroups, meta-regression, influence, cumulative, sensitivity) need
+ * of an analysis: the pooled result, the outcome's name and the per-study effects. /meta-analysis
+ * passes its OutcomeAnalysis; a review's Analysis tab builds one from its extraction.
+ */
+export type ExploredAnalysis = PooledResult & Pick<OutcomeAnalysis, "outcome" | "effects" | "reportedMeasure">;
 
 /** A categorical study characteristic, one value per study of the analysis (study order). */
 export interface StudyColumn {
