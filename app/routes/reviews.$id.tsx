@@ -6,6 +6,7 @@ import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
+import { ReviewAnalysisPanel } from "~/components/reviews/analysis-tab";
 import { CharacteristicsTab } from "~/components/reviews/characteristics-tab";
 import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
@@ -156,6 +157,11 @@ export default function ReviewPage() {
               </Button>
             )}
           </section>
+          {tab === "analysis" && review.counts.fullTextIncluded >= 2 && (
+            <div className="mt-6">
+              <ReviewAnalysisPanel review={review} />
+            </div>
+          )}
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">
           {tab === "prisma" && (

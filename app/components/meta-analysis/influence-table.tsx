@@ -4,7 +4,7 @@ import { MetaInputError } from "~/lib/meta-analysis/errors";
 import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 
 /** metafor influence() of an analysis's effects with its estimator and test; null when it cannot be computed. */
-export function analysisInfluence(a: Pick<OutcomeAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
+export function analysisInfluence(a: Pick<ExploredAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
   if (a.effects.length < 3) return null;
   try {
     return influence(
