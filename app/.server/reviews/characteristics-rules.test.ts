@@ -37,3 +37,11 @@ describe("prefillCharacteristics", () => {
     expect(r.country?.value).toBe("Multinational");
   });
 });
+
+describe("prefillCharacteristics quotes", () => {
+  it("quotes the whole sentence of a count or a duration", () => {
+    const out = prefillCharacteristics(TITLE, TEXT);
+    expect(out.randomised?.quote).toBe("We randomised 198 adults with sepsis to zelmoxan (n = 100) or placebo (n = 98) in the intensive care unit.");
+    expect(out.followUp?.quote).toBe("Patients were followed up for 12 months.");
+  });
+});

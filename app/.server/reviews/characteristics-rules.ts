@@ -68,10 +68,12 @@ export function prefillCharacteristics(title: string, text: string): Record<stri
     const mention = facts.designMentions.filter((m) => m.design === facts.design).sort((a, b) => b.weight - a.weight)[0];
     if (mention) out.design = { value: facts.design === "rct" ? "RCT" : DESIGN_LABELS[facts.design].one, quote: mention.quote };
   }
+  // The sentence around a number, so the quote shows what was counted.
+  const sentenceOf = (q: { quote: string; sentenceIndex: number }) => facts.sentences[q.sentenceIndex]?.text.trim() || q.quote;
   const randomised = facts.sampleSizes.find((s) => s.cue === "randomised");
-  if (randomised) out.randomised = { value: String(randomised.value), quote: randomised.quote };
+  if (randomised) out.randomised = { value: String(randomised.value), quote: sentenceOf(randomised) };
   const followUp = facts.followUps.find((f) => f.kind === "follow-up") ?? facts.followUps[0];
-  if (followUp) out.followUp = { value: `${followUp.value} ${followUp.unit}${followUp.value === 1 ? "" : "s"}`, quote: followUp.quote };
+  if (followUp) out.followUp = { value: `${followUp.value} ${followUp.unit}${followUp.value === 1 ? "" : "s"}`, quote: sentenceOf(followUp) };
 
   const sentences = splitSentences(full);
   for (const s of sentences) {
