@@ -1,4 +1,6 @@
+import { BaujatPlot } from "./exploration-plots";
 import { fmt, fmtPct, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
+import { baujat } from "~/lib/meta-analysis/plot-data";
 import { influence, type InfluenceResult } from "~/lib/meta-analysis/influence";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
 import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
@@ -12,6 +14,26 @@ export function analysisInfluence(a: Pick<ExploredAnalysis, "effects" | "method"
       a.effects.map((e) => e.vi),
       null,
       { method: a.method, test: a.test },
+    );
+  } catch (e) {
+    if (e instanceof MetaInputError) return null;
+    throw e;
+  }
+}
+
+/** Baujat plot of the analysis (metafor baujat()), studies numbered as listed; nothing when not computable. */
+function BaujatFigure({ a }: { a: ExploredAnalysis }) {
+  try {
+    const points = baujat(
+      a.effects.map((e) => e.yi),
+      a.effects.map((e) => e.vi),
+      { method: a.method, test: a.test },
+    );
+    return (
+      <figure className="figure">
+        <BaujatPlot id={`baujat-${a.outcome.replace(/[^A-Za-z0-9]+/g, "-")}`} points={points} labels={a.effects.map((e) => e.label)} />
+        <figcaption className="text-xs text-slate-600">Studies are numbered in the order of the influence table.</figcaption>
+      </figure>
     );
   } catch (e) {
     if (e instanceof MetaInputError) return null;
@@ -69,6 +91,7 @@ export function InfluenceTable({ a }: { a: ExploredAnalysis }) {
           ? "No study meets metafor's criteria for an influential study."
           : `${flagged} ${flagged === 1 ? "study meets" : "studies meet"} metafor's criteria for an influential study (|DFFITS| > 3√(p/(k−p)), Cook's distance above the χ² median, hat > 3p/k, or |DFBETAS| > 1); check the leave-one-out results without ${flagged === 1 ? "it" : "them"}.`}
       </p>
+      <BaujatFigure a={a} />
     </div>
   );
 }

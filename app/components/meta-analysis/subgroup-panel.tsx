@@ -5,6 +5,7 @@ import {
   exploreSubgroups,
   mixedModelText,
   subgroupCaveat,
+  subgroupNarrative,
   subgroupTestText,
   type StudyColumn,
   type SubgroupView,
@@ -238,6 +239,9 @@ export function SubgroupPanel({
             {mixedModelText(view.result, a.test)}
           </p>
           <p className="text-sm text-slate-600">{subgroupCaveat(view.result)}</p>
+          <p data-testid="subgroup-narrative" className="text-sm text-slate-800">
+            {subgroupNarrative(view.result, view.column.label)}
+          </p>
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { CumulativePanel, SensitivityPanel } from "~/components/meta-analysis/exploration-panels";
 import { ForestPlot } from "~/components/meta-analysis/forest-plot";
 import { InfluenceTable } from "~/components/meta-analysis/influence-table";
 import { MetaRegressionPanel } from "~/components/meta-analysis/metareg-panel";
@@ -112,6 +113,11 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
     [explored, table],
   );
   const a = explored?.view?.analysis ?? null;
+  const years = useMemo(() => {
+    if (!explored?.view || !data) return undefined;
+    const byId = new Map(data.studies.map((s) => [s.recordId, s.year ?? null]));
+    return explored.view.recordIds.map((id) => byId.get(id) ?? null);
+  }, [explored, data]);
   const ratio = a?.ratio ?? null;
 
   if (outcomes?.length === 0) {
@@ -199,6 +205,10 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
           <div className="overflow-x-auto">
             <InfluenceTable a={a} />
           </div>
+          <div className="overflow-x-auto">
+            <SensitivityPanel a={a} />
+          </div>
+          <CumulativePanel a={a} index={0} years={years} />
         </div>
       )}
     </section>
