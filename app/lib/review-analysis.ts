@@ -7,6 +7,26 @@
 import { analysisColumns, type CharacteristicsTable } from "./characteristics";
 import type { ExploredAnalysis, ModeratorColumn, StudyColumn } from "./meta-analysis/explore";
 import type { OutcomePooling } from "./review-extraction";
+import { ROBVIS_LABEL } from "./risk-of-bias/robvis";
+import type { ApiRobAssessment } from "./risk-of-bias/types";
+
+/** Level of a study without a RoB 2 assessment for the outcome. */
+export const NOT_ASSESSED = "Not assessed";
+
+/**
+ * The RoB 2 overall judgement of each study for one outcome, as a subgroup column ("Low", "Some
+ * concerns", "High", "Not assessed"); null when no study of the analysis is assessed for it or
+ * all share one level.
+ */
+export function riskOfBiasColumn(assessments: readonly Pick<ApiRobAssessment, "recordId" | "outcomeId" | "final">[], outcomeId: number, recordIds: readonly number[]): StudyColumn | null {
+  const byRecord = new Map(assessments.filter((x) => x.outcomeId === outcomeId).map((x) => [x.recordId, x.final.overall]));
+  if (!recordIds.some((id) => byRecord.has(id))) return null;
+  const values = recordIds.map((id) => {
+    const j = byRecord.get(id);
+    return j ? ROBVIS_LABEL[j] : NOT_ASSESSED;
+  });
+  return new Set(values).size >= 2 ? { key: "riskOfBias", label: "Risk of bias (RoB 2 overall)", values } : null;
+}
 
 /** The analysis of a pooled outcome, and the record id of each of its effects (same order). */
 export function reviewExploredAnalysis(

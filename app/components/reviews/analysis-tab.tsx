@@ -9,7 +9,7 @@ import type { CharacteristicsTable } from "~/lib/characteristics";
 import { fmt, fmtInterval, fmtPct, METHOD_LABELS } from "~/lib/meta-analysis/display";
 import { DEFAULT_OPTIONS, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
 import type { Method } from "~/lib/meta-analysis/types";
-import { reviewExplorationColumns, reviewExploredAnalysis } from "~/lib/review-analysis";
+import { reviewExplorationColumns, reviewExploredAnalysis, riskOfBiasColumn } from "~/lib/review-analysis";
 import {
   DEFAULT_POOL_MEASURES,
   inferGenericMeasure,
@@ -24,6 +24,7 @@ import {
   type ReviewPoolType,
 } from "~/lib/review-extraction";
 import type { ReviewWithSources } from "~/lib/reviews-client";
+import type { ApiRobAssessment } from "~/lib/risk-of-bias/types";
 import { fetchCharacteristics } from "./characteristics-tab";
 
 async function getJson<T>(path: string): Promise<T> {
@@ -54,6 +55,7 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const [outcomeId, setOutcomeId] = useState<number | null>(null);
   const [data, setData] = useState<ReviewOutcomeExtraction | null>(null);
   const [table, setTable] = useState<CharacteristicsTable | null>(null);
+  const [rob, setRob] = useState<ApiRobAssessment[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [type, setType] = useState<ReviewPoolType>("binary");
@@ -83,8 +85,16 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
     setError(null);
     setSubgroup(null);
     setModerators([]);
-    Promise.all([getJson<ReviewOutcomeExtraction>(`${base}/${outcomeId}`), fetchCharacteristics(review.id)])
-      .then(([extraction, characteristics]) => {
+    Promise.all([
+      getJson<ReviewOutcomeExtraction>(`${base}/${outcomeId}`),
+      fetchCharacteristics(review.id),
+      // Risk of bias is optional: a review without assessments (or an error) gives no column.
+      getJson<{ assessments: ApiRobAssessment[] }>(`/api/reviews/${encodeURIComponent(review.id)}/risk-of-bias`).then(
+        (r) => r.assessments,
+        () => [] as ApiRobAssessment[],
+      ),
+    ])
+      .then(([extraction, characteristics, assessments]) => {
         if (!live) return;
         const stored = parsePoolChoice(safeStorage()?.getItem(poolChoiceKey(review.id, outcomeId)) ?? null);
         const inferred = inferPoolType(extraction.studies);
@@ -93,6 +103,7 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
         setMeasure(stored?.measure ?? (t === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[t]));
         setData(extraction);
         setTable(characteristics);
+        setRob(assessments);
       })
       .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "The analysis could not be loaded."))
       .finally(() => live && setLoading(false));
@@ -108,10 +119,13 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
     const years = new Map(data.studies.map((s) => [s.recordId, s.year ?? null]));
     return { pooling, view: reviewExploredAnalysis(data.outcome.name, pooling, years) };
   }, [data, type, measure, method, test]);
-  const columns = useMemo(
-    () => (explored?.view && table ? reviewExplorationColumns(table, explored.view.recordIds) : { subgroups: [], moderators: [] }),
-    [explored, table],
-  );
+  const columns = useMemo(() => {
+    if (!explored?.view || !table || outcomeId === null) return { subgroups: [], moderators: [] };
+    const cols = reviewExplorationColumns(table, explored.view.recordIds);
+    const robColumn = riskOfBiasColumn(rob, outcomeId, explored.view.recordIds);
+    if (!robColumn) return cols;
+    return { subgroups: [...cols.subgroups, robColumn], moderators: [...cols.moderators, { ...robColumn, kind: "categorical" as const }] };
+  }, [explored, table, rob, outcomeId]);
   const a = explored?.view?.analysis ?? null;
   const years = useMemo(() => {
     if (!explored?.view || !data) return undefined;
