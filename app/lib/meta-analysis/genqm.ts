@@ -1,0 +1,141 @@
+/**
+ * The distribution of a positively weighted sum of independent χ²₁ variables, and the median-
+ * unbiased generalised Q estimator of τ² (metafor rma(method = "GENQM", weights); Jackson 2013,
+ * DerSimonian & Kacker 2007). metafor evaluates the distribution with CompQuadForm's farebrother();
+ * here Ruben's (1962) series, the expansion Farebrother's (1984) algorithm AS 204 sums:
+ * P(Σλⱼχ²₁ ≤ q) = Σₖ aₖ·P(χ²_{m+2k} ≤ q/β) with β < min λ, a₀ = Π(β/λⱼ)^{1/2},
+ * aₖ = (1/k)Σ_{r<k} g_{k−r}·a_r, g_s = ½Σⱼ(1 − β/λⱼ)^s. Pure.
+ */
+import { pchisq, uniroot } from "./distributions.ts";
+import { MetaInputError } from "./errors.ts";
+import { invertSym } from "./linear.ts";
+
+/**
+ * P(Σ λⱼ χ²₁ > q) for λⱼ > 0 (upper tail, as farebrother()'s Qq), to about 1e-12.
+ * @throws MetaInputError for an empty or non-positive λ.
+ */
+export function weightedChisqUpper(q: number, lambda: readonly number[]): number {
+  if (lambda.length === 0 || lambda.some((l) => !(l > 0) || !Number.isFinite(l))) throw new MetaInputError("The weights of the χ² sum must be positive.");
+  if (q <= 0) return 1;
+  const m = lambda.length;
+  const beta = (29 / 32) * Math.min(...lambda);
+  const ratios = lambda.map((l) => 1 - beta / l);
+  let logA0 = 0;
+  for (const l of lambda) logA0 += 0.5 * Math.log(beta / l);
+  const a: number[] = [Math.exp(logA0)];
+  const g: number[] = [0];
+  const x = q / beta;
+  // P(χ²_n ≤ x) for n = m, m + 2, …: F_{n+2} = F_n − x^{n/2} e^{−x/2} / Γ(n/2 + 1) / 2^{n/2}.
+  let cdf = pchisq(x, m, true);
+  let logTerm = (m / 2) * Math.log(x / 2) - x / 2 - lgammaHalf(m + 2);
+  let sum = a[0]! * cdf;
+  let mass = a[0]!;
+  const powers = ratios.slice();
+  for (let k = 1; k < 100000 && 1 - mass > 1e-14; k++) {
+    let gk = 0;
+    for (let j = 0; j < m; j++) {
+      gk += powers[j]!;
+      powers[j]! *= ratios[j]!;
+    }
+    g.push(gk / 2);
+    let ak = 0;
+    for (let r = 0; r < k; r++) ak += g[k - r]! * a[r]!;
+    ak /= k;
+    a.push(ak);
+    cdf -= Math.exp(logTerm);
+    const n = m + 2 * k;
+    logTerm += Math.log(x / 2) - Math.log(n / 2);
+    sum += ak * Math.max(0, cdf);
+    mass += ak;
+  }
+  return Math.min(1, Math.max(0, 1 - sum));
+}
+
+/** log Γ(n/2) for an integer n ≥ 1 (exact recursion from Γ(1/2) = √π, Γ(1) = 1). */
+function lgammaHalf(n: number): number {
+  let v = n % 2 === 0 ? 0 : 0.5 * Math.log(Math.PI);
+  for (let h = n % 2 === 0 ? 1 : 0.5; h < n / 2; h += 1) v += Math.log(h);
+  return v;
+}
+
+/** Eigenvalues of a symmetric k×k matrix (row-major), by cyclic Jacobi rotations; descending. */
+export function symmetricEigenvalues(matrix: ArrayLike<number>, k: number): number[] {
+  const a = Float64Array.from(matrix);
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) off += a[i * k + j]! ** 2;
+    if (off < 1e-30) break;
+    for (let p = 0; p < k; p++) {
+      for (let q = p + 1; q < k; q++) {
+        const apq = a[p * k + q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * k + q]! - a[p * k + p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let r = 0; r < k; r++) {
+          const arp = a[r * k + p]!;
+          const arq = a[r * k + q]!;
+          a[r * k + p] = c * arp - s * arq;
+          a[r * k + q] = s * arp + c * arq;
+        }
+        for (let r = 0; r < k; r++) {
+          const apr = a[p * k + r]!;
+          const aqr = a[q * k + r]!;
+          a[p * k + r] = c * apr - s * aqr;
+          a[q * k + r] = s * apr + c * aqr;
+        }
+      }
+    }
+  }
+  return Array.from({ length: k }, (_, i) => a[i * k + i]!).sort((x, y) => y - x);
+}
+
+/**
+ * metafor's GENQM: the τ² at which the generalised Q statistic Q_a = yᵀP_a y (weights a, design
+ * [1, mods]) is the median of its distribution, P(Q_a ≤ q_obs | τ²) = 0.5, where Q_a ~ Σ λⱼχ²₁ with
+ * λ the k − p largest eigenvalues of (V + τ²I)^{1/2} P_a (V + τ²I)^{1/2}; as metafor, τ² = 0 when
+ * P(Q_a > q_obs | τ² = 0) exceeds 0.5.
+ * Root by R's uniroot on [0, tau2Max] with metafor's tolerance.
+ * @throws MetaInputError when tau2Max is too low or weights are invalid.
+ */
+export function genqmTau2(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  a: ArrayLike<number>,
+  cols: readonly ArrayLike<number>[],
+  opts: { tau2Max: number; tol: number; maxiter: number },
+): number {
+  const k = yi.length;
+  const p = cols.length + 1;
+  const X = (i: number, j: number) => (j === 0 ? 1 : cols[j - 1]![i]!);
+  // P = A − A X (Xᵀ A X)⁻¹ Xᵀ A.
+  const xtax: number[] = new Array<number>(p * p).fill(0);
+  for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) {
+    let s = 0;
+    for (let i = 0; i < k; i++) s += X(i, r) * a[i]! * X(i, c);
+    xtax[r * p + c] = s;
+  }
+  const { inv } = invertSym(xtax, p, true);
+  const P = new Float64Array(k * k);
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      let s = 0;
+      for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) s += X(i, r) * inv[r * p + c]! * X(j, c);
+      P[i * k + j] = (i === j ? a[i]! : 0) - a[i]! * s * a[j]!;
+    }
+  }
+  let Q = 0;
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) Q += yi[i]! * P[i * k + j]! * yi[j]!;
+  const upperAt = (t2: number) => {
+    const S = Array.from({ length: k }, (_, i) => Math.sqrt(vi[i]! + t2));
+    const M = new Float64Array(k * k);
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) M[i * k + j] = S[i]! * P[i * k + j]! * S[j]!;
+    const lambda = symmetricEigenvalues(M, k).slice(0, k - p).map((l) => Math.max(l, 1e-300));
+    return weightedChisqUpper(Q, lambda);
+  };
+  // metafor: .GENQ.func(tau2.min, getlower = TRUE) = Qq − 0 > 0.5 → τ² = tau2.min.
+  if (upperAt(0) > 0.5) return 0;
+  if (upperAt(opts.tau2Max) < 0.5) throw new MetaInputError("The GENQM estimate of the between-study variance is out of range; choose another estimator.");
+  return uniroot((t) => 1 - upperAt(t) - 0.5, 0, opts.tau2Max, opts.tol, opts.maxiter);
+}
