@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pchisq } from "./distributions";
 import { MetaInputError } from "./errors";
-import { symmetricEigenvalues, weightedChisqUpper } from "./genqm";
+import { genqTau2CI, symmetricEigenvalues, weightedChisqUpper } from "./genqm";
 import { estimateTau2 } from "./tau2";
 
 // metafor's dat.bcg, escalc(measure = "RR").
@@ -45,5 +45,23 @@ describe("GENQM (metafor rma(method = 'GENQM', weights))", () => {
   });
   it("needs weights", () => {
     expect(() => estimateTau2(yi, vi, "GENQM")).toThrow(/one positive weight per study/);
+  });
+});
+
+describe("GENQ-type confidence interval of τ² (metafor confint(type = 'GENQ'))", () => {
+  // Reference: metafor's confint.rma.uni GENQ branch in R (uniroot(tol = 1e-10)) with Imhof's integral.
+  it("bounds τ² where the observed generalised Q is at the 2.5% and 97.5% points of its distribution", () => {
+    const w = vi.map((v) => 1 / v);
+    const [lb, ub] = genqTau2CI(yi, vi, w, [], { tau2: 0.38280949648191, tol: 1e-10 });
+    expect(rel(lb, 0.101050069454828)).toBeLessThan(1e-6);
+    expect(rel(ub, 1.63608820114062)).toBeLessThan(1e-6);
+    const [lb2, ub2] = genqTau2CI(yi, vi, w, [ablat], { tau2: 0.0778542276809614, tol: 1e-10 });
+    expect(rel(lb2, 0.0123343784544082)).toBeLessThan(1e-6);
+    expect(rel(ub2, 0.403623843625057)).toBeLessThan(1e-6);
+  });
+  it("is [0, 0] when even τ² = 0 makes the observed Q improbably small", () => {
+    const flat = [0.1, 0.1001, 0.0999, 0.1, 0.1002];
+    const v = [0.04, 0.05, 0.03, 0.04, 0.06];
+    expect(genqTau2CI(flat, v, v.map((x) => 1 / x), [], { tau2: 0 })).toEqual([0, 0]);
   });
 });

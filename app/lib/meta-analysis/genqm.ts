@@ -92,30 +92,26 @@ export function symmetricEigenvalues(matrix: ArrayLike<number>, k: number): numb
 }
 
 /**
- * metafor's GENQM: the τ² at which the generalised Q statistic Q_a = yᵀP_a y (weights a, design
- * [1, mods]) is the median of its distribution, P(Q_a ≤ q_obs | τ²) = 0.5, where Q_a ~ Σ λⱼχ²₁ with
- * λ the k − p largest eigenvalues of (V + τ²I)^{1/2} P_a (V + τ²I)^{1/2}; as metafor, τ² = 0 when
- * P(Q_a > q_obs | τ² = 0) exceeds 0.5.
- * Root by R's uniroot on [0, tau2Max] with metafor's tolerance.
- * @throws MetaInputError when tau2Max is too low or weights are invalid.
+ * The generalised Q statistic Q_a = yᵀP_a y (weights a, design [1, mods]; P_a = A − AX(XᵀAX)⁻¹XᵀA)
+ * and its upper tail P(Q_a > q_obs | τ²): Q_a ~ Σ λⱼχ²₁ with λ the k − p largest eigenvalues of
+ * (V + τ²I)^{1/2} P_a (V + τ²I)^{1/2} (metafor's .GENQ.func).
  */
-export function genqmTau2(
+export function generalisedQ(
   yi: ArrayLike<number>,
   vi: ArrayLike<number>,
   a: ArrayLike<number>,
   cols: readonly ArrayLike<number>[],
-  opts: { tau2Max: number; tol: number; maxiter: number },
-): number {
+): { Q: number; upperAt: (tau2: number) => number } {
   const k = yi.length;
   const p = cols.length + 1;
   const X = (i: number, j: number) => (j === 0 ? 1 : cols[j - 1]![i]!);
-  // P = A − A X (Xᵀ A X)⁻¹ Xᵀ A.
   const xtax: number[] = new Array<number>(p * p).fill(0);
-  for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) {
-    let s = 0;
-    for (let i = 0; i < k; i++) s += X(i, r) * a[i]! * X(i, c);
-    xtax[r * p + c] = s;
-  }
+  for (let r = 0; r < p; r++)
+    for (let c = 0; c < p; c++) {
+      let s = 0;
+      for (let i = 0; i < k; i++) s += X(i, r) * a[i]! * X(i, c);
+      xtax[r * p + c] = s;
+    }
   const { inv } = invertSym(xtax, p, true);
   const P = new Float64Array(k * k);
   for (let i = 0; i < k; i++) {
@@ -131,11 +127,63 @@ export function genqmTau2(
     const S = Array.from({ length: k }, (_, i) => Math.sqrt(vi[i]! + t2));
     const M = new Float64Array(k * k);
     for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) M[i * k + j] = S[i]! * P[i * k + j]! * S[j]!;
-    const lambda = symmetricEigenvalues(M, k).slice(0, k - p).map((l) => Math.max(l, 1e-300));
+    const lambda = symmetricEigenvalues(M, k)
+      .slice(0, k - p)
+      .map((l) => Math.max(l, 1e-300));
     return weightedChisqUpper(Q, lambda);
   };
-  // metafor: .GENQ.func(tau2.min, getlower = TRUE) = Qq − 0 > 0.5 → τ² = tau2.min.
+  return { Q, upperAt };
+}
+
+/**
+ * metafor's GENQM: the τ² at which the observed generalised Q is the median of its distribution,
+ * P(Q_a ≤ q_obs | τ²) = 0.5; as metafor, τ² = 0 when P(Q_a > q_obs | τ² = 0) exceeds 0.5. Root by
+ * R's uniroot on [0, tau2Max] with metafor's tolerance.
+ * @throws MetaInputError when tau2Max is too low or the weights are invalid.
+ */
+export function genqmTau2(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  a: ArrayLike<number>,
+  cols: readonly ArrayLike<number>[],
+  opts: { tau2Max: number; tol: number; maxiter: number },
+): number {
+  const { upperAt } = generalisedQ(yi, vi, a, cols);
   if (upperAt(0) > 0.5) return 0;
   if (upperAt(opts.tau2Max) < 0.5) throw new MetaInputError("The GENQM estimate of the between-study variance is out of range; choose another estimator.");
   return uniroot((t) => 1 - upperAt(t) - 0.5, 0, opts.tau2Max, opts.tol, opts.maxiter);
+}
+
+/**
+ * The generalised Q confidence interval of τ² (metafor confint(type = "GENQ") for GENQ/GENQM
+ * fits; Jackson 2013): lower bound where P(Q_a > q_obs | τ²) = α/2, upper bound where
+ * P(Q_a ≤ q_obs | τ²) = α/2, searched on [0, max(100, 10·τ̂²)] (bounds clamped there, as metafor).
+ */
+export function genqTau2CI(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  a: ArrayLike<number>,
+  cols: readonly ArrayLike<number>[],
+  opts: { tau2: number; level?: number; tol?: number; maxiter?: number },
+): [number, number] {
+  const alpha = 1 - (opts.level ?? 95) / 100;
+  const tol = opts.tol ?? Math.pow(2.220446049250313e-16, 0.25);
+  const maxiter = opts.maxiter ?? 1000;
+  const lo = 0;
+  const hi = Math.max(100, 10 * opts.tau2);
+  const { upperAt } = generalisedQ(yi, vi, a, cols);
+  const atMin = upperAt(lo);
+  const atMax = upperAt(hi);
+  let lb: number;
+  let ub: number;
+  if (atMin > 1 - alpha / 2) ub = lo;
+  else if (atMax < 1 - alpha / 2) ub = hi;
+  else ub = uniroot((t) => 1 - upperAt(t) - alpha / 2, lo, hi, tol, maxiter);
+  if (atMax < alpha / 2) {
+    lb = hi;
+    ub = hi;
+  } else if (atMin > alpha / 2) lb = lo;
+  else lb = uniroot((t) => upperAt(t) - alpha / 2, lo, hi, tol, maxiter);
+  if (atMin > 1 - alpha / 2) lb = lo;
+  return [lb, ub];
 }
