@@ -191,3 +191,4 @@ export * from "./schema.student";
 export * from "./schema.review-extraction";
 export * from "./schema.risk-of-bias";
 export * from "./schema.review-team";
+export * from "./schema.characteristics";

@@ -6,6 +6,8 @@ import { getLanguageModel, modelConfigFromEnv } from "~/.server/ai/registry";
 import { getUser } from "~/.server/auth/session";
 import { AppError } from "~/.server/http/errors";
 import { getReview } from "~/.server/reviews/service";
+import { ReviewAnalysisPanel } from "~/components/reviews/analysis-tab";
+import { CharacteristicsTab } from "~/components/reviews/characteristics-tab";
 import { ExtractionTab } from "~/components/reviews/extraction-tab";
 import { FullTextTab } from "~/components/reviews/fulltext-tab";
 import { LivingPanel } from "~/components/reviews/living-panel";
@@ -33,10 +35,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "extraction", "analysis", "prisma", "team", "risk-of-bias"] as const;
+const TABS = ["records", "screening", "fulltext", "extraction", "characteristics", "analysis", "prisma", "team", "risk-of-bias"] as const;
 type Tab = (typeof TABS)[number];
 
-/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Analysis, PRISMA, Team and Risk of bias. */
+/** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Characteristics, Analysis, PRISMA, Team and Risk of bias. */
 export default function ReviewPage() {
   const { review, aiConfigured, userId } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
@@ -105,6 +107,7 @@ export default function ReviewPage() {
           <TabsTrigger value="screening">Screening</TabsTrigger>
           <TabsTrigger value="fulltext">Full text</TabsTrigger>
           <TabsTrigger value="extraction">Data extraction</TabsTrigger>
+          <TabsTrigger value="characteristics">Characteristics</TabsTrigger>
           <TabsTrigger value="analysis">Analysis</TabsTrigger>
           <TabsTrigger value="prisma">PRISMA</TabsTrigger>
           <TabsTrigger value="team">Team</TabsTrigger>
@@ -126,6 +129,9 @@ export default function ReviewPage() {
         </TabsContent>
         <TabsContent value="extraction" className="mt-4">
           {tab === "extraction" && <ExtractionTab review={review} userId={userId} />}
+        </TabsContent>
+        <TabsContent value="characteristics" className="mt-4">
+          {tab === "characteristics" && <CharacteristicsTab review={review} />}
         </TabsContent>
         <TabsContent value="analysis" className="mt-4">
           <section className="space-y-3">
@@ -155,6 +161,11 @@ export default function ReviewPage() {
               </Button>
             )}
           </section>
+          {tab === "analysis" && review.counts.fullTextIncluded >= 2 && (
+            <div className="mt-6">
+              <ReviewAnalysisPanel review={review} />
+            </div>
+          )}
         </TabsContent>
         <TabsContent value="prisma" className="mt-4">
           {tab === "prisma" && (

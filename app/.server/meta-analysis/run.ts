@@ -14,6 +14,7 @@
  * are null with the reason in `notes`; a Hartung–Knapp adjustment that is not defined (identical
  * estimates) falls back to the z-test with a note.
  */
+import { sensitivityAnalyses } from "~/lib/meta-analysis/sensitivity";
 import {
   escalc,
   leave1out,
@@ -329,6 +330,7 @@ export function analyseGroup(
       opts,
     );
   }
+  if (k >= 2) analysis.sensitivity = sensitivityAnalyses(analysis);
   return { analysis };
 }
 

@@ -136,7 +136,7 @@ export interface RecordReport {
  * user's uploaded PDF the record came from, else the full text attached at full-text screening, else
  * title and abstract. Texts above 2 MB are cut there.
  */
-async function recordReport(app: OutcomesApp, userId: string, record: ReviewRecordRow): Promise<RecordReport> {
+export async function recordReport(app: OutcomesApp, userId: string, record: ReviewRecordRow): Promise<RecordReport> {
   const notes: string[] = [];
   let pmcid: string | null = null;
   if (record.studyId !== null) {

@@ -18,6 +18,7 @@ import { displayEstimate, ForestPlot } from "./forest-plot";
 import { FunnelPlot } from "./funnel-plot";
 import { GradeTable } from "./grade-table";
 import { HeterogeneityPanel } from "./heterogeneity-panel";
+import { CumulativePanel, SensitivityPanel } from "./exploration-panels";
 import { InfluenceTable } from "./influence-table";
 import { MetaRegressionPanel } from "./metareg-panel";
 import { PrismaDiagram } from "./prisma-diagram";
@@ -235,6 +236,8 @@ export function AnalysisView({
       <RobPlots a={a} index={index} />
       <RobSensitivityTable a={a} />
       <InfluenceTable a={a} />
+      <SensitivityPanel a={a} runs={a.sensitivity} />
+      <CumulativePanel a={a} index={index} />
       <GradeTable outcome={a.outcome} grade={a.grade} />
     </section>
   );

@@ -1,10 +1,12 @@
+import { BaujatPlot } from "./exploration-plots";
 import { fmt, fmtPct, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
+import { baujat } from "~/lib/meta-analysis/plot-data";
 import { influence, type InfluenceResult } from "~/lib/meta-analysis/influence";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
-import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 
 /** metafor influence() of an analysis's effects with its estimator and test; null when it cannot be computed. */
-export function analysisInfluence(a: Pick<OutcomeAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
+export function analysisInfluence(a: Pick<ExploredAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
   if (a.effects.length < 3) return null;
   try {
     return influence(
@@ -19,12 +21,32 @@ export function analysisInfluence(a: Pick<OutcomeAnalysis, "effects" | "method" 
   }
 }
 
+/** Baujat plot of the analysis (metafor baujat()), studies numbered as listed; nothing when not computable. */
+function BaujatFigure({ a }: { a: ExploredAnalysis }) {
+  try {
+    const points = baujat(
+      a.effects.map((e) => e.yi),
+      a.effects.map((e) => e.vi),
+      { method: a.method, test: a.test },
+    );
+    return (
+      <figure className="figure">
+        <BaujatPlot id={`baujat-${a.outcome.replace(/[^A-Za-z0-9]+/g, "-")}`} points={points} labels={a.effects.map((e) => e.label)} />
+        <figcaption className="text-xs text-slate-600">Studies are numbered in the order of the influence table.</figcaption>
+      </figure>
+    );
+  } catch (e) {
+    if (e instanceof MetaInputError) return null;
+    throw e;
+  }
+}
+
 /**
  * Influence diagnostics per study (metafor influence.rma.uni): externally studentized residual,
  * DFFITS, Cook's distance, COVRATIO, τ² and Q without the study, hat value, weight, and metafor's
  * "influential" flag. Needs 3 studies.
  */
-export function InfluenceTable({ a }: { a: OutcomeAnalysis }) {
+export function InfluenceTable({ a }: { a: ExploredAnalysis }) {
   const inf = analysisInfluence(a);
   if (!inf) return null;
   const n = (v: number, d = 2) => (Number.isFinite(v) ? fmt(v, d) : NOT_ESTIMABLE);
@@ -69,6 +91,7 @@ export function InfluenceTable({ a }: { a: OutcomeAnalysis }) {
           ? "No study meets metafor's criteria for an influential study."
           : `${flagged} ${flagged === 1 ? "study meets" : "studies meet"} metafor's criteria for an influential study (|DFFITS| > 3√(p/(k−p)), Cook's distance above the χ² median, hat > 3p/k, or |DFBETAS| > 1); check the leave-one-out results without ${flagged === 1 ? "it" : "them"}.`}
       </p>
+      <BaujatFigure a={a} />
     </div>
   );
 }

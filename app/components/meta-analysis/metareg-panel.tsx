@@ -1,6 +1,27 @@
+import { BubblePlot } from "./exploration-plots";
 import { fmt, fmtPct, pText } from "~/lib/meta-analysis/display";
-import { exploreMetaRegression, type ModeratorColumn } from "~/lib/meta-analysis/explore";
-import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import { MetaInputError } from "~/lib/meta-analysis/errors";
+import { bubbleFit } from "~/lib/meta-analysis/plot-data";
+import { type ExploredAnalysis, exploreMetaRegression, type ModeratorColumn } from "~/lib/meta-analysis/explore";
+
+/** The bubble plot of a meta-regression on one numeric moderator (metafor regplot); nothing when it cannot be fitted. */
+function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorColumn }) {
+  const x = moderator.values as (number | null)[];
+  if (x.some((v) => v === null)) return null;
+  const xs = x as number[];
+  const yi = a.effects.map((e) => e.yi);
+  try {
+    const fit = bubbleFit(yi, a.effects.map((e) => e.vi), xs, { method: a.method, test: a.test });
+    return (
+      <figure className="figure">
+        <BubblePlot id={`bubble-${moderator.key}`} measure={a.measure} reportedMeasure={a.reportedMeasure} moderator={moderator.label} x={xs} yi={yi} labels={a.effects.map((e) => e.label)} fit={fit} />
+      </figure>
+    );
+  } catch (e) {
+    if (e instanceof MetaInputError) return null;
+    throw e;
+  }
+}
 
 /**
  * Meta-regression of one outcome's analysis on the moderators the reviewer ticks (page: checkboxes
@@ -14,7 +35,7 @@ export function MetaRegressionPanel({
   selected,
   onChange,
 }: {
-  a: OutcomeAnalysis;
+  a: ExploredAnalysis;
   choices: ModeratorColumn[];
   selected: string[];
   onChange?: (keys: string[]) => void;
@@ -83,6 +104,7 @@ export function MetaRegressionPanel({
           <p className="text-sm text-slate-600">
             Meta-regression is observational and needs many studies (about 10 per moderator) to be informative.
           </p>
+          {chosen.length === 1 && chosen[0]!.kind === "numeric" && <Bubble a={a} moderator={chosen[0]!} />}
         </>
       )}
     </section>

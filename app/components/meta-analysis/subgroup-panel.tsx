@@ -1,15 +1,16 @@
 import { useId } from "react";
 import { effectLabel, effectName, fmt, fmtPct, isFiniteNumber, isRatioMeasure, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
 import {
+  type ExploredAnalysis,
   exploreSubgroups,
   mixedModelText,
   subgroupCaveat,
+  subgroupNarrative,
   subgroupTestText,
   type StudyColumn,
   type SubgroupView,
 } from "~/lib/meta-analysis/explore";
 import { clampToAxis, linearScale, paddedDomain, squareSide, wrapText } from "~/lib/meta-analysis/plot-scale";
-import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { displayEstimate, ForestAxis, ForestMarks, PLOT_X0, PLOT_X1, studyInterval } from "./forest-plot";
 
 const WIDTH = 760;
@@ -29,7 +30,7 @@ function diamond(x: (v: number) => number, est: number, lo: number, hi: number, 
  * within the subgroup, 95% CI line), a subtotal diamond with k, τ² and I²; the overall diamond; and
  * the test for subgroup differences printed under the axis.
  */
-export function SubgroupForestPlot({ id, a, view }: { id: string; a: OutcomeAnalysis; view: SubgroupView & { result: NonNullable<SubgroupView["result"]> } }) {
+export function SubgroupForestPlot({ id, a, view }: { id: string; a: ExploredAnalysis; view: SubgroupView & { result: NonNullable<SubgroupView["result"]> } }) {
   const r = view.result;
   const ratio = isRatioMeasure(a.measure);
   const values: number[] = [0, a.ci_lb, a.ci_ub, a.estimate];
@@ -161,7 +162,7 @@ export function SubgroupPanel({
   selected,
   onSelect,
 }: {
-  a: OutcomeAnalysis;
+  a: ExploredAnalysis;
   index: number;
   columns: StudyColumn[];
   selected: string | null;
@@ -238,6 +239,9 @@ export function SubgroupPanel({
             {mixedModelText(view.result, a.test)}
           </p>
           <p className="text-sm text-slate-600">{subgroupCaveat(view.result)}</p>
+          <p data-testid="subgroup-narrative" className="text-sm text-slate-800">
+            {subgroupNarrative(view.result, view.column.label)}
+          </p>
         </>
       )}
     </section>

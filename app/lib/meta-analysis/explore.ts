@@ -7,7 +7,14 @@ import { fmt, fmtPct, pText } from "./display.ts";
 import { MetaInputError } from "./errors.ts";
 import { dummyColumns, metaRegression, type MetaRegressionResult } from "./metareg.ts";
 import { subgroupAnalysis, type SubgroupResult } from "./subgroup.ts";
-import type { ExtractedStudyData, OutcomeAnalysis } from "./types.ts";
+import type { ExtractedStudyData, OutcomeAnalysis, PooledResult } from "./types.ts";
+
+/**
+ * What the exploration panels (subgroups, meta-regression, influence, cumulative, sensitivity) need
+ * of an analysis: the pooled result, the outcome's name and the per-study effects. /meta-analysis
+ * passes its OutcomeAnalysis; a review's Analysis tab builds one from its extraction.
+ */
+export type ExploredAnalysis = PooledResult & Pick<OutcomeAnalysis, "outcome" | "effects" | "reportedMeasure">;
 
 /** A categorical study characteristic, one value per study of the analysis (study order). */
 export interface StudyColumn {
@@ -106,6 +113,27 @@ export function subgroupCaveat(r: SubgroupResult): string {
     "Subgroup comparisons are observational: studies are not randomised to subgroups, so a difference may reflect other study characteristics." +
     (few ? " Some subgroups have fewer than 3 studies, so the test has little power and the subgroup estimates are imprecise." : "")
   );
+}
+
+/**
+ * The narrative's sentence on a subgroup analysis (Cochrane Handbook 10.11.3.1 and 10.11.5.2): what
+ * the test for subgroup differences shows at the 5% level, with its numbers, and its limits —
+ * subgroups are observational, and the test has little power with few studies per subgroup.
+ */
+export function subgroupNarrative(r: SubgroupResult, columnLabel: string): string {
+  const by = columnLabel.toLowerCase();
+  if (r.df < 1) return `All studies fall into one subgroup by ${by}, so no subgroup difference can be tested.`;
+  const sizes = r.groups.map((g) => g.k);
+  const fewest = Math.min(...sizes);
+  const numbers = `Chi² = ${fmt(r.Q)}, df = ${r.df}, ${pText(r.p)}; I² = ${fmtPct(r.I2)}`;
+  const finding =
+    r.p !== null && r.p < 0.05
+      ? `The test for subgroup differences by ${by} suggests that the effect differs between the ${r.groups.length} subgroups (${numbers}).`
+      : `The test for subgroup differences by ${by} found no evidence that the effect differs between the ${r.groups.length} subgroups (${numbers}); this does not show that the effect is the same in each.`;
+  const limits =
+    " Subgroup comparisons are observational (studies were not randomised to subgroups), so any difference may be explained by other study characteristics" +
+    (fewest < 5 ? `, and with as few as ${fewest === 1 ? "one study" : `${fewest} studies`} in a subgroup the test has little power.` : ".");
+  return finding + limits;
 }
 
 /** A moderator the reviewer can choose: numeric (one value per study) or categorical (dummy-coded). */

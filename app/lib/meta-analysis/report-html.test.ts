@@ -20,7 +20,11 @@ describe("report HTML", () => {
     expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i);
     expect(html).not.toMatch(/url\(\s*["']?(?:https?:)?\/\//i);
     expect(html).not.toMatch(/@import/);
-    expect((html.match(/<svg\b/g) ?? []).length).toBe(3);
+    // Forest, funnel, PRISMA, Baujat and cumulative forest plots.
+    expect((html.match(/<svg\b/g) ?? []).length).toBe(5);
+    expect(html).toContain('data-testid="baujat-plot"');
+    expect(html).toContain('data-testid="cumulative-forest-plot"');
+    expect(html).toContain('data-testid="sensitivity-analyses"');
     expect(html).toContain('data-testid="forest-plot"');
     expect(html).toContain('data-testid="funnel-plot"');
     expect(html).toContain('data-testid="prisma-diagram"');

@@ -1,10 +1,11 @@
 import { qchisq, uniroot } from "./distributions.ts";
+import { genqmTau2 } from "./genqm.ts";
 import { MetaInputError } from "./errors.ts";
 import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
-export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "GENQ";
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "GENQ" | "GENQM";
 
 /** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
 export interface Tau2Control {
@@ -131,7 +132,7 @@ function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml
  * - HSk: Hunter–Schmidt with the k/(k−p) small-sample factor, (k/(k−p)·Q − k)/Σw.
  * - PMM: median-unbiased Paule–Mandel, root of Q(τ²) = χ²₀.₅(k−p).
  * - GENQ: generalised Q with user weights a (control.weights), (Q_a − tr(P_a V))/tr(P_a) (DerSimonian
- *   & Kacker 2007). DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
+ *   & Kacker 2007). GENQM: its median-unbiased version (Jackson 2013; see genqm.ts), SE as GENQ's. DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
  *   SJ2: Sidik–Jonkman started from τ²_HE (DerSimonian & Kacker 2007; metafor's example
  *   "dersimonian2007").
  *
@@ -242,10 +243,11 @@ export function estimateTau2(
       break;
     }
     case "GENQ":
+    case "GENQM":
     case "DL2":
     case "CA2": {
       let a: ArrayLike<number>;
-      if (method === "GENQ") {
+      if (method === "GENQ" || method === "GENQM") {
         if (!control.weights || control.weights.length !== k || Array.from(control.weights).some((x) => !(x > 0) || !Number.isFinite(x))) {
           throw new MetaInputError("The generalised Q estimator needs one positive weight per study.");
         }
@@ -256,7 +258,10 @@ export function estimateTau2(
       }
       const fa = wls(yi, a, x);
       const trP = fa.trP();
-      tau2 = Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
+      tau2 =
+        method === "GENQM"
+          ? genqmTau2(yi, vi, a, cols, { tau2Max: Math.max(100, 10 * mad(Array.from(yi)) ** 2), tol, maxiter })
+          : Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
       se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
       break;
     }

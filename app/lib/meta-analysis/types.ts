@@ -276,6 +276,24 @@ export interface SummaryOfFindings {
  * One analysis per compatible (outcome, measure) group: the pooled numbers are flat on the object
  * (measure, method, k, estimate, se, ci_lb, ci_ub, pi_lb, pi_ub, tau2, I2, H2, QE, QEp, ratio …).
  */
+/** One named sensitivity re-run of a pooled analysis (see sensitivity.ts); numbers on the analysis scale, null when not computable. */
+export interface SensitivityRun {
+  key: "main" | "model" | "estimator" | "influential";
+  label: string;
+  method: Method;
+  test: TestType;
+  /** Studies pooled. */
+  studies: number;
+  /** Labels of the studies left out. */
+  left_out: string[];
+  estimate: number | null;
+  ci_lb: number | null;
+  ci_ub: number | null;
+  tau2: number | null;
+  I2: number | null;
+  note: string | null;
+}
+
 export interface OutcomeAnalysis extends PooledResult {
   outcome: string;
   studyIds: string[];
@@ -297,6 +315,8 @@ export interface OutcomeAnalysis extends PooledResult {
   reportedMeasure?: "HR" | "IRR";
   /** Why a test is missing or a study was left out of this analysis, in plain words. */
   notes?: string[];
+  /** Named sensitivity re-runs (issue 29; absent in results stored before it). */
+  sensitivity?: SensitivityRun[];
 }
 
 /** A RoB 2 overall judgement as the meta-analysis carries it. */
