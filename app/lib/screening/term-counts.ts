@@ -258,7 +258,7 @@ export function encodeTermCounts(chunk: TermCounts): Uint8Array {
 }
 
 /** Inverse of encodeTermCounts; ScreeningInputError on bytes that are not a consistent chunk. */
-export function decodeTermCounts(buffer: ArrayBuffer): TermCounts {
+export function decodeTermCounts(buffer: ArrayBufferLike): TermCounts {
   const bad = () => new ScreeningInputError("Stored term counts are malformed");
   if (buffer.byteLength < 8) throw bad();
   const view = new DataView(buffer);
