@@ -230,6 +230,40 @@ async function finalProgressOf(app: ReviewsApp, reviewId: string, stage: Screeni
 }
 
 /**
+ * Single screening's progress and the run of exclusions since the latest include (`?1` = review
+ * id): both from the covering index review_records_screening_idx, never the records' wide rows
+ * (issue 27: 130–300 ms at 20,000 records from the wide rows, a few ms from the index).
+ */
+export const PROGRESS_SQL = `WITH counts AS (
+   SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
+          coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
+   FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL)
+ SELECT total, screened, included,
+        (SELECT count(*) FROM review_records INDEXED BY review_records_screening_idx
+         WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude' AND ta_decided_at > counts.last_include) AS run
+ FROM counts`;
+
+/**
+ * The best-ranked undecided record of the stored ranking (`?1` = review id). The stored order is
+ * unpacked once (MATERIALIZED): joined directly, D1's planner walks the review's records and
+ * re-parses the whole JSON order for each of them (seconds at 3,000). Only ids are sorted; the
+ * chosen record's full row is read once. CROSS JOIN pins the join order (the stored order outside,
+ * records by primary key inside): with the covering index, an unpinned planner may walk the
+ * review's undecided records through it instead (issue 27: `next` 974 ms at 20,000 records).
+ */
+export const CANDIDATE_SQL = `WITH ranked AS MATERIALIZED (
+   SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
+          json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+   FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
+ best AS (
+   SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
+   CROSS JOIN review_records x ON x.id = ranked.record_id
+   WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+   ORDER BY ranked.position LIMIT 1)
+ SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
+ FROM best JOIN review_records r ON r.id = best.record_id`;
+
+/**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
  * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
  * the progress, the stopping aids (the stopping criterion stored with the ranking — recall ≥ 95 %
@@ -248,37 +282,9 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
   // One round trip: progress, the run of exclusions, the stored ranking's summary and the
   // best-ranked record that is still unscreened (walking the stored order in SQL).
   const [progressRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
-    // Progress and the run of exclusions since the latest include: two passes over the records.
-    // Both from the covering index review_records_screening_idx (never the wide rows).
-    DB.prepare(
-      `WITH counts AS (
-         SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
-                coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
-         FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL)
-       SELECT total, screened, included,
-              (SELECT count(*) FROM review_records INDEXED BY review_records_screening_idx
-               WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude' AND ta_decided_at > counts.last_include) AS run
-       FROM counts`,
-    ).bind(review.id),
+    DB.prepare(PROGRESS_SQL).bind(review.id),
     DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(review.id),
-    // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
-    // review's records and re-parses the whole JSON order for each of them (seconds at 3,000).
-    // Only ids are sorted; the chosen record's full row is read once. CROSS JOIN pins the join
-    // order (the stored order outside, records by primary key inside): with the covering index,
-    // an unpinned planner may walk the review's undecided records instead (issue 27).
-    DB.prepare(
-      `WITH ranked AS MATERIALIZED (
-         SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
-                json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
-         FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
-       best AS (
-         SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
-         CROSS JOIN review_records x ON x.id = ranked.record_id
-         WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
-         ORDER BY ranked.position LIMIT 1)
-       SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
-       FROM best JOIN review_records r ON r.id = best.record_id`,
-    ).bind(review.id),
+    DB.prepare(CANDIDATE_SQL).bind(review.id),
   ]);
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
