@@ -22,6 +22,7 @@ import Papa from "papaparse";
 import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
 const ROUNDS = Math.max(5, Number(process.env.ROUNDS ?? 40));
+const THINK_MS = Number(process.env.THINK_MS ?? 0);
 const SIZES = (process.env.SIZES ?? "2000,20000").split(",").map(Number);
 const DIR = path.resolve(root, "../shared/screening");
 const FILES = ["Nagtegaal_2019.csv", "Meijboom_2021.csv", "Sep_2021.csv"];
@@ -91,6 +92,7 @@ async function benchReview(size) {
       decision: relevant ? "include" : "exclude",
     });
     decideMs.push(ms);
+    if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, THINK_MS));
     nextMs.push((await api("GET", `/api/reviews/${reviewId}/screening/next`)).ms);
     next = json.next;
   }

@@ -87,36 +87,47 @@ function priorOf(review: ReviewRow) {
  * @returns the stored ranking plus the time spent in the model (ms).
  */
 export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number }> {
-  // One batch (one transaction): the version tags exactly the decisions read with it. The
-  // decisions come from the covering index (not the records' wide rows), sorted here by id.
+  // One batch (one transaction): the version tags exactly the decisions read with it. Only the
+  // decided records are read (from the covering index, not the wide rows), and the set of unique
+  // records as a fingerprint (count, last id, two sums of ids): the undecided ones are not
+  // transferred on every retraining.
   const DB = app.bindings.DB;
-  const [versionRes, rowsRes] = await DB.batch<Record<string, unknown>>([
+  const [versionRes, setRes, decidedRes] = await DB.batch<Record<string, unknown>>([
     DB.prepare("SELECT version FROM reviews WHERE id = ?1").bind(review.id),
     DB.prepare(
+      `SELECT count(*) AS n, coalesce(max(id), 0) AS last, coalesce(sum(id), 0) AS ids, coalesce(sum((id * 2654435761) % 4294967296), 0) AS hashes
+       FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL`,
+    ).bind(review.id),
+    DB.prepare(
       `SELECT id, ta_decision AS taDecision, ta_decided_at AS taDecidedAt FROM review_records INDEXED BY review_records_screening_idx
-       WHERE review_id = ?1 AND duplicate_of IS NULL`,
+       WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision IS NOT NULL`,
     ).bind(review.id),
   ]);
   const version = (versionRes!.results[0] as { version: number } | undefined)?.version ?? review.version;
-  const rows = (rowsRes!.results as { id: number; taDecision: ScreeningDecision | null; taDecidedAt: number | null }[]).sort((a, b) => a.id - b.id);
+  const set = setRes!.results[0] as { n: number; last: number; ids: number; hashes: number };
+  const decided = decidedRes!.results as { id: number; taDecision: ScreeningDecision; taDecidedAt: number | null }[];
   if (memberId) {
-    // The reviewer's own votes label the records that have no final decision yet.
-    const own = new Map((await currentVotes(app, review.id, { stage: "title_abstract", userId: memberId })).map((v) => [v.recordId, v]));
-    for (const r of rows) {
-      const mine = r.taDecision === null ? own.get(r.id) : undefined;
-      if (mine) Object.assign(r, { taDecision: mine.decision, taDecidedAt: mine.createdAt });
+    // The reviewer's own votes label the records that have no final decision yet (votes on
+    // duplicates are ignored by the model: they are not in the corpus).
+    const final = new Set(decided.map((r) => r.id));
+    for (const v of await currentVotes(app, review.id, { stage: "title_abstract", userId: memberId })) {
+      if (!final.has(v.recordId)) decided.push({ id: v.recordId, taDecision: v.decision, taDecidedAt: v.createdAt });
     }
   }
-  const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
+  decided.sort((a, b) => (a.taDecidedAt ?? 0) - (b.taDecidedAt ?? 0) || a.id - b.id);
+  const key = `${set.n}:${set.last}:${set.ids}:${set.hashes}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
-    const { corpus } = await loadCorpus(app, review, rows.map((r) => r.id));
+    // review_records_review_idx lists a review's unique records in id order.
+    const { results: unique } = await DB.prepare("SELECT id FROM review_records INDEXED BY review_records_review_idx WHERE review_id = ?1 AND duplicate_of IS NULL ORDER BY id")
+      .bind(review.id)
+      .all<{ id: number }>();
+    const { corpus } = await loadCorpus(app, review, unique.map((r) => r.id));
     cached = { key, corpus, bytes: corpusBytes(corpus) };
   }
   cacheCorpus(review.id, cached);
   const labels = new Map<string, ScreeningLabel>();
   const screened = new Set<number>();
-  const decided = rows.filter((r) => r.taDecision !== null).sort((a, b) => (a.taDecidedAt ?? 0) - (b.taDecidedAt ?? 0) || a.id - b.id);
   for (const r of decided) {
     screened.add(r.id);
     if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
