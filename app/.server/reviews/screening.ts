@@ -431,7 +431,7 @@ const CATCH_UP_RUNS = 5;
  * isolates retrain the same ranking at once. @returns false (and runs nothing) when another holder
  * has it; that holder retrains again when it sees a newer version (it re-reads every decision).
  */
-async function withRankingLease(app: ReviewsApp, reviewId: string, ranking: string, retrain: () => Promise<void>): Promise<boolean> {
+export async function withRankingLease(app: ReviewsApp, reviewId: string, ranking: string, retrain: () => Promise<void>): Promise<boolean> {
   const DB = app.bindings.DB;
   const holder = crypto.randomUUID();
   const now = Date.now();
