@@ -287,16 +287,28 @@ export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { 
   return nextOf(app, review, userId);
 }
 
-async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowRerank = true): Promise<ScreeningNext> {
+/** The three reads of single screening's next record (one D1 batch; appended to a decision's write batch). */
+function nextStatements(DB: D1Database, reviewId: string): D1PreparedStatement[] {
+  return [
+    DB.prepare(PROGRESS_SQL).bind(reviewId),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(reviewId),
+    DB.prepare(CANDIDATE_SQL).bind(reviewId),
+  ];
+}
+
+async function nextOf(
+  app: ReviewsApp,
+  review: ReviewRow,
+  userId: string,
+  allowRerank = true,
+  read?: D1Result<Record<string, unknown>>[],
+): Promise<ScreeningNext> {
   if (review.screeningMode === "dual") return nextOfDual(app, review, userId, allowRerank);
   const DB = app.bindings.DB;
-  // One round trip: progress, the run of exclusions, the stored ranking's summary and the
-  // best-ranked record that is still unscreened (walking the stored order in SQL).
-  const [progressRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
-    DB.prepare(PROGRESS_SQL).bind(review.id),
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(review.id),
-    DB.prepare(CANDIDATE_SQL).bind(review.id),
-  ]);
+  // One round trip (or the tail of the decision's own batch, `read`): progress, the run of
+  // exclusions, the stored ranking's summary and the best-ranked record that is still unscreened
+  // (walking the stored order in SQL).
+  const [progressRes, rankingRes, candidateRes] = read ?? (await DB.batch<Record<string, unknown>>(nextStatements(DB, review.id)));
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
   const consecutiveExclusions = Number(counts.run);
@@ -543,33 +555,37 @@ export async function decide(
   }
   const now = Date.now();
   const dual = review.screeningMode === "dual";
+  /** Single screening in the background mode: the next record's reads ride in the decision's batch (one round trip less). */
+  let read: D1Result<Record<string, unknown>>[] | undefined;
   if (dual) {
     await castVote(app, { review, record, userId }, { stage: input.stage, decision: input.decision, reason: input.decision === "include" ? null : reason }, now);
   } else {
-    const set =
-      input.stage === "full_text"
-        ? { ftDecision: input.decision, ftReason: input.decision === "include" ? null : reason, ftDecidedAt: now }
-        : { taDecision: input.decision, taReason: input.decision === "include" ? null : reason, taDecidedAt: now };
-    await app.db.batch([
-      app.db.insert(reviewDecisions).values({
-        reviewId: review.id,
+    const DB = app.bindings.DB;
+    const stage = input.stage === "full_text" ? "ft" : "ta";
+    const stored = input.decision === "include" ? null : reason;
+    const withNext = input.stage === "title_abstract" && options.background !== undefined;
+    const results = await DB.batch<Record<string, unknown>>([
+      DB.prepare("INSERT INTO review_decisions (review_id, user_id, record_id, stage, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)").bind(
+        review.id,
         userId,
-        recordId: record.id,
-        stage: input.stage,
-        decision: input.decision,
-        reason: set.ftReason ?? set.taReason ?? null,
-        createdAt: now,
-      }),
-      app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
-      app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
+        record.id,
+        input.stage,
+        input.decision,
+        stored,
+        now,
+      ),
+      DB.prepare(`UPDATE review_records SET ${stage}_decision = ?1, ${stage}_reason = ?2, ${stage}_decided_at = ?3 WHERE id = ?4`).bind(input.decision, stored, now, record.id),
+      DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, now),
+      ...(withNext ? nextStatements(DB, review.id) : []),
     ]);
+    if (withNext) read = results.slice(3);
   }
   const memberId = dual ? userId : undefined;
   if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text", memberId) };
   if (options.background) {
     // The answer comes from the latest stored order (skipping decided records) before the
     // retraining's CPU work can delay it; the new order is stored moments later.
-    const next = await nextOf(app, review, userId);
+    const next = await nextOf(app, review, userId, true, read);
     await scheduleRerank(app, review, options.background, memberId);
     return { progress: next.progress, next };
   }
