@@ -14,13 +14,15 @@
 // and next ≤ 50 ms median at 20,000 records and within 2× of the same at 2,000; first next ≤ 500 ms.
 //
 // Usage: node bench/reviews.mjs  (env ROUNDS, default 40; SIZES, default "2000,20000";
-// SKIP_BUILD=1 reuses the build). Ports 8811 (replay 8812); state in .wrangler/bench-reviews-state.
+// SKIP_BUILD=1 reuses the build; BENCH_PORT, default 8811, and the replay server on the next port).
+// State in .wrangler/bench-reviews-state.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Papa from "papaparse";
 import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
 const ROUNDS = Math.max(5, Number(process.env.ROUNDS ?? 40));
+const THINK_MS = Number(process.env.THINK_MS ?? 0);
 const SIZES = (process.env.SIZES ?? "2000,20000").split(",").map(Number);
 const DIR = path.resolve(root, "../shared/screening");
 const FILES = ["Nagtegaal_2019.csv", "Meijboom_2021.csv", "Sep_2021.csv"];
@@ -41,7 +43,8 @@ function recordsOf(size) {
 }
 const key = (title) => title.replace(/\s+/g, " ").trim();
 
-const server = startDevServer({ port: 8811, replayPort: 8812, stateDir: "bench-reviews-state" });
+const PORT = Number(process.env.BENCH_PORT ?? 8811);
+const server = startDevServer({ port: PORT, replayPort: PORT + 1, stateDir: "bench-reviews-state" });
 await waitForServer(server.base);
 const cookie = await loginPro(server.base);
 const headers = { Cookie: cookie, Origin: server.base };
@@ -89,6 +92,7 @@ async function benchReview(size) {
       decision: relevant ? "include" : "exclude",
     });
     decideMs.push(ms);
+    if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, THINK_MS));
     nextMs.push((await api("GET", `/api/reviews/${reviewId}/screening/next`)).ms);
     next = json.next;
   }

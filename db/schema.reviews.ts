@@ -4,7 +4,7 @@
  * download and the account deletion; child rows also cascade from their review.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { studies, users } from "./schema";
 import { uploadedStudies } from "./schema.uploads";
 import type { StoppingCriterion } from "../app/lib/screening/stopping";
@@ -149,6 +149,8 @@ export const reviewRecords = sqliteTable(
   (t) => [
     index("review_records_review_idx").on(t.reviewId, t.duplicateOf),
     index("review_records_source_idx").on(t.sourceId, t.position),
+    /** Progress counts and a retraining's read of the decisions, without the wide rows (migration 0028). */
+    index("review_records_screening_idx").on(t.reviewId, t.duplicateOf, t.taDecision, t.taDecidedAt),
   ],
 );
 
@@ -197,6 +199,24 @@ export const reviewRankings = sqliteTable("review_rankings", {
   stopping: text("stopping", { mode: "json" }).$type<StoppingCriterion>(),
   computedAt: integer("computed_at", { mode: "number" }).notNull().default(now),
 });
+
+/**
+ * Who is retraining a ranking now (migration 0028): one retraining at a time per review (`ranking`
+ * '') or per reviewer's own ranking in dual screening (`ranking` = their user id), across isolates.
+ * A lease expires, so a crashed holder blocks nobody for long.
+ */
+export const reviewRankingLeases = sqliteTable(
+  "review_ranking_leases",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    ranking: text("ranking").notNull(),
+    holder: text("holder").notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.ranking] })],
+);
 
 export type ReviewRow = typeof reviews.$inferSelect;
 export type ReviewSourceRow = typeof reviewSources.$inferSelect;

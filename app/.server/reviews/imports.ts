@@ -15,7 +15,13 @@ import { ensureStudies } from "../studies/ensure";
 import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
 import { detectFormat, ImportParseError, parseReferenceFile, type ImportWarning } from "./parse";
+import { rankAfterImport } from "./screening";
 import { addRecords, requireReview, type ImportResult, type IncomingRecord } from "./service";
+
+/** Options of the import services: `background` (the Worker's waitUntil) ranks the review after answering. */
+export interface ImportOptions {
+  background?: (task: Promise<unknown>) => void;
+}
 
 /** Largest reference file accepted, in bytes. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -45,6 +51,7 @@ export const SEARCH_IMPORT_LIMIT = 500;
 export async function importFile(
   app: Pick<AppServices, "db" | "bindings">,
   { user, reviewId, request }: { user: UserRow; reviewId: string | undefined; request: Request },
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const declared = Number(request.headers.get("Content-Length"));
@@ -88,6 +95,7 @@ export async function importFile(
     source: { kind: "file", name, format, details: { fileName: file.name, bytes: file.size, warnings: warnings.length } },
     records: parsed.map((r) => ({ ...r, origin: name })),
   });
+  if (options.background) rankAfterImport(app, review, options.background);
   return { ...result, warnings: boundedWarnings(warnings) };
 }
 
@@ -173,17 +181,20 @@ export async function runSearchImport(app: AppServices, user: UserRow, request: 
 export async function importSearch(
   app: AppServices,
   { user, reviewId, body }: { user: UserRow; reviewId: string | undefined; body: z.infer<typeof ImportSearchSchema> },
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const request = parseSearchRequest(toSearchParams(body));
   const found = await runSearchImport(app, user, request);
   if (found.records.length === 0) throw new AppError("NO_RECORDS", "The search found no records to add.", 400);
-  return addRecords(app, {
+  const result = await addRecords(app, {
     user,
     review,
     source: { kind: "search", name: request.providers.map((id) => PROVIDERS[id].label).join(", "), query: request.query, details: found.details },
     records: found.records,
   });
+  if (options.background) rankAfterImport(app, review, options.background);
+  return result;
 }
 
 /** POST /api/reviews/{id}/import-uploads body. */
@@ -198,6 +209,7 @@ export const ImportUploadsSchema = z.object({
 export async function importUploads(
   app: Pick<AppServices, "db" | "bindings">,
   { user, reviewId, uploadIds }: { user: UserRow; reviewId: string | undefined; uploadIds: number[] },
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   const ids = [...new Set(uploadIds)];
@@ -213,7 +225,7 @@ export async function importUploads(
   if (rows.length !== ids.length) throw new AppError("UPLOAD_NOT_FOUND", "Uploaded study not found", 404);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const origin = "Uploaded PDFs";
-  return addRecords(app, {
+  const result = await addRecords(app, {
     user,
     review,
     source: { kind: "uploads", name: origin, details: { uploadIds: ids } },
@@ -235,4 +247,6 @@ export async function importUploads(
       };
     }),
   });
+  if (options.background) rankAfterImport(app, review, options.background);
+  return result;
 }

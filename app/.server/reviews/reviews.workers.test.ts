@@ -439,7 +439,8 @@ describe("screening, decisions and PRISMA", () => {
     expect(whole.prisma).toEqual(prisma);
     expect(whole.merges).toHaveLength(2);
     expect((await call("GET", `/api/reviews/${review.id}/export?format=docx`, { cookie })).status).toBe(400);
-  });
+    // Its waits for the background retraining poll for up to 5 s each: more than vitest's default on a loaded machine.
+  }, 30_000);
 
   it("PRISMA adds up at every moment: imported, de-duplicated, part-screened (include, exclude, maybe), at full text, and done", async () => {
     const { cookie } = await signUp();

@@ -6,17 +6,24 @@
  * (and its undo) the remaining records are re-ranked by the active-learning core
  * (app/lib/screening) and the order is stored in D1 (review_rankings, one row per review, tagged
  * with the review's version). GET …/screening/next then only reads that row and the first few
- * candidate records — no model work on the path that shows the next record. The TF-IDF corpus of
- * a review is kept per isolate (keyed by the review's record set), so retraining does not
- * re-tokenise the abstracts on every decision.
+ * candidate records — no model work on the path that shows the next record.
+ *
+ * At scale (issue 27; docs/fresh-machine-and-scale.md): records are tokenised once, at import
+ * (./screening-corpus.ts stores their term counts in R2), and the import ranks the review in the
+ * background, so the first `next` reads a stored ranking; a retraining assembles the corpus from
+ * the stored counts (or the isolate's cache, bounded in bytes), reads the decisions from a covering
+ * index, and holds a lease (review_ranking_leases) so no two isolates retrain one ranking at once.
+ * Progress counts read the covering index; the candidate query's join order is pinned (CROSS JOIN)
+ * so it walks the stored order and looks records up by id, whatever the review's size.
  */
-import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow } from "../../../db/schema";
-import { corpusBuilder, rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
+import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow, type ScreeningDecision } from "../../../db/schema";
+import { rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
-import { activityInsert } from "./activity";
+import { activityInsert, activityStatement } from "./activity";
 import { AppError } from "../http/errors";
+import { CORPUS_CACHE_BYTES, corpusBytes, loadCorpus } from "./screening-corpus";
 import { requireRecord, requireReview, type ReviewsApp } from "./service";
 import { castVote, currentVotes, settleRecord } from "./votes";
 
@@ -44,45 +51,31 @@ export const UndoSchema = z.object({ stage: z.enum(["title_abstract", "full_text
 interface CachedCorpus {
   key: string;
   corpus: ScreeningCorpus;
+  bytes: number;
 }
-/** Per-isolate corpus cache: a few reviews, keyed by review id; each entry valid for one record set. */
+/**
+ * Per-isolate cache of assembled corpora, by review id, each valid for one set of unique records;
+ * least recently used first out once they hold more than CORPUS_CACHE_BYTES (the newest is always
+ * kept), so a 50,000-record review fits the Worker's 128 MB beside the request's own work.
+ */
 const corpusCache = new Map<string, CachedCorpus>();
-const CORPUS_CACHE_SIZE = 8;
+
+function cacheCorpus(reviewId: string, entry: CachedCorpus) {
+  corpusCache.delete(reviewId);
+  corpusCache.set(reviewId, entry);
+  let total = 0;
+  for (const e of corpusCache.values()) total += e.bytes;
+  for (const [id, e] of corpusCache) {
+    if (total <= CORPUS_CACHE_BYTES || id === reviewId) break;
+    corpusCache.delete(id);
+    total -= e.bytes;
+  }
+}
 
 function priorOf(review: ReviewRow) {
   const q = review.question;
   const question = [q.text, q.population, q.intervention, q.comparator, q.outcomes].filter(Boolean).join(". ");
   return { question: question || review.title, criteria: review.inclusionCriteria };
-}
-
-/** Records whose texts are read per query while building a corpus. */
-const TEXT_PAGE = 1000;
-/** Records tokenised between two yields to the event loop. */
-const TOKENISE_SLICE = 250;
-
-/**
- * The review's corpus, built from its unique records read TEXT_PAGE at a time in id order (the
- * order buildScreeningCorpus would get), so only one page of titles and abstracts is in memory
- * beside the term counts (issue 27: bounded memory at 50,000 records); it yields to the event loop
- * every TOKENISE_SLICE records, so requests arriving meanwhile are not held up by the whole build.
- */
-async function buildCorpusPaged(app: ReviewsApp, reviewId: string): Promise<ScreeningCorpus> {
-  const builder = corpusBuilder();
-  let after = 0;
-  for (;;) {
-    const page = await app.db
-      .select({ id: reviewRecords.id, title: reviewRecords.title, abstract: reviewRecords.abstract, keywords: reviewRecords.keywords })
-      .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf), gt(reviewRecords.id, after)))
-      .orderBy(asc(reviewRecords.id))
-      .limit(TEXT_PAGE);
-    for (let i = 0; i < page.length; i++) {
-      if (i > 0 && i % TOKENISE_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      builder.add({ ...page[i], id: String(page[i].id) });
-    }
-    if (page.length < TEXT_PAGE) return builder.finish();
-    after = page.at(-1)!.id;
-  }
 }
 
 /**
@@ -95,35 +88,47 @@ async function buildCorpusPaged(app: ReviewsApp, reviewId: string): Promise<Scre
  * @returns the stored ranking plus the time spent in the model (ms).
  */
 export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number }> {
-  // One batch (one transaction): the version tags exactly the decisions read with it.
-  const [[versionRow], rows] = await app.db.batch([
-    app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id)),
-    app.db
-      .select({ id: reviewRecords.id, taDecision: reviewRecords.taDecision, taDecidedAt: reviewRecords.taDecidedAt })
-      .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf)))
-      .orderBy(asc(reviewRecords.id)),
+  // One batch (one transaction): the version tags exactly the decisions read with it. Only the
+  // decided records are read (from the covering index, not the wide rows), and the set of unique
+  // records as a fingerprint (count, last id, two sums of ids): the undecided ones are not
+  // transferred on every retraining.
+  const DB = app.bindings.DB;
+  const [versionRes, setRes, decidedRes] = await DB.batch<Record<string, unknown>>([
+    DB.prepare("SELECT version FROM reviews WHERE id = ?1").bind(review.id),
+    DB.prepare(
+      `SELECT count(*) AS n, coalesce(max(id), 0) AS last, coalesce(sum(id), 0) AS ids, coalesce(sum((id * 2654435761) % 4294967296), 0) AS hashes
+       FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL`,
+    ).bind(review.id),
+    DB.prepare(
+      `SELECT id, ta_decision AS taDecision, ta_decided_at AS taDecidedAt FROM review_records INDEXED BY review_records_screening_idx
+       WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision IS NOT NULL`,
+    ).bind(review.id),
   ]);
-  const version = versionRow?.version ?? review.version;
+  const version = (versionRes!.results[0] as { version: number } | undefined)?.version ?? review.version;
+  const set = setRes!.results[0] as { n: number; last: number; ids: number; hashes: number };
+  const decided = decidedRes!.results as { id: number; taDecision: ScreeningDecision; taDecidedAt: number | null }[];
   if (memberId) {
-    // The reviewer's own votes label the records that have no final decision yet.
-    const own = new Map((await currentVotes(app, review.id, { stage: "title_abstract", userId: memberId })).map((v) => [v.recordId, v]));
-    for (const r of rows) {
-      const mine = r.taDecision === null ? own.get(r.id) : undefined;
-      if (mine) Object.assign(r, { taDecision: mine.decision, taDecidedAt: mine.createdAt });
+    // The reviewer's own votes label the records that have no final decision yet (votes on
+    // duplicates are ignored by the model: they are not in the corpus).
+    const final = new Set(decided.map((r) => r.id));
+    for (const v of await currentVotes(app, review.id, { stage: "title_abstract", userId: memberId })) {
+      if (!final.has(v.recordId)) decided.push({ id: v.recordId, taDecision: v.decision, taDecidedAt: v.createdAt });
     }
   }
-  const key = `${rows.length}:${rows.at(-1)?.id ?? 0}:${rows.reduce((h, r) => (h * 31 + r.id) % 2_147_483_647, 7)}`;
+  decided.sort((a, b) => (a.taDecidedAt ?? 0) - (b.taDecidedAt ?? 0) || a.id - b.id);
+  const key = `${set.n}:${set.last}:${set.ids}:${set.hashes}`;
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
-    cached = { key, corpus: await buildCorpusPaged(app, review.id) };
-    corpusCache.delete(review.id);
-    corpusCache.set(review.id, cached);
-    while (corpusCache.size > CORPUS_CACHE_SIZE) corpusCache.delete(corpusCache.keys().next().value!);
+    // review_records_review_idx lists a review's unique records in id order.
+    const { results: unique } = await DB.prepare("SELECT id FROM review_records INDEXED BY review_records_review_idx WHERE review_id = ?1 AND duplicate_of IS NULL ORDER BY id")
+      .bind(review.id)
+      .all<{ id: number }>();
+    const { corpus } = await loadCorpus(app, review, unique.map((r) => r.id));
+    cached = { key, corpus, bytes: corpusBytes(corpus) };
   }
+  cacheCorpus(review.id, cached);
   const labels = new Map<string, ScreeningLabel>();
   const screened = new Set<number>();
-  const decided = rows.filter((r) => r.taDecision !== null).sort((a, b) => (a.taDecidedAt ?? 0) - (b.taDecidedAt ?? 0) || a.id - b.id);
   for (const r of decided) {
     screened.add(r.id);
     if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
@@ -237,6 +242,40 @@ async function finalProgressOf(app: ReviewsApp, reviewId: string, stage: Screeni
 }
 
 /**
+ * Single screening's progress and the run of exclusions since the latest include (`?1` = review
+ * id): both from the covering index review_records_screening_idx, never the records' wide rows
+ * (issue 27: 130–300 ms at 20,000 records from the wide rows, a few ms from the index).
+ */
+export const PROGRESS_SQL = `WITH counts AS (
+   SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
+          coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
+   FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL)
+ SELECT total, screened, included,
+        (SELECT count(*) FROM review_records INDEXED BY review_records_screening_idx
+         WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude' AND ta_decided_at > counts.last_include) AS run
+ FROM counts`;
+
+/**
+ * The best-ranked undecided record of the stored ranking (`?1` = review id). The stored order is
+ * unpacked once (MATERIALIZED): joined directly, D1's planner walks the review's records and
+ * re-parses the whole JSON order for each of them (seconds at 3,000). Only ids are sorted; the
+ * chosen record's full row is read once. CROSS JOIN pins the join order (the stored order outside,
+ * records by primary key inside): with the covering index, an unpinned planner may walk the
+ * review's undecided records through it instead (issue 27: `next` 974 ms at 20,000 records).
+ */
+export const CANDIDATE_SQL = `WITH ranked AS MATERIALIZED (
+   SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
+          json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
+   FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
+ best AS (
+   SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
+   CROSS JOIN review_records x ON x.id = ranked.record_id
+   WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+   ORDER BY ranked.position LIMIT 1)
+ SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
+ FROM best JOIN review_records r ON r.id = best.record_id`;
+
+/**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
  * ranking (computed here only when the review has none, or none with an unscreened record), with its score and matched terms,
  * the progress, the stopping aids (the stopping criterion stored with the ranking — recall ≥ 95 %
@@ -249,41 +288,28 @@ export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { 
   return nextOf(app, review, userId);
 }
 
-async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowRerank = true): Promise<ScreeningNext> {
+/** The three reads of single screening's next record (one D1 batch; appended to a decision's write batch). */
+function nextStatements(DB: D1Database, reviewId: string): D1PreparedStatement[] {
+  return [
+    DB.prepare(PROGRESS_SQL).bind(reviewId),
+    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(reviewId),
+    DB.prepare(CANDIDATE_SQL).bind(reviewId),
+  ];
+}
+
+async function nextOf(
+  app: ReviewsApp,
+  review: ReviewRow,
+  userId: string,
+  allowRerank = true,
+  read?: D1Result<Record<string, unknown>>[],
+): Promise<ScreeningNext> {
   if (review.screeningMode === "dual") return nextOfDual(app, review, userId, allowRerank);
   const DB = app.bindings.DB;
-  // One round trip: progress, the run of exclusions, the stored ranking's summary and the
-  // best-ranked record that is still unscreened (walking the stored order in SQL).
-  const [progressRes, rankingRes, candidateRes] = await DB.batch<Record<string, unknown>>([
-    // Progress and the run of exclusions since the latest include: two passes over the records.
-    DB.prepare(
-      `WITH counts AS (
-         SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
-                coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
-         FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL)
-       SELECT total, screened, included,
-              (SELECT count(*) FROM review_records WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude'
-               AND ta_decided_at > counts.last_include) AS run
-       FROM counts`,
-    ).bind(review.id),
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(review.id),
-    // The stored order is unpacked once (MATERIALIZED): joined directly, D1's planner walks the
-    // review's records and re-parses the whole JSON order for each of them (seconds at 3,000).
-    // Only ids are sorted; the chosen record's full row is read once.
-    DB.prepare(
-      `WITH ranked AS MATERIALIZED (
-         SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
-                json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
-         FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
-       best AS (
-         SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
-         JOIN review_records x ON x.id = ranked.record_id
-         WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
-         ORDER BY ranked.position LIMIT 1)
-       SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
-       FROM best JOIN review_records r ON r.id = best.record_id`,
-    ).bind(review.id),
-  ]);
+  // One round trip (or the tail of the decision's own batch, `read`): progress, the run of
+  // exclusions, the stored ranking's summary and the best-ranked record that is still unscreened
+  // (walking the stored order in SQL).
+  const [progressRes, rankingRes, candidateRes] = read ?? (await DB.batch<Record<string, unknown>>(nextStatements(DB, review.id)));
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
   const consecutiveExclusions = Number(counts.run);
@@ -301,7 +327,13 @@ async function nextOf(app: ReviewsApp, review: ReviewRow, userId: string, allowR
     };
   }
   if (progress.screened < progress.total && allowRerank) {
-    // No stored ranking yet (new review, import, undone merge) or a stale one: rank now.
+    // No stored ranking yet (new review, import, undone merge) or a stale one: wait for the
+    // retraining this isolate is running (an import's, a decision's), else rank now.
+    const inFlight = running.get(review.id);
+    if (inFlight) {
+      await inFlight.done;
+      return nextOf(app, review, userId, true);
+    }
     await rerankReview(app, review);
     return nextOf(app, review, userId, false);
   }
@@ -357,7 +389,7 @@ async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, al
          FROM review_decisions WHERE review_id = ?1 AND stage = 'title_abstract' GROUP BY record_id),
        best AS (
          SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
-         JOIN review_records x ON x.id = ranked.record_id
+         CROSS JOIN review_records x ON x.id = ranked.record_id
          LEFT JOIN votes v ON v.record_id = x.id
          WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
            AND coalesce(v.mine, 0) = 0 AND coalesce(v.n, 0) < 2
@@ -387,41 +419,89 @@ async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, al
     };
   }
   if (available > 0 && allowRerank) {
+    const inFlight = running.get(`${review.id}:${userId}`);
+    if (inFlight) {
+      await inFlight.done;
+      return nextOfDual(app, review, userId, true);
+    }
     await rerankReview(app, review, userId);
     return nextOfDual(app, review, userId, false);
   }
   return { record: null, progress, consecutiveExclusions: 0, mode: null, estimatedRelevantRemaining: null, stopping: null };
 }
 
-/** Re-rankings running in this isolate, per review; `again` = a decision came in meanwhile. */
+/** Re-rankings running in this isolate, per ranking; `again` = a decision came in meanwhile. */
 const running = new Map<string, { again: boolean; done: Promise<void> }>();
 
+/** How long a retraining's lease lasts: longer than any retraining, short enough that a crashed holder blocks little. */
+const LEASE_MS = 60_000;
+/** Retrainings one lease holder runs at most to catch up with decisions made meanwhile. */
+const CATCH_UP_RUNS = 5;
+
 /**
- * Runs the re-ranking after a decision: awaited, or handed to `background` (the Worker's
- * waitUntil). Background runs are coalesced per review: while one runs, later decisions only ask
- * for one more run when it ends (it reads every decision then), so a fast screener never queues
- * one retrain per key press.
+ * Runs `retrain` while holding the ranking's lease (review_ranking_leases: one atomic
+ * INSERT … ON CONFLICT DO UPDATE … WHERE expired … RETURNING, ADR 0009's pattern), so no two
+ * isolates retrain the same ranking at once. @returns false (and runs nothing) when another holder
+ * has it; that holder retrains again when it sees a newer version (it re-reads every decision).
+ */
+export async function withRankingLease(app: ReviewsApp, reviewId: string, ranking: string, retrain: () => Promise<void>): Promise<boolean> {
+  const DB = app.bindings.DB;
+  const holder = crypto.randomUUID();
+  const now = Date.now();
+  const got = await DB.prepare(
+    `INSERT INTO review_ranking_leases (review_id, ranking, holder, expires_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (review_id, ranking) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+     WHERE review_ranking_leases.expires_at < ?5
+     RETURNING holder`,
+  )
+    .bind(reviewId, ranking, holder, now + LEASE_MS, now)
+    .first<{ holder: string }>();
+  if (got?.holder !== holder) return false;
+  try {
+    await retrain();
+  } finally {
+    await DB.prepare("DELETE FROM review_ranking_leases WHERE review_id = ?1 AND ranking = ?2 AND holder = ?3").bind(reviewId, ranking, holder).run();
+  }
+  return true;
+}
+
+/**
+ * Runs the re-ranking after a decision or an import: awaited, or handed to `background` (the
+ * Worker's waitUntil). Background runs are coalesced per ranking: while one runs in this isolate,
+ * later decisions only ask for one more run when it ends (it reads every decision then), so a fast
+ * screener never queues one retrain per key press; across isolates the lease lets one run at a
+ * time, and its holder retrains again (up to CATCH_UP_RUNS times) while the review's version moved
+ * on during its run — the decisions whose isolate found the lease taken.
  */
 function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void, memberId?: string): Promise<void> {
   const key = memberId ? `${review.id}:${memberId}` : review.id;
-  const run = () =>
-    rerankReview(app, review, memberId).then(
-      () => undefined,
-      (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error),
-    );
-  if (!background) return run();
+  const fail = (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error);
+  if (!background) return rerankReview(app, review, memberId).then(() => undefined, fail);
   const current = running.get(key);
   if (current) {
     current.again = true;
     background(current.done);
     return Promise.resolve();
   }
+  const catchUp = async () => {
+    for (let i = 0; i < CATCH_UP_RUNS; i++) {
+      const { version } = await rerankReview(app, review, memberId);
+      const now = await app.bindings.DB.prepare("SELECT version FROM reviews WHERE id = ?1").bind(review.id).first<{ version: number }>();
+      if (!now || now.version <= version) return;
+    }
+  };
   const entry = { again: false, done: Promise.resolve() };
   entry.done = (async () => {
     try {
       do {
         entry.again = false;
-        await run();
+        let held = true;
+        try {
+          held = await withRankingLease(app, review.id, memberId ?? "", catchUp);
+        } catch (error) {
+          fail(error);
+        }
+        if (!held) break;
       } while (entry.again);
     } finally {
       running.delete(key);
@@ -430,6 +510,15 @@ function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: 
   running.set(key, entry);
   background(entry.done);
   return Promise.resolve();
+}
+
+/**
+ * Ranks a review after records were added (an import): in the background, so the import answers
+ * at once and the first `next` finds the ranking stored (or, in this isolate, waits for it instead
+ * of ranking a second time). The records' term counts were stored by the import itself.
+ */
+export function rankAfterImport(app: ReviewsApp, review: ReviewRow, background: (task: Promise<unknown>) => void): void {
+  void scheduleRerank(app, review, background);
 }
 
 /**
@@ -467,41 +556,45 @@ export async function decide(
   }
   const now = Date.now();
   const dual = review.screeningMode === "dual";
+  /** Single screening in the background mode: the next record's reads ride in the decision's batch (one round trip less). */
+  let read: D1Result<Record<string, unknown>>[] | undefined;
   if (dual) {
     await castVote(app, { review, record, userId }, { stage: input.stage, decision: input.decision, reason: input.decision === "include" ? null : reason }, now);
   } else {
-    const set =
-      input.stage === "full_text"
-        ? { ftDecision: input.decision, ftReason: input.decision === "include" ? null : reason, ftDecidedAt: now }
-        : { taDecision: input.decision, taReason: input.decision === "include" ? null : reason, taDecidedAt: now };
-    await app.db.batch([
-      app.db.insert(reviewDecisions).values({
-        reviewId: review.id,
+    const DB = app.bindings.DB;
+    const stage = input.stage === "full_text" ? "ft" : "ta";
+    const stored = input.decision === "include" ? null : reason;
+    const withNext = input.stage === "title_abstract" && options.background !== undefined;
+    const results = await DB.batch<Record<string, unknown>>([
+      DB.prepare("INSERT INTO review_decisions (review_id, user_id, record_id, stage, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)").bind(
+        review.id,
         userId,
-        recordId: record.id,
-        stage: input.stage,
-        decision: input.decision,
-        reason: set.ftReason ?? set.taReason ?? null,
-        createdAt: now,
-      }),
-      app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id)),
-      app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
-      activityInsert(app.db, {
+        record.id,
+        input.stage,
+        input.decision,
+        stored,
+        now,
+      ),
+      DB.prepare(`UPDATE review_records SET ${stage}_decision = ?1, ${stage}_reason = ?2, ${stage}_decided_at = ?3 WHERE id = ?4`).bind(input.decision, stored, now, record.id),
+      DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, now),
+      activityStatement(DB, {
         reviewId: review.id,
         userId,
         action: "vote",
         recordId: record.id,
-        detail: { stage: input.stage, decision: input.decision, reason: set.ftReason ?? set.taReason ?? null },
+        detail: { stage: input.stage, decision: input.decision, reason: stored },
         at: now,
       }),
+      ...(withNext ? nextStatements(DB, review.id) : []),
     ]);
+    if (withNext) read = results.slice(4);
   }
   const memberId = dual ? userId : undefined;
   if (input.stage === "full_text") return { progress: await progressOf(app, review.id, "full_text", memberId) };
   if (options.background) {
     // The answer comes from the latest stored order (skipping decided records) before the
     // retraining's CPU work can delay it; the new order is stored moments later.
-    const next = await nextOf(app, review, userId);
+    const next = await nextOf(app, review, userId, true, read);
     await scheduleRerank(app, review, options.background, memberId);
     return { progress: next.progress, next };
   }

@@ -32,6 +32,7 @@ import type { NormalizedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
+import { storeTermCounts, termCountsPrefix } from "./screening-corpus";
 import { currentVotes } from "./votes";
 
 export type ReviewsApp = Pick<AppServices, "db" | "bindings">;
@@ -306,18 +307,19 @@ export const reviewObjectPrefix = (userId: string, reviewId: string) => `uploads
 
 /**
  * Deletes a review with its sources, records, decisions and ranking (one statement, cascading),
- * then its attached PDFs in R2. @throws AppError 404.
+ * then its attached PDFs and its screening term counts in R2. @throws AppError 404.
  */
 export async function deleteReview(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<void> {
   const row = await requireReview(app, { userId, reviewId }, "owner");
   await app.db.delete(reviews).where(and(eq(reviews.id, row.id), eq(reviews.userId, userId)));
-  const prefix = reviewObjectPrefix(userId, row.id);
-  let cursor: string | undefined;
-  do {
-    const page = await app.bindings.BUCKET.list({ prefix, cursor, limit: 1000 });
-    if (page.objects.length > 0) await app.bindings.BUCKET.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
+  for (const prefix of [reviewObjectPrefix(userId, row.id), termCountsPrefix(row.userId, row.id)]) {
+    let cursor: string | undefined;
+    do {
+      const page = await app.bindings.BUCKET.list({ prefix, cursor, limit: 1000 });
+      if (page.objects.length > 0) await app.bindings.BUCKET.delete(page.objects.map((o) => o.key));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
 }
 
 /** A record to bring in, from any kind of source. */
@@ -518,6 +520,19 @@ export async function addRecords(
     }),
   );
   await DB.batch(statements);
+  // The screening corpus's term counts, made now (the texts are at hand) so no ranking has to
+  // tokenise these records again (issue 27). A failure costs a rebuild later, not the import.
+  const { results: inserted } = await DB.prepare("SELECT id, position FROM review_records WHERE source_id = ?1 ORDER BY position")
+    .bind(sourceId)
+    .all<{ id: number; position: number }>();
+  await storeTermCounts(
+    app,
+    review,
+    inserted.map(({ id, position }) => {
+      const r = records[position]!;
+      return { id, title: r.title.slice(0, 2000), abstract: r.abstract?.slice(0, 20_000) ?? null, keywords: r.keywords?.slice(0, 4000) ?? null };
+    }),
+  ).catch((error: unknown) => console.error(`term counts of review ${review.id} not stored`, error));
   return { imported: records.length - duplicatesRemoved, duplicatesRemoved, sourceId, warnings: [] };
 }
 
