@@ -41,12 +41,27 @@ function gk15(f: (u: number) => number, a: number, b: number): { value: number; 
   return { value: resK * h, error: Math.abs((resK - resG) * h) };
 }
 
-/** Adaptive Gauss–Kronrod on [a, b] to absolute tolerance tol (bisection, depth-limited). */
-function integrate(f: (u: number) => number, a: number, b: number, tol: number, depth = 0): number {
-  const r = gk15(f, a, b);
-  if (r.error <= tol || depth >= 40) return r.value;
-  const m = 0.5 * (a + b);
-  return integrate(f, a, m, tol / 2, depth + 1) + integrate(f, m, b, tol / 2, depth + 1);
+/**
+ * Globally adaptive Gauss–Kronrod on [a, b] (QUADPACK QAG strategy): bisect the interval with the
+ * largest error estimate until the total error is below tol or 500 intervals are used.
+ */
+function integrate(f: (u: number) => number, a: number, b: number, tol: number): number {
+  const parts: { a: number; b: number; value: number; error: number }[] = [{ a, b, ...gk15(f, a, b) }];
+  let value = parts[0].value;
+  let error = parts[0].error;
+  while (error > tol && parts.length < 500) {
+    let worst = 0;
+    for (let i = 1; i < parts.length; i++) if (parts[i].error > parts[worst].error) worst = i;
+    const w = parts[worst];
+    const mid = 0.5 * (w.a + w.b);
+    const left = { a: w.a, b: mid, ...gk15(f, w.a, mid) };
+    const right = { a: mid, b: w.b, ...gk15(f, mid, w.b) };
+    parts[worst] = left;
+    parts.push(right);
+    value += left.value + right.value - w.value;
+    error += left.error + right.error - w.error;
+  }
+  return value;
 }
 
 /** Wynn's ε-algorithm on partial sums s[0..n−1]: the last even-column estimate. */
@@ -98,14 +113,15 @@ export function pQuadForm(q: number, lambda: ArrayLike<number>, lowerTail = fals
     return Math.sin(theta) / (u * Math.exp(logRho));
   };
   const h = (2 * Math.PI) / q;
-  const tol = 1e-15;
+  const tol = 1e-14;
   const sums: number[] = [];
   let total = 0;
   let a = 0;
   let lastEstimate = NaN;
   let stable = 0;
   // the first intervals carry the non-oscillatory bulk; afterwards accelerate the alternating tail
-  for (let n = 0; n < 200000; n++) {
+  let n = 0;
+  for (; n < 100000; n++) {
     const piece = integrate(f, a, a + h, tol);
     total += piece;
     a += h;
