@@ -31,7 +31,7 @@ export interface AnalysisOptions {
 export const DEFAULT_OPTIONS: AnalysisOptions = { method: "REML", test: "knha" };
 
 /** Estimators offered on the page, in the order shown. */
-export const METHOD_CHOICES: readonly Method[] = ["REML", "DL", "PM", "ML", "HS", "SJ", "HE", "EB", "EE"];
+export const METHOD_CHOICES: readonly Method[] = ["REML", "DL", "PM", "ML", "HS", "SJ", "HE", "EB", "HSk", "PMM", "GENQ", "GENQM", "DL2", "CA2", "SJ2", "EE"];
 
 export const MIN_STUDIES = 2;
 export const MIN_STUDIES_MESSAGE = "Please select at least 2 studies for meta-analysis";

@@ -528,3 +528,13 @@ export function tau2GenQConfidenceInterval(
   }
   return [lb, ub];
 }
+
+/**
+ * The control for estimateTau2 with metafor-style default GENQ/GENQM weights a = 1/v filled in when
+ * none are given (the product's convention; the DerSimonian–Laird weights). Other methods: unchanged.
+ */
+export function withDefaultGenqWeights(method: string, vi: ArrayLike<number>, control: Tau2Control | undefined): Tau2Control | undefined {
+  if ((method !== "GENQ" && method !== "GENQM") || control?.weights) return control;
+  return { ...control, weights: Float64Array.from(vi, (v) => 1 / v) };
+}
+
