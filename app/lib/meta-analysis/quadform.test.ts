@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pchisq } from "./distributions.ts";
 import { escalc } from "./escalc.ts";
-import { pQuadForm, symmetricEigenvalues } from "./quadform.ts";
+import { pQuadForm, rankOneDowndateEigenvalues, symmetricEigenvalues } from "./quadform.ts";
 import { rma } from "./rma.ts";
 import { estimateTau2, tau2GenQConfidenceInterval } from "./tau2.ts";
 
@@ -29,6 +29,18 @@ describe("pQuadForm (Imhof 1961)", () => {
     expect(() => pQuadForm(1, [1, -1])).toThrow(RangeError);
     expect(() => pQuadForm(1, [0])).toThrow(RangeError);
     expect(pQuadForm(0, [1, 2])).toBe(1);
+  });
+  it("the secular-equation eigenvalues of S P_A S (intercept only) equal Jacobi's, ties included", () => {
+    const a = [4, 1, 2.5, 1, 7, 0.5];
+    const v = [0.25, 1, 0.4, 1, 0.1, 2];
+    const tau2 = 0.3;
+    const sa = a.reduce((x, y) => x + y, 0);
+    const s = v.map((x) => Math.sqrt(x + tau2));
+    const sps = a.map((ai, i) => a.map((aj, j) => s[i] * ((i === j ? ai : 0) - (ai * aj) / sa) * s[j]));
+    const jac = symmetricEigenvalues(sps).slice(0, 5);
+    const sec = rankOneDowndateEigenvalues(a.map((x, i) => x * (v[i] + tau2)), a.map((x, i) => x * x * (v[i] + tau2)), sa);
+    expect(sec).toHaveLength(5);
+    sec.forEach((x, i) => expect(Math.abs(x - jac[i])).toBeLessThan(1e-12 * jac[0]));
   });
   it("symmetricEigenvalues returns the spectrum in decreasing order", () => {
     const ev = symmetricEigenvalues([[2, 1, 0], [1, 2, 0], [0, 0, 5]]);

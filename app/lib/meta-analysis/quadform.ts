@@ -188,3 +188,42 @@ export function symmetricEigenvalues(a: number[][]): number[] {
   }
   return m.map((row, i) => row[i]).sort((x, y) => y - x);
 }
+
+/**
+ * The n − 1 non-zero eigenvalues of D − z zᵀ/c for D = diag(d), d > 0, when the matrix is positive
+ * semi-definite with one zero eigenvalue (c = Σ z_i²/d_i, as for S P_A S of an intercept-only model),
+ * in decreasing order. Secular equation 1 − (1/c) Σ z_i²/(d_i − λ) = 0 (Golub 1973), solved by bisection
+ * between consecutive distinct d (monotone there); tied d of multiplicity r give r − 1 eigenvalues d,
+ * and z_i = 0 gives d_i. O(n²).
+ */
+export function rankOneDowndateEigenvalues(d: ArrayLike<number>, z2: ArrayLike<number>, c: number): number[] {
+  const n = d.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => d[i] - d[j]);
+  const poles: { d: number; w: number }[] = [];
+  const out: number[] = [];
+  for (const i of order) {
+    const last = poles[poles.length - 1];
+    if (z2[i] === 0) out.push(d[i]);
+    else if (last && Math.abs(d[i] - last.d) <= 1e-14 * Math.abs(d[i])) {
+      last.w += z2[i] / c;
+      out.push(d[i]);
+    } else poles.push({ d: d[i], w: z2[i] / c });
+  }
+  const g = (lambda: number) => {
+    let s = 1;
+    for (const p of poles) s -= p.w / (p.d - lambda);
+    return s;
+  };
+  for (let j = 0; j + 1 < poles.length; j++) {
+    let lo = poles[j].d;
+    let hi = poles[j + 1].d;
+    for (let it = 0; it < 200; it++) {
+      const mid = 0.5 * (lo + hi);
+      if (mid <= lo || mid >= hi) break;
+      if (g(mid) > 0) lo = mid;
+      else hi = mid;
+    }
+    out.push(0.5 * (lo + hi));
+  }
+  return out.sort((x, y) => y - x);
+}

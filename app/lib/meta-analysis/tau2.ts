@@ -1,5 +1,5 @@
 import { qchisq, uniroot } from "./distributions.ts";
-import { pQuadForm, symmetricEigenvalues } from "./quadform.ts";
+import { pQuadForm, rankOneDowndateEigenvalues, symmetricEigenvalues } from "./quadform.ts";
 import { MetaInputError } from "./errors.ts";
 import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
@@ -264,7 +264,7 @@ export function estimateTau2(
       const a = genqWeights(control.weights, k);
       const P = genqProjection(a, x);
       const Q = wls(yi, a, x).rss;
-      const tail = (t: number) => genqUpperTail(t, P, vi, Q, p);
+      const tail = (t: number) => genqUpperTail(t, P, vi, Q, p, a);
       const tau2Max = Math.max(100, 10 * mad(Array.from(yi)) ** 2);
       if (tail(0) > 0.5) tau2 = 0;
       else {
@@ -476,10 +476,27 @@ export function genqProjection(a: ArrayLike<number>, x: Moderators = null): numb
 /**
  * P(Q_A > Q) at τ² under the random-effects model: Q_A = yᵀP_A y is distributed as Σ λ_j χ²₁ with
  * λ the k − p largest eigenvalues of S P_A S, S = diag(√(v + τ²)) (Jackson 2013; metafor .GENQ.func,
- * which calls CompQuadForm::farebrother; here Imhof's method, see quadform.ts).
+ * which calls CompQuadForm::farebrother; here Imhof's method, see quadform.ts). With the weights a of an
+ * intercept-only model (p = 1) the eigenvalues come from the O(k²) secular equation instead of Jacobi.
  */
-export function genqUpperTail(tau2: number, P: number[][], vi: ArrayLike<number>, Q: number, p: number): number {
+export function genqUpperTail(
+  tau2: number,
+  P: number[][],
+  vi: ArrayLike<number>,
+  Q: number,
+  p: number,
+  weightsA?: ArrayLike<number>,
+): number {
   const k = vi.length;
+  if (p === 1 && weightsA) {
+    // intercept only: S P_A S = diag(a(v + τ²)) − s sᵀ/Σa with s_i = a_i √(v_i + τ²) (a_i = P_ii + a_i²/Σa)
+    const a = Array.from(weightsA);
+    let sa = 0;
+    for (const x of a) sa += x;
+    const d = a.map((x, i) => x * (vi[i] + tau2));
+    const z2 = a.map((x, i) => x * x * (vi[i] + tau2));
+    return pQuadForm(Q, rankOneDowndateEigenvalues(d, z2, sa).map((l) => Math.max(0, l)));
+  }
   const s = Array.from({ length: k }, (_, i) => Math.sqrt(vi[i] + tau2));
   const sps = P.map((row, i) => row.map((v, j) => s[i] * v * s[j]));
   const lambda = symmetricEigenvalues(sps).slice(0, k - p);
@@ -512,7 +529,7 @@ export function tau2GenQConfidenceInterval(
   const half = (1 - level / 100) / 2;
   const tau2Min = Math.min(0, tau2);
   const tau2Max = Math.max(100, 10 * tau2, 10 * tau2Min);
-  const tail = (t: number) => genqUpperTail(t, P, vi, Q, p);
+  const tail = (t: number) => genqUpperTail(t, P, vi, Q, p, a);
   const atMax = tail(tau2Max);
   const atMin = tail(tau2Min);
   let lb = tau2Min;
