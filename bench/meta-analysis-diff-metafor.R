@@ -4,6 +4,10 @@
 # Needs the R packages metafor and jsonlite. `mods` rows are studies (mods[[i]] = moderators of study i).
 suppressMessages({ library(metafor); library(jsonlite) })
 args <- commandArgs(trailingOnly = TRUE)
+local({
+  shim <- file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "lib", "ruben-quadform.R")
+  if (file.exists(shim)) { source(shim); install_quadform_shim() }
+})
 input <- fromJSON(args[1], simplifyVector = FALSE)
 num <- function(x) as.numeric(unlist(x))
 guard <- function(expr) tryCatch(suppressWarnings(expr), error = function(e) list(error = conditionMessage(e)))
@@ -23,10 +27,13 @@ results <- lapply(input$cases, function(cs) {
       t1 <- rma(yi, vi, method = "HE")$tau2
       return(rma(yi, vi, method = "SJ", test = test, control = list(tau2.init = t1)))
     }
+    # GENQ / GENQM: weights a = 1/v (the engine's default), pooled with them as metafor does; needs CompQuadForm
+    # (or the Ruben-series shim of bench/lib/ruben-quadform.R when it is not installed)
+    if (method %in% c("GENQ", "GENQM")) return(rma(yi, vi, weights = 1 / vi, method = method, test = test))
     rma(yi, vi, method = method, test = test)
   }
   if ("rma" %in% analyses) out$rma <- guard({
-    r <- fit(); pr <- predict(r)
+    r <- fit(); pr <- predict(r, pi.type = if (is.null(cs$piType)) "default" else cs$piType)
     # confint() refuses a model with τ² fixed; the Q-profile interval does not depend on the estimator
     ci <- confint(if (method %in% c("DL2", "CA2")) rma(yi, vi, method = "DL", test = test) else r)$random
     list(b = c(r$b), se = r$se, ci_lb = r$ci.lb, ci_ub = r$ci.ub, pval = r$pval, tau2 = r$tau2,

@@ -7,6 +7,9 @@
  * IN:  {cases: [{id, yi: [...], vi: [...], method: 'REML'|'DL'|'PM'|'ML'|'HE'|'SJ'|'HS'|'EB', test: 'z'|'knha',
  *        subgroup?: [level per study], mods?: [[numeric moderators per study]],
  *        analyses: ['rma','subgroup','metareg','leave1out','influence','cumul']}]}
+ *      method also takes metafor's HSk, PMM, GENQ, GENQM (weights a = 1/v, pooled with them as metafor does;
+ *      'rma' analysis), DL2, CA2, SJ2; an optional piType ('default'|'riley'|'t'|'simple', metafor pi.type)
+ *      sets the prediction interval of 'rma'.
  * OUT: {results: [{id, rma?, subgroup?, metareg?, leave1out?, influence?, cumul?}]}, each value as metafor 3.8 gives
  *      it for rma(yi, vi, method, test) and the function named (arrays in study order, `inf` booleans).
  *
@@ -69,7 +72,7 @@ export function runCase(E, c) {
       guard("rma", () => {
         const r = E.rma(
           yi.map((y, i) => ({ yi: y, vi: vi[i] })),
-          { measure: "GEN", method: c.method, test: opts.test },
+          { measure: "GEN", method: c.method, test: opts.test, piType: c.piType },
         );
         return {
           b: r.estimate,

@@ -162,7 +162,7 @@ export const EnhancedRequestSchema = z.object({
   studies: StudiesSchema,
   model: z.string().max(100).optional(),
   measure: MeasureSchema.exclude(["GEN"]).optional(),
-  method: z.enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB"]).optional(),
+  method: z.enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2"]).optional(),
   test: z.enum(["z", "knha"]).optional(),
   data: z.array(ExtractedRowSchema).max(2000).optional(),
   prisma: PrismaSchema.optional(),

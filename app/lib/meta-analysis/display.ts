@@ -92,6 +92,8 @@ export const METHOD_LABELS: Record<Method, string> = {
   DL2: "Two-step DerSimonian–Laird",
   CA2: "Two-step Cochran ANOVA",
   SJ2: "Two-step Sidik–Jonkman",
+  GENQ: "Generalised Q",
+  GENQM: "Median-unbiased generalised Q",
 };
 
 export const TEST_LABELS: Record<TestType, string> = {

@@ -1,6 +1,6 @@
 /**
  * Issue 29 differential test against R's metafor 3.8 (Rscript + metafor + jsonlite): seeded random
- * cases for every τ² estimator of the contract (REML, DL, PM, ML, HE, SJ, HS, EB) and HSk, PMM (all analyses) and the two-step DL2, CA2, SJ2 (rma only: metafor fits them with τ² fixed) under z and
+ * cases for every τ² estimator of the contract (REML, DL, PM, ML, HE, SJ, HS, EB) and HSk, PMM (all analyses) and the two-step DL2, CA2, SJ2 (rma only: metafor fits them with τ² fixed), GENQ/GENQM with weights 1/v (rma only, with the generalised Q-profile CI; metafor needs CompQuadForm, replaced by the Ruben-series shim bench/lib/ruben-quadform.R when absent) and pi.type default/riley/t/simple, under z and
  * Hartung–Knapp tests, each with a subgroup column (including one-study subgroups) and one to three
  * numeric moderators, run through bench/meta-analysis-diff.mjs's runCase (the contract script) on
  * the product engine and through bench/meta-analysis-diff-metafor.R (rma, confint, predict,
@@ -40,6 +40,8 @@ const METHODS = ["REML", "DL", "PM", "ML", "HE", "SJ", "HS", "EB", "HSk", "PMM"]
 /** Two-step estimators: metafor fits them as a model with τ² fixed, so only `rma` is compared. */
 const TWO_STEP = ["DL2", "CA2", "SJ2"] as const;
 const TESTS = ["z", "knha"] as const;
+/** Generalised Q estimators with weights a = 1/v, pooled with a as metafor does: `rma` only. */
+const GENQ_METHODS = ["GENQ", "GENQM"] as const;
 const ANALYSES = ["rma", "subgroup", "metareg", "leave1out", "influence", "cumul"];
 
 interface Case {
@@ -51,6 +53,7 @@ interface Case {
   subgroup: string[];
   mods: number[][];
   analyses: string[];
+  piType?: string;
 }
 
 function makeCases(): Case[] {
@@ -77,6 +80,18 @@ function makeCases(): Case[] {
         const vi = Array.from({ length: k }, () => unif(0.005, 0.3));
         const yi = vi.map((v) => 0.2 + norm() * Math.sqrt(v + 0.05 * rep));
         cases.push({ id: `${method}/${test}/${rep}`, yi, vi, method, test, subgroup: [], mods: [], analyses: ["rma"] });
+      }
+  // GENQ / GENQM (weights 1/v; GENQM and the generalised Q-profile CI need the χ² mixture distribution) and
+  // the prediction-interval types, rma only
+  const PI_TYPES = ["default", "riley", "t", "simple"];
+  for (const method of [...GENQ_METHODS, "REML", "DL"])
+    for (const test of TESTS)
+      for (let rep = 0; rep < 4; rep++) {
+        const k = 3 + 5 * rep;
+        const vi = Array.from({ length: k }, () => unif(0.005, 0.3));
+        const yi = vi.map((v) => 0.2 + norm() * Math.sqrt(v + 0.08 * rep));
+        const piType = PI_TYPES[rep];
+        cases.push({ id: `${method}/${test}/${rep}/${piType}`, yi, vi, method, test, subgroup: [], mods: [], analyses: ["rma"], piType });
       }
   return cases;
 }

@@ -26,4 +26,3 @@ export {
 } from "./metareg.ts";
 export { subgroupAnalysis, type SubgroupResult, type SubgroupRow } from "./subgroup.ts";
 export { influence, leaveOneOut, cumulative, type InfluenceResult, type LeaveOneOutResult } from "./influence.ts";
-export { generalisedQ, genqmTau2, genqTau2CI, weightedChisqUpper } from "./genqm.ts";

@@ -6,7 +6,7 @@
 import { pchisq, pf, pnorm, pt, qnorm, qt } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
 import { checkDesignRank, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
-import { estimateTau2, weightedFit, type Tau2Control, type Tau2Method } from "./tau2.ts";
+import { estimateTau2, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
 import type { Method, TestType } from "./types.ts";
 
 const DBL_EPS = 2.220446049250313e-16;
@@ -127,7 +127,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   let tau2 = 0;
   let tau2_se: number | null = null;
   if (!fixed && !k1) {
-    const est = estimateTau2(yi, vi, method as Tau2Method, opts.control, cols.length ? cols : null);
+    const est = estimateTau2(yi, vi, method as Tau2Method, withDefaultGenqWeights(method, vi, opts.control), cols.length ? cols : null);
     tau2 = est.tau2;
     tau2_se = est.se;
   }

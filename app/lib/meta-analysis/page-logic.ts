@@ -30,8 +30,13 @@ export interface AnalysisOptions {
 /** Cochrane's current guidance (Handbook v6.5 §10.10.4): REML for τ² with the Hartung–Knapp adjustment. */
 export const DEFAULT_OPTIONS: AnalysisOptions = { method: "REML", test: "knha" };
 
-/** Estimators offered on the page, in the order shown. */
-export const METHOD_CHOICES: readonly Method[] = ["REML", "DL", "PM", "ML", "HS", "SJ", "HE", "EB", "EE"];
+/**
+ * Estimators offered on the page, in the order shown. GENQ and GENQM stay engine-only (bench and
+ * API of the pure core): their pooled result is metafor-exact, but metafor refits their
+ * leave-one-out, influence, subgroup and cumulative analyses with the generalised weights, which
+ * the engine does not yet do (docs/methods/tau2-estimators.md).
+ */
+export const METHOD_CHOICES: readonly Method[] = ["REML", "DL", "PM", "ML", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2", "EE"];
 
 export const MIN_STUDIES = 2;
 export const MIN_STUDIES_MESSAGE = "Please select at least 2 studies for meta-analysis";

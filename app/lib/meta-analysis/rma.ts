@@ -2,8 +2,8 @@ import { pchisq, pnorm, pt, qchisq, qnorm, qt, uniroot } from "./distributions.t
 import { isRatioMeasure } from "./escalc.ts";
 import { MetaInputError } from "./errors.ts";
 import { wls } from "./linear.ts";
-import { DEFAULT_TOL, estimateTau2, qGen, weightedFit, type Tau2Control, type Tau2Method } from "./tau2.ts";
-import type { EffectSize, Measure, Method, PooledResult, TestType } from "./types.ts";
+import { DEFAULT_TOL, estimateTau2, qGen, tau2GenQConfidenceInterval, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
+import type { EffectSize, Measure, Method, PiType, PooledResult, TestType } from "./types.ts";
 
 export interface RmaOptions {
   /** Effect measure of the inputs (decides the ratio back-transform). */
@@ -14,8 +14,13 @@ export interface RmaOptions {
   test?: TestType;
   /** Confidence level in percent (default 95). */
   level?: number;
-  /** Convergence settings (metafor control=list(threshold, maxiter, tol)); defaults are metafor's. */
+  /**
+   * Convergence settings (metafor control=list(threshold, maxiter, tol)); defaults are metafor's.
+   * control.weights: the weights a of GENQ/GENQM (default 1/v), also used for pooling as metafor does.
+   */
   control?: Tau2Control;
+  /** Prediction-interval type, metafor predict(pi.type); default "default" (see PiType). */
+  piType?: PiType;
 }
 
 /** Validate an array of effect sizes: finite yi, finite vi > 0, k ≥ minK. */
@@ -128,7 +133,11 @@ export function tau2ProfileLikelihoodCI(
  * - τ² by `method` (see estimateTau2; 0 for EE/FE). Weights w = 1/(v + τ²); μ̂ = Σwy/Σw, Var = 1/Σw.
  * - test "z": z = μ̂/SE, normal p and CI. test "knha": Var multiplied by s² = Σw(y − μ̂)²/(k−1)
  *   (not truncated, Hartung & Knapp 2001), t(k−1) p and CI.
- * - Prediction interval μ̂ ± crit·√(SE² + τ²) (metafor predict.rma; crit as for the CI; = CI when τ² = 0).
+ * - GENQ/GENQM (weights a = control.weights, default 1/v): pooled with a as metafor does,
+ *   μ̂ = Σay/Σa, Var = Σa²(v + τ²)/(Σa)² (knha: times s² of the inverse-variance fit); weights 100·a/Σa;
+ *   τ² CI by the generalised Q-profile method (tau2GenQConfidenceInterval), metafor's default for them.
+ * - Prediction interval μ̂ ± crit·√(SE² + τ²) (metafor predict.rma; crit as for the CI; = CI when τ² = 0);
+ *   opts.piType "riley" | "t" | "simple" as metafor's pi.type (see PiType).
  * - Heterogeneity always with w = 1/v: Q, p = P(χ²(k−1) > Q); EE: I² = max(0, (Q−df)/Q)·100,
  *   H² = Q/df; RE: I² = 100τ²/(ṽ + τ²), H² = 1 + τ²/ṽ with ṽ = (k−1)/(Σw − Σw²/Σw) (Higgins & Thompson 2002).
  * - τ² CI by Q-profile (Viechtbauer 2007), I²/H² CI from its bounds (RE models only); for ML and
@@ -154,16 +163,32 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
     vi[i] = effects[i].vi;
   }
   const fixed = method === "EE" || method === "FE";
-  const est = fixed ? null : estimateTau2(yi, vi, method, opts.control);
+  const genq = method === "GENQ" || method === "GENQM";
+  let control = opts.control;
+  if (genq && !control?.weights) {
+    const a = new Float64Array(k);
+    for (let i = 0; i < k; i++) a[i] = 1 / vi[i];
+    control = { ...control, weights: a };
+  }
+  const est = fixed ? null : estimateTau2(yi, vi, method, control);
   const tau2 = est ? est.tau2 : 0;
 
   const w = new Float64Array(k);
   for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
-  const fit = weightedFit(yi, w);
+  const fitIV = weightedFit(yi, w);
+  let fit = fitIV;
   let vb = 1 / fit.sw;
+  if (genq && control?.weights) {
+    // metafor rma.uni with user weights: β̂ = Σay/Σa, Var = Σa²(v + τ²)/(Σa)²
+    const a = control.weights;
+    fit = weightedFit(yi, a);
+    let sa2m = 0;
+    for (let i = 0; i < k; i++) sa2m += a[i] * a[i] * (vi[i] + tau2);
+    vb = sa2m / (fit.sw * fit.sw);
+  }
   const warnings: string[] = [];
   if (test === "knha") {
-    const s2w = fit.rss <= 2.220446049250313e-16 ? 0 : fit.rss / (k - 1);
+    const s2w = fitIV.rss <= 2.220446049250313e-16 ? 0 : fitIV.rss / (k - 1);
     vb *= s2w;
     if (s2w === 0) {
       warnings.push(
@@ -185,7 +210,20 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   }
   const ci_lb = fit.mu - crit * se;
   const ci_ub = fit.mu + crit * se;
-  const piHalf = crit * Math.sqrt(vb + tau2);
+  const piType = opts.piType ?? "default";
+  let piCrit = crit;
+  let piVb = vb;
+  if (piType === "simple") {
+    piCrit = qnorm((1 - level / 100) / 2, false);
+    piVb = 0;
+  } else if (piType === "riley" || piType === "t") {
+    // metafor 3.8: pi.ddf = ddf − parms + p (riley) or ddf, with ddf = k − p, at least 1; parms counts τ²
+    // unless it is fixed (EE/FE, and DL2/CA2, which metafor fits with the two-step τ² given)
+    const tau2Fixed = fixed || method === "DL2" || method === "CA2";
+    const piDf = Math.max(1, piType === "riley" ? df - (tau2Fixed ? 0 : 1) : df);
+    piCrit = qt((1 - level / 100) / 2, piDf, false);
+  }
+  const piHalf = piCrit * Math.sqrt(piVb + tau2);
   const pi_lb = fit.mu - piHalf;
   const pi_ub = fit.mu + piHalf;
 
@@ -203,14 +241,18 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   let I2_ci: [number, number] | null = null;
   let H2_ci: [number, number] | null = null;
   if (!fixed) {
-    tau2_ci = tau2ConfidenceInterval(yi, vi, tau2, level, DEFAULT_TOL);
+    tau2_ci =
+      genq && control?.weights
+        ? tau2GenQConfidenceInterval(yi, vi, control.weights, tau2, level)
+        : tau2ConfidenceInterval(yi, vi, tau2, level, DEFAULT_TOL);
     I2_ci = [(100 * tau2_ci[0]) / (het.vt + tau2_ci[0]), (100 * tau2_ci[1]) / (het.vt + tau2_ci[1])];
     H2_ci = [1 + tau2_ci[0] / het.vt, 1 + tau2_ci[1] / het.vt];
   }
   const tau2_ci_pl =
     method === "ML" || method === "REML" ? tau2ProfileLikelihoodCI(yi, vi, tau2, method, level, DEFAULT_TOL) : null;
   const weightsPct = new Array<number>(k);
-  for (let i = 0; i < k; i++) weightsPct[i] = (100 * w[i]) / fit.sw;
+  const wPool = genq && control?.weights ? control.weights : w;
+  for (let i = 0; i < k; i++) weightsPct[i] = (100 * wPool[i]) / fit.sw;
   return {
     measure: opts.measure,
     family: "IV",
@@ -312,7 +354,7 @@ export function rmaReg(
   const test = opts.test ?? "z";
   const level = opts.level ?? 95;
   const fixed = opts.method === "EE" || opts.method === "FE";
-  const tau2 = fixed ? 0 : estimateTau2(yi, vi, opts.method as Tau2Method, opts.control, x).tau2;
+  const tau2 = fixed ? 0 : estimateTau2(yi, vi, opts.method as Tau2Method, withDefaultGenqWeights(opts.method, vi, opts.control), x).tau2;
   const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
   const fit = wls(yi, w, x);
   let s2w = 1;

@@ -1,11 +1,11 @@
 import { qchisq, uniroot } from "./distributions.ts";
-import { genqmTau2 } from "./genqm.ts";
+import { pQuadForm, rankOneDowndateEigenvalues, symmetricEigenvalues } from "./quadform.ts";
 import { MetaInputError } from "./errors.ts";
 import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import type { Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
-export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT" | "GENQ" | "GENQM";
+export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT";
 
 /** Convergence settings, as metafor's rma.uni(control = list(...)) defaults. */
 export interface Tau2Control {
@@ -17,7 +17,7 @@ export interface Tau2Control {
   tol?: number;
   /** Starting value of SJ/SJIT/DLIT (metafor control = list(tau2.init)); default: metafor's. */
   tau2Init?: number;
-  /** Weights a_i of the generalised Q estimator GENQ (metafor rma(method = "GENQ", weights)). */
+  /** Weights a_i of the generalised Q estimators GENQ / GENQM (metafor rma(method = "GENQ", weights)). */
   weights?: ArrayLike<number>;
 }
 
@@ -132,7 +132,9 @@ function logLik(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, reml
  * - HSk: Hunter–Schmidt with the k/(k−p) small-sample factor, (k/(k−p)·Q − k)/Σw.
  * - PMM: median-unbiased Paule–Mandel, root of Q(τ²) = χ²₀.₅(k−p).
  * - GENQ: generalised Q with user weights a (control.weights), (Q_a − tr(P_a V))/tr(P_a) (DerSimonian
- *   & Kacker 2007). GENQM: its median-unbiased version (Jackson 2013; see genqm.ts), SE as GENQ's. DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
+ *   & Kacker 2007). GENQM: its median-unbiased version (Jackson, Turner, Rhodes & Viechtbauer 2014),
+ *   the τ² at which Q_a is the median of its distribution Σ λ_j(τ²) χ²₁ (see genqUpperTail), found with
+ *   uniroot on [0, max(100, 10·mad(y)²)]; 0 when Q_a is below the median at τ² = 0. DL2 / CA2: two-step estimators = GENQ with a = 1/(v + τ²_DL) / 1/(v + τ²_HE);
  *   SJ2: Sidik–Jonkman started from τ²_HE (DerSimonian & Kacker 2007; metafor's example
  *   "dersimonian2007").
  *
@@ -243,25 +245,38 @@ export function estimateTau2(
       break;
     }
     case "GENQ":
-    case "GENQM":
     case "DL2":
     case "CA2": {
       let a: ArrayLike<number>;
-      if (method === "GENQ" || method === "GENQM") {
-        if (!control.weights || control.weights.length !== k || Array.from(control.weights).some((x) => !(x > 0) || !Number.isFinite(x))) {
-          throw new MetaInputError("The generalised Q estimator needs one positive weight per study.");
-        }
-        a = control.weights;
+      if (method === "GENQ") {
+        a = genqWeights(control.weights, k);
       } else {
         const first = method === "DL2" ? estimateTau2(yi, vi, "DL", control, x).tau2 : Math.max(0, heRaw());
         a = weights(vi, first);
       }
       const fa = wls(yi, a, x);
       const trP = fa.trP();
-      tau2 =
-        method === "GENQM"
-          ? genqmTau2(yi, vi, a, cols, { tau2Max: Math.max(100, 10 * mad(Array.from(yi)) ** 2), tol, maxiter })
-          : Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
+      tau2 = Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
+      se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
+      break;
+    }
+    case "GENQM": {
+      const a = genqWeights(control.weights, k);
+      const P = genqProjection(a, x);
+      const Q = wls(yi, a, x).rss;
+      const tail = (t: number) => genqUpperTail(t, P, vi, Q, p, a);
+      const tau2Max = Math.max(100, 10 * mad(Array.from(yi)) ** 2);
+      if (tail(0) > 0.5) tau2 = 0;
+      else {
+        if (tail(tau2Max) < 0.5) {
+          throw new MetaInputError(
+            "The median-unbiased generalised Q estimate of the between-study variance is out of range; choose another estimator.",
+          );
+        }
+        tau2 = uniroot((t) => 1 - tail(t) - 0.5, 0, tau2Max, tol, maxiter);
+      }
+      const fa = wls(yi, a, x);
+      const trP = fa.trP();
       se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
       break;
     }
@@ -421,3 +436,122 @@ function sumSquares(w: ArrayLike<number>): number {
   for (let i = 0; i < w.length; i++) s += w[i] * w[i];
   return s;
 }
+
+function genqWeights(w: ArrayLike<number> | undefined, k: number): ArrayLike<number> {
+  if (!w || w.length !== k || Array.from(w).some((x) => !(x > 0) || !Number.isFinite(x))) {
+    throw new MetaInputError("The generalised Q estimator needs one positive weight per study.");
+  }
+  return w;
+}
+
+/**
+ * P_A = A − A X (XᵀAX)⁻¹ XᵀA for weights a (A = diag(a)) and the design X = [1, moderators], as a
+ * k×k array of rows (metafor rma.uni / confint.rma.uni, method GENQ/GENQM).
+ */
+export function genqProjection(a: ArrayLike<number>, x: Moderators = null): number[][] {
+  const k = a.length;
+  const cols = moderatorColumns(x);
+  const fit = wls(new Float64Array(k), a, cols.length > 0 ? cols : null);
+  const p = fit.p;
+  const row = (i: number) => [1, ...cols.map((c) => c[i])];
+  const xs = Array.from({ length: k }, (_, i) => row(i));
+  const ax = xs.map((xi) => {
+    const out = new Array<number>(p).fill(0);
+    for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) out[r] += fit.A[r * p + c] * xi[c];
+    return out;
+  });
+  const P: number[][] = [];
+  for (let i = 0; i < k; i++) {
+    const ri = new Array<number>(k);
+    for (let j = 0; j < k; j++) {
+      let q = 0;
+      for (let r = 0; r < p; r++) q += xs[i][r] * ax[j][r];
+      ri[j] = (i === j ? a[i] : 0) - a[i] * a[j] * q;
+    }
+    P.push(ri);
+  }
+  return P;
+}
+
+/**
+ * P(Q_A > Q) at τ² under the random-effects model: Q_A = yᵀP_A y is distributed as Σ λ_j χ²₁ with
+ * λ the k − p largest eigenvalues of S P_A S, S = diag(√(v + τ²)) (Jackson 2013; metafor .GENQ.func,
+ * which calls CompQuadForm::farebrother; here Imhof's method, see quadform.ts). With the weights a of an
+ * intercept-only model (p = 1) the eigenvalues come from the O(k²) secular equation instead of Jacobi.
+ */
+export function genqUpperTail(
+  tau2: number,
+  P: number[][],
+  vi: ArrayLike<number>,
+  Q: number,
+  p: number,
+  weightsA?: ArrayLike<number>,
+): number {
+  const k = vi.length;
+  if (p === 1 && weightsA) {
+    // intercept only: S P_A S = diag(a(v + τ²)) − s sᵀ/Σa with s_i = a_i √(v_i + τ²) (a_i = P_ii + a_i²/Σa)
+    const a = Array.from(weightsA);
+    let sa = 0;
+    for (const x of a) sa += x;
+    const d = a.map((x, i) => x * (vi[i] + tau2));
+    const z2 = a.map((x, i) => x * x * (vi[i] + tau2));
+    return pQuadForm(Q, rankOneDowndateEigenvalues(d, z2, sa).map((l) => Math.max(0, l)));
+  }
+  const s = Array.from({ length: k }, (_, i) => Math.sqrt(vi[i] + tau2));
+  const sps = P.map((row, i) => row.map((v, j) => s[i] * v * s[j]));
+  const lambda = symmetricEigenvalues(sps).slice(0, k - p);
+  return pQuadForm(Q, lambda.map((l) => Math.max(0, l)));
+}
+
+/**
+ * Generalised Q-profile confidence interval for τ² (Jackson 2013; metafor confint.rma.uni(type = "GENQ"),
+ * the default for GENQ/GENQM): the τ² values at which the observed Q_A = yᵀP_A y is the upper (lower
+ * bound) and lower (upper bound) α/2 quantile of its distribution, found with R's uniroot on
+ * [0, max(100, 10·τ̂²)] at metafor's tolerance; a bound is 0 when Q_A is below the quantile at τ² = 0,
+ * and the upper end of the search range when the root lies beyond it. weights: a_i > 0 per study.
+ */
+export function tau2GenQConfidenceInterval(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  weightsA: ArrayLike<number>,
+  tau2: number,
+  level = 95,
+  x: Moderators = null,
+  tol = DEFAULT_TOL,
+): [number, number] {
+  const k = yi.length;
+  const a = genqWeights(weightsA, k);
+  const cols = moderatorColumns(x);
+  const xm = cols.length > 0 ? cols : null;
+  const p = cols.length + 1;
+  const P = genqProjection(a, xm);
+  const Q = wls(yi, a, xm).rss;
+  const half = (1 - level / 100) / 2;
+  const tau2Min = Math.min(0, tau2);
+  const tau2Max = Math.max(100, 10 * tau2, 10 * tau2Min);
+  const tail = (t: number) => genqUpperTail(t, P, vi, Q, p, a);
+  const atMax = tail(tau2Max);
+  const atMin = tail(tau2Min);
+  let lb = tau2Min;
+  let ub = tau2Min;
+  if (!(atMin > 1 - half)) {
+    ub = atMax < 1 - half ? tau2Max : uniroot((t) => 1 - tail(t) - half, tau2Min, tau2Max, tol, 1000);
+  }
+  if (atMax < half) {
+    lb = tau2Max;
+    ub = tau2Max;
+  } else if (!(atMin > half)) {
+    lb = uniroot((t) => tail(t) - half, tau2Min, tau2Max, tol, 1000);
+  }
+  return [lb, ub];
+}
+
+/**
+ * The control for estimateTau2 with metafor-style default GENQ/GENQM weights a = 1/v filled in when
+ * none are given (the product's convention; the DerSimonian–Laird weights). Other methods: unchanged.
+ */
+export function withDefaultGenqWeights(method: string, vi: ArrayLike<number>, control: Tau2Control | undefined): Tau2Control | undefined {
+  if ((method !== "GENQ" && method !== "GENQM") || control?.weights) return control;
+  return { ...control, weights: Float64Array.from(vi, (v) => 1 / v) };
+}
+

@@ -30,7 +30,20 @@ export type Method =
   /** Two-step DerSimonian–Laird / Cochran ANOVA (GENQ with weights 1/(v + τ²_DL|HE)) and SJ from τ²_HE (DerSimonian & Kacker 2007). */
   | "DL2"
   | "CA2"
-  | "SJ2";
+  | "SJ2"
+  /**
+   * Generalised Q estimator with weights a (DerSimonian & Kacker 2007) and its median-unbiased version
+   * (Jackson et al. 2014); metafor rma(method = "GENQ" | "GENQM", weights). Default a = 1/v.
+   */
+  | "GENQ"
+  | "GENQM";
+
+/**
+ * Prediction-interval critical value, as metafor predict.rma(pi.type) 3.8 (predtype from 5.0): "default"
+ * = the CI's (z, or t(k−p) under knha); "riley" = t(k−p−1) (Riley et al. 2011; Higgins et al. 2009);
+ * "t" = t(k−p); "simple" = z and without SE(μ̂)².
+ */
+export type PiType = "default" | "riley" | "t" | "simple";
 
 /** Pooling families beyond inverse variance (metafor rma.mh / rma.peto). */
 export type PoolingFamily = "IV" | "MH" | "PETO";
