@@ -50,8 +50,9 @@ const GLOBAL_ATTRIBUTES = [
 ];
 const HTML_ATTRIBUTES: Record<string, string[]> = {
   a: ["href", "name", "target", "rel"],
-  // A scrolling region (the forest plot on a narrow screen) is focusable so the keyboard can scroll it.
+  // A scrolling region (a forest plot on a narrow screen) is focusable so the keyboard can scroll it.
   div: ["tabindex"],
+  figure: ["tabindex"],
   img: ["src", "alt", "width", "height"],
   meta: ["charset", "name", "content"],
 };
