@@ -32,7 +32,10 @@
  */
 export {
   buildScreeningCorpus,
+  buildCorpusWith,
   corpusBuilder,
+  DEFAULT_FEATURES,
+  type FeatureOptions,
   serializeScreeningCorpus,
   deserializeScreeningCorpus,
   ScreeningInputError,
@@ -41,7 +44,10 @@ export {
   type ScreeningInput,
 } from "./corpus.ts";
 export {
+  DEFAULT_MODEL,
   rankScreening,
+  type RankOptions,
+  type ScreeningModel,
   type RankResult,
   type RankedRecord,
   type ScreeningLabel,
