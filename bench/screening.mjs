@@ -123,7 +123,8 @@ function runFile(screening, file) {
       runs[c.name].push(metrics(simulate(records, pair, productNext(screening, corpusOf(c), records, rowOf, c, times[c.name])), records));
     }
     const randE = rng(777 + s);
-    elas.push(metrics(simulate(records, pair, (labelled) => elasU4Next(elasFeatures, labelled, randE)), records));
+    const warm = new Map();
+    elas.push(metrics(simulate(records, pair, (labelled) => elasU4Next(elasFeatures, labelled, randE, warm)), records));
     const randC = rng(555 + s);
     classic.push(metrics(simulate(records, pair, (labelled) => classicNext(classicFeatures, labelled, randC)), records));
   });

@@ -113,14 +113,27 @@ function nbCoef(features, rows, y, weights, alpha) {
 /**
  * LinearSVC(C, loss="squared_hinge", tol=1e-4, max_iter=1000) with sample weights: liblinear's
  * dual coordinate descent, rows visited in a random order (`rand`) each pass. Returns {coef, intercept}.
+ * `warm` (optional Map row → dual variable) starts from the previous fit's duals and receives the
+ * new ones: the dual is strictly convex (the squared hinge adds 1/(2C·s) to its diagonal), so the
+ * optimum is the same as from zero, reached in fewer passes (a bench speed-up only).
  */
-export function trainLinearSvc(features, rows, y, weights, C, rand) {
+export function trainLinearSvc(features, rows, y, weights, C, rand, warm) {
   const { v, rowPtr, cols, vals } = features;
   const l = rows.length;
   const w = new Float64Array(v);
   let b = 0;
   const alpha = new Float64Array(l);
   const diag = weights.map((s) => 0.5 / (C * s));
+  if (warm) {
+    rows.forEach((row, k) => {
+      const a = warm.get(row) ?? 0;
+      if (a === 0) return;
+      alpha[k] = a;
+      const d = a * (y[k] ? 1 : -1);
+      for (let p = features.rowPtr[row]; p < features.rowPtr[row + 1]; p++) w[features.cols[p]] += d * features.vals[p];
+      b += d;
+    });
+  }
   const qd = rows.map((row, k) => {
     let sq = 1;
     for (let p = rowPtr[row]; p < rowPtr[row + 1]; p++) sq += vals[p] ** 2;
@@ -153,6 +166,7 @@ export function trainLinearSvc(features, rows, y, weights, C, rand) {
     }
     if (pgMax - pgMin <= 1e-4) break;
   }
+  if (warm) rows.forEach((row, k) => warm.set(row, alpha[k]));
   return { coef: w, intercept: b };
 }
 
@@ -178,10 +192,13 @@ const split = (labelled) => {
   return { rows, y: rows.map((r) => labelled.get(r)) };
 };
 
-/** ELAS u4: the next row. `labelled` maps row → 1 (include) / 0 (exclude); `rand` seeds LinearSVC. */
-export function elasU4Next(features, labelled, rand) {
+/**
+ * ELAS u4: the next row. `labelled` maps row → 1 (include) / 0 (exclude); `rand` seeds LinearSVC;
+ * `warm` (a Map kept across one simulation's steps) warm-starts it.
+ */
+export function elasU4Next(features, labelled, rand, warm) {
   const { rows, y } = split(labelled);
-  const { coef } = trainLinearSvc(features, rows, y, balancedSampleWeights(y, 9.8), 0.11, rand);
+  const { coef } = trainLinearSvc(features, rows, y, balancedSampleWeights(y, 9.8), 0.11, rand, warm);
   return maxQuery(features, labelled, coef);
 }
 

@@ -148,7 +148,16 @@ function scoreRows(corpus: ScreeningCorpus, rows: readonly number[], weights: We
   }
 }
 
-/** Standard deviation of `scores` over `rows` (1 when it is 0 or there are < 2 rows). */
+/** Rows used to estimate a score spread: at most SPREAD_SAMPLE, evenly strided (bounded cost). */
+const SPREAD_SAMPLE = 2000;
+
+function spreadSample(rows: readonly number[]): number[] {
+  if (rows.length <= SPREAD_SAMPLE) return [...rows];
+  const step = rows.length / SPREAD_SAMPLE;
+  return Array.from({ length: SPREAD_SAMPLE }, (_, k) => rows[Math.floor(k * step)]);
+}
+
+/** Population standard deviation of `scores` over `rows` (1 when it is 0 or there are < 2 rows). */
 function spread(scores: Float64Array, rows: readonly number[]): number {
   if (rows.length < 2) return 1;
   let sum = 0;
@@ -162,7 +171,7 @@ function spread(scores: Float64Array, rows: readonly number[]): number {
 /**
  * Model after ≥ 1 include and ≥ 1 exclude, as one weight vector (scores = weights · row; a
  * constant intercept does not change a ranking). "ensemble": each model's weights divided by the
- * standard deviation of its scores over the unlabelled rows, then added — a z-score average, which
+ * standard deviation of its scores over the unlabelled rows (≤ 2,000 of them, strided), then added — a z-score average, which
  * stays linear, so the explanation terms still come from one weight vector.
  */
 function activeModel(
@@ -180,11 +189,12 @@ function activeModel(
   if (model === "svm") return { weights: svm().weights, neutral: 0 };
   const a = nb();
   const b = svm();
+  const sample = spreadSample(unlabelled);
   const scores = new Float64Array(corpus.ids.length);
-  scoreRows(corpus, unlabelled, a.weights, scores);
-  const sa = spread(scores, unlabelled);
-  scoreRows(corpus, unlabelled, b.weights, scores);
-  const sb = spread(scores, unlabelled);
+  scoreRows(corpus, sample, a.weights, scores);
+  const sa = spread(scores, sample);
+  scoreRows(corpus, sample, b.weights, scores);
+  const sb = spread(scores, sample);
   const weights = new Float64Array(a.weights.length);
   for (let j = 0; j < weights.length; j++) weights[j] = a.weights[j] / sa + b.weights[j] / sb;
   return { weights, neutral: a.neutral / sa };
