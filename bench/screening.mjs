@@ -197,8 +197,10 @@ const ours = screening.DEFAULT_MODEL;
 const oursName = CANDIDATES.find((c) => c.model === ours && Object.keys(c.features).length === 0)?.name ?? CANDIDATES[0].name;
 const rows = [];
 for (const file of targets) {
+  const started = performance.now();
   const row = runFile(screening, file);
   rows.push(row);
+  if (!json) console.error(`${row.file}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (json) {
     const o = row.candidates[oursName];
     console.log(

@@ -85,9 +85,9 @@ export function ratioBalancedWeights(labels: Uint8Array, ratio: number): Float64
 export interface SvmOptions {
   /** Inverse regularisation strength (scikit-learn LinearSVC's C). */
   C: number;
-  /** Stop when the projected gradient's range is ≤ tol (liblinear's eps). */
+  /** Stop when the projected gradient's range is ≤ tol (liblinear's eps; default 0.1, liblinear's own default for its dual solvers). */
   tol?: number;
-  /** Passes over the training set at most. */
+  /** Passes over the training set at most (default 100). */
   maxIter?: number;
 }
 
@@ -104,8 +104,8 @@ export interface SvmOptions {
 export function trainLinearSvm(corpus: ScreeningCorpus, set: TrainingSet, options: SvmOptions): LinearModel {
   const { rowPtr, cols, vals } = corpus;
   const l = set.rows.length;
-  const tol = options.tol ?? 1e-3;
-  const maxIter = options.maxIter ?? 200;
+  const tol = options.tol ?? 0.1;
+  const maxIter = options.maxIter ?? 100;
   const w = new Float64Array(corpus.vocab.length);
   let b = 0;
   const alpha = new Float64Array(l);
