@@ -24,7 +24,8 @@
 // Usage: node bench/screening.mjs                 shared reviews: tables, LOO, retrain timing
 //        node bench/screening.mjs --json A.csv …   one JSON line per file (the shared three if none)
 // CSV columns: record_id (or id), title, abstract, label_included (1/0). Env SEEDS (default 5),
-// CANDIDATES (comma-separated names; default all), TIMING=0 skips the 2,000/20,000-record timing.
+// CANDIDATES (comma-separated names; default all), TIMING=0 skips the 2,000/20,000-record timing,
+// REFERENCES=0 skips the ASReview replicas (--json only; for ablation runs).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -40,6 +41,7 @@ const ALL_CANDIDATES = [
   { name: "ensemble", model: "ensemble", features: {} },
   { name: "svm+bigrams", model: "svm", features: { bigrams: true } },
   { name: "ensemble+bigrams", model: "ensemble", features: { bigrams: true } },
+  { name: "nb-plain", model: "nb", features: { titleWeight: 1, sublinearTf: false } },
   { name: "ensemble-plain", model: "ensemble", features: { titleWeight: 1, sublinearTf: false } },
 ];
 const wanted = process.env.CANDIDATES?.split(",").map((s) => s.trim());
@@ -122,6 +124,7 @@ function runFile(screening, file) {
     for (const c of CANDIDATES) {
       runs[c.name].push(metrics(simulate(records, pair, productNext(screening, corpusOf(c), records, rowOf, c, times[c.name])), records));
     }
+    if (process.env.REFERENCES === "0") return;
     const randE = rng(777 + s);
     const warm = new Map();
     elas.push(metrics(simulate(records, pair, (labelled) => elasU4Next(elasFeatures, labelled, randE, warm)), records));
@@ -136,8 +139,8 @@ function runFile(screening, file) {
     candidates: Object.fromEntries(
       CANDIDATES.map((c) => [c.name, { ...average(runs[c.name]), retrainMs: round(median(times[c.name])) }]),
     ),
-    elasU4: average(elas),
-    classic: average(classic),
+    elasU4: elas.length ? average(elas) : null,
+    classic: classic.length ? average(classic) : null,
   };
 }
 

@@ -47,7 +47,7 @@ export interface RankOptions {
  * both models' standardised scores.
  */
 export type ScreeningModel = "nb" | "svm" | "ensemble";
-export const DEFAULT_MODEL: ScreeningModel = "nb";
+export const DEFAULT_MODEL: ScreeningModel = "ensemble";
 /** ELAS u4's SVM regularisation and include:exclude weight ratio (ASReview 2, asreview/models/models.py). */
 export const SVM_C = 0.11;
 export const SVM_BALANCE_RATIO = 9.8;
