@@ -237,7 +237,8 @@ function decisionSequence(
  * - "prior" mode (until ≥ 1 include and ≥ 1 exclude): cosine similarity of each record to the
  *   question and the inclusion criteria (lines starting "Exclude…", "No…", "Not…" are ignored)
  *   plus the records included so far; with only exclusions and no prior, dissimilarity to them.
- * - "active" mode: class-balanced Naive Bayes trained on all labels (retrained on every call).
+ * - "active" mode: `options.model` (default DEFAULT_MODEL, the NB + SVM ensemble) trained on all
+ *   labels (retrained on every call).
  * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
  * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
  * estimate (null in prior mode) and the stopping criterion (`stopping`: records of the corpus
