@@ -146,7 +146,7 @@ function runFile(screening, file) {
 }
 
 /** Leave-one-review-out: per held-out review, the candidate best on the others (mean WSS@95). */
-function leaveOneOut(rows) {
+function leaveOneOut(rows, oursName) {
   return rows.map((held) => {
     const others = rows.filter((r) => r !== held);
     const score = (name) => mean(others.map((r) => r.candidates[name].wss95));
@@ -157,8 +157,9 @@ function leaveOneOut(rows) {
       tunedWss95: round(score(chosen)),
       heldOutWss95: held.candidates[chosen].wss95,
       previousWss95: held.candidates.nb?.wss95,
-      elasU4Wss95: held.elasU4.wss95,
-      classicWss95: held.classic.wss95,
+      oursWss95: held.candidates[oursName]?.wss95,
+      elasU4Wss95: held.elasU4?.wss95,
+      classicWss95: held.classic?.wss95,
     };
   });
 }
@@ -271,10 +272,11 @@ if (!json && rows.length) {
   );
   if (rows.length > 1) {
     console.log("\nLeave-one-review-out (candidate chosen on the other reviews by mean WSS@95, scored on the held-out one)");
-    for (const l of leaveOneOut(rows)) {
+    for (const l of leaveOneOut(rows, oursName)) {
       console.log(
         `held out ${l.heldOut.padEnd(20)} chosen ${l.chosen.padEnd(17)} (${f1(l.tunedWss95)} on the others)  held-out WSS@95 ${f1(l.heldOutWss95)}` +
-          `  vs nb ${l.previousWss95 === undefined ? "–" : f1(l.previousWss95)}, ELAS u4 ${f1(l.elasU4Wss95)}, classic ${f1(l.classicWss95)}`,
+          `  vs ours (${oursName}) ${l.oursWss95 === undefined ? "–" : f1(l.oursWss95)}, nb ${l.previousWss95 === undefined ? "–" : f1(l.previousWss95)},` +
+          ` ELAS u4 ${l.elasU4Wss95 === undefined ? "–" : f1(l.elasU4Wss95)}, classic ${l.classicWss95 === undefined ? "–" : f1(l.classicWss95)}`,
       );
     }
   }
