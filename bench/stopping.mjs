@@ -15,13 +15,15 @@
 //
 // Usage: node bench/stopping.mjs [--json OUT.json] [FILE.csv …]   (the three shared reviews if no file)
 // CSV columns: record_id (or id), title, abstract, label_included (1/0). Env RUNS (default 20, ≥ 20
-// for the contract).
+// for the contract), FIRST_RUN (default 0: the first seed, to split one file's runs across processes).
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_FILES, loadScreening, priorPairs, readDataset } from "./lib/screening-data.mjs";
 
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 20));
+/** First seed (default 0): FIRST_RUN=10 RUNS=10 runs seeds 10–19, so one file's runs can be split across processes. */
+const FIRST_RUN = Math.max(0, Number(process.env.FIRST_RUN ?? 0));
 const RECALL_TARGET = 0.95;
 const CONFIDENCE = 0.95;
 
@@ -73,7 +75,9 @@ for (const file of targets) {
   const records = readDataset(file);
   const corpus = screening.buildScreeningCorpus(records.map(({ id, title, abstract }) => ({ id, title, abstract })));
   const started = performance.now();
-  const runs = priorPairs(records, RUNS).map((pair) => simulate(screening, corpus, records, pair));
+  const runs = priorPairs(records, FIRST_RUN + RUNS)
+    .slice(FIRST_RUN)
+    .map((pair) => simulate(screening, corpus, records, pair));
   const seconds = (performance.now() - started) / 1000;
   results.push({ file: path.basename(file), runs });
   const ok = runs.filter((r) => r.recallAtStop >= RECALL_TARGET).length;

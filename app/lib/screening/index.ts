@@ -12,14 +12,18 @@
  * serialised corpus).
  *
  * Design: ASReview's proven active-learning cycle (van de Schoot et al. 2021, Nat Mach Intell
- * 3:125; TF-IDF features, class-balanced multinomial Naive Bayes with α = 3.822, "max" query:
- * the record most likely to be relevant comes next, retrain after every decision), with a feature
- * set that beats it on every benchmark dataset (bench/screening.mjs; the README's "Screening
- * prioritisation" section has the figures and the ablations):
- * - sublinear term frequency (1 + ln tf) instead of raw counts;
- * - title and keyword tokens weighted ×2 relative to the abstract;
- * - terms in > 95 % of records dropped (the corpus's own stop words, ASReview ELAS u4's max_df);
- * - Unicode tokens with accents folded, hyphenated names kept whole, pure numbers dropped.
+ * 3:125: TF-IDF features, "max" query — the record most likely to be relevant comes next —
+ * retrain after every decision) with an ensemble of its two default classifiers (ADR 0031;
+ * bench/screening.mjs has the figures, the ASReview replicas and the leave-one-review-out table):
+ * - class-balanced multinomial Naive Bayes, α = 3.822 (ASReview's classic default);
+ * - a linear SVM with ASReview ELAS u4's settings (squared hinge, C = 0.11, includes weighted 9.8×
+ *   the excludes in total), trained by dual coordinate descent (models.ts);
+ * - the ranking score is the sum of both models' scores, each divided by its standard deviation
+ *   over the unscreened records (a z-score average with no fitted weight); rankScreening's
+ *   `model` option runs either model alone for the benchmark's ablations.
+ * Features (corpus.ts): unigrams with sublinear term frequency (1 + ln tf), title and keyword
+ * tokens ×2, terms in > 95 % of records dropped, Unicode tokens with accents folded, hyphenated
+ * names kept whole, pure numbers dropped.
  * Before the first include and first exclude ("prior" mode) records are ranked by cosine
  * similarity to the review question and inclusion criteria plus any included records. The
  * stopping aid is the hypergeometric test of Callaghan & Müller-Hansen 2020 on the ranked tail of
@@ -32,7 +36,10 @@
  */
 export {
   buildScreeningCorpus,
+  buildCorpusWith,
   corpusBuilder,
+  DEFAULT_FEATURES,
+  type FeatureOptions,
   serializeScreeningCorpus,
   deserializeScreeningCorpus,
   ScreeningInputError,
@@ -41,7 +48,10 @@ export {
   type ScreeningInput,
 } from "./corpus.ts";
 export {
+  DEFAULT_MODEL,
   rankScreening,
+  type RankOptions,
+  type ScreeningModel,
   type RankResult,
   type RankedRecord,
   type ScreeningLabel,

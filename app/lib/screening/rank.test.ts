@@ -140,4 +140,31 @@ describe("rankScreening, active mode", () => {
     expect(result.stopping).toMatchObject({ recallTarget: 0.5, confidence: 0.9, screened: 3, relevantFound: 1, reached: false });
     expect(result.stopping.pValue).toBeCloseTo(7 / 12, 12);
   });
+
+  it("ranks with each model; the default ensemble adds the NB and SVM scores, each divided by its spread", () => {
+    const two = new Map<string, ScreeningLabel>([
+      ["r1", "include"],
+      ["r3", "include"],
+      ["r7", "exclude"],
+      ["r8", "exclude"],
+    ]);
+    const by = (model: "nb" | "svm" | "ensemble") => rankScreening(corpus, two, undefined, undefined, { model }).ranked;
+    for (const model of ["nb", "svm", "ensemble"] as const) {
+      expect(by(model).slice(0, 3).map((r) => topic(r.id))).toEqual(Array(3).fill("statin"));
+    }
+    expect(rankScreening(corpus, two).ranked).toEqual(by("ensemble"));
+    // The ensemble score is the z-score sum: (nb − mean)/sd + (svm − mean)/sd, up to a constant.
+    const z = (ranked: { id: string; score: number }[]) => {
+      const xs = ranked.map((r) => r.score);
+      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+      return new Map(ranked.map((r) => [r.id, (r.score - m) / sd]));
+    };
+    const nb = z(by("nb"));
+    const svm = z(by("svm"));
+    const ens = z(by("ensemble"));
+    const sum = new Map([...nb].map(([id, v]) => [id, v + svm.get(id)!]));
+    const zs = z([...sum].map(([id, score]) => ({ id, score })));
+    for (const [id, v] of ens) expect(v).toBeCloseTo(zs.get(id)!, 9);
+  });
 });

@@ -2,7 +2,7 @@
  * Ranking of the unscreened records (see index.ts for the design and its sources).
  */
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
-import { balancedWeights, trainNaiveBayes, type TrainingSet } from "./models.ts";
+import { balancedWeights, ratioBalancedWeights, trainLinearSvm, trainNaiveBayes, type TrainingSet } from "./models.ts";
 import { estimateRelevantRemaining, stoppingCriterion, type StoppingCriterion, type StoppingOptions, trailingExclusions } from "./stopping.ts";
 import { explanationTerms } from "./evidence-terms.ts";
 
@@ -37,7 +37,20 @@ export interface RankOptions {
   estimate?: boolean;
   /** Return only the best `limit` records (default: all), selected without sorting the rest. */
   limit?: number;
+  /** Active-mode classifier (default DEFAULT_MODEL); the others exist for the benchmark's ablations. */
+  model?: ScreeningModel;
 }
+
+/**
+ * Active-mode classifiers: "nb" class-balanced multinomial Naive Bayes; "svm" linear SVM with
+ * ASReview ELAS u4's settings (C 0.11, squared hinge, Balanced ratio 9.8); "ensemble" the sum of
+ * both models' standardised scores.
+ */
+export type ScreeningModel = "nb" | "svm" | "ensemble";
+export const DEFAULT_MODEL: ScreeningModel = "ensemble";
+/** ELAS u4's SVM regularisation and include:exclude weight ratio (ASReview 2, asreview/models/models.py). */
+export const SVM_C = 0.11;
+export const SVM_BALANCE_RATIO = 9.8;
 
 /** Naive Bayes smoothing (ASReview's default, Ferdinands et al. 2023). */
 export const NB_ALPHA = 3.822;
@@ -125,10 +138,66 @@ function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: num
   return weights;
 }
 
-/** Model after ≥ 1 include and ≥ 1 exclude: class-balanced multinomial Naive Bayes. */
-function activeModel(corpus: ScreeningCorpus, set: TrainingSet): { weights: WeightVector; neutral: number } {
-  const model = trainNaiveBayes(corpus, set, NB_ALPHA);
-  return { weights: model.weights, neutral: model.neutral };
+/** Scores of `rows` under `weights` (sparse dot products). */
+function scoreRows(corpus: ScreeningCorpus, rows: readonly number[], weights: WeightVector, out: Float64Array): void {
+  const { rowPtr, cols, vals } = corpus;
+  for (const i of rows) {
+    let s = 0;
+    for (let p = rowPtr[i], end = rowPtr[i + 1]; p < end; p++) s += weights[cols[p]] * vals[p];
+    out[i] = s;
+  }
+}
+
+/** Rows used to estimate a score spread: at most SPREAD_SAMPLE, evenly strided (bounded cost). */
+const SPREAD_SAMPLE = 2000;
+
+function spreadSample(rows: readonly number[]): number[] {
+  if (rows.length <= SPREAD_SAMPLE) return [...rows];
+  const step = rows.length / SPREAD_SAMPLE;
+  return Array.from({ length: SPREAD_SAMPLE }, (_, k) => rows[Math.floor(k * step)]);
+}
+
+/** Population standard deviation of `scores` over `rows` (1 when it is 0 or there are < 2 rows). */
+function spread(scores: Float64Array, rows: readonly number[]): number {
+  if (rows.length < 2) return 1;
+  let sum = 0;
+  for (const i of rows) sum += scores[i];
+  const mean = sum / rows.length;
+  let sq = 0;
+  for (const i of rows) sq += (scores[i] - mean) ** 2;
+  return Math.sqrt(sq / rows.length) || 1;
+}
+
+/**
+ * Model after ≥ 1 include and ≥ 1 exclude, as one weight vector (scores = weights · row; a
+ * constant intercept does not change a ranking). "ensemble": each model's weights divided by the
+ * standard deviation of its scores over the unlabelled rows (≤ 2,000 of them, strided), then added — a z-score average, which
+ * stays linear, so the explanation terms still come from one weight vector.
+ */
+function activeModel(
+  corpus: ScreeningCorpus,
+  set: TrainingSet,
+  model: ScreeningModel,
+  unlabelled: readonly number[],
+): { weights: WeightVector; neutral: number } {
+  const nb = () => trainNaiveBayes(corpus, { ...set, sampleWeights: balancedWeights(set.labels) }, NB_ALPHA);
+  const svm = () => trainLinearSvm(corpus, { ...set, sampleWeights: ratioBalancedWeights(set.labels, SVM_BALANCE_RATIO) }, { C: SVM_C });
+  if (model === "nb") {
+    const m = nb();
+    return { weights: m.weights, neutral: m.neutral };
+  }
+  if (model === "svm") return { weights: svm().weights, neutral: 0 };
+  const a = nb();
+  const b = svm();
+  const sample = spreadSample(unlabelled);
+  const scores = new Float64Array(corpus.ids.length);
+  scoreRows(corpus, sample, a.weights, scores);
+  const sa = spread(scores, sample);
+  scoreRows(corpus, sample, b.weights, scores);
+  const sb = spread(scores, sample);
+  const weights = new Float64Array(a.weights.length);
+  for (let j = 0; j < weights.length; j++) weights[j] = a.weights[j] / sa + b.weights[j] / sb;
+  return { weights, neutral: a.neutral / sa };
 }
 
 /**
@@ -168,7 +237,8 @@ function decisionSequence(
  * - "prior" mode (until ≥ 1 include and ≥ 1 exclude): cosine similarity of each record to the
  *   question and the inclusion criteria (lines starting "Exclude…", "No…", "Not…" are ignored)
  *   plus the records included so far; with only exclusions and no prior, dissimilarity to them.
- * - "active" mode: class-balanced Naive Bayes trained on all labels (retrained on every call).
+ * - "active" mode: `options.model` (default DEFAULT_MODEL, the NB + SVM ensemble) trained on all
+ *   labels (retrained on every call).
  * `labels` ids unknown to the corpus are ignored. `order` lists labelled ids in decision order
  * (defaults to `labels`' insertion order) for the run of consecutive exclusions and the stopping
  * estimate (null in prior mode) and the stopping criterion (`stopping`: records of the corpus
@@ -203,18 +273,14 @@ export function rankScreening(
     const rows = [...includes, ...excludes];
     const y = new Uint8Array(rows.length);
     y.fill(1, 0, includes.length);
-    ({ weights, neutral } = activeModel(corpus, { rows, labels: y, sampleWeights: balancedWeights(y) }));
+    const set = { rows, labels: y, sampleWeights: new Float64Array(rows.length).fill(1) };
+    ({ weights, neutral } = activeModel(corpus, set, options.model ?? DEFAULT_MODEL, unlabelled));
   } else {
     weights = priorWeights(corpus, includes, excludes, prior);
   }
 
   const scores = new Float64Array(corpus.ids.length);
-  const { rowPtr, cols, vals } = corpus;
-  for (const i of unlabelled) {
-    let s = 0;
-    for (let p = rowPtr[i], end = rowPtr[i + 1]; p < end; p++) s += weights[cols[p]] * vals[p];
-    scores[i] = s;
-  }
+  scoreRows(corpus, unlabelled, weights, scores);
   const better = (a: number, b: number) => scores[b] - scores[a] || a - b;
   const limit = options.limit ?? Infinity;
   const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, scores, limit, better);
