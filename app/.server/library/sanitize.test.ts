@@ -247,7 +247,8 @@ describe("sanitizeReportHtml", () => {
     expect(after.elements).toEqual(before.elements);
     expect(after.styles).toEqual(before.styles);
     expect(after.text).toBe(before.text);
-    expect(after.elements.filter((e) => e.startsWith("svg:svg")).length).toBe(3);
+    // Forest, funnel, PRISMA, Baujat and cumulative forest plots.
+    expect(after.elements.filter((e) => e.startsWith("svg:svg")).length).toBe(5);
     expect(dangers(out)).toEqual([]);
   });
 });
