@@ -98,12 +98,13 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * The characteristics table of the review's studies included at full text (duplicates left out;
  * at most the first 100, in import order), with each cell's value (latest edit, else the rules'
  * value with its quote), and the audit trail oldest first. Counted against the user's hourly
- * extraction limit (the texts are read).
+ * extraction limit (the texts are read), unless `countRead` is false — the review's JSON export,
+ * which has its own limit and must not fail on this one.
  * @throws AppError 404 REVIEW_NOT_FOUND; 429 RATE_LIMITED.
  */
-export async function getCharacteristics(app: CharacteristicsApp, target: Target): Promise<CharacteristicsTable> {
+export async function getCharacteristics(app: CharacteristicsApp, target: Target, { countRead = true }: { countRead?: boolean } = {}): Promise<CharacteristicsTable> {
   const review = await requireReview(app, target, "read");
-  await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
+  if (countRead) await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const [records, [total], columns, edits] = await Promise.all([
     app.db.select().from(reviewRecords).where(included(review.id)).orderBy(asc(reviewRecords.id)).limit(MAX_EXTRACTED_STUDIES),
     app.db.select({ n: count() }).from(reviewRecords).where(included(review.id)),

@@ -144,6 +144,13 @@ describe("characteristics of included studies", () => {
     expect(lines[1]).toContain("Zelmoxan versus placebo in sepsis: a randomised trial,2020,RCT,Spain");
     expect(await errorOf(await call("GET", `${path}?format=xml`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
+    // The review's JSON export carries the same table, with the reviewer's column, edits and audit trail.
+    const whole = JSON.parse(await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie: owner.cookie })).text()) as { characteristics: CharacteristicsTable };
+    expect(whole.characteristics.columns.map((c) => c.name)).toContain("Dose");
+    expect(whole.characteristics.studies[0]!.values.randomised).toEqual({ value: "200", quote: null, edited: true });
+    expect(whole.characteristics.studies[0]!.values.country).toMatchObject({ value: "Spain", edited: false });
+    expect(whole.characteristics.audit).toEqual(after.audit);
+
     // Removing a column keeps its edits in the audit table.
     expect((await call("DELETE", `${path}/columns/${column.key.slice(1)}`, { cookie: owner.cookie })).status).toBe(204);
     expect(await errorOf(await call("DELETE", `${path}/columns/${column.key.slice(1)}`, { cookie: owner.cookie }))).toEqual({ status: 404, error: "COLUMN_NOT_FOUND" });

@@ -12,8 +12,10 @@ import { reviewDecisions, reviewRecords, reviewResolutions, type ReviewRecordRow
 import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
 import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import type { AppServices } from "../context";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { listGradeSettings } from "../risk-of-bias/grade-settings";
+import { getCharacteristics } from "./characteristics";
 import { dualExtractionAudit, type DualExtractionAuditRow } from "./dual-extraction";
 import { reviewPrisma } from "./prisma";
 import { reviewPrismaChecklist } from "./prisma-checklist";
@@ -160,7 +162,7 @@ export function dualExtractionToCsv(rows: readonly DualExtractionAuditRow[]): st
 const CSV_COLUMNS = ["Outcome", "Record ID", "Title", "Arm", "Field", "Reviewer 1", "Value 1", "Submitted 1", "Reviewer 2", "Value 2", "Submitted 2", "Differs", "Consensus", "Consensus by", "Consensus at", "Earlier consensus values"];
 
 export async function exportReview(
-  app: ReviewsApp,
+  app: ReviewsApp & Pick<AppServices, "env" | "fetch">,
   { userId, reviewId, format, now }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const review = await getReview(app, { userId, reviewId });
@@ -179,7 +181,7 @@ export async function exportReview(
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction, characteristics] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -210,6 +212,7 @@ export async function exportReview(
     reviewPrismaChecklist(app, { userId, reviewId: review.id }),
     listGradeSettings(app, { userId, reviewId: review.id }),
     dualExtractionAudit(app, review.id),
+    getCharacteristics(app, { userId, reviewId: review.id }, { countRead: false }),
   ]);
   // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
   const voters = new Map<string, Set<string>>();
@@ -233,6 +236,7 @@ export async function exportReview(
       agreement,
       prismaChecklist,
       dualExtraction,
+      characteristics,
     },
     null,
     2,

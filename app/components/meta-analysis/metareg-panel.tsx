@@ -1,8 +1,9 @@
 import { BubblePlot } from "./exploration-plots";
 import { fmt, fmtPct, pText } from "~/lib/meta-analysis/display";
+import { formatCount } from "~/lib/format";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
 import { bubbleFit } from "~/lib/meta-analysis/plot-data";
-import { type ExploredAnalysis, exploreMetaRegression, type ModeratorColumn } from "~/lib/meta-analysis/explore";
+import { type ExploredAnalysis, exploreMetaRegression, type ModeratorColumn, PERMUTATION_SETTINGS, PERMUTATION_TEST } from "~/lib/meta-analysis/explore";
 
 /** The bubble plot of a meta-regression on one numeric moderator (metafor regplot); nothing when it cannot be fitted. */
 function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorColumn }) {
@@ -27,7 +28,8 @@ function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorCol
  * Meta-regression of one outcome's analysis on the moderators the reviewer ticks (page: checkboxes
  * via `onChange`; report: the chosen ones only, nothing when none): coefficients on the analysis
  * scale with SE, 95% CI and p, the omnibus test QM (χ² or, with Hartung–Knapp, F), residual
- * heterogeneity QE, residual τ² and the pseudo-R² (metafor's definitions).
+ * heterogeneity QE, residual τ² and the pseudo-R² (metafor's definitions); and, when the
+ * selection holds PERMUTATION_TEST (off by default), metafor permutest's permutation p-values.
  */
 export function MetaRegressionPanel({
   a,
@@ -42,7 +44,8 @@ export function MetaRegressionPanel({
 }) {
   const chosen = choices.filter((c) => selected.includes(c.key));
   if (!onChange && chosen.length === 0) return null;
-  const view = chosen.length > 0 ? exploreMetaRegression(a, chosen) : null;
+  const permutation = selected.includes(PERMUTATION_TEST);
+  const view = chosen.length > 0 ? exploreMetaRegression(a, chosen, { permutation }) : null;
   const r = view?.result ?? null;
   return (
     <section data-testid="meta-regression" aria-label="Meta-regression" className="metareg space-y-3">
@@ -66,6 +69,19 @@ export function MetaRegressionPanel({
             ))}
           </fieldset>
         ))}
+      {onChange && chosen.length > 0 && (
+        <label className="flex items-center gap-1 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            data-testid="permutation-test"
+            checked={permutation}
+            onChange={(e) => onChange(e.target.checked ? [...selected, PERMUTATION_TEST] : selected.filter((k) => k !== PERMUTATION_TEST))}
+          />
+          <span>
+            Permutation test ({formatCount(PERMUTATION_SETTINGS.iterations)} permutations, seed {PERMUTATION_SETTINGS.seed}; metafor permutest)
+          </span>
+        </label>
+      )}
       {view?.error && (
         <p role="alert" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">
           The meta-regression could not be computed: {view.error}
@@ -81,7 +97,12 @@ export function MetaRegressionPanel({
                 <th scope="col" className="py-1 pr-3">Estimate</th>
                 <th scope="col" className="py-1 pr-3">SE</th>
                 <th scope="col" className="py-1 pr-3">95% CI</th>
-                <th scope="col" className="py-1">p</th>
+                <th scope="col" className={r.permutation ? "py-1 pr-3" : "py-1"}>p</th>
+                {r.permutation && (
+                  <th scope="col" className="py-1">
+                    Permutation p
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -91,7 +112,8 @@ export function MetaRegressionPanel({
                   <td className="py-1 pr-3 tabular-nums">{fmt(r.b[j], 4)}</td>
                   <td className="py-1 pr-3 tabular-nums">{fmt(r.se[j], 4)}</td>
                   <td className="py-1 pr-3 tabular-nums">{`${fmt(r.ci_lb[j], 4)} to ${fmt(r.ci_ub[j], 4)}`}</td>
-                  <td className="py-1 tabular-nums">{pText(r.pval[j])}</td>
+                  <td className={r.permutation ? "py-1 pr-3 tabular-nums" : "py-1 tabular-nums"}>{pText(r.pval[j])}</td>
+                  {r.permutation && <td className="py-1 tabular-nums">{pText(r.permutation.pval[j])}</td>}
                 </tr>
               ))}
             </tbody>
@@ -101,6 +123,12 @@ export function MetaRegressionPanel({
               `Residual heterogeneity: QE(df = ${r.QEdf}) = ${fmt(r.QE)}, ${pText(r.QEp)}; residual τ² = ${fmt(r.tau2, 4)}, I² = ${fmtPct(r.I2)}` +
               (r.R2 !== null ? `; R² = ${fmtPct(r.R2)} of the heterogeneity accounted for.` : ".")}
           </p>
+          {r.permutation && (
+            <p data-testid="permutation-result" className="text-sm text-slate-800">
+              {`Permutation test (${formatCount(r.permutation.iterations)} permutations, seed ${r.permutation.seed}): test of moderators ${pText(r.permutation.QMp)}. ` +
+                "Permutation p-values guard against the too-small p-values of meta-regression with few studies (Higgins & Thompson 2004)."}
+            </p>
+          )}
           <p className="text-sm text-slate-600">
             Meta-regression is observational and needs many studies (about 10 per moderator) to be informative.
           </p>

@@ -5,7 +5,7 @@
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { exploreMetaRegression, exploreSubgroups, moderatorChoices, NOT_REPORTED, subgroupColumns, subgroupTestText } from "~/lib/meta-analysis/explore";
+import { exploreMetaRegression, exploreSubgroups, moderatorChoices, NOT_REPORTED, PERMUTATION_TEST, subgroupColumns, subgroupTestText } from "~/lib/meta-analysis/explore";
 import { metaRegression } from "~/lib/meta-analysis/metareg";
 import { subgroupAnalysis } from "~/lib/meta-analysis/subgroup";
 import { influence } from "~/lib/meta-analysis/influence";
@@ -104,6 +104,26 @@ describe("meta-regression in the product", () => {
     expect(html).not.toContain("NaN");
     // nothing in the report when no moderator was chosen
     expect(renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={[]} />)).toBe("");
+  });
+  it("adds metafor's permutation test only when the reviewer asks for it, with the engine's seeded p-values", () => {
+    const m = moderatorChoices(analysis, rows).filter((c) => c.key === "totalN");
+    const n = rows.map((r) => r.totalN!);
+    const yi = analysis.effects.map((e) => e.yi);
+    const vi = analysis.effects.map((e) => e.vi);
+    const direct = metaRegression(yi, vi, [n], { method: analysis.method, test: analysis.test, permutation: { iterations: 1000, seed: 1 } });
+    const view = exploreMetaRegression(analysis, m, { permutation: true });
+    expect(view.result!.permutation).toEqual(direct.permutation);
+    expect(exploreMetaRegression(analysis, m).result!.permutation).toBeNull();
+
+    const off = renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={["totalN"]} onChange={() => {}} />);
+    expect(off).toContain('data-testid="permutation-test"');
+    expect(off).not.toContain("Permutation p");
+    const on = renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={["totalN", PERMUTATION_TEST]} />);
+    expect(on).toContain("Permutation p</th>");
+    const qmp = direct.permutation!.QMp;
+    expect(on).toContain(`Permutation test (1,000 permutations, seed 1): test of moderators ${qmp < 0.001 ? "p &lt; 0.001" : `p = ${qmp.toFixed(3)}`}.`);
+    // the permutation choice alone is not a moderator: nothing is fitted or shown in the report
+    expect(renderToStaticMarkup(<MetaRegressionPanel a={analysis} choices={m} selected={[PERMUTATION_TEST]} />)).toBe("");
   });
   it("says why when the model cannot be fitted (too many moderators for the studies)", () => {
     const four = { ...analysis, effects: analysis.effects.slice(0, 4) };

@@ -170,10 +170,26 @@ export interface MetaRegressionView {
 }
 
 /**
- * Meta-regression of the analysis's effects on the chosen moderators (numeric as is, categorical
- * dummy-coded against their first level), with the analysis's estimator and test.
+ * The key that, in a meta-regression's selection (moderator keys chosen on the page and carried to
+ * the report), asks for metafor's permutation test (permutest: 1,000 permutations, seed 1). Off
+ * unless the reviewer ticks it; never a moderator column's key (those are data-table columns).
  */
-export function exploreMetaRegression(a: Pick<OutcomeAnalysis, "effects" | "method" | "test">, moderators: ModeratorColumn[]): MetaRegressionView {
+export const PERMUTATION_TEST = "permutest";
+
+/** Permutations and seed of the product's permutation test (metafor permutest's default count). */
+export const PERMUTATION_SETTINGS = { iterations: 1000, seed: 1 } as const;
+
+/**
+ * Meta-regression of the analysis's effects on the chosen moderators (numeric as is, categorical
+ * dummy-coded against their first level), with the analysis's estimator and test; with
+ * `permutation`, also metafor's permutation p-values (PERMUTATION_SETTINGS, seeded: the same
+ * numbers on the page and in the report).
+ */
+export function exploreMetaRegression(
+  a: Pick<OutcomeAnalysis, "effects" | "method" | "test">,
+  moderators: ModeratorColumn[],
+  { permutation = false }: { permutation?: boolean } = {},
+): MetaRegressionView {
   const yi = a.effects.map((e) => e.yi);
   const vi = a.effects.map((e) => e.vi);
   const cols: number[][] = [];
@@ -191,7 +207,7 @@ export function exploreMetaRegression(a: Pick<OutcomeAnalysis, "effects" | "meth
     }
   }
   try {
-    const result = metaRegression(yi, vi, cols, { method: a.method, test: a.test, names });
+    const result = metaRegression(yi, vi, cols, { method: a.method, test: a.test, names, ...(permutation ? { permutation: PERMUTATION_SETTINGS } : {}) });
     return { moderators, result, error: null };
   } catch (e) {
     if (!(e instanceof MetaInputError)) throw e;
