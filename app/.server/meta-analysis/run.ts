@@ -40,7 +40,7 @@ import type {
   TrimFillResult,
   UnpooledOutcome,
 } from "~/lib/meta-analysis/types";
-import { outcomeCertainty, type GradeOptions, type SofOptions } from "~/lib/meta-analysis/certainty";
+import { MIN_K_SMALL_STUDY_TESTS, outcomeCertainty, type GradeOptions, type SofOptions } from "~/lib/meta-analysis/certainty";
 import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
@@ -83,8 +83,7 @@ export interface PrismaInput {
 
 export const DEFAULT_METHOD: Method = "REML";
 export const DEFAULT_TEST: TestType = "knha";
-/** Fewest studies for Egger's, Begg's, trim-and-fill and leave-one-out. */
-export const MIN_K_SMALL_STUDY_TESTS = 3;
+export { MIN_K_SMALL_STUDY_TESTS };
 
 /** I² (%) above which a pooled result of few studies gets a warning (Cochrane Handbook 10.10.2: 75–100% "considerable"). */
 export const HIGH_I2 = 75;

@@ -5,9 +5,10 @@
  * review's Analysis tab, so both give the same table for the same data and settings. Methods:
  * {@link gradeAnalysis} and {@link summaryOfFindings}.
  */
+import { regtest } from "./bias";
 import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
 import { summaryOfFindings } from "./summary-of-findings";
-import type { EggerTest, ExtractedStudyData, GradeAssessment, Measure, PooledResult, SummaryOfFindings } from "./types";
+import type { EffectSize, EggerTest, ExtractedStudyData, GradeAssessment, Measure, Method, PooledResult, SummaryOfFindings, TestType } from "./types";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 
@@ -35,6 +36,24 @@ export interface SofOptions {
 }
 
 const RATIO: readonly Measure[] = ["RR", "OR", "ROM"];
+
+/** Fewest studies for Egger's and Begg's tests, trim and fill and leave-one-out (the job's rule). */
+export const MIN_K_SMALL_STUDY_TESTS = 3;
+
+/**
+ * Egger's regression test (metafor regtest) as GRADE's publication-bias input, under the job's
+ * rules: null with fewer than {@link MIN_K_SMALL_STUDY_TESTS} studies, when every effect size is
+ * identical, or when the test throws or gives a non-finite number.
+ */
+export function eggerForGrade(effects: readonly EffectSize[], options: { measure: Measure; method: Method; test: TestType }): EggerTest | null {
+  if (effects.length < MIN_K_SMALL_STUDY_TESTS || effects.every((e) => e.yi === effects[0]!.yi)) return null;
+  try {
+    const egger = regtest([...effects], options);
+    return Object.values(egger).every((v) => typeof v !== "number" || Number.isFinite(v)) ? egger : null;
+  } catch {
+    return null;
+  }
+}
 
 /** What {@link outcomeCertainty} returns; `robGiven`/`robJudgements` aligned with `rows`. */
 export interface OutcomeCertainty {
