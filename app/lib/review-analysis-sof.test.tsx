@@ -1,5 +1,7 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { runMetaAnalysis } from "~/.server/meta-analysis/run";
+import { SummaryOfFindingsTable } from "~/components/meta-analysis/risk-of-bias-panels";
 import { formatSofRow, sofTableCsv } from "./meta-analysis/summary-of-findings";
 import { reviewOutcomeCertainty } from "./review-analysis";
 import { poolReviewOutcome, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "./review-extraction";
@@ -82,6 +84,10 @@ describe("the Summary of Findings in the review's Analysis tab", () => {
       expect(row.footnotes.join(" ")).toContain("Trials enrolled only men over 70.");
       expect(row.footnotes.join(" ")).toContain("Higher doses, fewer deaths.");
       expect(tab!.grade.judgements.find((j) => j.domain === "publication bias")).toBeDefined();
+      // The tab renders the report's component with its row: the same markup as the job's table.
+      const tabHtml = renderToStaticMarkup(<SummaryOfFindingsTable analyses={[{ outcome: "All-cause mortality", summaryOfFindings: tab!.summaryOfFindings }]} />);
+      expect(tabHtml).toBe(renderToStaticMarkup(<SummaryOfFindingsTable analyses={[job]} />));
+      expect(tabHtml).toContain("150 per 1,000");
     });
   }
 
