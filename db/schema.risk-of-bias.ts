@@ -52,7 +52,7 @@ export type RiskOfBiasAssessmentRow = typeof riskOfBiasAssessments.$inferSelect;
 
 /**
  * The reviewer's GRADE settings for one outcome of a review (issue 28): rating changes with their
- * justifications and rated-up levels (app/.server/meta-analysis/grade.ts GradeReviewerRating), the
+ * justifications and rated-up levels (app/lib/meta-analysis/grade.ts GradeReviewerRating), the
  * assumed control risk of the Summary of Findings (a proportion) and the imprecision decision
  * threshold (natural scale: a ratio for RR/OR). Sent with the review's meta-analysis.
  */

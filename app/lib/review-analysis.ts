@@ -6,9 +6,12 @@
  */
 import { analysisColumns, type CharacteristicsTable } from "./characteristics";
 import type { ExploredAnalysis, ModeratorColumn, StudyColumn } from "./meta-analysis/explore";
-import type { OutcomePooling } from "./review-extraction";
+import { eggerForGrade, outcomeCertainty, type OutcomeCertainty } from "./meta-analysis/certainty";
+import type { Method, TestType } from "./meta-analysis/types";
+import { engineMeasure, type OutcomePooling, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "./review-extraction";
+import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/client";
 import { ROBVIS_LABEL } from "./risk-of-bias/robvis";
-import type { ApiRobAssessment } from "./risk-of-bias/types";
+import type { ApiGradeSettings, ApiRobAssessment, ApiRobOverview } from "./risk-of-bias/types";
 
 /** Level of a study without a RoB 2 assessment for the outcome. */
 export const NOT_ASSESSED = "Not assessed";
@@ -53,4 +56,38 @@ export function reviewExplorationColumns(table: Pick<CharacteristicsTable, "colu
     subgroups: cols.filter((c) => c.kind === "categorical").map((c) => ({ key: c.key, label: c.label, values: c.values as string[] })),
     moderators: cols.map((c) => ({ key: c.key, label: c.label, kind: c.kind, values: c.values })),
   };
+}
+
+/**
+ * GRADE and the Summary of Findings row of a review outcome as the review's Analysis tab pools it
+ * (poolReviewOutcome's model and studies), with the review's stored GRADE settings for the outcome
+ * (rating changes with justifications, rated-up levels, decision threshold, assumed control risk)
+ * and its RoB 2 final judgements — the inputs /meta-analysis?review= sends to the job
+ * ({@link gradeInputs}, {@link judgementsByOutcome}), through the job's own core
+ * ({@link outcomeCertainty}), so the tab's table equals the job's for the same data and settings.
+ * Null when the outcome is not pooled.
+ */
+export function reviewOutcomeCertainty(
+  extraction: ReviewOutcomeExtraction,
+  choice: PoolChoice,
+  pooling: OutcomePooling,
+  model: { method: Method; test: TestType },
+  settings: readonly ApiGradeSettings[],
+  overview: ApiRobOverview | null,
+): OutcomeCertainty | null {
+  const pooled = pooling.pooled;
+  if (!pooled) return null;
+  const used = pooling.studies.filter((s) => s.yi !== null && s.vi !== null);
+  const byId = new Map(reviewOutcomeRows(extraction, choice).rows.map((r) => [r.studyId, r]));
+  const rows = used.map((s) => byId.get(String(s.recordId))).filter((r) => r !== undefined);
+  if (rows.length !== used.length) return null;
+  const effects = used.map((s) => ({ yi: s.yi!, vi: s.vi! }));
+  const { measure, reportedMeasure } = engineMeasure(choice.measure);
+  const reviewer = gradeInputs(settings);
+  const rob = overview && overview.assessments.length > 0 ? judgementsByOutcome(overview) : undefined;
+  return outcomeCertainty(
+    { outcome: extraction.outcome.name, measure, ...(reportedMeasure ? { reportedMeasure } : {}), pooled, egger: eggerForGrade(effects, { measure, ...model }), rows, effects },
+    { ...(rob ? { riskOfBiasByOutcome: rob } : {}), reviewerRatings: reviewer.reviewerRatings, decisionThresholds: reviewer.decisionThresholds },
+    { assumedControlRiskByOutcome: reviewer.assumedControlRiskByOutcome },
+  );
 }

@@ -140,6 +140,22 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await grade.getByTestId("grade-save").click();
   await expect(grade.getByRole("status")).toContainText("GRADE settings saved");
 
+  // The review's own Analysis tab: the Summary of Findings of the pooled outcome, with the stored GRADE settings and RoB 2 judgements.
+  await page.getByRole("tab", { name: "Analysis" }).click();
+  const reviewSof = page.getByTestId("review-analysis").getByTestId("summary-of-findings");
+  await expect(reviewSof.getByTestId("sof-row")).toHaveCount(1);
+  await expect(reviewSof.getByTestId("sof-row")).toContainText("(3 studies)");
+  await expect(reviewSof.getByTestId("sof-certainty")).toContainText(/[⊕◯]{4}/);
+  await expect(reviewSof.getByTestId("sof-footnotes")).toContainText("Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.");
+  const [tabDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("analysis-sof-csv").click()]);
+  expect(tabDownload.suggestedFilename()).toBe("mortality-summary-of-findings.csv");
+  const tabCsv = readFileSync((await tabDownload.path())!, "utf8");
+  expect(tabCsv.split("\r\n")[0]).toBe(
+    "Outcome,No of participants (studies),Certainty of the evidence (GRADE),Relative effect (95% CI),Risk with comparator,Risk difference with intervention (95% CI),Footnotes",
+  );
+  expect(tabCsv).toMatch(/\r\nmortality,\d+ \(3 studies\),/);
+  await page.getByRole("tab", { name: "Risk of bias" }).click();
+
   // The meta-analysis from the review: RoB column, sensitivity analysis, Summary of Findings (assumed control risk entered).
   await page.getByTestId("rob-open-meta-analysis").click();
   await page.waitForURL(/\/meta-analysis\?review=/);

@@ -18,7 +18,7 @@ import {
   type StrengthOfEvidence,
 } from "../ai/combined-schema";
 import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
-import { formatP } from "./grade";
+import { formatP } from "~/lib/meta-analysis/grade";
 import { measureLabel, measureName } from "./group";
 import { generateStructured, type StructuredModel } from "./model-call";
 import { agree, counted, withArticle } from "~/lib/wording";

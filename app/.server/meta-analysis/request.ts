@@ -126,7 +126,7 @@ const RobJudgementSetSchema = z.object({ D1: RobJudgementSchema, D2: RobJudgemen
 
 const downgrade = z.union([z.literal(0), z.literal(-1), z.literal(-2)]);
 const justification = z.string().trim().min(1, "A changed GRADE rating needs a justification").max(2000);
-/** The reviewer's GRADE rating changes for one outcome (app/.server/meta-analysis/grade.ts GradeReviewerRating). */
+/** The reviewer's GRADE rating changes for one outcome (app/lib/meta-analysis/grade.ts GradeReviewerRating). */
 export const GradeReviewerRatingSchema = z
   .object({
     overrides: z

@@ -40,10 +40,7 @@ import type {
   TrimFillResult,
   UnpooledOutcome,
 } from "~/lib/meta-analysis/types";
-import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
-import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
-import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
-import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
+import { MIN_K_SMALL_STUDY_TESTS, outcomeCertainty, type GradeOptions, type SofOptions } from "~/lib/meta-analysis/certainty";
 import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
@@ -55,27 +52,12 @@ export interface RunOptions {
   method?: Method;
   test?: TestType;
   /** Summary of Findings: the assumed control risk (proportion); default the pooled control risk. */
-  summaryOfFindings?: { assumedControlRisk?: number; assumedControlRiskByOutcome?: Record<string, number> };
+  summaryOfFindings?: SofOptions;
   /** The reviewer's GRADE inputs (see {@link GradeOptions}). */
   grade?: GradeOptions;
 }
 
-/**
- * The reviewer's GRADE inputs: RoB 2 overall judgements by study id; indirectness calls and
- * decision thresholds (natural scale: a ratio for RR/OR/ROM) by outcome name.
- */
-export interface GradeOptions {
-  riskOfBias?: Record<string, RobJudgement>;
-  /**
-   * RoB 2 is per result: judgements by outcome name, then study id (take precedence over
-   * `riskOfBias`): the overall judgement, or the domains and overall (then drawn in the report).
-   */
-  riskOfBiasByOutcome?: Record<string, Record<string, RobJudgement | RobJudgementSet>>;
-  indirectness?: Record<string, { levels: 0 | 1 | 2; reason: string }>;
-  decisionThresholds?: Record<string, number>;
-  /** The reviewer's rating changes and rated-up levels by outcome name (see {@link GradeReviewerRating}). */
-  reviewerRatings?: Record<string, GradeReviewerRating>;
-}
+export type { GradeOptions } from "~/lib/meta-analysis/certainty";
 
 /**
  * PRISMA counts sent with the job. A systematic review (issue 13) sends its whole flow from the
@@ -101,8 +83,7 @@ export interface PrismaInput {
 
 export const DEFAULT_METHOD: Method = "REML";
 export const DEFAULT_TEST: TestType = "knha";
-/** Fewest studies for Egger's, Begg's, trim-and-fill and leave-one-out. */
-export const MIN_K_SMALL_STUDY_TESTS = 3;
+export { MIN_K_SMALL_STUDY_TESTS };
 
 /** I² (%) above which a pooled result of few studies gets a warning (Cochrane Handbook 10.10.2: 75–100% "considerable"). */
 export const HIGH_I2 = 75;
@@ -282,26 +263,13 @@ export function analyseGroup(
     leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
   }
   const rows = used.map((u) => u.row);
-  const reviewer = options.grade ?? {};
-  const threshold = reviewer.decisionThresholds?.[group.outcome];
-  const robByStudy: Record<string, RobJudgement | RobJudgementSet> | undefined = reviewer.riskOfBiasByOutcome?.[group.outcome] ?? reviewer.riskOfBias;
-  const robGiven = robByStudy ? rows.map((r) => robByStudy[r.studyId] ?? null) : undefined;
-  const robJudgements = robGiven?.map((j) => (j === null ? null : typeof j === "string" ? j : j.overall));
-  if (threshold !== undefined && RATIO.includes(group.measure) && !(threshold > 0)) {
-    notes.push(`The decision threshold ${threshold} was ignored: a ${group.measure} threshold must be a positive ratio.`);
-  }
-  const computedGrade = gradeAnalysis({
-    ...pooled,
-    k,
-    egger,
-    rows,
-    effects,
-    riskOfBias: robJudgements,
-    indirectness: reviewer.indirectness?.[group.outcome],
-    decisionThreshold: threshold === undefined ? undefined : RATIO.includes(group.measure) ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
-  });
-  const rating = reviewer.reviewerRatings?.[group.outcome];
-  const grade = rating ? applyReviewerRating(computedGrade, rating) : computedGrade;
+  const certainty = outcomeCertainty(
+    { ...base, pooled, egger, rows, effects },
+    options.grade,
+    options.summaryOfFindings,
+  );
+  if (certainty.note) notes.push(certainty.note);
+  const { grade, robGiven, robJudgements } = certainty;
   const analysis: OutcomeAnalysis = {
     ...pooled,
     ...base,
@@ -312,10 +280,7 @@ export function analyseGroup(
     trimfill: filled,
     leaveOneOut,
     grade,
-    summaryOfFindings: summaryOfFindings(
-      { ...base, ...pooled, grade, rows },
-      { assumedControlRisk: options.summaryOfFindings?.assumedControlRiskByOutcome?.[group.outcome] ?? options.summaryOfFindings?.assumedControlRisk },
-    ),
+    summaryOfFindings: certainty.summaryOfFindings,
     notes,
   };
   if (robJudgements && robJudgements.some((j) => j !== null)) {

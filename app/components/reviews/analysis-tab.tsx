@@ -1,15 +1,18 @@
-import { Loader2 } from "lucide-react";
+import { Download, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { CumulativePanel, SensitivityPanel } from "~/components/meta-analysis/exploration-panels";
 import { ForestPlot } from "~/components/meta-analysis/forest-plot";
 import { InfluenceTable } from "~/components/meta-analysis/influence-table";
 import { MetaRegressionPanel } from "~/components/meta-analysis/metareg-panel";
+import { SummaryOfFindingsTable } from "~/components/meta-analysis/risk-of-bias-panels";
 import { SubgroupPanel } from "~/components/meta-analysis/subgroup-panel";
+import { Button } from "~/components/ui/button";
 import type { CharacteristicsTable } from "~/lib/characteristics";
 import { fmt, fmtInterval, fmtPct, METHOD_LABELS } from "~/lib/meta-analysis/display";
-import { DEFAULT_OPTIONS, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
+import { DEFAULT_OPTIONS, downloadText, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
+import { formatSofRow, sofTableCsv } from "~/lib/meta-analysis/summary-of-findings";
 import type { Method } from "~/lib/meta-analysis/types";
-import { reviewExplorationColumns, reviewExploredAnalysis, riskOfBiasColumn } from "~/lib/review-analysis";
+import { reviewExplorationColumns, reviewExploredAnalysis, reviewOutcomeCertainty, riskOfBiasColumn } from "~/lib/review-analysis";
 import {
   DEFAULT_POOL_MEASURES,
   inferGenericMeasure,
@@ -24,7 +27,8 @@ import {
   type ReviewPoolType,
 } from "~/lib/review-extraction";
 import type { ReviewWithSources } from "~/lib/reviews-client";
-import type { ApiRobAssessment } from "~/lib/risk-of-bias/types";
+import { robApi } from "~/lib/risk-of-bias/client";
+import type { ApiGradeSettings, ApiRobOverview } from "~/lib/risk-of-bias/types";
 import { fetchCharacteristics } from "./characteristics-tab";
 
 async function getJson<T>(path: string): Promise<T> {
@@ -55,7 +59,8 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const [outcomeId, setOutcomeId] = useState<number | null>(null);
   const [data, setData] = useState<ReviewOutcomeExtraction | null>(null);
   const [table, setTable] = useState<CharacteristicsTable | null>(null);
-  const [rob, setRob] = useState<ApiRobAssessment[]>([]);
+  const [robOverview, setRobOverview] = useState<ApiRobOverview | null>(null);
+  const [gradeSettings, setGradeSettings] = useState<ApiGradeSettings[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [type, setType] = useState<ReviewPoolType>("binary");
@@ -88,13 +93,17 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
     Promise.all([
       getJson<ReviewOutcomeExtraction>(`${base}/${outcomeId}`),
       fetchCharacteristics(review.id),
-      // Risk of bias is optional: a review without assessments (or an error) gives no column.
-      getJson<{ assessments: ApiRobAssessment[] }>(`/api/reviews/${encodeURIComponent(review.id)}/risk-of-bias`).then(
-        (r) => r.assessments,
-        () => [] as ApiRobAssessment[],
+      // Risk of bias and GRADE settings are optional: without them (or on an error) there is no RoB column, and GRADE uses the computed ratings.
+      robApi.overview(review.id).then(
+        (o) => o,
+        () => null,
+      ),
+      robApi.gradeSettings(review.id).then(
+        (r) => r.settings,
+        () => [] as ApiGradeSettings[],
       ),
     ])
-      .then(([extraction, characteristics, assessments]) => {
+      .then(([extraction, characteristics, overview, settings]) => {
         if (!live) return;
         const stored = parsePoolChoice(safeStorage()?.getItem(poolChoiceKey(review.id, outcomeId)) ?? null);
         const inferred = inferPoolType(extraction.studies);
@@ -103,7 +112,8 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
         setMeasure(stored?.measure ?? (t === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[t]));
         setData(extraction);
         setTable(characteristics);
-        setRob(assessments);
+        setRobOverview(overview);
+        setGradeSettings(settings);
       })
       .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "The analysis could not be loaded."))
       .finally(() => live && setLoading(false));
@@ -122,10 +132,21 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const columns = useMemo(() => {
     if (!explored?.view || !table || outcomeId === null) return { subgroups: [], moderators: [] };
     const cols = reviewExplorationColumns(table, explored.view.recordIds);
-    const robColumn = riskOfBiasColumn(rob, outcomeId, explored.view.recordIds);
+    const robColumn = riskOfBiasColumn(robOverview?.assessments ?? [], outcomeId, explored.view.recordIds);
     if (!robColumn) return cols;
     return { subgroups: [...cols.subgroups, robColumn], moderators: [...cols.moderators, { ...robColumn, kind: "categorical" as const }] };
-  }, [explored, table, rob, outcomeId]);
+  }, [explored, table, robOverview, outcomeId]);
+  // Summary of Findings (issue 28): GRADE with the review's stored settings and RoB 2 judgements, the job's core.
+  const certainty = useMemo(() => {
+    if (!explored || !data) return null;
+    return reviewOutcomeCertainty(data, { type, measure }, explored.pooling, { method, test }, gradeSettings, robOverview);
+  }, [explored, data, type, measure, method, test, gradeSettings, robOverview]);
+  const downloadSof = () => {
+    if (!certainty || !data) return;
+    const csv = sofTableCsv([formatSofRow(data.outcome.name, certainty.summaryOfFindings)]);
+    const stem = data.outcome.name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase().slice(0, 60) || "outcome";
+    downloadText(`${stem}-summary-of-findings.csv`, csv, "text/csv;charset=utf-8");
+  };
   const a = explored?.view?.analysis ?? null;
   const years = useMemo(() => {
     if (!explored?.view || !data) return undefined;
@@ -223,6 +244,19 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
             <SensitivityPanel a={a} />
           </div>
           <CumulativePanel a={a} index={0} years={years} />
+          {certainty && (
+            <div className="space-y-2">
+              <SummaryOfFindingsTable analyses={[{ outcome: a.outcome, summaryOfFindings: certainty.summaryOfFindings }]} />
+              {certainty.note && <p className="text-xs text-amber-700">{certainty.note}</p>}
+              <p className="text-xs text-slate-600">
+                GRADE uses this review&apos;s RoB 2 judgements and the GRADE settings stored in Risk of bias for this outcome (rating changes with their justifications, decision
+                threshold, assumed control risk).
+              </p>
+              <Button type="button" variant="outline" size="sm" onClick={downloadSof} data-testid="analysis-sof-csv">
+                <Download className="size-4" aria-hidden /> Download Summary of Findings (CSV)
+              </Button>
+            </div>
+          )}
         </div>
       )}
     </section>
