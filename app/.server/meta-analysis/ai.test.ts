@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { AiExtraction } from "./extract-ai";
 import { extractStudyWithModel, groundingProblem } from "./extract-ai";
 import { extractStudies } from "./extract";
+import { extractStudyByRules, UNCERTAIN_OUTCOME } from "./extract-rules";
+import { ExtractedRowSchema } from "./request";
+import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { phraseNarrative } from "./narrative";
 import { runMetaAnalysis } from "./run";
 import type { CombinedSummary } from "../ai/combined-schema";
@@ -10,7 +13,7 @@ import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 const ABSTRACT =
   "Venous thromboembolism recurred in 28 of 205 patients given aspirin and 43 of 197 given placebo (hazard ratio, 0.58; 95% CI, 0.36 to 0.93). Major bleeding was rare.";
 
-const nulls = { estimate: null, lower: null, upper: null, events1: null, n1: null, events2: null, n2: null, mean1: null, sd1: null, mean2: null, sd2: null, comparison: null, timepoint: null, isPooledEstimate: false };
+const nulls = { estimate: null, lower: null, upper: null, events1: null, n1: null, events2: null, n2: null, mean1: null, sd1: null, mean2: null, sd2: null, se: null, estimateScale: null, seOfLog: null, time1: null, time2: null, oe: null, variance: null, comparison: null, timepoint: null, isPooledEstimate: false };
 
 function answer(effects: AiExtraction["effects"]): AiExtraction {
   return { design: "RCT", totalN: 402, effects };
@@ -56,6 +59,72 @@ describe("extractStudyWithModel (grounded)", () => {
     const row = { ...nulls, outcome: "x", measure: "RR" as const, kind: "estimate-ci" as const, estimate: 0.58, lower: 0.36, upper: 0.99, quote: "hazard ratio, 0.58; 95% CI, 0.36 to 0.93", source: "abstract" as const };
     expect(groundingProblem(row, { abstract: ABSTRACT })).toBe("its numbers 0.99 are not in the quote");
     expect(groundingProblem({ ...row, source: "fullText" }, { abstract: ABSTRACT })).toBe("no fullText was given");
+  });
+});
+
+// The new RevMan data types from the model (issue 26 item 6): grounded by the core's quote check and
+// mapped to the rows the rules produce for the same text.
+describe("extractStudyWithModel: estimate and SE, rates, O − E", () => {
+  const TEXT =
+    "For major bleeding, the log HR was −0.22 (SE 0.09). Stroke: HR 0.80 (SE 0.09). Wound infection: OR 1.45 (SE of log OR 0.11). " +
+    "Depression improved with each session (β = 0.31, SE 0.12). Infections occurred as 12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years with placebo. " +
+    "Overall survival favoured surgery (O − E = −5.2, V = 10.1).";
+  const study = { id: 3, title: "A randomised controlled trial", abstract: TEXT };
+  const se = { ...nulls, kind: "estimate-se" as const, source: "abstract" as const };
+
+  it("keeps each new kind with its quote and maps it to the rules' rows", async () => {
+    const model = textModel(
+      JSON.stringify(
+        answer([
+          { ...se, outcome: "major bleeding", measure: "HR", estimate: -0.22, se: 0.09, estimateScale: "log", seOfLog: null, quote: "log HR was −0.22 (SE 0.09)" },
+          { ...se, outcome: "stroke", measure: "HR", estimate: 0.8, se: 0.09, estimateScale: "natural", seOfLog: false, quote: "HR 0.80 (SE 0.09)" },
+          { ...se, outcome: "wound infection", measure: "OR", estimate: 1.45, se: 0.11, estimateScale: "natural", seOfLog: true, quote: "OR 1.45 (SE of log OR 0.11)" },
+          { ...se, outcome: "depression", measure: "GEN", estimate: 0.31, se: 0.12, estimateScale: "natural", quote: "β = 0.31, SE 0.12" },
+          // The model calls the rate ratio an RR: rates are always an IRR.
+          { ...nulls, kind: "rates", outcome: "infections", measure: "RR", events1: 12, time1: 1200, events2: 20, time2: 1180, quote: "12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years", source: "abstract" },
+          { ...nulls, kind: "oe-var", outcome: "overall survival", measure: "HR", oe: -5.2, variance: 10.1, quote: "O − E = −5.2, V = 10.1", source: "abstract" },
+        ]),
+      ),
+    );
+    const { rows, dropped } = await extractStudyWithModel({ model, modelName: "mock-model" }, study, 0);
+    expect(dropped).toBe(0);
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data, r.outcomeUncertain])).toEqual([
+      ["major bleeding", "RR", "HR", { kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" }, undefined],
+      ["stroke", "RR", "HR", { kind: "estimate-se", estimate: 0.8, se: 0.09 }, UNCERTAIN_OUTCOME.seScale],
+      ["wound infection", "OR", undefined, { kind: "estimate-se", estimate: 1.45, se: 0.11 }, undefined],
+      ["depression", "GEN", undefined, { kind: "estimate-se", estimate: 0.31, se: 0.12 }, undefined],
+      ["infections", "RR", "IRR", { kind: "rates", events1: 12, time1: 1200, events2: 20, time2: 1180 }, undefined],
+      ["overall survival", "RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }, undefined],
+    ]);
+    for (const r of rows) expect(TEXT.slice(r.quotes[0]!.start, r.quotes[0]!.end)).toBe(r.quotes[0]!.quote);
+    // The same data as the rules read from the same text (outcome phrases aside).
+    const rules = extractStudyByRules(study, 0).rows;
+    const key = (r: ExtractedStudyData) => JSON.stringify([r.measure, r.reportedMeasure ?? null, r.data]);
+    expect(rows.map(key).sort()).toEqual(rules.map(key).sort());
+    // Every row is valid job input.
+    for (const r of rows) expect(ExtractedRowSchema.safeParse(r).success).toBe(true);
+  });
+
+  it("drops rows whose numbers are not in the quote or whose kind and measure cannot pool", async () => {
+    const model = textModel(
+      JSON.stringify(
+        answer([
+          // The SE given is not the one written.
+          { ...se, outcome: "stroke", measure: "HR", estimate: 0.8, se: 0.9, estimateScale: "natural", seOfLog: false, quote: "HR 0.80 (SE 0.09)" },
+          // Person-time missing: incomplete.
+          { ...nulls, kind: "rates", outcome: "infections", measure: "IRR", events1: 12, time1: null, events2: 20, time2: 1180, quote: "12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years", source: "abstract" },
+          // A natural-scale ratio cannot be negative.
+          { ...se, outcome: "major bleeding", measure: "HR", estimate: -0.22, se: 0.09, estimateScale: "natural", seOfLog: true, quote: "log HR was −0.22 (SE 0.09)" },
+          // A variance that is not positive.
+          { ...nulls, kind: "oe-var", outcome: "overall survival", measure: "HR", oe: -5.2, variance: -10.1, quote: "O − E = −5.2, V = 10.1", source: "abstract" },
+        ]),
+      ),
+    );
+    const { rows, dropped } = await extractStudyWithModel({ model, modelName: "m" }, study, 0);
+    expect(rows).toEqual([]);
+    expect(dropped).toBe(4);
+    const row = { ...se, outcome: "stroke", measure: "HR" as const, estimate: 0.8, se: 0.9, estimateScale: "natural" as const, seOfLog: false, quote: "HR 0.80 (SE 0.09)" };
+    expect(groundingProblem(row, { abstract: TEXT })).toBe("its numbers 0.9 are not in the quote");
   });
 });
 

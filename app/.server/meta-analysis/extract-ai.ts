@@ -14,6 +14,7 @@ import {
   NO_DATA_REASON,
   NO_TEXT_REASON,
   studyKey,
+  UNCERTAIN_OUTCOME,
   UNNAMED_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
@@ -24,11 +25,14 @@ const num = (what: string) => z.number().nullable().describe(what);
 /** One effect statement as the model reports it. All properties required (OpenAI strict mode). */
 export const AiEffectRowSchema = z.object({
   outcome: z.string().describe("The outcome measured, as a short noun phrase (e.g. 'all-cause mortality')"),
-  measure: z.enum(["RR", "OR", "HR", "IRR", "RD", "MD", "SMD"]).describe("The effect measure"),
+  measure: z.enum(["RR", "OR", "HR", "IRR", "RD", "MD", "SMD", "GEN"]).describe("The effect measure (GEN: a regression coefficient β or another generic effect)"),
   kind: z
-    .enum(["estimate-ci", "counts", "means"])
-    .describe("estimate-ci: a reported estimate with its 95% CI; counts: events and totals per arm; means: mean, SD and n per arm"),
-  estimate: num("Reported estimate (estimate-ci), natural scale"),
+    .enum(["estimate-ci", "counts", "means", "estimate-se", "rates", "oe-var"])
+    .describe(
+      "estimate-ci: a reported estimate with its 95% CI; counts: events and totals per arm; means: mean, SD and n per arm; " +
+        "estimate-se: a reported estimate with its standard error; rates: events and person-time per arm; oe-var: observed minus expected events (O − E) with its variance",
+    ),
+  estimate: num("Reported estimate (estimate-ci, estimate-se), as written"),
   lower: num("Lower 95% CI bound (estimate-ci)"),
   upper: num("Upper 95% CI bound (estimate-ci)"),
   events1: num("Events in the intervention/exposed arm (counts)"),
@@ -39,6 +43,19 @@ export const AiEffectRowSchema = z.object({
   sd1: num("SD in the intervention arm (means)"),
   mean2: num("Mean in the control arm (means)"),
   sd2: num("SD in the control arm (means)"),
+  se: num("Standard error of the estimate (estimate-se)"),
+  estimateScale: z
+    .enum(["natural", "log"])
+    .nullable()
+    .describe("estimate-se: 'log' when the text gives the estimate itself as a log ratio (log HR, ln OR), 'natural' otherwise"),
+  seOfLog: z
+    .boolean()
+    .nullable()
+    .describe("estimate-se with a ratio on the natural scale: true only when the text says the SE is that of the log ratio"),
+  time1: num("Person-time in the intervention/exposed arm (rates)"),
+  time2: num("Person-time in the control arm (rates)"),
+  oe: num("Observed minus expected events, O − E (oe-var)"),
+  variance: num("Variance V of O − E (oe-var)"),
   comparison: z.string().nullable().describe("What is compared, as the text words it (e.g. 'aspirin vs placebo'); null if not stated"),
   timepoint: z.string().nullable().describe("When the outcome was measured (e.g. '12 weeks'); null if not stated"),
   isPooledEstimate: z.boolean().describe("True when the text reports this effect as its own pooled (meta-analytic) result"),
@@ -53,15 +70,17 @@ export const AiExtractionSchema = z.object({
     .nullable()
     .describe("The study's own design, null if not stated"),
   totalN: z.number().nullable().describe("Total participants of the study, null if not stated"),
-  effects: z.array(AiEffectRowSchema).describe("Every effect estimate with a 95% CI, and every arm-level result, in the text"),
+  effects: z.array(AiEffectRowSchema).describe("Every effect estimate with a 95% CI or a standard error, every arm-level result (counts, means, events and person-time) and every O − E with its variance, in the text"),
 });
 export type AiExtraction = z.infer<typeof AiExtractionSchema>;
 
 const INSTRUCTIONS = `You extract effect data for a meta-analysis from a study's text.
 Report only numbers written in the text; never compute or convert. For each effect give the exact
 quote (copied character for character) that contains all of its numbers. Use estimate-ci for a
-reported ratio or difference with its 95% confidence interval, counts for events/totals per arm,
-means for mean, SD and n per arm. Arm 1 is the intervention or exposed group, arm 2 the control.
+reported ratio or difference with its 95% confidence interval, estimate-se for an estimate with its
+standard error (say whether the estimate is written as a log ratio and whether the SE is said to be of
+the log ratio), counts for events/totals per arm, rates for events and person-time per arm (a rate is
+never a 2×2 table), means for mean, SD and n per arm, oe-var for O − E with its variance. Arm 1 is the intervention or exposed group, arm 2 the control.
 Name each effect's own outcome as its sentence words it, with its comparison and timepoint; mark
 isPooledEstimate when a meta-analysis reports the effect as its own pooled result.
 Leave properties that do not apply null.`;
@@ -86,7 +105,42 @@ function rowData(row: AiEffectRow): EffectData | null {
   if (row.kind === "means" && all(row.mean1, row.sd1, row.n1, row.mean2, row.sd2, row.n2)) {
     return { kind: "means", mean1: row.mean1!, sd1: row.sd1!, n1: row.n1!, mean2: row.mean2!, sd2: row.sd2!, n2: row.n2! };
   }
+  if (row.kind === "estimate-se" && all(row.estimate, row.se)) {
+    return row.estimateScale === "log" && RATIO_MEASURES.has(row.measure)
+      ? { kind: "estimate-se", estimate: row.estimate!, se: row.se!, scale: "log" }
+      : { kind: "estimate-se", estimate: row.estimate!, se: row.se! };
+  }
+  if (row.kind === "rates" && all(row.events1, row.time1, row.events2, row.time2)) {
+    return { kind: "rates", events1: row.events1!, time1: row.time1!, events2: row.events2!, time2: row.time2! };
+  }
+  if (row.kind === "oe-var" && all(row.oe, row.variance)) return { kind: "oe-var", oe: row.oe!, v: row.variance! };
   return null;
+}
+
+const RATIO_MEASURES: ReadonlySet<AiEffectRow["measure"]> = new Set(["RR", "OR", "HR", "IRR"]);
+
+/**
+ * The job row's measure for a model row's measure and data kind, as the rules name them (HR and IRR
+ * are measure RR with `reportedMeasure`; rates are always an IRR, O − E always a Peto HR), or null
+ * when the pair is not poolable (a hazard ratio from a 2×2 table, a generic effect from arm data,
+ * a natural-scale ratio that is not positive, an SE or variance that is not positive).
+ */
+function rowMeasure(row: AiEffectRow, data: EffectData): { measure: Measure; reportedMeasure?: "HR" | "IRR" } | null {
+  switch (data.kind) {
+    case "rates":
+      return data.time1 > 0 && data.time2 > 0 ? { measure: "RR", reportedMeasure: "IRR" } : null;
+    case "oe-var":
+      return data.v > 0 ? { measure: "RR", reportedMeasure: "HR" } : null;
+    case "estimate-se":
+      if (!(data.se > 0) || (RATIO_MEASURES.has(row.measure) && data.scale !== "log" && !(data.estimate > 0))) return null;
+      break;
+    case "counts":
+    case "means":
+      if (row.measure === "HR" || row.measure === "IRR" || row.measure === "GEN") return null;
+      break;
+  }
+  if (row.measure === "HR" || row.measure === "IRR") return { measure: "RR", reportedMeasure: row.measure };
+  return { measure: row.measure };
 }
 
 function dataNumbers(data: EffectData): number[] {
@@ -130,8 +184,11 @@ function groundRow(row: AiEffectRow, sources: { abstract?: string | null; fullTe
 
 /**
  * Turns the model's answer into grounded rows (see module comment); rows that fail grounding are
- * counted in `dropped`. HR and IRR become measure RR with `reportedMeasure` (log-ratio pooling via
- * estimate-ci, see group.ts). One row per (outcome, measure) and study.
+ * counted in `dropped`. HR and IRR become measure RR with `reportedMeasure` (log-ratio pooling, see
+ * group.ts); rates are an IRR and O − E a Peto HR whatever measure the model names; an estimate with
+ * its SE keeps the log scale the text states (`scale: "log"`), and an SE beside a natural-scale ratio
+ * not said to be of the log ratio is marked for the reviewer (`outcomeUncertain`), as the rules do.
+ * One row per (outcome, measure) and study.
  */
 export function groundAiExtraction(
   study: MetaStudyInput,
@@ -154,12 +211,14 @@ export function groundAiExtraction(
     }
     const data = rowData(row)!;
     const quote: SupportingQuote = { quote: grounded.quote.text, start: grounded.quote.start, end: grounded.quote.end, source: row.source };
-    const reportedMeasure = row.measure === "HR" || row.measure === "IRR" ? row.measure : undefined;
-    if (reportedMeasure && data.kind !== "estimate-ci") {
+    const mapped = rowMeasure(row, data);
+    if (!mapped) {
       dropped++;
       continue;
     }
-    const measure: Measure = reportedMeasure ? "RR" : (row.measure as Measure);
+    const { measure, reportedMeasure } = mapped;
+    // An SE beside a natural-scale ratio that the text does not call the SE of the log ratio: the reviewer checks its scale.
+    const seScaleUnstated = data.kind === "estimate-se" && data.scale !== "log" && RATIO_MEASURES.has(row.measure) && row.seOfLog !== true;
     const outcome = row.outcome.trim() || UNNAMED_OUTCOME;
     const comparison = row.comparison?.trim() || null;
     const timepoint = row.timepoint?.trim() || null;
@@ -181,7 +240,8 @@ export function groundAiExtraction(
       comparison,
       timepoint,
       // Arm-level data is a study's own; only a reported estimate can be a pooled result.
-      isPooledEstimate: data.kind === "estimate-ci" && row.isPooledEstimate,
+      isPooledEstimate: (data.kind === "estimate-ci" || data.kind === "estimate-se") && row.isPooledEstimate,
+      ...(seScaleUnstated ? { outcomeUncertain: UNCERTAIN_OUTCOME.seScale } : {}),
     });
   }
   if (rows.length > 0) return { rows, excluded: null, dropped };

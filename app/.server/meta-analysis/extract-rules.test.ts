@@ -322,6 +322,60 @@ describe("extractStudyByRules: rates and O − E", () => {
   });
 });
 
+// Generic inverse variance: an estimate with its standard error (issue 26 item 6), invented sentences.
+describe("extractStudyByRules: estimate and SE", () => {
+  const seRows = (text: string) => rowsOf(simple(text)).rows.filter((r) => r.data.kind === "estimate-se");
+
+  it("a log hazard ratio with its SE keeps its log scale", () => {
+    const rows = seRows("For major bleeding, the log HR was −0.22 (SE 0.09).");
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data, r.outcomeUncertain])).toEqual([
+      ["major bleeding", "RR", "HR", { kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" }, undefined],
+    ]);
+    expect(rows[0]!.quotes[0]!.quote).toBe("log HR was −0.22 (SE 0.09)");
+  });
+
+  it("a regression coefficient β with its SE is a generic effect", () => {
+    const rows = seRows("Each additional session improved the depression score (β = 0.31, SE 0.12).");
+    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain ?? null])).toEqual([["GEN", { kind: "estimate-se", estimate: 0.31, se: 0.12 }, UNCERTAIN_OUTCOME.vague]]);
+  });
+
+  it("a mean difference with its standard error, written out", () => {
+    const rows = seRows("Systolic blood pressure: MD 2.1 (standard error 0.8) in favour of the diet.");
+    expect(rows.map((r) => [r.outcome, r.measure, r.data])).toEqual([["systolic blood pressure", "MD", { kind: "estimate-se", estimate: 2.1, se: 0.8 }]]);
+  });
+
+  it("an odds ratio whose SE is stated as that of the log OR is not marked", () => {
+    const rows = seRows("Wound infection: OR 1.45 (SE of log OR 0.11).");
+    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain])).toEqual([["OR", { kind: "estimate-se", estimate: 1.45, se: 0.11 }, undefined]]);
+  });
+
+  it("an SE beside a ratio without 'log' is kept, marked for the reviewer, and not pooled automatically", () => {
+    const rows = seRows("Stroke: HR 0.80 (SE 0.09).");
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([["stroke", "RR", "HR", { kind: "estimate-se", estimate: 0.8, se: 0.09 }]]);
+    expect(rows[0]!.outcomeUncertain).toBe(UNCERTAIN_OUTCOME.seScale);
+    const { groups, single } = groupRows(rows);
+    expect(groups).toEqual([]);
+    expect(single.map((u) => u.reason).join(" ")).toContain("check its scale");
+  });
+
+  it("middle-dot decimals and 'ln(OR)' are read by the core's number reader", () => {
+    const rows = seRows("Readmission: ln(OR) 0·35 (s.e. 0·14).");
+    expect(rows.map((r) => [r.measure, r.data])).toEqual([["OR", { kind: "estimate-se", estimate: 0.35, se: 0.14, scale: "log" }]]);
+  });
+
+  it("not effects: a mean with its SE (baseline table, one arm), a correlation coefficient, a coefficient of variation", () => {
+    expect(seRows("Mean age was 54.2 years (SE 1.1) and mean HbA1c 7.9% (SE 0.2) at baseline.")).toEqual([]);
+    expect(seRows("HbA1c fell to 7.1 (SE 0.2) in the insulin group and to 7.5 (SE 0.2) with placebo.")).toEqual([]);
+    expect(seRows("The correlation coefficient was 0.62 (SE 0.05).")).toEqual([]);
+    expect(seRows("The coefficient of variation was 12.1 (SE 0.3).")).toEqual([]);
+    expect(seRows("Pain or fatigue 3.2 (SE 0.4) did not change.")).toEqual([]);
+  });
+
+  it("a negative natural-scale ratio is not a ratio and gives no row", () => {
+    expect(seRows("Mortality: HR −0.22 (SE 0.09).")).toEqual([]);
+  });
+});
+
 describe("arm-level statements read by app/lib/arms", () => {
   it("pairs two arms joined by 'vs.' and keeps each arm's percentage in the quote", () => {
     const { rows } = rowsOf(simple("Nausea occurred in 12/100 (12%) vs. 20/98 (20.4%) patients."));

@@ -16,6 +16,10 @@
  *   1,180 person-years" → a rate ratio (reportedMeasure IRR), never a 2×2;
  * - O − E with its variance (time-to-event data): "O − E = −5.2, V = 10.1" → a Peto log hazard
  *   ratio (reportedMeasure HR).
+ * - an estimate with its standard error (RevMan "generic inverse variance"): "log HR −0.22 (SE
+ *   0.09)", "β = 0.31, SE 0.12", "MD 2.1 (standard error 0.8)", "OR 1.45 (SE of log OR 0.11)" →
+ *   estimate-se; a log ratio keeps its log scale (`scale: "log"`); a ratio whose SE is not said to be
+ *   of the log ratio is kept but marked for the reviewer (`outcomeUncertain`).
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
 import { extractEffects, isVagueOutcome, lowerInitial, normaliseOutcomePhrase, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
@@ -130,6 +134,82 @@ const PERSON_TIME_AFTER = new RegExp(String.raw`^\s*${PERSON_TIME}`, "iu");
 /** "O − E = −5.2, V = 10.1", "O-E −5.2 (variance 10.1)": observed minus expected events and its variance. */
 const OE_VAR = new RegExp(String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`, "gu");
 
+/**
+ * An effect estimate followed by its standard error. The measure is named by its abbreviation
+ * (case-sensitive, so the word "or" is not an odds ratio) or its name, optionally as a log ratio
+ * ("log HR", "ln(OR)"); the estimate follows within a few words with no number between; the SE
+ * follows the estimate directly (", SE 0.12", "(SE 0.09)", "(standard error 0.8)"), optionally
+ * saying its scale ("SE of log OR 0.11", "SE on the log scale 0.09"). Regression coefficients are β,
+ * "beta" or "(regression) coefficient", never a correlation or intraclass coefficient or a
+ * coefficient of variation. A mean with its SE (a baseline table, one arm) names no effect measure
+ * and is not read.
+ */
+const SE_EFFECT = new RegExp(
+  String.raw`(?<log>\b(?:[Ll]og|ln|LN)[\s-]*(?:\(\s*)?)?` +
+    String.raw`(?<m>\b(?:HR|OR|RR|IRR|MD|SMD|RD)s?\b|\b[Hh]azard\s+ratios?\b|\b[Oo]dds\s+ratios?\b|\b[Rr]isk\s+ratios?\b|\b[Rr]elative\s+risks?\b|\b(?:[Ii]ncidence\s+)?[Rr]ate\s+ratios?\b|\b[Ss]tandardi[sz]ed\s+mean\s+differences?\b|\b[Mm]ean\s+differences?\b|\b[Rr]isk\s+differences?\b|β(?![-\p{L}])|\b[Bb]eta\b(?!-)|(?<!(?:[Cc]orrelation|[Ii]ntraclass|[Gg]ini|[Pp]earson|[Ss]pearman)\s+)\b(?:[Rr]egression\s+)?[Cc]oefficients?\b(?!\s+of\s+variation))` +
+    String.raw`(?:\s*\))?(?<between>[^\d;()\[\]]{0,60}?)` +
+    String.raw`(?<est>(?<![\d.,·])[-−–]?\d+(?:[.·]\d+)?)(?![\d.·%]*\s*%)` +
+    String.raw`\s*(?:[,;]\s*|[(\[]\s*)` +
+    String.raw`(?:SE|S\.E\.|s\.e\.|[Ss]tandard\s+[Ee]rror)(?<seScale>\s+(?:of|for|on)\s+(?:the\s+)?(?:log|ln|natural\s+log(?:arithm)?)\b[^\d;()=:]{0,30}?)?` +
+    String.raw`\s*(?:[=:]|was|of|,)?\s*(?<se>\d+(?:[.·]\d+)?)(?![\d.·])\s*[)\]]?`,
+  "gu",
+);
+
+/** The pooled measure of an SE statement's measure words, and whether it is a ratio. */
+function seMeasure(words: string): { measure: Measure; reportedMeasure?: "HR" | "IRR"; ratio: boolean } {
+  const w = words.toLowerCase().replace(/\s+/g, " ");
+  if (/^hrs?$|^hazard/.test(w)) return { measure: "RR", reportedMeasure: "HR", ratio: true };
+  if (/^irrs?$|rate ratio/.test(w)) return { measure: "RR", reportedMeasure: "IRR", ratio: true };
+  if (/^ors?$|^odds/.test(w)) return { measure: "OR", ratio: true };
+  if (/^rrs?$|^risk ratio|^relative risk/.test(w)) return { measure: "RR", ratio: true };
+  if (/^smds?$|^standardi/.test(w)) return { measure: "SMD", ratio: false };
+  if (/^mds?$|^mean diff/.test(w)) return { measure: "MD", ratio: false };
+  if (/^rds?$|^risk diff/.test(w)) return { measure: "RD", ratio: false };
+  // β or a regression coefficient: a generic effect on its own (analysis) scale.
+  return { measure: "GEN", ratio: false };
+}
+
+/**
+ * The estimate-with-SE statements of one sentence (see {@link SE_EFFECT}), as rows of kind
+ * estimate-se. A log ratio ("log HR −0.22") is kept on its log scale (`scale: "log"`); a ratio on
+ * the natural scale needs a positive estimate, and its SE is taken as the SE of the log ratio only
+ * when the text says so — otherwise the row carries `seScaleUnstated` for the reviewer.
+ */
+function seStatements(text: string, s: { start: number; text: string }): Found[] {
+  const out: Found[] = [];
+  for (const m of s.text.matchAll(SE_EFFECT)) {
+    const g = m.groups!;
+    const kind = seMeasure(g.m!);
+    const isLog = Boolean(g.log);
+    if (isLog && !kind.ratio) continue;
+    const estimate = parseNumber(g.est!);
+    const se = parseNumber(g.se!);
+    if (!Number.isFinite(estimate) || !(se > 0)) continue;
+    if (kind.ratio && !isLog && !(estimate > 0)) continue;
+    const start = s.start + m.index!;
+    const named = /^\s*(?:for|of|in)\s+([\p{L}][^,;]*?)\s+(?:was|were|is|=|:)?\s*$/iu.exec(g.between ?? "");
+    const after = named ? lowerInitial(tidyPhrase(named[1]!)) : "";
+    let outcome = after && !NOT_AN_OUTCOME.test(after) ? after : outcomeForArms(text, s.start, start);
+    // "For overall survival, the log HR was …": the clause before the comma names it.
+    const comma = /,\s*(?:the\s+|a\s+|an\s+)?$/i.exec(text.slice(s.start, start));
+    if (!outcome && comma) outcome = outcomeForArms(text, s.start, s.start + comma.index);
+    const data: EffectData = isLog ? { kind: "estimate-se", estimate, se, scale: "log" } : { kind: "estimate-se", estimate, se };
+    out.push({
+      outcome,
+      measure: kind.measure,
+      ...(kind.reportedMeasure ? { reportedMeasure: kind.reportedMeasure } : {}),
+      data,
+      quote: { start, end: start + m[0].length },
+      sentenceStart: s.start,
+      comparison: null,
+      timepoint: null,
+      isPooledEstimate: false,
+      ...(kind.ratio && !isLog && !g.seScale ? { seScaleUnstated: true } : {}),
+    });
+  }
+  return out;
+}
+
 const int = parseNumber;
 const decimal = parseNumber;
 /** Percentage points as a proportion, without binary noise (−5.2 → −0.052). */
@@ -149,6 +229,8 @@ export interface Found {
   isPooledEstimate: boolean;
   /** True when the phrase names nothing measured (app/lib/extraction isVagueOutcome). */
   outcomeVague?: boolean;
+  /** An SE beside a natural-scale ratio that the text does not say is the SE of the log ratio. */
+  seScaleUnstated?: boolean;
 }
 
 /** How a grammar measure becomes a row: the pooled measure and the ratio reported, if another. */
@@ -223,6 +305,8 @@ export function findEffectData(text: string, title = ""): Found[] {
       const start = s.start + m.index!;
       found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "HR", data: { kind: "oe-var", oe, v }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
     }
+    // An estimate with its standard error (generic inverse variance).
+    if (/\bSE\b|S\.E\.|s\.e\.|standard\s+error/i.test(s.text)) found.push(...seStatements(text, s));
     const ratesHere = found.filter((f) => f.sentenceStart === s.start);
     for (const pair of armPairs(s.text)) {
       const start = s.start + pair.first.start;
@@ -346,6 +430,7 @@ function numbersKey(measure: string, data: EffectData): string {
 export const UNCERTAIN_OUTCOME = {
   vague: "the sentence names no outcome of its own for this effect",
   shared: "another effect of this study with different numbers has the same outcome phrase",
+  seScale: "the text gives a standard error beside the ratio without saying it is the SE of the log ratio; check its scale",
 } as const;
 
 /**
@@ -393,7 +478,8 @@ export function extractStudyByRules(study: MetaStudyInput, index: number): { row
       const armN =
         f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
       // The study's primary outcome stands in for a sentence that names none (as before); a vague phrase is marked.
-      const uncertain = own || (fallback && outcome === fallback) ? null : UNCERTAIN_OUTCOME.vague;
+      const vague = own || (fallback && outcome === fallback) ? null : UNCERTAIN_OUTCOME.vague;
+      const uncertain = f.seScaleUnstated ? (vague ? `${UNCERTAIN_OUTCOME.seScale}; ${vague}` : UNCERTAIN_OUTCOME.seScale) : vague;
       const row: ExtractedStudyData = {
         studyId,
         title,

@@ -240,7 +240,7 @@ describe("meta-analysis job through the queue", () => {
     const ip = uniqueIp();
     const { userId } = await register(ip);
     const jobId = await insertJob({ studies: STUDIES.slice(0, 3) }, { userId });
-    const nulls = { estimate: null, lower: null, upper: null, mean1: null, sd1: null, mean2: null, sd2: null, comparison: null, timepoint: null, isPooledEstimate: false };
+    const nulls = { estimate: null, lower: null, upper: null, mean1: null, sd1: null, mean2: null, sd2: null, se: null, estimateScale: null, seOfLog: null, time1: null, time2: null, oe: null, variance: null, comparison: null, timepoint: null, isPooledEstimate: false };
     const arms: Record<string, [string, number, number, number, number]> = {
       t1: ["12/100 vs 20/98", 12, 100, 20, 98],
       t2: ["57 of 411 patients given drug A and 73 of 411", 57, 411, 73, 411],

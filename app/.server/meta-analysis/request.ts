@@ -39,7 +39,7 @@ const EffectDataSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("means"), mean1: finite, sd1: finite, n1: count, mean2: finite, sd2: finite, n2: count }),
   z.object({ kind: z.literal("estimate-ci"), estimate: finite, lower: finite, upper: finite }),
   z.object({ kind: z.literal("yi-vi"), yi: finite, vi: finite }),
-  z.object({ kind: z.literal("estimate-se"), estimate: finite, se: finite }),
+  z.object({ kind: z.literal("estimate-se"), estimate: finite, se: finite, scale: z.literal("log").optional() }),
   z.object({ kind: z.literal("rates"), events1: count, time1: finite, events2: count, time2: finite }),
   z.object({ kind: z.literal("oe-var"), oe: finite, v: finite }),
 ]);

@@ -146,7 +146,7 @@ export function rowProblem(row: ExtractedStudyData, measure: Measure): string | 
     case "estimate-se": {
       if (!finite(d.estimate, d.se)) return "its estimate or standard error is not a number";
       if (d.se <= 0) return "its standard error is zero or negative";
-      if (RATIO.includes(measure) && d.estimate <= 0) return "a ratio must be positive";
+      if (RATIO.includes(measure) && d.scale !== "log" && d.estimate <= 0) return "a ratio must be positive";
       return null;
     }
     case "rates": {

@@ -169,7 +169,9 @@ function DataTableRow({
   onChange?: (index: number, row: DataRow) => void;
 }) {
   const problem = row.included ? validateRow(row) : null;
-  const fields = DATA_FIELDS[row.data.kind];
+  const logEstimate = row.data.kind === "estimate-se" && row.data.scale === "log";
+  // An estimate the text gives as a log ratio ("log HR −0.22") says so.
+  const fields = DATA_FIELDS[row.data.kind].map((f) => (logEstimate && f.key === "estimate" ? { ...f, label: "Estimate (log scale)" } : f));
   const editable = !!onChange;
   const titleId = `data-row-${index}-title`;
   return (

@@ -37,6 +37,11 @@ describe("escalc for RevMan's data types", () => {
     expect(escalc("RR", { kind: "estimate-se", estimate: 0.8, se: 0.1 })).toEqual({ yi: Math.log(0.8), vi: 0.1 * 0.1 });
     expect(escalc("MD", { kind: "estimate-se", estimate: -2.5, se: 0.7 })).toEqual({ yi: -2.5, vi: 0.7 * 0.7 });
     expect(() => escalc("OR", { kind: "estimate-se", estimate: -1, se: 0.2 })).toThrow(/greater than 0/);
+    // An estimate given as a log ratio ("log HR −0.22 (SE 0.09)") is used as written; the job schema accepts it.
+    expect(escalc("RR", { kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" })).toEqual({ yi: -0.22, vi: 0.09 * 0.09 });
+    expect(escalc("RR", { kind: "estimate-se", estimate: Math.exp(-0.22), se: 0.09 }).yi).toBeCloseTo(-0.22, 12);
+    expect(ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" }).success).toBe(true);
+    expect(ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "natural" }).success).toBe(false);
   });
 });
 

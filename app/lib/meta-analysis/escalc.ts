@@ -68,6 +68,7 @@ export function hedgesJ(m: number): number {
  * - yi-vi: passed through (already on the analysis scale).
  * - estimate-se (generic inverse variance): yi = log(estimate) for ratio measures, else estimate;
  *   vi = se² (se is the SE on the analysis scale, as RevMan's "estimate and SE"). Cochrane Handbook 6.3.
+ *   With scale = "log" the estimate is already a log ratio (yi = estimate).
  * - rates (events x and person-time t per arm), measure RR (pooled as an incidence rate ratio):
  *   metafor escalc("IRR"): yi = log(x1/t1) − log(x2/t2), vi = 1/x1 + 1/x2; when either arm has no
  *   events, 0.5 is added to both event counts (add = 1/2, to = "only0"); person-time must be > 0.
@@ -266,7 +267,7 @@ function fromEstimateSe(measure: Measure, d: Extract<EffectData, { kind: "estima
   finite("estimate", d.estimate, study);
   finite("standard error", d.se, study);
   if (!(d.se > 0)) throw new MetaInputError(`The standard error must be greater than 0 (got ${d.se}).`, study);
-  if (isRatioMeasure(measure)) {
+  if (isRatioMeasure(measure) && d.scale !== "log") {
     if (!(d.estimate > 0)) throw new MetaInputError(`A ${MEASURE_NAMES[measure]} must be greater than 0 (got ${d.estimate}).`, study);
     return { yi: Math.log(d.estimate), vi: d.se * d.se };
   }

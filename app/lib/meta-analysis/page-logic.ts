@@ -222,7 +222,7 @@ export function validateRow(row: DataRow): string | null {
       return null;
     case "estimate-se":
       if (d.se <= 0) return "The standard error must be greater than 0.";
-      if (isRatioMeasure(row.measure) && d.estimate <= 0) return "Ratios must be greater than 0.";
+      if (isRatioMeasure(row.measure) && d.scale !== "log" && d.estimate <= 0) return "Ratios must be greater than 0.";
       return null;
     case "rates":
       if (d.time1 <= 0 || d.time2 <= 0) return "Person-time must be greater than 0.";

@@ -65,8 +65,10 @@ export type EffectData =
    * Generic inverse variance with a standard error (RevMan "estimate and SE"): the estimate on the
    * natural scale (a ratio such as an adjusted HR or OR, or a difference) and the SE of the effect
    * on the analysis scale (of log(ratio) for ratio measures, as RevMan and papers report it).
+   * `scale: "log"`: the estimate itself is given on the log scale ("log HR −0.22 (SE 0.09)"), so it
+   * is used as written (yi = estimate); absent, a ratio's estimate is on the natural scale.
    */
-  | { kind: "estimate-se"; estimate: number; se: number }
+  | { kind: "estimate-se"; estimate: number; se: number; scale?: "log" }
   /** Rates (RevMan "events and person-time"): events and person-time per arm → incidence rate ratio. */
   | { kind: "rates"; events1: number; time1: number; events2: number; time2: number }
   /** RevMan "O − E and variance": observed minus expected events and its variance V (Peto log hazard ratio). */
