@@ -68,6 +68,9 @@ export default function ReviewPage() {
     loading.current = true;
     revalidator.revalidate();
   }, [revalidator]);
+  // A revalidation has ended when the state is idle again or new loader data arrived: React may
+  // render idle → loading → idle as one idle (a fast answer on a busy page), and then only the
+  // data tells; without it every later refresh would wait for a transition that never comes.
   useEffect(() => {
     if (revalidator.state !== "idle" || !loading.current) return;
     loading.current = false;
@@ -75,7 +78,7 @@ export default function ReviewPage() {
       again.current = false;
       refresh();
     }
-  }, [revalidator.state, refresh]);
+  }, [revalidator.state, refresh, review]);
   const q = review.question;
 
   return (

@@ -465,6 +465,9 @@ export async function withRankingLease(app: ReviewsApp, reviewId: string, rankin
   return true;
 }
 
+/** How long a background retraining waits before its CPU work, so the answer it follows leaves first (ms). */
+const RESPONSE_HEADROOM_MS = 5;
+
 /**
  * Runs the re-ranking after a decision or an import: awaited, or handed to `background` (the
  * Worker's waitUntil). Background runs are coalesced per ranking: while one runs in this isolate,
@@ -493,6 +496,9 @@ function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: 
   const entry = { again: false, done: Promise.resolve() };
   entry.done = (async () => {
     try {
+      // The retraining is CPU-bound (tens of ms at 20,000 records) and shares the isolate's one
+      // thread with the answer it follows: yield first so that answer is written out before it.
+      await new Promise((resolve) => setTimeout(resolve, RESPONSE_HEADROOM_MS));
       do {
         entry.again = false;
         let held = true;

@@ -65,35 +65,38 @@ export function SensitivityPanel({ a, runs }: { a: ExploredAnalysis; runs?: Sens
   if (rows.length < 2) return null;
   return (
     <section data-testid="sensitivity-analyses" aria-label="Sensitivity analyses" className="sensitivity space-y-1">
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Sensitivity analyses</caption>
-        <thead>
-          <tr className="border-b border-slate-300">
-            <th scope="col" className="py-1 pr-3">Analysis</th>
-            <th scope="col" className="py-1 pr-3">Model</th>
-            <th scope="col" className="py-1 pr-3">k</th>
-            <th scope="col" className="py-1 pr-3">Estimate [95% CI]</th>
-            <th scope="col" className="py-1 pr-3">τ²</th>
-            <th scope="col" className="py-1">I²</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} className="border-b border-slate-100 align-top" data-testid="sensitivity-row">
-              <th scope="row" className="py-1 pr-3 font-normal">
-                {r.label}
-                {r.left_out.length > 0 && <div className="text-xs text-slate-500">Left out: {r.left_out.join("; ")}</div>}
-                {r.note && <div className="text-xs text-slate-500">{r.note}</div>}
-              </th>
-              <td className="py-1 pr-3">{METHOD_LABELS[r.method]}{r.test === "knha" ? ", Hartung–Knapp" : ""}</td>
-              <td className="py-1 pr-3 tabular-nums">{r.studies}</td>
-              <td className="py-1 pr-3 tabular-nums">{runEstimate(a, r)}</td>
-              <td className="py-1 pr-3 tabular-nums">{r.tau2 === null ? NOT_ESTIMABLE : fmt(r.tau2, 4)}</td>
-              <td className="py-1 tabular-nums">{r.I2 === null ? NOT_ESTIMABLE : fmtPct(r.I2)}</td>
+      {/* A phone scrolls the table sideways inside its box (keyboard: focus it), never the page. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Sensitivity analyses table (scrolls sideways on a narrow screen)">
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Sensitivity analyses</caption>
+          <thead>
+            <tr className="border-b border-slate-300">
+              <th scope="col" className="py-1 pr-3">Analysis</th>
+              <th scope="col" className="py-1 pr-3">Model</th>
+              <th scope="col" className="py-1 pr-3">k</th>
+              <th scope="col" className="py-1 pr-3">Estimate [95% CI]</th>
+              <th scope="col" className="py-1 pr-3">τ²</th>
+              <th scope="col" className="py-1">I²</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className="border-b border-slate-100 align-top" data-testid="sensitivity-row">
+                <th scope="row" className="py-1 pr-3 font-normal">
+                  {r.label}
+                  {r.left_out.length > 0 && <div className="text-xs text-slate-500">Left out: {r.left_out.join("; ")}</div>}
+                  {r.note && <div className="text-xs text-slate-500">{r.note}</div>}
+                </th>
+                <td className="py-1 pr-3">{METHOD_LABELS[r.method]}{r.test === "knha" ? ", Hartung–Knapp" : ""}</td>
+                <td className="py-1 pr-3 tabular-nums">{r.studies}</td>
+                <td className="py-1 pr-3 tabular-nums">{runEstimate(a, r)}</td>
+                <td className="py-1 pr-3 tabular-nums">{r.tau2 === null ? NOT_ESTIMABLE : fmt(r.tau2, 4)}</td>
+                <td className="py-1 tabular-nums">{r.I2 === null ? NOT_ESTIMABLE : fmtPct(r.I2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

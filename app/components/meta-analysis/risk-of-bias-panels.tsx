@@ -58,7 +58,7 @@ export function RobSensitivityTable({ a }: { a: Pick<OutcomeAnalysis, "outcome" 
   if (!rows || rows.length === 0) return null;
   const name = effectName(a.measure, a.reportedMeasure);
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Sensitivity analysis by risk of bias: ${a.outcome} (scrolls sideways on a narrow screen)`}>
       <table data-testid="rob-sensitivity" className="w-full border-collapse text-left text-sm">
         <caption className="mb-2 text-left text-sm font-semibold text-slate-900">Sensitivity analysis by risk of bias (RoB 2 overall): {a.outcome}</caption>
         <thead>
@@ -121,7 +121,7 @@ export function SummaryOfFindingsTable({ analyses }: { analyses: readonly Pick<O
       <h3 id="sof-heading" className="text-lg font-semibold text-slate-900">
         Summary of findings
       </h3>
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Summary of findings table (scrolls sideways on a narrow screen)">
         <table className="w-full min-w-[640px] border-collapse text-left text-sm">
           <thead>
             <tr className="border-b border-slate-300 align-bottom">

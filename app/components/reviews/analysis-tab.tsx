@@ -237,12 +237,10 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
           <div className="overflow-x-auto">
             <MetaRegressionPanel a={a} choices={columns.moderators} selected={moderators} onChange={setModerators} />
           </div>
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Influence diagnostics (scrolls sideways on a narrow screen)">
             <InfluenceTable a={a} />
           </div>
-          <div className="overflow-x-auto">
-            <SensitivityPanel a={a} />
-          </div>
+          <SensitivityPanel a={a} />
           <CumulativePanel a={a} index={0} years={years} />
           {certainty && (
             <div className="space-y-2">
