@@ -9,12 +9,13 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode
 /**
  * `React.lazy` for a component `load` resolves to, e.g.
  * `lazyComponent(() => import("~/components/export-dialog").then((m) => m.ExportDialog))`. A failed
- * import (offline, or a deploy replaced the chunk) renders nothing and logs a warning instead of
- * throwing to the route's error boundary, and the next mount tries again. `preload()` starts the
- * import ahead of the first render (its failure is ignored).
+ * import (offline, or a deploy replaced the chunk) renders `failed` (nothing by default) and logs a
+ * warning instead of throwing to the route's error boundary, and the next mount tries again.
+ * `preload()` starts the import ahead of the first render (its failure is ignored).
  */
 export function lazyComponent<P extends object>(
   load: () => Promise<ComponentType<P>>,
+  failed: ComponentType<P> = Nothing,
 ): ComponentType<P> & { preload: () => void } {
   const attempt = () =>
     lazy(async () => {
@@ -23,7 +24,7 @@ export function lazyComponent<P extends object>(
       } catch (error) {
         console.warn("could not load a component on demand; will retry", error);
         current = attempt();
-        return { default: Nothing };
+        return { default: failed as ComponentType<object> };
       }
     });
   let current = attempt();

@@ -68,6 +68,26 @@ test("a bookmark made offline is queued and sent when the connection returns", a
   await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
 });
 
+test("the offline toast shows even when the toast code could not be fetched before the connection dropped", async ({ page, context }) => {
+  // The Radix toast chunk is fetched after hydration; a connection lost before it arrives must not
+  // swallow the message.
+  await page.route(/\/assets\/toast-view-[\w-]+\.js$/, (route) => route.abort("internetdisconnected"));
+  await signIn(page, "pro@metamind.local");
+  const card = await search(page, "cancer screening");
+  await context.setOffline(true);
+  await card.getByTestId("bookmark-button").click();
+  await expect(card.getByTestId("bookmark-button")).toHaveAttribute("aria-pressed", "true");
+  const status = page.getByRole("status").filter({ hasText: /you are offline; this will sync when you reconnect/ });
+  await expect(status).toBeVisible();
+  await expect(status).toContainText("Bookmarked");
+
+  await context.setOffline(false);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("metamind:bookmark-queue:v1"))).toBeNull();
+  await page.goto("/profile");
+  await page.getByRole("button", { name: /^Remove bookmark: / }).first().click();
+  await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
+});
+
 test("a saved report is viewed in a sandboxed frame, downloaded and deleted from the profile", async ({ page }) => {
   await signIn(page, "pro@metamind.local");
   const saved = await page.request.post("/api/saved-reports", {
