@@ -14,6 +14,7 @@ export { checkQuote, locateQuote, numberWritten, type QuoteCheck, type SourceQuo
 export {
   columnLabel,
   documentSentences,
+  joinedStudyDocument,
   parseReport,
   partOf,
   REPORT_FORMATS,

@@ -110,6 +110,22 @@ export function studyDocument(study: { title?: string | null; abstract?: string 
   return { text, paragraphs, tables, format: "study", title: study.title ?? "", parts };
 }
 
+/**
+ * The document of a study text the caller has already joined (title, then the abstract), kept
+ * verbatim so offsets into it are offsets into `text`: the title part is `[0, titleEnd)` (none when
+ * `titleEnd` is 0), the abstract part the rest after the separating whitespace.
+ */
+export function joinedStudyDocument(text: string, options: { titleEnd?: number } = {}): StudyDocument {
+  const titleEnd = Math.max(0, Math.min(text.length, options.titleEnd ?? 0));
+  const parts: DocumentPart[] = [];
+  if (titleEnd > 0) parts.push({ kind: "title", start: 0, end: titleEnd });
+  const rest = text.slice(titleEnd);
+  const lead = rest.length - rest.trimStart().length;
+  if (rest.trim()) parts.push({ kind: "abstract", start: titleEnd + lead, end: text.length });
+  const paragraphs: Paragraph[] = parts.map((p) => ({ section: p.kind, start: p.start, end: p.end }));
+  return { text, paragraphs, tables: [], format: "study", title: text.slice(0, titleEnd), parts };
+}
+
 /** The text of the document's part of `kind` ("" when it has none), and where it starts in the document. */
 export function partOf(document: StudyDocument, kind: DocumentPartKind): { text: string; start: number } | null {
   const part = document.parts.find((p) => p.kind === kind);
