@@ -10,7 +10,7 @@ import { sentenceSpans } from "../sentences.ts";
 import { parseHtml } from "./html.ts";
 import { parseJats } from "./jats.ts";
 import { parseMarkdown } from "./markdown.ts";
-import { cleanText, type Paragraph, type ReportFormat, type TrialReport } from "./model.ts";
+import { type Paragraph, type ReportFormat, type TrialReport } from "./model.ts";
 import { parseText } from "./text.ts";
 
 export { cleanText, columnLabel, isComparisonLabel, REPORT_FORMATS, ReportBuilder } from "./model.ts";
