@@ -34,7 +34,7 @@ describe("extraction service: source → document → rules → model fill → e
   });
 
   it("throws the model's error when the model fails for every study, so a queued job retries", async () => {
-    const model = { model: failingModel("boom"), name: "m", provider: "openai" };
+    const model = { model: failingModel("boom"), name: "m", provider: "openai" as const };
     await expect(extractStudies({ model }, STUDIES.slice(0, 1))).rejects.toThrow("boom");
   });
 
