@@ -8,7 +8,7 @@
  * arm data are missing).
  */
 import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, type OutcomeType } from "./arms/types.ts";
-import type { ReportTable, TrialReport } from "./arms/document.ts";
+import type { ReportTable, TrialReport } from "./extraction/core/document/model.ts";
 import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
 import type { DualExtractionStudy, ExtractionMode } from "./dual-extraction.ts";

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { reserveAiUse } from "~/.server/billing/metering";
-import { ArmsRequestSchema, extractArmsByRules, fillArmsWithModel, hasGaps, MAX_REPORT_BYTES } from "~/.server/extraction/arms";
+import { ArmsRequestSchema, MAX_REPORT_BYTES } from "~/.server/extraction/arms";
+import { documentOf, extractArmData, resolveMetaModel } from "~/.server/extraction/service";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
-import { resolveMetaModel } from "~/.server/meta-analysis/extract";
 import { META_ANALYSIS_ACTION } from "~/.server/meta-analysis/jobs";
 import { readLimitedJson } from "~/.server/meta-analysis/request";
 
@@ -29,22 +29,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const input = parseInput(ArmsRequestSchema, body);
     const resolved = resolveMetaModel(app.env, app.fetch);
-    const { report, result } = extractArmsByRules(input);
-    if (!resolved || !hasGaps(result)) return Response.json(result, { headers: { "Cache-Control": "no-store" } });
-    const reservation = await reserveAiUse(app, { user: await getUser(app, request), request }, META_ANALYSIS_ACTION);
-    try {
-      const filled = await fillArmsWithModel(
-        { model: { model: resolved.model, provider: resolved.provider, name: resolved.name }, abortSignal: request.signal },
-        report,
-        result,
-        input,
-      );
-      await reservation.commit();
-      return Response.json(filled, { headers: reservation.headers });
-    } catch (error) {
-      await reservation.release();
-      console.warn("extraction/arms: model failed", error instanceof Error ? error.message : error);
-      throw new AppError("AI_FAILED", "The language model failed to extract arm data. Please try again.", 502);
-    }
+    const document = documentOf({ kind: "report", format: input.format, text: input.text });
+    const extracted = await extractArmData(
+      {
+        model: resolved ? { model: resolved.model, provider: resolved.provider, name: resolved.name } : null,
+        abortSignal: request.signal,
+        reserve: async () => reserveAiUse(app, { user: await getUser(app, request), request }, META_ANALYSIS_ACTION),
+      },
+      { document, question: input },
+    );
+    return Response.json(extracted.result, { headers: extracted.use ? extracted.use.headers : { "Cache-Control": "no-store" } });
   });
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { AppError, handleApi } from "~/.server/http/errors";
-import { extractStudies, resolveMetaModel } from "~/.server/meta-analysis/extract";
+import { extractStudies, resolveMetaModel } from "~/.server/extraction/service";
 import { assertMetaAnalysisAvailable } from "~/.server/meta-analysis/jobs";
 import { parseExtractRequest, readLimitedJson } from "~/.server/meta-analysis/request";
 

@@ -32,11 +32,11 @@ import {
 import {
   DESIGN_LABELS,
   excludesNoEffect,
-  extractStudyFacts,
   type SentenceQuote,
   type StudyDesign,
   type StudyExtraction,
 } from "~/lib/extraction/facts";
+import { studyFacts } from "../extraction/service";
 import { summarizeExtractive } from "./extractive";
 import {
   flagUnsupportedNumbers,
@@ -211,7 +211,7 @@ export function buildCombinedPrompt(studies: readonly CombinedStudyInput[]): {
 } {
   const sources = studySources(studies);
   const blocks = sources.map((source, i) => `${studyHeader(source, studies[i]!)}\n${formatNumberedSource(source.sentences)}`);
-  const facts = sources.map((s) => extractStudyFacts(s.text, { titleEnd: s.titleEnd }));
+  const facts = sources.map((s) => studyFacts(s));
   const prompt = [
     `Write one combined summary of these ${sources.length} ${sources.length === 1 ? "study" : "studies"}.`,
     "",
@@ -378,7 +378,7 @@ const PATIENT_SELECTION =
 
 /**
  * Builds the combined summary without a language model, deterministically, from
- * {@link extractStudyFacts} of each study's title + abstract:
+ * The extraction service's {@link studyFacts} of each study's title + abstract:
  *
  * - executiveSummary: a templated line on the design mix, then one line per study, "Study n:"
  *   and its most central abstract sentences (LexRank; 3 for one study, 2 each for two, else 1
@@ -408,7 +408,7 @@ export function combineOffline(studies: readonly CombinedStudyInput[]): Combined
 function combineOfflineFromSources(sources: readonly StudySource[]): CombinedSummary {
   const analysed: Analysed[] = sources.map((source) => ({
     source,
-    facts: extractStudyFacts(source.text, { titleEnd: source.titleEnd }),
+    facts: studyFacts(source),
   }));
   const n = analysed.length;
   const withAbstract = analysed.filter((a) => a.source.hasAbstract);
@@ -708,7 +708,7 @@ function flagNumbers(text: string, numberSource: string): { text: string; unsupp
 /** The sum of the studies' extracted sample sizes, the one number a summary may compute. */
 function extractedSampleTotal(sources: readonly StudySource[]): number[] {
   const sizes = sources
-    .map((s) => extractStudyFacts(s.text, { titleEnd: s.titleEnd }).sampleSize?.value)
+    .map((s) => studyFacts(s).sampleSize?.value)
     .filter((v): v is number => v !== undefined);
   return sizes.length > 1 ? [sizes.reduce((a, b) => a + b, 0)] : [];
 }

@@ -1,8 +1,8 @@
 /**
- * Arm-level extraction service behind POST /api/extraction/arms: parses the report, runs the offline
- * rules (app/lib/arms), and, with a language model, lets the model fill what the rules left null —
- * keeping a proposed number only when it is written in its quote or follows from it by one of the
- * rules' derivations.
+ * The arm-level model fill and request shape of the extraction service (service.ts, behind
+ * POST /api/extraction/arms and the review's data extraction): with a language model, the model fills
+ * what the offline rules (app/lib/arms) left null — keeping a proposed number only when it is
+ * written in its quote or follows from it by one of the rules' derivations.
  */
 import { z } from "zod";
 import {
@@ -11,16 +11,13 @@ import {
   type ArmExtraction,
   type ArmKey,
   type ArmQuestion,
-  extractArms,
   groundProposedValue,
-  parseReport,
   perValue,
   REPORT_FORMATS,
   type ReportFormat,
   type TrialReport,
 } from "~/lib/arms";
 import { locateQuote } from "~/lib/extraction/core";
-import { AppError } from "../http/errors";
 import { generateStructured, type StructuredModel } from "../meta-analysis/model-call";
 
 /** Largest report text accepted, in bytes (413 above). */
@@ -116,20 +113,6 @@ export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<type
 export function hasGaps(result: ArmExtraction): boolean {
   const fields = result.outcomeType === "binary" ? (["events", "groupSize"] as const) : (["mean", "sd", "groupSize"] as const);
   return (["intervention", "comparator"] as ArmKey[]).some((arm) => fields.some((field) => result[arm][field] === null));
-}
-
-/**
- * Parses the report and runs the offline rules.
- * @throws AppError 400 INVALID_REPORT when the text cannot be parsed in its format.
- */
-export function extractArmsByRules(input: ArmQuestion & { text: string; format: ReportFormat }): { report: TrialReport; result: ArmExtraction } {
-  let report: TrialReport;
-  try {
-    report = parseReport(input.text, input.format);
-  } catch (error) {
-    throw new AppError("INVALID_REPORT", `The text could not be read as ${input.format}: ${error instanceof Error ? error.message : "parse error"}`, 400);
-  }
-  return { report, result: extractArms(report, { intervention: input.intervention, comparator: input.comparator, outcome: input.outcome }) };
 }
 
 /**

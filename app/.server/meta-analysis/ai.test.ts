@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AiExtraction } from "./extract-ai";
 import { extractStudyWithModel, groundingProblem } from "./extract-ai";
-import { extractStudies } from "./extract";
+import { extractStudies } from "../extraction/service";
 import { extractStudyByRules, UNCERTAIN_OUTCOME } from "./extract-rules";
 import { ExtractedRowSchema } from "./request";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";

@@ -31,7 +31,7 @@ import {
   type StudyDesign,
 } from "~/lib/extraction/facts";
 import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
-import { parseNumber, splitSentences } from "~/lib/extraction/core";
+import { parseNumber, partOf, splitSentences, studyDocument, type StudyDocument } from "~/lib/extraction/core";
 import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
 
 /** A study as the meta-analysis routes receive it. */
@@ -434,8 +434,9 @@ export const UNCERTAIN_OUTCOME = {
 } as const;
 
 /**
- * Extracts effect data from one study. Abstract first; the full text (`fullTextAnalysis`) is read
- * too and adds what the abstract lacks. Each row carries the outcome phrase from its own sentence
+ * Extracts effect data from one study's document (built once from its source by the extraction
+ * core: `studyDocument` or `reportDocument`). The abstract part first; the full-text part is read
+ * too and adds what the abstract lacks; quote offsets are into the part they were read from. Each row carries the outcome phrase from its own sentence
  * (else the outcome the study names as primary, else {@link UNNAMED_OUTCOME}, which never pools
  * automatically), its comparison, timepoint and whether it is the study's own pooled result.
  * Every distinct effect becomes a row: two statements merge only when they are the same effect
@@ -445,12 +446,13 @@ export const UNCERTAIN_OUTCOME = {
  * reviewer names it; such rows are not pooled automatically (group.ts).
  * Returns no rows and an ExcludedStudy reason when nothing usable is found.
  */
-export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
-  const studyId = studyKey(study, index);
-  const title = study.title;
+export function extractEffectRows(document: StudyDocument, studyId: string): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
+  const title = document.title;
   const sources: { text: string; source: SupportingQuote["source"] }[] = [];
-  if (study.abstract?.trim()) sources.push({ text: study.abstract, source: "abstract" });
-  if (study.fullTextAnalysis?.trim()) sources.push({ text: study.fullTextAnalysis, source: "fullText" });
+  for (const kind of ["abstract", "fullText"] as const) {
+    const part = partOf(document, kind);
+    if (part?.text.trim()) sources.push({ text: part.text, source: kind });
+  }
   if (sources.length === 0) return { rows: [], excluded: { studyId, title, reason: NO_TEXT_REASON } };
 
   const design = classifyDesign(title, sources.map((s) => s.text).join("\n"));
@@ -523,6 +525,14 @@ function markSharedPhrases(rows: ExtractedStudyData[]): void {
     if (list.length < 2) continue;
     for (const r of list) r.outcomeUncertain ??= UNCERTAIN_OUTCOME.shared;
   }
+}
+
+/**
+ * The rules on a study as the meta-analysis routes receive it: {@link extractEffectRows} of its
+ * document (title, abstract, `fullTextAnalysis` as the full-text part).
+ */
+export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
+  return extractEffectRows(studyDocument({ title: study.title, abstract: study.abstract, fullText: study.fullTextAnalysis }), studyKey(study, index));
 }
 
 /** {@link extractStudyByRules} over a list of studies. */

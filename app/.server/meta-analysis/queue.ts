@@ -2,7 +2,7 @@ import type { AppServices } from "../context";
 import type { JobAttempt, JobHandler } from "../jobs/types";
 import type { CombinedSummary } from "../ai/combined-schema";
 import type { ResolvedModel } from "../ai/registry";
-import { extractStudies, resolveMetaModel } from "./extract";
+import { extractStudies, resolveMetaModel } from "../extraction/service";
 import { completeJob, failJob, META_FAILED_MESSAGE, requeueJob, setJobStage, startJob } from "./jobs";
 import { phraseNarrative } from "./narrative";
 import { EnhancedRequestSchema } from "./request";

@@ -14,7 +14,6 @@ import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { extractionEdits, reviewOutcomes, reviewRecords, reviewStudyData, studies, uploadedStudies, users, type ReviewOutcomeRow, type ReviewRecordRow, type ReviewStudyDataRow } from "../../../db/schema";
 import type { ArmExtraction, ArmField, ArmKey } from "~/lib/arms";
-import { outcomesMatch } from "~/lib/extraction";
 import {
   applyStoredEdits,
   engineMeasure,
@@ -30,10 +29,10 @@ import {
   type StoredEdit,
 } from "~/lib/review-extraction";
 import type { AppServices } from "../context";
-import { extractArmsByRules, MAX_REPORT_BYTES } from "../extraction/arms";
+import { MAX_REPORT_BYTES } from "../extraction/arms";
 import { fetchEuropePmcJats } from "../extraction/europepmc";
+import { documentOf, extractArmData, reportedEstimate } from "../extraction/service";
 import { AppError } from "../http/errors";
-import { extractStudyByRules } from "../meta-analysis/extract-rules";
 import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
 import { activityInsert } from "./activity";
 import { dualStudies } from "./dual-extraction";
@@ -184,29 +183,6 @@ export async function getRecordReport(
   return { recordId: record.id, studyKey: reviewStudyKey(review.id, record.id), ...(await recordReport(app, review.userId, record)) };
 }
 
-/**
- * The study's own estimate with a 95% CI for `outcome`, from the effect-estimate rules (not a
- * pooled result): a risk/odds ratio or difference first (the fallback of a 2×2 or means), else a
- * hazard or rate ratio (`reportedMeasure`), which the generic inverse-variance type pools.
- */
-function reportedEstimate(title: string, text: string, outcome: string): ReportedEstimate | null {
-  const { rows } = extractStudyByRules({ title, abstract: null, fullTextAnalysis: text }, 0);
-  const words = outcome.toLowerCase();
-  const matching = rows.filter(
-    (row) => row.data.kind === "estimate-ci" && !row.isPooledEstimate && (outcomesMatch(row.outcome, outcome) || row.outcome.toLowerCase().includes(words)),
-  );
-  const row = matching.find((r) => !r.reportedMeasure) ?? matching[0];
-  if (!row || row.data.kind !== "estimate-ci") return null;
-  return {
-    measure: row.measure,
-    ...(row.reportedMeasure ? { reportedMeasure: row.reportedMeasure } : {}),
-    estimate: row.data.estimate,
-    lower: row.data.lower,
-    upper: row.data.upper,
-    quote: row.quotes[0]?.quote ?? "",
-  };
-}
-
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -280,18 +256,18 @@ export async function extractReviewOutcome(
       };
     }
     let source = await recordReport(app, review.userId, record);
-    let extracted;
+    let document;
     try {
-      extracted = extractArmsByRules({ ...question, text: source.text, format: source.format });
+      document = documentOf({ kind: "report", format: source.format, text: source.text, title: record.title });
     } catch (error) {
       if (!(error instanceof AppError) || source.format !== "jats") throw error;
       // JATS that does not parse: read the abstract instead, and say so.
       const text = [record.title, record.abstract].filter((s) => s?.trim()).join("\n\n");
       source = { kind: "abstract", format: "text", text, pmcid: source.pmcid, note: `the Europe PMC full text could not be read (${error.message})` };
-      extracted = extractArmsByRules({ ...question, text, format: "text" });
+      document = documentOf({ kind: "report", format: "text", text, title: record.title });
     }
-    const { result, audit } = applyStoredEdits(extracted.result, storedFor(-Infinity));
-    const { contexts, tables } = quoteContexts(extracted.report, extracted.result.quotes, source.format === "text" ? source.text : undefined);
+    const { result, audit, rules } = await extractArmData({}, { document, question, edits: storedFor(-Infinity) });
+    const { contexts, tables } = quoteContexts(document, rules.quotes, source.format === "text" ? source.text : undefined);
     return {
       recordId: record.id,
       studyKey,
@@ -302,7 +278,7 @@ export async function extractReviewOutcome(
       audit,
       contexts,
       tables,
-      reported: reportedEstimate(record.title, extracted.report.text, outcome.name),
+      reported: reportedEstimate(document, outcome.name),
     };
   });
   if (review.extractionMode === "dual") {

@@ -17,7 +17,7 @@ import type { AppServices } from "../context";
 import { createOfflineFullTextModel, prepareFullText, streamFullTextAnalysis } from "../fulltext/analyze";
 import { AppError } from "../http/errors";
 import { groundStudySummary } from "../studies/summaries";
-import { extractStudies, resolveMetaModel } from "../meta-analysis/extract";
+import { extractStudies, resolveMetaModel } from "../extraction/service";
 import { buildTemplateNarrative, formatPooled } from "../meta-analysis/narrative";
 import { runMetaAnalysis } from "../meta-analysis/run";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
@@ -271,7 +271,7 @@ export interface BulkAnalysis {
 }
 
 /**
- * Pools the uploaded studies with the same engine as /meta-analysis (meta-analysis/extract.ts
+ * Pools the uploaded studies with the same engine as /meta-analysis (extraction/service.ts
  * then run.ts: effect data per study from its abstract and stored full-text analysis — by the
  * language model when one is configured, else the offline rules — grouped by outcome and measure,
  * REML with Hartung–Knapp, GRADE). Never throws for want of data: nothing poolable gives a result

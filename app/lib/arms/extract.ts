@@ -1,4 +1,4 @@
-import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "./document.ts";
+import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "../extraction/core/document/model.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";

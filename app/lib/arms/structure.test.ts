@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractArms, parseReport } from "./index.ts";
-import { repairPackedHeader, stripInlineMarkdown } from "./parse-markdown.ts";
+import { repairPackedHeader, stripInlineMarkdown } from "../extraction/core/document/markdown.ts";
 
 /**
  * Table-structure families that pandoc's fixed-width rendering of JATS produces, with invented

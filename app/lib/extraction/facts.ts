@@ -21,7 +21,7 @@
  * confidence/credible interval", heterogeneity) and STROBE (von Elm et al., Lancet 2007) for the
  * observational designs.
  */
-import { parseNumber, splitSentences, type SentenceSpan } from "./core/index.ts";
+import { parseNumber, splitSentences, type SentenceSpan, type StudyDocument } from "./core/index.ts";
 import { parseEffects, type GrammarEffect } from "./grammar.ts";
 
 /** A verbatim piece of the source: `text.slice(start, end) === quote` (UTF-16 offsets). */
@@ -716,4 +716,13 @@ export function extractStudyFacts(text: string, options: { titleEnd?: number } =
     doses: sentencesMatching(findings, (s) => DOSE.test(s.text)),
     recommendations: sentencesMatching(discussion, (s) => RECOMMENDATION.test(s.text)),
   };
+}
+
+/**
+ * {@link extractStudyFacts} of a study's document (the extraction core's document model): its text,
+ * with the title part (when the document starts with one) as the title.
+ */
+export function documentFacts(document: StudyDocument): StudyExtraction {
+  const first = document.parts[0];
+  return extractStudyFacts(document.text, { titleEnd: first?.kind === "title" ? first.end : 0 });
 }

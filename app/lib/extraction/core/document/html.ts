@@ -1,6 +1,6 @@
 import { parseDocument } from "htmlparser2";
 import type { ChildNode, Element } from "domhandler";
-import { type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+import { type RawCell, ReportBuilder, type TrialReport } from "./model.ts";
 
 const SKIP = new Set(["script", "style", "noscript", "template", "svg", "nav", "header", "footer", "figure", "img"]);
 const BLOCK = new Set(["p", "li", "blockquote", "dd", "dt", "pre", "figcaption"]);

@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+import { type RawCell, ReportBuilder, type TrialReport } from "./model.ts";
 
 /** A node of fast-xml-parser's `preserveOrder` output: one tag name → children, plus ":@" attributes. */
 type XmlNode = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { isComparisonLabel, type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+import { isComparisonLabel, type RawCell, ReportBuilder, type TrialReport } from "./model.ts";
 
 /**
  * A footnote or citation marker written as a link to an anchor ("0.13[1](#)", "4.50[a](#tfn1)"): in a

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { columnLabel } from "./document.ts";
-import { parseHtml } from "./parse-html.ts";
-import { parseJats } from "./parse-jats.ts";
-import { parseMarkdown } from "./parse-markdown.ts";
-import { parseText } from "./parse-text.ts";
+import { columnLabel } from "./model.ts";
+import { parseHtml } from "./html.ts";
+import { parseJats } from "./jats.ts";
+import { parseMarkdown } from "./markdown.ts";
+import { parseText } from "./text.ts";
 
 describe("trial-report document model", () => {
   it("keeps JATS order, sections, labels, footnotes and expands row and column spans", () => {

@@ -1,4 +1,4 @@
-import { type RawCell, ReportBuilder, type TrialReport } from "./document.ts";
+import { type RawCell, ReportBuilder, type TrialReport } from "./model.ts";
 
 const GAP = / {2,}|\t+/;
 const SECTION = /^(abstract|background|introduction|methods?|materials and methods|patients and methods|results?|discussion|conclusions?|references|acknowledg\w*)\s*:?\s*$/i;
