@@ -39,7 +39,7 @@ export interface ChecklistSource {
   kind: "file" | "search" | "uploads";
   /** Database name(s) or file name. */
   name: string;
-  /** The search query, for searches run from MetaMind. */
+  /** The search query: searches run from MetaMind, and files marked as saved searches. */
   query: string | null;
   /** ISO time of the import (the date the database was searched, for searches). */
   createdAt: string;
@@ -150,11 +150,12 @@ function sourcesText(f: ChecklistFacts): { databases: string | null; strategies:
   for (const s of searches) pieces.push(`${s.name} (searched ${day(s.createdAt)}, ${plural(s.recordCount, "record")})`);
   for (const s of files) pieces.push(`the file ${s.name} (imported ${day(s.createdAt)}, ${plural(s.recordCount, "record")})`);
   for (const s of uploads) pieces.push(`uploaded full texts (${day(s.createdAt)}, ${plural(s.recordCount, "report")})`);
-  const strategies = searches.filter((s) => s.query).map((s) => `${s.name}: "${s.query}" (${day(s.createdAt)})`);
+  // A file marked as a saved search carries the query that produced it.
+  const strategies = [...searches, ...files].filter((s) => s.query).map((s) => `${s.name}: "${s.query}" (${day(s.createdAt)})`);
   return {
     databases: pieces.length ? `Records came from ${list(pieces)}.` : null,
     strategies: strategies.length ? `Search strategies as run: ${strategies.join("; ")}.` : null,
-    filesWithoutQuery: files.map((s) => s.name),
+    filesWithoutQuery: files.filter((s) => !s.query).map((s) => s.name),
   };
 }
 

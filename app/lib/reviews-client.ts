@@ -72,6 +72,11 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
   return body as T;
 }
 
+/** The database and query behind an imported file, so living updates re-run it. */
+export interface SavedSearch {
+  database: string;
+  query: string;
+}
 export type ReviewWithSources = ApiReview & { sources: ApiReviewSource[] };
 /** Filters of GET /api/reviews/{id}/records (see the route). */
 export interface RecordsQuery {
@@ -109,11 +114,15 @@ export const reviewsApi = {
   get: (id: string) => request<{ review: ReviewWithSources }>(base(id)),
   update: (id: string, body: Record<string, unknown>) => request<{ review: ReviewWithSources }>(base(id), { method: "PATCH", json: body }),
   remove: (id: string) => request<{ ok: true }>(base(id), { method: "DELETE" }),
-  importFile: (id: string, file: File, options: { format?: string; database?: string } = {}) => {
+  importFile: (id: string, file: File, options: { format?: string; database?: string; savedSearch?: SavedSearch } = {}) => {
     const form = new FormData();
     form.set("file", file);
     if (options.format) form.set("format", options.format);
     if (options.database) form.set("database", options.database);
+    if (options.savedSearch) {
+      form.set("searchDatabase", options.savedSearch.database);
+      form.set("searchQuery", options.savedSearch.query);
+    }
     return request<ImportResult>(`${base(id)}/import`, { method: "POST", body: form });
   },
   importSearch: (id: string, params: Record<string, string>) =>
@@ -148,6 +157,9 @@ export const reviewsApi = {
   outcomeExtraction: (id: string, outcomeId: number) => request<ReviewOutcomeExtraction & { included: number }>(`${base(id)}/outcomes/${outcomeId}`),
   prismaChecklist: (id: string) => request<PrismaChecklist>(`${base(id)}/prisma-checklist`),
   livingUpdates: (id: string) => request<{ updates: LivingUpdate[] }>(`${base(id)}/update`),
+  /** Marks an imported file as the saved search that produced it (null: removes the mark). */
+  markSavedSearch: (id: string, sourceId: string, savedSearch: SavedSearch | null) =>
+    request<{ source: ApiReviewSource }>(`${base(id)}/sources/${encodeURIComponent(sourceId)}`, { method: "PATCH", json: { savedSearch } }),
   runLivingUpdate: (id: string) => request<LivingUpdateResult>(`${base(id)}/update`, { method: "POST" }),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
   undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),

@@ -2,6 +2,7 @@
  * Systematic reviews (issue 13): the API shapes the server returns and the pages read, and small
  * pure helpers both sides use (PRISMA counts for the diagram, criteria-term highlighting).
  */
+import type { ReviewFlowInput, ReviewPrismaInput } from "~/lib/meta-analysis/job-client";
 import type { PrismaCounts } from "~/lib/meta-analysis/types";
 import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
 import { sStem } from "~/lib/screening/tokenize";
@@ -219,6 +220,39 @@ export function prismaCountsFromReview(p: ReviewPrismaFlow): PrismaCounts {
     fullTextMaybe: p.fullTextMaybe,
     reportsExcluded: Object.entries(p.excludedWithReasons).map(([reason, count]) => ({ reason, count })),
     included: p.included,
+  };
+}
+
+/**
+ * The PRISMA counts a meta-analysis job opened from a review carries (POST
+ * /api/meta-analysis/enhanced `prisma`): the whole review's flow, and for a living review with
+ * updates the updated-review counts (previous studies, the updates' flow, the total) that the
+ * PRISMA tab draws, so the report draws the same diagram.
+ */
+export function jobPrismaFromReview(p: ReviewPrisma): ReviewPrismaInput {
+  const flow = (f: ReviewPrismaFlow): { identified: Record<string, number>; duplicatesRemoved: number; screened: number; review: ReviewFlowInput } => ({
+    identified: { ...f.identified },
+    duplicatesRemoved: f.duplicatesRemoved,
+    screened: f.screened,
+    review: {
+      excluded: f.excluded,
+      awaitingScreening: f.awaitingScreening,
+      maybe: f.maybe,
+      soughtForRetrieval: f.soughtForRetrieval,
+      notRetrieved: f.notRetrieved,
+      assessed: f.assessed,
+      awaitingFullText: f.awaitingFullText,
+      fullTextMaybe: f.fullTextMaybe,
+      excludedWithReasons: { ...f.excludedWithReasons },
+      included: f.included,
+    },
+  });
+  const u = p.updated;
+  return {
+    ...flow(p),
+    ...(u
+      ? { updated: { updates: u.updates, lastUpdateAt: u.lastUpdateAt, previousStudies: u.previousStudies, totalStudies: u.totalStudies, newFlow: flow(u.newFlow) } }
+      : {}),
   };
 }
 

@@ -40,7 +40,7 @@ import { buildReportHtml } from "~/lib/meta-analysis/report-html";
 import type { ExcludedStudy, JobStage, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
 import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
-import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
+import { jobPrismaFromReview, prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import { reviewsApi } from "~/lib/reviews-client";
 import { gradeInputs, judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
@@ -310,18 +310,7 @@ export default function MetaAnalysisPage() {
       data = toExtractedData(rows);
     }
     // PRISMA comes only from a review's decisions; a hand-picked selection has no screening flow.
-    const prisma = fromReview
-      ? (() => {
-          const p = fromReview.prisma;
-          const { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included } = p;
-          return {
-            identified: p.identified,
-            duplicatesRemoved: p.duplicatesRemoved,
-            screened: p.screened,
-            review: { excluded, awaitingScreening, maybe, soughtForRetrieval, notRetrieved, assessed, awaitingFullText, fullTextMaybe, excludedWithReasons, included },
-          };
-        })()
-      : null;
+    const prisma = fromReview ? jobPrismaFromReview(fromReview.prisma) : null;
     abortRef.current?.abort();
     const controller = new AbortController();
     abortRef.current = controller;
@@ -438,7 +427,11 @@ export default function MetaAnalysisPage() {
         {fromReview && (
           <p className="mt-1 text-xs text-slate-600" data-testid="review-source">
             From the systematic review: {prismaCountsFromReview(fromReview.prisma).included} studies included at full text; the report uses the
-            review&apos;s PRISMA 2020 flow.{" "}
+            review&apos;s PRISMA 2020 flow
+            {fromReview.prisma.updated
+              ? ` (the template for updated reviews: ${fromReview.prisma.updated.previousStudies} previous and ${fromReview.prisma.updated.newFlow.included} new studies)`
+              : ""}
+            .{" "}
             <Link className="text-brand-700 underline" to={`/reviews/${encodeURIComponent(reviewId ?? "")}?tab=prisma`}>
               Back to the review
             </Link>

@@ -76,6 +76,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.reviews.$id.prisma.ts", ["GET"]),
   route("api.reviews.$id.prisma-checklist.ts", ["GET"]),
   route("api.reviews.$id.update.ts", ["GET", "POST"]),
+  route("api.reviews.$id.sources.$sourceId.ts", ["PATCH"]),
   route("api.reviews.$id.records.$recordId.decision.ts", ["POST", "DELETE"]),
   route("api.reviews.$id.records.$recordId.fulltext.ts", ["GET", "POST", "DELETE"]),
   route("api.reviews.$id.records.$recordId.report.ts", ["GET"]),

@@ -75,26 +75,39 @@ export const MetaStudySchema = z.object({
     .nullish(),
 });
 
-const PrismaSchema = z.object({
-  identified: z.record(z.string().max(200), count),
-  duplicatesRemoved: count,
-  screened: count,
-  /** The whole flow of a systematic review (GET /api/reviews/{id}/prisma), used as sent. */
-  review: z
-    .object({
-      excluded: count,
-      awaitingScreening: count.optional(),
-      maybe: count.optional(),
-      soughtForRetrieval: count,
-      notRetrieved: count,
-      assessed: count,
-      awaitingFullText: count.optional(),
-      fullTextMaybe: count.optional(),
-      excludedWithReasons: z.record(z.string().max(200), count),
-      included: count,
-    })
-    .optional(),
+const ReviewFlowSchema = z.object({
+  excluded: count,
+  awaitingScreening: count.optional(),
+  maybe: count.optional(),
+  soughtForRetrieval: count,
+  notRetrieved: count,
+  assessed: count,
+  awaitingFullText: count.optional(),
+  fullTextMaybe: count.optional(),
+  excludedWithReasons: z.record(z.string().max(200), count),
+  included: count,
 });
+
+const PrismaSchema = z
+  .object({
+    identified: z.record(z.string().max(200), count),
+    duplicatesRemoved: count,
+    screened: count,
+    /** The whole flow of a systematic review (GET /api/reviews/{id}/prisma), used as sent. */
+    review: ReviewFlowSchema.optional(),
+    /** A living review's updated-review counts (GET /api/reviews/{id}/prisma `updated`), used as sent. */
+    updated: z
+      .object({
+        updates: count,
+        lastUpdateAt: z.string().max(40).nullable(),
+        previousStudies: count,
+        totalStudies: count,
+        newFlow: z.object({ identified: z.record(z.string().max(200), count), duplicatesRemoved: count, screened: count, review: ReviewFlowSchema }),
+      })
+      .refine((u) => u.totalStudies === u.previousStudies + u.newFlow.review.included, "prisma.updated.totalStudies must be previousStudies + newFlow.review.included")
+      .optional(),
+  })
+  .refine((p) => !p.updated || p.review, "prisma.updated needs the review's flow (prisma.review)");
 
 const StudiesSchema = z
   .array(MetaStudySchema, { error: "studies must be an array of studies" })

@@ -79,6 +79,14 @@ export interface PrismaInput {
     excludedWithReasons: Record<string, number>;
     included: number;
   };
+  /** A living review's updated-review counts; `newFlow` has the same shape as this input, with `review`. */
+  updated?: {
+    updates: number;
+    lastUpdateAt: string | null;
+    previousStudies: number;
+    totalStudies: number;
+    newFlow: Omit<PrismaInput, "updated"> & { review: NonNullable<PrismaInput["review"]> };
+  };
 }
 
 export const DEFAULT_METHOD: Method = "REML";
@@ -317,7 +325,8 @@ function finiteOrNull<T extends object>(value: T): T | null {
 
 /**
  * PRISMA 2020 flow counts. From a systematic review (`prisma.review`): the review's own counts,
- * unchanged. Otherwise identification and screening from `prisma`, the rest
+ * unchanged, and a living review's updated-review counts (`prisma.updated`: previous studies, the
+ * updates' flow, the total; PRISMA 2020's template for updated reviews), unchanged. Otherwise identification and screening from `prisma`, the rest
  * from this analysis — reports assessed = studies sent, reports excluded = studies without usable
  * data grouped by reason, included = studies with extracted data, records excluded at screening
  * = screened − assessed (never below 0). Null without `prisma`.
@@ -331,7 +340,19 @@ export function prismaCounts(
   if (!prisma) return null;
   if (prisma.review) {
     const r = prisma.review;
+    const u = prisma.updated;
     return {
+      ...(u
+        ? {
+            updated: {
+              updates: u.updates,
+              lastUpdateAt: u.lastUpdateAt,
+              previousStudies: u.previousStudies,
+              totalStudies: u.totalStudies,
+              newFlow: prismaCounts(u.newFlow, studyCount, excluded, extracted)!,
+            },
+          }
+        : {}),
       identified: { ...prisma.identified },
       duplicatesRemoved: prisma.duplicatesRemoved,
       screened: prisma.screened,

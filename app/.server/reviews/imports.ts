@@ -16,6 +16,7 @@ import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
 import { detectFormat, ImportParseError, parseReferenceFile, type ImportWarning } from "./parse";
 import { rankAfterImport } from "./screening";
+import { assertSearchRoom, markedSource, savedSearchFromForm } from "./saved-search";
 import { addRecords, requireReview, type ImportResult, type IncomingRecord } from "./service";
 
 /** Options of the import services: `background` (the Worker's waitUntil) ranks the review after answering. */
@@ -42,11 +43,13 @@ export const SEARCH_IMPORT_LIMIT = 500;
 /**
  * POST /api/reviews/{id}/import: multipart/form-data with `file` (and optionally `format`: ris,
  * nbib, bibtex, csv; and `database`: the name PRISMA shows for the file's records, default the
- * file name). A file that cannot be read is a 400 MALFORMED_FILE naming the line (`line`), and
+ * file name; and `searchDatabase` + `searchQuery`: the database and query that produced the file, which
+ * make it a saved search that living updates re-run, see ./saved-search.ts). A file that cannot be read is a 400 MALFORMED_FILE naming the line (`line`), and
  * nothing of it is imported; records read with a problem (no title: stored as '[No title]') are
  * imported and listed in `warnings: [{line, message}]` (at most {@link MAX_IMPORT_WARNINGS}).
  * @throws AppError 404 REVIEW_NOT_FOUND; 400 INVALID_MULTIPART / NO_FILE / MALFORMED_FILE /
- *   NO_RECORDS; 413 FILE_TOO_LARGE / TOO_MANY_RECORDS; 415 UNSUPPORTED_FORMAT; 403 PRO_REQUIRED.
+ *   NO_RECORDS / INVALID_SAVED_SEARCH; 413 FILE_TOO_LARGE / TOO_MANY_RECORDS; 415
+ *   UNSUPPORTED_FORMAT; 403 PRO_REQUIRED; 409 TOO_MANY_SEARCHES (nothing imported).
  */
 export async function importFile(
   app: Pick<AppServices, "db" | "bindings">,
@@ -71,6 +74,8 @@ export async function importFile(
   if (!(file instanceof File)) throw new AppError("NO_FILE", "Attach the reference file in the field 'file'.", 400);
   if (file.size > MAX_IMPORT_BYTES) throw new AppError("FILE_TOO_LARGE", "Reference files can be at most 20 MB.", 413);
   if (file.size === 0) throw new AppError("MALFORMED_FILE", "Line 1: the file is empty.", 400, { line: 1 });
+  const savedSearch = savedSearchFromForm(form);
+  if (savedSearch) await assertSearchRoom(app, review.id);
   const text = new TextDecoder("utf-8").decode(await file.arrayBuffer());
   const explicit = form.get("format");
   const format = detectFormat(file.name, typeof explicit === "string" ? explicit : null, text.slice(0, 200));
@@ -89,10 +94,11 @@ export async function importFile(
   }
   const database = form.get("database");
   const name = (typeof database === "string" && database.trim() ? database.trim() : file.name || `${format} file`).slice(0, 200);
+  const details = { fileName: file.name, bytes: file.size, warnings: warnings.length };
   const result = await addRecords(app, {
     user,
     review,
-    source: { kind: "file", name, format, details: { fileName: file.name, bytes: file.size, warnings: warnings.length } },
+    source: { kind: "file", name, format, ...(savedSearch ? markedSource(details, savedSearch, user, new Date()) : { details }) },
     records: parsed.map((r) => ({ ...r, origin: name })),
   });
   if (options.background) rankAfterImport(app, review, options.background);

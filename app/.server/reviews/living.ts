@@ -7,7 +7,7 @@
  * Every run is recorded in review_updates (what ran, when, what it found, what failed); at most one
  * runs per review at a time, and a scheduled slot is claimed atomically so it runs once.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import { reviewMembers, reviewRecords, reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { sendEmail } from "../email/send";
@@ -17,6 +17,7 @@ import { NO_FILTERS, type SearchFilters } from "../search/filters";
 import { PROVIDER_IDS, type ProviderId } from "../search/types";
 import type { SearchRequest } from "../search/service";
 import { runSearchImport, SEARCH_IMPORT_LIMIT } from "./imports";
+import { MAX_SEARCHES_PER_UPDATE, rerunnableSource, savedSearchOf } from "./saved-search";
 import { rerankReview } from "./screening";
 import { addRecords, nextRunAfter, requireReview } from "./service";
 
@@ -32,8 +33,7 @@ export interface LivingUpdateResult {
   ranAt: string;
 }
 
-/** Most searches one update re-runs (the review's first ones, oldest first). */
-export const MAX_SEARCHES_PER_UPDATE = 10;
+export { MAX_SEARCHES_PER_UPDATE };
 /** Most due reviews one Cron Trigger run updates; the rest wait for the next run. */
 export const MAX_REVIEWS_PER_CRON = 5;
 /** A run still marked running after this long is taken to have died (its Worker was stopped). */
@@ -41,9 +41,15 @@ export const STALE_RUN_MS = 15 * 60 * 1000;
 /** How many records at the head of the re-ranked queue the digest looks at. */
 export const DIGEST_TOP = 20;
 
-/** The search a stored search source ran, as a request for today (relative date ranges end today). */
+/**
+ * The search a stored source ran, as a request for today: a search's databases and filters
+ * (relative date ranges end today); a file marked as a saved search (./saved-search.ts): its
+ * database and query, without filters.
+ */
 export function searchRequestOf(source: { query: string | null; details: Record<string, unknown> }, today: Date): SearchRequest | null {
   if (!source.query) return null;
+  const saved = savedSearchOf(source.details);
+  if (saved) return { query: source.query, page: 1, limit: SEARCH_IMPORT_LIMIT, providers: [saved.database], filters: { ...NO_FILTERS } };
   const providers = Object.keys((source.details.providers as Record<string, unknown> | undefined) ?? {}).filter((p): p is ProviderId =>
     (PROVIDER_IDS as readonly string[]).includes(p),
   );
@@ -60,8 +66,8 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Runs one update of a review: re-runs each of its original searches (at most
- * MAX_SEARCHES_PER_UPDATE; updates' own sources are never re-run), adds what they return as one new
+ * Runs one update of a review: re-runs each of its original searches and imported files marked as
+ * saved searches (at most MAX_SEARCHES_PER_UPDATE; updates' own sources are never re-run), adds what they return as one new
  * source per search (de-duplicated against the whole review), re-ranks the screening queue and
  * sends the owner a digest when there is something new. A database that fails is listed in
  * `failed`, and the other searches still run.
@@ -76,11 +82,11 @@ export async function runLivingUpdate(
   const sources = await app.db
     .select()
     .from(reviewSources)
-    .where(and(eq(reviewSources.reviewId, review.id), eq(reviewSources.kind, "search"), sql`json_extract(${reviewSources.details}, '$.updateOf') is null`))
+    .where(and(eq(reviewSources.reviewId, review.id), rerunnableSource))
     .orderBy(asc(reviewSources.createdAt))
     .limit(MAX_SEARCHES_PER_UPDATE);
   if (sources.length === 0) {
-    throw new AppError("NO_SEARCHES", "This review has no search to re-run: import records from a search first.", 400);
+    throw new AppError("NO_SEARCHES", "This review has no search to re-run: import records from a search, or mark an imported file as a saved search, first.", 400);
   }
   await app.db
     .update(reviewUpdates)

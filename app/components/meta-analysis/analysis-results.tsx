@@ -296,12 +296,26 @@ export function NarrativeSections({ narrative }: { narrative: Record<string, unk
   );
 }
 
-/** The PRISMA section: the diagram, or why it cannot be drawn. */
+/**
+ * The PRISMA section: the diagram, or why it cannot be drawn. A living review with updates
+ * (`prisma.updated`) gets PRISMA 2020's template for updated reviews (previous studies, the
+ * updates' records, the total), as its PRISMA tab draws it; any other review the whole flow.
+ */
 export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
+  const updated = prisma?.updated;
   return (
     <section aria-label="PRISMA 2020 flow diagram" className="prisma space-y-2">
       <h3 className="text-lg font-semibold text-slate-900">PRISMA 2020 flow diagram</h3>
-      {prisma ? (
+      {prisma && updated ? (
+        <figure className="figure" data-testid="report-prisma-updated">
+          <figcaption className="text-sm text-slate-700">
+            Updated review: {updated.updates} living update{updated.updates === 1 ? "" : "s"}
+            {updated.lastUpdateAt ? `, the last on ${updated.lastUpdateAt.slice(0, 10)}` : ""} (PRISMA 2020 flow diagram for updated systematic
+            reviews).
+          </figcaption>
+          <PrismaDiagram id="prisma" counts={updated.newFlow} update={{ previousStudies: updated.previousStudies, totalStudies: updated.totalStudies }} />
+        </figure>
+      ) : prisma ? (
         <figure className="figure">
           <PrismaDiagram id="prisma" counts={prisma} />
         </figure>

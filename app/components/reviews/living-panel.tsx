@@ -83,7 +83,7 @@ export function LivingPanel({
         Living review
       </h2>
       <p className="text-sm text-slate-600">
-        Re-run this review&apos;s searches on a schedule or now. New records are de-duplicated against everything already here, arrive as a source of their own and wait in
+        Re-run this review&apos;s searches (and the imported files marked as saved searches in the Records tab) on a schedule or now. New records are de-duplicated against everything already here, arrive as a source of their own and wait in
         the screening queue, ranked by the review&apos;s model; you get an e-mail when an update finds something.
       </p>
       <div className="flex flex-wrap items-end gap-3">

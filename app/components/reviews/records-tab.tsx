@@ -7,6 +7,7 @@ import { Label } from "~/components/ui/label";
 import { NO_TITLE, type ApiReviewRecord, type ImportWarning } from "~/lib/reviews";
 import { ReviewApiError, reviewsApi, type Merge, type RecordsQuery, type ReviewWithSources } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
+import { SavedSearchControl, SavedSearchFields } from "./saved-search";
 
 const select = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
 
@@ -223,6 +224,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
       const result = await reviewsApi.importFile(review.id, file, {
         format: String(data.get("format") ?? "") || undefined,
         database: String(data.get("database") ?? "").trim() || undefined,
+        savedSearch: data.get("searchDatabase") || String(data.get("searchQuery") ?? "").trim() ? { database: String(data.get("searchDatabase") ?? ""), query: String(data.get("searchQuery") ?? "") } : undefined,
       });
       const warned = result.warnings ?? [];
       toast({
@@ -298,6 +300,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
               <Input id="import-database" name="database" placeholder="e.g. Embase; default: the file name" maxLength={200} />
             </div>
           </div>
+          <SavedSearchFields />
           {importError && (
             <p role="alert" className="text-sm text-red-700" data-testid="import-error">
               {importError}
@@ -344,6 +347,7 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
                     <td className="py-1.5">
                       {s.name}
                       {s.query && <span className="block text-xs text-slate-500">&ldquo;{s.query}&rdquo;</span>}
+                      {s.kind === "file" && <SavedSearchControl reviewId={review.id} source={s} canEdit={review.role === "owner"} onChanged={onChanged} />}
                     </td>
                     <td className="text-xs text-slate-600">{new Date(s.createdAt).toLocaleDateString()}</td>
                     <td className="text-right">{s.recordCount}</td>

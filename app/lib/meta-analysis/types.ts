@@ -386,6 +386,23 @@ export interface PrismaCounts {
   fullTextMaybe?: number;
   reportsExcluded: { reason: string; count: number }[];
   included: number;
+  /**
+   * A living review's counts for PRISMA 2020's flow diagram for updated reviews (absent for a
+   * review without updates and for hand-picked studies); the counts above stay the whole review's.
+   */
+  updated?: UpdatedPrismaCounts;
+}
+
+/** The updated-review template's counts: studies included before the updates, the updates' own flow, the total. */
+export interface UpdatedPrismaCounts {
+  /** Living updates run. */
+  updates: number;
+  /** ISO time of the last one. */
+  lastUpdateAt: string | null;
+  previousStudies: number;
+  /** The flow of the records the updates identified. */
+  newFlow: Omit<PrismaCounts, "updated">;
+  totalStudies: number;
 }
 
 /** Result of a finished meta-analysis job (GET /api/meta-analysis/jobs/{jobId} → result). */
