@@ -7,8 +7,8 @@
  * smoothed idf); terms in more than 95 % of the records are dropped, which removes each corpus's
  * own stop words ("study", "patients"…) without a fixed list. The product's features are
  * unigrams without stemming or stop-word removal: on the benchmark datasets bigrams, plural
- * folding and a stop-word list each lowered WSS@95 with Naive Bayes (README, "Screening
- * prioritisation"); FeatureOptions keeps them available for such ablations.
+ * folding and a stop-word list each lowered WSS@95 with Naive Bayes (docs/methods/screening.md);
+ * FeatureOptions keeps them available for such ablations.
  */
 import { tokenize } from "./tokenize.ts";
 

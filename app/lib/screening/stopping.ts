@@ -18,7 +18,7 @@
  * expected inclusions among the unscreened records, Σ_{t = n+1}^{N} p(t).
  * On the benchmark's simulated screenings the exponential alone overestimated several-fold and the
  * half-normal alone sometimes underestimated; their mean was the better calibrated and stayed on
- * the "keep screening" side at 80 % and 95 % recall (README, "Screening prioritisation").
+ * the "keep screening" side at 80 % and 95 % recall (docs/methods/screening.md).
  * The estimate is not calibrated: on real reviews it swung from 0.1 to 174 within a few decisions
  * and read 1.4 with 7 of 15 relevant records unscreened (issue 27), hence the test above.
  */
