@@ -24,7 +24,7 @@ export interface ApiMember {
   resolver: boolean;
   invitationId?: string;
   expiresAt?: string;
-  /** Active members: records they screened (current decisions or votes) per stage, their records in the conflicts queue, and the studies × outcomes they extracted (dual: submitted; single: corrected) and submitted a dual RoB 2 assessment of. */
+  /** Active members: records they screened (current decisions or votes) per stage, their records in the conflicts queue, and the studies × outcomes they extracted (dual: submitted; single: corrected) and, in dual RoB mode, the studies × outcomes they submitted a RoB 2 assessment of. */
   progress?: { titleAbstract: number; fullText: number; conflicts: number; extracted: number; assessed?: number };
 }
 

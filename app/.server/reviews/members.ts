@@ -164,7 +164,8 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
     fullText: screened.find((s) => s.userId === userId && s.stage === "full_text")?.n ?? 0,
     conflicts: conflicts.filter((c) => c.votes.some((v) => v.userId === userId)).length,
     extracted: extracted.get(userId) ?? 0,
-    assessed: assessed.get(userId) ?? 0,
+    // Dual RoB assessment only: the studies × outcomes the member submitted an assessment of.
+    ...(review.robMode === "dual" ? { assessed: assessed.get(userId) ?? 0 } : {}),
   });
   return [
     ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true, progress: progress(o.id) })),

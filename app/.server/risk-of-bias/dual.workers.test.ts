@@ -350,8 +350,10 @@ describe("dual RoB 2 assessment", () => {
     expect(members.members.find((m) => m.userId === a.userId)?.progress?.assessed).toBe(2);
     expect(members.members.find((m) => m.userId === c.userId)?.progress?.assessed).toBe(0);
 
-    // Back to single mode: the consensus is the single assessment in use (editable again); no dual state shown.
+    // Back to single mode (the members' progress no longer carries `assessed`): the consensus is the single assessment in use (editable again); no dual state shown.
     await json(await call("PATCH", `/api/reviews/${id}`, { cookie: owner.cookie, body: { riskOfBias: { mode: "single" } } }), 200);
+    const afterSwitch = await json<{ members: ApiMember[] }>(await call("GET", `/api/reviews/${id}/members`, { cookie: viewer.cookie }), 200);
+    expect(afterSwitch.members.find((m) => m.userId === a.userId)?.progress).not.toHaveProperty("assessed");
     const single = await overview(viewer);
     expect(single).toMatchObject({ mode: "single", dual: [] });
     expect(single.assessments.map((x) => [x.recordId, x.final.overall]).sort()).toEqual([[r0, "high"], [r1, "low"]].sort());
