@@ -206,11 +206,12 @@ export async function robDualStudies(app: Pick<RobApp, "db">, review: Pick<Revie
 }
 
 /**
- * The SQL condition "this risk_of_bias_assessments row is a recorded consensus": in dual mode the
- * review's analysis, plots and exports read only these (an assessment saved in single mode before
- * the switch is not a consensus).
+ * The SQL condition "this risk_of_bias_assessments row is a recorded consensus, unchanged since"
+ * (the consensus upsert sets updated_at to the consensus row's created_at): in dual mode the
+ * review's analysis, plots and exports read only these (an assessment saved in single mode, before
+ * the switch or after a consensus, is not a consensus).
  */
-export const isConsensusAssessment = sql`EXISTS (SELECT 1 FROM review_rob_consensus c WHERE c.outcome_id = ${riskOfBiasAssessments.outcomeId} AND c.record_id = ${riskOfBiasAssessments.recordId})`;
+export const isConsensusAssessment = sql`EXISTS (SELECT 1 FROM review_rob_consensus c WHERE c.outcome_id = ${riskOfBiasAssessments.outcomeId} AND c.record_id = ${riskOfBiasAssessments.recordId} AND c.created_at = ${riskOfBiasAssessments.updatedAt})`;
 
 /**
  * Agreement of the review's dual RoB 2 assessments: per domain and overall, percent agreement and

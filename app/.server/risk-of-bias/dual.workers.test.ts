@@ -358,6 +358,10 @@ describe("dual RoB 2 assessment", () => {
     expect(single).toMatchObject({ mode: "single", dual: [] });
     expect(single.assessments.map((x) => [x.recordId, x.final.overall]).sort()).toEqual([[r0, "high"], [r1, "low"]].sort());
     expect(await json(await submit(a, r1, { variant: "assignment", answers: LOW }), 409)).toMatchObject({ error: "ROB_NOT_DUAL" });
+    // A consensus edited in single mode is no longer a consensus when the review goes dual again.
+    await json(await call("PUT", `${base}/${r1}/${outcome.id}`, { cookie: owner.cookie, body: { variant: "assignment", answers: SOME } }), 200);
+    await json(await call("PATCH", `/api/reviews/${id}`, { cookie: owner.cookie, body: { riskOfBias: { mode: "dual" } } }), 200);
+    expect((await overview(viewer)).assessments.map((x) => x.recordId)).toEqual([r0]);
   });
 
   it("a removed reviewer loses access at once; the blind rule holds for a reviewer who has not submitted", { timeout: 90_000 }, async () => {
