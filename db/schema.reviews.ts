@@ -42,6 +42,8 @@ export const reviews = sqliteTable(
     screeningBlind: integer("screening_blind", { mode: "boolean" }).notNull().default(true),
     /** Data extraction (issue 30 item 5): one extractor, or two independent ones with a consensus per differing cell. */
     extractionMode: text("extraction_mode", { enum: ["single", "dual"] }).notNull().default("single"),
+    /** RoB 2 assessment (issue 30 item 5): one assessor, or two independent ones with a consensus assessment. */
+    robMode: text("rob_mode", { enum: ["single", "dual"] }).notNull().default("single"),
     /** Living review (issue 31): how often the review's searches are re-run, or null (not living). */
     livingSchedule: text("living_schedule", { enum: ["weekly", "monthly"] }),
     /** When the next scheduled update is due (ms since the epoch); null when not living. */

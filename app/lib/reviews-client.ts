@@ -15,11 +15,15 @@ import type {
   ScreeningSuggestion,
 } from "~/lib/reviews";
 import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
+import type { RobAgreement } from "~/lib/risk-of-bias/dual";
 import type { PairAgreement, StageAgreement } from "~/lib/agreement";
 import type { ApiActivityEntry, ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 
 /** GET /api/reviews/{id}/agreement. */
-export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }>;
+export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }> & {
+  /** Dual RoB 2 assessment: per domain and overall (absent from older servers). */
+  riskOfBias?: RobAgreement;
+};
 import type { PrismaChecklist } from "~/lib/prisma-checklist";
 
 /** What POST /api/reviews/{id}/update answers. */

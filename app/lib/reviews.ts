@@ -65,6 +65,8 @@ export interface ApiReview {
   screening: ScreeningSettings;
   /** Data extraction (issue 30): one extractor, or two independent ones with consensus values. */
   extraction: { mode: "single" | "dual" };
+  /** RoB 2 assessment (issue 30): one assessor, or two independent ones and a consensus. */
+  riskOfBias: { mode: "single" | "dual" };
   /** Living review: the schedule its searches are re-run on (null: not living) and the next update (ISO). */
   living: { schedule: "weekly" | "monthly" | null; nextRunAt: string | null };
 }

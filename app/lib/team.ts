@@ -24,8 +24,8 @@ export interface ApiMember {
   resolver: boolean;
   invitationId?: string;
   expiresAt?: string;
-  /** Active members: records they screened (current decisions or votes) per stage, their records in the conflicts queue, and the studies × outcomes they extracted (dual: submitted; single: corrected). */
-  progress?: { titleAbstract: number; fullText: number; conflicts: number; extracted: number };
+  /** Active members: records they screened (current decisions or votes) per stage, their records in the conflicts queue, and the studies × outcomes they extracted (dual: submitted; single: corrected) and, in dual RoB mode, the studies × outcomes they submitted a RoB 2 assessment of. */
+  progress?: { titleAbstract: number; fullText: number; conflicts: number; extracted: number; assessed?: number };
 }
 
 /** POST /api/reviews/{id}/members answer. `debugToken` only in development without an e-mail API. */
@@ -99,7 +99,9 @@ export type ActivityAction =
   | "settings"
   | "extraction.edit"
   | "extraction.submit"
-  | "extraction.consensus";
+  | "extraction.consensus"
+  | "rob.submit"
+  | "rob.consensus";
 
 /** GET /api/reviews/{id}/activity item (newest first). `detail`: the action's particulars; a blind vote the reader may not see yet carries only its stage. */
 export interface ApiActivityEntry {
@@ -142,5 +144,9 @@ export function describeActivity(entry: Pick<ApiActivityEntry, "action" | "detai
       return `submitted their extraction (${String(d.outcome)})`;
     case "extraction.consensus":
       return `recorded consensus values (${String(d.outcome)})`;
+    case "rob.submit":
+      return `submitted their risk-of-bias assessment (${String(d.outcome)})`;
+    case "rob.consensus":
+      return `recorded the consensus risk-of-bias assessment (${String(d.outcome)})`;
   }
 }

@@ -4,9 +4,10 @@ import { handleApi, parseInput } from "~/.server/http/errors";
 import { exportRiskOfBias, RobExportQuerySchema } from "~/.server/risk-of-bias/assessments";
 
 /**
- * GET /api/reviews/{id}/risk-of-bias/export?outcomeId=N&format=csv|traffic-light|summary → a
+ * GET /api/reviews/{id}/risk-of-bias/export?outcomeId=N&format=csv|traffic-light|summary|audit → a
  * download of the final judgements for one outcome: CSV in robvis's layout (Study, D1…D5, Overall,
- * Weight; the default), or the robvis-style traffic-light or summary plot as SVG. 400; 401; 404
+ * Weight; the default; dual mode: the consensus judgements), or the robvis-style traffic-light or
+ * summary plot as SVG; audit: the dual RoB audit trail as CSV. 400; 401; 404
  * REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

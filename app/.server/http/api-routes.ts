@@ -84,6 +84,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route("api.reviews.$id.records.$recordId.suggestion.ts", ["POST"]),
   route("api.reviews.$id.records.ts", ["GET"]),
   route("api.reviews.$id.risk-of-bias.$recordId.$outcomeId.ts", ["PUT", "DELETE"]),
+  route("api.reviews.$id.risk-of-bias.$recordId.$outcomeId.submission.ts", ["POST"]),
+  route("api.reviews.$id.risk-of-bias.$recordId.$outcomeId.consensus.ts", ["POST"]),
   route("api.reviews.$id.risk-of-bias.$recordId.suggestions.ts", ["GET"]),
   route("api.reviews.$id.risk-of-bias.export.ts", ["GET"]),
   route("api.reviews.$id.risk-of-bias.ts", ["GET"]),

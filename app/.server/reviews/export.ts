@@ -14,6 +14,7 @@ import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
 import type { AppServices } from "../context";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
+import { robDualAudit } from "../risk-of-bias/dual";
 import { listGradeSettings } from "../risk-of-bias/grade-settings";
 import { getCharacteristics } from "./characteristics";
 import { dualExtractionAudit, type DualExtractionAuditRow } from "./dual-extraction";
@@ -181,7 +182,7 @@ export async function exportReview(
   const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
   if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
   if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction, characteristics] = await Promise.all([
+  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction, characteristics, dualRiskOfBias] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -213,6 +214,7 @@ export async function exportReview(
     listGradeSettings(app, { userId, reviewId: review.id }),
     dualExtractionAudit(app, review.id),
     getCharacteristics(app, { userId, reviewId: review.id }, { countRead: false }),
+    robDualAudit(app, review),
   ]);
   // Blind dual screening: another reviewer's vote is exported only once the record's two votes are cast.
   const voters = new Map<string, Set<string>>();
@@ -237,6 +239,7 @@ export async function exportReview(
       prismaChecklist,
       dualExtraction,
       characteristics,
+      dualRiskOfBias,
     },
     null,
     2,

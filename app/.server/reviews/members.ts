@@ -19,6 +19,7 @@ import { isDevelopment } from "../env";
 import { AppError } from "../http/errors";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess } from "./access";
+import { assessedByMember } from "../risk-of-bias/dual";
 import { extractedByMember } from "./dual-extraction";
 import { getReview } from "./service";
 import { conflictsOf } from "./votes";
@@ -148,7 +149,7 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
       .where(and(eq(reviewInvitations.reviewId, review.id), isNull(reviewInvitations.acceptedAt), gt(reviewInvitations.expiresAt, now)))
       .orderBy(asc(reviewInvitations.createdAt)),
   ]);
-  const [screened, conflicts, extracted] = await Promise.all([
+  const [screened, conflicts, extracted, assessed] = await Promise.all([
     app.db
       .select({ userId: reviewDecisions.userId, stage: reviewDecisions.stage, n: sql<number>`count(distinct ${reviewDecisions.recordId})` })
       .from(reviewDecisions)
@@ -156,12 +157,15 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
       .groupBy(reviewDecisions.userId, reviewDecisions.stage),
     conflictsOf(app, review.id),
     extractedByMember(app, review),
+    assessedByMember(app, review.id),
   ]);
   const progress = (userId: string) => ({
     titleAbstract: screened.find((s) => s.userId === userId && s.stage === "title_abstract")?.n ?? 0,
     fullText: screened.find((s) => s.userId === userId && s.stage === "full_text")?.n ?? 0,
     conflicts: conflicts.filter((c) => c.votes.some((v) => v.userId === userId)).length,
     extracted: extracted.get(userId) ?? 0,
+    // Dual RoB assessment only: the studies × outcomes the member submitted an assessment of.
+    ...(review.robMode === "dual" ? { assessed: assessed.get(userId) ?? 0 } : {}),
   });
   return [
     ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true, progress: progress(o.id) })),

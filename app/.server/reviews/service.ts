@@ -89,6 +89,10 @@ export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
     .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }) })
     .strict()
     .optional(),
+  riskOfBias: z
+    .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }) })
+    .strict()
+    .optional(),
 });
 
 /** When a living review's next update falls after `from` (ms): 7 days, or one calendar month later (UTC, clamped to the month's last day). */
@@ -127,6 +131,7 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAc
     resolver: access.resolver,
     screening: { mode: row.screeningMode, blind: row.screeningBlind },
     extraction: { mode: row.extractionMode },
+    riskOfBias: { mode: row.robMode },
     living: { schedule: row.livingSchedule, nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt) },
   };
 }
@@ -264,13 +269,14 @@ export async function updateReview(
     if (input.screening.blind !== undefined) changes.screeningBlind = input.screening.blind;
   }
   if (input.extraction) changes.extractionMode = input.extraction.mode;
+  if (input.riskOfBias) changes.robMode = input.riskOfBias.mode;
   if (input.living !== undefined) {
     changes.livingSchedule = input.living.schedule;
     changes.livingNextRunAt = input.living.schedule ? nextRunAfter(input.living.schedule, changes.updatedAt!) : null;
   }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
   const toSingle = row.screeningMode === "dual" && input.screening?.mode === "single";
-  const settings = { ...(input.screening ? { screening: input.screening } : {}), ...(input.extraction ? { extraction: input.extraction } : {}) };
+  const settings = { ...(input.screening ? { screening: input.screening } : {}), ...(input.extraction ? { extraction: input.extraction } : {}), ...(input.riskOfBias ? { riskOfBias: input.riskOfBias } : {}) };
   await app.db.batch([
     app.db.update(reviews).set(changes).where(eq(reviews.id, row.id)),
     ...(Object.keys(settings).length ? [activityInsert(app.db, { reviewId: row.id, userId, action: "settings", detail: settings })] : []),

@@ -11,6 +11,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewRecords, reviewResolutions, reviews, users, type ReviewRecordRow, type ReviewRow } from "../../../db/schema";
 import { screeningAgreement, type PairAgreement, type StageAgreement } from "~/lib/agreement";
+import type { RobAgreement } from "~/lib/risk-of-bias/dual";
+import { reviewRobAgreement } from "../risk-of-bias/dual";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { finalFromVotes, isConflict, type ApiConflict, type Vote } from "~/lib/team";
 import { activityInsert, activityStatement } from "./activity";
@@ -225,15 +227,17 @@ export async function resolveConflict(
  * GET /api/reviews/{id}/agreement: screening agreement per stage from the reviewers' current
  * votes (app/lib/agreement.ts: records both screened, percent agreement, Cohen's κ with its 95%
  * CI, the 2×2 table; 'maybe' counts as include), overall and per pair of reviewers, each pair
- * with the reviewers' e-mails. Aggregates only: it shows no record's votes.
+ * with the reviewers' e-mails; and `riskOfBias`: dual RoB 2 agreement per domain and overall
+ * (unweighted κ over Low / Some concerns / High, ../risk-of-bias/dual.ts reviewRobAgreement).
+ * Aggregates only: it shows no record's votes or answers.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function reviewAgreement(
   app: ReviewsApp,
   target: { userId: string; reviewId: string | undefined },
-): Promise<{ titleAbstract: AgreementWithEmails; fullText: AgreementWithEmails }> {
+): Promise<{ titleAbstract: AgreementWithEmails; fullText: AgreementWithEmails; riskOfBias: RobAgreement }> {
   const { review } = await requireReviewAccess(app, target, "read");
-  const votes = await currentVotes(app, review.id);
+  const [votes, riskOfBias] = await Promise.all([currentVotes(app, review.id), reviewRobAgreement(app, review.id)]);
   const ids = [...new Set(votes.map((v) => v.userId))];
   const emails = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 90) {
@@ -244,7 +248,7 @@ export async function reviewAgreement(
     const result = screeningAgreement(votes.filter((v) => v.stage === stage));
     return { ...result, pairs: result.pairs.map((p) => ({ ...p, emails: [emails.get(p.reviewers[0]) ?? "", emails.get(p.reviewers[1]) ?? ""] as [string, string] })) };
   };
-  return { titleAbstract: stageOf("title_abstract"), fullText: stageOf("full_text") };
+  return { titleAbstract: stageOf("title_abstract"), fullText: stageOf("full_text"), riskOfBias };
 }
 
 /** A stage's agreement with each pair's e-mails. */

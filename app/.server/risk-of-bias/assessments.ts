@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { reviewOutcomes, reviewRecords, riskOfBiasAssessments, users, type ReviewRecordRow, type RiskOfBiasAssessmentRow } from "../../../db/schema";
+import { reviewOutcomes, reviewRecords, riskOfBiasAssessments, users, type ReviewRecordRow, type ReviewRow, type RiskOfBiasAssessmentRow } from "../../../db/schema";
 import { parseReport } from "~/lib/arms";
 import { judgeRob2, ROB2_DOMAINS, worstJudgement, type Rob2DomainId, type RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
@@ -18,6 +18,7 @@ import { AppError } from "../http/errors";
 import { getRecordReport } from "../reviews/outcomes";
 import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
 import { requireRecord, requireReview } from "../reviews/service";
+import { isConsensusAssessment, robDualAudit, robDualAuditCsv, robDualStudies } from "./dual";
 import { checkRob2Answers, QUESTION_IDS, Rob2AnswersSchema } from "./judge";
 
 type RobApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch">;
@@ -102,7 +103,8 @@ export function judgeAssessment(input: AssessmentInput): { proposed: RobJudgemen
   return { proposed, final: { ...domains, overall } };
 }
 
-async function requireOutcomeOf(app: Pick<AppServices, "db">, reviewId: string, outcomeId: string | undefined) {
+/** The review's outcome by id. @throws AppError 404 OUTCOME_NOT_FOUND. */
+export async function requireOutcomeOf(app: Pick<AppServices, "db">, reviewId: string, outcomeId: string | undefined) {
   const id = Number(outcomeId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("OUTCOME_NOT_FOUND", "Outcome not found", 404);
   const [row] = await app.db
@@ -114,24 +116,40 @@ async function requireOutcomeOf(app: Pick<AppServices, "db">, reviewId: string, 
   return row;
 }
 
-function requireIncluded(record: ReviewRecordRow): void {
+/** @throws AppError 409 RECORD_NOT_INCLUDED unless the record is included at full text (and not a duplicate). */
+export function requireIncluded(record: ReviewRecordRow): void {
   if (record.duplicateOf !== null || record.taDecision !== "include" || record.ftDecision !== "include") {
     throw new AppError("RECORD_NOT_INCLUDED", "Only studies included at full-text screening are assessed for risk of bias.", 409);
   }
 }
 
+/** In dual mode the assessment in use is the consensus: no one saves or deletes it directly. @throws AppError 409 ROB_DUAL_MODE. */
+function refuseInDualMode(review: Pick<ReviewRow, "robMode">): void {
+  if (review.robMode === "dual") {
+    throw new AppError("ROB_DUAL_MODE", "This review's risk of bias is assessed by two reviewers: submit your own assessment; the owner or a resolver records the consensus.", 409);
+  }
+}
+
 /**
- * The review's outcomes, its studies included at full text and every assessment.
+ * The review's outcomes, its studies included at full text and every assessment. Dual mode: the
+ * assessments are the recorded consensus ones only, and `dual` lists each study × outcome with a
+ * submission as the caller may see it (blind until both are in).
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
 export async function getRiskOfBias(app: Pick<AppServices, "db" | "bindings">, target: { userId: string; reviewId: string | undefined }): Promise<ApiRobOverview> {
   const review = await requireReview(app, target, "read");
-  const [outcomes, records, rows] = await Promise.all([
+  const dual = review.robMode === "dual";
+  const [outcomes, records, rows, dualStudies] = await Promise.all([
     app.db.select({ id: reviewOutcomes.id, name: reviewOutcomes.name }).from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)).orderBy(asc(reviewOutcomes.id)),
     app.db.select().from(reviewRecords).where(includedIn(review.id)).orderBy(asc(reviewRecords.id)).limit(MAX_ASSESSED_STUDIES),
-    app.db.select().from(riskOfBiasAssessments).where(eq(riskOfBiasAssessments.reviewId, review.id)).orderBy(asc(riskOfBiasAssessments.id)),
+    app.db
+      .select()
+      .from(riskOfBiasAssessments)
+      .where(dual ? and(eq(riskOfBiasAssessments.reviewId, review.id), isConsensusAssessment) : eq(riskOfBiasAssessments.reviewId, review.id))
+      .orderBy(asc(riskOfBiasAssessments.id)),
+    dual ? robDualStudies(app, review, target.userId) : Promise.resolve([]),
   ]);
-  return { outcomes, studies: records.map(toStudy), assessments: rows.map(toApi) };
+  return { outcomes, studies: records.map(toStudy), assessments: rows.map(toApi), mode: review.robMode, dual: dualStudies };
 }
 
 /**
@@ -145,6 +163,7 @@ export async function saveAssessment(
   input: AssessmentInput,
 ): Promise<{ assessment: ApiRobAssessment; created: boolean }> {
   const review = await requireReview(app, target, "write");
+  refuseInDualMode(review);
   const record = await requireRecord(app, review, target.recordId);
   requireIncluded(record);
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
@@ -175,6 +194,7 @@ export async function deleteAssessment(
   target: { userId: string; reviewId: string | undefined; recordId: string | undefined; outcomeId: string | undefined },
 ): Promise<void> {
   const review = await requireReview(app, target, "write");
+  refuseInDualMode(review);
   const record = await requireRecord(app, review, target.recordId);
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
   const deleted = await app.db
@@ -216,13 +236,14 @@ export async function suggestForRecord(
 /** GET /api/reviews/{id}/risk-of-bias/export query. */
 export const RobExportQuerySchema = z.object({
   outcomeId: z.string().max(20).optional(),
-  format: z.enum(["csv", "traffic-light", "summary"], { error: "format must be csv, traffic-light or summary" }).default("csv"),
+  format: z.enum(["csv", "traffic-light", "summary", "audit"], { error: "format must be csv, traffic-light, summary or audit" }).default("csv"),
 });
 
 /**
  * The review's final judgements for one outcome, studies in import order: robvis's CSV layout
  * (Study, D1…D5, Overall, Weight; weight 1, as the review holds no meta-analysis weights), or the
- * traffic-light or summary plot as SVG.
+ * traffic-light or summary plot as SVG (dual mode: the consensus judgements); `audit`: the dual
+ * assessment's audit trail as CSV ({@link robDualAuditCsv}).
  * @throws AppError 404 REVIEW_NOT_FOUND / OUTCOME_NOT_FOUND.
  */
 export async function exportRiskOfBias(
@@ -231,6 +252,10 @@ export async function exportRiskOfBias(
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const review = await requireReview(app, target, "read");
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
+  if (target.format === "audit") {
+    const audit = await robDualAudit(app, review, outcome.id);
+    return { body: robDualAuditCsv(audit), contentType: "text/csv; charset=utf-8", fileName: `risk-of-bias-${outcome.name.replace(/[^\w-]+/g, "-").slice(0, 40)}-dual-audit.csv` };
+  }
   const overview = await getRiskOfBias(app, target);
   const labels = new Map(overview.studies.map((s) => [s.recordId, s.label]));
   const rows = overview.assessments

@@ -1,10 +1,10 @@
 import { Download, FlaskConical, Loader2, Search } from "lucide-react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "@remix-run/react";
 import { InlineSvg } from "~/components/meta-analysis/risk-of-bias-panels";
 import { Button } from "~/components/ui/button";
 import { GradeSettingsPanel } from "./grade-settings-panel";
-import { RobApiError, robApi } from "~/lib/risk-of-bias/client";
+import { RobApiError, robApi, type RobAssessmentInput } from "~/lib/risk-of-bias/client";
 import { ROBVIS_COLOUR, ROBVIS_GLYPH, summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import {
   askedQuestions,
@@ -22,6 +22,7 @@ import {
 } from "~/lib/risk-of-bias/rob2";
 import { ROBVIS_LABEL } from "~/lib/risk-of-bias/robvis";
 import type { Rob2Suggestion } from "~/lib/risk-of-bias/suggestions";
+import type { ApiRobDualStudy, RobAssessmentContent } from "~/lib/risk-of-bias/dual";
 import type { ApiRobAssessment, ApiRobOverview, ApiRobStudy, ApiRobSuggestions } from "~/lib/risk-of-bias/types";
 import type { ReviewWithSources } from "~/lib/reviews-client";
 
@@ -33,6 +34,9 @@ const VARIANT_WORDS: Record<Rob2Variant, string> = {
 type OverrideKey = Rob2DomainId | "overall";
 type Overrides = ApiRobAssessment["overrides"];
 type Support = ApiRobAssessment["support"];
+/** What the form starts from: a stored assessment, a reviewer's own submission or a consensus draft. */
+type FormStart = Pick<ApiRobAssessment, "variant" | "answers" | "support" | "overrides"> & Partial<Pick<ApiRobAssessment, "assessedBy" | "updatedAt">>;
+type DualView = { recordId: number; kind: "submit" | "compare" | "consensus" };
 
 function errorText(error: unknown): string {
   if (error instanceof RobApiError && Array.isArray(error.body.missing)) return `${error.message}.`;
@@ -62,7 +66,9 @@ function JudgementMark({ judgement, words = true }: { judgement: RobJudgement | 
  * questions the answers call for, support per answer, suggestions from the study's text, the
  * algorithm's live proposal, overrides with justifications) and the robvis-style traffic-light and
  * summary plots with their downloads, and the outcome's GRADE settings. Viewers read; owners and
- * editors assess.
+ * editors assess. Dual mode (issue 30): each reviewer submits their own assessment (blind until
+ * both are in), the two are compared side by side with the differences highlighted, and the owner
+ * or a resolver records the consensus assessment, which the table, plots and analysis use.
  */
 export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
   const canWrite = review.role !== "viewer";
@@ -70,6 +76,7 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
   const [error, setError] = useState<string | null>(null);
   const [outcomeId, setOutcomeId] = useState<number | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
+  const [dualView, setDualView] = useState<DualView | null>(null);
   useEffect(() => {
     let live = true;
     robApi
@@ -84,6 +91,7 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
       live = false;
     };
   }, [review.id]);
+  const reload = useCallback(() => robApi.overview(review.id).then(setOverview), [review.id]);
   const onSaved = useCallback((saved: ApiRobAssessment) => {
     setOverview((o) => (o ? { ...o, assessments: [...o.assessments.filter((a) => a.id !== saved.id && !(a.recordId === saved.recordId && a.outcomeId === saved.outcomeId)), saved] } : o));
     setEditing(null);
@@ -110,6 +118,10 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
     return a ? [{ study: s.label, judgements: a.final, weight: 1 }] : [];
   });
   const editingStudy = overview.studies.find((s) => s.recordId === editing) ?? null;
+  const dualMode = overview.mode === "dual";
+  const dualBy = new Map((overview.dual ?? []).filter((d) => d.outcomeId === outcome.id).map((d) => [d.recordId, d]));
+  const dualStudy = dualMode && dualView ? (overview.studies.find((s) => s.recordId === dualView.recordId) ?? null) : null;
+  const dualState = dualStudy ? dualBy.get(dualStudy.recordId) : undefined;
 
   return (
     <div className="space-y-6">
@@ -133,6 +145,7 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
               onChange={(e) => {
                 setOutcomeId(Number(e.target.value));
                 setEditing(null);
+                setDualView(null);
               }}
             >
               {overview.outcomes.map((o) => (
@@ -143,8 +156,13 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
             </select>
           </div>
           <p className="text-sm text-slate-600" data-testid="rob-progress">
-            {rows.length} of {overview.studies.length} {overview.studies.length === 1 ? "study" : "studies"} assessed
+            {rows.length} of {overview.studies.length} {overview.studies.length === 1 ? "study" : "studies"} {dualMode ? "with a consensus assessment" : "assessed"}
           </p>
+          {dualMode && (
+            <p className="text-sm text-slate-700" data-testid="rob-dual-note">
+              Dual assessment: two reviewers assess each study independently and blind; the consensus assessment is what the plots and the analysis use.
+            </p>
+          )}
         </div>
         <div className="overflow-x-auto">
           <table className="w-full border-collapse text-left text-sm" data-testid="rob-studies">
@@ -177,9 +195,21 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
                       </td>
                     ))}
                     <td className="py-1.5 pl-2">
-                      <Button type="button" size="sm" variant="outline" onClick={() => setEditing(s.recordId)} aria-label={`${a ? (canWrite ? "Edit" : "View") : "Assess"} ${s.label}`}>
-                        {a ? (canWrite ? "Edit" : "View") : canWrite ? "Assess" : "View"}
-                      </Button>
+                      {dualMode ? (
+                        <DualActions
+                          d={dualBy.get(s.recordId)}
+                          label={s.label}
+                          canWrite={canWrite}
+                          onOpen={(kind) => {
+                            setEditing(null);
+                            setDualView({ recordId: s.recordId, kind });
+                          }}
+                        />
+                      ) : (
+                        <Button type="button" size="sm" variant="outline" onClick={() => setEditing(s.recordId)} aria-label={`${a ? (canWrite ? "Edit" : "View") : "Assess"} ${s.label}`}>
+                          {a ? (canWrite ? "Edit" : "View") : canWrite ? "Assess" : "View"}
+                        </Button>
+                      )}
                     </td>
                   </tr>
                 );
@@ -188,6 +218,56 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
           </table>
         </div>
       </section>
+
+      {dualStudy && dualView?.kind === "submit" && (
+        <AssessmentForm
+          key={`submit-${dualStudy.recordId}-${outcome.id}`}
+          reviewId={review.id}
+          study={dualStudy}
+          outcome={outcome}
+          existing={dualState?.mine ? (dualState.submissions.find((x) => x.assessment)?.assessment ?? null) : null}
+          canWrite={canWrite}
+          saveLabel="Submit my assessment"
+          note="Your own assessment: nobody sees it until the second reviewer has submitted theirs. You can change it until then."
+          onSubmit={async (input) => {
+            await robApi.submit(review.id, dualStudy.recordId, outcome.id, input);
+            await reload();
+            setDualView(null);
+          }}
+          onSaved={() => undefined}
+          onClose={() => setDualView(null)}
+        />
+      )}
+      {dualStudy && dualState?.revealed && dualView?.kind === "compare" && (
+        <DualComparison
+          key={`compare-${dualStudy.recordId}-${outcome.id}`}
+          d={dualState}
+          study={dualStudy}
+          outcome={outcome}
+          canResolve={review.resolver}
+          onRecord={() => setDualView({ recordId: dualStudy.recordId, kind: "consensus" })}
+          onClose={() => setDualView(null)}
+        />
+      )}
+      {dualStudy && dualState?.revealed && dualView?.kind === "consensus" && (
+        <AssessmentForm
+          key={`consensus-${dualStudy.recordId}-${outcome.id}`}
+          reviewId={review.id}
+          study={dualStudy}
+          outcome={outcome}
+          existing={consensusDraft(dualState)}
+          canWrite={review.resolver}
+          saveLabel="Record consensus"
+          note="The consensus assessment: answers both reviewers gave alike are filled in; settle the differing ones. It is kept with your name and the time, and earlier consensus assessments stay in the history."
+          onSubmit={async (input) => {
+            await robApi.consensus(review.id, dualStudy.recordId, outcome.id, input);
+            await reload();
+            setDualView({ recordId: dualStudy.recordId, kind: "compare" });
+          }}
+          onSaved={() => undefined}
+          onClose={() => setDualView({ recordId: dualStudy.recordId, kind: "compare" })}
+        />
+      )}
 
       {editingStudy && (
         <AssessmentForm
@@ -228,6 +308,7 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
               ["csv", "robvis CSV"],
               ["traffic-light", "Traffic-light plot (SVG)"],
               ["summary", "Summary plot (SVG)"],
+              ...(dualMode ? ([["audit", "Dual assessment audit trail (CSV)"]] as const) : []),
             ] as const
           ).map(([format, text]) => (
             <Button key={format} asChild variant="outline" size="sm">
@@ -425,14 +506,21 @@ function AssessmentForm({
   canWrite,
   onSaved,
   onClose,
+  onSubmit,
+  saveLabel = "Save assessment",
+  note,
 }: {
   reviewId: string;
   study: ApiRobStudy;
   outcome: { id: number; name: string };
-  existing: ApiRobAssessment | null;
+  existing: FormStart | null;
   canWrite: boolean;
   onSaved: (a: ApiRobAssessment) => void;
   onClose: () => void;
+  /** Dual mode: sends the assessment (a submission or the consensus) instead of saving it. */
+  onSubmit?: (input: RobAssessmentInput) => Promise<void>;
+  saveLabel?: string;
+  note?: string;
 }) {
   const [variant, setVariant] = useState<Rob2Variant>(existing?.variant ?? "assignment");
   const [answers, setAnswers] = useState<Record<string, Rob2Answer>>(existing?.answers ?? {});
@@ -484,7 +572,12 @@ function AssessmentForm({
     const sentSupport = Object.fromEntries(Object.entries(support).filter(([id, s]) => askedNow.includes(id) && (s.text.trim() || s.quotes.length)));
     setBusy("saving");
     try {
-      const { assessment } = await robApi.save(reviewId, study.recordId, outcome.id, { variant, answers: sent, support: sentSupport, overrides });
+      const input = { variant, answers: sent, support: sentSupport, overrides };
+      if (onSubmit) {
+        await onSubmit(input);
+        return;
+      }
+      const { assessment } = await robApi.save(reviewId, study.recordId, outcome.id, input);
       onSaved(assessment);
     } catch (e) {
       setMessage({ kind: "error", text: errorText(e) });
@@ -501,11 +594,12 @@ function AssessmentForm({
             {study.label}: {outcome.name}
           </h3>
           <p className="text-xs text-slate-600">{study.title}</p>
-          {existing && (
+          {existing?.assessedBy && existing.updatedAt && (
             <p className="text-xs text-slate-600">
               Last saved by {existing.assessedBy} on {existing.updatedAt.slice(0, 10)}
             </p>
           )}
+          {note && <p className="text-xs text-slate-700">{note}</p>}
         </div>
         <Button type="button" variant="ghost" size="sm" onClick={onClose}>
           Close
@@ -603,12 +697,146 @@ function AssessmentForm({
       {canWrite ? (
         <div className="flex flex-wrap items-center gap-2">
           <Button type="button" onClick={save} disabled={busy !== null || !complete} data-testid="rob-save">
-            {busy === "saving" && <Loader2 className="animate-spin" aria-hidden />} Save assessment
+            {busy === "saving" && <Loader2 className="animate-spin" aria-hidden />} {saveLabel}
           </Button>
           {!complete && <span className="text-xs text-slate-600">Answer the questions of every domain to save (overall: {overall ? ROBVIS_LABEL[overall] : "incomplete"}).</span>}
         </div>
       ) : (
         <p className="text-sm text-slate-600">You are a viewer of this review: you can read the assessment but not change it.</p>
+      )}
+    </section>
+  );
+}
+
+/** The dual state of one study in the studies table: where it stands, and what the reader may do. */
+function DualActions({ d, label, canWrite, onOpen }: { d: ApiRobDualStudy | undefined; label: string; canWrite: boolean; onOpen: (kind: "submit" | "compare") => void }) {
+  const n = d?.submissions.length ?? 0;
+  const status = !d ? "Not assessed yet" : d.consensus ? "Consensus recorded" : d.revealed ? "Both in: awaiting consensus" : `${n} of 2 submitted${d.mine ? " (yours is in)" : ""}`;
+  const canSubmit = canWrite && !d?.revealed && (d?.mine || n < 2);
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <span className="text-xs text-slate-700" data-testid="rob-dual-status">
+        {status}
+      </span>
+      {canSubmit && (
+        <Button type="button" size="sm" variant="outline" onClick={() => onOpen("submit")} aria-label={`${d?.mine ? "Edit my assessment of" : "Assess"} ${label}`} data-testid="rob-dual-assess">
+          {d?.mine ? "Edit mine" : "Assess"}
+        </Button>
+      )}
+      {d?.revealed && (
+        <Button type="button" size="sm" variant="outline" onClick={() => onOpen("compare")} aria-label={`Compare the assessments of ${label}`} data-testid="rob-dual-compare">
+          Compare
+        </Button>
+      )}
+    </div>
+  );
+}
+
+const byQuestionId = (a: string, b: string) => {
+  const [a1, a2] = a.split(".").map(Number);
+  const [b1, b2] = b.split(".").map(Number);
+  return a1! - b1! || a2! - b2!;
+};
+
+/** The consensus form's start: the latest consensus, else the answers both reviewers gave alike (same effect of interest). */
+function consensusDraft(d: ApiRobDualStudy): FormStart {
+  if (d.consensus) return d.consensus.assessment;
+  const [a, b] = d.submissions.map((x) => x.assessment!) as [RobAssessmentContent, RobAssessmentContent];
+  const answers = a.variant === b.variant ? Object.fromEntries(Object.entries(a.answers).filter(([q, ans]) => b.answers[q] === ans)) : {};
+  return { variant: a.variant, answers, support: {}, overrides: {} };
+}
+
+/** Both reviewers' assessments side by side, differing items highlighted, with the consensus and its history. */
+function DualComparison({
+  d,
+  study,
+  outcome,
+  canResolve,
+  onRecord,
+  onClose,
+}: {
+  d: ApiRobDualStudy;
+  study: ApiRobStudy;
+  outcome: { id: number; name: string };
+  canResolve: boolean;
+  onRecord: () => void;
+  onClose: () => void;
+}) {
+  const [s1, s2] = d.submissions as [ApiRobDualStudy["submissions"][number], ApiRobDualStudy["submissions"][number]];
+  const a1 = s1.assessment!;
+  const a2 = s2.assessment!;
+  const diff = d.differing!;
+  const questions = [...new Set([...askedQuestions(a1.variant, a1.answers), ...askedQuestions(a2.variant, a2.answers)])].sort(byQuestionId);
+  const answerOf = (x: RobAssessmentContent, q: string) => (askedQuestions(x.variant, x.answers).includes(q) ? (x.answers[q] ?? "—") : "not asked");
+  const c = d.consensus?.assessment ?? null;
+  const items: { key: string; label: string; differs: boolean; cell: (x: RobAssessmentContent) => ReactNode }[] = [
+    { key: "variant", label: "Effect of interest", differs: diff.variant, cell: (x) => (x.variant === "assignment" ? "Assignment" : "Adhering") },
+    ...questions.map((q) => ({ key: q, label: q, differs: diff.questions.includes(q), cell: (x: RobAssessmentContent) => answerOf(x, q) })),
+    ...[...ROB2_DOMAINS, "overall" as const].map((k) => ({
+      key: k,
+      label: k === "overall" ? "Overall" : `${k} judgement`,
+      differs: diff.judgements.includes(k),
+      cell: (x: RobAssessmentContent) => <JudgementMark judgement={x.final[k]} />,
+    })),
+  ];
+  const headingId = `rob-compare-${study.recordId}`;
+  return (
+    <section aria-labelledby={headingId} className="space-y-3 rounded-lg border border-slate-300 p-3 sm:p-4" data-testid="rob-compare">
+      <header className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h3 id={headingId} className="text-base font-semibold text-slate-900">
+            {study.label}: {outcome.name}, two assessments
+          </h3>
+          <p className="text-sm text-slate-700" data-testid="rob-differences">
+            {diff.questions.length} {diff.questions.length === 1 ? "answer differs" : "answers differ"}, {diff.judgements.length}{" "}
+            {diff.judgements.length === 1 ? "judgement differs" : "judgements differ"}
+            {diff.variant ? "; the effects of interest differ" : ""}.
+          </p>
+        </div>
+        <Button type="button" variant="ghost" size="sm" onClick={onClose}>
+          Close
+        </Button>
+      </header>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="The two assessments side by side">
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="sr-only">Both reviewers&apos; answers and judgements; rows that differ are highlighted</caption>
+          <thead>
+            <tr className="border-b border-slate-300">
+              <th scope="col" className="py-1.5 pr-3 font-semibold">Item</th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">{s1.email}</th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">{s2.email}</th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">Consensus</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((it) => (
+              <tr key={it.key} data-differs={it.differs} className={`border-b border-slate-100 ${it.differs ? "bg-amber-100" : ""}`} data-testid="rob-compare-row" data-item={it.key}>
+                <th scope="row" className="py-1 pr-3 font-medium">
+                  {it.label}
+                  {it.differs && <span className="ml-1 text-xs font-normal text-amber-900">(differs)</span>}
+                </th>
+                <td className="px-2 py-1">{it.cell(a1)}</td>
+                <td className="px-2 py-1">{it.cell(a2)}</td>
+                <td className="px-2 py-1">{c ? it.cell(c) : <span className="text-xs text-slate-600">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {d.consensus ? (
+        <p className="text-sm text-slate-700" data-testid="rob-consensus-by">
+          Consensus recorded by {d.consensus.email} on {d.consensus.at.slice(0, 16).replace("T", " ")} UTC
+          {d.history.length > 0 && ` (earlier: ${d.history.map((h) => `${h.email}, ${h.at.slice(0, 10)}, overall ${ROBVIS_LABEL[h.assessment.final.overall]}`).join("; ")})`}.
+        </p>
+      ) : (
+        <p className="text-sm text-slate-700" data-testid="rob-consensus-by">
+          No consensus yet: the plots and the analysis leave this study out until the owner or a resolver records it.
+        </p>
+      )}
+      {canResolve && (
+        <Button type="button" size="sm" onClick={onRecord} data-testid="rob-record-consensus">
+          {d.consensus ? "Change the consensus" : "Record consensus"}
+        </Button>
       )}
     </section>
   );

@@ -36,6 +36,7 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
   const [busy, setBusy] = useState(false);
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const [extractionMode, setExtractionMode] = useState<ScreeningMode>(review.extraction.mode);
+  const [robMode, setRobMode] = useState<ScreeningMode>(review.riskOfBias?.mode ?? "single");
   const [digest, setDigest] = useState<boolean | null>(null);
   const [activity, setActivity] = useState<ApiActivityEntry[]>([]);
   const [activityCursor, setActivityCursor] = useState<string | null>(null);
@@ -106,6 +107,16 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
       },
     );
 
+  const saveRob = () =>
+    run(
+      "Settings not saved",
+      () => reviewsApi.update(review.id, { riskOfBias: { mode: robMode } }),
+      () => {
+        toast({ title: "Risk-of-bias settings saved" });
+        onChanged();
+      },
+    );
+
   const moreActivity = () =>
     reviewsApi
       .activity(review.id, activityCursor)
@@ -136,6 +147,7 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                 <span className="text-xs text-slate-600" data-testid="member-progress">
                   screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) · {m.progress.conflicts} in conflict · extracted{" "}
                   {m.progress.extracted}
+                  {m.progress.assessed ? ` · RoB assessed ${m.progress.assessed}` : ""}
                 </span>
               )}
               {m.status === "invited" ? <Badge variant="outline">invited</Badge> : null}
@@ -254,6 +266,27 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         </fieldset>
       </section>
 
+      <section aria-labelledby="team-rob">
+        <h2 id="team-rob" className="text-lg font-semibold text-slate-900">
+          Risk of bias
+        </h2>
+        <fieldset className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700" disabled={!isOwner || busy}>
+          <legend className="sr-only">Risk-of-bias assessment mode</legend>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="rob-mode" value="single" checked={robMode === "single"} onChange={() => setRobMode("single")} /> Single (one assessment per study and outcome)
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="rob-mode" value="dual" checked={robMode === "dual"} onChange={() => setRobMode("dual")} data-testid="rob-dual" /> Dual (two independent, blind RoB 2
+            assessments; consensus assessment by the owner or a resolver)
+          </label>
+          {isOwner && (
+            <Button size="sm" onClick={() => void saveRob()} data-testid="save-rob-mode">
+              Save
+            </Button>
+          )}
+        </fieldset>
+      </section>
+
       <section aria-labelledby="team-conflicts">
         <h2 id="team-conflicts" className="text-lg font-semibold text-slate-900">
           Conflicts <Badge variant="secondary">{conflicts.length}</Badge>
@@ -356,6 +389,37 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
               )}
             </tbody>
           </table>
+          {agreement.riskOfBias && agreement.riskOfBias.n > 0 && (
+            <>
+              <p className="mt-3 text-xs text-slate-500">
+                Risk of bias (RoB 2), studies × outcomes both reviewers assessed: unweighted Cohen&apos;s κ over Low / Some concerns / High (rows: the assessment
+                submitted first).
+              </p>
+              <table className="mt-1 w-full text-left text-sm" data-testid="rob-agreement">
+                <thead className="text-slate-600">
+                  <tr>
+                    <th className="py-1">Judgement</th>
+                    <th>Assessed by both</th>
+                    <th>Agreement</th>
+                    <th>Cohen&apos;s κ (95% CI)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...(["D1", "D2", "D3", "D4", "D5"] as const).map((d) => [d, agreement.riskOfBias!.domains[d]] as const), ["Overall", agreement.riskOfBias.overall] as const].map(([label, r]) => (
+                    <tr key={label} className="border-t border-slate-100">
+                      <td className="py-1">{label}</td>
+                      <td>{r.n}</td>
+                      <td>{percent(r.agreement)}</td>
+                      <td>
+                        {fixed(r.kappa)}
+                        {r.kappaCi ? ` (${fixed(r.kappaCi[0])} to ${fixed(r.kappaCi[1])})` : ""}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
         </section>
       )}
 

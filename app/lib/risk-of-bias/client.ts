@@ -3,6 +3,7 @@
  * review's Risk of bias tab and the meta-analysis page. Errors throw {@link RobApiError} with the
  * server's code and message (e.g. ANSWERS_INCOMPLETE with `missing`).
  */
+import type { ApiRobDualStudy } from "./dual";
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
 import type { ApiGradeRating, ApiGradeSettings, ApiRobAssessment, ApiRobOverview, ApiRobSuggestions, RobJudgementSet } from "./types";
 
@@ -45,13 +46,19 @@ export const robApi = {
   overview: (reviewId: string) => call<ApiRobOverview>(base(reviewId)),
   save: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
     call<{ assessment: ApiRobAssessment }>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "PUT", json: input }),
+  /** Dual mode: the caller's own assessment of a study × outcome. */
+  submit: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
+    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/submission`, { method: "POST", json: input }),
+  /** Dual mode: the consensus assessment (owner or resolver). */
+  consensus: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
+    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/consensus`, { method: "POST", json: input }),
   remove: (reviewId: string, recordId: number, outcomeId: number) => call<void>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "DELETE" }),
   suggestions: (reviewId: string, recordId: number, variant: Rob2Variant) =>
     call<ApiRobSuggestions>(`${base(reviewId)}/${recordId}/suggestions?variant=${variant}`),
   gradeSettings: (reviewId: string) => call<{ settings: ApiGradeSettings[] }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade`),
   saveGradeSettings: (reviewId: string, outcomeId: number, body: { rating: ApiGradeRating; assumedControlRisk: number | null; decisionThreshold: number | null }) =>
     call<{ settings: ApiGradeSettings }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade/${outcomeId}`, { method: "PUT", json: body }),
-  exportUrl: (reviewId: string, outcomeId: number, format: "csv" | "traffic-light" | "summary") =>
+  exportUrl: (reviewId: string, outcomeId: number, format: "csv" | "traffic-light" | "summary" | "audit") =>
     `${base(reviewId)}/export?outcomeId=${outcomeId}&format=${format}`,
 };
 

@@ -3,6 +3,7 @@
  * server and the review page.
  */
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
+import type { ApiRobDualStudy } from "./dual";
 import type { Rob2Suggestion } from "./suggestions";
 
 /** Domain judgements and the overall one. */
@@ -42,6 +43,10 @@ export interface ApiRobOverview {
   outcomes: { id: number; name: string }[];
   studies: ApiRobStudy[];
   assessments: ApiRobAssessment[];
+  /** RoB assessment mode (issue 30): dual = two independent assessments and a consensus (then `assessments` are the consensus ones). */
+  mode?: "single" | "dual";
+  /** Dual mode: each study × outcome with a submission, blind until both are in; [] in single mode. */
+  dual?: ApiRobDualStudy[];
 }
 
 /** GET /api/reviews/{id}/risk-of-bias/{recordId}/suggestions. */
