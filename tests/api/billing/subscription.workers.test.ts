@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, signUp } from "../../library-helpers";
+import { call, signUp } from "../helpers";
 import { PAYMENTS_UNAVAILABLE_MESSAGE } from "~/.server/billing/subscription";
 
 const BODY = {

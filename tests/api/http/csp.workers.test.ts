@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
-import { call, signUp } from "../../library-helpers";
+import { call, signUp } from "../helpers";
 
 type Node = DefaultTreeAdapterTypes.Node;
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, countRows, insertStudy, signUp } from "../../library-helpers";
+import { call, countRows, insertStudy, signUp } from "../helpers";
 
 /**
  * Authorization matrix: for every route that takes an id of something a user owns (saved

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, countRows, errorOf, signUp } from "../../library-helpers";
+import { call, countRows, errorOf, signUp } from "../helpers";
 
 const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, countRows, errorOf, insertStudy, signUp } from "../../library-helpers";
+import { call, countRows, errorOf, insertStudy, signUp } from "../helpers";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
 import { userOwnedTables } from "~/.server/library/account";
 
@@ -139,7 +139,7 @@ describe("account data", () => {
   });
 
   it("downloads all of a user's data without secrets, then deletes the account with its rows and files", async () => {
-    const me = await signUp("free", "Ada");
+    const me = await signUp("free", { firstName: "Ada" });
     const other = await signUp();
     const studyId = await insertStudy({ title: "Kept study", authors: ["X Y"] });
     for (const u of [me, other]) {

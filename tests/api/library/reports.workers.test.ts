@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, countRows, errorOf, signUp } from "../../library-helpers";
+import { call, countRows, errorOf, signUp } from "../helpers";
 
 const report = (over: Record<string, unknown> = {}) => ({
   name: "Vitamin D meta-analysis",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, insertStudy } from "../../library-helpers";
+import { call, insertStudy } from "../helpers";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures";
 import { createDb } from "~/.server/db/client";
 import { lookupStudy, lookupUnpaywall } from "~/.server/openaccess/service";

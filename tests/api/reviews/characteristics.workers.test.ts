@@ -1,51 +1,13 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewCharacteristicEdits, users } from "../../../db/schema";
+import { type Account, call, json, signUp, statusAndError } from "../helpers";
+import { reviewCharacteristicEdits } from "../../../db/schema";
 import type { CharacteristicColumn, CharacteristicEdit, CharacteristicsTable } from "~/lib/characteristics";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import { createDb } from "~/.server/db/client";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function errorOf(res: Response): Promise<{ status: number; error: string }> {
-  return { status: res.status, error: ((await res.json()) as { error: string }).error };
-}
-
-interface Account {
-  cookie: string;
-  userId: string;
-  email: string;
-}
-
-async function signUp(): Promise<Account> {
-  const email = `chars-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 /** Invented trial abstracts. */
 const RIS = [
@@ -79,9 +41,9 @@ async function join(owner: Account, reviewId: string, member: Account, role: "re
 
 describe("characteristics of included studies", () => {
   it("pre-fills from the text with quotes, adds columns, records edits with who/when/old → new, exports CSV; viewers read only", { timeout: 90_000 }, async () => {
-    const owner = await signUp();
-    const viewer = await signUp();
-    const stranger = await signUp();
+    const owner = await signUp("pro");
+    const viewer = await signUp("pro");
+    const stranger = await signUp("pro");
     const { review, recordIds } = await reviewWithIncludedStudies(owner);
     const path = `/api/reviews/${review.id}/characteristics`;
 
@@ -101,19 +63,19 @@ describe("characteristics of included studies", () => {
     expect(table.studies[1]!.values.country?.value).toBe("Japan");
 
     // Access: a stranger does not see the review; a viewer reads but cannot write.
-    expect(await errorOf(await call("GET", path, { cookie: stranger.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
+    expect(await statusAndError(await call("GET", path, { cookie: stranger.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
     await join(owner, review.id, viewer, "viewer");
     await json(await call("GET", path, { cookie: viewer.cookie }), 200);
-    expect(await errorOf(await call("POST", `${path}/columns`, { cookie: viewer.cookie, body: { name: "Dose", type: "categorical" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await call("POST", `${path}/edits`, { cookie: viewer.cookie, body: { recordId: recordIds[0], column: "country", value: "France" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("POST", `${path}/columns`, { cookie: viewer.cookie, body: { name: "Dose", type: "categorical" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("POST", `${path}/edits`, { cookie: viewer.cookie, body: { recordId: recordIds[0], column: "country", value: "France" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
     expect((await call("GET", `${path}/columns`, { cookie: owner.cookie })).status).toBe(405);
 
     // Columns.
     const { column } = await json<{ column: CharacteristicColumn }>(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "Dose", type: "categorical" } }), 201);
     expect(column).toEqual({ key: expect.stringMatching(/^c\d+$/), name: "Dose", type: "categorical", builtIn: false });
-    expect(await errorOf(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "dose", type: "text" } }))).toEqual({ status: 409, error: "COLUMN_EXISTS" });
-    expect(await errorOf(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "Country", type: "text" } }))).toEqual({ status: 409, error: "COLUMN_EXISTS" });
-    expect(await errorOf(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "Age", type: "date" } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "dose", type: "text" } }))).toEqual({ status: 409, error: "COLUMN_EXISTS" });
+    expect(await statusAndError(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "Country", type: "text" } }))).toEqual({ status: 409, error: "COLUMN_EXISTS" });
+    expect(await statusAndError(await call("POST", `${path}/columns`, { cookie: owner.cookie, body: { name: "Age", type: "date" } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
     // Edits: the old value is the rules' value, then the previous edit.
     const e1 = await json<{ edit: CharacteristicEdit }>(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "randomised", value: "1,200" } }), 200);
@@ -122,9 +84,9 @@ describe("characteristics of included studies", () => {
     expect(e2.edit).toMatchObject({ oldValue: "1200", newValue: "200" });
     expect((await json<{ edit: null }>(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "randomised", value: " 200 " } }), 200)).edit).toBeNull();
     await json(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[1], column: column.key, value: "high" } }), 200);
-    expect(await errorOf(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "randomised", value: "many" } }))).toEqual({ status: 400, error: "INVALID_VALUE" });
-    expect(await errorOf(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[2], column: "country", value: "Peru" } }))).toEqual({ status: 404, error: "RECORD_NOT_FOUND" });
-    expect(await errorOf(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "c999999", value: "x" } }))).toEqual({ status: 404, error: "COLUMN_NOT_FOUND" });
+    expect(await statusAndError(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "randomised", value: "many" } }))).toEqual({ status: 400, error: "INVALID_VALUE" });
+    expect(await statusAndError(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[2], column: "country", value: "Peru" } }))).toEqual({ status: 404, error: "RECORD_NOT_FOUND" });
+    expect(await statusAndError(await call("POST", `${path}/edits`, { cookie: owner.cookie, body: { recordId: recordIds[0], column: "c999999", value: "x" } }))).toEqual({ status: 404, error: "COLUMN_NOT_FOUND" });
 
     const after = await json<CharacteristicsTable>(await call("GET", path, { cookie: viewer.cookie }), 200);
     expect(after.studies[0]!.values.randomised).toEqual({ value: "200", quote: null, edited: true });
@@ -142,7 +104,7 @@ describe("characteristics of included studies", () => {
     expect(lines[0]).toContain("Study,Year,Design,Country,Setting,N randomised");
     expect(lines[0]).toContain(",Dose,");
     expect(lines[1]).toContain("Zelmoxan versus placebo in sepsis: a randomised trial,2020,RCT,Spain");
-    expect(await errorOf(await call("GET", `${path}?format=xml`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("GET", `${path}?format=xml`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
     // The review's JSON export carries the same table, with the reviewer's column, edits and audit trail.
     const whole = JSON.parse(await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie: owner.cookie })).text()) as { characteristics: CharacteristicsTable };
@@ -153,7 +115,7 @@ describe("characteristics of included studies", () => {
 
     // Removing a column keeps its edits in the audit table.
     expect((await call("DELETE", `${path}/columns/${column.key.slice(1)}`, { cookie: owner.cookie })).status).toBe(204);
-    expect(await errorOf(await call("DELETE", `${path}/columns/${column.key.slice(1)}`, { cookie: owner.cookie }))).toEqual({ status: 404, error: "COLUMN_NOT_FOUND" });
+    expect(await statusAndError(await call("DELETE", `${path}/columns/${column.key.slice(1)}`, { cookie: owner.cookie }))).toEqual({ status: 404, error: "COLUMN_NOT_FOUND" });
     const kept = await db().select().from(reviewCharacteristicEdits).where(eq(reviewCharacteristicEdits.columnKey, column.key));
     expect(kept.map((e) => e.newValue)).toEqual(["high"]);
   });

@@ -5,8 +5,9 @@
  * digest; the Cron Trigger's part (due and not due, one run per slot even when two overlap), one
  * update at a time, and the update history.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { call, json, signUp } from "../helpers";
 import { createReplayFetch } from "../../mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import type { ApiReview, ReviewPrisma } from "~/lib/reviews";
@@ -15,35 +16,7 @@ import { parseEnv } from "~/.server/env";
 import { nextRunAfter } from "~/.server/reviews/service";
 import { runDueLivingReviews, type LivingUpdateResult } from "~/.server/reviews/living";
 
-const BASE = "https://metamind.test";
 const DAY = 24 * 60 * 60 * 1000;
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body }: { cookie?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(): Promise<{ cookie: string; email: string }> {
-  const email = `living-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  // Professional: several reviews, and searches of several databases.
-  await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE email = ?").bind(email).run();
-  return { cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]!, email };
-}
 
 async function newReview(cookie: string): Promise<ApiReview> {
   return (await json<{ review: ApiReview }>(await call("POST", "/api/reviews", { cookie, body: { title: "Exercise for depression", question: { intervention: "exercise" } } }), 201)).review;
@@ -77,7 +50,7 @@ function cronApp() {
 
 describe("living review schedule", () => {
   it("PATCH sets a weekly or monthly schedule with its next update, null stops it, anything else is 400", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     expect(review.living).toEqual({ schedule: null, nextRunAt: null });
     const before = Date.now();
@@ -100,10 +73,10 @@ describe("living review schedule", () => {
   });
 
   it("an update needs a search to re-run (400), the review's owner (404) and a session (401)", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     expect((await json<{ error: string }>(await call("POST", `/api/reviews/${review.id}/update`, { cookie }), 400)).error).toBe("NO_SEARCHES");
-    const other = await signUp();
+    const other = await signUp("pro");
     expect((await json<{ error: string }>(await call("POST", `/api/reviews/${review.id}/update`, { cookie: other.cookie }), 404)).error).toBe("REVIEW_NOT_FOUND");
     expect((await call("POST", `/api/reviews/${review.id}/update`)).status).toBe(401);
     expect((await json<{ updates: unknown[] }>(await call("GET", `/api/reviews/${review.id}/update`, { cookie }), 200)).updates).toEqual([]);
@@ -112,7 +85,7 @@ describe("living review schedule", () => {
 
 describe.skipIf(!hasWorkerFixtures)("living review updates against recorded database answers", () => {
   it("re-runs the search: what is already in the review is a duplicate, removed records come back as new, a failing database is reported", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     let upstream = fakeUpstreams();
     let imported: number;
@@ -157,7 +130,7 @@ describe.skipIf(!hasWorkerFixtures)("living review updates against recorded data
   });
 
   it("one update at a time (409), a run left running for 15 minutes is closed as failed", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const upstream = fakeUpstreams();
     try {
@@ -177,7 +150,7 @@ describe.skipIf(!hasWorkerFixtures)("living review updates against recorded data
   });
 
   it("the Cron Trigger updates due reviews once per slot, leaves the others, and e-mails the digest", async () => {
-    const { cookie, email } = await signUp();
+    const { cookie, email } = await signUp("pro");
     const due = await newReview(cookie);
     const notDue = await newReview(cookie);
     const upstream = fakeUpstreams();
@@ -215,9 +188,9 @@ describe.skipIf(!hasWorkerFixtures)("living review updates against recorded data
   });
 
   it("the digest goes to the owner and every member once per update; the PRISMA flow of an updated review separates previous and new studies", async () => {
-    const owner = await signUp();
-    const reviewer = await signUp();
-    const viewer = await signUp();
+    const owner = await signUp("pro");
+    const reviewer = await signUp("pro");
+    const viewer = await signUp("pro");
     const review = await newReview(owner.cookie);
     for (const [m, role] of [[reviewer, "reviewer"], [viewer, "viewer"]] as const) {
       await env.DB.prepare("INSERT INTO review_members (review_id, user_id, role) SELECT ?, id, ? FROM users WHERE email = ?").bind(review.id, role, m.email).run();

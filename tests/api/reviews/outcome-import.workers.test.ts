@@ -1,8 +1,9 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { reviewMembers, reviewRecords, reviewStudyData, users } from "../../../db/schema";
+import { call, json, signUp } from "../helpers";
+import { reviewMembers, reviewRecords, reviewStudyData } from "../../../db/schema";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { poolReviewOutcome, type ReviewOutcome, type ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
@@ -11,36 +12,7 @@ import { buildStudyDataCsv } from "~/.server/meta-analysis/export-csv";
 import { runMetaAnalysis } from "~/.server/meta-analysis/run";
 import type { ImportPreview } from "~/.server/reviews/outcome-import";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form, type }: { cookie?: string; body?: unknown; form?: FormData; type?: string } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = type ?? "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(): Promise<{ cookie: string; userId: string; email: string }> {
-  const email = `import-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 /** Invented trials: title, first author, year, DOI. The last title is over 60 characters (exports shorten it). */
 const TRIALS = [
@@ -78,7 +50,7 @@ const REVMAN = ["Study,Year,Experimental events,Experimental total,Control event
 
 describe("importing study-level data into a review outcome from CSV", () => {
   it("previews a RevMan-style file (matched by author-year, nothing written), then imports it in one go", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro");
     const { review, outcome, recordId } = await reviewWithTrials(owner);
     const mortality = await outcome("mortality");
 
@@ -117,7 +89,7 @@ describe("importing study-level data into a review outcome from CSV", () => {
   });
 
   it("reads Covidence's export (Study ID, Intervention/Comparator columns, an Outcome column) and matches by DOI", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro");
     const { review, outcome, recordId } = await reviewWithTrials(owner);
     const pain = await outcome("pain");
     const csv = [
@@ -136,7 +108,7 @@ describe("importing study-level data into a review outcome from CSV", () => {
   });
 
   it("refuses a file with any bad line and writes nothing: missing columns, non-numeric cells, events > N, unknown and duplicate studies", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro");
     const { review, outcome } = await reviewWithTrials(owner);
     const mortality = await outcome("mortality");
     const post = (csv: string, dryRun = false) => call("POST", importPath(review.id, dryRun), { cookie: owner.cookie, body: { outcomeId: mortality.id, csv } });
@@ -178,9 +150,9 @@ describe("importing study-level data into a review outcome from CSV", () => {
   });
 
   it("answers 415 for a non-JSON body, 413 for an oversized one, 403 for a viewer, 404 for another user's review or outcome", async () => {
-    const owner = await signUp();
-    const other = await signUp();
-    const viewer = await signUp();
+    const owner = await signUp("pro");
+    const other = await signUp("pro");
+    const viewer = await signUp("pro");
     const { review, outcome } = await reviewWithTrials(owner);
     const mortality = await outcome("mortality");
     await db().insert(reviewMembers).values({ reviewId: review.id, userId: viewer.userId, role: "viewer" });
@@ -197,7 +169,7 @@ describe("importing study-level data into a review outcome from CSV", () => {
   });
 
   it("round-trips the per-analysis CSV export: each analysis imported into an empty outcome pools to the same numbers", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro");
     const { review, outcome, recordId } = await reviewWithTrials(owner);
     const row = (i: number, outcomeName: string, measure: ExtractedStudyData["measure"], data: ExtractedStudyData["data"]): ExtractedStudyData => ({
       studyId: `s${i}`,

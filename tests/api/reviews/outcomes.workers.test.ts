@@ -1,41 +1,13 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewRecords, studies, uploadedStudies, users } from "../../../db/schema";
+import { call, json, signUp } from "../helpers";
+import { reviewRecords, studies, uploadedStudies } from "../../../db/schema";
 import { inferPoolType, poolReviewOutcome, type ReviewOutcome, type ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import { createDb } from "~/.server/db/client";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(): Promise<{ cookie: string; userId: string; email: string }> {
-  const email = `outcomes-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 /** Invented trial abstracts (RIS) with arm-level mortality counts. */
 const RIS = [
@@ -91,7 +63,7 @@ async function reviewWithIncludedStudies(owner: { cookie: string; userId: string
 
 describe("a review's data extraction", () => {
   it("extracts each outcome over the studies included at full text from their best text, and keeps corrections", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro", { prefix: "outcomes" });
     const { review, uploadRecord, withPmcid } = await reviewWithIncludedStudies(owner);
     const base = `/api/reviews/${review.id}/outcomes`;
 
@@ -143,7 +115,7 @@ describe("a review's data extraction", () => {
   }, 30_000);
 
   it("trials reporting only a hazard ratio: each study's reported HR reaches the review outcome (generic inverse variance)", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro", { prefix: "outcomes" });
     const review = (await json<{ review: ApiReview }>(await call("POST", "/api/reviews", { cookie: owner.cookie, body: { title: "Velotrin in heart failure", question: { intervention: "velotrin", comparator: "placebo" } } }), 201)).review;
     const ris = [
       ["Velotrin in heart failure: the VEL-1 trial", "Adults with heart failure were randomised to velotrin or placebo. Death from cardiovascular causes was less frequent with velotrin (hazard ratio 0.74, 95% CI 0.62 to 0.88)."],
@@ -173,8 +145,8 @@ describe("a review's data extraction", () => {
   }, 30_000);
 
   it("answers another user's review, outcome or record with 404 and bad input with 400", async () => {
-    const owner = await signUp();
-    const other = await signUp();
+    const owner = await signUp("pro", { prefix: "outcomes" });
+    const other = await signUp("pro", { prefix: "outcomes" });
     const { review, uploadRecord } = await reviewWithIncludedStudies(owner, { screen: false });
     const base = `/api/reviews/${review.id}/outcomes`;
     const { outcome } = await json<{ outcome: ReviewOutcome }>(await call("POST", base, { cookie: owner.cookie, body: { name: "mortality", comparator: "usual care" } }), 201);

@@ -2,30 +2,10 @@
  * GET /api/reviews/{id}/prisma-checklist in the Workers runtime: filled from the review's import and
  * decisions, owner only (another account 404, signed out 401).
  */
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { call, signUp } from "../helpers";
 import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}) {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function signUp(): Promise<string> {
-  const res = await call("POST", "/api/register", { body: { email: `checklist-${crypto.randomUUID()}@example.org`, password: "secret12" } });
-  expect(res.status).toBe(201);
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-}
 
 const RIS = [1, 2, 3]
   .map((i) => [`TY  - JOUR`, `TI  - Aerobic exercise for adults with depression: randomised trial ${i}`, `PY  - 201${i}`, `DO  - 10.1234/checklist.${i}`, `AB  - Trial ${i} of exercise.`, "ER  - "].join("\n"))
@@ -33,7 +13,7 @@ const RIS = [1, 2, 3]
 
 describe("GET /api/reviews/{id}/prisma-checklist", () => {
   it("fills the checklist from the review's criteria, sources and decisions; only for its owner", async () => {
-    const cookie = await signUp();
+    const cookie = (await signUp()).cookie;
     const created = await call("POST", "/api/reviews", { cookie, body: { title: "Exercise for depression: a systematic review", criteria: { inclusion: ["randomised controlled trial"], exclusion: [] } } });
     expect(created.status).toBe(201);
     const { review } = (await created.json()) as { review: ApiReview };
@@ -67,7 +47,7 @@ describe("GET /api/reviews/{id}/prisma-checklist", () => {
     const whole = (await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).json()) as { prismaChecklist: PrismaChecklist };
     expect(whole.prismaChecklist.items).toEqual(list.items);
 
-    const other = await signUp();
+    const other = (await signUp()).cookie;
     const foreign = await call("GET", `/api/reviews/${review.id}/prisma-checklist`, { cookie: other });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ error: "REVIEW_NOT_FOUND" });

@@ -5,7 +5,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ApiReviewRecord } from "~/lib/reviews";
-import { BASE, call, errorOf, signUp } from "../../library-helpers";
+import { BASE, call, errorOf, signUp } from "../helpers";
 import { encodeRecordsCursor } from "~/.server/reviews/service";
 
 interface Page {

@@ -1,47 +1,16 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it, vi } from "vitest";
-import { reviewRecords, reviewSources, uploadedStudies, users } from "../../../db/schema";
+import { call, json, signUp } from "../helpers";
+import { reviewRecords, reviewSources, uploadedStudies } from "../../../db/schema";
 import { createReplayFetch } from "../../mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import type { ApiReview, ApiReviewRecord, ReviewPrisma, ScreeningNext } from "~/lib/reviews";
 import { createDb } from "~/.server/db/client";
 import { parseEnv } from "~/.server/env";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(
-  method: string,
-  path: string,
-  { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(plan: "free" | "pro" = "pro"): Promise<{ cookie: string; userId: string }> {
-  const res = await call("POST", "/api/register", { body: { email: `reviews-${crypto.randomUUID()}@example.org`, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  if (plan === "pro") await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id };
-}
 
 async function newReview(cookie: string, body: Record<string, unknown> = {}): Promise<ApiReview> {
   const res = await call("POST", "/api/reviews", {
@@ -116,7 +85,7 @@ async function decide(cookie: string, reviewId: string, recordId: number, body: 
 
 describe("review projects", () => {
   it("creates, lists, reads, updates and deletes a review; 401 signed out", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     expect((await call("GET", "/api/reviews")).status).toBe(401);
     const review = await newReview(cookie, { criteria: { inclusion: "RCT\nAdults", exclusion: ["Animal studies"] } });
     expect(review).toMatchObject({ title: "Exercise for depression", criteria: { inclusion: ["RCT", "Adults"], exclusion: ["Animal studies"] } });
@@ -134,8 +103,8 @@ describe("review projects", () => {
   });
 
   it("answers 404 for every route of another user's review and record", async () => {
-    const owner = await signUp();
-    const other = await signUp();
+    const owner = await signUp("pro");
+    const other = await signUp("pro");
     const review = await newReview(owner.cookie);
     await json(await importText(owner.cookie, review.id, "refs.ris", ris([topic(1, true)])), 201);
     const [rec] = await records(owner.cookie, review.id);
@@ -188,7 +157,7 @@ describe("review projects", () => {
 
 describe("imports and de-duplication", () => {
   it("a malformed file is a 400 naming the line, and nothing of it is imported", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const good = ris([topic(1, true), topic(2, false)]);
     const broken = `${good}\n\nTY  - JOUR\nTI  - A third record\nthis line is not a tag\nTY  - JOUR\nTI  - fourth\nER  - \n`;
@@ -213,7 +182,7 @@ describe("imports and de-duplication", () => {
   });
 
   it("imports records without a title as '[No title]' with per-line warnings; they merge by DOI/PMID only, never by the empty title", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const text = [
       ris([topic(1, true)]),
@@ -252,7 +221,7 @@ describe("imports and de-duplication", () => {
   });
 
   it("de-duplicates across sources (DOI → PMID → title + year), counts per source, and undoes and redoes a merge", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const first = await json<{ imported: number; duplicatesRemoved: number; sourceId: string }>(
       await importText(cookie, review.id, "embase.ris", ris([topic(1, true), topic(2, true), topic(3, false), { ...topic(1, true), title: "Same DOI within the file" }]), { database: "Embase" }),
@@ -299,7 +268,7 @@ describe("imports and de-duplication", () => {
   });
 
   it.skipIf(!hasWorkerFixtures)("import-search brings in every record of each database with its PRISMA origin", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const e = parseEnv(env as unknown as Record<string, unknown>);
     const replay = createReplayFetch(workerFixtureReader, { baseUrls: { pubmed: e.PUBMED_BASE_URL, europepmc: e.EUROPEPMC_BASE_URL, crossref: e.CROSSREF_BASE_URL } });
@@ -324,7 +293,7 @@ describe("imports and de-duplication", () => {
 
 describe("screening, decisions and PRISMA", () => {
   it("ranks, records decisions with undo, runs full-text screening and computes PRISMA from the decisions", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie, { exclusionReasons: ["Wrong population", "Wrong outcome"] });
     const refs = Array.from({ length: 12 }, (_, i) => topic(i, i < 5));
     await json(await importText(cookie, review.id, "pubmed.ris", ris(refs), { database: "PubMed" }), 201);
@@ -443,7 +412,7 @@ describe("screening, decisions and PRISMA", () => {
   }, 30_000);
 
   it("PRISMA adds up at every moment: imported, de-duplicated, part-screened (include, exclude, maybe), at full text, and done", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie, { exclusionReasons: ["Wrong population", "Wrong outcome"] });
     /** Every box of the exported SVG as [label, n] pairs, in reading order. */
     const boxes = (svg: string): Record<string, [string, number][]> => {
@@ -562,7 +531,7 @@ describe("screening, decisions and PRISMA", () => {
   }, 30_000);
 
   it("a duplicate cannot be screened and an empty review has no next record", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const empty = await json<ScreeningNext>(await call("GET", `/api/reviews/${review.id}/screening/next`, { cookie }), 200);
     expect(empty).toMatchObject({ record: null, progress: { screened: 0, total: 0, included: 0 } });
@@ -576,8 +545,8 @@ describe("screening, decisions and PRISMA", () => {
 
 describe("uploaded PDFs and the second screener", () => {
   it("adds the user's uploaded PDFs as records with their text; another user's upload is a 404", async () => {
-    const owner = await signUp();
-    const other = await signUp();
+    const owner = await signUp("pro");
+    const other = await signUp("pro");
     const review = await newReview(owner.cookie);
     const insert = (userId: string, title: string) =>
       db()
@@ -600,7 +569,7 @@ describe("uploaded PDFs and the second screener", () => {
 
 describe("full texts and the account", () => {
   it("attaches a PDF (stored under the user's prefix), downloads it as an attachment, and the account export and deletion include the review", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUp("pro");
     const review = await newReview(cookie);
     await json(await importText(cookie, review.id, "a.ris", ris([topic(1, true)])), 201);
     const [rec] = await records(cookie, review.id);

@@ -1,7 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { reviewDigests, reviewRecords, users } from "../../../db/schema";
+import { type Account, call, json, signUp, statusAndError } from "../helpers";
+import { reviewDigests, reviewRecords } from "../../../db/schema";
 import type { DualExtractionStudy } from "~/lib/dual-extraction";
 import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
@@ -10,42 +11,7 @@ import { getLoadContext } from "~/.server/context";
 import { createDb } from "~/.server/db/client";
 import { sendConflictDigests } from "~/.server/reviews/digest";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-interface Account {
-  cookie: string;
-  userId: string;
-  email: string;
-}
-
-async function signUp(plan: "free" | "pro" = "free"): Promise<Account> {
-  const email = `team-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  if (plan === "pro") await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 function ris(n: number): string {
   return Array.from({ length: n }, (_, i) =>
@@ -83,16 +49,6 @@ async function join(owner: Account, reviewId: string, member: Account, role: "re
   const invitation = await invite(owner, reviewId, member.email, role);
   await json(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: member.cookie }), 200);
 }
-
-async function errorOf(res: Response): Promise<{ status: number; error?: string }> {
-  const text = await res.text();
-  try {
-    return { status: res.status, error: (JSON.parse(text) as { error?: string }).error };
-  } catch {
-    return { status: res.status };
-  }
-}
-
 
 /** Marks records as included at title/abstract and full text (the extraction reads those). */
 async function includeAll(recordIds: number[]): Promise<void> {
@@ -141,7 +97,7 @@ describe("dual extraction, activity and digest routes check membership and role"
     const failures: string[] = [];
     for (const c of cases) {
       for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
-        const { status, error } = await errorOf(await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }));
+        const { status, error } = await statusAndError(await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }));
         const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
         if (role === "stranger") {
           if (status !== 404 || error !== "REVIEW_NOT_FOUND") failures.push(label);
@@ -177,17 +133,17 @@ describe("dual extraction", () => {
     const mineB = { intervention: arm(43, 50), comparator: arm(10, 51) };
 
     // Single mode: no submissions.
-    expect(await errorOf(await submit(a, r0, mineA))).toEqual({ status: 409, error: "EXTRACTION_NOT_DUAL" });
+    expect(await statusAndError(await submit(a, r0, mineA))).toEqual({ status: 409, error: "EXTRACTION_NOT_DUAL" });
     const patched = await json<{ review: ApiReview }>(await call("PATCH", `/api/reviews/${review.id}`, { cookie: owner.cookie, body: { extraction: { mode: "dual" } } }), 200);
     expect(patched.review.extraction).toEqual({ mode: "dual" });
     expect(patched.review.screening.mode).toBe("single");
-    expect(await errorOf(await call("PATCH", `/api/reviews/${review.id}`, { cookie: owner.cookie, body: { extraction: { mode: "triple" } } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("PATCH", `/api/reviews/${review.id}`, { cookie: owner.cookie, body: { extraction: { mode: "triple" } } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
     // Bad input, a study not included at full text.
-    expect(await errorOf(await submit(a, r0, { intervention: arm(1.5, 50), comparator: arm(1, 50) }))).toEqual({ status: 400, error: "INVALID_INPUT" });
-    expect(await errorOf(await submit(a, r0, { intervention: arm(1, 50) }))).toEqual({ status: 400, error: "INVALID_INPUT" });
-    expect(await errorOf(await submit(a, r2, mineA))).toEqual({ status: 409, error: "NOT_INCLUDED" });
-    expect(await errorOf(await submit(a, 999_999_999, mineA))).toEqual({ status: 404, error: "RECORD_NOT_FOUND" });
+    expect(await statusAndError(await submit(a, r0, { intervention: arm(1.5, 50), comparator: arm(1, 50) }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await submit(a, r0, { intervention: arm(1, 50) }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await submit(a, r2, mineA))).toEqual({ status: 409, error: "NOT_INCLUDED" });
+    expect(await statusAndError(await submit(a, 999_999_999, mineA))).toEqual({ status: 404, error: "RECORD_NOT_FOUND" });
 
     // A submits; A may re-submit while B has not.
     const first = await json<{ study: DualExtractionStudy }>(await submit(a, r0, { ...mineA, comparator: arm(11, 50) }), 201);
@@ -225,14 +181,14 @@ describe("dual extraction", () => {
     ]);
     expect(second.study.values).toBeNull();
     // Locked for A, complete for C.
-    expect(await errorOf(await submit(a, r0, mineB))).toEqual({ status: 409, error: "EXTRACTION_LOCKED" });
-    expect(await errorOf(await submit(c, r0, mineB))).toEqual({ status: 409, error: "EXTRACTIONS_COMPLETE" });
+    expect(await statusAndError(await submit(a, r0, mineB))).toEqual({ status: 409, error: "EXTRACTION_LOCKED" });
+    expect(await statusAndError(await submit(c, r0, mineB))).toEqual({ status: 409, error: "EXTRACTIONS_COMPLETE" });
     // Consensus: only once both are in, only the owner or a named resolver.
     const consensus = (who: Account, recordId: number, cells: unknown) => call("POST", `${base}/consensus`, { cookie: who.cookie, body: { recordId, cells } });
-    expect(await errorOf(await consensus(owner, r1, [{ arm: "intervention", field: "events", value: 1 }]))).toEqual({ status: 409, error: "EXTRACTION_INCOMPLETE" });
-    expect(await errorOf(await consensus(a, r0, [{ arm: "intervention", field: "events", value: 43 }]))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await consensus(viewer, r0, [{ arm: "intervention", field: "events", value: 43 }]))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await consensus(owner, r0, [{ arm: "intervention", field: "sd", value: -1 }]))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await consensus(owner, r1, [{ arm: "intervention", field: "events", value: 1 }]))).toEqual({ status: 409, error: "EXTRACTION_INCOMPLETE" });
+    expect(await statusAndError(await consensus(a, r0, [{ arm: "intervention", field: "events", value: 43 }]))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await consensus(viewer, r0, [{ arm: "intervention", field: "events", value: 43 }]))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await consensus(owner, r0, [{ arm: "intervention", field: "sd", value: -1 }]))).toEqual({ status: 400, error: "INVALID_INPUT" });
     const partial = await json<{ study: DualExtractionStudy }>(await consensus(owner, r0, [{ arm: "intervention", field: "events", value: 42 }]), 200);
     expect(partial.study.values).toBeNull();
     expect(partial.study.consensus).toEqual([expect.objectContaining({ arm: "intervention", field: "events", value: 42, userId: owner.userId, email: owner.email })]);
@@ -337,7 +293,7 @@ describe("activity log", () => {
     await json(await call("POST", `/api/reviews/${review.id}/records/${r0}/resolve`, { cookie: owner.cookie, body: { stage: "title_abstract", decision: "include" } }), 200);
     await json(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie, body: { role: "viewer" } }), 200);
     await json(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: b.cookie }), 200);
-    expect(await errorOf(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie }))).toEqual({ status: 404, error: "MEMBER_NOT_FOUND" });
+    expect(await statusAndError(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie }))).toEqual({ status: 404, error: "MEMBER_NOT_FOUND" });
     const all = (await activity(owner)).entries;
     expect(all.map((e) => e.action)).toEqual([
       "member.remove",
@@ -368,10 +324,10 @@ describe("activity log", () => {
     } while (cursor);
     expect(seen).toEqual(all.map((e) => e.id));
     for (const bad of ["limit=0", "limit=101", "cursor=abc", "cursor=-1"]) {
-      expect(await errorOf(await call("GET", `/api/reviews/${review.id}/activity?${bad}`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+      expect(await statusAndError(await call("GET", `/api/reviews/${review.id}/activity?${bad}`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
     }
     // The removed member reads nothing any more.
-    expect(await errorOf(await call("GET", `/api/reviews/${review.id}/activity`, { cookie: b.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
+    expect(await statusAndError(await call("GET", `/api/reviews/${review.id}/activity`, { cookie: b.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
   });
 });
 
@@ -388,7 +344,7 @@ describe("daily digest of conflicts waiting", () => {
     try {
       const digest = (who: Account, enabled: boolean) => call("PUT", `/api/reviews/${review.id}/digest`, { cookie: who.cookie, body: { enabled } });
       expect((await json<{ digest: { enabled: boolean } }>(await call("GET", `/api/reviews/${review.id}/digest`, { cookie: a.cookie }), 200)).digest).toEqual({ enabled: false, lastSentDay: null });
-      expect(await errorOf(await digest(a, "yes" as never))).toEqual({ status: 400, error: "INVALID_INPUT" });
+      expect(await statusAndError(await digest(a, "yes" as never))).toEqual({ status: 400, error: "INVALID_INPUT" });
       await json(await digest(owner, true), 200);
       await json(await digest(a, true), 200);
       const day = Date.UTC(2031, 0, 15, 8, 0);

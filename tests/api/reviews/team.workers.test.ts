@@ -1,47 +1,13 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewInvitations, users } from "../../../db/schema";
+import { type Account, BASE, call, json, signUp, statusAndError } from "../helpers";
+import { reviewInvitations } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord, ReviewPrisma, ScreeningNext } from "~/lib/reviews";
 import type { ApiConflict, ApiInvitation, ApiMember } from "~/lib/team";
 import { createDb } from "~/.server/db/client";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-interface Account {
-  cookie: string;
-  userId: string;
-  email: string;
-}
-
-async function signUp(plan: "free" | "pro" = "free"): Promise<Account> {
-  const email = `team-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  if (plan === "pro") await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 function ris(n: number): string {
   return Array.from({ length: n }, (_, i) =>
@@ -80,15 +46,6 @@ async function join(owner: Account, reviewId: string, member: Account, role: "re
   await json(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: member.cookie }), 200);
 }
 
-async function errorOf(res: Response): Promise<{ status: number; error?: string }> {
-  const text = await res.text();
-  try {
-    return { status: res.status, error: (JSON.parse(text) as { error?: string }).error };
-  } catch {
-    return { status: res.status };
-  }
-}
-
 describe("invitations and members", () => {
   it("invites by e-mail with a single-use 7-day token that only the invited account can accept", { timeout: 90_000 }, async () => {
     const owner = await signUp("pro");
@@ -117,13 +74,13 @@ describe("invitations and members", () => {
     ]);
 
     expect((await call("POST", `/api/invitations/${invitation.debugToken}/accept`)).status).toBe(401);
-    expect(await errorOf(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 403, error: "INVITATION_EMAIL_MISMATCH" });
-    expect(await errorOf(await call("POST", `/api/invitations/not-a-token/accept`, { cookie: invited.cookie }))).toEqual({ status: 404, error: "INVITATION_NOT_FOUND" });
+    expect(await statusAndError(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 403, error: "INVITATION_EMAIL_MISMATCH" });
+    expect(await statusAndError(await call("POST", `/api/invitations/not-a-token/accept`, { cookie: invited.cookie }))).toEqual({ status: 404, error: "INVITATION_NOT_FOUND" });
     // The other account's failed attempt did not use it up.
     const accepted = await json<{ review: ApiReview; role: string }>(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: invited.cookie }), 200);
     expect(accepted.role).toBe("reviewer");
     expect(accepted.review).toMatchObject({ id: review.id, role: "reviewer", resolver: false });
-    expect(await errorOf(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: invited.cookie }))).toEqual({ status: 410, error: "INVITATION_GONE" });
+    expect(await statusAndError(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: invited.cookie }))).toEqual({ status: 410, error: "INVITATION_GONE" });
 
     // A Free account sees the shared review in its list beside its own.
     const list = await json<{ reviews: ApiReview[] }>(await call("GET", "/api/reviews", { cookie: invited.cookie }), 200);
@@ -135,20 +92,20 @@ describe("invitations and members", () => {
     ]);
 
     // Already on the team; an expired invitation is gone.
-    expect(await errorOf(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body: { email: invited.email, role: "viewer" } }))).toEqual({ status: 409, error: "ALREADY_MEMBER" });
-    expect(await errorOf(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body: { email: owner.email, role: "viewer" } }))).toEqual({ status: 409, error: "ALREADY_MEMBER" });
+    expect(await statusAndError(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body: { email: invited.email, role: "viewer" } }))).toEqual({ status: 409, error: "ALREADY_MEMBER" });
+    expect(await statusAndError(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body: { email: owner.email, role: "viewer" } }))).toEqual({ status: 409, error: "ALREADY_MEMBER" });
     const late = await invite(owner, review.id, other.email, "viewer");
     await db().update(reviewInvitations).set({ expiresAt: Date.now() - 1 }).where(eq(reviewInvitations.id, late.id));
-    expect(await errorOf(await call("POST", `/api/invitations/${late.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 410, error: "INVITATION_GONE" });
+    expect(await statusAndError(await call("POST", `/api/invitations/${late.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 410, error: "INVITATION_GONE" });
     // A new invitation of the same e-mail replaces the older pending one.
     const first = await invite(owner, review.id, other.email, "viewer");
     const second = await invite(owner, review.id, other.email, "reviewer");
-    expect(await errorOf(await call("POST", `/api/invitations/${first.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 404, error: "INVITATION_NOT_FOUND" });
+    expect(await statusAndError(await call("POST", `/api/invitations/${first.debugToken}/accept`, { cookie: other.cookie }))).toEqual({ status: 404, error: "INVITATION_NOT_FOUND" });
     expect((await json<{ role: string }>(await call("POST", `/api/invitations/${second.debugToken}/accept`, { cookie: other.cookie }), 200)).role).toBe("reviewer");
 
     // Bad bodies.
     for (const body of [{ email: "nope", role: "reviewer" }, { email: invited.email, role: "owner" }, { email: invited.email }]) {
-      expect(await errorOf(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+      expect(await statusAndError(await call("POST", `/api/reviews/${review.id}/members`, { cookie: owner.cookie, body }))).toEqual({ status: 400, error: "INVALID_INPUT" });
     }
   });
 
@@ -162,29 +119,29 @@ describe("invitations and members", () => {
 
     const decide = (who: Account) => call("POST", `/api/reviews/${review.id}/records/${recordIds[0]}/decision`, { cookie: who.cookie, body: { stage: "title_abstract", decision: "exclude" } });
     expect((await decide(a)).status).toBe(200);
-    expect(await errorOf(await decide(b))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await decide(b))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
 
     // Only the owner manages the team.
-    expect(await errorOf(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: a.cookie, body: { role: "reviewer" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: a.cookie }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await call("POST", `/api/reviews/${review.id}/members`, { cookie: a.cookie, body: { email: "x@example.org", role: "viewer" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: a.cookie, body: { role: "reviewer" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: a.cookie }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("POST", `/api/reviews/${review.id}/members`, { cookie: a.cookie, body: { email: "x@example.org", role: "viewer" } }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
 
     const changed = await json<{ member: ApiMember }>(await call("PATCH", `/api/reviews/${review.id}/members/${a.userId}`, { cookie: owner.cookie, body: { role: "viewer" } }), 200);
     expect(changed.member).toMatchObject({ userId: a.userId, role: "viewer", status: "active" });
-    expect(await errorOf(await decide(a))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await decide(a))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
     await json(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie, body: { role: "reviewer", resolver: true } }), 200);
     expect((await decide(b)).status).toBe(200);
-    expect(await errorOf(await call("PATCH", `/api/reviews/${review.id}/members/${crypto.randomUUID()}`, { cookie: owner.cookie, body: { role: "viewer" } }))).toEqual({ status: 404, error: "MEMBER_NOT_FOUND" });
-    expect(await errorOf(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie, body: {} }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("PATCH", `/api/reviews/${review.id}/members/${crypto.randomUUID()}`, { cookie: owner.cookie, body: { role: "viewer" } }))).toEqual({ status: 404, error: "MEMBER_NOT_FOUND" });
+    expect(await statusAndError(await call("PATCH", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: owner.cookie, body: {} }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
     // Removal: access ends at once.
     await json(await call("DELETE", `/api/reviews/${review.id}/members/${a.userId}`, { cookie: owner.cookie }), 200);
-    expect(await errorOf(await call("GET", `/api/reviews/${review.id}`, { cookie: a.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
+    expect(await statusAndError(await call("GET", `/api/reviews/${review.id}`, { cookie: a.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
     expect((await json<{ reviews: ApiReview[] }>(await call("GET", "/api/reviews", { cookie: a.cookie }), 200)).reviews).toEqual([]);
     // Leaving.
     expect((await json<{ removed: boolean }>(await call("DELETE", `/api/reviews/${review.id}/members/${b.userId}`, { cookie: b.cookie }), 200)).removed).toBe(true);
-    expect(await errorOf(await call("GET", `/api/reviews/${review.id}/records`, { cookie: b.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
-    expect(await errorOf(await call("DELETE", `/api/reviews/${review.id}/members/${owner.userId}`, { cookie: owner.cookie }))).toEqual({ status: 409, error: "OWNER_CANNOT_LEAVE" });
+    expect(await statusAndError(await call("GET", `/api/reviews/${review.id}/records`, { cookie: b.cookie }))).toEqual({ status: 404, error: "REVIEW_NOT_FOUND" });
+    expect(await statusAndError(await call("DELETE", `/api/reviews/${review.id}/members/${owner.userId}`, { cookie: owner.cookie }))).toEqual({ status: 409, error: "OWNER_CANNOT_LEAVE" });
     // The removed member's vote stays in the history.
     const all = await json<{ records: ApiReviewRecord[] }>(await call("GET", `/api/reviews/${review.id}/records`, { cookie: owner.cookie }), 200);
     expect(all.records.find((r) => r.id === recordIds[0])!.titleAbstract.decision).toBe("exclude");
@@ -268,7 +225,7 @@ describe("every review route checks membership and role on the server", () => {
     for (const c of cases) {
       for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
         const res = await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body, form: c.form?.() });
-        const { status, error } = await errorOf(res);
+        const { status, error } = await statusAndError(res);
         const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
         if (role === "stranger") {
           if (c.path.startsWith("/api/reviews/")) {
@@ -300,7 +257,7 @@ describe("dual screening in blind mode", () => {
     await join(owner, review.id, viewer, "viewer");
     const id = review.id;
     expect(review.screening).toEqual({ mode: "single", blind: true });
-    expect(await errorOf(await call("PATCH", `/api/reviews/${id}`, { cookie: owner.cookie, body: { screening: { mode: "triple" } } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("PATCH", `/api/reviews/${id}`, { cookie: owner.cookie, body: { screening: { mode: "triple" } } }))).toEqual({ status: 400, error: "INVALID_INPUT" });
     const patched = await json<{ review: ApiReview }>(await call("PATCH", `/api/reviews/${id}`, { cookie: owner.cookie, body: { screening: { mode: "dual", blind: true } } }), 200);
     expect(patched.review.screening).toEqual({ mode: "dual", blind: true });
 
@@ -336,7 +293,7 @@ describe("dual screening in blind mode", () => {
     // B disagrees: a conflict, no final decision; a third vote is refused.
     await json(await vote(b, target, "exclude", "title_abstract", "Wrong population"), 200);
     expect((await recordsOf(owner)).find((r) => r.id === target)!.titleAbstract.decision).toBeNull();
-    expect(await errorOf(await vote(owner, target, "include"))).toEqual({ status: 409, error: "VOTES_COMPLETE" });
+    expect(await statusAndError(await vote(owner, target, "include"))).toEqual({ status: 409, error: "VOTES_COMPLETE" });
     const conflicts = await json<{ conflicts: ApiConflict[] }>(await call("GET", `/api/reviews/${id}/conflicts?stage=title_abstract`, { cookie: viewer.cookie }), 200);
     expect(conflicts.conflicts).toEqual([
       {
@@ -349,7 +306,7 @@ describe("dual screening in blind mode", () => {
         ],
       },
     ]);
-    expect(await errorOf(await call("GET", `/api/reviews/${id}/conflicts?stage=nope`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
+    expect(await statusAndError(await call("GET", `/api/reviews/${id}/conflicts?stage=nope`, { cookie: owner.cookie }))).toEqual({ status: 400, error: "INVALID_INPUT" });
 
     // Agreement: 'maybe' + 'include' → include; two exclusions → exclude.
     const [x, y] = recordIds.filter((r) => r !== target) as [number, number];
@@ -367,8 +324,8 @@ describe("dual screening in blind mode", () => {
 
     // Resolution: only the owner or a named resolver.
     const resolve = (who: Account, body: unknown) => call("POST", `/api/reviews/${id}/records/${target}/resolve`, { cookie: who.cookie, body });
-    expect(await errorOf(await resolve(a, { stage: "title_abstract", decision: "include" }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
-    expect(await errorOf(await call("POST", `/api/reviews/${id}/records/${x}/resolve`, { cookie: owner.cookie, body: { stage: "title_abstract", decision: "exclude" } }))).toEqual({ status: 409, error: "NOT_IN_CONFLICT" });
+    expect(await statusAndError(await resolve(a, { stage: "title_abstract", decision: "include" }))).toEqual({ status: 403, error: "FORBIDDEN_ROLE" });
+    expect(await statusAndError(await call("POST", `/api/reviews/${id}/records/${x}/resolve`, { cookie: owner.cookie, body: { stage: "title_abstract", decision: "exclude" } }))).toEqual({ status: 409, error: "NOT_IN_CONFLICT" });
     await json(await call("PATCH", `/api/reviews/${id}/members/${a.userId}`, { cookie: owner.cookie, body: { resolver: true } }), 200);
     const resolved = await json<{ decision: string; votes: unknown[] }>(await resolve(a, { stage: "title_abstract", decision: "include" }), 200);
     expect(resolved.decision).toBe("include");
@@ -382,7 +339,7 @@ describe("dual screening in blind mode", () => {
     await json(await vote(b, x, "exclude", "full_text", "Wrong population"), 200);
     const ft = await json<{ conflicts: ApiConflict[] }>(await call("GET", `/api/reviews/${id}/conflicts?stage=full_text`, { cookie: owner.cookie }), 200);
     expect(ft.conflicts.map((c) => [c.recordId, c.votes.map((v) => v.reason)])).toEqual([[x, ["Wrong outcome", "Wrong population"]]]);
-    expect(await errorOf(await call("POST", `/api/reviews/${id}/records/${x}/resolve`, { cookie: owner.cookie, body: { stage: "full_text", decision: "exclude" } }))).toEqual({ status: 400, error: "REASON_REQUIRED" });
+    expect(await statusAndError(await call("POST", `/api/reviews/${id}/records/${x}/resolve`, { cookie: owner.cookie, body: { stage: "full_text", decision: "exclude" } }))).toEqual({ status: 400, error: "REASON_REQUIRED" });
     await json(await call("POST", `/api/reviews/${id}/records/${x}/resolve`, { cookie: owner.cookie, body: { stage: "full_text", decision: "exclude", reason: "Wrong outcome" } }), 200);
     prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${id}/prisma`, { cookie: owner.cookie }), 200);
     expect(prisma.excludedWithReasons).toEqual({ "Wrong outcome": 1 });

@@ -1,42 +1,14 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewMembers, riskOfBiasAssessments, users } from "../../../db/schema";
+import { call, json, signUp } from "../helpers";
+import { reviewMembers, riskOfBiasAssessments } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import type { ApiRobAssessment, ApiRobOverview, ApiRobSuggestions } from "~/lib/risk-of-bias/types";
 import { createDb } from "~/.server/db/client";
 import type { ApiGradeSettings } from "~/.server/risk-of-bias/grade-settings";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(): Promise<{ cookie: string; userId: string; email: string }> {
-  const email = `rob-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 /** Invented trial abstracts: one explicit about its methods, one terse, one excluded at full text. */
 const RIS = [
@@ -76,7 +48,7 @@ const LOW = {
 
 describe("a review's RoB 2 assessments", () => {
   it("assesses included studies per outcome, keeps proposal and overrides, lists and exports them", async () => {
-    const owner = await signUp();
+    const owner = await signUp("pro");
     const { review, outcome, explicit, terse, excluded } = await reviewWithStudies(owner);
     const base = `/api/reviews/${review.id}/risk-of-bias`;
 
@@ -178,8 +150,8 @@ describe("a review's RoB 2 assessments", () => {
   }, 60_000);
 
   it("another user's review, record or outcome is a 404 and changes nothing; guests get 401", async () => {
-    const owner = await signUp();
-    const other = await signUp();
+    const owner = await signUp("pro");
+    const other = await signUp("pro");
     const { review, outcome, explicit } = await reviewWithStudies(owner);
     const base = `/api/reviews/${review.id}/risk-of-bias`;
     await json(await call("PUT", `${base}/${explicit.id}/${outcome.id}`, { cookie: owner.cookie, body: { variant: "assignment", answers: LOW } }), 201);
@@ -205,9 +177,9 @@ describe("a review's RoB 2 assessments", () => {
 
 describe("a review's GRADE settings per outcome", () => {
   it("stores the reviewer's rating changes, rated-up levels, assumed control risk and threshold; viewers and strangers cannot write", async () => {
-    const owner = await signUp();
-    const viewer = await signUp();
-    const stranger = await signUp();
+    const owner = await signUp("pro");
+    const viewer = await signUp("pro");
+    const stranger = await signUp("pro");
     const { review, outcome } = await reviewWithStudies(owner);
     await db().insert(reviewMembers).values({ reviewId: review.id, userId: viewer.userId, role: "viewer" });
     const url = `/api/reviews/${review.id}/grade/${outcome.id}`;

@@ -1,26 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { call, signUp } from "../helpers";
 
-const BASE = "https://metamind.test";
 const PATH = "/api/risk-of-bias/rob2/judge";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body }: { cookie?: string; body?: unknown } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-}
-
-async function signUp(): Promise<string> {
-  const res = await call("POST", "/api/register", { body: { email: `rob-${crypto.randomUUID()}@example.org`, password: "secret12" } });
-  expect(res.status).toBe(201);
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-}
 
 const LOW = {
   "1.1": "Y", "1.2": "PY", "1.3": "N",
@@ -32,7 +13,7 @@ const LOW = {
 
 describe("POST /api/risk-of-bias/rob2/judge", () => {
   it("judges every domain and the overall, listing the questions asked", async () => {
-    const cookie = await signUp();
+    const cookie = (await signUp()).cookie;
     const res = await call("POST", PATH, { cookie, body: { variant: "assignment", answers: LOW } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -49,7 +30,7 @@ describe("POST /api/risk-of-bias/rob2/judge", () => {
   });
 
   it("the adhering variant uses its own domain 2", async () => {
-    const cookie = await signUp();
+    const cookie = (await signUp()).cookie;
     const answers = { ...LOW, "2.6": undefined, "2.4": "NA", "2.5": "Y" };
     const incomplete = await call("POST", PATH, { cookie, body: { variant: "adhering", answers } });
     expect(incomplete.status).toBe(400);
@@ -59,7 +40,7 @@ describe("POST /api/risk-of-bias/rob2/judge", () => {
   });
 
   it("400 ANSWERS_INCOMPLETE names the unanswered questions the answers call for", async () => {
-    const cookie = await signUp();
+    const cookie = (await signUp()).cookie;
     const res = await call("POST", PATH, { cookie, body: { variant: "assignment", answers: { ...LOW, "2.1": "Y", "3.1": "N", "5.3": undefined } } });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; message: string; missing: string[] };
@@ -69,7 +50,7 @@ describe("POST /api/risk-of-bias/rob2/judge", () => {
   });
 
   it("refuses bad input, guests and other methods", async () => {
-    const cookie = await signUp();
+    const cookie = (await signUp()).cookie;
     expect((await call("POST", PATH, { body: { variant: "assignment", answers: LOW } })).status).toBe(401);
     for (const body of [
       { variant: "per-protocol", answers: LOW },

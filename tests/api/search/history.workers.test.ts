@@ -1,5 +1,6 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { call, errorOf, signUp } from "../helpers";
 import { users } from "../../../db/schema";
 import { createDb } from "~/.server/db/client";
 import { DEFAULT_USER_SETTINGS, getUserSettings } from "~/.server/settings/queries";
@@ -13,40 +14,7 @@ import {
   recordSearch,
 } from "~/.server/search/history";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-/** A fresh client address, so per-IP rate limits never couple tests. */
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-function call(
-  method: string,
-  path: string,
-  { cookie, body, origin = BASE }: { cookie?: string; body?: unknown; origin?: string } = {},
-) {
-  const headers: Record<string, string> = { Origin: origin, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
-
-/** Registers a new account and returns its session cookie and id. */
-async function signUp(): Promise<{ cookie: string; userId: string }> {
-  const res = await call("POST", "/api/register", {
-    body: { email: `history-${crypto.randomUUID()}@example.org`, password: "secret12" },
-  });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  return { cookie, userId: user.id };
-}
 
 /** A user row without a session, for service-level tests. */
 async function insertUser(): Promise<string> {
@@ -75,10 +43,6 @@ async function historyCount(userId: string): Promise<number> {
 async function savedSearchExists(id: number): Promise<boolean> {
   const row = await env.DB.prepare("SELECT id FROM saved_searches WHERE id = ?").bind(id).first();
   return row !== null;
-}
-
-async function errorOf(res: Response): Promise<{ error: string; message: string }> {
-  return (await res.json()) as { error: string; message: string };
 }
 
 describe("user settings", () => {

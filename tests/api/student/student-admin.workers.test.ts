@@ -1,30 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { call, signUp } from "../helpers";
 import { createDb } from "~/.server/db/client";
 import { growthRate } from "~/.server/admin/stats";
 import { recordActivity } from "~/.server/admin/activity";
 import { userActivity } from "../../../db/schema";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-function call(method: string, path: string, { cookie, body }: { cookie?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-async function signUp(email = `student-${crypto.randomUUID()}@example.org`): Promise<{ cookie: string; userId: string }> {
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  return { cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]!, userId: user.id };
-}
 
 async function saveReport(cookie: string, htmlContent = "<h1>Guide</h1><p>Pooled effect</p>"): Promise<number> {
   const res = await call("POST", "/api/saved-reports", {
@@ -124,7 +104,7 @@ describe("GET /api/admin/stats", () => {
   });
 
   it("gives an admin (any case) totals, 7-day signups, 30-day active users and the growth rate", async () => {
-    const admin = await signUp("admin@metamind.test");
+    const admin = await signUp("free", { email: "admin@metamind.test" });
     const old = crypto.randomUUID();
     await env.DB.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, 'x', ?)").bind(old, `${old}@example.org`, Date.now() - 40 * 86_400_000).run();
     const db = createDb(env.DB);
