@@ -1,13 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-
-const BASE = "https://metamind.test";
-
-/** A fresh client address, so the per-IP rate limits of one test never affect another. */
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
+import { BASE, uniqueIp } from "../helpers";
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${BASE}${path}`, {

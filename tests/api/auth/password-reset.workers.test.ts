@@ -1,17 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import { fakeEmailApi } from "../../mocks/email-api";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
 import { createDb } from "~/.server/db/client";
 import { parseEnv } from "~/.server/env";
 import { hashResetToken, INVALID_TOKEN_MESSAGE, RESET_REQUESTED_MESSAGE, requestPasswordReset } from "~/.server/auth/password-reset";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${BASE}${path}`, {

@@ -1,22 +1,10 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-
-const BASE = "https://metamind.test";
-
-async function register() {
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
-    body: JSON.stringify({ email: `session-${crypto.randomUUID()}@example.org`, password: "secret12" }),
-  });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  return { id: user.id, cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]! };
-}
+import { BASE, signUp } from "../helpers";
 
 describe("session checks (SPEC §4, §7)", () => {
   it("GET /api/debug/session gives the session's user id and expiry, nothing secret", async () => {
-    const { id, cookie } = await register();
+    const { userId: id, cookie } = await signUp();
     const res = await SELF.fetch(`${BASE}/api/debug/session?timestamp=1`, { headers: { Cookie: cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
@@ -32,7 +20,7 @@ describe("session checks (SPEC §4, §7)", () => {
   });
 
   it("GET /api/user takes the timestamp parameter and is never cached", async () => {
-    const { id, cookie } = await register();
+    const { userId: id, cookie } = await signUp();
     const res = await SELF.fetch(`${BASE}/api/user?timestamp=${Date.now()}`, { headers: { Cookie: cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");

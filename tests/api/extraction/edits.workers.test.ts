@@ -1,25 +1,11 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-
-const BASE = "https://metamind.test";
-let ip = 0;
-const nextIp = () => `198.18.${Math.floor(++ip / 250)}.${(ip % 250) + 1}`;
-
-async function register(): Promise<{ cookie: string; email: string }> {
-  const email = `edits-${crypto.randomUUID()}@example.org`;
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": nextIp() },
-    body: JSON.stringify({ email, password: "secret12" }),
-  });
-  expect(res.status).toBe(201);
-  return { cookie: res.headers.get("Set-Cookie")!.split(";")[0]!, email };
-}
+import { BASE, signUp, uniqueIp } from "../helpers";
 
 function postEdits(body: unknown, cookie?: string) {
   return SELF.fetch(`${BASE}/api/extraction/edits`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": nextIp(), ...(cookie ? { Cookie: cookie } : {}) },
+    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": uniqueIp(), ...(cookie ? { Cookie: cookie } : {}) },
     body: JSON.stringify(body),
   });
 }
@@ -28,8 +14,8 @@ const EDIT = { studyKey: "study-1", outcome: "mortality", arm: "comparator", fie
 
 describe("extraction edits audit trail", () => {
   it("stores a signed-in user's corrections with who and when, visible only to that user", async () => {
-    const ana = await register();
-    const ben = await register();
+    const ana = await signUp();
+    const ben = await signUp();
     const created = await postEdits({ edits: [EDIT] }, ana.cookie);
     expect(created.status).toBe(201);
     const body = (await created.json()) as { edits: { who: string; when: string; oldValue: number; newValue: number }[] };
@@ -44,7 +30,7 @@ describe("extraction edits audit trail", () => {
 
   it("refuses signed-out requests and invalid edits without storing anything", async () => {
     expect((await postEdits({ edits: [EDIT] })).status).toBe(401);
-    const ana = await register();
+    const ana = await signUp();
     const bad = await postEdits({ edits: [EDIT, { ...EDIT, field: "pvalue" }] }, ana.cookie);
     expect(bad.status).toBe(400);
     const list = await SELF.fetch(`${BASE}/api/extraction/edits?studyKey=study-1`, { headers: { Cookie: ana.cookie } });

@@ -5,23 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, signUp } from "../helpers";
 import { runMetaAnalysis } from "~/.server/meta-analysis/run";
-
-const BASE = "https://metamind.test";
-let ipCounter = 0;
-const uniqueIp = () => `198.51.${100 + Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
-
-async function register(): Promise<{ cookie: string; userId: string }> {
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ email: `export-${crypto.randomUUID()}@example.org`, password: "secret12" }),
-  });
-  expect(res.status).toBe(201);
-  const cookie = res.headers.get("Set-Cookie")!.split(";")[0]!;
-  const me = (await (await SELF.fetch(`${BASE}/api/user`, { headers: { Cookie: cookie } })).json()) as { id: string };
-  return { cookie, userId: me.id };
-}
 
 const RESULT = runMetaAnalysis({
   studyCount: 3,
@@ -57,7 +42,7 @@ const exportUrl = (jobId: string, format: string) => `${BASE}/api/meta-analysis/
 
 describe("GET /api/meta-analysis/jobs/{jobId}/export", () => {
   it("gives the owner the R script and the study rows as attachments", async () => {
-    const { cookie, userId } = await register();
+    const { cookie, userId } = await signUp();
     const jobId = await insertJob(userId, "done");
     const r = await SELF.fetch(exportUrl(jobId, "r"), { headers: { Cookie: cookie } });
     expect(r.status).toBe(200);
@@ -100,8 +85,8 @@ describe("GET /api/meta-analysis/jobs/{jobId}/export", () => {
   });
 
   it("refuses other users, guests, unknown ids (404), unfinished jobs (409) and other formats (400)", async () => {
-    const owner = await register();
-    const other = await register();
+    const owner = await signUp();
+    const other = await signUp();
     const done = await insertJob(owner.userId, "done");
     const running = await insertJob(owner.userId, "running");
     const asOther = await SELF.fetch(exportUrl(done, "r"), { headers: { Cookie: other.cookie } });

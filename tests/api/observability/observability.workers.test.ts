@@ -1,14 +1,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import worker from "../../../workers/app";
 import { hashUserId } from "~/.server/observability/request-log";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 /** Calls the Worker directly with `overrides` replacing bindings, as a deployed Worker would see them. */
 async function fetchWith(path: string, overrides: Record<string, unknown> = {}, init: RequestInit = {}) {

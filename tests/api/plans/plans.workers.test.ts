@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import type { MealPlan, Workout } from "~/lib/plans";
 
-const BASE = "https://metamind.test";
 const EXERCISE = [
   "Participants trained three times per week in 45-minute sessions for 12 weeks.",
   "Each session included 3 sets of 8-12 repetitions at 70% of 1RM.",
@@ -12,11 +12,6 @@ const NUTRITION = [
   "Adults followed a Mediterranean diet supplemented with extra-virgin olive oil or 30 g of nuts per day.",
   "Vitamin D supplementation of 2000 IU per day was given.",
 ].join(" ");
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${BASE}${path}`, {

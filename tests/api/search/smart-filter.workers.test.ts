@@ -1,14 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
-
-const BASE = "https://metamind.test";
-
-/** A fresh client address, so per-IP rate limits never carry over between tests. */
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 function post(path: string, body: unknown, cookie?: string) {
   return SELF.fetch(`${BASE}${path}`, {

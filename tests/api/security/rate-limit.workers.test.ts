@@ -1,14 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import { createDb } from "~/.server/db/client";
 import { assertWithinLimits, countRateLimitHits, RATE_LIMITS, releaseRateLimits, type RateLimitRule } from "~/.server/security/rate-limit";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 function uniqueEmail(): string {
   return `limit-${crypto.randomUUID()}@example.org`;

@@ -1,24 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, signUp, uniqueIp } from "../helpers";
 import { RATE_LIMITS } from "~/.server/security/rate-limit";
 import { sharedKey } from "~/.server/sharing/store";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function register(): Promise<string> {
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ email: `share-${crypto.randomUUID()}@example.org`, password: "secret12" }),
-  });
-  expect(res.status).toBe(201);
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-}
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${BASE}${path}`, {
@@ -39,7 +23,7 @@ const ANSWER = {
 
 describe("POST /api/shared-answers", () => {
   it("stores the answer under its own 128-bit id and serves /answer/{id} to anyone, cacheable, with preview meta", async () => {
-    const cookie = await register();
+    const cookie = (await signUp()).cookie;
     const res = await post("/api/shared-answers", ANSWER, { Cookie: cookie });
     expect(res.status).toBe(201);
     const { id, url } = (await res.json()) as { id: string; url: string };
@@ -102,8 +86,8 @@ describe("POST /api/shared-answers", () => {
   });
 
   it("lists the owner's links; only the owner can unshare; unsharing makes the page 404", async () => {
-    const owner = await register();
-    const other = await register();
+    const owner = (await signUp()).cookie;
+    const other = (await signUp()).cookie;
     const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: owner })).json()) as { id: string; url: string };
     const list = (await (await SELF.fetch(`${BASE}/api/shared-answers`, { headers: { Cookie: owner } })).json()) as { items: { id: string; kind: string; clientId: string; url: string }[] };
     expect(list.items).toEqual([expect.objectContaining({ id, kind: "answer", clientId: "123456", url })]);
@@ -131,7 +115,7 @@ describe("POST /api/shared-answers", () => {
   });
 
   it("deleting the account deletes the user's shared items (and evicts their cached pages)", async () => {
-    const cookie = await register();
+    const cookie = (await signUp()).cookie;
     const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: cookie })).json()) as { id: string; url: string };
     expect((await SELF.fetch(url)).status).toBe(200);
     const res = await post("/api/user/delete", { confirm: "DELETE" }, { Cookie: cookie });
@@ -144,7 +128,7 @@ describe("POST /api/shared-answers", () => {
 
 describe("share-link creation limit", () => {
   it("is atomic: concurrent creations by one user never exceed the per-account limit", async () => {
-    const cookie = await register();
+    const cookie = (await signUp()).cookie;
     const limit = RATE_LIMITS.shareLinkPerAccount.limit;
     const statuses = await Promise.all(
       Array.from({ length: limit + 6 }, (_, i) =>
@@ -156,7 +140,7 @@ describe("share-link creation limit", () => {
   });
 
   it("answers 429 once a user has created 30 links in the hour", async () => {
-    const cookie = await register();
+    const cookie = (await signUp()).cookie;
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await post("/api/shared-answers", { ...ANSWER, id: String(i) }, { Cookie: cookie })).status);
     expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);

@@ -3,6 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../helpers";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
 import { usagePeriod } from "~/.server/billing/usage";
@@ -10,7 +11,6 @@ import { getLoadContext } from "~/.server/context";
 import { AppError } from "~/.server/http/errors";
 import { specializedSummarize } from "~/.server/studies/specialized";
 
-const BASE = "https://metamind.test";
 const ABSTRACT = [
   "BACKGROUND: Statins lower LDL cholesterol, but their effect on frailty in older adults is unclear.",
   "METHODS: We randomly assigned 1,204 adults aged 70 years or older to atorvastatin 20 mg or placebo for 2 years.",
@@ -27,11 +27,6 @@ interface Answer {
   model: string;
   citations: { id: string; quote: string; start: number; end: number; anchors?: number[] }[];
   cached: boolean;
-}
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
 
 function services() {
