@@ -73,7 +73,7 @@ describe("POST /api/extraction/arms", () => {
 });
 
 describe("Europe PMC full text", () => {
-  it.skipIf(!hasWorkerFixtures)("fetches JATS once, caches it in R2 and extracts from it", async () => {
+  it.skipIf(!hasWorkerFixtures)(`fetches JATS once, caches it in R2 and extracts from it${hasWorkerFixtures ? "" : ` — ${MISSING_WORKER_FIXTURES}`}`, async () => {
     const xml = workerFixtureReader("europepmc/fulltext_PMC2995234.xml");
     expect(xml).toBeTruthy();
     const urls: string[] = [];
@@ -96,7 +96,6 @@ describe("Europe PMC full text", () => {
     expect(result.extractor).toBe("rules");
     await env.BUCKET.delete("europepmc/fulltext/PMC2995234.xml");
   });
-  it.skipIf(hasWorkerFixtures)(MISSING_WORKER_FIXTURES, () => {});
 
   it("refuses a body over the byte cap and a malformed PMCID, and maps 404", async () => {
     const big = (async () => new Response("<article>" + "x".repeat(MAX_JATS_BYTES + 1))) as unknown as typeof fetch;
