@@ -82,20 +82,36 @@ export function cookieOf(res: Response): string {
 }
 
 /**
- * Registers a new account through POST /api/register (password "secret12", asserting 201) and,
- * for `plan` "pro", makes it Professional in D1. The address is `${prefix}-<uuid>@example.org`
- * unless `email` is given.
+ * Registers a new account through POST /api/register (asserting 201) and, for `plan` "pro", makes
+ * it Professional in D1. The address is `${prefix}-<uuid>@example.org` unless `email` is given;
+ * the password "secret12" unless `password` is.
  */
 export async function signUp(
   plan: "free" | "pro" = "free",
-  { prefix = "user", email = `${prefix}-${crypto.randomUUID()}@example.org`, firstName }: { prefix?: string; email?: string; firstName?: string } = {},
+  {
+    prefix = "user",
+    email = `${prefix}-${crypto.randomUUID()}@example.org`,
+    password = "secret12",
+    firstName,
+  }: { prefix?: string; email?: string; password?: string; firstName?: string } = {},
 ): Promise<Account> {
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12", ...(firstName ? { firstName } : {}) } });
+  const res = await call("POST", "/api/register", { body: { email, password, ...(firstName ? { firstName } : {}) } });
   expect(res.status).toBe(201);
   const cookie = cookieOf(res);
   const { user } = (await res.json()) as { user: { id: string } };
   if (plan === "pro") await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(user.id).run();
   return { cookie, userId: user.id, email };
+}
+
+/**
+ * Signs in through POST /api/login (asserting 200), by default with the demo accounts' password
+ * (free@metamind.local, pro@metamind.local); returns the new session's cookie and the user's id.
+ */
+export async function signIn(email: string, password = "metamind-demo"): Promise<{ cookie: string; userId: string }> {
+  const res = await call("POST", "/api/login", { body: { email, password } });
+  expect(res.status).toBe(200);
+  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+  return { cookie: cookieOf(res), userId: user!.id };
 }
 
 /** Inserts a study row and returns its id. */

@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { signIn } from "../helpers";
 import { createReplayFetch } from "../../mocks/index.ts";
 import {
   hasWorkerFixtures,
@@ -39,16 +40,6 @@ function replay(): FetchFn {
 /** Routes provider calls through `impl`; everything else (SELF) is untouched. */
 function spyFetch(impl: FetchFn) {
   return vi.spyOn(globalThis, "fetch").mockImplementation(impl as typeof fetch);
-}
-
-async function login(email: string): Promise<string> {
-  const res = await SELF.fetch(`${BASE}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `ip-${email}` },
-    body: JSON.stringify({ email, password: "metamind-demo" }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
 }
 
 function app(overrides: Record<string, unknown> = {}, fetchImpl?: FetchFn) {
@@ -125,7 +116,7 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
   });
 
   it("records history only for the search page's own requests: a plain or cross-site GET writes none", async () => {
-    const free = await login("free@metamind.local");
+    const free = (await signIn("free@metamind.local")).cookie;
     const user = await env.DB.prepare("SELECT id FROM users WHERE email = 'free@metamind.local'").first<{ id: string }>();
     const count = async () =>
       (await env.DB.prepare("SELECT count(*) AS n FROM search_history WHERE user_id = ? AND query = 'vitamin D fracture'")
@@ -160,13 +151,13 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: "PRO_REQUIRED", feature: "multi_database" });
     }
-    const free = await login("free@metamind.local");
+    const free = (await signIn("free@metamind.local")).cookie;
     const res = await SELF.fetch(`${BASE}/api/search/doaj?q=x`, { headers: { Cookie: free } });
     expect(res.status).toBe(403);
   });
 
   it("Professional searches all six in parallel; CORE without a key is reported unavailable", async () => {
-    const pro = await login("pro@metamind.local");
+    const pro = (await signIn("pro@metamind.local")).cookie;
     const res = await SELF.fetch(`${BASE}/api/search?q=sleep&searchProviders=${SIX.join(",")}`, {
       headers: { Cookie: pro, [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE },
     });
@@ -198,7 +189,7 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
   });
 
   it("all providers failing → 503 ALL_PROVIDERS_FAILED with every report", async () => {
-    const pro = await login("pro@metamind.local");
+    const pro = (await signIn("pro@metamind.local")).cookie;
     const res = await SELF.fetch(`${BASE}/api/search?q=zzfail&searchProviders=pubmed,crossref,doaj`, {
       headers: { Cookie: pro },
     });
@@ -322,7 +313,7 @@ suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `
   afterEach(() => spy.mockRestore());
 
   it("a search and its cached repeat make no D1 write; ids are stable and equal for one DOI from two databases", async () => {
-    const cookie = await login("pro@metamind.local");
+    const cookie = (await signIn("pro@metamind.local")).cookie;
     const get = async (path: string) => {
       const res = await SELF.fetch(`${BASE}${path}`, { headers: { Cookie: cookie } });
       expect(res.status).toBe(200);
@@ -340,7 +331,7 @@ suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `
   });
 
   it("the first action writes the row under the id the search showed; later searches keep that id", async () => {
-    const cookie = await login("pro@metamind.local");
+    const cookie = (await signIn("pro@metamind.local")).cookie;
     const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
     const { studies } = (await search.json()) as { studies: { id: number }[] };
     const id = studies[0]!.id;
@@ -359,7 +350,7 @@ suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `
   it("an unstored record comes back sealed; any instance stores it from the seal, and a tampered one stores nothing", async () => {
     // The paper the earlier tests stored is gone again: a record nobody has acted on.
     await env.DB.prepare("DELETE FROM studies WHERE doi = ?").bind(DOI).run();
-    const cookie = await login("pro@metamind.local");
+    const cookie = (await signIn("pro@metamind.local")).cookie;
     const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
     const { studies } = (await search.json()) as { studies: (SealedStudy & { sources: string[] })[] };
     const study = studies[0]!;
@@ -449,7 +440,7 @@ suite(hasWorkerFixtures ? "filters, cache, paging and progressive results" : `fi
   });
 
   it("pages the merged list of several databases, interleaving sources", async () => {
-    const pro = await login("pro@metamind.local");
+    const pro = (await signIn("pro@metamind.local")).cookie;
     const get = (page: number) =>
       SELF.fetch(`${BASE}/api/search?q=paging&searchProviders=crossref,europepmc,doaj&limit=25&page=${page}`, {
         headers: { Cookie: pro },
@@ -466,7 +457,7 @@ suite(hasWorkerFixtures ? "filters, cache, paging and progressive results" : `fi
   });
 
   it("streams each database's stored results as it answers, then the merged page", async () => {
-    const pro = await login("pro@metamind.local");
+    const pro = (await signIn("pro@metamind.local")).cookie;
     const res = await SELF.fetch(`${BASE}/api/search?q=progressive&searchProviders=pubmed,crossref,doaj`, {
       headers: { Cookie: pro, Accept: "application/x-ndjson" },
     });
@@ -488,7 +479,7 @@ suite(hasWorkerFixtures ? "filters, cache, paging and progressive results" : `fi
   });
 
   it("streams an error event when every database fails", async () => {
-    const pro = await login("pro@metamind.local");
+    const pro = (await signIn("pro@metamind.local")).cookie;
     const res = await SELF.fetch(`${BASE}/api/search?q=zzfail%20stream&searchProviders=pubmed,doaj`, {
       headers: { Cookie: pro, Accept: "application/x-ndjson" },
     });

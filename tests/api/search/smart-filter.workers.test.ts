@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, uniqueIp } from "../helpers";
+import { BASE, signIn, uniqueIp } from "../helpers";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
 
 function post(path: string, body: unknown, cookie?: string) {
@@ -14,12 +14,6 @@ function post(path: string, body: unknown, cookie?: string) {
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-}
-
-async function signIn(): Promise<string> {
-  const res = await post("/api/login", { email: "free@metamind.local", password: "metamind-demo" });
-  expect(res.status).toBe(200);
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
 }
 
 const studies = [
@@ -47,7 +41,7 @@ describe("POST /api/search/smart-filter", () => {
   });
 
   it("scores and sorts the studies with the offline model when signed in", async () => {
-    const cookie = await signIn();
+    const cookie = (await signIn("free@metamind.local")).cookie;
     const res = await post("/api/search/smart-filter", { searchQuery: "  vitamin D fracture  ", studies }, cookie);
     expect(res.status).toBe(200);
     const body = (await res.json()) as SmartFilterReply;
@@ -70,7 +64,7 @@ describe("POST /api/search/smart-filter", () => {
   });
 
   it("answers 400 with a clear message for an invalid body", async () => {
-    const cookie = await signIn();
+    const cookie = (await signIn("free@metamind.local")).cookie;
     const res = await post("/api/search/smart-filter", { searchQuery: "   ", studies: [{ id: 1 }] }, cookie);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; message: string };
@@ -80,7 +74,7 @@ describe("POST /api/search/smart-filter", () => {
   });
 
   it("answers 400 for an empty study list", async () => {
-    const cookie = await signIn();
+    const cookie = (await signIn("free@metamind.local")).cookie;
     const res = await post("/api/search/smart-filter", { searchQuery: "vitamin D", studies: [] }, cookie);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -90,7 +84,7 @@ describe("POST /api/search/smart-filter", () => {
   });
 
   it("answers 400 for malformed JSON", async () => {
-    const cookie = await signIn();
+    const cookie = (await signIn("free@metamind.local")).cookie;
     const res = await post("/api/search/smart-filter", "{not json", cookie);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "INVALID_JSON" });

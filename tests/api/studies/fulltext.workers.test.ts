@@ -3,6 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { signIn } from "../helpers";
 import type { UserRow } from "../../../db/schema";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
@@ -90,17 +91,6 @@ async function insertStudy(openAccessUrl: string | null, doi: string | null = nu
   return row!.id;
 }
 
-async function login(email: string): Promise<{ cookie: string; userId: string }> {
-  const res = await SELF.fetch(`${BASE}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `fulltext-${email}` },
-    body: JSON.stringify({ email, password: "metamind-demo" }),
-  });
-  expect(res.status).toBe(200);
-  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
-  return { cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]!, userId: user!.id };
-}
-
 const analyze = (id: number | string, cookie: string | null, body?: unknown) =>
   SELF.fetch(`${BASE}/api/studies/${id}/analyze-fulltext`, {
     method: "POST",
@@ -146,8 +136,8 @@ describe("POST /api/studies/{id}/analyze-fulltext: validation and plans", () => 
   let pro: { cookie: string; userId: string };
   let free: { cookie: string; userId: string };
   beforeAll(async () => {
-    pro = await login("pro@metamind.local");
-    free = await login("free@metamind.local");
+    pro = await signIn("pro@metamind.local");
+    free = await signIn("free@metamind.local");
   });
 
   it("400 for a malformed id, 404 for an unknown study, 400 INVALID_INPUT for a bad URL", async () => {
@@ -225,7 +215,7 @@ describe("POST /api/studies/{id}/analyze-fulltext: validation and plans", () => 
 describe("POST /api/studies/{id}/analyze-fulltext: a Professional user's analysis", () => {
   let pro: { cookie: string; userId: string };
   beforeAll(async () => {
-    pro = await login("pro@metamind.local");
+    pro = await signIn("pro@metamind.local");
   });
 
   it("an HTML full text given in the body streams, is stored with citations, and GET returns it", async () => {
@@ -323,8 +313,8 @@ describe("full-text analysis provenance: only the study's own open-access locati
   let pro: { cookie: string; userId: string };
   let free: { cookie: string; userId: string };
   beforeAll(async () => {
-    pro = await login("pro@metamind.local");
-    free = await login("free@metamind.local");
+    pro = await signIn("pro@metamind.local");
+    free = await signIn("free@metamind.local");
   });
 
   const getAnalysis = (id: number, cookie: string | null) =>

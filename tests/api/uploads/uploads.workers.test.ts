@@ -1,5 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signIn, signUp } from "../helpers";
 import worker from "../../../workers/app";
 import { createDb } from "~/.server/db/client";
 import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/analyze";
@@ -32,28 +33,10 @@ interface Account {
   userId: string;
 }
 
-async function login(email: string, password = "metamind-demo"): Promise<Account> {
-  const res = await SELF.fetch(`${BASE}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `uploads-${email}` },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
-  return { cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]!, userId: user!.id };
-}
-
-/** A fresh Professional account (registered, then upgraded in the database). */
+/** A fresh Professional account (registered, then upgraded in the database), signed in again. */
 async function newProAccount(): Promise<Account> {
-  const email = `uploader-${crypto.randomUUID()}@example.org`;
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `reg-${email}` },
-    body: JSON.stringify({ email, password: "secret-pass" }),
-  });
-  expect(res.status).toBe(201);
-  await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE email = ?").bind(email).run();
-  return login(email, "secret-pass");
+  const { email } = await signUp("pro", { prefix: "uploader", password: "secret-pass" });
+  return signIn(email, "secret-pass");
 }
 
 type UploadFile = { name: string; type?: string; bytes: Uint8Array<ArrayBuffer> };
@@ -153,7 +136,7 @@ describe("plans and sign-in", () => {
   it("signed out: 401 for upload and list; Free: 403 PRO_REQUIRED pdf_upload, list allowed", async () => {
     expect((await upload(null, [{ name: "a.pdf", bytes: new TextEncoder().encode("%PDF-1.4") }])).status).toBe(401);
     expect((await SELF.fetch(`${BASE}/api/uploaded-studies`)).status).toBe(401);
-    const free = await login("free@metamind.local");
+    const free = await signIn("free@metamind.local");
     const res = await upload(free, [{ name: "a.pdf", bytes: new TextEncoder().encode("%PDF-1.4 x") }]);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "PRO_REQUIRED", feature: "pdf_upload", message: "PDF upload requires Professional subscription" });
