@@ -10,7 +10,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  * Two projects: `node` for pure logic (statistics, normalisers, the offline model; may read
  * ../shared fixtures from disk) and `workers` for code that touches bindings, run inside workerd
  * with local D1/KV/R2/Queues and migrations applied (tests/setup/apply-migrations.ts).
- * Workers tests are named *.workers.test.ts.
+ * Workers tests are named *.workers.test.ts: suites that call the app over HTTP (SELF.fetch) live
+ * under tests/api/<capability>/, unit tests of one module next to it in app/.server/<capability>/.
  *
  * The workers project runs with `isolate: false`: its files share one workerd (Miniflare) per
  * Vitest worker, which loads the Worker and its modules once, instead of starting a workerd and

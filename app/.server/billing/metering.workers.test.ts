@@ -3,6 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../../../tests/api/helpers";
 import type { UserRow } from "../../../db/schema";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { getLoadContext } from "../context";
@@ -11,7 +12,6 @@ import { regenerateStudySummary } from "../studies/summaries";
 import { getGuestUsage, reserveAiUse, type MeteredAction } from "./metering";
 import { usagePeriod } from "./usage";
 
-const BASE = "https://metamind.test";
 const SUMMARY: MeteredAction = { planFeature: "ai_summaries", guestFeature: "aiSummaries" };
 const FULL_TEXT: MeteredAction = {
   planFeature: "full_text_analysis",
@@ -27,11 +27,6 @@ function services(limit = "3") {
     waitUntil: (p) => void pending.push(p),
   }).app;
   return { app, settled: () => Promise.all(pending) };
-}
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
 
 async function createUser(plan: "free" | "pro" = "free"): Promise<UserRow> {

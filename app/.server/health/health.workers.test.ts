@@ -1,10 +1,9 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "../../../tests/api/helpers";
 import { getLoadContext } from "../context";
 import type { CandidateStudy } from "./compose";
 import { answerHealthQuestion, type HealthAnswerEvent } from "./service";
-
-const BASE = "https://metamind.test";
 
 const STUDIES: CandidateStudy[] = [
   {
@@ -31,11 +30,6 @@ const STUDIES: CandidateStudy[] = [
   },
   { id: 3, title: "Coffee and sleep", abstract: "Coffee intake late in the day shortened total sleep time by 41 minutes in healthy volunteers.", journal: null, publicationDate: null, pmid: null, doi: null, url: null },
 ];
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
 
 function services() {
   const pending: Promise<unknown>[] = [];

@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildScreeningCorpus } from "~/lib/screening";
 import { featuresSignature } from "~/lib/screening/term-counts";
-import { BASE, call, signUp } from "../../../tests/library-helpers";
+import { BASE, call, signUp } from "../../../tests/api/helpers";
 import { getLoadContext } from "../context";
 import { CANDIDATE_SQL, PROGRESS_SQL, withRankingLease } from "./screening";
 import { loadCorpus, termCountsPrefix } from "./screening-corpus";
