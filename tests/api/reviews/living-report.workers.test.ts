@@ -5,36 +5,17 @@
  * HTML report and its JSON export carry PRISMA 2020's template for updated reviews with the same
  * counts as the PRISMA tab. A review without updates keeps the whole-review diagram.
  */
-import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../../../workers/app";
-import { createReplayFetch } from "../../../tests/mocks/index.ts";
-import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
+import { createReplayFetch } from "../../mocks/index.ts";
+import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import { buildExport, DEFAULT_OPTIONS } from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/lib/meta-analysis/report-html";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { jobPrismaFromReview, prismaCountsFromReview, type ApiReview, type ReviewPrisma } from "~/lib/reviews";
-import { parseEnv } from "../env";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}) {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
+import { parseEnv } from "~/.server/env";
+import { call, json } from "../helpers";
 
 async function signUp(): Promise<string> {
   const email = `living-report-${crypto.randomUUID()}@example.org`;

@@ -1,7 +1,7 @@
-import { env, SELF } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { env } from "cloudflare:test";
+import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewRecords, users } from "../../../db/schema";
+import { reviewRecords } from "../../../db/schema";
 import { gradeAnalysis } from "~/lib/meta-analysis/grade";
 import type { ReviewOutcome } from "~/lib/review-extraction";
 import { riskOfBiasColumn } from "~/lib/review-analysis";
@@ -10,44 +10,10 @@ import { judgementsByOutcome } from "~/lib/risk-of-bias/client";
 import type { ApiRobDualStudy, RobAgreement } from "~/lib/risk-of-bias/dual";
 import type { ApiRobOverview } from "~/lib/risk-of-bias/types";
 import type { ApiActivityEntry, ApiInvitation, ApiMember } from "~/lib/team";
-import { createDb } from "../db/client";
+import { createDb } from "~/.server/db/client";
+import { call, json, signUp, type Account } from "../helpers";
 
-const BASE = "https://metamind.test";
 const db = () => createDb(env.DB);
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-interface Account {
-  cookie: string;
-  userId: string;
-  email: string;
-}
-
-async function signUp(plan: "free" | "pro" = "free"): Promise<Account> {
-  const email = `team-${crypto.randomUUID()}@example.org`;
-  const res = await call("POST", "/api/register", { body: { email, password: "secret12" } });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  const { user } = (await res.json()) as { user: { id: string } };
-  if (plan === "pro") await db().update(users).set({ plan: "pro" }).where(eq(users.id, user.id));
-  return { cookie, userId: user.id, email };
-}
 
 function ris(n: number): string {
   return Array.from({ length: n }, (_, i) =>

@@ -5,35 +5,16 @@
  * on demand and by the Cron Trigger — against recorded PubMed answers: de-duplicated against the
  * file's records, tagged with the update, recorded and digested.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { createReplayFetch } from "../../../tests/mocks/index.ts";
-import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../../tests/mocks/workers-fixtures.ts";
+import { createReplayFetch } from "../../mocks/index.ts";
+import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import type { ApiReview, ApiReviewSource } from "~/lib/reviews";
-import { getLoadContext } from "../context";
-import { parseEnv } from "../env";
-import { runDueLivingReviews, type LivingUpdateResult } from "./living";
-import { MAX_SEARCHES_PER_UPDATE } from "./saved-search";
-
-const BASE = "https://metamind.test";
-
-function uniqueIp(): string {
-  const b = crypto.getRandomValues(new Uint8Array(3));
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
-async function call(method: string, path: string, { cookie, body, form }: { cookie?: string; body?: unknown; form?: FormData } = {}) {
-  const headers: Record<string, string> = { Origin: BASE, "CF-Connecting-IP": uniqueIp() };
-  if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-}
-
-async function json<T>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
+import { getLoadContext } from "~/.server/context";
+import { parseEnv } from "~/.server/env";
+import { runDueLivingReviews, type LivingUpdateResult } from "~/.server/reviews/living";
+import { MAX_SEARCHES_PER_UPDATE } from "~/.server/reviews/saved-search";
+import { call, json } from "../helpers";
 
 async function signUp(): Promise<{ cookie: string; email: string }> {
   const email = `saved-${crypto.randomUUID()}@example.org`;
