@@ -1,7 +1,7 @@
 /**
  * Stripe subscriptions (issue 15): Checkout with a 7-day trial, the Customer Portal, verified and
  * idempotent webhooks that keep the `subscriptions` table (which decides `isPro`, see
- * app/lib/plan.ts) in step with Stripe, and cancellation when an account is deleted.
+ * app/lib/billing-plan.ts) in step with Stripe, and cancellation when an account is deleted.
  *
  * Every function takes its dependencies (db, env, fetch); the SDK is built per call from them
  * (createStripe), pointed at STRIPE_API_BASE when set.
@@ -9,7 +9,7 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { stripeCustomers, stripeEvents, subscriptions, users, type UserRow } from "../../../db/schema";
-import type { BillingInterval } from "~/lib/plan";
+import type { BillingInterval } from "~/lib/billing-plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { createStripe, webCrypto } from "./stripe-client";
