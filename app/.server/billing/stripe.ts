@@ -22,17 +22,6 @@ export const TRIAL_DAYS = 7;
 /** Largest webhook body read (Stripe events are a few KB). */
 export const MAX_WEBHOOK_BYTES = 512 * 1024;
 
-/** The event types the webhook applies; others are acknowledged and recorded only. */
-export const HANDLED_EVENT_TYPES = [
-  "checkout.session.completed",
-  "customer.subscription.created",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "customer.subscription.trial_will_end",
-  "invoice.paid",
-  "invoice.payment_failed",
-] as const;
-
 /** Subscription statuses that no longer bill (nothing to cancel). */
 const ENDED_STATUSES = ["canceled", "incomplete_expired"];
 

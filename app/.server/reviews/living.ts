@@ -20,8 +20,6 @@ import { runSearchImport, SEARCH_IMPORT_LIMIT } from "./imports";
 import { rerankReview } from "./screening";
 import { addRecords, nextRunAfter, requireReview } from "./service";
 
-export type LivingSchedule = "weekly" | "monthly";
-
 /** What POST /api/reviews/{id}/update answers (and what each run records). */
 export interface LivingUpdateResult {
   searchesRun: number;

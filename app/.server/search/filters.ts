@@ -138,18 +138,6 @@ export function parseFilters(params: URLSearchParams, today: Date): SearchFilter
   };
 }
 
-/** True when no filter narrows the search. */
-export function isUnfiltered(filters: SearchFilters): boolean {
-  return (
-    filters.dateFrom === null &&
-    filters.dateTo === null &&
-    filters.studyType === "all" &&
-    filters.journalImpact === "any" &&
-    !filters.fullTextOnly &&
-    !filters.hasAbstract
-  );
-}
-
 /** The spec classification (SPEC §3 Study.studyType) each studyType filter value keeps. */
 export const STUDY_TYPE_FILTER_LABELS: Record<Exclude<StudyTypeFilter, "all">, StudyType> = {
   clinical_trial: "Clinical Trial",
