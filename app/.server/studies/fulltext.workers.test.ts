@@ -10,7 +10,7 @@ import { usagePeriod } from "../billing/usage";
 import { getLoadContext } from "../context";
 import { deleteAccount, exportAccountData } from "../library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalisedStudy } from "../search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "./fulltext";
 import { upsertStudies } from "./persist";
 
@@ -366,7 +366,7 @@ describe("full-text analysis provenance: only the study's own open-access locati
   });
 
   it("search results carry only the analyses their viewer may see", async () => {
-    const record: NormalizedStudy = {
+    const record: NormalisedStudy = {
       source: "pubmed",
       sourceId: crypto.randomUUID(),
       title: `Walking and blood pressure provenance ${crypto.randomUUID()}`,
