@@ -1,7 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Check, Copy, FileStack, Loader2, RotateCcw, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import type { CitationSource, CombinedResult, CombinedStreamLine } from "~/.server/ai/combined";
+import type { CombinedResult, CombinedStreamLine } from "~/.server/ai/combined";
+import type { CitationSource } from "~/.server/ai/combined-sources";
 import type { PartialCombinedSummary } from "~/.server/ai/combined-schema";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";

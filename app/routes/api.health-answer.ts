@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
-import { answerHealthQuestion } from "~/.server/health/service";
+import { answerHealthQuestion } from "~/.server/health-answers/service";
 import { AppError, handleApi } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
 

@@ -36,7 +36,7 @@ test.afterEach(() => {
 
 // Signed in as the Free demo account: guest trial counters count per client IP, and every browser of
 // the local run is 127.0.0.1, whose AI-summary trial the guest-trial spec uses up on purpose. The
-// guest path of health answers is covered by app/.server/health/health.workers.test.ts.
+// guest path of health answers is covered by app/.server/health-answers/health.workers.test.ts.
 test("a Free user asks a health question, watches the answer stream, saves and shares it; the link opens whole without JavaScript", async ({ page, context, browser, baseURL }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   await signIn(page, "free@metamind.local");

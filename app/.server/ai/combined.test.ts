@@ -6,21 +6,16 @@ import { fixtureSuiteName, hasSharedFixtures, readFixture } from "../../../tests
 import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
 import { normalizePubmedXml } from "../search/providers/pubmed";
 import {
-  buildCombinedPrompt,
-  combineOffline,
   COMBINED_FAILED_MESSAGE,
   generateCombinedSummary,
-  NoStudyContentError,
-  OFFLINE_GENERATED_BY,
-  offlineSnapshots,
-  offlineStrengthOfEvidence,
-  renderCombinedText,
   streamCombinedSummary,
-  studySources,
   type CombinedResult,
   type CombinedStreamLine,
-  type CombinedStudyInput,
 } from "./combined";
+import { combineOffline, OFFLINE_GENERATED_BY, offlineSnapshots, offlineStrengthOfEvidence } from "./combined-offline";
+import { buildCombinedPrompt } from "./combined-prompt";
+import { NoStudyContentError, studySources, type CombinedStudyInput } from "./combined-sources";
+import { renderCombinedText } from "./combined-text";
 import {
   COMBINED_SECTIONS,
   CombinedSummaryModelSchema,

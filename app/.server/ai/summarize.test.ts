@@ -4,7 +4,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { createOfflineModel, wrapSource } from "./offline-model";
 import { NoAbstractError } from "./prompts";
-import { EmptySummaryError, generateStudySummary, streamStudySummary } from "./summarize";
+import { streamStudySummary } from "./summarize";
 
 const STUDY = {
   title: "Atorvastatin and frailty",
@@ -201,34 +201,5 @@ describe("streamStudySummary", () => {
     const onFinish = vi.fn();
     expect(() => streamStudySummary({ model, modelName: "m", onFinish }, { ...STUDY, abstract })).toThrow(NoAbstractError);
     expect(model.doStreamCalls).toHaveLength(0);
-  });
-});
-
-describe("generateStudySummary", () => {
-  it("returns the whole trimmed text", async () => {
-    const model = new MockLanguageModelV4({
-      doGenerate: {
-        content: [{ type: "text", text: `  ${FULL_TEXT}\n` }],
-        finishReason: { unified: "stop", raw: "stop" },
-        usage,
-        warnings: [],
-      },
-    });
-    await expect(generateStudySummary({ model }, STUDY)).resolves.toBe(FULL_TEXT);
-    expect(model.doGenerateCalls[0]!.prompt[0]!.role).toBe("system");
-  });
-
-  it("works with the offline model", async () => {
-    const text = await generateStudySummary({ model: createOfflineModel() }, STUDY);
-    expect(text.length).toBeGreaterThan(0);
-    expect(STUDY.abstract).toContain(text.split(". ")[0]!);
-  });
-
-  it("throws EmptySummaryError for blank output and NoAbstractError without an abstract", async () => {
-    const model = new MockLanguageModelV4({
-      doGenerate: { content: [{ type: "text", text: "  " }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] },
-    });
-    await expect(generateStudySummary({ model }, STUDY)).rejects.toBeInstanceOf(EmptySummaryError);
-    await expect(generateStudySummary({ model }, { ...STUDY, abstract: null })).rejects.toBeInstanceOf(NoAbstractError);
   });
 });

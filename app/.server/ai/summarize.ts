@@ -1,8 +1,7 @@
 /**
- * Study summaries with the ai SDK: streamed as plain text to the browser, or generated whole.
+ * Study summaries with the ai SDK, streamed as plain text to the browser.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { generateText } from "ai";
 import { buildStudySummaryPrompt, type StudyForSummary } from "./prompts";
 import { streamPlainText } from "./text-stream";
 
@@ -20,14 +19,6 @@ export interface StudySummaryDeps {
   onFinish: (result: { text: string; modelName: string }) => Promise<void> | void;
   /** Model/stream errors and errors thrown by `onFinish`. */
   onError?: (error: unknown) => void;
-}
-
-/** The model returned no text for a summary request. */
-export class EmptySummaryError extends Error {
-  constructor(message = "The model returned an empty summary") {
-    super(message);
-    this.name = "EmptySummaryError";
-  }
 }
 
 /**
@@ -56,27 +47,4 @@ export function streamStudySummary(deps: StudySummaryDeps, study: StudyForSummar
     onComplete: (text) => deps.onFinish({ text: text.trim(), modelName: deps.modelName }),
     onError: deps.onError,
   });
-}
-
-/**
- * Generates the whole summary of `study` at once (`generateText`) and returns it trimmed.
- *
- * @throws NoAbstractError when the study has no usable abstract.
- * @throws EmptySummaryError when the model returns only whitespace.
- * @throws the model's error (e.g. `APICallError` from `ai`) or the abort reason, as generateText does.
- */
-export async function generateStudySummary(
-  deps: Pick<StudySummaryDeps, "model" | "abortSignal">,
-  study: StudyForSummary,
-): Promise<string> {
-  const { system, prompt } = buildStudySummaryPrompt(study);
-  const { text } = await generateText({
-    model: deps.model,
-    instructions: system,
-    prompt,
-    abortSignal: deps.abortSignal,
-  });
-  const summary = text.trim();
-  if (!summary) throw new EmptySummaryError();
-  return summary;
 }

@@ -2,7 +2,7 @@ import { noteActivity, recordActivity } from "../admin/activity";
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, subscriptions, users, type UserRow } from "../../../db/schema";
-import { subscriptionGivesPro, type PlanSubscription } from "~/lib/plan";
+import { subscriptionGivesPro, type PlanSubscription } from "~/lib/billing-plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 

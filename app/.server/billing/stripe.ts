@@ -1,7 +1,7 @@
 /**
  * Stripe subscriptions (issue 15): Checkout with a 7-day trial, the Customer Portal, verified and
  * idempotent webhooks that keep the `subscriptions` table (which decides `isPro`, see
- * app/lib/plan.ts) in step with Stripe, and cancellation when an account is deleted.
+ * app/lib/billing-plan.ts) in step with Stripe, and cancellation when an account is deleted.
  *
  * Every function takes its dependencies (db, env, fetch); the SDK is built per call from them
  * (createStripe), pointed at STRIPE_API_BASE when set.
@@ -9,7 +9,7 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { stripeCustomers, stripeEvents, subscriptions, users, type UserRow } from "../../../db/schema";
-import type { BillingInterval } from "~/lib/plan";
+import type { BillingInterval } from "~/lib/billing-plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { createStripe, webCrypto } from "./stripe-client";
@@ -21,17 +21,6 @@ type BillingApp = Pick<AppServices, "db" | "env" | "fetch">;
 export const TRIAL_DAYS = 7;
 /** Largest webhook body read (Stripe events are a few KB). */
 export const MAX_WEBHOOK_BYTES = 512 * 1024;
-
-/** The event types the webhook applies; others are acknowledged and recorded only. */
-export const HANDLED_EVENT_TYPES = [
-  "checkout.session.completed",
-  "customer.subscription.created",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "customer.subscription.trial_will_end",
-  "invoice.paid",
-  "invoice.payment_failed",
-] as const;
 
 /** Subscription statuses that no longer bill (nothing to cancel). */
 const ENDED_STATUSES = ["canceled", "incomplete_expired"];

@@ -148,11 +148,6 @@ export function citationsFor(study: CitableStudy): { apa: string; mla: string; c
   };
 }
 
-/** BibTeX for the studies (citation-js's BibTeX output, one @article per study). */
-export function toBibtex(studies: readonly CitableStudy[]): string {
-  return new Cite(studies.map(toCslItem)).format("bibtex", { format: "text" });
-}
-
 /**
  * citation-js hard-wraps RIS values at 70 characters (inserting a bare newline, even inside a
  * word). Reference managers read such a continuation line as a new paragraph or drop it, so the
@@ -171,9 +166,4 @@ export function unwrapRis(ris: string): string {
 /** RIS (JOUR records) for CSL items, one line per value, as Zotero, EndNote and Mendeley import it. */
 export function formatRis(items: readonly object[]): string {
   return unwrapRis(new Cite(items).format("ris", { format: "text" }));
-}
-
-/** RIS (JOUR records) for the studies. */
-export function toRis(studies: readonly CitableStudy[]): string {
-  return formatRis(studies.map(toCslItem));
 }

@@ -8,10 +8,10 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, readJsonFixture } from "../../../tests/fixtures";
 import { citationsFor, toCslName } from "../citations/csl";
-import { normalizeCrossrefWorks } from "../search/providers/crossref";
+import { normaliseCrossrefWorks } from "../search/providers/crossref";
 import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
 import { normalizePubmedXml } from "../search/providers/pubmed";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalisedStudy } from "../search/types";
 import { toBibtexExport, toCsv, toRisExport } from "./formats";
 import type { ExportOptions, ExportStudy } from "./types";
 
@@ -32,12 +32,12 @@ interface CslOut {
 
 const ALL: ExportOptions = { includeMetadata: true, includeAbstracts: true, includeSummaries: true, includeCitations: true };
 
-function toExportStudy(s: NormalizedStudy, id: number): ExportStudy {
+function toExportStudy(s: NormalisedStudy, id: number): ExportStudy {
   return { ...s, id, aiSummary: "Summary: effect 0.42 (95% CI 0.1–0.7)." };
 }
 
 function records(): ExportStudy[] {
-  const crossref = normalizeCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
+  const crossref = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
   const epmc = normalizeEuropePmcSearch(readJsonFixture("europepmc/search_core_COVID-19_pageSize25.json")).studies;
   const pubmed = [
     "pubmed/efetch_pubmed_11748933_11700088.xml",
@@ -131,7 +131,7 @@ describe.skipIf(!hasSharedFixtures())(`export round trips (${hasSharedFixtures()
         it.issued?.["date-parts"]?.[0]?.[0],
     );
     expect(items.length).toBeGreaterThanOrEqual(5);
-    const ours = normalizeCrossrefWorks(raw).studies;
+    const ours = normaliseCrossrefWorks(raw).studies;
     for (const it of items) {
       const study = ours.find((s) => s.doi === it.DOI.toLowerCase())!;
       // The reference item comes straight from Crossref's structured fields, not from our normaliser.

@@ -13,8 +13,3 @@ export interface JobAttempt {
  * on the last attempt the handler itself must record why the job failed before throwing.
  */
 export type JobHandler = (body: unknown, app: AppServices, attempt: JobAttempt) => Promise<void>;
-
-/** Every queue message body carries its kind; the rest of the body belongs to the handler. */
-export interface JobMessageBase {
-  kind: string;
-}

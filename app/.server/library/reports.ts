@@ -44,8 +44,6 @@ export const SavedReportBodySchema = z.object({
   htmlContent: z.string().max(MAX_REPORT_HTML_CHARS, "Report HTML is too large").nullish(),
 });
 
-export type SavedReportBody = z.input<typeof SavedReportBodySchema>;
-
 /**
  * SPEC §5 Save report: the name is required after trimming ('Name required' / 'Please enter a
  * name for your report.'), at most 100 characters; reportData.description at most 500.

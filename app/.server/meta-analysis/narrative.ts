@@ -183,7 +183,7 @@ function capitalise(s: string): string {
 const NUMBER = /\d+(?:[.,·]\d+)?/g;
 
 /** Every number written in a value (strings, arrays and objects walked), as absolute values. */
-export function numbersIn(value: unknown): number[] {
+export function numbersInValue(value: unknown): number[] {
   const out: number[] = [];
   const walk = (v: unknown) => {
     if (typeof v === "string") {
@@ -198,7 +198,7 @@ export function numbersIn(value: unknown): number[] {
 /** The numbers in `text` that do not occur in `allowed` (compared as values). */
 export function foreignNumbers(text: unknown, allowed: readonly number[]): number[] {
   const set = new Set(allowed.map((n) => n.toString()));
-  return numbersIn(text).filter((n) => !set.has(n.toString()));
+  return numbersInValue(text).filter((n) => !set.has(n.toString()));
 }
 
 const PhraseSchema = CombinedSummaryModelSchema.omit({ citations: true, strengthOfEvidence: true });
@@ -230,7 +230,7 @@ export async function phraseNarrative(
         "You rewrite a meta-analysis report for clinicians. The numbers are computed and final: copy every number exactly as given, add no numbers, change no judgement, and keep each field's meaning. Improve only the wording.",
       prompt: `Rewrite each field of this JSON object in clear prose, keeping the same fields:\n${JSON.stringify(fields, null, 2)}`,
     });
-    const foreign = foreignNumbers(phrased, numbersIn(fields));
+    const foreign = foreignNumbers(phrased, numbersInValue(fields));
     if (foreign.length > 0) {
       return { narrative: template, usedModel: false, reason: `the model's text had numbers not in the analysis (${foreign.slice(0, 5).join(", ")})` };
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EffectData, ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { CombinedSummarySchema } from "../ai/combined-schema";
 import { groupRows } from "./group";
-import { numbersIn } from "./narrative";
+import { numbersInValue } from "./narrative";
 import { runMetaAnalysis } from "./run";
 
 function row(studyId: string, data: EffectData, extra: Partial<ExtractedStudyData> = {}): ExtractedStudyData {
@@ -174,7 +174,7 @@ describe("runMetaAnalysis", () => {
         String(THREE.reduce((s, r) => s + (r.data.kind === "counts" ? r.data.events1 + r.data.events2 : 0), 0)),
       ].map((x) => String(Number(x))),
     );
-    const foreign = numbersIn(narrative).filter((n) => !allowed.has(String(n)));
+    const foreign = numbersInValue(narrative).filter((n) => !allowed.has(String(n)));
     expect(foreign).toEqual([]);
   });
 });

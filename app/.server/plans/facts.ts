@@ -49,8 +49,8 @@ export function readCount(word: string | undefined): number | null {
   return WORD_NUMBERS[word.toLowerCase()] ?? null;
 }
 
-/** The numbers written in a text, as canonical strings ("70", "0.5"). */
-export function numbersIn(text: string): string[] {
+/** The numbers written in a text, as canonical strings ("70", "0.5"): what a plan item and its cited sentence are compared by. */
+export function canonicalNumbers(text: string): string[] {
   return (text.match(/\d+(?:\.\d+)?/g) ?? []).map((n) => String(Number(n)));
 }
 
@@ -68,8 +68,8 @@ export function enforceCitation<T extends { source: string | null; general: bool
   if (item.general || item.source === null) return { ...item, source: null, general: true };
   const sentence = byId.get(item.source);
   if (!sentence) return { ...item, source: null, general: true };
-  const known = new Set(numbersIn(sentence.text));
-  const ok = numbersIn(checked(item)).every((n) => known.has(n));
+  const known = new Set(canonicalNumbers(sentence.text));
+  const ok = canonicalNumbers(checked(item)).every((n) => known.has(n));
   return ok ? item : { ...item, source: null, general: true };
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { MealPlan, Workout } from "~/lib/plans";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { getLoadContext } from "../context";
-import { answerHealthQuestion, type HealthAnswerEvent } from "../health/service";
+import { answerHealthQuestion, type HealthAnswerEvent } from "../health-answers/service";
 import { generateMeals, generateWorkout } from "./service";
 
 const BASE = "https://metamind.test";

@@ -21,8 +21,6 @@ import { MAX_SEARCHES_PER_UPDATE, rerunnableSource, savedSearchOf } from "./save
 import { rerankReview } from "./screening";
 import { addRecords, nextRunAfter, requireReview } from "./service";
 
-export type LivingSchedule = "weekly" | "monthly";
-
 /** What POST /api/reviews/{id}/update answers (and what each run records). */
 export interface LivingUpdateResult {
   searchesRun: number;

@@ -2,11 +2,11 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, SHARED_FIXTURES_DIR } from "../../../tests/fixtures";
 import { normalizePubmedXml } from "../search/providers/pubmed";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalisedStudy } from "../search/types";
 import { detectFormat, ImportParseError, NO_TITLE, parseCsv, parseReferenceFile, parseRis, type ImportedRecord } from "./parse";
 
 /** PubMed records from the shared efetch recordings (real XML), read at test time. */
-function pubmedStudies(): NormalizedStudy[] {
+function pubmedStudies(): NormalisedStudy[] {
   const files = readdirSync(`${SHARED_FIXTURES_DIR}/pubmed`).filter((f) => f.startsWith("efetch_") && f.endsWith(".xml"));
   const seen = new Set<string>();
   return files
@@ -16,7 +16,7 @@ function pubmedStudies(): NormalizedStudy[] {
 
 const surname = (display: string) => display.split(" ").slice(0, -1).join(" ") || display;
 const initials = (display: string) => display.split(" ").at(-1) ?? "";
-const year = (s: NormalizedStudy) => (s.publicationDate ? Number(s.publicationDate.slice(0, 4)) : null);
+const year = (s: NormalisedStudy) => (s.publicationDate ? Number(s.publicationDate.slice(0, 4)) : null);
 
 /** MEDLINE display lines: a tag padded to 4, "- ", the value wrapped at 80 columns with 6-space continuations. */
 function medline(tag: string, value: string): string {
@@ -35,7 +35,7 @@ function medline(tag: string, value: string): string {
 }
 
 /** As PubMed's "Send to → Citation manager" (.nbib) writes it. */
-function toNbib(studies: NormalizedStudy[]): string {
+function toNbib(studies: NormalisedStudy[]): string {
   return studies
     .map((s) =>
       [
@@ -57,7 +57,7 @@ function toNbib(studies: NormalizedStudy[]): string {
 }
 
 /** As EndNote / Zotero write RIS. */
-function toRis(studies: NormalizedStudy[]): string {
+function toRis(studies: NormalisedStudy[]): string {
   return studies
     .map((s) =>
       [
@@ -81,7 +81,7 @@ function toRis(studies: NormalizedStudy[]): string {
 const tex = (v: string) => v.replace(/([\\{}&%$#_])/g, "\\$1").replace(/~/g, "\\textasciitilde{}");
 
 /** As Zotero's Better BibTeX exports. */
-function toBibtex(studies: NormalizedStudy[]): string {
+function toBibtex(studies: NormalisedStudy[]): string {
   return studies
     .map((s, i) =>
       [
@@ -103,7 +103,7 @@ function toBibtex(studies: NormalizedStudy[]): string {
 
 const squash = (v: string | null | undefined) => (v ?? "").replace(/\s+/g, " ").trim();
 
-function expectRoundTrip(studies: NormalizedStudy[], parsed: ImportedRecord[]) {
+function expectRoundTrip(studies: NormalisedStudy[], parsed: ImportedRecord[]) {
   expect(parsed).toHaveLength(studies.length);
   studies.forEach((s, i) => {
     const p = parsed[i]!;

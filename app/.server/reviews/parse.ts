@@ -14,7 +14,7 @@ import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-ris";
 import Papa from "papaparse";
 import { NO_TITLE, type ImportWarning } from "~/lib/reviews";
-import { normalizeDoi } from "../search/normalize";
+import { normaliseDoi } from "../search/normalize";
 
 export { NO_TITLE, type ImportWarning };
 
@@ -142,7 +142,7 @@ function fromCsl(item: CslItem): Omit<ImportedRecord, "title"> & { title: string
     authors,
     year,
     journal: clean(item["container-title"]) ?? clean(item["container-title-short"]),
-    doi: normalizeDoi(item.DOI),
+    doi: normaliseDoi(item.DOI),
     pmid: pmidFrom(item.PMID),
     keywords: clean(item.keyword?.split(",").map((k) => k.trim()).join("; ")),
     url: clean(item.URL),
@@ -208,7 +208,7 @@ export function parseRis(text: string, warnings?: ImportWarning[]): ImportedReco
     const urls = [...(rec.tags.get("UR") ?? []), ...(rec.tags.get("L2") ?? [])];
     const pubmedUrl = urls.map((u) => u.match(/pubmed\.ncbi\.nlm\.nih\.gov\/(\d+)|[?&]list_uids=(\d+)|\/pubmed\/(\d+)/)).find(Boolean);
     const pmid = base.pmid ?? pmidFrom(first("AN")) ?? (pubmedUrl ? (pubmedUrl[1] ?? pubmedUrl[2] ?? pubmedUrl[3])! : null);
-    const doi = base.doi ?? normalizeDoi(first("DO")) ?? normalizeDoi(first("DI")) ?? normalizeDoi(first("M3"));
+    const doi = base.doi ?? normaliseDoi(first("DO")) ?? normaliseDoi(first("DI")) ?? normaliseDoi(first("M3"));
     const year = base.year ?? yearFrom(first("PY")) ?? yearFrom(first("Y1")) ?? yearFrom(first("DA"));
     const journal = clean(first("T2")) ?? clean(first("JF")) ?? clean(first("JO")) ?? base.journal ?? clean(first("JA"));
     const abstract = base.abstract ?? clean(rec.tags.get("AB")?.join(" ")) ?? clean(rec.tags.get("N2")?.join(" "));
@@ -271,7 +271,7 @@ export function parseNbib(text: string, warnings?: ImportWarning[]): ImportedRec
       authors: authors.map((a) => a.trim()).filter(Boolean),
       year: yearFrom(first("DP")) ?? yearFrom(first("DEP")),
       journal: first("JT") ?? first("TA"),
-      doi: doiId ? normalizeDoi(doiId.replace(/\s*\[doi\]\s*$/i, "")) : null,
+      doi: doiId ? normaliseDoi(doiId.replace(/\s*\[doi\]\s*$/i, "")) : null,
       pmid,
       keywords: keywords.length > 0 ? keywords.join("; ") : null,
       url: pmid ? `https://pubmed.ncbi.nlm.nih.gov/${pmid}/` : null,
@@ -399,7 +399,7 @@ export function parseCsv(text: string, warnings?: ImportWarning[]): ImportedReco
       authors: splitAuthors(get("authors")),
       year: yearFrom(get("year")),
       journal: get("journal"),
-      doi: normalizeDoi(get("doi")),
+      doi: normaliseDoi(get("doi")),
       pmid: pmidFrom(get("pmid")),
       keywords: get("keywords"),
       url: get("url"),

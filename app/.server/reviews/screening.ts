@@ -676,10 +676,3 @@ export async function undoDecision(
   const next = await nextOf(app, review, userId);
   return { progress: next.progress, recordId: latest.recordId, next };
 }
-
-/** Progress of both stages. @throws AppError 404. */
-export async function screeningProgress(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }) {
-  const review = await requireReview(app, { userId, reviewId }, "read");
-  const [titleAbstract, fullText] = await Promise.all([progressOf(app, review.id, "title_abstract"), progressOf(app, review.id, "full_text")]);
-  return { titleAbstract, fullText };
-}

@@ -27,8 +27,8 @@ import type { Vote } from "~/lib/team";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
-import { normalizeDoi } from "../search/normalize";
-import type { NormalizedStudy } from "../search/types";
+import { normaliseDoi } from "../search/normalize";
+import type { NormalisedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
@@ -347,7 +347,7 @@ export interface ImportResult {
 }
 
 /** A record as the de-duplication sees it; an untitled record ({@link NO_TITLE}) has no title to match. */
-function asStudy(r: { title: string; doi: string | null; pmid: string | null; year: number | null }): NormalizedStudy {
+function asStudy(r: { title: string; doi: string | null; pmid: string | null; year: number | null }): NormalisedStudy {
   return {
     source: "pubmed",
     sourceId: "",
@@ -375,7 +375,7 @@ function mergeReason(
   a: { doi: string | null; pmid: string | null; title: string },
   b: { doi: string | null; pmid: string | null; title: string },
 ): "doi" | "pmid" | "title" {
-  if (a.doi && b.doi && normalizeDoi(a.doi) === normalizeDoi(b.doi)) return "doi";
+  if (a.doi && b.doi && normaliseDoi(a.doi) === normaliseDoi(b.doi)) return "doi";
   if (a.pmid && b.pmid && a.pmid.trim() === b.pmid.trim()) return "pmid";
   return "title";
 }

@@ -39,13 +39,13 @@ async function sha256Hex(text: string): Promise<string> {
  * are not part of it: their answers share the entry (see {@link SearchCacheEntry}).
  */
 export async function searchCacheKey(params: CachedSearchParams): Promise<string> {
-  const normalized = JSON.stringify([
+  const normalised = JSON.stringify([
     params.query.toLowerCase().replace(/\s+/g, " ").trim(),
     params.page,
     params.limit,
     params.filters,
   ]);
-  return `search:${VERSION}:${await sha256Hex(normalized)}`;
+  return `search:${VERSION}:${await sha256Hex(normalised)}`;
 }
 
 /** How long this isolate keeps an entry in memory (ms): as long as KV's edge cacheTtl. */

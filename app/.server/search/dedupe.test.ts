@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fixtureSuiteName, hasSharedFixtures, readJsonFixture } from "../../../tests/fixtures";
 import { dedupeStudies } from "./dedupe";
-import { normalizeCoreSearch } from "./providers/core";
-import { normalizeCrossrefWorks } from "./providers/crossref";
-import { normalizeSemanticScholar } from "./providers/semanticscholar";
-import type { NormalizedStudy, ProviderId } from "./types";
+import { normaliseCoreSearch } from "./providers/core";
+import { normaliseCrossrefWorks } from "./providers/crossref";
+import { normaliseSemanticScholar } from "./providers/semanticscholar";
+import type { NormalisedStudy, ProviderId } from "./types";
 
-function study(overrides: Partial<NormalizedStudy> & { sourceId: string }): NormalizedStudy {
+function study(overrides: Partial<NormalisedStudy> & { sourceId: string }): NormalisedStudy {
   return {
     source: "pubmed" as ProviderId,
     title: `Untitled record ${overrides.sourceId} about something specific`,
@@ -166,8 +166,8 @@ const suite = hasSharedFixtures() ? describe : describe.skip;
 
 suite(fixtureSuiteName("dedupeStudies on recorded provider results"), () => {
   it("merges Crossref and Semantic Scholar records of the same DOI", () => {
-    const crossref = normalizeCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.addr.2015.01.008.json")).studies;
-    const s2 = normalizeSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies;
+    const crossref = normaliseCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.addr.2015.01.008.json")).studies;
+    const s2 = normaliseSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies;
     const { studies, duplicatesRemoved } = dedupeStudies([crossref, s2]);
     expect(duplicatesRemoved).toBe(1);
     expect(studies[0]).toMatchObject({
@@ -183,9 +183,9 @@ suite(fixtureSuiteName("dedupeStudies on recorded provider results"), () => {
   });
 
   it("keeps the bioRxiv preprint apart from the journal version it shares a title with", () => {
-    const preprint = normalizeCrossrefWorks(readJsonFixture("crossref/search_query.title_pooled-prime-editing_rows1.json")).studies;
-    const journal = normalizeCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.xgen.2025.100814.json")).studies;
-    const s2 = normalizeSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.xgen.2025.100814.json")).studies;
+    const preprint = normaliseCrossrefWorks(readJsonFixture("crossref/search_query.title_pooled-prime-editing_rows1.json")).studies;
+    const journal = normaliseCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.xgen.2025.100814.json")).studies;
+    const s2 = normaliseSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.xgen.2025.100814.json")).studies;
     const { studies, duplicatesRemoved } = dedupeStudies([preprint, journal, s2]);
     expect(duplicatesRemoved).toBe(1);
     expect(studies.map((s) => s.doi)).toEqual(["10.1101/2024.04.01.587366", "10.1016/j.xgen.2025.100814"]);
@@ -193,7 +193,7 @@ suite(fixtureSuiteName("dedupeStudies on recorded provider results"), () => {
   });
 
   it("collapses CORE's ten copies of one DOI and its same-title duplicates", () => {
-    const batch = normalizeCoreSearch(readJsonFixture("core/v2_search_POST_batch_psychology-doi-german.json")).studies;
+    const batch = normaliseCoreSearch(readJsonFixture("core/v2_search_POST_batch_psychology-doi-german.json")).studies;
     const { studies, duplicatesRemoved } = dedupeStudies([batch]);
     // 10 copies of 10.1186/1471-2458-6-309 → 1; two "Psychology Express: Sport Psychology" (2014) → 1.
     expect(duplicatesRemoved).toBe(9 + 1);

@@ -1,8 +1,8 @@
 /**
  * Cross-provider de-duplication of normalised search results.
  */
-import { classifyStudyType, normalizeDoi, normalizeTitleKey } from "./normalize";
-import type { NormalizedStudy } from "./types";
+import { classifyStudyType, normaliseDoi, normaliseTitleKey } from "./normalize";
+import type { NormalisedStudy } from "./types";
 
 /** Title keys shorter than this ("editorial", "reply to letter") never merge records on their own. */
 const MIN_TITLE_KEY_LENGTH = 20;
@@ -15,7 +15,7 @@ interface Group {
   maxYear: number;
 }
 
-function yearOf(study: NormalizedStudy): number {
+function yearOf(study: NormalisedStudy): number {
   const y = study.publicationDate ? Number(study.publicationDate.slice(0, 4)) : NaN;
   return Number.isFinite(y) ? y : NaN;
 }
@@ -32,10 +32,10 @@ function addAll(target: string[], values: string[]): void {
 }
 
 /** Richer-field merge of one duplicate group, in input order (first occurrence is the base). */
-function mergeGroup(members: NormalizedStudy[]): NormalizedStudy {
+function mergeGroup(members: NormalisedStudy[]): NormalisedStudy {
   const [base] = members;
   if (members.length === 1) return base;
-  const merged: NormalizedStudy = { ...base, authors: [...base.authors], publicationTypes: [...base.publicationTypes] };
+  const merged: NormalisedStudy = { ...base, authors: [...base.authors], publicationTypes: [...base.publicationTypes] };
   const types = new Set(base.publicationTypes);
   for (const other of members.slice(1)) {
     if (other.abstract && other.abstract.length > (merged.abstract?.length ?? 0)) merged.abstract = other.abstract;
@@ -74,7 +74,7 @@ function mergeGroup(members: NormalizedStudy[]): NormalizedStudy {
 /**
  * Merges duplicate records across provider result lists (processed in list order, then record
  * order). Records are linked by normalised DOI, then PMID, then normalised title key
- * ({@link normalizeTitleKey}); links are transitive (union-find), so A~B by PMID and B~C by title
+ * ({@link normaliseTitleKey}); links are transitive (union-find), so A~B by PMID and B~C by title
  * puts A, B and C in one record. Title links are refused when the two groups carry different
  * DOIs or different PMIDs, when publication years differ by more than one, or when the title key
  * is shorter than 20 characters — generic titles ("Editorial") and preprint-vs-journal versions
@@ -86,7 +86,7 @@ function mergeGroup(members: NormalizedStudy[]): NormalizedStudy {
  * isOpenAccess/fullTextAvailable OR-ed, the union of publicationTypes and a studyType re-derived
  * from them. Inputs are not mutated. Runs in O(n) map operations (3,000 records in a few ms).
  */
-export function dedupeStudies(lists: NormalizedStudy[][]): { studies: NormalizedStudy[]; duplicatesRemoved: number } {
+export function dedupeStudies(lists: NormalisedStudy[][]): { studies: NormalisedStudy[]; duplicatesRemoved: number } {
   const { studies, duplicatesRemoved } = dedupeWithMembers(lists);
   return { studies, duplicatesRemoved };
 }
@@ -101,12 +101,12 @@ export interface MemberRef {
  * {@link dedupeStudies} plus, for each merged record, its members in input order (the first is
  * the record whose position, source and title the merged record keeps).
  */
-export function dedupeWithMembers(lists: NormalizedStudy[][]): {
-  studies: NormalizedStudy[];
+export function dedupeWithMembers(lists: NormalisedStudy[][]): {
+  studies: NormalisedStudy[];
   duplicatesRemoved: number;
   members: MemberRef[][];
 } {
-  const records: NormalizedStudy[] = [];
+  const records: NormalisedStudy[] = [];
   const origins: MemberRef[] = [];
   lists.forEach((list, l) =>
     list.forEach((study, index) => {
@@ -163,7 +163,7 @@ export function dedupeWithMembers(lists: NormalizedStudy[][]): {
   for (let i = 0; i < n; i++) {
     const study = records[i];
     parent[i] = i;
-    const doi = study.doi ? normalizeDoi(study.doi) ?? study.doi.toLowerCase() : null;
+    const doi = study.doi ? normaliseDoi(study.doi) ?? study.doi.toLowerCase() : null;
     const pmid = study.pmid ? study.pmid.trim() : null;
     const year = yearOf(study);
     groups[i] = { dois: doi ? [doi] : [], pmids: pmid ? [pmid] : [], minYear: year, maxYear: year };
@@ -179,7 +179,7 @@ export function dedupeWithMembers(lists: NormalizedStudy[][]): {
     }
     let key = keyOf.get(study.title);
     if (key === undefined) {
-      key = normalizeTitleKey(study.title);
+      key = normaliseTitleKey(study.title);
       keyOf.set(study.title, key);
     }
     if (key.length >= MIN_TITLE_KEY_LENGTH) {

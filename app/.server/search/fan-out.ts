@@ -1,4 +1,4 @@
-import { ProviderError, type NormalizedStudy, type ProviderId, type ProviderResult } from "./types";
+import { ProviderError, type NormalisedStudy, type ProviderId, type ProviderResult } from "./types";
 
 export type ProviderStatus = "ok" | "failed" | "timeout" | "unavailable";
 
@@ -19,7 +19,7 @@ export interface ProviderReport {
 
 export interface ProviderOutcome extends ProviderReport {
   provider: ProviderId;
-  studies: NormalizedStudy[];
+  studies: NormalisedStudy[];
 }
 
 /** One provider call: `run` must honour the abort signal; it may report a cache hit. */

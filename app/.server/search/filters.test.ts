@@ -3,16 +3,15 @@ import { fixtureSuiteName, hasSharedFixtures, readFixture, readJsonFixture } fro
 import { AppError } from "../http/errors";
 import {
   applyPostFilters,
-  isUnfiltered,
   NO_FILTERS,
   parseFilters,
   STUDY_TYPE_FILTER_LABELS,
   type SearchFilters,
 } from "./filters";
-import { normalizeCrossrefWorks } from "./providers/crossref";
+import { normaliseCrossrefWorks } from "./providers/crossref";
 import { normalizeEuropePmcSearch } from "./providers/europepmc";
 import { normalizePubmedXml } from "./providers/pubmed";
-import type { NormalizedStudy } from "./types";
+import type { NormalisedStudy } from "./types";
 
 const TODAY = new Date("2025-03-15T10:30:00Z");
 const parse = (query: string) => parseFilters(new URLSearchParams(query), TODAY);
@@ -33,7 +32,7 @@ describe("parseFilters", () => {
   it("defaults every filter when the query string has none (or only empty values)", () => {
     expect(parse("")).toEqual(NO_FILTERS);
     expect(parse("dateRange=&studyType=%20&journalImpact=&fullTextOnly=&hasAbstract=")).toEqual(NO_FILTERS);
-    expect(isUnfiltered(parse("q=anything&page=2"))).toBe(true);
+    expect(parse("q=anything&page=2")).toEqual(NO_FILTERS);
   });
 
   it("resolves the relative date ranges from the given today (inclusive ISO dates)", () => {
@@ -126,12 +125,12 @@ const suite = hasSharedFixtures() ? describe : describe.skip;
 
 suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () => {
   const epmc = (name: string) => normalizeEuropePmcSearch(readJsonFixture(`europepmc/${name}`)).studies;
-  let covid: NormalizedStudy[];
-  let cancer: NormalizedStudy[];
-  let cytokine: NormalizedStudy[];
-  let pubmed: NormalizedStudy[];
-  let crossrefNsf: NormalizedStudy[];
-  let crossrefEcology: NormalizedStudy[];
+  let covid: NormalisedStudy[];
+  let cancer: NormalisedStudy[];
+  let cytokine: NormalisedStudy[];
+  let pubmed: NormalisedStudy[];
+  let crossrefNsf: NormalisedStudy[];
+  let crossrefEcology: NormalisedStudy[];
   beforeAll(() => {
     covid = epmc("search_core_COVID-19_pageSize25.json");
     cancer = epmc("search_core_cancer_json.json");
@@ -145,11 +144,11 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
       "efetch_pubmed_29915538_POST.xml",
       "efetch_pubmed_29963580_mathml-in-abstract.xml",
     ].flatMap((name) => normalizePubmedXml(readFixture(`pubmed/${name}`)).studies);
-    crossrefNsf = normalizeCrossrefWorks(readJsonFixture("crossref/search_query-NSF_rows20-default.json")).studies;
-    crossrefEcology = normalizeCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
+    crossrefNsf = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-NSF_rows20-default.json")).studies;
+    crossrefEcology = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
   });
-  const ids = (studies: NormalizedStudy[]) => studies.map((s) => s.sourceId);
-  const byId = (studies: NormalizedStudy[], id: string) => studies.find((s) => s.sourceId === id)!;
+  const ids = (studies: NormalisedStudy[]) => studies.map((s) => s.sourceId);
+  const byId = (studies: NormalisedStudy[], id: string) => studies.find((s) => s.sourceId === id)!;
 
   it("leaves everything (as a new array) without filters", () => {
     const kept = applyPostFilters(covid, NO_FILTERS);
@@ -260,7 +259,7 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
 });
 
 describe("applyPostFilters edge cases", () => {
-  const base: NormalizedStudy = {
+  const base: NormalisedStudy = {
     source: "europepmc",
     sourceId: "x",
     title: "A record",
@@ -280,7 +279,7 @@ describe("applyPostFilters edge cases", () => {
     impactFactor: null,
     url: null,
   };
-  const make = (sourceId: string, overrides: Partial<NormalizedStudy>): NormalizedStudy => ({ ...base, sourceId, ...overrides });
+  const make = (sourceId: string, overrides: Partial<NormalisedStudy>): NormalisedStudy => ({ ...base, sourceId, ...overrides });
 
   it("journalImpact thresholds: high > 10, medium 5–10 inclusive, low < 5", () => {
     const studies = [0, 4.99, 5, 7.5, 10, 10.01, 42].map((impactFactor) => make(String(impactFactor), { impactFactor }));

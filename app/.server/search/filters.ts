@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../http/errors";
-import type { NormalizedStudy, StudyType } from "./types";
+import type { NormalisedStudy, StudyType } from "./types";
 
 /** SPEC §9 filter values. */
 export const DATE_RANGES = ["any", "last_year", "last_5_years", "last_10_years", "custom"] as const;
@@ -138,18 +138,6 @@ export function parseFilters(params: URLSearchParams, today: Date): SearchFilter
   };
 }
 
-/** True when no filter narrows the search. */
-export function isUnfiltered(filters: SearchFilters): boolean {
-  return (
-    filters.dateFrom === null &&
-    filters.dateTo === null &&
-    filters.studyType === "all" &&
-    filters.journalImpact === "any" &&
-    !filters.fullTextOnly &&
-    !filters.hasAbstract
-  );
-}
-
 /** The spec classification (SPEC §3 Study.studyType) each studyType filter value keeps. */
 export const STUDY_TYPE_FILTER_LABELS: Record<Exclude<StudyTypeFilter, "all">, StudyType> = {
   clinical_trial: "Clinical Trial",
@@ -175,7 +163,7 @@ function dateSpan(date: string | null): { start: string; end: string } | null {
   return { start: `${year}-01-01`, end: `${year}-12-31` };
 }
 
-function inDateWindow(study: NormalizedStudy, from: string | null, to: string | null): boolean {
+function inDateWindow(study: NormalisedStudy, from: string | null, to: string | null): boolean {
   const span = dateSpan(study.publicationDate);
   if (!span) return false;
   return (from === null || span.end >= from) && (to === null || span.start <= to);
@@ -204,7 +192,7 @@ function matchesImpact(impactFactor: number | null, impact: JournalImpact): bool
  * - hasAbstract (SPEC §5): the abstract with whitespace collapsed is longer than 10 characters.
  * Absent filters (as in ProviderSearchParams) mean {@link NO_FILTERS}.
  */
-export function applyPostFilters(studies: NormalizedStudy[], filters: SearchFilters = NO_FILTERS): NormalizedStudy[] {
+export function applyPostFilters(studies: NormalisedStudy[], filters: SearchFilters = NO_FILTERS): NormalisedStudy[] {
   const wantedType = filters.studyType === "all" ? null : STUDY_TYPE_FILTER_LABELS[filters.studyType];
   const windowed = filters.dateFrom !== null || filters.dateTo !== null;
   return studies.filter(

@@ -305,7 +305,6 @@ export const SavedSearchInputSchema = z.object({
 });
 
 export type SavedSearchInput = z.input<typeof SavedSearchInputSchema>;
-export type SavedSearchFilters = z.output<typeof SavedSearchFiltersSchema>;
 
 /** SPEC §3 Saved search plus the filters it runs with. */
 export interface SavedSearch {

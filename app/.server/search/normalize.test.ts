@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyStudyType, decodeEntities, normalizeDoi, normalizeTitleKey, stripMarkup, toIsoDate } from "./normalize";
+import { classifyStudyType, decodeEntities, normaliseDoi, normaliseTitleKey, stripMarkup, toIsoDate } from "./normalize";
 
 describe("decodeEntities", () => {
   it("decodes named, decimal and hex references and keeps unknown names", () => {
@@ -44,31 +44,31 @@ describe("stripMarkup", () => {
   });
 });
 
-describe("normalizeDoi", () => {
+describe("normaliseDoi", () => {
   it("strips resolver prefixes and lower-cases", () => {
-    expect(normalizeDoi("https://doi.org/10.1056/NEJMoa1210384")).toBe("10.1056/nejmoa1210384");
-    expect(normalizeDoi("http://dx.doi.org/10.1038/s41598-020-58350-7")).toBe("10.1038/s41598-020-58350-7");
-    expect(normalizeDoi("doi: 10.1117/1.JMI.5.2.026002")).toBe("10.1117/1.jmi.5.2.026002");
-    expect(normalizeDoi("10.48550%2Farxiv.2312.07559")).toBe("10.48550/arxiv.2312.07559");
+    expect(normaliseDoi("https://doi.org/10.1056/NEJMoa1210384")).toBe("10.1056/nejmoa1210384");
+    expect(normaliseDoi("http://dx.doi.org/10.1038/s41598-020-58350-7")).toBe("10.1038/s41598-020-58350-7");
+    expect(normaliseDoi("doi: 10.1117/1.JMI.5.2.026002")).toBe("10.1117/1.jmi.5.2.026002");
+    expect(normaliseDoi("10.48550%2Farxiv.2312.07559")).toBe("10.48550/arxiv.2312.07559");
   });
 
   it("returns null for non-DOIs", () => {
-    expect(normalizeDoi("")).toBeNull();
-    expect(normalizeDoi(null)).toBeNull();
-    expect(normalizeDoi("S0011-2240(01)92328-4")).toBeNull();
+    expect(normaliseDoi("")).toBeNull();
+    expect(normaliseDoi(null)).toBeNull();
+    expect(normaliseDoi("S0011-2240(01)92328-4")).toBeNull();
   });
 });
 
-describe("normalizeTitleKey", () => {
+describe("normaliseTitleKey", () => {
   it("ignores case, markup, punctuation and diacritics", () => {
-    expect(normalizeTitleKey("Pharmacokinetics, biodistribution and cell uptake of antisense oligonucleotides.")).toBe(
-      normalizeTitleKey("PHARMACOKINETICS — Biodistribution and <i>cell</i> uptake of antisense oligonucleotides"),
+    expect(normaliseTitleKey("Pharmacokinetics, biodistribution and cell uptake of antisense oligonucleotides.")).toBe(
+      normaliseTitleKey("PHARMACOKINETICS — Biodistribution and <i>cell</i> uptake of antisense oligonucleotides"),
     );
-    expect(normalizeTitleKey("Tomás Eloy Martínez e as (des)memórias")).toBe("tomas eloy martinez e as des memorias");
-    expect(normalizeTitleKey("A sharp Balian–Low principle")).toBe("a sharp balian low principle");
-    expect(normalizeTitleKey("Ελληνικά — Δοκιμή 2")).toBe("ελληνικα δοκιμη 2");
-    expect(normalizeTitleKey("癌症研究：综述")).toBe("癌症研究 综述");
-    expect(normalizeTitleKey("...")).toBe("");
+    expect(normaliseTitleKey("Tomás Eloy Martínez e as (des)memórias")).toBe("tomas eloy martinez e as des memorias");
+    expect(normaliseTitleKey("A sharp Balian–Low principle")).toBe("a sharp balian low principle");
+    expect(normaliseTitleKey("Ελληνικά — Δοκιμή 2")).toBe("ελληνικα δοκιμη 2");
+    expect(normaliseTitleKey("癌症研究：综述")).toBe("癌症研究 综述");
+    expect(normaliseTitleKey("...")).toBe("");
   });
 });
 

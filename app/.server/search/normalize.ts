@@ -170,7 +170,7 @@ export function stripMarkup(text: string): string {
  * `http://dx.doi.org/`, `doi.org/` and `doi:` prefixes and surrounding whitespace, and
  * URL-decodes it. Returns null when the result does not start with "10." (not a DOI).
  */
-export function normalizeDoi(doi: string | null | undefined): string | null {
+export function normaliseDoi(doi: string | null | undefined): string | null {
   if (typeof doi !== "string") return null;
   let s = doi.trim();
   s = s.replace(/^(?:https?:\/\/)?(?:dx\.)?doi\.org\//i, "").replace(/^doi:\s*/i, "");
@@ -205,7 +205,7 @@ function charClass(ch: string): 0 | 1 | 2 {
  * "effect of cafe a trial". Returns "" when nothing alphanumeric remains. Linear time with a
  * per-character cache (dedupe keys thousands of titles per search).
  */
-export function normalizeTitleKey(title: string): string {
+export function normaliseTitleKey(title: string): string {
   if (typeof title !== "string") return "";
   const plain = title.includes("<") || title.includes("&") ? stripMarkup(title) : title;
   if (!NON_ASCII.test(plain)) return plain.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();

@@ -2,7 +2,7 @@ import type { SearchFilters } from "./filters";
 
 /**
  * Shared shapes for the literature-search layer: one provider module per database behind
- * {@link SearchProvider}, all returning {@link NormalizedStudy} records.
+ * {@link SearchProvider}, all returning {@link NormalisedStudy} records.
  */
 
 export const PROVIDER_IDS = [
@@ -31,7 +31,7 @@ export type StudyType = (typeof STUDY_TYPES)[number];
  * One record from one provider, normalised to the spec's Study fields (SPEC §3) minus the
  * fields that only exist once persisted (id, aiSummary, relevance…).
  */
-export interface NormalizedStudy {
+export interface NormalisedStudy {
   source: ProviderId;
   /** The provider's own identifier (PMID, DOI, Europe PMC id, CORE id, S2 paperId, DOAJ id). */
   sourceId: string;
@@ -75,7 +75,7 @@ export interface ProviderSearchParams {
 }
 
 export interface ProviderResult {
-  studies: NormalizedStudy[];
+  studies: NormalisedStudy[];
   /** Total hits the provider reports for the query (may exceed what can be paged). */
   totalCount: number;
 }

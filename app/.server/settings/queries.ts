@@ -70,8 +70,6 @@ export const UserSettingsPatchSchema = z
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, "Send at least one setting");
 
-export type UserSettingsPatch = z.output<typeof UserSettingsPatchSchema>;
-
 /**
  * Saves some of the user's settings (a partial save: fields not sent keep their stored value or
  * the SPEC §3 default) in one upsert, and returns the full settings after the save.

@@ -2,8 +2,8 @@
  * Deterministic study ids (issue 17): a search gives every record an id without writing a row.
  * Pure: no I/O.
  */
-import { normalizeDoi, normalizeTitleKey } from "../search/normalize";
-import type { NormalizedStudy } from "../search/types";
+import { normaliseDoi, normaliseTitleKey } from "../search/normalize";
+import type { NormalisedStudy } from "../search/types";
 
 /** Title keys shorter than this ("editorial") identify nothing on their own (as in dedupe). */
 export const MIN_TITLE_KEY_LENGTH = 20;
@@ -42,13 +42,13 @@ function cyrb53(text: string, seed = 0): number {
  * paper). The same precedence dedupe and the stored-row match use.
  */
 export function studyKey(
-  record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
+  record: Pick<NormalisedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
 ): string {
-  const doi = normalizeDoi(record.doi);
+  const doi = normaliseDoi(record.doi);
   if (doi) return `doi:${doi}`;
   const pmid = record.pmid?.trim();
   if (pmid) return `pmid:${pmid}`;
-  const title = normalizeTitleKey(record.title);
+  const title = normaliseTitleKey(record.title);
   if (title.length >= MIN_TITLE_KEY_LENGTH) return `title:${title}:${record.publicationDate?.slice(0, 4) ?? ""}`;
   return `source:${record.source}:${record.sourceId}`;
 }
@@ -61,7 +61,7 @@ export function studyKey(
  * action.
  */
 export function studyIdFor(
-  record: Pick<NormalizedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
+  record: Pick<NormalisedStudy, "doi" | "pmid" | "title" | "source" | "sourceId"> & { publicationDate?: string | null },
 ): number {
   return DERIVED_ID_MIN + (cyrb53(studyKey(record)) % DERIVED_ID_SPAN);
 }

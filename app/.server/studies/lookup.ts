@@ -4,8 +4,8 @@
  * ids (studyIdFor); the row is written by the first action on the study (ensureStudy).
  */
 import type { StudyRow } from "../../../db/schema";
-import { normalizeDoi, normalizeTitleKey } from "../search/normalize";
-import type { NormalizedStudy } from "../search/types";
+import { normaliseDoi, normaliseTitleKey } from "../search/normalize";
+import type { NormalisedStudy } from "../search/types";
 import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
 import { summaryColumns, toStored, type RawRow, type StoredStudy } from "./persist";
 
@@ -60,9 +60,9 @@ interface RecordKeys {
   source: string | null;
 }
 
-function keysOf(record: NormalizedStudy): RecordKeys {
-  const doi = normalizeDoi(record.doi);
-  const titleKey = normalizeTitleKey(record.title);
+function keysOf(record: NormalisedStudy): RecordKeys {
+  const doi = normaliseDoi(record.doi);
+  const titleKey = normaliseTitleKey(record.title);
   const bySource = !doi && !record.pmid?.trim() && record.sourceId && titleKey.length < MIN_TITLE_KEY_LENGTH;
   return { doi, titleKey, source: bySource ? sourceIndexKey(record.source, record.sourceId) : null };
 }
@@ -80,7 +80,7 @@ interface RowIndex {
  * a publication year within one, else (a record with none of these) the same database and
  * database id; the lowest id wins a tie.
  */
-function matchRecord(record: NormalizedStudy, { doi, titleKey, source }: RecordKeys, index: RowIndex): StoredStudy | null {
+function matchRecord(record: NormalisedStudy, { doi, titleKey, source }: RecordKeys, index: RowIndex): StoredStudy | null {
   if (doi && index.byDoi.has(doi)) return index.byDoi.get(doi)!;
   if (record.pmid && index.byPmid.has(record.pmid)) return index.byPmid.get(record.pmid)!;
   if (source) return index.bySource.get(source) ?? null;
@@ -115,7 +115,7 @@ export interface ResolvedRecord {
  */
 export async function lookupStoredStudies(
   reader: D1Reader,
-  records: readonly NormalizedStudy[],
+  records: readonly NormalisedStudy[],
   viewerId: string | null = null,
 ): Promise<ResolvedRecord[]> {
   if (records.length === 0) return [];
@@ -162,13 +162,13 @@ export async function lookupStoredStudies(
  * The row a record would be stored as (id given), before any row exists: what a search shows
  * for a study nobody has acted on yet.
  */
-export function rowFromRecord(id: number, record: NormalizedStudy): StudyRow {
+export function rowFromRecord(id: number, record: NormalisedStudy): StudyRow {
   return {
     id,
     doi: record.doi,
     pmid: record.pmid,
     pmcid: record.pmcid,
-    titleKey: normalizeTitleKey(record.title),
+    titleKey: normaliseTitleKey(record.title),
     title: record.title,
     abstract: record.abstract,
     authors: record.authors,
@@ -190,9 +190,9 @@ export function rowFromRecord(id: number, record: NormalizedStudy): StudyRow {
 }
 
 /** The record a row (stored or shown) stands for, to store it (ensureStudy). */
-export function recordFromRow(row: StudyRow): NormalizedStudy {
+export function recordFromRow(row: StudyRow): NormalisedStudy {
   return {
-    source: row.source as NormalizedStudy["source"],
+    source: row.source as NormalisedStudy["source"],
     sourceId: row.sourceId,
     title: row.title,
     abstract: row.abstract,
@@ -202,7 +202,7 @@ export function recordFromRow(row: StudyRow): NormalizedStudy {
     pmid: row.pmid,
     pmcid: row.pmcid,
     doi: row.doi,
-    studyType: row.studyType as NormalizedStudy["studyType"],
+    studyType: row.studyType as NormalisedStudy["studyType"],
     publicationTypes: row.publicationTypes,
     fullTextAvailable: row.fullTextAvailable,
     isOpenAccess: row.isOpenAccess,
@@ -220,9 +220,9 @@ export function recordFromRow(row: StudyRow): NormalizedStudy {
  * publication types, OR-ed open-access flags, the higher citation count. Returns a
  * copy; never mutates its inputs.
  */
-export function enrichRow(row: StudyRow, record: NormalizedStudy): StudyRow {
+export function enrichRow(row: StudyRow, record: NormalisedStudy): StudyRow {
   const out: StudyRow = { ...row };
-  out.doi ??= normalizeDoi(record.doi);
+  out.doi ??= normaliseDoi(record.doi);
   out.pmid ??= record.pmid;
   out.pmcid ??= record.pmcid;
   if ((record.abstract?.length ?? 0) > (row.abstract?.length ?? 0)) out.abstract = record.abstract;

@@ -1,7 +1,7 @@
 import type { StudyRow } from "../../../db/schema";
-import { normalizeTitleKey } from "../search/normalize";
+import { normaliseTitleKey } from "../search/normalize";
 import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalisedStudy } from "../search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
 
@@ -193,13 +193,13 @@ export function toStored(raw: RawRow): StoredStudy {
 }
 
 /** Parameters ?1–?24 of a record (see COLUMNS); UPDATE uses the first 23. */
-function recordParams(record: NormalizedStudy, now: number, viewerId: string, id: number): unknown[] {
+function recordParams(record: NormalisedStudy, now: number, viewerId: string, id: number): unknown[] {
   const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : NaN;
   return [
     record.doi,
     record.pmid,
     record.pmcid,
-    normalizeTitleKey(record.title),
+    normaliseTitleKey(record.title),
     record.title,
     record.abstract,
     JSON.stringify(record.authors),
@@ -215,7 +215,7 @@ function recordParams(record: NormalizedStudy, now: number, viewerId: string, id
     record.url,
     record.impactFactor,
     record.citationCount,
-    normalizeTitleKey(record.title),
+    normaliseTitleKey(record.title),
     Number.isFinite(year) ? year : null,
     now,
     viewerId,
@@ -238,7 +238,7 @@ function recordParams(record: NormalizedStudy, now: number, viewerId: string, id
  */
 export async function upsertStudies(
   d1: D1Database,
-  records: NormalizedStudy[],
+  records: NormalisedStudy[],
   options: { viewerId?: string | null; ids?: readonly number[] } = {},
 ): Promise<StoredStudy[]> {
   if (records.length === 0) return [];

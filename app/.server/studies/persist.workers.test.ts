@@ -5,10 +5,10 @@ import {
   MISSING_WORKER_FIXTURES,
   workerFixtureReader,
 } from "../../../tests/mocks/workers-fixtures.ts";
-import { normalizeCrossrefWorks } from "../search/providers/crossref";
+import { normaliseCrossrefWorks } from "../search/providers/crossref";
 import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
-import { normalizeSemanticScholar } from "../search/providers/semanticscholar";
-import { normalizeCoreSearch } from "../search/providers/core";
+import { normaliseSemanticScholar } from "../search/providers/semanticscholar";
+import { normaliseCoreSearch } from "../search/providers/core";
 import { dedupeStudies } from "../search/dedupe";
 import { upsertStudies } from "./persist";
 import { lookupStoredStudies } from "./lookup";
@@ -21,8 +21,8 @@ const json = (path: string) => JSON.parse(workerFixtureReader(path)!) as unknown
 
 suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â€” ${MISSING_WORKER_FIXTURES}`, () => {
   it("gives a paper one stable row across databases and enriches it", async () => {
-    const crossref = normalizeCrossrefWorks(json("crossref/works_10.1016-j.addr.2015.01.008.json")).studies[0]!;
-    const s2 = normalizeSemanticScholar(json("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies[0]!;
+    const crossref = normaliseCrossrefWorks(json("crossref/works_10.1016-j.addr.2015.01.008.json")).studies[0]!;
+    const s2 = normaliseSemanticScholar(json("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies[0]!;
     const [first] = await upsertStudies(env.DB, [crossref]);
     const [second] = await upsertStudies(env.DB, [s2]);
     expect(second!.row.id).toBe(first!.row.id);
@@ -101,7 +101,7 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
 
   it("keeps one row for a record known only by its database id, and a search finds it with its summary", async () => {
     // A CORE record with no DOI, no PMID and a short generic title ('Dispatch'): studyKey's source case.
-    const core = normalizeCoreSearch(json("core/v2_search_ecology_page1_pageSize10.json")).studies[0]!;
+    const core = normaliseCoreSearch(json("core/v2_search_ecology_page1_pageSize10.json")).studies[0]!;
     const bare = { ...core, doi: null, pmid: null, pmcid: null, title: "Dispatch", sourceId: `${core.sourceId}-bare` };
     const [first] = await upsertStudies(env.DB, [bare]);
     expect(first!.row.id).toBe(studyIdFor(bare));

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { StudyRow } from "../../../db/schema";
 import type { Bindings } from "../env";
 import { AppError } from "../http/errors";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalisedStudy } from "../search/types";
 import { recordFromRow } from "./lookup";
 import { upsertStudies } from "./persist";
 
@@ -34,7 +34,7 @@ function sealKey(secret: string): Promise<CryptoKey> {
  * The canonical text a seal signs: the study id and every field the row is stored from, in a
  * fixed order (JSON, so a round trip through the client leaves it byte for byte the same).
  */
-export function sealedText(id: number, record: NormalizedStudy): string {
+export function sealedText(id: number, record: NormalisedStudy): string {
   return JSON.stringify([
     "study-seal-v1",
     id,
@@ -128,7 +128,7 @@ export const storeSealedBodySchema = z.object({ studies: z.array(sealedStudySche
  * The record a sealed study stands for, or null when the seal does not match it (tampered,
  * truncated, or sealed with another secret). Verification is constant-time (crypto.subtle.verify).
  */
-export async function openSealedStudy(secret: string, study: SealedStudy): Promise<NormalizedStudy | null> {
+export async function openSealedStudy(secret: string, study: SealedStudy): Promise<NormalisedStudy | null> {
   const [payload, mac, ...rest] = study.seal.split(".");
   if (payload === undefined || mac === undefined || rest.length > 0) return null;
   const payloadBytes = fromBase64url(payload);
@@ -143,8 +143,8 @@ export async function openSealedStudy(secret: string, study: SealedStudy): Promi
   const parsed = z.tuple([z.string().max(1_000), z.array(z.string().max(500)).max(200)]).safeParse(extra);
   if (!parsed.success) return null;
   const [sourceId, publicationTypes] = parsed.data;
-  const record: NormalizedStudy = {
-    source: study.source as NormalizedStudy["source"],
+  const record: NormalisedStudy = {
+    source: study.source as NormalisedStudy["source"],
     sourceId,
     title: study.title,
     abstract: study.abstract,
@@ -154,7 +154,7 @@ export async function openSealedStudy(secret: string, study: SealedStudy): Promi
     pmid: study.pmid,
     pmcid: study.pmcid,
     doi: study.doi,
-    studyType: study.studyType as NormalizedStudy["studyType"],
+    studyType: study.studyType as NormalisedStudy["studyType"],
     publicationTypes,
     fullTextAvailable: study.fullTextAvailable,
     isOpenAccess: study.isOpenAccess,

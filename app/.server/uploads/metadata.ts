@@ -24,7 +24,7 @@
  */
 import { detectSections, isAbstractLabel, prepareFullText } from "../fulltext/analyze";
 import type { PdfInfo, PdfTextRun } from "../fulltext/fetch";
-import { classifyStudyType, normalizeDoi } from "../search/normalize";
+import { classifyStudyType, normaliseDoi } from "../search/normalize";
 import type { StudyType } from "../search/types";
 
 /** What {@link detectMetadata} finds. Absent facts are null (lists empty). */
@@ -174,7 +174,7 @@ function doiIn(text: string | undefined): string | null {
   if (!m) return null;
   let doi = m[1]!.replace(/[.,;:]+$/, "");
   while (doi.endsWith(")") && (doi.match(/\(/g)?.length ?? 0) < (doi.match(/\)/g)?.length ?? 0)) doi = doi.slice(0, -1);
-  return normalizeDoi(doi);
+  return normaliseDoi(doi);
 }
 
 function journalFromSubject(subject: string | undefined): string | null {
@@ -294,7 +294,7 @@ export function detectMetadata(input: {
     (input.fileName.replace(/\.pdf$/i, "").trim() || "Untitled PDF");
   const authorsFound = authorsAfterTitle(text, title);
   const authors = authorsFound.length > 0 ? authorsFound : authorsFromInfo(info.author);
-  const doi = normalizeDoi(info.doi ?? null) ?? doiIn(text.slice(0, 6000)) ?? doiIn(info.subject);
+  const doi = normaliseDoi(info.doi ?? null) ?? doiIn(text.slice(0, 6000)) ?? doiIn(info.subject);
   const fromText = journalAndYearFromText(text);
   const journal = journalFromSubject(info.subject) ?? fromText.journal;
   const creationYear = /^D:((?:19|20)\d{2})/.exec(info.creationDate ?? "")?.[1] ?? null;

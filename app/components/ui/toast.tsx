@@ -35,8 +35,6 @@ const toastVariants = cva(
   }
 );
 
-export type ToastVariant = NonNullable<VariantProps<typeof toastVariants>["variant"]>;
-
 export const Toast = forwardRef<
   ElementRef<typeof ToastPrimitive.Root>,
   ComponentPropsWithoutRef<typeof ToastPrimitive.Root> & VariantProps<typeof toastVariants>

@@ -11,7 +11,7 @@ import { usagePeriod } from "~/.server/billing/usage";
 import { getLoadContext } from "~/.server/context";
 import { deleteAccount, exportAccountData } from "~/.server/library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/analyze";
-import type { NormalizedStudy } from "~/.server/search/types";
+import type { NormalisedStudy } from "~/.server/search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "~/.server/studies/fulltext";
 import { upsertStudies } from "~/.server/studies/persist";
 
@@ -356,7 +356,7 @@ describe("full-text analysis provenance: only the study's own open-access locati
   });
 
   it("search results carry only the analyses their viewer may see", async () => {
-    const record: NormalizedStudy = {
+    const record: NormalisedStudy = {
       source: "pubmed",
       sourceId: crypto.randomUUID(),
       title: `Walking and blood pressure provenance ${crypto.randomUUID()}`,

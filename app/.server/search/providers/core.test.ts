@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { buildCoreQuery, core, coreSearchUrl, normalizeCoreSearch } from "./core";
+import { buildCoreQuery, core, coreSearchUrl, normaliseCoreSearch } from "./core";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const recording = (name: string) => normalizeCoreSearch(readJsonFixture(`core/${name}`));
+const recording = (name: string) => normaliseCoreSearch(readJsonFixture(`core/${name}`));
 
 suite(fixtureSuiteName("CORE v2 recordings"), () => {
   it("normalises the v2 search envelope (data[]._source)", () => {
@@ -58,7 +58,7 @@ suite(fixtureSuiteName("CORE v2 recordings"), () => {
 
 describe("CORE v3 shape", () => {
   it("normalises results[] with authors[{name}], journals and links", () => {
-    const { studies, totalCount } = normalizeCoreSearch({
+    const { studies, totalCount } = normaliseCoreSearch({
       totalHits: 2,
       limit: 10,
       offset: 0,
@@ -98,8 +98,8 @@ describe("CORE v3 shape", () => {
   });
 
   it("rejects other shapes", () => {
-    expect(() => normalizeCoreSearch({ message: "Unauthorized" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "core" }));
-    expect(() => normalizeCoreSearch([])).toThrowError(ProviderError);
+    expect(() => normaliseCoreSearch({ message: "Unauthorized" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "core" }));
+    expect(() => normaliseCoreSearch([])).toThrowError(ProviderError);
   });
 });
 

@@ -3,10 +3,10 @@
  * from open repositories, so every record counts as open access.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderResult,
   type ProviderSearchParams,
   type SearchProvider,
@@ -40,7 +40,7 @@ function firstUrl(...candidates: unknown[]): string | null {
   return null;
 }
 
-function normalizeWork(work: unknown, shape: "v2" | "v3"): NormalizedStudy | null {
+function normaliseWork(work: unknown, shape: "v2" | "v3"): NormalisedStudy | null {
   if (!isRecord(work)) return null;
   const title = stripMarkup(str(work.title) ?? "");
   const id = str(work.id);
@@ -63,7 +63,7 @@ function normalizeWork(work: unknown, shape: "v2" | "v3"): NormalizedStudy | nul
     publicationDate: date,
     pmid: pmid && /^\d+$/.test(pmid) ? pmid : null,
     pmcid: null,
-    doi: normalizeDoi(str(work.doi)),
+    doi: normaliseDoi(str(work.doi)),
     studyType: classifyStudyType(types, title),
     publicationTypes: types,
     fullTextAvailable: openAccessUrl !== null,
@@ -89,22 +89,22 @@ function isV2Envelope(value: unknown): value is Record<string, unknown> {
  * Records without id/title are skipped. Errors: anything else → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
  * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeCoreSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
+export function normaliseCoreSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (Array.isArray(json) && json.length > 0 && json.every(isV2Envelope)) {
-    const parts = json.map((part) => normalizeCoreSearch(part, { strict }));
+    const parts = json.map((part) => normaliseCoreSearch(part, { strict }));
     return {
       studies: parts.flatMap((p) => p.studies),
       totalCount: parts.reduce((sum, p) => sum + p.totalCount, 0),
     };
   }
   if (isRecord(json) && Array.isArray(json.results)) {
-    const studies = json.results.map((w) => normalizeWork(w, "v3")).filter((s): s is NormalizedStudy => s !== null);
+    const studies = json.results.map((w) => normaliseWork(w, "v3")).filter((s): s is NormalisedStudy => s !== null);
     if (strict) assertUsableRecords("core", json.results.length, studies.length);
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
   }
   if (isRecord(json) && typeof json.status === "string" && ("totalHits" in json || isRecord(json.data))) {
     const records = isRecord(json.data) ? [json.data] : arr(json.data).map((hit) => (isRecord(hit) && isRecord(hit._source) ? hit._source : hit));
-    const studies = records.map((w) => normalizeWork(w, "v2")).filter((s): s is NormalizedStudy => s !== null);
+    const studies = records.map((w) => normaliseWork(w, "v2")).filter((s): s is NormalisedStudy => s !== null);
     if (strict) assertUsableRecords("core", records.length, studies.length);
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
   }
@@ -153,7 +153,7 @@ export const core: SearchProvider = {
     return collectWindow((params.page - 1) * params.limit, params.limit, MAX_LIMIT, async (offset, size) => {
       const url = coreSearchUrl(deps.baseUrl, params, offset, size);
       const json = await fetchJson("core", deps, url, { headers: { authorization: `Bearer ${apiKey}` } });
-      return normalizeCoreSearch(json, { strict: true });
+      return normaliseCoreSearch(json, { strict: true });
     });
   },
 };

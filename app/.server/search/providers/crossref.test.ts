@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { crossref, crossrefFilter, crossrefSearchUrl, normalizeCrossrefWorks } from "./crossref";
+import { crossref, crossrefFilter, crossrefSearchUrl, normaliseCrossrefWorks } from "./crossref";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const works = (name: string) => normalizeCrossrefWorks(readJsonFixture(`crossref/${name}`));
+const works = (name: string) => normaliseCrossrefWorks(readJsonFixture(`crossref/${name}`));
 
 suite(fixtureSuiteName("Crossref recordings"), () => {
   it("normalises a 20-item work-list (query=NSF)", () => {

@@ -2,10 +2,10 @@
  * Crossref REST API `/works` search. Field map: fixtures/providers/API_NOTES.md §2.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderResult,
   type ProviderSearchParams,
   type SearchProvider,
@@ -76,11 +76,11 @@ function preprintServer(item: Record<string, unknown>): string | null {
   return item.type === "posted-content" && institution ? str(institution.name) : null;
 }
 
-function normalizeItem(item: unknown): NormalizedStudy | null {
+function normaliseItem(item: unknown): NormalisedStudy | null {
   if (!isRecord(item)) return null;
   const title = stripMarkup(firstString(item.title) ?? "");
   if (!title) return null;
-  const doi = normalizeDoi(str(item.DOI));
+  const doi = normaliseDoi(str(item.DOI));
   const abstract = stripMarkup(str(item.abstract) ?? "") || null;
   const publicationTypes = uniqueStrings([str(item.type), str(item.subtype)]);
   const isOpenAccess = isCreativeCommons(item);
@@ -114,17 +114,17 @@ function normalizeItem(item: unknown): NormalizedStudy | null {
  * Errors: any other body (e.g. `{status:"failed",…}`) → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
  * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeCrossrefWorks(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
+export function normaliseCrossrefWorks(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (!isRecord(json) || !isRecord(json.message) || json.status === "failed" || json.status === "error") {
     throw new ProviderError("crossref", "parse", "expected a Crossref works message");
   }
   const message = json.message;
   if (json["message-type"] === "work") {
-    const study = normalizeItem(message);
+    const study = normaliseItem(message);
     return { studies: study ? [study] : [], totalCount: study ? 1 : 0 };
   }
   if (!Array.isArray(message.items)) throw new ProviderError("crossref", "parse", "Crossref message without items[]");
-  const studies = message.items.map(normalizeItem).filter((s): s is NormalizedStudy => s !== null);
+  const studies = message.items.map(normaliseItem).filter((s): s is NormalisedStudy => s !== null);
   if (strict) assertUsableRecords("crossref", message.items.length, studies.length);
   return { studies, totalCount: count(message["total-results"]) ?? studies.length };
 }
@@ -174,6 +174,6 @@ export const crossref: SearchProvider = {
   label: "Crossref",
   requiresApiKey: false,
   async search(deps, params) {
-    return normalizeCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)), { strict: true });
+    return normaliseCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)), { strict: true });
   },
 };

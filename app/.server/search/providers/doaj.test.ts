@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { buildDoajQuery, doaj, doajSearchUrl, normalizeDoajSearch } from "./doaj";
+import { buildDoajQuery, doaj, doajSearchUrl, normaliseDoajSearch } from "./doaj";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const recording = (name: string) => normalizeDoajSearch(readJsonFixture(`doaj/${name}`));
+const recording = (name: string) => normaliseDoajSearch(readJsonFixture(`doaj/${name}`));
 
 suite(fixtureSuiteName("DOAJ recordings"), () => {
   it("normalises an article search page", () => {
@@ -48,7 +48,7 @@ suite(fixtureSuiteName("DOAJ recordings"), () => {
 
   it("accepts the shared search envelope and rejects other bodies", () => {
     expect(recording("v2_search_journals_bibjson.keywords-heritage.json").totalCount).toBe(112);
-    expect(() => normalizeDoajSearch({ error: "bad query" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "doaj" }));
+    expect(() => normaliseDoajSearch({ error: "bad query" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "doaj" }));
   });
 });
 

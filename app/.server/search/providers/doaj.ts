@@ -3,10 +3,10 @@
  * open-access journals, so every record is open access.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderResult,
   type ProviderSearchParams,
   type SearchProvider,
@@ -17,7 +17,7 @@ import { arr, assertUsableRecords, buildUrl, count, fetchJson, isRecord, str } f
 const MAX_PAGE_SIZE = 100;
 const MAX_RECORDS = 1000;
 
-function normalizeArticle(record: unknown): NormalizedStudy | null {
+function normaliseArticle(record: unknown): NormalisedStudy | null {
   if (!isRecord(record) || !isRecord(record.bibjson)) return null;
   const bib = record.bibjson;
   const id = str(record.id);
@@ -41,7 +41,7 @@ function normalizeArticle(record: unknown): NormalizedStudy | null {
     publicationDate: toIsoDate(str(bib.year), str(bib.month)),
     pmid: null,
     pmcid: null,
-    doi: normalizeDoi(doiId ? str(doiId.id) : null),
+    doi: normaliseDoi(doiId ? str(doiId.id) : null),
     studyType: classifyStudyType([], title),
     publicationTypes: [],
     fullTextAvailable: openAccessUrl !== null,
@@ -60,14 +60,14 @@ function normalizeArticle(record: unknown): NormalizedStudy | null {
  * Errors: any other body → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
  * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizeDoajSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
+export function normaliseDoajSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (isRecord(json) && Array.isArray(json.results)) {
-    const studies = json.results.map(normalizeArticle).filter((s): s is NormalizedStudy => s !== null);
+    const studies = json.results.map(normaliseArticle).filter((s): s is NormalisedStudy => s !== null);
     if (strict) assertUsableRecords("doaj", json.results.length, studies.length);
     return { studies, totalCount: count(json.total) ?? studies.length };
   }
   if (isRecord(json) && isRecord(json.bibjson)) {
-    const study = normalizeArticle(json);
+    const study = normaliseArticle(json);
     return { studies: study ? [study] : [], totalCount: study ? 1 : 0 };
   }
   throw new ProviderError("doaj", "parse", "expected a DOAJ search response with results[]");
@@ -119,12 +119,12 @@ export const doaj: SearchProvider = {
     }
     const end = Math.min(start + params.limit, MAX_RECORDS);
     const pageSize = Math.min(params.limit, MAX_PAGE_SIZE);
-    const studies: NormalizedStudy[] = [];
+    const studies: NormalisedStudy[] = [];
     let totalCount = 0;
     const firstPage = Math.floor(start / pageSize);
     const lastPage = Math.floor((end - 1) / pageSize);
     for (let page = firstPage; page <= lastPage; page++) {
-      const result = normalizeDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)), { strict: true });
+      const result = normaliseDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)), { strict: true });
       totalCount = result.totalCount;
       const pageStart = page * pageSize;
       studies.push(...result.studies.slice(Math.max(0, start - pageStart), end - pageStart));

@@ -2,10 +2,10 @@
  * Europe PMC REST `search` (resultType=core, format=json). Field map: API_NOTES.md §3.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderDeps,
   type ProviderResult,
   type ProviderSearchParams,
@@ -56,7 +56,7 @@ function pickOpenAccessUrl(urls: FullTextUrl[]): string | null {
   return urls.find((u) => u.code === "OA" || u.code === "F")?.url ?? null;
 }
 
-function normalizeRecord(record: unknown): NormalizedStudy | null {
+function normaliseRecord(record: unknown): NormalisedStudy | null {
   if (!isRecord(record)) return null;
   const title = stripMarkup(str(record.title) ?? "");
   const id = str(record.id);
@@ -88,7 +88,7 @@ function normalizeRecord(record: unknown): NormalizedStudy | null {
     publicationDate: date,
     pmid: str(record.pmid),
     pmcid: pmcid ? pmcid.toUpperCase() : null,
-    doi: normalizeDoi(str(record.doi)),
+    doi: normaliseDoi(str(record.doi)),
     studyType: classifyStudyType(types, title),
     publicationTypes: types,
     fullTextAvailable: openAccessUrl !== null,
@@ -116,7 +116,7 @@ export function normalizeEuropePmcSearch(json: unknown, { strict = false }: { st
     throw new ProviderError("europepmc", "parse", "Europe PMC reported hits but sent no resultList");
   }
   const results = arr(isRecord(json.resultList) ? json.resultList.result : undefined);
-  const studies = results.map(normalizeRecord).filter((s): s is NormalizedStudy => s !== null);
+  const studies = results.map(normaliseRecord).filter((s): s is NormalisedStudy => s !== null);
   if (strict) assertUsableRecords("europepmc", results.length, studies.length);
   return { studies, totalCount: count(json.hitCount) ?? 0 };
 }

@@ -3,7 +3,7 @@
  * {@link ProviderError}, JSON parsing and offset-window paging. Provider-agnostic; no globals.
  */
 import { AnswerTooLargeError, ANSWER_TOO_LARGE, DEFAULT_UPSTREAM_MAX_BYTES, readBodyCapped } from "../../http/upstream-body";
-import { ProviderError, type NormalizedStudy, type ProviderDeps, type ProviderId, type ProviderResult } from "../types";
+import { ProviderError, type NormalisedStudy, type ProviderDeps, type ProviderId, type ProviderResult } from "../types";
 
 export type QueryParams = Record<string, string | number | null | undefined>;
 
@@ -195,7 +195,7 @@ export async function collectWindow(
   maxPerRequest: number,
   fetchChunk: (offset: number, size: number) => Promise<ProviderResult>,
 ): Promise<ProviderResult> {
-  const studies: NormalizedStudy[] = [];
+  const studies: NormalisedStudy[] = [];
   let totalCount = 0;
   let position = offset;
   const end = offset + limit;

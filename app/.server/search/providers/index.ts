@@ -33,9 +33,9 @@ export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {
 };
 
 export { core, crossref, doaj, europepmc, pubmed, semanticscholar };
-export { normalizeCoreSearch } from "./core";
-export { normalizeCrossrefWorks } from "./crossref";
-export { normalizeDoajSearch } from "./doaj";
+export { normaliseCoreSearch } from "./core";
+export { normaliseCrossrefWorks } from "./crossref";
+export { normaliseDoajSearch } from "./doaj";
 export { normalizeEuropePmcSearch } from "./europepmc";
 export { normalizePubmedXml, parsePubmedEsearch } from "./pubmed";
-export { normalizeSemanticScholar } from "./semanticscholar";
+export { normaliseSemanticScholar } from "./semanticscholar";

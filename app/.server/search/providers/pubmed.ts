@@ -3,10 +3,10 @@
  * Field map and quirks: fixtures/providers/API_NOTES.md §1.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, decodeEntities, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderDeps,
   type ProviderResult,
   type ProviderSearchParams,
@@ -135,7 +135,7 @@ function publicationDate(article: unknown): string | null {
   return issue;
 }
 
-function normalizeArticle(entry: unknown): NormalizedStudy | null {
+function normaliseArticle(entry: unknown): NormalisedStudy | null {
   const citation = child(entry, "MedlineCitation");
   const article = child(citation, "Article");
   const pmid = text(child(citation, "PMID"));
@@ -149,7 +149,7 @@ function normalizeArticle(entry: unknown): NormalizedStudy | null {
   const elocationDoi = arr(article.ELocationID).find(
     (loc) => attr(loc, "EIdType") === "doi" && attr(loc, "ValidYN") !== "N",
   );
-  const doi = normalizeDoi(text(idOf("doi"))) ?? normalizeDoi(text(elocationDoi));
+  const doi = normaliseDoi(text(idOf("doi"))) ?? normaliseDoi(text(elocationDoi));
   const pmcRaw = text(idOf("pmc"));
   const pmcid = /^PMC\d+$/i.test(pmcRaw) ? pmcRaw.toUpperCase() : null;
   const publicationTypes = uniqueStrings(arr(child(article, "PublicationTypeList", "PublicationType")).map(text));
@@ -198,7 +198,7 @@ export function normalizePubmedXml(xml: string, { strict = false }: { strict?: b
     throw new ProviderError("pubmed", "parse", `expected PubmedArticleSet XML, got: ${bodySnippet(xml, 120) || "empty body"}`);
   }
   const articles = arr(child(set, "PubmedArticle"));
-  const studies = articles.map(normalizeArticle).filter((s): s is NormalizedStudy => s !== null);
+  const studies = articles.map(normaliseArticle).filter((s): s is NormalisedStudy => s !== null);
   if (strict) assertUsableRecords("pubmed", articles.length, studies.length);
   return { studies, totalCount: studies.length };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import {
-  normalizeSemanticScholar,
+  normaliseSemanticScholar,
   S2_FIELDS,
   semanticScholarFilterParams,
   semanticscholar,
@@ -10,7 +10,7 @@ import {
 } from "./semanticscholar";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const s2 = (name: string) => normalizeSemanticScholar(readJsonFixture(`semanticscholar/${name}`));
+const s2 = (name: string) => normaliseSemanticScholar(readJsonFixture(`semanticscholar/${name}`));
 const BASE = "https://api.semanticscholar.org/graph/v1";
 
 suite(fixtureSuiteName("Semantic Scholar recordings"), () => {

@@ -2,10 +2,10 @@
  * Semantic Scholar Graph API `/paper/search` (relevance search). Field map: API_NOTES.md §5.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
 import {
   ProviderError,
-  type NormalizedStudy,
+  type NormalisedStudy,
   type ProviderResult,
   type ProviderSearchParams,
   type SearchProvider,
@@ -24,7 +24,7 @@ const MAX_LIMIT = 100;
 /** Relevance search only serves offset + limit below this (API_NOTES §5). */
 const WINDOW_END = 999;
 
-function normalizePaper(paper: unknown): NormalizedStudy | null {
+function normalisePaper(paper: unknown): NormalisedStudy | null {
   if (!isRecord(paper)) return null;
   const title = stripMarkup(str(paper.title) ?? "");
   const paperId = str(paper.paperId);
@@ -47,7 +47,7 @@ function normalizePaper(paper: unknown): NormalizedStudy | null {
     publicationDate: toIsoDate(str(paper.publicationDate)) ?? toIsoDate(count(paper.year)),
     pmid: pmid && /^\d+$/.test(pmid) ? pmid : null,
     pmcid: pmcNumber ? (pmcNumber.toUpperCase().startsWith("PMC") ? pmcNumber.toUpperCase() : `PMC${pmcNumber}`) : null,
-    doi: normalizeDoi(str(ids.DOI)),
+    doi: normaliseDoi(str(ids.DOI)),
     studyType: classifyStudyType(types, title),
     publicationTypes: types,
     fullTextAvailable: pdf !== null,
@@ -68,7 +68,7 @@ function normalizePaper(paper: unknown): NormalizedStudy | null {
  * `abstract` is often null (publisher licensing) and is kept null. Papers without paperId/title
  * are skipped. Errors: an `{error}`/`{message}` body or any other shape → ProviderError `parse`.
  */
-export function normalizeSemanticScholar(json: unknown): ProviderResult {
+export function normaliseSemanticScholar(json: unknown): ProviderResult {
   let papers: unknown[];
   let total: number | null = null;
   if (Array.isArray(json)) {
@@ -83,7 +83,7 @@ export function normalizeSemanticScholar(json: unknown): ProviderResult {
     const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
     throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar response${reason ? `: ${reason}` : ""}`);
   }
-  const studies = papers.map(normalizePaper).filter((s): s is NormalizedStudy => s !== null);
+  const studies = papers.map(normalisePaper).filter((s): s is NormalisedStudy => s !== null);
   return { studies, totalCount: total ?? studies.length };
 }
 
@@ -93,12 +93,12 @@ export function normalizeSemanticScholar(json: unknown): ProviderResult {
  * a `total` beyond `offset` with no records, or records none of which can be read, is garbage.
  * @throws ProviderError `parse` for any other shape (HTML, `{"foo":1}`, a bare list…).
  */
-export function normalizeSemanticScholarSearch(json: unknown, offset = 0): ProviderResult {
+export function normaliseSemanticScholarSearch(json: unknown, offset = 0): ProviderResult {
   if (!isRecord(json) || count(json.total) === null) {
     const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
     throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar search response${reason ? `: ${reason}` : ""}`);
   }
-  const result = normalizeSemanticScholar(json);
+  const result = normaliseSemanticScholar(json);
   assertUsableRecords("semanticscholar", arr(json.data).length, result.studies.length);
   if (result.studies.length === 0 && count(json.total)! > offset) {
     throw new ProviderError("semanticscholar", "parse", `Semantic Scholar reported ${count(json.total)} hits but sent no records`);
@@ -179,7 +179,7 @@ export const semanticscholar: SearchProvider = {
     const headers: Record<string, string> = deps.apiKey ? { "x-api-key": deps.apiKey } : {};
     return collectWindow(offset, limit, MAX_LIMIT, async (chunkOffset, size) => {
       const url = semanticScholarSearchUrl(deps.baseUrl, params, chunkOffset, size);
-      return normalizeSemanticScholarSearch(await fetchJson("semanticscholar", deps, url, { headers }), chunkOffset);
+      return normaliseSemanticScholarSearch(await fetchJson("semanticscholar", deps, url, { headers }), chunkOffset);
     });
   },
 };

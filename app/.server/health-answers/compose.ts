@@ -68,12 +68,6 @@ const CONCLUSION_LABEL = /^\s*(?:CONCLUSIONS?|INTERPRETATION|IMPLICATIONS?|CONCL
 const SECTION_LABEL = /^\s*[A-Z][A-Z &/-]{2,40}\s*:\s*/;
 const CONCLUDING_CUE = /\b(?:in conclusion|we conclude|these (?:findings|results|data) (?:suggest|indicate|show|support)|our (?:findings|results|data) (?:suggest|indicate|show|support)|this (?:study|trial|review|meta-analysis) (?:suggests|indicates|shows|found|demonstrates)|(?:suggest|suggests|indicate|indicates) that)\b/i;
 
-/** A study sentence used as a claim: the verbatim quote and the readable claim text. */
-export interface Claim {
-  quote: string;
-  text: string;
-}
-
 /** The claim text of a quote: section label and statistical parentheticals removed, spaces tidied. */
 export function plainClaim(sentence: string): string {
   let text = sentence.replace(CONCLUSION_LABEL, "").replace(SECTION_LABEL, "");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { subscriptionGivesPro } from "./plan";
+import { subscriptionGivesPro } from "./billing-plan";
 
 const NOW = Date.UTC(2026, 10, 25);
 const DAY = 86_400_000;
