@@ -36,7 +36,7 @@ import {
   type AnalysisOptions,
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
-import { buildReportHtml } from "~/lib/meta-analysis/report-html";
+import { buildReportHtml } from "~/components/meta-analysis/report-html";
 import type { ExcludedStudy, JobStage, Measure, MetaAnalysisJobResult, Method, TestType } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection, type MetaStudy } from "~/lib/meta-selection";
 import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";

@@ -27,7 +27,7 @@ import {
   CombinedSummarySchema,
   type CombinedSummary,
   type CombinedSummaryModelOutput,
-} from "./combined-schema";
+} from "~/lib/combined-summary";
 import { createOfflineModel } from "./offline-model";
 import { OFFLINE_MODEL_NAME } from "./registry";
 

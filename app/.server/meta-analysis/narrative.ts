@@ -16,7 +16,7 @@ import {
   type CombinedCitations,
   type CombinedSummary,
   type StrengthOfEvidence,
-} from "../ai/combined-schema";
+} from "~/lib/combined-summary";
 import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { formatP } from "~/lib/meta-analysis/grade";
 import { measureLabel, measureName } from "./group";

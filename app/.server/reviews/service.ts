@@ -27,7 +27,7 @@ import type { Vote } from "~/lib/team";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
-import { normalizeDoi } from "../search/normalize";
+import { normalizeDoi } from "~/lib/search/normalize";
 import type { NormalizedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";

@@ -1,7 +1,7 @@
 /**
  * Cross-provider de-duplication of normalised search results.
  */
-import { classifyStudyType, normalizeDoi, normalizeTitleKey } from "./normalize";
+import { classifyStudyType, normalizeDoi, normalizeTitleKey } from "~/lib/search/normalize";
 import type { NormalizedStudy } from "./types";
 
 /** Title keys shorter than this ("editorial", "reply to letter") never merge records on their own. */

@@ -10,7 +10,7 @@ import {
   workerFixtureReader,
 } from "../../../tests/mocks/workers-fixtures.ts";
 import type { CombinedResult, CombinedStreamLine } from "../ai/combined";
-import { CombinedSummarySchema } from "../ai/combined-schema";
+import { CombinedSummarySchema } from "~/lib/combined-summary";
 import { OFFLINE_MODEL_NAME } from "../ai/registry";
 import { getGuestUsage } from "../billing/metering";
 import { getLoadContext } from "../context";

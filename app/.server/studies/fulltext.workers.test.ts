@@ -10,8 +10,8 @@ import { usagePeriod } from "../billing/usage";
 import { getLoadContext } from "../context";
 import { deleteAccount, exportAccountData } from "../library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "../fulltext/analyze";
-import type { NormalizedStudy } from "../search/types";
-import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "./fulltext";
+import type { NormalizedStudy } from "~/lib/search/types";
+import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "../fulltext/study-analysis";
 import { upsertStudies } from "./persist";
 
 const BASE = "https://metamind.test";

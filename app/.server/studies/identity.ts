@@ -2,8 +2,8 @@
  * Deterministic study ids (issue 17): a search gives every record an id without writing a row.
  * Pure: no I/O.
  */
-import { normalizeDoi, normalizeTitleKey } from "../search/normalize";
-import type { NormalizedStudy } from "../search/types";
+import { normalizeDoi, normalizeTitleKey } from "~/lib/search/normalize";
+import type { NormalizedStudy } from "~/lib/search/types";
 
 /** Title keys shorter than this ("editorial") identify nothing on their own (as in dedupe). */
 export const MIN_TITLE_KEY_LENGTH = 20;

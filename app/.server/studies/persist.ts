@@ -1,7 +1,7 @@
 import type { StudyRow } from "../../../db/schema";
-import { normalizeTitleKey } from "../search/normalize";
+import { normalizeTitleKey } from "~/lib/search/normalize";
 import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
-import type { NormalizedStudy } from "../search/types";
+import type { NormalizedStudy } from "~/lib/search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
 

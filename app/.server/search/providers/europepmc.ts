@@ -2,7 +2,7 @@
  * Europe PMC REST `search` (resultType=core, format=json). Field map: API_NOTES.md §3.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normalizeDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalizedStudy,

@@ -3,7 +3,7 @@
  * Field map and quirks: fixtures/providers/API_NOTES.md §1.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, decodeEntities, normalizeDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalizedStudy,
