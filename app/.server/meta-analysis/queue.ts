@@ -1,5 +1,5 @@
 import type { AppServices } from "../context";
-import type { JobAttempt, JobHandler } from "../jobs/types";
+import type { JobAttempt, JobHandler } from "../job-types";
 import type { CombinedSummary } from "~/lib/combined-summary";
 import type { ResolvedModel } from "../ai/registry";
 import { extractStudies, resolveMetaModel } from "./extract";
