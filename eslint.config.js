@@ -2,6 +2,13 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import noServerInRouteUi from "./eslint/no-server-in-route-ui.js";
+
+/** Import paths into server-only code (`~/.server/…`, `../.server/…`, `foo.server.ts`). */
+const SERVER_ONLY = { regex: "(^|/)[^/]*\\.server(/|$)", message: "Client code never imports from .server, not even types: a type both sides need lives in app/lib (STYLE.md)." };
+/** Import paths into the product components. */
+const COMPONENTS = { regex: "^(~|\\.{1,2}(/\\.\\.)*)/components(/|$)", message: "app/lib is below the UI: it never imports components (rendering lives in app/components or app/.server)." };
+const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 
 export default tseslint.config(
   { ignores: ["build/**", ".wrangler/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
@@ -20,6 +27,25 @@ export default tseslint.config(
       "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": "allow-with-description" }],
       "no-console": ["error", { allow: ["warn", "error", "info"] }],
     },
+  },
+  {
+    // Boundaries (issue 32 item 2; docs/decisions/0037): app/lib holds the code both sides use, so it
+    // imports neither server-only code nor components; components never import server-only code;
+    // a route's browser code (its component, meta, links…) uses nothing from a .server module.
+    files: ["app/lib/**"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY, COMPONENTS] }] },
+  },
+  {
+    files: ["app/components/**", "app/entry.client.tsx", "app/sw/**", "app/types/**"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY] }] },
+  },
+  {
+    files: ["app/routes/**/*.tsx", "app/root.tsx"],
+    ignores: TESTS,
+    plugins: { metamind: { rules: { "no-server-in-route-ui": noServerInRouteUi } } },
+    rules: { "metamind/no-server-in-route-ui": "error" },
   },
   {
     files: ["tests/**", "scripts/**", "bench/**", "**/*.test.ts", "**/*.test.tsx"],

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import type { Citation } from "~/.server/ai/grounding";
+import type { Citation } from "~/lib/grounding";
 import { cn } from "~/lib/utils";
 
 /**

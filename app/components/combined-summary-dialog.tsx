@@ -1,9 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Check, Copy, FileStack, Loader2, RotateCcw, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import type { CombinedResult, CombinedStreamLine } from "~/.server/ai/combined";
-import type { CitationSource } from "~/.server/ai/combined-sources";
-import type { PartialCombinedSummary } from "~/.server/ai/combined-schema";
+import type { CitationSource, CombinedResult, CombinedStreamLine, PartialCombinedSummary } from "~/lib/combined-summary";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";

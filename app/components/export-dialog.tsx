@@ -1,9 +1,9 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Download, X } from "lucide-react";
+import { Download } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { UpgradePrompt } from "~/components/search/upgrade-prompt";
 import { useUpgradePromptWith } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import {
   DEFAULT_EXPORT_OPTIONS,
   downloadBlob,
@@ -144,81 +144,70 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
 
   return (
     <>
-      <Dialog.Root open={open} onOpenChange={onOpenChange}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-          <Dialog.Content
-            data-testid="export-dialog"
-            className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none"
-          >
-            <div className="flex items-start justify-between gap-4">
-              <Dialog.Title className="text-lg font-semibold text-slate-900">Export Studies</Dialog.Title>
-              <Dialog.Close asChild>
-                <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                  <X aria-hidden />
-                </Button>
-              </Dialog.Close>
-            </div>
-            <Dialog.Description className="mt-1 text-sm text-slate-600">
-              {count} {count === 1 ? "study" : "studies"} selected
-            </Dialog.Description>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent data-testid="export-dialog" className="max-h-[90vh] max-w-md overflow-y-auto">
+          <DialogHeader>
+            <DialogTitle>Export Studies</DialogTitle>
+          </DialogHeader>
+          <DialogDescription>
+            {count} {count === 1 ? "study" : "studies"} selected
+          </DialogDescription>
 
-            <fieldset className="mt-4">
-              <legend className="text-sm font-semibold text-slate-900">Format</legend>
-              <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
-                {EXPORT_FORMAT_OPTIONS.map((o) => (
-                  <label
-                    key={o.value}
-                    className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm ${options.format === o.value ? "border-brand-600 bg-brand-50" : "border-slate-300"}`}
-                  >
-                    <input
-                      type="radio"
-                      name="export-format"
-                      value={o.value}
-                      checked={options.format === o.value}
-                      onChange={() => {
-                        formatChosen.current = true;
-                        setOptions((c) => ({ ...c, format: o.value }));
-                      }}
-                    />
-                    {o.label}
-                    {o.pro && (
-                      <span className="rounded-full bg-amber-100 px-1.5 py-px text-[10px] font-semibold text-amber-800 uppercase">
-                        Pro
-                      </span>
-                    )}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-
-            <fieldset className="mt-4 space-y-2">
-              <legend className="text-sm font-semibold text-slate-900">Include</legend>
-              {OPTION_LABELS.map(({ key, label }) => (
-                <label key={key} className="flex items-center gap-2 text-sm text-slate-700">
+          <fieldset className="mt-4">
+            <legend className="text-sm font-semibold text-slate-900">Format</legend>
+            <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
+              {EXPORT_FORMAT_OPTIONS.map((o) => (
+                <label
+                  key={o.value}
+                  className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm ${options.format === o.value ? "border-brand-600 bg-brand-50" : "border-slate-300"}`}
+                >
                   <input
-                    type="checkbox"
-                    name={key}
-                    checked={options[key]}
-                    onChange={(e) => setOptions((c) => ({ ...c, [key]: e.target.checked }))}
+                    type="radio"
+                    name="export-format"
+                    value={o.value}
+                    checked={options.format === o.value}
+                    onChange={() => {
+                      formatChosen.current = true;
+                      setOptions((c) => ({ ...c, format: o.value }));
+                    }}
                   />
-                  {label}
+                  {o.label}
+                  {o.pro && (
+                    <span className="rounded-full bg-amber-100 px-1.5 py-px text-[10px] font-semibold text-amber-800 uppercase">
+                      Pro
+                    </span>
+                  )}
                 </label>
               ))}
-            </fieldset>
-
-            <div className="mt-6 flex justify-end gap-2">
-              <Dialog.Close asChild>
-                <Button variant="ghost">Cancel</Button>
-              </Dialog.Close>
-              <Button onClick={runExport} disabled={pending} data-testid="export-submit">
-                <Download aria-hidden />
-                {pending ? "Exporting..." : "Export"}
-              </Button>
             </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+          </fieldset>
+
+          <fieldset className="mt-4 space-y-2">
+            <legend className="text-sm font-semibold text-slate-900">Include</legend>
+            {OPTION_LABELS.map(({ key, label }) => (
+              <label key={key} className="flex items-center gap-2 text-sm text-slate-700">
+                <input
+                  type="checkbox"
+                  name={key}
+                  checked={options[key]}
+                  onChange={(e) => setOptions((c) => ({ ...c, [key]: e.target.checked }))}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+
+          <div className="mt-6 flex justify-end gap-2">
+            <DialogClose asChild>
+              <Button variant="ghost">Cancel</Button>
+            </DialogClose>
+            <Button onClick={runExport} disabled={pending} data-testid="export-submit">
+              <Download aria-hidden />
+              {pending ? "Exporting..." : "Export"}
+            </Button>
+          </div>
+        </DialogContent>
+      </Dialog>
       {upgrade.element}
     </>
   );

@@ -1,7 +1,7 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
-import { Sparkles, X } from "lucide-react";
+import { Sparkles } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { GUEST_TRIAL_LIMIT, type GuestFeature } from "~/lib/guest-usage";
 
 export interface GuestTrialDialogProps {
@@ -18,45 +18,33 @@ export interface GuestTrialDialogProps {
  */
 export function GuestTrialDialog({ open, onOpenChange, feature }: GuestTrialDialogProps) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="guest-trial-dialog"
-          data-feature={feature}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-slate-900">
-              <span className="flex size-9 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                <Sparkles className="size-5" aria-hidden />
-              </span>
-              Trial Limit Reached
-            </Dialog.Title>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="mt-3 text-sm text-slate-700">
-            {GUEST_TRIAL_LIMIT}/{GUEST_TRIAL_LIMIT} free uses of this feature in the last 24 hours on this
-            device. Create a free account to keep using AI analyses.
-          </Dialog.Description>
-          <div className="mt-6 grid gap-2 sm:grid-cols-2">
-            <Button asChild>
-              <Link to="/auth?tab=create" onClick={() => onOpenChange(false)}>
-                Create a free account
-              </Link>
-            </Button>
-            <Button variant="outline" asChild>
-              <Link to="/auth" onClick={() => onOpenChange(false)}>
-                Sign In
-              </Link>
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="guest-trial-dialog" data-feature={feature} className="max-w-md">
+        <DialogHeader>
+          <DialogTitle className="flex items-center gap-2 text-xl font-semibold text-slate-900">
+            <span className="flex size-9 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
+              <Sparkles className="size-5" aria-hidden />
+            </span>
+            Trial Limit Reached
+          </DialogTitle>
+        </DialogHeader>
+        <DialogDescription className="mt-3 text-sm text-slate-700">
+          {GUEST_TRIAL_LIMIT}/{GUEST_TRIAL_LIMIT} free uses of this feature in the last 24 hours on this
+          device. Create a free account to keep using AI analyses.
+        </DialogDescription>
+        <div className="mt-6 grid gap-2 sm:grid-cols-2">
+          <Button asChild>
+            <Link to="/auth?tab=create" onClick={() => onOpenChange(false)}>
+              Create a free account
+            </Link>
+          </Button>
+          <Button variant="outline" asChild>
+            <Link to="/auth" onClick={() => onOpenChange(false)}>
+              Sign In
+            </Link>
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
   );
 }

@@ -8,7 +8,7 @@ import Search from "lucide-react/icons/search";
 import Upload from "lucide-react/icons/upload";
 import type { LucideIcon } from "lucide-react";
 import { useState } from "react";
-import type { PublicUser } from "~/.server/auth/session";
+import type { PublicUser } from "~/lib/public-user";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import { HistoryButton } from "~/components/search/history-button";
 import { Button } from "~/components/ui/button";

@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Bot, Loader2, RotateCcw, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Focus } from "~/.server/ai/specialized";
+import type { Focus } from "~/lib/specialized-focus";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { PlanGenerator } from "~/components/plan-generator";
 import { Badge } from "~/components/ui/badge";

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import type { ApiStudy } from "~/.server/studies/queries";
+import type { ApiStudy } from "~/lib/search/types";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { StudyLibraryActions } from "~/components/library/study-actions";

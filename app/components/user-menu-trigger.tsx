@@ -1,7 +1,7 @@
 import ChevronDown from "lucide-react/icons/chevron-down";
 import CircleUser from "lucide-react/icons/circle-user";
 import { forwardRef, type ComponentPropsWithoutRef } from "react";
-import type { PublicUser } from "~/.server/auth/session";
+import type { PublicUser } from "~/lib/public-user";
 import { Button } from "~/components/ui/button";
 
 /** The name shown for a user: first and last name, else the email. */

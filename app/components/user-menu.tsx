@@ -2,7 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link } from "@remix-run/react";
 import { GraduationCap, LogOut, Settings, UserRound, type LucideIcon } from "lucide-react";
 import { useState } from "react";
-import type { PublicUser } from "~/.server/auth/session";
+import type { PublicUser } from "~/lib/public-user";
 import { Badge } from "~/components/ui/badge";
 import { displayName, UserMenuTrigger } from "~/components/user-menu-trigger";
 import { cn } from "~/lib/utils";

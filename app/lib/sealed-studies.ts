@@ -5,7 +5,7 @@
  * with its seal to POST /api/studies/store, so the action works whichever server instance answers.
  */
 
-import type { ApiStudy } from "~/.server/studies/queries";
+import type { ApiStudy } from "./search/types";
 import { noteSealedStudies, sealedStudies as sealed } from "~/lib/sealed-registry";
 
 export { noteSealedStudies };

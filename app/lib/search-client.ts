@@ -1,4 +1,4 @@
-import type { ProviderEvent, SearchResponse } from "~/.server/search/service";
+import type { ProviderEvent, SearchResponse } from "./search/types";
 import { queueOwnerHeaders } from "~/lib/offline-sync";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
 import { noteSealedStudies } from "~/lib/sealed-registry";

@@ -1,5 +1,4 @@
-import type { DateRange, JournalImpact, StudyTypeFilter } from "~/.server/search/filters";
-import type { ProviderId } from "~/.server/search/types";
+import type { DateRange, JournalImpact, ProviderId, StudyTypeFilter } from "./search/types";
 
 /**
  * The search form as the browser holds it (SPEC §3 Search parameters, §9 constants), and its

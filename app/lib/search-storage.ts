@@ -1,4 +1,4 @@
-import type { SearchResponse } from "~/.server/search/service";
+import type { SearchResponse } from "./search/types";
 import { toFormState, type SearchFormState } from "~/lib/search-params";
 
 /**

@@ -13,7 +13,8 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { getUser, toPublicUser, type PublicUser } from "~/.server/auth/session";
+import { getUser, toPublicUser } from "~/.server/auth/session";
+import type { PublicUser } from "~/lib/public-user";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
 import { handleApi, parseInput } from "~/.server/http/errors";
-import { exportReview, ExportQuerySchema } from "~/.server/reviews/export";
+import { exportReview, ExportQuerySchema } from "~/.server/export/review";
 
 /**
  * GET /api/reviews/{id}/export?format=csv|ris|json|svg|checklist|extraction → a download: records with their

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { AppError, handleApi } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
-import { analyzeStudyFullText } from "~/.server/studies/fulltext";
+import { analyzeStudyFullText } from "~/.server/fulltext/study-analysis";
 import { parseStudyId } from "~/.server/studies/params";
 
 /**

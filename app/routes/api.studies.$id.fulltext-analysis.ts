@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getUser } from "~/.server/auth/session";
 import { AppError, handleApi } from "~/.server/http/errors";
-import { getStoredFullTextAnalysis } from "~/.server/studies/fulltext";
+import { getStoredFullTextAnalysis } from "~/.server/fulltext/study-analysis";
 import { parseStudyId } from "~/.server/studies/params";
 import { getStudyOrShown } from "~/.server/studies/ensure";
 

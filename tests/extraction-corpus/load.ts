@@ -3,8 +3,8 @@
  *
  * The corpus holds hand annotations only; the texts stay in ../shared and are read here:
  * - provider records (`source.fixture` + `source.recordId`): the abstract as MetaMind's own
- *   normaliser gives it (PubMed efetch XML → normalizePubmedXml, Europe PMC search JSON →
- *   normalizeEuropePmcSearch), i.e. exactly what a search result carries;
+ *   normaliser gives it (PubMed efetch XML → normalisePubmedXml, Europe PMC search JSON →
+ *   normaliseEuropePmcSearch), i.e. exactly what a search result carries;
  * - PDFs (`source.pdf` + `from`/`to` anchors): the text unpdf extracts (extractPdfDocument, as an
  *   upload does), cut from the first occurrence of `from` up to the next occurrence of `to`.
  * Every annotation's `quote` must equal `text.slice(start, end)`; a mismatch throws (the texts or
@@ -17,8 +17,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { extractPdfDocument } from "../../app/.server/fulltext/fetch";
-import { normalizeEuropePmcSearch } from "../../app/.server/search/providers/europepmc";
-import { normalizePubmedXml } from "../../app/.server/search/providers/pubmed";
+import { normaliseEuropePmcSearch } from "../../app/.server/search/providers/europepmc";
+import { normalisePubmedXml } from "../../app/.server/search/providers/pubmed";
 
 /** One hand-annotated effect estimate. Offsets are UTF-16 indices into the document text. */
 export interface GoldEffect {
@@ -75,7 +75,7 @@ export function readAnnotations(corpusFile = CORPUS_FILE): CorpusDocument[] {
 /** Abstract of `recordId` in a provider fixture, through the provider's normaliser. */
 export function fixtureAbstract(fixture: string, provider: "pubmed" | "europepmc", recordId: string, sharedDir = SHARED_DIR): string {
   const raw = readFileSync(path.join(sharedDir, fixture), "utf8");
-  const result = provider === "pubmed" ? normalizePubmedXml(raw) : normalizeEuropePmcSearch(JSON.parse(raw));
+  const result = provider === "pubmed" ? normalisePubmedXml(raw) : normaliseEuropePmcSearch(JSON.parse(raw));
   const study = result.studies.find((s) => s.sourceId === recordId);
   if (!study?.abstract) throw new Error(`corpus: no abstract for ${recordId} in ${fixture}`);
   return study.abstract;

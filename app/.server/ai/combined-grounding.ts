@@ -13,9 +13,10 @@ import {
   type CombinedSummary,
   type CombinedSummaryModelOutput,
   type PartialCombinedSummary,
-} from "./combined-schema";
+} from "~/lib/combined-summary";
 import { flagUnsupportedNumbers, type SourceSentence } from "./grounding";
-import type { CitationSource, StudySource } from "./combined-sources";
+import type { CitationSource } from "~/lib/combined-summary";
+import type { StudySource } from "./combined-sources";
 
 /** An inline citation marker a model may leave in text: "[T1.S3]", "(T1.S3, T2.S4)". */
 const INLINE_MARKER = /\s*[[(]\s*T\d+\.S\d+(?:\s*[,;]\s*T\d+\.S\d+)*\s*[\])]/g;

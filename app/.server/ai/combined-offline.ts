@@ -12,7 +12,7 @@ import {
   type CombinedSummary,
   type PartialCombinedSummary,
   type StrengthOfEvidence,
-} from "./combined-schema";
+} from "~/lib/combined-summary";
 import {
   DESIGN_LABELS,
   excludesNoEffect,

@@ -35,18 +35,6 @@ export interface StudySource {
   sentences: SourceSentence[];
 }
 
-/** A cited source sentence, resolved for the reader. Offsets are into the study's `text`. */
-export interface CitationSource {
-  id: string;
-  /** 1-based study number. */
-  study: number;
-  studyId: string | number | null;
-  quote: string;
-  start: number;
-  end: number;
-}
-
-
 /** No study in the request has an abstract (SPEC §5/§8 'No Content Available'). */
 export class NoStudyContentError extends Error {
   readonly code = "NO_CONTENT";

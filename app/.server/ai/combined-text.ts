@@ -2,7 +2,7 @@
  * Combined research summaries as plain text (SPEC §7 combinedText), and the small wording helpers
  * the offline composer and the notes share.
  */
-import { COMBINED_HEADINGS, COMBINED_SECTIONS, SOURCE_SENTENCE_ID, type CombinedSummary, type StrengthOfEvidence } from "./combined-schema";
+import { COMBINED_HEADINGS, COMBINED_SECTIONS, SOURCE_SENTENCE_ID, type CombinedSummary, type StrengthOfEvidence } from "~/lib/combined-summary";
 import { MARKUP_CLOSE, UNVERIFIED_OPEN } from "./grounding";
 import type { StudySource } from "./combined-sources";
 

@@ -3,8 +3,8 @@ import { NoObjectGeneratedError, simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { fixtureSuiteName, hasSharedFixtures, readFixture } from "../../../tests/fixtures";
-import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
-import { normalizePubmedXml } from "../search/providers/pubmed";
+import { normaliseEuropePmcSearch } from "../search/providers/europepmc";
+import { normalisePubmedXml } from "../search/providers/pubmed";
 import {
   COMBINED_FAILED_MESSAGE,
   generateCombinedSummary,
@@ -22,7 +22,7 @@ import {
   CombinedSummarySchema,
   type CombinedSummary,
   type CombinedSummaryModelOutput,
-} from "./combined-schema";
+} from "~/lib/combined-summary";
 import { createOfflineModel } from "./offline-model";
 import { OFFLINE_MODEL_NAME } from "./registry";
 
@@ -241,9 +241,9 @@ describe("combineOffline", () => {
 
 describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("combineOffline on real abstracts"), () => {
   const pubmed = (file: string) =>
-    normalizePubmedXml(readFixture(`pubmed/${file}`)).studies.map((s) => ({ id: s.sourceId, title: s.title, abstract: s.abstract }));
+    normalisePubmedXml(readFixture(`pubmed/${file}`)).studies.map((s) => ({ id: s.sourceId, title: s.title, abstract: s.abstract }));
   const epmc = (file: string) =>
-    normalizeEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.map((s) => ({
+    normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.map((s) => ({
       id: s.sourceId,
       title: s.title,
       abstract: s.abstract,

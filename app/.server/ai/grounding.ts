@@ -9,6 +9,7 @@
  * - `⟦framing: …⟧` — a sentence that is the model's own framing, not a claim from the source.
  */
 import { splitSentences } from "~/lib/extraction/core";
+import type { Citation } from "../../lib/grounding";
 
 /** One numbered sentence of a source: `source.slice(start, end) === text`. */
 export interface SourceSentence {
@@ -19,22 +20,7 @@ export interface SourceSentence {
   end: number;
 }
 
-/**
- * A source passage an AI text rests on: `quote === source.slice(start, end)` (UTF-16 offsets into
- * the source that was numbered).
- */
-export interface Citation {
-  /** The sentence id ("S3"). */
-  id: string;
-  quote: string;
-  start: number;
-  end: number;
-  /**
-   * Offsets in the grounded text right after the claims that cite this passage (where the UI puts
-   * the citation mark). Optional: absent or empty means "cited somewhere in the text".
-   */
-  anchors?: number[];
-}
+export type { Citation } from "../../lib/grounding";
 
 /** Opening of the unverified-number markup: `⟦unverified: 12.5⟧`. */
 export const UNVERIFIED_OPEN = "⟦unverified: ";

@@ -24,18 +24,9 @@ import {
 import { wrapSource } from "./offline-model";
 import { MIN_ABSTRACT_LENGTH, NoAbstractError } from "./prompts";
 import { COMPLETE_FINISH_REASONS, streamPlainText } from "./text-stream";
+import { FOCUS_VALUES, type Focus } from "../../lib/specialized-focus";
 
-/** The seven focus values (SPEC §1). */
-export const FOCUS_VALUES = [
-  "nutrition",
-  "exercise",
-  "longevity",
-  "cognitive",
-  "cardiovascular",
-  "musculoskeletal",
-  "mechanisms",
-] as const;
-export type Focus = (typeof FOCUS_VALUES)[number];
+export { FOCUS_VALUES, type Focus } from "../../lib/specialized-focus";
 
 /** Whether `value` is one of {@link FOCUS_VALUES}. */
 export function isFocus(value: unknown): value is Focus {

@@ -5,20 +5,12 @@ import { sessions, subscriptions, users, type UserRow } from "../../../db/schema
 import { subscriptionGivesPro, type PlanSubscription } from "~/lib/billing-plan";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
+import type { PublicUser } from "../../lib/public-user";
 
 export const SESSION_COOKIE = "mm_session";
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The user as the API shows it (SPEC §3 User plus the plan). */
-export interface PublicUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  createdAt: string;
-  isPro: boolean;
-}
+export type { PublicUser } from "../../lib/public-user";
 
 export function toPublicUser(row: UserRow): PublicUser {
   return {

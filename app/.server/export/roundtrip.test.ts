@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, readJsonFixture } from "../../../tests/fixtures";
 import { citationsFor, toCslName } from "../citations/csl";
 import { normaliseCrossrefWorks } from "../search/providers/crossref";
-import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
-import { normalizePubmedXml } from "../search/providers/pubmed";
+import { normaliseEuropePmcSearch } from "../search/providers/europepmc";
+import { normalisePubmedXml } from "../search/providers/pubmed";
 import type { NormalisedStudy } from "../search/types";
 import { toBibtexExport, toCsv, toRisExport } from "./formats";
 import type { ExportOptions, ExportStudy } from "./types";
@@ -38,14 +38,14 @@ function toExportStudy(s: NormalisedStudy, id: number): ExportStudy {
 
 function records(): ExportStudy[] {
   const crossref = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
-  const epmc = normalizeEuropePmcSearch(readJsonFixture("europepmc/search_core_COVID-19_pageSize25.json")).studies;
+  const epmc = normaliseEuropePmcSearch(readJsonFixture("europepmc/search_core_COVID-19_pageSize25.json")).studies;
   const pubmed = [
     "pubmed/efetch_pubmed_11748933_11700088.xml",
     "pubmed/efetch_pubmed_22351513_POST.xml",
     "pubmed/efetch_pubmed_23121403_POST.xml",
     "pubmed/efetch_pubmed_29915538_POST.xml",
     "pubmed/efetch_pubmed_29963580_mathml-in-abstract.xml",
-  ].flatMap((f) => normalizePubmedXml(readFixture(f)).studies);
+  ].flatMap((f) => normalisePubmedXml(readFixture(f)).studies);
   return [...crossref, ...epmc, ...pubmed]
     .filter((s) => s.title && s.authors.length > 0 && s.publicationDate)
     .slice(0, 40)

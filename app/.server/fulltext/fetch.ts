@@ -6,7 +6,7 @@
  */
 import { getDocumentProxy } from "unpdf";
 import { AnswerTooLargeError, readBodyBytes } from "../http/upstream-body";
-import { decodeEntities } from "../search/normalize";
+import { decodeEntities } from "~/lib/search/normalize";
 
 /** Why a full text could not be obtained; stable codes the API reports as `reason`. */
 export type FullTextErrorCode =

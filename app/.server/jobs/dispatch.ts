@@ -1,7 +1,7 @@
 import type { AppServices } from "../context";
 import { metaAnalysisJobHandler } from "../meta-analysis/queue";
 import { pdfExtractJobHandler } from "../uploads/queue";
-import type { JobHandler } from "./types";
+import type { JobHandler } from "../job-types";
 
 /** Attempts per message; matches `max_retries = 3` in wrangler.toml (1 delivery + 3 retries). */
 export const MAX_JOB_ATTEMPTS = 4;

@@ -1,7 +1,7 @@
 import { html as parse5Html, parse, serializeOuter, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
 import { jobResult } from "../../../tests/meta-analysis-result";
-import { buildReportHtml } from "~/lib/meta-analysis/report-html";
+import { buildReportHtml } from "~/components/meta-analysis/report-html";
 import { sanitizeReportHtml } from "./sanitize";
 
 type Node = DefaultTreeAdapterTypes.Node;

@@ -7,7 +7,7 @@ import { ExtractedRowSchema } from "./request";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { phraseNarrative } from "./narrative";
 import { runMetaAnalysis } from "./run";
-import type { CombinedSummary } from "../ai/combined-schema";
+import type { CombinedSummary } from "~/lib/combined-summary";
 import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 
 const ABSTRACT =

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { fixtureSuiteName, hasSharedFixtures, readFixture } from "../../../tests/fixtures";
 import { extractPdfText } from "../fulltext/fetch";
-import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
-import { normalizePubmedXml } from "../search/providers/pubmed";
+import { normaliseEuropePmcSearch } from "../search/providers/europepmc";
+import { normalisePubmedXml } from "../search/providers/pubmed";
 import {
   classifyDesign,
   extractByRules,
@@ -109,12 +109,12 @@ describe("classifyDesign", () => {
 });
 
 function pubmedStudy(file: string): MetaStudyInput {
-  const study = normalizePubmedXml(readFixture(`pubmed/${file}`)).studies[0]!;
+  const study = normalisePubmedXml(readFixture(`pubmed/${file}`)).studies[0]!;
   return { id: study.sourceId, title: study.title, abstract: study.abstract! };
 }
 
 function europePmcStudy(file: string, sourceId: string): MetaStudyInput {
-  const study = normalizeEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find((s) => s.sourceId === `MED/${sourceId}`);
+  const study = normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find((s) => s.sourceId === `MED/${sourceId}`);
   if (!study?.abstract) throw new Error(`fixture ${file} has no abstract for ${sourceId}`);
   return { id: sourceId, title: study.title, abstract: study.abstract };
 }

@@ -1,6 +1,6 @@
 /**
  * The meta-analysis narrative, in the combined-summary fields (SPEC §3 "Combined summary";
- * app/.server/ai/combined-schema.ts), written FROM the computed numbers so it cannot contradict
+ * app/lib/combined-summary.ts), written FROM the computed numbers so it cannot contradict
  * them.
  *
  * - Offline (and as the fallback): {@link buildTemplateNarrative} fills every field from the
@@ -16,7 +16,7 @@ import {
   type CombinedCitations,
   type CombinedSummary,
   type StrengthOfEvidence,
-} from "../ai/combined-schema";
+} from "~/lib/combined-summary";
 import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { formatP } from "~/lib/meta-analysis/grade";
 import { measureLabel, measureName } from "./group";

@@ -1,6 +1,6 @@
 import type { AppServices } from "../context";
-import type { JobAttempt, JobHandler } from "../jobs/types";
-import type { CombinedSummary } from "../ai/combined-schema";
+import type { JobAttempt, JobHandler } from "../job-types";
+import type { CombinedSummary } from "~/lib/combined-summary";
 import type { ResolvedModel } from "../ai/registry";
 import { extractStudies, resolveMetaModel } from "../extraction/service";
 import { completeJob, failJob, META_FAILED_MESSAGE, requeueJob, setJobStage, startJob } from "./jobs";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EffectData, ExtractedStudyData } from "~/lib/meta-analysis/types";
-import { CombinedSummarySchema } from "../ai/combined-schema";
+import { CombinedSummarySchema } from "~/lib/combined-summary";
 import { groupRows } from "./group";
 import { numbersInValue } from "./narrative";
 import { runMetaAnalysis } from "./run";

@@ -10,7 +10,7 @@ import type { AppServices } from "../context";
 import { extractPdfText, fetchFullText, FullTextError, hasPdfMagic } from "../fulltext/fetch";
 import { AppError } from "../http/errors";
 import { lookupStudy } from "../openaccess/service";
-import { allowedHosts } from "../studies/fulltext";
+import { allowedHosts } from "../fulltext/study-analysis";
 import { requireRecord, requireReview, reviewObjectPrefix } from "./service";
 
 /** Largest PDF attached to a record, in bytes. */

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, SHARED_FIXTURES_DIR } from "../../../tests/fixtures";
-import { normalizePubmedXml } from "../search/providers/pubmed";
+import { normalisePubmedXml } from "../search/providers/pubmed";
 import type { NormalisedStudy } from "../search/types";
 import { detectFormat, ImportParseError, NO_TITLE, parseCsv, parseReferenceFile, parseRis, type ImportedRecord } from "./parse";
 
@@ -10,7 +10,7 @@ function pubmedStudies(): NormalisedStudy[] {
   const files = readdirSync(`${SHARED_FIXTURES_DIR}/pubmed`).filter((f) => f.startsWith("efetch_") && f.endsWith(".xml"));
   const seen = new Set<string>();
   return files
-    .flatMap((f) => normalizePubmedXml(readFixture(`pubmed/${f}`)).studies)
+    .flatMap((f) => normalisePubmedXml(readFixture(`pubmed/${f}`)).studies)
     .filter((s) => !seen.has(s.sourceId) && seen.add(s.sourceId));
 }
 

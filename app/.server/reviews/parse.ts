@@ -14,7 +14,7 @@ import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-ris";
 import Papa from "papaparse";
 import { NO_TITLE, type ImportWarning } from "~/lib/reviews";
-import { normaliseDoi } from "../search/normalize";
+import { normaliseDoi } from "~/lib/search/normalize";
 
 export { NO_TITLE, type ImportWarning };
 

@@ -27,7 +27,7 @@ import type { Vote } from "~/lib/team";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { dedupeWithMembers } from "../search/dedupe";
-import { normaliseDoi } from "../search/normalize";
+import { normaliseDoi } from "~/lib/search/normalize";
 import type { NormalisedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";

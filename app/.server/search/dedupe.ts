@@ -1,7 +1,7 @@
 /**
  * Cross-provider de-duplication of normalised search results.
  */
-import { classifyStudyType, normaliseDoi, normaliseTitleKey } from "./normalize";
+import { classifyStudyType, normaliseDoi, normaliseTitleKey } from "~/lib/search/normalize";
 import type { NormalisedStudy } from "./types";
 
 /** Title keys shorter than this ("editorial", "reply to letter") never merge records on their own. */

@@ -1,21 +1,7 @@
 import { ProviderError, type NormalisedStudy, type ProviderId, type ProviderResult } from "./types";
+import type { ProviderReport, ProviderStatus } from "../../lib/search/types";
 
-export type ProviderStatus = "ok" | "failed" | "timeout" | "unavailable";
-
-/** How one database fared in one search (reported to the client as `providers[id]`). */
-export interface ProviderReport {
-  status: ProviderStatus;
-  /** Records this provider contributed after filtering (0 unless ok). */
-  count: number;
-  /** Hits the provider reports in total for the query: PRISMA "records identified" (0 unless ok). */
-  totalCount: number;
-  /** Wall time of the provider call in milliseconds. */
-  ms: number;
-  /** True when the answer came from the search cache. */
-  cached: boolean;
-  /** Human-readable reason when status is not ok. */
-  error: string | null;
-}
+export type { ProviderReport, ProviderStatus } from "../../lib/search/types";
 
 export interface ProviderOutcome extends ProviderReport {
   provider: ProviderId;

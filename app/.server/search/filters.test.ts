@@ -9,8 +9,8 @@ import {
   type SearchFilters,
 } from "./filters";
 import { normaliseCrossrefWorks } from "./providers/crossref";
-import { normalizeEuropePmcSearch } from "./providers/europepmc";
-import { normalizePubmedXml } from "./providers/pubmed";
+import { normaliseEuropePmcSearch } from "./providers/europepmc";
+import { normalisePubmedXml } from "./providers/pubmed";
 import type { NormalisedStudy } from "./types";
 
 const TODAY = new Date("2025-03-15T10:30:00Z");
@@ -124,7 +124,7 @@ describe("STUDY_TYPE_FILTER_LABELS", () => {
 const suite = hasSharedFixtures() ? describe : describe.skip;
 
 suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () => {
-  const epmc = (name: string) => normalizeEuropePmcSearch(readJsonFixture(`europepmc/${name}`)).studies;
+  const epmc = (name: string) => normaliseEuropePmcSearch(readJsonFixture(`europepmc/${name}`)).studies;
   let covid: NormalisedStudy[];
   let cancer: NormalisedStudy[];
   let cytokine: NormalisedStudy[];
@@ -143,7 +143,7 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
       "efetch_pubmed_23121403_POST.xml",
       "efetch_pubmed_29915538_POST.xml",
       "efetch_pubmed_29963580_mathml-in-abstract.xml",
-    ].flatMap((name) => normalizePubmedXml(readFixture(`pubmed/${name}`)).studies);
+    ].flatMap((name) => normalisePubmedXml(readFixture(`pubmed/${name}`)).studies);
     crossrefNsf = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-NSF_rows20-default.json")).studies;
     crossrefEcology = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
   });

@@ -1,38 +1,17 @@
 import { z } from "zod";
 import { AppError } from "../http/errors";
 import type { NormalisedStudy, StudyType } from "./types";
+import { DATE_RANGES, JOURNAL_IMPACTS, STUDY_TYPE_FILTERS, type JournalImpact, type SearchFilters, type StudyTypeFilter } from "../../lib/search/types";
 
-/** SPEC §9 filter values. */
-export const DATE_RANGES = ["any", "last_year", "last_5_years", "last_10_years", "custom"] as const;
-export const STUDY_TYPE_FILTERS = [
-  "all",
-  "clinical_trial",
-  "meta_analysis",
-  "systematic_review",
-  "observational",
-] as const;
-export const JOURNAL_IMPACTS = ["any", "high", "medium", "low"] as const;
-
-export type DateRange = (typeof DATE_RANGES)[number];
-export type StudyTypeFilter = (typeof STUDY_TYPE_FILTERS)[number];
-export type JournalImpact = (typeof JOURNAL_IMPACTS)[number];
-
-/**
- * Search filters after validation, with the date range resolved to a concrete window so that
- * providers never read the clock. Dates are inclusive ISO calendar dates (YYYY-MM-DD).
- */
-export interface SearchFilters {
-  dateRange: DateRange;
-  dateFrom: string | null;
-  dateTo: string | null;
-  studyType: StudyTypeFilter;
-  /** high: impact > 10; medium: 5–10; low: < 5 (SPEC §9). */
-  journalImpact: JournalImpact;
-  /** fullTextOnly=free_only: only records with a free full text (open access). */
-  fullTextOnly: boolean;
-  /** hasAbstract=required: whitespace-collapsed abstract longer than 10 characters. */
-  hasAbstract: boolean;
-}
+export {
+  DATE_RANGES,
+  JOURNAL_IMPACTS,
+  STUDY_TYPE_FILTERS,
+  type DateRange,
+  type JournalImpact,
+  type SearchFilters,
+  type StudyTypeFilter,
+} from "../../lib/search/types";
 
 export const NO_FILTERS: SearchFilters = {
   dateRange: "any",

@@ -20,6 +20,7 @@ import {
   type ProviderId,
   type ProviderResult,
 } from "./types";
+import type { ProviderEvent, SearchResponse } from "../../lib/search/types";
 
 /** Deepest record each API lets a client page to (documented API limits). */
 const PAGING_CAP: Record<ProviderId, number> = {
@@ -123,30 +124,7 @@ function asProvider(name: string): ProviderId {
   );
 }
 
-/** The search results shape of SPEC §3 plus per-provider reports. */
-export interface SearchResponse {
-  studies: ApiStudy[];
-  totalCount: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-  source: ProviderId | "multi";
-  message: string;
-  serviceUnavailable: boolean;
-  providers: Partial<Record<ProviderId, ProviderReport>>;
-  /** Records merged away as duplicates across (and within) databases: PRISMA "duplicates removed". */
-  duplicatesRemoved: number;
-  /** The filters as applied (resolved date window included). */
-  filters: SearchFilters;
-}
-
-/** One database's results, emitted as soon as that database has answered and they have ids. */
-export interface ProviderEvent {
-  type: "provider";
-  provider: ProviderId;
-  report: ProviderReport;
-  studies: ApiStudy[];
-}
+export type { ProviderEvent, SearchResponse } from "../../lib/search/types";
 
 /** Connection settings for one provider, from vars (base URLs, keys, contact e-mail). */
 export function providerDeps(env: AppEnv, id: ProviderId, fetchImpl: typeof fetch): Omit<ProviderDeps, "signal"> {

@@ -1,63 +1,12 @@
 import type { SearchFilters } from "./filters";
+import type { NormalisedStudy, ProviderId } from "../../lib/search/types";
 
 /**
  * Shared shapes for the literature-search layer: one provider module per database behind
  * {@link SearchProvider}, all returning {@link NormalisedStudy} records.
  */
 
-export const PROVIDER_IDS = [
-  "pubmed",
-  "crossref",
-  "europepmc",
-  "core",
-  "semanticscholar",
-  "doaj",
-] as const;
-
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
-/** The spec's study-type classification (SPEC §3 Study.studyType). */
-export const STUDY_TYPES = [
-  "Clinical Trial",
-  "Meta-Analysis",
-  "Systematic Review",
-  "Observational Study",
-  "Research Article",
-] as const;
-
-export type StudyType = (typeof STUDY_TYPES)[number];
-
-/**
- * One record from one provider, normalised to the spec's Study fields (SPEC §3) minus the
- * fields that only exist once persisted (id, aiSummary, relevance…).
- */
-export interface NormalisedStudy {
-  source: ProviderId;
-  /** The provider's own identifier (PMID, DOI, Europe PMC id, CORE id, S2 paperId, DOAJ id). */
-  sourceId: string;
-  title: string;
-  /** Plain text: markup (JATS, HTML, MathML) stripped, whitespace collapsed; null when absent. */
-  abstract: string | null;
-  /** Display names, e.g. "Smith J" or "Jane Smith", in the provider's order. */
-  authors: string[];
-  journal: string | null;
-  /** ISO-8601 prefix: "YYYY", "YYYY-MM" or "YYYY-MM-DD"; null when unknown. */
-  publicationDate: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  /** Lower-case bare DOI ("10.1000/xyz"), no resolver prefix; null when absent. */
-  doi: string | null;
-  studyType: StudyType;
-  /** The provider's raw publication-type labels, kept for later filtering. */
-  publicationTypes: string[];
-  fullTextAvailable: boolean;
-  isOpenAccess: boolean;
-  openAccessUrl: string | null;
-  citationCount: number | null;
-  impactFactor: number | null;
-  /** A landing page for the record, when the provider gives one. */
-  url: string | null;
-}
+export { PROVIDER_IDS, STUDY_TYPES, type NormalisedStudy, type ProviderId, type StudyType } from "../../lib/search/types";
 
 export interface ProviderSearchParams {
   /** Trimmed, non-empty user query. */

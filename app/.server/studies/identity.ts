@@ -2,8 +2,8 @@
  * Deterministic study ids (issue 17): a search gives every record an id without writing a row.
  * Pure: no I/O.
  */
-import { normaliseDoi, normaliseTitleKey } from "../search/normalize";
-import type { NormalisedStudy } from "../search/types";
+import { normaliseDoi, normaliseTitleKey } from "~/lib/search/normalize";
+import type { NormalisedStudy } from "~/lib/search/types";
 
 /** Title keys shorter than this ("editorial") identify nothing on their own (as in dedupe). */
 export const MIN_TITLE_KEY_LENGTH = 20;

@@ -4,8 +4,8 @@
  * ids (studyIdFor); the row is written by the first action on the study (ensureStudy).
  */
 import type { StudyRow } from "../../../db/schema";
-import { normaliseDoi, normaliseTitleKey } from "../search/normalize";
-import type { NormalisedStudy } from "../search/types";
+import { normaliseDoi, normaliseTitleKey } from "~/lib/search/normalize";
+import type { NormalisedStudy } from "~/lib/search/types";
 import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
 import { summaryColumns, toStored, type RawRow, type StoredStudy } from "./persist";
 

@@ -1,7 +1,7 @@
 import type { StudyRow } from "../../../db/schema";
-import { normaliseTitleKey } from "../search/normalize";
+import { normaliseTitleKey } from "~/lib/search/normalize";
 import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
-import type { NormalisedStudy } from "../search/types";
+import type { NormalisedStudy } from "~/lib/search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
 

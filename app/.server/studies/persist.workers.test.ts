@@ -6,7 +6,7 @@ import {
   workerFixtureReader,
 } from "../../../tests/mocks/workers-fixtures.ts";
 import { normaliseCrossrefWorks } from "../search/providers/crossref";
-import { normalizeEuropePmcSearch } from "../search/providers/europepmc";
+import { normaliseEuropePmcSearch } from "../search/providers/europepmc";
 import { normaliseSemanticScholar } from "../search/providers/semanticscholar";
 import { normaliseCoreSearch } from "../search/providers/core";
 import { dedupeStudies } from "../search/dedupe";
@@ -35,7 +35,7 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
   });
 
   it("matches by title when a record carries no identifier, and returns the stored summary", async () => {
-    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
+    const records = normaliseEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
     const withDoi = records.find((r) => r.doi && r.title.length > 40)!;
     const [stored] = await upsertStudies(env.DB, [withDoi]);
     await saveSummary({ db: createDb(env.DB) }, { studyId: stored!.row.id, model: "test-model", content: "A summary." });
@@ -46,7 +46,7 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
   });
 
   it("returns the newest summary with its own citations", async () => {
-    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
+    const records = normaliseEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
     const record = records.find((r) => (r.abstract ?? "").length > 100 && r !== records[0])!;
     const [stored] = await upsertStudies(env.DB, [record]);
     const db = { db: createDb(env.DB) };
@@ -76,7 +76,7 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
   });
 
   it("never moves an identifier another row holds (unique indexes cannot fail)", async () => {
-    const records = normalizeEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies.filter(
+    const records = normaliseEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies.filter(
       (r) => r.doi && r.pmid,
     );
     const [a, b] = records;
@@ -91,7 +91,7 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
   });
 
   it("stores a whole provider page in one batch, one row per distinct paper", async () => {
-    const records = normalizeEuropePmcSearch(json("europepmc/search_core_Cytokine-Storm_pageSize100.json")).studies;
+    const records = normaliseEuropePmcSearch(json("europepmc/search_core_Cytokine-Storm_pageSize100.json")).studies;
     const saved = await upsertStudies(env.DB, records);
     expect(saved).toHaveLength(records.length);
     // The page holds one paper twice (with and without its DOI): the same rule as dedupeStudies.

@@ -1,48 +1,10 @@
 import { and, desc, eq, inArray, or } from "drizzle-orm";
 import { aiSummaries, studies, type StudyRow } from "../../../db/schema";
-import type { Citation } from "../ai/grounding";
+import type { Citation } from "../../lib/grounding";
 import type { Database } from "../db/client";
-import type { ProviderId } from "../search/types";
+import type { ApiStudy, ProviderId } from "../../lib/search/types";
 
-/** A study as the API returns it (SPEC §3 Study). */
-export interface ApiStudy {
-  id: number;
-  title: string;
-  abstract: string | null;
-  authors: string[];
-  journal: string | null;
-  publicationDate: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  doi: string | null;
-  source: string;
-  /** Every database this record was found in during the search that returned it. */
-  sources: ProviderId[];
-  studyType: string;
-  fullTextAvailable: boolean;
-  isOpenAccess: boolean;
-  openAccessUrl: string | null;
-  url: string | null;
-  impactFactor: number | null;
-  relevanceScore: number | null;
-  relevanceReason: string | null;
-  aiSummary: string | null;
-  /** Name of the model that wrote aiSummary (the UI always shows it). */
-  aiSummaryModel: string | null;
-  /**
-   * The abstract sentences aiSummary rests on (quotes with offsets into the abstract, anchors
-   * into aiSummary); null when there is no summary or it was stored without citations.
-   */
-  aiSummaryCitations: Citation[] | null;
-  citationCount: number | null;
-  fullTextAnalysis: string | null;
-  /**
-   * Present only on a record a search showed that has no row yet: the server's seal over it
-   * (app/.server/studies/seal.ts). The client sends the study with its seal to POST
-   * /api/studies/store before its first action on it.
-   */
-  seal?: string;
-}
+export type { ApiStudy } from "../../lib/search/types";
 
 /** The newest stored plain summary of a study. */
 export interface StoredSummary {

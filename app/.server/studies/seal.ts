@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { StudyRow } from "../../../db/schema";
 import type { Bindings } from "../env";
 import { AppError } from "../http/errors";
-import type { NormalisedStudy } from "../search/types";
+import type { NormalisedStudy } from "~/lib/search/types";
 import { recordFromRow } from "./lookup";
 import { upsertStudies } from "./persist";
 

@@ -24,7 +24,7 @@
  */
 import { detectSections, isAbstractLabel, prepareFullText } from "../fulltext/analyze";
 import type { PdfInfo, PdfTextRun } from "../fulltext/fetch";
-import { classifyStudyType, normaliseDoi } from "../search/normalize";
+import { classifyStudyType, normaliseDoi } from "~/lib/search/normalize";
 import type { StudyType } from "../search/types";
 
 /** What {@link detectMetadata} finds. Absent facts are null (lists empty). */

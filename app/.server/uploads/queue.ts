@@ -15,7 +15,7 @@ import { z } from "zod";
 import { uploadedStudies } from "../../../db/schema";
 import type { AppServices } from "../context";
 import { extractPdfDocument, FullTextError } from "../fulltext/fetch";
-import type { JobHandler } from "../jobs/types";
+import type { JobHandler } from "../job-types";
 import { detectMetadata } from "./metadata";
 
 /** Pages read at most per PDF; later pages are ignored (the row records pages read of total). */

@@ -1,7 +1,6 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import type { ReportLike } from "~/lib/report-actions";
 import { toast } from "~/lib/toast";
 
@@ -18,23 +17,15 @@ interface Assignment {
  */
 export function TransferDialog({ report, onClose }: { report: ReportLike | null; onClose: () => void }) {
   return (
-    <Dialog.Root open={report !== null} onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none">
-          <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="text-lg font-semibold text-slate-900">Transfer to Assignment</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">{report?.name}</Dialog.Description>
-          {report && <TransferForm report={report} onDone={onClose} />}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog open={report !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Transfer to Assignment</DialogTitle>
+        </DialogHeader>
+        <DialogDescription>{report?.name}</DialogDescription>
+        {report && <TransferForm report={report} onDone={onClose} />}
+      </DialogContent>
+    </Dialog>
   );
 }
 

@@ -4,7 +4,7 @@ import { summaryOfFindings } from "~/lib/meta-analysis/summary-of-findings";
 import type { OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { analysis, extracted, jobResult } from "../../../tests/meta-analysis-result";
 import { AnalysisView, ResultsView } from "./analysis-results";
-import { buildReportHtml } from "~/lib/meta-analysis/report-html";
+import { buildReportHtml } from "~/components/meta-analysis/report-html";
 
 const visible = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
 

@@ -1,8 +1,6 @@
 import { Suspense, useMemo } from "react";
 import { flushSync } from "react-dom";
-import type { ProviderReport } from "~/.server/search/fan-out";
-import type { SearchResponse } from "~/.server/search/service";
-import type { ApiStudy } from "~/.server/studies/queries";
+import type { ApiStudy, ProviderReport, SearchResponse } from "~/lib/search/types";
 import { lazyComponent } from "~/components/on-demand";
 import { StudyCard } from "~/components/study-card";
 import { formatCount, PROVIDER_LABELS } from "~/lib/format";

@@ -1,7 +1,7 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Check, Crown, Info, X } from "lucide-react";
+import { Check, Crown, Info } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 
 /** The gated features of SPEC §6 that open the upgrade prompt. */
 export type UpgradeFeature =
@@ -39,53 +39,45 @@ export interface UpgradePromptProps {
  */
 export function UpgradePrompt({ open, onOpenChange, feature, reason }: UpgradePromptProps) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="upgrade-prompt"
-          data-feature={feature}
-          className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-slate-900">
-              <span className="flex size-9 items-center justify-center rounded-lg bg-amber-100 text-amber-700">
-                <Crown className="size-5" aria-hidden />
-              </span>
-              Upgrade to Professional
-            </Dialog.Title>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="mt-3 rounded-lg bg-brand-50 px-4 py-3 text-sm font-medium text-brand-700">
-            {reason}
-          </Dialog.Description>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        data-testid="upgrade-prompt"
+        data-feature={feature}
+        className="max-h-[90vh] max-w-lg overflow-y-auto"
+      >
+        <DialogHeader>
+          <DialogTitle className="flex items-center gap-2 text-xl font-semibold text-slate-900">
+            <span className="flex size-9 items-center justify-center rounded-lg bg-amber-100 text-amber-700">
+              <Crown className="size-5" aria-hidden />
+            </span>
+            Upgrade to Professional
+          </DialogTitle>
+        </DialogHeader>
+        <DialogDescription className="mt-3 rounded-lg bg-brand-50 px-4 py-3 text-sm font-medium text-brand-700">
+          {reason}
+        </DialogDescription>
 
-          <h3 className="mt-5 text-sm font-semibold text-slate-900">Professional includes</h3>
-          <ul className="mt-2 space-y-1.5">
-            {PRO_BENEFITS.map((benefit) => (
-              <li key={benefit} className="flex items-start gap-2 text-sm text-slate-700">
-                <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden />
-                {benefit}
-              </li>
-            ))}
-          </ul>
+        <h3 className="mt-5 text-sm font-semibold text-slate-900">Professional includes</h3>
+        <ul className="mt-2 space-y-1.5">
+          {PRO_BENEFITS.map((benefit) => (
+            <li key={benefit} className="flex items-start gap-2 text-sm text-slate-700">
+              <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden />
+              {benefit}
+            </li>
+          ))}
+        </ul>
 
-          <UpgradeOptions />
+        <UpgradeOptions />
 
-          <div className="mt-5 flex justify-end">
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="sm">
-                Maybe later
-              </Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        <div className="mt-5 flex justify-end">
+          <DialogClose asChild>
+            <Button variant="ghost" size="sm">
+              Maybe later
+            </Button>
+          </DialogClose>
+        </div>
+      </DialogContent>
+    </Dialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureSuiteName, hasSharedFixtures, readFixture } from "../../../tests/fixtures";
-import { normalizeEuropePmcSearch } from "../../.server/search/providers/europepmc";
-import { normalizePubmedXml } from "../../.server/search/providers/pubmed";
+import { normaliseEuropePmcSearch } from "../../.server/search/providers/europepmc";
+import { normalisePubmedXml } from "../../.server/search/providers/pubmed";
 import {
   excludesNoEffect,
   extractDesign,
@@ -230,12 +230,12 @@ describe("extractStudyFacts", () => {
 // Real abstracts
 
 function pubmedStudy(file: string) {
-  const study = normalizePubmedXml(readFixture(`pubmed/${file}`)).studies[0]!;
+  const study = normalisePubmedXml(readFixture(`pubmed/${file}`)).studies[0]!;
   return { title: study.title, abstract: study.abstract! };
 }
 
 function europePmcStudy(file: string, sourceId: string) {
-  const study = normalizeEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find(
+  const study = normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find(
     (s) => s.sourceId === sourceId,
   );
   if (!study?.abstract) throw new Error(`fixture ${file} has no abstract for ${sourceId}`);
@@ -322,10 +322,10 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
   it("slices every item of every abstract back exactly", () => {
     const studies = [
       ...["efetch_pubmed_23121403_POST.xml", "efetch_pubmed_29915538_POST.xml", "efetch_pubmed_22351513_POST.xml", "efetch_pubmed_11748933_11700088.xml"].flatMap(
-        (f) => normalizePubmedXml(readFixture(`pubmed/${f}`)).studies,
+        (f) => normalisePubmedXml(readFixture(`pubmed/${f}`)).studies,
       ),
       ...["search_core_COVID-19_pageSize25.json", "search_core_cancer_json.json", "search_core_Metabolomics_pageSize25.json"].flatMap(
-        (f) => normalizeEuropePmcSearch(JSON.parse(readFixture(`europepmc/${f}`)) as unknown).studies,
+        (f) => normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${f}`)) as unknown).studies,
       ),
     ].filter((s) => (s.abstract ?? "").length > 100);
     expect(studies.length).toBeGreaterThan(30);

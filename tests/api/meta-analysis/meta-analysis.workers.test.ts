@@ -8,7 +8,7 @@ import { failingModel, textModel } from "../../mocks/meta-models";
 import { recordingD1 } from "../../mocks/recording-d1";
 import { createDb } from "~/.server/db/client";
 import { getLoadContext } from "~/.server/context";
-import { normalizePubmedXml } from "~/.server/search/providers/pubmed";
+import { normalisePubmedXml } from "~/.server/search/providers/pubmed";
 import { assertMetaAnalysisAvailable, createMetaAnalysisJob } from "~/.server/meta-analysis/jobs";
 import { runMetaAnalysisJob } from "~/.server/meta-analysis/queue";
 import { AppError } from "~/.server/http/errors";
@@ -434,8 +434,8 @@ describe("POST /api/meta-analysis/extract", () => {
   });
 
   it.skipIf(!hasWorkerFixtures)(hasWorkerFixtures ? "real PubMed abstracts (aspirin trial 23121403)" : MISSING_WORKER_FIXTURES, async () => {
-    const s = normalizePubmedXml(workerFixtureReader("pubmed/efetch_pubmed_23121403_POST.xml")!).studies[0]!;
-    const t = normalizePubmedXml(workerFixtureReader("pubmed/efetch_pubmed_29915538_POST.xml")!).studies[0]!;
+    const s = normalisePubmedXml(workerFixtureReader("pubmed/efetch_pubmed_23121403_POST.xml")!).studies[0]!;
+    const t = normalisePubmedXml(workerFixtureReader("pubmed/efetch_pubmed_29915538_POST.xml")!).studies[0]!;
     const res = await post("extract", { studies: [{ id: s.sourceId, title: s.title, abstract: s.abstract }, { id: t.sourceId, title: t.title, abstract: t.abstract }] });
     const body = (await res.json()) as { extracted: MetaAnalysisJobResult["extracted"] };
     const hr = body.extracted.find((r) => r.reportedMeasure === "HR")!;

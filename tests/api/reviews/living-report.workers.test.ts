@@ -11,7 +11,7 @@ import worker from "../../../workers/app";
 import { createReplayFetch } from "../../mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import { buildExport, DEFAULT_OPTIONS } from "~/lib/meta-analysis/page-logic";
-import { buildReportHtml } from "~/lib/meta-analysis/report-html";
+import { buildReportHtml } from "~/components/meta-analysis/report-html";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { jobPrismaFromReview, prismaCountsFromReview, type ApiReview, type ReviewPrisma } from "~/lib/reviews";
 import { parseEnv } from "~/.server/env";

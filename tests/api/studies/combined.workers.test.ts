@@ -10,11 +10,11 @@ import {
   workerFixtureReader,
 } from "../../mocks/workers-fixtures.ts";
 import type { CombinedResult, CombinedStreamLine } from "~/.server/ai/combined";
-import { CombinedSummarySchema } from "~/.server/ai/combined-schema";
+import { CombinedSummarySchema } from "~/lib/combined-summary";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
 import { getGuestUsage } from "~/.server/billing/metering";
 import { getLoadContext } from "~/.server/context";
-import { normalizePubmedXml } from "~/.server/search/providers/pubmed";
+import { normalisePubmedXml } from "~/.server/search/providers/pubmed";
 import { combinedCacheKey, combinedSummaryResponse } from "~/.server/studies/combined";
 
 const BASE = "https://metamind.test";
@@ -39,7 +39,7 @@ function post(body: unknown, { ndjson = false, ip = "203.0.113.7" }: { ndjson?: 
 
 function realStudies() {
   return ["efetch_pubmed_23121403_POST.xml", "efetch_pubmed_29915538_POST.xml"].map((file) => {
-    const study = normalizePubmedXml(workerFixtureReader(`pubmed/${file}`)!).studies[0]!;
+    const study = normalisePubmedXml(workerFixtureReader(`pubmed/${file}`)!).studies[0]!;
     return { id: study.sourceId, title: study.title, abstract: study.abstract, journal: study.journal };
   });
 }

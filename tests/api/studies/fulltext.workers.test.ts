@@ -12,7 +12,7 @@ import { getLoadContext } from "~/.server/context";
 import { deleteAccount, exportAccountData } from "~/.server/library/account";
 import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/analyze";
 import type { NormalisedStudy } from "~/.server/search/types";
-import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "~/.server/studies/fulltext";
+import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "~/.server/fulltext/study-analysis";
 import { upsertStudies } from "~/.server/studies/persist";
 
 const BASE = "https://metamind.test";

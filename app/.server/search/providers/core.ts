@@ -3,7 +3,7 @@
  * from open repositories, so every record counts as open access.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,

@@ -2,7 +2,7 @@
  * Crossref REST API `/works` search. Field map: fixtures/providers/API_NOTES.md §2.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,

@@ -3,7 +3,7 @@
  * open-access journals, so every record is open access.
  */
 import { NO_FILTERS, type SearchFilters } from "../filters";
-import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { buildEuropePmcQuery, europepmc, europePmcSearchUrl, normalizeEuropePmcSearch } from "./europepmc";
+import { buildEuropePmcQuery, europepmc, europePmcSearchUrl, normaliseEuropePmcSearch } from "./europepmc";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const search = (name: string) => normalizeEuropePmcSearch(readJsonFixture(`europepmc/${name}`));
+const search = (name: string) => normaliseEuropePmcSearch(readJsonFixture(`europepmc/${name}`));
 
 suite(fixtureSuiteName("Europe PMC recordings"), () => {
   it("normalises a core page (COVID-19)", () => {
@@ -93,8 +93,8 @@ suite(fixtureSuiteName("Europe PMC recordings"), () => {
   });
 
   it("rejects other bodies", () => {
-    expect(() => normalizeEuropePmcSearch({ error: "x" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "europepmc" }));
-    expect(() => normalizeEuropePmcSearch("nope")).toThrowError(ProviderError);
+    expect(() => normaliseEuropePmcSearch({ error: "x" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "europepmc" }));
+    expect(() => normaliseEuropePmcSearch("nope")).toThrowError(ProviderError);
   });
 });
 

@@ -2,7 +2,7 @@
  * Europe PMC REST `search` (resultType=core, format=json). Field map: API_NOTES.md §3.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,
@@ -108,7 +108,7 @@ function normaliseRecord(record: unknown): NormalisedStudy | null {
  * are all unreadable → ProviderError `parse` (assertUsableRecords). Strict also
  * refuses a positive hitCount without a resultList.
  */
-export function normalizeEuropePmcSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
+export function normaliseEuropePmcSearch(json: unknown, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   if (!isRecord(json) || count(json.hitCount) === null) {
     throw new ProviderError("europepmc", "parse", "expected a Europe PMC search response with hitCount");
   }
@@ -213,6 +213,6 @@ export const europepmc: SearchProvider = {
       toSkip -= size;
     }
     const json = await fetchJson("europepmc", deps, europePmcSearchUrl(deps, params, "core", pageSize, cursor));
-    return normalizeEuropePmcSearch(json, { strict: true });
+    return normaliseEuropePmcSearch(json, { strict: true });
   },
 };

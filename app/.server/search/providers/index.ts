@@ -36,6 +36,6 @@ export { core, crossref, doaj, europepmc, pubmed, semanticscholar };
 export { normaliseCoreSearch } from "./core";
 export { normaliseCrossrefWorks } from "./crossref";
 export { normaliseDoajSearch } from "./doaj";
-export { normalizeEuropePmcSearch } from "./europepmc";
-export { normalizePubmedXml, parsePubmedEsearch } from "./pubmed";
+export { normaliseEuropePmcSearch } from "./europepmc";
+export { normalisePubmedXml, parsePubmedEsearch } from "./pubmed";
 export { normaliseSemanticScholar } from "./semanticscholar";

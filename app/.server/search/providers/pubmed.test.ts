@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readFixture, recordingFetch } from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
-import { buildPubmedTerm, normalizePubmedXml, parsePubmedEsearch, pubmed, pubmedEsearchUrl } from "./pubmed";
+import { buildPubmedTerm, normalisePubmedXml, parsePubmedEsearch, pubmed, pubmedEsearchUrl } from "./pubmed";
 
 const suite = hasSharedFixtures() ? describe : describe.skip;
-const efetch = (name: string) => normalizePubmedXml(readFixture(`pubmed/${name}`));
+const efetch = (name: string) => normalisePubmedXml(readFixture(`pubmed/${name}`));
 
 suite(fixtureSuiteName("PubMed esearch recordings"), () => {
   it("reads Count and the page of ids", () => {
@@ -138,8 +138,8 @@ suite(fixtureSuiteName("PubMed efetch recordings"), () => {
   });
 
   it("rejects bodies that are not a PubmedArticleSet", () => {
-    expect(() => normalizePubmedXml(readFixture("pubmed/error_414_esummary_uri-too-large.html"))).toThrowError(ProviderError);
-    expect(() => normalizePubmedXml("garbage")).toThrowError(expect.objectContaining({ kind: "parse" }));
+    expect(() => normalisePubmedXml(readFixture("pubmed/error_414_esummary_uri-too-large.html"))).toThrowError(ProviderError);
+    expect(() => normalisePubmedXml("garbage")).toThrowError(expect.objectContaining({ kind: "parse" }));
   });
 });
 

@@ -3,7 +3,7 @@
  * Field map and quirks: fixtures/providers/API_NOTES.md §1.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, decodeEntities, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, decodeEntities, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,
@@ -191,7 +191,7 @@ function normaliseArticle(entry: unknown): NormalisedStudy | null {
  * Errors: a body without a PubmedArticleSet root (HTML page, garbage) → ProviderError `parse`. With `strict` (the search path, which asks for full records), an answer whose records
  * are all unreadable → ProviderError `parse` (assertUsableRecords).
  */
-export function normalizePubmedXml(xml: string, { strict = false }: { strict?: boolean } = {}): ProviderResult {
+export function normalisePubmedXml(xml: string, { strict = false }: { strict?: boolean } = {}): ProviderResult {
   const doc = parseXml(xml);
   const set = doc.PubmedArticleSet;
   if (set === undefined || (set !== "" && !isRecord(set))) {
@@ -281,7 +281,7 @@ export const pubmed: SearchProvider = {
       body: form.toString(),
     });
     const order = new Map(ids.map((id, index) => [id, index]));
-    const fetched = normalizePubmedXml(xml, { strict: true }).studies;
+    const fetched = normalisePubmedXml(xml, { strict: true }).studies;
     if (fetched.length === 0) {
       throw new ProviderError("pubmed", "parse", `efetch returned none of the ${ids.length} requested records`);
     }

@@ -2,7 +2,7 @@
  * Semantic Scholar Graph API `/paper/search` (relevance search). Field map: API_NOTES.md §5.
  */
 import { NO_FILTERS, type SearchFilters, type StudyTypeFilter } from "../filters";
-import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "../normalize";
+import { classifyStudyType, normaliseDoi, stripMarkup, toIsoDate } from "~/lib/search/normalize";
 import {
   ProviderError,
   type NormalisedStudy,

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from "react";
 import { buildExport, downloadText, exportFileName, exportJsonText, reportFileName } from "~/lib/meta-analysis/page-logic";
-import { buildReportHtml } from "~/lib/meta-analysis/report-html";
+import { buildReportHtml } from "~/components/meta-analysis/report-html";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
 import type { DoneRun } from "./types";

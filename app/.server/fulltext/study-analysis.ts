@@ -16,12 +16,12 @@ import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/
 import { reserveAiUse, type MeteredAction } from "../billing/metering";
 import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
-import { createOfflineFullTextModel, streamFullTextAnalysis } from "../fulltext/analyze";
-import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "../fulltext/fetch";
+import { createOfflineFullTextModel, streamFullTextAnalysis } from "./analyze";
+import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "./fetch";
 import { AppError, parseInput } from "../http/errors";
 import { lookupStudy } from "../openaccess/service";
-import { getStudyForAction } from "./ensure";
-import { FULLTEXT_FEATURE, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "./queries";
+import { getStudyForAction } from "../studies/ensure";
+import { FULLTEXT_FEATURE, PUBLIC_OWNER, saveSummary, visibleTo, type ApiStudy } from "../studies/queries";
 
 /** The metered action (SPEC §6: full_text_analysis / fullTextAnalysis, Professional only). */
 export const FULLTEXT_ACTION: MeteredAction = {

@@ -16,12 +16,12 @@ import type { AppServices } from "../context";
 import { getRiskOfBias } from "../risk-of-bias/assessments";
 import { robDualAudit } from "../risk-of-bias/dual";
 import { listGradeSettings } from "../risk-of-bias/grade-settings";
-import { getCharacteristics } from "./characteristics";
-import { dualExtractionAudit, type DualExtractionAuditRow } from "./dual-extraction";
-import { reviewPrisma } from "./prisma";
-import { reviewPrismaChecklist } from "./prisma-checklist";
-import { getReview, listMerges, toApiRecord, type ReviewsApp } from "./service";
-import { reviewAgreement } from "./votes";
+import { getCharacteristics } from "../reviews/characteristics";
+import { dualExtractionAudit, type DualExtractionAuditRow } from "../reviews/dual-extraction";
+import { reviewPrisma } from "../reviews/prisma";
+import { reviewPrismaChecklist } from "../reviews/prisma-checklist";
+import { getReview, listMerges, toApiRecord, type ReviewsApp } from "../reviews/service";
+import { reviewAgreement } from "../reviews/votes";
 
 export const ExportQuerySchema = z.object({
   format: z.enum(["csv", "ris", "json", "svg", "checklist", "extraction"], { error: "format must be csv, ris, json, svg, checklist or extraction" }),

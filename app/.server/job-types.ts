@@ -1,4 +1,4 @@
-import type { AppServices } from "../context";
+import type { AppServices } from "./context";
 
 /** Delivery facts a job handler may use to decide whether a failure is final. */
 export interface JobAttempt {

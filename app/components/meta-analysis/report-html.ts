@@ -1,6 +1,6 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { ReportDocument, type ReportDocumentProps } from "~/components/meta-analysis/report-document";
+import { ReportDocument, type ReportDocumentProps } from "./report-document";
 
 /**
  * The meta-analysis report as one self-contained HTML document (client-safe): inline CSS, the

@@ -2,8 +2,8 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import type { ReviewRecordRow } from "../../../db/schema";
 import { criteriaTerms, highlightParts } from "~/lib/reviews";
-import { prismaSvg, recordsToCsv, recordsToRis } from "./export";
-import { parseRis } from "./parse";
+import { prismaSvg, recordsToCsv, recordsToRis } from "./review";
+import { parseRis } from "../reviews/parse";
 
 const row = (over: Partial<ReviewRecordRow>): ReviewRecordRow => ({
   id: 1,
@@ -105,7 +105,7 @@ describe("criteria highlighting", () => {
 
 describe("second-screener quotes", () => {
   it("keeps only quotes found verbatim (case and spacing aside) in the named text", async () => {
-    const { groundedReasons } = await import("./suggestion");
+    const { groundedReasons } = await import("../reviews/suggestion");
     const kept = groundedReasons(
       [
         { quote: "randomised to aerobic   exercise", from: "abstract" },
