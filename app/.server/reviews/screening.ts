@@ -137,6 +137,7 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
   }
   const started = performance.now();
   const result = await withPauses(
+    () => !memberId && awaited.has(review.id),
     rankScreeningSteps(
       cached.corpus,
       labels,
@@ -203,14 +204,18 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
  * (a zero-delay timer): a retraining shares that thread with the reviewer's requests — and, under
  * `wrangler dev`, with the local D1 and the proxy that delivers the answers — so one step of a few
  * ms, not the whole model (tens of ms at 20,000 records), is the most a request waits behind it.
+ * No pauses while `urgent()` (a `next` is waiting for this very run, e.g. the first after an import).
  */
-async function withPauses(steps: Generator<void, RankResult>): Promise<RankResult> {
+async function withPauses(urgent: () => boolean, steps: Generator<void, RankResult>): Promise<RankResult> {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!urgent()) await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
+
+/** Reviews whose running ranking a `next` in this isolate is waiting for (count of waiters): it runs without pauses. */
+const awaited = new Map<string, number>();
 
 interface StoredRanking {
   version: number;
@@ -358,7 +363,15 @@ async function nextOf(
     // retraining this isolate is running (an import's, a decision's), else rank now.
     const inFlight = running.get(review.id);
     if (inFlight) {
-      await inFlight.done;
+      // A request waits for this run: it goes on without pauses (nothing else to make room for).
+      awaited.set(review.id, (awaited.get(review.id) ?? 0) + 1);
+      try {
+        await inFlight.done;
+      } finally {
+        const left = awaited.get(review.id)! - 1;
+        if (left > 0) awaited.set(review.id, left);
+        else awaited.delete(review.id);
+      }
       return nextOf(app, review, userId, true);
     }
     await rerankReview(app, review);
