@@ -87,6 +87,15 @@ describe("screening corpus from stored term counts", () => {
     expect([...rebuilt.corpus.vals]).toEqual([...expected.vals]);
     expect((await loadCorpus(app(), review, texts.map((r) => r.id))).source).toBe("stored");
 
+    // The imports' background ranking (it pauses between its steps) ends before the review is deleted.
+    await until(async () => {
+      const state = await env.DB.prepare(
+        "SELECT (SELECT count(*) FROM review_ranking_leases WHERE review_id = ?1) AS leases, (SELECT version FROM review_rankings WHERE review_id = ?1) AS ranked, (SELECT version FROM reviews WHERE id = ?1) AS current",
+      )
+        .bind(reviewId)
+        .first<{ leases: number; ranked: number | null; current: number }>();
+      return state!.leases === 0 && state!.ranked === state!.current ? true : null;
+    }, "the imports' ranking to end");
     expect((await call("DELETE", `/api/reviews/${reviewId}`, { cookie })).status).toBe(200);
     expect((await env.BUCKET.list({ prefix })).objects).toHaveLength(0);
   });
@@ -104,6 +113,11 @@ describe("screening corpus from stored term counts", () => {
     const next = (await (await call("GET", `/api/reviews/${reviewId}/screening/next`, { cookie })).json()) as { record: { title: string }; progress: { total: number } };
     expect(next.progress.total).toBe(40);
     expect(next.record.title).toMatch(/aerobic exercise/i);
+    // The background run (which pauses between its steps) ends before the test's storage is reset.
+    await until(async () => {
+      const lease = await env.DB.prepare("SELECT count(*) AS n FROM review_ranking_leases WHERE review_id = ?").bind(reviewId).first<{ n: number }>();
+      return lease!.n === 0 ? true : null;
+    }, "the import's retraining to end");
   });
 });
 

@@ -19,7 +19,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow, type ScreeningDecision } from "../../../db/schema";
-import { rankScreening, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
+import { rankScreeningSteps, type RankResult, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { activityInsert, activityStatement } from "./activity";
 import { AppError } from "../http/errors";
@@ -85,9 +85,11 @@ function priorOf(review: ReviewRow) {
  * screened but train nothing; only include/exclude are labels. With `memberId` (dual screening)
  * the order is that reviewer's own: trained on the final decisions and on the reviewer's own
  * votes (never on another reviewer's pending vote), stored in review_member_rankings.
- * @returns the stored ranking plus the time spent in the model (ms).
+ * @returns the stored ranking, the wall time of the model's steps (pauses included, ms) and the
+ * review's version when the ranking was written (`versionNow`: newer than `version` when decisions
+ * came in during the run).
  */
-export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number }> {
+export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number; versionNow: number }> {
   // One batch (one transaction): the version tags exactly the decisions read with it. Only the
   // decided records are read (from the covering index, not the wide rows), and the set of unique
   // records as a fingerprint (count, last id, two sums of ids): the undecided ones are not
@@ -134,12 +136,15 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
     if (r.taDecision === "include" || r.taDecision === "exclude") labels.set(String(r.id), r.taDecision);
   }
   const started = performance.now();
-  const result = rankScreening(
-    cached.corpus,
-    labels,
-    priorOf(review),
-    decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)),
-    { limit: RANKING_HEAD + screened.size - labels.size },
+  const result = await withPauses(
+    () => !memberId && awaited.has(review.id),
+    rankScreeningSteps(
+      cached.corpus,
+      labels,
+      priorOf(review),
+      decided.filter((r) => r.taDecision !== "maybe").map((r) => String(r.id)),
+      { limit: RANKING_HEAD + screened.size - labels.size },
+    ),
   );
   const modelMs = performance.now() - started;
   const ranked: [number, number, string[]][] = [];
@@ -155,35 +160,62 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
     estimatedRelevantRemaining: result.estimatedRelevantRemaining,
     stopping: result.stopping,
   };
+  // The review's version, read in the write's batch, tells a catching-up retraining whether
+  // decisions came in meanwhile without another round trip.
+  const versionNow = app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id));
   if (memberId) {
     const { stopping: _stopping, ...memberRanking } = stored;
-    await app.db
-      .insert(reviewMemberRankings)
-      .values({ reviewId: review.id, userId: memberId, ...memberRanking })
-      .onConflictDoUpdate({
-        target: [reviewMemberRankings.reviewId, reviewMemberRankings.userId],
-        set: { version: stored.version, mode: stored.mode, ranked: stored.ranked, estimatedRelevantRemaining: stored.estimatedRelevantRemaining, computedAt: Date.now() },
-        setWhere: sql`${reviewMemberRankings.version} <= ${stored.version}`,
-      });
-    return { ...stored, modelMs };
+    const [, now] = await app.db.batch([
+      app.db
+        .insert(reviewMemberRankings)
+        .values({ reviewId: review.id, userId: memberId, ...memberRanking })
+        .onConflictDoUpdate({
+          target: [reviewMemberRankings.reviewId, reviewMemberRankings.userId],
+          set: { version: stored.version, mode: stored.mode, ranked: stored.ranked, estimatedRelevantRemaining: stored.estimatedRelevantRemaining, computedAt: Date.now() },
+          setWhere: sql`${reviewMemberRankings.version} <= ${stored.version}`,
+        }),
+      versionNow,
+    ]);
+    return { ...stored, modelMs, versionNow: now[0]?.version ?? version };
   }
-  await app.db
-    .insert(reviewRankings)
-    .values({ reviewId: review.id, userId: review.userId, ...stored })
-    .onConflictDoUpdate({
-      target: reviewRankings.reviewId,
-      set: {
-        version: stored.version,
-        mode: stored.mode,
-        ranked: stored.ranked,
-        estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
-        stopping: stored.stopping,
-        computedAt: Date.now(),
-      },
-      setWhere: sql`${reviewRankings.version} <= ${stored.version}`,
-    });
-  return { ...stored, modelMs };
+  const [, now] = await app.db.batch([
+    app.db
+      .insert(reviewRankings)
+      .values({ reviewId: review.id, userId: review.userId, ...stored })
+      .onConflictDoUpdate({
+        target: reviewRankings.reviewId,
+        set: {
+          version: stored.version,
+          mode: stored.mode,
+          ranked: stored.ranked,
+          estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
+          stopping: stored.stopping,
+          computedAt: Date.now(),
+        },
+        setWhere: sql`${reviewRankings.version} <= ${stored.version}`,
+      }),
+    versionNow,
+  ]);
+  return { ...stored, modelMs, versionNow: now[0]?.version ?? version };
 }
+
+/**
+ * Runs the ranking's steps (rankScreeningSteps), giving the isolate's thread back between them
+ * (a zero-delay timer): a retraining shares that thread with the reviewer's requests — and, under
+ * `wrangler dev`, with the local D1 and the proxy that delivers the answers — so one step of a few
+ * ms, not the whole model (tens of ms at 20,000 records), is the most a request waits behind it.
+ * No pauses while `urgent()` (a `next` is waiting for this very run, e.g. the first after an import).
+ */
+async function withPauses(urgent: () => boolean, steps: Generator<void, RankResult>): Promise<RankResult> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (!urgent()) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** Reviews whose running ranking a `next` in this isolate is waiting for (count of waiters): it runs without pauses. */
+const awaited = new Map<string, number>();
 
 interface StoredRanking {
   version: number;
@@ -331,7 +363,15 @@ async function nextOf(
     // retraining this isolate is running (an import's, a decision's), else rank now.
     const inFlight = running.get(review.id);
     if (inFlight) {
-      await inFlight.done;
+      // A request waits for this run: it goes on without pauses (nothing else to make room for).
+      awaited.set(review.id, (awaited.get(review.id) ?? 0) + 1);
+      try {
+        await inFlight.done;
+      } finally {
+        const left = awaited.get(review.id)! - 1;
+        if (left > 0) awaited.set(review.id, left);
+        else awaited.delete(review.id);
+      }
       return nextOf(app, review, userId, true);
     }
     await rerankReview(app, review);
@@ -488,9 +528,8 @@ function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: 
   }
   const catchUp = async () => {
     for (let i = 0; i < CATCH_UP_RUNS; i++) {
-      const { version } = await rerankReview(app, review, memberId);
-      const now = await app.bindings.DB.prepare("SELECT version FROM reviews WHERE id = ?1").bind(review.id).first<{ version: number }>();
-      if (!now || now.version <= version) return;
+      const { version, versionNow } = await rerankReview(app, review, memberId);
+      if (versionNow <= version) return;
     }
   };
   const entry = { again: false, done: Promise.resolve() };

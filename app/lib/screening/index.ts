@@ -50,6 +50,8 @@ export {
 export {
   DEFAULT_MODEL,
   rankScreening,
+  rankScreeningSteps,
+  SCORE_CHUNK,
   type RankOptions,
   type ScreeningModel,
   type RankResult,

@@ -148,6 +148,26 @@ function scoreRows(corpus: ScreeningCorpus, rows: readonly number[], weights: We
   }
 }
 
+/**
+ * scoreRows under two weight vectors in one pass over the rows: the same sums in the same order as
+ * two calls, with each (strided, so cache-missing) row read once instead of twice.
+ */
+function scoreRowsTwice(corpus: ScreeningCorpus, rows: readonly number[], wa: WeightVector, wb: WeightVector, outA: Float64Array, outB: Float64Array): void {
+  const { rowPtr, cols, vals } = corpus;
+  for (const i of rows) {
+    let sa = 0;
+    let sb = 0;
+    for (let p = rowPtr[i], end = rowPtr[i + 1]; p < end; p++) {
+      const c = cols[p];
+      const v = vals[p];
+      sa += wa[c] * v;
+      sb += wb[c] * v;
+    }
+    outA[i] = sa;
+    outB[i] = sb;
+  }
+}
+
 /** Rows used to estimate a score spread: at most SPREAD_SAMPLE, evenly strided (bounded cost). */
 const SPREAD_SAMPLE = 2000;
 
@@ -172,14 +192,15 @@ function spread(scores: Float64Array, rows: readonly number[]): number {
  * Model after ≥ 1 include and ≥ 1 exclude, as one weight vector (scores = weights · row; a
  * constant intercept does not change a ranking). "ensemble": each model's weights divided by the
  * standard deviation of its scores over the unlabelled rows (≤ 2,000 of them, strided), then added — a z-score average, which
- * stays linear, so the explanation terms still come from one weight vector.
+ * stays linear, so the explanation terms still come from one weight vector. Pauses (`yield`) after
+ * each training (see rankScreeningSteps).
  */
-function activeModel(
+function* activeModel(
   corpus: ScreeningCorpus,
   set: TrainingSet,
   model: ScreeningModel,
   unlabelled: readonly number[],
-): { weights: WeightVector; neutral: number } {
+): Generator<void, { weights: WeightVector; neutral: number }> {
   const nb = () => trainNaiveBayes(corpus, { ...set, sampleWeights: balancedWeights(set.labels) }, NB_ALPHA);
   const svm = () => trainLinearSvm(corpus, { ...set, sampleWeights: ratioBalancedWeights(set.labels, SVM_BALANCE_RATIO) }, { C: SVM_C });
   if (model === "nb") {
@@ -188,28 +209,60 @@ function activeModel(
   }
   if (model === "svm") return { weights: svm().weights, neutral: 0 };
   const a = nb();
+  yield;
   const b = svm();
+  yield;
   const sample = spreadSample(unlabelled);
-  const scores = new Float64Array(corpus.ids.length);
-  scoreRows(corpus, sample, a.weights, scores);
-  const sa = spread(scores, sample);
-  scoreRows(corpus, sample, b.weights, scores);
-  const sb = spread(scores, sample);
+  const scoresA = new Float64Array(corpus.ids.length);
+  const scoresB = new Float64Array(corpus.ids.length);
+  scoreRowsTwice(corpus, sample, a.weights, b.weights, scoresA, scoresB);
+  const sa = spread(scoresA, sample);
+  const sb = spread(scoresB, sample);
   const weights = new Float64Array(a.weights.length);
   for (let j = 0; j < weights.length; j++) weights[j] = a.weights[j] / sa + b.weights[j] / sb;
   return { weights, neutral: a.neutral / sa };
 }
 
 /**
+ * The `k`-th smallest value of `a` (0-based; `a` is reordered): Hoare's selection (FIND, C. A. R.
+ * Hoare 1961, CACM 4:321; the partition as in N. Wirth, Algorithms + Data Structures = Programs,
+ * 1976), O(n) on average; values equal to the pivot go to both sides, so ties cost nothing extra.
+ */
+export function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
+/**
  * The best `k` of `rows` by score (higher first, ties by row), in order: the k-th largest score is
- * found by a native sort of a copy of the scores, then only the rows at or above it are sorted.
+ * selected (kthSmallest, linear time) from a copy of the scores, then only the rows at or above it
+ * are sorted.
  */
 function bestOf(rows: number[], scores: Float64Array, k: number, better: (a: number, b: number) => number): number[] {
   if (k <= 0) return [];
   const values = new Float64Array(rows.length);
   rows.forEach((row, i) => (values[i] = scores[row]));
-  values.sort();
-  const threshold = values[values.length - k];
+  const threshold = kthSmallest(values, values.length - k);
   return rows
     .filter((row) => scores[row] >= threshold)
     .sort(better)
@@ -253,6 +306,31 @@ export function rankScreening(
   order?: readonly string[],
   options: RankOptions = {},
 ): RankResult {
+  const steps = rankScreeningSteps(corpus, labels, prior, order, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Rows scored between two pauses of rankScreeningSteps (well under a millisecond of CPU each). */
+export const SCORE_CHUNK = 2000;
+
+/**
+ * rankScreening in steps, for a caller that shares its thread (a Worker's retraining runs beside
+ * the requests of its isolate): the same computation and result, with a pause (`yield`) after each
+ * model's training, after the ensemble's standardisation, after every SCORE_CHUNK rows scored and
+ * after the selection of the best records, so no step holds the thread for more than a few
+ * milliseconds at 20,000 records. Drive it to the end (`next()` until done); its value is the
+ * RankResult. rankScreening is this generator run without pauses.
+ */
+export function* rankScreeningSteps(
+  corpus: ScreeningCorpus,
+  labels: ReadonlyMap<string, ScreeningLabel>,
+  prior?: ScreeningPrior,
+  order?: readonly string[],
+  options: RankOptions = {},
+): Generator<void, RankResult> {
   const rowOf = rowsOf(corpus);
   const includes: number[] = [];
   const excludes: number[] = [];
@@ -274,16 +352,21 @@ export function rankScreening(
     const y = new Uint8Array(rows.length);
     y.fill(1, 0, includes.length);
     const set = { rows, labels: y, sampleWeights: new Float64Array(rows.length).fill(1) };
-    ({ weights, neutral } = activeModel(corpus, set, options.model ?? DEFAULT_MODEL, unlabelled));
+    ({ weights, neutral } = yield* activeModel(corpus, set, options.model ?? DEFAULT_MODEL, unlabelled));
   } else {
     weights = priorWeights(corpus, includes, excludes, prior);
   }
+  yield;
 
   const scores = new Float64Array(corpus.ids.length);
-  scoreRows(corpus, unlabelled, weights, scores);
+  for (let from = 0; from < unlabelled.length; from += SCORE_CHUNK) {
+    scoreRows(corpus, unlabelled.slice(from, from + SCORE_CHUNK), weights, scores);
+    yield;
+  }
   const better = (a: number, b: number) => scores[b] - scores[a] || a - b;
   const limit = options.limit ?? Infinity;
   const sorted = limit >= unlabelled.length ? unlabelled.sort(better) : bestOf(unlabelled, scores, limit, better);
+  yield;
   const ranked = sorted.map((i) => rankedRecord(corpus, i, scores[i], weights, neutral));
 
   const sequence = decisionSequence(labels, rowOf, order);
