@@ -5,9 +5,16 @@ import tseslint from "typescript-eslint";
 import noServerInRouteUi from "./eslint/no-server-in-route-ui.js";
 
 /** Import paths into server-only code (`~/.server/…`, `../.server/…`, `foo.server.ts`). */
-const SERVER_ONLY = { regex: "(^|/)[^/]*\\.server(/|$)", message: "Client code never imports from .server, not even types: a type both sides need lives in app/lib (STYLE.md)." };
+const SERVER_ONLY = {
+  regex: "(^|/)[^/]*\\.server(/|$)",
+  message:
+    "Client code never imports from .server, not even types: a type both sides need lives in app/lib (STYLE.md).",
+};
 /** Import paths into the product components. */
-const COMPONENTS = { regex: "^(~|\\.{1,2}(/\\.\\.)*)/components(/|$)", message: "app/lib is below the UI: it never imports components (rendering lives in app/components or app/.server)." };
+const COMPONENTS = {
+  regex: "^(~|\\.{1,2}(/\\.\\.)*)/components(/|$)",
+  message: "app/lib is below the UI: it never imports components (rendering lives in app/components or app/.server).",
+};
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 
 export default tseslint.config(

@@ -50,7 +50,8 @@ function parseArgs(argv) {
     args.reports ??= join(dev, "reports");
     return args;
   }
-  if (args.split || args.folds) throw new Error("--split and --folds run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
+  if (args.split || args.folds)
+    throw new Error("--split and --folds run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
   args.reports ??= dirname(resolve(args.questions));
   return args;
 }
@@ -61,11 +62,20 @@ const SPLIT_FILE = join(root, "bench/arm-extraction-split.json");
 function sharedParts(dir) {
   const split = JSON.parse(readFileSync(SPLIT_FILE, "utf8"));
   const locked = new Set(split.locked);
-  const read = (file) => readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const read = (file) =>
+    readFileSync(join(dir, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
   const all = [...read("dev.jsonl"), ...read("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
   const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
   const open = all.filter((q) => !locked.has(q.pmcid));
-  return { split, open, openTrain: open.filter((q) => !devIds.has(q.pmcid)), locked: all.filter((q) => locked.has(q.pmcid)) };
+  return {
+    split,
+    open,
+    openTrain: open.filter((q) => !devIds.has(q.pmcid)),
+    locked: all.filter((q) => locked.has(q.pmcid)),
+  };
 }
 
 const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
@@ -97,7 +107,10 @@ function openFolds(open) {
   }
   const folds = Array.from({ length: spec.folds }, () => new Set());
   ids.forEach((id, i) => folds[i % spec.folds].add(id));
-  return folds.map((set, k) => ({ name: `fold ${String.fromCharCode(65 + k)}`, questions: open.filter((q) => set.has(q.pmcid)) }));
+  return folds.map((set, k) => ({
+    name: `fold ${String.fromCharCode(65 + k)}`,
+    questions: open.filter((q) => set.has(q.pmcid)),
+  }));
 }
 
 /** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */
@@ -107,7 +120,9 @@ function printErrors(scored) {
       for (const field of ["events", "groupSize", "mean", "sd"]) {
         const got = result[arm][field];
         if (got === null || got === undefined || same(reference[arm][field], got)) continue;
-        console.log(`${q.id} ${q.pmcid} [${q.outcome} | ${q.intervention} vs ${q.comparator}] ${arm}.${field} got ${got} ref ${reference[arm][field]} conf ${(result.confidence?.[arm]?.[field] ?? 0).toFixed(2)}\n    ${result.reason?.[arm]?.[field] ?? ""}`);
+        console.log(
+          `${q.id} ${q.pmcid} [${q.outcome} | ${q.intervention} vs ${q.comparator}] ${arm}.${field} got ${got} ref ${reference[arm][field]} conf ${(result.confidence?.[arm]?.[field] ?? 0).toFixed(2)}\n    ${result.reason?.[arm]?.[field] ?? ""}`,
+        );
       }
     }
   }
@@ -130,7 +145,10 @@ async function loadCore() {
   return core;
 }
 
-const same = (a, b) => (a === null || a === undefined ? b === null || b === undefined : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005);
+const same = (a, b) =>
+  a === null || a === undefined
+    ? b === null || b === undefined
+    : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005;
 const FIELDS = { binary: ["events", "groupSize"], continuous: ["mean", "sd", "groupSize"] };
 
 function logOr(arm1, arm2) {
@@ -192,7 +210,9 @@ function score(pairs) {
       partialMatch: rows.length ? partial / rows.length : null,
       valuePrecision: given ? right / given : null,
       valuesGiven: given,
-      [type === "binary" ? "maeLogOddsRatio" : "maeSmd"]: errors.length ? errors.reduce((s, e) => s + e, 0) / errors.length : null,
+      [type === "binary" ? "maeLogOddsRatio" : "maeSmd"]: errors.length
+        ? errors.reduce((s, e) => s + e, 0) / errors.length
+        : null,
       effectsCompared: errors.length,
     };
   }
@@ -243,7 +263,11 @@ function runQuestions(core, questions, reportsDir, options = {}) {
         report = core.parseReport(text, format);
         parsed.set(key, report);
       }
-      answer = core.extractArms(report, { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome }, options);
+      answer = core.extractArms(
+        report,
+        { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
+        options,
+      );
     } catch (error) {
       console.error(`question ${q.id}: ${error instanceof Error ? error.message : error}`);
       answer = { outcomeType: "unknown", intervention: core.emptyArm(), comparator: core.emptyArm() };
@@ -251,7 +275,12 @@ function runQuestions(core, questions, reportsDir, options = {}) {
     elapsed += performance.now() - started;
     const used = process.cpuUsage(cpuStarted);
     cpu += (used.user + used.system) / 1000;
-    const result = { id: q.id, outcomeType: answer.outcomeType, intervention: answer.intervention, comparator: answer.comparator };
+    const result = {
+      id: q.id,
+      outcomeType: answer.outcomeType,
+      intervention: answer.intervention,
+      comparator: answer.comparator,
+    };
     if (answer.confidence) result.confidence = answer.confidence;
     if (answer.reason) result.reason = answer.reason;
     results.push(result);
@@ -270,7 +299,9 @@ const pct = (v) => (v === null || v === undefined ? "n/a" : v.toFixed(3));
 function printVerbose(scored) {
   for (const { reference, result, q } of scored) {
     const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
-    console.log(`${q.id} ${q.pmcid ?? ""} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}  [${q.outcome} | ${q.intervention} vs ${q.comparator}]`);
+    console.log(
+      `${q.id} ${q.pmcid ?? ""} ${reference.outcomeType}: ref ${f(reference.intervention)} | ${f(reference.comparator)}  got ${result.outcomeType} ${f(result.intervention)} | ${f(result.comparator)}  [${q.outcome} | ${q.intervention} vs ${q.comparator}]`,
+    );
   }
 }
 
@@ -298,20 +329,29 @@ function printCalibration(scored) {
         values.push({ conf, ok });
         add(bins, Math.min(9, Math.floor(conf * 10)) / 10, ok);
         const reason = result.reason?.[arm]?.[field] ?? "";
-        const missing = /missing: ([^\]]*)\]/.exec(reason)?.[1].split("; ").map((m) => m.replace(/\s*\(.*$|\s+—.*$/, "")).join(" + ") ?? "none";
+        const missing =
+          /missing: ([^\]]*)\]/
+            .exec(reason)?.[1]
+            .split("; ")
+            .map((m) => m.replace(/\s*\(.*$|\s+—.*$/, ""))
+            .join(" + ") ?? "none";
         const cls = `${field === "groupSize" ? "n" : "value"} ${reason.startsWith("derived") ? "derived" : reason.startsWith("read at the sentence") ? "prose" : reason.startsWith("read at") ? "table" : "other"} — missing: ${missing}`;
         add(classes, cls, ok);
       }
     }
   }
   console.log("calibration (no abstention): confidence bin → precision (values)");
-  for (const [k, e] of [...bins.entries()].sort((a, b) => a[0] - b[0])) console.log(`  ${k.toFixed(1)}–${(k + 0.1).toFixed(1)}  ${(e.right / e.n).toFixed(3)}  (${e.n})`);
+  for (const [k, e] of [...bins.entries()].sort((a, b) => a[0] - b[0]))
+    console.log(`  ${k.toFixed(1)}–${(k + 0.1).toFixed(1)}  ${(e.right / e.n).toFixed(3)}  (${e.n})`);
   console.log("by evidence class:");
-  for (const [k, e] of [...classes.entries()].sort((a, b) => b[1].n - a[1].n)) console.log(`  ${(e.right / e.n).toFixed(3)} (${e.n})  ${k}`);
+  for (const [k, e] of [...classes.entries()].sort((a, b) => b[1].n - a[1].n))
+    console.log(`  ${(e.right / e.n).toFixed(3)} (${e.n})  ${k}`);
   console.log("threshold → precision, values given:");
   for (const t of [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
     const kept = values.filter((v) => v.conf >= t);
-    console.log(`  ${t.toFixed(2)}  ${(kept.filter((v) => v.ok).length / Math.max(1, kept.length)).toFixed(3)}  ${kept.length}`);
+    console.log(
+      `  ${t.toFixed(2)}  ${(kept.filter((v) => v.ok).length / Math.max(1, kept.length)).toFixed(3)}  ${kept.length}`,
+    );
   }
 }
 
@@ -321,9 +361,15 @@ function printOne(output, questions) {
   );
   if (!output.scores) return;
   const s = output.scores;
-  console.log(`  binary     exact ${pct(s.binary.exactMatch)} (target ≥ 0.66; GPT-4 0.655, answering nothing 0.035)  partial ${pct(s.binary.partialMatch)}  precision ${pct(s.binary.valuePrecision)}  MAE log OR ${pct(s.binary.maeLogOddsRatio)} (${s.binary.effectsCompared})  n=${s.binary.questions}`);
-  console.log(`  continuous exact ${pct(s.continuous.exactMatch)} (target ≥ 0.53; GPT-4 0.487, answering nothing 0.041)  partial ${pct(s.continuous.partialMatch)}  precision ${pct(s.continuous.valuePrecision)}  MAE SMD ${pct(s.continuous.maeSmd)} (${s.continuous.effectsCompared})  n=${s.continuous.questions}`);
-  console.log(`  value precision overall ${pct(s.overall.valuePrecision)} (target ≥ 0.95; GPT-4 0.79) over ${s.overall.valuesGiven} values`);
+  console.log(
+    `  binary     exact ${pct(s.binary.exactMatch)} (target ≥ 0.66; GPT-4 0.655, answering nothing 0.035)  partial ${pct(s.binary.partialMatch)}  precision ${pct(s.binary.valuePrecision)}  MAE log OR ${pct(s.binary.maeLogOddsRatio)} (${s.binary.effectsCompared})  n=${s.binary.questions}`,
+  );
+  console.log(
+    `  continuous exact ${pct(s.continuous.exactMatch)} (target ≥ 0.53; GPT-4 0.487, answering nothing 0.041)  partial ${pct(s.continuous.partialMatch)}  precision ${pct(s.continuous.valuePrecision)}  MAE SMD ${pct(s.continuous.maeSmd)} (${s.continuous.effectsCompared})  n=${s.continuous.questions}`,
+  );
+  console.log(
+    `  value precision overall ${pct(s.overall.valuePrecision)} (target ≥ 0.95; GPT-4 0.79) over ${s.overall.valuesGiven} values`,
+  );
 }
 
 /** Figures of two parts side by side, one row per figure. */
@@ -334,14 +380,18 @@ function printSideBySide(parts) {
     ["binary exact match (target ≥ 0.66)", (o) => pct(o.scores.binary.exactMatch)],
     ["continuous exact match (target ≥ 0.53)", (o) => pct(o.scores.continuous.exactMatch)],
     ["value precision (target ≥ 0.95)", (o) => pct(o.scores.overall.valuePrecision)],
-    ["  binary / continuous", (o) => `${pct(o.scores.binary.valuePrecision)} / ${pct(o.scores.continuous.valuePrecision)}`],
+    [
+      "  binary / continuous",
+      (o) => `${pct(o.scores.binary.valuePrecision)} / ${pct(o.scores.continuous.valuePrecision)}`,
+    ],
     ["numbers given", (o) => String(o.scores.overall.valuesGiven)],
     ["numbers given per question", (o) => (o.scores.overall.valuesGiven / o.scores.overall.questions).toFixed(2)],
     ["ms/question wall (CPU)", (o) => `${o.msPerQuestion.toFixed(2)} (${o.cpuMsPerQuestion.toFixed(2)})`],
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`${"".padEnd(width)}  ${names.map((n) => n.padStart(14)).join("  ")}`);
-  for (const [label, f] of rows) console.log(`${label.padEnd(width)}  ${names.map((n) => f(parts[n].output).padStart(14)).join("  ")}`);
+  for (const [label, f] of rows)
+    console.log(`${label.padEnd(width)}  ${names.map((n) => f(parts[n].output).padStart(14)).join("  ")}`);
 }
 
 function gitCommit() {
@@ -358,37 +408,67 @@ async function main() {
   if (args.shared) {
     const { split, open, openTrain, locked } = sharedParts(args.shared);
     // "open" is dev + open train; "open (train)" leaves out the 10 dev reports the first rules were built on.
-    const parts = { open: { ...runQuestions(core, open, args.reports), questions: open }, "open (train)": { ...runQuestions(core, openTrain, args.reports), questions: openTrain } };
+    const parts = {
+      open: { ...runQuestions(core, open, args.reports), questions: open },
+      "open (train)": { ...runQuestions(core, openTrain, args.reports), questions: openTrain },
+    };
     if (args.split) parts.locked = { ...runQuestions(core, locked, args.reports), questions: locked };
-    if (args.folds) for (const fold of openFolds(open)) parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
+    if (args.folds)
+      for (const fold of openFolds(open))
+        parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
     if (process.env.ARM_BENCH_ERRORS) {
       const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0 } : {};
       const only = process.env.ARM_BENCH_FOLD;
-      const pool = only ? openFolds(open).find((f) => f.name === `fold ${only}`)?.questions ?? [] : open;
+      const pool = only ? (openFolds(open).find((f) => f.name === `fold ${only}`)?.questions ?? []) : open;
       printErrors(runQuestions(core, pool, args.reports, abstain).scored);
     }
     if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);
     // Calibrated on the open training reports only: the dev reports were built on, so their evidence classes look better than unseen reports'.
     if (process.env.ARM_BENCH_CALIBRATION) {
       // Per fold (bench/arm-extraction-folds.json), or the open training reports: a check is relaxed only if it holds on every fold.
-      const pools = process.env.ARM_BENCH_CALIBRATION === "folds" ? openFolds(open) : [{ name: "open (train)", questions: openTrain }];
+      const pools =
+        process.env.ARM_BENCH_CALIBRATION === "folds"
+          ? openFolds(open)
+          : [{ name: "open (train)", questions: openTrain }];
       for (const pool of pools) {
         console.log(`== ${pool.name}`);
         printCalibration(runQuestions(core, pool.questions, args.reports, { abstainBelow: 0 }).scored);
       }
     }
-    console.log(`arm extraction, ../shared/extraction-arms: open part ${new Set(open.map((q) => q.pmcid)).size} reports${args.split ? `, locked part ${split.locked.length} reports (seed ${split.seed})` : " (--split adds the locked part)"}; "open (train)" = open part without the 10 dev reports`);
+    console.log(
+      `arm extraction, ../shared/extraction-arms: open part ${new Set(open.map((q) => q.pmcid)).size} reports${args.split ? `, locked part ${split.locked.length} reports (seed ${split.seed})` : " (--split adds the locked part)"}; "open (train)" = open part without the 10 dev reports`,
+    );
     printSideBySide(parts);
     if (args.split) {
-      const summary = (o) => ({ binaryExact: o.scores.binary.exactMatch, continuousExact: o.scores.continuous.exactMatch, valuePrecision: o.scores.overall.valuePrecision, valuesGiven: o.scores.overall.valuesGiven, msPerQuestion: o.msPerQuestion });
-      split.lockedRuns.push({ at: new Date().toISOString(), commit: gitCommit(), open: summary(parts.open.output), openTrain: summary(parts["open (train)"].output), locked: summary(parts.locked.output) });
+      const summary = (o) => ({
+        binaryExact: o.scores.binary.exactMatch,
+        continuousExact: o.scores.continuous.exactMatch,
+        valuePrecision: o.scores.overall.valuePrecision,
+        valuesGiven: o.scores.overall.valuesGiven,
+        msPerQuestion: o.msPerQuestion,
+      });
+      split.lockedRuns.push({
+        at: new Date().toISOString(),
+        commit: gitCommit(),
+        open: summary(parts.open.output),
+        openTrain: summary(parts["open (train)"].output),
+        locked: summary(parts.locked.output),
+      });
       writeFileSync(SPLIT_FILE, `${JSON.stringify(split, null, 2)}\n`);
-      console.log(`locked part measured ${split.lockedRuns.length} time(s) so far (bench/arm-extraction-split.json lockedRuns)`);
+      console.log(
+        `locked part measured ${split.lockedRuns.length} time(s) so far (bench/arm-extraction-split.json lockedRuns)`,
+      );
     }
-    if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.output])), null, 2));
+    if (args.json)
+      writeFileSync(
+        args.json,
+        JSON.stringify(Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.output])), null, 2),
+      );
     return;
   }
-  const lines = readFileSync(args.questions, "utf8").split("\n").filter((l) => l.trim());
+  const lines = readFileSync(args.questions, "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
   const questions = lines.map((l) => JSON.parse(l));
   const { output, scored } = runQuestions(core, questions, args.reports);
   if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));

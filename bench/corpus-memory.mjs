@@ -22,7 +22,14 @@ const [phase, dir] = process.argv.slice(2);
 
 async function core(workDir) {
   const out = path.join(workDir, "term-counts.mjs");
-  await build({ entryPoints: [path.join(root, "app/lib/screening/term-counts.ts")], bundle: true, format: "esm", platform: "neutral", outfile: out, logLevel: "silent" });
+  await build({
+    entryPoints: [path.join(root, "app/lib/screening/term-counts.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    outfile: out,
+    logLevel: "silent",
+  });
   return import(pathToFileURL(out).href);
 }
 
@@ -40,11 +47,18 @@ const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 if (!phase) {
   const work = mkdtempSync(path.join(tmpdir(), "corpus-memory-"));
   try {
-    const run = (p) => JSON.parse(execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), p, work], { encoding: "utf8" }));
+    const run = (p) =>
+      JSON.parse(
+        execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), p, work], { encoding: "utf8" }),
+      );
     const counted = run("count");
     const assembled = run("assemble");
-    console.log(`${RECORDS} records, term counts in ${counted.chunks} chunks of ${CHUNK}: ${mb(counted.bytes)} MB stored (${(counted.bytes / RECORDS).toFixed(0)} bytes per record); counting: peak +${mb(counted.peak)} MB over the baseline`);
-    console.log(`assembling the corpus from the chunks: peak +${mb(assembled.peak)} MB over the baseline; the corpus holds ${mb(assembled.corpusBytes)} MB (${assembled.postings} weights, ${assembled.vocab} features); ${assembled.ms.toFixed(0)} ms`);
+    console.log(
+      `${RECORDS} records, term counts in ${counted.chunks} chunks of ${CHUNK}: ${mb(counted.bytes)} MB stored (${(counted.bytes / RECORDS).toFixed(0)} bytes per record); counting: peak +${mb(counted.peak)} MB over the baseline`,
+    );
+    console.log(
+      `assembling the corpus from the chunks: peak +${mb(assembled.peak)} MB over the baseline; the corpus holds ${mb(assembled.corpusBytes)} MB (${assembled.postings} weights, ${assembled.vocab} features); ${assembled.ms.toFixed(0)} ms`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -65,7 +79,9 @@ if (!phase) {
     }
     process.stdout.write(JSON.stringify({ bytes, chunks, peak: process.resourceUsage().maxRSS * 1024 - baseline }));
   } else {
-    const files = readdirSync(dir).filter((f) => f.endsWith(".tc")).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(".tc"))
+      .sort();
     globalThis.gc();
     const baseline = process.memoryUsage().rss;
     const started = performance.now();
@@ -84,7 +100,20 @@ if (!phase) {
     }
     const corpus = merger.finish();
     const ms = performance.now() - started;
-    const corpusBytes = corpus.cols.byteLength + corpus.vals.byteLength + corpus.rowPtr.byteLength + corpus.idf.byteLength + 48 * (corpus.ids.length + corpus.vocab.length);
-    process.stdout.write(JSON.stringify({ peak: process.resourceUsage().maxRSS * 1024 - baseline, corpusBytes, postings: corpus.cols.length, vocab: corpus.vocab.length, ms }));
+    const corpusBytes =
+      corpus.cols.byteLength +
+      corpus.vals.byteLength +
+      corpus.rowPtr.byteLength +
+      corpus.idf.byteLength +
+      48 * (corpus.ids.length + corpus.vocab.length);
+    process.stdout.write(
+      JSON.stringify({
+        peak: process.resourceUsage().maxRSS * 1024 - baseline,
+        corpusBytes,
+        postings: corpus.cols.length,
+        vocab: corpus.vocab.length,
+        ms,
+      }),
+    );
   }
 }

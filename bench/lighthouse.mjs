@@ -13,7 +13,15 @@
 // default 8815 / 8816; RUNS, default 1: the median score of RUNS Lighthouse runs per page is kept).
 // State dir: .wrangler/bench-lighthouse-state.
 import { startDevServer, waitForServer } from "./lib/dev-server.mjs";
-import { auditPage, CATEGORIES, launchChromium, MIN_SCORE, SAMPLE_ANSWER, SEARCH_PATH, servedInitialJs } from "./lib/lighthouse-run.mjs";
+import {
+  auditPage,
+  CATEGORIES,
+  launchChromium,
+  MIN_SCORE,
+  SAMPLE_ANSWER,
+  SEARCH_PATH,
+  servedInitialJs,
+} from "./lib/lighthouse-run.mjs";
 import { INITIAL_JS_BUDGET_BYTES, kb } from "../scripts/lib/page-budget.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8815);
@@ -50,21 +58,36 @@ async function main() {
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await auditPage(url, chromium.port));
       const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r.scores[c]))]));
-      rows.push({ ...page, js, scores, failing: [...new Set(runs.flatMap((r) => r.failing))], seconds: runs.map((r) => r.seconds) });
+      rows.push({
+        ...page,
+        js,
+        scores,
+        failing: [...new Set(runs.flatMap((r) => r.failing))],
+        seconds: runs.map((r) => r.seconds),
+      });
     }
 
-    console.log(`Lighthouse ${RUNS === 1 ? "" : `(median of ${RUNS} runs) `}mobile preset, chromium headless; target ≥ ${MIN_SCORE} each, initial JS ≤ ${kb(INITIAL_JS_BUDGET_BYTES)} gzip`);
-    console.log(`${"page".padEnd(14)}${"perf".padStart(6)}${"a11y".padStart(6)}${"b-p".padStart(6)}${"initial JS gzip".padStart(18)}${"files".padStart(7)}${"raw".padStart(11)}${"audit s".padStart(9)}`);
+    console.log(
+      `Lighthouse ${RUNS === 1 ? "" : `(median of ${RUNS} runs) `}mobile preset, chromium headless; target ≥ ${MIN_SCORE} each, initial JS ≤ ${kb(INITIAL_JS_BUDGET_BYTES)} gzip`,
+    );
+    console.log(
+      `${"page".padEnd(14)}${"perf".padStart(6)}${"a11y".padStart(6)}${"b-p".padStart(6)}${"initial JS gzip".padStart(18)}${"files".padStart(7)}${"raw".padStart(11)}${"audit s".padStart(9)}`,
+    );
     const problems = [];
     for (const row of rows) {
       const s = row.scores;
       console.log(
         `${row.name.padEnd(14)}${String(s.performance).padStart(6)}${String(s.accessibility).padStart(6)}${String(s["best-practices"]).padStart(6)}` +
-          `${kb(row.js.gzipBytes).padStart(18)}${String(row.js.files).padStart(7)}${kb(row.js.rawBytes).padStart(11)}${row.seconds.map((x) => x.toFixed(1)).join("/").padStart(9)}`,
+          `${kb(row.js.gzipBytes).padStart(18)}${String(row.js.files).padStart(7)}${kb(row.js.rawBytes).padStart(11)}${row.seconds
+            .map((x) => x.toFixed(1))
+            .join("/")
+            .padStart(9)}`,
       );
       for (const c of CATEGORIES) if (s[c] < MIN_SCORE) problems.push(`${row.name}: ${c} ${s[c]} < ${MIN_SCORE}`);
       if (row.js.gzipBytes > INITIAL_JS_BUDGET_BYTES) {
-        problems.push(`${row.name}: initial JS ${kb(row.js.gzipBytes)} > ${kb(INITIAL_JS_BUDGET_BYTES)} (largest: ${row.js.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ")})`);
+        problems.push(
+          `${row.name}: initial JS ${kb(row.js.gzipBytes)} > ${kb(INITIAL_JS_BUDGET_BYTES)} (largest: ${row.js.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ")})`,
+        );
       }
       if (row.failing.length) console.log(`${"".padEnd(14)}below 1: ${row.failing.join(" ")}`);
     }

@@ -51,7 +51,8 @@ function modColumns(mods, k) {
   if (!Array.isArray(mods) || mods.length !== k) throw new Error(`mods must have one row per study (${k} rows).`);
   if (mods.every((v) => typeof v === "number")) return [mods];
   const p = mods[0].length;
-  if (!mods.every((r) => Array.isArray(r) && r.length === p)) throw new Error("Every row of mods must have the same number of moderators.");
+  if (!mods.every((r) => Array.isArray(r) && r.length === p))
+    throw new Error("Every row of mods must have the same number of moderators.");
   return Array.from({ length: p }, (_, j) => mods.map((r) => r[j]));
 }
 
@@ -98,7 +99,16 @@ export function runCase(E, c) {
         if (!c.subgroup) throw new Error("No subgroup column given.");
         const s = E.subgroupAnalysis(yi, vi, c.subgroup.map(String), opts);
         return {
-          groups: s.groups.map((g) => ({ level: g.level, k: g.k, b: g.b, se: g.se, ci_lb: g.ci_lb, ci_ub: g.ci_ub, tau2: g.tau2, I2: g.I2 })),
+          groups: s.groups.map((g) => ({
+            level: g.level,
+            k: g.k,
+            b: g.b,
+            se: g.se,
+            ci_lb: g.ci_lb,
+            ci_ub: g.ci_ub,
+            tau2: g.tau2,
+            I2: g.I2,
+          })),
           Q: s.Q,
           df: s.df,
           p: s.p,
@@ -110,7 +120,19 @@ export function runCase(E, c) {
       guard("metareg", () => {
         if (!c.mods) throw new Error("No moderators given.");
         const m = E.metaRegression(yi, vi, modColumns(c.mods, yi.length), opts);
-        return { b: m.b, se: m.se, ci_lb: m.ci_lb, ci_ub: m.ci_ub, pval: m.pval, QM: m.QM, QMp: m.QMp, QE: m.QE, QEp: m.QEp, tau2: m.tau2, R2: m.R2 };
+        return {
+          b: m.b,
+          se: m.se,
+          ci_lb: m.ci_lb,
+          ci_ub: m.ci_ub,
+          pval: m.pval,
+          QM: m.QM,
+          QMp: m.QMp,
+          QE: m.QE,
+          QEp: m.QEp,
+          tau2: m.tau2,
+          R2: m.R2,
+        };
       });
     else if (a === "leave1out")
       guard("leave1out", () => {

@@ -100,7 +100,10 @@ let rTotal = null;
 let rMissing = null;
 try {
   for (const k of rSizes) {
-    writeFileSync(path.join(dir, `k${k}.csv`), "yi,vi\n" + data[k].map((e) => `${e.yi.toPrecision(17)},${e.vi.toPrecision(17)}`).join("\n"));
+    writeFileSync(
+      path.join(dir, `k${k}.csv`),
+      "yi,vi\n" + data[k].map((e) => `${e.yi.toPrecision(17)},${e.vi.toPrecision(17)}`).join("\n"),
+    );
   }
   const script = `
 suppressMessages(library(metafor))
@@ -130,8 +133,12 @@ for (k in c(${rSizes.join(",")})) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`REML + Hartung–Knapp, engine median of ${RUNS} runs; metafor median of ${R_RUNS} runs (3 at ≥ 1,000 studies)\n`);
-console.log(`${pad("studies", 8)} ${pad("engine ms", 10)} ${pad("metafor rma ms", 15)} ${pad("rma+confint ms", 15)} ${pad("ratio", 8)} ${pad("max rel diff", 13)}`);
+console.log(
+  `REML + Hartung–Knapp, engine median of ${RUNS} runs; metafor median of ${R_RUNS} runs (3 at ≥ 1,000 studies)\n`,
+);
+console.log(
+  `${pad("studies", 8)} ${pad("engine ms", 10)} ${pad("metafor rma ms", 15)} ${pad("rma+confint ms", 15)} ${pad("ratio", 8)} ${pad("max rel diff", 13)}`,
+);
 for (const k of SIZES) {
   const e = engine[k];
   const m = r[k];
@@ -190,7 +197,10 @@ async function heterogeneityBench() {
   const eng = {};
   for (const method of METHODS) {
     const o = { method, test: "knha" };
-    for (const [label, d] of [["big", big], ["small", small]]) {
+    for (const [label, d] of [
+      ["big", big],
+      ["small", small],
+    ]) {
       E.influence(d.yi, d.vi, null, o); // warm-up
       eng[`${method}/${label}`] = {
         influence: time(() => E.influence(d.yi, d.vi, null, o)),
@@ -204,8 +214,14 @@ async function heterogeneityBench() {
   const rRes = {};
   let rErr = null;
   try {
-    for (const [label, d] of [["big", big], ["small", small]]) {
-      writeFileSync(path.join(hdir, `${label}.csv`), "yi,vi,g\n" + d.yi.map((y, i) => `${y.toPrecision(17)},${d.vi[i].toPrecision(17)},${d.g[i]}`).join("\n"));
+    for (const [label, d] of [
+      ["big", big],
+      ["small", small],
+    ]) {
+      writeFileSync(
+        path.join(hdir, `${label}.csv`),
+        "yi,vi,g\n" + d.yi.map((y, i) => `${y.toPrecision(17)},${d.vi[i].toPrecision(17)},${d.g[i]}`).join("\n"),
+      );
     }
     const script = `
 suppressMessages(library(metafor))
@@ -236,16 +252,26 @@ for (method in c(${METHODS.map((m) => `"${m}"`).join(",")})) {
 }`;
     writeFileSync(path.join(hdir, "het.R"), script);
     const res = spawnSync("Rscript", ["--vanilla", path.join(hdir, "het.R")], { encoding: "utf8", maxBuffer: 1 << 26 });
-    if (res.error || res.status !== 0) rErr = res.error ? "Rscript not found" : `Rscript failed: ${res.stderr.trim().split("\n").slice(-2).join(" ")}`;
+    if (res.error || res.status !== 0)
+      rErr = res.error ? "Rscript not found" : `Rscript failed: ${res.stderr.trim().split("\n").slice(-2).join(" ")}`;
     else
       for (const line of res.stdout.trim().split("\n")) {
         const [method, label, k, inf, l1o, cum, sub, how] = line.trim().split(/\s+/);
-        rRes[`${method}/${label}`] = { k: Number(k), influence: Number(inf), leave1out: Number(l1o), cumul: Number(cum), subgroup: Number(sub), how };
+        rRes[`${method}/${label}`] = {
+          k: Number(k),
+          influence: Number(inf),
+          leave1out: Number(l1o),
+          cumul: Number(cum),
+          subgroup: Number(sub),
+          how,
+        };
       }
   } finally {
     rmSync(hdir, { recursive: true, force: true });
   }
-  console.log(`\nExplaining heterogeneity (issue 29), test knha, CPU time (user + system): engine median of ${HET_RUNS} runs; metafor in the same run`);
+  console.log(
+    `\nExplaining heterogeneity (issue 29), test knha, CPU time (user + system): engine median of ${HET_RUNS} runs; metafor in the same run`,
+  );
   console.log(
     `${pad("method", 6)} ${pad("studies", 8)} ${pad("analysis", 22)} ${pad("engine ms", 10)} ${pad("metafor ms", 11)} ${pad("metafor", 10)} ${pad("speed-up", 9)}`,
   );
@@ -277,6 +303,10 @@ for (method in c(${METHODS.map((m) => `"${m}"`).join(",")})) {
     }
   }
   if (rErr) console.log(`metafor: ${rErr}`);
-  console.log(`Target: influence + leave-one-out + cumulative on ${HET_K.toLocaleString("en")} studies ≥ 100× faster than metafor: ${rErr ? "metafor not run" : okSpeed ? "OK" : "NOT MET"}`);
-  console.log(`Target: subgroup analysis of ${HET_K.toLocaleString("en")} studies < 50 ms: ${okSub ? "OK" : "NOT MET"}`);
+  console.log(
+    `Target: influence + leave-one-out + cumulative on ${HET_K.toLocaleString("en")} studies ≥ 100× faster than metafor: ${rErr ? "metafor not run" : okSpeed ? "OK" : "NOT MET"}`,
+  );
+  console.log(
+    `Target: subgroup analysis of ${HET_K.toLocaleString("en")} studies < 50 ms: ${okSub ? "OK" : "NOT MET"}`,
+  );
 }

@@ -15,7 +15,10 @@ const jsonIndex = process.argv.indexOf("--json");
 const jsonOut = jsonIndex > 0 ? process.argv[jsonIndex + 1] : null;
 
 /** Deterministic filler words so abstracts are realistic in length but not identical. */
-const WORDS = "randomised controlled trial adults depression exercise aerobic supervised outcome symptoms cohort analysis follow-up baseline intervention placebo effect sample participants weeks mean difference confidence interval".split(" ");
+const WORDS =
+  "randomised controlled trial adults depression exercise aerobic supervised outcome symptoms cohort analysis follow-up baseline intervention placebo effect sample participants weeks mean difference confidence interval".split(
+    " ",
+  );
 const text = (seed, n) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 13) % WORDS.length]).join(" ");
 
 function ris(from, to) {
@@ -61,7 +64,10 @@ async function api(method, p, body) {
 const { json: created } = await api("POST", "/api/reviews", { title: "Records list bench" });
 const reviewId = created.review.id;
 const half = Math.ceil(RECORDS / 2);
-for (const [from, to] of [[0, half], [half, RECORDS]]) {
+for (const [from, to] of [
+  [0, half],
+  [half, RECORDS],
+]) {
   const form = new FormData();
   form.set("file", new File([ris(from, to)], `bench-${from}.ris`));
   const { ms } = await api("POST", `/api/reviews/${reviewId}/import`, form);
@@ -77,9 +83,18 @@ async function measure(name, query, runs = 7) {
     last = await api("GET", `/api/reviews/${reviewId}/records?${query}`);
     times.push(last.ms);
   }
-  const row = { name, query, ms: Math.round(median(times)), bytes: last.bytes, records: last.json.records.length, total: last.json.total ?? null };
+  const row = {
+    name,
+    query,
+    ms: Math.round(median(times)),
+    bytes: last.bytes,
+    records: last.json.records.length,
+    total: last.json.total ?? null,
+  };
   rows.push(row);
-  console.log(`${name.padEnd(44)} ${String(row.ms).padStart(5)} ms  ${(row.bytes / 1000).toFixed(0).padStart(6)} KB  ${row.records} records${row.total === null ? "" : ` of ${row.total}`}`);
+  console.log(
+    `${name.padEnd(44)} ${String(row.ms).padStart(5)} ms  ${(row.bytes / 1000).toFixed(0).padStart(6)} KB  ${row.records} records${row.total === null ? "" : ` of ${row.total}`}`,
+  );
 }
 
 console.log(`\nGET /api/reviews/{id}/records on ${RECORDS.toLocaleString("en")} records (median of 7):`);
@@ -111,6 +126,17 @@ if (seen !== RECORDS) {
   process.exit(1);
 }
 if (jsonOut) {
-  writeFileSync(jsonOut, JSON.stringify({ records: RECORDS, rows, walk: { pages: walk.length, medianMs: Math.round(median(walk)), maxMs: Math.round(Math.max(...walk)), bytes } }, null, 2));
+  writeFileSync(
+    jsonOut,
+    JSON.stringify(
+      {
+        records: RECORDS,
+        rows,
+        walk: { pages: walk.length, medianMs: Math.round(median(walk)), maxMs: Math.round(Math.max(...walk)), bytes },
+      },
+      null,
+      2,
+    ),
+  );
 }
 process.exit(0);

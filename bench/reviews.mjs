@@ -31,7 +31,9 @@ if (!FILES.every((f) => existsSync(path.join(DIR, f)))) {
   console.log(`skipped: ${DIR} not found (the screening datasets live outside the repo)`);
   process.exit(0);
 }
-const base = FILES.flatMap((f) => Papa.parse(readFileSync(path.join(DIR, f), "utf8"), { header: true, skipEmptyLines: true }).data);
+const base = FILES.flatMap(
+  (f) => Papa.parse(readFileSync(path.join(DIR, f), "utf8"), { header: true, skipEmptyLines: true }).data,
+);
 
 /** `size` records: the shared ones, then copies with " (copy k)" in the title and no DOI. */
 function recordsOf(size) {
@@ -72,11 +74,16 @@ const quantile = (xs, q) => {
 async function benchReview(size) {
   const records = recordsOf(size);
   const labels = new Map(records.map((r) => [key(r.title), r.label_included === "1"]));
-  const { json: created } = await api("POST", "/api/reviews", { title: `Bench review ${size}`, question: "screening benchmark" });
+  const { json: created } = await api("POST", "/api/reviews", {
+    title: `Bench review ${size}`,
+    question: "screening benchmark",
+  });
   const reviewId = created.review.id;
   let importMs = 0;
   for (let at = 0; at < records.length; at += CHUNK) {
-    const csv = Papa.unparse(records.slice(at, at + CHUNK), { columns: ["record_id", "title", "abstract", "doi", "year", "label_included"] });
+    const csv = Papa.unparse(records.slice(at, at + CHUNK), {
+      columns: ["record_id", "title", "abstract", "doi", "year", "label_included"],
+    });
     const form = new FormData();
     form.set("file", new File([csv], `part-${at}.csv`, { type: "text/csv" }));
     importMs += (await api("POST", `/api/reviews/${reviewId}/import`, form)).ms;
@@ -105,10 +112,14 @@ server.stop();
 
 const fmt = (xs) => `median ${quantile(xs, 0.5).toFixed(0)} ms, p95 ${quantile(xs, 0.95).toFixed(0)} ms`;
 for (const r of results) {
-  console.log(`review of ${r.total} records (imported in ${(r.importMs / 1000).toFixed(1)} s), ${r.decideMs.length} decisions`);
+  console.log(
+    `review of ${r.total} records (imported in ${(r.importMs / 1000).toFixed(1)} s), ${r.decideMs.length} decisions`,
+  );
   console.log(`  first GET …/screening/next after the import: ${r.firstNextMs.toFixed(0)} ms   target ≤ 500 ms`);
   console.log(`  GET  …/screening/next:  ${fmt(r.nextMs)}   target ≤ 50 ms median`);
-  console.log(`  POST …/decision (store, answer with the next record; retrain after): ${fmt(r.decideMs)}   target ≤ 50 ms median`);
+  console.log(
+    `  POST …/decision (store, answer with the next record; retrain after): ${fmt(r.decideMs)}   target ≤ 50 ms median`,
+  );
 }
 if (results.length > 1) {
   const [small, large] = [results[0], results.at(-1)];

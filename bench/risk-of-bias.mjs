@@ -17,7 +17,14 @@ async function load(file) {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-rob-"));
   const out = path.join(dir, "mod.mjs");
   try {
-    await build({ entryPoints: [path.join(root, file)], bundle: true, format: "esm", platform: "neutral", outfile: out, logLevel: "silent" });
+    await build({
+      entryPoints: [path.join(root, file)],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      outfile: out,
+      logLevel: "silent",
+    });
     return await import(pathToFileURL(out).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -34,7 +41,21 @@ const PARA =
   "This double-blind trial randomised 200 adults and 196 were analysed. Mortality was 12/100 vs 20/98 at 28 days (RR 0.60, 95% CI 0.31 to 1.15). " +
   "Baseline characteristics were similar in the two groups. Adverse events were rare and mild in both arms of the study. ";
 const text = PARA.repeat(Math.ceil(200_000 / PARA.length)).slice(0, 200_000);
-const LOW = { "1.1": "Y", "1.2": "Y", "1.3": "N", "2.1": "N", "2.2": "N", "2.6": "Y", "3.1": "Y", "4.1": "N", "4.2": "N", "4.3": "N", "5.1": "Y", "5.2": "N", "5.3": "N" };
+const LOW = {
+  1.1: "Y",
+  1.2: "Y",
+  1.3: "N",
+  2.1: "N",
+  2.2: "N",
+  2.6: "Y",
+  3.1: "Y",
+  4.1: "N",
+  4.2: "N",
+  4.3: "N",
+  5.1: "Y",
+  5.2: "N",
+  5.3: "N",
+};
 
 suggestRob2(text, "assignment");
 const suggestMs = [];

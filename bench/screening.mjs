@@ -95,11 +95,17 @@ function productNext(screening, corpus, records, rowOf, candidate, times) {
   return (labelled, order) => {
     const labels = new Map([...labelled].map(([row, y]) => [records[row].id, y ? "include" : "exclude"]));
     const t = performance.now();
-    const result = screening.rankScreening(corpus, labels, undefined, order.map((row) => records[row].id), {
-      estimate: false,
-      limit: 1,
-      model: candidate.model,
-    });
+    const result = screening.rankScreening(
+      corpus,
+      labels,
+      undefined,
+      order.map((row) => records[row].id),
+      {
+        estimate: false,
+        limit: 1,
+        model: candidate.model,
+      },
+    );
     times?.push(performance.now() - t);
     return rowOf.get(result.ranked[0].id);
   };
@@ -112,7 +118,8 @@ function runFile(screening, file) {
   const corpora = new Map();
   const corpusOf = (c) => {
     const key = JSON.stringify(c.features);
-    if (!corpora.has(key)) corpora.set(key, screening.buildCorpusWith(inputs, { ...screening.DEFAULT_FEATURES, ...c.features }));
+    if (!corpora.has(key))
+      corpora.set(key, screening.buildCorpusWith(inputs, { ...screening.DEFAULT_FEATURES, ...c.features }));
     return corpora.get(key);
   };
   const classicFeatures = baselineFeatures(records);
@@ -123,14 +130,29 @@ function runFile(screening, file) {
   const classic = [];
   priorPairs(records, SEEDS).forEach((pair, s) => {
     for (const c of CANDIDATES) {
-      runs[c.name].push(metrics(simulate(records, pair, productNext(screening, corpusOf(c), records, rowOf, c, times[c.name])), records));
+      runs[c.name].push(
+        metrics(
+          simulate(records, pair, productNext(screening, corpusOf(c), records, rowOf, c, times[c.name])),
+          records,
+        ),
+      );
     }
     if (process.env.REFERENCES === "0") return;
     const randE = rng(777 + s);
     const warm = new Map();
-    elas.push(metrics(simulate(records, pair, (labelled) => elasU4Next(elasFeatures, labelled, randE, warm)), records));
+    elas.push(
+      metrics(
+        simulate(records, pair, (labelled) => elasU4Next(elasFeatures, labelled, randE, warm)),
+        records,
+      ),
+    );
     const randC = rng(555 + s);
-    classic.push(metrics(simulate(records, pair, (labelled) => classicNext(classicFeatures, labelled, randC)), records));
+    classic.push(
+      metrics(
+        simulate(records, pair, (labelled) => classicNext(classicFeatures, labelled, randC)),
+        records,
+      ),
+    );
   });
   return {
     file: path.basename(file),
@@ -201,12 +223,15 @@ const files = args.filter((a) => a !== "--json");
 const targets = files.length ? files : DEFAULT_FILES;
 const missing = targets.filter((f) => !existsSync(f));
 if (missing.length) {
-  console.error(`bench/screening: file not found: ${missing.join(", ")}${files.length ? "" : " (../shared/screening is absent)"}`);
+  console.error(
+    `bench/screening: file not found: ${missing.join(", ")}${files.length ? "" : " (../shared/screening is absent)"}`,
+  );
   process.exit(2);
 }
 const screening = await loadScreening();
 const ours = screening.DEFAULT_MODEL;
-const oursName = CANDIDATES.find((c) => c.model === ours && Object.keys(c.features).length === 0)?.name ?? CANDIDATES[0].name;
+const oursName =
+  CANDIDATES.find((c) => c.model === ours && Object.keys(c.features).length === 0)?.name ?? CANDIDATES[0].name;
 const rows = [];
 for (const file of process.env.TIMING_ONLY === "1" ? [] : targets) {
   const started = performance.now();
@@ -271,7 +296,9 @@ if (!json && rows.length) {
     `${"classic replica".padEnd(18)} WSS@95 ${f1(m((r) => r.classic.wss95))}  WSS@100 ${f1(m((r) => r.classic.wss100))}  ATD ${m((r) => r.classic.atd).toFixed(2)}`,
   );
   if (rows.length > 1) {
-    console.log("\nLeave-one-review-out (candidate chosen on the other reviews by mean WSS@95, scored on the held-out one)");
+    console.log(
+      "\nLeave-one-review-out (candidate chosen on the other reviews by mean WSS@95, scored on the held-out one)",
+    );
     for (const l of leaveOneOut(rows, oursName)) {
       console.log(
         `held out ${l.heldOut.padEnd(20)} chosen ${l.chosen.padEnd(17)} (${f1(l.tunedWss95)} on the others)  held-out WSS@95 ${f1(l.heldOutWss95)}` +

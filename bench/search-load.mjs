@@ -24,7 +24,10 @@ import { findWorkerInspector, workerHeapMb } from "./lib/worker-heap.mjs";
 // node:sqlite needs Node 22.5+; the project's own Node (node_modules/.bin/node) has it.
 if (Number(process.versions.node.split(".")[0]) < 23 && !process.env.SEARCH_LOAD_REEXEC) {
   const node = path.join(root, "node_modules/.bin/node");
-  const result = spawnSync(node, [fileURLToPath(import.meta.url)], { stdio: "inherit", env: { ...process.env, SEARCH_LOAD_REEXEC: "1" } });
+  const result = spawnSync(node, [fileURLToPath(import.meta.url)], {
+    stdio: "inherit",
+    env: { ...process.env, SEARCH_LOAD_REEXEC: "1" },
+  });
   process.exit(result.status ?? 1);
 }
 const { DatabaseSync } = await import("node:sqlite");
@@ -39,7 +42,8 @@ const STATE = "bench-search-load";
 const SIX = "pubmed,crossref,europepmc,core,semanticscholar,doaj";
 const TARGETS = { cached: 80, uncached: 40 };
 /** Issue 17's measurement before this change (200 concurrent, same machine, replay server). */
-const ISSUE_BASELINE = "before (issue 17, 200 concurrent): uncached 16.6/s p50 11.6 s; cached 16.2/s p50 11.7 s; ~150 rows/search; RSS 785 MB → 1.78 GB, stayed";
+const ISSUE_BASELINE =
+  "before (issue 17, 200 concurrent): uncached 16.6/s p50 11.6 s; cached 16.2/s p50 11.7 s; ~150 rows/search; RSS 785 MB → 1.78 GB, stayed";
 
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -56,7 +60,7 @@ function workerdProcesses(rootPid) {
     .map((line) => line.trim().split(/\s+/))
     .map(([pid, ppid, rss, comm]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), comm }));
   const inTree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) {
       if (!inTree.has(p.pid) && inTree.has(p.ppid)) {
@@ -137,7 +141,16 @@ async function phase(name, cookie, rootPid, queryOf) {
   clearInterval(sampler);
   await sleep(1000); // deferred work (cache writes, history) finishes after the answers
   const written = rowsWrittenSince(since);
-  return { name, count: latencies.length, errors, cachedCount, rate: latencies.length / seconds, latencies, written, peak };
+  return {
+    name,
+    count: latencies.length,
+    errors,
+    cachedCount,
+    rate: latencies.length / seconds,
+    latencies,
+    written,
+    peak,
+  };
 }
 
 /**
@@ -149,11 +162,19 @@ async function phase(name, cookie, rootPid, queryOf) {
  */
 async function controlPhase(requests, path) {
   for (let i = 0; i < 60; i++) {
-    const up = await fetch(`${BASE}/`).then(() => true, () => false);
+    const up = await fetch(`${BASE}/`).then(
+      () => true,
+      () => false,
+    );
     if (!up) break;
     await sleep(500);
   }
-  const server = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: `${STATE}-control`, env: { REPLAY_LATENCY_MS: "*=0" } });
+  const server = startDevServer({
+    port: PORT,
+    replayPort: REPLAY_PORT,
+    stateDir: `${STATE}-control`,
+    env: { REPLAY_LATENCY_MS: "*=0" },
+  });
   try {
     await waitForServer(BASE);
     await sleep(2000);
@@ -180,7 +201,12 @@ async function controlPhase(requests, path) {
 }
 
 let totalSearches = 0;
-const { child, stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: STATE, env: { REPLAY_LATENCY_MS: "*=0" } });
+const { child, stop } = startDevServer({
+  port: PORT,
+  replayPort: REPLAY_PORT,
+  stateDir: STATE,
+  env: { REPLAY_LATENCY_MS: "*=0" },
+});
 try {
   await waitForServer(BASE);
   const cookie = await loginPro(BASE);
@@ -205,7 +231,9 @@ try {
   const afterAgain = workerRssMb(child.pid);
   const heapAgain = await heap();
 
-  console.log(`Search load: ${CONCURRENCY} concurrent six-database searches for ${DURATION_S} s per phase (replay latency 0)`);
+  console.log(
+    `Search load: ${CONCURRENCY} concurrent six-database searches for ${DURATION_S} s per phase (replay latency 0)`,
+  );
   console.log(`phase       searches   /s   target    p50 ms   p95 ms   p99 ms   errors   rows written/search`);
   for (const p of [cached, uncached]) {
     console.log(

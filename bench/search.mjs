@@ -140,7 +140,16 @@ async function oneSearch(cookie, query) {
   return { first, done };
 }
 
-const { stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: "bench-state", env: { REPLAY_LATENCY_MS: Object.entries(LATENCY).map(([k, v]) => `${k}=${v}`).join(",") } });
+const { stop } = startDevServer({
+  port: PORT,
+  replayPort: REPLAY_PORT,
+  stateDir: "bench-state",
+  env: {
+    REPLAY_LATENCY_MS: Object.entries(LATENCY)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(","),
+  },
+});
 try {
   const dedupeTimes = await dedupeBench();
   await waitForServer(BASE);
@@ -163,11 +172,23 @@ try {
     firsts.push(first - fastest);
   }
   console.log(`Search latency over ${RUNS} uncached six-database searches (ms)`);
-  console.log(`replay delays: ${Object.entries(LATENCY).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-  console.log(`measured provider latencies: ${Object.entries(expected).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`);
+  console.log(
+    `replay delays: ${Object.entries(LATENCY)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `measured provider latencies: ${Object.entries(expected)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(", ")}`,
+  );
   console.log(`                                      median     p90   target`);
-  console.log(`complete − slowest provider (${slowest.toFixed(0)} ms) ${fmt(median(completes))} ${fmt(p90(completes))}   ≤ 25`);
-  console.log(`first results − fastest provider (${fastest.toFixed(0)} ms) ${fmt(median(firsts))} ${fmt(p90(firsts))}   ≤ 50`);
+  console.log(
+    `complete − slowest provider (${slowest.toFixed(0)} ms) ${fmt(median(completes))} ${fmt(p90(completes))}   ≤ 25`,
+  );
+  console.log(
+    `first results − fastest provider (${fastest.toFixed(0)} ms) ${fmt(median(firsts))} ${fmt(p90(firsts))}   ≤ 50`,
+  );
   console.log(`dev-server round trip of an empty request ${fmt(median(baseline))} ${fmt(p90(baseline))}`);
   console.log(`complete − slowest − that round trip     ${fmt(median(completes) - median(baseline))}            ≤ 25`);
   console.log(`de-duplicate 3,000 records             ${fmt(median(dedupeTimes))} ${fmt(p90(dedupeTimes))}   ≤ 10`);

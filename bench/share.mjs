@@ -52,11 +52,28 @@ async function main() {
       body: JSON.stringify({
         id: "123456",
         question: "Does vitamin D prevent fractures in older adults?",
-        answer: "MetaMind found 2 studies that bear on this question. In plain terms, here is what they concluded:\n\nVitamin D supplementation did not reduce fractures in generally healthy older adults. [1]\n\nCalcium with vitamin D modestly lowers hip fracture risk in older people. [2]",
+        answer:
+          "MetaMind found 2 studies that bear on this question. In plain terms, here is what they concluded:\n\nVitamin D supplementation did not reduce fractures in generally healthy older adults. [1]\n\nCalcium with vitamin D modestly lowers hip fracture risk in older people. [2]",
         studyCount: 2,
         studies: [
-          { n: 1, title: "Supplemental Vitamin D and Incident Fractures in Midlife and Older Adults", url: "https://pubmed.ncbi.nlm.nih.gov/35857658/", journal: "N Engl J Med", year: "2022", quotes: ["Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults."] },
-          { n: 2, title: "Calcium plus vitamin D and fracture prevention", url: "https://doi.org/10.1001/jamanetworkopen.2019.17789", journal: "JAMA Netw Open", year: "2019", quotes: ["Combined calcium and vitamin D supplementation reduced hip fracture risk."] },
+          {
+            n: 1,
+            title: "Supplemental Vitamin D and Incident Fractures in Midlife and Older Adults",
+            url: "https://pubmed.ncbi.nlm.nih.gov/35857658/",
+            journal: "N Engl J Med",
+            year: "2022",
+            quotes: [
+              "Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults.",
+            ],
+          },
+          {
+            n: 2,
+            title: "Calcium plus vitamin D and fracture prevention",
+            url: "https://doi.org/10.1001/jamanetworkopen.2019.17789",
+            journal: "JAMA Netw Open",
+            year: "2019",
+            quotes: ["Combined calcium and vitamin D supplementation reduced hip fracture risk."],
+          },
         ],
         model: "MetaMind Offline Extractive v1",
       }),
@@ -85,17 +102,31 @@ async function main() {
     const floors = times.get(floor);
     const mp = quantile(pages, 0.5);
     const ma = quantile(assets, 0.5);
-    console.log(`bench/share: ${RUNS} pairs (after ${WARMUP} warm-up), one keep-alive connection, wrangler dev, ${new Date().toISOString()}`);
+    console.log(
+      `bench/share: ${RUNS} pairs (after ${WARMUP} warm-up), one keep-alive connection, wrangler dev, ${new Date().toISOString()}`,
+    );
     console.log("                               median      p10      p90   (TTFB, ms)");
     const rendered = times.get(uncached);
-    console.log(`GET /answer/{id} (cached)        ${fmt(mp)} ${fmt(quantile(pages, 0.1))} ${fmt(quantile(pages, 0.9))}`);
-    console.log(`GET /answer/{id} (from KV)       ${fmt(quantile(rendered, 0.5))} ${fmt(quantile(rendered, 0.1))} ${fmt(quantile(rendered, 0.9))}`);
-    console.log(`GET ${asset} (static)          ${fmt(ma)} ${fmt(quantile(assets, 0.1))} ${fmt(quantile(assets, 0.9))}`);
-    console.log(`GET ${floor} (Worker) ${fmt(quantile(floors, 0.5))} ${fmt(quantile(floors, 0.1))} ${fmt(quantile(floors, 0.9))}`);
+    console.log(
+      `GET /answer/{id} (cached)        ${fmt(mp)} ${fmt(quantile(pages, 0.1))} ${fmt(quantile(pages, 0.9))}`,
+    );
+    console.log(
+      `GET /answer/{id} (from KV)       ${fmt(quantile(rendered, 0.5))} ${fmt(quantile(rendered, 0.1))} ${fmt(quantile(rendered, 0.9))}`,
+    );
+    console.log(
+      `GET ${asset} (static)          ${fmt(ma)} ${fmt(quantile(assets, 0.1))} ${fmt(quantile(assets, 0.9))}`,
+    );
+    console.log(
+      `GET ${floor} (Worker) ${fmt(quantile(floors, 0.5))} ${fmt(quantile(floors, 0.1))} ${fmt(quantile(floors, 0.9))}`,
+    );
     const diff = mp - ma;
     const diffKv = quantile(rendered, 0.5) - ma;
-    console.log(`difference of medians, cached page − static: ${diff.toFixed(2)} ms; target ≤ ${TARGET_MS} ms: ${diff <= TARGET_MS ? "MET" : "MISSED"}`);
-    console.log(`difference of medians, page from KV − static: ${diffKv.toFixed(2)} ms; target ≤ ${TARGET_MS} ms: ${diffKv <= TARGET_MS ? "MET" : "MISSED"}`);
+    console.log(
+      `difference of medians, cached page − static: ${diff.toFixed(2)} ms; target ≤ ${TARGET_MS} ms: ${diff <= TARGET_MS ? "MET" : "MISSED"}`,
+    );
+    console.log(
+      `difference of medians, page from KV − static: ${diffKv.toFixed(2)} ms; target ≤ ${TARGET_MS} ms: ${diffKv <= TARGET_MS ? "MET" : "MISSED"}`,
+    );
   } finally {
     agent.destroy();
     server.stop();

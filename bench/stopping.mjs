@@ -64,13 +64,17 @@ const files = args.filter((a, i) => a !== "--json" && (jsonAt === -1 || i !== js
 const targets = files.length ? files : DEFAULT_FILES;
 const missing = targets.filter((f) => !existsSync(f));
 if (missing.length) {
-  console.error(`bench/stopping: file not found: ${missing.join(", ")}${files.length ? "" : " (../shared/screening is absent)"}`);
+  console.error(
+    `bench/stopping: file not found: ${missing.join(", ")}${files.length ? "" : " (../shared/screening is absent)"}`,
+  );
   process.exit(2);
 }
 
 const screening = await loadScreening();
 const results = [];
-console.log(`Stopping criterion: recall ≥ ${RECALL_TARGET * 100}% with ${CONFIDENCE * 100}% confidence, ${RUNS} seeded runs per file`);
+console.log(
+  `Stopping criterion: recall ≥ ${RECALL_TARGET * 100}% with ${CONFIDENCE * 100}% confidence, ${RUNS} seeded runs per file`,
+);
 for (const file of targets) {
   const records = readDataset(file);
   const corpus = screening.buildScreeningCorpus(records.map(({ id, title, abstract }) => ({ id, title, abstract })));

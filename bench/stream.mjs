@@ -179,7 +179,12 @@ async function roundTrip(url, headers = {}) {
   return times;
 }
 
-const { stop } = startDevServer({ port: PORT, replayPort: REPLAY_PORT, stateDir: "bench-stream-state", env: { EXTRA_VARS: `OFFLINE_MODEL_DELAY_MS:${DELAY_MS}` } });
+const { stop } = startDevServer({
+  port: PORT,
+  replayPort: REPLAY_PORT,
+  stateDir: "bench-stream-state",
+  env: { EXTRA_VARS: `OFFLINE_MODEL_DELAY_MS:${DELAY_MS}` },
+});
 try {
   const code = await loadModelCode();
   await waitForServer(BASE);
@@ -231,9 +236,20 @@ try {
   console.log("time to first token (ms)                          median      p90   target");
   console.log(`client: request → first body chunk             ${fmt(median(ttft))} ${fmt(quantile(ttft, 0.9))}`);
   console.log(`client: request → response headers            ${fmt(median(ttfb))} ${fmt(quantile(ttfb, 0.9))}`);
-  console.log(`model's own: doStream() → first text-delta     ${fmt(modelFirst)} ${fmt(quantile(modelRuns.map((r) => r.firstTokenMs), 0.9))}`);
-  console.log(`client TTFT − model's own TTFT                 ${fmt(median(overhead))} ${fmt(quantile(overhead, 0.9))}     ≤ 15`);
-  console.log(`  the same through fetch() (undici)            ${fmt(median(viaFetch))} ${fmt(quantile(viaFetch, 0.9))}`);
+  console.log(
+    `model's own: doStream() → first text-delta     ${fmt(modelFirst)} ${fmt(
+      quantile(
+        modelRuns.map((r) => r.firstTokenMs),
+        0.9,
+      ),
+    )}`,
+  );
+  console.log(
+    `client TTFT − model's own TTFT                 ${fmt(median(overhead))} ${fmt(quantile(overhead, 0.9))}     ≤ 15`,
+  );
+  console.log(
+    `  the same through fetch() (undici)            ${fmt(median(viaFetch))} ${fmt(quantile(viaFetch, 0.9))}`,
+  );
   console.log(`client TTFT − model TTFT − dev proxy          ${fmt(median(overhead) - median(proxy))}`);
   console.log("");
   console.log("where the time before the first token goes (round trips, ms)   median");
@@ -244,15 +260,31 @@ try {
   console.log("");
   console.log("chunks forwarded as they come                         value   expected");
   console.log(`words the model emitted per answer               ${String(words).padStart(10)}`);
-  console.log(`body chunks the client read per answer (median)  ${String(median(chunkCounts)).padStart(10)} ${String(words).padStart(10)}`);
-  console.log(`runs with exactly one chunk per word             ${`${equalCounts}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`);
+  console.log(
+    `body chunks the client read per answer (median)  ${String(median(chunkCounts)).padStart(10)} ${String(words).padStart(10)}`,
+  );
+  console.log(
+    `runs with exactly one chunk per word             ${`${equalCounts}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`,
+  );
   const modelGaps = modelRuns.flatMap((r) => r.gaps);
-  console.log(`inter-chunk spacing median (ms)                  ${fmt(median(gaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`);
-  console.log(`the model's own inter-word spacing median (ms)   ${fmt(median(modelGaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`);
-  console.log(`inter-chunk spacing p10 / p90 (ms)               ${`${quantile(gaps, 0.1).toFixed(1)} / ${quantile(gaps, 0.9).toFixed(1)}`.padStart(10)}`);
-  console.log(`gaps under ${(DELAY_MS / 3).toFixed(0)} ms (coalesced words)               ${String(coalesced).padStart(10)} ${"0".padStart(10)}`);
-  console.log(`answers identical to the model's own text        ${`${RUNS - mismatches}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`);
-  console.log(`Content-Encoding of the stream                   ${String(encoding).padStart(10)} ${"identity".padStart(10)}`);
+  console.log(
+    `inter-chunk spacing median (ms)                  ${fmt(median(gaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`,
+  );
+  console.log(
+    `the model's own inter-word spacing median (ms)   ${fmt(median(modelGaps)).padStart(10)} ${String(DELAY_MS).padStart(10)}`,
+  );
+  console.log(
+    `inter-chunk spacing p10 / p90 (ms)               ${`${quantile(gaps, 0.1).toFixed(1)} / ${quantile(gaps, 0.9).toFixed(1)}`.padStart(10)}`,
+  );
+  console.log(
+    `gaps under ${(DELAY_MS / 3).toFixed(0)} ms (coalesced words)               ${String(coalesced).padStart(10)} ${"0".padStart(10)}`,
+  );
+  console.log(
+    `answers identical to the model's own text        ${`${RUNS - mismatches}/${RUNS}`.padStart(10)} ${`${RUNS}/${RUNS}`.padStart(10)}`,
+  );
+  console.log(
+    `Content-Encoding of the stream                   ${String(encoding).padStart(10)} ${"identity".padStart(10)}`,
+  );
 } finally {
   stop();
 }

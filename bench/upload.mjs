@@ -18,7 +18,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { loginPro, startDevServer, waitForServer } from "./lib/dev-server.mjs";
 
-const SIZES_MB = (process.env.SIZES_MB ?? "5,25,50").split(",").map(Number).filter((n) => n > 0);
+const SIZES_MB = (process.env.SIZES_MB ?? "5,25,50")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const ROUNDS = Math.max(1, Number(process.env.ROUNDS ?? 3));
 const PORT = 8873;
 const REPLAY_PORT = 8874;
@@ -30,7 +33,8 @@ const enc = new TextEncoder();
 function pdfStream(size) {
   const lines = Array.from(
     { length: 40 },
-    (_, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (Line ${i + 1}: MetaMind upload benchmark, a streamed PDF of ${size} bytes for the R2 upload route.) Tj ET`,
+    (_, i) =>
+      `BT /F1 10 Tf 50 ${760 - i * 18} Td (Line ${i + 1}: MetaMind upload benchmark, a streamed PDF of ${size} bytes for the R2 upload route.) Tj ET`,
   ).join("\n");
   const head = [];
   const offsets = [];
@@ -47,7 +51,10 @@ function pdfStream(size) {
   push("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n");
   obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
   obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>");
+  obj(
+    3,
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+  );
   obj(4, `<< /Length ${enc.encode(lines).length} >>\nstream\n${lines}\nendstream`);
   obj(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   offsets[6] = length;
@@ -56,7 +63,9 @@ function pdfStream(size) {
   const tailFor = (xrefAt) => {
     const rows = ["0000000000 65535 f "];
     for (let n = 1; n <= 6; n++) rows.push(`${String(offsets[n]).padStart(10, "0")} 00000 n `);
-    return enc.encode(`xref\n0 7\n${rows.join("\n")}\ntrailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+    return enc.encode(
+      `xref\n0 7\n${rows.join("\n")}\ntrailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`,
+    );
   };
   // The tail's length depends on the digits of the xref offset, which depends on the padding:
   // try each digit count until they agree, so the file is exactly `size` bytes.
@@ -99,7 +108,9 @@ function pdfStream(size) {
 
 /** A multipart body with one file part 'pdfs' streaming the PDF. */
 function multipart(size, fileName, boundary) {
-  const open = enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="pdfs"; filename="${fileName}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const open = enc.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="pdfs"; filename="${fileName}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const close = enc.encode(`\r\n--${boundary}--\r\n`);
   const reader = pdfStream(size).getReader();
   let stage = 0;
@@ -178,7 +189,12 @@ async function oneUpload(cookie, pgid, size) {
   const started = performance.now();
   const res = await fetch(`${BASE}/api/upload-pdfs`, {
     method: "POST",
-    headers: { Origin: BASE, Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(length) },
+    headers: {
+      Origin: BASE,
+      Cookie: cookie,
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+      "Content-Length": String(length),
+    },
     body,
     duplex: "half",
   });
@@ -186,7 +202,8 @@ async function oneUpload(cookie, pgid, size) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);
   peak = Math.max(peak, rssBytes(pids));
-  if (res.status !== 200 || !answer.results?.[0]?.success) throw new Error(`upload of ${size} bytes answered ${res.status}: ${JSON.stringify(answer)}`);
+  if (res.status !== 200 || !answer.results?.[0]?.success)
+    throw new Error(`upload of ${size} bytes answered ${res.status}: ${JSON.stringify(answer)}`);
   return { size, before, peak, seconds, stored: answer.results[0].fileSize, processes: pids.length };
 }
 
@@ -210,8 +227,12 @@ try {
   }
   const mbs = (b) => (b / MiB).toFixed(1).padStart(8);
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  console.log(`\nUpload benchmark: POST /api/upload-pdfs on wrangler dev → local R2 (workerd processes sampled: ${rows[0]?.processes ?? 0}; ${ROUNDS} rounds)`);
-  console.log("  file MB | stored MB | RSS before MB | RSS peak MB | peak − before MB | seconds | MB/s   | extraction job");
+  console.log(
+    `\nUpload benchmark: POST /api/upload-pdfs on wrangler dev → local R2 (workerd processes sampled: ${rows[0]?.processes ?? 0}; ${ROUNDS} rounds)`,
+  );
+  console.log(
+    "  file MB | stored MB | RSS before MB | RSS peak MB | peak − before MB | seconds | MB/s   | extraction job",
+  );
   for (const r of rows) {
     console.log(
       `  ${mbs(r.size)} | ${mbs(r.stored)}  | ${mbs(r.before)}      | ${mbs(r.peak)}    | ${mbs(r.peak - r.before)}         | ${r.seconds.toFixed(2).padStart(7)} | ${(r.size / MiB / r.seconds).toFixed(1).padStart(6)} | ${r.job}`,
@@ -220,7 +241,9 @@ try {
   console.log("\n  per size (median of rounds): peak − before MB | MB/s");
   for (const mb of SIZES_MB) {
     const mine = rows.filter((r) => r.size === mb * MiB);
-    console.log(`  ${mbs(mb * MiB)} | ${mbs(med(mine.map((r) => r.peak - r.before)))} (max ${mbs(Math.max(...mine.map((r) => r.peak - r.before)))}) | ${med(mine.map((r) => r.size / MiB / r.seconds)).toFixed(1)}`);
+    console.log(
+      `  ${mbs(mb * MiB)} | ${mbs(med(mine.map((r) => r.peak - r.before)))} (max ${mbs(Math.max(...mine.map((r) => r.peak - r.before)))}) | ${med(mine.map((r) => r.size / MiB / r.seconds)).toFixed(1)}`,
+    );
   }
 } finally {
   stop();

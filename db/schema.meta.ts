@@ -20,10 +20,14 @@ export const metaAnalysisJobs = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     deviceKey: text("device_key"),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     progress: integer("progress").notNull().default(0),
     /** The job's stage (app/lib/meta-analysis/types.ts JOB_STAGES), written by the queue consumer as it works. */
-    stage: text("stage", { enum: ["queued", "extracting", "pooling", "writing", "done", "failed"] }).notNull().default("queued"),
+    stage: text("stage", { enum: ["queued", "extracting", "pooling", "writing", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     /** What the stage is doing, in words ("Study 2 of 5: …"); null when there is nothing to add. */
     stageDetail: text("stage_detail"),
     error: text("error"),
@@ -34,7 +38,10 @@ export const metaAnalysisJobs = sqliteTable(
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [index("meta_analysis_jobs_user_idx").on(t.userId, t.createdAt), index("meta_analysis_jobs_device_idx").on(t.deviceKey, t.createdAt)],
+  (t) => [
+    index("meta_analysis_jobs_user_idx").on(t.userId, t.createdAt),
+    index("meta_analysis_jobs_device_idx").on(t.deviceKey, t.createdAt),
+  ],
 );
 
 export type MetaAnalysisJobRow = typeof metaAnalysisJobs.$inferSelect;

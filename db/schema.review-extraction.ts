@@ -25,7 +25,10 @@ export const reviewOutcomes = sqliteTable(
     comparator: text("comparator").notNull(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("review_outcomes_review_name_unique").on(t.reviewId, t.name), index("review_outcomes_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("review_outcomes_review_name_unique").on(t.reviewId, t.name),
+    index("review_outcomes_user_idx").on(t.userId),
+  ],
 );
 
 export type ReviewOutcomeRow = typeof reviewOutcomes.$inferSelect;
@@ -69,7 +72,10 @@ export const reviewStudyData = sqliteTable(
     ciUpper: real("ci_upper"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("review_study_data_outcome_record_unique").on(t.outcomeId, t.recordId), index("review_study_data_review_idx").on(t.reviewId)],
+  (t) => [
+    uniqueIndex("review_study_data_outcome_record_unique").on(t.outcomeId, t.recordId),
+    index("review_study_data_review_idx").on(t.reviewId),
+  ],
 );
 
 export type ReviewStudyDataRow = typeof reviewStudyData.$inferSelect;

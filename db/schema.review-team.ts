@@ -53,7 +53,10 @@ export const reviewInvitations = sqliteTable(
     acceptedBy: text("accepted_by"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("review_invitations_token_unique").on(t.tokenHash), index("review_invitations_review_idx").on(t.reviewId, t.email)],
+  (t) => [
+    uniqueIndex("review_invitations_token_unique").on(t.tokenHash),
+    index("review_invitations_review_idx").on(t.reviewId, t.email),
+  ],
 );
 
 /** The final decision on a record whose two votes disagreed, by the owner or a named resolver. */
@@ -75,7 +78,10 @@ export const reviewResolutions = sqliteTable(
     reason: text("reason"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.recordId, t.stage] }), index("review_resolutions_review_idx").on(t.reviewId, t.stage)],
+  (t) => [
+    primaryKey({ columns: [t.recordId, t.stage] }),
+    index("review_resolutions_review_idx").on(t.reviewId, t.stage),
+  ],
 );
 
 /**
@@ -104,7 +110,10 @@ export type ReviewMemberRow = typeof reviewMembers.$inferSelect;
 export type ReviewInvitationRow = typeof reviewInvitations.$inferSelect;
 
 /** The arm-level values of one study for one outcome, as one extractor submitted them (null: not reported). */
-export type SubmittedArmValues = Record<"intervention" | "comparator", Record<"events" | "groupSize" | "mean" | "sd", number | null>>;
+export type SubmittedArmValues = Record<
+  "intervention" | "comparator",
+  Record<"events" | "groupSize" | "mean" | "sd", number | null>
+>;
 
 /**
  * Dual extraction (issue 30 item 5): one reviewer's submitted arm-level values for a study and an
@@ -129,7 +138,10 @@ export const reviewExtractionSubmissions = sqliteTable(
     values: text("values", { mode: "json" }).$type<SubmittedArmValues>().notNull(),
     submittedAt: integer("submitted_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.outcomeId, t.recordId, t.userId] }), index("review_extraction_submissions_review_idx").on(t.reviewId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.outcomeId, t.recordId, t.userId] }),
+    index("review_extraction_submissions_review_idx").on(t.reviewId, t.userId),
+  ],
 );
 
 /** The consensus value of one differing cell, by the owner or a named resolver; the latest row of a cell counts (older rows are its history). */
@@ -168,7 +180,10 @@ export const reviewActivity = sqliteTable(
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
     recordId: integer("record_id"),
-    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    detail: text("detail", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
   (t) => [index("review_activity_review_idx").on(t.reviewId, t.id)],
@@ -187,5 +202,8 @@ export const reviewDigests = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
     lastSentDay: text("last_sent_day"),
   },
-  (t) => [primaryKey({ columns: [t.reviewId, t.userId] }), index("review_digests_enabled_idx").on(t.enabled, t.lastSentDay)],
+  (t) => [
+    primaryKey({ columns: [t.reviewId, t.userId] }),
+    index("review_digests_enabled_idx").on(t.enabled, t.lastSentDay),
+  ],
 );

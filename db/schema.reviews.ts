@@ -29,21 +29,39 @@ export const reviews = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
-    question: text("question", { mode: "json" }).$type<ReviewQuestion>().notNull().default(sql`'{}'`),
-    inclusionCriteria: text("inclusion_criteria", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    exclusionCriteria: text("exclusion_criteria", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    question: text("question", { mode: "json" })
+      .$type<ReviewQuestion>()
+      .notNull()
+      .default(sql`'{}'`),
+    inclusionCriteria: text("inclusion_criteria", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    exclusionCriteria: text("exclusion_criteria", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** The reasons offered when excluding (user-editable list). */
-    exclusionReasons: text("exclusion_reasons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    exclusionReasons: text("exclusion_reasons", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** Incremented by every decision, undo and merge change: the ranking cache is valid for one version. */
     version: integer("version").notNull().default(0),
     /** Screening of both stages (issue 30): one decision per record, or two independent votes. */
-    screeningMode: text("screening_mode", { enum: ["single", "dual"] }).notNull().default("single"),
+    screeningMode: text("screening_mode", { enum: ["single", "dual"] })
+      .notNull()
+      .default("single"),
     /** Dual mode: a reviewer sees no other vote on a record before casting their own. */
     screeningBlind: integer("screening_blind", { mode: "boolean" }).notNull().default(true),
     /** Data extraction (issue 30 item 5): one extractor, or two independent ones with a consensus per differing cell. */
-    extractionMode: text("extraction_mode", { enum: ["single", "dual"] }).notNull().default("single"),
+    extractionMode: text("extraction_mode", { enum: ["single", "dual"] })
+      .notNull()
+      .default("single"),
     /** RoB 2 assessment (issue 30 item 5): one assessor, or two independent ones with a consensus assessment. */
-    robMode: text("rob_mode", { enum: ["single", "dual"] }).notNull().default("single"),
+    robMode: text("rob_mode", { enum: ["single", "dual"] })
+      .notNull()
+      .default("single"),
     /** Living review (issue 31): how often the review's searches are re-run, or null (not living). */
     livingSchedule: text("living_schedule", { enum: ["weekly", "monthly"] }),
     /** When the next scheduled update is due (ms since the epoch); null when not living. */
@@ -53,7 +71,9 @@ export const reviews = sqliteTable(
   },
   (t) => [
     index("reviews_user_idx").on(t.userId, t.createdAt),
-    index("reviews_living_due_idx").on(t.livingNextRunAt).where(sql`${t.livingSchedule} is not null`),
+    index("reviews_living_due_idx")
+      .on(t.livingNextRunAt)
+      .where(sql`${t.livingSchedule} is not null`),
   ],
 );
 
@@ -78,7 +98,10 @@ export const reviewSources = sqliteTable(
     /** The search query (searches only). */
     query: text("query"),
     /** Search parameters and per-database counts (searches), as JSON. */
-    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    details: text("details", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     /** Records brought in by this batch (duplicates included). */
     recordCount: integer("record_count").notNull(),
     /** Records of this batch merged into an earlier record at import time. */
@@ -117,7 +140,10 @@ export const reviewRecords = sqliteTable(
     origin: text("origin").notNull(),
     title: text("title").notNull(),
     abstract: text("abstract"),
-    authors: text("authors", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    authors: text("authors", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     year: integer("year"),
     journal: text("journal"),
     doi: text("doi"),
@@ -241,19 +267,26 @@ export const reviewUpdates = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     trigger: text("trigger", { enum: ["schedule", "manual"] }).notNull(),
-    status: text("status", { enum: ["running", "done", "failed"] }).notNull().default("running"),
+    status: text("status", { enum: ["running", "done", "failed"] })
+      .notNull()
+      .default("running"),
     searchesRun: integer("searches_run").notNull().default(0),
     newRecords: integer("new_records").notNull().default(0),
     duplicatesRemoved: integer("duplicates_removed").notNull().default(0),
     /** Searches that failed: [{source, reason}]. */
-    failed: text("failed", { mode: "json" }).$type<{ source: string; reason: string }[]>().notNull().default(sql`'[]'`),
+    failed: text("failed", { mode: "json" })
+      .$type<{ source: string; reason: string }[]>()
+      .notNull()
+      .default(sql`'[]'`),
     digestSent: integer("digest_sent", { mode: "boolean" }).notNull().default(false),
     startedAt: integer("started_at", { mode: "number" }).notNull().default(now),
     finishedAt: integer("finished_at", { mode: "number" }),
   },
   (t) => [
     index("review_updates_review_idx").on(t.reviewId, t.startedAt),
-    uniqueIndex("review_updates_running_idx").on(t.reviewId).where(sql`${t.status} = 'running'`),
+    uniqueIndex("review_updates_running_idx")
+      .on(t.reviewId)
+      .where(sql`${t.status} = 'running'`),
   ],
 );
 

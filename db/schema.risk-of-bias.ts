@@ -17,7 +17,9 @@ const now = sql`(unixepoch('subsec') * 1000)`;
 /** Support for one answer: the reviewer's words and quotes from the study. */
 export type RobSupport = Record<string, { text: string; quotes: string[] }>;
 /** The reviewer's changes to the proposed judgements, each with its justification. */
-export type RobOverrides = Partial<Record<Rob2DomainId | "overall", { judgement: RobJudgement; justification: string }>>;
+export type RobOverrides = Partial<
+  Record<Rob2DomainId | "overall", { judgement: RobJudgement; justification: string }>
+>;
 
 export const riskOfBiasAssessments = sqliteTable(
   "risk_of_bias_assessments",
@@ -36,16 +38,28 @@ export const riskOfBiasAssessments = sqliteTable(
       .notNull()
       .references(() => reviewOutcomes.id, { onDelete: "cascade" }),
     variant: text("variant").$type<Rob2Variant>().notNull(),
-    answers: text("answers", { mode: "json" }).$type<Record<string, Rob2Answer>>().notNull().default(sql`'{}'`),
-    support: text("support", { mode: "json" }).$type<RobSupport>().notNull().default(sql`'{}'`),
+    answers: text("answers", { mode: "json" })
+      .$type<Record<string, Rob2Answer>>()
+      .notNull()
+      .default(sql`'{}'`),
+    support: text("support", { mode: "json" })
+      .$type<RobSupport>()
+      .notNull()
+      .default(sql`'{}'`),
     proposed: text("proposed", { mode: "json" }).$type<RobJudgementSet>().notNull(),
-    overrides: text("overrides", { mode: "json" }).$type<RobOverrides>().notNull().default(sql`'{}'`),
+    overrides: text("overrides", { mode: "json" })
+      .$type<RobOverrides>()
+      .notNull()
+      .default(sql`'{}'`),
     final: text("final", { mode: "json" }).$type<RobJudgementSet>().notNull(),
     assessedBy: text("assessed_by").notNull(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("rob_assessments_result_unique").on(t.reviewId, t.recordId, t.outcomeId), index("rob_assessments_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("rob_assessments_result_unique").on(t.reviewId, t.recordId, t.outcomeId),
+    index("rob_assessments_user_idx").on(t.userId),
+  ],
 );
 
 export type RiskOfBiasAssessmentRow = typeof riskOfBiasAssessments.$inferSelect;
@@ -53,10 +67,19 @@ export type RiskOfBiasAssessmentRow = typeof riskOfBiasAssessments.$inferSelect;
 /** The columns of one RoB 2 assessment as a reviewer filled it in (answers, support, proposal, overrides, final judgements). */
 const assessmentColumns = () => ({
   variant: text("variant").$type<Rob2Variant>().notNull(),
-  answers: text("answers", { mode: "json" }).$type<Record<string, Rob2Answer>>().notNull().default(sql`'{}'`),
-  support: text("support", { mode: "json" }).$type<RobSupport>().notNull().default(sql`'{}'`),
+  answers: text("answers", { mode: "json" })
+    .$type<Record<string, Rob2Answer>>()
+    .notNull()
+    .default(sql`'{}'`),
+  support: text("support", { mode: "json" })
+    .$type<RobSupport>()
+    .notNull()
+    .default(sql`'{}'`),
   proposed: text("proposed", { mode: "json" }).$type<RobJudgementSet>().notNull(),
-  overrides: text("overrides", { mode: "json" }).$type<RobOverrides>().notNull().default(sql`'{}'`),
+  overrides: text("overrides", { mode: "json" })
+    .$type<RobOverrides>()
+    .notNull()
+    .default(sql`'{}'`),
   final: text("final", { mode: "json" }).$type<RobJudgementSet>().notNull(),
 });
 
@@ -82,7 +105,10 @@ export const reviewRobSubmissions = sqliteTable(
     ...assessmentColumns(),
     submittedAt: integer("submitted_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.outcomeId, t.recordId, t.userId] }), index("review_rob_submissions_review_idx").on(t.reviewId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.outcomeId, t.recordId, t.userId] }),
+    index("review_rob_submissions_review_idx").on(t.reviewId, t.userId),
+  ],
 );
 
 /**
@@ -109,7 +135,10 @@ export const reviewRobConsensus = sqliteTable(
     ...assessmentColumns(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [index("review_rob_consensus_study_idx").on(t.outcomeId, t.recordId), index("review_rob_consensus_review_idx").on(t.reviewId)],
+  (t) => [
+    index("review_rob_consensus_study_idx").on(t.outcomeId, t.recordId),
+    index("review_rob_consensus_review_idx").on(t.reviewId),
+  ],
 );
 
 export type ReviewRobSubmissionRow = typeof reviewRobSubmissions.$inferSelect;
@@ -134,20 +163,35 @@ export const reviewGradeSettings = sqliteTable(
     outcomeId: integer("outcome_id")
       .notNull()
       .references(() => reviewOutcomes.id, { onDelete: "cascade" }),
-    rating: text("rating", { mode: "json" }).$type<GradeReviewerRatingJson>().notNull().default(sql`'{}'`),
+    rating: text("rating", { mode: "json" })
+      .$type<GradeReviewerRatingJson>()
+      .notNull()
+      .default(sql`'{}'`),
     assumedControlRisk: real("assumed_control_risk"),
     decisionThreshold: real("decision_threshold"),
     updatedBy: text("updated_by").notNull(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("grade_settings_outcome_unique").on(t.reviewId, t.outcomeId), index("grade_settings_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("grade_settings_outcome_unique").on(t.reviewId, t.outcomeId),
+    index("grade_settings_user_idx").on(t.userId),
+  ],
 );
 
 /** Stored shape of a reviewer's GRADE rating (validated by GradeReviewerRatingSchema). */
 export interface GradeReviewerRatingJson {
-  overrides?: Partial<Record<"risk of bias" | "inconsistency" | "indirectness" | "imprecision" | "publication bias", { downgrade: 0 | -1 | -2; justification: string }>>;
-  rateUp?: { reason: "large effect" | "dose response" | "plausible confounding"; levels: 1 | 2; justification: string }[];
+  overrides?: Partial<
+    Record<
+      "risk of bias" | "inconsistency" | "indirectness" | "imprecision" | "publication bias",
+      { downgrade: 0 | -1 | -2; justification: string }
+    >
+  >;
+  rateUp?: {
+    reason: "large effect" | "dose response" | "plausible confounding";
+    levels: 1 | 2;
+    justification: string;
+  }[];
 }
 
 export type ReviewGradeSettingsRow = typeof reviewGradeSettings.$inferSelect;

@@ -16,7 +16,9 @@ export const users = sqliteTable(
     firstName: text("first_name"),
     lastName: text("last_name"),
     profileImageUrl: text("profile_image_url"),
-    plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+    plan: text("plan", { enum: ["free", "pro"] })
+      .notNull()
+      .default("free"),
     subscriptionPlatform: text("subscription_platform"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(now),
   },
@@ -138,9 +140,7 @@ export const aiSummaries = sqliteTable(
      * Grounding: the source passages the text rests on, as JSON
      * `[{id, quote, start, end}]` (character offsets into the source text); null when none.
      */
-    citations: text("citations", { mode: "json" }).$type<
-      { id: string; quote: string; start: number; end: number }[]
-    >(),
+    citations: text("citations", { mode: "json" }).$type<{ id: string; quote: string; start: number; end: number }[]>(),
     /**
      * Who may see the row: '' = everyone; a user id = that user only (a full-text analysis of a
      * URL the user supplied rather than the study's own resolved open-access location).

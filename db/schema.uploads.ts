@@ -38,15 +38,24 @@ export const uploadedStudies = sqliteTable(
     /** Machine code of the failure (FullTextErrorCode or PROCESSING_FAILED). */
     failureCode: text("failure_code"),
     title: text("title").notNull(),
-    authors: text("authors", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    authors: text("authors", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     journal: text("journal"),
     publicationDate: text("publication_date"),
     doi: text("doi"),
     abstract: text("abstract"),
     fullTextContent: text("full_text_content"),
     studyType: text("study_type"),
-    keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    meshTerms: text("mesh_terms", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    keywords: text("keywords", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    meshTerms: text("mesh_terms", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     journalImpactFactor: real("journal_impact_factor"),
     /** Pages whose text was read, and pages in the PDF. */
     pagesRead: integer("pages_read"),

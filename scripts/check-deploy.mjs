@@ -62,10 +62,17 @@ function checkBindings() {
   }));
   const scopes = wranglerScopes(config);
   if (targetEnv && !scopes.has(targetEnv)) {
-    throw new Error(`wrangler.toml has no [env.${targetEnv}] (it has: ${[...scopes.keys()].filter(Boolean).join(", ")})`);
+    throw new Error(
+      `wrangler.toml has no [env.${targetEnv}] (it has: ${[...scopes.keys()].filter(Boolean).join(", ")})`,
+    );
   }
   const bindings = bindingsInterface(envSource);
-  const problems = bindingProblems({ bindings, variables: schemaVariables(envSource), usages: bindingUsages(files), scopes });
+  const problems = bindingProblems({
+    bindings,
+    variables: schemaVariables(envSource),
+    usages: bindingUsages(files),
+    scopes,
+  });
   const names = [...scopes.keys()].map((s) => (s ? `env.${s}` : "top level")).join(", ");
   console.log(`bindings: ${[...bindings.keys()].join(", ")} checked in ${files.length} files against ${names}`);
   return problems;
@@ -80,7 +87,11 @@ function gzippedBundle() {
     const args = ["deploy", "--dry-run", "--outdir", outdir, ...(targetEnv ? ["--env", targetEnv] : [])];
     // wrangler's own entry on this Node (the project's Node 24 under npm run), whatever node PATH has.
     const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
-    const run = spawnSync(process.execPath, [wrangler, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    const run = spawnSync(process.execPath, [wrangler, ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     if (run.status !== 0) {
       return { problems: [`wrangler ${args.join(" ")} failed (exit ${run.status}):\n${run.stderr || run.stdout}`] };
     }

@@ -35,11 +35,17 @@ const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
 const steps = [
   ["build", "npm", ["run", "build"]],
   ["deploy check", process.execPath, [path.join(root, "scripts/check-deploy.mjs"), "--env", target]],
-  ["remote D1 migrations", process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--remote", "--env", target]],
+  [
+    "remote D1 migrations",
+    process.execPath,
+    [wrangler, "d1", "migrations", "apply", "DB", "--remote", "--env", target],
+  ],
   ["deploy", process.execPath, [wrangler, "deploy", "--env", target]],
 ];
 for (const [label, command, args] of steps) {
-  console.log(`\n== ${label}: ${[path.basename(command), ...args.map((a) => (path.isAbsolute(a) ? path.relative(root, a) : a))].join(" ")}`);
+  console.log(
+    `\n== ${label}: ${[path.basename(command), ...args.map((a) => (path.isAbsolute(a) ? path.relative(root, a) : a))].join(" ")}`,
+  );
   const run = spawnSync(command, args, { cwd: root, stdio: "inherit" });
   if (run.status !== 0) fail(`${label} failed (exit ${run.status}); nothing after it ran`);
 }

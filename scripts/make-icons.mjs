@@ -27,13 +27,14 @@ const ICONS = [
   { file: "apple-touch-icon.png", size: 180, rounded: false, inset: 0.85 },
 ];
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--headless"],
+});
 try {
   for (const icon of ICONS) {
     const page = await browser.newPage({ viewport: { width: icon.size, height: icon.size } });
-    await page.setContent(
-      `<html><body style="margin:0;background:transparent">${svg(icon)}</body></html>`,
-    );
+    await page.setContent(`<html><body style="margin:0;background:transparent">${svg(icon)}</body></html>`);
     const path = new URL(`../public/icons/${icon.file}`, import.meta.url).pathname;
     await page.screenshot({ path, omitBackground: true, clip: { x: 0, y: 0, width: icon.size, height: icon.size } });
     await page.close();

@@ -22,7 +22,9 @@ if (process.argv.includes("--check")) {
     apt: probes.hasApt(),
   };
   const plan = planProvision(state);
-  console.log(`provision --check: Chromium ${state.chromium.path ?? "missing"}; R metafor ${state.metafor ? "ok" : "missing"}`);
+  console.log(
+    `provision --check: Chromium ${state.chromium.path ?? "missing"}; R metafor ${state.metafor ? "ok" : "missing"}`,
+  );
   if (plan.apt.length) console.log(`would install (apt-get): ${plan.apt.join(", ")}`);
   if (plan.playwrightDownload) console.log("would download Playwright's chromium");
   if (plan.missing.length) console.error(missingLine(plan.missing));

@@ -53,11 +53,15 @@ const stripeVars = {
   STRIPE_FAKE_WEBHOOK_URL: `http://127.0.0.1:${port}/api/stripe/webhook`,
 };
 const node24 = bin("node");
-const replay = spawn(existsSync(node24) ? node24 : process.execPath, [path.join(root, "tests/mocks/replay-server.ts")], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...childEnv, REPLAY_PORT: replayPort, ...(stripeFake ? stripeVars : {}) },
-});
+const replay = spawn(
+  existsSync(node24) ? node24 : process.execPath,
+  [path.join(root, "tests/mocks/replay-server.ts")],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...childEnv, REPLAY_PORT: replayPort, ...(stripeFake ? stripeVars : {}) },
+  },
+);
 children.push(replay);
 replay.on("exit", (code) => {
   if (code) shutdown(code);
@@ -96,10 +100,10 @@ for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
   if (colon > 0) vars[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
 }
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-const server = spawn(
-  bin("wrangler"),
-  ["dev", "--ip", "127.0.0.1", "--port", port, ...persist, ...varArgs],
-  { cwd: root, stdio: "inherit", env: childEnv },
-);
+const server = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, ...persist, ...varArgs], {
+  cwd: root,
+  stdio: "inherit",
+  env: childEnv,
+});
 children.push(server);
 server.on("exit", (code) => shutdown(code ?? 0));

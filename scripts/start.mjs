@@ -24,7 +24,13 @@ const env = {
 /** Runs one step; on failure prints its whole output and exits with its status. */
 function step(label, cmd, args) {
   const started = Date.now();
-  const result = spawnSync(cmd, args, { cwd: root, env, stdio: verbose ? "inherit" : "pipe", encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(cmd, args, {
+    cwd: root,
+    env,
+    stdio: verbose ? "inherit" : "pipe",
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.status !== 0) {
     if (!verbose) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
     console.error(`✗ ${label} failed (${path.basename(cmd)} ${args.join(" ")})`);
@@ -39,7 +45,16 @@ step("Applied the local database migrations", bin("wrangler"), ["d1", "migration
 
 const dev = spawn(
   bin("wrangler"),
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--var", "ENVIRONMENT:development", ...(verbose ? [] : ["--log-level", "error"])],
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--var",
+    "ENVIRONMENT:development",
+    ...(verbose ? [] : ["--log-level", "error"]),
+  ],
   { cwd: root, env, stdio: "inherit" },
 );
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -58,9 +58,10 @@ export interface RecordedCall {
  * A fake `fetch` that records every call and answers with `respond(call, index)`.
  * Use `calls` to assert URLs, query parameters, headers and bodies.
  */
-export function recordingFetch(
-  respond: (call: RecordedCall, index: number) => Response | Promise<Response>,
-): { fetch: typeof fetch; calls: RecordedCall[] } {
+export function recordingFetch(respond: (call: RecordedCall, index: number) => Response | Promise<Response>): {
+  fetch: typeof fetch;
+  calls: RecordedCall[];
+} {
   const calls: RecordedCall[] = [];
   const fake = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -80,7 +81,15 @@ export function recordingFetch(
 
 /** A Response carrying a fixture body, e.g. `fixtureResponse("crossref/error_400_sample-over-100.json", 400)`. */
 export function fixtureResponse(relPath: string, status = 200, contentType?: string): Response {
-  const type = contentType ?? (relPath.endsWith(".xml") ? "text/xml; charset=UTF-8" : relPath.endsWith(".json") ? "application/json" : relPath.endsWith(".html") ? "text/html; charset=utf-8" : "text/plain");
+  const type =
+    contentType ??
+    (relPath.endsWith(".xml")
+      ? "text/xml; charset=UTF-8"
+      : relPath.endsWith(".json")
+        ? "application/json"
+        : relPath.endsWith(".html")
+          ? "text/html; charset=utf-8"
+          : "text/plain");
   return new Response(readFixture(relPath), { status, headers: { "content-type": type } });
 }
 

@@ -37,7 +37,11 @@ export const extracted: ExtractedStudyData[] = trials.map(([title, e1, n1, e2, n
   totalN: n1 + n2,
 }));
 
-const effects = trials.map(([label, e1, n1, e2, n2], i) => ({ studyId: String(i + 1), label, ...logRR(e1, n1, e2, n2) }));
+const effects = trials.map(([label, e1, n1, e2, n2], i) => ({
+  studyId: String(i + 1),
+  label,
+  ...logRR(e1, n1, e2, n2),
+}));
 
 export const analysis: OutcomeAnalysis = {
   outcome: "tuberculosis",
@@ -64,7 +68,13 @@ export const analysis: OutcomeAnalysis = {
   QE: 10.3,
   QEp: 0.0356,
   weights: [10.5, 17.9, 9.2, 33.1, 29.3],
-  ratio: { estimate: Math.exp(-0.83), ci_lb: Math.exp(-1.41), ci_ub: Math.exp(-0.25), pi_lb: Math.exp(-1.9), pi_ub: Math.exp(0.24) },
+  ratio: {
+    estimate: Math.exp(-0.83),
+    ci_lb: Math.exp(-1.41),
+    ci_ub: Math.exp(-0.25),
+    pi_lb: Math.exp(-1.9),
+    pi_ub: Math.exp(0.24),
+  },
   egger: { statistic: -1.9, df: 3, pval: 0.153, intercept: -0.45, slope: -2.1 },
   begg: { tau: -0.4, pval: 0.483 },
   trimfill: {
@@ -97,7 +107,14 @@ export const analysis: OutcomeAnalysis = {
       ratio: null,
     },
   },
-  leaveOneOut: effects.map((e, i) => ({ omitted: e.label, estimate: -0.8 + i * 0.02, ci_lb: -1.5, ci_ub: -0.1, tau2: 0.1, I2: 55 })),
+  leaveOneOut: effects.map((e, i) => ({
+    omitted: e.label,
+    estimate: -0.8 + i * 0.02,
+    ci_lb: -1.5,
+    ci_ub: -0.1,
+    tau2: 0.1,
+    I2: 55,
+  })),
   grade: {
     certainty: "low",
     judgements: [
@@ -112,7 +129,9 @@ export const analysis: OutcomeAnalysis = {
 
 export const jobResult: MetaAnalysisJobResult = {
   extracted,
-  excluded: [{ studyId: "9", title: "A narrative review", reason: "No effect estimate with a confidence interval found" }],
+  excluded: [
+    { studyId: "9", title: "A narrative review", reason: "No effect estimate with a confidence interval found" },
+  ],
   analyses: [analysis],
   prisma: {
     identified: { pubmed: 120, europepmc: 80 },

@@ -4,7 +4,13 @@ import * as build from "../build/server";
 import type { Bindings } from "../app/.server/env";
 import { getLoadContext } from "../app/.server/context";
 import { guardRequest, withSecurityHeaders } from "../app/.server/http/guard";
-import { answerApiRouting, apiPatternsOfBuild, isApiPath, jsonApiError, matchApiRoute } from "../app/.server/http/api-routes";
+import {
+  answerApiRouting,
+  apiPatternsOfBuild,
+  isApiPath,
+  jsonApiError,
+  matchApiRoute,
+} from "../app/.server/http/api-routes";
 import { createRequestLog, requestIdOf, type RequestLog } from "../app/.server/observability/request-log";
 import { ensureDemoAccounts } from "../app/.server/auth/demo-accounts";
 import { dispatchJobs } from "../app/.server/jobs/dispatch";
@@ -19,7 +25,8 @@ type Env = Bindings & Record<string, unknown>;
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 const builtApiRoutes = apiPatternsOfBuild((build as unknown as ServerBuild).routes);
 /** The lean share-page renderer app/entry.server.tsx exports (it shares the build's React and asset URLs). */
-const serveSharePage = ((build as unknown as ServerBuild).entry.module as unknown as { serveSharePage: ServeSharePage }).serveSharePage;
+const serveSharePage = ((build as unknown as ServerBuild).entry.module as unknown as { serveSharePage: ServeSharePage })
+  .serveSharePage;
 
 /** Answers one request; the returned Response is always a fresh one (withSecurityHeaders). */
 async function handle(
@@ -34,14 +41,19 @@ async function handle(
   const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
   // Public share pages: served from Cloudflare's cache once rendered (see edge-cache.ts), else
   // rendered from KV by the lean renderer without Remix (share-page.tsx); Remix renders the rest.
-  const response = await withShareCache(request, cache, (p) => ctx.waitUntil(p), async () => {
-    const sharePage = await serveSharePage(request, env.KV);
-    if (sharePage) return sharePage;
-    const loadContext = getLoadContext(env, ctx, log);
-    // The health check must answer even when D1 is down, so it does not wait for the demo seed.
-    if (pathname !== "/api/health") await ensureDemoAccounts(loadContext.app);
-    return handleRemixRequest(request, loadContext);
-  });
+  const response = await withShareCache(
+    request,
+    cache,
+    (p) => ctx.waitUntil(p),
+    async () => {
+      const sharePage = await serveSharePage(request, env.KV);
+      if (sharePage) return sharePage;
+      const loadContext = getLoadContext(env, ctx, log);
+      // The health check must answer even when D1 is down, so it does not wait for the demo seed.
+      if (pathname !== "/api/health") await ensureDemoAccounts(loadContext.app);
+      return handleRemixRequest(request, loadContext);
+    },
+  );
   return withSecurityHeaders(jsonApiError(request, response));
 }
 
@@ -50,7 +62,11 @@ export default {
     const requestId = requestIdOf(request);
     const { pathname } = new URL(request.url);
     const log = isApiPath(pathname)
-      ? createRequestLog({ requestId, method: request.method, route: matchApiRoute(pathname, builtApiRoutes)?.pattern ?? "unmatched" })
+      ? createRequestLog({
+          requestId,
+          method: request.method,
+          route: matchApiRoute(pathname, builtApiRoutes)?.pattern ?? "unmatched",
+        })
       : undefined;
     try {
       const response = await handle(request, env, ctx, pathname, log);

@@ -50,7 +50,12 @@ export const EnvSchema = z
     /** Private hosts full-text fetches may reach anyway (comma list), e.g. "127.0.0.1" for the offline replay. */
     FULLTEXT_ALLOW_HOSTS: optionalString,
     /** Largest answer read from a search database, Unpaywall or Europe PMC, in bytes (16 MiB). */
-    UPSTREAM_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+    UPSTREAM_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * 1024 * 1024)
+      .default(16 * 1024 * 1024),
     /** Public origin of the site (reset links in e-mails); the request's origin when unset. */
     APP_URL: optionalString.pipe(z.string().url().optional()),
     /** E-mail API for reset links: resend | postmark. Unset (or no key): console + debugToken in development. */

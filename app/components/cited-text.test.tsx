@@ -9,13 +9,19 @@ const citations = [
 
 /** The visible text of rendered markup (tags removed, entities decoded). */
 const visible = (html: string) =>
-  html.replace(/<[^>]+>/g, "").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  html
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 
 describe("CitedText", () => {
   it("puts a superscript citation button at each anchor and lists unanchored ones at the end", () => {
     const text = "Blood pressure fell by 4 mmHg, and LDL was the target.";
     const html = renderToStaticMarkup(<CitedText text={text} citations={citations} />);
-    const marks = [...html.matchAll(/<button[^>]*data-testid="citation-mark"[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+    const marks = [...html.matchAll(/<button[^>]*data-testid="citation-mark"[^>]*>([^<]*)<\/button>/g)].map(
+      (m) => m[1],
+    );
     expect(marks).toEqual(["[1]", "[2]"]);
     expect(html.indexOf('aria-label="Source S4"')).toBeGreaterThan(html.indexOf("4 mmHg"));
     expect(html.indexOf('aria-label="Source S4"')).toBeLessThan(html.indexOf(", and LDL"));
@@ -34,7 +40,9 @@ describe("CitedText", () => {
   });
 
   it("hides raw markers and a half-received markup prefix while streaming", () => {
-    const html = renderToStaticMarkup(<CitedText streaming text="Strokes fell [S4, S5]. Pressure fell by ⟦unverified: 3" />);
+    const html = renderToStaticMarkup(
+      <CitedText streaming text="Strokes fell [S4, S5]. Pressure fell by ⟦unverified: 3" />,
+    );
     expect(visible(html)).toBe("Strokes fell. Pressure fell by 3");
     expect(html).not.toContain("citation-mark");
   });
@@ -42,7 +50,14 @@ describe("CitedText", () => {
   it("quiet marks keep the paragraph's text the text alone; numbers and test id can be set", () => {
     const text = "Blood pressure fell by 4 mmHg, and LDL was the target.";
     const html = renderToStaticMarkup(
-      <CitedText text={text} citations={citations} quietMarks citationNumbers={[3, 7]} testId="ai-summary" showSources={false} />,
+      <CitedText
+        text={text}
+        citations={citations}
+        quietMarks
+        citationNumbers={[3, 7]}
+        testId="ai-summary"
+        showSources={false}
+      />,
     );
     const paragraph = /<p data-testid="ai-summary"[^>]*>([\s\S]*?)<\/p>/.exec(html)![1]!;
     expect(visible(paragraph)).toBe(text);

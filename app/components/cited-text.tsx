@@ -128,7 +128,7 @@ function CitationMark({
         data-testid="citation-mark"
         data-label={quiet ? label : undefined}
         className={cn(
-          "ml-0.5 rounded px-0.5 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+          "ml-0.5 rounded px-0.5 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none",
           quiet && "after:content-[attr(data-label)]",
         )}
         aria-label={`Source ${indexes.map((i) => citations[i]!.id).join(", ")}`}

@@ -1,7 +1,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Check, Copy, FileStack, Loader2, RotateCcw, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import type { CitationSource, CombinedResult, CombinedStreamLine, PartialCombinedSummary } from "~/lib/combined-summary";
+import type {
+  CitationSource,
+  CombinedResult,
+  CombinedStreamLine,
+  PartialCombinedSummary,
+} from "~/lib/combined-summary";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -39,14 +44,19 @@ export interface CombinedSummaryDialogProps {
 /** SPEC §8 batch error. */
 export const COMBINED_ERROR_MESSAGE = "Failed to analyze studies. Please try again.";
 
-
 type Section = keyof PartialCombinedSummary & keyof typeof HEADINGS;
 
 /** Sections in display order, with the fields of the nested ones. */
 const LAYOUT: { section: Section; fields?: readonly string[] }[] = [
   { section: "executiveSummary" },
-  { section: "quantitativeFindings", fields: ["pooledEffectSize", "statisticalHeterogeneity", "sampleSizeTotal", "keyOutcomes"] },
-  { section: "studyCharacteristics", fields: ["designQuality", "populationSummary", "interventionDetails", "followUpPeriods"] },
+  {
+    section: "quantitativeFindings",
+    fields: ["pooledEffectSize", "statisticalHeterogeneity", "sampleSizeTotal", "keyOutcomes"],
+  },
+  {
+    section: "studyCharacteristics",
+    fields: ["designQuality", "populationSummary", "interventionDetails", "followUpPeriods"],
+  },
   { section: "commonThemes" },
   {
     section: "clinicalRecommendations",
@@ -163,7 +173,13 @@ export function citationLabel(id: string, studies: readonly { title: string }[])
   return m && title ? `${title} (sentence ${m[2]})` : id;
 }
 
-function SectionSources({ citations, studies }: { citations: readonly CitationLike[]; studies: readonly { title: string }[] }) {
+function SectionSources({
+  citations,
+  studies,
+}: {
+  citations: readonly CitationLike[];
+  studies: readonly { title: string }[];
+}) {
   if (citations.length === 0) return null;
   return (
     <details className="mt-2 text-xs text-slate-600" data-testid="section-sources">
@@ -275,7 +291,11 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
     abortRef.current = controller;
     const list = studiesRef.current;
     if (list.length === 0) {
-      toast({ title: "No studies selected", description: "Select at least one study to combine.", variant: "destructive" });
+      toast({
+        title: "No studies selected",
+        description: "Select at least one study to combine.",
+        variant: "destructive",
+      });
       callbacks.current.onOpenChange(false);
       return;
     }
@@ -327,8 +347,7 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
   const object: PartialCombinedSummary =
     state.status === "done" ? state.result.combinedSummary : state.status === "streaming" ? state.object : {};
   const streaming = state.status === "streaming";
-  const model =
-    state.status === "done" ? state.result.model : state.status === "streaming" ? state.model : null;
+  const model = state.status === "done" ? state.result.model : state.status === "streaming" ? state.model : null;
   const sources: Record<string, CitationSource> = state.status === "done" ? state.result.citationSources : {};
   const citationsOf = (section: Section): CitationLike[] => {
     const ids = strings((object.citations as Record<string, unknown> | undefined)?.[section]);
@@ -436,7 +455,8 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
                 )}
                 {strings(object.unsupportedNumbers).length > 0 && (
                   <p className="mt-1 text-amber-800">
-                    Numbers not found in the sources (marked, not shown as facts): {strings(object.unsupportedNumbers).join(", ")}
+                    Numbers not found in the sources (marked, not shown as facts):{" "}
+                    {strings(object.unsupportedNumbers).join(", ")}
                   </p>
                 )}
               </section>
@@ -450,7 +470,9 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
                       <span className="font-semibold text-slate-500">T{i + 1}</span>
                       <span>
                         {s.title}
-                        {!s.abstract?.trim() && <span className="ml-1 text-xs text-slate-500 italic">(no abstract)</span>}
+                        {!s.abstract?.trim() && (
+                          <span className="ml-1 text-xs text-slate-500 italic">(no abstract)</span>
+                        )}
                       </span>
                     </li>
                   ))}

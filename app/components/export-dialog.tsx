@@ -3,7 +3,14 @@ import { useEffect, useRef, useState } from "react";
 import { UpgradePrompt } from "~/components/search/upgrade-prompt";
 import { useUpgradePromptWith } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import {
   DEFAULT_EXPORT_OPTIONS,
   downloadBlob,
@@ -103,7 +110,11 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
 
   async function runExport() {
     if (count === 0) {
-      toast({ title: "No studies to export", description: "Please select some studies first.", variant: "destructive" });
+      toast({
+        title: "No studies to export",
+        description: "Please select some studies first.",
+        variant: "destructive",
+      });
       return;
     }
     setPending(true);
@@ -116,7 +127,10 @@ export function ExportDialog({ open, onOpenChange, studies, studyIds }: ExportDi
       switch (outcome.kind) {
         case "file":
           downloadBlob(outcome.blob, outcome.filename);
-          toast({ title: "Download Started", description: `${outcome.filename} (${count} ${count === 1 ? "study" : "studies"})` });
+          toast({
+            title: "Download Started",
+            description: `${outcome.filename} (${count} ${count === 1 ? "study" : "studies"})`,
+          });
           onOpenChange(false);
           break;
         case "signin":

@@ -15,8 +15,8 @@ export function Footer() {
         <div className="max-w-md space-y-1">
           <p className="font-semibold text-slate-900">MetaMind</p>
           <p>
-            Searches {DATABASES.slice(0, -1).join(", ")} and {DATABASES.at(-1)}, with AI summaries
-            and meta-analysis reports.
+            Searches {DATABASES.slice(0, -1).join(", ")} and {DATABASES.at(-1)}, with AI summaries and meta-analysis
+            reports.
           </p>
           <nav aria-label="Footer" className="pt-2">
             <ul className="flex flex-wrap gap-x-4 gap-y-1">

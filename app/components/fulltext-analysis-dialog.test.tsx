@@ -46,6 +46,9 @@ describe("partCitations", () => {
     expect(objective.citations[0]!.anchors).toEqual([parts[1]!.body.length]);
     const outcomes = partCitations(parts[2]!, citations, true);
     expect(outcomes.numbers).toEqual([2, 3]);
-    expect(outcomes.citations.map((x) => x.anchors)).toEqual([["Pain fell by 2 points.".length], [parts[2]!.body.length]]);
+    expect(outcomes.citations.map((x) => x.anchors)).toEqual([
+      ["Pain fell by 2 points.".length],
+      [parts[2]!.body.length],
+    ]);
   });
 });

@@ -41,7 +41,11 @@ export interface AnalysisPart {
 function headingOf(line: string): string | null {
   const marked = /^\s*#{2,3}\s+(.+?)\s*#*\s*$/.exec(line);
   if (marked) return marked[1]!;
-  const bare = line.trim().replace(/^\*\*(.*)\*\*$/, "$1").replace(/:$/, "").trim();
+  const bare = line
+    .trim()
+    .replace(/^\*\*(.*)\*\*$/, "$1")
+    .replace(/:$/, "")
+    .trim();
   return SECTION_NAMES.get(bare.toLowerCase()) ?? null;
 }
 
@@ -55,7 +59,8 @@ export function splitAnalysis(text: string): AnalysisPart[] {
   let offset = 0;
   for (const line of text.split("\n")) {
     const heading = headingOf(line);
-    if (heading !== null) starts.push({ at: offset, heading, bodyFrom: Math.min(offset + line.length + 1, text.length) });
+    if (heading !== null)
+      starts.push({ at: offset, heading, bodyFrom: Math.min(offset + line.length + 1, text.length) });
     offset += line.length + 1;
   }
   starts.forEach((s, i) => {
@@ -127,7 +132,10 @@ async function fetchStored(
   sourceUrl: string | null;
   visibility: "public" | "private";
 } | null> {
-  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}/fulltext-analysis`, { credentials: "include", signal });
+  const response = await fetch(`/api/studies/${await storedStudyId(studyId)}/fulltext-analysis`, {
+    credentials: "include",
+    signal,
+  });
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`${response.status}: ${await response.text().catch(() => response.statusText)}`);
   const body = (await response.json()) as {
@@ -304,7 +312,9 @@ export function FullTextAnalysisDialog({
   useEffect(() => {
     if (!open) {
       stop();
-      setState((s) => (s.status === "streaming" ? restoreRef.current : s.status === "loading" ? { status: "idle" } : s));
+      setState((s) =>
+        s.status === "streaming" ? restoreRef.current : s.status === "loading" ? { status: "idle" } : s,
+      );
       return;
     }
     if (state.status !== "idle") return;
@@ -332,7 +342,9 @@ export function FullTextAnalysisDialog({
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
             <div className="min-w-0">
               <Dialog.Title className="text-lg font-semibold text-slate-900">Full-text analysis</Dialog.Title>
-              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">{study.title}</Dialog.Description>
+              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">
+                {study.title}
+              </Dialog.Description>
               {httpUrl(study.openAccessUrl) && (
                 <a
                   href={httpUrl(study.openAccessUrl)!}
@@ -363,9 +375,9 @@ export function FullTextAnalysisDialog({
             {state.status === "idle" && (
               <div className="text-sm text-slate-600">
                 <p>
-                  Reads the open-access paper (PDF or web page) and analyses it section by section: objective,
-                  design and population, interventions, outcomes and effect sizes, adverse events, limitations and
-                  conclusion. Each statement links to the passage of the paper it rests on.
+                  Reads the open-access paper (PDF or web page) and analyses it section by section: objective, design
+                  and population, interventions, outcomes and effect sizes, adverse events, limitations and conclusion.
+                  Each statement links to the passage of the paper it rests on.
                 </p>
                 <Button className="mt-4" size="sm" onClick={() => void run(state)}>
                   <FileText aria-hidden />
@@ -386,9 +398,7 @@ export function FullTextAnalysisDialog({
                   const own = partCitations(part, citations, isLast);
                   return (
                     <section key={`${i}-${part.heading ?? ""}`} aria-label={part.heading ?? undefined}>
-                      {part.heading && (
-                        <h3 className="mb-1 text-sm font-semibold text-slate-900">{part.heading}</h3>
-                      )}
+                      {part.heading && <h3 className="mb-1 text-sm font-semibold text-slate-900">{part.heading}</h3>}
                       {part.body && (
                         <CitedText
                           text={part.body}

@@ -29,8 +29,8 @@ export function GuestTrialDialog({ open, onOpenChange, feature }: GuestTrialDial
           </DialogTitle>
         </DialogHeader>
         <DialogDescription className="mt-3 text-sm text-slate-700">
-          {GUEST_TRIAL_LIMIT}/{GUEST_TRIAL_LIMIT} free uses of this feature in the last 24 hours on this
-          device. Create a free account to keep using AI analyses.
+          {GUEST_TRIAL_LIMIT}/{GUEST_TRIAL_LIMIT} free uses of this feature in the last 24 hours on this device. Create
+          a free account to keep using AI analyses.
         </DialogDescription>
         <div className="mt-6 grid gap-2 sm:grid-cols-2">
           <Button asChild>

@@ -76,9 +76,7 @@ function MainNav() {
           className={({ isActive }) =>
             cn(
               "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3 xl:px-2.5",
-              isActive
-                ? "bg-brand-50 text-brand-700"
-                : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+              isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
             )
           }
         >
@@ -101,7 +99,12 @@ function MainNav() {
 function UserMenu({ user }: { user: PublicUser }) {
   const [clicked, setClicked] = useState(false);
   const trigger = (
-    <UserMenuTrigger name={displayName(user)} aria-haspopup="menu" aria-expanded={false} onClick={() => setClicked(true)} />
+    <UserMenuTrigger
+      name={displayName(user)}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onClick={() => setClicked(true)}
+    />
   );
   return (
     <AfterHydration fallback={trigger}>

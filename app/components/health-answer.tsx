@@ -20,7 +20,14 @@ import { toast } from "~/lib/toast";
 
 /** One question's progress: streaming text and meta, then the finished answer. */
 export type HealthAnswerState =
-  | { status: "streaming"; question: string; text: string; model: string | null; studyCount: number | null; studies: AnswerStudy[] }
+  | {
+      status: "streaming";
+      question: string;
+      text: string;
+      model: string | null;
+      studyCount: number | null;
+      studies: AnswerStudy[];
+    }
   | { status: "done"; answer: HealthAnswer };
 
 const FAILED = "Failed to generate an answer. Please try again.";
@@ -37,11 +44,21 @@ export async function askHealthQuestion(
   options: {
     signal: AbortSignal;
     onState: (state: HealthAnswerState | null) => void;
-    gates: { upgrade: (feature: AiPlanFeature, reason: string) => void; trial: (feature: GuestFeature | undefined) => void };
+    gates: {
+      upgrade: (feature: AiPlanFeature, reason: string) => void;
+      trial: (feature: GuestFeature | undefined) => void;
+    };
   },
 ): Promise<void> {
   const { signal, onState } = options;
-  let current: HealthAnswerState = { status: "streaming", question, text: "", model: null, studyCount: null, studies: [] };
+  let current: HealthAnswerState = {
+    status: "streaming",
+    question,
+    text: "",
+    model: null,
+    studyCount: null,
+    studies: [],
+  };
   onState(current);
   try {
     const res = await fetch("/api/health-answer", {
@@ -55,13 +72,19 @@ export async function askHealthQuestion(
       const error = await aiErrorFromResponse(res);
       onState(null);
       if (openAiGate(error, options.gates)) return;
-      toast({ title: "Error", description: res.status === 404 || res.status === 400 ? error.message : FAILED, variant: "destructive" });
+      toast({
+        title: "Error",
+        description: res.status === 404 || res.status === 400 ? error.message : FAILED,
+        variant: "destructive",
+      });
       return;
     }
     let failed = null as string | null;
     const parse = createNdjsonParser((e) => {
-      if (e.type === "meta" && current.status === "streaming") current = { ...current, model: e.model, studyCount: e.studyCount, studies: e.studies };
-      else if (e.type === "delta" && current.status === "streaming") current = { ...current, text: current.text + e.text };
+      if (e.type === "meta" && current.status === "streaming")
+        current = { ...current, model: e.model, studyCount: e.studyCount, studies: e.studies };
+      else if (e.type === "delta" && current.status === "streaming")
+        current = { ...current, text: current.text + e.text };
       else if (e.type === "done") current = { status: "done", answer: e.answer };
       else if (e.type === "error") failed = e.message;
       onState(current);
@@ -93,7 +116,11 @@ async function saveHealthAnswer(answer: HealthAnswer, onSaved: () => void): Prom
     ({ saveAnswer } = await import("~/lib/saved-answers"));
   } catch (error) {
     console.warn("could not load saved answers", error);
-    toast({ title: "Error", description: "Could not save the answer. Check your connection and try again.", variant: "destructive" });
+    toast({
+      title: "Error",
+      description: "Could not save the answer. Check your connection and try again.",
+      variant: "destructive",
+    });
     return;
   }
   saveAnswer({ ...answer, savedAt: new Date().toISOString() });
@@ -110,7 +137,15 @@ const ShareButton = lazyComponent(() => import("~/components/share-button").then
  * storage; `onSaved` after it, and `saved` disables the button) and Share, and the cited studies
  * with their quotes.
  */
-export function HealthAnswerView({ state, saved, onSaved }: { state: HealthAnswerState; saved: boolean; onSaved: () => void }) {
+export function HealthAnswerView({
+  state,
+  saved,
+  onSaved,
+}: {
+  state: HealthAnswerState;
+  saved: boolean;
+  onSaved: () => void;
+}) {
   const busy = state.status === "streaming";
   const model = state.status === "done" ? state.answer.model : state.model;
   const studyCount = state.status === "done" ? state.answer.studyCount : state.studyCount;
@@ -121,7 +156,10 @@ export function HealthAnswerView({ state, saved, onSaved }: { state: HealthAnswe
           Based on {studyCount} {studyCount === 1 ? "study" : "studies"}
         </p>
       )}
-      <div className="mt-2 text-base leading-relaxed whitespace-pre-line text-slate-800" data-testid="health-answer-text">
+      <div
+        className="mt-2 text-base leading-relaxed whitespace-pre-line text-slate-800"
+        data-testid="health-answer-text"
+      >
         {state.status === "streaming" ? (
           state.text ? (
             <AnswerText text={hideSourceMarkers(state.text)} studyCount={state.studyCount ?? 0} />
@@ -132,20 +170,33 @@ export function HealthAnswerView({ state, saved, onSaved }: { state: HealthAnswe
           <AnswerText text={state.answer.answer} studyCount={state.answer.studyCount} />
         )}
       </div>
-      <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" role="note" data-testid="not-medical-advice">
+      <p
+        className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900"
+        role="note"
+        data-testid="not-medical-advice"
+      >
         {NOT_MEDICAL_ADVICE}
       </p>
       {model && (
         <p className="mt-3 flex items-center gap-2 text-xs text-slate-600" data-testid="answer-model">
           <Bot className="size-4" aria-hidden /> {busy ? "Writing: " : "Generated by "}
           {model}
-          {/offline/i.test(model) ? " — every claim is quoted from a study's conclusions." : " — each claim is checked against the quoted study sentence."}
+          {/offline/i.test(model)
+            ? " — every claim is quoted from a study's conclusions."
+            : " — each claim is checked against the quoted study sentence."}
         </p>
       )}
       {state.status === "done" && (
         <>
           <div className="mt-3 flex flex-wrap items-start gap-2">
-            <Button type="button" variant="outline" size="sm" onClick={() => void saveHealthAnswer(state.answer, onSaved)} disabled={saved} data-testid="save-answer">
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => void saveHealthAnswer(state.answer, onSaved)}
+              disabled={saved}
+              data-testid="save-answer"
+            >
               <Bookmark aria-hidden /> {saved ? "Saved" : "Save"}
             </Button>
             <Suspense fallback={null}>

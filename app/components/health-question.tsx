@@ -67,11 +67,19 @@ export function HealthQuestion({ id = "ask" }: { id?: string }) {
   }
 
   return (
-    <section id={id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={`${id}-title`} data-testid="health-question">
+    <section
+      id={id}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      aria-labelledby={`${id}-title`}
+      data-testid="health-question"
+    >
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <HeartPulse className="size-5 text-brand-600" aria-hidden /> Ask a health question
       </h2>
-      <p className="mt-1 text-sm text-slate-600">MetaMind searches the research, picks the most relevant studies and answers in plain language, citing each study.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        MetaMind searches the research, picks the most relevant studies and answers in plain language, citing each
+        study.
+      </p>
       <form onSubmit={ask} className="mt-3 flex flex-col gap-2 sm:flex-row">
         <label htmlFor={`${id}-input`} className="sr-only">
           Your health question

@@ -12,7 +12,11 @@ const InstallBanner = lazy(() => import("~/components/install-banner"));
  */
 export function InstallBannerHost({ userId }: { userId: string | null }) {
   useEffect(() => setQueueOwner(userId), [userId]);
-  const offered = useSyncExternalStore(subscribeInstallPrompt, () => installPrompt() !== null, () => false);
+  const offered = useSyncExternalStore(
+    subscribeInstallPrompt,
+    () => installPrompt() !== null,
+    () => false,
+  );
   if (!offered) return null;
   return (
     <Suspense fallback={null}>

@@ -47,7 +47,9 @@ export default function InstallBanner() {
       <img src="/icons/icon-192.png" alt="" width={40} height={40} className="size-10 shrink-0 rounded-md" />
       <div className="min-w-0 flex-1">
         <p className="font-semibold text-slate-900">Install MetaMind</p>
-        <p className="text-sm text-slate-600">Open it from your home screen; bookmarks and settings you change offline sync when you reconnect.</p>
+        <p className="text-sm text-slate-600">
+          Open it from your home screen; bookmarks and settings you change offline sync when you reconnect.
+        </p>
       </div>
       <div className="flex shrink-0 gap-2">
         <Button variant="outline" size="sm" onClick={onLater} disabled={busy}>

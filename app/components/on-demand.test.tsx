@@ -61,11 +61,26 @@ describe("lazyComponent", () => {
 
   it("renders the `failed` component with the same props when the import fails, and retries on the next mount", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const load = vi.fn().mockRejectedValueOnce(new TypeError("Failed to fetch dynamically imported module")).mockResolvedValue(Dialog);
+    const load = vi
+      .fn()
+      .mockRejectedValueOnce(new TypeError("Failed to fetch dynamically imported module"))
+      .mockResolvedValue(Dialog);
     const Plain = ({ title }: { open: boolean; title: string }) => <b>{title} (plain)</b>;
     const OnDemand = lazyComponent(load, Plain);
-    expect(await render(<Suspense fallback={null}><OnDemand open title="Saved" /></Suspense>)).toBe("<b>Saved<!-- --> (plain)</b>");
-    expect(await render(<Suspense fallback={null}><OnDemand open title="Saved" /></Suspense>)).toBe("<p>Saved</p>");
+    expect(
+      await render(
+        <Suspense fallback={null}>
+          <OnDemand open title="Saved" />
+        </Suspense>,
+      ),
+    ).toBe("<b>Saved<!-- --> (plain)</b>");
+    expect(
+      await render(
+        <Suspense fallback={null}>
+          <OnDemand open title="Saved" />
+        </Suspense>,
+      ),
+    ).toBe("<p>Saved</p>");
     expect(load).toHaveBeenCalledTimes(2);
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();

@@ -9,7 +9,17 @@ import { toast } from "~/lib/toast";
  * API, else copies it ('Share link copied'), else opens a WhatsApp-style link. The link is shown
  * under the button once created.
  */
-export function ShareButton({ create, title, text, testId = "share-button" }: { create: () => Promise<{ url: string }>; title: string; text: string; testId?: string }) {
+export function ShareButton({
+  create,
+  title,
+  text,
+  testId = "share-button",
+}: {
+  create: () => Promise<{ url: string }>;
+  title: string;
+  text: string;
+  testId?: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
   async function onClick() {
@@ -22,7 +32,10 @@ export function ShareButton({ create, title, text, testId = "share-button" }: { 
       if (outcome === "failed") toast({ title: "Share failed", description: link, variant: "destructive" });
     } catch (error) {
       console.warn("share failed", error);
-      const message = error instanceof Error && error.message.startsWith("429") ? "Too many share links created. Please try again later." : "Could not create the share link. Please try again.";
+      const message =
+        error instanceof Error && error.message.startsWith("429")
+          ? "Too many share links created. Please try again later."
+          : "Could not create the share link. Please try again.";
       toast({ title: "Share failed", description: message, variant: "destructive" });
     } finally {
       setBusy(false);
@@ -35,7 +48,13 @@ export function ShareButton({ create, title, text, testId = "share-button" }: { 
         Share
       </Button>
       {url && (
-        <a href={url} data-testid={`${testId}-url`} className="max-w-xs truncate text-xs text-brand-700 underline" target="_blank" rel="noreferrer">
+        <a
+          href={url}
+          data-testid={`${testId}-url`}
+          className="max-w-xs truncate text-xs text-brand-700 underline"
+          target="_blank"
+          rel="noreferrer"
+        >
           {url}
         </a>
       )}

@@ -4,7 +4,11 @@ import { Button } from "~/components/ui/button";
 import type { SharedLink } from "~/lib/sharing";
 import { toast } from "~/lib/toast";
 
-const KIND_LABEL: Record<SharedLink["kind"], string> = { answer: "Health answer", workout: "Training program", "meal-plan": "Meal plan" };
+const KIND_LABEL: Record<SharedLink["kind"], string> = {
+  answer: "Health answer",
+  workout: "Training program",
+  "meal-plan": "Meal plan",
+};
 
 /**
  * The requester's share links (GET /api/shared-answers) with Unshare (DELETE
@@ -46,7 +50,11 @@ export function SharedLinks() {
       </h2>
       <ul className="space-y-2">
         {links.map((l) => (
-          <li key={l.id} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="shared-link">
+          <li
+            key={l.id}
+            className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+            data-testid="shared-link"
+          >
             <div className="min-w-0">
               <p className="truncate font-medium text-slate-900">{l.title}</p>
               <p className="text-xs text-slate-500">

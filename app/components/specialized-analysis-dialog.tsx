@@ -105,7 +105,11 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
         method: "POST",
         credentials: "include",
         headers: { "Content-Type": "application/json", Accept: "text/plain" },
-        body: JSON.stringify({ studyId: await storedStudyId(study.id), focus, ...(regenerate ? { regenerate: true } : {}) }),
+        body: JSON.stringify({
+          studyId: await storedStudyId(study.id),
+          focus,
+          ...(regenerate ? { regenerate: true } : {}),
+        }),
         signal: controller.signal,
       });
       if (!response.ok || !response.body) {
@@ -164,7 +168,9 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
             <div className="min-w-0">
               <Dialog.Title className="text-lg font-semibold text-slate-900">Specialized analysis</Dialog.Title>
-              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">{study.title}</Dialog.Description>
+              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">
+                {study.title}
+              </Dialog.Description>
             </div>
             <Dialog.Close asChild>
               <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
@@ -206,8 +212,8 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
 
                 {state.status === "idle" && (
                   <p className="mt-4 text-sm text-slate-500">
-                    Pick a focus to analyse the abstract through that lens. Each statement links to the
-                    abstract sentence it rests on.
+                    Pick a focus to analyse the abstract through that lens. Each statement links to the abstract
+                    sentence it rests on.
                   </p>
                 )}
 

@@ -14,8 +14,12 @@ import { toast } from "~/lib/toast";
 import { loadWhenOpen } from "~/components/on-demand";
 import { storedStudyId } from "~/lib/sealed-studies";
 
-const FullTextAnalysisDialog = loadWhenOpen(() => import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog));
-const SpecializedAnalysisDialog = loadWhenOpen(() => import("~/components/specialized-analysis-dialog").then((m) => m.SpecializedAnalysisDialog));
+const FullTextAnalysisDialog = loadWhenOpen(() =>
+  import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog),
+);
+const SpecializedAnalysisDialog = loadWhenOpen(() =>
+  import("~/components/specialized-analysis-dialog").then((m) => m.SpecializedAnalysisDialog),
+);
 
 type SummaryState =
   | { status: "idle" }
@@ -54,7 +58,12 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
   const [expanded, setExpanded] = useState(false);
   const [summary, setSummary] = useState<SummaryState>(
     study.aiSummary && study.aiSummaryModel
-      ? { status: "done", text: study.aiSummary, model: study.aiSummaryModel, citations: study.aiSummaryCitations ?? [] }
+      ? {
+          status: "done",
+          text: study.aiSummary,
+          model: study.aiSummaryModel,
+          citations: study.aiSummaryCitations ?? [],
+        }
       : { status: "idle" },
   );
   const abortRef = useRef<AbortController | null>(null);
@@ -86,7 +95,8 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         if (!controller.signal.aborted) console.warn("could not load the stored summary", error);
         return null;
       });
-      if (stored && stored.model === result.model && !controller.signal.aborted) setSummary({ status: "done", ...stored });
+      if (stored && stored.model === result.model && !controller.signal.aborted)
+        setSummary({ status: "done", ...stored });
     } catch (error) {
       if (controller.signal.aborted) return;
       setSummary(previous);
@@ -125,12 +135,12 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         {study.isOpenAccess && (
           <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-emerald-700">Open access</span>
         )}
-        {study.citationCount != null && (
-          <span className="text-slate-500">{study.citationCount} citations</span>
-        )}
+        {study.citationCount != null && <span className="text-slate-500">{study.citationCount} citations</span>}
       </div>
       <div className="mt-2 flex flex-col-reverse items-start gap-2 sm:flex-row sm:justify-between sm:gap-3">
-        <h3 className="w-full min-w-0 text-lg font-semibold leading-snug break-words text-slate-900 sm:w-auto sm:flex-1">{study.title}</h3>
+        <h3 className="w-full min-w-0 text-lg leading-snug font-semibold break-words text-slate-900 sm:w-auto sm:flex-1">
+          {study.title}
+        </h3>
         <button
           type="button"
           onClick={() => toggleStudy(study)}
@@ -175,13 +185,13 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
             {expanded ? "Hide abstract" : "Show abstract"}
           </button>
           {expanded && (
-            <p data-testid="abstract" className="mt-2 whitespace-pre-line text-sm leading-relaxed text-slate-700">
+            <p data-testid="abstract" className="mt-2 text-sm leading-relaxed whitespace-pre-line text-slate-700">
               {study.abstract}
             </p>
           )}
         </div>
       ) : (
-        <p className="mt-3 text-sm italic text-slate-500">No abstract available</p>
+        <p className="mt-3 text-sm text-slate-500 italic">No abstract available</p>
       )}
 
       <StudyLibraryActions study={study} signedIn={signedIn} />
@@ -237,7 +247,8 @@ export function StudyCard({ study, signedIn, isPro = false }: { study: ApiStudy;
         onOpenChange={setSpecializedOpen}
         onGate={(_kind, feature, body) => {
           setSpecializedOpen(false);
-          if (body.trial === true) trial.open(body.guestFeature === "workoutGeneration" ? "workoutGeneration" : "specializedAnalysis");
+          if (body.trial === true)
+            trial.open(body.guestFeature === "workoutGeneration" ? "workoutGeneration" : "specializedAnalysis");
           else upgrade.open(feature as UpgradeFeature, String(body.message ?? "Upgrade to Professional"));
         }}
       />

@@ -17,7 +17,14 @@ export function displayName(user: PublicUser): string {
 export const UserMenuTrigger = forwardRef<HTMLButtonElement, ComponentPropsWithoutRef<"button"> & { name: string }>(
   function UserMenuTrigger({ name, ...props }, ref) {
     return (
-      <Button ref={ref} variant="ghost" size="sm" className="max-w-40 gap-1 px-1.5 sm:gap-1.5 sm:px-2 xl:max-w-56" aria-label={`Account menu for ${name}`} {...props}>
+      <Button
+        ref={ref}
+        variant="ghost"
+        size="sm"
+        className="max-w-40 gap-1 px-1.5 sm:gap-1.5 sm:px-2 xl:max-w-56"
+        aria-label={`Account menu for ${name}`}
+        {...props}
+      >
         <CircleUser className="size-5 shrink-0 text-slate-500" aria-hidden />
         <span className="sr-only truncate xl:not-sr-only">{name}</span>
         <ChevronDown className="hidden size-4 shrink-0 text-slate-400 sm:block" aria-hidden />

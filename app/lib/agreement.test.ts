@@ -39,9 +39,24 @@ describe("cohensKappa", () => {
   });
 
   it("is undefined without items or when chance agreement is certain", () => {
-    expect(cohensKappa([[0, 0], [0, 0]])).toMatchObject({ n: 0, agreement: null, kappa: null, kappaCi: null });
-    expect(cohensKappa([[5, 0], [0, 0]])).toMatchObject({ n: 5, agreement: 1, kappa: null, se: null });
-    expect(cohensKappa([[3, 0], [0, 2]])).toMatchObject({ kappa: 1, se: 0, kappaCi: [1, 1] });
+    expect(
+      cohensKappa([
+        [0, 0],
+        [0, 0],
+      ]),
+    ).toMatchObject({ n: 0, agreement: null, kappa: null, kappaCi: null });
+    expect(
+      cohensKappa([
+        [5, 0],
+        [0, 0],
+      ]),
+    ).toMatchObject({ n: 5, agreement: 1, kappa: null, se: null });
+    expect(
+      cohensKappa([
+        [3, 0],
+        [0, 2],
+      ]),
+    ).toMatchObject({ kappa: 1, se: 0, kappaCi: [1, 1] });
   });
 });
 
@@ -65,8 +80,20 @@ describe("screeningAgreement", () => {
     ]);
     expect(r.agreement).toBeCloseTo(2 / 3, 12);
     expect(r.pairs.map((p) => [p.reviewers, p.table])).toEqual([
-      [["a", "b"], [[1, 0], [1, 0]]],
-      [["a", "c"], [[0, 0], [0, 1]]],
+      [
+        ["a", "b"],
+        [
+          [1, 0],
+          [1, 0],
+        ],
+      ],
+      [
+        ["a", "c"],
+        [
+          [0, 0],
+          [0, 1],
+        ],
+      ],
     ]);
   });
 });

@@ -104,7 +104,13 @@ export function screeningAgreement(votes: readonly AgreementVote[]): StageAgreem
     const key = `${x.userId}\n${y.userId}`;
     let pair = pairTables.get(key);
     if (!pair) {
-      pair = { reviewers: [x.userId, y.userId], table: [[0, 0], [0, 0]] };
+      pair = {
+        reviewers: [x.userId, y.userId],
+        table: [
+          [0, 0],
+          [0, 0],
+        ],
+      };
       pairTables.set(key, pair);
     }
     pair.table[category(x.decision)]![category(y.decision)]! += 1;

@@ -6,7 +6,13 @@ describe("aiErrorFromResponse", () => {
   it("classifies the server's 403 shapes", async () => {
     const limit = await aiErrorFromResponse(
       Response.json(
-        { error: "LIMIT_REACHED", feature: "ai_summaries", message: "You've used all 20 free AI analyses this month", limit: 20, used: 20 },
+        {
+          error: "LIMIT_REACHED",
+          feature: "ai_summaries",
+          message: "You've used all 20 free AI analyses this month",
+          limit: 20,
+          used: 20,
+        },
         { status: 403 },
       ),
     );
@@ -18,14 +24,26 @@ describe("aiErrorFromResponse", () => {
     });
     const trial = await aiErrorFromResponse(
       Response.json(
-        { error: "LIMIT_REACHED", feature: "ai_summaries", guestFeature: "aiSummaries", trial: true, limit: 5, used: 5, message: "Trial Limit Reached" },
+        {
+          error: "LIMIT_REACHED",
+          feature: "ai_summaries",
+          guestFeature: "aiSummaries",
+          trial: true,
+          limit: 5,
+          used: 5,
+          message: "Trial Limit Reached",
+        },
         { status: 403 },
       ),
     );
     expect(trial).toMatchObject({ kind: "trial", guestFeature: "aiSummaries", message: "Trial Limit Reached" });
     const pro = await aiErrorFromResponse(
       Response.json(
-        { error: "PRO_REQUIRED", feature: "full_text_analysis", message: "Full-text analysis requires Professional subscription" },
+        {
+          error: "PRO_REQUIRED",
+          feature: "full_text_analysis",
+          message: "Full-text analysis requires Professional subscription",
+        },
         { status: 403 },
       ),
     );
@@ -79,7 +97,12 @@ describe("syncGuestUsage", () => {
     );
     const usage = await syncGuestUsage(fetchImpl as unknown as typeof fetch, now);
     expect(fetchImpl).toHaveBeenCalledWith("/api/guest-usage", expect.objectContaining({ credentials: "include" }));
-    expect(usage).toMatchObject({ aiSummaries: 5, metaAnalysis: 2, simpleSearch: 0, lastReset: now + 3_600_000 - GUEST_WINDOW_MS });
+    expect(usage).toMatchObject({
+      aiSummaries: 5,
+      metaAnalysis: 2,
+      simpleSearch: 0,
+      lastReset: now + 3_600_000 - GUEST_WINDOW_MS,
+    });
     expect(readGuestUsage(now)).toMatchObject({ aiSummaries: 5, metaAnalysis: 2 });
     expect(readGuestUsage(now + 3_600_000).aiSummaries).toBe(0);
   });

@@ -53,7 +53,11 @@ export function enqueueBookmark(studyId: number, action: "add" | "remove", now =
 }
 
 /** One call to the bookmarks API. */
-export function sendBookmark(studyId: number, action: "add" | "remove", fetcher: typeof fetch = fetch): Promise<Response> {
+export function sendBookmark(
+  studyId: number,
+  action: "add" | "remove",
+  fetcher: typeof fetch = fetch,
+): Promise<Response> {
   return fetcher("/api/bookmarks", {
     method: action === "add" ? "POST" : "DELETE",
     credentials: "include",

@@ -108,7 +108,10 @@ export async function toggleBookmark(studyId: number, bookmark: boolean): Promis
   }
   if (res.status === 401) return { kind: "signin" };
   const body = (await res.json().catch(() => ({}))) as { message?: string };
-  return { kind: "error", message: body.message ?? (bookmark ? "Failed to add bookmark" : "Failed to remove bookmark") };
+  return {
+    kind: "error",
+    message: body.message ?? (bookmark ? "Failed to add bookmark" : "Failed to remove bookmark"),
+  };
 }
 
 let replaying = false;

@@ -81,10 +81,14 @@ export const MAX_CHARACTERISTIC_VALUE = 1000;
  * The stored form of a value for a column of `type`: trimmed, null when empty; a numeric value must
  * be a finite number ("1,200" is read as 1200). Returns {error} for a value the column cannot hold.
  */
-export function normaliseCharacteristicValue(type: CharacteristicType, raw: string | null): { value: string | null } | { error: string } {
+export function normaliseCharacteristicValue(
+  type: CharacteristicType,
+  raw: string | null,
+): { value: string | null } | { error: string } {
   const trimmed = raw?.trim() ?? "";
   if (trimmed === "") return { value: null };
-  if (trimmed.length > MAX_CHARACTERISTIC_VALUE) return { error: `A value may have at most ${MAX_CHARACTERISTIC_VALUE} characters.` };
+  if (trimmed.length > MAX_CHARACTERISTIC_VALUE)
+    return { error: `A value may have at most ${MAX_CHARACTERISTIC_VALUE} characters.` };
   if (type !== "numeric") return { value: trimmed };
   const n = Number(trimmed.replace(/(\d),(?=\d{3}\b)/g, "$1"));
   if (!Number.isFinite(n)) return { error: "This column holds numbers: enter a number." };
@@ -129,7 +133,10 @@ export interface AnalysisColumn {
  * categorical columns splitting them into ≥ 2 subgroups (blank = "Not reported"), and numeric
  * columns every study reports that vary. Text columns are left out.
  */
-export function analysisColumns(table: Pick<CharacteristicsTable, "columns" | "studies">, recordIds: readonly number[]): AnalysisColumn[] {
+export function analysisColumns(
+  table: Pick<CharacteristicsTable, "columns" | "studies">,
+  recordIds: readonly number[],
+): AnalysisColumn[] {
   const byId = new Map(table.studies.map((s) => [s.recordId, s]));
   const out: AnalysisColumn[] = [];
   for (const c of table.columns) {
@@ -139,7 +146,8 @@ export function analysisColumns(table: Pick<CharacteristicsTable, "columns" | "s
       if (new Set(values).size >= 2) out.push({ key: c.key, label: c.name, kind: "categorical", values });
     } else if (c.type === "numeric") {
       const values = raw.map((v) => (v === null || v.trim() === "" || !Number.isFinite(Number(v)) ? null : Number(v)));
-      if (values.every((v) => v !== null) && new Set(values).size >= 2) out.push({ key: c.key, label: c.name, kind: "numeric", values });
+      if (values.every((v) => v !== null) && new Set(values).size >= 2)
+        out.push({ key: c.key, label: c.name, kind: "numeric", values });
     }
   }
   return out;

@@ -76,8 +76,12 @@ export const CombinedSummaryModelSchema = z.object({
       .describe("Heterogeneity statistics reported by the studies (I², τ², Q), or say they are not reported"),
     sampleSizeTotal: z
       .string()
-      .describe("Total participants: the sum of the sample sizes the studies report, and how many studies reported one"),
-    keyOutcomes: z.array(z.string()).describe("The main outcomes with their reported results, one per item, naming the study"),
+      .describe(
+        "Total participants: the sum of the sample sizes the studies report, and how many studies reported one",
+      ),
+    keyOutcomes: z
+      .array(z.string())
+      .describe("The main outcomes with their reported results, one per item, naming the study"),
   }),
   studyCharacteristics: z.object({
     designQuality: z.string().describe("The study designs (how many of each) and what they imply for quality"),
@@ -107,7 +111,9 @@ export const CombinedSummaryModelSchema = z.object({
   futureResearchPriorities: z.array(z.string()).describe("Research questions the studies leave open, one per item"),
   strengthOfEvidence: z
     .enum(STRENGTH_LEVELS)
-    .describe("high: several randomised trials or meta-analyses agreeing; moderate: some randomised evidence; low: otherwise"),
+    .describe(
+      "high: several randomised trials or meta-analyses agreeing; moderate: some randomised evidence; low: otherwise",
+    ),
   citations: CombinedCitationsSchema.describe("For every section, the source sentence ids it rests on"),
 });
 export type CombinedSummaryModelOutput = z.infer<typeof CombinedSummaryModelSchema>;

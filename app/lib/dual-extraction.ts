@@ -59,7 +59,8 @@ export const EXTRACTORS_PER_STUDY = 2;
 /** The cells where two submissions differ (exact equality of numbers; null = not reported). */
 export function differingCells(a: ArmValuesPair, b: ArmValuesPair): ExtractionCell[] {
   const out: ExtractionCell[] = [];
-  for (const arm of EXTRACTION_ARMS) for (const field of EXTRACTION_FIELDS) if (a[arm][field] !== b[arm][field]) out.push({ arm, field });
+  for (const arm of EXTRACTION_ARMS)
+    for (const field of EXTRACTION_FIELDS) if (a[arm][field] !== b[arm][field]) out.push({ arm, field });
   return out;
 }
 
@@ -68,7 +69,10 @@ export function differingCells(a: ArmValuesPair, b: ArmValuesPair): ExtractionCe
  * consensus value; a consensus recorded for an agreed cell overrides it. Null while fewer than two
  * submissions are in or a differing cell has no consensus yet.
  */
-export function consensusValues(submissions: readonly ArmValuesPair[], consensus: readonly Pick<ConsensusCell, "arm" | "field" | "value">[]): ArmValuesPair | null {
+export function consensusValues(
+  submissions: readonly ArmValuesPair[],
+  consensus: readonly Pick<ConsensusCell, "arm" | "field" | "value">[],
+): ArmValuesPair | null {
   if (submissions.length < EXTRACTORS_PER_STUDY) return null;
   const [a, b] = submissions as [ArmValuesPair, ArmValuesPair];
   const out: ArmValuesPair = { intervention: { ...a.intervention }, comparator: { ...a.comparator } };
@@ -85,7 +89,8 @@ export function consensusValues(submissions: readonly ArmValuesPair[], consensus
 export function valueProblem(field: ArmField, value: number | null): string | null {
   if (value === null) return null;
   if (!Number.isFinite(value)) return "Enter a number.";
-  if ((field === "events" || field === "groupSize") && (!Number.isInteger(value) || value < 0)) return "Counts are whole numbers ≥ 0.";
+  if ((field === "events" || field === "groupSize") && (!Number.isInteger(value) || value < 0))
+    return "Counts are whole numbers ≥ 0.";
   if (field === "sd" && value < 0) return "An SD cannot be negative.";
   return null;
 }
@@ -95,6 +100,22 @@ export function valueProblem(field: ArmField, value: number | null): string | nu
  * with its arm values replaced by them (the rest of the extraction — type, quotes — kept); studies
  * still awaiting a submission or a consensus are left out.
  */
-export function consensusStudies<S extends Pick<ReviewExtractionStudy, "result"> & { dual?: DualExtractionStudy }>(studies: readonly S[]): S[] {
-  return studies.flatMap((s) => (s.dual?.values ? [{ ...s, result: { ...s.result, intervention: { ...s.dual.values.intervention }, comparator: { ...s.dual.values.comparator }, derived: [] } }] : []));
+export function consensusStudies<S extends Pick<ReviewExtractionStudy, "result"> & { dual?: DualExtractionStudy }>(
+  studies: readonly S[],
+): S[] {
+  return studies.flatMap((s) =>
+    s.dual?.values
+      ? [
+          {
+            ...s,
+            result: {
+              ...s.result,
+              intervention: { ...s.dual.values.intervention },
+              comparator: { ...s.dual.values.comparator },
+              derived: [],
+            },
+          },
+        ]
+      : [],
+  );
 }

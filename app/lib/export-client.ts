@@ -77,7 +77,12 @@ export async function requestExport(
   const body = (await res.json().catch(() => ({}))) as { error?: string; feature?: string; message?: string };
   if (res.status === 401) return { kind: "signin" };
   if (res.status === 403 && (body.error === "PRO_REQUIRED" || payload.format === "pdf")) {
-    const feature = body.feature === "citation_export" ? "citation_export" : payload.format === "pdf" ? "pdf_export" : "citation_export";
+    const feature =
+      body.feature === "citation_export"
+        ? "citation_export"
+        : payload.format === "pdf"
+          ? "pdf_export"
+          : "citation_export";
     return { kind: "pro", feature, message: body.message ?? "Upgrade to Professional" };
   }
   if (payload.format === "pdf" && res.status >= 500) {

@@ -22,7 +22,15 @@ export type GuestFeature = (typeof GUEST_FEATURES)[number];
 export type GuestUsage = Record<GuestFeature, number> & { lastReset: number };
 
 function fresh(now: number): GuestUsage {
-  return { aiSummaries: 0, specializedAnalysis: 0, metaAnalysis: 0, workoutGeneration: 0, fullTextAnalysis: 0, simpleSearch: 0, lastReset: now };
+  return {
+    aiSummaries: 0,
+    specializedAnalysis: 0,
+    metaAnalysis: 0,
+    workoutGeneration: 0,
+    fullTextAnalysis: 0,
+    simpleSearch: 0,
+    lastReset: now,
+  };
 }
 
 /** The counters for the current 24-hour window (a new window when the old one has ended). */

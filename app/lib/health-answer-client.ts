@@ -6,7 +6,9 @@ import type { MealPlan, Workout } from "./plans";
 import type { HealthAnswer, HealthAnswerEvent } from "./sharing";
 
 /** Parses NDJSON chunks into events; keeps an incomplete last line for the next chunk. */
-export function createNdjsonParser(onEvent: (event: HealthAnswerEvent) => void): (chunk: string, end?: boolean) => void {
+export function createNdjsonParser(
+  onEvent: (event: HealthAnswerEvent) => void,
+): (chunk: string, end?: boolean) => void {
   let buffer = "";
   return (chunk, end = false) => {
     buffer += chunk;
@@ -26,7 +28,10 @@ export function hideSourceMarkers(text: string): string {
 
 /** Creates a share link; `{id, url}` on success. @throws Error("{status}: {body}") otherwise. */
 export async function createShareLink(
-  body: { kind: "answer"; answer: HealthAnswer } | { kind: "workout"; plan: Workout } | { kind: "meal-plan"; plan: MealPlan },
+  body:
+    | { kind: "answer"; answer: HealthAnswer }
+    | { kind: "workout"; plan: Workout }
+    | { kind: "meal-plan"; plan: MealPlan },
 ): Promise<{ id: string; url: string }> {
   const res =
     body.kind === "answer"

@@ -41,18 +41,30 @@ describe("install banner snooze (SPEC §4/§9: Later hides it for 24 hours)", ()
   it("never hides the banner for good on a bad or future timestamp", () => {
     expect(isInstallBannerSnoozed(memoryStorage({ [INSTALL_BANNER_SNOOZE_KEY]: "soon" }), NOW)).toBe(false);
     expect(isInstallBannerSnoozed(memoryStorage({ [INSTALL_BANNER_SNOOZE_KEY]: String(NOW + HOUR) }), NOW)).toBe(false);
-    const throwing = { getItem: () => { throw new Error("denied"); }, setItem: () => undefined, removeItem: () => undefined };
+    const throwing = {
+      getItem: () => {
+        throw new Error("denied");
+      },
+      setItem: () => undefined,
+      removeItem: () => undefined,
+    };
     expect(isInstallBannerSnoozed(throwing, NOW)).toBe(false);
   });
 
   it("'Install' prompts once; accepting clears the snooze, dismissing snoozes", async () => {
     const storage = memoryStorage({ [INSTALL_BANNER_SNOOZE_KEY]: String(NOW - 30 * HOUR) });
-    const accepted = { prompt: vi.fn(async () => undefined), userChoice: Promise.resolve({ outcome: "accepted" as const, platform: "web" }) };
+    const accepted = {
+      prompt: vi.fn(async () => undefined),
+      userChoice: Promise.resolve({ outcome: "accepted" as const, platform: "web" }),
+    };
     expect(await promptInstall(accepted, storage, NOW)).toBe("accepted");
     expect(accepted.prompt).toHaveBeenCalledTimes(1);
     expect(storage.data.has(INSTALL_BANNER_SNOOZE_KEY)).toBe(false);
 
-    const dismissed = { prompt: vi.fn(async () => undefined), userChoice: Promise.resolve({ outcome: "dismissed" as const, platform: "web" }) };
+    const dismissed = {
+      prompt: vi.fn(async () => undefined),
+      userChoice: Promise.resolve({ outcome: "dismissed" as const, platform: "web" }),
+    };
     expect(await promptInstall(dismissed, storage, NOW)).toBe("dismissed");
     expect(isInstallBannerSnoozed(storage, NOW + HOUR)).toBe(true);
   });

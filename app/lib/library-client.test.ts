@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BOOKMARK_QUEUE_KEY, enqueueBookmark, queuedBookmarks, replayBookmarkQueue } from "./bookmark-queue";
-import { requestExport, PDF_UNAVAILABLE_FALLBACK, EXPORT_FAILED_MESSAGE, DEFAULT_EXPORT_OPTIONS } from "./export-client";
+import {
+  requestExport,
+  PDF_UNAVAILABLE_FALLBACK,
+  EXPORT_FAILED_MESSAGE,
+  DEFAULT_EXPORT_OPTIONS,
+} from "./export-client";
 import { answerPreview, loadSavedAnswers, removeSavedAnswer, saveAnswer } from "./saved-answers";
 import { SEARCH_STATE_KEY } from "./search-storage";
 import { displayName, saveSettings } from "./settings-client";
@@ -63,19 +68,38 @@ describe("offline bookmark queue", () => {
 describe("export client", () => {
   const payload = { ...DEFAULT_EXPORT_OPTIONS, studyIds: [1] };
   const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    vi.fn(async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers })) as unknown as typeof fetch;
+    vi.fn(
+      async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers }),
+    ) as unknown as typeof fetch;
 
   it("returns the file with the server's name", async () => {
-    const out = await requestExport(payload, respond(200, "a,b", { "Content-Disposition": 'attachment; filename="metamind-studies-2026-01-02.csv"' }));
+    const out = await requestExport(
+      payload,
+      respond(200, "a,b", { "Content-Disposition": 'attachment; filename="metamind-studies-2026-01-02.csv"' }),
+    );
     expect(out).toMatchObject({ kind: "file", filename: "metamind-studies-2026-01-02.csv" });
   });
 
   it("classifies sign-in, Pro, PDF failures, empty files and other errors", async () => {
     expect(await requestExport(payload, respond(401, { error: "UNAUTHORIZED" }))).toEqual({ kind: "signin" });
-    expect(await requestExport({ ...payload, format: "ris" }, respond(403, { error: "PRO_REQUIRED", feature: "citation_export", message: "m" }))).toEqual({ kind: "pro", feature: "citation_export", message: "m" });
-    expect(await requestExport({ ...payload, format: "pdf" }, respond(403, { error: "FORBIDDEN" }))).toMatchObject({ kind: "pro", feature: "pdf_export" });
-    expect(await requestExport({ ...payload, format: "pdf" }, respond(500, { message: "Renderer down" }))).toEqual({ kind: "pdf-unavailable", message: "Renderer down" });
-    expect(await requestExport({ ...payload, format: "pdf" }, respond(500, "not json"))).toEqual({ kind: "pdf-unavailable", message: PDF_UNAVAILABLE_FALLBACK });
+    expect(
+      await requestExport(
+        { ...payload, format: "ris" },
+        respond(403, { error: "PRO_REQUIRED", feature: "citation_export", message: "m" }),
+      ),
+    ).toEqual({ kind: "pro", feature: "citation_export", message: "m" });
+    expect(await requestExport({ ...payload, format: "pdf" }, respond(403, { error: "FORBIDDEN" }))).toMatchObject({
+      kind: "pro",
+      feature: "pdf_export",
+    });
+    expect(await requestExport({ ...payload, format: "pdf" }, respond(500, { message: "Renderer down" }))).toEqual({
+      kind: "pdf-unavailable",
+      message: "Renderer down",
+    });
+    expect(await requestExport({ ...payload, format: "pdf" }, respond(500, "not json"))).toEqual({
+      kind: "pdf-unavailable",
+      message: PDF_UNAVAILABLE_FALLBACK,
+    });
     expect(await requestExport(payload, respond(200, ""))).toMatchObject({ kind: "failed" });
     expect(await requestExport(payload, respond(500, {}))).toEqual({ kind: "failed", message: EXPORT_FAILED_MESSAGE });
     const offline = vi.fn(async () => {
@@ -119,7 +143,9 @@ describe("settings client", () => {
     localStorage.setItem(SEARCH_STATE_KEY, "{}");
     await saveSettings({ defaultSearchProvider: "doaj" }, ok);
     expect(localStorage.getItem(SEARCH_STATE_KEY)).toBeNull();
-    const failing = vi.fn(async () => new Response("nope", { status: 400, statusText: "Bad Request" })) as unknown as typeof fetch;
+    const failing = vi.fn(
+      async () => new Response("nope", { status: 400, statusText: "Bad Request" }),
+    ) as unknown as typeof fetch;
     await expect(saveSettings({ emailNotifications: true }, failing)).rejects.toThrow("400: nope");
   });
 
@@ -151,8 +177,13 @@ describe("repository search", () => {
     const { openRepositorySearch } = await import("./open-access");
     const { getCurrentToast } = await import("./toast");
     let n = 0;
-    const ok = openRepositorySearch({ title: "Zinc" }, () => (n++ === 0 ? ({ opener: null } as unknown as Window) : null));
+    const ok = openRepositorySearch({ title: "Zinc" }, () =>
+      n++ === 0 ? ({ opener: null } as unknown as Window) : null,
+    );
     expect(ok).toBe(false);
-    expect(getCurrentToast()).toMatchObject({ title: "Popup Blocked", description: "Please disable popup blockers and try again." });
+    expect(getCurrentToast()).toMatchObject({
+      title: "Popup Blocked",
+      description: "Please disable popup blockers and try again.",
+    });
   });
 });

@@ -38,7 +38,7 @@ const study = (id: number, extra: Record<string, unknown> = {}): MetaStudy =>
     fullTextAnalysis: null,
     source: "pubmed",
     ...extra,
-  } as MetaStudy);
+  }) as MetaStudy;
 
 let store: MemoryStorage;
 let win: EventTarget;
@@ -82,10 +82,7 @@ describe("meta selection", () => {
   });
 
   it("survives a reload and ignores corrupt or invalid entries", async () => {
-    store.setItem(
-      "metamind:meta-selection:v1",
-      JSON.stringify([study(5), { id: "x" }, study(5), null, study(6)])
-    );
+    store.setItem("metamind:meta-selection:v1", JSON.stringify([study(5), { id: "x" }, study(5), null, study(6)]));
     expect((await load()).getSelection().map((s) => s.id)).toEqual([5, 6]);
     store.setItem("metamind:meta-selection:v1", "{not json");
     vi.spyOn(console, "warn").mockImplementation(() => {});

@@ -29,7 +29,11 @@ const notAsked = async (): Promise<string | null> => {
 };
 
 const bookmark = (method: string, studyId: number) =>
-  new Request("https://metamind.test/api/bookmarks", { method, body: JSON.stringify({ studyId }), headers: { "Content-Type": "application/json" } });
+  new Request("https://metamind.test/api/bookmarks", {
+    method,
+    body: JSON.stringify({ studyId }),
+    headers: { "Content-Type": "application/json" },
+  });
 
 describe("queueForRequest", () => {
   it("routes the four offline changes to their SPEC queues and nothing else", () => {
@@ -93,19 +97,42 @@ describe("replayQueue", () => {
     expect(await queue.entries[0]!.request.clone().json()).toEqual({ studyId: 2 });
     // The retry sends the two left, the kept body intact.
     const bodies: unknown[] = [];
-    expect(await replayQueue(queue, async (r) => (bodies.push(await r.json()), new Response(null, { status: 204 })), () => undefined, notAsked)).toBe(2);
+    expect(
+      await replayQueue(
+        queue,
+        async (r) => (bodies.push(await r.json()), new Response(null, { status: 204 })),
+        () => undefined,
+        notAsked,
+      ),
+    ).toBe(2);
     expect(bodies).toEqual([{ studyId: 2 }, { studyId: 3 }]);
   });
 
   it("retries on 401, 429 and 5xx but delivers final refusals (404 for a vanished study)", async () => {
     for (const status of [401, 429, 500, 503]) {
-      const queue = memoryQueue("settings-sync", [new Request("https://metamind.test/api/user/settings", { method: "PATCH", body: "{}" })]);
-      await expect(replayQueue(queue, async () => new Response(null, { status }), () => undefined, notAsked)).rejects.toThrow(`HTTP ${status}`);
+      const queue = memoryQueue("settings-sync", [
+        new Request("https://metamind.test/api/user/settings", { method: "PATCH", body: "{}" }),
+      ]);
+      await expect(
+        replayQueue(
+          queue,
+          async () => new Response(null, { status }),
+          () => undefined,
+          notAsked,
+        ),
+      ).rejects.toThrow(`HTTP ${status}`);
       expect(queue.entries, String(status)).toHaveLength(1);
     }
     const queue = memoryQueue("bookmark-sync", [bookmark("DELETE", 9)]);
     const replayed: ReplayedMessage[] = [];
-    expect(await replayQueue(queue, async () => Response.json({ error: "NOT_FOUND" }, { status: 404 }), (m) => replayed.push(m), notAsked)).toBe(1);
+    expect(
+      await replayQueue(
+        queue,
+        async () => Response.json({ error: "NOT_FOUND" }, { status: 404 }),
+        (m) => replayed.push(m),
+        notAsked,
+      ),
+    ).toBe(1);
     expect(queue.entries).toHaveLength(0);
     expect(replayed[0]!.status).toBe(404);
   });
@@ -113,23 +140,50 @@ describe("replayQueue", () => {
   it("keeps a search's query string in the report, so the page can match it", async () => {
     const queue = memoryQueue("search-sync", [new Request("https://metamind.test/api/search?q=zinc&page=1")]);
     const replayed: ReplayedMessage[] = [];
-    await replayQueue(queue, async () => new Response('{"type":"done"}\n'), (m) => replayed.push(m), notAsked);
-    expect(replayed[0]).toMatchObject({ queue: "search-sync", method: "GET", url: "/api/search?q=zinc&page=1", status: 200 });
+    await replayQueue(
+      queue,
+      async () => new Response('{"type":"done"}\n'),
+      (m) => replayed.push(m),
+      notAsked,
+    );
+    expect(replayed[0]).toMatchObject({
+      queue: "search-sync",
+      method: "GET",
+      url: "/api/search?q=zinc&page=1",
+      status: 200,
+    });
   });
 
   it("sends a user's queued change only in that user's session: kept while signed out, dropped for another user", async () => {
-    const owned = (owner: string, studyId: number): QueueEntry => ({ request: bookmark("POST", studyId), metadata: { owner } });
+    const owned = (owner: string, studyId: number): QueueEntry => ({
+      request: bookmark("POST", studyId),
+      metadata: { owner },
+    });
     const sentBodies: unknown[] = [];
     const send = async (r: Request) => (sentBodies.push(await r.json()), new Response(null, { status: 201 }));
 
     const signedOut = memoryQueue("bookmark-sync", []);
     signedOut.entries.push(owned("user-a", 1));
-    await expect(replayQueue(signedOut, send, () => undefined, async () => null)).rejects.toThrow("HTTP 401");
+    await expect(
+      replayQueue(
+        signedOut,
+        send,
+        () => undefined,
+        async () => null,
+      ),
+    ).rejects.toThrow("HTTP 401");
     expect(signedOut.entries).toHaveLength(1);
 
     const unreachable = memoryQueue("bookmark-sync", []);
     unreachable.entries.push(owned("user-a", 1));
-    await expect(replayQueue(unreachable, send, () => undefined, async () => Promise.reject(new TypeError("offline")))).rejects.toThrow("network");
+    await expect(
+      replayQueue(
+        unreachable,
+        send,
+        () => undefined,
+        async () => Promise.reject(new TypeError("offline")),
+      ),
+    ).rejects.toThrow("network");
     expect(unreachable.entries).toHaveLength(1);
 
     const switched = memoryQueue("bookmark-sync", []);

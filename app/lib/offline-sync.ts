@@ -130,7 +130,9 @@ export class ReplayIncompleteError extends Error {
     readonly queue: string,
     readonly remaining: "network" | number,
   ) {
-    super(`${queue}: replay stopped (${remaining === "network" ? "network unavailable" : `HTTP ${remaining}`}); the rest stays queued`);
+    super(
+      `${queue}: replay stopped (${remaining === "network" ? "network unavailable" : `HTTP ${remaining}`}); the rest stays queued`,
+    );
     this.name = "ReplayIncompleteError";
   }
 }
@@ -218,7 +220,10 @@ export class OfflineQueuedError extends Error {
  */
 export async function queuedReplyOf(response: Response): Promise<OfflineQueuedReply | null> {
   if (!response.headers.get(OFFLINE_QUEUED_HEADER)) return null;
-  const body: unknown = await response.clone().json().catch(() => null);
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
   return isOfflineQueuedReply(body) ? body : null;
 }
 

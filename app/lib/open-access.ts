@@ -26,7 +26,11 @@ export function openRepositorySearch(
     return tab;
   });
   if (opened.some((tab) => !tab)) {
-    toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+    toast({
+      title: "Popup Blocked",
+      description: "Please disable popup blockers and try again.",
+      variant: "destructive",
+    });
     return false;
   }
   return true;
@@ -44,7 +48,9 @@ export interface StudyOpenAccess {
 /** Looks one study up; null when the lookup fails. */
 export async function lookupOpenAccess(studyId: number): Promise<StudyOpenAccess | null> {
   try {
-    const res = await fetch(`/api/studies/open-access-stats?studyIds=${await storedStudyId(studyId)}`, { credentials: "include" });
+    const res = await fetch(`/api/studies/open-access-stats?studyIds=${await storedStudyId(studyId)}`, {
+      credentials: "include",
+    });
     if (!res.ok) return null;
     const body = (await res.json()) as { studies?: StudyOpenAccess[] };
     return body.studies?.find((s) => s.studyId === studyId) ?? null;

@@ -128,7 +128,11 @@ export function escapeHtml(text: string): string {
 }
 
 const cite = (item: { source: string | null; general: boolean }) =>
-  item.general ? ` <em class="general">(${escapeHtml(GENERAL_GUIDANCE_LABEL)})</em>` : item.source ? ` <sup>[${escapeHtml(item.source)}]</sup>` : "";
+  item.general
+    ? ` <em class="general">(${escapeHtml(GENERAL_GUIDANCE_LABEL)})</em>`
+    : item.source
+      ? ` <sup>[${escapeHtml(item.source)}]</sup>`
+      : "";
 
 const items = (list: PlanItem[]) => `<ul>${list.map((i) => `<li>${escapeHtml(i.text)}${cite(i)}</li>`).join("")}</ul>`;
 
@@ -171,14 +175,19 @@ export function mealPlanHtml(m: MealPlan): string {
   const days = Object.entries(m.weeklyMealPlan)
     .map(
       ([day, meals]) =>
-        `<h3>${escapeHtml(day)}</h3><table><thead><tr><th>Meal</th><th>Dish</th><th>Ingredients</th><th>Nutrients</th><th>Prep</th></tr></thead><tbody>${MEAL_SLOTS.map((slot) => {
-          const meal = meals[slot];
-          return `<tr><td>${slot[0]!.toUpperCase()}${slot.slice(1)}</td><td>${escapeHtml(meal.name)}${cite(meal)}</td><td>${escapeHtml(meal.ingredients.join(", "))}</td><td>${escapeHtml(meal.nutrients.join(", "))}</td><td>${escapeHtml(meal.prepTime)}</td></tr>`;
-        }).join("")}</tbody></table>`,
+        `<h3>${escapeHtml(day)}</h3><table><thead><tr><th>Meal</th><th>Dish</th><th>Ingredients</th><th>Nutrients</th><th>Prep</th></tr></thead><tbody>${MEAL_SLOTS.map(
+          (slot) => {
+            const meal = meals[slot];
+            return `<tr><td>${slot[0]!.toUpperCase()}${slot.slice(1)}</td><td>${escapeHtml(meal.name)}${cite(meal)}</td><td>${escapeHtml(meal.ingredients.join(", "))}</td><td>${escapeHtml(meal.nutrients.join(", "))}</td><td>${escapeHtml(meal.prepTime)}</td></tr>`;
+          },
+        ).join("")}</tbody></table>`,
     )
     .join("");
   const targets = m.nutritionalGuidelines.dailyTargets
-    .map((t) => `<tr><td>${escapeHtml(t.nutrient)}</td><td>${escapeHtml(t.amount)}</td><td>${escapeHtml(t.rationale)}${cite(t)}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td>${escapeHtml(t.nutrient)}</td><td>${escapeHtml(t.amount)}</td><td>${escapeHtml(t.rationale)}${cite(t)}</td></tr>`,
+    )
     .join("");
   return page(
     `7-day meal plan: ${m.studyTitle}`,

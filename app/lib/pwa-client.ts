@@ -1,8 +1,4 @@
-import {
-  isInstallBannerSnoozed,
-  clearInstallBannerSnooze,
-  type BeforeInstallPromptEvent,
-} from "~/lib/install-banner";
+import { isInstallBannerSnoozed, clearInstallBannerSnooze, type BeforeInstallPromptEvent } from "~/lib/install-banner";
 import { REPLAY_MESSAGE, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
 
 /**

@@ -61,7 +61,11 @@ export function exportReport(report: ReportLike): void {
   const { tab, release } = openUserHtml(report.htmlContent, "<style>@page{size:A4;margin:0.75in}</style>");
   if (!tab) {
     release();
-    toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+    toast({
+      title: "Popup Blocked",
+      description: "Please disable popup blockers and try again.",
+      variant: "destructive",
+    });
     return;
   }
   setTimeout(() => {
@@ -80,8 +84,19 @@ export function sendToStudentPortal(report: ReportLike): void {
   try {
     const list: unknown = JSON.parse(localStorage.getItem(STUDENT_GUIDES_KEY) ?? "[]");
     const guides = Array.isArray(list) ? list : [];
-    guides.unshift({ id: `report-${report.id}`, title: report.name, type: report.type, htmlContent: report.htmlContent, savedAt: new Date().toISOString() });
-    localStorage.setItem(STUDENT_GUIDES_KEY, JSON.stringify(guides.filter((g, i, all) => all.findIndex((x) => (x as { id: string }).id === (g as { id: string }).id) === i)));
+    guides.unshift({
+      id: `report-${report.id}`,
+      title: report.name,
+      type: report.type,
+      htmlContent: report.htmlContent,
+      savedAt: new Date().toISOString(),
+    });
+    localStorage.setItem(
+      STUDENT_GUIDES_KEY,
+      JSON.stringify(
+        guides.filter((g, i, all) => all.findIndex((x) => (x as { id: string }).id === (g as { id: string }).id) === i),
+      ),
+    );
   } catch (error) {
     console.warn("Could not store the study guide", error);
   }

@@ -36,10 +36,19 @@ type CombinedKey = keyof typeof COMBINED_HEADINGS;
 /** Sections of a combined summary in reading order, with the fields of the nested ones. */
 const COMBINED_LAYOUT: { section: CombinedKey; fields?: CombinedKey[] }[] = [
   { section: "executiveSummary" },
-  { section: "quantitativeFindings", fields: ["pooledEffectSize", "statisticalHeterogeneity", "sampleSizeTotal", "keyOutcomes"] },
-  { section: "studyCharacteristics", fields: ["designQuality", "populationSummary", "interventionDetails", "followUpPeriods"] },
+  {
+    section: "quantitativeFindings",
+    fields: ["pooledEffectSize", "statisticalHeterogeneity", "sampleSizeTotal", "keyOutcomes"],
+  },
+  {
+    section: "studyCharacteristics",
+    fields: ["designQuality", "populationSummary", "interventionDetails", "followUpPeriods"],
+  },
   { section: "commonThemes" },
-  { section: "clinicalRecommendations", fields: ["evidenceBasedGuidance", "implementationConsiderations", "patientSelection", "dosageAndTiming"] },
+  {
+    section: "clinicalRecommendations",
+    fields: ["evidenceBasedGuidance", "implementationConsiderations", "patientSelection", "dosageAndTiming"],
+  },
   { section: "safetyProfile", fields: ["adverseEvents", "riskBenefitRatio", "contraindications"] },
   { section: "conflictsAndHeterogeneity" },
   { section: "gradeAssessment" },
@@ -52,7 +61,9 @@ const COMBINED_LAYOUT: { section: CombinedKey; fields?: CombinedKey[] }[] = [
 const SENTENCE_ID = /^T(\d+)\.S(\d+)$/;
 
 /** Whether `value` looks like a combined summary (executiveSummary text and a citations object). */
-export function isCombinedSummary(value: unknown): value is Record<string, unknown> & { citations: Record<string, unknown> } {
+export function isCombinedSummary(
+  value: unknown,
+): value is Record<string, unknown> & { citations: Record<string, unknown> } {
   return (
     !!value &&
     typeof value === "object" &&
@@ -64,7 +75,9 @@ export function isCombinedSummary(value: unknown): value is Record<string, unkno
 }
 
 const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map(stripMarkup) : [];
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map(stripMarkup)
+    : [];
 
 function block(value: unknown, heading?: string): ReportBlock | null {
   if (Array.isArray(value)) {
@@ -104,7 +117,11 @@ export function sourcesByTitle(
     .sort((a, b) => a.study - b.study)
     .map((s) => {
       const order = s.sentences.map((n, i) => ({ n, q: s.quotes[i] })).sort((a, b) => a.n - b.n);
-      return { ...s, sentences: order.map((o) => o.n), quotes: s.quotes.length === s.sentences.length ? order.map((o) => o.q!) : s.quotes };
+      return {
+        ...s,
+        sentences: order.map((o) => o.n),
+        quotes: s.quotes.length === s.sentences.length ? order.map((o) => o.q!) : s.quotes,
+      };
     });
 }
 
@@ -135,7 +152,11 @@ export function combinedReportSections(
       if (b) blocks.push(b);
     }
     if (blocks.length === 0) continue;
-    sections.push({ title: COMBINED_HEADINGS[section], blocks, sources: sourcesByTitle(strings(summary.citations[section]), studies, quotes) });
+    sections.push({
+      title: COMBINED_HEADINGS[section],
+      blocks,
+      sources: sourcesByTitle(strings(summary.citations[section]), studies, quotes),
+    });
   }
   return sections;
 }
@@ -152,7 +173,9 @@ export function reportSections(
 ): ReportSection[] {
   if (isCombinedSummary(content)) return combinedReportSections(content, studies, quotes);
   const structured = asStructured(content);
-  const plain = structured ? structuredSections(structured) : splitSections(stripMarkup(typeof content === "string" ? content : ""), defaultTitle);
+  const plain = structured
+    ? structuredSections(structured)
+    : splitSections(stripMarkup(typeof content === "string" ? content : ""), defaultTitle);
   return plain.map((s) => ({ title: s.title, blocks: [{ text: s.body }], sources: [] }));
 }
 

@@ -4,7 +4,12 @@ import { runMetaAnalysis } from "~/.server/meta-analysis/run";
 import { SummaryOfFindingsTable } from "~/components/meta-analysis/risk-of-bias-panels";
 import { formatSofRow, sofTableCsv } from "./meta-analysis/summary-of-findings";
 import { reviewOutcomeCertainty } from "./review-analysis";
-import { poolReviewOutcome, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "./review-extraction";
+import {
+  poolReviewOutcome,
+  type PoolChoice,
+  type ReviewOutcomeExtraction,
+  reviewOutcomeRows,
+} from "./review-extraction";
 import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/client";
 import type { ApiGradeSettings, ApiRobOverview, RobJudgementSet } from "./risk-of-bias/types";
 
@@ -19,9 +24,22 @@ const study = (recordId: number, i: [number | null, number | null], c: [number |
 });
 const extraction = {
   outcome: { id: 1, name: "All-cause mortality", intervention: "drug", comparator: "placebo", createdAt: "2026-01-01" },
-  studies: [study(7, [10, 100], [20, 100]), study(8, [null, null], [null, null]), study(9, [15, 120], [25, 118]), study(10, [30, 200], [41, 205]), study(11, [8, 90], [9, 88])],
+  studies: [
+    study(7, [10, 100], [20, 100]),
+    study(8, [null, null], [null, null]),
+    study(9, [15, 120], [25, 118]),
+    study(10, [30, 200], [41, 205]),
+    study(11, [8, 90], [9, 88]),
+  ],
 } as unknown as ReviewOutcomeExtraction;
-const set = (overall: RobJudgementSet["overall"]): RobJudgementSet => ({ D1: "low", D2: "low", D3: "low", D4: "low", D5: overall, overall });
+const set = (overall: RobJudgementSet["overall"]): RobJudgementSet => ({
+  D1: "low",
+  D2: "low",
+  D3: "low",
+  D4: "low",
+  D5: overall,
+  overall,
+});
 const overview = {
   outcomes: [{ id: 1, name: "All-cause mortality" }],
   studies: [],
@@ -55,7 +73,11 @@ function jobAnalysis(choice: PoolChoice, withSettings: boolean) {
     { studyCount: extraction.studies.length, extracted: rows, excluded, model: "review" },
     {
       ...model,
-      grade: { riskOfBiasByOutcome: judgementsByOutcome(overview), reviewerRatings: reviewer.reviewerRatings, decisionThresholds: reviewer.decisionThresholds },
+      grade: {
+        riskOfBiasByOutcome: judgementsByOutcome(overview),
+        reviewerRatings: reviewer.reviewerRatings,
+        decisionThresholds: reviewer.decisionThresholds,
+      },
       summaryOfFindings: { assumedControlRiskByOutcome: reviewer.assumedControlRiskByOutcome },
     },
   );
@@ -80,12 +102,18 @@ describe("the Summary of Findings in the review's Analysis tab", () => {
       expect(tab!.summaryOfFindings.assumedRiskPer1000).toBeCloseTo(150, 10);
       expect(tab!.summaryOfFindings.assumedRiskSource).toBe("reviewer");
       expect(tab!.summaryOfFindings.studies).toBe(4);
-      expect(tab!.summaryOfFindings.downgrades.map((d) => d.domain)).toEqual(expect.arrayContaining(["risk of bias", "indirectness"]));
+      expect(tab!.summaryOfFindings.downgrades.map((d) => d.domain)).toEqual(
+        expect.arrayContaining(["risk of bias", "indirectness"]),
+      );
       expect(row.footnotes.join(" ")).toContain("Trials enrolled only men over 70.");
       expect(row.footnotes.join(" ")).toContain("Higher doses, fewer deaths.");
       expect(tab!.grade.judgements.find((j) => j.domain === "publication bias")).toBeDefined();
       // The tab renders the report's component with its row: the same markup as the job's table.
-      const tabHtml = renderToStaticMarkup(<SummaryOfFindingsTable analyses={[{ outcome: "All-cause mortality", summaryOfFindings: tab!.summaryOfFindings }]} />);
+      const tabHtml = renderToStaticMarkup(
+        <SummaryOfFindingsTable
+          analyses={[{ outcome: "All-cause mortality", summaryOfFindings: tab!.summaryOfFindings }]}
+        />,
+      );
       expect(tabHtml).toBe(renderToStaticMarkup(<SummaryOfFindingsTable analyses={[job]} />));
       expect(tabHtml).toContain("150 per 1,000");
     });

@@ -8,7 +8,13 @@ import { analysisColumns, type CharacteristicsTable } from "./characteristics";
 import type { ExploredAnalysis, ModeratorColumn, StudyColumn } from "./meta-analysis/explore";
 import { eggerForGrade, outcomeCertainty, type OutcomeCertainty } from "./meta-analysis/certainty";
 import type { Method, TestType } from "./meta-analysis/types";
-import { engineMeasure, type OutcomePooling, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "./review-extraction";
+import {
+  engineMeasure,
+  type OutcomePooling,
+  type PoolChoice,
+  type ReviewOutcomeExtraction,
+  reviewOutcomeRows,
+} from "./review-extraction";
 import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/client";
 import { ROBVIS_LABEL } from "./risk-of-bias/robvis";
 import type { ApiGradeSettings, ApiRobAssessment, ApiRobOverview } from "./risk-of-bias/types";
@@ -21,8 +27,14 @@ export const NOT_ASSESSED = "Not assessed";
  * concerns", "High", "Not assessed"); null when no study of the analysis is assessed for it or
  * all share one level.
  */
-export function riskOfBiasColumn(assessments: readonly Pick<ApiRobAssessment, "recordId" | "outcomeId" | "final">[], outcomeId: number, recordIds: readonly number[]): StudyColumn | null {
-  const byRecord = new Map(assessments.filter((x) => x.outcomeId === outcomeId).map((x) => [x.recordId, x.final.overall]));
+export function riskOfBiasColumn(
+  assessments: readonly Pick<ApiRobAssessment, "recordId" | "outcomeId" | "final">[],
+  outcomeId: number,
+  recordIds: readonly number[],
+): StudyColumn | null {
+  const byRecord = new Map(
+    assessments.filter((x) => x.outcomeId === outcomeId).map((x) => [x.recordId, x.final.overall]),
+  );
   if (!recordIds.some((id) => byRecord.has(id))) return null;
   const values = recordIds.map((id) => {
     const j = byRecord.get(id);
@@ -50,10 +62,15 @@ export function reviewExploredAnalysis(
  * The characteristics that can split the analysis's studies (categorical columns with ≥ 2 levels)
  * and the moderators (those, plus numeric columns every study reports and that vary).
  */
-export function reviewExplorationColumns(table: Pick<CharacteristicsTable, "columns" | "studies">, recordIds: readonly number[]): { subgroups: StudyColumn[]; moderators: ModeratorColumn[] } {
+export function reviewExplorationColumns(
+  table: Pick<CharacteristicsTable, "columns" | "studies">,
+  recordIds: readonly number[],
+): { subgroups: StudyColumn[]; moderators: ModeratorColumn[] } {
   const cols = analysisColumns(table, recordIds);
   return {
-    subgroups: cols.filter((c) => c.kind === "categorical").map((c) => ({ key: c.key, label: c.label, values: c.values as string[] })),
+    subgroups: cols
+      .filter((c) => c.kind === "categorical")
+      .map((c) => ({ key: c.key, label: c.label, values: c.values as string[] })),
     moderators: cols.map((c) => ({ key: c.key, label: c.label, kind: c.kind, values: c.values })),
   };
 }
@@ -86,8 +103,20 @@ export function reviewOutcomeCertainty(
   const reviewer = gradeInputs(settings);
   const rob = overview && overview.assessments.length > 0 ? judgementsByOutcome(overview) : undefined;
   return outcomeCertainty(
-    { outcome: extraction.outcome.name, measure, ...(reportedMeasure ? { reportedMeasure } : {}), pooled, egger: eggerForGrade(effects, { measure, ...model }), rows, effects },
-    { ...(rob ? { riskOfBiasByOutcome: rob } : {}), reviewerRatings: reviewer.reviewerRatings, decisionThresholds: reviewer.decisionThresholds },
+    {
+      outcome: extraction.outcome.name,
+      measure,
+      ...(reportedMeasure ? { reportedMeasure } : {}),
+      pooled,
+      egger: eggerForGrade(effects, { measure, ...model }),
+      rows,
+      effects,
+    },
+    {
+      ...(rob ? { riskOfBiasByOutcome: rob } : {}),
+      reviewerRatings: reviewer.reviewerRatings,
+      decisionThresholds: reviewer.decisionThresholds,
+    },
     { assumedControlRiskByOutcome: reviewer.assumedControlRiskByOutcome },
   );
 }

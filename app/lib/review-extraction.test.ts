@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type ArmExtraction, emptyArm, extractArms, parseReport } from "~/lib/arms";
-import { applyStoredEdits, locateInSource, poolReviewOutcome, quoteContexts, reviewIdOfStudyKey, reviewStudyKey } from "~/lib/review-extraction";
+import {
+  applyStoredEdits,
+  locateInSource,
+  poolReviewOutcome,
+  quoteContexts,
+  reviewIdOfStudyKey,
+  reviewStudyKey,
+} from "~/lib/review-extraction";
 
 /**
  * An invented trial report as unpdf returns a PDF's text: a running head, lines broken mid-sentence,
@@ -56,7 +63,10 @@ describe("uploaded PDF text → arm-level extraction", () => {
   });
 
   it("undoes the line-end hyphenation when locating a span and finds the n-th occurrence", () => {
-    expect(locateInSource(PDF_TEXT, "trandolix or placebo")).toEqual({ start: PDF_TEXT.indexOf("trandolix or pla-"), end: PDF_TEXT.indexOf("cebo.") + 4 });
+    expect(locateInSource(PDF_TEXT, "trandolix or placebo")).toEqual({
+      start: PDF_TEXT.indexOf("trandolix or pla-"),
+      end: PDF_TEXT.indexOf("cebo.") + 4,
+    });
     // "placebo" in the title, then hyphenated over a line end, then in the results sentence.
     const second = locateInSource(PDF_TEXT, "placebo", 1)!;
     expect(PDF_TEXT.slice(second.start, second.end)).toBe("pla-\ncebo");
@@ -80,9 +90,30 @@ describe("stored corrections", () => {
   it("apply the latest value per cell, drop the derivation mark and keep the audit trail in order", () => {
     const base = binary(10, 100, 20, 100);
     const { result, audit } = applyStoredEdits(base, [
-      { arm: "intervention", field: "events", oldValue: 10, newValue: 12, who: "a@example.org", when: "2026-11-25T10:00:00.000Z" },
-      { arm: "intervention", field: "events", oldValue: 12, newValue: 14, who: "a@example.org", when: "2026-11-25T10:05:00.000Z" },
-      { arm: "comparator", field: "groupSize", oldValue: 100, newValue: null, who: "a@example.org", when: "2026-11-25T10:06:00.000Z" },
+      {
+        arm: "intervention",
+        field: "events",
+        oldValue: 10,
+        newValue: 12,
+        who: "a@example.org",
+        when: "2026-11-25T10:00:00.000Z",
+      },
+      {
+        arm: "intervention",
+        field: "events",
+        oldValue: 12,
+        newValue: 14,
+        who: "a@example.org",
+        when: "2026-11-25T10:05:00.000Z",
+      },
+      {
+        arm: "comparator",
+        field: "groupSize",
+        oldValue: 100,
+        newValue: null,
+        who: "a@example.org",
+        when: "2026-11-25T10:06:00.000Z",
+      },
     ]);
     expect(result.intervention.events).toBe(14);
     expect(result.comparator.groupSize).toBeNull();
@@ -106,9 +137,24 @@ describe("pooling a review outcome", () => {
   it("uses arm data where complete and a reported estimate of the same measure only where not, saying so", () => {
     const studies = [
       { recordId: 1, title: "A", result: binary(12, 100, 20, 98), reported: null },
-      { recordId: 2, title: "B", result: binary(18, 150, 30, 152), reported: { measure: "OR" as const, estimate: 9, lower: 1, upper: 80, quote: "" } },
-      { recordId: 3, title: "C", result: { ...binary(0, 0, 0, 0), intervention: emptyArm(), comparator: emptyArm() }, reported: { measure: "OR" as const, estimate: 0.7, lower: 0.5, upper: 0.98, quote: "OR 0.7" } },
-      { recordId: 4, title: "D", result: { ...binary(0, 0, 0, 0), intervention: emptyArm(), comparator: emptyArm() }, reported: { measure: "RR" as const, estimate: 0.8, lower: 0.6, upper: 1.1, quote: "" } },
+      {
+        recordId: 2,
+        title: "B",
+        result: binary(18, 150, 30, 152),
+        reported: { measure: "OR" as const, estimate: 9, lower: 1, upper: 80, quote: "" },
+      },
+      {
+        recordId: 3,
+        title: "C",
+        result: { ...binary(0, 0, 0, 0), intervention: emptyArm(), comparator: emptyArm() },
+        reported: { measure: "OR" as const, estimate: 0.7, lower: 0.5, upper: 0.98, quote: "OR 0.7" },
+      },
+      {
+        recordId: 4,
+        title: "D",
+        result: { ...binary(0, 0, 0, 0), intervention: emptyArm(), comparator: emptyArm() },
+        reported: { measure: "RR" as const, estimate: 0.8, lower: 0.6, upper: 1.1, quote: "" },
+      },
     ];
     const out = poolReviewOutcome(studies, options);
     expect(out.studies.map((s) => s.via)).toEqual(["arm-data", "arm-data", "reported-estimate", "none"]);
@@ -117,12 +163,18 @@ describe("pooling a review outcome", () => {
     expect(out.pooled?.k).toBe(3);
     expect(out.studies[0]!.yi).toBeCloseTo(Math.log((12 * 78) / (88 * 20)), 10);
     // A correction changes the pooled estimate.
-    const corrected = poolReviewOutcome([{ ...studies[0]!, result: binary(2, 100, 20, 98) }, ...studies.slice(1)], options);
+    const corrected = poolReviewOutcome(
+      [{ ...studies[0]!, result: binary(2, 100, 20, 98) }, ...studies.slice(1)],
+      options,
+    );
     expect(corrected.pooled!.estimate).toBeLessThan(out.pooled!.estimate);
   });
 
   it("says why nothing is pooled with fewer than two usable studies", () => {
-    const out = poolReviewOutcome([{ recordId: 1, title: "A", result: binary(12, 100, 20, 98), reported: null }], options);
+    const out = poolReviewOutcome(
+      [{ recordId: 1, title: "A", result: binary(12, 100, 20, 98), reported: null }],
+      options,
+    );
     expect(out.pooled).toBeNull();
     expect(out.message).toMatch(/At least 2 studies/);
   });

@@ -7,12 +7,27 @@
  * outcome with the meta-analysis engine (escalc on arm data; a reported estimate with CI only where
  * arm data are missing).
  */
-import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, type OutcomeType } from "./arms/types.ts";
+import {
+  type ArmExtraction,
+  type ArmField,
+  type ArmKey,
+  type ArmQuote,
+  isTableQuote,
+  type OutcomeType,
+} from "./arms/types.ts";
 import type { ReportTable, TrialReport } from "./extraction/core/document/model.ts";
 import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
 import type { DualExtractionStudy, ExtractionMode } from "./dual-extraction.ts";
-import type { EffectData, EffectSize, ExtractedStudyData, Measure, Method, PooledResult, TestType } from "./meta-analysis/types.ts";
+import type {
+  EffectData,
+  EffectSize,
+  ExtractedStudyData,
+  Measure,
+  Method,
+  PooledResult,
+  TestType,
+} from "./meta-analysis/types.ts";
 
 /** One outcome of a review's extraction: its name and the arms it compares. */
 export interface ReviewOutcome {
@@ -119,7 +134,10 @@ export function reviewIdOfStudyKey(key: string): string | null {
  * corrected cell loses its derivation mark and the extractor is marked "+user". Returns the audit
  * trail (old → new, who, when) in order. Pure: `result` is not changed.
  */
-export function applyStoredEdits(result: ArmExtraction, edits: readonly StoredEdit[]): { result: ArmExtraction; audit: AuditEntry[] } {
+export function applyStoredEdits(
+  result: ArmExtraction,
+  edits: readonly StoredEdit[],
+): { result: ArmExtraction; audit: AuditEntry[] } {
   if (edits.length === 0) return { result, audit: [] };
   const out: ArmExtraction = {
     ...result,
@@ -206,17 +224,40 @@ function occurrencesBefore(text: string, needle: string, before: number): number
  * and column, with each quoted table once in `tables`. A quote whose span is not in `report` keeps
  * only its text; a table missing from `report` is left out of `tables`.
  */
-export function quoteContexts(report: TrialReport, quotes: readonly ArmQuote[], raw?: string): { contexts: QuoteContext[]; tables: Record<string, QuotedTable> } {
+export function quoteContexts(
+  report: TrialReport,
+  quotes: readonly ArmQuote[],
+  raw?: string,
+): { contexts: QuoteContext[]; tables: Record<string, QuotedTable> } {
   const tables: Record<string, QuotedTable> = {};
   const contexts = quotes.map((quote): QuoteContext => {
     if (isTableQuote(quote)) {
       const table = report.tables.find((t) => t.label === quote.table);
-      if (table) tables[table.label] = { label: table.label, caption: table.caption, header: table.header, rows: table.rows };
-      return { arm: quote.arm, field: quote.field, kind: "table", table: quote.table, row: quote.row, column: quote.column, text: quote.text };
+      if (table)
+        tables[table.label] = { label: table.label, caption: table.caption, header: table.header, rows: table.rows };
+      return {
+        arm: quote.arm,
+        field: quote.field,
+        kind: "table",
+        table: quote.table,
+        row: quote.row,
+        column: quote.column,
+        text: quote.text,
+      };
     }
     const text = report.text;
-    const paragraph = quote.start >= 0 ? report.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end) : undefined;
-    if (!paragraph) return { arm: quote.arm, field: quote.field, kind: "text", before: "", match: quote.text, after: "", sourceSpan: null };
+    const paragraph =
+      quote.start >= 0 ? report.paragraphs.find((p) => p.start <= quote.start && quote.end <= p.end) : undefined;
+    if (!paragraph)
+      return {
+        arm: quote.arm,
+        field: quote.field,
+        kind: "text",
+        before: "",
+        match: quote.text,
+        after: "",
+        sourceSpan: null,
+      };
     const from = Math.max(paragraph.start, text.lastIndexOf(". ", quote.start) + 1);
     const dot = text.indexOf(". ", quote.end);
     const to = Math.min(paragraph.end, dot < 0 ? paragraph.end : dot + 1);
@@ -270,7 +311,11 @@ export function engineMeasure(m: PoolMeasure): { measure: Measure; reportedMeasu
 
 /** The measures a pool type offers. */
 export function poolMeasuresFor(type: ReviewPoolType): readonly PoolMeasure[] {
-  return type === "binary" ? BINARY_POOL_MEASURES : type === "continuous" ? CONTINUOUS_POOL_MEASURES : GENERIC_POOL_MEASURES;
+  return type === "binary"
+    ? BINARY_POOL_MEASURES
+    : type === "continuous"
+      ? CONTINUOUS_POOL_MEASURES
+      : GENERIC_POOL_MEASURES;
 }
 
 /**
@@ -287,12 +332,19 @@ export function inferPoolType(studies: readonly Pick<ReviewExtractionStudy, "res
 /** The measure an inferred generic outcome starts in: the ratio most of its studies report. */
 export function inferGenericMeasure(studies: readonly Pick<ReviewExtractionStudy, "reported">[]): PoolMeasure {
   const counts = new Map<PoolMeasure, number>();
-  for (const s of studies) if (s.reported) counts.set(s.reported.reportedMeasure ?? s.reported.measure, (counts.get(s.reported.reportedMeasure ?? s.reported.measure) ?? 0) + 1);
+  for (const s of studies)
+    if (s.reported)
+      counts.set(
+        s.reported.reportedMeasure ?? s.reported.measure,
+        (counts.get(s.reported.reportedMeasure ?? s.reported.measure) ?? 0) + 1,
+      );
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "HR";
 }
 
 /** The outcome type most studies report (ties: binary); "binary" when none is known. */
-export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy, "result">[]): Exclude<OutcomeType, "unknown"> {
+export function dominantOutcomeType(
+  studies: readonly Pick<ReviewExtractionStudy, "result">[],
+): Exclude<OutcomeType, "unknown"> {
   let binary = 0;
   let continuous = 0;
   for (const s of studies) {
@@ -305,7 +357,11 @@ export function dominantOutcomeType(studies: readonly Pick<ReviewExtractionStudy
 const fmt = (x: number) => String(Number(x.toPrecision(4)));
 
 /** The measure each pool type is pooled in until the reviewer picks another (the Data extraction tab's defaults). */
-export const DEFAULT_POOL_MEASURES: Readonly<Record<ReviewPoolType, PoolMeasure>> = { binary: "OR", continuous: "SMD", generic: "HR" };
+export const DEFAULT_POOL_MEASURES: Readonly<Record<ReviewPoolType, PoolMeasure>> = {
+  binary: "OR",
+  continuous: "SMD",
+  generic: "HR",
+};
 
 /** The pool type and measure a reviewer chose for one outcome (kept so /meta-analysis opens with the same). */
 export interface PoolChoice {
@@ -326,7 +382,10 @@ export function parsePoolChoice(raw: string | null): PoolChoice | null {
   if (!raw) return null;
   try {
     const v = JSON.parse(raw) as Partial<PoolChoice>;
-    if ((v.type === "binary" || v.type === "continuous" || v.type === "generic") && poolMeasuresFor(v.type).includes(v.measure as PoolMeasure)) {
+    if (
+      (v.type === "binary" || v.type === "continuous" || v.type === "generic") &&
+      poolMeasuresFor(v.type).includes(v.measure as PoolMeasure)
+    ) {
       return { type: v.type, measure: v.measure as PoolMeasure };
     }
   } catch {
@@ -357,7 +416,12 @@ export function studyPoolData(
       note: `${lead}: reported ${reportedAs} ${fmt(r.estimate)} (95% CI ${fmt(r.lower)} to ${fmt(r.upper)}) used`,
     };
   }
-  return { via: "none", note: r ? `${lead}; its reported estimate is a ${reportedAs}, not a ${options.measure}` : `${lead}: no reported estimate with CI` };
+  return {
+    via: "none",
+    note: r
+      ? `${lead}; its reported estimate is a ${reportedAs}, not a ${options.measure}`
+      : `${lead}: no reported estimate with CI`,
+  };
 }
 
 /**
@@ -432,10 +496,20 @@ export function poolReviewOutcome(
     }
   }
   if (effects.length < 2) {
-    return { measure: options.measure, studies: out, pooled: null, message: `At least 2 studies need usable data to pool (${effects.length} ha${effects.length === 1 ? "s" : "ve"}).` };
+    return {
+      measure: options.measure,
+      studies: out,
+      pooled: null,
+      message: `At least 2 studies need usable data to pool (${effects.length} ha${effects.length === 1 ? "s" : "ve"}).`,
+    };
   }
   try {
-    return { measure: options.measure, studies: out, pooled: rma(effects, { measure, method: options.method, test: options.test }), message: null };
+    return {
+      measure: options.measure,
+      studies: out,
+      pooled: rma(effects, { measure, method: options.method, test: options.test }),
+      message: null,
+    };
   } catch (error) {
     if (!(error instanceof MetaInputError)) throw error;
     return { measure: options.measure, studies: out, pooled: null, message: error.message };

@@ -20,7 +20,10 @@ import type { PairAgreement, StageAgreement } from "~/lib/agreement";
 import type { ApiActivityEntry, ApiConflict, ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 
 /** GET /api/reviews/{id}/agreement. */
-export type ReviewAgreement = Record<"titleAbstract" | "fullText", Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }> & {
+export type ReviewAgreement = Record<
+  "titleAbstract" | "fullText",
+  Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] }
+> & {
   /** Dual RoB 2 assessment: per domain and overall (absent from older servers). */
   riskOfBias?: RobAgreement;
 };
@@ -71,7 +74,12 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
     body = {};
   }
   if (!res.ok) {
-    throw new ReviewApiError(res.status, String(body.error ?? "HTTP_ERROR"), String(body.message ?? `Request failed (${res.status})`), body);
+    throw new ReviewApiError(
+      res.status,
+      String(body.error ?? "HTTP_ERROR"),
+      String(body.message ?? `Request failed (${res.status})`),
+      body,
+    );
   }
   return body as T;
 }
@@ -106,7 +114,14 @@ export interface ImportResult {
 }
 export interface Merge {
   record: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
-  mergedInto: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
+  mergedInto: {
+    id: number;
+    title: string;
+    year: number | null;
+    doi: string | null;
+    pmid: string | null;
+    origin: string;
+  };
   reason: string | null;
 }
 
@@ -116,9 +131,14 @@ export const reviewsApi = {
   create: (body: { title: string; question?: unknown; criteria?: unknown }) =>
     request<{ review: ApiReview }>("/api/reviews", { method: "POST", json: body }),
   get: (id: string) => request<{ review: ReviewWithSources }>(base(id)),
-  update: (id: string, body: Record<string, unknown>) => request<{ review: ReviewWithSources }>(base(id), { method: "PATCH", json: body }),
+  update: (id: string, body: Record<string, unknown>) =>
+    request<{ review: ReviewWithSources }>(base(id), { method: "PATCH", json: body }),
   remove: (id: string) => request<{ ok: true }>(base(id), { method: "DELETE" }),
-  importFile: (id: string, file: File, options: { format?: string; database?: string; savedSearch?: SavedSearch } = {}) => {
+  importFile: (
+    id: string,
+    file: File,
+    options: { format?: string; database?: string; savedSearch?: SavedSearch } = {},
+  ) => {
     const form = new FormData();
     form.set("file", file);
     if (options.format) form.set("format", options.format);
@@ -135,7 +155,11 @@ export const reviewsApi = {
     request<ImportResult>(`${base(id)}/import-uploads`, { method: "POST", json: { uploadIds } }),
   /** One page of the records listing (at most `limit`, 500; default 100) and the cursor of the next. */
   recordsPage: (id: string, query: RecordsQuery & { limit?: number; cursor?: string | null } = {}) => {
-    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "").map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined && v !== null && v !== "")
+        .map(([k, v]) => [k, String(v)]),
+    );
     return request<RecordsPage>(`${base(id)}/records?${params}`);
   },
   /** Every record matching `query`, read page by page (500 each): for short lists (full text, included). */
@@ -150,48 +174,91 @@ export const reviewsApi = {
     return { records };
   },
   next: (id: string) => request<ScreeningNext>(`${base(id)}/screening/next`),
-  decide: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>
-    request<{ progress: ScreeningProgress; next?: ScreeningNext }>(`${base(id)}/records/${recordId}/decision`, { method: "POST", json: body }),
+  decide: (
+    id: string,
+    recordId: number,
+    body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null },
+  ) =>
+    request<{ progress: ScreeningProgress; next?: ScreeningNext }>(`${base(id)}/records/${recordId}/decision`, {
+      method: "POST",
+      json: body,
+    }),
   undo: (id: string, stage: ScreeningStage = "title_abstract") =>
-    request<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }>(`${base(id)}/screening/undo`, { method: "POST", json: { stage } }),
+    request<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }>(`${base(id)}/screening/undo`, {
+      method: "POST",
+      json: { stage },
+    }),
   undoRecord: (id: string, recordId: number, stage: ScreeningStage) =>
-    request<{ progress: ScreeningProgress; recordId: number }>(`${base(id)}/records/${recordId}/decision?stage=${stage}`, { method: "DELETE" }),
+    request<{ progress: ScreeningProgress; recordId: number }>(
+      `${base(id)}/records/${recordId}/decision?stage=${stage}`,
+      { method: "DELETE" },
+    ),
   prisma: (id: string) => request<ReviewPrisma>(`${base(id)}/prisma`),
   outcomes: (id: string) => request<{ outcomes: ReviewOutcome[] }>(`${base(id)}/outcomes`),
-  outcomeExtraction: (id: string, outcomeId: number) => request<ReviewOutcomeExtraction & { included: number }>(`${base(id)}/outcomes/${outcomeId}`),
+  outcomeExtraction: (id: string, outcomeId: number) =>
+    request<ReviewOutcomeExtraction & { included: number }>(`${base(id)}/outcomes/${outcomeId}`),
   prismaChecklist: (id: string) => request<PrismaChecklist>(`${base(id)}/prisma-checklist`),
   livingUpdates: (id: string) => request<{ updates: LivingUpdate[] }>(`${base(id)}/update`),
   /** Marks an imported file as the saved search that produced it (null: removes the mark). */
   markSavedSearch: (id: string, sourceId: string, savedSearch: SavedSearch | null) =>
-    request<{ source: ApiReviewSource }>(`${base(id)}/sources/${encodeURIComponent(sourceId)}`, { method: "PATCH", json: { savedSearch } }),
+    request<{ source: ApiReviewSource }>(`${base(id)}/sources/${encodeURIComponent(sourceId)}`, {
+      method: "PATCH",
+      json: { savedSearch },
+    }),
   runLivingUpdate: (id: string) => request<LivingUpdateResult>(`${base(id)}/update`, { method: "POST" }),
   merges: (id: string) => request<{ merges: Merge[] }>(`${base(id)}/duplicates`),
-  undoMerge: (id: string, recordId: number) => request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
+  undoMerge: (id: string, recordId: number) =>
+    request<{ recordId: number }>(`${base(id)}/duplicates/${recordId}`, { method: "DELETE" }),
   attachPdf: (id: string, recordId: number, file: File) => {
     const form = new FormData();
     form.set("file", file);
-    return request<{ attached: true; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", body: form });
+    return request<{ attached: true; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, {
+      method: "POST",
+      body: form,
+    });
   },
   fetchOpenAccess: (id: string, recordId: number) =>
-    request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, { method: "POST", json: { source: "open_access" } }),
+    request<{ attached: true; url: string | null; characters: number }>(`${base(id)}/records/${recordId}/fulltext`, {
+      method: "POST",
+      json: { source: "open_access" },
+    }),
   suggest: (id: string, recordId: number) =>
     request<{ suggestion: ScreeningSuggestion }>(`${base(id)}/records/${recordId}/suggestion`, { method: "POST" }),
-  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist" | "extraction") => `${base(id)}/export?format=${format}`,
+  exportUrl: (id: string, format: "csv" | "ris" | "json" | "svg" | "checklist" | "extraction") =>
+    `${base(id)}/export?format=${format}`,
   members: (id: string) => request<{ members: ApiMember[] }>(`${base(id)}/members`),
   invite: (id: string, body: { email: string; role: MemberRole }) =>
     request<{ invitation: ApiInvitation }>(`${base(id)}/members`, { method: "POST", json: body }),
   updateMember: (id: string, userId: string, body: { role?: MemberRole; resolver?: boolean }) =>
-    request<{ member: ApiMember }>(`${base(id)}/members/${encodeURIComponent(userId)}`, { method: "PATCH", json: body }),
+    request<{ member: ApiMember }>(`${base(id)}/members/${encodeURIComponent(userId)}`, {
+      method: "PATCH",
+      json: body,
+    }),
   removeMember: (id: string, userId: string) =>
-    request<{ userId: string; removed: true }>(`${base(id)}/members/${encodeURIComponent(userId)}`, { method: "DELETE" }),
-  conflicts: (id: string, stage?: ScreeningStage) => request<{ conflicts: ApiConflict[] }>(`${base(id)}/conflicts${stage ? `?stage=${stage}` : ""}`),
-  resolve: (id: string, recordId: number, body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null }) =>
-    request<{ recordId: number; decision: ScreeningDecision }>(`${base(id)}/records/${recordId}/resolve`, { method: "POST", json: body }),
+    request<{ userId: string; removed: true }>(`${base(id)}/members/${encodeURIComponent(userId)}`, {
+      method: "DELETE",
+    }),
+  conflicts: (id: string, stage?: ScreeningStage) =>
+    request<{ conflicts: ApiConflict[] }>(`${base(id)}/conflicts${stage ? `?stage=${stage}` : ""}`),
+  resolve: (
+    id: string,
+    recordId: number,
+    body: { stage: ScreeningStage; decision: ScreeningDecision; reason?: string | null },
+  ) =>
+    request<{ recordId: number; decision: ScreeningDecision }>(`${base(id)}/records/${recordId}/resolve`, {
+      method: "POST",
+      json: body,
+    }),
   agreement: (id: string) => request<ReviewAgreement>(`${base(id)}/agreement`),
   activity: (id: string, cursor?: string | null) =>
-    request<{ entries: ApiActivityEntry[]; nextCursor: string | null }>(`${base(id)}/activity?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+    request<{ entries: ApiActivityEntry[]; nextCursor: string | null }>(
+      `${base(id)}/activity?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    ),
   digest: (id: string) => request<{ digest: { enabled: boolean; lastSentDay: string | null } }>(`${base(id)}/digest`),
   setDigest: (id: string, enabled: boolean) =>
-    request<{ digest: { enabled: boolean; lastSentDay: string | null } }>(`${base(id)}/digest`, { method: "PUT", json: { enabled } }),
+    request<{ digest: { enabled: boolean; lastSentDay: string | null } }>(`${base(id)}/digest`, {
+      method: "PUT",
+      json: { enabled },
+    }),
   fullTextUrl: (id: string, recordId: number) => `${base(id)}/records/${recordId}/fulltext`,
 };

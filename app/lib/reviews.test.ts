@@ -15,7 +15,9 @@ describe("searchImportPlan", () => {
       { provider: "crossref", hits: 37, upTo: 37 },
     ]);
     expect(plan.upTo).toBe(537);
-    expect(recordsToAdd({ pubmed: { status: "ok", totalCount: 42_249 }, crossref: { status: "ok", totalCount: 37 } })).toBe(537);
+    expect(
+      recordsToAdd({ pubmed: { status: "ok", totalCount: 42_249 }, crossref: { status: "ok", totalCount: 37 } }),
+    ).toBe(537);
     expect(searchImportPlan({}).upTo).toBe(0);
   });
 });

@@ -232,7 +232,9 @@ export function prismaCountsFromReview(p: ReviewPrismaFlow): PrismaCounts {
  * PRISMA tab draws, so the report draws the same diagram.
  */
 export function jobPrismaFromReview(p: ReviewPrisma): ReviewPrismaInput {
-  const flow = (f: ReviewPrismaFlow): { identified: Record<string, number>; duplicatesRemoved: number; screened: number; review: ReviewFlowInput } => ({
+  const flow = (
+    f: ReviewPrismaFlow,
+  ): { identified: Record<string, number>; duplicatesRemoved: number; screened: number; review: ReviewFlowInput } => ({
     identified: { ...f.identified },
     duplicatesRemoved: f.duplicatesRemoved,
     screened: f.screened,
@@ -253,7 +255,15 @@ export function jobPrismaFromReview(p: ReviewPrisma): ReviewPrismaInput {
   return {
     ...flow(p),
     ...(u
-      ? { updated: { updates: u.updates, lastUpdateAt: u.lastUpdateAt, previousStudies: u.previousStudies, totalStudies: u.totalStudies, newFlow: flow(u.newFlow) } }
+      ? {
+          updated: {
+            updates: u.updates,
+            lastUpdateAt: u.lastUpdateAt,
+            previousStudies: u.previousStudies,
+            totalStudies: u.totalStudies,
+            newFlow: flow(u.newFlow),
+          },
+        }
       : {}),
   };
 }
@@ -317,7 +327,14 @@ export function searchImportPlan(providers: Record<string, { status: string; tot
   upTo: number;
 } {
   const databases = Object.entries(providers)
-    .filter((e): e is [string, { status: string; totalCount: number }] => !!e[1] && e[1].status === "ok" && e[1].totalCount > 0)
-    .map(([provider, p]) => ({ provider, hits: p.totalCount, upTo: Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE) }));
+    .filter(
+      (e): e is [string, { status: string; totalCount: number }] =>
+        !!e[1] && e[1].status === "ok" && e[1].totalCount > 0,
+    )
+    .map(([provider, p]) => ({
+      provider,
+      hits: p.totalCount,
+      upTo: Math.min(p.totalCount, SEARCH_IMPORT_PER_DATABASE),
+    }));
   return { databases, upTo: databases.reduce((n, d) => n + d.upTo, 0) };
 }

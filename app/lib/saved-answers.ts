@@ -18,7 +18,13 @@ export interface SavedAnswer {
 
 function isAnswer(v: unknown): v is SavedAnswer {
   const a = v as SavedAnswer;
-  return typeof v === "object" && v !== null && typeof a.id === "string" && typeof a.question === "string" && typeof a.answer === "string";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof a.id === "string" &&
+    typeof a.question === "string" &&
+    typeof a.answer === "string"
+  );
 }
 
 /** The saved answers (malformed entries left out); [] when storage is unavailable. */
@@ -26,7 +32,9 @@ export function loadSavedAnswers(): SavedAnswer[] {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(SAVED_ANSWERS_KEY) ?? "[]");
     return Array.isArray(parsed)
-      ? parsed.filter(isAnswer).map((a) => ({ ...a, studyCount: Number(a.studyCount) || 0, savedAt: String(a.savedAt ?? "") }))
+      ? parsed
+          .filter(isAnswer)
+          .map((a) => ({ ...a, studyCount: Number(a.studyCount) || 0, savedAt: String(a.savedAt ?? "") }))
       : [];
   } catch (error) {
     console.warn("Ignoring unreadable saved answers", error);

@@ -49,7 +49,10 @@ describe("sealed studies are stored once before the first action", () => {
   });
 
   it("a failed store leaves the id unchanged and is tried again on the next action", async () => {
-    const fetchMock = vi.fn().mockResolvedValueOnce(new Response("{}", { status: 503 })).mockResolvedValueOnce(Response.json({ ids: { 7: 7 } }));
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(new Response("{}", { status: 503 }))
+      .mockResolvedValueOnce(Response.json({ ids: { 7: 7 } }));
     vi.stubGlobal("fetch", fetchMock);
     noteSealedStudies([study(7, "e.f")]);
     expect(await storedStudyId(7)).toBe(7);

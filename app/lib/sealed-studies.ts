@@ -12,9 +12,24 @@ export { noteSealedStudies };
 
 /** The fields of a record POST /api/studies/store takes back (sealedStudySchema). */
 const SEALED_FIELDS = [
-  "id", "title", "abstract", "authors", "journal", "publicationDate", "pmid", "pmcid", "doi", "source",
-  "studyType", "fullTextAvailable", "isOpenAccess", "openAccessUrl", "url", "citationCount",
-  "impactFactor", "seal",
+  "id",
+  "title",
+  "abstract",
+  "authors",
+  "journal",
+  "publicationDate",
+  "pmid",
+  "pmcid",
+  "doi",
+  "source",
+  "studyType",
+  "fullTextAvailable",
+  "isOpenAccess",
+  "openAccessUrl",
+  "url",
+  "citationCount",
+  "impactFactor",
+  "seal",
 ] as const;
 
 /** The study fields the store call sends back (the API's study shape plus its seal). */
@@ -43,7 +58,11 @@ export async function storedStudyIds(ids: readonly number[]): Promise<number[]> 
   for (let i = 0; i < toStore.length; i += 100) {
     const chunk = toStore.slice(i, i + 100);
     const request = storeChunk(chunk.map((id) => pick(sealed.get(id)!)));
-    for (const id of chunk) inFlight.set(id, request.then((map) => map.get(id) ?? id));
+    for (const id of chunk)
+      inFlight.set(
+        id,
+        request.then((map) => map.get(id) ?? id),
+      );
   }
   return Promise.all(ids.map(async (id) => storedAs.get(id) ?? (inFlight.has(id) ? await inFlight.get(id)! : id)));
 }

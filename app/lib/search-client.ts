@@ -50,8 +50,7 @@ export async function streamSearch(
     } else if (event.type === "done") {
       noteSealedStudies(event.results.studies);
       done = event.results;
-    }
-    else throw new SearchError(event.message, event.status, event.error, event);
+    } else throw new SearchError(event.message, event.status, event.error, event);
   };
   for (;;) {
     const { value, done: finished } = await reader.read();

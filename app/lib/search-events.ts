@@ -39,9 +39,7 @@ export function consumePendingReload(): SearchReloadParams | null {
   if (!raw) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === "object" && parsed !== null
-      ? sanitizeFormFields(parsed as Record<string, unknown>)
-      : null;
+    return typeof parsed === "object" && parsed !== null ? sanitizeFormFields(parsed as Record<string, unknown>) : null;
   } catch (error) {
     console.warn("Ignoring a malformed pending search reload", error);
     return null;
@@ -52,8 +50,7 @@ export function consumePendingReload(): SearchReloadParams | null {
 export function onSearchReload(handler: (params: SearchReloadParams) => void): () => void {
   const listener = (event: Event) => {
     const detail = (event as CustomEvent<unknown>).detail;
-    if (typeof detail === "object" && detail !== null)
-      handler(sanitizeFormFields(detail as Record<string, unknown>));
+    if (typeof detail === "object" && detail !== null) handler(sanitizeFormFields(detail as Record<string, unknown>));
   };
   window.addEventListener(SEARCH_RELOAD_EVENT, listener);
   return () => window.removeEventListener(SEARCH_RELOAD_EVENT, listener);

@@ -24,6 +24,8 @@ describe("providerFailures", () => {
   it("keeps a reason it does not recognise, and says when there is none", () => {
     expect(failureReason({ status: "failed", error: "Unexpected XML" })).toBe("failed: Unexpected XML");
     expect(failureReason({ status: "failed" })).toBe("failed without a reason");
-    expect(failureReason({ status: "failed", error: "TypeError: fetch failed" })).toBe("could not be reached (no network connection?)");
+    expect(failureReason({ status: "failed", error: "TypeError: fetch failed" })).toBe(
+      "could not be reached (no network connection?)",
+    );
   });
 });

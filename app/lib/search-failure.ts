@@ -14,7 +14,11 @@ export interface ProviderFailureReport {
 export function failureReason(report: ProviderFailureReport): string {
   const raw = (report.error ?? "").trim();
   if (report.status === "timeout" || /timed? ?out|abort/i.test(raw)) return "did not answer in time";
-  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ENETUNREACH|getaddrinfo|fetch failed|network|Failed to fetch/i.test(raw)) {
+  if (
+    /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ENETUNREACH|getaddrinfo|fetch failed|network|Failed to fetch/i.test(
+      raw,
+    )
+  ) {
     return "could not be reached (no network connection?)";
   }
   const http = /\b(?:HTTP|status)\s*(\d{3})\b/i.exec(raw);
@@ -24,7 +28,9 @@ export function failureReason(report: ProviderFailureReport): string {
 }
 
 /** "PubMed could not be reached (no network connection?)" per database that did not answer, in the order given. */
-export function providerFailures(providers: Record<string, ProviderFailureReport | undefined> | null | undefined): string[] {
+export function providerFailures(
+  providers: Record<string, ProviderFailureReport | undefined> | null | undefined,
+): string[] {
   return Object.entries(providers ?? {})
     .filter((e): e is [string, ProviderFailureReport] => !!e[1] && e[1].status !== "ok")
     .map(([id, report]) => `${PROVIDER_LABELS[id] ?? id} ${failureReason(report)}`);

@@ -27,9 +27,9 @@ describe("toApiParams", () => {
 
   it("falls back to PubMed with no database selected and orders databases canonically", () => {
     expect(toApiParams(form({ query: "x", providers: [] }), 1).get("searchProviders")).toBe("pubmed");
-    expect(
-      toApiParams(form({ query: "x", providers: ["doaj", "pubmed", "doaj"] }), 1).get("searchProviders")
-    ).toBe("pubmed,doaj");
+    expect(toApiParams(form({ query: "x", providers: ["doaj", "pubmed", "doaj"] }), 1).get("searchProviders")).toBe(
+      "pubmed,doaj",
+    );
   });
 
   it("sends every narrowing filter under its API name", () => {
@@ -46,7 +46,7 @@ describe("toApiParams", () => {
         hasAbstract: "required",
         smartSearch: true,
       }),
-      3
+      3,
     );
     expect(Object.fromEntries(params)).toEqual({
       q: "x",
@@ -64,10 +64,7 @@ describe("toApiParams", () => {
   });
 
   it("drops custom dates unless the range is custom, and a custom range with no dates", () => {
-    const relative = toApiParams(
-      form({ query: "x", dateRange: "last_5_years", customDateFrom: "2020-01-01" }),
-      1
-    );
+    const relative = toApiParams(form({ query: "x", dateRange: "last_5_years", customDateFrom: "2020-01-01" }), 1);
     expect(relative.get("dateRange")).toBe("last_5_years");
     expect(relative.has("customDateFrom")).toBe(false);
     expect(toApiParams(form({ query: "x", dateRange: "custom" }), 1).has("dateRange")).toBe(false);
@@ -99,7 +96,7 @@ describe("page URL", () => {
 
   it("ignores unknown and invalid values", () => {
     const params = new URLSearchParams(
-      "q=x&db=pubmed,nope&limit=30&dateRange=forever&studyType=meta_analysis&customDateFrom=2020-1-1&page=-2"
+      "q=x&db=pubmed,nope&limit=30&dateRange=forever&studyType=meta_analysis&customDateFrom=2020-1-1&page=-2",
     );
     expect(fromUrl(params)).toEqual({ query: "x", providers: ["pubmed"], studyType: "meta_analysis" });
     expect(pageFromUrl(params)).toBe(1);
@@ -116,7 +113,7 @@ describe("activeFilterBadges", () => {
         journalImpact: "high",
         fullTextOnly: "free_only",
         hasAbstract: "required",
-      })
+      }),
     ).toEqual(["Last 5 years", "Meta-analysis", "Impact > 10", "Free full text", "Has abstract"]);
   });
 
@@ -127,7 +124,7 @@ describe("activeFilterBadges", () => {
         customDateFrom: "2020-01-01",
         customDateTo: "2024-12-31",
         limit: 500,
-      })
+      }),
     ).toEqual(["From 2020-01-01 to 2024-12-31", "All available"]);
     expect(activeFilterBadges({ dateRange: "custom", customDateTo: "2024-12-31", limit: 50 })).toEqual([
       "Until 2024-12-31",
@@ -137,7 +134,7 @@ describe("activeFilterBadges", () => {
 
   it("shows nothing for defaults and accepts boolean flags", () => {
     expect(
-      activeFilterBadges({ dateRange: "any", studyType: "all", journalImpact: "any", fullTextOnly: "all" })
+      activeFilterBadges({ dateRange: "any", studyType: "all", journalImpact: "any", fullTextOnly: "all" }),
     ).toEqual([]);
     expect(activeFilterBadges({ fullTextOnly: true, hasAbstract: false })).toEqual(["Free full text"]);
   });
@@ -145,20 +142,18 @@ describe("activeFilterBadges", () => {
 
 describe("stored searches", () => {
   it("replaces the query and every filter, keeping databases only when recorded", () => {
-    expect(formFromStoredSearch({ query: "zinc", filters: { journalImpact: "low" }, providers: [] })).toEqual(
-      {
-        query: "zinc",
-        dateRange: "any",
-        customDateFrom: "",
-        customDateTo: "",
-        studyType: "all",
-        journalImpact: "low",
-        fullTextOnly: "all",
-        hasAbstract: "all",
-      }
-    );
+    expect(formFromStoredSearch({ query: "zinc", filters: { journalImpact: "low" }, providers: [] })).toEqual({
+      query: "zinc",
+      dateRange: "any",
+      customDateFrom: "",
+      customDateTo: "",
+      studyType: "all",
+      journalImpact: "low",
+      fullTextOnly: "all",
+      hasAbstract: "all",
+    });
     expect(
-      formFromStoredSearch({ query: "zinc", filters: { searchProviders: ["crossref"], limit: 50 } })
+      formFromStoredSearch({ query: "zinc", filters: { searchProviders: ["crossref"], limit: 50 } }),
     ).toMatchObject({ providers: ["crossref"], limit: 50 });
   });
 
@@ -180,17 +175,13 @@ describe("stored searches", () => {
 describe("customRangeError", () => {
   it("flags an inverted custom range only", () => {
     expect(
-      customRangeError(
-        form({ dateRange: "custom", customDateFrom: "2024-01-02", customDateTo: "2024-01-01" })
-      )
+      customRangeError(form({ dateRange: "custom", customDateFrom: "2024-01-02", customDateTo: "2024-01-01" })),
     ).toBe("Start date must be before end date");
     expect(
-      customRangeError(
-        form({ dateRange: "custom", customDateFrom: "2024-01-01", customDateTo: "2024-01-01" })
-      )
+      customRangeError(form({ dateRange: "custom", customDateFrom: "2024-01-01", customDateTo: "2024-01-01" })),
     ).toBeNull();
     expect(
-      customRangeError(form({ dateRange: "any", customDateFrom: "2024-01-02", customDateTo: "2024-01-01" }))
+      customRangeError(form({ dateRange: "any", customDateFrom: "2024-01-02", customDateTo: "2024-01-01" })),
     ).toBeNull();
   });
 });

@@ -189,7 +189,7 @@ export function effectiveProviders(state: Pick<SearchFormState, "providers">): P
 
 /** 'Start date must be before end date' when a custom range is inverted, else null. */
 export function customRangeError(
-  state: Pick<SearchFormState, "dateRange" | "customDateFrom" | "customDateTo">
+  state: Pick<SearchFormState, "dateRange" | "customDateFrom" | "customDateTo">,
 ): string | null {
   const { dateRange, customDateFrom: from, customDateTo: to } = state;
   if (dateRange === "custom" && from && to && from > to) return "Start date must be before end date";

@@ -24,7 +24,7 @@ function memoryStorage(): Storage {
 }
 
 const results = (message = "ok") =>
-  ({ studies: [], totalCount: 0, page: 1, limit: 25, totalPages: 0, message } as unknown as SearchResponse);
+  ({ studies: [], totalCount: 0, page: 1, limit: 25, totalPages: 0, message }) as unknown as SearchResponse;
 
 const form = { ...DEFAULT_SEARCH_FORM, query: "zinc", providers: ["pubmed", "doaj"] as const };
 
@@ -62,7 +62,7 @@ describe("search storage", () => {
     expect(loadSearchState()).toBeNull();
     store.setItem(
       SEARCH_STATE_KEY,
-      JSON.stringify({ form: { limit: 7, dateRange: "last_year" }, page: -1, results: 5 })
+      JSON.stringify({ form: { limit: 7, dateRange: "last_year" }, page: -1, results: 5 }),
     );
     expect(loadSearchState()).toEqual({
       form: { ...DEFAULT_SEARCH_FORM, dateRange: "last_year" },

@@ -37,11 +37,7 @@ function write(store: Storage, value: unknown): boolean {
   }
 }
 
-export function saveSearchState(state: {
-  form: SearchFormState;
-  page: number;
-  results?: SearchResponse | null;
-}): void {
+export function saveSearchState(state: { form: SearchFormState; page: number; results?: SearchResponse | null }): void {
   const store = storage();
   if (!store) return;
   const base = { form: state.form, page: state.page };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkSession, sessionMismatch } from "./session-check";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 function fakeFetch(routes: Record<string, () => Response>) {
   const calls: string[] = [];
@@ -22,12 +23,21 @@ describe("session checks", () => {
   });
 
   it("asks /api/user with a timestamp, then compares with /api/debug/session", async () => {
-    const ok = fakeFetch({ "/api/user": () => json({ id: "u1" }), "/api/debug/session": () => json({ authenticated: true, userId: "u1" }) });
+    const ok = fakeFetch({
+      "/api/user": () => json({ id: "u1" }),
+      "/api/debug/session": () => json({ authenticated: true, userId: "u1" }),
+    });
     expect(await checkSession("u1", ok.fn)).toBe("ok");
     expect(ok.calls[0]).toMatch(/^\/api\/user\?timestamp=\d+$/);
-    const other = fakeFetch({ "/api/user": () => json({ id: "u1" }), "/api/debug/session": () => json({ authenticated: true, userId: "u2" }) });
+    const other = fakeFetch({
+      "/api/user": () => json({ id: "u1" }),
+      "/api/debug/session": () => json({ authenticated: true, userId: "u2" }),
+    });
     expect(await checkSession("u1", other.fn)).toBe("mismatch");
-    const switched = fakeFetch({ "/api/user": () => json({ id: "u2" }), "/api/debug/session": () => json({ authenticated: true, userId: "u2" }) });
+    const switched = fakeFetch({
+      "/api/user": () => json({ id: "u2" }),
+      "/api/debug/session": () => json({ authenticated: true, userId: "u2" }),
+    });
     expect(await checkSession("u1", switched.fn)).toBe("mismatch");
     const out = fakeFetch({ "/api/user": () => json({ error: "UNAUTHORIZED" }, 401) });
     expect(await checkSession("u1", out.fn)).toBe("logged-out");

@@ -50,12 +50,18 @@ export async function forceLogout(): Promise<void> {
  * Runs the checks for a signed-in page: GET /api/user (timestamp parameter, no caching) and GET
  * /api/debug/session. Returns what the page should do.
  */
-export async function checkSession(userId: string, fetcher: typeof fetch = fetch): Promise<"ok" | "logged-out" | "mismatch"> {
+export async function checkSession(
+  userId: string,
+  fetcher: typeof fetch = fetch,
+): Promise<"ok" | "logged-out" | "mismatch"> {
   const me = await fetcher(`/api/user?timestamp=${Date.now()}`, { credentials: "include", cache: "no-store" });
   if (me.status === 401) return "logged-out";
   if (!me.ok) return "ok";
   const user = (await me.json()) as { id?: string };
-  const debug = await fetcher(`/api/debug/session?timestamp=${Date.now()}`, { credentials: "include", cache: "no-store" });
+  const debug = await fetcher(`/api/debug/session?timestamp=${Date.now()}`, {
+    credentials: "include",
+    cache: "no-store",
+  });
   if (!debug.ok) return "ok";
   const session = (await debug.json()) as DebugSession;
   return user.id !== userId || sessionMismatch(userId, session) ? "mismatch" : "ok";

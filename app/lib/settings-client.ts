@@ -19,7 +19,10 @@ const SEARCH_SHAPING: ReadonlySet<keyof SettingsState> = new Set(["defaultSearch
  * Returns the saved settings; throws OfflineQueuedError when the service worker queued the change
  * (offline: settings-sync sends it on reconnect), Error("{status}: {body}") on failure.
  */
-export async function saveSettings(patch: Partial<SettingsState>, fetcher: typeof fetch = fetch): Promise<SettingsState> {
+export async function saveSettings(
+  patch: Partial<SettingsState>,
+  fetcher: typeof fetch = fetch,
+): Promise<SettingsState> {
   if (Object.keys(patch).some((k) => SEARCH_SHAPING.has(k as keyof SettingsState))) clearSearchState();
   const res = await fetcher("/api/user/settings", {
     method: "PATCH",

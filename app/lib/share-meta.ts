@@ -1,11 +1,20 @@
 /** One tag of a page's head: its <title>, or a <meta name|property content>. */
-export type MetaDescriptor = { title: string } | { name: string; content: string } | { property: string; content: string };
+export type MetaDescriptor =
+  { title: string } | { name: string; content: string } | { property: string; content: string };
 
 /**
  * Meta tags of the public share pages: title, description, Open Graph and Twitter card, so a link
  * previews in chat apps. Remix and React escape attribute values when they render them.
  */
-export function shareMeta({ title, description, url }: { title: string; description: string; url: string }): MetaDescriptor[] {
+export function shareMeta({
+  title,
+  description,
+  url,
+}: {
+  title: string;
+  description: string;
+  url: string;
+}): MetaDescriptor[] {
   const desc = description.replace(/\s+/g, " ").trim();
   const short = desc.length > 200 ? `${desc.slice(0, 197).trimEnd()}...` : desc;
   return [
@@ -24,5 +33,10 @@ export function shareMeta({ title, description, url }: { title: string; descript
 
 /** The date of a shared item as readers see it ("25 November 2026"). */
 export function shareDate(epochMs: number): string {
-  return new Date(epochMs).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  return new Date(epochMs).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 }

@@ -30,7 +30,9 @@ describe("shareLink (SPEC §8)", () => {
   it("opens a WhatsApp-style link with no share capability", async () => {
     const open = vi.fn();
     expect(await shareLink({ open }, data)).toBe("whatsapp");
-    expect(open).toHaveBeenCalledWith(`https://wa.me/?text=${encodeURIComponent("An answer https://metamind.test/answer/abc")}`);
+    expect(open).toHaveBeenCalledWith(
+      `https://wa.me/?text=${encodeURIComponent("An answer https://metamind.test/answer/abc")}`,
+    );
     expect(whatsappLink("a b", "u")).toBe("https://wa.me/?text=a%20b%20u");
   });
 });

@@ -27,7 +27,10 @@ export function whatsappLink(text: string, url: string): string {
  * ends there); when sharing fails for another reason, or there is no Web Share API, the link is
  * copied ('Share link copied'); with neither, a WhatsApp-style link opens.
  */
-export async function shareLink(envr: ShareEnvironment, data: { title: string; text: string; url: string }): Promise<ShareOutcome> {
+export async function shareLink(
+  envr: ShareEnvironment,
+  data: { title: string; text: string; url: string },
+): Promise<ShareOutcome> {
   if (envr.share) {
     try {
       await envr.share(data);

@@ -15,14 +15,19 @@ export const MIN_RELEVANT_STUDIES = 5;
  * as such, e.g. "None of the 2 results scored 3/10 or more for relevance; showing both, best
  * first".
  */
-export function smartSearchNote(kept: readonly { relevanceScore?: number | null }[], total: number, model: string | null): string {
+export function smartSearchNote(
+  kept: readonly { relevanceScore?: number | null }[],
+  total: number,
+  model: string | null,
+): string {
   const by = model ? ` · ranked by ${model}` : "";
   const passing = kept.filter((s) => (s.relevanceScore ?? 0) >= RELEVANCE_THRESHOLD).length;
   const results = total === 1 ? "result" : "results";
   if (passing === kept.length) {
     return `Smart Search kept ${passing} of ${total} ${results} (relevance ${RELEVANCE_THRESHOLD}/10 or more), best first${by}`;
   }
-  if (total === 1) return `The only result scored below ${RELEVANCE_THRESHOLD}/10 for relevance; showing it anyway${by}`;
+  if (total === 1)
+    return `The only result scored below ${RELEVANCE_THRESHOLD}/10 for relevance; showing it anyway${by}`;
   const shown = kept.length === total ? (total === 2 ? "both" : `all ${total}`) : `the ${kept.length} best-scoring`;
   const lead = passing === 0 ? `None of the ${total} ${results}` : `Only ${passing} of the ${total} ${results}`;
   return `${lead} scored ${RELEVANCE_THRESHOLD}/10 or more for relevance; showing ${shown}, best first${by}`;

@@ -42,7 +42,9 @@ export function readLocalGuides(): StudentGuide[] {
     const list: unknown = JSON.parse(localStorage.getItem(STUDENT_GUIDES_KEY) ?? "[]");
     if (!Array.isArray(list)) return [];
     return list
-      .filter((g): g is Record<string, unknown> => typeof g === "object" && g !== null && typeof g.htmlContent === "string")
+      .filter(
+        (g): g is Record<string, unknown> => typeof g === "object" && g !== null && typeof g.htmlContent === "string",
+      )
       .map((g) => ({
         key: `local-${String(g.id)}`,
         transferId: typeof g.id === "string" && /^report-\d+$/.test(g.id) ? g.id : null,

@@ -76,7 +76,8 @@ const norm = (h: string) =>
 
 const ARM_I = ["experimental", "intervention", "treatment", "exp", "int", "group 1", "arm 1", "e"];
 const ARM_C = ["control", "comparator", "comparison", "ctrl", "cont", "group 2", "arm 2", "c"];
-const armNames = (arms: readonly string[], suffixes: readonly string[]) => arms.flatMap((a) => suffixes.flatMap((s) => [`${a} ${s}`, `${s} ${a}`]));
+const armNames = (arms: readonly string[], suffixes: readonly string[]) =>
+  arms.flatMap((a) => suffixes.flatMap((s) => [`${a} ${s}`, `${s} ${a}`]));
 const EVENTS = ["cases", "events", "event", "n events", "number of events"];
 const TOTAL = ["n", "total", "no", "number", "participants", "sample size", "total n"];
 const MEAN = ["mean"];
@@ -232,21 +233,36 @@ export function parseStudyDataCsv(
     const header = mapping[field];
     if (!header) continue;
     const at = headers.indexOf(header.trim());
-    if (at < 0) errors.push({ line: 1, column: header, message: `The file has no column "${header}" (mapped to ${IMPORT_FIELD_LABEL[field]}).` });
+    if (at < 0)
+      errors.push({
+        line: 1,
+        column: header,
+        message: `The file has no column "${header}" (mapped to ${IMPORT_FIELD_LABEL[field]}).`,
+      });
     else index[field] = at;
   }
   const result: ParsedStudyData = { ...empty, mapping };
   if (index.study === undefined && index.studyId === undefined && index.doi === undefined && index.pmid === undefined) {
     errors.push({ line: 1, message: "Map a column that names the study (study, study ID, DOI or PMID)." });
   }
-  const hasCounts = index.interventionEvents !== undefined && index.interventionN !== undefined && index.comparatorEvents !== undefined && index.comparatorN !== undefined;
+  const hasCounts =
+    index.interventionEvents !== undefined &&
+    index.interventionN !== undefined &&
+    index.comparatorEvents !== undefined &&
+    index.comparatorN !== undefined;
   const hasMeans =
-    index.interventionMean !== undefined && index.interventionSd !== undefined && index.interventionN !== undefined && index.comparatorMean !== undefined && index.comparatorSd !== undefined && index.comparatorN !== undefined;
+    index.interventionMean !== undefined &&
+    index.interventionSd !== undefined &&
+    index.interventionN !== undefined &&
+    index.comparatorMean !== undefined &&
+    index.comparatorSd !== undefined &&
+    index.comparatorN !== undefined;
   const hasEstimate = index.estimate !== undefined && index.lower !== undefined && index.upper !== undefined;
   if (!hasCounts && !hasMeans && !hasEstimate) {
     errors.push({
       line: 1,
-      message: "Map the data columns: events and N for both arms, or mean, SD and N for both arms, or the estimate with its CI lower and upper limits.",
+      message:
+        "Map the data columns: events and N for both arms, or mean, SD and N for both arms, or the estimate with its CI lower and upper limits.",
     });
   }
   if (errors.length) return result;
@@ -261,13 +277,18 @@ export function parseStudyDataCsv(
     errors.push({ line: 1, message: `The file has ${rows.length} data lines (at most ${MAX_IMPORT_ROWS}).` });
     return result;
   }
-  const get = (cells: string[], field: ImportField) => (index[field] === undefined ? "" : cellText(cells[index[field]!]));
+  const get = (cells: string[], field: ImportField) =>
+    index[field] === undefined ? "" : cellText(cells[index[field]!]);
   if (index.outcome !== undefined) {
     result.outcomeValues = [...new Set(rows.map((r) => get(r.cells, "outcome")).filter(Boolean))];
   }
   const wanted = options.outcomeValue?.trim() || null;
   if (index.outcome !== undefined && result.outcomeValues.length > 1 && !wanted) {
-    errors.push({ line: 1, column: mapping.outcome, message: `The file holds ${result.outcomeValues.length} outcomes (${result.outcomeValues.join("; ")}): choose the one to import.` });
+    errors.push({
+      line: 1,
+      column: mapping.outcome,
+      message: `The file holds ${result.outcomeValues.length} outcomes (${result.outcomeValues.join("; ")}): choose the one to import.`,
+    });
     return result;
   }
   if (wanted && index.outcome !== undefined && !result.outcomeValues.includes(wanted)) {
@@ -283,19 +304,53 @@ export function parseStudyDataCsv(
       const t = get(cells, field);
       if (!t) return null;
       if (!NUMBER.test(t)) {
-        lineErrors.push({ line, column: mapping[field], message: `${IMPORT_FIELD_LABEL[field]}: "${t.slice(0, 40)}" is not a number.` });
+        lineErrors.push({
+          line,
+          column: mapping[field],
+          message: `${IMPORT_FIELD_LABEL[field]}: "${t.slice(0, 40)}" is not a number.`,
+        });
         return null;
       }
       return Number(t);
     };
     const labels = [...new Set([get(cells, "study"), get(cells, "studyId")].filter(Boolean))];
-    const doi = get(cells, "doi").replace(/^https?:\/\/(dx\.)?doi\.org\//i, "").toLowerCase() || null;
+    const doi =
+      get(cells, "doi")
+        .replace(/^https?:\/\/(dx\.)?doi\.org\//i, "")
+        .toLowerCase() || null;
     const pmid = get(cells, "pmid").replace(/^pmid:?\s*/i, "") || null;
     const yearCell = number("year");
     const year = yearCell !== null && Number.isInteger(yearCell) ? yearCell : null;
     const v = Object.fromEntries(
-      (["interventionEvents", "interventionN", "interventionMean", "interventionSd", "comparatorEvents", "comparatorN", "comparatorMean", "comparatorSd", "estimate", "lower", "upper"] as const).map((f) => [f, number(f)]),
-    ) as Record<"interventionEvents" | "interventionN" | "interventionMean" | "interventionSd" | "comparatorEvents" | "comparatorN" | "comparatorMean" | "comparatorSd" | "estimate" | "lower" | "upper", number | null>;
+      (
+        [
+          "interventionEvents",
+          "interventionN",
+          "interventionMean",
+          "interventionSd",
+          "comparatorEvents",
+          "comparatorN",
+          "comparatorMean",
+          "comparatorSd",
+          "estimate",
+          "lower",
+          "upper",
+        ] as const
+      ).map((f) => [f, number(f)]),
+    ) as Record<
+      | "interventionEvents"
+      | "interventionN"
+      | "interventionMean"
+      | "interventionSd"
+      | "comparatorEvents"
+      | "comparatorN"
+      | "comparatorMean"
+      | "comparatorSd"
+      | "estimate"
+      | "lower"
+      | "upper",
+      number | null
+    >;
     if (labels.length === 0 && !doi && !pmid) lineErrors.push({ line, message: "The line does not name the study." });
     if (lineErrors.length) {
       errors.push(...lineErrors);
@@ -303,50 +358,124 @@ export function parseStudyDataCsv(
     }
     const missing = (fields: ImportField[]) => fields.filter((f) => v[f as keyof typeof v] === null);
     const countFields: ImportField[] = ["interventionEvents", "interventionN", "comparatorEvents", "comparatorN"];
-    const meanFields: ImportField[] = ["interventionMean", "interventionSd", "interventionN", "comparatorMean", "comparatorSd", "comparatorN"];
+    const meanFields: ImportField[] = [
+      "interventionMean",
+      "interventionSd",
+      "interventionN",
+      "comparatorMean",
+      "comparatorSd",
+      "comparatorN",
+    ];
     const estimateFields: ImportField[] = ["estimate", "lower", "upper"];
     const some = (fields: ImportField[]) => fields.some((f) => v[f as keyof typeof v] !== null);
     const countsGiven = hasCounts && (v.interventionEvents !== null || v.comparatorEvents !== null);
-    const meansGiven = hasMeans && (v.interventionMean !== null || v.comparatorMean !== null || v.interventionSd !== null || v.comparatorSd !== null);
-    const fail = (message: string, field?: ImportField) => errors.push({ line, ...(field && mapping[field] ? { column: mapping[field] } : {}), message });
+    const meansGiven =
+      hasMeans &&
+      (v.interventionMean !== null ||
+        v.comparatorMean !== null ||
+        v.interventionSd !== null ||
+        v.comparatorSd !== null);
+    const fail = (message: string, field?: ImportField) =>
+      errors.push({ line, ...(field && mapping[field] ? { column: mapping[field] } : {}), message });
     if (countsGiven && missing(countFields).length === 0) {
       const [e1, n1, e2, n2] = [v.interventionEvents!, v.interventionN!, v.comparatorEvents!, v.comparatorN!];
-      const bad = (countFields as ("interventionEvents" | "interventionN" | "comparatorEvents" | "comparatorN")[]).find((f) => !Number.isInteger(v[f]) || v[f]! < 0);
+      const bad = (countFields as ("interventionEvents" | "interventionN" | "comparatorEvents" | "comparatorN")[]).find(
+        (f) => !Number.isInteger(v[f]) || v[f]! < 0,
+      );
       if (bad) fail(`${IMPORT_FIELD_LABEL[bad]}: a count is a whole number ≥ 0 (got ${v[bad]}).`, bad);
-      else if (n1 < 1 || n2 < 1) fail(`A group size must be at least 1 (got ${n1 < 1 ? n1 : n2}).`, n1 < 1 ? "interventionN" : "comparatorN");
+      else if (n1 < 1 || n2 < 1)
+        fail(`A group size must be at least 1 (got ${n1 < 1 ? n1 : n2}).`, n1 < 1 ? "interventionN" : "comparatorN");
       else if (e1 > n1) fail(`Intervention events (${e1}) exceed the intervention N (${n1}).`, "interventionEvents");
       else if (e2 > n2) fail(`Comparator events (${e2}) exceed the comparator N (${n2}).`, "comparatorEvents");
-      else result.lines.push({ line, labels, year, doi, pmid, outcome: get(cells, "outcome") || null, data: { kind: "counts", events1: e1, n1, events2: e2, n2 } });
+      else
+        result.lines.push({
+          line,
+          labels,
+          year,
+          doi,
+          pmid,
+          outcome: get(cells, "outcome") || null,
+          data: { kind: "counts", events1: e1, n1, events2: e2, n2 },
+        });
       continue;
     }
     if (countsGiven) {
-      fail(`Incomplete events/N: missing ${missing(countFields).map((f) => IMPORT_FIELD_LABEL[f]).join(", ")}.`, missing(countFields)[0]);
+      fail(
+        `Incomplete events/N: missing ${missing(countFields)
+          .map((f) => IMPORT_FIELD_LABEL[f])
+          .join(", ")}.`,
+        missing(countFields)[0],
+      );
       continue;
     }
     if (meansGiven && missing(meanFields).length === 0) {
-      const [m1, s1, n1, m2, s2, n2] = [v.interventionMean!, v.interventionSd!, v.interventionN!, v.comparatorMean!, v.comparatorSd!, v.comparatorN!];
-      if (s1 < 0 || s2 < 0) fail(`An SD cannot be negative (got ${s1 < 0 ? s1 : s2}).`, s1 < 0 ? "interventionSd" : "comparatorSd");
-      else if (!Number.isInteger(n1) || !Number.isInteger(n2) || n1 < 1 || n2 < 1) fail(`A group size is a whole number ≥ 1 (got ${!Number.isInteger(n1) || n1 < 1 ? n1 : n2}).`, "interventionN");
-      else result.lines.push({ line, labels, year, doi, pmid, outcome: get(cells, "outcome") || null, data: { kind: "means", mean1: m1, sd1: s1, n1, mean2: m2, sd2: s2, n2 } });
+      const [m1, s1, n1, m2, s2, n2] = [
+        v.interventionMean!,
+        v.interventionSd!,
+        v.interventionN!,
+        v.comparatorMean!,
+        v.comparatorSd!,
+        v.comparatorN!,
+      ];
+      if (s1 < 0 || s2 < 0)
+        fail(`An SD cannot be negative (got ${s1 < 0 ? s1 : s2}).`, s1 < 0 ? "interventionSd" : "comparatorSd");
+      else if (!Number.isInteger(n1) || !Number.isInteger(n2) || n1 < 1 || n2 < 1)
+        fail(`A group size is a whole number ≥ 1 (got ${!Number.isInteger(n1) || n1 < 1 ? n1 : n2}).`, "interventionN");
+      else
+        result.lines.push({
+          line,
+          labels,
+          year,
+          doi,
+          pmid,
+          outcome: get(cells, "outcome") || null,
+          data: { kind: "means", mean1: m1, sd1: s1, n1, mean2: m2, sd2: s2, n2 },
+        });
       continue;
     }
     if (meansGiven) {
-      fail(`Incomplete mean/SD/N: missing ${missing(meanFields).map((f) => IMPORT_FIELD_LABEL[f]).join(", ")}.`, missing(meanFields)[0]);
+      fail(
+        `Incomplete mean/SD/N: missing ${missing(meanFields)
+          .map((f) => IMPORT_FIELD_LABEL[f])
+          .join(", ")}.`,
+        missing(meanFields)[0],
+      );
       continue;
     }
     if (hasEstimate && some(estimateFields)) {
       if (missing(estimateFields).length) {
-        fail(`Incomplete estimate: missing ${missing(estimateFields).map((f) => IMPORT_FIELD_LABEL[f]).join(", ")}.`, missing(estimateFields)[0]);
+        fail(
+          `Incomplete estimate: missing ${missing(estimateFields)
+            .map((f) => IMPORT_FIELD_LABEL[f])
+            .join(", ")}.`,
+          missing(estimateFields)[0],
+        );
         continue;
       }
       const measureCell = get(cells, "measure");
       const measure = measureCell ? parseMeasure(measureCell) : (options.defaultMeasure ?? null);
       const [est, lo, hi] = [v.estimate!, v.lower!, v.upper!];
       const ratio = measure === "HR" || measure === "IRR" || measure === "OR" || measure === "RR";
-      if (!measure) fail(measureCell ? `Effect measure: "${measureCell.slice(0, 40)}" is not one MetaMind pools (${GENERIC_POOL_MEASURES.join(", ")}).` : "Name the effect measure (a measure column, or choose one for the file).", "measure");
-      else if (!(lo <= est && est <= hi) || lo === hi) fail(`The CI ${lo} to ${hi} must contain the estimate ${est} and have width.`, "lower");
+      if (!measure)
+        fail(
+          measureCell
+            ? `Effect measure: "${measureCell.slice(0, 40)}" is not one MetaMind pools (${GENERIC_POOL_MEASURES.join(", ")}).`
+            : "Name the effect measure (a measure column, or choose one for the file).",
+          "measure",
+        );
+      else if (!(lo <= est && est <= hi) || lo === hi)
+        fail(`The CI ${lo} to ${hi} must contain the estimate ${est} and have width.`, "lower");
       else if (ratio && lo <= 0) fail(`A ${measure} and its CI are positive (got lower limit ${lo}).`, "lower");
-      else result.lines.push({ line, labels, year, doi, pmid, outcome: get(cells, "outcome") || null, data: { kind: "estimate-ci", measure, estimate: est, lower: lo, upper: hi } });
+      else
+        result.lines.push({
+          line,
+          labels,
+          year,
+          doi,
+          pmid,
+          outcome: get(cells, "outcome") || null,
+          data: { kind: "estimate-ci", measure, estimate: est, lower: lo, upper: hi },
+        });
       continue;
     }
     fail("The line gives no data (events/N, mean/SD/N, or estimate with CI).");
@@ -399,9 +528,14 @@ export function parseAuthorYear(label: string): { surname: string; year: number 
  * Returns every record matched at the first level that matches any (one = matched; several =
  * ambiguous; none = unknown).
  */
-export function matchStudy(line: Pick<ImportLine, "labels" | "year" | "doi" | "pmid">, records: readonly StudyCandidate[]): StudyCandidate[] {
+export function matchStudy(
+  line: Pick<ImportLine, "labels" | "year" | "doi" | "pmid">,
+  records: readonly StudyCandidate[],
+): StudyCandidate[] {
   if (line.doi) {
-    const hit = records.filter((r) => r.doi && r.doi.toLowerCase().replace(/^https?:\/\/(dx\.)?doi\.org\//, "") === line.doi);
+    const hit = records.filter(
+      (r) => r.doi && r.doi.toLowerCase().replace(/^https?:\/\/(dx\.)?doi\.org\//, "") === line.doi,
+    );
     if (hit.length) return hit;
   }
   if (line.pmid) {
@@ -416,9 +550,15 @@ export function matchStudy(line: Pick<ImportLine, "labels" | "year" | "doi" | "p
     if (hit.length) return hit;
   }
   for (const label of line.labels) {
-    const ay = parseAuthorYear(label) ?? (line.year && /^[\p{L}' -]{2,40}$/u.test(label) ? { surname: simple(label.replace(/\bet\s+al\.?$/i, "")), year: line.year } : null);
+    const ay =
+      parseAuthorYear(label) ??
+      (line.year && /^[\p{L}' -]{2,40}$/u.test(label)
+        ? { surname: simple(label.replace(/\bet\s+al\.?$/i, "")), year: line.year }
+        : null);
     if (!ay) continue;
-    const hit = records.filter((r) => r.year === ay.year && r.authors.length > 0 && surname(r.authors[0]!) === ay.surname);
+    const hit = records.filter(
+      (r) => r.year === ay.year && r.authors.length > 0 && surname(r.authors[0]!) === ay.surname,
+    );
     if (hit.length) return hit;
   }
   return [];

@@ -121,7 +121,9 @@ export function describeActivity(entry: Pick<ApiActivityEntry, "action" | "detai
   const stage = d.stage === "full_text" ? " at full text" : d.stage === "title_abstract" ? " at title/abstract" : "";
   switch (entry.action) {
     case "vote":
-      return d.decision ? `voted ${String(d.decision)}${stage}${d.reason ? ` (${String(d.reason)})` : ""}` : `voted${stage}`;
+      return d.decision
+        ? `voted ${String(d.decision)}${stage}${d.reason ? ` (${String(d.reason)})` : ""}`
+        : `voted${stage}`;
     case "undo":
       return `undid a decision${stage}`;
     case "resolve":

@@ -55,7 +55,8 @@ describe("perFileProgress", () => {
 
 describe("splitSections (SPEC §4 analysis view)", () => {
   it("splits at ###/#### headings, bold lines and lines ending with a colon, with a default first section", () => {
-    const text = "Intro line.\n### Objective\nTo test.\n#### Design & Population\n412 adults.\n**Limitations**\nNo blinding.\nConclusion:\nIt works.";
+    const text =
+      "Intro line.\n### Objective\nTo test.\n#### Design & Population\n412 adults.\n**Limitations**\nNo blinding.\nConclusion:\nIt works.";
     expect(splitSections(text, "Executive Summary")).toEqual([
       { title: "Executive Summary", body: "Intro line." },
       { title: "Objective", body: "To test." },
@@ -63,7 +64,9 @@ describe("splitSections (SPEC §4 analysis view)", () => {
       { title: "Limitations", body: "No blinding." },
       { title: "Conclusion", body: "It works." },
     ]);
-    expect(splitSections("Just text.", "Combined Analysis")).toEqual([{ title: "Combined Analysis", body: "Just text." }]);
+    expect(splitSections("Just text.", "Combined Analysis")).toEqual([
+      { title: "Combined Analysis", body: "Just text." },
+    ]);
   });
   it("strips grounding markup", () => {
     expect(stripMarkup("HR ⟦unverified: 0.5⟧ and ⟦framing: note⟧.")).toBe("HR 0.5 and note.");
@@ -103,9 +106,14 @@ describe("reports", () => {
 
 describe("upload toasts (issue 16 defect 3)", () => {
   it("says what was uploaded and that processing follows", () => {
-    expect(uploadedMessage([{ success: true }, { success: true }, { success: true }, { success: false, message: "x.txt is not a PDF." }])).toBe(
-      "3 of 4 uploaded; processing… x.txt is not a PDF.",
-    );
+    expect(
+      uploadedMessage([
+        { success: true },
+        { success: true },
+        { success: true },
+        { success: false, message: "x.txt is not a PDF." },
+      ]),
+    ).toBe("3 of 4 uploaded; processing… x.txt is not a PDF.");
     expect(uploadedMessage([{ success: false, message: "Empty." }])).toBe("0 of 1 uploaded. Empty.");
   });
   it("keeps refused files for the page and stays on the upload tab when nothing was accepted", () => {
@@ -113,13 +121,34 @@ describe("upload toasts (issue 16 defect 3)", () => {
       refused: [{ fileName: "notes.txt", message: "notes.txt is not a PDF." }],
       showList: false,
     });
-    expect(afterUpload([{ fileName: "a.pdf", success: true, message: "ok", id: 1 }, { fileName: "b.txt", success: false, message: "b.txt is not a PDF." }])).toEqual({
+    expect(
+      afterUpload([
+        { fileName: "a.pdf", success: true, message: "ok", id: 1 },
+        { fileName: "b.txt", success: false, message: "b.txt is not a PDF." },
+      ]),
+    ).toEqual({
       refused: [{ fileName: "b.txt", message: "b.txt is not a PDF." }],
       showList: true,
     });
   });
   it("reports the outcome only once every upload has left queued/extracting", () => {
-    expect(processingOutcome([1, 2], [{ id: 1, status: "ready" }, { id: 2, status: "extracting" }])).toBeNull();
-    expect(processingOutcome([1, 2, 3], [{ id: 1, status: "ready" }, { id: 2, status: "failed" }])).toEqual({ ready: 1, failed: 2 });
+    expect(
+      processingOutcome(
+        [1, 2],
+        [
+          { id: 1, status: "ready" },
+          { id: 2, status: "extracting" },
+        ],
+      ),
+    ).toBeNull();
+    expect(
+      processingOutcome(
+        [1, 2, 3],
+        [
+          { id: 1, status: "ready" },
+          { id: 2, status: "failed" },
+        ],
+      ),
+    ).toEqual({ ready: 1, failed: 2 });
   });
 });

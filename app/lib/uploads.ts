@@ -111,7 +111,10 @@ export function perFileProgress(sizes: readonly number[], loaded: number, total:
  * @throws UploadError for a non-OK response, OfflineQueuedError when the service worker queued the
  * upload (offline: upload-sync sends it on reconnect), Error('Upload failed') on a network failure.
  */
-export function uploadPdfs(files: readonly File[], onProgress: (perFile: number[]) => void): Promise<UploadFileResult[]> {
+export function uploadPdfs(
+  files: readonly File[],
+  onProgress: (perFile: number[]) => void,
+): Promise<UploadFileResult[]> {
   const form = new FormData();
   for (const file of files) form.append("pdfs", file, file.name);
   const sizes = files.map((f) => f.size);
@@ -210,11 +213,22 @@ export function reportHtml(input: {
   generatedAt?: Date;
 }): string {
   const when = (input.generatedAt ?? new Date()).toISOString();
-  const sections = input.bodyHtml ?? input.sections
-    .map((s) => `<h2>${escapeHtml(s.title)}</h2>\n${s.body.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n")}`)
-    .join("\n");
+  const sections =
+    input.bodyHtml ??
+    input.sections
+      .map(
+        (s) =>
+          `<h2>${escapeHtml(s.title)}</h2>\n${s.body
+            .split(/\n{2,}/)
+            .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+            .join("\n")}`,
+      )
+      .join("\n");
   const studies = input.studies
-    .map((s) => `<li><strong>${escapeHtml(s.title)}</strong><br>${escapeHtml(s.authors.join(", "))}<br><em>${escapeHtml(s.fileName)}</em></li>`)
+    .map(
+      (s) =>
+        `<li><strong>${escapeHtml(s.title)}</strong><br>${escapeHtml(s.authors.join(", "))}<br><em>${escapeHtml(s.fileName)}</em></li>`,
+    )
     .join("\n");
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title>
@@ -234,7 +248,11 @@ ${studies}
 /** The structured bulk-analysis object (SPEC §3 Bulk analysis response). */
 export interface StructuredAnalysis {
   executiveSummary: string;
-  quantitativeFindings?: { pooledEffectSize?: string; confidenceIntervals?: string[] | string; primaryOutcomes?: string[] | string };
+  quantitativeFindings?: {
+    pooledEffectSize?: string;
+    confidenceIntervals?: string[] | string;
+    primaryOutcomes?: string[] | string;
+  };
   commonThemes?: string[];
   clinicalRecommendations?: string;
   conflictsAndHeterogeneity?: string;
@@ -258,7 +276,8 @@ export function asStructured(content: unknown): StructuredAnalysis | null {
     : null;
 }
 
-const list = (v: string[] | string | undefined): string => (Array.isArray(v) ? v.map((x) => `• ${x}`).join("\n") : (v ?? ""));
+const list = (v: string[] | string | undefined): string =>
+  Array.isArray(v) ? v.map((x) => `• ${x}`).join("\n") : (v ?? "");
 
 /** The structured analysis as titled sections (for copy and download). */
 export function structuredSections(a: StructuredAnalysis): TextSection[] {
@@ -289,7 +308,10 @@ export function evidenceLabel(strength: string | null | undefined): string {
  */
 export function uploadedMessage(results: readonly { success: boolean; message?: string }[]): string {
   const ok = results.filter((r) => r.success).length;
-  const refusals = results.filter((r) => !r.success).map((r) => r.message).filter(Boolean);
+  const refusals = results
+    .filter((r) => !r.success)
+    .map((r) => r.message)
+    .filter(Boolean);
   const head = `${ok} of ${results.length} uploaded${ok > 0 ? "; processing…" : ""}`;
   return refusals.length ? `${head}${ok > 0 ? "" : "."} ${refusals.join(" ")}` : head;
 }

@@ -27,7 +27,11 @@ describe("withUserHtmlCsp", () => {
   });
 
   it("allows no script, no network and no plug-ins", () => {
-    const directives = Object.fromEntries(USER_HTML_CSP.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(" ")]));
+    const directives = Object.fromEntries(
+      USER_HTML_CSP.split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v.join(" ")]),
+    );
     expect(directives["default-src"]).toBe("'none'");
     expect(directives["script-src"]).toBeUndefined();
     expect(directives["img-src"]).toBe("data:");
@@ -40,7 +44,17 @@ describe("httpUrl", () => {
   it("keeps absolute http(s) URLs and refuses script-capable or relative ones", () => {
     expect(httpUrl("https://europepmc.org/article/PMC/PMC9")).toBe("https://europepmc.org/article/PMC/PMC9");
     expect(httpUrl("http://example.org/a.pdf")).toBe("http://example.org/a.pdf");
-    for (const bad of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "blob:https://x/1", "/relative", "", null, undefined]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      " JavaScript:alert(1)",
+      "java\tscript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "blob:https://x/1",
+      "/relative",
+      "",
+      null,
+      undefined,
+    ]) {
       expect(httpUrl(bad), String(bad)).toBeNull();
     }
   });

@@ -3,7 +3,13 @@
  * report and the pooling notes): "1 study was", "2 studies were", "an odds ratio".
  */
 
-const IRREGULAR: Record<string, string> = { study: "studies", analysis: "analyses", was: "were", is: "are", has: "have" };
+const IRREGULAR: Record<string, string> = {
+  study: "studies",
+  analysis: "analyses",
+  was: "were",
+  is: "are",
+  has: "have",
+};
 
 /** The plural of a singular noun or verb form: irregular ones, "-y" → "-ies", else "+s". */
 export function pluralOf(singular: string): string {

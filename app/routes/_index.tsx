@@ -17,23 +17,14 @@ import { getUser, toPublicUser } from "~/.server/auth/session";
 import type { PublicUser } from "~/lib/public-user";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "~/components/ui/card";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { cn } from "~/lib/utils";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
-    title: data?.user
-      ? "Dashboard — MetaMind"
-      : "MetaMind — research evidence, searched and synthesised",
+    title: data?.user ? "Dashboard — MetaMind" : "MetaMind — research evidence, searched and synthesised",
   },
 ];
 
@@ -118,9 +109,9 @@ function Landing() {
             Research evidence, searched and synthesised
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-slate-600">
-            MetaMind searches the literature for you, summarises what it finds, runs systematic
-            reviews from import and screening to PRISMA, and helps you pool the results into a
-            meta-analysis, for researchers, clinicians, students and curious readers alike.
+            MetaMind searches the literature for you, summarises what it finds, runs systematic reviews from import and
+            screening to PRISMA, and helps you pool the results into a meta-analysis, for researchers, clinicians,
+            students and curious readers alike.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <Button asChild size="lg">
@@ -217,8 +208,7 @@ function Dashboard({ user }: { user: PublicUser }) {
             </span>
             <CardTitle>Search Studies</CardTitle>
             <CardDescription>
-              Filter by date, study type, journal impact and open access, and read AI summaries of
-              the results.
+              Filter by date, study type, journal impact and open access, and read AI summaries of the results.
             </CardDescription>
           </CardHeader>
           <CardFooter className="mt-auto">
@@ -292,9 +282,7 @@ function PlanCard({ user }: { user: PublicUser }) {
           <span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-600">
             <Sparkles className="size-5" aria-hidden />
           </span>
-          <Badge variant={user.isPro ? "default" : "secondary"}>
-            {user.isPro ? "Professional" : "Free"}
-          </Badge>
+          <Badge variant={user.isPro ? "default" : "secondary"}>{user.isPro ? "Professional" : "Free"}</Badge>
         </div>
         <CardTitle>Your plan</CardTitle>
         <CardDescription>

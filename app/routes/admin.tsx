@@ -24,7 +24,8 @@ interface AdminStats {
   users: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string }[];
 }
 
-type State = { kind: "loading" } | { kind: "denied" } | { kind: "error"; message: string } | { kind: "done"; stats: AdminStats };
+type State =
+  { kind: "loading" } | { kind: "denied" } | { kind: "error"; message: string } | { kind: "done"; stats: AdminStats };
 
 /**
  * Admin statistics (SPEC §2 Admin). The server decides who is an admin (ADMIN_EMAILS): the page
@@ -38,7 +39,11 @@ export default function Admin() {
     const controller = new AbortController();
     const deny = () => {
       setState({ kind: "denied" });
-      toast({ title: "Access Denied", description: "You don't have permission to access the admin panel.", variant: "destructive" });
+      toast({
+        title: "Access Denied",
+        description: "You don't have permission to access the admin panel.",
+        variant: "destructive",
+      });
     };
     if (!mayAsk) {
       deny();
@@ -46,7 +51,11 @@ export default function Admin() {
     }
     void (async () => {
       try {
-        const res = await fetch("/api/admin/stats", { credentials: "include", cache: "no-store", signal: controller.signal });
+        const res = await fetch("/api/admin/stats", {
+          credentials: "include",
+          cache: "no-store",
+          signal: controller.signal,
+        });
         if (res.status === 401 || res.status === 403) {
           deny();
           return;
@@ -64,7 +73,12 @@ export default function Admin() {
 
   if (state.kind === "loading") {
     return (
-      <div className="flex justify-center py-24" role="status" aria-label="Loading statistics" data-testid="admin-loading">
+      <div
+        className="flex justify-center py-24"
+        role="status"
+        aria-label="Loading statistics"
+        data-testid="admin-loading"
+      >
         <Loader2 className="size-8 animate-spin text-brand-600" aria-hidden />
       </div>
     );
@@ -92,8 +106,20 @@ export default function Admin() {
   const { stats } = state;
   const cards = [
     { label: "Total Users", value: stats.totalUsers.toLocaleString("en"), icon: Users, testId: "stat-total" },
-    { label: "Recent Signups", hint: "Last 7 days", value: stats.recentSignups.toLocaleString("en"), icon: UserPlus, testId: "stat-recent" },
-    { label: "Active Users", hint: "Last 30 days", value: stats.activeUsers.toLocaleString("en"), icon: UserCheck, testId: "stat-active" },
+    {
+      label: "Recent Signups",
+      hint: "Last 7 days",
+      value: stats.recentSignups.toLocaleString("en"),
+      icon: UserPlus,
+      testId: "stat-recent",
+    },
+    {
+      label: "Active Users",
+      hint: "Last 30 days",
+      value: stats.activeUsers.toLocaleString("en"),
+      icon: UserCheck,
+      testId: "stat-active",
+    },
     { label: "Growth Rate", hint: "Weekly", value: `${stats.growthRate}%`, icon: TrendingUp, testId: "stat-growth" },
   ];
   return (
@@ -125,10 +151,18 @@ export default function Admin() {
           <table className="w-full min-w-[32rem] text-left text-sm" data-testid="recent-users">
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">Email</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
-                <th scope="col" className="py-2 font-medium">Status</th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Email
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Joined
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Status
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -142,10 +176,14 @@ export default function Admin() {
                 stats.users.map((u) => (
                   <tr key={u.id} data-testid="recent-user">
                     <td className="py-2 pr-4 break-all">{u.email}</td>
-                    <td className="py-2 pr-4">{[u.firstName, u.lastName].filter(Boolean).join(" ") || "Not provided"}</td>
+                    <td className="py-2 pr-4">
+                      {[u.firstName, u.lastName].filter(Boolean).join(" ") || "Not provided"}
+                    </td>
                     <td className="py-2 pr-4 whitespace-nowrap">{new Date(u.createdAt).toLocaleDateString("en-GB")}</td>
                     <td className="py-2">
-                      <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Active</span>
+                      <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">
+                        Active
+                      </span>
                     </td>
                   </tr>
                 ))

@@ -15,6 +15,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const input = parseInput(ResetPasswordSchema, await readJson(request, { maxBytes: 4096, maxDepth: 2 }));
     await resetPassword(context.app, input);
     const clearCookie = await destroyUserSession(context.app, request);
-    return Response.json({ message: RESET_DONE_MESSAGE }, { headers: { "Set-Cookie": clearCookie, "Cache-Control": "no-store" } });
+    return Response.json(
+      { message: RESET_DONE_MESSAGE },
+      { headers: { "Set-Cookie": clearCookie, "Cache-Control": "no-store" } },
+    );
   });
 }

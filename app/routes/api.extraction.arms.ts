@@ -38,6 +38,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       { document, question: input },
     );
-    return Response.json(extracted.result, { headers: extracted.use ? extracted.use.headers : { "Cache-Control": "no-store" } });
+    return Response.json(extracted.result, {
+      headers: extracted.use ? extracted.use.headers : { "Cache-Control": "no-store" },
+    });
   });
 }

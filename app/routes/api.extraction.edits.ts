@@ -20,7 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (!studyKey || studyKey.length > 200) throw new AppError("INVALID_INPUT", "studyKey is required.", 400);
     const outcome = url.searchParams.get("outcome")?.trim() || undefined;
     await assertOwnReviewKeys(context.app, user.id, [studyKey], "read");
-    return Response.json({ edits: await listEdits(context.app, user, { studyKey, outcome }) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { edits: await listEdits(context.app, user, { studyKey, outcome }) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   });
 }
 
@@ -29,7 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const body = parseInput(EditsRequestSchema, await readLimitedJson(request, 256 * 1024));
-    await assertOwnReviewKeys(context.app, user.id, body.edits.map((e) => e.studyKey));
+    await assertOwnReviewKeys(
+      context.app,
+      user.id,
+      body.edits.map((e) => e.studyKey),
+    );
     const logged = extractionEditActivity(context.app, user.id, body.edits);
     return Response.json({ edits: await recordEdits(context.app, user, body.edits, logged) }, { status: 201 });
   });

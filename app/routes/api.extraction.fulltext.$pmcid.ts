@@ -10,7 +10,13 @@ import { handleApi } from "~/.server/http/errors";
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const app = context.app;
-    const { xml, cached } = await fetchEuropePmcJats({ fetch: app.fetch, baseUrl: app.env.EUROPEPMC_BASE_URL, bucket: app.bindings.BUCKET }, params.pmcid ?? "");
-    return Response.json({ pmcid: (params.pmcid ?? "").toUpperCase(), format: "jats", text: xml, cached }, { headers: { "Cache-Control": "private, max-age=3600" } });
+    const { xml, cached } = await fetchEuropePmcJats(
+      { fetch: app.fetch, baseUrl: app.env.EUROPEPMC_BASE_URL, bucket: app.bindings.BUCKET },
+      params.pmcid ?? "",
+    );
+    return Response.json(
+      { pmcid: (params.pmcid ?? "").toUpperCase(), format: "jats", text: xml, cached },
+      { headers: { "Cache-Control": "private, max-age=3600" } },
+    );
   });
 }

@@ -18,10 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       throw new AppError("SIGNED_IN", "Use /api/user/subscription", 400);
     }
     const features = await getGuestUsage(context.app, request);
-    const usage = Object.fromEntries(GUEST_FEATURES.map((f) => [f, features[f].used])) as Record<
-      GuestFeature,
-      number
-    >;
+    const usage = Object.fromEntries(GUEST_FEATURES.map((f) => [f, features[f].used])) as Record<GuestFeature, number>;
     const resets = GUEST_FEATURES.map((f) => features[f].resetsAt).filter((r): r is string => r !== null);
     const resetsAt = resets.length ? resets.sort()[0]! : null;
     return Response.json(

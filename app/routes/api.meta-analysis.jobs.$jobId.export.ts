@@ -4,7 +4,9 @@ import { getUser } from "~/.server/auth/session";
 import { handleApi, parseInput } from "~/.server/http/errors";
 import { exportJob } from "~/.server/meta-analysis/jobs";
 
-const QuerySchema = z.object({ format: z.enum(["r", "csv", "sof", "robvis"], { error: "format must be r, csv, sof or robvis" }) });
+const QuerySchema = z.object({
+  format: z.enum(["r", "csv", "sof", "robvis"], { error: "format must be r, csv, sof or robvis" }),
+});
 
 /**
  * GET /api/meta-analysis/jobs/{jobId}/export?format=r|csv|sof|robvis (the job's owner: the signed-in user, or

@@ -16,9 +16,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const input = parseInput(RegisterSchema, await readJson(request, { maxBytes: 16 * 1024, maxDepth: 4 }));
     const user = await withRegistrationLimit(app, request, () => registerUser(app, input));
     const cookie = await createUserSession(app, user.id);
-    return Response.json(
-      { user: toPublicUser(user) },
-      { status: 201, headers: { "Set-Cookie": cookie } },
-    );
+    return Response.json({ user: toPublicUser(user) }, { status: 201, headers: { "Set-Cookie": cookie } });
   });
 }

@@ -17,6 +17,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       cursor: url.searchParams.get("cursor") || undefined,
       limit: url.searchParams.get("limit") || undefined,
     });
-    return Response.json(await listActivity(context.app, { userId: user.id, reviewId: params.id }, query), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await listActivity(context.app, { userId: user.id, reviewId: params.id }, query), {
+      headers: { "Cache-Control": "no-store" },
+    });
   });
 }

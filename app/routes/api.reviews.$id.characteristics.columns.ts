@@ -14,6 +14,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(CharacteristicColumnInputSchema, await readJson(request, { maxBytes: 4 * 1024 }));
-    return Response.json({ column: await addCharacteristicColumn(context.app, { userId: user.id, reviewId: params.id }, input) }, { status: 201 });
+    return Response.json(
+      { column: await addCharacteristicColumn(context.app, { userId: user.id, reviewId: params.id }, input) },
+      { status: 201 },
+    );
   });
 }

@@ -15,6 +15,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(CharacteristicEditInputSchema, await readJson(request, { maxBytes: 8 * 1024 }));
-    return Response.json({ edit: await editCharacteristic(context.app, { userId: user.id, reviewId: params.id }, input) });
+    return Response.json({
+      edit: await editCharacteristic(context.app, { userId: user.id, reviewId: params.id }, input),
+    });
   });
 }

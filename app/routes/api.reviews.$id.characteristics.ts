@@ -16,7 +16,9 @@ const QuerySchema = z.object({ format: z.enum(["csv", "json"], { error: "format 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    const { format } = parseInput(QuerySchema, { format: new URL(request.url).searchParams.get("format") ?? undefined });
+    const { format } = parseInput(QuerySchema, {
+      format: new URL(request.url).searchParams.get("format") ?? undefined,
+    });
     const table = await getCharacteristics(context.app, { userId: user.id, reviewId: params.id });
     if (!format) return Response.json(table, { headers: { "Cache-Control": "no-store" } });
     const name = `metamind-characteristics-${new Date().toISOString().slice(0, 10)}`;

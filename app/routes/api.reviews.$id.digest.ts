@@ -11,7 +11,10 @@ import { DigestSettingSchema, getDigestSetting, setDigestSetting } from "~/.serv
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    return Response.json({ digest: await getDigestSetting(context.app, { userId: user.id, reviewId: params.id }) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { digest: await getDigestSetting(context.app, { userId: user.id, reviewId: params.id }) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   });
 }
 
@@ -21,6 +24,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "PUT") throw new AppError("METHOD_NOT_ALLOWED", "Use GET or PUT.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(DigestSettingSchema, await readJson(request, { maxBytes: 1024 }));
-    return Response.json({ digest: await setDigestSetting(context.app, { userId: user.id, reviewId: params.id }, input) });
+    return Response.json({
+      digest: await setDigestSetting(context.app, { userId: user.id, reviewId: params.id }, input),
+    });
   });
 }

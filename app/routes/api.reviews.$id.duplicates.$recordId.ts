@@ -16,6 +16,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "DELETE") throw new AppError("METHOD_NOT_ALLOWED", "Use DELETE.", 405);
     const user = await requireUser(context.app, request);
-    return Response.json(await undoMerge(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId }));
+    return Response.json(
+      await undoMerge(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId }),
+    );
   });
 }

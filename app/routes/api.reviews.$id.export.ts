@@ -11,7 +11,9 @@ import { exportReview, ExportQuerySchema } from "~/.server/export/review";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    const { format } = parseInput(ExportQuerySchema, { format: new URL(request.url).searchParams.get("format") ?? undefined });
+    const { format } = parseInput(ExportQuerySchema, {
+      format: new URL(request.url).searchParams.get("format") ?? undefined,
+    });
     const out = await exportReview(context.app, { userId: user.id, reviewId: params.id, format, now: new Date() });
     return new Response(out.body, {
       headers: {

@@ -2,7 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
-import { deleteGradeSettings, GradeSettingsInputSchema, saveGradeSettings } from "~/.server/risk-of-bias/grade-settings";
+import {
+  deleteGradeSettings,
+  GradeSettingsInputSchema,
+  saveGradeSettings,
+} from "~/.server/risk-of-bias/grade-settings";
 
 /**
  * PUT /api/reviews/{id}/grade/{outcomeId} {rating?: {overrides?: {'risk of bias' | inconsistency |
@@ -14,7 +18,8 @@ import { deleteGradeSettings, GradeSettingsInputSchema, saveGradeSettings } from
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== "PUT" && request.method !== "DELETE") throw new AppError("METHOD_NOT_ALLOWED", "Use PUT or DELETE.", 405, { allow: ["PUT", "DELETE"] });
+    if (request.method !== "PUT" && request.method !== "DELETE")
+      throw new AppError("METHOD_NOT_ALLOWED", "Use PUT or DELETE.", 405, { allow: ["PUT", "DELETE"] });
     const user = await requireUser(context.app, request);
     const target = { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId };
     if (request.method === "DELETE") {

@@ -11,6 +11,9 @@ import { listGradeSettings } from "~/.server/risk-of-bias/grade-settings";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    return Response.json({ settings: await listGradeSettings(context.app, { userId: user.id, reviewId: params.id }) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { settings: await listGradeSettings(context.app, { userId: user.id, reviewId: params.id }) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   });
 }

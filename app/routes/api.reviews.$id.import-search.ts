@@ -20,7 +20,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const body = parseInput(ImportSearchSchema, await readJson(request));
-    const result = await importSearch(context.app, { user, reviewId: params.id, body }, { background: context.app.waitUntil });
+    const result = await importSearch(
+      context.app,
+      { user, reviewId: params.id, body },
+      { background: context.app.waitUntil },
+    );
     return Response.json(result, { status: 201 });
   });
 }

@@ -19,7 +19,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const { uploadIds } = parseInput(ImportUploadsSchema, await readJson(request));
-    const result = await importUploads(context.app, { user, reviewId: params.id, uploadIds }, { background: context.app.waitUntil });
+    const result = await importUploads(
+      context.app,
+      { user, reviewId: params.id, uploadIds },
+      { background: context.app.waitUntil },
+    );
     return Response.json(result, { status: 201 });
   });
 }

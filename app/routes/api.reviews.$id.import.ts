@@ -19,7 +19,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
-    const result = await importFile(context.app, { user, reviewId: params.id, request }, { background: context.app.waitUntil });
+    const result = await importFile(
+      context.app,
+      { user, reviewId: params.id, request },
+      { background: context.app.waitUntil },
+    );
     return Response.json(result, { status: 201 });
   });
 }

@@ -28,7 +28,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use GET or POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(InviteSchema, await readJson(request, { maxBytes: 4096 }));
-    const invitation = await inviteMember(context.app, { user, reviewId: params.id, origin: new URL(request.url).origin }, input);
+    const invitation = await inviteMember(
+      context.app,
+      { user, reviewId: params.id, origin: new URL(request.url).origin },
+      input,
+    );
     return Response.json({ invitation }, { status: 201 });
   });
 }

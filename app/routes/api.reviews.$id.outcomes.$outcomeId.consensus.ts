@@ -20,7 +20,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(ConsensusSchema, await readJson(request, { maxBytes: 4096 }));
-    const study = await recordConsensus(context.app, { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId }, input);
+    const study = await recordConsensus(
+      context.app,
+      { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId },
+      input,
+    );
     return Response.json({ study });
   });
 }

@@ -21,7 +21,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(SubmissionSchema, await readJson(request, { maxBytes: 4096 }));
-    const study = await submitExtraction(context.app, { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId }, input);
+    const study = await submitExtraction(
+      context.app,
+      { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId },
+      input,
+    );
     return Response.json({ study }, { status: 201 });
   });
 }

@@ -14,7 +14,11 @@ import { deleteOutcome, extractReviewOutcome } from "~/.server/reviews/outcomes"
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    const body = await extractReviewOutcome(context.app, { userId: user.id, reviewId: params.id, outcomeId: params.outcomeId });
+    const body = await extractReviewOutcome(context.app, {
+      userId: user.id,
+      reviewId: params.id,
+      outcomeId: params.outcomeId,
+    });
     return Response.json(body, { headers: { "Cache-Control": "no-store" } });
   });
 }

@@ -21,12 +21,24 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405, { allow: ["POST"] });
     const user = await requireUser(context.app, request);
     if (!/^application\/json\b/i.test(request.headers.get("Content-Type") ?? "")) {
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as JSON {outcomeId, csv} (Content-Type: application/json).", 415);
+      throw new AppError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "Send the file as JSON {outcomeId, csv} (Content-Type: application/json).",
+        415,
+      );
     }
-    const input = parseInput(OutcomeImportSchema, await readJson(request, { maxBytes: MAX_IMPORT_CSV_BYTES * 2 + 16 * 1024 }));
+    const input = parseInput(
+      OutcomeImportSchema,
+      await readJson(request, { maxBytes: MAX_IMPORT_CSV_BYTES * 2 + 16 * 1024 }),
+    );
     const dryRun = new URL(request.url).searchParams.get("dryRun");
-    return Response.json(await importStudyData(context.app, { userId: user.id, reviewId: params.id }, input, { dryRun: dryRun === "1" || dryRun === "true" }), {
-      headers: { "Cache-Control": "no-store" },
-    });
+    return Response.json(
+      await importStudyData(context.app, { userId: user.id, reviewId: params.id }, input, {
+        dryRun: dryRun === "1" || dryRun === "true",
+      }),
+      {
+        headers: { "Cache-Control": "no-store" },
+      },
+    );
   });
 }

@@ -12,7 +12,10 @@ import { addOutcome, listOutcomes, OutcomeInputSchema } from "~/.server/reviews/
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    return Response.json({ outcomes: await listOutcomes(context.app, { userId: user.id, reviewId: params.id }) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { outcomes: await listOutcomes(context.app, { userId: user.id, reviewId: params.id }) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   });
 }
 
@@ -26,6 +29,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(OutcomeInputSchema, await readJson(request, { maxBytes: 16 * 1024 }));
-    return Response.json({ outcome: await addOutcome(context.app, { userId: user.id, reviewId: params.id }, input) }, { status: 201 });
+    return Response.json(
+      { outcome: await addOutcome(context.app, { userId: user.id, reviewId: params.id }, input) },
+      { status: 201 },
+    );
   });
 }

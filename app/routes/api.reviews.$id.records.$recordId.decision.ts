@@ -28,7 +28,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method === "DELETE") {
       const stage = new URL(request.url).searchParams.get("stage") ?? undefined;
       const { stage: parsed } = parseInput(UndoSchema, { stage });
-      const { next: _next, ...result } = await undoDecision(context.app, { ...target, stage: parsed }, { background: context.app.waitUntil });
+      const { next: _next, ...result } = await undoDecision(
+        context.app,
+        { ...target, stage: parsed },
+        { background: context.app.waitUntil },
+      );
       return Response.json(result);
     }
     throw new AppError("METHOD_NOT_ALLOWED", "Use POST or DELETE.", 405);

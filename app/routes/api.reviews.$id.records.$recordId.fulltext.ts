@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
-import { attachPdf, downloadFullText, fetchOpenAccessFullText, FullTextRequestSchema, removeFullText } from "~/.server/reviews/fulltext";
+import {
+  attachPdf,
+  downloadFullText,
+  fetchOpenAccessFullText,
+  FullTextRequestSchema,
+  removeFullText,
+} from "~/.server/reviews/fulltext";
 
 /** GET /api/reviews/{id}/records/{recordId}/fulltext → the attached PDF (attachment) or the text; 404 NO_FULL_TEXT. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -12,7 +12,11 @@ import { getRecordReport } from "~/.server/reviews/outcomes";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    const report = await getRecordReport(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId });
+    const report = await getRecordReport(context.app, {
+      userId: user.id,
+      reviewId: params.id,
+      recordId: params.recordId,
+    });
     return Response.json(report, { headers: { "Cache-Control": "private, no-store" } });
   });
 }

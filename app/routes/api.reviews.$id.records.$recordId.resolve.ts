@@ -19,6 +19,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(ResolveSchema, await readJson(request, { maxBytes: 4096 }));
-    return Response.json(await resolveConflict(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId }, input));
+    return Response.json(
+      await resolveConflict(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId }, input),
+    );
   });
 }

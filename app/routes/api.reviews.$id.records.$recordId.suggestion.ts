@@ -17,6 +17,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
-    return Response.json(await suggestDecision(context.app, { user, reviewId: params.id, recordId: params.recordId, request }));
+    return Response.json(
+      await suggestDecision(context.app, { user, reviewId: params.id, recordId: params.recordId, request }),
+    );
   });
 }

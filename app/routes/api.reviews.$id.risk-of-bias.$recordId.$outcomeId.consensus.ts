@@ -23,7 +23,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(AssessmentInputSchema, await readJson(request, { maxBytes: 128 * 1024 }));
-    const study = await recordRobConsensus(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId, outcomeId: params.outcomeId }, input);
+    const study = await recordRobConsensus(
+      context.app,
+      { userId: user.id, reviewId: params.id, recordId: params.recordId, outcomeId: params.outcomeId },
+      input,
+    );
     return Response.json({ study });
   });
 }

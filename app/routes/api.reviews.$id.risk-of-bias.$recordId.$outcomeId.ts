@@ -15,7 +15,8 @@ import { AssessmentInputSchema, deleteAssessment, saveAssessment } from "~/.serv
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== "PUT" && request.method !== "DELETE") throw new AppError("METHOD_NOT_ALLOWED", "Use PUT or DELETE.", 405, { allow: ["PUT", "DELETE"] });
+    if (request.method !== "PUT" && request.method !== "DELETE")
+      throw new AppError("METHOD_NOT_ALLOWED", "Use PUT or DELETE.", 405, { allow: ["PUT", "DELETE"] });
     const user = await requireUser(context.app, request);
     const target = { userId: user.id, reviewId: params.id, recordId: params.recordId, outcomeId: params.outcomeId };
     if (request.method === "DELETE") {

@@ -16,8 +16,15 @@ const QuerySchema = z.object({ variant: z.enum(["assignment", "adhering"]).defau
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    const { variant } = parseInput(QuerySchema, { variant: new URL(request.url).searchParams.get("variant") ?? undefined });
-    const body = await suggestForRecord(context.app, { userId: user.id, reviewId: params.id, recordId: params.recordId, variant });
+    const { variant } = parseInput(QuerySchema, {
+      variant: new URL(request.url).searchParams.get("variant") ?? undefined,
+    });
+    const body = await suggestForRecord(context.app, {
+      userId: user.id,
+      reviewId: params.id,
+      recordId: params.recordId,
+      variant,
+    });
     return Response.json(body, { headers: { "Cache-Control": "private, no-store" } });
   });
 }

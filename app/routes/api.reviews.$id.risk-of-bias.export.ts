@@ -14,10 +14,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
     const url = new URL(request.url);
-    const query = parseInput(RobExportQuerySchema, { outcomeId: url.searchParams.get("outcomeId") ?? undefined, format: url.searchParams.get("format") ?? undefined });
+    const query = parseInput(RobExportQuerySchema, {
+      outcomeId: url.searchParams.get("outcomeId") ?? undefined,
+      format: url.searchParams.get("format") ?? undefined,
+    });
     const out = await exportRiskOfBias(context.app, { userId: user.id, reviewId: params.id, ...query });
     return new Response(out.body, {
-      headers: { "Content-Type": out.contentType, "Content-Disposition": `attachment; filename="${out.fileName}"`, "Cache-Control": "private, no-store" },
+      headers: {
+        "Content-Type": out.contentType,
+        "Content-Disposition": `attachment; filename="${out.fileName}"`,
+        "Cache-Control": "private, no-store",
+      },
     });
   });
 }

@@ -12,6 +12,8 @@ import { getRiskOfBias } from "~/.server/risk-of-bias/assessments";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
-    return Response.json(await getRiskOfBias(context.app, { userId: user.id, reviewId: params.id }), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await getRiskOfBias(context.app, { userId: user.id, reviewId: params.id }), {
+      headers: { "Cache-Control": "no-store" },
+    });
   });
 }

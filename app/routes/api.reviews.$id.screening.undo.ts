@@ -19,6 +19,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const user = await requireUser(context.app, request);
     const { stage } = parseInput(UndoSchema, await readJson(request));
-    return Response.json(await undoDecision(context.app, { userId: user.id, reviewId: params.id, stage }, { background: context.app.waitUntil }));
+    return Response.json(
+      await undoDecision(
+        context.app,
+        { userId: user.id, reviewId: params.id, stage },
+        { background: context.app.waitUntil },
+      ),
+    );
   });
 }

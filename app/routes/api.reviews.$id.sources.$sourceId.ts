@@ -21,7 +21,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== "PATCH") throw new AppError("METHOD_NOT_ALLOWED", "Use PATCH.", 405);
     const user = await requireUser(context.app, request);
     const input = parseInput(SourcePatchSchema, await readJson(request, { maxBytes: 4096 }));
-    const source = await markSourceSavedSearch(context.app, { user, reviewId: params.id, sourceId: params.sourceId, savedSearch: input.savedSearch });
+    const source = await markSourceSavedSearch(context.app, {
+      user,
+      reviewId: params.id,
+      sourceId: params.sourceId,
+      savedSearch: input.savedSearch,
+    });
     return Response.json({ source });
   });
 }

@@ -13,7 +13,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const user = await requireUser(context.app, request);
     const review = await requireReview(context.app, { userId: user.id, reviewId: params.id }, "read");
-    return Response.json({ updates: await listLivingUpdates(context.app, review.id) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { updates: await listLivingUpdates(context.app, review.id) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   });
 }
 
@@ -25,7 +28,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use GET or POST.", 405, { allow: ["GET", "POST"] });
+    if (request.method !== "POST")
+      throw new AppError("METHOD_NOT_ALLOWED", "Use GET or POST.", 405, { allow: ["GET", "POST"] });
     const user = await requireUser(context.app, request);
     return Response.json(await updateReviewNow(context.app, { user, reviewId: params.id }));
   });

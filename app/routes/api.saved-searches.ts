@@ -2,11 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { requireUser } from "~/.server/auth/session";
 import { AppError, handleApi, parseInput } from "~/.server/http/errors";
 import { readJson } from "~/.server/http/json-body";
-import {
-  createSavedSearch,
-  listSavedSearches,
-  SavedSearchInputSchema,
-} from "~/.server/search/history";
+import { createSavedSearch, listSavedSearches, SavedSearchInputSchema } from "~/.server/search/history";
 
 /** GET /api/saved-searches → {savedSearches: newest first}; 401 signed out. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -16,7 +16,8 @@ export async function loader() {
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== "PATCH" && request.method !== "DELETE") throw new AppError("METHOD_NOT_ALLOWED", "Use PATCH or DELETE.", 405);
+    if (request.method !== "PATCH" && request.method !== "DELETE")
+      throw new AppError("METHOD_NOT_ALLOWED", "Use PATCH or DELETE.", 405);
     const id = parseId(params.id);
     const user = await requireUser(context.app, request);
     if (request.method === "DELETE") {

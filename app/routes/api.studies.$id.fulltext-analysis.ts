@@ -21,7 +21,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const user = await getUser(context.app, request);
     const stored = await getStoredFullTextAnalysis(context.app, { studyId, viewerId: user?.id ?? null });
     if (!stored) {
-      if (!(await getStudyOrShown(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+      if (!(await getStudyOrShown(context.app, { id: studyId })))
+        throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
       return Response.json(
         { fullTextAnalysis: null, model: null, citations: [], updatedAt: null },
         { headers: { "Cache-Control": "no-store" } },

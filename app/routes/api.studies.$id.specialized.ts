@@ -20,7 +20,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     const stored = await getStoredSpecialized(context.app, { studyId, focus });
     if (!stored) {
-      if (!(await getStudyOrShown(context.app, { id: studyId }))) throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
+      if (!(await getStudyOrShown(context.app, { id: studyId })))
+        throw new AppError("STUDY_NOT_FOUND", "Study not found", 404);
       throw new AppError("SUMMARY_NOT_FOUND", "No specialized analysis for this focus yet", 404);
     }
     return Response.json(stored, { headers: { "Cache-Control": "no-store" } });

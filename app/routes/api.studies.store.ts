@@ -14,7 +14,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") throw new AppError("METHOD_NOT_ALLOWED", "Use POST.", 405);
     const parsed = storeSealedBodySchema.safeParse(await readJson(request, { maxBytes: 4 * 1024 * 1024 }));
     if (!parsed.success) {
-      throw new AppError("INVALID_INPUT", parsed.error.issues[0]?.message ?? "Send {studies: [study with its seal]}.", 400);
+      throw new AppError(
+        "INVALID_INPUT",
+        parsed.error.issues[0]?.message ?? "Send {studies: [study with its seal]}.",
+        400,
+      );
     }
     const ids = await storeSealedStudies(context.app, parsed.data.studies);
     return Response.json({ ids: Object.fromEntries(ids) }, { headers: { "Cache-Control": "no-store" } });

@@ -10,7 +10,7 @@ import { deleteUserSharedPayloads } from "~/.server/sharing/store";
 
 /** The confirmation the client sends: the word DELETE typed by the user. */
 const DeleteAccountSchema = z.object({
-  confirm: z.literal("DELETE", { error: 'Type DELETE to confirm' }),
+  confirm: z.literal("DELETE", { error: "Type DELETE to confirm" }),
 });
 
 /**
@@ -27,7 +27,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     parseInput(DeleteAccountSchema, await readJson(request));
     await cancelSubscriptionsOf(context.app, user.id);
     // Shared links' public payloads (KV) go first; their index rows go with the account's rows.
-    const sharedPaths = await deleteUserSharedPayloads({ db: context.app.db, kv: context.app.bindings.KV }, { userId: user.id });
+    const sharedPaths = await deleteUserSharedPayloads(
+      { db: context.app.db, kv: context.app.bindings.KV },
+      { userId: user.id },
+    );
     const cache = (globalThis.caches as unknown as { default?: Cache } | undefined)?.default;
     const origin = new URL(request.url).origin;
     await Promise.all(sharedPaths.map((path) => evictSharePage(cache, `${origin}${path}`)));

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { ArrowRight, CircleCheck } from "lucide-react";
 import { useState, type FormEvent, type InputHTMLAttributes } from "react";
@@ -57,7 +64,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof AppError) {
       const retryAfter = error.toResponse().headers.get("Retry-After");
-      return data({ intent, error: error.message }, { status: error.status, headers: retryAfter ? { "Retry-After": retryAfter } : undefined });
+      return data(
+        { intent, error: error.message },
+        { status: error.status, headers: retryAfter ? { "Retry-After": retryAfter } : undefined },
+      );
     }
     throw error;
   }
@@ -91,9 +101,7 @@ export default function AuthPage() {
             </li>
           ))}
         </ul>
-        <p className="mt-8 hidden text-sm text-slate-500 sm:block">
-          The Free plan needs no payment details.
-        </p>
+        <p className="mt-8 hidden text-sm text-slate-500 sm:block">The Free plan needs no payment details.</p>
       </section>
 
       <div className="w-full max-w-md justify-self-center lg:justify-self-end">
@@ -141,10 +149,7 @@ function validateCredentials(email: string, password: string): FieldErrors {
 }
 
 /** Posts JSON with the session cookie; a failure carries the server's message when it sent one. */
-async function postJson(
-  url: string,
-  body: unknown
-): Promise<{ ok: true } | { ok: false; message?: string }> {
+async function postJson(url: string, body: unknown): Promise<{ ok: true } | { ok: false; message?: string }> {
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -168,7 +173,7 @@ async function postJson(
 /** Reads and validates the form; focuses the first invalid field. Returns null when invalid. */
 function readCredentials(
   form: HTMLFormElement,
-  setErrors: (errors: FieldErrors) => void
+  setErrors: (errors: FieldErrors) => void,
 ): { data: FormData; email: string; password: string } | null {
   const data = new FormData(form);
   const email = String(data.get("email") ?? "").trim();
@@ -292,18 +297,8 @@ function CreateAccountForm() {
         onChange={() => setErrors((e) => ({ ...e, password: undefined }))}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="register-first-name"
-          label="First name (optional)"
-          name="firstName"
-          autoComplete="given-name"
-        />
-        <Field
-          id="register-last-name"
-          label="Last name (optional)"
-          name="lastName"
-          autoComplete="family-name"
-        />
+        <Field id="register-first-name" label="First name (optional)" name="firstName" autoComplete="given-name" />
+        <Field id="register-last-name" label="Last name (optional)" name="lastName" autoComplete="family-name" />
       </div>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Creating Account..." : "Create Account"}

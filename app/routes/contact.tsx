@@ -6,17 +6,42 @@ import { COMPANY } from "~/lib/company";
 export const meta: MetaFunction = () => [{ title: "Customer Support · MetaMind" }];
 
 const TOPICS = [
-  { title: "Subscription & Billing", icon: CreditCard, text: `Plans, invoices, cancellations and the ${COMPANY.moneyBackDays}-day money-back guarantee.` },
-  { title: "Technical Support", icon: Wrench, text: "Sign-in problems, uploads, exports, the installable app and anything that does not work." },
-  { title: "Research Assistance", icon: FlaskConical, text: "Building searches, choosing filters, reading meta-analysis output and citations." },
-  { title: "Data & Privacy", icon: Lock, text: `Data export, account deletion and privacy requests (answered within ${COMPANY.privacyRequestDays} days).` },
+  {
+    title: "Subscription & Billing",
+    icon: CreditCard,
+    text: `Plans, invoices, cancellations and the ${COMPANY.moneyBackDays}-day money-back guarantee.`,
+  },
+  {
+    title: "Technical Support",
+    icon: Wrench,
+    text: "Sign-in problems, uploads, exports, the installable app and anything that does not work.",
+  },
+  {
+    title: "Research Assistance",
+    icon: FlaskConical,
+    text: "Building searches, choosing filters, reading meta-analysis output and citations.",
+  },
+  {
+    title: "Data & Privacy",
+    icon: Lock,
+    text: `Data export, account deletion and privacy requests (answered within ${COMPANY.privacyRequestDays} days).`,
+  },
 ];
 
 const POLICIES = [
   { title: "Response commitment", text: `We reply ${COMPANY.responseTime}, ${COMPANY.supportHours}.` },
-  { title: "Resolution process", text: "We confirm the problem, keep you updated and tell you when it is fixed or what we need from you." },
-  { title: "Escalation path", text: `If a reply does not solve it, ask for escalation: a senior team member reviews it, and billing disputes are answered within ${COMPANY.disputeBusinessDays} business days.` },
-  { title: "Satisfaction guarantee", text: `Not happy with Professional? Ask for a refund within ${COMPANY.moneyBackDays} days of your first payment.` },
+  {
+    title: "Resolution process",
+    text: "We confirm the problem, keep you updated and tell you when it is fixed or what we need from you.",
+  },
+  {
+    title: "Escalation path",
+    text: `If a reply does not solve it, ask for escalation: a senior team member reviews it, and billing disputes are answered within ${COMPANY.disputeBusinessDays} business days.`,
+  },
+  {
+    title: "Satisfaction guarantee",
+    text: `Not happy with Professional? Ask for a refund within ${COMPANY.moneyBackDays} days of your first payment.`,
+  },
 ];
 
 export default function Contact() {
@@ -35,18 +60,26 @@ export default function Contact() {
           <p className="flex min-w-0 gap-2">
             <Mail className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />
             <span className="min-w-0 break-words">
-              Support: <a className="text-brand-700 underline" href={`mailto:${COMPANY.supportEmail}`}>{COMPANY.supportEmail}</a>
+              Support:{" "}
+              <a className="text-brand-700 underline" href={`mailto:${COMPANY.supportEmail}`}>
+                {COMPANY.supportEmail}
+              </a>
             </span>
           </p>
           <p className="flex min-w-0 gap-2">
             <Lock className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />
             <span className="min-w-0 break-words">
-              Privacy: <a className="text-brand-700 underline" href={`mailto:${COMPANY.privacyEmail}`}>{COMPANY.privacyEmail}</a>
+              Privacy:{" "}
+              <a className="text-brand-700 underline" href={`mailto:${COMPANY.privacyEmail}`}>
+                {COMPANY.privacyEmail}
+              </a>
             </span>
           </p>
           <p className="flex gap-2">
             <Clock className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />
-            <span>Response {COMPANY.responseTime}, {COMPANY.supportHours}</span>
+            <span>
+              Response {COMPANY.responseTime}, {COMPANY.supportHours}
+            </span>
           </p>
           <p className="flex gap-2">
             <MapPin className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />

@@ -40,7 +40,8 @@ export default function ForgotPasswordPage() {
         toast({ title: "Error", description: body.message || "Failed to send reset email", variant: "destructive" });
         return;
       }
-      if (body.debugToken) console.info(`Reset link: ${window.location.origin}/reset-password?token=${body.debugToken}`);
+      if (body.debugToken)
+        console.info(`Reset link: ${window.location.origin}/reset-password?token=${body.debugToken}`);
       setSent(true);
       toast({ title: "Reset link sent", description: "Check your email for the link to reset your password." });
     } catch {
@@ -87,13 +88,22 @@ export default function ForgotPasswordPage() {
           <>
             <CardHeader>
               <CardTitle as="h1">Forgot password</CardTitle>
-              <CardDescription>Enter your account&apos;s e-mail and we&apos;ll send you a link to choose a new password.</CardDescription>
+              <CardDescription>
+                Enter your account&apos;s e-mail and we&apos;ll send you a link to choose a new password.
+              </CardDescription>
             </CardHeader>
             <CardContent>
               <form onSubmit={submit} className="space-y-4">
                 <div className="space-y-1">
                   <Label htmlFor="forgot-email">Email</Label>
-                  <Input id="forgot-email" type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+                  <Input
+                    id="forgot-email"
+                    type="email"
+                    required
+                    autoComplete="email"
+                    value={email}
+                    onChange={(e) => setEmail(e.target.value)}
+                  />
                 </div>
                 <Button type="submit" className="w-full" disabled={!email.trim() || sending}>
                   {sending ? "Sending..." : "Send Reset Link"}
@@ -105,8 +115,12 @@ export default function ForgotPasswordPage() {
                 </Button>
               </form>
               {devMode && (
-                <p className="mt-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="dev-notice">
-                  Development mode: no e-mail service is configured, so reset tokens show in the console (server log and browser console).
+                <p
+                  className="mt-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+                  data-testid="dev-notice"
+                >
+                  Development mode: no e-mail service is configured, so reset tokens show in the console (server log and
+                  browser console).
                 </p>
               )}
             </CardContent>

@@ -7,11 +7,17 @@ import { describeInvitation } from "~/.server/reviews/members";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 
-export const meta: MetaFunction = () => [{ title: "Review invitation · MetaMind" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Review invitation · MetaMind" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The invitation behind the link (review title, inviter, role, e-mail) and who is signed in. No secret leaves the server. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const [user, invitation] = await Promise.all([getUser(context.app, request), describeInvitation(context.app, params.token ?? "")]);
+  const [user, invitation] = await Promise.all([
+    getUser(context.app, request),
+    describeInvitation(context.app, params.token ?? ""),
+  ]);
   return { invitation, signedInAs: user?.email ?? null, token: params.token ?? "" };
 }
 
@@ -32,7 +38,8 @@ export default function InvitationPage() {
     try {
       const res = await fetch(`/api/invitations/${encodeURIComponent(token)}/accept`, { method: "POST" });
       const body = (await res.json().catch(() => ({}))) as { review?: { id: string }; message?: string };
-      if (!res.ok || !body.review) throw new Error(body.message ?? `The invitation could not be accepted (${res.status}).`);
+      if (!res.ok || !body.review)
+        throw new Error(body.message ?? `The invitation could not be accepted (${res.status}).`);
       navigate(`/reviews/${encodeURIComponent(body.review.id)}?tab=team`);
     } catch (e) {
       setError(e instanceof Error ? e.message : "The invitation could not be accepted.");
@@ -50,7 +57,8 @@ export default function InvitationPage() {
           </CardTitle>
           {invitation && (
             <CardDescription>
-              {invitation.inviter} invited {invitation.email} to the systematic review &ldquo;{invitation.reviewTitle}&rdquo; as {invitation.role === "reviewer" ? "a reviewer" : "a viewer"}.
+              {invitation.inviter} invited {invitation.email} to the systematic review &ldquo;{invitation.reviewTitle}
+              &rdquo; as {invitation.role === "reviewer" ? "a reviewer" : "a viewer"}.
             </CardDescription>
           )}
         </CardHeader>
@@ -61,14 +69,16 @@ export default function InvitationPage() {
             <p role="alert">This invitation has been used or has expired. Ask the review&apos;s owner for a new one.</p>
           ) : !signedInAs ? (
             <p>
-              Sign in as <strong>{invitation.email}</strong> (or create an account with that e-mail), then open this link again.{" "}
+              Sign in as <strong>{invitation.email}</strong> (or create an account with that e-mail), then open this
+              link again.{" "}
               <Link to="/auth" className="text-brand-700 underline">
                 Sign in or sign up
               </Link>
             </p>
           ) : !sameAccount ? (
             <p role="alert">
-              You are signed in as {signedInAs}. This invitation is for {invitation.email}: sign out and sign in with that e-mail to accept it.
+              You are signed in as {signedInAs}. This invitation is for {invitation.email}: sign out and sign in with
+              that e-mail to accept it.
             </p>
           ) : (
             <Button onClick={() => void accept()} disabled={busy} data-testid="accept-invitation">

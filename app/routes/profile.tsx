@@ -1,6 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
-import { Bookmark, Download, Eye, FileText, GraduationCap, History, MessageSquare, Printer, RotateCcw, Search, Send, Trash2 } from "lucide-react";
+import {
+  Bookmark,
+  Download,
+  Eye,
+  FileText,
+  GraduationCap,
+  History,
+  MessageSquare,
+  Printer,
+  RotateCcw,
+  Search,
+  Send,
+  Trash2,
+} from "lucide-react";
 import { useEffect, useState } from "react";
 import { getUser, toPublicUser } from "~/.server/auth/session";
 import { listBookmarks } from "~/.server/library/bookmarks";
@@ -62,7 +75,9 @@ export default function ProfilePage() {
         <Card>
           <CardContent className="pt-6">
             <h1 className="text-xl font-semibold text-slate-900">Sign In Required</h1>
-            <p className="mt-2 text-sm text-slate-600">Please sign in to view your profile. Redirecting to sign in...</p>
+            <p className="mt-2 text-sm text-slate-600">
+              Please sign in to view your profile. Redirecting to sign in...
+            </p>
           </CardContent>
         </Card>
       </div>
@@ -160,7 +175,8 @@ interface OpenAccessSummary {
 function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; onChange: () => void }) {
   const [exportOpen, setExportOpen] = useState(false);
   const [oa, setOa] = useState<OpenAccessSummary | "loading" | "error" | null>(null);
-  if (items.length === 0) return <Empty title="No bookmarks yet" hint="Bookmark studies from the search page to keep them here." />;
+  if (items.length === 0)
+    return <Empty title="No bookmarks yet" hint="Bookmark studies from the search page to keep them here." />;
   async function remove(studyId: number) {
     const outcome = await toggleBookmark(studyId, false);
     if (outcome.kind === "saved" || outcome.kind === "queued") onChange();
@@ -169,7 +185,10 @@ function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; o
   async function checkOpenAccess() {
     setOa("loading");
     try {
-      const ids = items.slice(0, 100).map((i) => i.study.id).join(",");
+      const ids = items
+        .slice(0, 100)
+        .map((i) => i.study.id)
+        .join(",");
       const res = await fetch(`/api/studies/open-access-stats?studyIds=${ids}`, { credentials: "include" });
       if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
       setOa((await res.json()) as OpenAccessSummary);
@@ -184,7 +203,8 @@ function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; o
         <p className="mr-auto text-sm text-slate-600" data-testid="open-access-summary" aria-live="polite">
           {oa === "loading" && "Checking open access..."}
           {oa === "error" && "Could not check open access. Please try again."}
-          {oa !== null && typeof oa === "object" &&
+          {oa !== null &&
+            typeof oa === "object" &&
             `Open access: ${oa.openAccessCount} of ${oa.totalStudies} (${oa.openAccessPercentage}%) · ${oa.repositoryCount} in repositories`}
         </p>
         <Button variant="outline" size="sm" onClick={checkOpenAccess} disabled={oa === "loading"}>
@@ -207,7 +227,12 @@ function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; o
                   {study.doi && <> · doi:{study.doi}</>}
                 </p>
               </div>
-              <Button variant="ghost" size="sm" onClick={() => remove(study.id)} aria-label={`Remove bookmark: ${study.title}`}>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => remove(study.id)}
+                aria-label={`Remove bookmark: ${study.title}`}
+              >
                 <Trash2 aria-hidden />
                 Remove
               </Button>
@@ -223,7 +248,8 @@ function BookmarksTab({ items, onChange }: { items: SignedInData["bookmarks"]; o
 function ReportsTab({ reports, onChange }: { reports: SignedInData["reports"]; onChange: () => void }) {
   const [viewing, setViewing] = useState<ReportLike | null>(null);
   const [transferring, setTransferring] = useState<ReportLike | null>(null);
-  if (reports.length === 0) return <Empty title="No saved reports" hint="Save a meta-analysis or export report to find it here." />;
+  if (reports.length === 0)
+    return <Empty title="No saved reports" hint="Save a meta-analysis or export report to find it here." />;
   async function remove(id: number) {
     try {
       const res = await fetch(`/api/saved-reports/${id}`, { method: "DELETE", credentials: "include" });
@@ -247,7 +273,9 @@ function ReportsTab({ reports, onChange }: { reports: SignedInData["reports"]; o
                 <div>
                   <p className="font-semibold text-slate-900">{r.name}</p>
                   <p className="text-xs text-slate-500">
-                    <Badge variant="outline" className="mr-2">{r.type}</Badge>
+                    <Badge variant="outline" className="mr-2">
+                      {r.type}
+                    </Badge>
                     {r.studyIds.length} studies · {relativeTime(r.createdAt)}
                   </p>
                   {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
@@ -302,7 +330,9 @@ function AnswerCard({ answer, onRemove }: { answer: SavedAnswer; onRemove: () =>
         <div className="flex items-start gap-1">
           <ShareButton
             testId="saved-answer-share"
-            create={() => createShareLink({ kind: "answer", answer: { studies: [], model: "", ...answer } as HealthAnswer })}
+            create={() =>
+              createShareLink({ kind: "answer", answer: { studies: [], model: "", ...answer } as HealthAnswer })
+            }
             title={answer.question}
             text={`${answer.question} — an answer from ${answer.studyCount} studies on MetaMind`}
           />
@@ -315,7 +345,11 @@ function AnswerCard({ answer, onRemove }: { answer: SavedAnswer; onRemove: () =>
         {expanded ? answer.answer : preview.text}
       </p>
       {preview.truncated && (
-        <button type="button" className="mt-1 text-sm font-medium text-brand-600 hover:underline" onClick={() => setExpanded((v) => !v)}>
+        <button
+          type="button"
+          className="mt-1 text-sm font-medium text-brand-600 hover:underline"
+          onClick={() => setExpanded((v) => !v)}
+        >
           {expanded ? "Show less" : "Show more"}
         </button>
       )}
@@ -339,7 +373,8 @@ function AnswersTab({ answers, onRemove }: { answers: SavedAnswer[]; onRemove: (
 }
 
 function SavedSearchesTab({ items, onChange }: { items: SignedInData["savedSearches"]; onChange: () => void }) {
-  if (items.length === 0) return <Empty title="No saved searches" hint="Save a search on the search page to run it again later." />;
+  if (items.length === 0)
+    return <Empty title="No saved searches" hint="Save a search on the search page to run it again later." />;
   async function remove(id: number) {
     try {
       const res = await fetch(`/api/saved-searches/${id}`, { method: "DELETE", credentials: "include" });
@@ -353,7 +388,11 @@ function SavedSearchesTab({ items, onChange }: { items: SignedInData["savedSearc
   return (
     <ul className="space-y-3">
       {items.map((s) => (
-        <li key={s.id} data-testid="saved-search-item" className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4">
+        <li
+          key={s.id}
+          data-testid="saved-search-item"
+          className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4"
+        >
           <div>
             <p className="font-semibold text-slate-900">{s.name}</p>
             <p className="text-sm text-slate-600">
@@ -361,7 +400,11 @@ function SavedSearchesTab({ items, onChange }: { items: SignedInData["savedSearc
             </p>
           </div>
           <div className="flex gap-1">
-            <Button variant="outline" size="sm" onClick={() => requestSearchReload({ ...sanitizeFormFields(s.filters), query: s.query })}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => requestSearchReload({ ...sanitizeFormFields(s.filters), query: s.query })}
+            >
               <Search aria-hidden />
               Run
             </Button>
@@ -382,7 +425,11 @@ function HistoryTab({ items }: { items: SignedInData["history"] }) {
   return (
     <ul className="space-y-3">
       {items.map((h) => (
-        <li key={h.id} data-testid="history-item" className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4">
+        <li
+          key={h.id}
+          data-testid="history-item"
+          className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4"
+        >
           <div>
             <p className="font-semibold text-slate-900">{h.query}</p>
             <p className="text-sm text-slate-600">
@@ -392,7 +439,9 @@ function HistoryTab({ items }: { items: SignedInData["history"] }) {
           <Button
             variant="outline"
             size="sm"
-            onClick={() => requestSearchReload({ ...sanitizeFormFields({ ...h.filters, providers: h.providers }), query: h.query })}
+            onClick={() =>
+              requestSearchReload({ ...sanitizeFormFields({ ...h.filters, providers: h.providers }), query: h.query })
+            }
           >
             <RotateCcw aria-hidden />
             Reload

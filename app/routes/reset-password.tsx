@@ -38,7 +38,11 @@ export default function ResetPasswordPage() {
           return;
         }
         const body = (await res.json().catch(() => ({}))) as { message?: string };
-        toast({ title: "Invalid Token", description: body.message || "This reset link is invalid or has expired", variant: "destructive" });
+        toast({
+          title: "Invalid Token",
+          description: body.message || "This reset link is invalid or has expired",
+          variant: "destructive",
+        });
         setState("invalid");
       })
       .catch(() => {
@@ -56,7 +60,11 @@ export default function ResetPasswordPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (password.length < 6) {
-      toast({ title: "Password Too Short", description: "Password must be at least 6 characters long", variant: "destructive" });
+      toast({
+        title: "Password Too Short",
+        description: "Password must be at least 6 characters long",
+        variant: "destructive",
+      });
       return;
     }
     if (password !== confirm) {
@@ -73,7 +81,11 @@ export default function ResetPasswordPage() {
       });
       const body = (await res.json().catch(() => ({}))) as { message?: string };
       if (!res.ok) {
-        toast({ title: "Reset Failed", description: body.message || "Failed to reset password", variant: "destructive" });
+        toast({
+          title: "Reset Failed",
+          description: body.message || "Failed to reset password",
+          variant: "destructive",
+        });
         return;
       }
       toast({ title: "Password Reset Successful", description: "Your password has been successfully reset" });
@@ -98,7 +110,9 @@ export default function ResetPasswordPage() {
             <CardHeader className="text-center">
               <XCircle className="mx-auto size-10 text-red-600" aria-hidden />
               <CardTitle as="h1">Invalid Reset Link</CardTitle>
-              <CardDescription>This reset link is invalid or has expired. Links work once and for 15 minutes.</CardDescription>
+              <CardDescription>
+                This reset link is invalid or has expired. Links work once and for 15 minutes.
+              </CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-2">
               <Button asChild>
@@ -115,7 +129,9 @@ export default function ResetPasswordPage() {
             <CardHeader className="text-center">
               <CircleCheck className="mx-auto size-10 text-emerald-600" aria-hidden />
               <CardTitle as="h1">Password Reset Complete</CardTitle>
-              <CardDescription>Your password has been changed and every device was signed out. Sign in with the new password.</CardDescription>
+              <CardDescription>
+                Your password has been changed and every device was signed out. Sign in with the new password.
+              </CardDescription>
             </CardHeader>
             <CardContent>
               <Button asChild className="w-full">
@@ -132,10 +148,28 @@ export default function ResetPasswordPage() {
             </CardHeader>
             <CardContent>
               <form onSubmit={submit} className="space-y-4">
-                <PasswordField id="new-password" label="New password" value={password} onChange={setPassword} shown={show} onToggle={() => setShow((v) => !v)} />
-                <PasswordField id="confirm-password" label="Confirm new password" value={confirm} onChange={setConfirm} shown={showConfirm} onToggle={() => setShowConfirm((v) => !v)} />
-                {confirm.length > 0 && password !== confirm && <p className="text-sm text-red-700">Passwords do not match</p>}
-                {password.length > 0 && password.length < 6 && <p className="text-sm text-red-700">Password must be at least 6 characters long</p>}
+                <PasswordField
+                  id="new-password"
+                  label="New password"
+                  value={password}
+                  onChange={setPassword}
+                  shown={show}
+                  onToggle={() => setShow((v) => !v)}
+                />
+                <PasswordField
+                  id="confirm-password"
+                  label="Confirm new password"
+                  value={confirm}
+                  onChange={setConfirm}
+                  shown={showConfirm}
+                  onToggle={() => setShowConfirm((v) => !v)}
+                />
+                {confirm.length > 0 && password !== confirm && (
+                  <p className="text-sm text-red-700">Passwords do not match</p>
+                )}
+                {password.length > 0 && password.length < 6 && (
+                  <p className="text-sm text-red-700">Password must be at least 6 characters long</p>
+                )}
                 <Button type="submit" className="w-full" disabled={!ready || submitting}>
                   {submitting ? "Resetting..." : "Reset Password"}
                 </Button>
@@ -148,12 +182,26 @@ export default function ResetPasswordPage() {
   );
 }
 
-function PasswordField(props: { id: string; label: string; value: string; onChange: (v: string) => void; shown: boolean; onToggle: () => void }) {
+function PasswordField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  shown: boolean;
+  onToggle: () => void;
+}) {
   return (
     <div className="space-y-1">
       <Label htmlFor={props.id}>{props.label}</Label>
       <div className="relative">
-        <Input id={props.id} type={props.shown ? "text" : "password"} autoComplete="new-password" value={props.value} onChange={(e) => props.onChange(e.target.value)} className="pr-10" />
+        <Input
+          id={props.id}
+          type={props.shown ? "text" : "password"}
+          autoComplete="new-password"
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          className="pr-10"
+        />
         <button
           type="button"
           onClick={props.onToggle}

@@ -20,14 +20,17 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.review.title ?? "Review"} · MetaMind` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.review.title ?? "Review"} · MetaMind` },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getUser(context.app, request);
   if (!user) throw redirect("/auth");
   try {
     const review = await getReview(context.app, { userId: user.id, reviewId: params.id });
-    const aiConfigured = getLanguageModel(modelConfigFromEnv(context.app.env, context.app.fetch)).provider !== "offline";
+    const aiConfigured =
+      getLanguageModel(modelConfigFromEnv(context.app.env, context.app.fetch)).provider !== "offline";
     return { review, aiConfigured, userId: user.id };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) throw new Response("Review not found", { status: 404 });
@@ -35,7 +38,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
-const TABS = ["records", "screening", "fulltext", "extraction", "characteristics", "analysis", "prisma", "team", "risk-of-bias"] as const;
+const TABS = [
+  "records",
+  "screening",
+  "fulltext",
+  "extraction",
+  "characteristics",
+  "analysis",
+  "prisma",
+  "team",
+  "risk-of-bias",
+] as const;
 type Tab = (typeof TABS)[number];
 
 /** /reviews/{id}: one review with the tabs Records, Screening, Full text, Data extraction, Characteristics, Analysis, PRISMA, Team and Risk of bias. */
@@ -44,7 +57,9 @@ export default function ReviewPage() {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [params] = useSearchParams();
-  const [tab, setTab] = useState<Tab>(() => ((TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records"));
+  const [tab, setTab] = useState<Tab>(() =>
+    (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "records",
+  );
   // The tab is kept in the address without a navigation (no loader run, no aborted revalidation).
   const selectTab = (value: string) => {
     if (!(TABS as readonly string[]).includes(value)) return;
@@ -89,14 +104,22 @@ export default function ReviewPage() {
       <h1 className="mt-2 text-2xl font-semibold text-slate-900">{review.title}</h1>
       {(q.text || q.population || q.intervention) && (
         <p className="mt-1 text-sm text-slate-600">
-          {[q.text, q.population && `P: ${q.population}`, q.intervention && `I: ${q.intervention}`, q.comparator && `C: ${q.comparator}`, q.outcomes && `O: ${q.outcomes}`]
+          {[
+            q.text,
+            q.population && `P: ${q.population}`,
+            q.intervention && `I: ${q.intervention}`,
+            q.comparator && `C: ${q.comparator}`,
+            q.outcomes && `O: ${q.outcomes}`,
+          ]
             .filter(Boolean)
             .join(" · ")}
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2 text-xs" data-testid="review-counts">
         {review.role !== "owner" && <Badge variant="outline">Shared with you as {review.role}</Badge>}
-        {review.screening.mode === "dual" && <Badge variant="outline">Dual screening{review.screening.blind ? ", blind" : ""}</Badge>}
+        {review.screening.mode === "dual" && (
+          <Badge variant="outline">Dual screening{review.screening.blind ? ", blind" : ""}</Badge>
+        )}
         <Badge variant="secondary">{review.counts.records} records</Badge>
         <Badge variant="secondary">{review.counts.duplicates} duplicates merged</Badge>
         <Badge variant="secondary">{review.counts.screened} screened</Badge>
@@ -122,7 +145,9 @@ export default function ReviewPage() {
         <TabsContent value="screening" className="mt-4">
           {tab === "screening" &&
             (review.role === "viewer" ? (
-              <p className="text-sm text-slate-700">You are a viewer of this review: you can read its records and results but not screen.</p>
+              <p className="text-sm text-slate-700">
+                You are a viewer of this review: you can read its records and results but not screen.
+              </p>
             ) : (
               <ScreeningTab review={review} aiConfigured={aiConfigured} onChanged={refresh} />
             ))}
@@ -139,9 +164,10 @@ export default function ReviewPage() {
         <TabsContent value="analysis" className="mt-4">
           <section className="space-y-3">
             <p className="text-sm text-slate-700">
-              {review.counts.fullTextIncluded === 1 ? "1 study is" : `${review.counts.fullTextIncluded} studies are`} included at full text. They are the
-              studies of the meta-analysis: extract their effect data, pool them and get the report with this review&apos;s PRISMA 2020 diagram.
-              Each outcome&apos;s arm-level data (2×2 or means/SDs/n) can be checked, corrected and pooled in{" "}
+              {review.counts.fullTextIncluded === 1 ? "1 study is" : `${review.counts.fullTextIncluded} studies are`}{" "}
+              included at full text. They are the studies of the meta-analysis: extract their effect data, pool them and
+              get the report with this review&apos;s PRISMA 2020 diagram. Each outcome&apos;s arm-level data (2×2 or
+              means/SDs/n) can be checked, corrected and pooled in{" "}
               <button type="button" className="text-brand-700 underline" onClick={() => selectTab("extraction")}>
                 Data extraction
               </button>
@@ -149,10 +175,20 @@ export default function ReviewPage() {
             </p>
             {review.counts.fullTextIncluded < 2 ? (
               <>
-                <p id="open-meta-analysis-reason" className="text-sm text-amber-700" data-testid="open-meta-analysis-reason">
-                  A meta-analysis needs at least 2 studies included at full text ({review.counts.fullTextIncluded} so far).
+                <p
+                  id="open-meta-analysis-reason"
+                  className="text-sm text-amber-700"
+                  data-testid="open-meta-analysis-reason"
+                >
+                  A meta-analysis needs at least 2 studies included at full text ({review.counts.fullTextIncluded} so
+                  far).
                 </p>
-                <Button type="button" disabled aria-describedby="open-meta-analysis-reason" data-testid="open-meta-analysis">
+                <Button
+                  type="button"
+                  disabled
+                  aria-describedby="open-meta-analysis-reason"
+                  data-testid="open-meta-analysis"
+                >
                   <FlaskConical aria-hidden /> Open in meta-analysis
                 </Button>
               </>
@@ -174,12 +210,16 @@ export default function ReviewPage() {
           {tab === "prisma" && (
             <div className="space-y-6">
               <PrismaTab key={prismaRevision} reviewId={review.id} />
-              {review.role === "owner" && <LivingPanel review={review} onChanged={refresh} onUpdated={() => setPrismaRevision((n) => n + 1)} />}
+              {review.role === "owner" && (
+                <LivingPanel review={review} onChanged={refresh} onUpdated={() => setPrismaRevision((n) => n + 1)} />
+              )}
             </div>
           )}
         </TabsContent>
         <TabsContent value="team" className="mt-4">
-          {tab === "team" && <TeamTab review={review} userId={userId} onChanged={refresh} onLeft={() => navigate("/reviews")} />}
+          {tab === "team" && (
+            <TeamTab review={review} userId={userId} onChanged={refresh} onLeft={() => navigate("/reviews")} />
+          )}
         </TabsContent>
         <TabsContent value="risk-of-bias" className="mt-4">
           {tab === "risk-of-bias" && <RiskOfBiasTab review={review} />}

@@ -61,7 +61,8 @@ export default function ReviewsPage() {
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">Systematic reviews</h1>
           <p className="text-sm text-slate-600">
-            Import records, screen them with active learning, assess full texts and get the PRISMA 2020 flow from your decisions.
+            Import records, screen them with active learning, assess full texts and get the PRISMA 2020 flow from your
+            decisions.
           </p>
         </div>
       </div>
@@ -97,7 +98,9 @@ export default function ReviewsPage() {
             </ul>
           )}
           {!isPro && (
-            <p className="mt-4 text-xs text-slate-500">Free plan: one review of up to 500 records. Professional: unlimited.</p>
+            <p className="mt-4 text-xs text-slate-500">
+              Free plan: one review of up to 500 records. Professional: unlimited.
+            </p>
           )}
         </section>
 
@@ -110,11 +113,22 @@ export default function ReviewsPage() {
               <form onSubmit={onSubmit} className="space-y-3">
                 <div>
                   <Label htmlFor="title">Title</Label>
-                  <Input id="title" name="title" required maxLength={300} placeholder="Exercise for adults with depression" />
+                  <Input
+                    id="title"
+                    name="title"
+                    required
+                    maxLength={300}
+                    placeholder="Exercise for adults with depression"
+                  />
                 </div>
                 <div>
                   <Label htmlFor="text">Question</Label>
-                  <Input id="text" name="text" maxLength={4000} placeholder="Does exercise reduce depressive symptoms in adults?" />
+                  <Input
+                    id="text"
+                    name="text"
+                    maxLength={4000}
+                    placeholder="Does exercise reduce depressive symptoms in adults?"
+                  />
                 </div>
                 <div className="grid grid-cols-2 gap-3">
                   {(

@@ -33,7 +33,9 @@ import {
 import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
 
 // Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
-const FloatingActions = lazyComponent(() => import("~/components/search/floating-actions").then((m) => m.FloatingActions));
+const FloatingActions = lazyComponent(() =>
+  import("~/components/search/floating-actions").then((m) => m.FloatingActions),
+);
 // Results (status chips, cards, pagination) show only after the client's search answers or a
 // stored search is restored; their chunk, with the cards', is fetched on mount.
 const SearchResults = lazyComponent(() => import("~/components/search/search-results").then((m) => m.SearchResults));
@@ -44,8 +46,12 @@ const RESULTS_PLACEHOLDER = (
     ))}
   </div>
 );
-const QuickSearchBanner = lazyComponent(() => import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner));
-const SearchFailureDetails = lazyComponent(() => import("~/components/search/search-failure-details").then((m) => m.SearchFailureDetails));
+const QuickSearchBanner = lazyComponent(() =>
+  import("~/components/search/quick-search-banner").then((m) => m.QuickSearchBanner),
+);
+const SearchFailureDetails = lazyComponent(() =>
+  import("~/components/search/search-failure-details").then((m) => m.SearchFailureDetails),
+);
 const SavedSearches = lazyComponent(() => import("~/components/search/saved-searches").then((m) => m.SavedSearches));
 
 export const meta: MetaFunction = () => [{ title: "Search Studies · MetaMind" }];
@@ -83,7 +89,9 @@ function initialForm(data: LoaderData): SearchFormState {
       : PROVIDER_IDS.includes(data.defaults?.provider as ProviderId)
         ? [data.defaults!.provider as ProviderId]
         : [...PROVIDER_IDS];
-  const limit = RESULT_LIMITS.includes(data.defaults?.limit as ResultLimit) ? (data.defaults!.limit as ResultLimit) : 25;
+  const limit = RESULT_LIMITS.includes(data.defaults?.limit as ResultLimit)
+    ? (data.defaults!.limit as ResultLimit)
+    : 25;
   return { ...DEFAULT_SEARCH_FORM, providers, limit };
 }
 
@@ -96,7 +104,13 @@ type Phase =
   | { kind: "idle" }
   | { kind: "loading"; providers: ProviderId[] }
   | { kind: "done" }
-  | { kind: "error"; title: string; message: string; providers?: Record<string, { status: string; error?: string | null } | undefined> | null; retry?: boolean };
+  | {
+      kind: "error";
+      title: string;
+      message: string;
+      providers?: Record<string, { status: string; error?: string | null } | undefined> | null;
+      retry?: boolean;
+    };
 
 /** Keeps the usage-counter card current: polled every 10 s, on focus and after AI use (SPEC §4). */
 function useUsage(data: LoaderData) {
@@ -117,9 +131,15 @@ function useUsage(data: LoaderData) {
     let stopped = false;
     const refresh = async () => {
       try {
-        const res = await fetch(`/api/user/subscription?t=${Date.now()}`, { credentials: "include", cache: "no-store" });
+        const res = await fetch(`/api/user/subscription?t=${Date.now()}`, {
+          credentials: "include",
+          cache: "no-store",
+        });
         if (!res.ok || stopped) return;
-        const body = (await res.json()) as { usage: { aiSummaries: number }; limits: { AI_SUMMARIES_PER_MONTH: number | null } };
+        const body = (await res.json()) as {
+          usage: { aiSummaries: number };
+          limits: { AI_SUMMARIES_PER_MONTH: number | null };
+        };
         setUsage({ used: body.usage.aiSummaries, limit: body.limits.AI_SUMMARIES_PER_MONTH });
       } catch (error) {
         console.warn("subscription refresh failed", error);
@@ -214,10 +234,17 @@ export default function SearchPage() {
         if (current.smartSearch && signedIn) void runSmartFilter(current.query, done.studies, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
-        if ((error instanceof SearchError && error.code === "OFFLINE") || (error instanceof TypeError && navigator.onLine === false)) {
+        if (
+          (error instanceof SearchError && error.code === "OFFLINE") ||
+          (error instanceof TypeError && navigator.onLine === false)
+        ) {
           // Offline: run it again when the connection returns (see the effect below).
           offlinePending.current = { form: current, page: targetPage };
-          setPhase({ kind: "error", title: "You are offline", message: error instanceof SearchError ? error.message : OFFLINE_SEARCH_MESSAGE });
+          setPhase({
+            kind: "error",
+            title: "You are offline",
+            message: error instanceof SearchError ? error.message : OFFLINE_SEARCH_MESSAGE,
+          });
           return;
         }
         if (error instanceof SearchError) {
@@ -230,7 +257,8 @@ export default function SearchPage() {
             error.body?.serviceUnavailable ||
             (/experiencing high load/i.test(error.message) && !(error.body?.studies?.length ?? 0));
           if (unavailable) {
-            const providers = error.body?.providers as Record<string, { status: string; error?: string | null } | undefined> | undefined;
+            const providers = error.body?.providers as
+              Record<string, { status: string; error?: string | null } | undefined> | undefined;
             const anyReport = Object.values(providers ?? {}).some((r) => r && r.status !== "ok");
             setPhase({
               kind: "error",
@@ -363,11 +391,15 @@ export default function SearchPage() {
     <div className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-bold text-slate-900">Search Studies</h1>
       <p className="mt-1 text-sm text-slate-600">
-        Search PubMed, Crossref, Europe PMC, CORE, Semantic Scholar and DOAJ at once. Results appear as each
-        database answers; duplicates are merged by DOI, PMID and title.
+        Search PubMed, Crossref, Europe PMC, CORE, Semantic Scholar and DOAJ at once. Results appear as each database
+        answers; duplicates are merged by DOI, PMID and title.
       </p>
 
-      <form onSubmit={onSubmit} className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" role="search">
+      <form
+        onSubmit={onSubmit}
+        className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+        role="search"
+      >
         <div className="flex gap-2">
           <label htmlFor="search-query" className="sr-only">
             Search query
@@ -394,7 +426,9 @@ export default function SearchPage() {
         <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
           <label
             className={`flex items-center gap-2 text-sm ${signedIn ? "text-slate-700" : "text-slate-500"}`}
-            title={signedIn ? "Rank results by relevance to your query with the AI model" : "Sign in to use Smart Search"}
+            title={
+              signedIn ? "Rank results by relevance to your query with the AI model" : "Sign in to use Smart Search"
+            }
           >
             <input
               type="checkbox"
@@ -420,12 +454,18 @@ export default function SearchPage() {
                 type="button"
                 className="text-brand-600 hover:underline"
                 onClick={() =>
-                  isPro ? setForm((f) => ({ ...f, providers: [...PROVIDER_IDS] })) : upgrade.open("multi_database", UPGRADE_REASON)
+                  isPro
+                    ? setForm((f) => ({ ...f, providers: [...PROVIDER_IDS] }))
+                    : upgrade.open("multi_database", UPGRADE_REASON)
                 }
               >
                 Select All
               </button>
-              <button type="button" className="text-brand-600 hover:underline" onClick={() => setForm((f) => ({ ...f, providers: [] }))}>
+              <button
+                type="button"
+                className="text-brand-600 hover:underline"
+                onClick={() => setForm((f) => ({ ...f, providers: [] }))}
+              >
                 Clear All
               </button>
             </div>
@@ -453,8 +493,9 @@ export default function SearchPage() {
           </div>
           {!isPro && (
             <p id="pro-databases-note" className="mt-2 text-xs text-slate-600" data-testid="pro-databases-note">
-              Databases marked <span className="rounded bg-amber-100 px-1 text-amber-800">Pro</span> are searched on the Professional plan;{" "}
-              {signedIn ? "your plan searches PubMed" : "signed out, a search uses PubMed"}. Choosing one shows what the plan includes.
+              Databases marked <span className="rounded bg-amber-100 px-1 text-amber-800">Pro</span> are searched on the
+              Professional plan; {signedIn ? "your plan searches PubMed" : "signed out, a search uses PubMed"}. Choosing
+              one shows what the plan includes.
             </p>
           )}
           {form.providers.length === 0 && (
@@ -492,12 +533,20 @@ export default function SearchPage() {
       <div ref={resultsTop} className="scroll-mt-20" />
 
       {phase.kind === "error" && (
-        <div role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800" data-testid="search-error">
+        <div
+          role="alert"
+          className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-800"
+          data-testid="search-error"
+        >
           <p className="font-semibold">{phase.title}</p>
           <p className="text-sm">{phase.message}</p>
           {phase.retry && (
             <Suspense fallback={null}>
-              <SearchFailureDetails providers={phase.providers} development={Boolean(data.development)} onRetry={() => void runSearch(form, page)} />
+              <SearchFailureDetails
+                providers={phase.providers}
+                development={Boolean(data.development)}
+                onRetry={() => void runSearch(form, page)}
+              />
             </Suspense>
           )}
         </div>

@@ -91,7 +91,11 @@ function Settings({ data }: { data: SignedIn }) {
 
   useEffect(() => {
     if (params.get("success") === "true") {
-      toast({ title: "Payment Successful!", description: "Your Professional subscription is now active. All features are unlocked.", duration: 10_000 });
+      toast({
+        title: "Payment Successful!",
+        description: "Your Professional subscription is now active. All features are unlocked.",
+        duration: 10_000,
+      });
       setParams({}, { replace: true });
       window.dispatchEvent(new CustomEvent(SUBSCRIPTION_UPDATED_EVENT));
     } else if (params.get("canceled") === "true") {
@@ -111,7 +115,11 @@ function Settings({ data }: { data: SignedIn }) {
         return;
       }
       console.warn("settings save failed", error);
-      toast({ title: "Update Failed", description: "Failed to save settings. Please try again.", variant: "destructive" });
+      toast({
+        title: "Update Failed",
+        description: "Failed to save settings. Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setSaving(false);
     }
@@ -120,7 +128,11 @@ function Settings({ data }: { data: SignedIn }) {
   /** SPEC §4: each change updates local state at once and sends a partial save. */
   function change<K extends keyof SettingsState>(key: K, value: SettingsState[K]) {
     if (key === "defaultSearchProvider" && value === "multi" && !user.isPro) {
-      toast({ title: "Professional required", description: "Multi-database search requires Professional subscription", variant: "destructive" });
+      toast({
+        title: "Professional required",
+        description: "Multi-database search requires Professional subscription",
+        variant: "destructive",
+      });
       return;
     }
     setSettings((s) => ({ ...s, [key]: value }));
@@ -292,7 +304,11 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
       });
       const body = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
       if (!res.ok) {
-        toast({ title: "Payment Error", description: body.message || "Failed to start subscription process", variant: "destructive" });
+        toast({
+          title: "Payment Error",
+          description: body.message || "Failed to start subscription process",
+          variant: "destructive",
+        });
         return;
       }
       if (!body.url) {
@@ -315,7 +331,11 @@ function SubscriptionCard({ data }: { data: SignedIn }) {
       if (!res.ok || !body.url) throw new Error(body.message || "Failed to open billing portal");
       window.location.assign(body.url);
     } catch (error) {
-      toast({ title: "Portal Error", description: error instanceof Error ? error.message : "Failed to open billing portal", variant: "destructive" });
+      toast({
+        title: "Portal Error",
+        description: error instanceof Error ? error.message : "Failed to open billing portal",
+        variant: "destructive",
+      });
     } finally {
       setPending(null);
     }
@@ -400,7 +420,11 @@ function DataPrivacyCard() {
       window.location.assign("/");
     } catch (error) {
       console.warn("account deletion failed", error);
-      toast({ title: "Deletion Failed", description: "Your account could not be deleted. Please try again.", variant: "destructive" });
+      toast({
+        title: "Deletion Failed",
+        description: "Your account could not be deleted. Please try again.",
+        variant: "destructive",
+      });
       setDeleting(false);
     }
   }
@@ -409,7 +433,9 @@ function DataPrivacyCard() {
     <Card>
       <CardHeader>
         <CardTitle as="h2">Data &amp; Privacy</CardTitle>
-        <CardDescription>Download everything stored for your account, or delete the account and all of it.</CardDescription>
+        <CardDescription>
+          Download everything stored for your account, or delete the account and all of it.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <Button asChild variant="outline">
@@ -428,8 +454,8 @@ function DataPrivacyCard() {
         ) : (
           <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3">
             <p className="text-sm text-red-800">
-              This deletes your account, bookmarks, saved searches, history, reports, settings and uploaded files. This action
-              cannot be undone. Type DELETE to confirm.
+              This deletes your account, bookmarks, saved searches, history, reports, settings and uploaded files. This
+              action cannot be undone. Type DELETE to confirm.
             </p>
             <Input aria-label="Type DELETE to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} />
             <div className="flex gap-2">

@@ -7,7 +7,14 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { isOverdue, localToday, readLocalGuides, sortByDueDate, type StudentAssignment, type StudentGuide } from "~/lib/student";
+import {
+  isOverdue,
+  localToday,
+  readLocalGuides,
+  sortByDueDate,
+  type StudentAssignment,
+  type StudentGuide,
+} from "~/lib/student";
 import { toast } from "~/lib/toast";
 import { openUserHtml } from "~/lib/user-html";
 import { useOptionalUser } from "~/root";
@@ -15,7 +22,11 @@ import { useOptionalUser } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Student Portal · MetaMind" }];
 
 async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { credentials: "include", ...init, headers: { "Content-Type": "application/json", ...init?.headers } });
+  const res = await fetch(path, {
+    credentials: "include",
+    ...init,
+    headers: { "Content-Type": "application/json", ...init?.headers },
+  });
   if (!res.ok) throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);
   return (await res.json()) as T;
 }
@@ -69,7 +80,11 @@ export default function StudentPortal() {
       console.warn("student portal load failed", error);
       setAssignments([]);
       setGuides(local);
-      toast({ title: "Error", description: "Could not load your assignments. Please try again.", variant: "destructive" });
+      toast({
+        title: "Error",
+        description: "Could not load your assignments. Please try again.",
+        variant: "destructive",
+      });
     }
   }, [user]);
 
@@ -121,7 +136,15 @@ export default function StudentPortal() {
   );
 }
 
-function Assignments({ assignments, today, onChange }: { assignments: StudentAssignment[] | null; today: string; onChange: () => Promise<void> }) {
+function Assignments({
+  assignments,
+  today,
+  onChange,
+}: {
+  assignments: StudentAssignment[] | null;
+  today: string;
+  onChange: () => Promise<void>;
+}) {
   const [title, setTitle] = useState("");
   const [dueDate, setDueDate] = useState("");
   const [notes, setNotes] = useState("");
@@ -170,11 +193,23 @@ function Assignments({ assignments, today, onChange }: { assignments: StudentAss
           <form onSubmit={create} className="grid gap-4 sm:grid-cols-[1fr_auto]">
             <div className="space-y-1">
               <Label htmlFor="assignment-title">Title</Label>
-              <Input id="assignment-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} />
+              <Input
+                id="assignment-title"
+                value={title}
+                onChange={(e) => setTitle(e.target.value)}
+                required
+                maxLength={200}
+              />
             </div>
             <div className="space-y-1">
               <Label htmlFor="assignment-due">Due date</Label>
-              <Input id="assignment-due" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} required />
+              <Input
+                id="assignment-due"
+                type="date"
+                value={dueDate}
+                onChange={(e) => setDueDate(e.target.value)}
+                required
+              />
             </div>
             <div className="space-y-1 sm:col-span-2">
               <Label htmlFor="assignment-notes">Notes</Label>
@@ -204,7 +239,11 @@ function Assignments({ assignments, today, onChange }: { assignments: StudentAss
       ) : (
         <ul className="mt-4 space-y-3">
           {assignments.map((a) => (
-            <li key={a.id} data-testid="assignment" className="flex items-start justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4">
+            <li
+              key={a.id}
+              data-testid="assignment"
+              className="flex items-start justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4"
+            >
               <div className="min-w-0">
                 <p className="font-semibold break-words text-slate-900">{a.title}</p>
                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
@@ -228,13 +267,26 @@ function Assignments({ assignments, today, onChange }: { assignments: StudentAss
   );
 }
 
-function GuideRow({ guide, assignments, onChange }: { guide: StudentGuide; assignments: StudentAssignment[]; onChange: () => Promise<void> }) {
+function GuideRow({
+  guide,
+  assignments,
+  onChange,
+}: {
+  guide: StudentGuide;
+  assignments: StudentAssignment[];
+  onChange: () => Promise<void>;
+}) {
   const [target, setTarget] = useState("");
   const assigned = assignments.find((a) => a.id === guide.assignmentId);
 
   function view() {
     const { tab, release } = openUserHtml(guide.htmlContent);
-    if (!tab) toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+    if (!tab)
+      toast({
+        title: "Popup Blocked",
+        description: "Please disable popup blockers and try again.",
+        variant: "destructive",
+      });
     setTimeout(release, 60_000);
   }
 
@@ -244,7 +296,10 @@ function GuideRow({ guide, assignments, onChange }: { guide: StudentGuide; assig
       return;
     }
     try {
-      await api(`/api/student/assignments/${target}/transfer-study-guide`, { method: "POST", body: JSON.stringify({ studyGuideId: guide.transferId }) });
+      await api(`/api/student/assignments/${target}/transfer-study-guide`, {
+        method: "POST",
+        body: JSON.stringify({ studyGuideId: guide.transferId }),
+      });
       toast({ title: "Study guide transferred", description: guide.title });
       setTarget("");
       await onChange();
@@ -260,7 +315,8 @@ function GuideRow({ guide, assignments, onChange }: { guide: StudentGuide; assig
         <div className="min-w-0">
           <p className="font-semibold break-words text-slate-900">{guide.title}</p>
           <p className="mt-1 text-sm text-slate-600">
-            {guide.type === "meta-analysis" ? "Meta-analysis report" : "Export report"} · {new Date(guide.savedAt).toLocaleDateString("en-GB")}
+            {guide.type === "meta-analysis" ? "Meta-analysis report" : "Export report"} ·{" "}
+            {new Date(guide.savedAt).toLocaleDateString("en-GB")}
             {assigned && <span data-testid="guide-assignment"> · Assigned to {assigned.title}</span>}
           </p>
         </div>

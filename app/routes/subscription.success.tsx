@@ -54,7 +54,9 @@ export default function SubscriptionSuccessPage() {
       <Card>
         <CardHeader className="text-center">
           <Crown className="mx-auto size-10 text-amber-600" aria-hidden />
-          <CardTitle as="h1" className="text-2xl">Welcome to Professional!</CardTitle>
+          <CardTitle as="h1" className="text-2xl">
+            Welcome to Professional!
+          </CardTitle>
           <CardDescription>Your 7-day free trial has started. Everything below is now unlocked.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">

@@ -14,12 +14,25 @@ import { aiErrorFromResponse } from "~/lib/ai-errors";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { toast } from "~/lib/toast";
 import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
-import { afterUpload, processingOutcome, UploadError, uploadedMessage, uploadPdfs, type UploadedStudy, type UploadRefusal } from "~/lib/uploads";
+import {
+  afterUpload,
+  processingOutcome,
+  UploadError,
+  uploadedMessage,
+  uploadPdfs,
+  type UploadedStudy,
+  type UploadRefusal,
+} from "~/lib/uploads";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];
 
-const BENEFITS = ["Upload multiple PDFs", "AI summaries and analysis", "Meta-analysis across studies", "Export results"];
+const BENEFITS = [
+  "Upload multiple PDFs",
+  "AI summaries and analysis",
+  "Meta-analysis across studies",
+  "Export results",
+];
 /**
  * How often the list is refreshed while a study is queued or extracting, in ms: often enough to
  * follow the extraction job's page-by-page progress (it writes at most every 250 ms).
@@ -165,7 +178,11 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
       const results = await uploadPdfs(files, onProgress);
       const outcome = afterUpload(results);
       setRefused(outcome.refused);
-      toast({ title: outcome.showList ? "Upload Complete" : "Upload Refused", description: uploadedMessage(results), variant: outcome.showList ? "default" : "destructive" });
+      toast({
+        title: outcome.showList ? "Upload Complete" : "Upload Refused",
+        description: uploadedMessage(results),
+        variant: outcome.showList ? "default" : "destructive",
+      });
       const ids = results.flatMap((r) => (r.success && r.id !== undefined ? [r.id] : []));
       if (ids.length) inFlight.current = [...inFlight.current, ...ids];
       await refresh();
@@ -175,7 +192,11 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         toast({ title: "Upload queued", description: error.message });
         return;
       }
-      if (error instanceof UploadError && error.status === 403 && (error.body?.error === "LIMIT_REACHED" || error.body?.error === "PRO_REQUIRED")) {
+      if (
+        error instanceof UploadError &&
+        error.status === 403 &&
+        (error.body?.error === "LIMIT_REACHED" || error.body?.error === "PRO_REQUIRED")
+      ) {
         upgrade.open("pdf_upload", error.body?.message ?? "PDF upload requires Professional subscription");
         throw error;
       }
@@ -261,7 +282,12 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         }
         toast({
           title: "Error",
-          description: error.status === 400 ? error.message : kind === "summary" ? "Failed to generate combined summary" : "Failed to generate combined analysis",
+          description:
+            error.status === 400
+              ? error.message
+              : kind === "summary"
+                ? "Failed to generate combined summary"
+                : "Failed to generate combined analysis",
           variant: "destructive",
         });
         return;
@@ -285,7 +311,12 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         metaAnalysis: body.metaAnalysis ?? null,
       });
     } catch {
-      toast({ title: "Error", description: kind === "summary" ? "Failed to generate combined summary" : "Failed to generate combined analysis", variant: "destructive" });
+      toast({
+        title: "Error",
+        description:
+          kind === "summary" ? "Failed to generate combined summary" : "Failed to generate combined analysis",
+        variant: "destructive",
+      });
     } finally {
       setBulkPending(null);
     }
@@ -321,8 +352,14 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
         <p className="text-slate-600">Upload research papers, then summarise, analyse and combine them with AI.</p>
       </div>
       {refused.length > 0 && (
-        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800" data-testid="upload-refusals">
-          <p className="font-semibold">{refused.length === 1 ? "1 file was not uploaded" : `${refused.length} files were not uploaded`}</p>
+        <div
+          role="alert"
+          className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800"
+          data-testid="upload-refusals"
+        >
+          <p className="font-semibold">
+            {refused.length === 1 ? "1 file was not uploaded" : `${refused.length} files were not uploaded`}
+          </p>
           <ul className="mt-1 list-disc pl-5">
             {refused.map((r, i) => (
               <li key={`${r.fileName}-${i}`}>
@@ -341,7 +378,10 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
           <TabsTrigger value="manage">Manage Uploaded Studies</TabsTrigger>
         </TabsList>
         <TabsContent value="upload" className="pt-4">
-          <UploadPanel onUpload={onUpload} notice={isPro ? null : "PDF upload requires Professional subscription. You can view your uploaded studies."} />
+          <UploadPanel
+            onUpload={onUpload}
+            notice={isPro ? null : "PDF upload requires Professional subscription. You can view your uploaded studies."}
+          />
         </TabsContent>
         <TabsContent value="manage" className="space-y-4 pt-4">
           <BulkActions
@@ -386,8 +426,16 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
                       onSummary={() => void generate(study, "summary")}
                       onAnalysis={() => void generate(study, "analysis")}
                       onDelete={() => void remove(study)}
-                      onViewSummary={() => setViewing({ title: study.title, heading: "Summary", content: study.aiSummary ?? "" })}
-                      onViewAnalysis={() => setViewing({ title: study.title, heading: "Full Analysis", content: study.fullTextAnalysis ?? "" })}
+                      onViewSummary={() =>
+                        setViewing({ title: study.title, heading: "Summary", content: study.aiSummary ?? "" })
+                      }
+                      onViewAnalysis={() =>
+                        setViewing({
+                          title: study.title,
+                          heading: "Full Analysis",
+                          content: study.fullTextAnalysis ?? "",
+                        })
+                      }
                     />
                   ))}
                 </ul>
@@ -406,13 +454,25 @@ function UploadWorkspace({ isPro }: { isPro: boolean }) {
           strengthOfEvidence={report.strength}
           citationSources={report.citationSources}
           metaAnalysis={report.metaAnalysis}
-          onExport={() => setExporting((studies ?? []).filter((s) => report.studies.some((r) => r.id === s.id)).map(toExportable))}
+          onExport={() =>
+            setExporting((studies ?? []).filter((s) => report.studies.some((r) => r.id === s.id)).map(toExportable))
+          }
         />
       ) : null}
       {viewing ? (
-        <TextDialog open onOpenChange={(open) => !open && setViewing(null)} title={viewing.title} heading={viewing.heading} content={viewing.content} />
+        <TextDialog
+          open
+          onOpenChange={(open) => !open && setViewing(null)}
+          title={viewing.title}
+          heading={viewing.heading}
+          content={viewing.content}
+        />
       ) : null}
-      <ExportDialog open={exporting !== null} onOpenChange={(open) => !open && setExporting(null)} studies={exporting ?? []} />
+      <ExportDialog
+        open={exporting !== null}
+        onOpenChange={(open) => !open && setExporting(null)}
+        studies={exporting ?? []}
+      />
       {upgrade.element}
     </div>
   );

@@ -41,7 +41,12 @@ import { SEARCH_PAGE_HEADER } from "~/lib/search-params";
 interface ServiceWorkerScope {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
   registration: ServiceWorkerRegistration;
-  clients: { matchAll(options?: { includeUncontrolled?: boolean; type?: string }): Promise<Array<{ postMessage(message: unknown): void }>> };
+  clients: {
+    matchAll(options?: {
+      includeUncontrolled?: boolean;
+      type?: string;
+    }): Promise<Array<{ postMessage(message: unknown): void }>>;
+  };
   skipWaiting(): Promise<void>;
   addEventListener(type: "message", listener: (event: ExtendableEvent & { data: unknown }) => void): void;
   addEventListener(type: "activate", listener: (event: ExtendableEvent) => void): void;
@@ -65,7 +70,8 @@ self.addEventListener("activate", (event) => {
 
 /** Tells every open page that a queued request was delivered (they refresh what it changed). */
 async function broadcast(message: ReplayedMessage): Promise<void> {
-  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) client.postMessage(message);
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" }))
+    client.postMessage(message);
 }
 
 /** The user id of this browser's session (GET /api/debug/session), null when signed out; throws when unreachable. */
@@ -82,9 +88,12 @@ const inFlight = new Map<string, Promise<number>>();
 function replay(queue: Queue): Promise<number> {
   let running = inFlight.get(queue.name);
   if (!running) {
-    running = replayQueue(queue, (request) => fetch(request), (message) => void broadcast(message), sessionUser).finally(() =>
-      inFlight.delete(queue.name),
-    );
+    running = replayQueue(
+      queue,
+      (request) => fetch(request),
+      (message) => void broadcast(message),
+      sessionUser,
+    ).finally(() => inFlight.delete(queue.name));
     inFlight.set(queue.name, running);
   }
   return running;
@@ -133,7 +142,10 @@ for (const method of ["GET", "POST", "PATCH", "DELETE"] as const) {
 const shareStrategy = new NetworkFirst({
   cacheName: "metamind-shared-pages",
   networkTimeoutSeconds: 10,
-  plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 30, maxAgeSeconds: 7 * 24 * 3600 })],
+  plugins: [
+    new CacheableResponsePlugin({ statuses: [200] }),
+    new ExpirationPlugin({ maxEntries: 30, maxAgeSeconds: 7 * 24 * 3600 }),
+  ],
 });
 const pageStrategy = new NetworkOnly();
 
@@ -158,7 +170,9 @@ const REPLAY_RETRY_DELAYS_MS = [2_000, 5_000, 15_000];
 async function replayAll(): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const results = await Promise.allSettled([...queues.values()].map(replay));
-    const networkDown = results.some((r) => r.status === "rejected" && r.reason instanceof ReplayIncompleteError && r.reason.remaining === "network");
+    const networkDown = results.some(
+      (r) => r.status === "rejected" && r.reason instanceof ReplayIncompleteError && r.reason.remaining === "network",
+    );
     if (!networkDown || attempt >= REPLAY_RETRY_DELAYS_MS.length) return;
     await new Promise((resolve) => setTimeout(resolve, REPLAY_RETRY_DELAYS_MS[attempt]));
   }

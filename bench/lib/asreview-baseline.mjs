@@ -239,7 +239,13 @@ export function doubleBalance(rows, y, rand) {
 export function classicNext(features, labelled, rand) {
   const { rows, y } = split(labelled);
   const sample = doubleBalance(rows, y, rand);
-  const coef = nbCoef(features, sample.rows, sample.y, sample.y.map(() => 1), 3.822);
+  const coef = nbCoef(
+    features,
+    sample.rows,
+    sample.y,
+    sample.y.map(() => 1),
+    3.822,
+  );
   return maxQuery(features, labelled, coef);
 }
 

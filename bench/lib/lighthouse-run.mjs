@@ -28,7 +28,9 @@ export const SAMPLE_ANSWER = {
       url: "https://pubmed.ncbi.nlm.nih.gov/35857658/",
       journal: "N Engl J Med",
       year: "2022",
-      quotes: ["Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults."],
+      quotes: [
+        "Vitamin D3 supplementation did not result in a significantly lower risk of fractures than placebo among generally healthy midlife and older adults.",
+      ],
     },
     {
       n: 2,
@@ -165,7 +167,13 @@ export async function auditPage(url, port) {
       .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]?.score < 1)
       .map((ref) => `${id}:${ref.id}(${lhr.audits[ref.id].score})`),
   );
-  return { scores, failing, seconds: (performance.now() - started) / 1000, cpuBusy, benchmarkIndex: lhr.environment?.benchmarkIndex ?? null };
+  return {
+    scores,
+    failing,
+    seconds: (performance.now() - started) / 1000,
+    cpuBusy,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+  };
 }
 
 /**

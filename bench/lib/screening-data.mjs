@@ -9,7 +9,9 @@ import Papa from "papaparse";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SHARED = path.resolve(root, "../shared/screening");
-export const DEFAULT_FILES = ["Sep_2021.csv", "Meijboom_2021.csv", "Nagtegaal_2019.csv"].map((f) => path.join(SHARED, f));
+export const DEFAULT_FILES = ["Sep_2021.csv", "Meijboom_2021.csv", "Nagtegaal_2019.csv"].map((f) =>
+  path.join(SHARED, f),
+);
 
 /** app/lib/screening bundled with esbuild and imported (the exact code the product runs). */
 export async function loadScreening() {
@@ -36,11 +38,18 @@ export function readDataset(file) {
   if (parsed.errors.length) throw new Error(`${file}: ${parsed.errors[0].message} (row ${parsed.errors[0].row})`);
   const records = parsed.data.map((r, i) => {
     const label = String(r.label_included ?? r.included ?? "").trim();
-    if (label !== "0" && label !== "1") throw new Error(`${file}: row ${i + 2} has label_included ${JSON.stringify(label)}`);
-    return { id: String(r.record_id ?? r.id ?? i + 1), title: r.title ?? "", abstract: r.abstract ?? "", included: label === "1" };
+    if (label !== "0" && label !== "1")
+      throw new Error(`${file}: row ${i + 2} has label_included ${JSON.stringify(label)}`);
+    return {
+      id: String(r.record_id ?? r.id ?? i + 1),
+      title: r.title ?? "",
+      abstract: r.abstract ?? "",
+      included: label === "1",
+    };
   });
   const included = records.filter((r) => r.included).length;
-  if (included < 2 || included === records.length) throw new Error(`${file}: needs ≥ 2 included and ≥ 1 excluded record`);
+  if (included < 2 || included === records.length)
+    throw new Error(`${file}: needs ≥ 2 included and ≥ 1 excluded record`);
   return records;
 }
 

@@ -55,7 +55,10 @@ export function renderRouteIndex(routes) {
     .flatMap((r) =>
       [...r.methods]
         .sort((a, b) => METHODS.indexOf(a) - METHODS.indexOf(b))
-        .map((m) => `| \`${m}\` | \`${bracePattern(r.pattern)}\` | [${r.file}](../app/routes/${encodeURI(r.file).replace(/\$/g, "%24")}) |`),
+        .map(
+          (m) =>
+            `| \`${m}\` | \`${bracePattern(r.pattern)}\` | [${r.file}](../app/routes/${encodeURI(r.file).replace(/\$/g, "%24")}) |`,
+        ),
     );
   return [INDEX_START, "", "| method | path | route module |", "|---|---|---|", ...rows, "", INDEX_END].join("\n");
 }
@@ -69,7 +72,8 @@ export function indexedRoutes(markdown) {
   const block = indexBlock(markdown);
   if (block === null) return null;
   const pairs = [];
-  for (const m of block.matchAll(/^\| `([A-Z]+)` \| `([^`]+)` \|/gm)) pairs.push(`${m[1]} ${m[2].replace(/\{(\w+)\}/g, ":$1")}`);
+  for (const m of block.matchAll(/^\| `([A-Z]+)` \| `([^`]+)` \|/gm))
+    pairs.push(`${m[1]} ${m[2].replace(/\{(\w+)\}/g, ":$1")}`);
   return pairs;
 }
 
@@ -98,7 +102,9 @@ export function documentedRoutes(markdown) {
   const text = block === null ? markdown : markdown.replace(block, "");
   const found = [];
   for (const span of text.matchAll(/`([^`\n]+)`/g)) {
-    for (const m of span[1].matchAll(/(?:((?:GET|POST|PUT|PATCH|DELETE)(?:\s*[/|\\]+\s*(?:GET|POST|PUT|PATCH|DELETE))*)\s+)?(?<![\w.\-/])(\/api(?:\/[^\s?[\]`,)]+)+)/g)) {
+    for (const m of span[1].matchAll(
+      /(?:((?:GET|POST|PUT|PATCH|DELETE)(?:\s*[/|\\]+\s*(?:GET|POST|PUT|PATCH|DELETE))*)\s+)?(?<![\w.\-/])(\/api(?:\/[^\s?[\]`,)]+)+)/g,
+    )) {
       const path = m[2].replace(/[.…:]+$/, "").replace(/\/$/, "");
       const methods = m[1] ? m[1].split(/[^A-Z]+/).filter(Boolean) : [];
       found.push({ path, methods, span: span[1] });

@@ -49,7 +49,9 @@ export function bindingsInterface(source) {
 export function schemaVariables(source) {
   const start = source.indexOf("EnvSchema");
   if (start < 0) return new Set();
-  return new Set([...source.slice(start).matchAll(/^\s+([A-Z][A-Z0-9_]*)\s*:\s*(?:z\.|optionalString|url\b)/gm)].map((m) => m[1]));
+  return new Set(
+    [...source.slice(start).matchAll(/^\s+([A-Z][A-Z0-9_]*)\s*:\s*(?:z\.|optionalString|url\b)/gm)].map((m) => m[1]),
+  );
 }
 
 /**
@@ -67,7 +69,9 @@ export function bindingUsages(files) {
     out.set(name, [...(out.get(name) ?? []), at]);
   };
   for (const { path, source } of files) {
-    for (const m of source.matchAll(/(?<!process\.)(?<!import\.meta\.)\b(?:env|bindings|rawEnv)\.([A-Z][A-Z0-9_]*)\b/g)) {
+    for (const m of source.matchAll(
+      /(?<!process\.)(?<!import\.meta\.)\b(?:env|bindings|rawEnv)\.([A-Z][A-Z0-9_]*)\b/g,
+    )) {
       add(m[1], path, source, m.index);
     }
     for (const m of source.matchAll(/\{([^{}]*)\}\s*=\s*[\w.]*\b(?:env|bindings|rawEnv)\b(?!\.)/g)) {
@@ -88,7 +92,8 @@ function bindingsOfScope(scope) {
     const list = sub ? scope?.[table]?.[sub] : scope?.[table];
     for (const entry of Array.isArray(list) ? list : []) {
       if (entry && typeof entry.binding === "string") declared.set(entry.binding, kind);
-      else if (entry && typeof entry.name === "string" && key === "durable_objects.bindings") declared.set(entry.name, kind);
+      else if (entry && typeof entry.name === "string" && key === "durable_objects.bindings")
+        declared.set(entry.name, kind);
     }
   }
   for (const [key, kind] of Object.entries(SINGLE)) {
@@ -132,22 +137,35 @@ export function bindingProblems({ bindings, variables, usages, scopes }) {
     const where = scopeName ? `[env.${scopeName}]` : "the top level";
     for (const [name, type] of bindings) {
       const kind = scope.declared.get(name);
-      if (!kind) problems.push(`${where} of wrangler.toml does not declare binding ${name} (${type}, app/.server/env.ts Bindings)`);
-      else if (kind !== type) problems.push(`${where} of wrangler.toml declares ${name} as ${kind}, but Bindings says ${type}`);
+      if (!kind)
+        problems.push(
+          `${where} of wrangler.toml does not declare binding ${name} (${type}, app/.server/env.ts Bindings)`,
+        );
+      else if (kind !== type)
+        problems.push(`${where} of wrangler.toml declares ${name} as ${kind}, but Bindings says ${type}`);
     }
     for (const [name, at] of usages) {
       if (bindings.has(name) || variables.has(name) || scope.declared.has(name)) continue;
-      problems.push(`${at[0]} reads env.${name}, which ${where} of wrangler.toml does not declare (nor app/.server/env.ts)`);
+      problems.push(
+        `${at[0]} reads env.${name}, which ${where} of wrangler.toml does not declare (nor app/.server/env.ts)`,
+      );
     }
     const consumed = new Set(scope.consumers.map((c) => c.queue));
     for (const producer of scope.producers) {
-      if (!consumed.has(producer.queue)) problems.push(`${where}: queue ${producer.queue} (binding ${producer.binding}) has no consumer`);
+      if (!consumed.has(producer.queue))
+        problems.push(`${where}: queue ${producer.queue} (binding ${producer.binding}) has no consumer`);
     }
     for (const consumer of scope.consumers) {
       const dlq = consumer.dead_letter_queue;
       if (typeof dlq !== "string") continue;
-      if (!dlq.endsWith("-dlq")) problems.push(`${where}: dead-letter queue ${dlq} must end in "-dlq" (workers/app.ts routes its batches by the suffix)`);
-      if (!consumed.has(dlq)) problems.push(`${where}: dead-letter queue ${dlq} of ${consumer.queue} has no consumer, so its messages are never marked failed`);
+      if (!dlq.endsWith("-dlq"))
+        problems.push(
+          `${where}: dead-letter queue ${dlq} must end in "-dlq" (workers/app.ts routes its batches by the suffix)`,
+        );
+      if (!consumed.has(dlq))
+        problems.push(
+          `${where}: dead-letter queue ${dlq} of ${consumer.queue} has no consumer, so its messages are never marked failed`,
+        );
     }
   }
   return problems;

@@ -33,11 +33,13 @@ export function initialScriptUrls(html, origin = "http://localhost") {
   for (const [, name, attrs] of html.matchAll(tag)) {
     const attr = (key) => new RegExp(`\\b${key}\\s*=\\s*["']([^"']+)["']`, "i").exec(attrs)?.[1];
     if (name.toLowerCase() === "script" && attr("src")) found.push(attr("src"));
-    if (name.toLowerCase() === "link" && /^modulepreload$/i.test(attr("rel") ?? "") && attr("href")) found.push(attr("href"));
+    if (name.toLowerCase() === "link" && /^modulepreload$/i.test(attr("rel") ?? "") && attr("href"))
+      found.push(attr("href"));
   }
   const inline = /<script\b[^>]*type=["']module["'][^>]*>([\s\S]*?)<\/script>/gi;
   for (const [, body] of html.matchAll(inline)) {
-    for (const [, spec] of body.matchAll(/\bimport\s*(?:[^"'()]*?\bfrom\s*)?\(?\s*["']([^"']+\.m?js)["']/g)) found.push(spec);
+    for (const [, spec] of body.matchAll(/\bimport\s*(?:[^"'()]*?\bfrom\s*)?\(?\s*["']([^"']+\.m?js)["']/g))
+      found.push(spec);
   }
   const paths = [];
   for (const ref of found) {
@@ -91,7 +93,10 @@ export function gzipTotal(files, read) {
     files: sizes.length,
     gzipBytes: sizes.reduce((sum, s) => sum + s.gzipBytes, 0),
     rawBytes: sizes.reduce((sum, s) => sum + s.rawBytes, 0),
-    largest: [...sizes].sort((a, b) => b.gzipBytes - a.gzipBytes).slice(0, 5).map(({ file, gzipBytes }) => ({ file, gzipBytes })),
+    largest: [...sizes]
+      .sort((a, b) => b.gzipBytes - a.gzipBytes)
+      .slice(0, 5)
+      .map(({ file, gzipBytes }) => ({ file, gzipBytes })),
   };
 }
 
@@ -105,7 +110,8 @@ export const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
  * missing. An empty array means every page is within budget. `log` receives the report lines.
  */
 export function pageBudgetProblems(buildClientDir, { pages = BUDGET_PAGES, log = console.log } = {}) {
-  if (!existsSync(buildClientDir)) return [`${buildClientDir} is missing: run \`npm run build\` before the deploy check`];
+  if (!existsSync(buildClientDir))
+    return [`${buildClientDir} is missing: run \`npm run build\` before the deploy check`];
   let manifest;
   try {
     manifest = readRemixManifest(buildClientDir);
@@ -113,11 +119,17 @@ export function pageBudgetProblems(buildClientDir, { pages = BUDGET_PAGES, log =
     return [error instanceof Error ? error.message : String(error)];
   }
   return pages.flatMap((page) => {
-    const total = gzipTotal(manifestInitialScripts(manifest, page.routes), (file) => readFileSync(path.join(buildClientDir, file)));
+    const total = gzipTotal(manifestInitialScripts(manifest, page.routes), (file) =>
+      readFileSync(path.join(buildClientDir, file)),
+    );
     const over = total.gzipBytes > INITIAL_JS_BUDGET_BYTES ? `, over the ${kb(INITIAL_JS_BUDGET_BYTES)} target` : "";
-    log(`initial JS ${page.name}: ${kb(total.gzipBytes)} gzip in ${total.files} files (CI ceiling ${kb(page.ceilingBytes)}${over})`);
+    log(
+      `initial JS ${page.name}: ${kb(total.gzipBytes)} gzip in ${total.files} files (CI ceiling ${kb(page.ceilingBytes)}${over})`,
+    );
     if (total.gzipBytes <= page.ceilingBytes) return [];
     const largest = total.largest.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(", ");
-    return [`the initial JavaScript of ${page.name} is ${kb(total.gzipBytes)} gzip, over its ${kb(page.ceilingBytes)} ceiling (largest: ${largest})`];
+    return [
+      `the initial JavaScript of ${page.name} is ${kb(total.gzipBytes)} gzip, over its ${kb(page.ceilingBytes)} ceiling (largest: ${largest})`,
+    ];
   });
 }

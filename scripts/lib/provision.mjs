@@ -15,7 +15,7 @@ export const CHROMIUM_HINT =
   "a Chromium for the browser tests (Debian/Ubuntu: `sudo apt-get install chromium`; elsewhere: `npx playwright install --with-deps chromium`, or set CHROMIUM_PATH to a Chromium or Chrome executable)";
 /** The one line `npm test` stops with when R's metafor cannot be found or installed. */
 export const METAFOR_HINT =
-  "R with the metafor and jsonlite packages for the meta-analysis differential tests (Debian/Ubuntu: `sudo apt-get install r-cran-metafor r-cran-jsonlite`; elsewhere: install R, then `Rscript -e 'install.packages(c(\"metafor\", \"jsonlite\"))'`)";
+  'R with the metafor and jsonlite packages for the meta-analysis differential tests (Debian/Ubuntu: `sudo apt-get install r-cran-metafor r-cran-jsonlite`; elsewhere: install R, then `Rscript -e \'install.packages(c("metafor", "jsonlite"))\'`)';
 
 /** True when `file` is an executable regular file. */
 export function isExecutableFile(file) {
@@ -61,7 +61,8 @@ export function planProvision(state) {
   let playwrightDownload = false;
   const canApt = state.root && state.apt;
   if (!state.chromium.path) {
-    if (state.chromium.problem) missing.push(`a Chromium: ${state.chromium.problem} (unset it, or point it at a Chromium or Chrome executable)`);
+    if (state.chromium.problem)
+      missing.push(`a Chromium: ${state.chromium.problem} (unset it, or point it at a Chromium or Chrome executable)`);
     else if (canApt) apt.push("chromium");
     else playwrightDownload = true;
   }
@@ -133,7 +134,12 @@ export function systemProbes(env = process.env) {
     isExecutable: isExecutableFile,
     playwrightChromium: playwrightChromiumPath,
     hasMetafor: () =>
-      onPath("Rscript", env) && spawnSync("Rscript", ["-e", "suppressMessages({library(metafor); library(jsonlite)})"], { env, stdio: "ignore", timeout: 60_000 }).status === 0,
+      onPath("Rscript", env) &&
+      spawnSync("Rscript", ["-e", "suppressMessages({library(metafor); library(jsonlite)})"], {
+        env,
+        stdio: "ignore",
+        timeout: 60_000,
+      }).status === 0,
     isRoot: () => typeof process.getuid === "function" && process.getuid() === 0,
     hasApt: () => onPath("apt-get", env) && existsSync("/var/lib/dpkg"),
   };

@@ -33,7 +33,11 @@ export interface CallOptions {
  * A request to the Worker (SELF.fetch) at `${BASE}${path}` with Origin `origin` and a fresh
  * CF-Connecting-IP ({@link uniqueIp}).
  */
-export function call(method: string, path: string, { cookie, body, form, type, origin = BASE }: CallOptions = {}): Promise<Response> {
+export function call(
+  method: string,
+  path: string,
+  { cookie, body, form, type, origin = BASE }: CallOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Origin: origin, "CF-Connecting-IP": uniqueIp() };
   if (cookie) headers.Cookie = cookie;
   if (body !== undefined) headers["Content-Type"] = type ?? "application/json";
@@ -148,6 +152,8 @@ export async function insertStudy(fields: {
 
 /** Number of rows in a table for a user (table names come from the test, never from input). */
 export async function countRows(table: string, userId: string): Promise<number> {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`)
+    .bind(userId)
+    .first<{ n: number }>();
   return row!.n;
 }

@@ -4,7 +4,16 @@
  * missing, before installing anything (a fake `npm` on PATH records whether it was called).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,7 +39,11 @@ function sandbox(shared: string[]): { parent: string; run: () => ReturnType<type
   mkdirSync(bin);
   writeFileSync(join(bin, "npm"), `#!/usr/bin/env bash\necho "$@" >> ${JSON.stringify(npmLog)}\n`);
   chmodSync(join(bin, "npm"), 0o755);
-  const run = () => spawnSync("bash", [join(parent, "repo/.ci/run")], { encoding: "utf8", env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  const run = () =>
+    spawnSync("bash", [join(parent, "repo/.ci/run")], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
   return { parent, run, npmLog };
 }
 
@@ -50,7 +63,13 @@ describe(".ci/run and ../shared", () => {
   });
 
   it("names only the parts that are missing", () => {
-    const { run, npmLog } = sandbox(["fixtures/providers/API_NOTES.md", "fixtures/stripe/x.json", "pdfs/provenance.json", "metaref/README.md", "screening/Sep_2021.csv"]);
+    const { run, npmLog } = sandbox([
+      "fixtures/providers/API_NOTES.md",
+      "fixtures/stripe/x.json",
+      "pdfs/provenance.json",
+      "metaref/README.md",
+      "screening/Sep_2021.csv",
+    ]);
     const res = run();
     expect(res.status).toBe(1);
     expect(String(res.stderr)).toMatch(/lacks extraction-arms\/dev\.jsonl \(/);
@@ -58,7 +77,14 @@ describe(".ci/run and ../shared", () => {
   });
 
   it("goes on to npm ci and npm test when every part is there", () => {
-    const { run, npmLog } = sandbox(["fixtures/providers/API_NOTES.md", "fixtures/stripe/x.json", "pdfs/provenance.json", "extraction-arms/dev.jsonl", "metaref/README.md", "screening/Sep_2021.csv"]);
+    const { run, npmLog } = sandbox([
+      "fixtures/providers/API_NOTES.md",
+      "fixtures/stripe/x.json",
+      "pdfs/provenance.json",
+      "extraction-arms/dev.jsonl",
+      "metaref/README.md",
+      "screening/Sep_2021.csv",
+    ]);
     const res = run();
     expect(res.stderr).toBe("");
     expect(res.status).toBe(0);

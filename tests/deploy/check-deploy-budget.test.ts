@@ -25,12 +25,23 @@ function syntheticBuild(searchGzipTarget: number): string {
   dirs.push(dir);
   mkdirSync(path.join(dir, "assets"));
   const routes = Object.fromEntries(
-    BUDGET_PAGES.flatMap((p) => p.routes).map((id) => [id, { module: `/assets/${id.replace(/\W/g, "_")}.js`, imports: ["/assets/shell.js"] }]),
+    BUDGET_PAGES.flatMap((p) => p.routes).map((id) => [
+      id,
+      { module: `/assets/${id.replace(/\W/g, "_")}.js`, imports: ["/assets/shell.js"] },
+    ]),
   );
   routes["routes/search"]!.imports.push("/assets/search-heavy.js");
-  const manifest = { entry: { module: "/assets/entry.client.js", imports: ["/assets/shell.js"] }, routes, url: "/assets/manifest-test.js" };
+  const manifest = {
+    entry: { module: "/assets/entry.client.js", imports: ["/assets/shell.js"] },
+    routes,
+    url: "/assets/manifest-test.js",
+  };
   writeFileSync(path.join(dir, "assets/manifest-test.js"), `window.__remixManifest=${JSON.stringify(manifest)};`);
-  for (const file of ["entry.client.js", "shell.js", ...Object.values(routes).map((r) => r.module.slice("/assets/".length))]) {
+  for (const file of [
+    "entry.client.js",
+    "shell.js",
+    ...Object.values(routes).map((r) => r.module.slice("/assets/".length)),
+  ]) {
     writeFileSync(path.join(dir, "assets", file), `export const x = ${JSON.stringify(file)};\n`);
   }
   const heavy = `export const blob = "${randomBytes(Math.ceil(searchGzipTarget)).toString("base64")}";\n`;
@@ -39,7 +50,10 @@ function syntheticBuild(searchGzipTarget: number): string {
 }
 
 function checkDeploy(clientDir: string) {
-  return spawnSync(process.execPath, ["scripts/check-deploy.mjs", "--only", "budgets", "--client", clientDir], { cwd: root, encoding: "utf8" });
+  return spawnSync(process.execPath, ["scripts/check-deploy.mjs", "--only", "budgets", "--client", clientDir], {
+    cwd: root,
+    encoding: "utf8",
+  });
 }
 
 describe("check:deploy page budgets", () => {
@@ -53,7 +67,9 @@ describe("check:deploy page budgets", () => {
     const over = checkDeploy(syntheticBuild(125_000));
     expect(over.status, over.stdout + over.stderr).toBe(1);
     expect(over.stderr).toMatch(/check:deploy failed/);
-    expect(over.stderr).toMatch(/the initial JavaScript of \/search is 12\d\.\d KB gzip, over its 120\.0 KB ceiling \(largest: \/assets\/search-heavy\.js/);
+    expect(over.stderr).toMatch(
+      /the initial JavaScript of \/search is 12\d\.\d KB gzip, over its 120\.0 KB ceiling \(largest: \/assets\/search-heavy\.js/,
+    );
     expect(over.stderr).not.toMatch(/initial JavaScript of \/ is/);
   });
 
@@ -66,7 +82,9 @@ describe("check:deploy page budgets", () => {
 
   it("a missing build or manifest is a problem, not a pass", () => {
     const log = () => {};
-    expect(pageBudgetProblems(path.join(tmpdir(), "metamind-no-such-build"), { log })[0]).toMatch(/is missing: run `npm run build`/);
+    expect(pageBudgetProblems(path.join(tmpdir(), "metamind-no-such-build"), { log })[0]).toMatch(
+      /is missing: run `npm run build`/,
+    );
     const empty = mkdtempSync(path.join(tmpdir(), "metamind-budget-"));
     dirs.push(empty);
     mkdirSync(path.join(empty, "assets"));

@@ -107,11 +107,16 @@ describe("deploy check: bindings the code uses vs wrangler.toml", () => {
   });
 
   it("fails when a binding is declared as another kind", () => {
-    const swapped = FULL_SCOPE.replace('[[r2_buckets]]\nbinding = "BUCKET"', '[[r2_buckets]]\nbinding = "BLOBS"').replace(
+    const swapped = FULL_SCOPE.replace(
+      '[[r2_buckets]]\nbinding = "BUCKET"',
+      '[[r2_buckets]]\nbinding = "BLOBS"',
+    ).replace(
       '[[kv_namespaces]]\nbinding = "KV"\nid = "k"',
       '[[kv_namespaces]]\nbinding = "KV"\nid = "k"\n[[kv_namespaces]]\nbinding = "BUCKET"\nid = "k2"',
     );
-    expect(problemsOf(swapped)).toEqual(["the top level of wrangler.toml declares BUCKET as KVNamespace, but Bindings says R2Bucket"]);
+    expect(problemsOf(swapped)).toEqual([
+      "the top level of wrangler.toml declares BUCKET as KVNamespace, but Bindings says R2Bucket",
+    ]);
   });
 
   it("fails when code reads a binding neither env.ts nor wrangler.toml knows, naming the file and line", () => {

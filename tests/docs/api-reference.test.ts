@@ -53,7 +53,8 @@ describe("docs/api.md against the route registry", () => {
         continue;
       }
       for (const m of methods) {
-        if (!(route.methods as readonly string[]).includes(m)) problems.push(`${route.pattern} does not answer ${m} (in \`${span}\`)`);
+        if (!(route.methods as readonly string[]).includes(m))
+          problems.push(`${route.pattern} does not answer ${m} (in \`${span}\`)`);
       }
     }
     expect(problems).toEqual([]);

@@ -31,8 +31,12 @@ function relativeLinks(markdown: string): string[] {
 }
 
 const docPages = [
-  ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
-  ...readdirSync(path.join(ROOT, "docs/methods")).filter((f) => f.endsWith(".md")).map((f) => `docs/methods/${f}`),
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+  ...readdirSync(path.join(ROOT, "docs/methods"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/methods/${f}`),
 ];
 
 describe("README as the front door", () => {
@@ -41,7 +45,9 @@ describe("README as the front door", () => {
   });
 
   it("links every page under docs/ and the decisions from its documentation table", () => {
-    const linked = new Set(relativeLinks(section(README, "Documentation")).map((l) => path.normalize(l).replace(/\/$/, "")));
+    const linked = new Set(
+      relativeLinks(section(README, "Documentation")).map((l) => path.normalize(l).replace(/\/$/, "")),
+    );
     const missing = [...docPages, "docs/decisions"].filter((p) => !linked.has(p));
     expect(missing).toEqual([]);
   });

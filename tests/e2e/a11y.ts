@@ -58,7 +58,9 @@ export class A11yAudit {
     // `iframes: false`: the frame element itself is still audited (its title), not its document.
     let builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"], iframes: false }).setLegacyMode();
     if (within) builder = builder.include(within);
-    const viewers = await page.locator("iframe[srcdoc]").evaluateAll((frames) => frames.map((f) => f.getAttribute("srcdoc") ?? ""));
+    const viewers = await page
+      .locator("iframe[srcdoc]")
+      .evaluateAll((frames) => frames.map((f) => f.getAttribute("srcdoc") ?? ""));
     await this.record(label, () => builder.analyze());
     for (const [i, html] of viewers.entries()) {
       const viewer = await page.context().newPage();
@@ -67,7 +69,10 @@ export class A11yAudit {
         if (size) await viewer.setViewportSize(size);
         await viewer.setContent(html);
         await this.record(`${label}, report viewer ${i + 1}`, () =>
-          new AxeBuilder({ page: viewer }).options({ resultTypes: ["violations"] }).setLegacyMode().analyze(),
+          new AxeBuilder({ page: viewer })
+            .options({ resultTypes: ["violations"] })
+            .setLegacyMode()
+            .analyze(),
         );
       } finally {
         await viewer.close();
@@ -83,13 +88,29 @@ export class A11yAudit {
     const counts: Record<Impact, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
     for (const v of violations) {
       counts[(v.impact ?? "minor") as Impact] += v.nodes.length;
-      if (process.env.A11Y_REPORT) appendFileSync(`${process.env.A11Y_REPORT}.nodes`, `${label} ${v.id}\n${v.nodes.slice(0, 3).map((n) => `  ${n.target.join(" ")}\n    ${n.html.slice(0, 300)}\n    ${n.failureSummary?.replace(/\n/g, " ")}`).join("\n")}\n`);
+      if (process.env.A11Y_REPORT)
+        appendFileSync(
+          `${process.env.A11Y_REPORT}.nodes`,
+          `${label} ${v.id}\n${v.nodes
+            .slice(0, 3)
+            .map(
+              (n) =>
+                `  ${n.target.join(" ")}\n    ${n.html.slice(0, 300)}\n    ${n.failureSummary?.replace(/\n/g, " ")}`,
+            )
+            .join("\n")}\n`,
+        );
       if (!FAILING.has(v.impact ?? "")) continue;
-      const targets = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ");
+      const targets = v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(" | ");
       this.failures.push(`${label}: ${v.id} (${v.impact}, ${v.nodes.length}×) ${v.help} — ${targets}`);
     }
     if (process.env.A11Y_REPORT) {
-      appendFileSync(process.env.A11Y_REPORT, `${JSON.stringify({ label, ms, counts, rules: violations.map((v) => `${v.id}:${v.impact}:${v.nodes.length}`) })}\n`);
+      appendFileSync(
+        process.env.A11Y_REPORT,
+        `${JSON.stringify({ label, ms, counts, rules: violations.map((v) => `${v.id}:${v.impact}:${v.nodes.length}`) })}\n`,
+      );
     }
   }
 
@@ -99,7 +120,10 @@ export class A11yAudit {
    */
   async checkDesktopAndPhone(page: Page, label: string, within?: string): Promise<void> {
     const before = page.viewportSize();
-    for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    for (const [name, size] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
       await page.setViewportSize(size);
       await this.check(page, `${label}, ${name}`, within);
     }

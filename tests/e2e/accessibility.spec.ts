@@ -17,11 +17,29 @@ requireSharedFixtures();
 
 const SEARCH = `/search?q=${encodeURIComponent("covid vaccination")}&db=europepmc`;
 /** Recorded Europe PMC abstracts with hazard ratios and 95% CIs (see meta-analysis.spec.ts). */
-const HR_TITLES = ["The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic", "Prior COVID-19 vaccination and reduced risk of cerebrovascular"];
+const HR_TITLES = [
+  "The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic",
+  "Prior COVID-19 vaccination and reduced risk of cerebrovascular",
+];
 
 const item = (text: string) => ({ text, source: "S1", general: false });
-const exercise = { name: "Brisk walking", sets: "1", reps: "30 min", intensity: "moderate", rest: "—", source: "S1", general: false };
-const meal = { name: "Oat porridge", ingredients: ["oats", "milk"], nutrients: ["fibre"], prepTime: "15 min", source: null, general: true };
+const exercise = {
+  name: "Brisk walking",
+  sets: "1",
+  reps: "30 min",
+  intensity: "moderate",
+  rest: "—",
+  source: "S1",
+  general: false,
+};
+const meal = {
+  name: "Oat porridge",
+  ingredients: ["oats", "milk"],
+  nutrients: ["fibre"],
+  prepTime: "15 min",
+  source: null,
+  general: true,
+};
 const STUDY_TITLE = "Supervised aerobic exercise for adults with major depression";
 
 /** Public pages of one share link of each kind (answer, workout, meal plan), made once per run. */
@@ -34,7 +52,16 @@ function makeShareLinks(request: APIRequestContext): Promise<string[]> {
         question: "Does aerobic exercise ease depression?",
         answer: "Supervised aerobic exercise reduced depressive symptoms in adults [1].",
         studyCount: 1,
-        studies: [{ n: 1, title: STUDY_TITLE, url: "https://pubmed.ncbi.nlm.nih.gov/1/", journal: "J Affect Disord", year: "2020", quotes: ["Depressive symptoms fell more with exercise."] }],
+        studies: [
+          {
+            n: 1,
+            title: STUDY_TITLE,
+            url: "https://pubmed.ncbi.nlm.nih.gov/1/",
+            journal: "J Affect Disord",
+            year: "2020",
+            quotes: ["Depressive symptoms fell more with exercise."],
+          },
+        ],
         model: "MetaMind Offline Extractive v1",
       },
     });
@@ -48,7 +75,11 @@ function makeShareLinks(request: APIRequestContext): Promise<string[]> {
           model: "MetaMind Offline Extractive v1",
           protocol: [item("Three supervised sessions a week.")],
           warmUp: [item("Five minutes of easy walking.")],
-          weeks: [1, 2, 3, 4].map((week) => ({ week, focus: `Week ${week}`, sessions: [{ name: "Session 1", duration: "45 min", exercises: [exercise] }] })),
+          weeks: [1, 2, 3, 4].map((week) => ({
+            week,
+            focus: `Week ${week}`,
+            sessions: [{ name: "Session 1", duration: "45 min", exercises: [exercise] }],
+          })),
           progression: [item("Add five minutes a week.")],
           safetyNotes: [item("Stop if you feel chest pain.")],
           sources: [{ id: "S1", quote: "Participants walked briskly three times a week." }],
@@ -64,10 +95,15 @@ function makeShareLinks(request: APIRequestContext): Promise<string[]> {
         plan: {
           executiveSummary: "A week of meals rich in fibre.",
           summary: "Fibre-rich meals.",
-          weeklyMealPlan: Object.fromEntries(days.map((d) => [d, { breakfast: meal, lunch: meal, dinner: meal, snacks: meal }])),
+          weeklyMealPlan: Object.fromEntries(
+            days.map((d) => [d, { breakfast: meal, lunch: meal, dinner: meal, snacks: meal }]),
+          ),
           shoppingList: [{ category: "Grains", items: ["oats"] }],
           mealPrepTips: ["Soak oats overnight."],
-          nutritionalGuidelines: { keyNutrients: ["fibre"], dailyTargets: [{ nutrient: "Fibre", amount: "30 g", rationale: "Guidance.", source: null, general: true }] },
+          nutritionalGuidelines: {
+            keyNutrients: ["fibre"],
+            dailyTargets: [{ nutrient: "Fibre", amount: "30 g", rationale: "Guidance.", source: null, general: true }],
+          },
           researchRationale: "The study fed participants fibre-rich meals.",
           studyId: null,
           studyTitle: STUDY_TITLE,
@@ -151,7 +187,11 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string):
   }
 
   const created = await page.request.post("/api/reviews", {
-    data: { title: "Accessibility check review", question: { text: "Does aerobic exercise reduce depression?" }, criteria: ["randomised controlled trial"] },
+    data: {
+      title: "Accessibility check review",
+      question: { text: "Does aerobic exercise reduce depression?" },
+      criteria: ["randomised controlled trial"],
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { review } = (await created.json()) as { review: { id: string } };
@@ -160,7 +200,9 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string):
       file: {
         name: "records.ris",
         mimeType: "application/x-research-info-systems",
-        buffer: Buffer.from(`TY  - JOUR\r\nTI  - ${STUDY_TITLE}\r\nAU  - Okafor, Ada\r\nPY  - 2020\r\nAB  - Depressive symptoms fell more with exercise.\r\nER  - \r\n`),
+        buffer: Buffer.from(
+          `TY  - JOUR\r\nTI  - ${STUDY_TITLE}\r\nAU  - Okafor, Ada\r\nPY  - 2020\r\nAB  - Depressive symptoms fell more with exercise.\r\nER  - \r\n`,
+        ),
       },
     },
   });
@@ -176,9 +218,12 @@ async function auditSignedInExtras(page: Page, audit: A11yAudit, label: string):
   // it (on mount, after hydration) logs out or navigates, racing the next page.goto.
   await page.goto("about:blank");
   await page.request.post("/api/logout");
-  const reg = await page.request.post("/api/register", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  const reg = await page.request.post("/api/register", {
+    data: { email: "admin@metamind.local", password: "metamind-admin" },
+  });
   expect([201, 409]).toContain(reg.status());
-  if (reg.status() === 409) await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  if (reg.status() === 409)
+    await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
   await page.goto("/admin");
   await expect(page.getByTestId("stat-total")).toBeVisible();
   await audit.checkDesktopAndPhone(page, `/admin as admin (${label})`);
@@ -201,7 +246,9 @@ test("axe: pages with an id or a token, signed out, on a desktop and a phone", a
   expect(audit.serious(), "serious or critical axe violations").toEqual([]);
 });
 
-test("axe: pages with an id or a state, signed in, and /admin as an admin, on a desktop and a phone", async ({ page }) => {
+test("axe: pages with an id or a state, signed in, and /admin as an admin, on a desktop and a phone", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const audit = new A11yAudit();
   await page.setViewportSize(DESKTOP);

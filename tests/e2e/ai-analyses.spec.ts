@@ -47,7 +47,9 @@ test.afterEach(() => {
   expect(pageErrors).toEqual([]);
 });
 
-test("Professional: a specialized analysis streams in with its focus, model and citation quotes from the abstract", async ({ page }) => {
+test("Professional: a specialized analysis streams in with its focus, model and citation quotes from the abstract", async ({
+  page,
+}) => {
   await signIn(page, "pro@metamind.local");
   await page.goto(PRO_SEARCH);
   await expect(page.getByTestId("search-message")).toBeVisible();
@@ -104,8 +106,13 @@ test("Professional: the combined summary of two selected studies fills in sectio
   await expect(page.getByTestId("search-message")).toBeVisible();
 
   // Two cards with abstracts, fixed by id (the filter stops matching once an abstract is shown).
-  const withAbstract = page.getByTestId("study-card").filter({ has: page.getByRole("button", { name: "Show abstract" }) });
-  const ids = [await withAbstract.nth(0).getAttribute("data-study-id"), await withAbstract.nth(1).getAttribute("data-study-id")];
+  const withAbstract = page
+    .getByTestId("study-card")
+    .filter({ has: page.getByRole("button", { name: "Show abstract" }) });
+  const ids = [
+    await withAbstract.nth(0).getAttribute("data-study-id"),
+    await withAbstract.nth(1).getAttribute("data-study-id"),
+  ];
   const cards = ids.map((id) => page.locator(`[data-testid="study-card"][data-study-id="${id}"]`));
   const texts: string[] = [];
   for (const card of cards) texts.push(`${await card.locator("h3").textContent()}\n\n${await readAbstract(card)}`);
@@ -148,7 +155,11 @@ test("Professional: the combined summary of two selected studies fills in sectio
   // its title, then its abstract).
   const quotes = await dialog.locator('[data-testid="section-sources"] q').allTextContents();
   expect(quotes.length).toBeGreaterThanOrEqual(1);
-  for (const q of quotes) expect(texts.some((t) => t.includes(q)), q).toBe(true);
+  for (const q of quotes)
+    expect(
+      texts.some((t) => t.includes(q)),
+      q,
+    ).toBe(true);
 
   await page.screenshot({ path: "tests/e2e/.artifacts/combined.png" });
 });
@@ -192,7 +203,10 @@ test.describe("guest trial", () => {
     await expect(trial).toBeVisible();
     await expect(trial.getByRole("heading", { name: "Trial Limit Reached" })).toBeVisible();
     await expect(trial).toContainText("5/5");
-    await expect(trial.getByRole("link", { name: "Create a free account" })).toHaveAttribute("href", "/auth?tab=create");
+    await expect(trial.getByRole("link", { name: "Create a free account" })).toHaveAttribute(
+      "href",
+      "/auth?tab=create",
+    );
     await expect(page.getByText("Failed to regenerate summary. Please try again.")).toHaveCount(0);
     await expect(page.getByRole("region", { name: /Notifications/ }).getByRole("status")).toHaveCount(0);
     // The earlier summary is kept.
@@ -215,7 +229,9 @@ test.describe("Free plan limit", () => {
   // Its own client address, so the registration rate limit (per IP) of other tests is untouched.
   test.use({ extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${1 + Math.floor(Math.random() * 250)}` } });
 
-  test("concurrent AI requests cannot overspend the monthly 20; the next one opens the upgrade prompt", async ({ page }) => {
+  test("concurrent AI requests cannot overspend the monthly 20; the next one opens the upgrade prompt", async ({
+    page,
+  }) => {
     const email = `e2e-free-${Date.now()}@example.org`;
     const registered = await page.request.post("/api/register", { data: { email, password: "a-good-password" } });
     expect(registered.status()).toBe(201);
@@ -234,7 +250,12 @@ test.describe("Free plan limit", () => {
     const statuses = replies.map((r) => r.status()).sort();
     expect(statuses).toEqual([...Array<number>(20).fill(200), 403, 403]);
     const refusal = replies.find((r) => r.status() === 403)!;
-    expect(await refusal.json()).toMatchObject({ error: "LIMIT_REACHED", feature: "ai_summaries", limit: 20, used: 20 });
+    expect(await refusal.json()).toMatchObject({
+      error: "LIMIT_REACHED",
+      feature: "ai_summaries",
+      limit: 20,
+      used: 20,
+    });
 
     await page.reload();
     await expect(usage).toContainText("20 of 20 AI analyses used this month");

@@ -14,17 +14,20 @@ const STUDIES = [
   {
     id: 990001,
     title: "Zelmoxan versus placebo in sepsis: a randomised trial",
-    abstract: "We randomised 198 adults to zelmoxan (n = 100) or placebo (n = 98). Mortality was 12/100 in the zelmoxan group vs 20/98 in the placebo group.",
+    abstract:
+      "We randomised 198 adults to zelmoxan (n = 100) or placebo (n = 98). Mortality was 12/100 in the zelmoxan group vs 20/98 in the placebo group.",
   },
   {
     id: 990002,
     title: "Zelmoxan in older adults with sepsis",
-    abstract: "Patients were randomised to zelmoxan (n = 150) or placebo (n = 152). Mortality occurred in 18/150 patients given zelmoxan compared with 30/152 given placebo.",
+    abstract:
+      "Patients were randomised to zelmoxan (n = 150) or placebo (n = 152). Mortality occurred in 18/150 patients given zelmoxan compared with 30/152 given placebo.",
   },
   {
     id: 990003,
     title: "Early zelmoxan for septic shock",
-    abstract: "In this trial 240 patients received zelmoxan or placebo (120 per group). Mortality was 25/120 with zelmoxan versus 31/120 with placebo.",
+    abstract:
+      "In this trial 240 patients received zelmoxan or placebo (120 per group). Mortality was 25/120 with zelmoxan versus 31/120 with placebo.",
   },
 ];
 
@@ -40,12 +43,24 @@ test.afterEach(() => {
   expect(pageErrors).toEqual([]);
 });
 
-test("extract arm data per outcome, see a quote, correct a cell and see the pooled estimate change", async ({ page }) => {
+test("extract arm data per outcome, see a quote, correct a cell and see the pooled estimate change", async ({
+  page,
+}) => {
   await signIn(page, "pro@metamind.local");
   await page.evaluate((studies) => {
     localStorage.setItem(
       "metamind:meta-selection:v1",
-      JSON.stringify(studies.map((s) => ({ ...s, authors: [], journal: null, publicationDate: null, doi: null, pmid: null, source: "europepmc" }))),
+      JSON.stringify(
+        studies.map((s) => ({
+          ...s,
+          authors: [],
+          journal: null,
+          publicationDate: null,
+          doi: null,
+          pmid: null,
+          source: "europepmc",
+        })),
+      ),
     );
   }, STUDIES);
   await page.goto("/meta-analysis");
@@ -59,7 +74,9 @@ test("extract arm data per outcome, see a quote, correct a cell and see the pool
 
   const table = panel.getByRole("table", { name: "Data extraction: mortality" });
   await expect(table.getByRole("row")).toHaveCount(5);
-  await expect(panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 12, show quote` })).toBeVisible();
+  await expect(
+    panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 12, show quote` }),
+  ).toBeVisible();
   await expect(panel.getByRole("button", { name: `${STUDIES[0].title}: Comparator n: 98, show quote` })).toBeVisible();
   await expect(page.getByTestId("arm-summary")).toContainText("3 studies are analysed from arm-level data");
 
@@ -75,7 +92,9 @@ test("extract arm data per outcome, see a quote, correct a cell and see the pool
   const input = panel.getByLabel(`Edit ${STUDIES[0].title}: Intervention Events`);
   await input.fill("2");
   await input.press("Enter");
-  await expect(panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` })).toBeVisible();
+  await expect(
+    panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` }),
+  ).toBeVisible();
   await expect(page.getByTestId("arm-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
   await expect(panel.getByText("Corrections are saved to your account.")).toBeVisible();
 
@@ -83,23 +102,42 @@ test("extract arm data per outcome, see a quote, correct a cell and see the pool
   await expect(estimate).not.toHaveText(before ?? "", { timeout: 30_000 });
 });
 
-test("a review's data extraction: add an outcome, correct a cell, reload, the correction kept and a new pooled estimate", async ({ page, baseURL }) => {
+test("a review's data extraction: add an outcome, correct a cell, reload, the correction kept and a new pooled estimate", async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, "pro@metamind.local");
   const headers = { Origin: new URL(baseURL ?? page.url()).origin };
   // A review whose three (invented) trials are included at full text, set up through the API.
-  const created = await page.request.post("/api/reviews", { headers, data: { title: "Zelmoxan in sepsis (e2e)", question: { intervention: "zelmoxan", comparator: "placebo" } } });
+  const created = await page.request.post("/api/reviews", {
+    headers,
+    data: { title: "Zelmoxan in sepsis (e2e)", question: { intervention: "zelmoxan", comparator: "placebo" } },
+  });
   expect(created.status()).toBe(201);
   const { review } = (await created.json()) as { review: { id: string } };
-  const ris = STUDIES.map((s, i) => `TY  - JOUR\r\nTI  - ${s.title}\r\nAU  - Doe, Jane\r\nPY  - 202${i}\r\nAB  - ${s.abstract}\r\nER  - `).join("\r\n\r\n");
+  const ris = STUDIES.map(
+    (s, i) => `TY  - JOUR\r\nTI  - ${s.title}\r\nAU  - Doe, Jane\r\nPY  - 202${i}\r\nAB  - ${s.abstract}\r\nER  - `,
+  ).join("\r\n\r\n");
   const imported = await page.request.post(`/api/reviews/${review.id}/import`, {
     headers,
-    multipart: { file: { name: "trials.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(ris) } },
+    multipart: {
+      file: { name: "trials.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(ris) },
+    },
   });
   expect(imported.status()).toBe(201);
-  const { records } = (await (await page.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number }[] };
+  const { records } = (await (await page.request.get(`/api/reviews/${review.id}/records`)).json()) as {
+    records: { id: number }[];
+  };
   for (const r of records) {
     for (const stage of ["title_abstract", "full_text"]) {
-      expect((await page.request.post(`/api/reviews/${review.id}/records/${r.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+      expect(
+        (
+          await page.request.post(`/api/reviews/${review.id}/records/${r.id}/decision`, {
+            headers,
+            data: { stage, decision: "include" },
+          })
+        ).status(),
+      ).toBe(200);
     }
   }
 
@@ -127,7 +165,9 @@ test("a review's data extraction: add an outcome, correct a cell, reload, the co
   await expect(estimate).not.toHaveText(before ?? "");
 
   await page.reload();
-  await expect(tab.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` })).toBeVisible();
+  await expect(
+    tab.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` }),
+  ).toBeVisible();
   await expect(page.getByTestId("review-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
   await tab.getByRole("button", { name: "Analyse" }).click();
   await expect(estimate).toBeVisible();
@@ -157,6 +197,8 @@ test("a review's data extraction: add an outcome, correct a cell, reload, the co
   await panel.getByLabel("comparator").fill("placebo");
   await panel.getByLabel("outcome").fill("mortality");
   await panel.getByRole("button", { name: "Extract arm data" }).click();
-  await expect(panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` })).toBeVisible();
+  await expect(
+    panel.getByRole("button", { name: `${STUDIES[0].title}: Intervention Events: 2, show quote` }),
+  ).toBeVisible();
   await expect(page.getByTestId("arm-audit")).toContainText("Intervention Events: 12 → 2 · pro@metamind.local");
 });

@@ -15,13 +15,20 @@ function watchConsole(page: Page, allowed: RegExp[] = []) {
   return errors;
 }
 
-test("a Free user upgrades through (fake) Stripe Checkout, lands on the success page and is Professional", async ({ page, baseURL }) => {
+test("a Free user upgrades through (fake) Stripe Checkout, lands on the success page and is Professional", async ({
+  page,
+  baseURL,
+}) => {
   test.skip(!HAS_STRIPE_FIXTURES, "../shared/fixtures/stripe not found: the fake Stripe serves its recorded objects");
   const errors = watchConsole(page);
   await page.goto("/");
   const origin = new URL(baseURL!).origin;
   const email = `e2e-${crypto.randomUUID()}@example.org`;
-  expect((await page.request.post("/api/register", { data: { email, password: "secret12" }, headers: { Origin: origin } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post("/api/register", { data: { email, password: "secret12" }, headers: { Origin: origin } })
+    ).status(),
+  ).toBe(201);
 
   await page.goto("/settings");
   await expect(page.getByText("Current Plan: Free")).toBeVisible();
@@ -58,11 +65,18 @@ test("/subscription/success without success or session_id is 'Invalid Access'", 
   expect(errors).toEqual([]);
 });
 
-test("a forgotten password is reset through the e-mailed link (development: console), once", async ({ page, baseURL }) => {
+test("a forgotten password is reset through the e-mailed link (development: console), once", async ({
+  page,
+  baseURL,
+}) => {
   const errors = watchConsole(page, [/status of 400/]);
   const origin = new URL(baseURL!).origin;
   const email = `e2e-${crypto.randomUUID()}@example.org`;
-  expect((await page.request.post("/api/register", { data: { email, password: "old-secret" }, headers: { Origin: origin } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post("/api/register", { data: { email, password: "old-secret" }, headers: { Origin: origin } })
+    ).status(),
+  ).toBe(201);
   await page.context().clearCookies();
 
   let link: string | null = null;
@@ -95,9 +109,15 @@ test("a forgotten password is reset through the e-mailed link (development: cons
   await submit.click();
   await expect(page.getByText("Password Reset Complete")).toBeVisible();
 
-  const oldLogin = await page.request.post("/api/login", { data: { email, password: "old-secret" }, headers: { Origin: origin } });
+  const oldLogin = await page.request.post("/api/login", {
+    data: { email, password: "old-secret" },
+    headers: { Origin: origin },
+  });
   expect(oldLogin.status()).toBe(401);
-  const newLogin = await page.request.post("/api/login", { data: { email, password: "new-secret" }, headers: { Origin: origin } });
+  const newLogin = await page.request.post("/api/login", {
+    data: { email, password: "new-secret" },
+    headers: { Origin: origin },
+  });
   expect(newLogin.status()).toBe(200);
 
   await page.goto(link!);

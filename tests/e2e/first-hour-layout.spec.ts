@@ -19,7 +19,10 @@ const REVIEW_TABS = ["Records", "Screening", "Full text", "Data extraction", "An
 const PROFILE_TABS = ["Bookmarks", "Saved Reports", "Saved Answers", "Saved Searches", "History"];
 const SEARCH = `/search?q=${encodeURIComponent("covid vaccination")}&db=europepmc`;
 /** Recorded Europe PMC abstracts with hazard ratios and 95% CIs (see meta-analysis.spec.ts). */
-const HR_TITLES = ["The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic", "Prior COVID-19 vaccination and reduced risk of cerebrovascular"];
+const HR_TITLES = [
+  "The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic",
+  "Prior COVID-19 vaccination and reduced risk of cerebrovascular",
+];
 
 async function newPage(browser: Browser, size: (typeof SIZES)[number], baseURL: string): Promise<Page> {
   const context = await browser.newContext({
@@ -67,13 +70,19 @@ async function expectTabsReachable(page: Page, names: readonly string[], width: 
 }
 
 for (const size of SIZES) {
-  test(`every page fits ${size.width} px: no sideways scroll, tabs reachable, header on one line`, async ({ browser, baseURL }) => {
+  test(`every page fits ${size.width} px: no sideways scroll, tabs reachable, header on one line`, async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     const page = await newPage(browser, size, baseURL!);
     // Signed out, the greyed Pro databases say why they are greyed, on screen (no hover needed).
     await page.goto("/search");
     await expect(page.getByTestId("pro-databases-note")).toContainText("Professional plan");
-    await expect(page.getByRole("checkbox", { name: /Crossref/ })).toHaveAttribute("aria-describedby", "pro-databases-note");
+    await expect(page.getByRole("checkbox", { name: /Crossref/ })).toHaveAttribute(
+      "aria-describedby",
+      "pro-databases-note",
+    );
     for (const signedIn of [false, true]) {
       if (signedIn) await signInAs(page, "pro@metamind.local");
       for (const path of APP_PAGES) {
@@ -95,7 +104,11 @@ for (const size of SIZES) {
 
     const res = await page.request.post("/api/reviews", {
       headers: { Origin: baseURL! },
-      data: { title: "Exercise for depression in adults", question: { population: "adults with depression", intervention: "exercise" }, criteria: ["randomised controlled trial"] },
+      data: {
+        title: "Exercise for depression in adults",
+        question: { population: "adults with depression", intervention: "exercise" },
+        criteria: ["randomised controlled trial"],
+      },
     });
     expect(res.status()).toBe(201);
     const { review } = (await res.json()) as { review: { id: string } };
@@ -107,7 +120,10 @@ for (const size of SIZES) {
   });
 }
 
-test("the forest plot stays readable on a phone: labels at least 10 px, the plot scrolls sideways, the page does not", async ({ browser, baseURL }) => {
+test("the forest plot stays readable on a phone: labels at least 10 px, the plot scrolls sideways, the page does not", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const page = await newPage(browser, SIZES[0], baseURL!);
   await signInAs(page, "pro@metamind.local");
@@ -129,7 +145,10 @@ test("the forest plot stays readable on a phone: labels at least 10 px, the plot
   await expect(forest).toBeVisible({ timeout: 30_000 });
   const sizes = await forest.evaluate((svg: SVGSVGElement) => {
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-    return [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent ?? "", px: Number.parseFloat(getComputedStyle(t).fontSize) * scale }));
+    return [...svg.querySelectorAll("text")].map((t) => ({
+      text: t.textContent ?? "",
+      px: Number.parseFloat(getComputedStyle(t).fontSize) * scale,
+    }));
   });
   expect(sizes.length).toBeGreaterThan(5);
   for (const s of sizes) expect(s.px, `forest plot label "${s.text}"`).toBeGreaterThanOrEqual(10);
@@ -151,6 +170,7 @@ test("a newcomer finds the review workflow on the landing page and in the FAQ", 
   await page.goto("/faq");
   await page.getByText("Can I run a systematic review?").click();
   const answer = page.getByRole("main");
-  for (const words of ["Import your database exports", "Screen titles", "PRISMA 2020"]) await expect(answer).toContainText(words);
+  for (const words of ["Import your database exports", "Screen titles", "PRISMA 2020"])
+    await expect(answer).toContainText(words);
   await expect(answer.getByRole("link", { name: "Reviews", exact: true })).toHaveAttribute("href", "/reviews");
 });

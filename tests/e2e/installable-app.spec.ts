@@ -7,11 +7,15 @@ test.use({ serviceWorkers: "allow" });
 
 /** Width and height from a PNG's IHDR chunk (PNG spec §11.2.2), or null when it is not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.subarray(1, 4).toString("latin1") !== "PNG" || bytes.subarray(12, 16).toString("latin1") !== "IHDR") return null;
+  if (bytes.subarray(1, 4).toString("latin1") !== "PNG" || bytes.subarray(12, 16).toString("latin1") !== "IHDR")
+    return null;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-test("installable app: manifest and icons, install banner, a service worker that controls the page, bookmark and settings replay, the offline page", async ({ page, context }) => {
+test("installable app: manifest and icons, install banner, a service worker that controls the page, bookmark and settings replay, the offline page", async ({
+  page,
+  context,
+}) => {
   // One context and so one service-worker install (the app shell precache) for every step.
   await signIn(page, "free@metamind.local");
 
@@ -49,7 +53,8 @@ test("installable app: manifest and icons, install banner, a service worker that
           platforms: ["web"],
           userChoice: Promise.resolve({ outcome: choice, platform: "web" }),
           prompt: async () => {
-            (window as unknown as { prompted: number }).prompted = ((window as unknown as { prompted?: number }).prompted ?? 0) + 1;
+            (window as unknown as { prompted: number }).prompted =
+              ((window as unknown as { prompted?: number }).prompted ?? 0) + 1;
           },
         });
         window.dispatchEvent(event);
@@ -73,7 +78,10 @@ test("installable app: manifest and icons, install banner, a service worker that
     await page.waitForTimeout(300);
     await expect(banner).toBeHidden();
     // 25 hours later the offer shows again.
-    await page.evaluate((t) => localStorage.setItem("metamind:install-banner-snoozed-at", String(t)), at - 25 * 3600_000);
+    await page.evaluate(
+      (t) => localStorage.setItem("metamind:install-banner-snoozed-at", String(t)),
+      at - 25 * 3600_000,
+    );
     await offerInstall("dismissed");
     await expect(banner).toBeVisible();
     await banner.getByRole("button", { name: "Later" }).click();
@@ -105,7 +113,9 @@ test("installable app: manifest and icons, install banner, a service worker that
     expect(await queuedInIndexedDb(page)).toEqual(["bookmark-sync"]);
 
     const bookmarked = async () => {
-      const body = (await (await page.request.get("/api/bookmarks")).json()) as { bookmarks: { study: { title: string } }[] };
+      const body = (await (await page.request.get("/api/bookmarks")).json()) as {
+        bookmarks: { study: { title: string } }[];
+      };
       return body.bookmarks.some((b) => b.study.title.trim() === title);
     };
     expect(await bookmarked()).toBe(false);
@@ -119,7 +129,9 @@ test("installable app: manifest and icons, install banner, a service worker that
     await page.goto("/settings");
     const box = page.getByLabel("Email notifications");
     const before = await box.isChecked();
-    const saved = async () => ((await (await page.request.get("/api/user/settings")).json()) as { emailNotifications: boolean }).emailNotifications;
+    const saved = async () =>
+      ((await (await page.request.get("/api/user/settings")).json()) as { emailNotifications: boolean })
+        .emailNotifications;
     await context.setOffline(true);
     await box.click();
     await expect(page.getByText("Saved offline").first()).toBeVisible();

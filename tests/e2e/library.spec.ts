@@ -30,7 +30,9 @@ test("a Pro user bookmarks from search, cites it, finds it on the profile and ex
   await expect(page.getByTestId("bookmark-item").first()).toContainText(title);
   // Offline runs have no Unpaywall replay, so this exercises the Europe PMC fallback.
   await page.getByRole("button", { name: "Check open access" }).click();
-  await expect(page.getByTestId("open-access-summary")).toHaveText(/^Open access: \d+ of 1 \(\d+%\) · \d+ in repositories$/);
+  await expect(page.getByTestId("open-access-summary")).toHaveText(
+    /^Open access: \d+ of 1 \(\d+%\) · \d+ in repositories$/,
+  );
   await page.screenshot({ path: "tests/e2e/.artifacts/profile-bookmarks.png" });
 
   await page.getByTestId("export-bookmarks").click();
@@ -68,7 +70,10 @@ test("a bookmark made offline is queued and sent when the connection returns", a
   await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
 });
 
-test("the offline toast shows even when the toast code could not be fetched before the connection dropped", async ({ page, context }) => {
+test("the offline toast shows even when the toast code could not be fetched before the connection dropped", async ({
+  page,
+  context,
+}) => {
   // The Radix toast chunk is fetched after hydration; a connection lost before it arrives must not
   // swallow the message.
   await page.route(/\/assets\/toast-view-[\w-]+\.js$/, (route) => route.abort("internetdisconnected"));
@@ -84,7 +89,10 @@ test("the offline toast shows even when the toast code could not be fetched befo
   await context.setOffline(false);
   await expect.poll(() => page.evaluate(() => localStorage.getItem("metamind:bookmark-queue:v1"))).toBeNull();
   await page.goto("/profile");
-  await page.getByRole("button", { name: /^Remove bookmark: / }).first().click();
+  await page
+    .getByRole("button", { name: /^Remove bookmark: / })
+    .first()
+    .click();
   await expect(page.getByTestId("count-bookmarks")).toHaveText("0");
 });
 
@@ -97,7 +105,8 @@ test("a saved report is viewed in a sandboxed frame, downloaded and deleted from
       type: "meta-analysis",
       studyIds: [1, 2],
       reportData: { description: "Pooled effect of zinc" },
-      htmlContent: '<h1>Zinc report</h1><svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="navy"/></svg><script>document.title="owned"</script>',
+      htmlContent:
+        '<h1>Zinc report</h1><svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="navy"/></svg><script>document.title="owned"</script>',
     },
   });
   expect(saved.status()).toBe(201);
@@ -112,10 +121,15 @@ test("a saved report is viewed in a sandboxed frame, downloaded and deleted from
   const srcdoc = (await frame.getAttribute("srcdoc"))!;
   expect(srcdoc).toContain("<circle");
   expect(srcdoc).not.toContain("<script");
-  await expect(page.frameLocator('[data-testid="report-frame"]').getByRole("heading", { name: "Zinc report" })).toBeVisible();
+  await expect(
+    page.frameLocator('[data-testid="report-frame"]').getByRole("heading", { name: "Zinc report" }),
+  ).toBeVisible();
   await page.keyboard.press("Escape");
 
-  const [download] = await Promise.all([page.waitForEvent("download"), item.getByRole("button", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    item.getByRole("button", { name: "Download" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^metamind-meta-analysis-report-\d+\.html$/);
   await item.getByRole("button", { name: "Delete report Zinc meta-analysis" }).click();
   await expect(page.getByTestId("report-item").filter({ hasText: "Zinc meta-analysis" })).toHaveCount(0);
@@ -158,7 +172,9 @@ test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests mus
   await expect(page.getByText("Please sign in to bookmark studies", { exact: true })).toBeVisible();
   await guestCard.getByTestId("export-button").click();
   await page.getByTestId("export-dialog").getByTestId("export-submit").click();
-  await expect(page.getByText("Create an account to download and export your research data.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Create an account to download and export your research data.", { exact: true }),
+  ).toBeVisible();
 });
 
 test("changed settings become the search defaults; the profile asks guests to sign in", async ({ page }) => {
@@ -166,7 +182,8 @@ test("changed settings become the search defaults; the profile asks guests to si
   await search(page, "cancer screening"); // leaves a stored search behind
   await page.goto("/settings");
   await expect(page.getByTestId("plan-badge")).toHaveText("Professional");
-  const saved = () => page.waitForResponse((r) => r.url().endsWith("/api/user/settings") && r.request().method() === "PATCH" && r.ok());
+  const saved = () =>
+    page.waitForResponse((r) => r.url().endsWith("/api/user/settings") && r.request().method() === "PATCH" && r.ok());
   await Promise.all([saved(), page.getByLabel("Results per page").selectOption("50")]);
   await expect(page.getByText("Your preferences have been saved successfully.", { exact: true })).toBeVisible();
   await Promise.all([saved(), page.getByLabel("Default database").selectOption("europepmc")]);

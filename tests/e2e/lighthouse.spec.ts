@@ -1,5 +1,13 @@
 import { expect } from "@playwright/test";
-import { auditPage, CATEGORIES, launchChromium, MIN_SCORE, SAMPLE_ANSWER, SEARCH_PATH, servedInitialJs } from "../../bench/lib/lighthouse-run.mjs";
+import {
+  auditPage,
+  CATEGORIES,
+  launchChromium,
+  MIN_SCORE,
+  SAMPLE_ANSWER,
+  SEARCH_PATH,
+  servedInitialJs,
+} from "../../bench/lib/lighthouse-run.mjs";
 import { BUDGET_PAGES } from "../../scripts/lib/page-budget.mjs";
 import { requireSharedFixtures, test } from "./shared-fixtures";
 
@@ -15,7 +23,10 @@ requireSharedFixtures();
  * earlier specs' background work), and a score under 95 is re-measured up to four more times and the page passes when one
  * run reaches 95 (a page that really regressed never does); bench/lighthouse prints the same figures.
  */
-test("/, /search and a shared answer score ≥ 95 in Lighthouse and stay within the JS budget", async ({ request, baseURL }) => {
+test("/, /search and a shared answer score ≥ 95 in Lighthouse and stay within the JS budget", async ({
+  request,
+  baseURL,
+}) => {
   test.setTimeout(360_000);
   const created = await request.post("/api/shared-answers", {
     data: { ...SAMPLE_ANSWER, id: "e2e-lighthouse" },
@@ -36,9 +47,14 @@ test("/, /search and a shared answer score ≥ 95 in Lighthouse and stay within 
         const next = await auditPage(url, chromium.port);
         if (next.scores.performance > audit.scores.performance) audit = next;
       }
-      report.push(`${path}: ${JSON.stringify(audit.scores)} JS ${js.gzipBytes} B gzip in ${js.files} files (${audit.seconds.toFixed(1)} s; CPU busy before it ${audit.cpuBusy === null ? "n/a" : `${Math.round(audit.cpuBusy * 100)}%`}, benchmark index ${audit.benchmarkIndex})`);
+      report.push(
+        `${path}: ${JSON.stringify(audit.scores)} JS ${js.gzipBytes} B gzip in ${js.files} files (${audit.seconds.toFixed(1)} s; CPU busy before it ${audit.cpuBusy === null ? "n/a" : `${Math.round(audit.cpuBusy * 100)}%`}, benchmark index ${audit.benchmarkIndex})`,
+      );
       for (const category of CATEGORIES) {
-        expect(audit.scores[category], `${path} ${category} (below 1: ${audit.failing.join(" ")})`).toBeGreaterThanOrEqual(MIN_SCORE);
+        expect(
+          audit.scores[category],
+          `${path} ${category} (below 1: ${audit.failing.join(" ")})`,
+        ).toBeGreaterThanOrEqual(MIN_SCORE);
       }
       expect(js.gzipBytes, `${path} initial JS gzip bytes`).toBeLessThanOrEqual(BUDGET_PAGES[i].ceilingBytes);
     }

@@ -98,7 +98,9 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
 
   // The reviewer merges two rows on purpose: the same pool group pools them (the I² warning says
   // whether that is wise).
-  const vte = rows.filter({ hasText: "The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic" }).first();
+  const vte = rows
+    .filter({ hasText: "The role of COVID-19 vaccines in preventing post-COVID-19 thromboembolic" })
+    .first();
   await expect(vte.getByLabel(/^Estimate of /)).toHaveValue("0.22");
   await vte.getByTestId("pool-group").fill("vascular events");
   await cerebro.getByTestId("pool-group").fill("vascular events");
@@ -120,7 +122,9 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(results).not.toContainText("NaN");
   // Hand-picked studies were not screened: no PRISMA flow (a review's own flow is tested in reviews.spec.ts).
   await expect(results.getByTestId("prisma-diagram")).toHaveCount(0);
-  await expect(results.getByRole("region", { name: "PRISMA 2020 flow diagram" })).toContainText("not screened in a systematic review");
+  await expect(results.getByRole("region", { name: "PRISMA 2020 flow diagram" })).toContainText(
+    "not screened in a systematic review",
+  );
   await page.screenshot({ path: "tests/e2e/.artifacts/meta-analysis.png", fullPage: true });
   await forest.screenshot({ path: "tests/e2e/.artifacts/meta-analysis-forest.png" });
   await analysis.getByTestId("funnel-plot").screenshot({ path: "tests/e2e/.artifacts/meta-analysis-funnel.png" });
@@ -134,7 +138,9 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   await expect(subForest).toBeVisible();
   await expect(subForest.getByTestId("subgroup-header")).toHaveCount(2);
   await expect(subForest.getByTestId("subgroup-diamond")).toHaveCount(2);
-  await expect(subForest.getByTestId("subgroup-test-line")).toContainText(/Test for subgroup differences: Chi² = \d+\.\d\d, df = 1 \(p [=<] [\d.]+\), I² = /);
+  await expect(subForest.getByTestId("subgroup-test-line")).toContainText(
+    /Test for subgroup differences: Chi² = \d+\.\d\d, df = 1 \(p [=<] [\d.]+\), I² = /,
+  );
   await expect(subgroups.getByTestId("subgroup-table").getByTestId("subgroup-row")).toHaveCount(2);
   await expect(subgroups).toContainText("Some subgroups have fewer than 3 studies");
   await expect(subgroups).not.toContainText("NaN");
@@ -173,7 +179,10 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   expect(report?.htmlContent).toContain("Test for subgroup differences: Chi² = ");
 
   // Download the report: one self-contained HTML file.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Report" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download Report" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^metamind-analysis-report-\d+\.html$/);
   const html = await readFile((await download.path())!, "utf8");
   expect(html).toContain('data-testid="forest-plot"');
@@ -182,7 +191,10 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
 
   // Export Results as JSON: data, options and results.
   await page.getByRole("button", { name: "Export Results" }).click();
-  const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "JSON (data + results)" }).click()]);
+  const [json] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("menuitem", { name: "JSON (data + results)" }).click(),
+  ]);
   expect(json.suggestedFilename()).toMatch(/^metamind-meta-analysis-\d{4}-\d{2}-\d{2}\.json$/);
   const exported = JSON.parse(await readFile((await json.path())!, "utf8")) as {
     options: { method: string; test: string };
@@ -195,13 +207,19 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
 
   // Export Results as an R script and as study rows (CSV), served by the job's export route.
   await page.getByRole("button", { name: "Export Results" }).click();
-  const [rScript] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "R script (metafor)" }).click()]);
+  const [rScript] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("menuitem", { name: "R script (metafor)" }).click(),
+  ]);
   expect(rScript.suggestedFilename()).toMatch(/^metamind-meta-analysis-[0-9a-f]{8}\.R$/);
   const script = await readFile((await rScript.path())!, "utf8");
   expect(script).toContain("library(metafor)");
   expect(script).toContain('fit1 <- rma(yi, vi, data = dat1, method = "REML", test = "knha", slab = study)');
   await page.getByRole("button", { name: "Export Results" }).click();
-  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Study data (CSV)" }).click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("menuitem", { name: "Study data (CSV)" }).click(),
+  ]);
   expect(csv.suggestedFilename()).toMatch(/^metamind-meta-analysis-[0-9a-f]{8}-study-data\.csv$/);
   expect(await readFile((await csv.path())!, "utf8")).toMatch(/^Analysis number,Analysis name,Effect measure,Study,/);
 });

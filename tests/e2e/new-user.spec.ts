@@ -31,7 +31,9 @@ async function sidewaysOverflow(page: Page): Promise<Record<number, number>> {
 
 const NONE = Object.fromEntries(PHONE_WIDTHS.map((w) => [w, 0]));
 
-test("no page scrolls sideways at 360–414 px, signed out or signed in; axe finds nothing serious on a desktop or a phone", async ({ page }) => {
+test("no page scrolls sideways at 360–414 px, signed out or signed in; axe finds nothing serious on a desktop or a phone", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   // The axe sweep over every page, in the same visits (accessibility.spec.ts has the pages that need an id or a state).
   const audit = new A11yAudit();
@@ -53,7 +55,11 @@ test("no page scrolls sideways at 360–414 px, signed out or signed in; axe fin
   await page.goto(`/search?q=${encodeURIComponent("cancer screening")}&db=${ALL_DBS}`);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
   const cards = page.getByTestId("study-card");
-  for (let i = 0; i < 2; i++) await cards.nth(i).getByRole("button", { name: /Add to meta-analysis/ }).click();
+  for (let i = 0; i < 2; i++)
+    await cards
+      .nth(i)
+      .getByRole("button", { name: /Add to meta-analysis/ })
+      .click();
   const titleWidth = (await cards.first().locator("h3").boundingBox())!.width;
   const cardWidth = (await cards.first().boundingBox())!.width;
   expect(titleWidth, "study titles use the card's width on a phone").toBeGreaterThan(cardWidth - 64);
@@ -78,10 +84,16 @@ test("no page scrolls sideways at 360–414 px, signed out or signed in; axe fin
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" })).toBeVisible();
 });
 
-test("one history entry per search, updated by paging; records retrieved apart from database totals", async ({ page }) => {
+test("one history entry per search, updated by paging; records retrieved apart from database totals", async ({
+  page,
+}) => {
   await signIn(page, "pro@metamind.local");
   const history = async () =>
-    ((await (await page.request.get("/api/search-history")).json()) as { history: { query: string; resultCount: number; databaseTotal: number }[] }).history;
+    (
+      (await (await page.request.get("/api/search-history")).json()) as {
+        history: { query: string; resultCount: number; databaseTotal: number }[];
+      }
+    ).history;
   // A search other than the newest entry (an earlier test may have run this one last).
   await page.goto(`/search?q=${encodeURIComponent("exercise older adults")}&db=pubmed`);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
@@ -103,8 +115,12 @@ test("one history entry per search, updated by paging; records retrieved apart f
 
   await page.getByRole("button", { name: "History" }).click();
   const row = page.getByTestId("history-entry").first();
-  await expect(row.getByTestId("history-count").first()).toHaveText(`· ${entry!.resultCount.toLocaleString("en")} records retrieved`);
-  await expect(row.getByTestId("history-count").nth(1)).toHaveText(`· ${entry!.databaseTotal.toLocaleString("en")} in the databases`);
+  await expect(row.getByTestId("history-count").first()).toHaveText(
+    `· ${entry!.resultCount.toLocaleString("en")} records retrieved`,
+  );
+  await expect(row.getByTestId("history-count").nth(1)).toHaveText(
+    `· ${entry!.databaseTotal.toLocaleString("en")} in the databases`,
+  );
 });
 
 test("a /search URL fires one /api/search, and finishing keeps the cards where they are", async ({ page }) => {
@@ -116,7 +132,8 @@ test("a /search URL fires one /api/search, and finishing keeps the cards where t
   await page.goto(`/search?q=${encodeURIComponent("exercise older adults")}&db=${ALL_DBS}`);
   // DOAJ answers late (replay latency): read the cards that are already there.
   await expect(page.getByTestId("progress-message")).toBeVisible({ timeout: 30_000 });
-  const ids = () => page.locator("[data-result-id]").evaluateAll((els) => els.map((el) => el.getAttribute("data-result-id")));
+  const ids = () =>
+    page.locator("[data-result-id]").evaluateAll((els) => els.map((el) => el.getAttribute("data-result-id")));
   // The progress line can show before the first database's cards render: wait for a few.
   await expect.poll(async () => (await ids()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   const shownEarly = await ids();
@@ -141,7 +158,9 @@ test("a /search URL fires one /api/search, and finishing keeps the cards where t
   expect(Math.abs((await reading.boundingBox())!.y - topNow)).toBeLessThan(2);
 });
 
-test("settings' read-only account fields are text, and an unanalysed open-access study logs no 404", async ({ page }) => {
+test("settings' read-only account fields are text, and an unanalysed open-access study logs no 404", async ({
+  page,
+}) => {
   const errors = collectConsoleErrors(page);
   await signIn(page, "pro@metamind.local");
   await page.goto("/settings");
@@ -152,9 +171,14 @@ test("settings' read-only account fields are text, and an unanalysed open-access
 
   await page.goto(`/search?q=${encodeURIComponent("cancer screening")}&db=pubmed`);
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
-  const withLink = page.getByTestId("study-card").filter({ has: page.getByTestId("fulltext-analysis-button") }).first();
+  const withLink = page
+    .getByTestId("study-card")
+    .filter({ has: page.getByTestId("fulltext-analysis-button") })
+    .first();
   if (await withLink.count()) {
-    const stored = page.waitForResponse((r) => /\/api\/studies\/\d+\/fulltext-analysis$/.test(new URL(r.url()).pathname));
+    const stored = page.waitForResponse((r) =>
+      /\/api\/studies\/\d+\/fulltext-analysis$/.test(new URL(r.url()).pathname),
+    );
     await withLink.getByTestId("fulltext-analysis-button").click();
     expect((await stored).status()).toBe(200);
     await page.keyboard.press("Escape");
@@ -165,12 +189,23 @@ test("settings' read-only account fields are text, and an unanalysed open-access
 test("FAQ, Terms, Privacy and Contact carry the spec's sections and are linked from the footer", async ({ page }) => {
   await page.goto("/");
   const footer = page.getByRole("navigation", { name: "Footer" });
-  for (const [name, path] of [["FAQ", "/faq"], ["Terms of Service", "/terms"], ["Privacy Policy", "/privacy"], ["Contact Support", "/contact"]]) {
+  for (const [name, path] of [
+    ["FAQ", "/faq"],
+    ["Terms of Service", "/terms"],
+    ["Privacy Policy", "/privacy"],
+    ["Contact Support", "/contact"],
+  ]) {
     await expect(footer.getByRole("link", { name })).toHaveAttribute("href", path);
   }
 
   await footer.getByRole("link", { name: "FAQ" }).click();
-  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Getting Started", "Search & Discovery", "AI-Powered Analysis", "Data Management", "Installation & Technical"]);
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText([
+    "Getting Started",
+    "Search & Discovery",
+    "AI-Powered Analysis",
+    "Data Management",
+    "Installation & Technical",
+  ]);
   const first = page.getByTestId("faq-item").first();
   await first.locator("summary").click();
   await expect(first).toHaveAttribute("open", "");
@@ -189,8 +224,18 @@ test("FAQ, Terms, Privacy and Contact carry the spec's sections and are linked f
   await expect(page.getByTestId("policy-section").nth(2)).toContainText("TLS 1.3");
 
   await page.goto("/contact");
-  await expect(page.getByTestId("support-topic")).toHaveText([/Subscription & Billing/, /Technical Support/, /Research Assistance/, /Data & Privacy/]);
-  await expect(page.getByTestId("policy-box")).toHaveText([/Response commitment/, /Resolution process/, /Escalation path/, /Satisfaction guarantee/]);
+  await expect(page.getByTestId("support-topic")).toHaveText([
+    /Subscription & Billing/,
+    /Technical Support/,
+    /Research Assistance/,
+    /Data & Privacy/,
+  ]);
+  await expect(page.getByTestId("policy-box")).toHaveText([
+    /Response commitment/,
+    /Resolution process/,
+    /Escalation path/,
+    /Satisfaction guarantee/,
+  ]);
   await expect(page.getByTestId("contact-channels")).toContainText("within 24 hours");
   await expect(page.getByTestId("contact-channels")).toContainText("United Kingdom");
 });
@@ -207,42 +252,72 @@ test("admin: Access Denied for non-admins, statistics for an ADMIN_EMAILS accoun
   // it (on mount, after hydration) logs out or navigates, racing the next page.goto.
   await page.goto("about:blank");
   await page.request.post("/api/logout");
-  const reg = await page.request.post("/api/register", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  const reg = await page.request.post("/api/register", {
+    data: { email: "admin@metamind.local", password: "metamind-admin" },
+  });
   expect([201, 409]).toContain(reg.status());
-  if (reg.status() === 409) await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
+  if (reg.status() === 409)
+    await page.request.post("/api/login", { data: { email: "admin@metamind.local", password: "metamind-admin" } });
   await page.goto("/admin");
-  const stats = (await (await page.request.get("/api/admin/stats")).json()) as { totalUsers: number; recentSignups: number; activeUsers: number; growthRate: number };
+  const stats = (await (await page.request.get("/api/admin/stats")).json()) as {
+    totalUsers: number;
+    recentSignups: number;
+    activeUsers: number;
+    growthRate: number;
+  };
   await expect(page.getByTestId("stat-total")).toHaveText(stats.totalUsers.toLocaleString("en"));
   await expect(page.getByTestId("stat-recent")).toHaveText(String(stats.recentSignups));
   await expect(page.getByTestId("stat-active")).toHaveText(String(stats.activeUsers));
   await expect(page.getByTestId("stat-growth")).toHaveText(`${stats.growthRate}%`);
   expect(stats.activeUsers).toBeGreaterThanOrEqual(2);
-  await expect(page.getByTestId("recent-user").filter({ hasText: "admin@metamind.local" })).toContainText("Not provided");
+  await expect(page.getByTestId("recent-user").filter({ hasText: "admin@metamind.local" })).toContainText(
+    "Not provided",
+  );
   await expect(page.getByTestId("recent-user").first()).toContainText("Active");
 });
 
-test("student portal: assignments by due date with an overdue badge; a Profile report sent and transferred", async ({ page, context }) => {
+test("student portal: assignments by due date with an overdue badge; a Profile report sent and transferred", async ({
+  page,
+  context,
+}) => {
   await signIn(page, "free@metamind.local");
   const report = await page.request.post("/api/saved-reports", {
-    data: { name: "Sleep and memory guide", type: "meta-analysis", studyIds: ["1"], reportData: {}, htmlContent: "<h1>Sleep</h1><p>Pooled SMD 0.4</p>" },
+    data: {
+      name: "Sleep and memory guide",
+      type: "meta-analysis",
+      studyIds: ["1"],
+      reportData: {},
+      htmlContent: "<h1>Sleep</h1><p>Pooled SMD 0.4</p>",
+    },
   });
   expect(report.status()).toBe(201);
 
   await page.goto("/student");
-  for (const [title, due] of [["Final essay", "2099-06-01"], ["Reading log", "2000-01-10"], ["Lab report", "2099-01-15"]]) {
+  for (const [title, due] of [
+    ["Final essay", "2099-06-01"],
+    ["Reading log", "2000-01-10"],
+    ["Lab report", "2099-01-15"],
+  ]) {
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Due date").fill(due);
     await page.getByRole("button", { name: "Add Assignment" }).click();
     await expect(page.getByTestId("assignment").filter({ hasText: title })).toBeVisible();
   }
-  await expect(page.getByTestId("assignment").locator("p.font-semibold")).toHaveText(["Reading log", "Lab report", "Final essay"]);
+  await expect(page.getByTestId("assignment").locator("p.font-semibold")).toHaveText([
+    "Reading log",
+    "Lab report",
+    "Final essay",
+  ]);
   await expect(page.getByTestId("overdue-badge")).toHaveCount(1);
   await expect(page.getByTestId("assignment").first().getByTestId("overdue-badge")).toBeVisible();
 
   // Profile → Send to Student Portal opens /student#study-guides in a new tab with the guide.
   await page.goto("/profile");
   await page.getByRole("tab", { name: /reports/i }).click();
-  const [portal] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Send to Student Portal" }).first().click()]);
+  const [portal] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByRole("button", { name: "Send to Student Portal" }).first().click(),
+  ]);
   await portal.waitForLoadState();
   expect(new URL(portal.url()).pathname + new URL(portal.url()).hash).toBe("/student#study-guides");
   await expect(portal.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" })).toBeVisible();
@@ -254,10 +329,14 @@ test("student portal: assignments by due date with an overdue badge; a Profile r
   await page.getByRole("button", { name: "Transfer", exact: true }).click();
   await expect(page.getByText("Study guide transferred").first()).toBeVisible();
   await page.goto("/student#study-guides");
-  await expect(page.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" }).getByTestId("guide-assignment")).toHaveText(" · Assigned to Lab report");
+  await expect(
+    page.getByTestId("study-guide").filter({ hasText: "Sleep and memory guide" }).getByTestId("guide-assignment"),
+  ).toHaveText(" · Assigned to Lab report");
 });
 
-test("toasts: one at a time, at the top on a phone, bottom-right and at most 420 px wide on a desktop", async ({ page }) => {
+test("toasts: one at a time, at the top on a phone, bottom-right and at most 420 px wide on a desktop", async ({
+  page,
+}) => {
   await signIn(page, "free@metamind.local");
   const errors = collectConsoleErrors(page);
   const toasts = page.getByRole("region", { name: /Notifications/ }).locator("li");

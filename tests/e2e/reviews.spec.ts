@@ -40,7 +40,9 @@ test.afterEach(() => {
   expect(pageErrors).toEqual([]);
 });
 
-test("a systematic review: create, import RIS, add a search, screen 20 records by keyboard, full-text screen two, PRISMA matches", async ({ page }) => {
+test("a systematic review: create, import RIS, add a search, screen 20 records by keyboard, full-text screen two, PRISMA matches", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signIn(page, "pro@metamind.local");
 
@@ -51,13 +53,19 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await page.getByLabel("Question").fill("Does supervised aerobic exercise reduce depression in adults?");
   await page.getByLabel("Population").fill("adults with major depression");
   await page.getByLabel("Intervention").fill("aerobic exercise");
-  await page.getByLabel("Inclusion criteria (one per line)").fill("randomised controlled trial\ndepressive symptoms outcome");
+  await page
+    .getByLabel("Inclusion criteria (one per line)")
+    .fill("randomised controlled trial\ndepressive symptoms outcome");
   await page.getByRole("button", { name: "Create review" }).click();
   await page.waitForURL(/\/reviews\/[0-9a-f-]{36}$/);
   const reviewUrl = page.url();
 
   // Import a RIS file.
-  await page.getByLabel("File").setInputFiles({ name: "zotero-export.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) });
+  await page.getByLabel("File").setInputFiles({
+    name: "zotero-export.ris",
+    mimeType: "application/x-research-info-systems",
+    buffer: Buffer.from(risFile()),
+  });
   await page.getByRole("button", { name: "Import" }).click();
   const sources = page.getByTestId("sources");
   await expect(sources).toContainText("zotero-export.ris");
@@ -138,9 +146,13 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(prisma.getByTestId("prisma-excluded")).toContainText(`Records excluded (n = ${excluded})`);
   await expect(prisma.getByTestId("prisma-sought")).toContainText(`Reports sought for retrieval (n = ${included})`);
   await expect(prisma.getByTestId("prisma-not-retrieved")).toContainText("Reports not retrieved (n = 0)");
-  await expect(prisma.getByTestId("prisma-assessed")).toContainText(`Reports to assess for eligibility (n = ${included})`);
+  await expect(prisma.getByTestId("prisma-assessed")).toContainText(
+    `Reports to assess for eligibility (n = ${included})`,
+  );
   await expect(prisma.getByTestId("prisma-assessed")).toContainText("assessed so far (n = 2)");
-  await expect(prisma.getByTestId("prisma-reports-excluded")).toContainText(`awaiting a decision (n = ${included - 2})`);
+  await expect(prisma.getByTestId("prisma-reports-excluded")).toContainText(
+    `awaiting a decision (n = ${included - 2})`,
+  );
   await expect(prisma.getByTestId("prisma-reports-excluded")).toContainText("Wrong outcome (n = 1)");
   await expect(prisma.getByTestId("prisma-included")).toContainText("Studies included in review (n = 1)");
   await prisma.screenshot({ path: "tests/e2e/.artifacts/review-prisma.png" });
@@ -149,13 +161,17 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   // One study included at full text: 'Open in meta-analysis' is disabled and says why.
   await page.getByRole("tab", { name: "Analysis" }).click();
   await expect(page.getByTestId("open-meta-analysis")).toBeDisabled();
-  await expect(page.getByTestId("open-meta-analysis-reason")).toContainText("at least 2 studies included at full text (1 so far)");
+  await expect(page.getByTestId("open-meta-analysis-reason")).toContainText(
+    "at least 2 studies included at full text (1 so far)",
+  );
 
   // The PRISMA 2020 checklist, filled in from the same decisions.
   await page.getByRole("tab", { name: "PRISMA" }).click();
   const checklist = page.getByTestId("prisma-checklist");
   await expect(checklist.getByRole("heading", { name: "PRISMA 2020 checklist" })).toBeVisible();
-  await expect(checklist.getByRole("row", { name: /^16a Results Study selection Reported/ })).toContainText("20 records screened");
+  await expect(checklist.getByRole("row", { name: /^16a Results Study selection Reported/ })).toContainText(
+    "20 records screened",
+  );
   await expect(checklist.getByRole("row", { name: /^8 / })).toContainText("screened by one reviewer");
   await expect(page.getByTestId("methods-draft")).toContainText("the file zotero-export.ris (imported ");
   await expect(page.getByTestId("export-checklist")).toHaveAttribute("href", /\/export\?format=checklist$/);
@@ -166,11 +182,15 @@ test("a systematic review: create, import RIS, add a search, screen 20 records b
   await expect(living.getByRole("status")).toHaveText("The searches will be re-run every week.");
   await expect(living).toContainText("Next update:");
   await living.getByRole("button", { name: "Update now" }).click();
-  await expect(living.getByRole("status")).toContainText(/^1 search re-run: 0 new records, \d+ already in the review\.$/);
+  await expect(living.getByRole("status")).toContainText(
+    /^1 search re-run: 0 new records, \d+ already in the review\.$/,
+  );
   await expect(living.getByRole("row", { name: /by hand/ })).toContainText("none");
 });
 
-test("the Records tab: an untitled record imports with its line's warning; 250 records load page by page, drawn near the view; search runs on the server", async ({ page }) => {
+test("the Records tab: an untitled record imports with its line's warning; 250 records load page by page, drawn near the view; search runs on the server", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, "pro@metamind.local");
   await page.goto("/reviews");
@@ -184,7 +204,11 @@ test("the Records tab: an untitled record imports with its line's warning; 250 r
       ? `,"An abstract whose record lost its title",10.5555/paging.${i},2020`
       : `"${i % 10 === 0 ? "Aerobic exercise trial" : "Alpine soil survey"} number ${i}","Abstract ${i}",10.5555/paging.${i},2020`,
   );
-  await page.getByLabel("File").setInputFiles({ name: "asreview.csv", mimeType: "text/csv", buffer: Buffer.from(`title,abstract,doi,year\n${rows.join("\n")}\n`) });
+  await page.getByLabel("File").setInputFiles({
+    name: "asreview.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`title,abstract,doi,year\n${rows.join("\n")}\n`),
+  });
   await page.getByRole("button", { name: "Import" }).click();
   const warnings = page.getByTestId("import-warnings");
   await expect(warnings).toContainText("Line 44: record has no title; imported as '[No title]'");

@@ -22,18 +22,40 @@ const STUDIES = [
   {
     author: "Brennan, Liam",
     title: "Zelmoxan in older adults with sepsis",
-    abstract: "Patients were randomised to zelmoxan (n = 150) or placebo (n = 152). Mortality occurred in 18/150 patients given zelmoxan compared with 30/152 given placebo.",
+    abstract:
+      "Patients were randomised to zelmoxan (n = 150) or placebo (n = 152). Mortality occurred in 18/150 patients given zelmoxan compared with 30/152 given placebo.",
   },
   {
     author: "Castro, Marta",
     title: "Early zelmoxan for septic shock",
-    abstract: "In this trial 240 patients received zelmoxan or placebo (120 per group). Mortality was 25/120 with zelmoxan versus 31/120 with placebo.",
+    abstract:
+      "In this trial 240 patients received zelmoxan or placebo (120 per group). Mortality was 25/120 with zelmoxan versus 31/120 with placebo.",
   },
 ];
 
 /** Answers that make every domain 'low' (effect of assignment). */
-const LOW: Record<string, string> = { "1.1": "Y", "1.2": "Y", "1.3": "N", "2.1": "N", "2.2": "N", "2.6": "Y", "3.1": "Y", "4.1": "N", "4.2": "N", "4.3": "N", "5.1": "Y", "5.2": "N", "5.3": "N" };
-const WORDS: Record<string, string> = { Y: "Yes", PY: "Probably yes", PN: "Probably no", N: "No", NI: "No information" };
+const LOW: Record<string, string> = {
+  "1.1": "Y",
+  "1.2": "Y",
+  "1.3": "N",
+  "2.1": "N",
+  "2.2": "N",
+  "2.6": "Y",
+  "3.1": "Y",
+  "4.1": "N",
+  "4.2": "N",
+  "4.3": "N",
+  "5.1": "Y",
+  "5.2": "N",
+  "5.3": "N",
+};
+const WORDS: Record<string, string> = {
+  Y: "Yes",
+  PY: "Probably yes",
+  PN: "Probably no",
+  N: "No",
+  NI: "No information",
+};
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {
@@ -50,38 +72,67 @@ test.afterEach(() => {
 /** A review with the three trials included at full text and the outcome 'mortality', through the API. */
 async function setUpReview(page: Page, origin: string, title: string): Promise<string> {
   const headers = { Origin: origin };
-  const created = await page.request.post("/api/reviews", { headers, data: { title, question: { intervention: "zelmoxan", comparator: "placebo" } } });
+  const created = await page.request.post("/api/reviews", {
+    headers,
+    data: { title, question: { intervention: "zelmoxan", comparator: "placebo" } },
+  });
   expect(created.status()).toBe(201);
   const { review } = (await created.json()) as { review: { id: string } };
-  const ris = STUDIES.map((s, i) => `TY  - JOUR\r\nTI  - ${s.title}\r\nAU  - ${s.author}\r\nPY  - 202${i}\r\nAB  - ${s.abstract}\r\nER  - `).join("\r\n\r\n");
+  const ris = STUDIES.map(
+    (s, i) => `TY  - JOUR\r\nTI  - ${s.title}\r\nAU  - ${s.author}\r\nPY  - 202${i}\r\nAB  - ${s.abstract}\r\nER  - `,
+  ).join("\r\n\r\n");
   const imported = await page.request.post(`/api/reviews/${review.id}/import`, {
     headers,
-    multipart: { file: { name: "trials.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(ris) } },
+    multipart: {
+      file: { name: "trials.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(ris) },
+    },
   });
   expect(imported.status()).toBe(201);
-  const { records } = (await (await page.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number }[] };
+  const { records } = (await (await page.request.get(`/api/reviews/${review.id}/records`)).json()) as {
+    records: { id: number }[];
+  };
   for (const r of records) {
     for (const stage of ["title_abstract", "full_text"]) {
-      expect((await page.request.post(`/api/reviews/${review.id}/records/${r.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+      expect(
+        (
+          await page.request.post(`/api/reviews/${review.id}/records/${r.id}/decision`, {
+            headers,
+            data: { stage, decision: "include" },
+          })
+        ).status(),
+      ).toBe(200);
     }
   }
-  const outcome = await page.request.post(`/api/reviews/${review.id}/outcomes`, { headers, data: { name: "mortality", intervention: "zelmoxan", comparator: "placebo" } });
+  const outcome = await page.request.post(`/api/reviews/${review.id}/outcomes`, {
+    headers,
+    data: { name: "mortality", intervention: "zelmoxan", comparator: "placebo" },
+  });
   expect(outcome.status()).toBe(201);
   return review.id;
 }
 
 async function answer(form: Locator, id: string, value: string): Promise<void> {
-  await form.locator(`[data-question="${id}"]`).getByRole("radio", { name: `${value} (${WORDS[value]})` }).check();
+  await form
+    .locator(`[data-question="${id}"]`)
+    .getByRole("radio", { name: `${value} (${WORDS[value]})` })
+    .check();
 }
 
 async function answerAll(form: Locator, answers: Record<string, string>): Promise<void> {
   for (const [id, value] of Object.entries(answers)) await answer(form, id, value);
 }
 
-test("a reviewer assesses two studies, sees the traffic-light plot, runs the sensitivity analysis and exports the Summary of Findings", async ({ page, baseURL }) => {
+test("a reviewer assesses two studies, sees the traffic-light plot, runs the sensitivity analysis and exports the Summary of Findings", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   await signIn(page, "pro@metamind.local");
-  const reviewId = await setUpReview(page, new URL(baseURL ?? page.url()).origin, "Zelmoxan in sepsis: risk of bias (e2e)");
+  const reviewId = await setUpReview(
+    page,
+    new URL(baseURL ?? page.url()).origin,
+    "Zelmoxan in sepsis: risk of bias (e2e)",
+  );
 
   await page.goto(`/reviews/${reviewId}`);
   await page.getByRole("tab", { name: "Risk of bias" }).click();
@@ -96,7 +147,9 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await q11.getByTestId("rob-use-proposed").first().click();
   await expect(q11.getByRole("radio", { name: "Y (Yes)" })).toBeChecked();
   await q11.getByRole("button", { name: "Quote as support" }).first().click();
-  await expect(q11.getByRole("list", { name: "Quotes supporting 1.1" })).toContainText("computer-generated random sequence");
+  await expect(q11.getByRole("list", { name: "Quotes supporting 1.1" })).toContainText(
+    "computer-generated random sequence",
+  );
   // 2.3 is asked only when participants or carers knew the assignment.
   await expect(form.locator('[data-question="2.3"]')).toHaveCount(0);
   await answer(form, "2.1", "Y");
@@ -115,16 +168,28 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await form.getByLabel("Change the D5 judgement").selectOption("some_concerns");
   await form.getByTestId("rob-save").click();
   await expect(form.getByRole("alert")).toContainText("Give a justification for the changed judgement of D5");
-  await form.locator('[data-domain="D5"]').getByLabel("Justification (required)").fill("The trial registry lists a second, unreported scale.");
+  await form
+    .locator('[data-domain="D5"]')
+    .getByLabel("Justification (required)")
+    .fill("The trial registry lists a second, unreported scale.");
   await form.getByTestId("rob-save").click();
   await expect(page.getByTestId("rob-progress")).toHaveText("2 of 3 studies assessed");
 
   // The traffic-light plot: two studies, robvis colours and glyphs.
   const traffic = page.getByTestId("rob-traffic-light");
   await expect(traffic.locator("g[data-study]")).toHaveCount(2);
-  await expect(traffic.locator('g[data-study="Brennan 2021"] circle[data-domain="D1"]')).toHaveAttribute("data-judgement", "high");
-  await expect(traffic.locator('g[data-study="Brennan 2021"] circle[data-domain="D5"]')).toHaveAttribute("data-judgement", "some_concerns");
-  await expect(traffic.locator('g[data-study="Adebayo 2020"] circle[data-domain="overall"]')).toHaveAttribute("fill", "#02C100");
+  await expect(traffic.locator('g[data-study="Brennan 2021"] circle[data-domain="D1"]')).toHaveAttribute(
+    "data-judgement",
+    "high",
+  );
+  await expect(traffic.locator('g[data-study="Brennan 2021"] circle[data-domain="D5"]')).toHaveAttribute(
+    "data-judgement",
+    "some_concerns",
+  );
+  await expect(traffic.locator('g[data-study="Adebayo 2020"] circle[data-domain="overall"]')).toHaveAttribute(
+    "fill",
+    "#02C100",
+  );
   await expect(page.getByTestId("rob-summary-plot").locator("svg")).toBeVisible();
   await page.getByRole("button", { name: "Edit Brennan 2021" }).click();
   await expect(form).toBeVisible();
@@ -146,8 +211,13 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await expect(reviewSof.getByTestId("sof-row")).toHaveCount(1);
   await expect(reviewSof.getByTestId("sof-row")).toContainText("(3 studies)");
   await expect(reviewSof.getByTestId("sof-certainty")).toContainText(/[⊕◯]{4}/);
-  await expect(reviewSof.getByTestId("sof-footnotes")).toContainText("Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.");
-  const [tabDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("analysis-sof-csv").click()]);
+  await expect(reviewSof.getByTestId("sof-footnotes")).toContainText(
+    "Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.",
+  );
+  const [tabDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("analysis-sof-csv").click(),
+  ]);
   expect(tabDownload.suggestedFilename()).toBe("mortality-summary-of-findings.csv");
   const tabCsv = readFileSync((await tabDownload.path())!, "utf8");
   expect(tabCsv.split("\r\n")[0]).toBe(
@@ -177,7 +247,9 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   await expect(sof.getByTestId("sof-row")).toHaveCount(1);
   await expect(sof.getByTestId("sof-row")).toContainText("150 per 1,000");
   await expect(sof.getByTestId("sof-certainty")).toContainText(/[⊕◯]{4}/);
-  await expect(sof.getByTestId("sof-footnotes")).toContainText("Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.");
+  await expect(sof.getByTestId("sof-footnotes")).toContainText(
+    "Rated down one level for indirectness: Reviewer's judgement: Only adults over 65 were enrolled.",
+  );
   await expect(page.getByTestId("grade-computed").first()).toContainText("Computed: Not serious");
   await expect(page.getByTestId("rob-traffic-light-0").locator("g[data-study]")).toHaveCount(2);
 
@@ -192,11 +264,18 @@ test("a reviewer assesses two studies, sees the traffic-light plot, runs the sen
   expect(csv).toContain('"150 per 1,000"');
 });
 
-test("the Risk of bias tab works at phone width: assess a study by keyboard, no sideways scrolling of the page", async ({ page, baseURL }) => {
+test("the Risk of bias tab works at phone width: assess a study by keyboard, no sideways scrolling of the page", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, "pro@metamind.local");
-  const reviewId = await setUpReview(page, new URL(baseURL ?? page.url()).origin, "Zelmoxan in sepsis: RoB on a phone (e2e)");
+  const reviewId = await setUpReview(
+    page,
+    new URL(baseURL ?? page.url()).origin,
+    "Zelmoxan in sepsis: RoB on a phone (e2e)",
+  );
   await page.goto(`/reviews/${reviewId}?tab=risk-of-bias`);
   await page.getByRole("button", { name: "Assess Castro 2022" }).click();
   const form = page.getByTestId("rob-form");

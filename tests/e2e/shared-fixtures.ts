@@ -27,7 +27,9 @@ export const test = base.extend({
         if (event.isTrusted) event.stopImmediatePropagation();
       });
       document.addEventListener("securitypolicyviolation", (event) => {
-        console.warn(`Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`);
+        console.warn(
+          `Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`,
+        );
       });
     });
     await provide(page);

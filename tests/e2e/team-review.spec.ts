@@ -14,7 +14,9 @@ function risFile(): string {
       "AU  - Okafor, Ada",
       `PY  - ${2015 + i}`,
       `DO  - 10.5555/team-e2e.${Date.now()}.${i}`,
-      i % 2 === 0 ? "AB  - Adults with depression were randomised to aerobic exercise or usual care." : "AB  - Nitrogen mineralisation in alpine soils declined with altitude.",
+      i % 2 === 0
+        ? "AB  - Adults with depression were randomised to aerobic exercise or usual care."
+        : "AB  - Nitrogen mineralisation in alpine soils declined with altitude.",
       "ER  - ",
     ].join("\r\n"),
   ).join("\r\n\r\n");
@@ -29,19 +31,32 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-test("two reviewers screen the same review in dual blind mode; the owner resolves the conflict and sees the agreement", async ({ page: owner, browser, baseURL }) => {
+test("two reviewers screen the same review in dual blind mode; the owner resolves the conflict and sees the agreement", async ({
+  page: owner,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const ownerErrors = watchErrors(owner);
   await signIn(owner, "pro@metamind.local");
 
   // The owner's review with six records (through the API, with the owner's session).
   const headers = { Origin: baseURL! };
-  const created = await owner.request.post("/api/reviews", { headers, data: { title: "Team screening of exercise trials", question: "aerobic exercise for depression in adults", criteria: ["randomised trial"] } });
+  const created = await owner.request.post("/api/reviews", {
+    headers,
+    data: {
+      title: "Team screening of exercise trials",
+      question: "aerobic exercise for depression in adults",
+      criteria: ["randomised trial"],
+    },
+  });
   expect(created.status()).toBe(201);
   const { review } = (await created.json()) as { review: { id: string } };
   const imported = await owner.request.post(`/api/reviews/${review.id}/import`, {
     headers,
-    multipart: { file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) } },
+    multipart: {
+      file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) },
+    },
   });
   expect(imported.status()).toBe(201);
 
@@ -94,7 +109,9 @@ test("two reviewers screen the same review in dual blind mode; the owner resolve
   await expect(conflict).toHaveCount(1);
   await expect(conflict).toContainText("pro@metamind.local: include");
   await expect(conflict).toContainText("free@metamind.local: exclude");
-  await expect(owner.getByTestId("agreement")).toContainText(/pro@metamind\.local & free@metamind\.local|free@metamind\.local & pro@metamind\.local/);
+  await expect(owner.getByTestId("agreement")).toContainText(
+    /pro@metamind\.local & free@metamind\.local|free@metamind\.local & pro@metamind\.local/,
+  );
   await conflict.getByTestId("resolve-include").click();
   await expect(owner.getByTestId("conflict")).toHaveCount(0);
   await expect(owner.getByText("No conflicts waiting.")).toBeVisible();
@@ -111,28 +128,58 @@ test("two reviewers screen the same review in dual blind mode; the owner resolve
   await context.close();
 });
 
-test("dual extraction: two reviewers extract a study blind, the differing cell is highlighted, the owner records the consensus", async ({ page: owner, browser, baseURL }) => {
+test("dual extraction: two reviewers extract a study blind, the differing cell is highlighted, the owner records the consensus", async ({
+  page: owner,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const ownerErrors = watchErrors(owner);
   await signIn(owner, "pro@metamind.local");
   const headers = { Origin: baseURL! };
-  const created = await owner.request.post("/api/reviews", { headers, data: { title: "Team extraction of exercise trials", question: "aerobic exercise for depression in adults" } });
+  const created = await owner.request.post("/api/reviews", {
+    headers,
+    data: { title: "Team extraction of exercise trials", question: "aerobic exercise for depression in adults" },
+  });
   const { review } = (await created.json()) as { review: { id: string } };
   expect(
     (
       await owner.request.post(`/api/reviews/${review.id}/import`, {
         headers,
-        multipart: { file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) } },
+        multipart: {
+          file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) },
+        },
       })
     ).status(),
   ).toBe(201);
-  const { records } = (await (await owner.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number; title: string }[] };
+  const { records } = (await (await owner.request.get(`/api/reviews/${review.id}/records`)).json()) as {
+    records: { id: number; title: string }[];
+  };
   const study = records.find((r) => r.title.includes("team 0"))!;
   for (const stage of ["title_abstract", "full_text"]) {
-    expect((await owner.request.post(`/api/reviews/${review.id}/records/${study.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+    expect(
+      (
+        await owner.request.post(`/api/reviews/${review.id}/records/${study.id}/decision`, {
+          headers,
+          data: { stage, decision: "include" },
+        })
+      ).status(),
+    ).toBe(200);
   }
-  expect((await owner.request.post(`/api/reviews/${review.id}/outcomes`, { headers, data: { name: "Response", intervention: "aerobic exercise", comparator: "usual care" } })).status()).toBe(201);
-  const invited = (await (await owner.request.post(`/api/reviews/${review.id}/members`, { headers, data: { email: "free@metamind.local", role: "reviewer" } })).json()) as {
+  expect(
+    (
+      await owner.request.post(`/api/reviews/${review.id}/outcomes`, {
+        headers,
+        data: { name: "Response", intervention: "aerobic exercise", comparator: "usual care" },
+      })
+    ).status(),
+  ).toBe(201);
+  const invited = (await (
+    await owner.request.post(`/api/reviews/${review.id}/members`, {
+      headers,
+      data: { email: "free@metamind.local", role: "reviewer" },
+    })
+  ).json()) as {
     invitation: { url: string };
   };
 
@@ -185,7 +232,9 @@ test("dual extraction: two reviewers extract a study blind, the differing cell i
   // The Team tab: progress and the activity log.
   await owner.getByRole("tab", { name: "Team" }).click();
   await expect(owner.getByTestId("activity")).toContainText("recorded consensus values (Response)");
-  await expect(owner.getByTestId("activity")).toContainText("free@metamind.local submitted their extraction (Response)");
+  await expect(owner.getByTestId("activity")).toContainText(
+    "free@metamind.local submitted their extraction (Response)",
+  );
   await expect(owner.getByTestId("member-progress").first()).toContainText("extracted 1");
 
   expect(ownerErrors).toEqual([]);

@@ -46,27 +46,57 @@ async function answer(page: Page, answers: [string, string][]): Promise<void> {
   for (const [q, a] of answers) await form.locator(`[data-question="${q}"] input[value="${a}"]`).check();
 }
 
-test("dual RoB 2: two reviewers assess a study blind, the differences are highlighted side by side, the owner records the consensus used by the plots", async ({ page: owner, browser, baseURL }) => {
+test("dual RoB 2: two reviewers assess a study blind, the differences are highlighted side by side, the owner records the consensus used by the plots", async ({
+  page: owner,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const ownerErrors = watchErrors(owner);
   await signIn(owner, "pro@metamind.local");
   const headers = { Origin: baseURL! };
-  const created = await owner.request.post("/api/reviews", { headers, data: { title: "Team risk of bias of exercise trials", question: "aerobic exercise for depression in adults" } });
+  const created = await owner.request.post("/api/reviews", {
+    headers,
+    data: { title: "Team risk of bias of exercise trials", question: "aerobic exercise for depression in adults" },
+  });
   const { review } = (await created.json()) as { review: { id: string } };
   expect(
     (
       await owner.request.post(`/api/reviews/${review.id}/import`, {
         headers,
-        multipart: { file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) } },
+        multipart: {
+          file: { name: "team.ris", mimeType: "application/x-research-info-systems", buffer: Buffer.from(risFile()) },
+        },
       })
     ).status(),
   ).toBe(201);
-  const { records } = (await (await owner.request.get(`/api/reviews/${review.id}/records`)).json()) as { records: { id: number }[] };
+  const { records } = (await (await owner.request.get(`/api/reviews/${review.id}/records`)).json()) as {
+    records: { id: number }[];
+  };
   for (const stage of ["title_abstract", "full_text"]) {
-    expect((await owner.request.post(`/api/reviews/${review.id}/records/${records[0]!.id}/decision`, { headers, data: { stage, decision: "include" } })).status()).toBe(200);
+    expect(
+      (
+        await owner.request.post(`/api/reviews/${review.id}/records/${records[0]!.id}/decision`, {
+          headers,
+          data: { stage, decision: "include" },
+        })
+      ).status(),
+    ).toBe(200);
   }
-  expect((await owner.request.post(`/api/reviews/${review.id}/outcomes`, { headers, data: { name: "Response", intervention: "aerobic exercise", comparator: "usual care" } })).status()).toBe(201);
-  const invited = (await (await owner.request.post(`/api/reviews/${review.id}/members`, { headers, data: { email: "free@metamind.local", role: "reviewer" } })).json()) as {
+  expect(
+    (
+      await owner.request.post(`/api/reviews/${review.id}/outcomes`, {
+        headers,
+        data: { name: "Response", intervention: "aerobic exercise", comparator: "usual care" },
+      })
+    ).status(),
+  ).toBe(201);
+  const invited = (await (
+    await owner.request.post(`/api/reviews/${review.id}/members`, {
+      headers,
+      data: { email: "free@metamind.local", role: "reviewer" },
+    })
+  ).json()) as {
     invitation: { url: string };
   };
 
@@ -88,7 +118,10 @@ test("dual RoB 2: two reviewers assess a study blind, the differences are highli
   await owner.getByRole("tab", { name: "Risk of bias" }).click();
   await expect(owner.getByTestId("rob-dual-status")).toHaveText("Not assessed yet");
   await owner.getByTestId("rob-dual-assess").click();
-  await answer(owner, LOW.map(([q, a]) => [q, q === "1.2" ? "N" : a]));
+  await answer(
+    owner,
+    LOW.map(([q, a]) => [q, q === "1.2" ? "N" : a]),
+  );
   await owner.getByTestId("rob-form").getByLabel("Support for 1.2").fill("Owner's private note: open allocation list");
   await owner.getByRole("button", { name: "Submit my assessment" }).click();
   await expect(owner.getByTestId("rob-dual-status")).toHaveText("1 of 2 submitted (yours is in)");
@@ -136,8 +169,12 @@ test("dual RoB 2: two reviewers assess a study blind, the differences are highli
 
   // The Team tab: the RoB agreement and the activity log.
   await owner.getByRole("tab", { name: "Team" }).click();
-  await expect(owner.getByTestId("activity")).toContainText("recorded the consensus risk-of-bias assessment (Response)");
-  await expect(owner.getByTestId("activity")).toContainText("free@metamind.local submitted their risk-of-bias assessment (Response)");
+  await expect(owner.getByTestId("activity")).toContainText(
+    "recorded the consensus risk-of-bias assessment (Response)",
+  );
+  await expect(owner.getByTestId("activity")).toContainText(
+    "free@metamind.local submitted their risk-of-bias assessment (Response)",
+  );
   await expect(owner.getByTestId("rob-agreement")).toContainText("Overall");
   await expect(owner.getByTestId("member-progress").first()).toContainText("RoB assessed 1");
 

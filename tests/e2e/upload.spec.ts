@@ -39,7 +39,12 @@ test.afterEach(() => {
 test("signed out: the Sign In Required card with its benefits and a link to /auth", async ({ page }) => {
   await page.goto("/upload");
   await expect(page.getByText("Sign In Required")).toBeVisible();
-  for (const benefit of ["Upload multiple PDFs", "AI summaries and analysis", "Meta-analysis across studies", "Export results"]) {
+  for (const benefit of [
+    "Upload multiple PDFs",
+    "AI summaries and analysis",
+    "Meta-analysis across studies",
+    "Export results",
+  ]) {
     await expect(page.getByText(benefit)).toBeVisible();
   }
   await expect(page.getByRole("link", { name: "Sign In or Create Account" })).toHaveAttribute("href", "/auth");
@@ -48,8 +53,12 @@ test("signed out: the Sign In Required card with its benefits and a link to /aut
 test("Free: the list is viewable, an upload opens the Professional prompt keyed pdf_upload", async ({ page }) => {
   await signIn(page, "free@metamind.local");
   await page.goto("/upload");
-  await expect(page.getByText("PDF upload requires Professional subscription. You can view your uploaded studies.")).toBeVisible();
-  await page.getByTestId("file-input").setInputFiles({ name: "a.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 tiny") });
+  await expect(
+    page.getByText("PDF upload requires Professional subscription. You can view your uploaded studies."),
+  ).toBeVisible();
+  await page
+    .getByTestId("file-input")
+    .setInputFiles({ name: "a.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 tiny") });
   await page.getByRole("button", { name: "Upload 1 Files" }).click();
   await expect(page.getByTestId("upgrade-prompt")).toHaveAttribute("data-feature", "pdf_upload");
   await page.keyboard.press("Escape");
@@ -58,7 +67,9 @@ test("Free: the list is viewable, an upload opens the Professional prompt keyed 
   await expect(page.getByText("Upload PDF files to get started")).toBeVisible();
 });
 
-test("Professional: drop two real PDFs, watch them upload and get processed, stream a summary, combine them, bulk delete", async ({ page }) => {
+test("Professional: drop two real PDFs, watch them upload and get processed, stream a summary, combine them, bulk delete", async ({
+  page,
+}) => {
   test.skip(!hasPdfs, `real PDFs not found at ${PDF_DIR}`);
   test.setTimeout(120_000);
   await signIn(page, "pro@metamind.local");
@@ -88,7 +99,8 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
     const seen: string[] = [];
     (window as unknown as { __progress: string[] }).__progress = seen;
     new MutationObserver(() => {
-      for (const bar of document.querySelectorAll('[role="progressbar"]')) seen.push(bar.getAttribute("aria-valuenow") ?? "");
+      for (const bar of document.querySelectorAll('[role="progressbar"]'))
+        seen.push(bar.getAttribute("aria-valuenow") ?? "");
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
   });
   // Processing stages: record every stage and percent the list shows before the files are ready.
@@ -121,8 +133,15 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   // Issue 16: the list followed the extraction job's real stages, not just 'Queued' until done.
   const stages = await page.evaluate(() => (window as unknown as { __stages: string[] }).__stages);
   const extracting = stages.filter((s) => s.startsWith("extracting:")).map((s) => Number(s.split(":")[1]));
-  expect(extracting.some((p) => p > 0 && p < 100), `stages seen: ${[...new Set(stages)].join(" | ")}`).toBe(true);
-  expect(stages.some((s) => /^extracting:\d+:.*(Reading page \d+ of \d+|Reading the file|Opening the PDF|Finding the title)/.test(s))).toBe(true);
+  expect(
+    extracting.some((p) => p > 0 && p < 100),
+    `stages seen: ${[...new Set(stages)].join(" | ")}`,
+  ).toBe(true);
+  expect(
+    stages.some((s) =>
+      /^extracting:\d+:.*(Reading page \d+ of \d+|Reading the file|Opening the PDF|Finding the title)/.test(s),
+    ),
+  ).toBe(true);
   const bmj = items.filter({ has: page.getByRole("heading", { name: BMJ_TITLE }) });
   await expect(bmj).toContainText("Michael Ussher, Sarah Lewis, Paul Aveyard et al.");
   await expect(bmj).toContainText(`${BMJ} · 435.74 KB`);
@@ -160,7 +179,9 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   const view = modal.getByTestId("analysis-view");
   await expect(view.getByRole("heading", { name: "Executive summary" })).toBeVisible();
   await expect(view.getByRole("heading", { name: "Common themes" })).toBeVisible();
-  await expect(view.getByTestId("report-sources").first()).toContainText(/Sources: “(Physical activity|Association between tea)/);
+  await expect(view.getByTestId("report-sources").first()).toContainText(
+    /Sources: “(Physical activity|Association between tea)/,
+  );
   await expect(view).not.toContainText(/\bT\d+\.S\d+\b|###/);
   const download = page.waitForEvent("download");
   await modal.getByRole("button", { name: "Download" }).click();
@@ -169,11 +190,15 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
 
   // The meta-analysis of the two renders the structured analysis object (SPEC §4).
   await page.getByRole("button", { name: "Meta-Analysis" }).click();
-  await expect(modal.getByRole("heading", { name: "Meta-Analysis of 2 Uploaded Studies" })).toBeVisible({ timeout: 30_000 });
+  await expect(modal.getByRole("heading", { name: "Meta-Analysis of 2 Uploaded Studies" })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "Executive Summary" })).toBeVisible();
   await expect(modal.getByTestId("analysis-view").getByRole("heading", { name: "GRADE Assessment" })).toBeVisible();
   // Pooled through the /meta-analysis engine: a trial and a meta-analysis of other outcomes do not pool, and it says why.
-  await expect(modal.getByTestId("analysis-view")).toContainText("Not pooled: no outcome was reported by at least 2 of these studies");
+  await expect(modal.getByTestId("analysis-view")).toContainText(
+    "Not pooled: no outcome was reported by at least 2 of these studies",
+  );
   await expect(modal).not.toContainText("pools effects only in a meta-analysis");
   await modal.getByRole("button", { name: "Close" }).click();
 

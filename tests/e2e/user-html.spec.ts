@@ -20,18 +20,27 @@ const LEGACY_HTML =
 
 function storeRawHtml(id: number, html: string): void {
   const sql = `UPDATE saved_reports SET html_content = '${html.replace(/'/g, "''")}' WHERE id = ${id}`;
-  execFileSync("node_modules/.bin/wrangler", ["d1", "execute", "DB", "--local", "--persist-to", PERSIST_DIR, "--command", sql], {
-    stdio: "pipe",
-  });
+  execFileSync(
+    "node_modules/.bin/wrangler",
+    ["d1", "execute", "DB", "--local", "--persist-to", PERSIST_DIR, "--command", sql],
+    {
+      stdio: "pipe",
+    },
+  );
 }
 
 async function signInPro(page: Page): Promise<void> {
   await page.goto("/");
-  const res = await page.request.post("/api/login", { data: { email: "pro@metamind.local", password: "metamind-demo" } });
+  const res = await page.request.post("/api/login", {
+    data: { email: "pro@metamind.local", password: "metamind-demo" },
+  });
   expect(res.status()).toBe(200);
 }
 
-test("a stored XSS payload in a saved report runs nowhere: not on Export (print tab), View or Download", async ({ page, context }) => {
+test("a stored XSS payload in a saved report runs nowhere: not on Export (print tab), View or Download", async ({
+  page,
+  context,
+}) => {
   const dialogs: string[] = [];
   const onDialog = (dialog: Dialog) => {
     dialogs.push(dialog.message());
@@ -42,7 +51,13 @@ test("a stored XSS payload in a saved report runs nowhere: not on Export (print 
 
   await signInPro(page);
   const saved = await page.request.post("/api/saved-reports", {
-    data: { name: "Legacy XSS report", type: "meta-analysis", studyIds: [1], reportData: { description: "stored before the fix" }, htmlContent: LEGACY_HTML },
+    data: {
+      name: "Legacy XSS report",
+      type: "meta-analysis",
+      studyIds: [1],
+      reportData: { description: "stored before the fix" },
+      htmlContent: LEGACY_HTML,
+    },
   });
   expect(saved.status()).toBe(201);
   const { report } = (await saved.json()) as { report: { id: number; htmlContent: string } };
@@ -65,7 +80,10 @@ test("a stored XSS payload in a saved report runs nowhere: not on Export (print 
   expect(popup.url()).toMatch(/^blob:/);
   await expect(popup.getByRole("heading", { name: "Legacy report" })).toBeVisible();
   await expect(popup.getByText("Pooled risk ratio 0.51")).toBeVisible();
-  await expect(popup.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute("content", /^default-src 'none';/);
+  await expect(popup.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+    "content",
+    /^default-src 'none';/,
+  );
   // The print call (1000 ms) has run and the handlers have had their chance.
   await page.waitForTimeout(1500);
   expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
@@ -75,11 +93,16 @@ test("a stored XSS payload in a saved report runs nowhere: not on Export (print 
   // View: a sandboxed srcdoc frame without allow-scripts or allow-same-origin.
   await item.getByRole("button", { name: "View" }).click();
   await expect(page.getByTestId("report-frame")).toHaveAttribute("sandbox", "");
-  await expect(page.frameLocator('[data-testid="report-frame"]').getByRole("heading", { name: "Legacy report" })).toBeVisible();
+  await expect(
+    page.frameLocator('[data-testid="report-frame"]').getByRole("heading", { name: "Legacy report" }),
+  ).toBeVisible();
   await page.keyboard.press("Escape");
 
   // Download: the file carries the same policy, ahead of the report's own markup.
-  const [download] = await Promise.all([page.waitForEvent("download"), item.getByRole("button", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    item.getByRole("button", { name: "Download" }).click(),
+  ]);
   const file = readFileSync(await download.path(), "utf8");
   expect(file.indexOf('<meta http-equiv="Content-Security-Policy" content="default-src \'none\';')).toBeGreaterThan(0);
   expect(file.indexOf("Content-Security-Policy")).toBeLessThan(file.indexOf("<h1>Legacy report</h1>"));

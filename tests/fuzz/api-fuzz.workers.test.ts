@@ -56,10 +56,43 @@ interface Owned {
 }
 
 const FIELD_NAMES = [
-  "email", "password", "firstName", "name", "type", "studyIds", "reportData", "htmlContent", "studies", "studyId",
-  "ids", "id", "query", "filters", "format", "priceId", "successUrl", "saveSearchHistory", "searchResultsPerPage",
-  "defaultSearchProvider", "openAccessUrl", "text", "regenerate", "confirm", "uploadId", "userId", "plan", "title",
-  "abstract", "includeAbstracts", "style", "studyType", "data", "kind", "outcome", "measure", "searchProviders",
+  "email",
+  "password",
+  "firstName",
+  "name",
+  "type",
+  "studyIds",
+  "reportData",
+  "htmlContent",
+  "studies",
+  "studyId",
+  "ids",
+  "id",
+  "query",
+  "filters",
+  "format",
+  "priceId",
+  "successUrl",
+  "saveSearchHistory",
+  "searchResultsPerPage",
+  "defaultSearchProvider",
+  "openAccessUrl",
+  "text",
+  "regenerate",
+  "confirm",
+  "uploadId",
+  "userId",
+  "plan",
+  "title",
+  "abstract",
+  "includeAbstracts",
+  "style",
+  "studyType",
+  "data",
+  "kind",
+  "outcome",
+  "measure",
+  "searchProviders",
 ];
 
 const HUGE = "x".repeat(1_200_000);
@@ -69,7 +102,7 @@ const deepArray = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)
 function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
   const rand = prng(seed);
   const int = (n: number) => Math.floor(rand() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 
   const wrongValues: (() => unknown)[] = [
     () => null,
@@ -98,24 +131,60 @@ function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
     () => ({ body: "{", contentType: "application/json", label: "truncated JSON" }),
     () => ({ body: "{not json", contentType: "application/json", label: "malformed JSON" }),
     () => ({ body: "null", contentType: "application/json", label: "null" }),
-    () => ({ body: pick(["42", "true", '"text"', "[]", "[1,2,3]"]), contentType: "application/json", label: "non-object JSON" }),
+    () => ({
+      body: pick(["42", "true", '"text"', "[]", "[1,2,3]"]),
+      contentType: "application/json",
+      label: "non-object JSON",
+    }),
     () => ({ body: deep(6000), contentType: "application/json", label: "6,000 levels deep" }),
-    () => ({ body: `{"name":"d","type":"export","reportData":${deep(65)}}`, contentType: "application/json", label: "65 levels deep" }),
+    () => ({
+      body: `{"name":"d","type":"export","reportData":${deep(65)}}`,
+      contentType: "application/json",
+      label: "65 levels deep",
+    }),
     () => ({ body: deepArray(3000), contentType: "application/json", label: "3,000 nested arrays" }),
-    () => ({ body: JSON.stringify({ name: HUGE, text: "x" }), contentType: "application/json", label: "1.2 MB string" }),
-    () => ({ body: '{"__proto__":{"plan":"pro"},"constructor":{"prototype":{"isPro":true}}}', contentType: "application/json", label: "prototype keys" }),
+    () => ({
+      body: JSON.stringify({ name: HUGE, text: "x" }),
+      contentType: "application/json",
+      label: "1.2 MB string",
+    }),
+    () => ({
+      body: '{"__proto__":{"plan":"pro"},"constructor":{"prototype":{"isPro":true}}}',
+      contentType: "application/json",
+      label: "prototype keys",
+    }),
     () => ({ body: "email=a&password=b&intent=login", contentType: "text/plain", label: "text/plain" }),
-    () => ({ body: "--x\r\nContent-Disposition: form-data; name=\"files\"\r\n\r\nnot a pdf", contentType: "multipart/form-data; boundary=y", label: "broken multipart" }),
+    () => ({
+      body: '--x\r\nContent-Disposition: form-data; name="files"\r\n\r\nnot a pdf',
+      contentType: "multipart/form-data; boundary=y",
+      label: "broken multipart",
+    }),
     () => ({ body: "\u0000\u0001\u0002", contentType: "application/octet-stream", label: "binary" }),
     () => {
       const fields = 1 + int(4);
       const value: Record<string, unknown> = {};
       for (let i = 0; i < fields; i++) value[pick(FIELD_NAMES)] = pick(wrongValues)();
-      return { body: JSON.stringify(value), contentType: "application/json", label: `wrong types ${Object.keys(value).join(",")}` };
+      return {
+        body: JSON.stringify(value),
+        contentType: "application/json",
+        label: `wrong types ${Object.keys(value).join(",")}`,
+      };
     },
   ];
 
-  const junkIds = ["0", "-1", "abc", "1.5", "1e3", "99999999999999999999", "%27%20OR%201%3D1", "..%2F..%2Fetc", "%00", "x".repeat(300), "NaN"];
+  const junkIds = [
+    "0",
+    "-1",
+    "abc",
+    "1.5",
+    "1e3",
+    "99999999999999999999",
+    "%27%20OR%201%3D1",
+    "..%2F..%2Fetc",
+    "%00",
+    "x".repeat(300),
+    "NaN",
+  ];
   const junkQueries = [
     "",
     "?q=",
@@ -166,12 +235,16 @@ function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
     if (asAttacker) headers.Cookie = cookies.attacker;
     const wrongMethods = ALL_METHODS.filter((m) => !route.methods.includes(m));
     const useWrongMethod = wrongMethods.length > 0 && rand() < 0.2;
-    const method = useWrongMethod || (asAttacker && route.pattern === "/api/logout") ? pick(wrongMethods) : pick(route.methods);
+    const method =
+      useWrongMethod || (asAttacker && route.pattern === "/api/logout") ? pick(wrongMethods) : pick(route.methods);
     const path = concretePath(route, asAttacker);
     const who = asAttacker ? "other user" : "guest";
     if (method === "GET") {
       // /api/search/{provider} ignores the provider-list parameters, so those would be valid searches.
-      const queries = route.pattern === "/api/search/:provider" ? junkQueries.filter((q) => !q.includes("searchProvider")) : junkQueries;
+      const queries =
+        route.pattern === "/api/search/:provider"
+          ? junkQueries.filter((q) => !q.includes("searchProvider"))
+          : junkQueries;
       const query = pick(queries);
       return { method, path: path + query, headers, label: `${who} GET ${path}${query.slice(0, 60)}` };
     }
@@ -190,7 +263,8 @@ async function tableChecksums(): Promise<Record<string, string>> {
   for (const { name } of tables) {
     const { results } = await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(results)));
-    sums[name] = `${results.length}:${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+    sums[name] =
+      `${results.length}:${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
   }
   return sums;
 }
@@ -198,7 +272,11 @@ async function tableChecksums(): Promise<Record<string, string>> {
 async function signUp(): Promise<{ cookie: string; userId: string }> {
   const res = await SELF.fetch(`${BASE}/api/register`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": `10.98.${Math.floor(Math.random() * 250)}.1` },
+    headers: {
+      "Content-Type": "application/json",
+      Origin: BASE,
+      "CF-Connecting-IP": `10.98.${Math.floor(Math.random() * 250)}.1`,
+    },
     body: JSON.stringify({ email: `fuzz-${crypto.randomUUID()}@example.org`, password: "fuzz-secret" }),
   });
   expect(res.status).toBe(201);
@@ -241,15 +319,34 @@ async function seedVictim(userId: string): Promise<Owned> {
     .bind(userId)
     .run();
   const reviewId = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO reviews (id, user_id, title) VALUES (?, ?, 'Victim review')").bind(reviewId, userId).run();
-  const invitationToken = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  await env.DB.prepare("INSERT INTO reviews (id, user_id, title) VALUES (?, ?, 'Victim review')")
+    .bind(reviewId, userId)
+    .run();
+  const invitationToken = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(invitationToken)));
   await env.DB.prepare(
     "INSERT INTO review_invitations (id, review_id, user_id, email, role, token_hash, expires_at) VALUES (?, ?, ?, 'invitee@fuzz.invalid', 'reviewer', ?, ?)",
   )
-    .bind(crypto.randomUUID(), reviewId, userId, Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), Date.now() + 86_400_000)
+    .bind(
+      crypto.randomUUID(),
+      reviewId,
+      userId,
+      Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""),
+      Date.now() + 86_400_000,
+    )
     .run();
-  return { reportId: report!.id, savedSearchId: search!.id, uploadId: upload!.id, jobId, studyId: study!.id, reviewId, invitationToken };
+  return {
+    reportId: report!.id,
+    savedSearchId: search!.id,
+    uploadId: upload!.id,
+    jobId,
+    studyId: study!.id,
+    reviewId,
+    invitationToken,
+  };
 }
 
 describe("API fuzz (seeded, bounded)", () => {
@@ -282,32 +379,41 @@ describe("API fuzz (seeded, bounded)", () => {
     expect([...API_ROUTES.map((r) => r.file)].sort()).toEqual([...ROUTE_FILES].sort());
   });
 
-  it(`sends at most ${MAX_REQUESTS} attack requests: 0 answers ≥ 500, every error JSON, 0 rows changed`, async () => {
-    expect(plan.length).toBeLessThanOrEqual(MAX_REQUESTS);
-    const started = Date.now();
-    for (let i = 0; i < plan.length; i += CONCURRENCY) {
-      await Promise.all(
-        plan.slice(i, i + CONCURRENCY).map(async (req) => {
-          const res = await SELF.fetch(`${BASE}${req.path}`, { method: req.method, headers: req.headers, body: req.body, redirect: "manual" });
-          sent++;
-          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-          if (res.status >= 500) failures.push(`${res.status} ${req.label}: ${(await res.text()).slice(0, 200)}`);
-          else if (res.status >= 400 && !(res.headers.get("Content-Type") ?? "").includes("application/json")) {
-            nonJsonErrors.push(`${res.status} ${req.label}`);
-            await res.arrayBuffer();
-          } else await res.arrayBuffer();
-        }),
+  it(
+    `sends at most ${MAX_REQUESTS} attack requests: 0 answers ≥ 500, every error JSON, 0 rows changed`,
+    async () => {
+      expect(plan.length).toBeLessThanOrEqual(MAX_REQUESTS);
+      const started = Date.now();
+      for (let i = 0; i < plan.length; i += CONCURRENCY) {
+        await Promise.all(
+          plan.slice(i, i + CONCURRENCY).map(async (req) => {
+            const res = await SELF.fetch(`${BASE}${req.path}`, {
+              method: req.method,
+              headers: req.headers,
+              body: req.body,
+              redirect: "manual",
+            });
+            sent++;
+            statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+            if (res.status >= 500) failures.push(`${res.status} ${req.label}: ${(await res.text()).slice(0, 200)}`);
+            else if (res.status >= 400 && !(res.headers.get("Content-Type") ?? "").includes("application/json")) {
+              nonJsonErrors.push(`${res.status} ${req.label}`);
+              await res.arrayBuffer();
+            } else await res.arrayBuffer();
+          }),
+        );
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const after = await tableChecksums();
+      console.info(
+        `API fuzz: ${sent} requests over ${API_ROUTES.length} routes in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(statuses)}; ` +
+          `${failures.length} ≥ 500; ${Object.keys(before).length} tables checked`,
       );
-    }
-    const seconds = (Date.now() - started) / 1000;
-    const after = await tableChecksums();
-    console.info(
-      `API fuzz: ${sent} requests over ${API_ROUTES.length} routes in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(statuses)}; ` +
-        `${failures.length} ≥ 500; ${Object.keys(before).length} tables checked`,
-    );
-    expect(failures).toEqual([]);
-    expect(nonJsonErrors).toEqual([]);
-    expect(after).toEqual(before);
-    expect(sent).toBe(plan.length);
-  }, TIME_LIMIT_MS);
+      expect(failures).toEqual([]);
+      expect(nonJsonErrors).toEqual([]);
+      expect(after).toEqual(before);
+      expect(sent).toBe(plan.length);
+    },
+    TIME_LIMIT_MS,
+  );
 });

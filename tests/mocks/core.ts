@@ -3,7 +3,15 @@
  * suffix. Only CORE **v2** responses were ever recorded, so the bodies are v2 envelopes; the CORE
  * provider's normaliser accepts both v2 and v3. Pure and synchronous.
  */
-import { EMPTY_WORD, FAIL_WORD, hasWord, recorded, simulatedFailure, type FixtureReader, type Replay } from "./replay-utils.ts";
+import {
+  EMPTY_WORD,
+  FAIL_WORD,
+  hasWord,
+  recorded,
+  simulatedFailure,
+  type FixtureReader,
+  type Replay,
+} from "./replay-utils.ts";
 
 /** The recordings served (paths relative to fixtures/providers). */
 export const CORE_REPLAY_FIXTURES = {

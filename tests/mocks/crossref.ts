@@ -18,8 +18,14 @@ export function createCrossrefReplay(fixtures: FixtureReader): Replay {
   return (request) => {
     const url = new URL(request.url);
     if (!/\/works\/?$/.test(url.pathname)) return null;
-    const query = [...url.searchParams].filter(([key]) => key === "query" || key.startsWith("query.")).map(([, v]) => v).join(" ");
+    const query = [...url.searchParams]
+      .filter(([key]) => key === "query" || key.startsWith("query."))
+      .map(([, v]) => v)
+      .join(" ");
     if (hasWord(query, FAIL_WORD)) return recorded(fixtures, CROSSREF_REPLAY_FIXTURES.failure);
-    return recorded(fixtures, hasWord(query, EMPTY_WORD) ? CROSSREF_REPLAY_FIXTURES.empty : CROSSREF_REPLAY_FIXTURES.search);
+    return recorded(
+      fixtures,
+      hasWord(query, EMPTY_WORD) ? CROSSREF_REPLAY_FIXTURES.empty : CROSSREF_REPLAY_FIXTURES.search,
+    );
   };
 }

@@ -2,7 +2,15 @@
  * DOAJ replay: `/search/articles/{query}`, matched on the path (the query is a path segment).
  * Pure and synchronous.
  */
-import { EMPTY_WORD, FAIL_WORD, hasWord, recorded, simulatedFailure, type FixtureReader, type Replay } from "./replay-utils.ts";
+import {
+  EMPTY_WORD,
+  FAIL_WORD,
+  hasWord,
+  recorded,
+  simulatedFailure,
+  type FixtureReader,
+  type Replay,
+} from "./replay-utils.ts";
 
 /** The recordings served (paths relative to fixtures/providers). */
 export const DOAJ_REPLAY_FIXTURES = {

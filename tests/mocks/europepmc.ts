@@ -1,7 +1,15 @@
 /**
  * Europe PMC replay: `/search` (GET), matched on the path suffix. Pure and synchronous.
  */
-import { EMPTY_WORD, FAIL_WORD, hasWord, recorded, simulatedFailure, type FixtureReader, type Replay } from "./replay-utils.ts";
+import {
+  EMPTY_WORD,
+  FAIL_WORD,
+  hasWord,
+  recorded,
+  simulatedFailure,
+  type FixtureReader,
+  type Replay,
+} from "./replay-utils.ts";
 
 /** The recordings served (paths relative to fixtures/providers). */
 export const EUROPEPMC_REPLAY_FIXTURES = {

@@ -23,7 +23,14 @@ export { PUBMED_REPLAY_FIXTURES, createPubmedReplay } from "./pubmed.ts";
 export { SEMANTICSCHOLAR_REPLAY_FIXTURES, createSemanticScholarReplay } from "./semanticscholar.ts";
 
 /** Providers in routing order (mirrors PROVIDER_IDS without importing runtime app code). */
-export const REPLAY_PROVIDERS: readonly ProviderId[] = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"];
+export const REPLAY_PROVIDERS: readonly ProviderId[] = [
+  "pubmed",
+  "crossref",
+  "europepmc",
+  "core",
+  "semanticscholar",
+  "doaj",
+];
 
 /** Where tests/mocks/replay-server.ts listens by default. */
 export const DEFAULT_REPLAY_ORIGIN = "http://127.0.0.1:8788";
@@ -67,7 +74,10 @@ function notFound(url: string): Response {
  * Synchronous router: finds the provider whose base URL prefixes the request URL (prefix followed
  * by "/", "?" or the end) and asks its replay. Unknown prefix or unhandled path → 404.
  */
-export function createReplayHandler(fixtures: FixtureReader, opts: ReplayOptions = {}): (request: Request) => ReplayAnswer {
+export function createReplayHandler(
+  fixtures: FixtureReader,
+  opts: ReplayOptions = {},
+): (request: Request) => ReplayAnswer {
   const defaults = defaultReplayBaseUrls();
   const routes = REPLAY_PROVIDERS.map((id) => ({
     id,

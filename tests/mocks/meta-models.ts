@@ -14,7 +14,11 @@ const usage = {
 /** The text of a call's prompt (all text parts of all messages). */
 export function promptText(options: LanguageModelV4CallOptions): string {
   return options.prompt
-    .flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.flatMap((p) => ("text" in p && typeof p.text === "string" ? [p.text] : []))))
+    .flatMap((m) =>
+      typeof m.content === "string"
+        ? [m.content]
+        : m.content.flatMap((p) => ("text" in p && typeof p.text === "string" ? [p.text] : [])),
+    )
     .join("\n");
 }
 

@@ -2,7 +2,15 @@
  * PubMed E-utilities replay: esearch.fcgi and efetch.fcgi, matched on the path suffix so any
  * base URL prefix works. Pure and synchronous.
  */
-import { EMPTY_WORD, FAIL_WORD, hasWord, recorded, simulatedFailure, type FixtureReader, type Replay } from "./replay-utils.ts";
+import {
+  EMPTY_WORD,
+  FAIL_WORD,
+  hasWord,
+  recorded,
+  simulatedFailure,
+  type FixtureReader,
+  type Replay,
+} from "./replay-utils.ts";
 
 /** The recordings served (paths relative to fixtures/providers). */
 export const PUBMED_REPLAY_FIXTURES = {
@@ -24,7 +32,10 @@ export function createPubmedReplay(fixtures: FixtureReader): Replay {
     if (url.pathname.endsWith("/esearch.fcgi")) {
       const term = url.searchParams.get("term");
       if (hasWord(term, FAIL_WORD)) return simulatedFailure("pubmed");
-      return recorded(fixtures, hasWord(term, EMPTY_WORD) ? PUBMED_REPLAY_FIXTURES.esearchEmpty : PUBMED_REPLAY_FIXTURES.esearch);
+      return recorded(
+        fixtures,
+        hasWord(term, EMPTY_WORD) ? PUBMED_REPLAY_FIXTURES.esearchEmpty : PUBMED_REPLAY_FIXTURES.esearch,
+      );
     }
     if (url.pathname.endsWith("/efetch.fcgi")) return recorded(fixtures, PUBMED_REPLAY_FIXTURES.efetch);
     return null;

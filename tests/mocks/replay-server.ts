@@ -18,7 +18,14 @@ import { fixtureReader, hasSharedFixtures, MISSING_FIXTURES_MESSAGE, SHARED_FIXT
 import { createReplayHandler, defaultReplayBaseUrls, SLOW_WORD } from "./index.ts";
 import { createStripeHttpHandler } from "./stripe-server.ts";
 
-const SKIPPED_REQUEST_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive", "expect"]);
+const SKIPPED_REQUEST_HEADERS = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "expect",
+]);
 
 /** Parses REPLAY_LATENCY_MS into provider → milliseconds ("*" = every provider). */
 export function parseLatency(spec: string | undefined): Map<string, number> {
@@ -99,7 +106,9 @@ function main(): void {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(method === "HEAD" ? undefined : payload);
       const fixture = response.headers.get("x-replay-fixture") ?? "-";
-      console.log(`[replay] ${method} ${path} -> ${response.status} ${provider ?? "-"} ${fixture} ${Date.now() - started}ms`);
+      console.log(
+        `[replay] ${method} ${path} -> ${response.status} ${provider ?? "-"} ${fixture} ${Date.now() - started}ms`,
+      );
     } catch (err) {
       res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end(`replay-server error: ${err instanceof Error ? err.message : String(err)}`);

@@ -41,7 +41,8 @@ function provenanceFiles(fixtures: FixtureReader, provider: string): Record<stri
     if (text !== null) {
       try {
         const parsed: unknown = JSON.parse(text);
-        const candidate = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).files : null;
+        const candidate =
+          typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).files : null;
         files = typeof candidate === "object" && candidate !== null ? (candidate as Record<string, unknown>) : null;
       } catch {
         files = null;

@@ -3,7 +3,15 @@
  * The served body is a real `/paper/search` recording, but it was made with `fields=title`, so
  * the studies carry only paperId and title (no authors, DOI, abstract).
  */
-import { EMPTY_WORD, FAIL_WORD, hasWord, recorded, simulatedFailure, type FixtureReader, type Replay } from "./replay-utils.ts";
+import {
+  EMPTY_WORD,
+  FAIL_WORD,
+  hasWord,
+  recorded,
+  simulatedFailure,
+  type FixtureReader,
+  type Replay,
+} from "./replay-utils.ts";
 
 /** The recordings served (paths relative to fixtures/providers). */
 export const SEMANTICSCHOLAR_REPLAY_FIXTURES = {
@@ -20,6 +28,9 @@ export function createSemanticScholarReplay(fixtures: FixtureReader): Replay {
     if (!url.pathname.endsWith("/paper/search")) return null;
     const query = url.searchParams.get("query");
     if (hasWord(query, FAIL_WORD)) return simulatedFailure("semanticscholar");
-    return recorded(fixtures, hasWord(query, EMPTY_WORD) ? SEMANTICSCHOLAR_REPLAY_FIXTURES.empty : SEMANTICSCHOLAR_REPLAY_FIXTURES.search);
+    return recorded(
+      fixtures,
+      hasWord(query, EMPTY_WORD) ? SEMANTICSCHOLAR_REPLAY_FIXTURES.empty : SEMANTICSCHOLAR_REPLAY_FIXTURES.search,
+    );
   };
 }

@@ -5,7 +5,13 @@
 import type { StripeFixtures } from "./stripe";
 
 const PREFIX = "../../../shared/fixtures/stripe/";
-const files = import.meta.glob("../../../shared/fixtures/stripe/**/*.json", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const files = import.meta.glob("../../../shared/fixtures/stripe/**/*.json", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
-export const stripeFixtures: StripeFixtures = Object.fromEntries(Object.entries(files).map(([k, v]) => [k.slice(PREFIX.length), v]));
+export const stripeFixtures: StripeFixtures = Object.fromEntries(
+  Object.entries(files).map(([k, v]) => [k.slice(PREFIX.length), v]),
+);
 export const hasStripeFixtures = Object.keys(stripeFixtures).length > 0;

@@ -20,25 +20,38 @@ export function readStripeFixtures(dir: string = STRIPE_FIXTURES_DIR): StripeFix
 }
 
 /** Stripe's signature header for a payload (https://docs.stripe.com/webhooks#verify-manually). */
-export function stripeSignature(payload: string, secret: string, timestamp: number = Math.floor(Date.now() / 1000)): string {
+export function stripeSignature(
+  payload: string,
+  secret: string,
+  timestamp: number = Math.floor(Date.now() / 1000),
+): string {
   const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex");
   return `t=${timestamp},v1=${v1}`;
 }
 
 const page = (title: string, body: string) =>
-  new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`, {
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
+  new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`,
+    {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    },
+  );
 
 /**
  * A request handler for the fake Stripe, or null when the fixtures are absent. Returns null from
  * the handler for paths it does not serve (the replay server then answers them).
  */
-export function createStripeHttpHandler(opts: { secretKey: string; webhookSecret: string; webhookUrl: string; publicBase: () => string }) {
+export function createStripeHttpHandler(opts: {
+  secretKey: string;
+  webhookSecret: string;
+  webhookUrl: string;
+  publicBase: () => string;
+}) {
   const fixtures = readStripeFixtures();
   if (!fixtures) return null;
   let fake: FakeStripe | null = null;
-  const stripe = () => (fake ??= createFakeStripe(fixtures, { secretKey: opts.secretKey, publicBase: opts.publicBase() }));
+  const stripe = () =>
+    (fake ??= createFakeStripe(fixtures, { secretKey: opts.secretKey, publicBase: opts.publicBase() }));
 
   return async function handle(request: Request): Promise<Response | null> {
     const url = new URL(request.url);
@@ -60,7 +73,10 @@ export function createStripeHttpHandler(opts: { secretKey: string; webhookSecret
       const payload = JSON.stringify(done.event, null, 2);
       const delivery = await fetch(opts.webhookUrl, {
         method: "POST",
-        headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, opts.webhookSecret) },
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": stripeSignature(payload, opts.webhookSecret),
+        },
         body: payload,
       });
       console.log(`[stripe] checkout ${id} completed; webhook -> ${delivery.status}`);

@@ -28,7 +28,10 @@ export const MISSING_STRIPE_FIXTURES =
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const rand = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 24);
+const rand = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(36).padStart(2, "0"))
+    .join("")
+    .slice(0, 24);
 
 /** A fixture object, parsed fresh (callers change copies, never the recorded file). */
 export function fixture(fixtures: StripeFixtures, name: string): Json {
@@ -49,7 +52,17 @@ export function eventOf(fixtures: StripeFixtures, type: string, object: Json, cr
  */
 export function subscriptionObject(
   fixtures: StripeFixtures,
-  opts: { id?: string; customer: string; status: string; periodEnd: number; trialEnd?: number | null; price?: string; interval?: "month" | "year"; userId?: string; cancelAtPeriodEnd?: boolean },
+  opts: {
+    id?: string;
+    customer: string;
+    status: string;
+    periodEnd: number;
+    trialEnd?: number | null;
+    price?: string;
+    interval?: "month" | "year";
+    userId?: string;
+    cancelAtPeriodEnd?: boolean;
+  },
 ): Json {
   const sub = fixture(fixtures, "subscription.json");
   const id = opts.id ?? `sub_${rand()}`;
@@ -88,21 +101,32 @@ export function createFakeStripe(fixtures: StripeFixtures, opts: { secretKey: st
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const form = new URLSearchParams(request.method === "GET" || request.method === "DELETE" ? url.search : await request.text());
+    const form = new URLSearchParams(
+      request.method === "GET" || request.method === "DELETE" ? url.search : await request.text(),
+    );
     requests.push({ method: request.method, path: url.pathname, form });
     if (request.headers.get("Authorization") !== `Bearer ${opts.secretKey}`) {
-      return Response.json({ error: { type: "invalid_request_error", message: "Invalid API Key provided" } }, { status: 401 });
+      return Response.json(
+        { error: { type: "invalid_request_error", message: "Invalid API Key provided" } },
+        { status: 401 },
+      );
     }
     const path = url.pathname;
     if (request.method === "POST" && path === "/v1/customers") {
       const id = `cus_${rand()}`;
-      const customer = { ...fixture(fixtures, "customer.json"), id, email: form.get("email"), metadata: { userId: form.get("metadata[userId]") } };
+      const customer = {
+        ...fixture(fixtures, "customer.json"),
+        id,
+        email: form.get("email"),
+        metadata: { userId: form.get("metadata[userId]") },
+      };
       customers.set(id, customer);
       return Response.json(customer);
     }
     if (request.method === "POST" && path === "/v1/checkout/sessions") {
       const customer = form.get("customer");
-      if (!customer || !customers.has(customer)) return stripeError(400, "resource_missing", `No such customer: '${customer}'`);
+      if (!customer || !customers.has(customer))
+        return stripeError(400, "resource_missing", `No such customer: '${customer}'`);
       const id = `cs_test_${rand()}`;
       const session = {
         ...fixture(fixtures, "checkout.session.json"),
@@ -132,14 +156,20 @@ export function createFakeStripe(fixtures: StripeFixtures, opts: { secretKey: st
       if (!sub) return stripeError(404, "resource_missing", `No such subscription: '${subMatch[1]}'`);
       if (request.method === "GET") return Response.json(sub);
       if (request.method === "DELETE") {
-        const canceled = { ...sub, status: "canceled", canceled_at: Math.floor(Date.now() / 1000), ended_at: Math.floor(Date.now() / 1000) };
+        const canceled = {
+          ...sub,
+          status: "canceled",
+          canceled_at: Math.floor(Date.now() / 1000),
+          ended_at: Math.floor(Date.now() / 1000),
+        };
         subscriptionsById.set(sub.id, canceled);
         return Response.json(canceled);
       }
     }
     if (request.method === "POST" && path === "/v1/billing_portal/sessions") {
       const customer = form.get("customer");
-      if (!customer || !customers.has(customer)) return stripeError(400, "resource_missing", `No such customer: '${customer}'`);
+      if (!customer || !customers.has(customer))
+        return stripeError(400, "resource_missing", `No such customer: '${customer}'`);
       const id = `bps_${rand()}`;
       return Response.json({
         ...fixture(fixtures, "billing_portal.session.json"),
@@ -187,7 +217,16 @@ export function createFakeStripe(fixtures: StripeFixtures, opts: { secretKey: st
   }
 
   const fetchFn = ((input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init))) as typeof fetch;
-  return { handle, fetch: fetchFn, completeCheckout, updateSubscription, customers, sessions, subscriptions: subscriptionsById, requests };
+  return {
+    handle,
+    fetch: fetchFn,
+    completeCheckout,
+    updateSubscription,
+    customers,
+    sessions,
+    subscriptions: subscriptionsById,
+    requests,
+  };
 }
 
 export type FakeStripe = ReturnType<typeof createFakeStripe>;

@@ -60,7 +60,10 @@ describe("findChromium", () => {
   });
 
   it("prefers CHROMIUM_PATH, then Debian's /usr/bin/chromium, then Playwright's download", () => {
-    expect(findChromium(probe({ CHROMIUM_PATH: "/opt/chrome" }, ["/opt/chrome", DEBIAN_CHROMIUM]))).toEqual({ path: "/opt/chrome", via: "CHROMIUM_PATH" });
+    expect(findChromium(probe({ CHROMIUM_PATH: "/opt/chrome" }, ["/opt/chrome", DEBIAN_CHROMIUM]))).toEqual({
+      path: "/opt/chrome",
+      via: "CHROMIUM_PATH",
+    });
     expect(findChromium(probe({}, [DEBIAN_CHROMIUM, PLAYWRIGHT]))).toEqual({ path: DEBIAN_CHROMIUM, via: "debian" });
     expect(findChromium(probe({}, [PLAYWRIGHT]))).toEqual({ path: PLAYWRIGHT, via: "playwright" });
     expect(findChromium(probe({}, []))).toEqual({ path: null, problem: null });
@@ -78,16 +81,32 @@ describe("planProvision", () => {
   const none = { path: null, problem: null };
 
   it("installs nothing when both are there", () => {
-    expect(planProvision({ chromium: ok, metafor: true, root: true, apt: true })).toEqual({ apt: [], playwrightDownload: false, missing: [] });
+    expect(planProvision({ chromium: ok, metafor: true, root: true, apt: true })).toEqual({
+      apt: [],
+      playwrightDownload: false,
+      missing: [],
+    });
   });
 
   it("as root with apt-get: Debian's chromium, r-cran-metafor and r-cran-jsonlite", () => {
-    expect(planProvision({ chromium: none, metafor: false, root: true, apt: true })).toEqual({ apt: ["chromium", "r-cran-metafor", "r-cran-jsonlite"], playwrightDownload: false, missing: [] });
+    expect(planProvision({ chromium: none, metafor: false, root: true, apt: true })).toEqual({
+      apt: ["chromium", "r-cran-metafor", "r-cran-jsonlite"],
+      playwrightDownload: false,
+      missing: [],
+    });
   });
 
   it("without root: Playwright's download for Chromium; metafor cannot be installed and is named", () => {
-    expect(planProvision({ chromium: none, metafor: false, root: false, apt: true })).toEqual({ apt: [], playwrightDownload: true, missing: [METAFOR_HINT] });
-    expect(planProvision({ chromium: none, metafor: true, root: true, apt: false })).toEqual({ apt: [], playwrightDownload: true, missing: [] });
+    expect(planProvision({ chromium: none, metafor: false, root: false, apt: true })).toEqual({
+      apt: [],
+      playwrightDownload: true,
+      missing: [METAFOR_HINT],
+    });
+    expect(planProvision({ chromium: none, metafor: true, root: true, apt: false })).toEqual({
+      apt: [],
+      playwrightDownload: true,
+      missing: [],
+    });
   });
 });
 
@@ -105,9 +124,16 @@ describe("provision", () => {
   });
 
   it("a fresh Debian machine as root: one apt-get install of both, then both are found", () => {
-    const m = machine({ root: true, apt: true, installs: { "apt-get install": { executables: [DEBIAN_CHROMIUM], metafor: true } } });
+    const m = machine({
+      root: true,
+      apt: true,
+      installs: { "apt-get install": { executables: [DEBIAN_CHROMIUM], metafor: true } },
+    });
     expect(m.result()).toEqual({ ok: true, chromium: DEBIAN_CHROMIUM, via: "debian" });
-    expect(m.commands).toEqual(["apt-get update -qq", "apt-get install -y -qq chromium r-cran-metafor r-cran-jsonlite"]);
+    expect(m.commands).toEqual([
+      "apt-get update -qq",
+      "apt-get install -y -qq chromium r-cran-metafor r-cran-jsonlite",
+    ]);
   });
 
   it("not root: downloads Playwright's chromium when R is there", () => {
@@ -127,13 +153,19 @@ describe("provision", () => {
 
   it("an unreachable download or a failed apt-get ends in the same single line", () => {
     const offline = machine({ metafor: true, installs: { "playwright install": { status: 1 } } });
-    expect(offline.result()).toEqual({ ok: false, chromium: null, line: `npm test needs ${CHROMIUM_HINT}. Install it, then run npm test again.` });
+    expect(offline.result()).toEqual({
+      ok: false,
+      chromium: null,
+      line: `npm test needs ${CHROMIUM_HINT}. Install it, then run npm test again.`,
+    });
     expect(offline.lines.join("\n")).toMatch(/download failed \(exit 1\)/);
 
     const noMirror = machine({ root: true, apt: true, installs: { "apt-get update": { status: 100 } } });
     const result = noMirror.result();
     expect(result.ok).toBe(false);
-    expect(result.line).toMatch(/^npm test needs a Chromium .*; and R with the metafor and jsonlite packages .*\. Install it, then run npm test again\.$/);
+    expect(result.line).toMatch(
+      /^npm test needs a Chromium .*; and R with the metafor and jsonlite packages .*\. Install it, then run npm test again\.$/,
+    );
     expect(noMirror.commands).toEqual(["apt-get update -qq"]);
   });
 });
@@ -144,13 +176,19 @@ describe("node scripts/provision.mjs", () => {
     const run = spawnSync(process.execPath, ["scripts/provision.mjs"], {
       cwd: root,
       encoding: "utf8",
-      env: { PATH: path.dirname(process.execPath), CHROMIUM_PATH: "/nonexistent/chromium", HOME: process.env.HOME ?? "/tmp" },
+      env: {
+        PATH: path.dirname(process.execPath),
+        CHROMIUM_PATH: "/nonexistent/chromium",
+        HOME: process.env.HOME ?? "/tmp",
+      },
       timeout: 60_000,
     });
     expect(run.status).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^npm test needs a Chromium: CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file .*; and R with the metafor and jsonlite packages/);
+    expect(lines[0]).toMatch(
+      /^npm test needs a Chromium: CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file .*; and R with the metafor and jsonlite packages/,
+    );
     expect(run.stdout).toBe("");
   });
 });

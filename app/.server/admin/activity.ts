@@ -35,7 +35,11 @@ const MAX_RECORDED_USERS = 10_000;
  * search write nothing). Another isolate may still write once per hour, which the upsert's
  * condition makes harmless.
  */
-export async function noteActivity(app: Pick<AppServices, "db">, userId: string, now: number = Date.now()): Promise<void> {
+export async function noteActivity(
+  app: Pick<AppServices, "db">,
+  userId: string,
+  now: number = Date.now(),
+): Promise<void> {
   const last = recorded.get(userId);
   if (last !== undefined && now - last < ACTIVITY_RESOLUTION_MS) return;
   recorded.delete(userId);

@@ -22,7 +22,12 @@ export interface AdminStats {
 
 /** The admin e-mails of `ADMIN_EMAILS` (comma or whitespace separated), lower-cased. */
 export function adminEmails(value: string | undefined): Set<string> {
-  return new Set((value ?? "").split(/[\s,]+/).map((e) => e.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    (value ?? "")
+      .split(/[\s,]+/)
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 /** Whether `email` is one of `ADMIN_EMAILS` (case-insensitive). Nobody is an admin when it is unset. */
@@ -49,13 +54,28 @@ export function requireAdmin(env: { ADMIN_EMAILS?: string }, user: { email: stri
  * Admin statistics (SPEC §2 Admin, §9): all users, signups in the last 7 days, users seen with a
  * valid session in the last 30 days (user_activity), the growth rate and the newest users.
  */
-export async function getAdminStats({ db }: Pick<AppServices, "db">, { now = Date.now() }: { now?: number } = {}): Promise<AdminStats> {
+export async function getAdminStats(
+  { db }: Pick<AppServices, "db">,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<AdminStats> {
   const [[total], [recent], [active], newest] = await db.batch([
     db.select({ n: count() }).from(users),
-    db.select({ n: count() }).from(users).where(gte(users.createdAt, now - RECENT_SIGNUP_DAYS * DAY_MS)),
-    db.select({ n: count() }).from(userActivity).where(gte(userActivity.lastSeenAt, now - ACTIVE_USER_DAYS * DAY_MS)),
     db
-      .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, createdAt: users.createdAt })
+      .select({ n: count() })
+      .from(users)
+      .where(gte(users.createdAt, now - RECENT_SIGNUP_DAYS * DAY_MS)),
+    db
+      .select({ n: count() })
+      .from(userActivity)
+      .where(gte(userActivity.lastSeenAt, now - ACTIVE_USER_DAYS * DAY_MS)),
+    db
+      .select({
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        createdAt: users.createdAt,
+      })
       .from(users)
       .orderBy(desc(users.createdAt))
       .limit(RECENT_USERS_LIMIT),

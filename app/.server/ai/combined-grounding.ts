@@ -26,7 +26,8 @@ const LABEL = /\b(?:[Ss]tud(?:y|ies)|[Tt]rials?)\s+\d+(?:\s*(?:,|and|&|–|-|to)
 /** Every run of digits and separators of the sources, one per line: the numbers `flagUnsupportedNumbers` compares with. */
 function numberSourceOf(sources: readonly StudySource[], extra: readonly number[]): string {
   const runs: string[] = [];
-  for (const s of sources) runs.push(...(s.text.match(/[\d.,\u00a0\u2009\u202f ]*\d[\d.,\u00a0\u2009\u202f ]*/g) ?? []));
+  for (const s of sources)
+    runs.push(...(s.text.match(/[\d.,\u00a0\u2009\u202f ]*\d[\d.,\u00a0\u2009\u202f ]*/g) ?? []));
   return [...runs, ...extra.map(String)].join("\n");
 }
 
@@ -50,9 +51,7 @@ function flagNumbers(text: string, numberSource: string): { text: string; unsupp
 
 /** The sum of the studies' extracted sample sizes, the one number a summary may compute. */
 function extractedSampleTotal(sources: readonly StudySource[]): number[] {
-  const sizes = sources
-    .map((s) => studyFacts(s).sampleSize?.value)
-    .filter((v): v is number => v !== undefined);
+  const sizes = sources.map((s) => studyFacts(s).sampleSize?.value).filter((v): v is number => v !== undefined);
   return sizes.length > 1 ? [sizes.reduce((a, b) => a + b, 0)] : [];
 }
 
@@ -67,10 +66,7 @@ type Grounder = (partial: PartialCombinedSummary) => { summary: PartialCombinedS
  */
 export function makeGrounder(sources: readonly StudySource[]): Grounder {
   const known = new Set(sources.flatMap((s) => s.sentences.map((x) => x.id)));
-  const numberSource = numberSourceOf(
-    sources,
-    [...sources.map((s) => s.number), ...extractedSampleTotal(sources)],
-  );
+  const numberSource = numberSourceOf(sources, [...sources.map((s) => s.number), ...extractedSampleTotal(sources)]);
   return (partial) => {
     const unsupported: string[] = [];
     const inline = new Map<CombinedSection, string[]>();
@@ -95,7 +91,12 @@ export function makeGrounder(sources: readonly StudySource[]): Grounder {
     };
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(partial)) {
-      if (key === "citations" || key === "strengthOfEvidence" || key === "generatedBy" || key === "unsupportedNumbers") {
+      if (
+        key === "citations" ||
+        key === "strengthOfEvidence" ||
+        key === "generatedBy" ||
+        key === "unsupportedNumbers"
+      ) {
         out[key] = value;
       } else if ((COMBINED_SECTIONS as readonly string[]).includes(key)) {
         out[key] = clean(key as CombinedSection, value);
@@ -128,8 +129,14 @@ export function groundModelSummary(
 ): CombinedSummary {
   const { summary, unsupported } = makeGrounder(sources)(output);
   const citations = {} as CombinedCitations;
-  for (const section of COMBINED_SECTIONS) citations[section] = summary.citations?.[section]?.filter((id): id is string => !!id) ?? [];
-  return CombinedSummarySchema.parse({ ...summary, citations, generatedBy: modelName, unsupportedNumbers: unsupported });
+  for (const section of COMBINED_SECTIONS)
+    citations[section] = summary.citations?.[section]?.filter((id): id is string => !!id) ?? [];
+  return CombinedSummarySchema.parse({
+    ...summary,
+    citations,
+    generatedBy: modelName,
+    unsupportedNumbers: unsupported,
+  });
 }
 
 /** Resolves every cited id of `summary` to its sentence. Unknown ids are skipped. */

@@ -24,7 +24,13 @@ import { studyFacts } from "../extraction/service";
 import { summarizeExtractive } from "./extractive";
 import { capitalise, findThemes, type ThemePhrase, type ThemeRole } from "./themes";
 import { OFFLINE_MODEL_NAME } from "./registry";
-import { NoStudyContentError, sentenceId, studySources, type CombinedStudyInput, type StudySource } from "./combined-sources";
+import {
+  NoStudyContentError,
+  sentenceId,
+  studySources,
+  type CombinedStudyInput,
+  type StudySource,
+} from "./combined-sources";
 import { formatCount, plural } from "./combined-text";
 
 /** Most reported effects listed in the offline pooled-effect statement. */
@@ -92,7 +98,11 @@ function designMix(analysed: readonly Analysed[]): string {
   for (const design of [...Object.keys(DESIGN_LABELS), null] as (StudyDesign | null)[]) {
     const n = counts.get(design);
     if (!n) continue;
-    parts.push(design ? plural(n, DESIGN_LABELS[design].one, DESIGN_LABELS[design].many) : plural(n, "study without a stated design", "studies without a stated design"));
+    parts.push(
+      design
+        ? plural(n, DESIGN_LABELS[design].one, DESIGN_LABELS[design].many)
+        : plural(n, "study without a stated design", "studies without a stated design"),
+    );
   }
   return listJoin(parts);
 }
@@ -157,7 +167,8 @@ function themeLines(analysed: readonly Analysed[], cite: CitationCollector): str
   const describe = (t: ThemePhrase) => `${capitalise(t.phrase)}${t.role ? ` (${ROLE_WORDS[t.role]})` : ""}`;
   const themes = findThemes(themeStudies(analysed));
   const lines = themes.map((t) => {
-    for (const [number, index] of t.studies) cite.add("commonThemes", analysed[number - 1]!.source, { sentenceIndex: index });
+    for (const [number, index] of t.studies)
+      cite.add("commonThemes", analysed[number - 1]!.source, { sentenceIndex: index });
     if (n === 1) return `${describe(t)}: mentioned ${t.count} ${t.count === 1 ? "time" : "times"}`;
     const titles = [...t.studies.keys()].map((k) => quoted(analysed[k - 1]!.source.title));
     const more = titles.length > MAX_THEME_TITLES ? `; and ${titles.length - MAX_THEME_TITLES} more` : "";
@@ -174,8 +185,10 @@ function themeLines(analysed: readonly Analysed[], cite: CitationCollector): str
   return [`No outcome or intervention is shared by two or more of the ${plural(n, "study", "studies")}.`, ...own];
 }
 
-const RISK_BENEFIT = /\bnet\s+(?:clinical\s+)?benefit|\brisk[- ]benefit|\bbenefit[- ](?:risk|harm)|\bbenefits?\s+(?:outweigh|and\s+(?:risks|harms))|\bharms?\s+outweigh/i;
-const CONTRAINDICATION = /\bcontraindicat\w*|\bshould\s+not\s+(?:be\s+)?(?:used|given|receive|offered)|\bnot\s+recommended\b/i;
+const RISK_BENEFIT =
+  /\bnet\s+(?:clinical\s+)?benefit|\brisk[- ]benefit|\bbenefit[- ](?:risk|harm)|\bbenefits?\s+(?:outweigh|and\s+(?:risks|harms))|\bharms?\s+outweigh/i;
+const CONTRAINDICATION =
+  /\bcontraindicat\w*|\bshould\s+not\s+(?:be\s+)?(?:used|given|receive|offered)|\bnot\s+recommended\b/i;
 const PATIENT_SELECTION =
   /\beligib\w*|\binclusion\s+criteria|\bexclusion\s+criteria|\b(?:patients|participants|adults|children|women|men|subjects|people|individuals)\s+(?:who\s+had|with\s+(?:a\s+)?(?:history|diagnosis)\s+of)\b/i;
 
@@ -207,7 +220,6 @@ export function combineOffline(studies: readonly CombinedStudyInput[]): Combined
   if (!sources.some((s) => s.hasAbstract)) throw new NoStudyContentError();
   return combineOfflineFromSources(sources);
 }
-
 
 /** The composer on already numbered sources (see {@link combineOffline}). */
 export function combineOfflineFromSources(sources: readonly StudySource[]): CombinedSummary {
@@ -259,7 +271,10 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
   const effectGroups: string[] = [];
   for (const a of analysed) {
     const mine = listedEffects.filter((x) => x.a === a).map(({ e }) => quoted(e.quote));
-    if (mine.length > 0) effectGroups.push(`${label(a)}${a.facts.design === "meta-analysis" ? " (a meta-analysis)" : ""}: ${mine.join(", ")}`);
+    if (mine.length > 0)
+      effectGroups.push(
+        `${label(a)}${a.facts.design === "meta-analysis" ? " (a meta-analysis)" : ""}: ${mine.join(", ")}`,
+      );
   }
   const effectText = effectGroups.join("; ");
   const pooledEffectSize =
@@ -276,19 +291,25 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
   const sized = analysed.filter((a) => a.facts.sampleSize);
   for (const a of sized) cite.add("quantitativeFindings", a.source, a.facts.sampleSize!);
   const total = sized.reduce((sum, a) => sum + a.facts.sampleSize!.value, 0);
-  const includesSynthesis = sized.some((a) => a.facts.design === "meta-analysis" || a.facts.design === "systematic-review");
+  const includesSynthesis = sized.some(
+    (a) => a.facts.design === "meta-analysis" || a.facts.design === "systematic-review",
+  );
   const sampleSizeTotal =
     sized.length === 0
       ? `Not reported: none of ${abstractsWord} states a sample size.`
       : `${formatCount(total)}: the sum of the sample sizes reported by ${sized.length} of ${studiesWord} (${sized
           .map((a) => `${label(a)}: ${quoted(a.facts.sampleSize!.quote)}`)
-          .join("; ")})${includesSynthesis ? "; a review's total may include participants of other studies listed here" : ""}.`;
+          .join(
+            "; ",
+          )})${includesSynthesis ? "; a review's total may include participants of other studies listed here" : ""}.`;
 
   const keyOutcomes: string[] = [];
   for (const a of analysed) {
     for (const o of a.facts.outcomes.slice(0, 2)) {
       cite.add("quantitativeFindings", a.source, o);
-      keyOutcomes.push(`${label(a)}, ${o.kind === "outcome" ? "outcomes" : `${o.kind} outcome`}: ${quoted(o.outcome.quote)}`);
+      keyOutcomes.push(
+        `${label(a)}, ${o.kind === "outcome" ? "outcomes" : `${o.kind} outcome`}: ${quoted(o.outcome.quote)}`,
+      );
     }
     const effectSentences = [...new Set(a.facts.effects.map((e) => e.sentenceIndex))].slice(0, 2);
     for (const index of effectSentences) {
@@ -296,7 +317,8 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
       keyOutcomes.push(`${label(a)}: ${quoted(a.facts.sentences[index]!.text)}`);
     }
   }
-  if (keyOutcomes.length === 0) keyOutcomes.push(`No outcome statement or effect estimate was found in ${abstractsWord}.`);
+  if (keyOutcomes.length === 0)
+    keyOutcomes.push(`No outcome statement or effect estimate was found in ${abstractsWord}.`);
 
   // Study characteristics.
   const designed = analysed.filter((a) => a.facts.design);
@@ -307,11 +329,14 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
   const byDesign = new Map<StudyDesign, Analysed[]>();
   for (const a of designed) byDesign.set(a.facts.design!, [...(byDesign.get(a.facts.design!) ?? []), a]);
   const designParts = [...byDesign.entries()].map(
-    ([design, list]) => `${plural(list.length, DESIGN_LABELS[design].one, DESIGN_LABELS[design].many)} (${list.map(label).join(", ")})`,
+    ([design, list]) =>
+      `${plural(list.length, DESIGN_LABELS[design].one, DESIGN_LABELS[design].many)} (${list.map(label).join(", ")})`,
   );
   const undesigned = analysed.filter((a) => !a.facts.design);
   const designQuality = [
-    designParts.length > 0 ? `Designs named in the abstracts: ${listJoin(designParts)}.` : `None of ${abstractsWord} names a recognised study design.`,
+    designParts.length > 0
+      ? `Designs named in the abstracts: ${listJoin(designParts)}.`
+      : `None of ${abstractsWord} names a recognised study design.`,
     undesigned.length > 0 && designParts.length > 0 ? `No design is named for ${listJoin(undesigned.map(label))}.` : "",
     "Ranked by the Oxford CEBM 2011 levels, syntheses of trials come first, then randomised trials, then cohort, case-control and cross-sectional studies.",
   ]
@@ -349,7 +374,8 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
 
   // Common themes.
   const commonThemes = themeLines(analysed, cite);
-  if (commonThemes.length === 0) commonThemes.push(`No outcome or intervention is named often enough in ${abstractsWord} to be a theme.`);
+  if (commonThemes.length === 0)
+    commonThemes.push(`No outcome or intervention is named often enough in ${abstractsWord} to be a theme.`);
 
   // Clinical recommendations.
   const recommendationQuotes = quoteList("clinicalRecommendations", (a) => a.facts.recommendations, 2);
@@ -369,11 +395,15 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
       ? `Eligibility as described in the abstracts: ${selectionQuotes.join(" ")}`
       : `Not reported: none of ${abstractsWord} states eligibility criteria.`;
   const doseQuotes = quoteList("clinicalRecommendations", (a) => a.facts.doses);
-  const dosageAndTiming = doseQuotes.length > 0 ? doseQuotes.join(" ") : `Not reported: no dose or schedule is stated in ${abstractsWord}.`;
+  const dosageAndTiming =
+    doseQuotes.length > 0 ? doseQuotes.join(" ") : `Not reported: no dose or schedule is stated in ${abstractsWord}.`;
 
   // Safety.
   const adverseQuotes = quoteList("safetyProfile", (a) => a.facts.adverseEvents, 2);
-  const adverseEvents = adverseQuotes.length > 0 ? adverseQuotes.join(" ") : `Not reported: none of ${abstractsWord} mentions adverse events or safety.`;
+  const adverseEvents =
+    adverseQuotes.length > 0
+      ? adverseQuotes.join(" ")
+      : `Not reported: none of ${abstractsWord} mentions adverse events or safety.`;
   const riskBenefitQuotes = quoteList("safetyProfile", (a) =>
     a.facts.sentences
       .map((s, sentenceIndex) => ({ quote: s.text, start: s.start, end: s.end, sentenceIndex }))
@@ -398,17 +428,27 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
   for (const { a, e } of withCi) cite.add("conflictsAndHeterogeneity", a.source, e);
   const conflictParts: string[] = [];
   if (withCi.length === 0) {
-    conflictParts.push(`No effect estimate with a confidence interval was found in ${abstractsWord}, so agreement between the studies cannot be checked from the numbers.`);
+    conflictParts.push(
+      `No effect estimate with a confidence interval was found in ${abstractsWord}, so agreement between the studies cannot be checked from the numbers.`,
+    );
   } else {
     conflictParts.push(
       `Of ${plural(withCi.length, "effect estimate", "effect estimates")} with a confidence interval, ${excluding.length} exclude no effect (1 for ratios, 0 for differences) and ${withCi.length - excluding.length} include it.`,
     );
-    const mixed = [...studiesExcluding].some((s) => !studiesIncluding.has(s)) && [...studiesIncluding].some((s) => !studiesExcluding.has(s));
-    if (mixed) conflictParts.push("Some studies report only effects that exclude no effect and others only effects that include it, so their findings differ in statistical significance.");
-    conflictParts.push("The estimates concern different outcomes and measures unless the quotes say otherwise, so they are not directly comparable.");
+    const mixed =
+      [...studiesExcluding].some((s) => !studiesIncluding.has(s)) &&
+      [...studiesIncluding].some((s) => !studiesExcluding.has(s));
+    if (mixed)
+      conflictParts.push(
+        "Some studies report only effects that exclude no effect and others only effects that include it, so their findings differ in statistical significance.",
+      );
+    conflictParts.push(
+      "The estimates concern different outcomes and measures unless the quotes say otherwise, so they are not directly comparable.",
+    );
   }
   const heterogeneityConflict = quoteList("conflictsAndHeterogeneity", (a) => a.facts.heterogeneity);
-  if (heterogeneityConflict.length > 0) conflictParts.push(`Heterogeneity reported within studies: ${heterogeneityConflict.join(" ")}`);
+  if (heterogeneityConflict.length > 0)
+    conflictParts.push(`Heterogeneity reported within studies: ${heterogeneityConflict.join(" ")}`);
   const conflictsAndHeterogeneity = conflictParts.join(" ");
 
   // Certainty.
@@ -447,15 +487,20 @@ export function combineOfflineFromSources(sources: readonly StudySource[]): Comb
   const noAbstract = analysed.filter((a) => !a.source.hasAbstract);
   const limitationsAndBiases = [
     "This summary rests on abstracts only; full texts, protocols and risk of bias were not examined.",
-    noAbstract.length > 0 ? `${listJoin(noAbstract.map(label))} ${noAbstract.length === 1 ? "has" : "have"} no abstract, so only ${noAbstract.length === 1 ? "its title was" : "their titles were"} used.` : "",
-    observational > 0 ? `${plural(observational, "study is", "studies are")} observational and open to confounding.` : "",
+    noAbstract.length > 0
+      ? `${listJoin(noAbstract.map(label))} ${noAbstract.length === 1 ? "has" : "have"} no abstract, so only ${noAbstract.length === 1 ? "its title was" : "their titles were"} used.`
+      : "",
+    observational > 0
+      ? `${plural(observational, "study is", "studies are")} observational and open to confounding.`
+      : "",
     limitationQuotes.length > 0 ? `Limitations stated by the authors: ${limitationQuotes.join(" ")}` : "",
   ]
     .filter(Boolean)
     .join(" ");
 
   const futureResearchPriorities = quoteList("futureResearchPriorities", (a) => a.facts.futureResearch);
-  if (futureResearchPriorities.length === 0) futureResearchPriorities.push(`None of ${abstractsWord} states a need for further research.`);
+  if (futureResearchPriorities.length === 0)
+    futureResearchPriorities.push(`None of ${abstractsWord} states a need for further research.`);
 
   return {
     executiveSummary,
@@ -485,9 +530,12 @@ export function offlineSnapshots(summary: CombinedSummary): PartialCombinedSumma
   const snapshots: PartialCombinedSummary[] = [];
   const current: Record<string, unknown> = { generatedBy: summary.generatedBy };
   const citations: Partial<CombinedCitations> = {};
-  const push = () => snapshots.push(structuredClone({ ...current, citations: { ...citations } }) as PartialCombinedSummary);
+  const push = () =>
+    snapshots.push(structuredClone({ ...current, citations: { ...citations } }) as PartialCombinedSummary);
   push();
-  const pieces = summary.executiveSummary.match(/[^]*?(?:[.!?…]["”’)\]]*(?=\s+(?:Study \d+:\s)?[\p{Lu}\d“"(])|$)/gu) ?? [summary.executiveSummary];
+  const pieces = summary.executiveSummary.match(
+    /[^]*?(?:[.!?…]["”’)\]]*(?=\s+(?:Study \d+:\s)?[\p{Lu}\d“"(])|$)/gu,
+  ) ?? [summary.executiveSummary];
   let text = "";
   for (const piece of pieces.filter((p) => p.length > 0)) {
     text += piece;
@@ -506,4 +554,3 @@ export function offlineSnapshots(summary: CombinedSummary): PartialCombinedSumma
   push();
   return snapshots;
 }
-

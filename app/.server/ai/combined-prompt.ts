@@ -6,7 +6,13 @@ import { DESIGN_LABELS, type StudyExtraction } from "~/lib/extraction/facts";
 import { studyFacts } from "../extraction/service";
 import { formatNumberedSource } from "./grounding";
 import { wrapSource } from "./offline-model";
-import { MAX_STUDY_CHARS, sentenceId, studySources, type CombinedStudyInput, type StudySource } from "./combined-sources";
+import {
+  MAX_STUDY_CHARS,
+  sentenceId,
+  studySources,
+  type CombinedStudyInput,
+  type StudySource,
+} from "./combined-sources";
 
 const COMBINED_SYSTEM = [
   "You write one combined evidence summary of several biomedical studies for researchers and clinicians, as a JSON object with the requested fields.",
@@ -34,10 +40,13 @@ function extractionLine(source: StudySource, facts: StudyExtraction): string {
   const bits: string[] = [];
   const design = facts.designMentions.find((m) => m.design === facts.design && m.weight > 0);
   if (facts.design && design) bits.push(`design: ${DESIGN_LABELS[facts.design].one} (${sentenceId(source, design)})`);
-  if (facts.sampleSize) bits.push(`sample size: ${JSON.stringify(facts.sampleSize.quote)} (${sentenceId(source, facts.sampleSize)})`);
-  for (const o of facts.outcomes.slice(0, 2)) bits.push(`${o.kind} outcome: ${JSON.stringify(o.outcome.quote)} (${sentenceId(source, o)})`);
+  if (facts.sampleSize)
+    bits.push(`sample size: ${JSON.stringify(facts.sampleSize.quote)} (${sentenceId(source, facts.sampleSize)})`);
+  for (const o of facts.outcomes.slice(0, 2))
+    bits.push(`${o.kind} outcome: ${JSON.stringify(o.outcome.quote)} (${sentenceId(source, o)})`);
   for (const e of facts.effects.slice(0, 4)) bits.push(`effect: ${JSON.stringify(e.quote)} (${sentenceId(source, e)})`);
-  for (const f of facts.followUps.slice(0, 2)) bits.push(`${f.kind}: ${JSON.stringify(f.quote)} (${sentenceId(source, f)})`);
+  for (const f of facts.followUps.slice(0, 2))
+    bits.push(`${f.kind}: ${JSON.stringify(f.quote)} (${sentenceId(source, f)})`);
   return `- Study ${source.number}: ${bits.length > 0 ? bits.join("; ") : "nothing extracted"}`;
 }
 
@@ -55,7 +64,9 @@ export function buildCombinedPrompt(studies: readonly CombinedStudyInput[]): {
   sources: StudySource[];
 } {
   const sources = studySources(studies);
-  const blocks = sources.map((source, i) => `${studyHeader(source, studies[i]!)}\n${formatNumberedSource(source.sentences)}`);
+  const blocks = sources.map(
+    (source, i) => `${studyHeader(source, studies[i]!)}\n${formatNumberedSource(source.sentences)}`,
+  );
   const facts = sources.map((s) => studyFacts(s));
   const prompt = [
     `Write one combined summary of these ${sources.length} ${sources.length === 1 ? "study" : "studies"}.`,

@@ -63,14 +63,18 @@ function expectQuotesFromSources(summary: CombinedSummary, texts: readonly strin
   for (const s of allStrings(summary)) {
     for (const m of s.matchAll(/“([^”]+)”/g)) {
       const quote = m[1]!;
-      expect(texts.some((t) => t.includes(quote) || t.toLowerCase().includes(quote)), quote).toBe(true);
+      expect(
+        texts.some((t) => t.includes(quote) || t.toLowerCase().includes(quote)),
+        quote,
+      ).toBe(true);
     }
   }
 }
 
 function expectKnownCitations(summary: CombinedSummary, studies: readonly CombinedStudyInput[]) {
   const ids = new Set(studySources(studies).flatMap((s) => s.sentences.map((x) => x.id)));
-  for (const section of COMBINED_SECTIONS) for (const id of summary.citations[section]) expect(ids.has(id), id).toBe(true);
+  for (const section of COMBINED_SECTIONS)
+    for (const id of summary.citations[section]) expect(ids.has(id), id).toBe(true);
 }
 
 async function readLines(response: Response): Promise<CombinedStreamLine[]> {
@@ -83,16 +87,22 @@ async function readLines(response: Response): Promise<CombinedStreamLine[]> {
 
 /** A valid model answer that cites one unknown id and states one number no source has. */
 function modelAnswer(): CombinedSummaryModelOutput {
-  const citations = Object.fromEntries(COMBINED_SECTIONS.map((s) => [s, [] as string[]])) as CombinedSummaryModelOutput["citations"];
+  const citations = Object.fromEntries(
+    COMBINED_SECTIONS.map((s) => [s, [] as string[]]),
+  ) as CombinedSummaryModelOutput["citations"];
   citations.executiveSummary = ["T1.S4", "T2.S3", "T9.S9"];
   citations.quantitativeFindings = ["t1.s4"];
   return {
-    executiveSummary: "Study 1 found atorvastatin slowed frailty (mean difference -0.34) and Study 2 linked walking to 42% less frailty [T2.S3].",
+    executiveSummary:
+      "Study 1 found atorvastatin slowed frailty (mean difference -0.34) and Study 2 linked walking to 42% less frailty [T2.S3].",
     quantitativeFindings: {
       pooledEffectSize: "Not pooled: the studies report a mean difference of -0.34 and a hazard ratio of 0.72.",
       statisticalHeterogeneity: "Not reported in the abstracts.",
       sampleSizeTotal: "4,604 participants across 2 of 2 studies.",
-      keyOutcomes: ["Study 1: frailty index (mean difference -0.34; 95% CI -0.52 to -0.16)", "Study 2: frailty (hazard ratio 0.72)"],
+      keyOutcomes: [
+        "Study 1: frailty index (mean difference -0.34; 95% CI -0.52 to -0.16)",
+        "Study 2: frailty (hazard ratio 0.72)",
+      ],
     },
     studyCharacteristics: {
       designQuality: "One randomised trial and one cohort study.",
@@ -107,7 +117,11 @@ function modelAnswer(): CombinedSummaryModelOutput {
       patientSelection: "Older adults.",
       dosageAndTiming: "Atorvastatin 20 mg daily.",
     },
-    safetyProfile: { adverseEvents: "Muscle symptoms 6.2% vs. 5.9%.", riskBenefitRatio: "Favourable.", contraindications: "None reported." },
+    safetyProfile: {
+      adverseEvents: "Muscle symptoms 6.2% vs. 5.9%.",
+      riskBenefitRatio: "Favourable.",
+      contraindications: "None reported.",
+    },
     conflictsAndHeterogeneity: "None.",
     gradeAssessment: "Moderate.",
     studyQuality: "Mixed.",
@@ -129,9 +143,14 @@ function streamingModel(text: string, pieces = 12, error?: Error) {
     ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: "t", delta })),
     ...(error
       ? [{ type: "error", error } as LanguageModelV4StreamPart]
-      : [{ type: "text-end", id: "t" } as LanguageModelV4StreamPart, { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage } as LanguageModelV4StreamPart]),
+      : [
+          { type: "text-end", id: "t" } as LanguageModelV4StreamPart,
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage } as LanguageModelV4StreamPart,
+        ]),
   ];
-  return new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 1 }) }) });
+  return new MockLanguageModelV4({
+    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 1 }) }),
+  });
 }
 
 describe("CombinedSummarySchema", () => {
@@ -139,7 +158,10 @@ describe("CombinedSummarySchema", () => {
     const json = JSON.stringify(CombinedSummaryModelSchema.toJSONSchema());
     expect(json).not.toMatch(/"(?:minimum|maximum|minItems|maxItems|minLength|maxLength)"/);
     expect(json).not.toContain('"number"');
-    const schema = CombinedSummaryModelSchema.toJSONSchema() as { required: string[]; properties: Record<string, unknown> };
+    const schema = CombinedSummaryModelSchema.toJSONSchema() as {
+      required: string[];
+      properties: Record<string, unknown>;
+    };
     expect(schema.required.sort()).toEqual(Object.keys(schema.properties).sort());
   });
 });
@@ -155,7 +177,8 @@ describe("buildCombinedPrompt", () => {
     expect(prompt).toContain("[T3] Study 3 | no abstract available: title only");
     expect(prompt).toMatch(/- Study 1: design: randomised controlled trial \(T1\.S\d+\); sample size: "1,204 adults"/);
     expect(sources.map((s) => s.ref)).toEqual(["T1", "T2", "T3"]);
-    for (const s of sources) for (const sentence of s.sentences) expect(s.text.slice(sentence.start, sentence.end)).toBe(sentence.text);
+    for (const s of sources)
+      for (const sentence of s.sentences) expect(s.text.slice(sentence.start, sentence.end)).toBe(sentence.text);
   });
 });
 
@@ -180,16 +203,26 @@ describe("combineOffline", () => {
     expect(() => CombinedSummarySchema.parse(summary)).not.toThrow();
     expect(summary.generatedBy).toBe(OFFLINE_GENERATED_BY);
     expect(summary.generatedBy).toContain("offline extractive model");
-    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(/^Not pooled: MetaMind pools effects only in a meta-analysis; reported effects: /);
-    expect(summary.quantitativeFindings.pooledEffectSize).toContain("“mean difference -0.34; 95% CI -0.52 to -0.16; p < 0.001”");
+    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(
+      /^Not pooled: MetaMind pools effects only in a meta-analysis; reported effects: /,
+    );
+    expect(summary.quantitativeFindings.pooledEffectSize).toContain(
+      "“mean difference -0.34; 95% CI -0.52 to -0.16; p < 0.001”",
+    );
     expect(summary.quantitativeFindings.pooledEffectSize).toContain("“hazard ratio 0.72, 95% CI 0.61 to 0.85”");
-    expect(summary.quantitativeFindings.sampleSizeTotal).toMatch(/^4,604: the sum of the sample sizes reported by 2 of 3 studies/);
-    expect(summary.studyCharacteristics.designQuality).toContain("1 randomised controlled trial (Study 1) and 1 cohort study (Study 2)");
+    expect(summary.quantitativeFindings.sampleSizeTotal).toMatch(
+      /^4,604: the sum of the sample sizes reported by 2 of 3 studies/,
+    );
+    expect(summary.studyCharacteristics.designQuality).toContain(
+      "1 randomised controlled trial (Study 1) and 1 cohort study (Study 2)",
+    );
     expect(summary.studyCharacteristics.followUpPeriods).toContain("“for 2 years”");
     expect(summary.limitationsAndBiases).toContain("Study 3 has no abstract");
     expect(summary.strengthOfEvidence).toBe("low");
     expect(summary.gradeAssessment).toContain("Not a formal GRADE rating");
-    expect(summary.executiveSummary).toMatch(/^This offline summary quotes 3 studies: 1 randomised controlled trial, 1 cohort study and 1 study without a stated design\.\nStudy 1: .+\nStudy 2: [^\n]+$/);
+    expect(summary.executiveSummary).toMatch(
+      /^This offline summary quotes 3 studies: 1 randomised controlled trial, 1 cohort study and 1 study without a stated design\.\nStudy 1: .+\nStudy 2: [^\n]+$/,
+    );
     // Issue 16: themes are phrases with their role, the studies named by title.
     expect(summary.commonThemes[0]).toBe(
       "Frailty (outcome): in 3 of 3 studies — “Atorvastatin and frailty in older adults”; “Walking and frailty: a prospective cohort study”; “Frailty in the community: an editorial”",
@@ -203,22 +236,37 @@ describe("combineOffline", () => {
   });
 
   it("says 'not reported' plainly when the abstracts report nothing quantitative", () => {
-    const summary = combineOffline([{ title: "A note", abstract: "Clinicians discussed frailty at length. Opinions varied widely." }]);
-    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(/^Not pooled: .*none of the abstract reports an effect estimate/);
-    expect(summary.quantitativeFindings.sampleSizeTotal).toBe("Not reported: none of the abstract states a sample size.");
+    const summary = combineOffline([
+      { title: "A note", abstract: "Clinicians discussed frailty at length. Opinions varied widely." },
+    ]);
+    expect(summary.quantitativeFindings.pooledEffectSize).toMatch(
+      /^Not pooled: .*none of the abstract reports an effect estimate/,
+    );
+    expect(summary.quantitativeFindings.sampleSizeTotal).toBe(
+      "Not reported: none of the abstract states a sample size.",
+    );
     expect(summary.strengthOfEvidence).toBe("low");
     expect(() => CombinedSummarySchema.parse(summary)).not.toThrow();
   });
 
   it("refuses a set without any abstract", () => {
-    expect(() => combineOffline([NO_ABSTRACT, { title: "Another title", abstract: "  short " }])).toThrow(NoStudyContentError);
+    expect(() => combineOffline([NO_ABSTRACT, { title: "Another title", abstract: "  short " }])).toThrow(
+      NoStudyContentError,
+    );
   });
 
   it("renders plain text with headings, sources and the study list", () => {
     const summary = combineOffline([STATIN, WALKING]);
     const text = renderCombinedText(summary, studySources([STATIN, WALKING]));
     expect(text).toMatch(/^Combined Research Summary of 2 studies\nGenerated by: MetaMind Offline Extractive v1/);
-    for (const heading of ["Executive summary", "Quantitative findings", "Pooled effect size: Not pooled", "Key outcomes:", "Safety profile", "Future research priorities"]) {
+    for (const heading of [
+      "Executive summary",
+      "Quantitative findings",
+      "Pooled effect size: Not pooled",
+      "Key outcomes:",
+      "Safety profile",
+      "Future research priorities",
+    ]) {
       expect(text).toContain(heading);
     }
     expect(text).toContain("\nStudy 2: Walking and frailty: a prospective cohort study");
@@ -241,7 +289,11 @@ describe("combineOffline", () => {
 
 describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("combineOffline on real abstracts"), () => {
   const pubmed = (file: string) =>
-    normalisePubmedXml(readFixture(`pubmed/${file}`)).studies.map((s) => ({ id: s.sourceId, title: s.title, abstract: s.abstract }));
+    normalisePubmedXml(readFixture(`pubmed/${file}`)).studies.map((s) => ({
+      id: s.sourceId,
+      title: s.title,
+      abstract: s.abstract,
+    }));
   const epmc = (file: string) =>
     normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.map((s) => ({
       id: s.sourceId,
@@ -253,12 +305,18 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("combineOffline on real a
     const studies = [...pubmed("efetch_pubmed_23121403_POST.xml"), ...pubmed("efetch_pubmed_29915538_POST.xml")];
     const summary = CombinedSummarySchema.parse(combineOffline(studies));
     expect(summary.strengthOfEvidence).toBe("moderate");
-    expect(summary.quantitativeFindings.sampleSizeTotal).toContain("10,595: the sum of the sample sizes reported by 2 of 2 studies");
+    expect(summary.quantitativeFindings.sampleSizeTotal).toContain(
+      "10,595: the sum of the sample sizes reported by 2 of 2 studies",
+    );
     expect(summary.quantitativeFindings.pooledEffectSize).toContain(
       "Study 1: “hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09”",
     );
-    expect(summary.quantitativeFindings.pooledEffectSize).toContain("Study 2 (a meta-analysis): “WMD: -0.93%, 95% CI: -1.24 to -0.62, P < 0.001”");
-    expect(summary.quantitativeFindings.keyOutcomes).toContain("Study 1, primary outcome: “a recurrence of venous thromboembolism”");
+    expect(summary.quantitativeFindings.pooledEffectSize).toContain(
+      "Study 2 (a meta-analysis): “WMD: -0.93%, 95% CI: -1.24 to -0.62, P < 0.001”",
+    );
+    expect(summary.quantitativeFindings.keyOutcomes).toContain(
+      "Study 1, primary outcome: “a recurrence of venous thromboembolism”",
+    );
     expect(summary.studyCharacteristics.followUpPeriods).toContain("“follow-up period of 37.2 months”");
     expect(summary.safetyProfile.riskBenefitRatio).toContain("improved net clinical benefit");
     expectQuotesFromSources(summary, sourceText(studies));
@@ -266,10 +324,10 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("combineOffline on real a
   });
 
   it("up to 50 mixed real abstracts: always schema-valid and quoted from the sources", () => {
-    const studies = [
-      ...epmc("search_core_COVID-19_pageSize25.json"),
-      ...epmc("search_core_cancer_json.json"),
-    ].slice(0, 50);
+    const studies = [...epmc("search_core_COVID-19_pageSize25.json"), ...epmc("search_core_cancer_json.json")].slice(
+      0,
+      50,
+    );
     expect(studies.length).toBeGreaterThanOrEqual(40);
     const summary = CombinedSummarySchema.parse(combineOffline(studies));
     expectQuotesFromSources(summary, sourceText(studies));
@@ -319,7 +377,9 @@ describe("generateCombinedSummary with a mock model", () => {
       },
     });
     const onFinish = vi.fn();
-    await expect(generateCombinedSummary({ ...deps(failing, onFinish) }, [STATIN])).rejects.toThrow("429 Too Many Requests");
+    await expect(generateCombinedSummary({ ...deps(failing, onFinish) }, [STATIN])).rejects.toThrow(
+      "429 Too Many Requests",
+    );
     expect(onFinish).not.toHaveBeenCalled();
   });
 
@@ -362,7 +422,13 @@ describe("streamCombinedSummary", () => {
     const onFinish = vi.fn();
     const answer = JSON.stringify(modelAnswer());
     const response = streamCombinedSummary(
-      { model: streamingModel(answer, 40), modelName: "mock-model", provider: "openai", onFinish, partialIntervalMs: 0 },
+      {
+        model: streamingModel(answer, 40),
+        modelName: "mock-model",
+        provider: "openai",
+        onFinish,
+        partialIntervalMs: 0,
+      },
       [STATIN, WALKING],
     );
     expect(response.headers.get("Content-Type")).toBe("application/x-ndjson; charset=utf-8");
@@ -377,7 +443,10 @@ describe("streamCombinedSummary", () => {
     expect(CombinedSummarySchema.parse(done.combinedSummary).unsupportedNumbers).toEqual(["42%"]);
     expect(onFinish).toHaveBeenCalledTimes(1);
     // Partial strings are grounded too: a flagged number never appears bare once complete.
-    const lastExecutive = partials.map((p) => p.object.executiveSummary).filter(Boolean).pop();
+    const lastExecutive = partials
+      .map((p) => p.object.executiveSummary)
+      .filter(Boolean)
+      .pop();
     expect(lastExecutive).not.toMatch(/(?<!⟦unverified: )42%/);
   });
 
@@ -385,7 +454,13 @@ describe("streamCombinedSummary", () => {
     const onFinish = vi.fn();
     const onError = vi.fn();
     const response = streamCombinedSummary(
-      { model: streamingModel('{"executiveSummary": "Study 1 found', 3), modelName: "m", provider: "openai", onFinish, onError },
+      {
+        model: streamingModel('{"executiveSummary": "Study 1 found', 3),
+        modelName: "m",
+        provider: "openai",
+        onFinish,
+        onError,
+      },
       [STATIN],
     );
     const lines = await readLines(response);
@@ -423,7 +498,12 @@ describe("streamCombinedSummary", () => {
     const expected = combineOffline([STATIN, WALKING]);
     expect(lines.filter((l) => l.type === "partial")).toHaveLength(offlineSnapshots(expected).length);
     const done = lines[lines.length - 1] as { type: "done" } & CombinedResult;
-    expect(done).toMatchObject({ type: "done", studiesAnalyzed: 2, model: OFFLINE_MODEL_NAME, combinedSummary: expected });
+    expect(done).toMatchObject({
+      type: "done",
+      studiesAnalyzed: 2,
+      model: OFFLINE_MODEL_NAME,
+      combinedSummary: expected,
+    });
     expect(done.combinedText).toBe(renderCombinedText(expected, studySources([STATIN, WALKING])));
     expect(onFinish).toHaveBeenCalledTimes(1);
   });
@@ -432,7 +512,14 @@ describe("streamCombinedSummary", () => {
     const onFinish = vi.fn();
     const onError = vi.fn();
     const response = streamCombinedSummary(
-      { model: createOfflineModel(), modelName: OFFLINE_MODEL_NAME, provider: "offline", onFinish, onError, offlineDelayMs: 20 },
+      {
+        model: createOfflineModel(),
+        modelName: OFFLINE_MODEL_NAME,
+        provider: "offline",
+        onFinish,
+        onError,
+        offlineDelayMs: 20,
+      },
       [STATIN, WALKING],
     );
     const reader = response.body!.getReader();

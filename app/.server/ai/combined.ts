@@ -70,7 +70,8 @@ function notesFor(sources: readonly StudySource[]): string[] {
       `${missing.length} of ${plural(sources.length, "study", "studies")} ${missing.length === 1 ? "has" : "have"} no abstract; only ${missing.length === 1 ? "its title was" : "their titles were"} analysed: ${missing.map((s) => `Study ${s.number}`).join(", ")}.`,
     );
   }
-  for (const s of sources.filter((x) => x.truncated)) notes.push(`Study ${s.number}'s abstract was shortened to ${formatCount(MAX_STUDY_CHARS)} characters.`);
+  for (const s of sources.filter((x) => x.truncated))
+    notes.push(`Study ${s.number}'s abstract was shortened to ${formatCount(MAX_STUDY_CHARS)} characters.`);
   return notes;
 }
 

@@ -19,7 +19,10 @@ function expectNumbersIntact(source: string, spans: SentenceSpan[]) {
   for (const m of source.matchAll(/\d+(?:[.,]\d+)+/g)) {
     const from = m.index;
     const to = from + m[0].length;
-    expect(spans.some((s) => s.start <= from && to <= s.end), `number ${m[0]} at ${from}`).toBe(true);
+    expect(
+      spans.some((s) => s.start <= from && to <= s.end),
+      `number ${m[0]} at ${from}`,
+    ).toBe(true);
   }
 }
 
@@ -50,16 +53,52 @@ describe("splitSentences", () => {
   });
 
   it.each([
-    ["et al. before a name-like word", "Jones et al. Reported data were reused. Next one.", ["Jones et al. Reported data were reused.", "Next one."]],
-    ["et al. before a sentence starter", "It was shown by Jones et al. The next study differs.", ["It was shown by Jones et al.", "The next study differs."]],
-    ["Fig. and No. before numbers", "See Fig. 3 and No. 12 of the series. Done.", ["See Fig. 3 and No. 12 of the series.", "Done."]],
-    ["a CI with an en dash", "The ratio was 0.75 (95% CI 0.60–0.93). It held.", ["The ratio was 0.75 (95% CI 0.60–0.93).", "It held."]],
-    ["dotted acronyms", "Adults in the U.S. were enrolled. They stayed.", ["Adults in the U.S. were enrolled.", "They stayed."]],
-    ["a capital letter after a lower-case word", "Levels of vitamin D. These rose.", ["Levels of vitamin D.", "These rose."]],
-    ["a bracketed number after an abbreviation", "Seeds of Acacia bivenosa DC. (102 g) were rich. Fine.", ["Seeds of Acacia bivenosa DC. (102 g) were rich.", "Fine."]],
-    ["a full stop glued to the next sentence", "Weights were used, respectively.Fine-Gray models were fitted.", ["Weights were used, respectively.", "Fine-Gray models were fitted."]],
+    [
+      "et al. before a name-like word",
+      "Jones et al. Reported data were reused. Next one.",
+      ["Jones et al. Reported data were reused.", "Next one."],
+    ],
+    [
+      "et al. before a sentence starter",
+      "It was shown by Jones et al. The next study differs.",
+      ["It was shown by Jones et al.", "The next study differs."],
+    ],
+    [
+      "Fig. and No. before numbers",
+      "See Fig. 3 and No. 12 of the series. Done.",
+      ["See Fig. 3 and No. 12 of the series.", "Done."],
+    ],
+    [
+      "a CI with an en dash",
+      "The ratio was 0.75 (95% CI 0.60–0.93). It held.",
+      ["The ratio was 0.75 (95% CI 0.60–0.93).", "It held."],
+    ],
+    [
+      "dotted acronyms",
+      "Adults in the U.S. were enrolled. They stayed.",
+      ["Adults in the U.S. were enrolled.", "They stayed."],
+    ],
+    [
+      "a capital letter after a lower-case word",
+      "Levels of vitamin D. These rose.",
+      ["Levels of vitamin D.", "These rose."],
+    ],
+    [
+      "a bracketed number after an abbreviation",
+      "Seeds of Acacia bivenosa DC. (102 g) were rich. Fine.",
+      ["Seeds of Acacia bivenosa DC. (102 g) were rich.", "Fine."],
+    ],
+    [
+      "a full stop glued to the next sentence",
+      "Weights were used, respectively.Fine-Gray models were fitted.",
+      ["Weights were used, respectively.", "Fine-Gray models were fitted."],
+    ],
     ["question and exclamation marks", "Does it work? Yes! It does.", ["Does it work?", "Yes!", "It does."]],
-    ["closing quotes and brackets", "He said \"stop.\" Then (as planned.) It ended.", ["He said \"stop.\"", "Then (as planned.)", "It ended."]],
+    [
+      "closing quotes and brackets",
+      'He said "stop." Then (as planned.) It ended.',
+      ['He said "stop."', "Then (as planned.)", "It ended."],
+    ],
   ])("handles %s", (_name, source, expected) => {
     const spans = splitSentences(source);
     expectExactOffsets(source, spans);
@@ -117,12 +156,17 @@ describe("summarizeExtractive", () => {
   });
 
   it("is deterministic", () => {
-    expect(summarizeExtractive(SYNTHETIC, { maxSentences: 4 })).toEqual(summarizeExtractive(SYNTHETIC, { maxSentences: 4 }));
+    expect(summarizeExtractive(SYNTHETIC, { maxSentences: 4 })).toEqual(
+      summarizeExtractive(SYNTHETIC, { maxSentences: 4 }),
+    );
   });
 
   it("returns every sentence of a short source", () => {
     const source = "RESULTS: Mortality fell by 12%. CONCLUSIONS: Treat early.";
-    expect(texts(summarizeExtractive(source, { maxSentences: 3 }).sentences)).toEqual(["Mortality fell by 12%.", "Treat early."]);
+    expect(texts(summarizeExtractive(source, { maxSentences: 3 }).sentences)).toEqual([
+      "Mortality fell by 12%.",
+      "Treat early.",
+    ]);
     expect(summarizeExtractive("").sentences).toEqual([]);
   });
 
@@ -159,9 +203,17 @@ function realAbstracts(): { id: string; text: string }[] {
   for (const r of epmc.resultList.result.filter((r) => (r.abstractText?.length ?? 0) > 800).slice(0, 6)) {
     const html = r.abstractText!;
     out.push({ id: `europepmc ${r.id} (tags stripped)`, text: stripTags(html) });
-    out.push({ id: `europepmc ${r.id} (labels with colons)`, text: stripTags(html.replace(/<h4>\s*(.*?)\s*:?\s*<\/h4>/g, " $1: ")) });
+    out.push({
+      id: `europepmc ${r.id} (labels with colons)`,
+      text: stripTags(html.replace(/<h4>\s*(.*?)\s*:?\s*<\/h4>/g, " $1: ")),
+    });
   }
-  for (const file of ["efetch_pubmed_23121403_POST.xml", "efetch_pubmed_22351513_POST.xml", "efetch_pubmed_29915538_POST.xml", "efetch_pubmed_11748933_11700088.xml"]) {
+  for (const file of [
+    "efetch_pubmed_23121403_POST.xml",
+    "efetch_pubmed_22351513_POST.xml",
+    "efetch_pubmed_29915538_POST.xml",
+    "efetch_pubmed_11748933_11700088.xml",
+  ]) {
     const xml = readFixture(`pubmed/${file}`);
     for (const [, body] of xml.matchAll(/<Abstract>([\s\S]*?)<\/Abstract>/g)) {
       const parts = [...body!.matchAll(/<AbstractText(?:\s+Label="([^"]*)")?[^>]*>([\s\S]*?)<\/AbstractText>/g)].map(
@@ -173,36 +225,41 @@ function realAbstracts(): { id: string; text: string }[] {
   return out;
 }
 
-describe.skipIf(!hasSharedFixtures())(`on real abstracts (${hasSharedFixtures() ? "../shared fixtures" : `skipped: ${MISSING_FIXTURES_MESSAGE}`})`, () => {
-  it("uses at least 3 abstracts", () => {
-    expect(new Set(realAbstracts().map((a) => a.id.split(" (")[0])).size).toBeGreaterThanOrEqual(3);
-  });
+describe.skipIf(!hasSharedFixtures())(
+  `on real abstracts (${hasSharedFixtures() ? "../shared fixtures" : `skipped: ${MISSING_FIXTURES_MESSAGE}`})`,
+  () => {
+    it("uses at least 3 abstracts", () => {
+      expect(new Set(realAbstracts().map((a) => a.id.split(" (")[0])).size).toBeGreaterThanOrEqual(3);
+    });
 
-  it("splits without cutting numbers and slices back exactly", () => {
-    for (const { id, text } of realAbstracts()) {
-      const spans = splitSentences(text);
-      expect(spans.length, id).toBeGreaterThan(2);
-      expectExactOffsets(text, spans);
-      expectNumbersIntact(text, spans);
-      for (const s of spans) expect(s.text, id).not.toMatch(/^(?:BACKGROUND|METHODS|RESULTS|CONCLUSIONS?):/);
-    }
-  });
+    it("splits without cutting numbers and slices back exactly", () => {
+      for (const { id, text } of realAbstracts()) {
+        const spans = splitSentences(text);
+        expect(spans.length, id).toBeGreaterThan(2);
+        expectExactOffsets(text, spans);
+        expectNumbersIntact(text, spans);
+        for (const s of spans) expect(s.text, id).not.toMatch(/^(?:BACKGROUND|METHODS|RESULTS|CONCLUSIONS?):/);
+      }
+    });
 
-  it("summarises with source sentences only, numbers kept verbatim", () => {
-    for (const { id, text } of realAbstracts()) {
-      const { sentences } = summarizeExtractive(text, { maxSentences: 3 });
-      expect(sentences.length, id).toBe(Math.min(3, splitSentences(text).length));
-      expectExactOffsets(text, sentences);
-      const summary = sentences.map((s) => s.text).join(" ");
-      for (const s of sentences) expect(text.includes(s.text), id).toBe(true);
-      for (const n of summary.match(/\d+(?:[.,]\d+)*%?/g) ?? []) expect(text.includes(n), `${id}: ${n}`).toBe(true);
-    }
-  });
+    it("summarises with source sentences only, numbers kept verbatim", () => {
+      for (const { id, text } of realAbstracts()) {
+        const { sentences } = summarizeExtractive(text, { maxSentences: 3 });
+        expect(sentences.length, id).toBe(Math.min(3, splitSentences(text).length));
+        expectExactOffsets(text, sentences);
+        const summary = sentences.map((s) => s.text).join(" ");
+        for (const s of sentences) expect(text.includes(s.text), id).toBe(true);
+        for (const n of summary.match(/\d+(?:[.,]\d+)*%?/g) ?? []) expect(text.includes(n), `${id}: ${n}`).toBe(true);
+      }
+    });
 
-  it("picks the primary result of the aspirin trial (PMID 23121403)", () => {
-    const aspirin = realAbstracts().find((a) => a.id.includes("23121403"))!;
-    const summary = summarizeExtractive(aspirin.text).sentences.map((s) => s.text).join(" ");
-    expect(summary).toContain("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09");
-    expect(summary).not.toContain("Funded by");
-  });
-});
+    it("picks the primary result of the aspirin trial (PMID 23121403)", () => {
+      const aspirin = realAbstracts().find((a) => a.id.includes("23121403"))!;
+      const summary = summarizeExtractive(aspirin.text)
+        .sentences.map((s) => s.text)
+        .join(" ");
+      expect(summary).toContain("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09");
+      expect(summary).not.toContain("Funded by");
+    });
+  },
+);

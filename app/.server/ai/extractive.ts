@@ -40,7 +40,6 @@ function terms(sentence: string): string[] {
   return out;
 }
 
-
 type Vector = Map<string, number>;
 
 function tfidfVectors(docs: string[][]): Vector[] {
@@ -136,10 +135,7 @@ function priorWeight(s: SectionedSpan, position: number, total: number, termCoun
  *
  * @throws RangeError when `maxSentences` is not a positive integer.
  */
-export function summarizeExtractive(
-  text: string,
-  options: { maxSentences?: number } = {},
-): ExtractiveSummary {
+export function summarizeExtractive(text: string, options: { maxSentences?: number } = {}): ExtractiveSummary {
   const maxSentences = options.maxSentences ?? 3;
   if (!Number.isInteger(maxSentences) || maxSentences < 1) {
     throw new RangeError(`maxSentences must be a positive integer, got ${maxSentences}`);

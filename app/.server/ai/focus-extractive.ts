@@ -52,7 +52,11 @@ export function focusLeadIn(label: string): string {
 /** Recognises a {@link focusLeadIn} sentence (any label) at the start of a text. */
 export const FOCUS_LEAD_IN_PATTERN = /^The source does not discuss [^;\n]{1,80}? directly; its central findings are:/i;
 
-const attr = (value: string) => value.replace(/[<>"&|]/g, " ").replace(/\s+/g, " ").trim();
+const attr = (value: string) =>
+  value
+    .replace(/[<>"&|]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /**
  * The focus directive for a prompt: `<focus label="cardiovascular health" terms="blood
@@ -73,7 +77,10 @@ export function readFocusDirective(promptText: string): FocusDirective | null {
   const head = open === -1 ? promptText : promptText.slice(0, open);
   const m = /<focus\s+label="([^"]*)"\s+terms="([^"]*)"\s*\/?>/.exec(head);
   if (!m) return null;
-  const terms = m[2]!.split("|").map((t) => t.trim()).filter(Boolean);
+  const terms = m[2]!
+    .split("|")
+    .map((t) => t.trim())
+    .filter(Boolean);
   return { label: m[1]!.trim() || "the focus", terms };
 }
 

@@ -36,7 +36,9 @@ describe("numberSourceSentences / formatNumberedSource", () => {
     for (const s of sentences) expect(SOURCE.slice(s.start, s.end)).toBe(s.text);
     const formatted = formatNumberedSource(sentences);
     expect(formatted.split("\n")).toHaveLength(5);
-    expect(formatted.split("\n")[1]).toBe("[S2] We randomly assigned 1,204 adults to atorvastatin 20 mg or placebo for 2 years.");
+    expect(formatted.split("\n")[1]).toBe(
+      "[S2] We randomly assigned 1,204 adults to atorvastatin 20 mg or placebo for 2 years.",
+    );
     expect(parseNumberedSource(formatted)).toEqual(sentences.map(({ id, text }) => ({ id, text })));
     expect(parseNumberedSource("plain text")).toBeNull();
   });
@@ -51,7 +53,12 @@ describe("extractCitations", () => {
   const sentences = numberSourceSentences(SOURCE);
 
   it.each([
-    ["single markers", "Frailty rose less with atorvastatin [S3]. It was safe [S4].", "Frailty rose less with atorvastatin. It was safe.", ["S3", "S4"]],
+    [
+      "single markers",
+      "Frailty rose less with atorvastatin [S3]. It was safe [S4].",
+      "Frailty rose less with atorvastatin. It was safe.",
+      ["S3", "S4"],
+    ],
     ["a list", "Adults took atorvastatin [S2, S3].", "Adults took atorvastatin.", ["S2", "S3"]],
     ["a semicolon list", "Adults took atorvastatin [S2; S5].", "Adults took atorvastatin.", ["S2", "S5"]],
     ["a range with a hyphen", "Findings [S3-S5] held.", "Findings held.", ["S3", "S4", "S5"]],
@@ -77,7 +84,10 @@ describe("extractCitations", () => {
     const result = extractCitations("First claim [S3]. Second claim [S4]. Third [S3].", sentences);
     const s3 = result.citations.find((c) => c.id === "S3")!;
     expect(result.citations).toHaveLength(2);
-    expect(s3.anchors!.map((a) => result.text.slice(0, a))).toEqual(["First claim", "First claim. Second claim. Third"]);
+    expect(s3.anchors!.map((a) => result.text.slice(0, a))).toEqual([
+      "First claim",
+      "First claim. Second claim. Third",
+    ]);
   });
 
   it("leaves brackets that are not markers alone", () => {
@@ -121,7 +131,10 @@ describe("flagUnsupportedNumbers", () => {
 
   it("marks numbers, percentages and interval bounds that the source lacks", () => {
     const source = "Systolic blood pressure fell by 5 mmHg (95% CI 3 to 7) in 120 adults.";
-    const result = flagUnsupportedNumbers("Pressure fell by 5.5 mmHg (95% CI 3 to 8) in 120 adults, a 12% drop.", source);
+    const result = flagUnsupportedNumbers(
+      "Pressure fell by 5.5 mmHg (95% CI 3 to 8) in 120 adults, a 12% drop.",
+      source,
+    );
     expect(result.unsupported).toEqual(["5.5", "8", "12%"]);
     expect(result.text).toBe(
       "Pressure fell by ⟦unverified: 5.5⟧ mmHg (95% CI 3 to ⟦unverified: 8⟧) in 120 adults, a ⟦unverified: 12%⟧ drop.",
@@ -169,7 +182,10 @@ describe("groundText", () => {
 
 /** Markup stripped the way a normaliser might. */
 function stripTags(html: string): string {
-  return html.replace(/<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/\s+/g, " ").trim();
+  return html
+    .replace(/<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function realAbstracts(): { id: string; text: string }[] {
@@ -184,7 +200,10 @@ function realAbstracts(): { id: string; text: string }[] {
   const parts = [...body.matchAll(/<AbstractText(?:\s+Label="([^"]*)")?[^>]*>([\s\S]*?)<\/AbstractText>/g)].map(
     ([, label, inner]) => (label ? `${label}: ` : "") + stripTags(inner!),
   );
-  out.push({ id: "pubmed 23121403", text: parts.join(" ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&") });
+  out.push({
+    id: "pubmed 23121403",
+    text: parts.join(" ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+  });
   return out;
 }
 
@@ -198,7 +217,9 @@ describe.skipIf(!hasSharedFixtures())(
     it("cites extractive summaries with exact quotes and flags none of their numbers", () => {
       for (const { id, text } of realAbstracts()) {
         const sentences = numberSourceSentences(text);
-        const summary = summarizeExtractive(text, { maxSentences: 3 }).sentences.map((s) => s.text).join(" ");
+        const summary = summarizeExtractive(text, { maxSentences: 3 })
+          .sentences.map((s) => s.text)
+          .join(" ");
         const grounded = groundText(summary, sentences, text);
         expect(grounded.unsupported, id).toEqual([]);
         expect(grounded.text, id).toBe(summary);
@@ -219,7 +240,10 @@ describe.skipIf(!hasSharedFixtures())(
         if (text.includes(changed)) continue;
         const tampered = sentence.text.replace(original[0], changed);
         const result = flagUnsupportedNumbers(tampered, text);
-        expect(result.unsupported.map((t) => t.replace(/\s?%$/, "")), id).toEqual([changed]);
+        expect(
+          result.unsupported.map((t) => t.replace(/\s?%$/, "")),
+          id,
+        ).toEqual([changed]);
         expect(result.text, id).toContain(`⟦unverified: ${changed}`);
         expect(flagUnsupportedNumbers(sentence.text, text).unsupported, id).toEqual([]);
         checked++;
@@ -229,8 +253,13 @@ describe.skipIf(!hasSharedFixtures())(
 
     it("finds the aspirin trial's hazard ratio supported and an invented one not", () => {
       const aspirin = realAbstracts().find((a) => a.id === "pubmed 23121403")!.text;
-      expect(flagUnsupportedNumbers("Aspirin cut recurrence (HR 0.74; 95% CI 0.52 to 1.05).", aspirin).unsupported).toEqual([]);
-      expect(flagUnsupportedNumbers("Aspirin cut recurrence by 26.5% (HR 0.61).", aspirin).unsupported).toEqual(["26.5%", "0.61"]);
+      expect(
+        flagUnsupportedNumbers("Aspirin cut recurrence (HR 0.74; 95% CI 0.52 to 1.05).", aspirin).unsupported,
+      ).toEqual([]);
+      expect(flagUnsupportedNumbers("Aspirin cut recurrence by 26.5% (HR 0.61).", aspirin).unsupported).toEqual([
+        "26.5%",
+        "0.61",
+      ]);
     });
   },
 );

@@ -154,7 +154,11 @@ function escapeRegExp(text: string): string {
 export function citeExtractive(summaryText: string, sentences: readonly SourceSentence[]): Citation[] {
   const matches: { sentence: SourceSentence; from: number; to: number }[] = [];
   for (const sentence of sentences) {
-    const pattern = sentence.text.trim().split(/\s+/).map(escapeRegExp).join(String.raw`\s+`);
+    const pattern = sentence.text
+      .trim()
+      .split(/\s+/)
+      .map(escapeRegExp)
+      .join(String.raw`\s+`);
     if (!pattern) continue;
     const re = new RegExp(String.raw`(?<=^|[\s⟧])${pattern}(?=$|[\s⟦⟧])`, "g");
     for (const m of summaryText.matchAll(re)) {
@@ -289,7 +293,6 @@ export function groundText(
 ): GroundedText {
   const flagged = flagUnsupportedNumbers(raw, numberSource);
   const extracted = extractCitations(flagged.text, sentences);
-  const citations =
-    extracted.citations.length > 0 ? extracted.citations : citeExtractive(extracted.text, sentences);
+  const citations = extracted.citations.length > 0 ? extracted.citations : citeExtractive(extracted.text, sentences);
   return { text: extracted.text, citations, unsupported: flagged.unsupported };
 }

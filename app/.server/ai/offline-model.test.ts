@@ -24,7 +24,9 @@ const ABSTRACT = [
 ].join(" ");
 
 const PROMPT = `Title: A statin trial\n\nSummarise the abstract below.\n\n${wrapSource(ABSTRACT)}`;
-const EXPECTED = summarizeExtractive(ABSTRACT).sentences.map((s) => s.text).join(" ");
+const EXPECTED = summarizeExtractive(ABSTRACT)
+  .sentences.map((s) => s.text)
+  .join(" ");
 
 async function collect(stream: AsyncIterable<string>): Promise<string[]> {
   const chunks: string[] = [];
@@ -80,7 +82,12 @@ describe("createOfflineModel", () => {
       type: "finish",
       finishReason: { unified: "stop", raw: "stop" },
       usage: {
-        inputTokens: { total: PROMPT.split(/\s+/).length, noCache: PROMPT.split(/\s+/).length, cacheRead: 0, cacheWrite: 0 },
+        inputTokens: {
+          total: PROMPT.split(/\s+/).length,
+          noCache: PROMPT.split(/\s+/).length,
+          cacheRead: 0,
+          cacheWrite: 0,
+        },
         outputTokens: { total: words, text: words, reasoning: 0 },
       },
     });
@@ -107,7 +114,9 @@ describe("createOfflineModel", () => {
   it("waits delayMs between deltas", async () => {
     const model = createOfflineModel({ delayMs: 5 });
     const started = Date.now();
-    const chunks = await collect(streamText({ model, prompt: wrapSource("One two three four five six. Seven eight.") }).textStream);
+    const chunks = await collect(
+      streamText({ model, prompt: wrapSource("One two three four five six. Seven eight.") }).textStream,
+    );
     expect(chunks).toEqual(["One ", "two ", "three ", "four ", "five ", "six. ", "Seven ", "eight."]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(7 * 5 - 5);
   });
@@ -155,8 +164,12 @@ describe("createOfflineModel", () => {
     expect(seen.filter((t) => t === "text-delta")).toHaveLength(2);
     expect(seen).not.toContain("finish");
 
-    await expect(model.doStream({ prompt, abortSignal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
-    await expect(model.doGenerate({ prompt, abortSignal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(model.doStream({ prompt, abortSignal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    await expect(model.doGenerate({ prompt, abortSignal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 
   it("summarises the whole last user message when there is no source block", async () => {

@@ -52,9 +52,7 @@ export function lastUserText(prompt: LanguageModelV4Prompt): string {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
     if (message.role !== "user") continue;
-    return message.content
-      .flatMap((part) => (part.type === "text" ? [part.text] : []))
-      .join("\n");
+    return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
   }
   return "";
 }
@@ -91,7 +89,11 @@ function warningsFor(options: LanguageModelV4CallOptions): SharedV4Warning[] {
     warnings.push({ type: "unsupported", feature: "tools", details: "The offline model never calls tools." });
   }
   if (options.responseFormat?.type === "json") {
-    warnings.push({ type: "unsupported", feature: "responseFormat", details: "The offline model answers in plain text." });
+    warnings.push({
+      type: "unsupported",
+      feature: "responseFormat",
+      details: "The offline model answers in plain text.",
+    });
   }
   return warnings;
 }

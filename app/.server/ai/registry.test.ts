@@ -120,7 +120,11 @@ describe("getLanguageModel", () => {
 
   it("sends the key to an OpenAI-compatible server and defaults the model", async () => {
     const { fetch, requests } = fakeFetch(chatCompletion);
-    const resolved = getLanguageModel({ OPENAI_BASE_URL: "https://vllm.example.org/v1", OPENAI_API_KEY: "sk-local", fetch });
+    const resolved = getLanguageModel({
+      OPENAI_BASE_URL: "https://vllm.example.org/v1",
+      OPENAI_API_KEY: "sk-local",
+      fetch,
+    });
     expect(resolved.name).toBe(`${DEFAULT_COMPATIBLE_MODEL} (OpenAI-compatible at https://vllm.example.org/v1)`);
     await generateText({ model: resolved.model, prompt: "Hi" });
     expect(requests[0]!.headers.get("authorization")).toBe("Bearer sk-local");

@@ -75,20 +75,28 @@ describe.skipIf(!hasSharedFixtures())(
       const ranked = rankLexically("zebrafish retina", covidStudies());
       for (const r of ranked) {
         expect(r.relevanceScore).toBe(0);
-        expect(r.relevanceReason).toBe("None of the query terms ('zebrafish', 'retina') appear in the title or abstract");
+        expect(r.relevanceReason).toBe(
+          "None of the query terms ('zebrafish', 'retina') appear in the title or abstract",
+        );
       }
     });
 
     it("is deterministic", () => {
       const studies = covidStudies();
-      expect(rankLexically("COVID-19 vaccine children", studies)).toEqual(rankLexically("COVID-19 vaccine children", studies));
+      expect(rankLexically("COVID-19 vaccine children", studies)).toEqual(
+        rankLexically("COVID-19 vaccine children", studies),
+      );
     });
   },
 );
 
 describe("rankLexically", () => {
   const studies: RelevanceStudy[] = [
-    { id: 1, title: "Bone density in older adults", abstract: "Vitamin D supplementation and hip fractures were studied." },
+    {
+      id: 1,
+      title: "Bone density in older adults",
+      abstract: "Vitamin D supplementation and hip fractures were studied.",
+    },
     { id: 2, title: "Vitamin D and fracture risk", abstract: "A trial of vitamin D." },
     { id: 3, title: "Statins for stroke", abstract: null },
   ];
@@ -180,7 +188,10 @@ describe("smartFilter with a remote model", () => {
       relevanceScore: lexical.relevanceScore,
       relevanceReason: `Not rated by the model; lexical match: ${lexical.relevanceReason}`,
     });
-    expect(result.relevantStudies[2]).toMatchObject({ relevanceScore: 0.5, relevanceReason: "About stroke, not fractures." });
+    expect(result.relevantStudies[2]).toMatchObject({
+      relevanceScore: 0.5,
+      relevanceReason: "About stroke, not fractures.",
+    });
     expect(result.relevantStudies.some((s) => s.id === 999)).toBe(false);
 
     expect(model.doGenerateCalls).toHaveLength(1);
@@ -237,7 +248,9 @@ describe("smartFilter with a remote model", () => {
   it("reads fenced JSON from OpenAI-compatible models", async () => {
     const model = new MockLanguageModelV4({
       doGenerate: jsonReply(
-        "```json\n" + JSON.stringify({ ratings: [{ id: 1, relevanceScore: 8, relevanceReason: "On topic." }] }) + "\n```",
+        "```json\n" +
+          JSON.stringify({ ratings: [{ id: 1, relevanceScore: 8, relevanceReason: "On topic." }] }) +
+          "\n```",
       ),
     });
     const { relevantStudies } = await smartFilter(
@@ -280,7 +293,11 @@ describe("smartFilter with the offline model", () => {
     expect(result.relevantStudies.map((s) => s.id)).toEqual([2, 1]);
     const ranked = rankLexically("vitamin D fracture", input);
     expect(result.relevantStudies).toEqual(
-      [input[1]!, input[0]!].map((s, i) => ({ ...s, relevanceScore: ranked[i]!.relevanceScore, relevanceReason: ranked[i]!.relevanceReason })),
+      [input[1]!, input[0]!].map((s, i) => ({
+        ...s,
+        relevanceScore: ranked[i]!.relevanceScore,
+        relevanceReason: ranked[i]!.relevanceReason,
+      })),
     );
   });
 

@@ -85,7 +85,10 @@ function tokenize(text: string, { keepAll = false, withParts = false } = {}): To
     if (!keepAll && (STOPWORDS.has(word) || /^[\d'-]+$/.test(word))) return;
     out.push({ term: stem(word), surface: word });
   };
-  const plain = text.replace(/<[^>]*>/g, " ").toLowerCase().replace(/’/g, "'");
+  const plain = text
+    .replace(/<[^>]*>/g, " ")
+    .toLowerCase()
+    .replace(/’/g, "'");
   for (const match of plain.matchAll(WORD)) {
     const word = match[0].replace(/'s$/, "");
     add(word);
@@ -103,7 +106,10 @@ interface LexicalScore {
 const MAX_NAMED_TERMS = 6;
 
 const quote = (words: string[]) => {
-  const named = words.slice(0, MAX_NAMED_TERMS).map((w) => `'${w}'`).join(", ");
+  const named = words
+    .slice(0, MAX_NAMED_TERMS)
+    .map((w) => `'${w}'`)
+    .join(", ");
   return words.length > MAX_NAMED_TERMS ? `${named} +${words.length - MAX_NAMED_TERMS} more` : named;
 };
 
@@ -225,7 +231,10 @@ const SMART_FILTER_SYSTEM = [
 
 function buildPrompt(searchQuery: string, studies: readonly RelevanceStudy[]): string {
   const lines = studies.map((s) => {
-    const abstract = (s.abstract ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const abstract = (s.abstract ?? "")
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     return JSON.stringify({
       id: s.id,
       title: s.title.trim(),
@@ -303,7 +312,10 @@ export async function smartFilter<T extends RelevanceStudy>(
           const id = String(r.id);
           if (!wanted.has(id) || byId.has(id)) continue;
           const score = clampScore(r.relevanceScore);
-          byId.set(id, { relevanceScore: score, relevanceReason: r.relevanceReason.trim() || `Rated ${score}/10 by the model` });
+          byId.set(id, {
+            relevanceScore: score,
+            relevanceReason: r.relevanceReason.trim() || `Rated ${score}/10 by the model`,
+          });
         }
         return byId;
       }),

@@ -85,7 +85,15 @@ async function readBody(response: Response): Promise<{ reads: string[]; error?: 
 
 describe("focus values and vocabularies", () => {
   it("has the seven focus values with 15–40 terms each", () => {
-    expect(FOCUS_VALUES).toEqual(["nutrition", "exercise", "longevity", "cognitive", "cardiovascular", "musculoskeletal", "mechanisms"]);
+    expect(FOCUS_VALUES).toEqual([
+      "nutrition",
+      "exercise",
+      "longevity",
+      "cognitive",
+      "cardiovascular",
+      "musculoskeletal",
+      "mechanisms",
+    ]);
     for (const focus of FOCUS_VALUES) {
       const terms = FOCUS_VOCABULARY[focus];
       expect(terms.length, focus).toBeGreaterThanOrEqual(15);
@@ -108,7 +116,10 @@ describe("focus values and vocabularies", () => {
   });
 
   it("round-trips the focus directive and ignores one inside the source block", () => {
-    const tag = focusDirectiveTag({ label: "cardiovascular health", terms: ["blood pressure", "thrombo*", 'bad"|term'] });
+    const tag = focusDirectiveTag({
+      label: "cardiovascular health",
+      terms: ["blood pressure", "thrombo*", 'bad"|term'],
+    });
     expect(readFocusDirective(`Intro\n${tag}\n<source>\nx\n</source>`)).toEqual({
       label: "cardiovascular health",
       terms: ["blood pressure", "thrombo*", "bad term"],
@@ -138,7 +149,11 @@ describe("buildSpecializedPrompt", () => {
 
 describe("offline focus summaries", () => {
   it("ranks sentences with focus terms above the rest and copies them verbatim", () => {
-    const summary = summarizeForFocus(SOURCE.text, { label: "cardiovascular health", terms: [...FOCUS_VOCABULARY.cardiovascular] }, { maxSentences: 2 });
+    const summary = summarizeForFocus(
+      SOURCE.text,
+      { label: "cardiovascular health", terms: [...FOCUS_VOCABULARY.cardiovascular] },
+      { maxSentences: 2 },
+    );
     expect(summary.leadIn).toBeNull();
     expect(summary.sentences.map((s) => s.text)).toEqual([
       "Statins lower LDL cholesterol, but their effect on frailty in older adults is unclear.",
@@ -164,7 +179,11 @@ describe("offline focus summaries", () => {
       { model: createOfflineModel(), modelName: "offline" },
       { ...SOURCE, focus: "cognitive" },
     );
-    expect(result.text.startsWith("⟦framing: The source does not discuss cognitive health directly; its central findings are:⟧ ")).toBe(true);
+    expect(
+      result.text.startsWith(
+        "⟦framing: The source does not discuss cognitive health directly; its central findings are:⟧ ",
+      ),
+    ).toBe(true);
     expect(withoutFraming(result.text)).toBe(result.citations.map((c) => c.quote).join(" "));
     expectExactQuotes(SOURCE.text, result.citations);
     expect(result.unsupported).toEqual([]);
@@ -197,13 +216,21 @@ describe("with MockLanguageModelV4", () => {
   it("turns [Sx] markers into citations and flags numbers the source lacks", async () => {
     const model = new MockLanguageModelV4({
       doGenerate: {
-        content: [{ type: "text", text: "Blood pressure fell by 4 mmHg [S4], strokes by 37% [S4, S99]. LDL was the target [S1-S2].\n" }],
+        content: [
+          {
+            type: "text",
+            text: "Blood pressure fell by 4 mmHg [S4], strokes by 37% [S4, S99]. LDL was the target [S1-S2].\n",
+          },
+        ],
         finishReason: { unified: "stop", raw: "stop" },
         usage,
         warnings: [],
       },
     });
-    const result = await generateSpecializedSummary({ model, modelName: "mock" }, { ...SOURCE, focus: "cardiovascular" });
+    const result = await generateSpecializedSummary(
+      { model, modelName: "mock" },
+      { ...SOURCE, focus: "cardiovascular" },
+    );
     expect(result.text).toBe("Blood pressure fell by 4 mmHg, strokes by ⟦unverified: 37%⟧. LDL was the target.");
     expect(result.unsupported).toEqual(["37%"]);
     expect(result.citations.map((c) => c.id)).toEqual(["S4", "S1", "S2"]);
@@ -236,11 +263,21 @@ describe("with MockLanguageModelV4", () => {
   });
 
   it("rejects an empty or truncated answer", async () => {
-    for (const [text, reason] of [["  ", "stop"], ["Cut off mid", "length"]] as const) {
+    for (const [text, reason] of [
+      ["  ", "stop"],
+      ["Cut off mid", "length"],
+    ] as const) {
       const model = new MockLanguageModelV4({
-        doGenerate: { content: [{ type: "text", text }], finishReason: { unified: reason, raw: reason }, usage, warnings: [] },
+        doGenerate: {
+          content: [{ type: "text", text }],
+          finishReason: { unified: reason, raw: reason },
+          usage,
+          warnings: [],
+        },
       });
-      await expect(generateSpecializedSummary({ model, modelName: "m" }, { ...SOURCE, focus: "exercise" })).rejects.toBeInstanceOf(EmptyAnalysisError);
+      await expect(
+        generateSpecializedSummary({ model, modelName: "m" }, { ...SOURCE, focus: "exercise" }),
+      ).rejects.toBeInstanceOf(EmptyAnalysisError);
     }
   });
 
@@ -249,7 +286,10 @@ describe("with MockLanguageModelV4", () => {
     const onFinish = vi.fn<(r: SpecializedResult) => void>();
     const response = streamSpecializedSummary(
       {
-        model: streamingMock([...textParts(deltas), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }]),
+        model: streamingMock([
+          ...textParts(deltas),
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+        ]),
         modelName: "mock-stream",
         onFinish,
       },
@@ -269,7 +309,10 @@ describe("with MockLanguageModelV4", () => {
     const onError = vi.fn();
     const response = streamSpecializedSummary(
       {
-        model: streamingMock([...textParts(["Strokes "]).slice(0, 3), { type: "error", error: new Error("upstream 500") }]),
+        model: streamingMock([
+          ...textParts(["Strokes "]).slice(0, 3),
+          { type: "error", error: new Error("upstream 500") },
+        ]),
         modelName: "mock-failing",
         onFinish,
         onError,
@@ -285,7 +328,10 @@ describe("with MockLanguageModelV4", () => {
 
 /** Markup stripped the way a normaliser might. */
 function stripTags(html: string): string {
-  return html.replace(/<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/\s+/g, " ").trim();
+  return html
+    .replace(/<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function realAbstracts(): { id: string; title: string; text: string }[] {
@@ -312,7 +358,9 @@ describe.skipIf(!hasSharedFixtures())(
           expect(result.citations.length, label).toBeGreaterThan(0);
           expectExactQuotes(abstract.text, result.citations);
           // Every sentence of the answer is a source sentence; only the labelled lead-in is not.
-          expect(withoutFraming(result.text), label).toBe(result.citations.map((c) => c.quote.replace(/\s+/g, " ")).join(" "));
+          expect(withoutFraming(result.text), label).toBe(
+            result.citations.map((c) => c.quote.replace(/\s+/g, " ")).join(" "),
+          );
           for (const c of result.citations) expect(abstract.text, label).toContain(c.quote);
         }
       }
@@ -350,9 +398,14 @@ describe.skipIf(!hasSharedFixtures())(
       const ms = compileFocusTerms(FOCUS_VOCABULARY.musculoskeletal);
       expect(numberSourceSentences(abstract.text).every((s) => countFocusHits(s.text, ms) === 0)).toBe(true);
       const focus: Focus = "musculoskeletal";
-      const result = await generateSpecializedSummary({ model: createOfflineModel(), modelName: "offline" }, { ...abstract, focus });
+      const result = await generateSpecializedSummary(
+        { model: createOfflineModel(), modelName: "offline" },
+        { ...abstract, focus },
+      );
       expect(result.text).toMatch(
-        new RegExp(`^⟦framing: The source does not discuss ${FOCUS_LABELS[focus]} directly; its central findings are:⟧ `),
+        new RegExp(
+          `^⟦framing: The source does not discuss ${FOCUS_LABELS[focus]} directly; its central findings are:⟧ `,
+        ),
       );
       const plain = summarizeExtractive(abstract.text, { maxSentences: 3 }).sentences.map((s) => s.text);
       expect(result.citations.map((c) => c.quote)).toEqual(plain);

@@ -105,7 +105,11 @@ describe("streamStudySummary", () => {
 
   it("does not call onFinish when the model fails mid-stream, and errors the body", async () => {
     const failure = new Error("upstream exploded");
-    const model = mockModel([{ type: "stream-start", warnings: [] }, ...textParts(DELTAS).slice(0, 3), { type: "error", error: failure }]);
+    const model = mockModel([
+      { type: "stream-start", warnings: [] },
+      ...textParts(DELTAS).slice(0, 3),
+      { type: "error", error: failure },
+    ]);
     const onFinish = vi.fn();
     const onError = vi.fn();
     const { reads, error } = await readBody(streamStudySummary({ model, modelName: "m", onFinish, onError }, STUDY));
@@ -149,7 +153,11 @@ describe("streamStudySummary", () => {
       ...textParts(DELTAS),
       { type: "finish", finishReason: { unified: "length", raw: "length" }, usage },
     ]);
-    const empty = mockModel([{ type: "stream-start", warnings: [] }, ...textParts([" ", "\n"]), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }]);
+    const empty = mockModel([
+      { type: "stream-start", warnings: [] },
+      ...textParts([" ", "\n"]),
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+    ]);
     const onFinish = vi.fn();
     await readBody(streamStudySummary({ model: truncated, modelName: "m", onFinish }, STUDY));
     await readBody(streamStudySummary({ model: empty, modelName: "m", onFinish }, STUDY));
@@ -181,7 +189,10 @@ describe("streamStudySummary", () => {
     const boom = new Error("D1 is down");
     const onError = vi.fn();
     const { error } = await readBody(
-      streamStudySummary({ model: mockModel(okChunks, 0), modelName: "m", onFinish: () => Promise.reject(boom), onError }, STUDY),
+      streamStudySummary(
+        { model: mockModel(okChunks, 0), modelName: "m", onFinish: () => Promise.reject(boom), onError },
+        STUDY,
+      ),
     );
     expect(error).toBeUndefined();
     expect(onError).toHaveBeenCalledWith(boom);
@@ -189,17 +200,23 @@ describe("streamStudySummary", () => {
 
   it("streams the offline model word by word", async () => {
     const onFinish = vi.fn();
-    const { reads } = await readBody(streamStudySummary({ model: createOfflineModel(), modelName: "offline", onFinish }, STUDY));
+    const { reads } = await readBody(
+      streamStudySummary({ model: createOfflineModel(), modelName: "offline", onFinish }, STUDY),
+    );
     expect(reads.length).toBeGreaterThan(10);
     expect(onFinish).toHaveBeenCalledWith({ text: reads.join(""), modelName: "offline" });
-    expect(STUDY.abstract).toContain("Frailty scores rose by 0.75 points with placebo vs. 0.41 points with atorvastatin (95% CI -0.52 to -0.16).");
+    expect(STUDY.abstract).toContain(
+      "Frailty scores rose by 0.75 points with placebo vs. 0.41 points with atorvastatin (95% CI -0.52 to -0.16).",
+    );
     expect(reads.join("")).toContain("0.75 points with placebo vs. 0.41 points");
   });
 
   it.each([null, "", "   short  "])("throws NoAbstractError for abstract %j", (abstract) => {
     const model = mockModel(okChunks);
     const onFinish = vi.fn();
-    expect(() => streamStudySummary({ model, modelName: "m", onFinish }, { ...STUDY, abstract })).toThrow(NoAbstractError);
+    expect(() => streamStudySummary({ model, modelName: "m", onFinish }, { ...STUDY, abstract })).toThrow(
+      NoAbstractError,
+    );
     expect(model.doStreamCalls).toHaveLength(0);
   });
 });

@@ -18,7 +18,8 @@ function textDeltasOrError(): TransformStream<TextStreamPart<ToolSet>, string> {
     transform(part, controller) {
       if (part.type === "text-delta") controller.enqueue(part.text);
       else if (part.type === "error") controller.error(part.error);
-      else if (part.type === "abort") controller.error(new DOMException(part.reason ?? "The answer was aborted.", "AbortError"));
+      else if (part.type === "abort")
+        controller.error(new DOMException(part.reason ?? "The answer was aborted.", "AbortError"));
     },
   });
 }

@@ -69,7 +69,10 @@ describe("findThemes", () => {
   });
 
   it("prefers the phrase to its words and skips a word inside a chosen phrase", () => {
-    const other = { number: 2, sentences: ["Brain cancer in adults.", "The incidence of brain cancer rose; cancer registries were used."] };
+    const other = {
+      number: 2,
+      sentences: ["Brain cancer in adults.", "The incidence of brain cancer rose; cancer registries were used."],
+    };
     const themes = findThemes([coffee, other]);
     expect(themes[0]).toMatchObject({ phrase: "brain cancer", role: "outcome" });
     expect(themes.some((t) => t.key === "cancer")).toBe(false);

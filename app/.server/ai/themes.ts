@@ -26,7 +26,11 @@ export const THEME_STOPWORDS = new Set(
 );
 
 /** Abbreviations of statistics and places, never themes ("CI", "RR", "USA"). */
-const STATISTIC_ACRONYMS = new Set("ci cis rr rrs or ors hr hrs irr md smd wmd rd sd sds se iqr nnt nnh auc roc ppv npv i2 i² df us usa uk eu who rct rcts".split(" "));
+const STATISTIC_ACRONYMS = new Set(
+  "ci cis rr rrs or ors hr hrs irr md smd wmd rd sd sds se iqr nnt nnh auc roc ppv npv i2 i² df us usa uk eu who rct rcts".split(
+    " ",
+  ),
+);
 
 /** Roles a theme can have in the studies. */
 export type ThemeRole = "outcome" | "intervention";
@@ -74,7 +78,8 @@ const INTERVENTION_AFTER =
 const OUTCOME_HEAD =
   /^(?:cessation|abstinence|mortality|death|survival|cancer|disease|infection|pain|depression|anxiety|stroke|event|incidence|frailty|weight|pressure|quality|remission|relapse|recurrence|failure|injury|admission|hospitali[sz]ation|thrombosis|thromboembolism|fracture|dementia|delirium|diabetes|obesity|asthma|symptom|function|cognition)$/;
 /** Last words that make a phrase an exposure or intervention on their own ("coffee consumption"). */
-const INTERVENTION_HEAD = /^(?:consumption|intake|supplementation|vaccination|vaccine|training|programme|program|exercise|activity|drinking|smoking|counselling|counseling|surgery|screening|diet)$/;
+const INTERVENTION_HEAD =
+  /^(?:consumption|intake|supplementation|vaccination|vaccine|training|programme|program|exercise|activity|drinking|smoking|counselling|counseling|surgery|screening|diet)$/;
 
 /** Folds a word for matching: lower case, plural "-ies"/"-s" removed. */
 function fold(word: string): string {
@@ -113,7 +118,9 @@ export function phrasesOf(sentence: string): Occurrence[] {
         const parts = run.slice(i, i + n);
         out.push({
           key: parts.map((p) => fold(p.word.replace(/['’]s$/, ""))).join(" "),
-          surface: parts.map((p) => (isAcronym(p.word) ? p.word : p.word.toLowerCase().replace(/['’]s$/, ""))).join(" "),
+          surface: parts
+            .map((p) => (isAcronym(p.word) ? p.word : p.word.toLowerCase().replace(/['’]s$/, "")))
+            .join(" "),
           words: n,
           start: parts[0]!.start,
           end: parts[n - 1]!.end,
@@ -157,7 +164,10 @@ export function roleAt(sentence: string, start: number, end: number, key: string
  * A phrase inside or containing a chosen one is skipped ("cancer" after "brain cancer").
  */
 export function findThemes(studies: readonly ThemeStudy[]): ThemePhrase[] {
-  const terms = new Map<string, ThemePhrase & { votes: Record<ThemeRole, number>; surfaces: Map<string, number>; inTitle: boolean }>();
+  const terms = new Map<
+    string,
+    ThemePhrase & { votes: Record<ThemeRole, number>; surfaces: Map<string, number>; inTitle: boolean }
+  >();
   for (const study of studies) {
     const outcomeKeys = new Set((study.outcomes ?? []).flatMap((o) => phrasesOf(o).map((p) => p.key)));
     study.sentences.forEach((sentence, index) => {
@@ -179,7 +189,11 @@ export function findThemes(studies: readonly ThemeStudy[]): ThemePhrase[] {
         if (index === 0) term.inTitle = true;
         let role = roleAt(sentence, occ.start, occ.end, occ.key);
         if (!role && outcomeKeys.has(occ.key)) role = "outcome";
-        if (!role && study.interventionSentences?.has(index) && INTERVENTION_BEFORE.test(sentence.slice(Math.max(0, occ.start - 80), occ.start))) {
+        if (
+          !role &&
+          study.interventionSentences?.has(index) &&
+          INTERVENTION_BEFORE.test(sentence.slice(Math.max(0, occ.start - 80), occ.start))
+        ) {
           role = "intervention";
         }
         if (role) term.votes[role]++;
@@ -191,7 +205,11 @@ export function findThemes(studies: readonly ThemeStudy[]): ThemePhrase[] {
   const candidates = [...terms.values()]
     .map((t) => {
       const role: ThemeRole | null =
-        t.votes.outcome === 0 && t.votes.intervention === 0 ? null : t.votes.intervention > t.votes.outcome ? "intervention" : "outcome";
+        t.votes.outcome === 0 && t.votes.intervention === 0
+          ? null
+          : t.votes.intervention > t.votes.outcome
+            ? "intervention"
+            : "outcome";
       const phrase = [...t.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
       return { ...t, role, phrase };
     })

@@ -23,8 +23,18 @@ export const LoginSchema = z.object({
 
 /** SPEC §5 registration rules: login rules plus optional names. */
 export const RegisterSchema = LoginSchema.extend({
-  firstName: z.string().trim().max(100).optional().transform((v) => v || null),
-  lastName: z.string().trim().max(100).optional().transform((v) => v || null),
+  firstName: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || null),
+  lastName: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || null),
 });
 
 // Hash of a random password, verified against when the e-mail is unknown so that response time
@@ -35,10 +45,7 @@ let dummyHash: Promise<string> | null = null;
  * Checks an e-mail/password pair. Returns the user, or throws 401 INVALID_CREDENTIALS with the
  * spec's 'Invalid email or password'.
  */
-export async function verifyLogin(
-  app: Pick<AppServices, "db">,
-  input: z.infer<typeof LoginSchema>,
-): Promise<UserRow> {
+export async function verifyLogin(app: Pick<AppServices, "db">, input: z.infer<typeof LoginSchema>): Promise<UserRow> {
   const [user] = await app.db.select().from(users).where(eq(users.email, input.email)).limit(1);
   if (!user) {
     dummyHash ??= hashPassword(crypto.randomUUID());

@@ -15,10 +15,7 @@ let seeded: Promise<void> | null = null;
 
 async function seed(app: Pick<AppServices, "db">): Promise<void> {
   const emails = DEMO_ACCOUNTS.map((a) => a.email);
-  const existing = await app.db
-    .select({ email: users.email })
-    .from(users)
-    .where(inArray(users.email, emails));
+  const existing = await app.db.select({ email: users.email }).from(users).where(inArray(users.email, emails));
   const have = new Set(existing.map((r) => r.email));
   for (const account of DEMO_ACCOUNTS) {
     if (have.has(account.email)) continue;

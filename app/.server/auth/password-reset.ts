@@ -98,13 +98,19 @@ export async function requestPasswordReset(
     { rule: RATE_LIMITS.passwordResetPerIp, subject: clientIp(request, app.env) },
     { rule: RATE_LIMITS.passwordResetPerAccount, subject: input.email },
   ]);
-  const [user] = await app.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, input.email)).limit(1);
+  const [user] = await app.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .limit(1);
   if (!user) return { message: RESET_REQUESTED_MESSAGE };
 
   const token = newResetToken();
   const tokenHash = await hashResetToken(token);
   await app.db.batch([
-    app.db.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt))),
+    app.db
+      .delete(passwordResetTokens)
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt))),
     app.db.insert(passwordResetTokens).values({ tokenHash, userId: user.id, expiresAt: now + RESET_TOKEN_TTL_MS }),
   ]);
   const link = resetLink(app.env.APP_URL ?? new URL(request.url).origin, token);
@@ -136,7 +142,13 @@ async function findLiveToken(app: Pick<AppServices, "db">, token: string, now: n
   const [row] = await app.db
     .select()
     .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -146,7 +158,11 @@ async function findLiveToken(app: Pick<AppServices, "db">, token: string, now: n
  * @throws AppError 400 INVALID_TOKEN ('This reset link is invalid or has expired') when it is
  * malformed, unknown, used or expired.
  */
-export async function verifyResetToken(app: Pick<AppServices, "db">, token: string, now: number = Date.now()): Promise<void> {
+export async function verifyResetToken(
+  app: Pick<AppServices, "db">,
+  token: string,
+  now: number = Date.now(),
+): Promise<void> {
   if (!(await findLiveToken(app, token, now))) throw invalidToken();
 }
 
@@ -168,13 +184,24 @@ export async function resetPassword(
   const { db } = app;
   const live = sql`exists (select 1 from ${passwordResetTokens} where ${passwordResetTokens.tokenHash} = ${row.tokenHash} and ${passwordResetTokens.usedAt} is null and ${passwordResetTokens.expiresAt} > ${now})`;
   const [, , , claimed] = await db.batch([
-    db.update(users).set({ passwordHash }).where(and(eq(users.id, row.userId), live)),
+    db
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, row.userId), live)),
     db.delete(sessions).where(and(eq(sessions.userId, row.userId), live)),
-    db.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, row.userId), ne(passwordResetTokens.tokenHash, row.tokenHash), live)),
+    db
+      .delete(passwordResetTokens)
+      .where(and(eq(passwordResetTokens.userId, row.userId), ne(passwordResetTokens.tokenHash, row.tokenHash), live)),
     db
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.tokenHash, row.tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, row.tokenHash),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
       .returning({ userId: passwordResetTokens.userId }),
   ]);
   if (claimed.length === 0) throw invalidToken();

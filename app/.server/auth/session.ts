@@ -57,23 +57,32 @@ async function readSessionId(app: AppServices, request: Request): Promise<string
 }
 
 /** The subscription columns the effective plan is decided from. */
-const PLAN_COLUMNS = { status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd, platform: subscriptions.platform };
+const PLAN_COLUMNS = {
+  status: subscriptions.status,
+  currentPeriodEnd: subscriptions.currentPeriodEnd,
+  platform: subscriptions.platform,
+};
 
 /**
  * The user with the plan their subscriptions give at `now`: when the account has subscription rows
  * (written from Stripe webhooks), they decide (see subscriptionGivesPro; platform of the paying
  * one); an account without any keeps its stored plan (demo and manually granted accounts).
  */
-export async function withEffectivePlan(app: Pick<AppServices, "db">, user: UserRow, now: number = Date.now()): Promise<UserRow> {
-  const subs = await app.db
-    .select(PLAN_COLUMNS)
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, user.id));
+export async function withEffectivePlan(
+  app: Pick<AppServices, "db">,
+  user: UserRow,
+  now: number = Date.now(),
+): Promise<UserRow> {
+  const subs = await app.db.select(PLAN_COLUMNS).from(subscriptions).where(eq(subscriptions.userId, user.id));
   return planFromSubscriptions(user, subs, now);
 }
 
 /** withEffectivePlan's rule over subscription rows already read. */
-function planFromSubscriptions(user: UserRow, subs: (PlanSubscription & { platform: UserRow["subscriptionPlatform"] })[], now: number): UserRow {
+function planFromSubscriptions(
+  user: UserRow,
+  subs: (PlanSubscription & { platform: UserRow["subscriptionPlatform"] })[],
+  now: number,
+): UserRow {
   if (subs.length === 0) return user;
   const paying = subs.find((sub) => subscriptionGivesPro(sub, now));
   return paying
@@ -82,7 +91,10 @@ function planFromSubscriptions(user: UserRow, subs: (PlanSubscription & { platfo
 }
 
 /** The session behind this request's cookie (user id and expiry, epoch ms), or null. */
-export async function getSessionInfo(app: AppServices, request: Request): Promise<{ userId: string; expiresAt: number; createdAt: number } | null> {
+export async function getSessionInfo(
+  app: AppServices,
+  request: Request,
+): Promise<{ userId: string; expiresAt: number; createdAt: number } | null> {
   const sessionId = await readSessionId(app, request);
   if (!sessionId) return null;
   const [row] = await app.db
@@ -111,7 +123,9 @@ export async function getUser(app: AppServices, request: Request): Promise<UserR
   const user = rows[0]?.user ?? null;
   if (!user) return null;
   app.requestLog?.setUser(user.id);
-  app.waitUntil(noteActivity(app, user.id).catch((error: unknown) => console.error("user activity not recorded", error)));
+  app.waitUntil(
+    noteActivity(app, user.id).catch((error: unknown) => console.error("user activity not recorded", error)),
+  );
   return planFromSubscriptions(user, subs, now);
 }
 

@@ -33,12 +33,7 @@ import { getAiUsage, usagePeriod } from "./usage";
 export type PlanFeature = "ai_summaries" | "specialized_analysis" | "full_text_analysis";
 /** The guest trial counters (SPEC §3 Guest usage counters). */
 export type GuestFeature =
-  | "aiSummaries"
-  | "specializedAnalysis"
-  | "metaAnalysis"
-  | "workoutGeneration"
-  | "fullTextAnalysis"
-  | "simpleSearch";
+  "aiSummaries" | "specializedAnalysis" | "metaAnalysis" | "workoutGeneration" | "fullTextAnalysis" | "simpleSearch";
 
 export const GUEST_FEATURES: readonly GuestFeature[] = [
   "aiSummaries",
@@ -219,9 +214,7 @@ function deviceCookie(secret: string) {
 /** The verified device id from the signed cookie, or null (missing, tampered or malformed). */
 async function readDeviceId(app: MeteringApp, request: Request): Promise<string | null> {
   try {
-    const value: unknown = await deviceCookie(app.env.SESSION_SECRET).parse(
-      request.headers.get("Cookie"),
-    );
+    const value: unknown = await deviceCookie(app.env.SESSION_SECRET).parse(request.headers.get("Cookie"));
     return typeof value === "string" && /^[A-Za-z0-9-]{16,64}$/.test(value) ? value : null;
   } catch {
     return null;

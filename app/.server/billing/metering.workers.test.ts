@@ -72,7 +72,10 @@ function request(ip: string, cookie?: string): Request {
 
 /** The `name=value` part of the reservation's mm_device Set-Cookie, or undefined. */
 function deviceCookie(headers: Headers): string | undefined {
-  return headers.getSetCookie().find((c) => c.startsWith("mm_device="))?.split(";")[0];
+  return headers
+    .getSetCookie()
+    .find((c) => c.startsWith("mm_device="))
+    ?.split(";")[0];
 }
 
 /** The AppError a rejected promise carries (fails the test when it resolves). */
@@ -287,7 +290,9 @@ describe("guests: 5 per feature per 24 h, by device cookie and IP", () => {
       Array.from({ length: 20 }, () => reserveAiUse(app, { user: null, request: request(ip, cookie), now }, SUMMARY)),
     );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(4);
-    expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o.reason as AppError).code === "LIMIT_REACHED")).toBe(true);
+    expect(
+      outcomes.filter((o) => o.status === "rejected").every((o) => (o.reason as AppError).code === "LIMIT_REACHED"),
+    ).toBe(true);
     expect((await getGuestUsage(app, request(ip, cookie), now)).aiSummaries.used).toBe(5);
     // The refusals gave their hits back: a new device on the same IP is refused by the IP counter
     // only, and another IP with a fresh device still has all 5.
@@ -370,7 +375,10 @@ describe("metered summary stream (service)", () => {
     const studyId = await insertStudy(ABSTRACT);
     const response = await regenerateStudySummary(app, {
       studyId,
-      model: { model: mockModel([...textParts(["Vitamin ", "D."]), { type: "text-end", id: "t" }, FINISH]), name: "mock" },
+      model: {
+        model: mockModel([...textParts(["Vitamin ", "D."]), { type: "text-end", id: "t" }, FINISH]),
+        name: "mock",
+      },
       meter: { user, request: request(uniqueIp()) },
     });
     expect(response.headers.get("X-AI-Uses-Remaining")).toBe("2");
@@ -435,7 +443,11 @@ describe("metered summary stream (service)", () => {
     expect(await usageCount(user.id)).toBe(1);
     if (abortSignal) controller.abort();
     if (cancelBody) await reader.cancel();
-    else await reader.read().then(() => reader.cancel(), () => undefined);
+    else
+      await reader.read().then(
+        () => reader.cancel(),
+        () => undefined,
+      );
     await settled();
     expect(await usageCount(user.id)).toBe(0);
     const { results } = await env.DB.prepare("SELECT id FROM ai_summaries WHERE study_id = ?").bind(studyId).all();

@@ -39,7 +39,11 @@ function upstreamError(what: string, error: unknown): AppError {
  * The user's Stripe Customer id, created once (idempotency key per user) and stored in
  * `stripe_customers`; a concurrent first checkout reuses the row the other one stored.
  */
-export async function ensureStripeCustomer(app: BillingApp, stripe: Stripe, user: Pick<UserRow, "id" | "email">): Promise<string> {
+export async function ensureStripeCustomer(
+  app: BillingApp,
+  stripe: Stripe,
+  user: Pick<UserRow, "id" | "email">,
+): Promise<string> {
   const [known] = await app.db.select().from(stripeCustomers).where(eq(stripeCustomers.userId, user.id)).limit(1);
   if (known) return known.customerId;
   let customer: Stripe.Customer;
@@ -112,10 +116,17 @@ export async function createPortalSession(
   const stripe = stripeOrUnavailable(app);
   const [customer] = await app.db.select().from(stripeCustomers).where(eq(stripeCustomers.userId, user.id)).limit(1);
   if (!customer || (user.plan === "pro" && user.subscriptionPlatform !== "web")) {
-    throw new AppError("NO_WEB_SUBSCRIPTION", "Billing is managed where you subscribed: there is no web subscription on this account.", 409);
+    throw new AppError(
+      "NO_WEB_SUBSCRIPTION",
+      "Billing is managed where you subscribed: there is no web subscription on this account.",
+      409,
+    );
   }
   try {
-    const session = await stripe.billingPortal.sessions.create({ customer: customer.customerId, return_url: returnUrl });
+    const session = await stripe.billingPortal.sessions.create({
+      customer: customer.customerId,
+      return_url: returnUrl,
+    });
     return { url: session.url };
   } catch (error) {
     throw upstreamError("open the billing portal", error);
@@ -140,7 +151,10 @@ export function periodEndOf(sub: Stripe.Subscription): number | null {
 }
 
 /** monthly / annual from the configured price ids, else from the price's interval. */
-export function planOf(sub: Stripe.Subscription, env: BillingApp["env"]): { plan: BillingInterval | null; priceId: string | null } {
+export function planOf(
+  sub: Stripe.Subscription,
+  env: BillingApp["env"],
+): { plan: BillingInterval | null; priceId: string | null } {
   const price = sub.items?.data?.[0]?.price;
   const priceId = price?.id ?? null;
   if (priceId && priceId === env.STRIPE_PRICE_ANNUAL) return { plan: "annual", priceId };
@@ -150,8 +164,16 @@ export function planOf(sub: Stripe.Subscription, env: BillingApp["env"]): { plan
 }
 
 /** The account a subscription belongs to: its stored Customer, else our metadata.userId. */
-async function ownerOf(app: BillingApp, customerId: string, metadataUserId: string | undefined): Promise<string | null> {
-  const [byCustomer] = await app.db.select({ userId: stripeCustomers.userId }).from(stripeCustomers).where(eq(stripeCustomers.customerId, customerId)).limit(1);
+async function ownerOf(
+  app: BillingApp,
+  customerId: string,
+  metadataUserId: string | undefined,
+): Promise<string | null> {
+  const [byCustomer] = await app.db
+    .select({ userId: stripeCustomers.userId })
+    .from(stripeCustomers)
+    .where(eq(stripeCustomers.customerId, customerId))
+    .limit(1);
   if (byCustomer) return byCustomer.userId;
   if (!metadataUserId) return null;
   const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, metadataUserId)).limit(1);
@@ -203,13 +225,19 @@ async function retrieveSubscription(stripe: Stripe, id: string): Promise<Stripe.
   } catch (error) {
     if ((error as { code?: string }).code === "resource_missing") return null;
     console.error("Stripe subscription retrieve failed", error);
-    throw new AppError("PAYMENT_PROVIDER_UNAVAILABLE", "Could not read the subscription from Stripe; retry later.", 503);
+    throw new AppError(
+      "PAYMENT_PROVIDER_UNAVAILABLE",
+      "Could not read the subscription from Stripe; retry later.",
+      503,
+    );
   }
 }
 
 /** The subscription id of an invoice (`parent.subscription_details.subscription`, or the older top-level field). */
 export function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const parent = (invoice as unknown as { parent?: { subscription_details?: { subscription?: unknown } | null } | null }).parent;
+  const parent = (
+    invoice as unknown as { parent?: { subscription_details?: { subscription?: unknown } | null } | null }
+  ).parent;
   const fromParent = parent?.subscription_details?.subscription;
   if (typeof fromParent === "string" || (fromParent && typeof fromParent === "object")) {
     return idOf(fromParent as string | { id: string });
@@ -249,7 +277,11 @@ export async function handleStripeWebhook(
     throw new AppError("INVALID_SIGNATURE", "The Stripe-Signature header does not match this payload.", 400);
   }
   const result: WebhookResult = { received: true, eventId: event.id, type: event.type, duplicate: false, applied: [] };
-  const [seen] = await app.db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
+  const [seen] = await app.db
+    .select({ id: stripeEvents.id })
+    .from(stripeEvents)
+    .where(eq(stripeEvents.id, event.id))
+    .limit(1);
   if (seen) return { ...result, duplicate: true };
 
   const writes: ReturnType<typeof upsertSubscription>[] = [];
@@ -315,11 +347,21 @@ export async function cancelSubscriptionsOf(app: BillingApp, userId: string): Pr
   const live = await app.db
     .select({ id: subscriptions.id })
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.platform, "web"), notInArray(subscriptions.status, ENDED_STATUSES)));
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.platform, "web"),
+        notInArray(subscriptions.status, ENDED_STATUSES),
+      ),
+    );
   if (live.length === 0) return 0;
   const stripe = createStripe(app.env, app.fetch);
   if (!stripe) {
-    throw new AppError("PAYMENTS_UNAVAILABLE", "Your subscription cannot be cancelled right now, so the account was not deleted. Please try again later.", 503);
+    throw new AppError(
+      "PAYMENTS_UNAVAILABLE",
+      "Your subscription cannot be cancelled right now, so the account was not deleted. Please try again later.",
+      503,
+    );
   }
   for (const { id } of live) {
     try {
@@ -328,7 +370,10 @@ export async function cancelSubscriptionsOf(app: BillingApp, userId: string): Pr
       const code = (error as { code?: string; statusCode?: number }).code;
       if (code !== "resource_missing") throw upstreamError("cancel your subscription", error);
     }
-    await app.db.update(subscriptions).set({ status: "canceled", updatedAt: Date.now() }).where(eq(subscriptions.id, id));
+    await app.db
+      .update(subscriptions)
+      .set({ status: "canceled", updatedAt: Date.now() })
+      .where(eq(subscriptions.id, id));
   }
   return live.length;
 }

@@ -1,6 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createFakeStripe, eventOf, fixture, MISSING_STRIPE_FIXTURES, subscriptionObject } from "../../../tests/mocks/stripe";
+import {
+  createFakeStripe,
+  eventOf,
+  fixture,
+  MISSING_STRIPE_FIXTURES,
+  subscriptionObject,
+} from "../../../tests/mocks/stripe";
 import { hasStripeFixtures, stripeFixtures } from "../../../tests/mocks/stripe-fixtures-workers";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { withEffectivePlan } from "../auth/session";
@@ -67,18 +73,38 @@ async function tableState() {
 /** A user who has gone through checkout: customer stored, trialing subscription applied. */
 async function subscribedUser(ctx: ReturnType<typeof setup>) {
   const { id, email } = await newUser();
-  const { url } = await createCheckoutSession(ctx.app, { id, email }, { priceId: "monthly", successUrl: "https://metamind.test/subscription/success?success=true", cancelUrl: "https://metamind.test/settings?canceled=true" });
+  const { url } = await createCheckoutSession(
+    ctx.app,
+    { id, email },
+    {
+      priceId: "monthly",
+      successUrl: "https://metamind.test/subscription/success?success=true",
+      cancelUrl: "https://metamind.test/settings?canceled=true",
+    },
+  );
   const sessionId = url.split("/").pop()!;
   const done = ctx.stripe.completeCheckout(sessionId);
   const result = await deliver(ctx.app, done.event);
-  return { id, email, sessionId, done, result, subId: done.subscription.id as string, customer: done.subscription.customer as string };
+  return {
+    id,
+    email,
+    sessionId,
+    done,
+    result,
+    subId: done.subscription.id as string,
+    customer: done.subscription.customer as string,
+  };
 }
 
 describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Stripe", () => {
   it("checkout: one customer per user, subscription mode, 7-day trial, the plan's price, client_reference_id", async () => {
     const ctx = setup();
     const { id, email } = await newUser();
-    const input = { priceId: "annual" as const, successUrl: "https://metamind.test/subscription/success?success=true", cancelUrl: "https://metamind.test/settings?canceled=true" };
+    const input = {
+      priceId: "annual" as const,
+      successUrl: "https://metamind.test/subscription/success?success=true",
+      cancelUrl: "https://metamind.test/settings?canceled=true",
+    };
     const first = await createCheckoutSession(ctx.app, { id, email }, input);
     const second = await createCheckoutSession(ctx.app, { id, email }, { ...input, priceId: "monthly" });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:12111\/c\/pay\/cs_test_/);
@@ -90,8 +116,12 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     expect(sessions[0]!.get("client_reference_id")).toBe(id);
     expect(sessions[0]!.get("line_items[0][price]")).toBe("price_annual_test");
     expect(sessions[1]!.get("line_items[0][price]")).toBe("price_monthly_test");
-    expect(sessions[0]!.get("success_url")).toBe("https://metamind.test/subscription/success?success=true&session_id={CHECKOUT_SESSION_ID}");
-    const stored = await env.DB.prepare("SELECT customer_id FROM stripe_customers WHERE user_id = ?").bind(id).first<{ customer_id: string }>();
+    expect(sessions[0]!.get("success_url")).toBe(
+      "https://metamind.test/subscription/success?success=true&session_id={CHECKOUT_SESSION_ID}",
+    );
+    const stored = await env.DB.prepare("SELECT customer_id FROM stripe_customers WHERE user_id = ?")
+      .bind(id)
+      .first<{ customer_id: string }>();
     expect(stored!.customer_id).toBe(sessions[0]!.get("customer"));
   });
 
@@ -100,8 +130,16 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const { id, done, result, subId } = await subscribedUser(ctx);
     expect(result).toMatchObject({ duplicate: false, applied: [subId], type: "checkout.session.completed" });
     expect(await isPro(id)).toBe(true);
-    const row = await env.DB.prepare("SELECT * FROM subscriptions WHERE id = ?").bind(subId).first<Record<string, unknown>>();
-    expect(row).toMatchObject({ user_id: id, status: "trialing", plan: "monthly", platform: "web", cancel_at_period_end: 0 });
+    const row = await env.DB.prepare("SELECT * FROM subscriptions WHERE id = ?")
+      .bind(subId)
+      .first<Record<string, unknown>>();
+    expect(row).toMatchObject({
+      user_id: id,
+      status: "trialing",
+      plan: "monthly",
+      platform: "web",
+      cancel_at_period_end: 0,
+    });
     expect(row!.trial_end).toBe((done.subscription.trial_end as number) * 1000);
     expect(row!.current_period_end).toBe((done.subscription.items.data[0].current_period_end as number) * 1000);
 
@@ -116,7 +154,15 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const { id, subId, customer } = await subscribedUser(ctx);
     const now = Math.floor(Date.now() / 1000);
     const update = (status: string, periodEnd: number, created: number) =>
-      deliver(ctx.app, eventOf(stripeFixtures, "customer.subscription.updated", subscriptionObject(stripeFixtures, { id: subId, customer, status, periodEnd }), created));
+      deliver(
+        ctx.app,
+        eventOf(
+          stripeFixtures,
+          "customer.subscription.updated",
+          subscriptionObject(stripeFixtures, { id: subId, customer, status, periodEnd }),
+          created,
+        ),
+      );
 
     await update("active", now + 30 * DAY, now + 1);
     expect(await isPro(id)).toBe(true);
@@ -135,20 +181,42 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const ctx = setup();
     const { id, subId, customer } = await subscribedUser(ctx);
     const now = Math.floor(Date.now() / 1000);
-    const sub = (patch: object = {}) => ({ ...subscriptionObject(stripeFixtures, { id: subId, customer, status: "trialing", periodEnd: now + 7 * DAY, trialEnd: now + 7 * DAY }), ...patch });
+    const sub = (patch: object = {}) => ({
+      ...subscriptionObject(stripeFixtures, {
+        id: subId,
+        customer,
+        status: "trialing",
+        periodEnd: now + 7 * DAY,
+        trialEnd: now + 7 * DAY,
+      }),
+      ...patch,
+    });
 
     const created = await deliver(ctx.app, eventOf(stripeFixtures, "customer.subscription.created", sub(), now + 1));
     expect(created.applied).toEqual([subId]);
-    const updated = await deliver(ctx.app, eventOf(stripeFixtures, "customer.subscription.updated", sub({ cancel_at_period_end: true }), now + 2));
+    const updated = await deliver(
+      ctx.app,
+      eventOf(stripeFixtures, "customer.subscription.updated", sub({ cancel_at_period_end: true }), now + 2),
+    );
     expect(updated.applied).toEqual([subId]);
-    const flag = await env.DB.prepare("SELECT cancel_at_period_end FROM subscriptions WHERE id = ?").bind(subId).first<{ cancel_at_period_end: number }>();
+    const flag = await env.DB.prepare("SELECT cancel_at_period_end FROM subscriptions WHERE id = ?")
+      .bind(subId)
+      .first<{ cancel_at_period_end: number }>();
     expect(flag!.cancel_at_period_end).toBe(1);
-    const willEnd = await deliver(ctx.app, eventOf(stripeFixtures, "customer.subscription.trial_will_end", sub({ cancel_at_period_end: true }), now + 3));
+    const willEnd = await deliver(
+      ctx.app,
+      eventOf(stripeFixtures, "customer.subscription.trial_will_end", sub({ cancel_at_period_end: true }), now + 3),
+    );
     expect(willEnd.applied).toEqual([subId]);
     expect(await isPro(id)).toBe(true);
-    const deleted = await deliver(ctx.app, eventOf(stripeFixtures, "customer.subscription.deleted", sub({ status: "active" }), now + 4));
+    const deleted = await deliver(
+      ctx.app,
+      eventOf(stripeFixtures, "customer.subscription.deleted", sub({ status: "active" }), now + 4),
+    );
     expect(deleted.applied).toEqual([subId]);
-    const row = await env.DB.prepare("SELECT status FROM subscriptions WHERE id = ?").bind(subId).first<{ status: string }>();
+    const row = await env.DB.prepare("SELECT status FROM subscriptions WHERE id = ?")
+      .bind(subId)
+      .first<{ status: string }>();
     expect(row!.status).toBe("canceled");
     expect(await isPro(id)).toBe(false);
   });
@@ -158,7 +226,12 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const { id, subId, customer } = await subscribedUser(ctx);
     const now = Math.floor(Date.now() / 1000);
     const event = (status: string, created: number) =>
-      eventOf(stripeFixtures, "customer.subscription.updated", subscriptionObject(stripeFixtures, { id: subId, customer, status, periodEnd: now + 30 * DAY }), created);
+      eventOf(
+        stripeFixtures,
+        "customer.subscription.updated",
+        subscriptionObject(stripeFixtures, { id: subId, customer, status, periodEnd: now + 30 * DAY }),
+        created,
+      );
     await deliver(ctx.app, event("canceled", now + 20));
     await deliver(ctx.app, event("active", now + 10));
     expect(await isPro(id)).toBe(false);
@@ -170,14 +243,26 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const now = Math.floor(Date.now() / 1000);
     const invoice = (status: string) => {
       const inv = fixture(stripeFixtures, "invoice.json");
-      return { ...inv, id: `in_${crypto.randomUUID().slice(0, 8)}`, status, billing_reason: "subscription_cycle", parent: { ...inv.parent, type: "subscription_details", subscription_details: { metadata: {}, subscription: subId } } };
+      return {
+        ...inv,
+        id: `in_${crypto.randomUUID().slice(0, 8)}`,
+        status,
+        billing_reason: "subscription_cycle",
+        parent: {
+          ...inv.parent,
+          type: "subscription_details",
+          subscription_details: { metadata: {}, subscription: subId },
+        },
+      };
     };
     const item = ctx.stripe.subscriptions.get(subId)!.items;
     item.data[0].current_period_end = now + 2 * DAY;
     ctx.stripe.updateSubscription(subId, { status: "past_due", items: item });
     const failed = await deliver(ctx.app, eventOf(stripeFixtures, "invoice.payment_failed", invoice("open"), now + 1));
     expect(failed.applied).toEqual([subId]);
-    const pastDue = await env.DB.prepare("SELECT status, current_period_end FROM subscriptions WHERE id = ?").bind(subId).first<{ status: string; current_period_end: number }>();
+    const pastDue = await env.DB.prepare("SELECT status, current_period_end FROM subscriptions WHERE id = ?")
+      .bind(subId)
+      .first<{ status: string; current_period_end: number }>();
     expect(pastDue).toEqual({ status: "past_due", current_period_end: (now + 2 * DAY) * 1000 });
     expect(await isPro(id)).toBe(true);
     expect(await isPro(id, (now + 2 * DAY + 60) * 1000)).toBe(false);
@@ -193,7 +278,12 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const ctx = setup();
     const { customer } = await subscribedUser(ctx);
     const now = Math.floor(Date.now() / 1000);
-    const event = eventOf(stripeFixtures, "customer.subscription.created", subscriptionObject(stripeFixtures, { customer, status: "active", periodEnd: now + 30 * DAY }), now);
+    const event = eventOf(
+      stripeFixtures,
+      "customer.subscription.created",
+      subscriptionObject(stripeFixtures, { customer, status: "active", periodEnd: now + 30 * DAY }),
+      now,
+    );
     const payload = JSON.stringify(event);
     const before = await tableState();
     const attempts: [string, string | null][] = [
@@ -205,7 +295,10 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
       [payload, null],
     ];
     for (const [body, header] of attempts) {
-      await expect(handleStripeWebhook(ctx.app, body, header, now * 1000)).rejects.toMatchObject({ status: 400, code: "INVALID_SIGNATURE" });
+      await expect(handleStripeWebhook(ctx.app, body, header, now * 1000)).rejects.toMatchObject({
+        status: 400,
+        code: "INVALID_SIGNATURE",
+      });
     }
     expect(await tableState()).toBe(before);
   });
@@ -216,8 +309,15 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const header = "t=1700000000,v1=07be8aecd703cd6362c2bf2f41eb12264cb9933b7bd0be569d908351e5bb03aa";
     const vectorApp = { ...app, env: { ...app.env, STRIPE_WEBHOOK_SECRET: "whsec_fixture_example_not_a_real_secret" } };
     const result = await handleStripeWebhook(vectorApp, payload, header, 1_700_000_000 * 1000);
-    expect(result).toMatchObject({ eventId: "evt_1Pgc76B7WZ01zgkWwyRHS12y", type: "invoice.paid", duplicate: false, applied: [] });
-    await expect(handleStripeWebhook(vectorApp, payload, header, (1_700_000_000 + 301) * 1000)).rejects.toMatchObject({ status: 400 });
+    expect(result).toMatchObject({
+      eventId: "evt_1Pgc76B7WZ01zgkWwyRHS12y",
+      type: "invoice.paid",
+      duplicate: false,
+      applied: [],
+    });
+    await expect(handleStripeWebhook(vectorApp, payload, header, (1_700_000_000 + 301) * 1000)).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it("the portal opens for a web customer; an account without one gets 409", async () => {
@@ -229,7 +329,9 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const portal = ctx.stripe.requests.find((r) => r.path === "/v1/billing_portal/sessions")!;
     expect(portal.form.get("return_url")).toBe("https://metamind.test/settings");
     const stranger = await newUser();
-    await expect(createPortalSession(ctx.app, await userRow(stranger.id), "https://metamind.test/settings")).rejects.toMatchObject({ status: 409 });
+    await expect(
+      createPortalSession(ctx.app, await userRow(stranger.id), "https://metamind.test/settings"),
+    ).rejects.toMatchObject({ status: 409 });
   });
 
   it("deleting an account cancels its subscription at Stripe first; a Stripe failure keeps it", async () => {
@@ -237,11 +339,17 @@ describe.skipIf(!hasStripeFixtures)("Stripe subscriptions against the fake Strip
     const { id, subId } = await subscribedUser(ctx);
     expect(await cancelSubscriptionsOf(ctx.app, id)).toBe(1);
     expect(ctx.stripe.subscriptions.get(subId)!.status).toBe("canceled");
-    expect(ctx.stripe.requests.some((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subId}`)).toBe(true);
+    expect(ctx.stripe.requests.some((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subId}`)).toBe(
+      true,
+    );
     expect(await cancelSubscriptionsOf(ctx.app, id)).toBe(0);
 
     const other = await subscribedUser(ctx);
-    const broken = { ...ctx.app, fetch: (async () => Response.json({ error: { type: "api_error", message: "down" } }, { status: 500 })) as typeof fetch };
+    const broken = {
+      ...ctx.app,
+      fetch: (async () =>
+        Response.json({ error: { type: "api_error", message: "down" } }, { status: 500 })) as typeof fetch,
+    };
     expectConsoleError();
     await expect(cancelSubscriptionsOf(broken, other.id)).rejects.toMatchObject({ status: 502 });
     expect(await isPro(other.id)).toBe(true);

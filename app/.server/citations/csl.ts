@@ -133,9 +133,7 @@ export function toCslItem(study: CitableStudy): CslItem {
 /** One formatted bibliography entry (plain text, no trailing newline) in the given style. */
 export function formatCitation(item: CslItem, style: CitationStyle): string {
   ensureStyles();
-  return new Cite(item)
-    .format("bibliography", { format: "text", template: STYLE_NAMES[style], lang: "en-US" })
-    .trim();
+  return new Cite(item).format("bibliography", { format: "text", template: STYLE_NAMES[style], lang: "en-US" }).trim();
 }
 
 /** SPEC §3 Citations: {apa, mla, chicago} for one study. */

@@ -52,7 +52,10 @@ async function readCapped(response: Response): Promise<string> {
  * Returns `{sent:false}` when no provider/key is configured.
  * @throws Error when the provider refuses the message (status and its answer, capped at 16 KB).
  */
-export async function sendEmail(deps: { fetch: typeof fetch; env: EmailEnv }, message: EmailMessage): Promise<EmailDelivery> {
+export async function sendEmail(
+  deps: { fetch: typeof fetch; env: EmailEnv },
+  message: EmailMessage,
+): Promise<EmailDelivery> {
   const { env } = deps;
   if (!env.EMAIL_PROVIDER || !env.EMAIL_API_KEY) return { sent: false };
   const base = (env.EMAIL_API_BASE ?? DEFAULT_BASES[env.EMAIL_PROVIDER]).replace(/\/+$/, "");
@@ -61,11 +64,21 @@ export async function sendEmail(deps: { fetch: typeof fetch; env: EmailEnv }, me
       ? new Request(`${base}/emails`, {
           method: "POST",
           headers: { Authorization: `Bearer ${env.EMAIL_API_KEY}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ from: env.EMAIL_FROM, to: [message.to], subject: message.subject, text: message.text, html: message.html }),
+          body: JSON.stringify({
+            from: env.EMAIL_FROM,
+            to: [message.to],
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          }),
         })
       : new Request(`${base}/email`, {
           method: "POST",
-          headers: { "X-Postmark-Server-Token": env.EMAIL_API_KEY, "Content-Type": "application/json", Accept: "application/json" },
+          headers: {
+            "X-Postmark-Server-Token": env.EMAIL_API_KEY,
+            "Content-Type": "application/json",
+            Accept: "application/json",
+          },
           body: JSON.stringify({
             From: env.EMAIL_FROM,
             To: message.to,
@@ -77,7 +90,8 @@ export async function sendEmail(deps: { fetch: typeof fetch; env: EmailEnv }, me
         });
   const response = await deps.fetch(request);
   const answer = await readCapped(response);
-  if (!response.ok) throw new Error(`${env.EMAIL_PROVIDER} refused the e-mail: ${response.status} ${answer.slice(0, 500)}`);
+  if (!response.ok)
+    throw new Error(`${env.EMAIL_PROVIDER} refused the e-mail: ${response.status} ${answer.slice(0, 500)}`);
   let id: string | null = null;
   try {
     const parsed = JSON.parse(answer) as { id?: unknown; MessageID?: unknown };

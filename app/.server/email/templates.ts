@@ -24,9 +24,16 @@ export function passwordResetEmail(to: string, link: string, expiresInMinutes: n
 /** The invitation to a review (issue 30): who invites, to which review, the role and the link's 7-day expiry. */
 export function reviewInvitationEmail(
   to: string,
-  { inviter, reviewTitle, role, link, expiresInDays }: { inviter: string; reviewTitle: string; role: "reviewer" | "viewer"; link: string; expiresInDays: number },
+  {
+    inviter,
+    reviewTitle,
+    role,
+    link,
+    expiresInDays,
+  }: { inviter: string; reviewTitle: string; role: "reviewer" | "viewer"; link: string; expiresInDays: number },
 ): EmailMessage {
-  const what = role === "reviewer" ? "a reviewer (screening, data extraction and risk of bias)" : "a viewer (read-only)";
+  const what =
+    role === "reviewer" ? "a reviewer (screening, data extraction and risk of bias)" : "a viewer (read-only)";
   const text = [
     `${inviter} invited you to the systematic review "${reviewTitle}" on MetaMind as ${what}.`,
     "",
@@ -57,8 +64,18 @@ export function livingDigestEmail(
     d.nearTop === 0
       ? `None of them is among the first ${d.top} records of your screening queue.`
       : `${d.nearTop} of them ${d.nearTop === 1 ? "is" : "are"} among the first ${d.top} records of your screening queue, ranked by the review's model.`;
-  const failed = d.failed ? `${d.failed} search${d.failed === 1 ? "" : "es"} could not be run this time; the review's update history says why.` : "";
-  const text = [`The update of your living review "${d.reviewTitle}" found ${records}.`, ranked, failed, "", `Screen them: ${d.link}`].filter((l, i) => l !== "" || i === 3).join("\n");
+  const failed = d.failed
+    ? `${d.failed} search${d.failed === 1 ? "" : "es"} could not be run this time; the review's update history says why.`
+    : "";
+  const text = [
+    `The update of your living review "${d.reviewTitle}" found ${records}.`,
+    ranked,
+    failed,
+    "",
+    `Screen them: ${d.link}`,
+  ]
+    .filter((l, i) => l !== "" || i === 3)
+    .join("\n");
   const html = `<p>The update of your living review <strong>${escapeHtml(d.reviewTitle)}</strong> found ${records}.</p>
 <p>${escapeHtml(ranked)}</p>${failed ? `\n<p style="color:#555">${escapeHtml(failed)}</p>` : ""}
 <p><a href="${escapeHtml(d.link)}">Screen the new records</a></p>`;
@@ -66,10 +83,20 @@ export function livingDigestEmail(
 }
 
 /** The daily digest of a team review's screening conflicts waiting for a resolution (issue 30). */
-export function conflictsDigestEmail(to: string, d: { reviewTitle: string; conflicts: number; titleAbstract: number; fullText: number; link: string }): EmailMessage {
+export function conflictsDigestEmail(
+  to: string,
+  d: { reviewTitle: string; conflicts: number; titleAbstract: number; fullText: number; link: string },
+): EmailMessage {
   const what = `${d.conflicts} screening conflict${d.conflicts === 1 ? "" : "s"} waiting`;
   const split = `${d.titleAbstract} at title/abstract, ${d.fullText} at full text`;
-  const text = [`The review "${d.reviewTitle}" has ${what} (${split}).`, "", "Resolve them in the Team tab:", d.link, "", "You get this e-mail once a day while conflicts wait; turn it off in the Team tab."].join("\n");
+  const text = [
+    `The review "${d.reviewTitle}" has ${what} (${split}).`,
+    "",
+    "Resolve them in the Team tab:",
+    d.link,
+    "",
+    "You get this e-mail once a day while conflicts wait; turn it off in the Team tab.",
+  ].join("\n");
   const html = `<p>The review “${escapeHtml(d.reviewTitle)}” has <strong>${what}</strong> (${split}).</p>
 <p><a href="${escapeHtml(d.link)}">Resolve them in the Team tab</a>.</p>
 <p style="color:#555">You get this e-mail once a day while conflicts wait; turn it off in the Team tab.</p>`;

@@ -64,7 +64,12 @@ export function toCsv(studies: readonly ExportStudy[], options: ExportOptions): 
 /** JSON: {exportedAt, count, options, studies}. */
 export function toJson(studies: readonly ExportStudy[], options: ExportOptions, now: Date): string {
   return JSON.stringify(
-    { exportedAt: now.toISOString(), count: studies.length, options, studies: studies.map((s) => exportRecord(s, options)) },
+    {
+      exportedAt: now.toISOString(),
+      count: studies.length,
+      options,
+      studies: studies.map((s) => exportRecord(s, options)),
+    },
     null,
     2,
   );

@@ -18,7 +18,11 @@ const study = (i: number): ExportStudy => ({
 
 describe("PDF export", () => {
   it("is A4 with 0.75 in margins, paginates, and keeps the text (unencodable characters replaced)", async () => {
-    const bytes = await toPdf(Array.from({ length: 12 }, (_, i) => study(i + 1)), { includeMetadata: true, includeAbstracts: true, includeSummaries: true, includeCitations: false }, new Date("2026-01-02T00:00:00Z"));
+    const bytes = await toPdf(
+      Array.from({ length: 12 }, (_, i) => study(i + 1)),
+      { includeMetadata: true, includeAbstracts: true, includeSummaries: true, includeCitations: false },
+      new Date("2026-01-02T00:00:00Z"),
+    );
     const doc = await PDFDocument.load(bytes);
     expect(doc.getPageCount()).toBeGreaterThan(1);
     for (const page of doc.getPages()) {
@@ -45,7 +49,9 @@ describe("CSL names and dates", () => {
     expect(toCslName("Edwin van Teijlingen")).toEqual({ family: "van Teijlingen", given: "Edwin" });
     expect(toCslName("Plato")).toEqual({ literal: "Plato" });
     expect(toCslName("RECOVERY Collaborative Group")).toEqual({ literal: "RECOVERY Collaborative Group" });
-    expect(toCslName("Eunice Kennedy Shriver National Institute of Child Health Human Development Network, Bethesda, MD")).toEqual({
+    expect(
+      toCslName("Eunice Kennedy Shriver National Institute of Child Health Human Development Network, Bethesda, MD"),
+    ).toEqual({
       literal: "Eunice Kennedy Shriver National Institute of Child Health Human Development Network",
     });
     expect(isCollectiveName("Jane Smith")).toBe(false);

@@ -6,7 +6,6 @@ import type { ExportOptions, ExportStudy } from "./types";
 export const PDF_PAGE_SIZE = PageSizes.A4;
 export const PDF_MARGIN_PT = 0.75 * 72;
 
-
 /**
  * Text the standard (WinAnsi) fonts can draw: characters outside the font's set are decomposed
  * (é → e) when possible, else replaced by "?".
@@ -57,7 +56,11 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
  * margins, Helvetica, one block per study with the fields chosen by the export options, page
  * numbers in the footer.
  */
-export async function toPdf(studies: readonly ExportStudy[], options: ExportOptions, now: Date): Promise<Uint8Array<ArrayBuffer>> {
+export async function toPdf(
+  studies: readonly ExportStudy[],
+  options: ExportOptions,
+  now: Date,
+): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create();
   doc.setTitle("MetaMind study export");
   doc.setCreator("MetaMind");
@@ -85,7 +88,13 @@ export async function toPdf(studies: readonly ExportStudy[], options: ExportOpti
   };
 
   write("MetaMind study export", bold, 18, undefined, 4);
-  write(`${studies.length} ${studies.length === 1 ? "study" : "studies"} · exported ${now.toISOString().slice(0, 10)}`, regular, 10, rgb(0.4, 0.45, 0.53), 12);
+  write(
+    `${studies.length} ${studies.length === 1 ? "study" : "studies"} · exported ${now.toISOString().slice(0, 10)}`,
+    regular,
+    10,
+    rgb(0.4, 0.45, 0.53),
+    12,
+  );
   studies.forEach((study, index) => {
     const r = exportRecord(study, options);
     write(`${index + 1}. ${study.title}`, bold, 12, undefined, 2);

@@ -43,7 +43,14 @@ const row = (over: Partial<ReviewRecordRow>): ReviewRecordRow => ({
 describe("review exports", () => {
   const rows = [
     row({ id: 1, taDecision: "include", ftDecision: "exclude", ftReason: "Wrong outcome" }),
-    row({ id: 2, title: "=HYPERLINK(\"x\") soil study", taDecision: "exclude", taReason: "Wrong population", doi: null, pmid: null }),
+    row({
+      id: 2,
+      title: '=HYPERLINK("x") soil study',
+      taDecision: "exclude",
+      taReason: "Wrong population",
+      doi: null,
+      pmid: null,
+    }),
     row({ id: 3, duplicateOf: 1, duplicateReason: "doi" }),
   ];
 
@@ -53,14 +60,25 @@ describe("review exports", () => {
     expect(ris).toContain("LB  - duplicate");
     const back = parseRis(ris);
     expect(back).toHaveLength(3);
-    expect(back[0]).toMatchObject({ title: rows[0]!.title, year: 2020, doi: "10.1000/xyz", pmid: "123456", journal: "BMJ", abstract: "Adults were randomised." });
+    expect(back[0]).toMatchObject({
+      title: rows[0]!.title,
+      year: 2020,
+      doi: "10.1000/xyz",
+      pmid: "123456",
+      journal: "BMJ",
+      abstract: "Adults were randomised.",
+    });
     expect(back[0]!.authors).toEqual(["Smith, John", "Doe, A"]);
   });
 
   it("CSV has one formula-safe row per record with both stages' decisions", () => {
     const parsed = Papa.parse<Record<string, string>>(recordsToCsv(rows), { header: true, skipEmptyLines: true });
     expect(parsed.data).toHaveLength(3);
-    expect(parsed.data[0]).toMatchObject({ title_abstract_decision: "include", full_text_decision: "exclude", full_text_reason: "Wrong outcome" });
+    expect(parsed.data[0]).toMatchObject({
+      title_abstract_decision: "include",
+      full_text_decision: "exclude",
+      full_text_reason: "Wrong outcome",
+    });
     expect(parsed.data[1]!.title.startsWith("'=")).toBe(true);
     expect(parsed.data[2]!.duplicate_of).toBe("1");
   });
@@ -83,7 +101,15 @@ describe("review exports", () => {
     });
     expect(svg.startsWith("<?xml")).toBe(true);
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
-    for (const text of ["embase.ris (n = 5)", "Duplicate records removed (n = 3)", "Records screened (n = 12)", "Reports sought for retrieval (n = 4)", "Reports not retrieved (n = 1)", "Wrong outcome (n = 2)", "Studies included in review (n = 1)"]) {
+    for (const text of [
+      "embase.ris (n = 5)",
+      "Duplicate records removed (n = 3)",
+      "Records screened (n = 12)",
+      "Reports sought for retrieval (n = 4)",
+      "Reports not retrieved (n = 1)",
+      "Wrong outcome (n = 2)",
+      "Studies included in review (n = 1)",
+    ]) {
       expect(svg).toContain(text);
     }
   });
@@ -114,7 +140,10 @@ describe("second-screener quotes", () => {
         { quote: "RANDOMISED TO AEROBIC EXERCISE", from: "abstract" },
         { quote: "aerobic exercise", from: "criteria" },
       ],
-      { record: "Adults were randomised to aerobic exercise or usual care.", criteria: "Include: Adults with depression" },
+      {
+        record: "Adults were randomised to aerobic exercise or usual care.",
+        criteria: "Include: Adults with depression",
+      },
     );
     expect(kept).toEqual([
       { quote: "randomised to aerobic   exercise", from: "abstract" },

@@ -24,13 +24,16 @@ import { getReview, listMerges, toApiRecord, type ReviewsApp } from "../reviews/
 import { reviewAgreement } from "../reviews/votes";
 
 export const ExportQuerySchema = z.object({
-  format: z.enum(["csv", "ris", "json", "svg", "checklist", "extraction"], { error: "format must be csv, ris, json, svg, checklist or extraction" }),
+  format: z.enum(["csv", "ris", "json", "svg", "checklist", "extraction"], {
+    error: "format must be csv, ris, json, svg, checklist or extraction",
+  }),
 });
 export type ReviewExportFormat = z.infer<typeof ExportQuerySchema>["format"];
 
 const decisionText = (r: ReviewRecordRow): string => {
   const parts = [`title/abstract: ${r.taDecision ?? "undecided"}${r.taReason ? ` (${r.taReason})` : ""}`];
-  if (r.taDecision === "include") parts.push(`full text: ${r.ftDecision ?? "undecided"}${r.ftReason ? ` (${r.ftReason})` : ""}`);
+  if (r.taDecision === "include")
+    parts.push(`full text: ${r.ftDecision ?? "undecided"}${r.ftReason ? ` (${r.ftReason})` : ""}`);
   if (r.duplicateOf !== null) parts.push(`duplicate of record ${r.duplicateOf} (${r.duplicateReason ?? "merged"})`);
   return parts.join("; ");
 };
@@ -59,14 +62,29 @@ export function recordsToCsv(records: readonly ReviewRecordRow[]): string {
     escapeFormulae: true,
     newline: "\r\n",
     columns: [
-      "id", "title", "authors", "year", "journal", "doi", "pmid", "abstract", "keywords", "source", "duplicate_of",
-      "title_abstract_decision", "title_abstract_reason", "full_text_decision", "full_text_reason",
+      "id",
+      "title",
+      "authors",
+      "year",
+      "journal",
+      "doi",
+      "pmid",
+      "abstract",
+      "keywords",
+      "source",
+      "duplicate_of",
+      "title_abstract_decision",
+      "title_abstract_reason",
+      "full_text_decision",
+      "full_text_reason",
     ],
   });
 }
 
 const risLine = (tag: string, value: string | number | null | undefined) =>
-  value === null || value === undefined || value === "" ? "" : `${tag}  - ${String(value).replace(/\s+/g, " ").trim()}\r\n`;
+  value === null || value === undefined || value === ""
+    ? ""
+    : `${tag}  - ${String(value).replace(/\s+/g, " ").trim()}\r\n`;
 
 /**
  * RIS (TY JOUR … ER): the bibliographic fields plus the decisions, in N1 (note) and LB (label:
@@ -78,7 +96,12 @@ export function recordsToRis(records: readonly ReviewRecordRow[]): string {
       const atFt = r.taDecision === "include";
       const decision = atFt ? r.ftDecision : r.taDecision;
       const reason = atFt ? r.ftReason : r.taReason;
-      const label = r.duplicateOf !== null ? "duplicate" : decision ? `${decision}d${reason ? `: ${reason}` : ""}`.replace("maybed", "maybe") : "";
+      const label =
+        r.duplicateOf !== null
+          ? "duplicate"
+          : decision
+            ? `${decision}d${reason ? `: ${reason}` : ""}`.replace("maybed", "maybe")
+            : "";
       return [
         "TY  - JOUR\r\n",
         risLine("TI", r.title),
@@ -106,14 +129,22 @@ export function recordsToRis(records: readonly ReviewRecordRow[]): string {
 export function prismaSvg(prisma: ReviewPrisma): string {
   const updated = prisma.updated;
   const props = updated
-    ? { id: "prisma", counts: prismaCountsFromReview(updated.newFlow), update: { previousStudies: updated.previousStudies, totalStudies: updated.totalStudies } }
+    ? {
+        id: "prisma",
+        counts: prismaCountsFromReview(updated.newFlow),
+        update: { previousStudies: updated.previousStudies, totalStudies: updated.totalStudies },
+      }
     : { id: "prisma", counts: prismaCountsFromReview(prisma) };
   const svg = renderToStaticMarkup(createElement(PrismaDiagram, props));
   return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace(' width="100%"', ` width="${updated ? 940 : 720}"`)}`;
 }
 
 const safeName = (title: string) =>
-  title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "review";
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60) || "review";
 
 /**
  * Builds one export of the review. @returns the body, its content type and a download file name.
@@ -121,8 +152,21 @@ const safeName = (title: string) =>
  */
 /** The PRISMA 2020 checklist as CSV: the 42 items, then the 12 abstract items; formula-safe. */
 export function checklistToCsv(checklist: PrismaChecklist): string {
-  const row = (list: string, i: PrismaChecklist["items"][number]) => ({ Checklist: list, Section: i.section, Item: i.item, Topic: i.topic, Status: i.status.replace("_", " "), "What the review recorded / what to add": i.text });
-  return Papa.unparse([...checklist.items.map((i) => row("PRISMA 2020", i)), ...checklist.abstractItems.map((i) => row("PRISMA 2020 for Abstracts", i))], { escapeFormulae: true, newline: "\r\n" });
+  const row = (list: string, i: PrismaChecklist["items"][number]) => ({
+    Checklist: list,
+    Section: i.section,
+    Item: i.item,
+    Topic: i.topic,
+    Status: i.status.replace("_", " "),
+    "What the review recorded / what to add": i.text,
+  });
+  return Papa.unparse(
+    [
+      ...checklist.items.map((i) => row("PRISMA 2020", i)),
+      ...checklist.abstractItems.map((i) => row("PRISMA 2020 for Abstracts", i)),
+    ],
+    { escapeFormulae: true, newline: "\r\n" },
+  );
 }
 
 /**
@@ -160,11 +204,33 @@ export function dualExtractionToCsv(rows: readonly DualExtractionAuditRow[]): st
   );
 }
 
-const CSV_COLUMNS = ["Outcome", "Record ID", "Title", "Arm", "Field", "Reviewer 1", "Value 1", "Submitted 1", "Reviewer 2", "Value 2", "Submitted 2", "Differs", "Consensus", "Consensus by", "Consensus at", "Earlier consensus values"];
+const CSV_COLUMNS = [
+  "Outcome",
+  "Record ID",
+  "Title",
+  "Arm",
+  "Field",
+  "Reviewer 1",
+  "Value 1",
+  "Submitted 1",
+  "Reviewer 2",
+  "Value 2",
+  "Submitted 2",
+  "Differs",
+  "Consensus",
+  "Consensus by",
+  "Consensus at",
+  "Earlier consensus values",
+];
 
 export async function exportReview(
   app: ReviewsApp & Pick<AppServices, "env" | "fetch">,
-  { userId, reviewId, format, now }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
+  {
+    userId,
+    reviewId,
+    format,
+    now,
+  }: { userId: string; reviewId: string | undefined; format: ReviewExportFormat; now: Date },
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const review = await getReview(app, { userId, reviewId });
   const base = `metamind-review-${safeName(review.title)}-${now.toISOString().slice(0, 10)}`;
@@ -174,15 +240,45 @@ export async function exportReview(
   }
   if (format === "checklist") {
     const checklist = await reviewPrismaChecklist(app, { userId, reviewId: review.id });
-    return { body: checklistToCsv(checklist), contentType: "text/csv; charset=utf-8", fileName: `${base}-prisma-checklist.csv` };
+    return {
+      body: checklistToCsv(checklist),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `${base}-prisma-checklist.csv`,
+    };
   }
   if (format === "extraction") {
-    return { body: dualExtractionToCsv(await dualExtractionAudit(app, review.id)), contentType: "text/csv; charset=utf-8", fileName: `${base}-extraction.csv` };
+    return {
+      body: dualExtractionToCsv(await dualExtractionAudit(app, review.id)),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `${base}-extraction.csv`,
+    };
   }
-  const records = await app.db.select().from(reviewRecords).where(eq(reviewRecords.reviewId, review.id)).orderBy(asc(reviewRecords.id));
-  if (format === "csv") return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
-  if (format === "ris") return { body: recordsToRis(records), contentType: "application/x-research-info-systems; charset=utf-8", fileName: `${base}.ris` };
-  const [prisma, merges, riskOfBias, allDecisions, resolutions, agreement, prismaChecklist, gradeSettings, dualExtraction, characteristics, dualRiskOfBias] = await Promise.all([
+  const records = await app.db
+    .select()
+    .from(reviewRecords)
+    .where(eq(reviewRecords.reviewId, review.id))
+    .orderBy(asc(reviewRecords.id));
+  if (format === "csv")
+    return { body: recordsToCsv(records), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
+  if (format === "ris")
+    return {
+      body: recordsToRis(records),
+      contentType: "application/x-research-info-systems; charset=utf-8",
+      fileName: `${base}.ris`,
+    };
+  const [
+    prisma,
+    merges,
+    riskOfBias,
+    allDecisions,
+    resolutions,
+    agreement,
+    prismaChecklist,
+    gradeSettings,
+    dualExtraction,
+    characteristics,
+    dualRiskOfBias,
+  ] = await Promise.all([
     reviewPrisma(app, { userId, reviewId: review.id }),
     listMerges(app, { userId, reviewId: review.id }),
     getRiskOfBias(app, { userId, reviewId: review.id }),
@@ -223,7 +319,9 @@ export async function exportReview(
     voters.set(key, (voters.get(key) ?? new Set()).add(d.userId));
   }
   const blind = review.screening.mode === "dual" && review.screening.blind;
-  const decisions = blind ? allDecisions.filter((d) => d.userId === userId || (voters.get(`${d.recordId}:${d.stage}`)?.size ?? 0) >= 2) : allDecisions;
+  const decisions = blind
+    ? allDecisions.filter((d) => d.userId === userId || (voters.get(`${d.recordId}:${d.stage}`)?.size ?? 0) >= 2)
+    : allDecisions;
   const body = JSON.stringify(
     {
       exportedAt: now.toISOString(),

@@ -67,7 +67,12 @@ async function loadStudies(db: Database, ids: number[]): Promise<ExportStudy[]> 
   const unique = [...new Set(ids)];
   const rows = [];
   for (let i = 0; i < unique.length; i += 90) {
-    rows.push(...(await db.select().from(studiesTable).where(inArray(studiesTable.id, unique.slice(i, i + 90)))));
+    rows.push(
+      ...(await db
+        .select()
+        .from(studiesTable)
+        .where(inArray(studiesTable.id, unique.slice(i, i + 90)))),
+    );
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Studies a search showed but nobody has acted on yet have no row (issue 17).

@@ -43,9 +43,17 @@ export type ExportStudy = z.output<typeof ExportStudySchema>;
 
 /** POST /api/export body (SPEC §7 / §3 Export options). */
 export const ExportRequestSchema = z.object({
-  studies: z.array(ExportStudySchema).max(MAX_EXPORT_STUDIES, `At most ${MAX_EXPORT_STUDIES} studies per export`).optional(),
+  studies: z
+    .array(ExportStudySchema)
+    .max(MAX_EXPORT_STUDIES, `At most ${MAX_EXPORT_STUDIES} studies per export`)
+    .optional(),
   studyIds: z
-    .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,14}$/, "Study ids are positive whole numbers")]))
+    .array(
+      z.union([
+        z.number().int().positive(),
+        z.string().regex(/^[1-9]\d{0,14}$/, "Study ids are positive whole numbers"),
+      ]),
+    )
     .max(MAX_EXPORT_STUDIES, `At most ${MAX_EXPORT_STUDIES} studies per export`)
     .optional(),
   format: z.enum(EXPORT_FORMATS, { error: "Format must be one of csv, json, html, bibtex, ris, pdf" }),
@@ -56,7 +64,10 @@ export const ExportRequestSchema = z.object({
 });
 
 export type ExportRequest = z.output<typeof ExportRequestSchema>;
-export type ExportOptions = Pick<ExportRequest, "includeMetadata" | "includeAbstracts" | "includeSummaries" | "includeCitations">;
+export type ExportOptions = Pick<
+  ExportRequest,
+  "includeMetadata" | "includeAbstracts" | "includeSummaries" | "includeCitations"
+>;
 
 /** A built export file. */
 export interface ExportFile {

@@ -16,7 +16,13 @@ describe("model path: proposals are kept only when grounded", () => {
       structuredClone(result),
       {
         outcomeType: "binary",
-        intervention: { events: 40, groupSize: 101, mean: null, sd: null, quote: "Remission occurred in 40% of quetorin patients" },
+        intervention: {
+          events: 40,
+          groupSize: 101,
+          mean: null,
+          sd: null,
+          quote: "Remission occurred in 40% of quetorin patients",
+        },
         comparator: { events: 21, groupSize: 101, mean: null, sd: null, quote: "21 patients on placebo remitted" },
       },
       report,
@@ -27,13 +33,21 @@ describe("model path: proposals are kept only when grounded", () => {
     expect(merged.derived).toContainEqual({ arm: "intervention", field: "events", from: "40% of n = 101" });
     // A model-filled value is marked as such, at the rules' abstention threshold (the model path has no offline calibration).
     expect(merged.confidence?.comparator.events).toBe(MODEL_FILL_CONFIDENCE);
-    expect(merged.reason?.comparator.events).toMatch(/^proposed by gpt-test and found in its quote "21 patients on placebo remitted"/);
+    expect(merged.reason?.comparator.events).toMatch(
+      /^proposed by gpt-test and found in its quote "21 patients on placebo remitted"/,
+    );
     expect(merged.extractor).toBe("rules+gpt-test");
     const derived = mergeModelProposal(
       structuredClone(result),
       {
         outcomeType: "binary",
-        intervention: { events: 40, groupSize: 101, mean: null, sd: null, quote: "invented sentence that is not in the report 40" },
+        intervention: {
+          events: 40,
+          groupSize: 101,
+          mean: null,
+          sd: null,
+          quote: "invented sentence that is not in the report 40",
+        },
         comparator: { events: 99, groupSize: 101, mean: null, sd: null, quote: "21 patients on placebo remitted" },
       },
       report,

@@ -24,11 +24,17 @@ import { generateStructured, type StructuredModel } from "../meta-analysis/model
 export const MAX_REPORT_BYTES = 2 * 1024 * 1024;
 
 const phrase = (what: string) =>
-  z.string({ error: `${what} is required` }).trim().min(1, `${what} is required`).max(500, `${what} may have at most 500 characters`);
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(500, `${what} may have at most 500 characters`);
 
 export const ArmsRequestSchema = z.object({
   text: z.string({ error: "text is required" }).min(1, "text is required"),
-  format: z.enum(REPORT_FORMATS as [ReportFormat, ...ReportFormat[]], { error: `format must be one of ${REPORT_FORMATS.join(", ")}` }),
+  format: z.enum(REPORT_FORMATS as [ReportFormat, ...ReportFormat[]], {
+    error: `format must be one of ${REPORT_FORMATS.join(", ")}`,
+  }),
   intervention: phrase("intervention"),
   comparator: phrase("comparator"),
   outcome: phrase("outcome"),
@@ -41,7 +47,9 @@ const ArmProposalSchema = z.object({
   groupSize: nullableNumber("Participants analysed in this arm"),
   mean: nullableNumber("Mean of the outcome in this arm (continuous outcomes)"),
   sd: nullableNumber("Standard deviation in this arm (continuous outcomes)"),
-  quote: z.string().describe("The exact sentence or table line, copied character for character, that states these numbers"),
+  quote: z
+    .string()
+    .describe("The exact sentence or table line, copied character for character, that states these numbers"),
 });
 export const ArmsProposalSchema = z.object({
   outcomeType: z.enum(["binary", "continuous", "unknown"]),
@@ -58,7 +66,11 @@ For each arm, quote the exact text (sentence or table line) the numbers come fro
 function reportForModel(report: TrialReport, maxChars = 60_000): string {
   const parts = [report.text];
   for (const table of report.tables) {
-    const lines = [`${table.label}: ${table.caption}`, ...table.header.map((row) => row.join("\t")), ...table.rows.map((row) => row.join("\t"))];
+    const lines = [
+      `${table.label}: ${table.caption}`,
+      ...table.header.map((row) => row.join("\t")),
+      ...table.rows.map((row) => row.join("\t")),
+    ];
     if (table.footnotes.length) lines.push(table.footnotes.join(" "));
     parts.push(lines.join("\n"));
   }
@@ -77,7 +89,12 @@ export const MODEL_FILL_CONFIDENCE = ABSTAIN_BELOW;
  * `locateQuote`, whitespace differences ignored; its number by `groundProposedValue`, which reads
  * numbers with the core's reader). Mutates and returns `result`.
  */
-export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<typeof ArmsProposalSchema>, report: TrialReport, modelName: string): ArmExtraction {
+export function mergeModelProposal(
+  result: ArmExtraction,
+  proposal: z.infer<typeof ArmsProposalSchema>,
+  report: TrialReport,
+  modelName: string,
+): ArmExtraction {
   const haystack = reportForModel(report, Number.MAX_SAFE_INTEGER);
   let used = false;
   for (const arm of ["intervention", "comparator"] as ArmKey[]) {
@@ -98,8 +115,13 @@ export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<type
       result.confidence ??= perValue<number | null>(null);
       result.reason ??= perValue<string | null>(null);
       result.confidence[arm][field] = MODEL_FILL_CONFIDENCE;
-      result.reason[arm][field] = `proposed by ${modelName} and found in its quote "${quote.length > 120 ? `${quote.slice(0, 119)}…` : quote}"${how ? ` (${how})` : ""}; not calibrated`;
-      result.quotes.push(inText ? { arm, field, text: inText.text, start: inText.start, end: inText.end } : { arm, field, text: quote, start: -1, end: -1 });
+      result.reason[arm][field] =
+        `proposed by ${modelName} and found in its quote "${quote.length > 120 ? `${quote.slice(0, 119)}…` : quote}"${how ? ` (${how})` : ""}; not calibrated`;
+      result.quotes.push(
+        inText
+          ? { arm, field, text: inText.text, start: inText.start, end: inText.end }
+          : { arm, field, text: quote, start: -1, end: -1 },
+      );
     }
   }
   if (used) {
@@ -111,8 +133,11 @@ export function mergeModelProposal(result: ArmExtraction, proposal: z.infer<type
 
 /** Whether the fields of the result's outcome type are incomplete for either arm. */
 export function hasGaps(result: ArmExtraction): boolean {
-  const fields = result.outcomeType === "binary" ? (["events", "groupSize"] as const) : (["mean", "sd", "groupSize"] as const);
-  return (["intervention", "comparator"] as ArmKey[]).some((arm) => fields.some((field) => result[arm][field] === null));
+  const fields =
+    result.outcomeType === "binary" ? (["events", "groupSize"] as const) : (["mean", "sd", "groupSize"] as const);
+  return (["intervention", "comparator"] as ArmKey[]).some((arm) =>
+    fields.some((field) => result[arm][field] === null),
+  );
 }
 
 /**

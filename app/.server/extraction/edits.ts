@@ -53,7 +53,11 @@ export async function recordEdits(
 }
 
 /** The user's edits for one study and outcome (or every outcome when `outcome` is omitted), oldest first. */
-export async function listEdits(deps: { db: Database }, user: { id: string; email: string }, query: { studyKey: string; outcome?: string }): Promise<ExtractionEditView[]> {
+export async function listEdits(
+  deps: { db: Database },
+  user: { id: string; email: string },
+  query: { studyKey: string; outcome?: string },
+): Promise<ExtractionEditView[]> {
   const rows = await deps.db
     .select()
     .from(extractionEdits)

@@ -48,7 +48,10 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
  * @throws AppError 400 INVALID_INPUT for a malformed PMCID, 404 NOT_FOUND when Europe PMC has no
  *   open-access full text, 502 UPSTREAM_FAILED for other upstream failures, 413 TOO_LARGE above the cap.
  */
-export async function fetchEuropePmcJats(deps: EuropePmcDeps, pmcid: string): Promise<{ xml: string; cached: boolean }> {
+export async function fetchEuropePmcJats(
+  deps: EuropePmcDeps,
+  pmcid: string,
+): Promise<{ xml: string; cached: boolean }> {
   const id = pmcid.trim().toUpperCase();
   if (!PMCID.test(id)) throw new AppError("INVALID_INPUT", "pmcid must look like PMC1234567.", 400);
   const key = `europepmc/fulltext/${id}.xml`;
@@ -56,15 +59,19 @@ export async function fetchEuropePmcJats(deps: EuropePmcDeps, pmcid: string): Pr
   if (hit) return { xml: await hit.text(), cached: true };
   let response: Response;
   try {
-    response = await deps.fetch(`${deps.baseUrl.replace(/\/+$/, "")}/${id}/fullTextXML`, { headers: { Accept: "application/xml" } });
+    response = await deps.fetch(`${deps.baseUrl.replace(/\/+$/, "")}/${id}/fullTextXML`, {
+      headers: { Accept: "application/xml" },
+    });
   } catch (error) {
     console.warn("europepmc fullTextXML: fetch failed", error instanceof Error ? error.message : error);
     throw new AppError("UPSTREAM_FAILED", "Europe PMC could not be reached.", 502);
   }
-  if (response.status === 404) throw new AppError("NOT_FOUND", `Europe PMC has no open-access full text for ${id}.`, 404);
+  if (response.status === 404)
+    throw new AppError("NOT_FOUND", `Europe PMC has no open-access full text for ${id}.`, 404);
   if (!response.ok) throw new AppError("UPSTREAM_FAILED", `Europe PMC answered ${response.status}.`, 502);
   const xml = await readCappedText(response, MAX_JATS_BYTES);
-  if (!/<(article|body|sec|abstract)\b/.test(xml)) throw new AppError("NOT_FOUND", `Europe PMC returned no article XML for ${id}.`, 404);
+  if (!/<(article|body|sec|abstract)\b/.test(xml))
+    throw new AppError("NOT_FOUND", `Europe PMC returned no article XML for ${id}.`, 404);
   await deps.bucket.put(key, xml, { httpMetadata: { contentType: "application/xml" } });
   return { xml, cached: false };
 }

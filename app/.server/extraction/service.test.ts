@@ -3,7 +3,14 @@ import { extractArms } from "~/lib/arms";
 import { extractStudyFacts } from "~/lib/extraction/facts";
 import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 import { extractStudyByRules } from "../meta-analysis/extract-rules";
-import { documentOf, extractArmData, extractStudies, OFFLINE_META_MODEL, reportedEstimate, studyFacts } from "./service";
+import {
+  documentOf,
+  extractArmData,
+  extractStudies,
+  OFFLINE_META_MODEL,
+  reportedEstimate,
+  studyFacts,
+} from "./service";
 
 const REPORT = [
   "We randomised 202 adults to quetorin (n = 101) or placebo (n = 101).",
@@ -12,7 +19,12 @@ const REPORT = [
 ].join("\n\n");
 const QUESTION = { intervention: "quetorin", comparator: "placebo", outcome: "remission" };
 const STUDIES = [
-  { id: "a", title: "Quetorin RCT", abstract: "Remission: 41/101 vs 21/101 (RR 1.95, 95% CI 1.24 to 3.06).", fullTextAnalysis: "Response was 55/101 vs 30/101 (OR 2.80, 95% CI 1.57 to 5.00)." },
+  {
+    id: "a",
+    title: "Quetorin RCT",
+    abstract: "Remission: 41/101 vs 21/101 (RR 1.95, 95% CI 1.24 to 3.06).",
+    fullTextAnalysis: "Response was 55/101 vs 30/101 (OR 2.80, 95% CI 1.57 to 5.00).",
+  },
   { id: "b", title: "No numbers", abstract: "We describe a protocol." },
 ];
 
@@ -40,7 +52,12 @@ describe("extraction service: source → document → rules → model fill → e
 
   it("reads a report's arms and its own reported estimate from one document", () => {
     const document = documentOf({ kind: "report", format: "text", text: REPORT, title: "Quetorin RCT" });
-    expect(reportedEstimate(document, "remission")).toMatchObject({ measure: "RR", estimate: 1.95, lower: 1.24, upper: 3.06 });
+    expect(reportedEstimate(document, "remission")).toMatchObject({
+      measure: "RR",
+      estimate: 1.95,
+      lower: 1.24,
+      upper: 3.06,
+    });
     expect(reportedEstimate(document, "mortality")).toBeNull();
   });
 
@@ -56,11 +73,23 @@ describe("extraction service: source → document → rules → model fill → e
     const plain = await extractArmData({}, { document, question: QUESTION });
     expect(plain.result).toEqual(rules);
     expect(plain.use).toBeNull();
-    const edited = await extractArmData({}, {
-      document,
-      question: QUESTION,
-      edits: [{ arm: "intervention", field: "events", oldValue: null, newValue: 41, who: "a@b.c", when: "2026-11-26T00:00:00.000Z" }],
-    });
+    const edited = await extractArmData(
+      {},
+      {
+        document,
+        question: QUESTION,
+        edits: [
+          {
+            arm: "intervention",
+            field: "events",
+            oldValue: null,
+            newValue: 41,
+            who: "a@b.c",
+            when: "2026-11-26T00:00:00.000Z",
+          },
+        ],
+      },
+    );
     expect(edited.result.intervention.events).toBe(41);
     expect(edited.audit).toHaveLength(1);
     expect(edited.rules).toEqual(rules);
@@ -71,12 +100,21 @@ describe("extraction service: source → document → rules → model fill → e
     const use = () => ({ headers: new Headers(), commit: vi.fn(async () => {}), release: vi.fn(async () => {}) });
     const answer = {
       outcomeType: "binary",
-      intervention: { events: 40, groupSize: 101, mean: null, sd: null, quote: "Remission occurred in 40% of quetorin patients" },
+      intervention: {
+        events: 40,
+        groupSize: 101,
+        mean: null,
+        sd: null,
+        quote: "Remission occurred in 40% of quetorin patients",
+      },
       comparator: { events: 21, groupSize: 101, mean: null, sd: null, quote: "21 patients on placebo remitted" },
     };
     const ok = use();
     const filled = await extractArmData(
-      { model: { model: textModel(JSON.stringify(answer)), provider: "openai", name: "gpt-test" }, reserve: async () => ok },
+      {
+        model: { model: textModel(JSON.stringify(answer)), provider: "openai", name: "gpt-test" },
+        reserve: async () => ok,
+      },
       { document, question: QUESTION },
     );
     expect(filled.result.comparator.events).toBe(21);
@@ -85,7 +123,10 @@ describe("extraction service: source → document → rules → model fill → e
     expect(filled.rules.extractor).toBe("rules");
     const bad = use();
     await expect(
-      extractArmData({ model: { model: failingModel("down"), provider: "openai", name: "gpt-test" }, reserve: async () => bad }, { document, question: QUESTION }),
+      extractArmData(
+        { model: { model: failingModel("down"), provider: "openai", name: "gpt-test" }, reserve: async () => bad },
+        { document, question: QUESTION },
+      ),
     ).rejects.toMatchObject({ status: 502, code: "AI_FAILED" });
     expect(bad.release).toHaveBeenCalledTimes(1);
     expect(bad.commit).not.toHaveBeenCalled();
@@ -94,6 +135,8 @@ describe("extraction service: source → document → rules → model fill → e
   it("gives the combined summaries the same facts as before from their joined title + abstract", () => {
     const text = `Quetorin RCT\n\n${STUDIES[0]!.abstract}`;
     expect(studyFacts({ text, titleEnd: 12 })).toEqual(extractStudyFacts(text, { titleEnd: 12 }));
-    expect(studyFacts({ kind: "study", title: "Quetorin RCT", abstract: STUDIES[0]!.abstract })).toEqual(extractStudyFacts(text, { titleEnd: 12 }));
+    expect(studyFacts({ kind: "study", title: "Quetorin RCT", abstract: STUDIES[0]!.abstract })).toEqual(
+      extractStudyFacts(text, { titleEnd: 12 }),
+    );
   });
 });

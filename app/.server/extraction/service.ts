@@ -15,7 +15,14 @@
 import type { ArmExtraction, ArmQuestion } from "~/lib/arms";
 import { extractArms } from "~/lib/arms";
 import { outcomesMatch } from "~/lib/extraction";
-import { joinedStudyDocument, partOf, reportDocument, studyDocument, type ReportFormat, type StudyDocument } from "~/lib/extraction/core";
+import {
+  joinedStudyDocument,
+  partOf,
+  reportDocument,
+  studyDocument,
+  type ReportFormat,
+  type StudyDocument,
+} from "~/lib/extraction/core";
 import { documentFacts, type StudyExtraction } from "~/lib/extraction/facts";
 import type { ExcludedStudy, ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { applyStoredEdits, type ReportedEstimate, type StoredEdit } from "~/lib/review-extraction";
@@ -47,7 +54,11 @@ export function documentOf(source: ExtractionSource): StudyDocument {
   try {
     return reportDocument(source.text, source.format, source.title);
   } catch (error) {
-    throw new AppError("INVALID_REPORT", `The text could not be read as ${source.format}: ${error instanceof Error ? error.message : "parse error"}`, 400);
+    throw new AppError(
+      "INVALID_REPORT",
+      `The text could not be read as ${source.format}: ${error instanceof Error ? error.message : "parse error"}`,
+      400,
+    );
   }
 }
 
@@ -56,7 +67,9 @@ export function documentOf(source: ExtractionSource): StudyDocument {
  * combined summaries, from its document: a source, a built document, or the summaries' own joined
  * "title + blank line + abstract" text with the title's end (offsets stay offsets into that text).
  */
-export function studyFacts(source: ExtractionSource | StudyDocument | { text: string; titleEnd: number }): StudyExtraction {
+export function studyFacts(
+  source: ExtractionSource | StudyDocument | { text: string; titleEnd: number },
+): StudyExtraction {
   if ("parts" in source) return documentFacts(source);
   if ("kind" in source) return documentFacts(documentOf(source));
   return documentFacts(joinedStudyDocument(source.text, { titleEnd: source.titleEnd }));
@@ -81,7 +94,12 @@ export function resolveMetaModel(
   choice?: string,
 ): ResolvedModel | null {
   if (choice === OFFLINE_CHOICE) return null;
-  const resolved = getLanguageModel({ OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, AI_MODEL: env.AI_MODEL, fetch: fetchImpl });
+  const resolved = getLanguageModel({
+    OPENAI_API_KEY: env.OPENAI_API_KEY,
+    OPENAI_BASE_URL: env.OPENAI_BASE_URL,
+    AI_MODEL: env.AI_MODEL,
+    fetch: fetchImpl,
+  });
   return resolved.provider === "offline" ? null : resolved;
 }
 
@@ -110,7 +128,12 @@ export async function extractStudies(
   let firstError: unknown = null;
   for (let i = 0; i < studies.length; i++) {
     const study = studies[i]!;
-    const document = documentOf({ kind: "study", title: study.title, abstract: study.abstract, fullText: study.fullTextAnalysis });
+    const document = documentOf({
+      kind: "study",
+      title: study.title,
+      abstract: study.abstract,
+      fullText: study.fullTextAnalysis,
+    });
     const abstract = partOf(document, "abstract")?.text ?? null;
     const fullText = partOf(document, "fullText")?.text ?? null;
     let outcome: { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } | null = null;
@@ -118,7 +141,12 @@ export async function extractStudies(
       modelTries++;
       try {
         outcome = await extractStudyWithModel(
-          { model: deps.model.model, provider: deps.model.provider, modelName: deps.model.name, abortSignal: deps.abortSignal },
+          {
+            model: deps.model.model,
+            provider: deps.model.provider,
+            modelName: deps.model.name,
+            abortSignal: deps.abortSignal,
+          },
           { id: study.id, title: document.title, abstract, fullTextAnalysis: fullText },
           i,
         );
@@ -145,7 +173,10 @@ export function reportedEstimate(document: StudyDocument, outcome: string): Repo
   const { rows } = extractEffectRows(document, "study-1");
   const words = outcome.toLowerCase();
   const matching = rows.filter(
-    (row) => row.data.kind === "estimate-ci" && !row.isPooledEstimate && (outcomesMatch(row.outcome, outcome) || row.outcome.toLowerCase().includes(words)),
+    (row) =>
+      row.data.kind === "estimate-ci" &&
+      !row.isPooledEstimate &&
+      (outcomesMatch(row.outcome, outcome) || row.outcome.toLowerCase().includes(words)),
   );
   const row = matching.find((r) => !r.reportedMeasure) ?? matching[0];
   if (!row || row.data.kind !== "estimate-ci") return null;
@@ -190,7 +221,12 @@ export async function extractArmData<U extends ModelUse>(
   if (deps.model && hasGaps(rules)) {
     use = deps.reserve ? await deps.reserve() : null;
     try {
-      result = await fillArmsWithModel({ model: deps.model, abortSignal: deps.abortSignal }, input.document, structuredClone(rules), input.question);
+      result = await fillArmsWithModel(
+        { model: deps.model, abortSignal: deps.abortSignal },
+        input.document,
+        structuredClone(rules),
+        input.question,
+      );
       await use?.commit();
     } catch (error) {
       await use?.release();

@@ -132,7 +132,9 @@ describe("prepareFullText", () => {
     expect(prepared).toContain(
       "Objective\n\nTo determine whether vitamin D supplementation prevents falls in adults aged 70 years or older.",
     );
-    expect(prepared).toContain("\n\nResults\n\nFalls occurred in 31% of the vitamin D group and 36% of the placebo group (rate ratio 0.86");
+    expect(prepared).toContain(
+      "\n\nResults\n\nFalls occurred in 31% of the vitamin D group and 36% of the placebo group (rate ratio 0.86",
+    );
     expect(prepared).not.toContain("Journal of Tests");
     expect(prepared).not.toMatch(/\n\d\n/);
   });
@@ -143,7 +145,16 @@ describe("prepareFullText", () => {
 
   it("splits into sections at headings", () => {
     const kinds = detectSections(prepared).map((s) => s.kind);
-    expect(kinds).toEqual(["front", "abstract", "results", "conclusion", "introduction", "methods", "discussion", "references"]);
+    expect(kinds).toEqual([
+      "front",
+      "abstract",
+      "results",
+      "conclusion",
+      "introduction",
+      "methods",
+      "discussion",
+      "references",
+    ]);
   });
 });
 
@@ -156,11 +167,34 @@ describe("budgetFullText", () => {
   });
 
   it("over budget keeps the abstract and results before the methods, in document order, marking gaps", () => {
-    const filler = (word: string) => Array.from({ length: 60 }, (_, i) => `${word} sentence number ${i} adds detail to this part.`).join(" ");
+    const filler = (word: string) =>
+      Array.from({ length: 60 }, (_, i) => `${word} sentence number ${i} adds detail to this part.`).join(" ");
     const long = [
-      "Title of a long paper", "", "Abstract", "", "The abstract says the key things about the trial.", "",
-      "Introduction", "", filler("Background"), "", "Methods", "", filler("Method"), "", "Results", "", filler("Result"), "",
-      "Discussion", "", filler("Discussion"), "", "References", "", "1. A reference. 2020;1:1.",
+      "Title of a long paper",
+      "",
+      "Abstract",
+      "",
+      "The abstract says the key things about the trial.",
+      "",
+      "Introduction",
+      "",
+      filler("Background"),
+      "",
+      "Methods",
+      "",
+      filler("Method"),
+      "",
+      "Results",
+      "",
+      filler("Result"),
+      "",
+      "Discussion",
+      "",
+      filler("Discussion"),
+      "",
+      "References",
+      "",
+      "1. A reference. 2020;1:1.",
     ].join("\n");
     const { text, truncated } = budgetFullText(prepareFullText(long), 6000);
     expect(truncated).toBe(true);
@@ -169,7 +203,9 @@ describe("budgetFullText", () => {
     expect(text).toContain("Result sentence number 0");
     expect(text).toContain(OMISSION_MARK);
     expect(text).not.toContain("Method sentence number 59");
-    expect(text.indexOf("Result sentence")).toBeLessThan(text.indexOf("Discussion sentence") === -1 ? Infinity : text.indexOf("Discussion sentence"));
+    expect(text.indexOf("Result sentence")).toBeLessThan(
+      text.indexOf("Discussion sentence") === -1 ? Infinity : text.indexOf("Discussion sentence"),
+    );
     expect(text).not.toContain("A reference");
   });
 });
@@ -208,9 +244,13 @@ describe("extractiveAnalysis on a synthetic paper", () => {
   it("fills each section from the right sentences", () => {
     expect(sections.map((s) => s.name)).toEqual([...ANALYSIS_SECTIONS]);
     expect(byName["Objective"]).toMatch(/^To determine whether vitamin D supplementation prevents falls/);
-    expect(byName["Design & Population"]).toContain("Double-blind randomised controlled trial in 12 general practices.");
+    expect(byName["Design & Population"]).toContain(
+      "Double-blind randomised controlled trial in 12 general practices.",
+    );
     expect(byName["Interventions / Exposures"]).toContain("Participants received vitamin D3 at 2000 IU daily");
-    expect(byName["Outcomes & Effect Sizes"]).toContain("rate ratio 0.86, 95% confidence interval 0.74 to 0.99; P=0.04");
+    expect(byName["Outcomes & Effect Sizes"]).toContain(
+      "rate ratio 0.86, 95% confidence interval 0.74 to 0.99; P=0.04",
+    );
     expect(byName["Adverse Events"]).toContain("Serious adverse events were similar between groups");
     expect(byName["Limitations"]).toContain("A limitation of this study is that falls were self reported");
     expect(byName["Conclusion"]).toContain("Daily vitamin D modestly reduced falls");
@@ -225,7 +265,9 @@ describe("extractiveAnalysis on a synthetic paper", () => {
   it("isQuotable rejects references, table rows, fragments and captions", () => {
     expect(isQuotable("Falls occurred in 31% of the vitamin D group and 36% of the placebo group.")).toBe(true);
     expect(isQuotable("Smith J, Jones K. Vitamin D and falls. BMJ 2010;340:c123.")).toBe(false);
-    expect(isQuotable("Brown A et al. (2015) Falls in older people were common in the cohort studied here.")).toBe(false);
+    expect(isQuotable("Brown A et al. (2015) Falls in older people were common in the cohort studied here.")).toBe(
+      false,
+    );
     expect(isQuotable("Table 2 | Outcomes at two years in both groups of the trial population.")).toBe(false);
     expect(isQuotable("30 (8) 25 (6) 1.21 (0.70 to 2.10) 1.37 (0.78 to 2.41) 50 (13) 61 (16) 0.79.")).toBe(false);
     expect(isQuotable("and the rate of falls over two years, recorded with monthly calendars")).toBe(false);
@@ -251,7 +293,9 @@ describe("grounding the offline analysis", () => {
     const s = built.sentences.find((x) => x.text.includes("rate ratio 0.86"))!;
     const text = `### Outcomes & Effect Sizes\nFalls fell (rate ratio 0.86, 95% CI 0.74 to 0.99) [${s.id}], a 42.7% relative drop.`;
     const grounded = groundFullTextAnalysis(text, built, "remote");
-    expect(grounded.citations).toEqual([expect.objectContaining({ id: s.id, quote: s.text, start: s.start, end: s.end })]);
+    expect(grounded.citations).toEqual([
+      expect.objectContaining({ id: s.id, quote: s.text, start: s.start, end: s.end }),
+    ]);
     expect(grounded.unsupported).toEqual(["42.7%"]);
     expect(grounded.text).toContain(`${UNVERIFIED_OPEN}42.7%${MARKUP_CLOSE}`);
     expect(grounded.text).not.toContain(`[${s.id}]`);
@@ -295,9 +339,16 @@ pdfSuite(hasPdfs ? "the offline analysis of real papers" : `offline analysis —
   });
 
   it("finds the BMJ trial's objective, primary result with its CI, harms and conclusion", async () => {
-    const built = buildFullTextPrompt({ title: "BMJ", text: await read("rct_bmj2015_physical_activity_smoking_cessation_pregnancy.pdf") });
-    const byName = Object.fromEntries(extractiveAnalysis(built.sentences).map((s) => [s.name, s.sentences.map((x) => x.text).join(" ")]));
-    expect(byName["Objective"]).toBe("To determine the effectiveness of a physical activity intervention for smoking cessation during pregnancy.");
+    const built = buildFullTextPrompt({
+      title: "BMJ",
+      text: await read("rct_bmj2015_physical_activity_smoking_cessation_pregnancy.pdf"),
+    });
+    const byName = Object.fromEntries(
+      extractiveAnalysis(built.sentences).map((s) => [s.name, s.sentences.map((x) => x.text).join(" ")]),
+    );
+    expect(byName["Objective"]).toBe(
+      "To determine the effectiveness of a physical activity intervention for smoking cessation during pregnancy.",
+    );
     expect(byName["Design & Population"]).toContain("789 pregnant smokers");
     expect(byName["Outcomes & Effect Sizes"]).toContain("odds ratio 1.21, 95% confidence interval 0.70 to 2.10");
     expect(byName["Adverse Events"]).toMatch(/adverse event/i);
@@ -305,10 +356,15 @@ pdfSuite(hasPdfs ? "the offline analysis of real papers" : `offline analysis —
   });
 
   it("reports no effect sizes for the qualitative focus-group study (negative control)", async () => {
-    const built = buildFullTextPrompt({ title: "Q", text: await read("qual_rehabresprac2010_heart_failure_programmes.pdf") });
+    const built = buildFullTextPrompt({
+      title: "Q",
+      text: await read("qual_rehabresprac2010_heart_failure_programmes.pdf"),
+    });
     const outcomes = extractiveAnalysis(built.sentences).find((s) => s.name === "Outcomes & Effect Sizes")!;
     expect(outcomes.sentences).toEqual([]);
-    expect(formatExtractiveAnalysis(extractiveAnalysis(built.sentences))).toContain(`### Outcomes & Effect Sizes\n${OFFLINE_NOTHING_FOUND}`);
+    expect(formatExtractiveAnalysis(extractiveAnalysis(built.sentences))).toContain(
+      `### Outcomes & Effect Sizes\n${OFFLINE_NOTHING_FOUND}`,
+    );
   });
 
   it("a 30-page meta-analysis is cut to the budget, keeping abstract and results", async () => {
@@ -365,10 +421,14 @@ describe("streamFullTextAnalysis", () => {
       { type: "text-delta", id: "t", delta: "### Objective\n" },
       { type: "error", error: new Error("upstream 500") },
     ];
-    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts }) }) });
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({ stream: simulateReadableStream({ chunks: parts }) }),
+    });
     const onFinish = vi.fn();
     const onError = vi.fn((e: unknown) => console.error(e));
-    const { error } = await readStream(streamFullTextAnalysis({ model, modelName: "m", onFinish, onError }, { title: "T", text: PAPER }));
+    const { error } = await readStream(
+      streamFullTextAnalysis({ model, modelName: "m", onFinish, onError }, { title: "T", text: PAPER }),
+    );
     expect(error).toBeDefined();
     expect(onFinish).not.toHaveBeenCalled();
     expect(onError).toHaveBeenCalled();
@@ -396,11 +456,21 @@ describe("createOfflineFullTextModel", () => {
     const controller = new AbortController();
     const model = createOfflineFullTextModel({ delayMs: 50 });
     const built = buildFullTextPrompt({ title: "T", text: PAPER });
-    const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: built.prompt }] }], abortSignal: controller.signal });
+    const { stream } = await model.doStream({
+      prompt: [{ role: "user", content: [{ type: "text", text: built.prompt }] }],
+      abortSignal: controller.signal,
+    });
     const reader = stream.getReader();
     await reader.read();
     const reason = new Error("gone");
     controller.abort(reason);
-    await expect((async () => { for (;;) { const { done } = await reader.read(); if (done) return; } })()).rejects.toBe(reason);
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done } = await reader.read();
+          if (done) return;
+        }
+      })(),
+    ).rejects.toBe(reason);
   });
 });

@@ -10,11 +10,7 @@
  * (grounding.ts): [Sx] markers become citations, verbatim copies are cited, numbers missing from
  * the source are flagged.
  */
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4StreamPart,
-} from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import {
   FRAMING_OPEN,
   MARKUP_CLOSE,
@@ -53,12 +49,21 @@ export type SectionKind =
 const HEADING_KINDS: [RegExp, SectionKind][] = [
   [/^(?:abstract|summary|structured abstract)$/, "abstract"],
   [/^(?:introduction|background|rationale)$/, "introduction"],
-  [/^(?:methods?|materials? and methods|patients and methods|subjects and methods|methodology|study design|design and methods|experimental (?:procedures|section)|statistical analysis)$/, "methods"],
+  [
+    /^(?:methods?|materials? and methods|patients and methods|subjects and methods|methodology|study design|design and methods|experimental (?:procedures|section)|statistical analysis)$/,
+    "methods",
+  ],
   [/^(?:results?|findings|results and discussion)$/, "results"],
-  [/^(?:discussion|comment|limitations|strengths and limitations(?: of (?:this|the) study)?|general discussion)$/, "discussion"],
+  [
+    /^(?:discussion|comment|limitations|strengths and limitations(?: of (?:this|the) study)?|general discussion)$/,
+    "discussion",
+  ],
   [/^(?:conclusions?|concluding remarks|implications|interpretation)$/, "conclusion"],
   [/^(?:references|bibliography|literature cited|works cited|reference list)$/, "references"],
-  [/^(?:acknowledg(?:e)?ments?|funding(?: statement)?|conflicts? of interests?|competing interests?|declaration of (?:competing )?interests?|disclosures?|authors?'? contributions?|contributors|data (?:availability|sharing)(?: statement)?|supplementary (?:material|materials|data|information)|supporting information|abbreviations|ethics(?: statement)?|ethical approval|trial registration|copyright|open access|provenance and peer review)$/, "backmatter"],
+  [
+    /^(?:acknowledg(?:e)?ments?|funding(?: statement)?|conflicts? of interests?|competing interests?|declaration of (?:competing )?interests?|disclosures?|authors?'? contributions?|contributors|data (?:availability|sharing)(?: statement)?|supplementary (?:material|materials|data|information)|supporting information|abbreviations|ethics(?: statement)?|ethical approval|trial registration|copyright|open access|provenance and peer review)$/,
+    "backmatter",
+  ],
 ];
 
 /**
@@ -109,7 +114,11 @@ function canonicalHeading(line: string): string {
  * The result's sentences are what is analysed and quoted, so citations point into it.
  */
 export function prepareFullText(raw: string): string {
-  const lines = raw.replace(/\r\n?/g, "\n").replace(/\u00ad/g, "").split("\n").map((l) => l.replace(/[^\S\n]+/g, " ").trim());
+  const lines = raw
+    .replace(/\r\n?/g, "\n")
+    .replace(/\u00ad/g, "")
+    .split("\n")
+    .map((l) => l.replace(/[^\S\n]+/g, " ").trim());
   // Running heads and feet repeat on every page, often with the page number changing.
   const key = (l: string) => l.replace(/\d+/g, "#");
   const counts = new Map<string, number>();
@@ -184,7 +193,17 @@ export const DEFAULT_TEXT_BUDGET = 60_000;
 /** Marks where text was left out. Contains no letters or digits, so it never becomes a sentence. */
 export const OMISSION_MARK = "[…]";
 /** Order in which sections get the budget. */
-const PRIORITY: SectionKind[] = ["front", "abstract", "results", "conclusion", "discussion", "introduction", "methods", "other", "backmatter"];
+const PRIORITY: SectionKind[] = [
+  "front",
+  "abstract",
+  "results",
+  "conclusion",
+  "discussion",
+  "introduction",
+  "methods",
+  "other",
+  "backmatter",
+];
 /** The front matter (title, authors, often the abstract) gets at most this much. */
 const FRONT_CAP = 8000;
 
@@ -316,7 +335,8 @@ export function buildFullTextPrompt(
     let label: string | undefined;
     for (const m of marks) {
       if (m.at > offset) break;
-      label = isAbstractLabel(m.line) && headingKind(m.line) === null ? m.line.replace(/[:.]$/, "").toLowerCase() : undefined;
+      label =
+        isAbstractLabel(m.line) && headingKind(m.line) === null ? m.line.replace(/[:.]$/, "").toLowerCase() : undefined;
     }
     return label;
   };
@@ -374,7 +394,8 @@ export function parseFullTextSource(promptText: string): PromptSentence[] {
       continue;
     }
     const m = /^\[(S\d+)\] (.+)$/.exec(line.trim());
-    if (m) out.push(label ? { id: m[1]!, text: m[2]!.trim(), section, label } : { id: m[1]!, text: m[2]!.trim(), section });
+    if (m)
+      out.push(label ? { id: m[1]!, text: m[2]!.trim(), section, label } : { id: m[1]!, text: m[2]!.trim(), section });
   }
   return out;
 }
@@ -430,7 +451,8 @@ const RULES: SectionRule[] = [
       /\b\d[\d,]*\s+(?:participants|patients|subjects|women|men|adults|children|individuals|people|studies|trials|RCTs)\b/i,
     ],
     prefer: ["front", "abstract", "methods"],
-    labels: /^(?:design|settings?|participants|patients|design,? setting,? and participants|data sources|study selection|eligibility criteria|review methods)$/,
+    labels:
+      /^(?:design|settings?|participants|patients|design,? setting,? and participants|data sources|study selection|eligibility criteria|review methods)$/,
     max: 3,
   },
   {
@@ -492,9 +514,11 @@ const SELECTION_ORDER: AnalysisSection[] = [
 ];
 
 const STOPWORDS = new Set(
-  ("a about after all also an and any are as at be been between both but by can could did do does during each for from had has have " +
+  (
+    "a about after all also an and any are as at be been between both but by can could did do does during each for from had has have " +
     "he her his how however if in into is it its may more most no not of on one or other our over she should so some such than that the " +
-    "their them then there these they this those through to two under up was we were what when which while who will with would").split(" "),
+    "their them then there these they this those through to two under up was we were what when which while who will with would"
+  ).split(" "),
 );
 
 function termsOf(text: string): string[] {
@@ -510,7 +534,12 @@ export function isQuotable(text: string): boolean {
   if (!/^["'([]?[\p{Lu}\p{N}]/u.test(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   if (letters / t.replace(/\s/g, "").length < 0.55) return false;
-  if (/\bdoi:|https?:\/\/|www\.|\bet al\.?,? ?\(?(?:19|20)\d{2}|\b(?:19|20)\d{2};\s*\d+|^\(?\d+\)?\s+\p{Lu}\p{Ll}+ \p{Lu}{1,3}[, ]/iu.test(t)) return false;
+  if (
+    /\bdoi:|https?:\/\/|www\.|\bet al\.?,? ?\(?(?:19|20)\d{2}|\b(?:19|20)\d{2};\s*\d+|^\(?\d+\)?\s+\p{Lu}\p{Ll}+ \p{Lu}{1,3}[, ]/iu.test(
+      t,
+    )
+  )
+    return false;
   if (/^(?:table|fig(?:ure)?\.?)\s*\d/i.test(t) || /\b(?:table|fig(?:ure)?\.?)\s*\d+\s*\|/i.test(t)) return false;
   if (/\s\|\s|(?:\.\s){3,}|\s{2,}/.test(t)) return false;
   if (/copyright|©|licen[cs]e|all rights reserved|correspondence to|e-?mail/i.test(t)) return false;
@@ -626,7 +655,9 @@ export function extractiveAnalysis(
 export function formatExtractiveAnalysis(sections: readonly ExtractiveSection[]): string {
   const parts = [OFFLINE_ANALYSIS_NOTE];
   for (const section of sections) {
-    const body = section.sentences.length ? section.sentences.map((s) => s.text.replace(/\s+/g, " ")).join(" ") : OFFLINE_NOTHING_FOUND;
+    const body = section.sentences.length
+      ? section.sentences.map((s) => s.text.replace(/\s+/g, " ")).join(" ")
+      : OFFLINE_NOTHING_FOUND;
     parts.push(`### ${section.name}\n${body}`);
   }
   return parts.join("\n\n");
@@ -634,7 +665,6 @@ export function formatExtractiveAnalysis(sections: readonly ExtractiveSection[])
 
 // ---------------------------------------------------------------------------------------------
 // The offline model
-
 
 /** The offline model id of the full-text analysis. */
 export const OFFLINE_FULLTEXT_MODEL_ID = "extractive-fulltext-v1";
@@ -684,7 +714,11 @@ export function createOfflineFullTextModel(options: { delayMs?: number } = {}): 
         { type: "text-start", id: "t" },
         ...pieces.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: "t", delta })),
         { type: "text-end", id: "t" },
-        { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: wordUsage(inputWords(call), pieces.length) },
+        {
+          type: "finish",
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: wordUsage(inputWords(call), pieces.length),
+        },
       ];
       return { stream: pacedPartStream(parts, delayMs, signal) };
     },
@@ -726,7 +760,13 @@ export function groundFullTextAnalysis(
   modelName: string,
 ): FullTextAnalysisResult {
   const grounded = groundText(labelFraming(raw.trim()), prompt.sentences, prompt.source);
-  const citations = grounded.citations.map(({ id, quote, start, end, anchors }) => ({ id, quote, start, end, anchors }));
+  const citations = grounded.citations.map(({ id, quote, start, end, anchors }) => ({
+    id,
+    quote,
+    start,
+    end,
+    anchors,
+  }));
   return { text: grounded.text, citations, unsupported: grounded.unsupported, modelName };
 }
 

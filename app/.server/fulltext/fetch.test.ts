@@ -58,8 +58,10 @@ function chunkedBody(bytes: Uint8Array, pulled = { count: 0 }) {
   });
 }
 
-const servePdf = (bytes: Uint8Array, type = "application/pdf"): Handler => () =>
-  new Response(chunkedBody(bytes), { headers: { "Content-Type": type } });
+const servePdf =
+  (bytes: Uint8Array, type = "application/pdf"): Handler =>
+  () =>
+    new Response(chunkedBody(bytes), { headers: { "Content-Type": type } });
 
 async function failure(promise: Promise<unknown>): Promise<FullTextError> {
   try {
@@ -79,34 +81,54 @@ const squash = (text: string) => text.replace(/\s+/g, " ");
 
 const ARTICLE_BODY = Array.from(
   { length: 20 },
-  (_, i) => `<p>Paragraph ${i + 1} reports that 120 participants were randomised and followed for 12 months &mdash; outcomes were recorded.</p>`,
+  (_, i) =>
+    `<p>Paragraph ${i + 1} reports that 120 participants were randomised and followed for 12 months &mdash; outcomes were recorded.</p>`,
 ).join("\n");
 
 pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, () => {
   it("extracts the text of a real RCT (BMJ 2015): known phrases, every page, byte count", async () => {
     const bytes = readPdf(BMJ);
-    const result = await run({ "https://www.bmj.com/content/350/bmj.h2145.full.pdf": servePdf(bytes) }, "https://www.bmj.com/content/350/bmj.h2145.full.pdf");
-    expect(result).toMatchObject({ kind: "pdf", pages: 10, totalPages: 10, bytes: bytes.byteLength, finalUrl: "https://www.bmj.com/content/350/bmj.h2145.full.pdf" });
+    const result = await run(
+      { "https://www.bmj.com/content/350/bmj.h2145.full.pdf": servePdf(bytes) },
+      "https://www.bmj.com/content/350/bmj.h2145.full.pdf",
+    );
+    expect(result).toMatchObject({
+      kind: "pdf",
+      pages: 10,
+      totalPages: 10,
+      bytes: bytes.byteLength,
+      finalUrl: "https://www.bmj.com/content/350/bmj.h2145.full.pdf",
+    });
     const text = squash(result.text);
     expect(text).toContain("Physical activity for smoking cessation in pregnancy");
     expect(text).toContain("789 pregnant smokers, aged 16-50 years");
     expect(text).toContain("odds ratio 1.21, 95% confidence interval 0.70 to 2.10");
-    expect(text).toContain("The primary outcome was continuous smoking abstinence from the target quit date until end of pregnancy");
+    expect(text).toContain(
+      "The primary outcome was continuous smoking abstinence from the target quit date until end of pregnancy",
+    );
   });
 
-  it.skipIf(!havePdftotext)("agrees with poppler's pdftotext on ≥ 97% of the distinct words of the BMJ trial", async () => {
-    const reference = execFileSync("pdftotext", ["-q", `${PDF_DIR}${BMJ}`, "-"], { encoding: "utf8" });
-    const result = await run({ "https://example.org/a.pdf": servePdf(readPdf(BMJ)) }, "https://example.org/a.pdf");
-    const ours = words(result.text);
-    const theirs = [...words(reference)];
-    const covered = theirs.filter((w) => ours.has(w)).length / theirs.length;
-    expect(theirs.length).toBeGreaterThan(1000);
-    expect(covered).toBeGreaterThanOrEqual(0.97);
-  });
+  it.skipIf(!havePdftotext)(
+    "agrees with poppler's pdftotext on ≥ 97% of the distinct words of the BMJ trial",
+    async () => {
+      const reference = execFileSync("pdftotext", ["-q", `${PDF_DIR}${BMJ}`, "-"], { encoding: "utf8" });
+      const result = await run({ "https://example.org/a.pdf": servePdf(readPdf(BMJ)) }, "https://example.org/a.pdf");
+      const ours = words(result.text);
+      const theirs = [...words(reference)];
+      const covered = theirs.filter((w) => ours.has(w)).length / theirs.length;
+      expect(theirs.length).toBeGreaterThan(1000);
+      expect(covered).toBeGreaterThanOrEqual(0.97);
+    },
+  );
 
   it("detects a PDF by its %PDF magic whatever the Content-Type says", async () => {
     const result = await run(
-      { "https://repo.example.org/bitstream/123": servePdf(readPdf("rct_lancetrespmed2014_stopadvisor_smoking.pdf"), "application/octet-stream") },
+      {
+        "https://repo.example.org/bitstream/123": servePdf(
+          readPdf("rct_lancetrespmed2014_stopadvisor_smoking.pdf"),
+          "application/octet-stream",
+        ),
+      },
       "https://repo.example.org/bitstream/123",
     );
     expect(result.kind).toBe("pdf");
@@ -114,7 +136,12 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
   });
 
   it("an encrypted, copy-protected PDF (owner password, copy:no) → BAD_PDF", async () => {
-    const error = await failure(run({ "https://example.org/p.pdf": servePdf(readPdf("bad_encrypted_copy_protected_layoutparser.pdf")) }, "https://example.org/p.pdf"));
+    const error = await failure(
+      run(
+        { "https://example.org/p.pdf": servePdf(readPdf("bad_encrypted_copy_protected_layoutparser.pdf")) },
+        "https://example.org/p.pdf",
+      ),
+    );
     expect(error.code).toBe("BAD_PDF");
     expect(error.message).toMatch(/encrypted/);
     expect(error).not.toBeInstanceOf(PublisherRefusedError);
@@ -122,14 +149,21 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
 
   it("a scanned, image-only PDF → NO_TEXT_LAYER with the exact message (1 page and 103 pages)", async () => {
     for (const name of ["bad_scanned_image_only_conference_paper.pdf", "bad_scanned_image_only_us_patent_103p.pdf"]) {
-      const error = await failure(run({ "https://example.org/s.pdf": servePdf(readPdf(name)) }, "https://example.org/s.pdf"));
+      const error = await failure(
+        run({ "https://example.org/s.pdf": servePdf(readPdf(name)) }, "https://example.org/s.pdf"),
+      );
       expect(error.code, name).toBe("NO_TEXT_LAYER");
       expect(error.message).toBe("This PDF has no text layer (scanned images)");
     }
   });
 
   it("an HTML landing page saved under a .pdf address and served as application/pdf → BAD_PDF", async () => {
-    const error = await failure(run({ "https://journals.plos.org/fulltext.pdf": servePdf(readPdf("bad_html_saved_as_pdf.pdf")) }, "https://journals.plos.org/fulltext.pdf"));
+    const error = await failure(
+      run(
+        { "https://journals.plos.org/fulltext.pdf": servePdf(readPdf("bad_html_saved_as_pdf.pdf")) },
+        "https://journals.plos.org/fulltext.pdf",
+      ),
+    );
     expect(error.code).toBe("BAD_PDF");
     expect(error.message).toMatch(/web page/);
   });
@@ -137,7 +171,10 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
   it("the same real PLOS page served honestly as text/html is read as an article, without its scripts", async () => {
     const html = readPdf("bad_html_saved_as_pdf.pdf");
     const result = await run(
-      { "https://journals.plos.org/article": () => new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }) },
+      {
+        "https://journals.plos.org/article": () =>
+          new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+      },
       "https://journals.plos.org/article",
     );
     expect(result.kind).toBe("html");
@@ -168,10 +205,17 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
 
   it("reads at most maxPages pages (a real 400-page manual)", async () => {
     const started = performance.now();
-    const result = await run({ "https://example.org/irs.pdf": servePdf(readPdf("bad_large_400p_irs_manual.pdf")) }, "https://example.org/irs.pdf", { maxPages: 5 });
+    const result = await run(
+      { "https://example.org/irs.pdf": servePdf(readPdf("bad_large_400p_irs_manual.pdf")) },
+      "https://example.org/irs.pdf",
+      { maxPages: 5 },
+    );
     expect(result).toMatchObject({ kind: "pdf", pages: 5, totalPages: 400 });
     expect(performance.now() - started).toBeLessThan(5000);
-    const full = await run({ "https://example.org/irs.pdf": servePdf(readPdf("bad_large_400p_irs_manual.pdf")) }, "https://example.org/irs.pdf");
+    const full = await run(
+      { "https://example.org/irs.pdf": servePdf(readPdf("bad_large_400p_irs_manual.pdf")) },
+      "https://example.org/irs.pdf",
+    );
     expect(full.pages).toBe(60);
     expect(full.text.length).toBeGreaterThan(result.text.length * 5);
   });
@@ -180,7 +224,14 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
     const bytes = readPdf(BMJ);
     const pulled = { count: 0 };
     const error = await failure(
-      run({ "https://example.org/big.pdf": () => new Response(chunkedBody(bytes, pulled), { headers: { "Content-Type": "application/pdf" } }) }, "https://example.org/big.pdf", { maxBytes: 100_000 }),
+      run(
+        {
+          "https://example.org/big.pdf": () =>
+            new Response(chunkedBody(bytes, pulled), { headers: { "Content-Type": "application/pdf" } }),
+        },
+        "https://example.org/big.pdf",
+        { maxBytes: 100_000 },
+      ),
     );
     expect(error.code).toBe("TOO_LARGE");
     expect(pulled.count).toBeLessThan(10); // 100 kB is 7 chunks of 16 KiB; the file is 28
@@ -189,7 +240,9 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
       run(
         {
           "https://example.org/big.pdf": () =>
-            new Response(chunkedBody(bytes, declared), { headers: { "Content-Type": "application/pdf", "Content-Length": String(bytes.byteLength) } }),
+            new Response(chunkedBody(bytes, declared), {
+              headers: { "Content-Type": "application/pdf", "Content-Length": String(bytes.byteLength) },
+            }),
         },
         "https://example.org/big.pdf",
         { maxBytes: 100_000 },
@@ -203,7 +256,10 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
 describe("redirects", () => {
   const page = `<html><body><article><h1>A trial</h1>${ARTICLE_BODY}</article></body></html>`;
   const html: Handler = () => new Response(page, { headers: { "Content-Type": "text/html" } });
-  const redirect = (location: string, status = 302): Handler => () => new Response(null, { status, headers: { Location: location } });
+  const redirect =
+    (location: string, status = 302): Handler =>
+    () =>
+      new Response(null, { status, headers: { Location: location } });
 
   it("follows up to five redirects (absolute and relative), asking for manual redirects each time", async () => {
     const fetch = fakeFetch({
@@ -242,13 +298,17 @@ describe("redirects", () => {
     ["http://[::1]/"],
   ])("a redirect to %s is refused (BAD_URL) and never fetched", async (target) => {
     const fetch = fakeFetch({ "https://publisher.example.com/x": redirect(target) });
-    const error = await failure(fetchFullText({ fetch: fetch as typeof globalThis.fetch }, "https://publisher.example.com/x"));
+    const error = await failure(
+      fetchFullText({ fetch: fetch as typeof globalThis.fetch }, "https://publisher.example.com/x"),
+    );
     expect(error.code).toBe("BAD_URL");
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it("a redirect without a Location → UNAVAILABLE", async () => {
-    const error = await failure(run({ "https://x.example.org/": () => new Response(null, { status: 302 }) }, "https://x.example.org/"));
+    const error = await failure(
+      run({ "https://x.example.org/": () => new Response(null, { status: 302 }) }, "https://x.example.org/"),
+    );
     expect(error.code).toBe("UNAVAILABLE");
   });
 });
@@ -313,7 +373,12 @@ describe("SSRF guard", () => {
     expect(checkFullTextUrl("http://[::1]/a", ["::1"]).hostname).toBe("[::1]");
     expect(() => checkFullTextUrl("http://10.0.0.1/a", ["127.0.0.1"])).toThrow(FullTextError);
     const result = await run(
-      { "http://127.0.0.1:8788/a": () => new Response(`<p>${"Readable words of a paper. ".repeat(80)}</p>`, { headers: { "Content-Type": "text/html" } }) },
+      {
+        "http://127.0.0.1:8788/a": () =>
+          new Response(`<p>${"Readable words of a paper. ".repeat(80)}</p>`, {
+            headers: { "Content-Type": "text/html" },
+          }),
+      },
       "http://127.0.0.1:8788/a",
       { allowHosts: ["127.0.0.1"] },
     );
@@ -323,7 +388,12 @@ describe("SSRF guard", () => {
 
 describe("publisher refusals and HTTP errors", () => {
   it.each([401, 402, 403, 429, 451])("HTTP %i → PublisherRefusedError (REFUSED) with the status", async (status) => {
-    const error = await failure(run({ "https://www.publisher.com/doi/pdf/10.1/x": () => new Response("Forbidden", { status }) }, "https://www.publisher.com/doi/pdf/10.1/x"));
+    const error = await failure(
+      run(
+        { "https://www.publisher.com/doi/pdf/10.1/x": () => new Response("Forbidden", { status }) },
+        "https://www.publisher.com/doi/pdf/10.1/x",
+      ),
+    );
     expect(error).toBeInstanceOf(PublisherRefusedError);
     expect(error.code).toBe("REFUSED");
     expect((error as PublisherRefusedError).status).toBe(status);
@@ -333,7 +403,8 @@ describe("publisher refusals and HTTP errors", () => {
     const error = await failure(
       run(
         {
-          "https://doi.org/10.1/x": () => new Response(null, { status: 302, headers: { Location: "https://www.publisher.com/x.pdf" } }),
+          "https://doi.org/10.1/x": () =>
+            new Response(null, { status: 302, headers: { Location: "https://www.publisher.com/x.pdf" } }),
           "https://www.publisher.com/x.pdf": () => new Response("denied", { status: 403 }),
         },
         "https://doi.org/10.1/x",
@@ -346,7 +417,15 @@ describe("publisher refusals and HTTP errors", () => {
     const page = `<html><head><title>Article</title></head><body><nav>Home Journals</nav>
       <main><h1>Effects of X on Y</h1><p>Sign in to access the full text.</p>
       <p>Purchase this article for $39.95 or get access through your institution.</p></main></body></html>`;
-    const error = await failure(run({ "https://www.publisher.com/doi/full/10.1/x": () => new Response(page, { headers: { "Content-Type": "text/html" } }) }, "https://www.publisher.com/doi/full/10.1/x"));
+    const error = await failure(
+      run(
+        {
+          "https://www.publisher.com/doi/full/10.1/x": () =>
+            new Response(page, { headers: { "Content-Type": "text/html" } }),
+        },
+        "https://www.publisher.com/doi/full/10.1/x",
+      ),
+    );
     expect(error).toBeInstanceOf(PublisherRefusedError);
     expect((error as PublisherRefusedError).status).toBe(200);
   });
@@ -357,13 +436,20 @@ describe("publisher refusals and HTTP errors", () => {
     [500, /could not be downloaded \(HTTP 500\)/],
     [503, /HTTP 503/],
   ])("HTTP %i → UNAVAILABLE", async (status, message) => {
-    const error = await failure(run({ "https://x.example.org/p": () => new Response("", { status }) }, "https://x.example.org/p"));
+    const error = await failure(
+      run({ "https://x.example.org/p": () => new Response("", { status }) }, "https://x.example.org/p"),
+    );
     expect(error.code).toBe("UNAVAILABLE");
     expect(error.message).toMatch(message);
   });
 
   it("a network failure → UNAVAILABLE", async () => {
-    const error = await failure(run({ "https://x.example.org/p": () => Promise.reject(new TypeError("fetch failed")) }, "https://x.example.org/p"));
+    const error = await failure(
+      run(
+        { "https://x.example.org/p": () => Promise.reject(new TypeError("fetch failed")) },
+        "https://x.example.org/p",
+      ),
+    );
     expect(error.code).toBe("UNAVAILABLE");
     expect(error.message).toMatch(/fetch failed/);
   });
@@ -372,22 +458,44 @@ describe("publisher refusals and HTTP errors", () => {
 describe("content types, deadline and abort", () => {
   it("an image → NOT_TEXT", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(3000).fill(7)]);
-    const error = await failure(run({ "https://x.example.org/f.png": () => new Response(png, { headers: { "Content-Type": "image/png" } }) }, "https://x.example.org/f.png"));
+    const error = await failure(
+      run(
+        { "https://x.example.org/f.png": () => new Response(png, { headers: { "Content-Type": "image/png" } }) },
+        "https://x.example.org/f.png",
+      ),
+    );
     expect(error.code).toBe("NOT_TEXT");
     expect(error.message).toMatch(/image\/png/);
   });
 
   it("plain text → kind text; too little of it → TOO_SHORT", async () => {
     const body = "Background. ".repeat(200);
-    const result = await run({ "https://x.example.org/t.txt": () => new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8" } }) }, "https://x.example.org/t.txt");
+    const result = await run(
+      {
+        "https://x.example.org/t.txt": () =>
+          new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8" } }),
+      },
+      "https://x.example.org/t.txt",
+    );
     expect(result).toMatchObject({ kind: "text", text: body.trim() });
-    const error = await failure(run({ "https://x.example.org/s.txt": () => new Response("Just a stub.", { headers: { "Content-Type": "text/plain" } }) }, "https://x.example.org/s.txt"));
+    const error = await failure(
+      run(
+        {
+          "https://x.example.org/s.txt": () =>
+            new Response("Just a stub.", { headers: { "Content-Type": "text/plain" } }),
+        },
+        "https://x.example.org/s.txt",
+      ),
+    );
     expect(error.code).toBe("TOO_SHORT");
   });
 
   it("HTML sniffed when the server sends no Content-Type", async () => {
     const page = `\n\n<!DOCTYPE html><html><body><article><h1>T</h1>${ARTICLE_BODY}</article></body></html>`;
-    const result = await run({ "https://x.example.org/h": () => new Response(new TextEncoder().encode(page)) }, "https://x.example.org/h");
+    const result = await run(
+      { "https://x.example.org/h": () => new Response(new TextEncoder().encode(page)) },
+      "https://x.example.org/h",
+    );
     expect(result.kind).toBe("html");
   });
 
@@ -397,7 +505,9 @@ describe("content types, deadline and abort", () => {
         init?.signal?.addEventListener("abort", () => reject(init.signal!.reason));
       });
     const started = Date.now();
-    const error = await failure(run({ "https://slow.example.org/p.pdf": hang }, "https://slow.example.org/p.pdf", { timeoutMs: 100 }));
+    const error = await failure(
+      run({ "https://slow.example.org/p.pdf": hang }, "https://slow.example.org/p.pdf", { timeoutMs: 100 }),
+    );
     expect(error.code).toBe("TIMEOUT");
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -412,7 +522,9 @@ describe("content types, deadline and abort", () => {
         }),
         { headers: { "Content-Type": "application/pdf" } },
       );
-    const error = await failure(run({ "https://slow.example.org/s.pdf": stall }, "https://slow.example.org/s.pdf", { timeoutMs: 100 }));
+    const error = await failure(
+      run({ "https://slow.example.org/s.pdf": stall }, "https://slow.example.org/s.pdf", { timeoutMs: 100 }),
+    );
     expect(error.code).toBe("TIMEOUT");
   });
 
@@ -422,7 +534,10 @@ describe("content types, deadline and abort", () => {
       new Promise<Response>((_resolve, reject) => {
         init?.signal?.addEventListener("abort", () => reject(init.signal!.reason));
       });
-    const pending = fetchFullText({ fetch: fakeFetch({ "https://x.example.org/p": hang }) as typeof fetch, signal: controller.signal }, "https://x.example.org/p");
+    const pending = fetchFullText(
+      { fetch: fakeFetch({ "https://x.example.org/p": hang }) as typeof fetch, signal: controller.signal },
+      "https://x.example.org/p",
+    );
     const reason = new Error("client went away");
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
@@ -449,14 +564,26 @@ describe("htmlToText", () => {
     expect(text).toContain("Vitamin D and falls\n\nAbstract\n\nWe randomised 1,204 adults—aged ≥ 65 years.");
     expect(text).toContain("Results\n\nFalls fell by 12% (95% CI 3–20%; p<0.01).");
     expect(text).toContain("Group n\nA 600");
-    for (const gone of ["Journal home", "Browse", "tracking", "not text", "Related articles", "Download", "© Publisher", "color:red", "Ignored title"]) {
+    for (const gone of [
+      "Journal home",
+      "Browse",
+      "tracking",
+      "not text",
+      "Related articles",
+      "Download",
+      "© Publisher",
+      "color:red",
+      "Ignored title",
+    ]) {
       expect(text).not.toContain(gone);
     }
     expect(text).not.toMatch(/\n{3,}|[ \t]{2,}/);
   });
 
   it("uses the whole page when there is no substantial article/main region", () => {
-    const text = htmlToText("<html><body><main><p>Short.</p></main><div><p>Outside &amp; kept.</p></div></body></html>");
+    const text = htmlToText(
+      "<html><body><main><p>Short.</p></main><div><p>Outside &amp; kept.</p></div></body></html>",
+    );
     expect(text).toBe("Short.\n\nOutside & kept.");
   });
 });
@@ -464,8 +591,12 @@ describe("htmlToText", () => {
 describe("looksLikePaywall", () => {
   it("flags short sign-in/purchase pages, not long articles that mention signing in", () => {
     expect(looksLikePaywall("Effects of X. Sign in to read this article.")).toBe(true);
-    expect(looksLikePaywall("Abstract only. ".repeat(300) + "Purchase PDF. Access through your institution.")).toBe(true);
-    expect(looksLikePaywall("Results were consistent. ".repeat(500) + "Sign in to comment. Subscribe to alerts.")).toBe(false);
+    expect(looksLikePaywall("Abstract only. ".repeat(300) + "Purchase PDF. Access through your institution.")).toBe(
+      true,
+    );
+    expect(looksLikePaywall("Results were consistent. ".repeat(500) + "Sign in to comment. Subscribe to alerts.")).toBe(
+      false,
+    );
     expect(looksLikePaywall("Patients were followed up for two years. ".repeat(100))).toBe(false);
   });
 });

@@ -214,7 +214,10 @@ export function checkFullTextUrl(raw: string | URL, allowHosts: readonly string[
     throw new FullTextError("BAD_URL", "The full-text address is not a valid URL.");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new FullTextError("BAD_URL", `Only http and https addresses can be fetched, not ${url.protocol.replace(/:$/, "")}.`);
+    throw new FullTextError(
+      "BAD_URL",
+      `Only http and https addresses can be fetched, not ${url.protocol.replace(/:$/, "")}.`,
+    );
   }
   if (url.username || url.password) {
     throw new FullTextError("BAD_URL", "Addresses with a user name or password are not fetched.");
@@ -225,7 +228,10 @@ export function checkFullTextUrl(raw: string | URL, allowHosts: readonly string[
     return a !== "" && (a === host || `[${a}]` === host);
   });
   if (!allowed && isPrivateHost(host)) {
-    throw new FullTextError("BAD_URL", `The address points at a private or local host (${url.hostname}), which is not fetched.`);
+    throw new FullTextError(
+      "BAD_URL",
+      `The address points at a private or local host (${url.hostname}), which is not fetched.`,
+    );
   }
   return url;
 }
@@ -235,14 +241,60 @@ export function checkFullTextUrl(raw: string | URL, allowHosts: readonly string[
 
 /** Elements dropped with everything inside them: code, chrome and navigation, not article text. */
 const DROPPED_ELEMENTS = [
-  "script", "style", "noscript", "template", "svg", "nav", "header", "footer", "aside", "form",
-  "button", "select", "textarea", "iframe", "object", "canvas", "head", "dialog", "menu",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "form",
+  "button",
+  "select",
+  "textarea",
+  "iframe",
+  "object",
+  "canvas",
+  "head",
+  "dialog",
+  "menu",
 ];
 /** Elements that end a line of text. */
 const BLOCK_ELEMENTS = new Set([
-  "div", "section", "article", "main", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "thead",
-  "tbody", "tfoot", "caption", "blockquote", "pre", "figure", "figcaption", "address", "hr", "br",
-  "sec", "abstract", "list-item", "label", "fig", "table-wrap", "ref", "td", "th",
+  "div",
+  "section",
+  "article",
+  "main",
+  "li",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "tr",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "caption",
+  "blockquote",
+  "pre",
+  "figure",
+  "figcaption",
+  "address",
+  "hr",
+  "br",
+  "sec",
+  "abstract",
+  "list-item",
+  "label",
+  "fig",
+  "table-wrap",
+  "ref",
+  "td",
+  "th",
 ]);
 
 /** The inner markup of the outermost `<article>` or `<main>` region, when it holds a real text. */
@@ -278,15 +330,21 @@ export function htmlToText(html: string): string {
   // and heading boundaries are marked with U+E000 (private use), other blocks with "\n", until the end.
   s = s.replace(/\s+/g, " ");
   s = s.replace(/<(h[1-6]|title)(?=[\s>])[^>]*>([\s\S]*?)<\/\1\s*>/gi, (_m, _t: string, inner: string) => {
-    const heading = inner.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const heading = inner
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     return heading ? `\uE000${heading}\uE000` : "\n";
   });
-  s = s.replace(/<\/?([A-Za-z][\w.-]*)(?::([A-Za-z][\w.-]*))?(?:\s[^<>]*)?\/?>/g, (_m, first: string, second?: string) => {
-    const name = (second ?? first).toLowerCase();
-    if (name === "p") return "\uE000";
-    if (name === "td" || name === "th") return " ";
-    return BLOCK_ELEMENTS.has(name) ? "\n" : "";
-  });
+  s = s.replace(
+    /<\/?([A-Za-z][\w.-]*)(?::([A-Za-z][\w.-]*))?(?:\s[^<>]*)?\/?>/g,
+    (_m, first: string, second?: string) => {
+      const name = (second ?? first).toLowerCase();
+      if (name === "p") return "\uE000";
+      if (name === "td" || name === "th") return " ";
+      return BLOCK_ELEMENTS.has(name) ? "\n" : "";
+    },
+  );
   return decodeEntities(s)
     .replace(/[^\S\n]+/g, " ")
     .replace(/ *\n[\s]*/g, "\n")
@@ -502,11 +560,7 @@ export async function extractPdfDocument(
           firstPage.push({ text: item.str, fontSize: Math.round(Math.hypot(c, d) * 10) / 10 });
         }
       }
-      texts.push(
-        content.items
-          .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
-          .join(""),
-      );
+      texts.push(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
       await onPage?.(n, pages);
     }
     const text = texts
@@ -522,7 +576,10 @@ export async function extractPdfDocument(
     return { text, pages, totalPages: pdf.numPages, info: readInfo(metadata.info), firstPage };
   } catch (error) {
     if (error instanceof FullTextError || abort.aborted) throw error;
-    throw new FullTextError("BAD_PDF", `This PDF is damaged and its text could not be read (${(error as Error)?.message ?? "unknown error"}).`);
+    throw new FullTextError(
+      "BAD_PDF",
+      `This PDF is damaged and its text could not be read (${(error as Error)?.message ?? "unknown error"}).`,
+    );
   } finally {
     destroy();
   }
@@ -574,7 +631,11 @@ export function hasPdfMagic(bytes: Uint8Array): boolean {
 
 /** Whether the bytes start (after blanks and a BOM) like an HTML or XML document. */
 export function looksLikeMarkup(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 2048)).replace(/^\uFEFF/, "").trimStart().toLowerCase();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 2048))
+    .replace(/^\uFEFF/, "")
+    .trimStart()
+    .toLowerCase();
   return /^<(?:!doctype html|html|head|body|\?xml|!--)/.test(head);
 }
 
@@ -647,12 +708,16 @@ export async function fetchFullText(
         });
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason;
-        throw new FullTextError("UNAVAILABLE", `The full text could not be downloaded (${(error as Error)?.message ?? "network error"}).`);
+        throw new FullTextError(
+          "UNAVAILABLE",
+          `The full text could not be downloaded (${(error as Error)?.message ?? "network error"}).`,
+        );
       }
       if (!REDIRECT_STATUSES.has(response.status)) break;
       const location = response.headers.get("Location");
       await response.body?.cancel().catch(() => undefined);
-      if (!location) throw new FullTextError("UNAVAILABLE", `The publisher answered HTTP ${response.status} without a Location.`);
+      if (!location)
+        throw new FullTextError("UNAVAILABLE", `The publisher answered HTTP ${response.status} without a Location.`);
       if (hop >= maxRedirects) {
         throw new FullTextError("UNAVAILABLE", `The full-text address redirected more than ${maxRedirects} times.`);
       }
@@ -688,10 +753,17 @@ export async function fetchFullText(
           ? "The address promised a PDF but returned a web page (often a publisher's landing or sign-in page)."
           : "The address promised a PDF but the file is not one.",
       );
-    } else if (/html|[/+]xml(?:;|$)/.test(contentType) || ((contentType === "" || contentType.startsWith("text/") || contentType.includes("octet-stream")) && looksLikeMarkup(bytes))) {
+    } else if (
+      /html|[/+]xml(?:;|$)/.test(contentType) ||
+      ((contentType === "" || contentType.startsWith("text/") || contentType.includes("octet-stream")) &&
+        looksLikeMarkup(bytes))
+    ) {
       const text = htmlToText(decodeText(bytes, contentType));
       if (looksLikePaywall(text)) {
-        throw new PublisherRefusedError("The publisher's page asks to sign in or pay instead of showing the full text.", response.status);
+        throw new PublisherRefusedError(
+          "The publisher's page asks to sign in or pay instead of showing the full text.",
+          response.status,
+        );
       }
       result = { kind: "html", text, ...base };
     } else if (contentType.startsWith("text/plain") || contentType === "") {
@@ -717,8 +789,14 @@ export async function fetchFullText(
     return result;
   } catch (error) {
     if (deps.signal?.aborted) throw deps.signal.reason;
-    if (error instanceof DeadlineError || (controller.signal.reason instanceof DeadlineError && !(error instanceof FullTextError))) {
-      throw new FullTextError("TIMEOUT", `The full text did not arrive within ${Math.round(timeoutMs / 1000)} seconds.`);
+    if (
+      error instanceof DeadlineError ||
+      (controller.signal.reason instanceof DeadlineError && !(error instanceof FullTextError))
+    ) {
+      throw new FullTextError(
+        "TIMEOUT",
+        `The full text did not arrive within ${Math.round(timeoutMs / 1000)} seconds.`,
+      );
     }
     throw error;
   } finally {

@@ -55,7 +55,10 @@ export function parseAnalyzeBody(body: unknown): { openAccessUrl?: string } {
 
 /** Host names FULLTEXT_ALLOW_HOSTS lets through the private-address guard. */
 export function allowedHosts(value: string | undefined): string[] {
-  return (value ?? "").split(/[\s,]+/).map((h) => h.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(/[\s,]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -210,9 +213,7 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
   const release = () => {
     if (!reservation || settled) return;
     settled = true;
-    app.waitUntil(
-      reservation.release().catch((error: unknown) => console.error("could not release an AI use", error)),
-    );
+    app.waitUntil(reservation.release().catch((error: unknown) => console.error("could not release an AI use", error)));
   };
 
   let fullText: FullText;
@@ -239,7 +240,9 @@ export async function analyzeStudyFullText(app: FullTextApp, options: AnalyzeFul
     ? { ...options.model, provider: undefined }
     : getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const model =
-    resolved.provider === "offline" ? createOfflineFullTextModel({ delayMs: app.env.OFFLINE_MODEL_DELAY_MS }) : resolved.model;
+    resolved.provider === "offline"
+      ? createOfflineFullTextModel({ delayMs: app.env.OFFLINE_MODEL_DELAY_MS })
+      : resolved.model;
 
   const signal = options.signal;
   const onAbort = () => release();

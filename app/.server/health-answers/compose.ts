@@ -54,7 +54,11 @@ export function questionToQuery(question: string): string {
  * The studies most relevant to the question (BM25 over title and abstract, see rankLexically):
  * those with an abstract of at least 80 characters and a positive score, best first, at most 5.
  */
-export function pickRelevantStudies<T extends CandidateStudy>(question: string, studies: readonly T[], max = MAX_ANSWER_STUDIES): T[] {
+export function pickRelevantStudies<T extends CandidateStudy>(
+  question: string,
+  studies: readonly T[],
+  max = MAX_ANSWER_STUDIES,
+): T[] {
   const usable = studies.filter((s) => (s.abstract ?? "").trim().length >= MIN_ANSWER_ABSTRACT);
   const byId = new Map(usable.map((s) => [s.id, s]));
   return rankLexically(questionToQuery(question), usable)
@@ -64,16 +68,21 @@ export function pickRelevantStudies<T extends CandidateStudy>(question: string, 
     .filter(Boolean);
 }
 
-const CONCLUSION_LABEL = /^\s*(?:CONCLUSIONS?|INTERPRETATION|IMPLICATIONS?|CONCLUSIONS? AND RELEVANCE|MAIN CONCLUSIONS?)\s*[:.]\s*/i;
+const CONCLUSION_LABEL =
+  /^\s*(?:CONCLUSIONS?|INTERPRETATION|IMPLICATIONS?|CONCLUSIONS? AND RELEVANCE|MAIN CONCLUSIONS?)\s*[:.]\s*/i;
 const SECTION_LABEL = /^\s*[A-Z][A-Z &/-]{2,40}\s*:\s*/;
-const CONCLUDING_CUE = /\b(?:in conclusion|we conclude|these (?:findings|results|data) (?:suggest|indicate|show|support)|our (?:findings|results|data) (?:suggest|indicate|show|support)|this (?:study|trial|review|meta-analysis) (?:suggests|indicates|shows|found|demonstrates)|(?:suggest|suggests|indicate|indicates) that)\b/i;
+const CONCLUDING_CUE =
+  /\b(?:in conclusion|we conclude|these (?:findings|results|data) (?:suggest|indicate|show|support)|our (?:findings|results|data) (?:suggest|indicate|show|support)|this (?:study|trial|review|meta-analysis) (?:suggests|indicates|shows|found|demonstrates)|(?:suggest|suggests|indicate|indicates) that)\b/i;
 
 /** The claim text of a quote: section label and statistical parentheticals removed, spaces tidied. */
 export function plainClaim(sentence: string): string {
   let text = sentence.replace(CONCLUSION_LABEL, "").replace(SECTION_LABEL, "");
   // Parentheticals and bracketed groups holding statistics or numbers-with-units.
   text = text.replace(/\s*[([][^()[\]]*(?:\d|CI|p\s*[<=>])[^()[\]]*[)\]]/gi, "");
-  text = text.replace(/\s+([,.;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  text = text
+    .replace(/\s+([,.;:])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .trim();
   if (text && !/[.!?]$/.test(text)) text += ".";
   return text ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
@@ -83,7 +92,9 @@ export function plainClaim(sentence: string): string {
  * sentences with a concluding cue, else the last sentence; at most `max`.
  */
 export function conclusionSentences(abstract: string, max = 2): string[] {
-  const sentences = splitSentences(abstract).map((s) => s.text.trim()).filter((s) => s.length > 20);
+  const sentences = splitSentences(abstract)
+    .map((s) => s.text.trim())
+    .filter((s) => s.length > 20);
   if (sentences.length === 0) return [];
   const labelled = sentences.findIndex((s) => CONCLUSION_LABEL.test(s));
   if (labelled !== -1) return sentences.slice(labelled, labelled + max);
@@ -177,7 +188,11 @@ export function numberStudies(studies: readonly CandidateStudy[]): AnswerSource 
  * rest on a quote; the first sentence may stay as framing when it has no digits), numbers not in
  * the studies are marked ⟦unverified: …⟧.
  */
-export function groundModelAnswer(raw: string, source: AnswerSource, studies: readonly CandidateStudy[]): { text: string; studies: AnswerStudy[] } {
+export function groundModelAnswer(
+  raw: string,
+  source: AnswerSource,
+  studies: readonly CandidateStudy[],
+): { text: string; studies: AnswerStudy[] } {
   const grounded = groundText(raw, source.sentences, studies.map((s) => `${s.title}\n${s.abstract ?? ""}`).join("\n"));
   const listed = answerStudies(studies);
   const marks = new Map<number, Set<number>>();
@@ -193,7 +208,10 @@ export function groundModelAnswer(raw: string, source: AnswerSource, studies: re
   }
   let text = grounded.text;
   for (const at of [...marks.keys()].sort((a, b) => b - a)) {
-    const label = [...marks.get(at)!].sort((a, b) => a - b).map((n) => `[${n}]`).join("");
+    const label = [...marks.get(at)!]
+      .sort((a, b) => a - b)
+      .map((n) => `[${n}]`)
+      .join("");
     text = `${text.slice(0, at)} ${label}${text.slice(at)}`;
   }
   const kept = splitSentences(text)

@@ -28,7 +28,16 @@ const STUDIES: CandidateStudy[] = [
     doi: "10.1001/jamanetworkopen.2019.17789",
     url: null,
   },
-  { id: 3, title: "Coffee and sleep", abstract: "Coffee intake late in the day shortened total sleep time by 41 minutes in healthy volunteers.", journal: null, publicationDate: null, pmid: null, doi: null, url: null },
+  {
+    id: 3,
+    title: "Coffee and sleep",
+    abstract: "Coffee intake late in the day shortened total sleep time by 41 minutes in healthy volunteers.",
+    journal: null,
+    publicationDate: null,
+    pmid: null,
+    doi: null,
+    url: null,
+  },
 ];
 
 function services() {
@@ -47,7 +56,13 @@ async function events(res: Response): Promise<{ events: HealthAnswerEvent[]; rea
     reads++;
     all += value;
   }
-  return { events: all.trim().split("\n").map((l) => JSON.parse(l) as HealthAnswerEvent), reads };
+  return {
+    events: all
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as HealthAnswerEvent),
+    reads,
+  };
 }
 
 function request(ip = uniqueIp()) {
@@ -79,12 +94,17 @@ describe("health answers (offline model)", () => {
     if (done.type !== "done") return;
     const { answer } = done;
     expect(answer).toMatchObject({ id: "654321", studyCount: 2 });
-    expect(answer.answer).toContain("Vitamin D supplementation did not reduce fractures in generally healthy older adults. [1]");
+    expect(answer.answer).toContain(
+      "Vitamin D supplementation did not reduce fractures in generally healthy older adults. [1]",
+    );
     expect(answer.answer).toMatch(/calcium with vitamin D modestly lowers hip fracture risk in older people\. \[2\]/i);
-    expect(answer.studies[0]!.quotes).toEqual([expect.stringContaining("Vitamin D supplementation did not reduce fractures in generally healthy older adults.")]);
+    expect(answer.studies[0]!.quotes).toEqual([
+      expect.stringContaining("Vitamin D supplementation did not reduce fractures in generally healthy older adults."),
+    ]);
     expect(answer.studies[0]!.url).toBe("https://pubmed.ncbi.nlm.nih.gov/35857658/");
     expect(answer.studies[1]!.url).toBe("https://doi.org/10.1001/jamanetworkopen.2019.17789");
-    for (const s of answer.studies) for (const q of s.quotes) expect(STUDIES.some((x) => x.abstract!.includes(q))).toBe(true);
+    for (const s of answer.studies)
+      for (const q of s.quotes) expect(STUDIES.some((x) => x.abstract!.includes(q))).toBe(true);
     // The streamed deltas add up to the answer.
     expect(list.flatMap((e) => (e.type === "delta" ? [e.text] : [])).join("")).toBe(answer.answer);
   });
@@ -93,11 +113,23 @@ describe("health answers (offline model)", () => {
     const ip = uniqueIp();
     const { app, settled } = services();
     for (let i = 0; i < 5; i++) {
-      const res = await answerHealthQuestion(app, { body: { question: "vitamin D fractures" }, user: null, request: request(ip), search: async () => STUDIES });
+      const res = await answerHealthQuestion(app, {
+        body: { question: "vitamin D fractures" },
+        user: null,
+        request: request(ip),
+        search: async () => STUDIES,
+      });
       await events(res);
     }
     await settled();
-    await expect(answerHealthQuestion(app, { body: { question: "vitamin D fractures" }, user: null, request: request(ip), search: async () => STUDIES })).rejects.toMatchObject({
+    await expect(
+      answerHealthQuestion(app, {
+        body: { question: "vitamin D fractures" },
+        user: null,
+        request: request(ip),
+        search: async () => STUDIES,
+      }),
+    ).rejects.toMatchObject({
       code: "LIMIT_REACHED",
       status: 403,
     });
@@ -105,7 +137,14 @@ describe("health answers (offline model)", () => {
 
   it("404 NO_STUDIES (nothing metered) when no study bears on the question", async () => {
     const { app } = services();
-    await expect(answerHealthQuestion(app, { body: { question: "quantum chromodynamics lattice" }, user: null, request: request(), search: async () => STUDIES })).rejects.toMatchObject({
+    await expect(
+      answerHealthQuestion(app, {
+        body: { question: "quantum chromodynamics lattice" },
+        user: null,
+        request: request(),
+        search: async () => STUDIES,
+      }),
+    ).rejects.toMatchObject({
       code: "NO_STUDIES",
       status: 404,
     });

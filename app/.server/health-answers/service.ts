@@ -48,7 +48,9 @@ const BodySchema = z.object({
 export function parseHealthQuestion(body: unknown): { question: string; id: string } {
   const question = (body as { question?: unknown } | null)?.question;
   if (typeof question === "string" && question.trim().length > MAX_QUESTION_CHARS) {
-    throw new AppError("QUESTION_TOO_LONG", `The question must be at most ${MAX_QUESTION_CHARS} characters`, 400, { limit: MAX_QUESTION_CHARS });
+    throw new AppError("QUESTION_TOO_LONG", `The question must be at most ${MAX_QUESTION_CHARS} characters`, 400, {
+      limit: MAX_QUESTION_CHARS,
+    });
   }
   const input = parseInput(BodySchema, body);
   return { question: input.question, id: input.id ?? String(Date.now()).slice(-6) };
@@ -99,7 +101,13 @@ export async function answerHealthQuestion(app: HealthApp, options: HealthAnswer
     options.search ??
     (async (q: string) => {
       const providers = await databasesFor(app, options.user);
-      const result = await searchStudies(app, options.user, { query: q, page: 1, limit: HEALTH_SEARCH_LIMIT, providers, filters: NO_FILTERS });
+      const result = await searchStudies(app, options.user, {
+        query: q,
+        page: 1,
+        limit: HEALTH_SEARCH_LIMIT,
+        providers,
+        filters: NO_FILTERS,
+      });
       return result.studies;
     });
   const studies = pickRelevantStudies(question, await search(query));
@@ -108,8 +116,14 @@ export async function answerHealthQuestion(app: HealthApp, options: HealthAnswer
   }
   const resolved = options.model ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const reservation = await reserveAiUse(app, { user: options.user, request: options.request }, HEALTH_ANSWER_ACTION);
-  const release = () => app.waitUntil(reservation.release().catch((e: unknown) => console.error("could not release an AI use", e)));
-  const meta: HealthAnswerEvent = { type: "meta", model: resolved.name, studyCount: studies.length, studies: answerStudies(studies) };
+  const release = () =>
+    app.waitUntil(reservation.release().catch((e: unknown) => console.error("could not release an AI use", e)));
+  const meta: HealthAnswerEvent = {
+    type: "meta",
+    model: resolved.name,
+    studyCount: studies.length,
+    studies: answerStudies(studies),
+  };
   const finish = (text: string, cited: AnswerStudy[]): HealthAnswerEvent => ({
     type: "done",
     answer: { id, question, answer: text, studyCount: studies.length, studies: cited, model: resolved.name },
@@ -130,7 +144,9 @@ export async function answerHealthQuestion(app: HealthApp, options: HealthAnswer
           }
           done = finish(composed.text, composed.studies);
         } else {
-          done = await streamModelAnswer(resolved.model, question, studies, signal, (text) => controller.enqueue(line({ type: "delta", text })));
+          done = await streamModelAnswer(resolved.model, question, studies, signal, (text) =>
+            controller.enqueue(line({ type: "delta", text })),
+          );
         }
         await reservation.commit();
         controller.enqueue(line(done));
@@ -179,7 +195,8 @@ export async function answerHealthQuestion(app: HealthApp, options: HealthAnswer
       else if (part.type === "abort") throw new DOMException("The answer was aborted.", "AbortError");
     }
     const reason = await result.finishReason;
-    if (!raw.trim() || !COMPLETE_FINISH_REASONS.has(reason)) throw new Error(`The model returned no complete answer (${reason})`);
+    if (!raw.trim() || !COMPLETE_FINISH_REASONS.has(reason))
+      throw new Error(`The model returned no complete answer (${reason})`);
     const grounded = groundModelAnswer(raw, source, picked);
     if (!/\[\d+\]/.test(grounded.text)) throw new Error("The model's answer cites no study");
     return finish(grounded.text, grounded.studies);

@@ -30,7 +30,8 @@ describe("apiPatternsOfBuild", () => {
 
 describe("jsonApiError", () => {
   const req = (path: string, method = "GET") => new Request(`https://metamind.test${path}`, { method });
-  const html = (status: number) => new Response("<html>oops</html>", { status, headers: { "Content-Type": "text/html" } });
+  const html = (status: number) =>
+    new Response("<html>oops</html>", { status, headers: { "Content-Type": "text/html" } });
 
   it("turns Remix's non-JSON error pages on /api paths into JSON with the same status", async () => {
     const notFound = jsonApiError(req("/api/whatever"), html(404));

@@ -235,7 +235,8 @@ export function answerApiRouting(request: Request, builtRoutes: readonly ApiRout
   const method = request.method.toUpperCase();
   const allow = allowHeader(route);
   if (method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
-  const answered = method === "HEAD" ? route.methods.includes("GET") : (route.methods as readonly string[]).includes(method);
+  const answered =
+    method === "HEAD" ? route.methods.includes("GET") : (route.methods as readonly string[]).includes(method);
   if (answered) return null;
   return new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed here. Use ${route.methods.join(" or ")}.`, 405, {
     allow: allow.split(", "),

@@ -28,15 +28,16 @@ export class AppError extends Error {
     if (this.status === 405 && !all.has("Allow") && Array.isArray(this.extra.allow)) {
       all.set("Allow", this.extra.allow.join(", "));
     }
-    return Response.json({ error: this.code, message: this.message, ...this.extra }, { status: this.status, headers: all });
+    return Response.json(
+      { error: this.code, message: this.message, ...this.extra },
+      { status: this.status, headers: all },
+    );
   }
 }
 
 /** Formats zod issues as one readable sentence ("q: Query is required; page: …"). */
 export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
-    .join("; ");
+  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
 }
 
 /**
@@ -61,9 +62,6 @@ export async function handleApi(fn: () => Promise<Response>): Promise<Response> 
     if (error instanceof AppError) return error.toResponse();
     if (error instanceof Response) return error;
     console.error("Unhandled API error", error);
-    return Response.json(
-      { error: "INTERNAL", message: "Something went wrong. Please try again." },
-      { status: 500 },
-    );
+    return Response.json({ error: "INTERNAL", message: "Something went wrong. Please try again." }, { status: 500 });
   }
 }

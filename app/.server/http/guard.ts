@@ -14,10 +14,7 @@ export function guardRequest(request: Request): Response | null {
   const fetchSite = request.headers.get("Sec-Fetch-Site");
   const crossSite = origin ? origin !== self : fetchSite === "cross-site";
   if (!crossSite) return null;
-  return Response.json(
-    { error: "CSRF_REJECTED", message: "Cross-site requests are not allowed." },
-    { status: 403 },
-  );
+  return Response.json({ error: "CSRF_REJECTED", message: "Cross-site requests are not allowed." }, { status: 403 });
 }
 
 /**

@@ -56,7 +56,9 @@ describe("readJson", () => {
     new Request("https://metamind.test/", { method: "POST", body, headers });
 
   it("refuses a body over the byte cap with 413 (declared length or streamed bytes)", async () => {
-    expect(await caughtAsync(readJson(request("x".repeat(2048), { "Content-Length": "2048" }), { maxBytes: 1024 }))).toMatchObject({
+    expect(
+      await caughtAsync(readJson(request("x".repeat(2048), { "Content-Length": "2048" }), { maxBytes: 1024 })),
+    ).toMatchObject({
       status: 413,
       code: "PAYLOAD_TOO_LARGE",
     });
@@ -65,7 +67,11 @@ describe("readJson", () => {
         controller.enqueue(new Uint8Array(512).fill(0x20));
       },
     });
-    const streamed = new Request("https://metamind.test/", { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    const streamed = new Request("https://metamind.test/", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect((await caughtAsync(readJson(streamed, { maxBytes: 4096 }))).code).toBe("PAYLOAD_TOO_LARGE");
   });
 

@@ -14,7 +14,8 @@ export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 function tooLarge(maxBytes: number): AppError {
-  const size = maxBytes >= 1024 * 1024 ? `${(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  const size =
+    maxBytes >= 1024 * 1024 ? `${(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.round(maxBytes / 1024)} KB`;
   return new AppError("PAYLOAD_TOO_LARGE", `The request body is too large (at most ${size}).`, 413, { maxBytes });
 }
 

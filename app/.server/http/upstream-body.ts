@@ -112,7 +112,9 @@ export async function readBodyBytes(
     signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
   }
-  return chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength ? chunks[0]! : concat(chunks, total);
+  return chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength
+    ? chunks[0]!
+    : concat(chunks, total);
 }
 
 /** The charset of a Content-Type header (`text/html; charset=ISO-8859-1` → iso-8859-1), or utf-8. */

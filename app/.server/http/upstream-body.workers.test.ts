@@ -4,7 +4,9 @@ import { AnswerTooLargeError, readBodyBytes } from "./upstream-body";
 
 describe("readBodyBytes in the Workers runtime", () => {
   it("finds block reads (readAtLeast) on a response body", () => {
-    const reader = new Response("x".repeat(100_000)).body!.getReader({ mode: "byob" }) as unknown as { readAtLeast?: unknown };
+    const reader = new Response("x".repeat(100_000)).body!.getReader({ mode: "byob" }) as unknown as {
+      readAtLeast?: unknown;
+    };
     expect(typeof reader.readAtLeast).toBe("function");
   });
 

@@ -32,7 +32,10 @@ export async function dispatchJobs(batch: MessageBatch<unknown>, app: AppService
       await handler(body, app, { attempts: message.attempts, isLastAttempt });
       message.ack();
     } catch (error) {
-      console.warn(`queue: ${kind} job failed (attempt ${message.attempts}):`, error instanceof Error ? error.message : error);
+      console.warn(
+        `queue: ${kind} job failed (attempt ${message.attempts}):`,
+        error instanceof Error ? error.message : error,
+      );
       if (isLastAttempt) message.ack();
       else message.retry({ delaySeconds: 2 ** message.attempts });
     }

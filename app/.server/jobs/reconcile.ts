@@ -87,7 +87,12 @@ function message(error: unknown): string {
 }
 
 /** Adds one re-enqueue to an item's count atomically and returns the new count. */
-async function countRequeue(app: ReconcileApp, kind: "upload" | "meta-analysis", itemId: string, now: number): Promise<number> {
+async function countRequeue(
+  app: ReconcileApp,
+  kind: "upload" | "meta-analysis",
+  itemId: string,
+  now: number,
+): Promise<number> {
   const [row] = await app.db
     .insert(reconcileRequeues)
     .values({ kind, itemId, count: 1, updatedAt: now })
@@ -108,7 +113,11 @@ async function requeueCount(app: ReconcileApp, kind: "upload" | "meta-analysis",
 }
 
 /** Aborts multipart uploads recorded more than `multipartMaxAgeMs` ago; returns how many. */
-export async function abortStaleMultipartUploads(app: ReconcileApp, now: number, limits: ReconcileLimits): Promise<number> {
+export async function abortStaleMultipartUploads(
+  app: ReconcileApp,
+  now: number,
+  limits: ReconcileLimits,
+): Promise<number> {
   const stale = await app.db
     .select()
     .from(pendingMultipartUploads)
@@ -121,7 +130,9 @@ export async function abortStaleMultipartUploads(app: ReconcileApp, now: number,
       aborted++;
     } catch (error) {
       // Already completed or aborted (R2 answers NoSuchUpload): nothing is left to abort.
-      console.warn(`reconcile: multipart upload ${row.uploadId} of ${row.r2Key} could not be aborted: ${message(error)}`);
+      console.warn(
+        `reconcile: multipart upload ${row.uploadId} of ${row.r2Key} could not be aborted: ${message(error)}`,
+      );
     }
     await app.db.delete(pendingMultipartUploads).where(eq(pendingMultipartUploads.uploadId, row.uploadId));
   }
@@ -170,12 +181,21 @@ export async function reconcileStuckUploads(
   const stuck = await app.db
     .select({ id: uploadedStudies.id, userId: uploadedStudies.userId, r2Key: uploadedStudies.r2Key })
     .from(uploadedStudies)
-    .where(and(inArray(uploadedStudies.status, ["queued", "extracting"]), lt(uploadedStudies.updatedAt, now - limits.stuckAfterMs)))
+    .where(
+      and(
+        inArray(uploadedStudies.status, ["queued", "extracting"]),
+        lt(uploadedStudies.updatedAt, now - limits.stuckAfterMs),
+      ),
+    )
     .limit(limits.maxRows);
   let requeued = 0;
   let failed = 0;
   const isStuck = (id: number) =>
-    and(eq(uploadedStudies.id, id), inArray(uploadedStudies.status, ["queued", "extracting"]), lt(uploadedStudies.updatedAt, now - limits.stuckAfterMs));
+    and(
+      eq(uploadedStudies.id, id),
+      inArray(uploadedStudies.status, ["queued", "extracting"]),
+      lt(uploadedStudies.updatedAt, now - limits.stuckAfterMs),
+    );
   for (const row of stuck) {
     const itemId = String(row.id);
     if (row.r2Key && (await requeueCount(app, "upload", itemId)) < limits.maxRequeues) {
@@ -192,7 +212,16 @@ export async function reconcileStuckUploads(
     }
     const done = await app.db
       .update(uploadedStudies)
-      .set({ status: "failed", failureCode: "PROCESSING_STUCK", failureReason: STUCK_UPLOAD_REASON, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: now })
+      .set({
+        status: "failed",
+        failureCode: "PROCESSING_STUCK",
+        failureReason: STUCK_UPLOAD_REASON,
+        r2Key: null,
+        fullTextContent: null,
+        progress: 100,
+        stageDetail: null,
+        updatedAt: now,
+      })
       .where(isStuck(row.id))
       .returning({ id: uploadedStudies.id });
     if (done.length === 0) continue;
@@ -212,11 +241,20 @@ export async function reconcileStuckJobs(
   limits: ReconcileLimits,
 ): Promise<{ requeued: number; failed: number }> {
   const isStuck = (id: string) =>
-    and(eq(metaAnalysisJobs.id, id), inArray(metaAnalysisJobs.status, ["queued", "running"]), lt(metaAnalysisJobs.updatedAt, now - limits.stuckAfterMs));
+    and(
+      eq(metaAnalysisJobs.id, id),
+      inArray(metaAnalysisJobs.status, ["queued", "running"]),
+      lt(metaAnalysisJobs.updatedAt, now - limits.stuckAfterMs),
+    );
   const stuck = await app.db
     .select({ id: metaAnalysisJobs.id })
     .from(metaAnalysisJobs)
-    .where(and(inArray(metaAnalysisJobs.status, ["queued", "running"]), lt(metaAnalysisJobs.updatedAt, now - limits.stuckAfterMs)))
+    .where(
+      and(
+        inArray(metaAnalysisJobs.status, ["queued", "running"]),
+        lt(metaAnalysisJobs.updatedAt, now - limits.stuckAfterMs),
+      ),
+    )
     .limit(limits.maxRows);
   let requeued = 0;
   let failed = 0;
@@ -225,7 +263,13 @@ export async function reconcileStuckJobs(
     if (count < limits.maxRequeues) {
       const claimed = await app.db
         .update(metaAnalysisJobs)
-        .set({ status: "queued", stage: "queued", stageDetail: "Restarted after it stalled", progress: 0, updatedAt: now })
+        .set({
+          status: "queued",
+          stage: "queued",
+          stageDetail: "Restarted after it stalled",
+          progress: 0,
+          updatedAt: now,
+        })
         .where(isStuck(row.id))
         .returning({ id: metaAnalysisJobs.id });
       if (claimed.length === 0) continue;
@@ -314,8 +358,23 @@ export async function failDeadLetter(app: ReconcileApp, body: unknown): Promise<
     const { uploadId, userId } = upload.data;
     const [row] = await app.db
       .update(uploadedStudies)
-      .set({ status: "failed", failureCode: "DEAD_LETTER", failureReason: DEAD_LETTER_UPLOAD_REASON, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: Date.now() })
-      .where(and(eq(uploadedStudies.id, uploadId), eq(uploadedStudies.userId, userId), inArray(uploadedStudies.status, ["queued", "extracting"])))
+      .set({
+        status: "failed",
+        failureCode: "DEAD_LETTER",
+        failureReason: DEAD_LETTER_UPLOAD_REASON,
+        r2Key: null,
+        fullTextContent: null,
+        progress: 100,
+        stageDetail: null,
+        updatedAt: Date.now(),
+      })
+      .where(
+        and(
+          eq(uploadedStudies.id, uploadId),
+          eq(uploadedStudies.userId, userId),
+          inArray(uploadedStudies.status, ["queued", "extracting"]),
+        ),
+      )
       .returning({ id: uploadedStudies.id });
     if (row && upload.data.r2Key) await app.bindings.BUCKET.delete(upload.data.r2Key);
     return;

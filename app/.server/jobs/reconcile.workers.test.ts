@@ -11,12 +11,7 @@ import { getLoadContext } from "../context";
 import { META_FAILED_MESSAGE } from "../meta-analysis/jobs";
 import { d1MultipartTracker } from "../uploads/pending-multipart";
 import { R2_PART_BYTES, streamPdfToR2 } from "../uploads/storage";
-import {
-  DEAD_LETTER_QUEUE,
-  DEAD_LETTER_UPLOAD_REASON,
-  reconcile,
-  STUCK_UPLOAD_REASON,
-} from "./reconcile";
+import { DEAD_LETTER_QUEUE, DEAD_LETTER_UPLOAD_REASON, reconcile, STUCK_UPLOAD_REASON } from "./reconcile";
 
 const HOUR = 60 * 60 * 1000;
 type Sent = { body: unknown };
@@ -56,14 +51,24 @@ async function insertUpload(status: string, r2Key: string | null, updatedAt: num
 }
 
 async function uploadRow(id: number) {
-  return env.DB.prepare("SELECT status, r2_key AS r2Key, failure_code AS failureCode, failure_reason AS failureReason, updated_at AS updatedAt FROM uploaded_studies WHERE id = ?")
+  return env.DB.prepare(
+    "SELECT status, r2_key AS r2Key, failure_code AS failureCode, failure_reason AS failureReason, updated_at AS updatedAt FROM uploaded_studies WHERE id = ?",
+  )
     .bind(id)
-    .first<{ status: string; r2Key: string | null; failureCode: string | null; failureReason: string | null; updatedAt: number }>();
+    .first<{
+      status: string;
+      r2Key: string | null;
+      failureCode: string | null;
+      failureReason: string | null;
+      updatedAt: number;
+    }>();
 }
 
 async function insertJob(status: string, updatedAt: number): Promise<string> {
   const id = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO meta_analysis_jobs (id, user_id, status, request, updated_at) VALUES (?, ?, ?, '{}', ?)")
+  await env.DB.prepare(
+    "INSERT INTO meta_analysis_jobs (id, user_id, status, request, updated_at) VALUES (?, ?, ?, '{}', ?)",
+  )
     .bind(id, userId, status, updatedAt)
     .run();
   return id;
@@ -85,17 +90,28 @@ describe("multipart uploads", () => {
     const watching = {
       started: async (k: string, id: string) => {
         await tracker.started(k, id);
-        const n = await env.DB.prepare("SELECT count(*) AS n FROM pending_multipart_uploads WHERE upload_id = ?").bind(id).first<{ n: number }>();
+        const n = await env.DB.prepare("SELECT count(*) AS n FROM pending_multipart_uploads WHERE upload_id = ?")
+          .bind(id)
+          .first<{ n: number }>();
         seen.push(n!.n);
       },
       ended: tracker.ended,
     };
     const target = key("multipart");
     const size = R2_PART_BYTES + 1000;
-    await streamPdfToR2(env.BUCKET, target, (async function* () { yield pdf(size); })(), { fileName: "m.pdf", tracker: watching });
+    await streamPdfToR2(
+      env.BUCKET,
+      target,
+      (async function* () {
+        yield pdf(size);
+      })(),
+      { fileName: "m.pdf", tracker: watching },
+    );
     expect(seen).toEqual([1]);
     expect((await env.BUCKET.head(target))?.size).toBe(size);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM pending_multipart_uploads WHERE r2_key = ?").bind(target).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM pending_multipart_uploads WHERE r2_key = ?")
+      .bind(target)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
   });
 
@@ -117,8 +133,12 @@ describe("multipart uploads", () => {
     expect(results.map((r) => r.k)).toContain(freshKey);
     expect(results.map((r) => r.k)).not.toContain(staleKey);
     // The aborted upload can no longer take parts; the recent one still can.
-    await expect(env.BUCKET.resumeMultipartUpload(staleKey, stale.uploadId).uploadPart(2, new Uint8Array(10))).rejects.toThrow();
-    await expect(env.BUCKET.resumeMultipartUpload(freshKey, fresh.uploadId).uploadPart(1, new Uint8Array(10))).resolves.toBeTruthy();
+    await expect(
+      env.BUCKET.resumeMultipartUpload(staleKey, stale.uploadId).uploadPart(2, new Uint8Array(10)),
+    ).rejects.toThrow();
+    await expect(
+      env.BUCKET.resumeMultipartUpload(freshKey, fresh.uploadId).uploadPart(1, new Uint8Array(10)),
+    ).resolves.toBeTruthy();
     await fresh.abort();
   });
 });
@@ -168,7 +188,12 @@ describe("stuck uploads", () => {
     }
     const last = await reconcile(app, { now });
     expect(last).toMatchObject({ requeuedUploads: 0, failedUploads: 1 });
-    expect(await uploadRow(stuck)).toMatchObject({ status: "failed", r2Key: null, failureCode: "PROCESSING_STUCK", failureReason: STUCK_UPLOAD_REASON });
+    expect(await uploadRow(stuck)).toMatchObject({
+      status: "failed",
+      r2Key: null,
+      failureCode: "PROCESSING_STUCK",
+      failureReason: STUCK_UPLOAD_REASON,
+    });
     expect(await env.BUCKET.head(file)).toBeNull();
     expect(sent).toHaveLength(2);
     expect((await uploadRow(recent))!.status).toBe("queued");
@@ -205,7 +230,12 @@ describe("the Worker's queue and scheduled handlers", () => {
     const upload = await insertUpload("queued", file, Date.now());
     const job = await insertJob("running", Date.now());
     const batch = createMessageBatch(DEAD_LETTER_QUEUE, [
-      { id: "m1", timestamp: Date.now(), attempts: 1, body: { kind: "pdf-extract", uploadId: upload, userId, r2Key: file } },
+      {
+        id: "m1",
+        timestamp: Date.now(),
+        attempts: 1,
+        body: { kind: "pdf-extract", uploadId: upload, userId, r2Key: file },
+      },
       { id: "m2", timestamp: Date.now(), attempts: 1, body: { kind: "meta-analysis", jobId: job } },
       { id: "m3", timestamp: Date.now(), attempts: 1, body: { kind: "something-else" } },
     ]);
@@ -214,7 +244,12 @@ describe("the Worker's queue and scheduled handlers", () => {
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["m1", "m2", "m3"]);
     expect(result.retryMessages).toEqual([]);
-    expect(await uploadRow(upload)).toMatchObject({ status: "failed", r2Key: null, failureCode: "DEAD_LETTER", failureReason: DEAD_LETTER_UPLOAD_REASON });
+    expect(await uploadRow(upload)).toMatchObject({
+      status: "failed",
+      r2Key: null,
+      failureCode: "DEAD_LETTER",
+      failureReason: DEAD_LETTER_UPLOAD_REASON,
+    });
     expect(await env.BUCKET.head(file)).toBeNull();
     const failed = await jobRow(job);
     expect(failed!.status).toBe("failed");
@@ -225,7 +260,11 @@ describe("the Worker's queue and scheduled handlers", () => {
     const orphan = key("cron-orphan");
     await env.BUCKET.put(orphan, pdf());
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now() + 2 * HOUR, cron: "*/15 * * * *" }), env as never, ctx);
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now() + 2 * HOUR, cron: "*/15 * * * *" }),
+      env as never,
+      ctx,
+    );
     expect(await env.BUCKET.head(orphan)).toBeNull();
   });
 });

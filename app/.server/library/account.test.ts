@@ -17,7 +17,12 @@ describe("childrenFirst", () => {
   });
 
   it("terminates on cycles", () => {
-    const order = childrenFirst(new Map([["a", new Set(["b"])], ["b", new Set(["a"])]]));
+    const order = childrenFirst(
+      new Map([
+        ["a", new Set(["b"])],
+        ["b", new Set(["a"])],
+      ]),
+    );
     expect(order.sort()).toEqual(["a", "b"]);
   });
 });

@@ -88,7 +88,10 @@ function cleanRow(row: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Every R2 object key under the prefix (all pages of the listing). */
-async function listObjects(bucket: R2Bucket, prefix: string): Promise<{ key: string; size: number; uploaded: string }[]> {
+async function listObjects(
+  bucket: R2Bucket,
+  prefix: string,
+): Promise<{ key: string; size: number; uploaded: string }[]> {
   const out: { key: string; size: number; uploaded: string }[] = [];
   let cursor: string | undefined;
   do {

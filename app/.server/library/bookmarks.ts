@@ -42,10 +42,7 @@ export interface BookmarkItem {
 }
 
 /** The user's bookmarks, newest first, each with its study. */
-export async function listBookmarks(
-  { db }: { db: Database },
-  { userId }: { userId: string },
-): Promise<BookmarkItem[]> {
+export async function listBookmarks({ db }: { db: Database }, { userId }: { userId: string }): Promise<BookmarkItem[]> {
   const rows = await db
     .select({ bookmark: bookmarks, study: studies })
     .from(bookmarks)
@@ -93,7 +90,10 @@ export async function addBookmark(
     ON CONFLICT (user_id, study_id) DO NOTHING
     RETURNING id, created_at AS createdAt`);
   if (inserted) {
-    return { bookmark: { id: inserted.id, studyId, createdAt: new Date(inserted.createdAt).toISOString() }, created: true };
+    return {
+      bookmark: { id: inserted.id, studyId, createdAt: new Date(inserted.createdAt).toISOString() },
+      created: true,
+    };
   }
   const [existing] = await db
     .select({ id: bookmarks.id, createdAt: bookmarks.createdAt })
@@ -101,11 +101,16 @@ export async function addBookmark(
     .where(and(eq(bookmarks.userId, userId), eq(bookmarks.studyId, studyId)))
     .limit(1);
   if (existing) {
-    return { bookmark: { id: existing.id, studyId, createdAt: new Date(existing.createdAt).toISOString() }, created: false };
+    return {
+      bookmark: { id: existing.id, studyId, createdAt: new Date(existing.createdAt).toISOString() },
+      created: false,
+    };
   }
   const [study] = await db.select({ id: studies.id }).from(studies).where(eq(studies.id, studyId)).limit(1);
   if (!study) throw new AppError("STUDY_NOT_FOUND", "Study not found.", 404);
-  throw new AppError("LIMIT_REACHED", `You can keep at most ${MAX_BOOKMARKS} bookmarks.`, 409, { limit: MAX_BOOKMARKS });
+  throw new AppError("LIMIT_REACHED", `You can keep at most ${MAX_BOOKMARKS} bookmarks.`, 409, {
+    limit: MAX_BOOKMARKS,
+  });
 }
 
 /**

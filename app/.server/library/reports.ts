@@ -71,11 +71,7 @@ export function validateReportInput(body: unknown): {
     throw new AppError("NAME_REQUIRED", "Please enter a name for your report.", 400, { title: "Name required" });
   }
   if (name.length > MAX_REPORT_NAME_LENGTH) {
-    throw new AppError(
-      "NAME_TOO_LONG",
-      `Report name must be at most ${MAX_REPORT_NAME_LENGTH} characters.`,
-      400,
-    );
+    throw new AppError("NAME_TOO_LONG", `Report name must be at most ${MAX_REPORT_NAME_LENGTH} characters.`, 400);
   }
   const data = { ...(reportData ?? {}) };
   if (data.description !== undefined && data.description !== null) {
@@ -178,7 +174,11 @@ export async function createSavedReport(
 
 /** Parses a report id path segment: a positive integer, else 400 INVALID_REPORT_ID. */
 export function parseReportId(raw: string | undefined): number {
-  const parsed = z.string().regex(/^[1-9]\d{0,14}$/).transform(Number).safeParse(raw);
+  const parsed = z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .transform(Number)
+    .safeParse(raw);
   if (!parsed.success) throw new AppError("INVALID_REPORT_ID", "Report id must be a positive whole number", 400);
   return parsed.data;
 }

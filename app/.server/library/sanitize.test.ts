@@ -106,9 +106,34 @@ const CORPUS: string[] = [
 ];
 
 const DANGEROUS_TAGS = new Set([
-  "script", "iframe", "frame", "frameset", "object", "embed", "applet", "noscript", "template",
-  "textarea", "xmp", "noembed", "noframes", "plaintext", "form", "button", "input", "select",
-  "option", "base", "link", "isindex", "keygen", "foreignobject", "use", "animate", "set", "image",
+  "script",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "noscript",
+  "template",
+  "textarea",
+  "xmp",
+  "noembed",
+  "noframes",
+  "plaintext",
+  "form",
+  "button",
+  "input",
+  "select",
+  "option",
+  "base",
+  "link",
+  "isindex",
+  "keygen",
+  "foreignobject",
+  "use",
+  "animate",
+  "set",
+  "image",
 ]);
 const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "data", "poster", "background", "srcset"]);
 const SAFE_DATA_URL = /^data:image\/(png|gif|jpe?g|webp|avif|bmp);/i;
@@ -144,13 +169,22 @@ function dangers(html: string): string[] {
           const value = attr.value.replace(/[\u0000-\u0020\u007f-\u009f]+/g, "");
           if (name.startsWith("on")) found.push(`event handler ${name}`);
           if (name === "srcdoc" || name === "formaction" || name === "xlink:href") found.push(`attribute ${name}`);
-          if ((URL_ATTRIBUTES.has(name) || name.endsWith(":href")) && /^(javascript|vbscript|data):/i.test(value) && !SAFE_DATA_URL.test(value)) {
+          if (
+            (URL_ATTRIBUTES.has(name) || name.endsWith(":href")) &&
+            /^(javascript|vbscript|data):/i.test(value) &&
+            !SAFE_DATA_URL.test(value)
+          ) {
             found.push(`${name}=${value.slice(0, 30)}`);
           }
           if (name === "style" && /javascript:|expression\(/i.test(value)) found.push("code in style attribute");
         }
       }
-      const children = "content" in node && node.content ? [...node.childNodes, node.content] : "childNodes" in node ? node.childNodes : [];
+      const children =
+        "content" in node && node.content
+          ? [...node.childNodes, node.content]
+          : "childNodes" in node
+            ? node.childNodes
+            : [];
       for (const child of children) visit(child as Node, node);
     };
     visit(parse(html, { scriptingEnabled }), null);
@@ -173,7 +207,10 @@ function shape(html: string): { elements: string[]; styles: string[]; text: stri
   let text = "";
   const visit = (node: Node) => {
     if (isElement(node)) {
-      const attrs = node.attrs.map((a) => `${a.name}=${a.value}`).sort().join(" ");
+      const attrs = node.attrs
+        .map((a) => `${a.name}=${a.value}`)
+        .sort()
+        .join(" ");
       elements.push(`${node.namespaceURI === NS.SVG ? "svg:" : ""}${node.tagName}[${attrs}]`);
       if (node.tagName === "style") styles.push(serializeOuter(node));
     } else if ("value" in node && node.nodeName === "#text") text += node.value;
@@ -185,7 +222,9 @@ function shape(html: string): { elements: string[]; styles: string[]; text: stri
 
 describe("sanitizeReportHtml", () => {
   it("leaves nothing a browser would run from the mutation-XSS corpus (parsed with a real HTML parser)", () => {
-    const failures = CORPUS.map((payload) => ({ payload, found: dangers(sanitizeReportHtml(payload)) })).filter((r) => r.found.length > 0);
+    const failures = CORPUS.map((payload) => ({ payload, found: dangers(sanitizeReportHtml(payload)) })).filter(
+      (r) => r.found.length > 0,
+    );
     expect(failures).toEqual([]);
   });
 
@@ -198,16 +237,57 @@ describe("sanitizeReportHtml", () => {
 
   it("holds both properties for 400 random mixes of the corpus's building blocks (seeded)", () => {
     const TOKENS = [
-      "<svg>", "</svg>", "<math>", "</math>", "<mtext>", "<mglyph>", "<style>", "</style>", "<p>", "</p>",
-      "<table>", "<td>", "<form>", "</form>", "<noscript>", "</noscript>", "<template>", "</template>",
-      "<title>", "</title>", "<textarea>", "</textarea>", "<xmp>", "</xmp>", "<desc>", "<foreignObject>",
-      "<!--", "-->", "<![CDATA[", "]]>", '<a title="', '">', "<img src=x onerror=alert(1)>", "<h1>",
-      '<a href="javascript:alert(1)">', "<select>", "<option>", "<iframe>", "</iframe>", "text", "&lt;", "<b>", "</b>",
+      "<svg>",
+      "</svg>",
+      "<math>",
+      "</math>",
+      "<mtext>",
+      "<mglyph>",
+      "<style>",
+      "</style>",
+      "<p>",
+      "</p>",
+      "<table>",
+      "<td>",
+      "<form>",
+      "</form>",
+      "<noscript>",
+      "</noscript>",
+      "<template>",
+      "</template>",
+      "<title>",
+      "</title>",
+      "<textarea>",
+      "</textarea>",
+      "<xmp>",
+      "</xmp>",
+      "<desc>",
+      "<foreignObject>",
+      "<!--",
+      "-->",
+      "<![CDATA[",
+      "]]>",
+      '<a title="',
+      '">',
+      "<img src=x onerror=alert(1)>",
+      "<h1>",
+      '<a href="javascript:alert(1)">',
+      "<select>",
+      "<option>",
+      "<iframe>",
+      "</iframe>",
+      "text",
+      "&lt;",
+      "<b>",
+      "</b>",
     ];
     let seed = 11;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 400; i += 1) {
-      const input = Array.from({ length: 4 + Math.floor(next() * 14) }, () => TOKENS[Math.floor(next() * TOKENS.length)]).join("");
+      const input = Array.from(
+        { length: 4 + Math.floor(next() * 14) },
+        () => TOKENS[Math.floor(next() * TOKENS.length)],
+      ).join("");
       const once = sanitizeReportHtml(input);
       expect(dangers(once), input).toEqual([]);
       expect(sanitizeReportHtml(once), input).toBe(once);
@@ -217,7 +297,9 @@ describe("sanitizeReportHtml", () => {
   it("parses the same way with scripting on and off (no noscript/raw-text differential)", () => {
     for (const payload of CORPUS) {
       const out = sanitizeReportHtml(payload);
-      expect(serializeOuter(parse(out, { scriptingEnabled: false })), payload).toBe(serializeOuter(parse(out, { scriptingEnabled: true })));
+      expect(serializeOuter(parse(out, { scriptingEnabled: false })), payload).toBe(
+        serializeOuter(parse(out, { scriptingEnabled: true })),
+      );
     }
   });
 

@@ -88,5 +88,8 @@ export function buildStudyDataCsv(result: MetaAnalysisJobResult): string {
       });
     }
   });
-  return Papa.unparse({ fields: [...STUDY_DATA_COLUMNS], data: rows.map((r) => STUDY_DATA_COLUMNS.map((c) => r[c])) }, { escapeFormulae: true, newline: "\r\n" });
+  return Papa.unparse(
+    { fields: [...STUDY_DATA_COLUMNS], data: rows.map((r) => STUDY_DATA_COLUMNS.map((c) => r[c])) },
+    { escapeFormulae: true, newline: "\r\n" },
+  );
 }

@@ -34,7 +34,8 @@ export function rString(value: string): string {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\t") out += "\\t";
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, "0")}`;
-    else if (code > 0x7e) out += code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    else if (code > 0x7e)
+      out += code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}"`;
@@ -59,11 +60,18 @@ type Column = [name: string, values: (row: AnalysisStudyRow) => number | null];
 /** The arm-level and estimate columns a data frame needs for the data kinds present. */
 function columnsFor(rows: readonly AnalysisStudyRow[]): Column[] {
   const kinds = new Set(rows.map((r) => r.data.kind));
-  const pick = <K extends EffectData["kind"], F extends string>(kind: K, field: F) => (row: AnalysisStudyRow) =>
-    row.data.kind === kind ? ((row.data as Record<string, unknown>)[field] as number) : null;
+  const pick =
+    <K extends EffectData["kind"], F extends string>(kind: K, field: F) =>
+    (row: AnalysisStudyRow) =>
+      row.data.kind === kind ? ((row.data as Record<string, unknown>)[field] as number) : null;
   const columns: Column[] = [];
   if (kinds.has("counts")) {
-    columns.push(["ai", pick("counts", "events1")], ["n1i", pick("counts", "n1")], ["ci", pick("counts", "events2")], ["n2i", pick("counts", "n2")]);
+    columns.push(
+      ["ai", pick("counts", "events1")],
+      ["n1i", pick("counts", "n1")],
+      ["ci", pick("counts", "events2")],
+      ["n2i", pick("counts", "n2")],
+    );
   }
   if (kinds.has("means")) {
     columns.push(
@@ -76,7 +84,11 @@ function columnsFor(rows: readonly AnalysisStudyRow[]): Column[] {
     );
   }
   if (kinds.has("estimate-ci")) {
-    columns.push(["estimate", pick("estimate-ci", "estimate")], ["ci_lower", pick("estimate-ci", "lower")], ["ci_upper", pick("estimate-ci", "upper")]);
+    columns.push(
+      ["estimate", pick("estimate-ci", "estimate")],
+      ["ci_lower", pick("estimate-ci", "lower")],
+      ["ci_upper", pick("estimate-ci", "upper")],
+    );
   }
   if (kinds.has("yi-vi")) columns.push(["yi_given", pick("yi-vi", "yi")], ["vi_given", pick("yi-vi", "vi")]);
   return columns;
@@ -138,10 +150,17 @@ check <- function(analysis, name, fitted, reported) {
 function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis, index: number): string {
   const n = index + 1;
   const rows = analysisStudyRows(result, analysis);
-  const measureTitle = analysis.reportedMeasure === "HR" ? "hazard ratio" : analysis.reportedMeasure === "IRR" ? "rate ratio" : MEASURE_TITLES[analysis.measure];
+  const measureTitle =
+    analysis.reportedMeasure === "HR"
+      ? "hazard ratio"
+      : analysis.reportedMeasure === "IRR"
+        ? "rate ratio"
+        : MEASURE_TITLES[analysis.measure];
   const lines: string[] = [];
   lines.push(`## Analysis ${n}: ${analysis.outcome.replace(/[\r\n]+/g, " ")}`);
-  lines.push(`## ${measureTitle}, k = ${analysis.k}, tau^2 estimator ${analysis.method}, ${TEST_TITLES[analysis.test]}`);
+  lines.push(
+    `## ${measureTitle}, k = ${analysis.k}, tau^2 estimator ${analysis.method}, ${TEST_TITLES[analysis.test]}`,
+  );
   const frame = [
     `  study = ${rStrings(rows.map((r) => r.label))}`,
     `  study_id = ${rStrings(rows.map((r) => r.studyId))}`,
@@ -150,7 +169,9 @@ function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis,
   ];
   lines.push(`dat${n} <- data.frame(\n${frame.join(",\n")},\n  stringsAsFactors = FALSE\n)`);
   lines.push(`dat${n} <- effect_sizes(dat${n}, ${rString(analysis.measure)})`);
-  lines.push(`fit${n} <- rma(yi, vi, data = dat${n}, method = ${rString(analysis.method)}, test = ${rString(analysis.test)}, slab = study)`);
+  lines.push(
+    `fit${n} <- rma(yi, vi, data = dat${n}, method = ${rString(analysis.method)}, test = ${rString(analysis.test)}, slab = study)`,
+  );
   lines.push(`analyses[[${n}]] <- fit${n}`);
   lines.push(`print(fit${n})`);
   lines.push(`pred${n} <- predict(fit${n})`);
@@ -192,7 +213,9 @@ function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis,
   if (analysis.leaveOneOut.length === analysis.k) {
     lines.push(`l1o${n} <- leave1out(fit${n})`);
     lines.push(`print(l1o${n})`);
-    lines.push(`check(${n}, "leave-one-out estimates", l1o${n}$estimate, ${rVector(analysis.leaveOneOut.map((r) => r.estimate))})`);
+    lines.push(
+      `check(${n}, "leave-one-out estimates", l1o${n}$estimate, ${rVector(analysis.leaveOneOut.map((r) => r.estimate))})`,
+    );
     lines.push(`check(${n}, "leave-one-out tau^2", l1o${n}$tau2, ${rVector(analysis.leaveOneOut.map((r) => r.tau2))})`);
   }
   return lines.join("\n");
@@ -210,7 +233,7 @@ export function buildRScript(result: MetaAnalysisJobResult, meta: { jobId: strin
   const header = [
     "# MetaMind meta-analysis as an R script (metafor).",
     `# Job ${meta.jobId}, exported ${meta.generatedAt.toISOString()}.`,
-    "# Run it with: Rscript this-file.R   (needs R and metafor: install.packages(\"metafor\")).",
+    '# Run it with: Rscript this-file.R   (needs R and metafor: install.packages("metafor")).',
     "# It rebuilds every pooled analysis of the report from the study data, compares each number with",
     "# the report (stopping with the differences if one differs by more than 1e-6), writes the forest and",
     "# funnel plots to metamind-plots.pdf and leaves `analyses`, the list of rma() fits in report order.",
@@ -237,7 +260,7 @@ export function buildRScript(result: MetaAnalysisJobResult, meta: { jobId: strin
         "invisible(dev.off())",
         "",
         "## Check against the report",
-        "if (length(mismatches)) stop(paste(c(\"Some numbers differ from the MetaMind report:\", unlist(mismatches)), collapse = \"\\n\"))",
+        'if (length(mismatches)) stop(paste(c("Some numbers differ from the MetaMind report:", unlist(mismatches)), collapse = "\\n"))',
         `cat("All numbers of the ${result.analyses.length} pooled ${result.analyses.length === 1 ? "analysis" : "analyses"} match the MetaMind report.\\n")`,
       ].join("\n")
     : 'cat("The report has no pooled analysis (fewer than 2 usable studies per outcome).\\n")';

@@ -6,7 +6,13 @@
  * the model.
  */
 import { z } from "zod";
-import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
+import type {
+  EffectData,
+  ExcludedStudy,
+  ExtractedStudyData,
+  Measure,
+  SupportingQuote,
+} from "~/lib/meta-analysis/types";
 import { checkQuote, locateQuote, normaliseOutcomePhrase, type SourceQuote } from "~/lib/extraction/core";
 import { wrapSource } from "../ai/offline-model";
 import {
@@ -25,7 +31,9 @@ const num = (what: string) => z.number().nullable().describe(what);
 /** One effect statement as the model reports it. All properties required (OpenAI strict mode). */
 export const AiEffectRowSchema = z.object({
   outcome: z.string().describe("The outcome measured, as a short noun phrase (e.g. 'all-cause mortality')"),
-  measure: z.enum(["RR", "OR", "HR", "IRR", "RD", "MD", "SMD", "GEN"]).describe("The effect measure (GEN: a regression coefficient β or another generic effect)"),
+  measure: z
+    .enum(["RR", "OR", "HR", "IRR", "RD", "MD", "SMD", "GEN"])
+    .describe("The effect measure (GEN: a regression coefficient β or another generic effect)"),
   kind: z
     .enum(["estimate-ci", "counts", "means", "estimate-se", "rates", "oe-var"])
     .describe(
@@ -47,30 +55,54 @@ export const AiEffectRowSchema = z.object({
   estimateScale: z
     .enum(["natural", "log"])
     .nullable()
-    .describe("estimate-se: 'log' when the text gives the estimate itself as a log ratio (log HR, ln OR), 'natural' otherwise"),
+    .describe(
+      "estimate-se: 'log' when the text gives the estimate itself as a log ratio (log HR, ln OR), 'natural' otherwise",
+    ),
   seOfLog: z
     .boolean()
     .nullable()
-    .describe("estimate-se with a ratio on the natural scale: true only when the text says the SE is that of the log ratio"),
+    .describe(
+      "estimate-se with a ratio on the natural scale: true only when the text says the SE is that of the log ratio",
+    ),
   time1: num("Person-time in the intervention/exposed arm (rates)"),
   time2: num("Person-time in the control arm (rates)"),
   oe: num("Observed minus expected events, O − E (oe-var)"),
   variance: num("Variance V of O − E (oe-var)"),
-  comparison: z.string().nullable().describe("What is compared, as the text words it (e.g. 'aspirin vs placebo'); null if not stated"),
+  comparison: z
+    .string()
+    .nullable()
+    .describe("What is compared, as the text words it (e.g. 'aspirin vs placebo'); null if not stated"),
   timepoint: z.string().nullable().describe("When the outcome was measured (e.g. '12 weeks'); null if not stated"),
-  isPooledEstimate: z.boolean().describe("True when the text reports this effect as its own pooled (meta-analytic) result"),
-  quote: z.string().describe("The exact text copied character for character from the source that contains these numbers"),
+  isPooledEstimate: z
+    .boolean()
+    .describe("True when the text reports this effect as its own pooled (meta-analytic) result"),
+  quote: z
+    .string()
+    .describe("The exact text copied character for character from the source that contains these numbers"),
   source: z.enum(["abstract", "fullText"]).describe("Which source the quote is from"),
 });
 export type AiEffectRow = z.infer<typeof AiEffectRowSchema>;
 
 export const AiExtractionSchema = z.object({
   design: z
-    .enum(["RCT", "cohort", "case-control", "cross-sectional", "meta-analysis", "systematic review", "qualitative", "other"])
+    .enum([
+      "RCT",
+      "cohort",
+      "case-control",
+      "cross-sectional",
+      "meta-analysis",
+      "systematic review",
+      "qualitative",
+      "other",
+    ])
     .nullable()
     .describe("The study's own design, null if not stated"),
   totalN: z.number().nullable().describe("Total participants of the study, null if not stated"),
-  effects: z.array(AiEffectRowSchema).describe("Every effect estimate with a 95% CI or a standard error, every arm-level result (counts, means, events and person-time) and every O − E with its variance, in the text"),
+  effects: z
+    .array(AiEffectRowSchema)
+    .describe(
+      "Every effect estimate with a 95% CI or a standard error, every arm-level result (counts, means, events and person-time) and every O − E with its variance, in the text",
+    ),
 });
 export type AiExtraction = z.infer<typeof AiExtractionSchema>;
 
@@ -89,7 +121,8 @@ Leave properties that do not apply null.`;
 export function buildExtractionPrompt(study: MetaStudyInput): string {
   const parts = [`Title: ${study.title}`];
   if (study.abstract?.trim()) parts.push(`Abstract (source "abstract"):\n${wrapSource(study.abstract)}`);
-  if (study.fullTextAnalysis?.trim()) parts.push(`Full text (source "fullText"):\n${wrapSource(study.fullTextAnalysis)}`);
+  if (study.fullTextAnalysis?.trim())
+    parts.push(`Full text (source "fullText"):\n${wrapSource(study.fullTextAnalysis)}`);
   return parts.join("\n\n");
 }
 
@@ -103,7 +136,15 @@ function rowData(row: AiEffectRow): EffectData | null {
     return { kind: "counts", events1: row.events1!, n1: row.n1!, events2: row.events2!, n2: row.n2! };
   }
   if (row.kind === "means" && all(row.mean1, row.sd1, row.n1, row.mean2, row.sd2, row.n2)) {
-    return { kind: "means", mean1: row.mean1!, sd1: row.sd1!, n1: row.n1!, mean2: row.mean2!, sd2: row.sd2!, n2: row.n2! };
+    return {
+      kind: "means",
+      mean1: row.mean1!,
+      sd1: row.sd1!,
+      n1: row.n1!,
+      mean2: row.mean2!,
+      sd2: row.sd2!,
+      n2: row.n2!,
+    };
   }
   if (row.kind === "estimate-se" && all(row.estimate, row.se)) {
     return row.estimateScale === "log" && RATIO_MEASURES.has(row.measure)
@@ -132,7 +173,8 @@ function rowMeasure(row: AiEffectRow, data: EffectData): { measure: Measure; rep
     case "oe-var":
       return data.v > 0 ? { measure: "RR", reportedMeasure: "HR" } : null;
     case "estimate-se":
-      if (!(data.se > 0) || (RATIO_MEASURES.has(row.measure) && data.scale !== "log" && !(data.estimate > 0))) return null;
+      if (!(data.se > 0) || (RATIO_MEASURES.has(row.measure) && data.scale !== "log" && !(data.estimate > 0)))
+        return null;
       break;
     case "counts":
     case "means":
@@ -167,16 +209,23 @@ function dataNumbers(data: EffectData): number[] {
  * check (`checkQuote`: the quote is in the source it names — whitespace differences ignored — and
  * every number of the row is written in it, in any form the core's number reader knows).
  */
-export function groundingProblem(row: AiEffectRow, sources: { abstract?: string | null; fullText?: string | null }): string | null {
+export function groundingProblem(
+  row: AiEffectRow,
+  sources: { abstract?: string | null; fullText?: string | null },
+): string | null {
   return groundRow(row, sources).problem;
 }
 
 /** {@link groundingProblem} with the located quote when the row is grounded. */
-function groundRow(row: AiEffectRow, sources: { abstract?: string | null; fullText?: string | null }): { problem: string | null; quote: SourceQuote | null } {
+function groundRow(
+  row: AiEffectRow,
+  sources: { abstract?: string | null; fullText?: string | null },
+): { problem: string | null; quote: SourceQuote | null } {
   const text = row.source === "abstract" ? sources.abstract : sources.fullText;
   if (!text) return { problem: `no ${row.source} was given`, quote: null };
   const data = rowData(row);
-  if (!row.quote.trim() || !locateQuote(text, row.quote)) return { problem: "its quote is not in the source", quote: null };
+  if (!row.quote.trim() || !locateQuote(text, row.quote))
+    return { problem: "its quote is not in the source", quote: null };
   if (!data) return { problem: "its numbers are incomplete", quote: null };
   const check = checkQuote(text, row.quote, dataNumbers(data));
   return check.ok ? { problem: null, quote: check.quote } : { problem: check.reason, quote: null };
@@ -202,7 +251,9 @@ export function groundAiExtraction(
   const seen = new Set<string>();
   let dropped = 0;
   const design =
-    answer.design && answer.design !== "other" ? answer.design : classifyDesign(study.title, `${study.abstract ?? ""}\n${study.fullTextAnalysis ?? ""}`);
+    answer.design && answer.design !== "other"
+      ? answer.design
+      : classifyDesign(study.title, `${study.abstract ?? ""}\n${study.fullTextAnalysis ?? ""}`);
   for (const row of answer.effects) {
     const grounded = groundRow(row, sources);
     if (grounded.problem || !grounded.quote) {
@@ -210,7 +261,12 @@ export function groundAiExtraction(
       continue;
     }
     const data = rowData(row)!;
-    const quote: SupportingQuote = { quote: grounded.quote.text, start: grounded.quote.start, end: grounded.quote.end, source: row.source };
+    const quote: SupportingQuote = {
+      quote: grounded.quote.text,
+      start: grounded.quote.start,
+      end: grounded.quote.end,
+      source: row.source,
+    };
     const mapped = rowMeasure(row, data);
     if (!mapped) {
       dropped++;
@@ -218,11 +274,14 @@ export function groundAiExtraction(
     }
     const { measure, reportedMeasure } = mapped;
     // An SE beside a natural-scale ratio that the text does not call the SE of the log ratio: the reviewer checks its scale.
-    const seScaleUnstated = data.kind === "estimate-se" && data.scale !== "log" && RATIO_MEASURES.has(row.measure) && row.seOfLog !== true;
+    const seScaleUnstated =
+      data.kind === "estimate-se" && data.scale !== "log" && RATIO_MEASURES.has(row.measure) && row.seOfLog !== true;
     const outcome = row.outcome.trim() || UNNAMED_OUTCOME;
     const comparison = row.comparison?.trim() || null;
     const timepoint = row.timepoint?.trim() || null;
-    const key = [normaliseOutcomePhrase(outcome), reportedMeasure ?? measure, comparison ?? "", timepoint ?? ""].join("|");
+    const key = [normaliseOutcomePhrase(outcome), reportedMeasure ?? measure, comparison ?? "", timepoint ?? ""].join(
+      "|",
+    );
     if (seen.has(key)) continue;
     seen.add(key);
     const armN = data.kind === "counts" || data.kind === "means" ? data.n1 + data.n2 : null;
@@ -245,7 +304,10 @@ export function groundAiExtraction(
     });
   }
   if (rows.length > 0) return { rows, excluded: null, dropped };
-  const reason = dropped > 0 ? `${NO_DATA_REASON} (${dropped} value${dropped === 1 ? "" : "s"} the model gave could not be found in the text)` : NO_DATA_REASON;
+  const reason =
+    dropped > 0
+      ? `${NO_DATA_REASON} (${dropped} value${dropped === 1 ? "" : "s"} the model gave could not be found in the text)`
+      : NO_DATA_REASON;
   return { rows, excluded: { studyId, title: study.title, reason }, dropped };
 }
 
@@ -259,7 +321,11 @@ export async function extractStudyWithModel(
   index: number,
 ): Promise<{ rows: ExtractedStudyData[]; excluded: ExcludedStudy | null; dropped: number }> {
   if (!study.abstract?.trim() && !study.fullTextAnalysis?.trim()) {
-    return { rows: [], excluded: { studyId: studyKey(study, index), title: study.title, reason: NO_TEXT_REASON }, dropped: 0 };
+    return {
+      rows: [],
+      excluded: { studyId: studyKey(study, index), title: study.title, reason: NO_TEXT_REASON },
+      dropped: 0,
+    };
   }
   const answer = await generateStructured(deps, {
     instructions: INSTRUCTIONS,

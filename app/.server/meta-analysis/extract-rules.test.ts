@@ -45,11 +45,19 @@ describe("extractStudyByRules: written forms", () => {
     ["Pain fell (mean difference -2.1, 95% CI -3.0 to -1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Pain fell (mean difference −2.1, 95% CI −3.0 to −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Depression improved (Hedges' g = 0.45, 95% CI 0.20 to 0.70).", "SMD", { estimate: 0.45, lower: 0.2, upper: 0.7 }],
-    ["Death was less frequent with drug A (HR 0.82 (0.70–0.96); p = 0.01).", "RR", { estimate: 0.82, lower: 0.7, upper: 0.96 }],
+    [
+      "Death was less frequent with drug A (HR 0.82 (0.70–0.96); p = 0.01).",
+      "RR",
+      { estimate: 0.82, lower: 0.7, upper: 0.96 },
+    ],
     ["Readmission rose (OR 1.8, 95% CI 1.2, 2.6, P = 0.003).", "OR", { estimate: 1.8, lower: 1.2, upper: 2.6 }],
     ["Weight fell (MD −2.1 kg, 95% CI −3.0 – −1.2).", "MD", { estimate: -2.1, lower: -3, upper: -1.2 }],
     ["Fracture risk was lower (RR 0·75, 95% CI 0·60—0·93).", "RR", { estimate: 0.75, lower: 0.6, upper: 0.93 }],
-    ["Falls decreased (risk difference −5.2%, 95% CI −8.1% to −2.3%).", "RD", { estimate: -0.052, lower: -0.081, upper: -0.023 }],
+    [
+      "Falls decreased (risk difference −5.2%, 95% CI −8.1% to −2.3%).",
+      "RD",
+      { estimate: -0.052, lower: -0.081, upper: -0.023 },
+    ],
   ])("%s", (text, measure, numbers) => {
     const { rows } = rowsOf(simple(text));
     expect(rows).toHaveLength(1);
@@ -64,10 +72,18 @@ describe("extractStudyByRules: written forms", () => {
 
   it("events/totals per arm: '12/100 vs 20/98' and '12 of 100 … and 20 of 98'", () => {
     const a = rowsOf(simple("Mortality was 12/100 vs 20/98 (p = 0.04).")).rows;
-    expect(a[0]).toMatchObject({ outcome: "mortality", measure: "RR", totalN: 198, data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+    expect(a[0]).toMatchObject({
+      outcome: "mortality",
+      measure: "RR",
+      totalN: 198,
+      data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 },
+    });
     expect(a[0]!.quotes[0]!.quote).toBe("12/100 vs 20/98");
     const b = rowsOf(simple("Relapse occurred in 12 of 100 patients given the drug and 20 of 98 given placebo.")).rows;
-    expect(b[0]).toMatchObject({ outcome: "relapse", data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 } });
+    expect(b[0]).toMatchObject({
+      outcome: "relapse",
+      data: { kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 },
+    });
   });
 
   it("mean ± SD (n) per arm", () => {
@@ -102,7 +118,9 @@ describe("extractStudyByRules: written forms", () => {
 describe("classifyDesign", () => {
   it("classifies designs for GRADE", () => {
     expect(classifyDesign("Aspirin after VTE: a randomized controlled trial", "")).toBe("RCT");
-    expect(classifyDesign("Coffee and glioma", "We conducted a prospective cohort study of 1,234 women.")).toBe("cohort");
+    expect(classifyDesign("Coffee and glioma", "We conducted a prospective cohort study of 1,234 women.")).toBe(
+      "cohort",
+    );
     expect(classifyDesign("Tea and brain cancer: a meta-analysis", "")).toBe("meta-analysis");
     expect(classifyDesign("Notes", "Nothing here.")).toBeNull();
   });
@@ -114,7 +132,9 @@ function pubmedStudy(file: string): MetaStudyInput {
 }
 
 function europePmcStudy(file: string, sourceId: string): MetaStudyInput {
-  const study = normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find((s) => s.sourceId === `MED/${sourceId}`);
+  const study = normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${file}`)) as unknown).studies.find(
+    (s) => s.sourceId === `MED/${sourceId}`,
+  );
   if (!study?.abstract) throw new Error(`fixture ${file} has no abstract for ${sourceId}`);
   return { id: sourceId, title: study.title, abstract: study.abstract };
 }
@@ -141,8 +161,12 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
       isPooledEstimate: false,
       data: { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
     });
-    expect(rows[1]!.quotes[0]!.quote).toBe("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05");
-    const all = findEffectData(study.abstract!).filter((f) => f.data.kind === "estimate-ci").map((f) => f.data);
+    expect(rows[1]!.quotes[0]!.quote).toBe(
+      "hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05",
+    );
+    const all = findEffectData(study.abstract!)
+      .filter((f) => f.data.kind === "estimate-ci")
+      .map((f) => f.data);
     expect(all).toEqual([
       { kind: "estimate-ci", estimate: 0.74, lower: 0.52, upper: 1.05 },
       { kind: "estimate-ci", estimate: 0.66, lower: 0.48, upper: 0.92 },
@@ -155,10 +179,29 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const { rows } = rowsOf(study);
     const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, r]));
     expect(rows.every((r) => r.isPooledEstimate && r.comparison === "semaglutide vs other therapies")).toBe(true);
-    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({ measure: "MD", design: "meta-analysis", data: { estimate: -0.93, lower: -1.24, upper: -0.62 } });
-    expect(byOutcome["fasting plasma glucose"]?.data).toEqual({ kind: "estimate-ci", estimate: -1.15, lower: -1.67, upper: -0.63 });
-    expect(byOutcome["body weight"]?.data).toEqual({ kind: "estimate-ci", estimate: -3.47, lower: -3.96, upper: -2.98 });
-    expect(byOutcome["systolic blood pressure"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.55, lower: -3.22, upper: -1.88 });
+    expect(byOutcome["glycosylated hemoglobin"]).toMatchObject({
+      measure: "MD",
+      design: "meta-analysis",
+      data: { estimate: -0.93, lower: -1.24, upper: -0.62 },
+    });
+    expect(byOutcome["fasting plasma glucose"]?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: -1.15,
+      lower: -1.67,
+      upper: -0.63,
+    });
+    expect(byOutcome["body weight"]?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: -3.47,
+      lower: -3.96,
+      upper: -2.98,
+    });
+    expect(byOutcome["systolic blood pressure"]?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: -2.55,
+      lower: -3.22,
+      upper: -1.88,
+    });
     // The abstract prints "WMD: -2.21, 95% CI: 1.54 to 2.88" for pulse rate (a sign typo): kept as
     // written, and the analysis reports that its CI does not contain the estimate.
     expect(byOutcome["pulse rate"]?.data).toEqual({ kind: "estimate-ci", estimate: -2.21, lower: 1.54, upper: 2.88 });
@@ -168,9 +211,20 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const study = europePmcStudy("search_core_COVID-19_pageSize25.json", "38314855");
     const { rows } = rowsOf(study);
     const ventilation = rows.find((r) => r.outcome === "progression to invasive mechanical ventilation");
-    expect(ventilation).toMatchObject({ measure: "RR", data: { kind: "estimate-ci", estimate: 0.86, lower: 0.68, upper: 1.09 } });
-    expect(rows.find((r) => r.outcome === "adverse events")?.data).toEqual({ kind: "estimate-ci", estimate: 1.27, lower: 1.05, upper: 1.54 });
-    expect(rows.find((r) => r.outcome === "time to clinical improvement")).toMatchObject({ reportedMeasure: "HR", isPooledEstimate: true });
+    expect(ventilation).toMatchObject({
+      measure: "RR",
+      data: { kind: "estimate-ci", estimate: 0.86, lower: 0.68, upper: 1.09 },
+    });
+    expect(rows.find((r) => r.outcome === "adverse events")?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: 1.27,
+      lower: 1.05,
+      upper: 1.54,
+    });
+    expect(rows.find((r) => r.outcome === "time to clinical improvement")).toMatchObject({
+      reportedMeasure: "HR",
+      isPooledEstimate: true,
+    });
     expect(rows.map((r) => r.outcome)).not.toContain("primary outcome");
   });
 
@@ -186,7 +240,11 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
 
   it("second-hand smoke and bladder cancer (Europe PMC 40536077): pooled RR of bladder cancer", () => {
     const { rows } = rowsOf(europePmcStudy("search_core_cancer_json.json", "40536077"));
-    expect(rows[0]).toMatchObject({ outcome: "bladder cancer", measure: "RR", data: { estimate: 1.16, lower: 0.95, upper: 1.43 } });
+    expect(rows[0]).toMatchObject({
+      outcome: "bladder cancer",
+      measure: "RR",
+      data: { estimate: 1.16, lower: 0.95, upper: 1.43 },
+    });
   });
 });
 
@@ -209,14 +267,29 @@ describe.skipIf(!hasPdfs)(hasPdfs ? "on real PDFs' text" : `on real PDFs' text �
     });
     const counts = findEffectData(text).filter((f) => f.data.kind === "counts");
     for (const f of counts) expect(text.slice(f.quote.start, f.quote.end)).toMatch(/^\d/);
-    expect(counts.map((f) => f.data)).toContainEqual({ kind: "counts", events1: 147, n1: 1233, events2: 156, n2: 1238 });
+    expect(counts.map((f) => f.data)).toContainEqual({
+      kind: "counts",
+      events1: 147,
+      n1: 1233,
+      events2: 156,
+      n2: 1238,
+    });
     expect(counts.map((f) => f.data)).toContainEqual({ kind: "counts", events1: 90, n1: 1088, events2: 64, n2: 1054 });
   });
 
   it("tea, coffee and brain cancer (World J Surg Oncol 2019): RR = 0.760 for glioma", async () => {
     const text = await read("ma_wjso2019_tea_coffee_brain_cancer.pdf");
-    const { rows } = rowsOf({ id: "tea", title: "Tea and coffee and brain cancer: a meta-analysis", fullTextAnalysis: text });
-    expect(rows.find((r) => r.outcome === "glioma")?.data).toEqual({ kind: "estimate-ci", estimate: 0.76, lower: 0.548, upper: 0.972 });
+    const { rows } = rowsOf({
+      id: "tea",
+      title: "Tea and coffee and brain cancer: a meta-analysis",
+      fullTextAnalysis: text,
+    });
+    expect(rows.find((r) => r.outcome === "glioma")?.data).toEqual({
+      kind: "estimate-ci",
+      estimate: 0.76,
+      lower: 0.548,
+      upper: 0.972,
+    });
     expect(rows[0]!.design).toBe("meta-analysis");
   });
 });
@@ -224,34 +297,55 @@ describe.skipIf(!hasPdfs)(hasPdfs ? "on real PDFs' text" : `on real PDFs' text �
 // Invented abstracts of the three families whose distinct effects used to collapse into one row
 // (issue 26 item 5): every effect reaches the data table, named by its own subject.
 describe("extractStudyByRules: every reported effect is a row", () => {
-  const outcomesOf = (rows: readonly ExtractedStudyData[]) => rows.map((r) => [r.outcome, r.data.kind === "estimate-ci" ? r.data.estimate : null]);
+  const outcomesOf = (rows: readonly ExtractedStudyData[]) =>
+    rows.map((r) => [r.outcome, r.data.kind === "estimate-ci" ? r.data.estimate : null]);
 
   it("a list of cytokine SMDs in one sentence: one row per cytokine", () => {
-    const { rows } = rowsOf(simple(
-      "Compared with healthy controls, patients with major depression had higher levels of IL-6 (SMD 0.62, 95% CI 0.41 to 0.83), TNF-α (SMD 0.35, 95% CI 0.12 to 0.58), IL-1β (SMD 0.28, 95% CI 0.05 to 0.51) and CRP (SMD 0.47, 95% CI 0.30 to 0.64).",
-    ));
-    expect(outcomesOf(rows)).toEqual([["IL-6", 0.62], ["TNF-α", 0.35], ["IL-1β", 0.28], ["CRP", 0.47]]);
+    const { rows } = rowsOf(
+      simple(
+        "Compared with healthy controls, patients with major depression had higher levels of IL-6 (SMD 0.62, 95% CI 0.41 to 0.83), TNF-α (SMD 0.35, 95% CI 0.12 to 0.58), IL-1β (SMD 0.28, 95% CI 0.05 to 0.51) and CRP (SMD 0.47, 95% CI 0.30 to 0.64).",
+      ),
+    );
+    expect(outcomesOf(rows)).toEqual([
+      ["IL-6", 0.62],
+      ["TNF-α", 0.35],
+      ["IL-1β", 0.28],
+      ["CRP", 0.47],
+    ]);
     expect(rows.every((r) => r.measure === "SMD" && !r.outcomeUncertain)).toBe(true);
   });
 
   it("cytokines listed before a 'respectively' list: the k-th name for the k-th SMD", () => {
-    const { rows } = rowsOf(simple(
-      "Serum concentrations of interleukin-6, interleukin-10 and tumour necrosis factor-alpha were elevated in cases (SMD 0.51, 95% CI 0.22 to 0.80; SMD 0.33, 95% CI 0.10 to 0.56; SMD 0.40, 95% CI 0.15 to 0.65, respectively).",
-    ));
-    expect(outcomesOf(rows)).toEqual([["interleukin-6", 0.51], ["interleukin-10", 0.33], ["tumour necrosis factor-alpha", 0.4]]);
+    const { rows } = rowsOf(
+      simple(
+        "Serum concentrations of interleukin-6, interleukin-10 and tumour necrosis factor-alpha were elevated in cases (SMD 0.51, 95% CI 0.22 to 0.80; SMD 0.33, 95% CI 0.10 to 0.56; SMD 0.40, 95% CI 0.15 to 0.65, respectively).",
+      ),
+    );
+    expect(outcomesOf(rows)).toEqual([
+      ["interleukin-6", 0.51],
+      ["interleukin-10", 0.33],
+      ["tumour necrosis factor-alpha", 0.4],
+    ]);
   });
 
   it("two adjusted mean differences: both rows, each with its own outcome", () => {
-    const { rows } = rowsOf(simple(
-      "After adjustment for baseline values, the intervention lowered systolic blood pressure (adjusted MD −4.2 mmHg, 95% CI −6.1 to −2.3) and diastolic blood pressure (adjusted MD −2.1 mmHg, 95% CI −3.4 to −0.8).",
-    ));
-    expect(outcomesOf(rows)).toEqual([["systolic blood pressure", -4.2], ["diastolic blood pressure", -2.1]]);
+    const { rows } = rowsOf(
+      simple(
+        "After adjustment for baseline values, the intervention lowered systolic blood pressure (adjusted MD −4.2 mmHg, 95% CI −6.1 to −2.3) and diastolic blood pressure (adjusted MD −2.1 mmHg, 95% CI −3.4 to −0.8).",
+      ),
+    );
+    expect(outcomesOf(rows)).toEqual([
+      ["systolic blood pressure", -4.2],
+      ["diastolic blood pressure", -2.1],
+    ]);
   });
 
   it("two adjusted mean differences worded only as 'adjusted means': both kept, marked for the reviewer, never pooled", () => {
-    const { rows } = rowsOf(simple(
-      "Adjusted means differed between groups at 12 weeks (MD −1.2, 95% CI −1.9 to −0.5) and at 26 weeks (MD −0.9, 95% CI −1.6 to −0.2).",
-    ));
+    const { rows } = rowsOf(
+      simple(
+        "Adjusted means differed between groups at 12 weeks (MD −1.2, 95% CI −1.9 to −0.5) and at 26 weeks (MD −0.9, 95% CI −1.6 to −0.2).",
+      ),
+    );
     expect(rows.map((r) => [r.timepoint, r.data])).toEqual([
       ["at 12 weeks", { kind: "estimate-ci", estimate: -1.2, lower: -1.9, upper: -0.5 }],
       ["at 26 weeks", { kind: "estimate-ci", estimate: -0.9, lower: -1.6, upper: -0.2 }],
@@ -264,9 +358,11 @@ describe("extractStudyByRules: every reported effect is a row", () => {
   });
 
   it("five genetic models' ORs: one row per model, named by the outcome and the model", () => {
-    const { rows } = rowsOf(simple(
-      "The MTHFR C677T polymorphism was associated with an increased risk of migraine under the allelic model (OR 1.25, 95% CI 1.10 to 1.42), the dominant model (OR 1.31, 95% CI 1.12 to 1.53), the recessive model (OR 1.52, 95% CI 1.18 to 1.96), the homozygous model (OR 1.61, 95% CI 1.22 to 2.12) and the heterozygous model (OR 1.20, 95% CI 1.02 to 1.41).",
-    ));
+    const { rows } = rowsOf(
+      simple(
+        "The MTHFR C677T polymorphism was associated with an increased risk of migraine under the allelic model (OR 1.25, 95% CI 1.10 to 1.42), the dominant model (OR 1.31, 95% CI 1.12 to 1.53), the recessive model (OR 1.52, 95% CI 1.18 to 1.96), the homozygous model (OR 1.61, 95% CI 1.22 to 2.12) and the heterozygous model (OR 1.20, 95% CI 1.02 to 1.41).",
+      ),
+    );
     expect(outcomesOf(rows)).toEqual([
       ["migraine under the allelic model", 1.25],
       ["migraine under the dominant model", 1.31],
@@ -278,9 +374,11 @@ describe("extractStudyByRules: every reported effect is a row", () => {
   });
 
   it("genetic models with their genotype contrasts: each row keeps its own comparison", () => {
-    const { rows } = rowsOf(simple(
-      "Significant associations with ischaemic stroke were found in the allele model (T vs C: OR = 1.25, 95% CI = 1.10-1.42), homozygote model (TT vs CC: OR = 1.61, 95% CI = 1.22-2.12) and recessive model (TT vs CT+CC: OR = 1.52, 95% CI = 1.18-1.96).",
-    ));
+    const { rows } = rowsOf(
+      simple(
+        "Significant associations with ischaemic stroke were found in the allele model (T vs C: OR = 1.25, 95% CI = 1.10-1.42), homozygote model (TT vs CC: OR = 1.61, 95% CI = 1.22-2.12) and recessive model (TT vs CT+CC: OR = 1.52, 95% CI = 1.18-1.96).",
+      ),
+    );
     expect(rows.map((r) => [r.outcome, r.comparison])).toEqual([
       ["ischaemic stroke under the allele model", "T vs C"],
       ["ischaemic stroke under the homozygote model", "TT vs CC"],
@@ -289,14 +387,17 @@ describe("extractStudyByRules: every reported effect is a row", () => {
   });
 
   it("the same effect stated twice (results and conclusion, abstract and full text) is one row with both quotes", () => {
-    const text = "Mortality was lower with drug A (RR 0.75, 95% CI 0.60 to 0.93). In conclusion, drug A reduced death (RR 0.75, 95% CI 0.60 to 0.93).";
+    const text =
+      "Mortality was lower with drug A (RR 0.75, 95% CI 0.60 to 0.93). In conclusion, drug A reduced death (RR 0.75, 95% CI 0.60 to 0.93).";
     const { rows } = rowsOf({ id: "s1", title: "A trial", abstract: text, fullTextAnalysis: `Results. ${text}` });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.quotes.map((q) => q.source)).toEqual(["abstract", "abstract", "fullText", "fullText"]);
   });
 
   it("two effects worded alike with different numbers: both rows, both marked as sharing a phrase", () => {
-    const { rows } = rowsOf(simple("Pain was lower (MD −1.0, 95% CI −1.5 to −0.5). Pain was lower (MD −2.0, 95% CI −2.9 to −1.1)."));
+    const { rows } = rowsOf(
+      simple("Pain was lower (MD −1.0, 95% CI −1.5 to −0.5). Pain was lower (MD −2.0, 95% CI −2.9 to −1.1)."),
+    );
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.outcomeUncertain)).toEqual([UNCERTAIN_OUTCOME.shared, UNCERTAIN_OUTCOME.shared]);
   });
@@ -305,20 +406,30 @@ describe("extractStudyByRules: every reported effect is a row", () => {
 // RevMan's data types read from invented reports (issue 26 item 6): the type follows the text.
 describe("extractStudyByRules: rates and O − E", () => {
   it("events over person-time per arm are a rate ratio, never a 2×2", () => {
-    const { rows } = rowsOf(simple("Major bleeding occurred as 12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years with placebo."));
+    const { rows } = rowsOf(
+      simple(
+        "Major bleeding occurred as 12 events in 1,200 person-years with drug A vs 20 events in 1,180 person-years with placebo.",
+      ),
+    );
     expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([
       ["major bleeding", "RR", "IRR", { kind: "rates", events1: 12, time1: 1200, events2: 20, time2: 1180 }],
     ]);
   });
 
   it("'x/t person-months' with the control named first is swapped to intervention first", () => {
-    const { rows } = rowsOf(simple("Infections: 41/1990 person-months in the placebo group versus 30/2100.5 person-months in the vaccine group."));
+    const { rows } = rowsOf(
+      simple(
+        "Infections: 41/1990 person-months in the placebo group versus 30/2100.5 person-months in the vaccine group.",
+      ),
+    );
     expect(rows.map((r) => r.data)).toEqual([{ kind: "rates", events1: 30, time1: 2100.5, events2: 41, time2: 1990 }]);
   });
 
   it("O − E with its variance is a Peto log hazard ratio", () => {
     const { rows } = rowsOf(simple("Overall survival favoured surgery (O − E = −5.2, V = 10.1)."));
-    expect(rows.map((r) => [r.measure, r.reportedMeasure, r.data])).toEqual([["RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }]]);
+    expect(rows.map((r) => [r.measure, r.reportedMeasure, r.data])).toEqual([
+      ["RR", "HR", { kind: "oe-var", oe: -5.2, v: 10.1 }],
+    ]);
   });
 });
 
@@ -336,22 +447,30 @@ describe("extractStudyByRules: estimate and SE", () => {
 
   it("a regression coefficient β with its SE is a generic effect", () => {
     const rows = seRows("Each additional session improved the depression score (β = 0.31, SE 0.12).");
-    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain ?? null])).toEqual([["GEN", { kind: "estimate-se", estimate: 0.31, se: 0.12 }, UNCERTAIN_OUTCOME.vague]]);
+    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain ?? null])).toEqual([
+      ["GEN", { kind: "estimate-se", estimate: 0.31, se: 0.12 }, UNCERTAIN_OUTCOME.vague],
+    ]);
   });
 
   it("a mean difference with its standard error, written out", () => {
     const rows = seRows("Systolic blood pressure: MD 2.1 (standard error 0.8) in favour of the diet.");
-    expect(rows.map((r) => [r.outcome, r.measure, r.data])).toEqual([["systolic blood pressure", "MD", { kind: "estimate-se", estimate: 2.1, se: 0.8 }]]);
+    expect(rows.map((r) => [r.outcome, r.measure, r.data])).toEqual([
+      ["systolic blood pressure", "MD", { kind: "estimate-se", estimate: 2.1, se: 0.8 }],
+    ]);
   });
 
   it("an odds ratio whose SE is stated as that of the log OR is not marked", () => {
     const rows = seRows("Wound infection: OR 1.45 (SE of log OR 0.11).");
-    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain])).toEqual([["OR", { kind: "estimate-se", estimate: 1.45, se: 0.11 }, undefined]]);
+    expect(rows.map((r) => [r.measure, r.data, r.outcomeUncertain])).toEqual([
+      ["OR", { kind: "estimate-se", estimate: 1.45, se: 0.11 }, undefined],
+    ]);
   });
 
   it("an SE beside a ratio without 'log' is kept, marked for the reviewer, and not pooled automatically", () => {
     const rows = seRows("Stroke: HR 0.80 (SE 0.09).");
-    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([["stroke", "RR", "HR", { kind: "estimate-se", estimate: 0.8, se: 0.09 }]]);
+    expect(rows.map((r) => [r.outcome, r.measure, r.reportedMeasure, r.data])).toEqual([
+      ["stroke", "RR", "HR", { kind: "estimate-se", estimate: 0.8, se: 0.09 }],
+    ]);
     expect(rows[0]!.outcomeUncertain).toBe(UNCERTAIN_OUTCOME.seScale);
     const { groups, single } = groupRows(rows);
     expect(groups).toEqual([]);
@@ -360,7 +479,9 @@ describe("extractStudyByRules: estimate and SE", () => {
 
   it("middle-dot decimals and 'ln(OR)' are read by the core's number reader", () => {
     const rows = seRows("Readmission: ln(OR) 0·35 (s.e. 0·14).");
-    expect(rows.map((r) => [r.measure, r.data])).toEqual([["OR", { kind: "estimate-se", estimate: 0.35, se: 0.14, scale: "log" }]]);
+    expect(rows.map((r) => [r.measure, r.data])).toEqual([
+      ["OR", { kind: "estimate-se", estimate: 0.35, se: 0.14, scale: "log" }],
+    ]);
   });
 
   it("not effects: a mean with its SE (baseline table, one arm), a correlation coefficient, a coefficient of variation", () => {
@@ -383,7 +504,9 @@ describe("arm-level statements read by app/lib/arms", () => {
     expect(rows[0]!.quotes[0]!.quote).toBe("12/100 (12%) vs. 20/98 (20.4%)");
   });
   it("reads unicode minus means and their group sizes", () => {
-    const { rows } = rowsOf(simple("Change in weight was \u22122·1 ± 1·5 (n = 40) compared with \u22120·4 ± 1·2 (n = 41)."));
+    const { rows } = rowsOf(
+      simple("Change in weight was \u22122·1 ± 1·5 (n = 40) compared with \u22120·4 ± 1·2 (n = 41)."),
+    );
     expect(rows[0]!.data).toEqual({ kind: "means", mean1: -2.1, sd1: 1.5, n1: 40, mean2: -0.4, sd2: 1.2, n2: 41 });
   });
   it("does not pair an arm with an interval or a p-value", () => {

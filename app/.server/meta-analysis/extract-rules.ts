@@ -22,7 +22,14 @@
  *   of the log ratio is kept but marked for the reviewer (`outcomeUncertain`).
  * Intervals at a level other than 95% are not used (escalc's CI recovery assumes 95%).
  */
-import { extractEffects, isVagueOutcome, lowerInitial, normaliseOutcomePhrase, type ExtractedEffect, type MeasureCode } from "~/lib/extraction";
+import {
+  extractEffects,
+  isVagueOutcome,
+  lowerInitial,
+  normaliseOutcomePhrase,
+  type ExtractedEffect,
+  type MeasureCode,
+} from "~/lib/extraction";
 import {
   extractDesign,
   extractOutcomes,
@@ -32,7 +39,13 @@ import {
 } from "~/lib/extraction/facts";
 import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
 import { parseNumber, partOf, splitSentences, studyDocument, type StudyDocument } from "~/lib/extraction/core";
-import type { EffectData, ExcludedStudy, ExtractedStudyData, Measure, SupportingQuote } from "~/lib/meta-analysis/types";
+import type {
+  EffectData,
+  ExcludedStudy,
+  ExtractedStudyData,
+  Measure,
+  SupportingQuote,
+} from "~/lib/meta-analysis/types";
 
 /** A study as the meta-analysis routes receive it. */
 export interface MetaStudyInput {
@@ -51,8 +64,7 @@ export interface ExtractionResult {
 /** Who extracted rows found by these rules. */
 export const RULES_EXTRACTOR = "offline-rules";
 
-export const NO_DATA_REASON =
-  "No effect estimate with a confidence interval or arm-level data found in the abstract";
+export const NO_DATA_REASON = "No effect estimate with a confidence interval or arm-level data found in the abstract";
 export const NO_TEXT_REASON = "No abstract or full text to extract effect data from";
 
 /** The id a study is known by in results: its own id, else "study-{1-based position}". */
@@ -93,7 +105,10 @@ const TRAILING_NOISE =
 
 /** Cuts a phrase to its last `max` words, dropping noise words at its ends. */
 function tidyPhrase(raw: string, max = 6): string {
-  let s = raw.replace(/(\p{L})-\s*\n\s*(\p{L})/gu, "$1$2").replace(/\s+/g, " ").trim();
+  let s = raw
+    .replace(/(\p{L})-\s*\n\s*(\p{L})/gu, "$1$2")
+    .replace(/\s+/g, " ")
+    .trim();
   const words = s.split(" ");
   if (words.length > max) s = words.slice(-max).join(" ");
   for (let i = 0; i < 3; i++) {
@@ -132,7 +147,10 @@ const PERSON_TIME_ANY = new RegExp(PERSON_TIME, "iu");
 const PERSON_TIME_AFTER = new RegExp(String.raw`^\s*${PERSON_TIME}`, "iu");
 
 /** "O − E = −5.2, V = 10.1", "O-E −5.2 (variance 10.1)": observed minus expected events and its variance. */
-const OE_VAR = new RegExp(String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`, "gu");
+const OE_VAR = new RegExp(
+  String.raw`\bO\s*[−–-]\s*E\s*(?:[=:]\s*)?(${NUM})\s*[,;(]?\s*(?:V|var(?:iance)?)\s*(?:[=:]\s*)?(${NUM})`,
+  "gu",
+);
 
 /**
  * An effect estimate followed by its standard error. The measure is named by its abbreviation
@@ -193,7 +211,9 @@ function seStatements(text: string, s: { start: number; text: string }): Found[]
     // "For overall survival, the log HR was …": the clause before the comma names it.
     const comma = /,\s*(?:the\s+|a\s+|an\s+)?$/i.exec(text.slice(s.start, start));
     if (!outcome && comma) outcome = outcomeForArms(text, s.start, s.start + comma.index);
-    const data: EffectData = isLog ? { kind: "estimate-se", estimate, se, scale: "log" } : { kind: "estimate-se", estimate, se };
+    const data: EffectData = isLog
+      ? { kind: "estimate-se", estimate, se, scale: "log" }
+      : { kind: "estimate-se", estimate, se };
     out.push({
       outcome,
       measure: kind.measure,
@@ -292,10 +312,21 @@ export function findEffectData(text: string, title = ""): Found[] {
     const hasRates = PERSON_TIME_ANY.test(s.text);
     for (const m of hasRates ? s.text.matchAll(RATES) : []) {
       let [e1, t1, e2, t2] = [int(m[1]!), decimal(m[2]!), int(m[3]!), decimal(m[4]!)];
-      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length))) [e1, t1, e2, t2] = [e2, t2, e1, t1];
+      if (firstArmIsControl(m[0], m[2]!, m[4]!, s.text.slice(m.index! + m[0].length)))
+        [e1, t1, e2, t2] = [e2, t2, e1, t1];
       if (!(t1 > 0 && t2 > 0) || (e1 === 0 && e2 === 0)) continue;
       const start = s.start + m.index!;
-      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "IRR", data: { kind: "rates", events1: e1, time1: t1, events2: e2, time2: t2 }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+      found.push({
+        outcome: outcomeForArms(text, s.start, start),
+        measure: "RR",
+        reportedMeasure: "IRR",
+        data: { kind: "rates", events1: e1, time1: t1, events2: e2, time2: t2 },
+        quote: { start, end: start + m[0].length },
+        sentenceStart: s.start,
+        comparison: null,
+        timepoint: null,
+        isPooledEstimate: false,
+      });
     }
     // O − E and its variance (time-to-event data, Peto) → log hazard ratio.
     for (const m of /\bO\s*[−–-]\s*E\b/u.test(s.text) ? s.text.matchAll(OE_VAR) : []) {
@@ -303,7 +334,17 @@ export function findEffectData(text: string, title = ""): Found[] {
       const v = decimal(m[2]!);
       if (!(v > 0)) continue;
       const start = s.start + m.index!;
-      found.push({ outcome: outcomeForArms(text, s.start, start), measure: "RR", reportedMeasure: "HR", data: { kind: "oe-var", oe, v }, quote: { start, end: start + m[0].length }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false });
+      found.push({
+        outcome: outcomeForArms(text, s.start, start),
+        measure: "RR",
+        reportedMeasure: "HR",
+        data: { kind: "oe-var", oe, v },
+        quote: { start, end: start + m[0].length },
+        sentenceStart: s.start,
+        comparison: null,
+        timepoint: null,
+        isPooledEstimate: false,
+      });
     }
     // An estimate with its standard error (generic inverse variance).
     if (/\bSE\b|S\.E\.|s\.e\.|standard\s+error/i.test(s.text)) found.push(...seStatements(text, s));
@@ -322,13 +363,28 @@ export function findEffectData(text: string, title = ""): Found[] {
       const swap = firstArmIsControl(matched, firstEnd, secondEnd, tail);
       const [a1, a2] = swap ? [pair.b, pair.a] : [pair.a, pair.b];
       const outcome = outcomeForArms(text, s.start, start);
-      const base = { outcome, quote: { start, end }, sentenceStart: s.start, comparison: null, timepoint: null, isPooledEstimate: false };
+      const base = {
+        outcome,
+        quote: { start, end },
+        sentenceStart: s.start,
+        comparison: null,
+        timepoint: null,
+        isPooledEstimate: false,
+      };
       if (a1.kind === "counts" && a2.kind === "counts") {
         // A reported ratio in the same sentence names the measure; RR otherwise.
         const measure: Measure = /\b(?:OR|odds\s+ratio)\b/i.test(tail.slice(0, 120)) ? "OR" : "RR";
-        found.push({ ...base, measure, data: { kind: "counts", events1: a1.events, n1: a1.n, events2: a2.events, n2: a2.n } });
+        found.push({
+          ...base,
+          measure,
+          data: { kind: "counts", events1: a1.events, n1: a1.n, events2: a2.events, n2: a2.n },
+        });
       } else if (a1.kind === "means" && a2.kind === "means") {
-        found.push({ ...base, measure: "MD", data: { kind: "means", mean1: a1.mean, sd1: a1.sd, n1: a1.n, mean2: a2.mean, sd2: a2.sd, n2: a2.n } });
+        found.push({
+          ...base,
+          measure: "MD",
+          data: { kind: "means", mean1: a1.mean, sd1: a1.sd, n1: a1.n, mean2: a2.mean, sd2: a2.sd, n2: a2.n },
+        });
       }
     }
   }
@@ -346,7 +402,13 @@ type ArmValue = { kind: "counts"; events: number; n: number } | { kind: "means";
 /** One arm's value as the meta-analysis needs it: events of a group size, or mean, SD and group size. */
 function armValue(v: ProseValue, after: string): { value: ArmValue; tail: number } | null {
   const st = v.stats;
-  if (st.kind === "count" && st.events !== undefined && st.groupSize !== undefined && st.groupSize > 0 && st.events <= st.groupSize) {
+  if (
+    st.kind === "count" &&
+    st.events !== undefined &&
+    st.groupSize !== undefined &&
+    st.groupSize > 0 &&
+    st.events <= st.groupSize
+  ) {
     return { value: { kind: "counts", events: st.events, n: st.groupSize }, tail: 0 };
   }
   if (st.kind === "continuous" && st.mean !== undefined && st.sd !== undefined && st.sd >= 0) {
@@ -363,7 +425,9 @@ function armValue(v: ProseValue, after: string): { value: ArmValue; tail: number
  * and 20 of 98 given placebo", "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)"). Offsets are into `sentence`;
  * `firstTail`/`secondTail` extend an arm over its "(n = …)".
  */
-function armPairs(sentence: string): { a: ArmValue; b: ArmValue; first: ProseValue; second: ProseValue; firstTail: number; secondTail: number }[] {
+function armPairs(
+  sentence: string,
+): { a: ArmValue; b: ArmValue; first: ProseValue; second: ProseValue; firstTail: number; secondTail: number }[] {
   // Two numbers joined by a connector, or there is no pair to read (most sentences of a full text).
   if (!MAY_JOIN_ARMS.test(sentence)) return [];
   const values = proseValues(sentence, hintsOf(sentence));
@@ -381,7 +445,8 @@ function armPairs(sentence: string): { a: ArmValue; b: ArmValue; first: ProseVal
   return out;
 }
 
-const CONTROL_WORDS = /\b(?:placebo|control|usual\s+care|standard\s+care|sham|no\s+treatment|untreated|unexposed|comparator)\b/i;
+const CONTROL_WORDS =
+  /\b(?:placebo|control|usual\s+care|standard\s+care|sham|no\s+treatment|untreated|unexposed|comparator)\b/i;
 
 /**
  * True when the words after the first arm's numbers name a control group and the words after
@@ -399,12 +464,20 @@ function firstArmIsControl(match: string, firstEnd: string, secondEnd: string, f
 /** Outcome for arm-level data: the phrase before the first arm, else the primary outcome. */
 function outcomeForArms(text: string, sentenceStart: number, armStart: number): string {
   const before = text.slice(sentenceStart, armStart);
-  const cut = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf("("), before.lastIndexOf(")"));
+  const cut = Math.max(
+    before.lastIndexOf(","),
+    before.lastIndexOf(";"),
+    before.lastIndexOf("("),
+    before.lastIndexOf(")"),
+  );
   let clause = before.slice(cut + 1);
   // "primary outcome: 90 [8%] of 1088 vs …" names the outcome before the colon.
   const colon = clause.lastIndexOf(":");
   if (colon !== -1) clause = clause.slice(0, colon);
-  clause = clause.replace(/\s+\b(?:occurred|recurred|happened|died|was|were|in|with|among|reported|developed|had|of)\b.*$/is, "");
+  clause = clause.replace(
+    /\s+\b(?:occurred|recurred|happened|died|was|were|in|with|among|reported|developed|had|of)\b.*$/is,
+    "",
+  );
   const tidy = tidyPhrase(clause);
   return tidy && !NOT_AN_OUTCOME.test(tidy) ? lowerInitial(tidy) : "";
 }
@@ -430,7 +503,8 @@ function numbersKey(measure: string, data: EffectData): string {
 export const UNCERTAIN_OUTCOME = {
   vague: "the sentence names no outcome of its own for this effect",
   shared: "another effect of this study with different numbers has the same outcome phrase",
-  seScale: "the text gives a standard error beside the ratio without saying it is the SE of the log ratio; check its scale",
+  seScale:
+    "the text gives a standard error beside the ratio without saying it is the SE of the log ratio; check its scale",
 } as const;
 
 /**
@@ -446,7 +520,10 @@ export const UNCERTAIN_OUTCOME = {
  * reviewer names it; such rows are not pooled automatically (group.ts).
  * Returns no rows and an ExcludedStudy reason when nothing usable is found.
  */
-export function extractEffectRows(document: StudyDocument, studyId: string): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
+export function extractEffectRows(
+  document: StudyDocument,
+  studyId: string,
+): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
   const title = document.title;
   const sources: { text: string; source: SupportingQuote["source"] }[] = [];
   for (const kind of ["abstract", "fullText"] as const) {
@@ -465,7 +542,12 @@ export function extractEffectRows(document: StudyDocument, studyId: string): { r
     for (const f of findEffectData(text, title)) {
       const own = f.outcome && !f.outcomeVague && !isVagueOutcome(f.outcome) ? f.outcome : "";
       const outcome = own || fallback || f.outcome || UNNAMED_OUTCOME;
-      const quote: SupportingQuote = { quote: text.slice(f.quote.start, f.quote.end), start: f.quote.start, end: f.quote.end, source };
+      const quote: SupportingQuote = {
+        quote: text.slice(f.quote.start, f.quote.end),
+        start: f.quote.start,
+        end: f.quote.end,
+        source,
+      };
       const key = numbersKey(f.reportedMeasure ?? f.measure, f.data);
       const same = byNumbers.get(key);
       if (same) {
@@ -477,11 +559,14 @@ export function extractEffectRows(document: StudyDocument, studyId: string): { r
         }
         continue;
       }
-      const armN =
-        f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
+      const armN = f.data.kind === "counts" || f.data.kind === "means" ? f.data.n1 + f.data.n2 : null;
       // The study's primary outcome stands in for a sentence that names none (as before); a vague phrase is marked.
       const vague = own || (fallback && outcome === fallback) ? null : UNCERTAIN_OUTCOME.vague;
-      const uncertain = f.seScaleUnstated ? (vague ? `${UNCERTAIN_OUTCOME.seScale}; ${vague}` : UNCERTAIN_OUTCOME.seScale) : vague;
+      const uncertain = f.seScaleUnstated
+        ? vague
+          ? `${UNCERTAIN_OUTCOME.seScale}; ${vague}`
+          : UNCERTAIN_OUTCOME.seScale
+        : vague;
       const row: ExtractedStudyData = {
         studyId,
         title,
@@ -504,7 +589,12 @@ export function extractEffectRows(document: StudyDocument, studyId: string): { r
   }
   markSharedPhrases(rows);
   if (rows.length === 0) {
-    const reason = sources.length > 1 ? `${NO_DATA_REASON} or the full text` : sources[0]!.source === "fullText" ? NO_DATA_REASON.replace("the abstract", "the full text") : NO_DATA_REASON;
+    const reason =
+      sources.length > 1
+        ? `${NO_DATA_REASON} or the full text`
+        : sources[0]!.source === "fullText"
+          ? NO_DATA_REASON.replace("the abstract", "the full text")
+          : NO_DATA_REASON;
     return { rows: [], excluded: { studyId, title, reason } };
   }
   return { rows, excluded: null };
@@ -518,7 +608,12 @@ export function extractEffectRows(document: StudyDocument, studyId: string): { r
 function markSharedPhrases(rows: ExtractedStudyData[]): void {
   const groups = new Map<string, ExtractedStudyData[]>();
   for (const r of rows) {
-    const key = [normaliseOutcomePhrase(r.outcome), r.reportedMeasure ?? r.measure, r.comparison ?? "", r.timepoint ?? ""].join("|");
+    const key = [
+      normaliseOutcomePhrase(r.outcome),
+      r.reportedMeasure ?? r.measure,
+      r.comparison ?? "",
+      r.timepoint ?? "",
+    ].join("|");
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   for (const list of groups.values()) {
@@ -531,8 +626,14 @@ function markSharedPhrases(rows: ExtractedStudyData[]): void {
  * The rules on a study as the meta-analysis routes receive it: {@link extractEffectRows} of its
  * document (title, abstract, `fullTextAnalysis` as the full-text part).
  */
-export function extractStudyByRules(study: MetaStudyInput, index: number): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
-  return extractEffectRows(studyDocument({ title: study.title, abstract: study.abstract, fullText: study.fullTextAnalysis }), studyKey(study, index));
+export function extractStudyByRules(
+  study: MetaStudyInput,
+  index: number,
+): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
+  return extractEffectRows(
+    studyDocument({ title: study.title, abstract: study.abstract, fullText: study.fullTextAnalysis }),
+    studyKey(study, index),
+  );
 }
 
 /** {@link extractStudyByRules} over a list of studies. */

@@ -4,20 +4,49 @@ import { extractByRules } from "./extract-rules";
 import { groupRows } from "./group";
 import { runMetaAnalysis } from "./run";
 
-const ci = (estimate: number, lower: number, upper: number): EffectData => ({ kind: "estimate-ci", estimate, lower, upper });
+const ci = (estimate: number, lower: number, upper: number): EffectData => ({
+  kind: "estimate-ci",
+  estimate,
+  lower,
+  upper,
+});
 
-function hr(studyId: string, outcome: string, data: EffectData, extra: Partial<ExtractedStudyData> = {}): ExtractedStudyData {
-  return { studyId, title: `Study ${studyId}`, outcome, measure: "RR", reportedMeasure: "HR", data, quotes: [], extractedBy: "offline-rules", design: "cohort", totalN: null, ...extra };
+function hr(
+  studyId: string,
+  outcome: string,
+  data: EffectData,
+  extra: Partial<ExtractedStudyData> = {},
+): ExtractedStudyData {
+  return {
+    studyId,
+    title: `Study ${studyId}`,
+    outcome,
+    measure: "RR",
+    reportedMeasure: "HR",
+    data,
+    quotes: [],
+    extractedBy: "offline-rules",
+    design: "cohort",
+    totalN: null,
+    ...extra,
+  };
 }
 
-const run = (extracted: ExtractedStudyData[]) => runMetaAnalysis({ studyCount: 3, extracted, excluded: [], model: "test" });
+const run = (extracted: ExtractedStudyData[]) =>
+  runMetaAnalysis({ studyCount: 3, extracted, excluded: [], model: "test" });
 
 describe("grouping for pooling", () => {
   it("a VTE hazard ratio and a cerebrovascular hazard ratio from two studies do not pool", () => {
-    const result = run([hr("vte", "venous thromboembolism", ci(0.22, 0.17, 0.29)), hr("cvd", "cerebrovascular diseases", ci(0.66, 0.56, 0.77))]);
+    const result = run([
+      hr("vte", "venous thromboembolism", ci(0.22, 0.17, 0.29)),
+      hr("cvd", "cerebrovascular diseases", ci(0.66, 0.56, 0.77)),
+    ]);
     expect(result.analyses).toEqual([]);
     // Named as the study words it ("diseases"), not cut down to a stem.
-    expect(result.unpooled?.map((u) => u.outcome).sort()).toEqual(["cerebrovascular diseases", "venous thromboembolism"]);
+    expect(result.unpooled?.map((u) => u.outcome).sort()).toEqual([
+      "cerebrovascular diseases",
+      "venous thromboembolism",
+    ]);
   });
 
   it("the same outcome worded differently pools; one study's other outcomes stay apart", () => {
@@ -27,7 +56,10 @@ describe("grouping for pooling", () => {
       hr("b", "VTE", ci(0.8, 0.6, 1.05)),
     ]);
     expect(groups).toHaveLength(1);
-    expect(groups[0]!.rows.map((r) => `${r.studyId}:${r.outcome}`)).toEqual(["a:risk of venous thromboembolism", "b:VTE"]);
+    expect(groups[0]!.rows.map((r) => `${r.studyId}:${r.outcome}`)).toEqual([
+      "a:risk of venous thromboembolism",
+      "b:VTE",
+    ]);
     expect(single.map((s) => s.outcome)).toEqual(["stroke"]);
   });
 
@@ -51,10 +83,16 @@ describe("grouping for pooling", () => {
   });
 
   it("the user's pool groups merge different wordings and split same ones", () => {
-    const merged = groupRows([hr("a", "stroke", ci(0.7, 0.5, 0.98), { poolGroup: "cerebrovascular" }), hr("b", "cerebral infarction", ci(0.8, 0.6, 1.05), { poolGroup: "cerebrovascular" })]);
+    const merged = groupRows([
+      hr("a", "stroke", ci(0.7, 0.5, 0.98), { poolGroup: "cerebrovascular" }),
+      hr("b", "cerebral infarction", ci(0.8, 0.6, 1.05), { poolGroup: "cerebrovascular" }),
+    ]);
     expect(merged.groups).toHaveLength(1);
     expect(merged.groups[0]!.outcome).toBe("cerebrovascular");
-    const split = groupRows([hr("a", "stroke", ci(0.7, 0.5, 0.98), { poolGroup: "ischaemic" }), hr("b", "stroke", ci(0.8, 0.6, 1.05), { poolGroup: "haemorrhagic" })]);
+    const split = groupRows([
+      hr("a", "stroke", ci(0.7, 0.5, 0.98), { poolGroup: "ischaemic" }),
+      hr("b", "stroke", ci(0.8, 0.6, 1.05), { poolGroup: "haemorrhagic" }),
+    ]);
     expect(split.groups).toEqual([]);
   });
 
@@ -67,8 +105,16 @@ describe("grouping for pooling", () => {
 
   it("extracted abstracts: different outcomes of two cohort studies stay apart", () => {
     const { extracted } = extractByRules([
-      { id: "1", title: "Vaccination and VTE: a cohort study", abstract: "Vaccination reduced the risk of venous thromboembolism (HR 0.22, 95% CI 0.17 to 0.29)." },
-      { id: "2", title: "Vaccination and stroke: a cohort study", abstract: "Vaccination reduced the risk of cerebrovascular disease (HR 0.66, 95% CI 0.56 to 0.77)." },
+      {
+        id: "1",
+        title: "Vaccination and VTE: a cohort study",
+        abstract: "Vaccination reduced the risk of venous thromboembolism (HR 0.22, 95% CI 0.17 to 0.29).",
+      },
+      {
+        id: "2",
+        title: "Vaccination and stroke: a cohort study",
+        abstract: "Vaccination reduced the risk of cerebrovascular disease (HR 0.66, 95% CI 0.56 to 0.77).",
+      },
     ]);
     expect(extracted.map((r) => r.outcome)).toEqual(["venous thromboembolism", "cerebrovascular disease"]);
     const result = runMetaAnalysis({ studyCount: 2, extracted, excluded: [], model: "test" });

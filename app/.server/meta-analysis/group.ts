@@ -63,7 +63,11 @@ function notPoolable(row: ExtractedStudyData): string | null {
  * written (no stemming); the normalised phrase when nothing else is left.
  */
 export function readableOutcome(phrase: string): string {
-  const s = phrase.replace(/\s+/g, " ").replace(/[\s.,;:]+$/, "").trim().replace(/^\p{Lu}(?=\p{Ll}*(?:[\s,;:-]|$))/u, (c) => c.toLowerCase());
+  const s = phrase
+    .replace(/\s+/g, " ")
+    .replace(/[\s.,;:]+$/, "")
+    .trim()
+    .replace(/^\p{Lu}(?=\p{Ll}*(?:[\s,;:-]|$))/u, (c) => c.toLowerCase());
   return s || normaliseOutcomePhrase(phrase) || phrase;
 }
 
@@ -115,7 +119,9 @@ export function groupRows(
     }
     if (!group.timepoint && row.timepoint) group.timepoint = row.timepoint;
     if (group.rows.some((r) => r.studyId === row.studyId)) {
-      group.notes.push(`"${row.title}" reports more than one ${measureName(group)} for ${group.outcome}; the first is used.`);
+      group.notes.push(
+        `"${row.title}" reports more than one ${measureName(group)} for ${group.outcome}; the first is used.`,
+      );
       continue;
     }
     group.rows.push({ ...row, measure });

@@ -122,7 +122,11 @@ export async function getJobForRequester(
     if (!deviceId) throw notFound;
     owner = and(isNull(metaAnalysisJobs.userId), eq(metaAnalysisJobs.deviceKey, deviceId));
   }
-  const [row] = await app.db.select().from(metaAnalysisJobs).where(and(eq(metaAnalysisJobs.id, jobId), owner)).limit(1);
+  const [row] = await app.db
+    .select()
+    .from(metaAnalysisJobs)
+    .where(and(eq(metaAnalysisJobs.id, jobId), owner))
+    .limit(1);
   if (!row) throw notFound;
   return {
     id: row.id,
@@ -170,12 +174,17 @@ async function finishJob(
   set: Partial<typeof metaAnalysisJobs.$inferInsert>,
   outcome: "commit" | "release",
 ): Promise<void> {
-  const [row] = await app.db.select({ meter: metaAnalysisJobs.meter }).from(metaAnalysisJobs).where(eq(metaAnalysisJobs.id, jobId));
+  const [row] = await app.db
+    .select({ meter: metaAnalysisJobs.meter })
+    .from(metaAnalysisJobs)
+    .where(eq(metaAnalysisJobs.id, jobId));
   if (!row) return;
   const updated = await app.db
     .update(metaAnalysisJobs)
     .set({ ...set, meter: null, updatedAt: Date.now() })
-    .where(and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")))
+    .where(
+      and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")),
+    )
     .returning({ id: metaAnalysisJobs.id });
   if (updated.length === 0 || !row.meter) return;
   await settleReservationTicket(app, row.meter as ReservationTicket, outcome);
@@ -183,7 +192,12 @@ async function finishJob(
 
 /** Stores a finished job's result (status done, progress 100) and commits its reserved use. */
 export function completeJob(app: JobsApp, jobId: string, result: MetaAnalysisJobResult): Promise<void> {
-  return finishJob(app, jobId, { status: "done", stage: "done", stageDetail: null, progress: 100, result, error: null }, "commit");
+  return finishJob(
+    app,
+    jobId,
+    { status: "done", stage: "done", stageDetail: null, progress: 100, result, error: null },
+    "commit",
+  );
 }
 
 /**
@@ -199,11 +213,25 @@ export function failJob(app: JobsApp, jobId: string, reason: string): Promise<vo
  * returns its row, or null when there is nothing to do (unknown id, or already done/failed:
  * redelivery is harmless).
  */
-export async function startJob(app: Pick<AppServices, "db">, jobId: string, attempts: number): Promise<MetaAnalysisJobRow | null> {
+export async function startJob(
+  app: Pick<AppServices, "db">,
+  jobId: string,
+  attempts: number,
+): Promise<MetaAnalysisJobRow | null> {
   const [row] = await app.db
     .update(metaAnalysisJobs)
-    .set({ status: "running", stage: "extracting", stageDetail: null, progress: 0, attempts, error: null, updatedAt: Date.now() })
-    .where(and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")))
+    .set({
+      status: "running",
+      stage: "extracting",
+      stageDetail: null,
+      progress: 0,
+      attempts,
+      error: null,
+      updatedAt: Date.now(),
+    })
+    .where(
+      and(eq(metaAnalysisJobs.id, jobId), ne(metaAnalysisJobs.status, "done"), ne(metaAnalysisJobs.status, "failed")),
+    )
     .returning();
   return row ?? null;
 }
@@ -221,7 +249,10 @@ export async function requeueJob(app: Pick<AppServices, "db">, jobId: string, no
  * counting one: for POST /api/meta-analysis/extract with a language model, which prepares a job
  * that is counted when it runs. Professional users always pass.
  */
-export async function assertMetaAnalysisAvailable(app: JobsApp, ctx: { user: UserRow | null; request: Request }): Promise<void> {
+export async function assertMetaAnalysisAvailable(
+  app: JobsApp,
+  ctx: { user: UserRow | null; request: Request },
+): Promise<void> {
   if (ctx.user?.plan === "pro") return;
   if (ctx.user) {
     const limit = app.env.AI_SUMMARIES_PER_MONTH;
@@ -269,25 +300,49 @@ export async function exportJob(
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const job = await getJobForRequester(app, ctx, jobId);
   if (job.status !== "done" || !job.result) {
-    throw new AppError("JOB_NOT_DONE", "The meta-analysis has not finished, so there is nothing to export yet.", 409, { status: job.status });
+    throw new AppError("JOB_NOT_DONE", "The meta-analysis has not finished, so there is nothing to export yet.", 409, {
+      status: job.status,
+    });
   }
   const stem = `metamind-meta-analysis-${job.id.slice(0, 8)}`;
   if (format === "r") {
-    return { body: buildRScript(job.result, { jobId: job.id, generatedAt: now }), contentType: "text/x-r; charset=utf-8", fileName: `${stem}.R` };
+    return {
+      body: buildRScript(job.result, { jobId: job.id, generatedAt: now }),
+      contentType: "text/x-r; charset=utf-8",
+      fileName: `${stem}.R`,
+    };
   }
   if (format === "robvis") {
     const assessed = job.result.analyses.filter((a) => a.riskOfBiasDomains);
     const rows = assessed.flatMap((a) =>
       a.effects.flatMap((e, i) => {
         const j = a.riskOfBiasDomains![i];
-        return j ? [{ study: assessed.length > 1 ? `${e.label} (${a.outcome})` : e.label, judgements: j, weight: a.weights[i] ?? 0 }] : [];
+        return j
+          ? [
+              {
+                study: assessed.length > 1 ? `${e.label} (${a.outcome})` : e.label,
+                judgements: j,
+                weight: a.weights[i] ?? 0,
+              },
+            ]
+          : [];
       }),
     );
     return { body: robvisCsv(rows), contentType: "text/csv; charset=utf-8", fileName: `${stem}-risk-of-bias.csv` };
   }
   if (format === "sof") {
-    const rows = job.result.analyses.flatMap((a) => (a.summaryOfFindings ? [formatSofRow(a.outcome, a.summaryOfFindings)] : []));
-    return { body: sofTableCsv(rows), contentType: "text/csv; charset=utf-8", fileName: `${stem}-summary-of-findings.csv` };
+    const rows = job.result.analyses.flatMap((a) =>
+      a.summaryOfFindings ? [formatSofRow(a.outcome, a.summaryOfFindings)] : [],
+    );
+    return {
+      body: sofTableCsv(rows),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `${stem}-summary-of-findings.csv`,
+    };
   }
-  return { body: buildStudyDataCsv(job.result), contentType: "text/csv; charset=utf-8", fileName: `${stem}-study-data.csv` };
+  return {
+    body: buildStudyDataCsv(job.result),
+    contentType: "text/csv; charset=utf-8",
+    fileName: `${stem}-study-data.csv`,
+  };
 }

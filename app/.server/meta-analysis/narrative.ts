@@ -31,7 +31,9 @@ const RATIO_MEASURES = new Set(["RR", "OR", "ROM"]);
 const n2 = (x: number) => x.toFixed(2);
 
 /** "RR 0.78 (95% CI 0.65 to 0.93)" (ratio scale for ratios) for a pooled analysis. */
-export function formatPooled(a: Pick<OutcomeAnalysis, "measure" | "reportedMeasure" | "estimate" | "ci_lb" | "ci_ub" | "ratio">): string {
+export function formatPooled(
+  a: Pick<OutcomeAnalysis, "measure" | "reportedMeasure" | "estimate" | "ci_lb" | "ci_ub" | "ratio">,
+): string {
   const label = measureLabel(a);
   if (a.ratio) return `${label} ${n2(a.ratio.estimate)} (95% CI ${n2(a.ratio.ci_lb)} to ${n2(a.ratio.ci_ub)})`;
   return `${label} ${n2(a.estimate)} (95% CI ${n2(a.ci_lb)} to ${n2(a.ci_ub)})`;
@@ -47,7 +49,9 @@ function direction(a: OutcomeAnalysis): string {
   if (crosses) return "the confidence interval includes no effect";
   const ratio = RATIO_MEASURES.has(a.measure);
   const lower = a.estimate < 0;
-  return ratio ? `the pooled ratio is ${lower ? "below" : "above"} 1` : `the pooled difference is ${lower ? "below" : "above"} 0`;
+  return ratio
+    ? `the pooled ratio is ${lower ? "below" : "above"} 1`
+    : `the pooled difference is ${lower ? "below" : "above"} 0`;
 }
 
 function heterogeneityText(a: OutcomeAnalysis): string {
@@ -59,7 +63,10 @@ function strength(level: GradeLevel): StrengthOfEvidence {
 }
 
 function methodText(a: OutcomeAnalysis): string {
-  const estimator = a.method === "EE" || a.method === "FE" ? "an equal-effects model" : `a random-effects model (${a.method} estimate of tau²)`;
+  const estimator =
+    a.method === "EE" || a.method === "FE"
+      ? "an equal-effects model"
+      : `a random-effects model (${a.method} estimate of tau²)`;
   return `${estimator}${a.test === "knha" ? " with the Hartung–Knapp adjustment" : ""}`;
 }
 
@@ -87,13 +94,23 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
   const executive = main
     ? `${usable} ${counted(analyses.length, "outcome")} ${agree(analyses.length, "was")} pooled. ${analysisSentence(main)} Certainty of evidence (GRADE): ${main.grade.certainty}.`
     : `${usable} No outcome was reported by at least 2 studies with usable numbers, so nothing was pooled.`;
-  const pooledEffectSize = analyses.length ? analyses.map(analysisSentence).join(" ") : "Not pooled: no outcome had at least 2 studies with usable numbers.";
+  const pooledEffectSize = analyses.length
+    ? analyses.map(analysisSentence).join(" ")
+    : "Not pooled: no outcome had at least 2 studies with usable numbers.";
   const heterogeneity = analyses.length
     ? analyses.map((a) => `${capitalise(a.outcome)}: ${heterogeneityText(a)}; ${formatPi(a)}.`).join(" ")
     : "Not estimable: nothing was pooled.";
   const gradeText = analyses.length
     ? analyses
-        .map((a) => `${capitalise(a.outcome)}: ${a.grade.certainty} certainty. ${a.grade.judgements.filter((j) => j.downgrade !== 0).map((j) => `${capitalise(j.domain)} (${j.downgrade}): ${j.reason}`).join(" ") || "No domain was downgraded."}`)
+        .map(
+          (a) =>
+            `${capitalise(a.outcome)}: ${a.grade.certainty} certainty. ${
+              a.grade.judgements
+                .filter((j) => j.downgrade !== 0)
+                .map((j) => `${capitalise(j.domain)} (${j.downgrade}): ${j.reason}`)
+                .join(" ") || "No domain was downgraded."
+            }`,
+        )
         .join(" ")
     : "No GRADE assessment: nothing was pooled.";
   const smallStudy = analyses.map((a) =>
@@ -125,24 +142,38 @@ export function buildTemplateNarrative(result: MetaAnalysisJobResult): CombinedS
       interventionDetails: "Not summarised: the analysis uses the extracted numbers only.",
       followUpPeriods: "Not reported",
     },
-    commonThemes: analyses.map((a) => `${capitalise(counted(a.k, "study"))} ${agree(a.k, "reports", "report")} ${a.outcome} as ${withArticle(measureName(a))}.`),
+    commonThemes: analyses.map(
+      (a) =>
+        `${capitalise(counted(a.k, "study"))} ${agree(a.k, "reports", "report")} ${a.outcome} as ${withArticle(measureName(a))}.`,
+    ),
     clinicalRecommendations: {
-      evidenceBasedGuidance: main ? `${analysisSentence(main)} The certainty of this evidence is ${main.grade.certainty}.` : "No pooled evidence to base guidance on.",
-      implementationConsiderations: main ? `The ${formatPi(main)} shows the range of effects a new setting could expect.` : "Not applicable.",
+      evidenceBasedGuidance: main
+        ? `${analysisSentence(main)} The certainty of this evidence is ${main.grade.certainty}.`
+        : "No pooled evidence to base guidance on.",
+      implementationConsiderations: main
+        ? `The ${formatPi(main)} shows the range of effects a new setting could expect.`
+        : "Not applicable.",
       patientSelection: "Not assessed from the numbers; see each study's population.",
       dosageAndTiming: "Not reported",
     },
     safetyProfile: {
       adverseEvents: analyses.some((a) => /adverse|harm|side effect|safety/i.test(a.outcome))
-        ? analyses.filter((a) => /adverse|harm|side effect|safety/i.test(a.outcome)).map(analysisSentence).join(" ")
+        ? analyses
+            .filter((a) => /adverse|harm|side effect|safety/i.test(a.outcome))
+            .map(analysisSentence)
+            .join(" ")
         : "Not pooled: no adverse-event outcome was reported by at least 2 studies.",
       riskBenefitRatio: "Not assessed: weigh the pooled benefits against harms in the individual studies.",
       contraindications: "None reported",
     },
     conflictsAndHeterogeneity: heterogeneity,
     gradeAssessment: gradeText,
-    studyQuality: designs ? `Study designs: ${designs}. Risk-of-bias domains are not assessable from abstracts.` : "Designs not stated.",
-    clinicalImplications: main ? `${capitalise(direction(main))} for ${main.outcome} (${formatPooled(main)}), with ${main.grade.certainty} certainty.` : "None: nothing was pooled.",
+    studyQuality: designs
+      ? `Study designs: ${designs}. Risk-of-bias domains are not assessable from abstracts.`
+      : "Designs not stated.",
+    clinicalImplications: main
+      ? `${capitalise(direction(main))} for ${main.outcome} (${formatPooled(main)}), with ${main.grade.certainty} certainty.`
+      : "None: nothing was pooled.",
     limitationsAndBiases: [
       ...smallStudy,
       ...sensitivity,
@@ -170,7 +201,8 @@ function sumKnownN(result: MetaAnalysisJobResult): { total: number; known: numbe
 
 function countDesigns(result: MetaAnalysisJobResult): string {
   const byStudy = new Map<string, string>();
-  for (const r of result.extracted) if (!byStudy.has(r.studyId)) byStudy.set(r.studyId, r.design ?? "design not stated");
+  for (const r of result.extracted)
+    if (!byStudy.has(r.studyId)) byStudy.set(r.studyId, r.design ?? "design not stated");
   const counts = new Map<string, number>();
   for (const d of byStudy.values()) counts.set(d, (counts.get(d) ?? 0) + 1);
   return [...counts].map(([d, n]) => `${n} ${d}`).join(", ");
@@ -232,7 +264,11 @@ export async function phraseNarrative(
     });
     const foreign = foreignNumbers(phrased, numbersInValue(fields));
     if (foreign.length > 0) {
-      return { narrative: template, usedModel: false, reason: `the model's text had numbers not in the analysis (${foreign.slice(0, 5).join(", ")})` };
+      return {
+        narrative: template,
+        usedModel: false,
+        reason: `the model's text had numbers not in the analysis (${foreign.slice(0, 5).join(", ")})`,
+      };
     }
     return {
       narrative: {

@@ -52,18 +52,30 @@ export async function runMetaAnalysisJob(
     const total = request.studies.length;
     let extraction;
     if (request.data) {
-      await setJobStage(app, jobId, { stage: "extracting", progress: EXTRACTING_AT, detail: `Using your reviewed data table (${request.data.length} rows)` });
+      await setJobStage(app, jobId, {
+        stage: "extracting",
+        progress: EXTRACTING_AT,
+        detail: `Using your reviewed data table (${request.data.length} rows)`,
+      });
       const ids = new Set(request.data.map((r) => r.studyId));
       extraction = {
         extracted: request.data,
         excluded: request.studies
-          .map((s, i) => ({ studyId: s.id === undefined || s.id === null || String(s.id).trim() === "" ? `study-${i + 1}` : String(s.id), title: s.title }))
+          .map((s, i) => ({
+            studyId:
+              s.id === undefined || s.id === null || String(s.id).trim() === "" ? `study-${i + 1}` : String(s.id),
+            title: s.title,
+          }))
           .filter((s) => !ids.has(s.studyId))
           .map((s) => ({ ...s, reason: "No data rows for this study in the reviewed table" })),
         model: model ? model.name : "user-reviewed data",
       };
     } else {
-      await setJobStage(app, jobId, { stage: "extracting", progress: EXTRACTING_AT, detail: `0 of ${studiesWord(total)} read` });
+      await setJobStage(app, jobId, {
+        stage: "extracting",
+        progress: EXTRACTING_AT,
+        detail: `0 of ${studiesWord(total)} read`,
+      });
       extraction = await extractStudies({ model }, request.studies, (done) =>
         setJobStage(app, jobId, {
           stage: "extracting",
@@ -80,8 +92,20 @@ export async function runMetaAnalysisJob(
       detail: `${extraction.extracted.length} data rows, ${method}${test === "knha" ? " with Hartung–Knapp" : ""}`,
     });
     const result = runMetaAnalysis(
-      { studyCount: request.studies.length, extracted: extraction.extracted, excluded: extraction.excluded, prisma: request.prisma, model: extraction.model },
-      { measure: request.measure, method: request.method, test: request.test, summaryOfFindings: request.summaryOfFindings, grade: request.grade },
+      {
+        studyCount: request.studies.length,
+        extracted: extraction.extracted,
+        excluded: extraction.excluded,
+        prisma: request.prisma,
+        model: extraction.model,
+      },
+      {
+        measure: request.measure,
+        method: request.method,
+        test: request.test,
+        summaryOfFindings: request.summaryOfFindings,
+        grade: request.grade,
+      },
     );
     const pooled = result.analyses.length;
     await setJobStage(app, jobId, {
@@ -90,13 +114,21 @@ export async function runMetaAnalysisJob(
       detail: `${pooled} pooled ${pooled === 1 ? "outcome" : "outcomes"}${model && pooled > 0 ? `; ${model.name} phrases the narrative` : ""}`,
     });
     if (model && result.analyses.length > 0) {
-      const phrased = await phraseNarrative({ model: model.model, provider: model.provider, modelName: model.name }, result.narrative as CombinedSummary);
+      const phrased = await phraseNarrative(
+        { model: model.model, provider: model.provider, modelName: model.name },
+        result.narrative as CombinedSummary,
+      );
       result.narrative = phrased.narrative;
     }
     await completeJob(app, jobId, result);
   } catch (error) {
     if (attempt.isLastAttempt) await failJob(app, jobId, failureReason(error, attempt.attempts));
-    else await requeueJob(app, jobId, `Attempt ${attempt.attempts} failed (${error instanceof Error ? error.message : String(error)}); retrying.`);
+    else
+      await requeueJob(
+        app,
+        jobId,
+        `Attempt ${attempt.attempts} failed (${error instanceof Error ? error.message : String(error)}); retrying.`,
+      );
     throw error;
   }
 }

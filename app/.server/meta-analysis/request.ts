@@ -67,8 +67,15 @@ export const ExtractedRowSchema = z.object({
 
 export const MetaStudySchema = z.object({
   id: z.union([z.string().max(200), z.number()]).nullish(),
-  title: z.string({ error: "Every study needs a title" }).trim().min(1, "Every study needs a title").max(1000, "A title may have at most 1000 characters"),
-  abstract: z.string().max(MAX_ABSTRACT_CHARS, `An abstract may have at most ${MAX_ABSTRACT_CHARS} characters`).nullish(),
+  title: z
+    .string({ error: "Every study needs a title" })
+    .trim()
+    .min(1, "Every study needs a title")
+    .max(1000, "A title may have at most 1000 characters"),
+  abstract: z
+    .string()
+    .max(MAX_ABSTRACT_CHARS, `An abstract may have at most ${MAX_ABSTRACT_CHARS} characters`)
+    .nullish(),
   fullTextAnalysis: z
     .string()
     .max(MAX_FULLTEXT_CHARS, `A full text may have at most ${MAX_FULLTEXT_CHARS} characters`)
@@ -102,9 +109,17 @@ const PrismaSchema = z
         lastUpdateAt: z.string().max(40).nullable(),
         previousStudies: count,
         totalStudies: count,
-        newFlow: z.object({ identified: z.record(z.string().max(200), count), duplicatesRemoved: count, screened: count, review: ReviewFlowSchema }),
+        newFlow: z.object({
+          identified: z.record(z.string().max(200), count),
+          duplicatesRemoved: count,
+          screened: count,
+          review: ReviewFlowSchema,
+        }),
       })
-      .refine((u) => u.totalStudies === u.previousStudies + u.newFlow.review.included, "prisma.updated.totalStudies must be previousStudies + newFlow.review.included")
+      .refine(
+        (u) => u.totalStudies === u.previousStudies + u.newFlow.review.included,
+        "prisma.updated.totalStudies must be previousStudies + newFlow.review.included",
+      )
       .optional(),
   })
   .refine((p) => !p.updated || p.review, "prisma.updated needs the review's flow (prisma.review)");
@@ -123,7 +138,10 @@ const SummaryOfFindingsSchema = z.object({
     .optional(),
   /** Per outcome name (a review's stored GRADE settings); takes precedence over assumedControlRisk. */
   assumedControlRiskByOutcome: z
-    .record(z.string().max(200), finite.refine((x) => x > 0 && x < 1, "an assumed control risk is a proportion between 0 and 1"))
+    .record(
+      z.string().max(200),
+      finite.refine((x) => x > 0 && x < 1, "an assumed control risk is a proportion between 0 and 1"),
+    )
     .optional(),
 });
 
@@ -135,7 +153,16 @@ const SummaryOfFindingsSchema = z.object({
  */
 const RobJudgementSchema = z.enum(["low", "some_concerns", "high"]);
 /** A study's RoB 2 domain judgements and overall one (drawn in the report's traffic-light plot). */
-const RobJudgementSetSchema = z.object({ D1: RobJudgementSchema, D2: RobJudgementSchema, D3: RobJudgementSchema, D4: RobJudgementSchema, D5: RobJudgementSchema, overall: RobJudgementSchema }).strict();
+const RobJudgementSetSchema = z
+  .object({
+    D1: RobJudgementSchema,
+    D2: RobJudgementSchema,
+    D3: RobJudgementSchema,
+    D4: RobJudgementSchema,
+    D5: RobJudgementSchema,
+    overall: RobJudgementSchema,
+  })
+  .strict();
 
 const downgrade = z.union([z.literal(0), z.literal(-1), z.literal(-2)]);
 const justification = z.string().trim().min(1, "A changed GRADE rating needs a justification").max(2000);
@@ -154,7 +181,15 @@ export const GradeReviewerRatingSchema = z
       .strict()
       .default({}),
     rateUp: z
-      .array(z.object({ reason: z.enum(["large effect", "dose response", "plausible confounding"]), levels: z.union([z.literal(1), z.literal(2)]), justification }).strict())
+      .array(
+        z
+          .object({
+            reason: z.enum(["large effect", "dose response", "plausible confounding"]),
+            levels: z.union([z.literal(1), z.literal(2)]),
+            justification,
+          })
+          .strict(),
+      )
       .max(3)
       .refine((r) => new Set(r.map((x) => x.reason)).size === r.length, "Each reason to rate up may be given once")
       .default([]),
@@ -163,9 +198,17 @@ export const GradeReviewerRatingSchema = z
 
 const GradeOptionsSchema = z.object({
   riskOfBias: z.record(z.string().max(200), z.enum(["low", "some_concerns", "high"])).optional(),
-  riskOfBiasByOutcome: z.record(z.string().max(200), z.record(z.string().max(200), z.union([RobJudgementSchema, RobJudgementSetSchema]))).optional(),
+  riskOfBiasByOutcome: z
+    .record(z.string().max(200), z.record(z.string().max(200), z.union([RobJudgementSchema, RobJudgementSetSchema])))
+    .optional(),
   indirectness: z
-    .record(z.string().max(200), z.object({ levels: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string().trim().min(1).max(2000) }))
+    .record(
+      z.string().max(200),
+      z.object({
+        levels: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        reason: z.string().trim().min(1).max(2000),
+      }),
+    )
     .optional(),
   decisionThresholds: z.record(z.string().max(200), finite).optional(),
   reviewerRatings: z.record(z.string().max(200), GradeReviewerRatingSchema).optional(),
@@ -175,7 +218,9 @@ export const EnhancedRequestSchema = z.object({
   studies: StudiesSchema,
   model: z.string().max(100).optional(),
   measure: MeasureSchema.exclude(["GEN"]).optional(),
-  method: z.enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2"]).optional(),
+  method: z
+    .enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2"])
+    .optional(),
   test: z.enum(["z", "knha"]).optional(),
   data: z.array(ExtractedRowSchema).max(2000).optional(),
   prisma: PrismaSchema.optional(),
@@ -192,14 +237,21 @@ function onlyTooBig(error: z.ZodError): boolean {
   return error.issues.length > 0 && error.issues.every((i) => i.code === "too_big" && i.path.length > 1);
 }
 
-function parseStudiesBody<S extends typeof EnhancedRequestSchema | typeof ExtractRequestSchema>(schema: S, body: unknown): z.infer<S> {
+function parseStudiesBody<S extends typeof EnhancedRequestSchema | typeof ExtractRequestSchema>(
+  schema: S,
+  body: unknown,
+): z.infer<S> {
   const raw = body as { studies?: unknown } | null;
   if (!raw || typeof raw !== "object" || !Array.isArray(raw.studies) || raw.studies.length < 2) {
     throw new AppError("INVALID_INPUT", MIN_STUDIES_MESSAGE, 400);
   }
   const result = schema.safeParse(body);
   if (!result.success) {
-    throw new AppError(onlyTooBig(result.error) ? "PAYLOAD_TOO_LARGE" : "INVALID_INPUT", describeZodError(result.error), onlyTooBig(result.error) ? 413 : 400);
+    throw new AppError(
+      onlyTooBig(result.error) ? "PAYLOAD_TOO_LARGE" : "INVALID_INPUT",
+      describeZodError(result.error),
+      onlyTooBig(result.error) ? 413 : 400,
+    );
   }
   return result.data as z.infer<S>;
 }

@@ -5,13 +5,22 @@
  * (metafor: `rma(yi, vi, subset = rob != "High", method, test)`). Pure, no I/O.
  */
 import { rma } from "~/lib/meta-analysis";
-import type { EffectSize, Measure, Method, PooledResult, RobOverall, RobSensitivityRow, TestType } from "~/lib/meta-analysis/types";
+import type {
+  EffectSize,
+  Measure,
+  Method,
+  PooledResult,
+  RobOverall,
+  RobSensitivityRow,
+  TestType,
+} from "~/lib/meta-analysis/types";
 
-const SCENARIOS: { scenario: RobSensitivityRow["scenario"]; label: string; keep: (j: RobOverall | null) => boolean }[] = [
-  { scenario: "all", label: "All studies", keep: () => true },
-  { scenario: "without_high", label: "Without high risk of bias", keep: (j) => j !== "high" },
-  { scenario: "low_only", label: "Low risk of bias only", keep: (j) => j === "low" },
-];
+const SCENARIOS: { scenario: RobSensitivityRow["scenario"]; label: string; keep: (j: RobOverall | null) => boolean }[] =
+  [
+    { scenario: "all", label: "All studies", keep: () => true },
+    { scenario: "without_high", label: "Without high risk of bias", keep: (j) => j !== "high" },
+    { scenario: "low_only", label: "Low risk of bias only", keep: (j) => j === "low" },
+  ];
 
 /**
  * The three rows (all studies, without high, low only). `main` is the fitted main analysis (reused
@@ -35,20 +44,53 @@ export function riskOfBiasSensitivity(
     const studyIds = kept.map((e) => e.studyId);
     let fit = fits.get(key);
     if (!fit) {
-      const empty = { k: kept.length, studyIds, estimate: null, ci_lb: null, ci_ub: null, pval: null, I2: null, tau2: null };
+      const empty = {
+        k: kept.length,
+        studyIds,
+        estimate: null,
+        ci_lb: null,
+        ci_ub: null,
+        pval: null,
+        I2: null,
+        tau2: null,
+      };
       if (kept.length === effects.length) {
-        fit = { k: main.k, studyIds, estimate: main.estimate, ci_lb: main.ci_lb, ci_ub: main.ci_ub, pval: main.pval, I2: main.I2, tau2: main.tau2 };
+        fit = {
+          k: main.k,
+          studyIds,
+          estimate: main.estimate,
+          ci_lb: main.ci_lb,
+          ci_ub: main.ci_ub,
+          pval: main.pval,
+          I2: main.I2,
+          tau2: main.tau2,
+        };
       } else if (kept.length < 2) {
-        fit = { ...empty, note: `${kept.length === 0 ? "No study remains" : "Only 1 study remains"}; at least 2 are needed to pool.` };
+        fit = {
+          ...empty,
+          note: `${kept.length === 0 ? "No study remains" : "Only 1 study remains"}; at least 2 are needed to pool.`,
+        };
       } else {
         try {
           const p = rma([...kept], options);
           const finite = [p.estimate, p.ci_lb, p.ci_ub, p.pval].every(Number.isFinite);
           fit = finite
-            ? { k: p.k, studyIds, estimate: p.estimate, ci_lb: p.ci_lb, ci_ub: p.ci_ub, pval: p.pval, I2: p.I2, tau2: p.tau2 }
+            ? {
+                k: p.k,
+                studyIds,
+                estimate: p.estimate,
+                ci_lb: p.ci_lb,
+                ci_ub: p.ci_ub,
+                pval: p.pval,
+                I2: p.I2,
+                tau2: p.tau2,
+              }
             : { ...empty, note: "The model is not estimable for these studies." };
         } catch (error) {
-          fit = { ...empty, note: `The model could not be fitted: ${error instanceof Error ? error.message : String(error)}.` };
+          fit = {
+            ...empty,
+            note: `The model could not be fitted: ${error instanceof Error ? error.message : String(error)}.`,
+          };
         }
       }
       fits.set(key, fit);

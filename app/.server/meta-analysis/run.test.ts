@@ -20,9 +20,19 @@ function row(studyId: string, data: EffectData, extra: Partial<ExtractedStudyDat
   };
 }
 
-const counts = (events1: number, n1: number, events2: number, n2: number): EffectData => ({ kind: "counts", events1, n1, events2, n2 });
+const counts = (events1: number, n1: number, events2: number, n2: number): EffectData => ({
+  kind: "counts",
+  events1,
+  n1,
+  events2,
+  n2,
+});
 
-const THREE = [row("a", counts(12, 100, 20, 98)), row("b", counts(57, 411, 73, 411)), row("c", counts(30, 200, 35, 190))];
+const THREE = [
+  row("a", counts(12, 100, 20, 98)),
+  row("b", counts(57, 411, 73, 411)),
+  row("c", counts(30, 200, 35, 190)),
+];
 
 function run(extracted: ExtractedStudyData[], options = {}) {
   return runMetaAnalysis({ studyCount: extracted.length, extracted, excluded: [], model: "test" }, options);
@@ -45,7 +55,14 @@ describe("runMetaAnalysis", () => {
     const result = run(THREE);
     expect(result.analyses).toHaveLength(1);
     const a = result.analyses[0]!;
-    expect(a).toMatchObject({ outcome: "mortality", measure: "RR", method: "REML", test: "knha", k: 3, studyIds: ["a", "b", "c"] });
+    expect(a).toMatchObject({
+      outcome: "mortality",
+      measure: "RR",
+      method: "REML",
+      test: "knha",
+      k: 3,
+      studyIds: ["a", "b", "c"],
+    });
     expect(a.estimate).toBeCloseTo(-0.27303629, 6);
     expect(a.se).toBeCloseTo(0.07284725, 6);
     expect(a.ci_lb).toBeCloseTo(-0.58647269, 6);
@@ -87,7 +104,12 @@ describe("runMetaAnalysis", () => {
   it("outcomes with one study are reported, not pooled", () => {
     const result = run([...THREE, row("d", counts(5, 50, 9, 50), { outcome: "stroke" })]);
     expect(result.unpooled).toEqual([
-      { outcome: "stroke", measure: "RR", studyIds: ["d"], reason: "Only one study reports stroke as a risk ratio; at least 2 are needed to pool." },
+      {
+        outcome: "stroke",
+        measure: "RR",
+        studyIds: ["d"],
+        reason: "Only one study reports stroke as a risk ratio; at least 2 are needed to pool.",
+      },
     ]);
   });
 
@@ -95,11 +117,27 @@ describe("runMetaAnalysis", () => {
     const result = run([
       ...THREE,
       row("zero", counts(0, 50, 0, 52)),
-      row("neg-sd", { kind: "means", mean1: 1, sd1: -2, n1: 20, mean2: 2, sd2: 1, n2: 20 }, { measure: "MD", outcome: "pain" }),
-      row("p1", { kind: "means", mean1: 1, sd1: 2, n1: 20, mean2: 2, sd2: 1, n2: 20 }, { measure: "MD", outcome: "pain" }),
+      row(
+        "neg-sd",
+        { kind: "means", mean1: 1, sd1: -2, n1: 20, mean2: 2, sd2: 1, n2: 20 },
+        { measure: "MD", outcome: "pain" },
+      ),
+      row(
+        "p1",
+        { kind: "means", mean1: 1, sd1: 2, n1: 20, mean2: 2, sd2: 1, n2: 20 },
+        { measure: "MD", outcome: "pain" },
+      ),
       row("zero-var", { kind: "estimate-ci", estimate: 0.8, lower: 0.8, upper: 0.8 }, { outcome: "stroke" }),
-      row("bad-ci", { kind: "estimate-ci", estimate: -2.21, lower: 1.54, upper: 2.88 }, { measure: "MD", outcome: "pulse rate" }),
-      row("pr2", { kind: "estimate-ci", estimate: 1.1, lower: 0.2, upper: 2.0 }, { measure: "MD", outcome: "pulse rate" }),
+      row(
+        "bad-ci",
+        { kind: "estimate-ci", estimate: -2.21, lower: 1.54, upper: 2.88 },
+        { measure: "MD", outcome: "pulse rate" },
+      ),
+      row(
+        "pr2",
+        { kind: "estimate-ci", estimate: 1.1, lower: 0.2, upper: 2.0 },
+        { measure: "MD", outcome: "pulse rate" },
+      ),
     ]);
     const mortality = result.analyses.find((a) => a.outcome === "mortality")!;
     expect(mortality.k).toBe(3);
@@ -113,7 +151,11 @@ describe("runMetaAnalysis", () => {
   });
 
   it("identical studies: zero heterogeneity, Hartung–Knapp falls back to z with a note, no NaN", () => {
-    const result = run([row("x", counts(10, 100, 20, 100)), row("y", counts(10, 100, 20, 100)), row("z", counts(10, 100, 20, 100))]);
+    const result = run([
+      row("x", counts(10, 100, 20, 100)),
+      row("y", counts(10, 100, 20, 100)),
+      row("z", counts(10, 100, 20, 100)),
+    ]);
     const a = result.analyses[0]!;
     expect(a.tau2).toBe(0);
     expect(a.I2).toBe(0);
@@ -160,16 +202,35 @@ describe("runMetaAnalysis", () => {
     const result = run(THREE);
     const narrative = CombinedSummarySchema.parse(result.narrative);
     expect(narrative.quantitativeFindings.pooledEffectSize).toContain("RR 0.76 (95% CI 0.56 to 1.04)");
-    expect(narrative.strengthOfEvidence).toBe(result.analyses[0]!.grade.certainty === "high" ? "high" : result.analyses[0]!.grade.certainty === "moderate" ? "moderate" : "low");
+    expect(narrative.strengthOfEvidence).toBe(
+      result.analyses[0]!.grade.certainty === "high"
+        ? "high"
+        : result.analyses[0]!.grade.certainty === "moderate"
+          ? "moderate"
+          : "low",
+    );
     // Every number printed is one of the computed values (rounded) or a count of the input.
     const a = result.analyses[0]!;
     const allowed = new Set(
       [
         ...[a.ratio!.estimate, a.ratio!.ci_lb, a.ratio!.ci_ub, a.ratio!.pi_lb, a.ratio!.pi_ub].map((x) => x.toFixed(2)),
-        a.I2.toFixed(1), a.tau2.toFixed(4), a.QE.toFixed(2), a.QEp.toFixed(3), a.pval.toFixed(3),
-        a.egger!.pval.toFixed(3), a.begg!.pval.toFixed(3), String(a.trimfill!.k0),
+        a.I2.toFixed(1),
+        a.tau2.toFixed(4),
+        a.QE.toFixed(2),
+        a.QEp.toFixed(3),
+        a.pval.toFixed(3),
+        a.egger!.pval.toFixed(3),
+        a.begg!.pval.toFixed(3),
+        String(a.trimfill!.k0),
         ...a.leaveOneOut.map((r) => Math.exp(r.estimate).toFixed(2)),
-        "3", "2", "0", "1", "95", "10", "300", "400",
+        "3",
+        "2",
+        "0",
+        "1",
+        "95",
+        "10",
+        "300",
+        "400",
         String(THREE.reduce((s, r) => s + r.totalN!, 0)),
         String(THREE.reduce((s, r) => s + (r.data.kind === "counts" ? r.data.events1 + r.data.events2 : 0), 0)),
       ].map((x) => String(Number(x))),
@@ -206,24 +267,34 @@ describe("groupRows", () => {
 
     const reviewed = run(THREE, {
       summaryOfFindings: { assumedControlRisk: 0.1 },
-      grade: { riskOfBias: { a: "high", b: "high", c: "high" }, indirectness: { mortality: { levels: 1, reason: "Surrogate population." } } },
+      grade: {
+        riskOfBias: { a: "high", b: "high", c: "high" },
+        indirectness: { mortality: { levels: 1, reason: "Surrogate population." } },
+      },
     }).analyses[0]!;
     expect(reviewed.summaryOfFindings!.assumedRiskPer1000).toBeCloseTo(100, 10);
     expect(reviewed.grade.judgements.find((j) => j.domain === "risk of bias")!.downgrade).toBe(-2);
     expect(reviewed.summaryOfFindings!.downgrades.map((d) => [d.domain, d.levels])).toEqual(
-      expect.arrayContaining([["risk of bias", 2], ["indirectness", 1]]),
+      expect.arrayContaining([
+        ["risk of bias", 2],
+        ["indirectness", 1],
+      ]),
     );
     expectJsonSafe(reviewed);
 
     const threshold = run(THREE, { grade: { decisionThresholds: { mortality: 0.9 } } }).analyses[0]!;
-    expect(threshold.grade.judgements.find((j) => j.domain === "imprecision")!.reason).toContain("decision threshold (RR 0.90)");
+    expect(threshold.grade.judgements.find((j) => j.domain === "imprecision")!.reason).toContain(
+      "decision threshold (RR 0.90)",
+    );
     const ignored = run(THREE, { grade: { decisionThresholds: { mortality: -1 } } }).analyses[0]!;
     expect(ignored.notes).toContain("The decision threshold -1 was ignored: a RR threshold must be a positive ratio.");
   });
 
   it("sensitivity analysis by risk of bias: without high and low only, same estimator and test (metafor rma subset)", () => {
     const four = [...THREE, row("d", counts(8, 80, 15, 82))];
-    const a = run(four, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "some_concerns", c: "high", d: "low" } } } }).analyses[0]!;
+    const a = run(four, {
+      grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "some_concerns", c: "high", d: "low" } } },
+    }).analyses[0]!;
     expect(a.riskOfBias).toEqual(["low", "some_concerns", "high", "low"]);
     const [all, withoutHigh, lowOnly] = a.riskOfBiasSensitivity!;
     // metafor 4: rma(yi, vi, method = "REML", test = "knha", subset = …)
@@ -242,14 +313,23 @@ describe("groupRows", () => {
     const fewLow = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: { a: "low", b: "high" } } } }).analyses[0]!;
     expect(fewLow.riskOfBias).toEqual(["low", "high", null]);
     expect(fewLow.riskOfBiasSensitivity![1]!.studyIds).toEqual(["a", "c"]);
-    expect(fewLow.riskOfBiasSensitivity![2]).toMatchObject({ k: 1, estimate: null, note: "Only 1 study remains; at least 2 are needed to pool." });
+    expect(fewLow.riskOfBiasSensitivity![2]).toMatchObject({
+      k: 1,
+      estimate: null,
+      note: "Only 1 study remains; at least 2 are needed to pool.",
+    });
     expect(fewLow.riskOfBiasDomains).toBeUndefined();
-    const sets = { a: { D1: "low", D2: "low", D3: "low", D4: "low", D5: "some_concerns", overall: "some_concerns" }, c: "high" } as const;
+    const sets = {
+      a: { D1: "low", D2: "low", D3: "low", D4: "low", D5: "some_concerns", overall: "some_concerns" },
+      c: "high",
+    } as const;
     const withDomains = run(THREE, { grade: { riskOfBiasByOutcome: { mortality: sets } } }).analyses[0]!;
     expect(withDomains.riskOfBias).toEqual(["some_concerns", null, "high"]);
     expect(withDomains.riskOfBiasDomains).toEqual([sets.a, null, null]);
     expect(run(THREE).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
-    expect(run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity).toBeUndefined();
+    expect(
+      run(THREE, { grade: { riskOfBiasByOutcome: { other: { a: "high" } } } }).analyses[0]!.riskOfBiasSensitivity,
+    ).toBeUndefined();
   });
 });
 
@@ -262,23 +342,41 @@ describe("the reviewer's GRADE ratings", () => {
       grade: {
         reviewerRatings: {
           mortality: {
-            overrides: { indirectness: { downgrade: -1, justification: "Only older adults were enrolled." }, imprecision: { downgrade: 0, justification: "The CI excludes any important harm." } },
+            overrides: {
+              indirectness: { downgrade: -1, justification: "Only older adults were enrolled." },
+              imprecision: { downgrade: 0, justification: "The CI excludes any important harm." },
+            },
             rateUp: [{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }],
           },
         },
       },
     }).analyses[0]!;
     const ind = a.grade.judgements.find((j) => j.domain === "indirectness")!;
-    expect(ind).toMatchObject({ downgrade: -1, reason: "Reviewer's judgement: Only older adults were enrolled.", computed: { downgrade: 0 } });
-    expect(a.grade.judgements.find((j) => j.domain === "imprecision")!.computed).toEqual({ downgrade: imprecision.downgrade, reason: imprecision.reason });
+    expect(ind).toMatchObject({
+      downgrade: -1,
+      reason: "Reviewer's judgement: Only older adults were enrolled.",
+      computed: { downgrade: 0 },
+    });
+    expect(a.grade.judgements.find((j) => j.domain === "imprecision")!.computed).toEqual({
+      downgrade: imprecision.downgrade,
+      reason: imprecision.reason,
+    });
     const levels = ["very low", "low", "moderate", "high"];
     const sum = a.grade.judgements.reduce((s, j) => s + j.downgrade, 0) + 1;
     expect(a.grade.certainty).toBe(levels[Math.max(0, Math.min(3, 3 + sum))]);
-    expect(a.grade.ratedUp).toEqual([{ reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." }]);
+    expect(a.grade.ratedUp).toEqual([
+      { reason: "large effect", levels: 1, justification: "RR below 0.5 in every trial." },
+    ]);
     expect(a.summaryOfFindings!.assumedRiskPer1000).toBeCloseTo(50, 10);
     expect(a.summaryOfFindings!.assumedRiskSource).toBe("reviewer");
     expect(a.summaryOfFindings!.ratedUp).toHaveLength(1);
-    expect(a.summaryOfFindings!.downgrades).toContainEqual({ domain: "indirectness", levels: 1, reason: "Reviewer's judgement: Only older adults were enrolled." });
-    expect(run(THREE, { grade: { reviewerRatings: { other: { rateUp: [] } } } }).analyses[0]!.grade).toEqual(computed.grade);
+    expect(a.summaryOfFindings!.downgrades).toContainEqual({
+      domain: "indirectness",
+      levels: 1,
+      reason: "Reviewer's judgement: Only older adults were enrolled.",
+    });
+    expect(run(THREE, { grade: { reviewerRatings: { other: { rateUp: [] } } } }).analyses[0]!.grade).toEqual(
+      computed.grade,
+    );
   });
 });

@@ -15,14 +15,7 @@
  * estimates) falls back to the z-test with a note.
  */
 import { sensitivityAnalyses } from "~/lib/meta-analysis/sensitivity";
-import {
-  escalc,
-  leave1out,
-  ranktest,
-  regtest,
-  rma,
-  trimfill,
-} from "~/lib/meta-analysis";
+import { escalc, leave1out, ranktest, regtest, rma, trimfill } from "~/lib/meta-analysis";
 import type {
   BeggTest,
   EffectSize,
@@ -40,7 +33,12 @@ import type {
   TrimFillResult,
   UnpooledOutcome,
 } from "~/lib/meta-analysis/types";
-import { MIN_K_SMALL_STUDY_TESTS, outcomeCertainty, type GradeOptions, type SofOptions } from "~/lib/meta-analysis/certainty";
+import {
+  MIN_K_SMALL_STUDY_TESTS,
+  outcomeCertainty,
+  type GradeOptions,
+  type SofOptions,
+} from "~/lib/meta-analysis/certainty";
 import { riskOfBiasSensitivity } from "./rob-sensitivity";
 import { groupRows, measureName, type AnalysisGroup } from "./group";
 import { buildTemplateNarrative } from "./narrative";
@@ -176,7 +174,9 @@ export function rowProblem(row: ExtractedStudyData, measure: Measure): string | 
 
 /** True when every number of a pooled result that must be finite is finite. */
 function poolIsFinite(p: PooledResult): boolean {
-  return [p.estimate, p.se, p.ci_lb, p.ci_ub, p.pi_lb, p.pi_ub, p.tau2, p.I2, p.H2, p.QE].every(Number.isFinite) && p.se > 0;
+  return (
+    [p.estimate, p.se, p.ci_lb, p.ci_ub, p.pi_lb, p.pi_ub, p.tau2, p.I2, p.H2, p.QE].every(Number.isFinite) && p.se > 0
+  );
 }
 
 function errorText(error: unknown): string {
@@ -217,14 +217,18 @@ export function analyseGroup(
       unpooled: {
         ...base,
         studyIds: used.map((u) => u.row.studyId),
-        reason: `${used.length === 0 ? "None" : `Only ${used.length}`} of the ${counted(group.rows.length, "study")} reporting ${group.outcome} as ${withArticle(measureName(group))} ${agree(used.length === 0 ? 1 : used.length, "has", "have")} usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
+        reason:
+          `${used.length === 0 ? "None" : `Only ${used.length}`} of the ${counted(group.rows.length, "study")} reporting ${group.outcome} as ${withArticle(measureName(group))} ${agree(used.length === 0 ? 1 : used.length, "has", "have")} usable numbers; at least 2 are needed to pool. ${notes.join(" ")}`.trim(),
       },
     };
   }
   const effects = used.map((u) => u.effect);
   const labels = used.map((u) => studyLabel(u.row.title));
   const identical = effects.every((e) => e.yi === effects[0]!.yi);
-  if (identical) notes.push("All studies have the same effect size: heterogeneity is zero by construction; check for duplicate reports.");
+  if (identical)
+    notes.push(
+      "All studies have the same effect size: heterogeneity is zero by construction; check for duplicate reports.",
+    );
 
   let test = options.test;
   let pooled: PooledResult;
@@ -232,11 +236,19 @@ export function analyseGroup(
     pooled = rma(effects, { measure: group.measure, method: options.method, test });
     if (!poolIsFinite(pooled) && test === "knha") {
       test = "z";
-      notes.push("The Hartung–Knapp adjustment is not defined here (the studies' estimates do not vary around the pooled estimate); the z-test is used instead.");
+      notes.push(
+        "The Hartung–Knapp adjustment is not defined here (the studies' estimates do not vary around the pooled estimate); the z-test is used instead.",
+      );
       pooled = rma(effects, { measure: group.measure, method: options.method, test });
     }
   } catch (error) {
-    return { unpooled: { ...base, studyIds: used.map((u) => u.row.studyId), reason: `The model could not be fitted: ${errorText(error)}.` } };
+    return {
+      unpooled: {
+        ...base,
+        studyIds: used.map((u) => u.row.studyId),
+        reason: `The model could not be fitted: ${errorText(error)}.`,
+      },
+    };
   }
   if (!poolIsFinite(pooled)) {
     return {
@@ -260,7 +272,9 @@ export function analyseGroup(
   let filled: TrimFillResult | null = null;
   let leaveOneOut: LeaveOneOutRow[] = [];
   if (k < MIN_K_SMALL_STUDY_TESTS) {
-    notes.push(`Egger's and Begg's tests, trim and fill and leave-one-out need at least ${MIN_K_SMALL_STUDY_TESTS} studies (k = ${k}).`);
+    notes.push(
+      `Egger's and Begg's tests, trim and fill and leave-one-out need at least ${MIN_K_SMALL_STUDY_TESTS} studies (k = ${k}).`,
+    );
   } else if (identical) {
     notes.push("Egger's and Begg's tests and trim and fill are not defined when all effect sizes are identical.");
     leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
@@ -406,7 +420,12 @@ export function runMetaAnalysis(
   const analyses: OutcomeAnalysis[] = [];
   const unpooled: UnpooledOutcome[] = [...single];
   for (const group of groups) {
-    const outcome = analyseGroup(group, { method, test, summaryOfFindings: options.summaryOfFindings, grade: options.grade });
+    const outcome = analyseGroup(group, {
+      method,
+      test,
+      summaryOfFindings: options.summaryOfFindings,
+      grade: options.grade,
+    });
     if ("analysis" in outcome) analyses.push(outcome.analysis);
     else unpooled.push(outcome.unpooled);
   }

@@ -33,7 +33,10 @@ function same(a: number, b: number): boolean {
  * same study id whose data give the report's yi and vi under the analysis's measure (escalc); when
  * none does (for example a data kind the export does not know), the report's yi/vi stand in.
  */
-export function analysisStudyRows(result: Pick<MetaAnalysisJobResult, "extracted">, analysis: OutcomeAnalysis): AnalysisStudyRow[] {
+export function analysisStudyRows(
+  result: Pick<MetaAnalysisJobResult, "extracted">,
+  analysis: OutcomeAnalysis,
+): AnalysisStudyRow[] {
   return analysis.effects.map((effect, i) => {
     const candidates = result.extracted.filter((row) => row.studyId === effect.studyId);
     const match = candidates.find((row) => reproduces(row, analysis, effect));

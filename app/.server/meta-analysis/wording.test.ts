@@ -6,23 +6,34 @@ import { runMetaAnalysis } from "./run";
 
 describe("readableOutcome", () => {
   it("keeps the study's words: no stemming, acronyms kept, a sentence-case first word lower-cased", () => {
-    expect(["Precerebral arteries.", "Stroke", "HbA1c", "COVID-19 infection", "  major   bleeding ;"].map(readableOutcome)).toEqual([
-      "precerebral arteries",
-      "stroke",
-      "HbA1c",
-      "COVID-19 infection",
-      "major bleeding",
-    ]);
+    expect(
+      ["Precerebral arteries.", "Stroke", "HbA1c", "COVID-19 infection", "  major   bleeding ;"].map(readableOutcome),
+    ).toEqual(["precerebral arteries", "stroke", "HbA1c", "COVID-19 infection", "major bleeding"]);
   });
 });
 
 describe("agreement helpers", () => {
   it("count nouns and verbs for 0, 1 and many, and choose a or an by sound", () => {
     expect([0, 1, 2].map((n) => counted(n, "study"))).toEqual(["0 studies", "1 study", "2 studies"]);
-    expect([0, 1, 1200].map((n) => counted(n, "participant"))).toEqual(["0 participants", "1 participant", "1200 participants"]);
+    expect([0, 1, 1200].map((n) => counted(n, "participant"))).toEqual([
+      "0 participants",
+      "1 participant",
+      "1200 participants",
+    ]);
     expect([0, 1, 5].map((n) => agree(n, "was"))).toEqual(["were", "was", "were"]);
     expect(agree(1, "reports", "report")).toBe("reports");
-    expect(["odds ratio", "risk ratio", "incidence rate ratio", "hazard ratio", "HR", "SMD", "unit change", "mean difference"].map(withArticle)).toEqual([
+    expect(
+      [
+        "odds ratio",
+        "risk ratio",
+        "incidence rate ratio",
+        "hazard ratio",
+        "HR",
+        "SMD",
+        "unit change",
+        "mean difference",
+      ].map(withArticle),
+    ).toEqual([
       "an odds ratio",
       "a risk ratio",
       "an incidence rate ratio",
@@ -35,7 +46,15 @@ describe("agreement helpers", () => {
   });
 });
 
-const counts = (studyId: string, outcome: string, events1: number, n1: number, events2: number, n2: number, design = "cohort"): ExtractedStudyData => ({
+const counts = (
+  studyId: string,
+  outcome: string,
+  events1: number,
+  n1: number,
+  events2: number,
+  n2: number,
+  design = "cohort",
+): ExtractedStudyData => ({
   studyId,
   title: `Study ${studyId}`,
   outcome,
@@ -46,7 +65,12 @@ const counts = (studyId: string, outcome: string, events1: number, n1: number, e
   design,
   totalN: n1 + n2,
 });
-const left = (n: number): ExcludedStudy[] => Array.from({ length: n }, (_, i) => ({ studyId: `x${i}`, title: `Excluded ${i}`, reason: "No effect estimate with a confidence interval found" }));
+const left = (n: number): ExcludedStudy[] =>
+  Array.from({ length: n }, (_, i) => ({
+    studyId: `x${i}`,
+    title: `Excluded ${i}`,
+    reason: "No effect estimate with a confidence interval found",
+  }));
 
 /** Every string of a job result (narrative, reasons, notes, GRADE judgements). */
 function texts(value: unknown, out: string[] = []): string[] {
@@ -84,29 +108,54 @@ const scenarios: [string, ExtractedStudyData[], number][] = [
     ],
     3,
   ],
-  ["two studies pooled, both randomised, none left out", [counts("1", "all-cause mortality", 5, 100, 10, 100, "RCT"), counts("2", "all-cause mortality", 6, 90, 11, 95, "RCT")], 0],
+  [
+    "two studies pooled, both randomised, none left out",
+    [
+      counts("1", "all-cause mortality", 5, 100, 10, 100, "RCT"),
+      counts("2", "all-cause mortality", 6, 90, 11, 95, "RCT"),
+    ],
+    0,
+  ],
 ];
 
 describe("generated text agrees in number and article (0, 1 and many)", () => {
   for (const [name, extracted, excluded] of scenarios) {
     it(name, () => {
-      const result = runMetaAnalysis({ studyCount: extracted.length + excluded, extracted, excluded: left(excluded), model: "test" });
-      const all = texts({ narrative: result.narrative, unpooled: result.unpooled, analyses: result.analyses.map((a) => ({ notes: a.notes, grade: a.grade, outcome: a.outcome })) });
+      const result = runMetaAnalysis({
+        studyCount: extracted.length + excluded,
+        extracted,
+        excluded: left(excluded),
+        model: "test",
+      });
+      const all = texts({
+        narrative: result.narrative,
+        unpooled: result.unpooled,
+        analyses: result.analyses.map((a) => ({ notes: a.notes, grade: a.grade, outcome: a.outcome })),
+      });
       expect(all.length).toBeGreaterThan(5);
       expect(all.flatMap(disagreements)).toEqual([]);
     });
   }
 
   it("says what happened in plain agreeing English, and names outcomes as the studies word them", () => {
-    const one = runMetaAnalysis({ studyCount: 2, extracted: [counts("1", "precerebral arteries", 5, 100, 10, 100)], excluded: left(1), model: "test" });
+    const one = runMetaAnalysis({
+      studyCount: 2,
+      extracted: [counts("1", "precerebral arteries", 5, 100, 10, 100)],
+      excluded: left(1),
+      model: "test",
+    });
     const summary = (one.narrative as { executiveSummary: string }).executiveSummary;
     expect(summary).toContain("1 study had usable effect data and 1 was left out.");
     expect(one.unpooled![0]!.reason).toContain("reports precerebral arteries as an odds ratio");
     const many = runMetaAnalysis({ studyCount: 6, extracted: scenarios[2]![1], excluded: left(3), model: "test" });
     expect(JSON.stringify(many)).not.toContain("arterie ");
     expect(many.analyses[0]!.outcome).toBe("precerebral arteries");
-    expect((many.narrative as { executiveSummary: string }).executiveSummary).toMatch(/^6 studies had usable effect data and 3 were left out\. 1 outcome was pooled\./);
-    expect(many.unpooled!.map((u) => u.reason).join(" ")).toContain("Only 1 of the 2 studies reporting major bleeding as an odds ratio has usable numbers");
+    expect((many.narrative as { executiveSummary: string }).executiveSummary).toMatch(
+      /^6 studies had usable effect data and 3 were left out\. 1 outcome was pooled\./,
+    );
+    expect(many.unpooled!.map((u) => u.reason).join(" ")).toContain(
+      "Only 1 of the 2 studies reporting major bleeding as an odds ratio has usable numbers",
+    );
     const grade = many.analyses[0]!.grade.judgements.map((j) => j.reason).join(" ");
     expect(grade).toContain("Only 1 of 3 studies is randomised (1 RCT, 2 cohort), so certainty starts at low");
   });

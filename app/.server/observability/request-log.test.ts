@@ -22,12 +22,25 @@ describe("request log lines", () => {
     await log.finish(200);
     await log.finish(200);
     expect(lines).toEqual([
-      { level: "info", event: "api", requestId: "req-12345678", method: "GET", route: "/api/search", status: 200, durationMs: 42, user: null, providers: { pubmed: "ok", core: "timeout" } },
+      {
+        level: "info",
+        event: "api",
+        requestId: "req-12345678",
+        method: "GET",
+        route: "/api/search",
+        status: 200,
+        durationMs: 42,
+        user: null,
+        providers: { pubmed: "ok", core: "timeout" },
+      },
     ]);
   });
 
   it("grades the level by status", async () => {
-    for (const [status, level] of [[404, "warn"], [503, "error"]] as const) {
+    for (const [status, level] of [
+      [404, "warn"],
+      [503, "error"],
+    ] as const) {
       const { log, lines } = capture();
       await log.finish(status);
       expect(lines[0]!.level).toBe(level);

@@ -58,8 +58,15 @@ export interface OpenAccessStats {
 
 /** `studyIds=a,b,c` → unique positive integers. @throws AppError 400 INVALID_STUDY_IDS. */
 export function parseStudyIdsParam(raw: string | null): number[] {
-  const parts = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const parsed = z.array(z.string().regex(/^[1-9]\d{0,14}$/)).min(1).max(MAX_OA_STUDIES).safeParse(parts);
+  const parts = (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const parsed = z
+    .array(z.string().regex(/^[1-9]\d{0,14}$/))
+    .min(1)
+    .max(MAX_OA_STUDIES)
+    .safeParse(parts);
   if (!parsed.success) {
     throw new AppError(
       "INVALID_STUDY_IDS",
@@ -74,7 +81,11 @@ const UnpaywallSchema = z.object({
   is_oa: z.boolean(),
   has_repository_copy: z.boolean().nullish(),
   best_oa_location: z
-    .object({ url: z.string().nullish(), url_for_pdf: z.string().nullish(), url_for_landing_page: z.string().nullish() })
+    .object({
+      url: z.string().nullish(),
+      url_for_pdf: z.string().nullish(),
+      url_for_landing_page: z.string().nullish(),
+    })
     .nullish(),
   oa_locations: z.array(z.object({ host_type: z.string().nullish() })).nullish(),
 });
@@ -165,18 +176,24 @@ async function cached(deps: OpenAccessDeps, key: string, run: () => Promise<Look
   return value;
 }
 
-type StudyIds = { id: number; doi: string | null; pmid: string | null; isOpenAccess: boolean; openAccessUrl: string | null };
+type StudyIds = {
+  id: number;
+  doi: string | null;
+  pmid: string | null;
+  isOpenAccess: boolean;
+  openAccessUrl: string | null;
+};
 
 /** One study: Unpaywall (DOI), then Europe PMC (DOI or PMID), then the stored flag. Never throws. */
 export async function lookupStudy(deps: OpenAccessDeps, study: StudyIds): Promise<OpenAccessResult> {
   let found: Lookup | null = null;
   if (study.doi) {
-    found = await cached(deps, `oa:unpaywall:${study.doi.toLowerCase()}`, () => lookupUnpaywall(deps, study.doi!)).catch(
-      (error: unknown) => {
-        console.warn("Unpaywall lookup failed; trying Europe PMC", error);
-        return null;
-      },
-    );
+    found = await cached(deps, `oa:unpaywall:${study.doi.toLowerCase()}`, () =>
+      lookupUnpaywall(deps, study.doi!),
+    ).catch((error: unknown) => {
+      console.warn("Unpaywall lookup failed; trying Europe PMC", error);
+      return null;
+    });
   }
   if (!found && (study.doi || study.pmid)) {
     const key = study.doi ? `oa:epmc:doi:${study.doi.toLowerCase()}` : `oa:epmc:pmid:${study.pmid}`;
@@ -203,7 +220,10 @@ export async function lookupStudy(deps: OpenAccessDeps, study: StudyIds): Promis
  * GET /api/studies/open-access-stats: looks up each study, stored or just shown by a search (unknown ids are left out of the
  * totals) and counts open-access studies and repository copies.
  */
-export async function openAccessStats(deps: OpenAccessDeps, { studyIds }: { studyIds: number[] }): Promise<OpenAccessStats> {
+export async function openAccessStats(
+  deps: OpenAccessDeps,
+  { studyIds }: { studyIds: number[] },
+): Promise<OpenAccessStats> {
   const rows = await deps.db
     .select({
       id: studies.id,
@@ -218,7 +238,14 @@ export async function openAccessStats(deps: OpenAccessDeps, { studyIds }: { stud
   const found = new Set(rows.map((r) => r.id));
   for (const id of studyIds) {
     const shown = found.has(id) ? null : shownStudy(id);
-    if (shown) rows.push({ id, doi: shown.doi, pmid: shown.pmid, isOpenAccess: shown.isOpenAccess, openAccessUrl: shown.openAccessUrl });
+    if (shown)
+      rows.push({
+        id,
+        doi: shown.doi,
+        pmid: shown.pmid,
+        isOpenAccess: shown.isOpenAccess,
+        openAccessUrl: shown.openAccessUrl,
+      });
   }
   const order = new Map(studyIds.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);

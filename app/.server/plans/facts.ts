@@ -23,7 +23,11 @@ export function planSentences(text: string): SourceSentence[] {
 }
 
 /** The first match of `pattern` in the sentences, as a fact (value from `read`), or null. */
-export function firstFact<T>(sentences: readonly SourceSentence[], pattern: RegExp, read: (m: RegExpExecArray) => T | null): Fact<T> | null {
+export function firstFact<T>(
+  sentences: readonly SourceSentence[],
+  pattern: RegExp,
+  read: (m: RegExpExecArray) => T | null,
+): Fact<T> | null {
   for (const s of sentences) {
     const re = new RegExp(pattern.source, pattern.flags.replace("g", ""));
     const m = re.exec(s.text);
@@ -39,7 +43,18 @@ export function sentencesMatching(sentences: readonly SourceSentence[], pattern:
   return sentences.filter((s) => new RegExp(pattern.source, pattern.flags.replace("g", "")).test(s.text));
 }
 
-const WORD_NUMBERS: Record<string, number> = { one: 1, once: 1, two: 2, twice: 2, three: 3, thrice: 3, four: 4, five: 5, six: 6, seven: 7 };
+const WORD_NUMBERS: Record<string, number> = {
+  one: 1,
+  once: 1,
+  two: 2,
+  twice: 2,
+  three: 3,
+  thrice: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+};
 
 /** "3", "three", "twice" → 3 / 3 / 2; null otherwise. */
 export function readCount(word: string | undefined): number | null {

@@ -11,8 +11,12 @@ import { answerHealthQuestion, type HealthAnswerEvent } from "../health-answers/
 import { generateMeals, generateWorkout } from "./service";
 
 const BASE = "https://metamind.test";
-const EXERCISE = "Participants trained three times per week. Each session included 3 sets of 10 repetitions at 70% of 1RM.";
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 4, text: 4, reasoning: 0 } };
+const EXERCISE =
+  "Participants trained three times per week. Each session included 3 sets of 10 repetitions at 70% of 1RM.";
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 4, text: 4, reasoning: 0 },
+};
 
 function services() {
   const app = getLoadContext(env as never, { waitUntil: () => undefined }).app;
@@ -28,15 +32,32 @@ function request() {
 const jsonModel = (value: unknown) => textModel(JSON.stringify(value));
 
 const item = (text: string, source: string | null, general = source === null) => ({ text, source, general });
-const exercise = (source: string | null, sets: string, intensity: string) => ({ name: "Squat", sets, reps: "10", intensity, rest: "90 s", source, general: source === null });
+const exercise = (source: string | null, sets: string, intensity: string) => ({
+  name: "Squat",
+  sets,
+  reps: "10",
+  intensity,
+  rest: "90 s",
+  source,
+  general: source === null,
+});
 
 describe("plans with a model (structured output through the same citation check)", () => {
   it("keeps cited prescriptions the sentence supports, relabels the rest general guidance", async () => {
-    const week = (n: number, ex: ReturnType<typeof exercise>) => ({ week: n, focus: "Build", sessions: [{ name: "Session 1", duration: "45 min", exercises: [ex] }] });
+    const week = (n: number, ex: ReturnType<typeof exercise>) => ({
+      week: n,
+      focus: "Build",
+      sessions: [{ name: "Session 1", duration: "45 min", exercises: [ex] }],
+    });
     const model = jsonModel({
       protocol: [item("Three sessions a week", "S1"), item("Invented protocol", "S99")],
       warmUp: [item("Easy cycling for 10 minutes", null)],
-      weeks: [week(1, exercise("S2", "3", "70% of 1RM")), week(2, exercise("S2", "4", "80% of 1RM")), week(3, exercise(null, "3", "moderate")), week(4, exercise("S2", "3", "70% of 1RM"))],
+      weeks: [
+        week(1, exercise("S2", "3", "70% of 1RM")),
+        week(2, exercise("S2", "4", "80% of 1RM")),
+        week(3, exercise(null, "3", "moderate")),
+        week(4, exercise("S2", "3", "70% of 1RM")),
+      ],
       progression: [item("Add 5 kg each week", "S2")],
       safetyNotes: [item("Stop if you feel chest pain", null)],
     });
@@ -66,12 +87,29 @@ describe("plans with a model (structured output through the same citation check)
       request: request(),
       model: { model: jsonModel({ nope: true }), name: "mock", provider: "openai" },
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: "AI_FAILED", status: 502, message: "Failed to generate meal suggestions. Please try again." });
+    expect(error).toMatchObject({
+      code: "AI_FAILED",
+      status: 502,
+      message: "Failed to generate meal suggestions. Please try again.",
+    });
   });
 
   it("meal plan from a model: days keyed by name, 15 min default prep, unsupported doses relabelled", async () => {
-    const meal = (source: string | null, prepTime = "") => ({ name: "Oats", ingredients: ["oats"], nutrients: ["fibre"], prepTime, source, general: source === null });
-    const day = (name: string) => ({ day: name, breakfast: meal("S1"), lunch: meal(null, "20 min"), dinner: meal("S7"), snacks: meal(null) });
+    const meal = (source: string | null, prepTime = "") => ({
+      name: "Oats",
+      ingredients: ["oats"],
+      nutrients: ["fibre"],
+      prepTime,
+      source,
+      general: source === null,
+    });
+    const day = (name: string) => ({
+      day: name,
+      breakfast: meal("S1"),
+      lunch: meal(null, "20 min"),
+      dinner: meal("S7"),
+      snacks: meal(null),
+    });
     const model = jsonModel({
       executiveSummary: "Olive oil based.",
       summary: "Summary.",
@@ -112,10 +150,30 @@ describe("health answer with a remote model", () => {
       { type: "text-end", id: "t" },
       { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
     ];
-    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 1 }) }) });
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 1 }) }),
+    });
     const studies = [
-      { id: 1, title: "Walking and blood pressure", abstract: "Walking lowered blood pressure in adults with hypertension. It was safe for everyone.", journal: null, publicationDate: null, pmid: "1", doi: null, url: null },
-      { id: 2, title: "Running and mood", abstract: "Running improved mood in adults with mild depression over twelve weeks of supervised training.", journal: null, publicationDate: null, pmid: null, doi: null, url: null },
+      {
+        id: 1,
+        title: "Walking and blood pressure",
+        abstract: "Walking lowered blood pressure in adults with hypertension. It was safe for everyone.",
+        journal: null,
+        publicationDate: null,
+        pmid: "1",
+        doi: null,
+        url: null,
+      },
+      {
+        id: 2,
+        title: "Running and mood",
+        abstract: "Running improved mood in adults with mild depression over twelve weeks of supervised training.",
+        journal: null,
+        publicationDate: null,
+        pmid: null,
+        doi: null,
+        url: null,
+      },
     ];
     const res = await answerHealthQuestion(services(), {
       body: { question: "Does walking or running help blood pressure and mood?" },
@@ -124,11 +182,23 @@ describe("health answer with a remote model", () => {
       model: { model, name: "mock-stream (OpenAI)", provider: "openai" },
       search: async () => studies,
     });
-    const lines = new TextDecoder().decode(await res.arrayBuffer()).trim().split("\n").map((l) => JSON.parse(l) as HealthAnswerEvent);
+    const lines = new TextDecoder()
+      .decode(await res.arrayBuffer())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as HealthAnswerEvent);
     expect(lines[0]).toMatchObject({ type: "meta", model: "mock-stream (OpenAI)", studyCount: 2 });
-    expect(lines.filter((l) => l.type === "delta").map((l) => (l as { text: string }).text).join("")).toBe(text);
+    expect(
+      lines
+        .filter((l) => l.type === "delta")
+        .map((l) => (l as { text: string }).text)
+        .join(""),
+    ).toBe(text);
     const done = lines.at(-1) as Extract<HealthAnswerEvent, { type: "done" }>;
     expect(done.answer.answer).toBe("Walking lowered blood pressure [1]. Running improved mood [2].");
-    expect(done.answer.studies.map((s) => s.quotes)).toEqual([["Walking lowered blood pressure in adults with hypertension."], ["Running improved mood in adults with mild depression over twelve weeks of supervised training."]]);
+    expect(done.answer.studies.map((s) => s.quotes)).toEqual([
+      ["Walking lowered blood pressure in adults with hypertension."],
+      ["Running improved mood in adults with mild depression over twelve weeks of supervised training."],
+    ]);
   });
 });

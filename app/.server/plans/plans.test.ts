@@ -20,7 +20,12 @@ const NUTRITION = [
   "Intake of sugar-sweetened beverages was discouraged.",
 ].join(" ");
 
-const meta = { studyTitle: "Trial", studyId: 7, model: "MetaMind Offline Extractive v1", now: new Date("2026-11-25T00:00:00Z") };
+const meta = {
+  studyTitle: "Trial",
+  studyId: 7,
+  model: "MetaMind Offline Extractive v1",
+  now: new Date("2026-11-25T00:00:00Z"),
+};
 
 describe("workout rules", () => {
   it("reads the protocol with the sentence each fact comes from", () => {
@@ -52,7 +57,10 @@ describe("workout rules", () => {
   });
 
   it("gives a fully general plan for a study without a protocol", () => {
-    const w = buildWorkoutPlan(planSentences("Obesity is common. We reviewed national registry data on hospital admissions."), meta);
+    const w = buildWorkoutPlan(
+      planSentences("Obesity is common. We reviewed national registry data on hospital admissions."),
+      meta,
+    );
     expect(w.protocol).toEqual([expect.objectContaining({ general: true })]);
     expect(w.weeks.flatMap((x) => x.sessions.flatMap((s) => s.exercises)).every((e) => e.general)).toBe(true);
     expect(w.sources).toEqual([]);
@@ -65,7 +73,11 @@ describe("meal-plan rules", () => {
     expect(f.pattern?.value).toBe("Mediterranean diet");
     expect([...f.foods.keys()]).toEqual(expect.arrayContaining(["olive-oil", "nuts", "fish"]));
     expect(f.limited.map((l) => l.value)).toEqual(["Added sugar and sugary drinks"]);
-    expect(f.doses).toEqual(expect.arrayContaining([expect.objectContaining({ nutrient: "Vitamin D", text: "2000 IU per day", source: "S3" })]));
+    expect(f.doses).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ nutrient: "Vitamin D", text: "2000 IU per day", source: "S3" }),
+      ]),
+    );
   });
 
   it("builds the SPEC §3 shape: 7 days × 4 meals, 15 min default, cited targets", () => {
@@ -78,9 +90,13 @@ describe("meal-plan rules", () => {
         expect(meal.general || meal.source !== null).toBe(true);
       }
     }
-    expect(Object.values(m.weeklyMealPlan).some((d) => d.lunch.prepTime === "15 min" || d.breakfast.prepTime === "15 min")).toBe(true);
+    expect(
+      Object.values(m.weeklyMealPlan).some((d) => d.lunch.prepTime === "15 min" || d.breakfast.prepTime === "15 min"),
+    ).toBe(true);
     expect(m.nutritionalGuidelines.dailyTargets).toEqual(
-      expect.arrayContaining([expect.objectContaining({ nutrient: "Vitamin D", amount: "2000 IU per day", source: "S3", general: false })]),
+      expect.arrayContaining([
+        expect.objectContaining({ nutrient: "Vitamin D", amount: "2000 IU per day", source: "S3", general: false }),
+      ]),
     );
     expect(m.shoppingList.length).toBeGreaterThan(2);
     expect(m.researchRationale).toContain("[S1]");
@@ -98,6 +114,8 @@ describe("plan HTML", () => {
     expect(planDownload("meal-plan", null)).toEqual({ error: "No Meal Plan Available" });
     const m = buildMealPlan(planSentences(NUTRITION), meta);
     expect(mealPlanHtml(m).length).toBeGreaterThan(100);
-    expect(planDownload("meal-plan", m)).toMatchObject({ fileName: expect.stringMatching(/^metamind-meal-plan-\d+\.html$/) });
+    expect(planDownload("meal-plan", m)).toMatchObject({
+      fileName: expect.stringMatching(/^metamind-meal-plan-\d+\.html$/),
+    });
   });
 });

@@ -7,7 +7,10 @@ import type { MealPlan, Workout } from "~/lib/plans";
 
 const short = z.string().max(300);
 const long = z.string().max(4000);
-const sourceId = z.string().regex(/^S\d{1,4}$/).nullable();
+const sourceId = z
+  .string()
+  .regex(/^S\d{1,4}$/)
+  .nullable();
 
 export const PlanItemSchema = z.object({ text: long, source: sourceId, general: z.boolean() });
 export const PlanSourceSchema = z.object({ id: z.string().regex(/^S\d{1,4}$/), quote: long });
@@ -62,7 +65,9 @@ const DaySchema = z.object({ breakfast: MealSchema, lunch: MealSchema, dinner: M
 export const MealPlanSchema = z.object({
   executiveSummary: long,
   summary: long,
-  weeklyMealPlan: z.record(z.string().max(20), DaySchema).refine((v) => Object.keys(v).length === 7, "weeklyMealPlan must have 7 days"),
+  weeklyMealPlan: z
+    .record(z.string().max(20), DaySchema)
+    .refine((v) => Object.keys(v).length === 7, "weeklyMealPlan must have 7 days"),
   shoppingList: z.array(z.object({ category: short, items: z.array(short).max(60) })).max(20),
   mealPrepTips: z.array(long).max(20),
   nutritionalGuidelines: z.object({

@@ -50,7 +50,8 @@ export async function requireReviewAccess(
   if (!row) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
   const role: ReviewRole = row.review.userId === userId ? "owner" : (row.role ?? "viewer");
   if (!ALLOWED[need].includes(role)) {
-    const what = need === "owner" ? "Only the review's owner can do this." : "Viewers can read this review but not change it.";
+    const what =
+      need === "owner" ? "Only the review's owner can do this." : "Viewers can read this review but not change it.";
     throw new AppError("FORBIDDEN_ROLE", what, 403, { role });
   }
   return { review: row.review, role, resolver: role === "owner" || row.resolver === true };

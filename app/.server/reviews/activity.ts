@@ -51,15 +51,27 @@ function plainInsert(db: Database, entry: ActivityInput) {
  * The INSERT of one entry as a raw D1 statement (for batches of prepared statements), written only
  * when `guard` (an SQL condition with its own bound values) holds — e.g. "the vote row exists".
  */
-export function activityStatement(DB: D1Database, entry: ActivityInput, guard?: { sql: string; values: unknown[] }): D1PreparedStatement {
-  const values = [entry.reviewId, entry.userId, entry.action, entry.recordId ?? null, JSON.stringify(entry.detail ?? {}), entry.at ?? Date.now()];
+export function activityStatement(
+  DB: D1Database,
+  entry: ActivityInput,
+  guard?: { sql: string; values: unknown[] },
+): D1PreparedStatement {
+  const values = [
+    entry.reviewId,
+    entry.userId,
+    entry.action,
+    entry.recordId ?? null,
+    JSON.stringify(entry.detail ?? {}),
+    entry.at ?? Date.now(),
+  ];
   if (!guard) {
-    return DB.prepare("INSERT INTO review_activity (review_id, user_id, action, record_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)").bind(...values);
+    return DB.prepare(
+      "INSERT INTO review_activity (review_id, user_id, action, record_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).bind(...values);
   }
-  return DB.prepare(`INSERT INTO review_activity (review_id, user_id, action, record_id, detail, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard.sql}`).bind(
-    ...values,
-    ...guard.values,
-  );
+  return DB.prepare(
+    `INSERT INTO review_activity (review_id, user_id, action, record_id, detail, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard.sql}`,
+  ).bind(...values, ...guard.values);
 }
 
 /** GET /api/reviews/{id}/activity query: `cursor` is the id of the last entry of the previous page. */
@@ -91,7 +103,15 @@ export async function listActivity(
     .orderBy(desc(reviewActivity.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const hidden = review.screeningMode === "dual" && review.screeningBlind ? await votesHiddenFrom(app, review.id, target.userId, page.map((r) => r.entry)) : () => false;
+  const hidden =
+    review.screeningMode === "dual" && review.screeningBlind
+      ? await votesHiddenFrom(
+          app,
+          review.id,
+          target.userId,
+          page.map((r) => r.entry),
+        )
+      : () => false;
   return {
     entries: page.map(({ entry, email, title }) => {
       const masked = (entry.action === "vote" || entry.action === "undo") && hidden(entry);
@@ -118,7 +138,13 @@ async function votesHiddenFrom(
   readerId: string,
   entries: (typeof reviewActivity.$inferSelect)[],
 ): Promise<(entry: typeof reviewActivity.$inferSelect) => boolean> {
-  const recordIds = [...new Set(entries.filter((e) => (e.action === "vote" || e.action === "undo") && e.recordId !== null).map((e) => e.recordId!))];
+  const recordIds = [
+    ...new Set(
+      entries
+        .filter((e) => (e.action === "vote" || e.action === "undo") && e.recordId !== null)
+        .map((e) => e.recordId!),
+    ),
+  ];
   const voters = new Map<string, Set<string>>();
   if (recordIds.length) {
     const { results } = await app.bindings.DB.prepare(

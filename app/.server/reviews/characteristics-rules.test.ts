@@ -31,7 +31,10 @@ describe("prefillCharacteristics", () => {
   });
 
   it("reads the arms from the title when no sentence names them, and a multinational study", () => {
-    const r = prefillCharacteristics("Aspirin versus placebo in stroke", "Patients were recruited in France, Germany, Italy and Spain.");
+    const r = prefillCharacteristics(
+      "Aspirin versus placebo in stroke",
+      "Patients were recruited in France, Germany, Italy and Spain.",
+    );
     expect(r.intervention?.value).toBe("Aspirin");
     expect(r.comparator?.value).toBe("placebo");
     expect(r.country?.value).toBe("Multinational");
@@ -41,7 +44,9 @@ describe("prefillCharacteristics", () => {
 describe("prefillCharacteristics quotes", () => {
   it("quotes the whole sentence of a count or a duration", () => {
     const out = prefillCharacteristics(TITLE, TEXT);
-    expect(out.randomised?.quote).toBe("We randomised 198 adults with sepsis to zelmoxan (n = 100) or placebo (n = 98) in the intensive care unit.");
+    expect(out.randomised?.quote).toBe(
+      "We randomised 198 adults with sepsis to zelmoxan (n = 100) or placebo (n = 98) in the intensive care unit.",
+    );
     expect(out.followUp?.quote).toBe("Patients were followed up for 12 months.");
   });
 });

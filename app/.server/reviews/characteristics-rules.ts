@@ -10,18 +10,96 @@ import { splitSentences } from "~/lib/extraction/core";
 import { DESIGN_LABELS, extractStudyFacts } from "~/lib/extraction/facts";
 
 const COUNTRIES = [
-  "Argentina", "Australia", "Austria", "Bangladesh", "Belgium", "Brazil", "Bulgaria", "Cameroon", "Canada", "Chile", "China", "Colombia",
-  "Croatia", "Czech Republic", "Denmark", "Egypt", "Estonia", "Ethiopia", "Finland", "France", "Germany", "Ghana", "Greece", "Hong Kong",
-  "Hungary", "India", "Indonesia", "Iran", "Ireland", "Israel", "Italy", "Japan", "Jordan", "Kenya", "Korea", "Lebanon", "Malawi",
-  "Malaysia", "Mexico", "Morocco", "Mozambique", "Nepal", "Netherlands", "New Zealand", "Nigeria", "Norway", "Pakistan", "Peru",
-  "Philippines", "Poland", "Portugal", "Romania", "Russia", "Rwanda", "Saudi Arabia", "Scotland", "Serbia", "Singapore", "Slovenia",
-  "South Africa", "Spain", "Sri Lanka", "Sweden", "Switzerland", "Taiwan", "Tanzania", "Thailand", "the Netherlands", "Tunisia", "Turkey",
-  "Uganda", "UK", "United Kingdom", "United States", "USA", "Vietnam", "Wales", "England", "Zambia", "Zimbabwe",
+  "Argentina",
+  "Australia",
+  "Austria",
+  "Bangladesh",
+  "Belgium",
+  "Brazil",
+  "Bulgaria",
+  "Cameroon",
+  "Canada",
+  "Chile",
+  "China",
+  "Colombia",
+  "Croatia",
+  "Czech Republic",
+  "Denmark",
+  "Egypt",
+  "Estonia",
+  "Ethiopia",
+  "Finland",
+  "France",
+  "Germany",
+  "Ghana",
+  "Greece",
+  "Hong Kong",
+  "Hungary",
+  "India",
+  "Indonesia",
+  "Iran",
+  "Ireland",
+  "Israel",
+  "Italy",
+  "Japan",
+  "Jordan",
+  "Kenya",
+  "Korea",
+  "Lebanon",
+  "Malawi",
+  "Malaysia",
+  "Mexico",
+  "Morocco",
+  "Mozambique",
+  "Nepal",
+  "Netherlands",
+  "New Zealand",
+  "Nigeria",
+  "Norway",
+  "Pakistan",
+  "Peru",
+  "Philippines",
+  "Poland",
+  "Portugal",
+  "Romania",
+  "Russia",
+  "Rwanda",
+  "Saudi Arabia",
+  "Scotland",
+  "Serbia",
+  "Singapore",
+  "Slovenia",
+  "South Africa",
+  "Spain",
+  "Sri Lanka",
+  "Sweden",
+  "Switzerland",
+  "Taiwan",
+  "Tanzania",
+  "Thailand",
+  "the Netherlands",
+  "Tunisia",
+  "Turkey",
+  "Uganda",
+  "UK",
+  "United Kingdom",
+  "United States",
+  "USA",
+  "Vietnam",
+  "Wales",
+  "England",
+  "Zambia",
+  "Zimbabwe",
 ];
-const CANONICAL: Record<string, string> = { "the Netherlands": "Netherlands", UK: "United Kingdom", USA: "United States" };
+const CANONICAL: Record<string, string> = {
+  "the Netherlands": "Netherlands",
+  UK: "United Kingdom",
+  USA: "United States",
+};
 const COUNTRY = new RegExp(`\\b(${COUNTRIES.map((c) => c.replace(/ /g, "\\s+")).join("|")})\\b`, "g");
 /** A sentence that places the study (rather than citing other work). */
-const PLACE_CUE = /\b(?:conducted|carried out|performed|recruited|enrolled|hospitals?|centres?|centers?|sites?|clinics?|practices|in|from|across|setting)\b/i;
+const PLACE_CUE =
+  /\b(?:conducted|carried out|performed|recruited|enrolled|hospitals?|centres?|centers?|sites?|clinics?|practices|in|from|across|setting)\b/i;
 
 const SETTINGS: { label: string; pattern: RegExp }[] = [
   { label: "Intensive care", pattern: /\b(?:intensive care units?|ICUs?|critical care)\b/ },
@@ -32,7 +110,10 @@ const SETTINGS: { label: string; pattern: RegExp }[] = [
   { label: "Inpatient", pattern: /\b(?:inpatients?|in-patients?|hospitali[sz]ed|admitted to hospital)\b/i },
   { label: "Community", pattern: /\bcommunity[- ](?:based|dwelling|settings?|centres?|centers?)\b/i },
   { label: "School", pattern: /\bschools?\b/i },
-  { label: "Hospital", pattern: /\b(?:hospitals?|tertiary (?:care )?cent(?:re|er)s?|university medical cent(?:re|er)s?)\b/i },
+  {
+    label: "Hospital",
+    pattern: /\b(?:hospitals?|tertiary (?:care )?cent(?:re|er)s?|university medical cent(?:re|er)s?)\b/i,
+  },
 ];
 
 const POPULATION =
@@ -40,10 +121,13 @@ const POPULATION =
 
 const ARMS =
   /\b(?:randomi[sz]ed|randomly\s+(?:assigned|allocated)|allocated|assigned)\b[^.;]{0,60}?\bto\s+(?:receive\s+)?(?:either\s+)?([^;]{2,80}?)\s+(?:or|versus|vs\.?|compared\s+with)\s+([^;]{2,80}?)(?=\s*(?:[.;,]|$|\s+for\s|\s+in\s|\s+during\s|\s+at\s))/i;
-const TITLE_ARMS = /^\s*(.{2,80}?)\s+(?:versus|vs\.?|compared\s+with)\s+(.{2,80}?)(?=\s*(?:[:.;,(]|$|\s+(?:in|for|among|on)\s))/i;
+const TITLE_ARMS =
+  /^\s*(.{2,80}?)\s+(?:versus|vs\.?|compared\s+with)\s+(.{2,80}?)(?=\s*(?:[:.;,(]|$|\s+(?:in|for|among|on)\s))/i;
 
-const FUNDING = /\b(?:funded|supported|sponsored|financed)\s+by\b|\bfunding\b|\bgrants?\s+(?:from|no\.?|number)\b|\bno\s+(?:external\s+)?funding\b/i;
-const CONFLICTS = /\b(?:conflicts?\s+of\s+interests?|competing\s+interests?|declare[sd]?\s+(?:that\s+)?(?:they\s+have\s+)?no\b|disclosures?\b|received\s+(?:personal\s+)?(?:fees|honoraria)\b)/i;
+const FUNDING =
+  /\b(?:funded|supported|sponsored|financed)\s+by\b|\bfunding\b|\bgrants?\s+(?:from|no\.?|number)\b|\bno\s+(?:external\s+)?funding\b/i;
+const CONFLICTS =
+  /\b(?:conflicts?\s+of\s+interests?|competing\s+interests?|declare[sd]?\s+(?:that\s+)?(?:they\s+have\s+)?no\b|disclosures?\b|received\s+(?:personal\s+)?(?:fees|honoraria)\b)/i;
 
 /** Removes "(n = 100)" and similar counts after an arm's name; keeps the passage otherwise as written. */
 function armName(raw: string): string {
@@ -65,15 +149,23 @@ export function prefillCharacteristics(title: string, text: string): Record<stri
   const facts = extractStudyFacts(full, { titleEnd: title ? title.length + 1 : 0 });
 
   if (facts.design) {
-    const mention = facts.designMentions.filter((m) => m.design === facts.design).sort((a, b) => b.weight - a.weight)[0];
-    if (mention) out.design = { value: facts.design === "rct" ? "RCT" : DESIGN_LABELS[facts.design].one, quote: mention.quote };
+    const mention = facts.designMentions
+      .filter((m) => m.design === facts.design)
+      .sort((a, b) => b.weight - a.weight)[0];
+    if (mention)
+      out.design = { value: facts.design === "rct" ? "RCT" : DESIGN_LABELS[facts.design].one, quote: mention.quote };
   }
   // The sentence around a number, so the quote shows what was counted.
-  const sentenceOf = (q: { quote: string; sentenceIndex: number }) => facts.sentences[q.sentenceIndex]?.text.trim() || q.quote;
+  const sentenceOf = (q: { quote: string; sentenceIndex: number }) =>
+    facts.sentences[q.sentenceIndex]?.text.trim() || q.quote;
   const randomised = facts.sampleSizes.find((s) => s.cue === "randomised");
   if (randomised) out.randomised = { value: String(randomised.value), quote: sentenceOf(randomised) };
   const followUp = facts.followUps.find((f) => f.kind === "follow-up") ?? facts.followUps[0];
-  if (followUp) out.followUp = { value: `${followUp.value} ${followUp.unit}${followUp.value === 1 ? "" : "s"}`, quote: sentenceOf(followUp) };
+  if (followUp)
+    out.followUp = {
+      value: `${followUp.value} ${followUp.unit}${followUp.value === 1 ? "" : "s"}`,
+      quote: sentenceOf(followUp),
+    };
 
   const sentences = splitSentences(full);
   for (const s of sentences) {
@@ -100,7 +192,8 @@ export function prefillCharacteristics(title: string, text: string): Record<stri
       break;
     }
   }
-  const arms = sentences.map((s) => ARMS.exec(s.text)).find((m) => m !== null) ?? (title ? TITLE_ARMS.exec(title) : null);
+  const arms =
+    sentences.map((s) => ARMS.exec(s.text)).find((m) => m !== null) ?? (title ? TITLE_ARMS.exec(title) : null);
   if (arms) {
     const intervention = armName(arms[1]!);
     const comparator = armName(arms[2]!);
@@ -109,7 +202,9 @@ export function prefillCharacteristics(title: string, text: string): Record<stri
       out.comparator = { value: comparator, quote: arms[0].trim() };
     }
   }
-  const funding = sentences.find((s) => FUNDING.test(s.text) && !CONFLICTS.test(s.text)) ?? sentences.find((s) => FUNDING.test(s.text));
+  const funding =
+    sentences.find((s) => FUNDING.test(s.text) && !CONFLICTS.test(s.text)) ??
+    sentences.find((s) => FUNDING.test(s.text));
   if (funding) out.funding = { value: funding.text.trim().slice(0, 300), quote: funding.text.trim() };
   const conflicts = sentences.find((s) => CONFLICTS.test(s.text));
   if (conflicts) out.conflicts = { value: conflicts.text.trim().slice(0, 300), quote: conflicts.text.trim() };

@@ -8,7 +8,13 @@
  */
 import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { reviewCharacteristicColumns, reviewCharacteristicEdits, reviewRecords, users, type ReviewRecordRow } from "../../../db/schema";
+import {
+  reviewCharacteristicColumns,
+  reviewCharacteristicEdits,
+  reviewRecords,
+  users,
+  type ReviewRecordRow,
+} from "../../../db/schema";
 import { parseReport } from "~/lib/arms";
 import {
   BUILT_IN_COLUMNS,
@@ -38,7 +44,11 @@ const READ_CONCURRENCY = 4;
 /** POST /api/reviews/{id}/characteristics/columns body. */
 export const CharacteristicColumnInputSchema = z
   .object({
-    name: z.string({ error: "name is required" }).trim().min(1, "name is required").max(80, "name may have at most 80 characters"),
+    name: z
+      .string({ error: "name is required" })
+      .trim()
+      .min(1, "name is required")
+      .max(80, "name may have at most 80 characters"),
     type: z.enum(CHARACTERISTIC_TYPES as [string, ...string[]], { error: "type is categorical, numeric or text" }),
   })
   .strict();
@@ -53,15 +63,28 @@ export const CharacteristicEditInputSchema = z
   .strict();
 
 const included = (reviewId: string) =>
-  and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
+  and(
+    eq(reviewRecords.reviewId, reviewId),
+    isNull(reviewRecords.duplicateOf),
+    eq(reviewRecords.taDecision, "include"),
+    eq(reviewRecords.ftDecision, "include"),
+  );
 
 async function columnsOf(app: CharacteristicsApp, reviewId: string): Promise<CharacteristicColumn[]> {
-  const added = await app.db.select().from(reviewCharacteristicColumns).where(eq(reviewCharacteristicColumns.reviewId, reviewId)).orderBy(asc(reviewCharacteristicColumns.id));
+  const added = await app.db
+    .select()
+    .from(reviewCharacteristicColumns)
+    .where(eq(reviewCharacteristicColumns.reviewId, reviewId))
+    .orderBy(asc(reviewCharacteristicColumns.id));
   return [...BUILT_IN_COLUMNS, ...added.map((c) => ({ key: `c${c.id}`, name: c.name, type: c.type, builtIn: false }))];
 }
 
 /** The rules' values for one record, read from its best text (JATS turned into text; unreadable JATS → title and abstract). */
-async function prefillRecord(app: CharacteristicsApp, ownerId: string, record: ReviewRecordRow): Promise<{ values: Record<string, PrefilledValue>; source: { kind: string; note: string | null } }> {
+async function prefillRecord(
+  app: CharacteristicsApp,
+  ownerId: string,
+  record: ReviewRecordRow,
+): Promise<{ values: Record<string, PrefilledValue>; source: { kind: string; note: string | null } }> {
   const source = await recordReport(app, ownerId, record);
   let text = source.text;
   let kind: string = source.kind;
@@ -102,14 +125,28 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * which has its own limit and must not fail on this one.
  * @throws AppError 404 REVIEW_NOT_FOUND; 429 RATE_LIMITED.
  */
-export async function getCharacteristics(app: CharacteristicsApp, target: Target, { countRead = true }: { countRead?: boolean } = {}): Promise<CharacteristicsTable> {
+export async function getCharacteristics(
+  app: CharacteristicsApp,
+  target: Target,
+  { countRead = true }: { countRead?: boolean } = {},
+): Promise<CharacteristicsTable> {
   const review = await requireReview(app, target, "read");
-  if (countRead) await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
+  if (countRead)
+    await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const [records, [total], columns, edits] = await Promise.all([
-    app.db.select().from(reviewRecords).where(included(review.id)).orderBy(asc(reviewRecords.id)).limit(MAX_EXTRACTED_STUDIES),
+    app.db
+      .select()
+      .from(reviewRecords)
+      .where(included(review.id))
+      .orderBy(asc(reviewRecords.id))
+      .limit(MAX_EXTRACTED_STUDIES),
     app.db.select({ n: count() }).from(reviewRecords).where(included(review.id)),
     columnsOf(app, review.id),
-    app.db.select().from(reviewCharacteristicEdits).where(eq(reviewCharacteristicEdits.reviewId, review.id)).orderBy(asc(reviewCharacteristicEdits.id)),
+    app.db
+      .select()
+      .from(reviewCharacteristicEdits)
+      .where(eq(reviewCharacteristicEdits.reviewId, review.id))
+      .orderBy(asc(reviewCharacteristicEdits.id)),
   ]);
   const ids = new Set(records.map((r) => r.id));
   const keys = new Set(columns.map((c) => c.key));
@@ -121,13 +158,25 @@ export async function getCharacteristics(app: CharacteristicsApp, target: Target
     for (const c of columns) {
       const k = `${record.id}:${c.key}`;
       if (latest.has(k)) values[c.key] = { value: latest.get(k) ?? null, quote: null, edited: true };
-      else values[c.key] = { value: prefilled[c.key]?.value ?? null, quote: prefilled[c.key]?.quote ?? null, edited: false };
+      else
+        values[c.key] = {
+          value: prefilled[c.key]?.value ?? null,
+          quote: prefilled[c.key]?.quote ?? null,
+          edited: false,
+        };
     }
     return { recordId: record.id, title: record.title, year: record.year, source, values };
   });
   const audit: CharacteristicEdit[] = edits
     .filter((e) => ids.has(e.recordId) && keys.has(e.columnKey))
-    .map((e) => ({ recordId: e.recordId, column: e.columnKey, oldValue: e.oldValue, newValue: e.newValue, who: e.who, when: new Date(e.createdAt).toISOString() }));
+    .map((e) => ({
+      recordId: e.recordId,
+      column: e.columnKey,
+      oldValue: e.oldValue,
+      newValue: e.newValue,
+      who: e.who,
+      when: new Date(e.createdAt).toISOString(),
+    }));
   return { columns, studies, audit, included: total?.n ?? records.length };
 }
 
@@ -135,16 +184,26 @@ export async function getCharacteristics(app: CharacteristicsApp, target: Target
  * Adds a column (name unique in the review, built-in names included).
  * @throws AppError 404; 403 FORBIDDEN_ROLE (viewer); 409 COLUMN_EXISTS / TOO_MANY_COLUMNS.
  */
-export async function addCharacteristicColumn(app: CharacteristicsApp, target: Target, input: z.infer<typeof CharacteristicColumnInputSchema>): Promise<CharacteristicColumn> {
+export async function addCharacteristicColumn(
+  app: CharacteristicsApp,
+  target: Target,
+  input: z.infer<typeof CharacteristicColumnInputSchema>,
+): Promise<CharacteristicColumn> {
   const review = await requireReview(app, target, "write");
   const columns = await columnsOf(app, review.id);
   const exists = () => new AppError("COLUMN_EXISTS", `The table already has the column "${input.name}".`, 409);
   if (columns.some((c) => c.name.toLowerCase() === input.name.toLowerCase())) throw exists();
-  if (columns.filter((c) => !c.builtIn).length >= MAX_ADDED_COLUMNS) throw new AppError("TOO_MANY_COLUMNS", `A review holds at most ${MAX_ADDED_COLUMNS} added columns.`, 409);
+  if (columns.filter((c) => !c.builtIn).length >= MAX_ADDED_COLUMNS)
+    throw new AppError("TOO_MANY_COLUMNS", `A review holds at most ${MAX_ADDED_COLUMNS} added columns.`, 409);
   try {
     const [row] = await app.db
       .insert(reviewCharacteristicColumns)
-      .values({ reviewId: review.id, name: input.name, type: input.type as CharacteristicColumn["type"], createdBy: target.userId })
+      .values({
+        reviewId: review.id,
+        name: input.name,
+        type: input.type as CharacteristicColumn["type"],
+        createdBy: target.userId,
+      })
       .returning();
     return { key: `c${row!.id}`, name: row!.name, type: row!.type, builtIn: false };
   } catch (error) {
@@ -157,7 +216,10 @@ export async function addCharacteristicColumn(app: CharacteristicsApp, target: T
  * Removes an added column (built-in columns stay; its edits stay in the audit table).
  * @throws AppError 404 REVIEW_NOT_FOUND / COLUMN_NOT_FOUND; 403 FORBIDDEN_ROLE.
  */
-export async function deleteCharacteristicColumn(app: CharacteristicsApp, target: Target & { columnId: string | undefined }): Promise<void> {
+export async function deleteCharacteristicColumn(
+  app: CharacteristicsApp,
+  target: Target & { columnId: string | undefined },
+): Promise<void> {
   const review = await requireReview(app, target, "write");
   const id = Number(target.columnId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("COLUMN_NOT_FOUND", "Column not found", 404);
@@ -175,7 +237,11 @@ export async function deleteCharacteristicColumn(app: CharacteristicsApp, target
  * @throws AppError 400 INVALID_VALUE (not a number in a numeric column, too long); 404
  *   RECORD_NOT_FOUND (unknown or not included at full text) / COLUMN_NOT_FOUND; 403 FORBIDDEN_ROLE.
  */
-export async function editCharacteristic(app: CharacteristicsApp, target: Target, input: z.infer<typeof CharacteristicEditInputSchema>): Promise<CharacteristicEdit | null> {
+export async function editCharacteristic(
+  app: CharacteristicsApp,
+  target: Target,
+  input: z.infer<typeof CharacteristicEditInputSchema>,
+): Promise<CharacteristicEdit | null> {
   const review = await requireReview(app, target, "write");
   const record = await requireRecord(app, review, input.recordId);
   if (record.duplicateOf !== null || record.taDecision !== "include" || record.ftDecision !== "include") {
@@ -188,15 +254,40 @@ export async function editCharacteristic(app: CharacteristicsApp, target: Target
   const [previous] = await app.db
     .select({ newValue: reviewCharacteristicEdits.newValue })
     .from(reviewCharacteristicEdits)
-    .where(and(eq(reviewCharacteristicEdits.reviewId, review.id), eq(reviewCharacteristicEdits.recordId, record.id), eq(reviewCharacteristicEdits.columnKey, column.key)))
+    .where(
+      and(
+        eq(reviewCharacteristicEdits.reviewId, review.id),
+        eq(reviewCharacteristicEdits.recordId, record.id),
+        eq(reviewCharacteristicEdits.columnKey, column.key),
+      ),
+    )
     .orderBy(desc(reviewCharacteristicEdits.id))
     .limit(1);
-  const old = previous ? previous.newValue : column.builtIn ? ((await prefillRecord(app, review.userId, record)).values[column.key]?.value ?? null) : null;
+  const old = previous
+    ? previous.newValue
+    : column.builtIn
+      ? ((await prefillRecord(app, review.userId, record)).values[column.key]?.value ?? null)
+      : null;
   if (old === next.value) return null;
   const [user] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, target.userId)).limit(1);
   const [row] = await app.db
     .insert(reviewCharacteristicEdits)
-    .values({ reviewId: review.id, recordId: record.id, columnKey: column.key, oldValue: old, newValue: next.value, userId: target.userId, who: user?.email ?? target.userId })
+    .values({
+      reviewId: review.id,
+      recordId: record.id,
+      columnKey: column.key,
+      oldValue: old,
+      newValue: next.value,
+      userId: target.userId,
+      who: user?.email ?? target.userId,
+    })
     .returning();
-  return { recordId: row!.recordId, column: row!.columnKey, oldValue: row!.oldValue, newValue: row!.newValue, who: row!.who, when: new Date(row!.createdAt).toISOString() };
+  return {
+    recordId: row!.recordId,
+    column: row!.columnKey,
+    oldValue: row!.oldValue,
+    newValue: row!.newValue,
+    who: row!.who,
+    when: new Date(row!.createdAt).toISOString(),
+  };
 }

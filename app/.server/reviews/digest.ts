@@ -25,7 +25,9 @@ export const MAX_DIGESTS_PER_RUN = 50;
 type DigestApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch">;
 
 /** PUT /api/reviews/{id}/digest body. */
-export const DigestSettingSchema = z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }).strict();
+export const DigestSettingSchema = z
+  .object({ enabled: z.boolean({ error: "enabled must be true or false" }) })
+  .strict();
 
 /** The caller's digest setting for a review. */
 export interface ApiDigestSetting {
@@ -35,7 +37,10 @@ export interface ApiDigestSetting {
 }
 
 /** The caller's setting (any member). @throws AppError 404 REVIEW_NOT_FOUND. */
-export async function getDigestSetting(app: DigestApp, target: { userId: string; reviewId: string | undefined }): Promise<ApiDigestSetting> {
+export async function getDigestSetting(
+  app: DigestApp,
+  target: { userId: string; reviewId: string | undefined },
+): Promise<ApiDigestSetting> {
   const { review } = await requireReviewAccess(app, target, "read");
   const [row] = await app.db
     .select()
@@ -71,16 +76,28 @@ export function utcDay(ms: number): string {
  * @returns how many subscriptions were due, sent (through an e-mail API), printed to the console
  * (development without an API) and failed.
  */
-export async function sendConflictDigests(app: DigestApp, { now }: { now: number }): Promise<{ due: number; sent: number; logged: number; failed: number }> {
+export async function sendConflictDigests(
+  app: DigestApp,
+  { now }: { now: number },
+): Promise<{ due: number; sent: number; logged: number; failed: number }> {
   const report = { due: 0, sent: 0, logged: 0, failed: 0 };
   if (new Date(now).getUTCHours() < DIGEST_HOUR_UTC) return report;
   const day = utcDay(now);
   const due = await app.db
-    .select({ reviewId: reviewDigests.reviewId, userId: reviewDigests.userId, lastSentDay: reviewDigests.lastSentDay, email: users.email, title: reviews.title })
+    .select({
+      reviewId: reviewDigests.reviewId,
+      userId: reviewDigests.userId,
+      lastSentDay: reviewDigests.lastSentDay,
+      email: users.email,
+      title: reviews.title,
+    })
     .from(reviewDigests)
     .innerJoin(reviews, eq(reviews.id, reviewDigests.reviewId))
     .innerJoin(users, eq(users.id, reviewDigests.userId))
-    .leftJoin(reviewMembers, and(eq(reviewMembers.reviewId, reviewDigests.reviewId), eq(reviewMembers.userId, reviewDigests.userId)))
+    .leftJoin(
+      reviewMembers,
+      and(eq(reviewMembers.reviewId, reviewDigests.reviewId), eq(reviewMembers.userId, reviewDigests.userId)),
+    )
     .where(
       and(
         eq(reviewDigests.enabled, true),
@@ -99,7 +116,13 @@ export async function sendConflictDigests(app: DigestApp, { now }: { now: number
       app.db
         .update(reviewDigests)
         .set({ lastSentDay: to })
-        .where(and(eq(reviewDigests.reviewId, d.reviewId), eq(reviewDigests.userId, d.userId), from === null ? sql`${reviewDigests.lastSentDay} IS NULL` : eq(reviewDigests.lastSentDay, from)))
+        .where(
+          and(
+            eq(reviewDigests.reviewId, d.reviewId),
+            eq(reviewDigests.userId, d.userId),
+            from === null ? sql`${reviewDigests.lastSentDay} IS NULL` : eq(reviewDigests.lastSentDay, from),
+          ),
+        )
         .returning({ userId: reviewDigests.userId });
     // Compare-and-set: only the run that moves last_sent_day to today sends.
     if ((await claim(d.lastSentDay, day)).length === 0) continue;
@@ -115,8 +138,14 @@ export async function sendConflictDigests(app: DigestApp, { now }: { now: number
       if (delivery.sent) report.sent++;
       else {
         report.logged++;
-        if (isDevelopment(app.env)) console.info(`[conflicts digest] no e-mail API configured; to ${d.email}: ${message.subject}\n${message.text}`);
-        else console.warn("[conflicts digest] no e-mail API configured (EMAIL_PROVIDER, EMAIL_API_KEY): the digest was not sent");
+        if (isDevelopment(app.env))
+          console.info(
+            `[conflicts digest] no e-mail API configured; to ${d.email}: ${message.subject}\n${message.text}`,
+          );
+        else
+          console.warn(
+            "[conflicts digest] no e-mail API configured (EMAIL_PROVIDER, EMAIL_API_KEY): the digest was not sent",
+          );
       }
     } catch (error) {
       console.error("conflicts digest e-mail failed", error);

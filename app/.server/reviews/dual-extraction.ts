@@ -9,7 +9,15 @@
  */
 import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { z } from "zod";
-import { extractionEdits, reviewExtractionConsensus, reviewExtractionSubmissions, reviewOutcomes, reviewRecords, users, type ReviewRow } from "../../../db/schema";
+import {
+  extractionEdits,
+  reviewExtractionConsensus,
+  reviewExtractionSubmissions,
+  reviewOutcomes,
+  reviewRecords,
+  users,
+  type ReviewRow,
+} from "../../../db/schema";
 import type { ArmField, ArmKey } from "~/lib/arms";
 import {
   type ConsensusCell,
@@ -33,11 +41,20 @@ const field = z.enum(["events", "groupSize", "mean", "sd"]);
 
 /** POST /api/reviews/{id}/outcomes/{outcomeId}/submissions body: the caller's values for one study. */
 export const SubmissionSchema = z
-  .object({ recordId: z.number().int().positive(), values: z.object({ intervention: ArmValuesSchema, comparator: ArmValuesSchema }).strict() })
+  .object({
+    recordId: z.number().int().positive(),
+    values: z.object({ intervention: ArmValuesSchema, comparator: ArmValuesSchema }).strict(),
+  })
   .strict();
 /** POST /api/reviews/{id}/outcomes/{outcomeId}/consensus body: consensus values of one study's cells. */
 export const ConsensusSchema = z
-  .object({ recordId: z.number().int().positive(), cells: z.array(z.object({ arm, field, value: cellValue }).strict()).min(1).max(8) })
+  .object({
+    recordId: z.number().int().positive(),
+    cells: z
+      .array(z.object({ arm, field, value: cellValue }).strict())
+      .min(1)
+      .max(8),
+  })
   .strict();
 
 function checkValues(cells: { field: ArmField; value: number | null }[]): void {
@@ -48,17 +65,30 @@ function checkValues(cells: { field: ArmField; value: number | null }[]): void {
 }
 
 /** The review (in dual extraction), the outcome and the record included at full text. */
-async function requireDualStudy(app: ReviewsApp, target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined }, recordId: number) {
+async function requireDualStudy(
+  app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined },
+  recordId: number,
+) {
   const access = await requireReviewAccess(app, target, "write");
   const review = access.review;
   const id = Number(target.outcomeId);
   const [outcome] =
     Number.isSafeInteger(id) && id > 0
-      ? await app.db.select().from(reviewOutcomes).where(and(eq(reviewOutcomes.id, id), eq(reviewOutcomes.reviewId, review.id))).limit(1)
+      ? await app.db
+          .select()
+          .from(reviewOutcomes)
+          .where(and(eq(reviewOutcomes.id, id), eq(reviewOutcomes.reviewId, review.id)))
+          .limit(1)
       : [];
   if (!outcome) throw new AppError("OUTCOME_NOT_FOUND", "Outcome not found", 404);
   const record = await requireRecord(app, review, String(recordId));
-  if (review.extractionMode !== "dual") throw new AppError("EXTRACTION_NOT_DUAL", "This review's data extraction is single: switch it to dual in the Team tab first.", 409);
+  if (review.extractionMode !== "dual")
+    throw new AppError(
+      "EXTRACTION_NOT_DUAL",
+      "This review's data extraction is single: switch it to dual in the Team tab first.",
+      409,
+    );
   if (record.duplicateOf !== null || record.taDecision !== "include" || record.ftDecision !== "include") {
     throw new AppError("NOT_INCLUDED", "Only studies included at full text are extracted.", 409);
   }
@@ -82,8 +112,10 @@ export async function submitExtraction(
   checkValues(EXTRACTION_ARMS.flatMap((a) => EXTRACTION_FIELDS.map((f) => ({ field: f, value: input.values[a][f] }))));
   const { review, outcome, record } = await requireDualStudy(app, target, input.recordId);
   const DB = app.bindings.DB;
-  const others = "(SELECT count(*) FROM review_extraction_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id <> ?4)";
-  const mine = "EXISTS (SELECT 1 FROM review_extraction_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id = ?4)";
+  const others =
+    "(SELECT count(*) FROM review_extraction_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id <> ?4)";
+  const mine =
+    "EXISTS (SELECT 1 FROM review_extraction_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id = ?4)";
   const [inserted] = await DB.batch([
     DB.prepare(
       `INSERT INTO review_extraction_submissions (review_id, outcome_id, record_id, user_id, "values", submitted_at)
@@ -92,15 +124,27 @@ export async function submitExtraction(
     ).bind(review.id, outcome.id, record.id, target.userId, JSON.stringify(input.values), now, EXTRACTORS_PER_STUDY),
     activityStatement(
       DB,
-      { reviewId: review.id, userId: target.userId, action: "extraction.submit", recordId: record.id, detail: { outcome: outcome.name, outcomeId: outcome.id }, at: now },
-      { sql: "EXISTS (SELECT 1 FROM review_extraction_submissions WHERE outcome_id = ? AND record_id = ? AND user_id = ? AND submitted_at = ?)", values: [outcome.id, record.id, target.userId, now] },
+      {
+        reviewId: review.id,
+        userId: target.userId,
+        action: "extraction.submit",
+        recordId: record.id,
+        detail: { outcome: outcome.name, outcomeId: outcome.id },
+        at: now,
+      },
+      {
+        sql: "EXISTS (SELECT 1 FROM review_extraction_submissions WHERE outcome_id = ? AND record_id = ? AND user_id = ? AND submitted_at = ?)",
+        values: [outcome.id, record.id, target.userId, now],
+      },
     ),
   ]);
   if (inserted!.meta.changes === 0) {
     const [{ n } = { n: 0 }] = await app.db
       .select({ n: sql<number>`count(*)` })
       .from(reviewExtractionSubmissions)
-      .where(and(eq(reviewExtractionSubmissions.outcomeId, outcome.id), eq(reviewExtractionSubmissions.recordId, record.id)));
+      .where(
+        and(eq(reviewExtractionSubmissions.outcomeId, outcome.id), eq(reviewExtractionSubmissions.recordId, record.id)),
+      );
     if (n >= EXTRACTORS_PER_STUDY && !(await hasSubmitted(app, outcome.id, record.id, target.userId))) {
       throw new AppError("EXTRACTIONS_COMPLETE", "Two reviewers have already extracted this study.", 409);
     }
@@ -113,7 +157,13 @@ async function hasSubmitted(app: ReviewsApp, outcomeId: number, recordId: number
   const rows = await app.db
     .select({ userId: reviewExtractionSubmissions.userId })
     .from(reviewExtractionSubmissions)
-    .where(and(eq(reviewExtractionSubmissions.outcomeId, outcomeId), eq(reviewExtractionSubmissions.recordId, recordId), eq(reviewExtractionSubmissions.userId, userId)));
+    .where(
+      and(
+        eq(reviewExtractionSubmissions.outcomeId, outcomeId),
+        eq(reviewExtractionSubmissions.recordId, recordId),
+        eq(reviewExtractionSubmissions.userId, userId),
+      ),
+    );
   return rows.length > 0;
 }
 
@@ -132,15 +182,37 @@ export async function recordConsensus(
 ): Promise<DualExtractionStudy> {
   checkValues(input.cells);
   const { access, review, outcome, record } = await requireDualStudy(app, target, input.recordId);
-  if (!access.resolver) throw new AppError("FORBIDDEN_ROLE", "Only the owner or a member named resolver can record consensus values.", 403, { role: access.role });
+  if (!access.resolver)
+    throw new AppError(
+      "FORBIDDEN_ROLE",
+      "Only the owner or a member named resolver can record consensus values.",
+      403,
+      { role: access.role },
+    );
   const [{ n } = { n: 0 }] = await app.db
     .select({ n: sql<number>`count(*)` })
     .from(reviewExtractionSubmissions)
-    .where(and(eq(reviewExtractionSubmissions.outcomeId, outcome.id), eq(reviewExtractionSubmissions.recordId, record.id)));
-  if (n < EXTRACTORS_PER_STUDY) throw new AppError("EXTRACTION_INCOMPLETE", "Both reviewers must submit their extraction before a consensus is recorded.", 409);
+    .where(
+      and(eq(reviewExtractionSubmissions.outcomeId, outcome.id), eq(reviewExtractionSubmissions.recordId, record.id)),
+    );
+  if (n < EXTRACTORS_PER_STUDY)
+    throw new AppError(
+      "EXTRACTION_INCOMPLETE",
+      "Both reviewers must submit their extraction before a consensus is recorded.",
+      409,
+    );
   await app.db.batch([
     app.db.insert(reviewExtractionConsensus).values(
-      input.cells.map((c) => ({ reviewId: review.id, outcomeId: outcome.id, recordId: record.id, arm: c.arm, field: c.field, value: c.value, userId: target.userId, createdAt: now })),
+      input.cells.map((c) => ({
+        reviewId: review.id,
+        outcomeId: outcome.id,
+        recordId: record.id,
+        arm: c.arm,
+        field: c.field,
+        value: c.value,
+        userId: target.userId,
+        createdAt: now,
+      })),
     ),
     activityInsert(app.db, {
       reviewId: review.id,
@@ -160,7 +232,12 @@ export async function recordConsensus(
  * (blind); the differing cells, the latest consensus per cell and the consensus values once both
  * are in.
  */
-export async function dualStudies(app: Pick<ReviewsApp, "db">, outcomeId: number, readerId: string, recordIds: number[]): Promise<Map<number, DualExtractionStudy>> {
+export async function dualStudies(
+  app: Pick<ReviewsApp, "db">,
+  outcomeId: number,
+  readerId: string,
+  recordIds: number[],
+): Promise<Map<number, DualExtractionStudy>> {
   const out = new Map<number, DualExtractionStudy>();
   if (!recordIds.length) return out;
   const [subs, cells] = await Promise.all([
@@ -168,13 +245,20 @@ export async function dualStudies(app: Pick<ReviewsApp, "db">, outcomeId: number
       .select({ row: reviewExtractionSubmissions, email: users.email })
       .from(reviewExtractionSubmissions)
       .innerJoin(users, eq(users.id, reviewExtractionSubmissions.userId))
-      .where(and(eq(reviewExtractionSubmissions.outcomeId, outcomeId), inArray(reviewExtractionSubmissions.recordId, recordIds)))
+      .where(
+        and(
+          eq(reviewExtractionSubmissions.outcomeId, outcomeId),
+          inArray(reviewExtractionSubmissions.recordId, recordIds),
+        ),
+      )
       .orderBy(asc(reviewExtractionSubmissions.submittedAt)),
     app.db
       .select({ row: reviewExtractionConsensus, email: users.email })
       .from(reviewExtractionConsensus)
       .innerJoin(users, eq(users.id, reviewExtractionConsensus.userId))
-      .where(and(eq(reviewExtractionConsensus.outcomeId, outcomeId), inArray(reviewExtractionConsensus.recordId, recordIds)))
+      .where(
+        and(eq(reviewExtractionConsensus.outcomeId, outcomeId), inArray(reviewExtractionConsensus.recordId, recordIds)),
+      )
       .orderBy(asc(reviewExtractionConsensus.id)),
   ]);
   for (const recordId of recordIds) {
@@ -185,7 +269,14 @@ export async function dualStudies(app: Pick<ReviewsApp, "db">, outcomeId: number
     const latest = new Map<string, ConsensusCell>();
     if (both) {
       for (const c of cells.filter((x) => x.row.recordId === recordId)) {
-        latest.set(`${c.row.arm}.${c.row.field}`, { arm: c.row.arm, field: c.row.field, value: c.row.value, userId: c.row.userId, email: c.email, at: new Date(c.row.createdAt).toISOString() });
+        latest.set(`${c.row.arm}.${c.row.field}`, {
+          arm: c.row.arm,
+          field: c.row.field,
+          value: c.row.value,
+          userId: c.row.userId,
+          email: c.email,
+          at: new Date(c.row.createdAt).toISOString(),
+        });
       }
     }
     const consensus = [...latest.values()];
@@ -230,16 +321,28 @@ export interface DualExtractionAuditRow {
  * consensus value recorded (who, when) and the value the analysis uses. Studies with one
  * submission are left out (blind: no export shows a value before both are in).
  */
-export async function dualExtractionAudit(app: Pick<ReviewsApp, "db">, reviewId: string): Promise<DualExtractionAuditRow[]> {
+export async function dualExtractionAudit(
+  app: Pick<ReviewsApp, "db">,
+  reviewId: string,
+): Promise<DualExtractionAuditRow[]> {
   const [subs, cells] = await Promise.all([
     app.db
-      .select({ row: reviewExtractionSubmissions, email: users.email, outcome: reviewOutcomes.name, title: reviewRecords.title })
+      .select({
+        row: reviewExtractionSubmissions,
+        email: users.email,
+        outcome: reviewOutcomes.name,
+        title: reviewRecords.title,
+      })
       .from(reviewExtractionSubmissions)
       .innerJoin(users, eq(users.id, reviewExtractionSubmissions.userId))
       .innerJoin(reviewOutcomes, eq(reviewOutcomes.id, reviewExtractionSubmissions.outcomeId))
       .innerJoin(reviewRecords, eq(reviewRecords.id, reviewExtractionSubmissions.recordId))
       .where(eq(reviewExtractionSubmissions.reviewId, reviewId))
-      .orderBy(asc(reviewExtractionSubmissions.outcomeId), asc(reviewExtractionSubmissions.recordId), asc(reviewExtractionSubmissions.submittedAt)),
+      .orderBy(
+        asc(reviewExtractionSubmissions.outcomeId),
+        asc(reviewExtractionSubmissions.recordId),
+        asc(reviewExtractionSubmissions.submittedAt),
+      ),
     app.db
       .select({ row: reviewExtractionConsensus, email: users.email })
       .from(reviewExtractionConsensus)
@@ -256,7 +359,9 @@ export async function dualExtractionAudit(app: Pick<ReviewsApp, "db">, reviewId:
   for (const pair of studies.values()) {
     if (pair.length < EXTRACTORS_PER_STUDY) continue;
     const first = pair[0]!;
-    const history = cells.filter((c) => c.row.outcomeId === first.row.outcomeId && c.row.recordId === first.row.recordId);
+    const history = cells.filter(
+      (c) => c.row.outcomeId === first.row.outcomeId && c.row.recordId === first.row.recordId,
+    );
     for (const a of EXTRACTION_ARMS) {
       for (const f of EXTRACTION_FIELDS) {
         const cellHistory = history.filter((c) => c.row.arm === a && c.row.field === f);
@@ -269,9 +374,17 @@ export async function dualExtractionAudit(app: Pick<ReviewsApp, "db">, reviewId:
           title: first.title,
           arm: a,
           field: f,
-          extractions: pair.map((p) => ({ email: p.email, value: p.row.values[a][f], submittedAt: new Date(p.row.submittedAt).toISOString() })),
+          extractions: pair.map((p) => ({
+            email: p.email,
+            value: p.row.values[a][f],
+            submittedAt: new Date(p.row.submittedAt).toISOString(),
+          })),
           differs,
-          consensusHistory: cellHistory.map((c) => ({ email: c.email, value: c.row.value, at: new Date(c.row.createdAt).toISOString() })),
+          consensusHistory: cellHistory.map((c) => ({
+            email: c.email,
+            value: c.row.value,
+            at: new Date(c.row.createdAt).toISOString(),
+          })),
           consensus: settled ? (cellHistory.at(-1)?.row.value ?? values[0]!) : null,
           settled,
         });
@@ -294,7 +407,10 @@ export async function extractedByMember(app: Pick<ReviewsApp, "db">, review: Rev
           .where(eq(reviewExtractionSubmissions.reviewId, review.id))
           .groupBy(reviewExtractionSubmissions.userId)
       : await app.db
-          .select({ userId: extractionEdits.userId, n: sql<number>`count(distinct ${extractionEdits.studyKey} || '|' || ${extractionEdits.outcome})` })
+          .select({
+            userId: extractionEdits.userId,
+            n: sql<number>`count(distinct ${extractionEdits.studyKey} || '|' || ${extractionEdits.outcome})`,
+          })
           .from(extractionEdits)
           .where(like(extractionEdits.studyKey, `review:${review.id}:%`))
           .groupBy(extractionEdits.userId);

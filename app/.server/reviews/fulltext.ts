@@ -18,7 +18,9 @@ export const MAX_FULLTEXT_PDF_BYTES = 20 * 1024 * 1024;
 /** Characters of extracted text kept per record (what the meta-analysis extraction reads). */
 export const MAX_FULLTEXT_CHARS = 200_000;
 
-export const FullTextRequestSchema = z.object({ source: z.literal("open_access", { error: "source must be 'open_access'" }) });
+export const FullTextRequestSchema = z.object({
+  source: z.literal("open_access", { error: "source must be 'open_access'" }),
+});
 
 type FullTextApp = Pick<AppServices, "db" | "bindings" | "env" | "fetch">;
 
@@ -40,11 +42,16 @@ async function store(
   try {
     await app.db.update(reviewRecords).set(set).where(eq(reviewRecords.id, record.id));
   } catch (error) {
-    if (newKey) await app.bindings.BUCKET.delete(newKey).catch((e: unknown) => console.error("orphaned full-text PDF not removed", newKey, e));
+    if (newKey)
+      await app.bindings.BUCKET.delete(newKey).catch((e: unknown) =>
+        console.error("orphaned full-text PDF not removed", newKey, e),
+      );
     throw error;
   }
   if (record.fullTextKey && record.fullTextKey !== newKey) {
-    await app.bindings.BUCKET.delete(record.fullTextKey).catch((e: unknown) => console.error("replaced full-text PDF not removed", record.fullTextKey, e));
+    await app.bindings.BUCKET.delete(record.fullTextKey).catch((e: unknown) =>
+      console.error("replaced full-text PDF not removed", record.fullTextKey, e),
+    );
   }
 }
 
@@ -55,7 +62,12 @@ async function store(
  */
 export async function attachPdf(
   app: FullTextApp,
-  { user, reviewId, recordId, request }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined; request: Request },
+  {
+    user,
+    reviewId,
+    recordId,
+    request,
+  }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined; request: Request },
 ): Promise<AttachedFullText> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
@@ -102,20 +114,32 @@ export async function fetchOpenAccessFullText(
   const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   const [study] = record.studyId
-    ? await app.db.select({ openAccessUrl: studies.openAccessUrl, isOpenAccess: studies.isOpenAccess, pmcid: studies.pmcid }).from(studies).where(eq(studies.id, record.studyId))
+    ? await app.db
+        .select({ openAccessUrl: studies.openAccessUrl, isOpenAccess: studies.isOpenAccess, pmcid: studies.pmcid })
+        .from(studies)
+        .where(eq(studies.id, record.studyId))
     : [];
   let url = study?.openAccessUrl ?? null;
   if (record.doi || record.pmid) {
     const found = await lookupStudy(
       { db: app.db, fetch: app.fetch, kv: app.bindings.KV, env: app.env },
-      { id: record.studyId ?? 0, doi: record.doi, pmid: record.pmid, isOpenAccess: study?.isOpenAccess ?? false, openAccessUrl: url },
+      {
+        id: record.studyId ?? 0,
+        doi: record.doi,
+        pmid: record.pmid,
+        isOpenAccess: study?.isOpenAccess ?? false,
+        openAccessUrl: url,
+      },
     );
     url = found.url ?? url;
   }
-  if (!url) throw new AppError("NO_OPEN_ACCESS", "No open-access copy of this record is known. Upload the PDF instead.", 422);
+  if (!url)
+    throw new AppError("NO_OPEN_ACCESS", "No open-access copy of this record is known. Upload the PDF instead.", 422);
   let fullText;
   try {
-    fullText = await fetchFullText({ fetch: app.fetch }, url, { allowHosts: allowedHosts(app.env.FULLTEXT_ALLOW_HOSTS) });
+    fullText = await fetchFullText({ fetch: app.fetch }, url, {
+      allowHosts: allowedHosts(app.env.FULLTEXT_ALLOW_HOSTS),
+    });
   } catch (error) {
     if (error instanceof FullTextError) {
       throw new AppError("FULLTEXT_UNAVAILABLE", `The open-access copy could not be read: ${error.message}`, 422, {
@@ -146,13 +170,21 @@ export async function downloadFullText(
     const object = await app.bindings.BUCKET.get(record.fullTextKey);
     if (object) {
       return new Response(object.body, {
-        headers: { ...headers, "Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="record-${record.id}.pdf"` },
+        headers: {
+          ...headers,
+          "Content-Type": "application/pdf",
+          "Content-Disposition": `attachment; filename="record-${record.id}.pdf"`,
+        },
       });
     }
   }
   if (record.fullText) {
     return new Response(record.fullText, {
-      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Content-Disposition": `attachment; filename="record-${record.id}.txt"` },
+      headers: {
+        ...headers,
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Disposition": `attachment; filename="record-${record.id}.txt"`,
+      },
     });
   }
   throw new AppError("NO_FULL_TEXT", "No full text is attached to this record.", 404);

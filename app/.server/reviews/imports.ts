@@ -34,7 +34,13 @@ export function boundedWarnings(warnings: ImportWarning[]): ImportWarning[] {
   if (warnings.length <= MAX_IMPORT_WARNINGS) return warnings;
   const rest = warnings.length - (MAX_IMPORT_WARNINGS - 1);
   const next = warnings[MAX_IMPORT_WARNINGS - 1]!;
-  return [...warnings.slice(0, MAX_IMPORT_WARNINGS - 1), { line: next.line, message: `and ${rest.toLocaleString("en")} more warnings from this line on (first: ${next.message})` }];
+  return [
+    ...warnings.slice(0, MAX_IMPORT_WARNINGS - 1),
+    {
+      line: next.line,
+      message: `and ${rest.toLocaleString("en")} more warnings from this line on (first: ${next.message})`,
+    },
+  ];
 }
 
 /** Records per database a search import brings in: the search's 'All available' (500). */
@@ -80,7 +86,11 @@ export async function importFile(
   const explicit = form.get("format");
   const format = detectFormat(file.name, typeof explicit === "string" ? explicit : null, text.slice(0, 200));
   if (!format) {
-    throw new AppError("UNSUPPORTED_FORMAT", "Use a .ris, .nbib/.txt (PubMed), .bib or .csv file, or name the format (ris, nbib, bibtex, csv).", 415);
+    throw new AppError(
+      "UNSUPPORTED_FORMAT",
+      "Use a .ris, .nbib/.txt (PubMed), .bib or .csv file, or name the format (ris, nbib, bibtex, csv).",
+      415,
+    );
   }
   let parsed;
   const warnings: ImportWarning[] = [];
@@ -88,17 +98,27 @@ export async function importFile(
     parsed = parseReferenceFile(format, text, warnings);
   } catch (error) {
     if (error instanceof ImportParseError) {
-      throw new AppError("MALFORMED_FILE", `${file.name}: ${error.message}. Nothing was imported.`, 400, { line: error.line, format });
+      throw new AppError("MALFORMED_FILE", `${file.name}: ${error.message}. Nothing was imported.`, 400, {
+        line: error.line,
+        format,
+      });
     }
     throw error;
   }
   const database = form.get("database");
-  const name = (typeof database === "string" && database.trim() ? database.trim() : file.name || `${format} file`).slice(0, 200);
+  const name = (
+    typeof database === "string" && database.trim() ? database.trim() : file.name || `${format} file`
+  ).slice(0, 200);
   const details = { fileName: file.name, bytes: file.size, warnings: warnings.length };
   const result = await addRecords(app, {
     user,
     review,
-    source: { kind: "file", name, format, ...(savedSearch ? markedSource(details, savedSearch, user, new Date()) : { details }) },
+    source: {
+      kind: "file",
+      name,
+      format,
+      ...(savedSearch ? markedSource(details, savedSearch, user, new Date()) : { details }),
+    },
     records: parsed.map((r) => ({ ...r, origin: name })),
   });
   if (options.background) rankAfterImport(app, review, options.background);
@@ -150,7 +170,12 @@ export interface SearchImport {
  * every database again instead of using the search cache (living-review updates).
  * @throws AppError as searchStudies (403 PRO_REQUIRED, 503 when no database answers).
  */
-export async function runSearchImport(app: AppServices, user: UserRow, request: SearchRequest, { fresh = false }: { fresh?: boolean } = {}): Promise<SearchImport> {
+export async function runSearchImport(
+  app: AppServices,
+  user: UserRow,
+  request: SearchRequest,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<SearchImport> {
   const perProvider = new Map<ProviderId, ApiStudy[]>();
   const result = await searchStudies(app, user, request, {
     ...(fresh ? { cached: uncachedSearch(request) } : {}),
@@ -163,19 +188,33 @@ export async function runSearchImport(app: AppServices, user: UserRow, request: 
     for (const s of perProvider.get(id) ?? []) records.push(fromStudy(s, PROVIDERS[id].label));
   }
   if (records.length > 0) {
-    const storedIds = await ensureStudies(app, records.map((r) => r.studyId!));
+    const storedIds = await ensureStudies(
+      app,
+      records.map((r) => r.studyId!),
+    );
     for (const r of records) r.studyId = storedIds.get(r.studyId!) ?? null;
   }
   const counts = Object.fromEntries(
     request.providers.map((id) => [
       id,
-      { status: result.providers[id]?.status ?? "failed", records: perProvider.get(id)?.length ?? 0, totalHits: result.providers[id]?.totalCount ?? 0 },
+      {
+        status: result.providers[id]?.status ?? "failed",
+        records: perProvider.get(id)?.length ?? 0,
+        totalHits: result.providers[id]?.totalCount ?? 0,
+      },
     ]),
   );
   const failures = request.providers
     .filter((id) => (result.providers[id]?.status ?? "failed") !== "ok")
-    .map((id) => ({ source: PROVIDERS[id].label, reason: result.providers[id]?.error ?? `The database answered ${result.providers[id]?.status ?? "nothing"}.` }));
-  return { records, details: { providers: counts, filters: request.filters, limitPerDatabase: SEARCH_IMPORT_LIMIT }, failures };
+    .map((id) => ({
+      source: PROVIDERS[id].label,
+      reason: result.providers[id]?.error ?? `The database answered ${result.providers[id]?.status ?? "nothing"}.`,
+    }));
+  return {
+    records,
+    details: { providers: counts, filters: request.filters, limitPerDatabase: SEARCH_IMPORT_LIMIT },
+    failures,
+  };
 }
 
 /**
@@ -196,7 +235,12 @@ export async function importSearch(
   const result = await addRecords(app, {
     user,
     review,
-    source: { kind: "search", name: request.providers.map((id) => PROVIDERS[id].label).join(", "), query: request.query, details: found.details },
+    source: {
+      kind: "search",
+      name: request.providers.map((id) => PROVIDERS[id].label).join(", "),
+      query: request.query,
+      details: found.details,
+    },
     records: found.records,
   });
   if (options.background) rankAfterImport(app, review, options.background);

@@ -8,7 +8,16 @@
  * runs per review at a time, and a scheduled slot is claimed atomically so it runs once.
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
-import { reviewMembers, reviewRecords, reviews, reviewSources, reviewUpdates, users, type ReviewRow, type UserRow } from "../../../db/schema";
+import {
+  reviewMembers,
+  reviewRecords,
+  reviews,
+  reviewSources,
+  reviewUpdates,
+  users,
+  type ReviewRow,
+  type UserRow,
+} from "../../../db/schema";
 import type { AppServices } from "../context";
 import { sendEmail } from "../email/send";
 import { livingDigestEmail } from "../email/templates";
@@ -44,12 +53,22 @@ export const DIGEST_TOP = 20;
  * (relative date ranges end today); a file marked as a saved search (./saved-search.ts): its
  * database and query, without filters.
  */
-export function searchRequestOf(source: { query: string | null; details: Record<string, unknown> }, today: Date): SearchRequest | null {
+export function searchRequestOf(
+  source: { query: string | null; details: Record<string, unknown> },
+  today: Date,
+): SearchRequest | null {
   if (!source.query) return null;
   const saved = savedSearchOf(source.details);
-  if (saved) return { query: source.query, page: 1, limit: SEARCH_IMPORT_LIMIT, providers: [saved.database], filters: { ...NO_FILTERS } };
-  const providers = Object.keys((source.details.providers as Record<string, unknown> | undefined) ?? {}).filter((p): p is ProviderId =>
-    (PROVIDER_IDS as readonly string[]).includes(p),
+  if (saved)
+    return {
+      query: source.query,
+      page: 1,
+      limit: SEARCH_IMPORT_LIMIT,
+      providers: [saved.database],
+      filters: { ...NO_FILTERS },
+    };
+  const providers = Object.keys((source.details.providers as Record<string, unknown> | undefined) ?? {}).filter(
+    (p): p is ProviderId => (PROVIDER_IDS as readonly string[]).includes(p),
   );
   if (providers.length === 0) return null;
   const stored = (source.details.filters as Partial<SearchFilters> | undefined) ?? {};
@@ -75,7 +94,12 @@ function reasonOf(error: unknown): string {
  */
 export async function runLivingUpdate(
   app: AppServices,
-  { review, owner, trigger, now = new Date() }: { review: ReviewRow; owner: UserRow; trigger: "schedule" | "manual"; now?: Date },
+  {
+    review,
+    owner,
+    trigger,
+    now = new Date(),
+  }: { review: ReviewRow; owner: UserRow; trigger: "schedule" | "manual"; now?: Date },
 ): Promise<LivingUpdateResult> {
   const sources = await app.db
     .select()
@@ -84,20 +108,42 @@ export async function runLivingUpdate(
     .orderBy(asc(reviewSources.createdAt))
     .limit(MAX_SEARCHES_PER_UPDATE);
   if (sources.length === 0) {
-    throw new AppError("NO_SEARCHES", "This review has no search to re-run: import records from a search, or mark an imported file as a saved search, first.", 400);
+    throw new AppError(
+      "NO_SEARCHES",
+      "This review has no search to re-run: import records from a search, or mark an imported file as a saved search, first.",
+      400,
+    );
   }
   await app.db
     .update(reviewUpdates)
-    .set({ status: "failed", finishedAt: now.getTime(), failed: [{ source: "update", reason: "The update stopped before it finished." }] })
-    .where(and(eq(reviewUpdates.reviewId, review.id), eq(reviewUpdates.status, "running"), lte(reviewUpdates.startedAt, now.getTime() - STALE_RUN_MS)));
+    .set({
+      status: "failed",
+      finishedAt: now.getTime(),
+      failed: [{ source: "update", reason: "The update stopped before it finished." }],
+    })
+    .where(
+      and(
+        eq(reviewUpdates.reviewId, review.id),
+        eq(reviewUpdates.status, "running"),
+        lte(reviewUpdates.startedAt, now.getTime() - STALE_RUN_MS),
+      ),
+    );
   const updateId = crypto.randomUUID();
   try {
-    await app.db.insert(reviewUpdates).values({ id: updateId, reviewId: review.id, userId: review.userId, trigger, startedAt: now.getTime() });
+    await app.db
+      .insert(reviewUpdates)
+      .values({ id: updateId, reviewId: review.id, userId: review.userId, trigger, startedAt: now.getTime() });
   } catch (error) {
     if (!/UNIQUE/i.test(String((error as { cause?: unknown }).cause ?? error))) throw error;
     throw new AppError("UPDATE_RUNNING", "An update of this review is already running.", 409);
   }
-  const result: LivingUpdateResult = { searchesRun: 0, newRecords: 0, duplicatesRemoved: 0, failed: [], ranAt: now.toISOString() };
+  const result: LivingUpdateResult = {
+    searchesRun: 0,
+    newRecords: 0,
+    duplicatesRemoved: 0,
+    failed: [],
+    ranAt: now.toISOString(),
+  };
   const newSourceIds: string[] = [];
   try {
     const date = now.toISOString().slice(0, 10);
@@ -131,7 +177,8 @@ export async function runLivingUpdate(
         result.failed.push({ source: source.name, reason: reasonOf(error) });
       }
     }
-    const digestSent = result.newRecords > 0 ? await sendDigest(app, { review, owner, result, newSourceIds, updateId }) : false;
+    const digestSent =
+      result.newRecords > 0 ? await sendDigest(app, { review, owner, result, newSourceIds, updateId }) : false;
     await app.db
       .update(reviewUpdates)
       .set({
@@ -148,7 +195,11 @@ export async function runLivingUpdate(
   } catch (error) {
     await app.db
       .update(reviewUpdates)
-      .set({ status: "failed", failed: [...result.failed, { source: "update", reason: reasonOf(error) }], finishedAt: Date.now() })
+      .set({
+        status: "failed",
+        failed: [...result.failed, { source: "update", reason: reasonOf(error) }],
+        finishedAt: Date.now(),
+      })
       .where(eq(reviewUpdates.id, updateId));
     throw error;
   }
@@ -163,7 +214,13 @@ export async function runLivingUpdate(
  */
 async function sendDigest(
   app: AppServices,
-  { review, owner, result, newSourceIds, updateId }: { review: ReviewRow; owner: UserRow; result: LivingUpdateResult; newSourceIds: string[]; updateId: string },
+  {
+    review,
+    owner,
+    result,
+    newSourceIds,
+    updateId,
+  }: { review: ReviewRow; owner: UserRow; result: LivingUpdateResult; newSourceIds: string[]; updateId: string },
 ): Promise<boolean> {
   const claimed = await app.db
     .update(reviewUpdates)
@@ -179,7 +236,13 @@ async function sendDigest(
     const fresh = await app.db
       .select({ id: reviewRecords.id })
       .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), inArray(reviewRecords.sourceId, newSourceIds)));
+      .where(
+        and(
+          eq(reviewRecords.reviewId, review.id),
+          isNull(reviewRecords.duplicateOf),
+          inArray(reviewRecords.sourceId, newSourceIds),
+        ),
+      );
     nearTop = fresh.filter((r) => head.has(r.id)).length;
   } catch (error) {
     console.error("living review: re-ranking for the digest failed", error);
@@ -191,10 +254,19 @@ async function sendDigest(
     .innerJoin(users, eq(users.id, reviewMembers.userId))
     .where(eq(reviewMembers.reviewId, review.id))
     .orderBy(asc(reviewMembers.createdAt));
-  const recipients = [...new Map([owner.email, ...members.map((m) => m.email)].map((e) => [e.toLowerCase(), e])).values()];
+  const recipients = [
+    ...new Map([owner.email, ...members.map((m) => m.email)].map((e) => [e.toLowerCase(), e])).values(),
+  ];
   let sent = false;
   for (const to of recipients) {
-    const message = livingDigestEmail(to, { reviewTitle: review.title, newRecords: result.newRecords, nearTop, top: DIGEST_TOP, failed: result.failed.length, link });
+    const message = livingDigestEmail(to, {
+      reviewTitle: review.title,
+      newRecords: result.newRecords,
+      nearTop,
+      top: DIGEST_TOP,
+      failed: result.failed.length,
+      link,
+    });
     try {
       const delivery = await sendEmail({ fetch: app.fetch, env: app.env }, message);
       if (!delivery.sent) console.info(`living review digest for ${to} (no e-mail provider): ${message.subject}`);
@@ -211,14 +283,22 @@ async function sendDigest(
  * POST /api/reviews/{id}/update: one update now, for the review's owner.
  * @throws AppError 404 REVIEW_NOT_FOUND, 409 UPDATE_RUNNING, 400 NO_SEARCHES.
  */
-export async function updateReviewNow(app: AppServices, { user, reviewId }: { user: UserRow; reviewId: string | undefined }): Promise<LivingUpdateResult> {
+export async function updateReviewNow(
+  app: AppServices,
+  { user, reviewId }: { user: UserRow; reviewId: string | undefined },
+): Promise<LivingUpdateResult> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
   return runLivingUpdate(app, { review, owner: user, trigger: "manual" });
 }
 
 /** The review's updates, newest first (at most 20). */
 export async function listLivingUpdates(app: Pick<AppServices, "db">, reviewId: string) {
-  const rows = await app.db.select().from(reviewUpdates).where(eq(reviewUpdates.reviewId, reviewId)).orderBy(desc(reviewUpdates.startedAt)).limit(20);
+  const rows = await app.db
+    .select()
+    .from(reviewUpdates)
+    .where(eq(reviewUpdates.reviewId, reviewId))
+    .orderBy(desc(reviewUpdates.startedAt))
+    .limit(20);
   return rows.map((r) => ({
     id: r.id,
     trigger: r.trigger,
@@ -239,7 +319,10 @@ export async function listLivingUpdates(app: Pick<AppServices, "db">, reviewId: 
  * forward only if it still holds the value read (compare-and-set), so two overlapping runs never
  * update a review twice for one slot. A failing review is recorded and the others still run.
  */
-export async function runDueLivingReviews(app: AppServices, { now }: { now: number }): Promise<{ due: number; updated: number; failed: number }> {
+export async function runDueLivingReviews(
+  app: AppServices,
+  { now }: { now: number },
+): Promise<{ due: number; updated: number; failed: number }> {
   const due = await app.db
     .select()
     .from(reviews)

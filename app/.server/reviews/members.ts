@@ -8,7 +8,16 @@
  */
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewActivity, reviewDecisions, reviewInvitations, reviewMemberRankings, reviewMembers, reviews, users, type UserRow } from "../../../db/schema";
+import {
+  reviewActivity,
+  reviewDecisions,
+  reviewInvitations,
+  reviewMemberRankings,
+  reviewMembers,
+  reviews,
+  users,
+  type UserRow,
+} from "../../../db/schema";
 import type { ApiReview } from "~/lib/reviews";
 import type { ApiInvitation, ApiMember, MemberRole } from "~/lib/team";
 import { hashResetToken, newResetToken, ResetTokenSchema } from "../auth/password-reset";
@@ -70,7 +79,9 @@ export async function inviteMember(
     .select({ id: users.id })
     .from(users)
     .leftJoin(reviewMembers, and(eq(reviewMembers.userId, users.id), eq(reviewMembers.reviewId, review.id)))
-    .where(and(eq(users.email, input.email), sql`(${users.id} = ${review.userId} or ${reviewMembers.userId} is not null)`))
+    .where(
+      and(eq(users.email, input.email), sql`(${users.id} = ${review.userId} or ${reviewMembers.userId} is not null)`),
+    )
     .limit(1);
   if (existing) throw new AppError("ALREADY_MEMBER", "This account is already on the review's team.", 409);
   const [count] = await app.db
@@ -81,7 +92,12 @@ export async function inviteMember(
     })
     .from(reviews)
     .where(eq(reviews.id, review.id));
-  if ((count?.n ?? 0) >= MAX_MEMBERS) throw new AppError("TOO_MANY_MEMBERS", `A review can have at most ${MAX_MEMBERS} members and pending invitations.`, 409);
+  if ((count?.n ?? 0) >= MAX_MEMBERS)
+    throw new AppError(
+      "TOO_MANY_MEMBERS",
+      `A review can have at most ${MAX_MEMBERS} members and pending invitations.`,
+      409,
+    );
 
   const token = newResetToken();
   const id = crypto.randomUUID();
@@ -89,7 +105,13 @@ export async function inviteMember(
   const [, , logged] = await app.db.batch([
     app.db
       .delete(reviewInvitations)
-      .where(and(eq(reviewInvitations.reviewId, review.id), eq(reviewInvitations.email, input.email), isNull(reviewInvitations.acceptedAt))),
+      .where(
+        and(
+          eq(reviewInvitations.reviewId, review.id),
+          eq(reviewInvitations.email, input.email),
+          isNull(reviewInvitations.acceptedAt),
+        ),
+      ),
     app.db.insert(reviewInvitations).values({
       id,
       reviewId: review.id,
@@ -99,7 +121,13 @@ export async function inviteMember(
       tokenHash: await hashResetToken(token),
       expiresAt,
     }),
-    activityInsert(app.db, { reviewId: review.id, userId: user.id, action: "member.invite", detail: { email: input.email, role: input.role }, at: now }).returning({
+    activityInsert(app.db, {
+      reviewId: review.id,
+      userId: user.id,
+      action: "member.invite",
+      detail: { email: input.email, role: input.role },
+      at: now,
+    }).returning({
       id: reviewActivity.id,
     }),
   ]);
@@ -108,14 +136,29 @@ export async function inviteMember(
   try {
     delivery = await sendEmail(
       app,
-      reviewInvitationEmail(input.email, { inviter: user.email, reviewTitle: review.title, role: input.role, link: url, expiresInDays: 7 }),
+      reviewInvitationEmail(input.email, {
+        inviter: user.email,
+        reviewTitle: review.title,
+        role: input.role,
+        link: url,
+        expiresInDays: 7,
+      }),
     );
   } catch (error) {
     console.error("review invitation e-mail failed", error);
-    await app.db.batch([app.db.delete(reviewInvitations).where(eq(reviewInvitations.id, id)), app.db.delete(reviewActivity).where(eq(reviewActivity.id, logged[0]!.id))]);
+    await app.db.batch([
+      app.db.delete(reviewInvitations).where(eq(reviewInvitations.id, id)),
+      app.db.delete(reviewActivity).where(eq(reviewActivity.id, logged[0]!.id)),
+    ]);
     throw new AppError("EMAIL_FAILED", "The invitation e-mail could not be sent. Please try again.", 502);
   }
-  const invitation: ApiInvitation = { id, email: input.email, role: input.role, expiresAt: new Date(expiresAt).toISOString(), url };
+  const invitation: ApiInvitation = {
+    id,
+    email: input.email,
+    role: input.role,
+    expiresAt: new Date(expiresAt).toISOString(),
+    url,
+  };
   if (!delivery.sent) {
     if (isDevelopment(app.env)) {
       console.info(`[review invitation] no e-mail API configured; invitation link for ${input.email}: ${url}`);
@@ -133,12 +176,21 @@ export async function inviteMember(
  * queue and the studies × outcomes they extracted (dual: submitted; single: corrected). Any member may read it.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
-export async function listMembers(app: TeamApp, target: { userId: string; reviewId: string | undefined }, now: number = Date.now()): Promise<ApiMember[]> {
+export async function listMembers(
+  app: TeamApp,
+  target: { userId: string; reviewId: string | undefined },
+  now: number = Date.now(),
+): Promise<ApiMember[]> {
   const { review } = await requireReviewAccess(app, target, "read");
   const [owner, members, pending] = await app.db.batch([
     app.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, review.userId)),
     app.db
-      .select({ userId: reviewMembers.userId, email: users.email, role: reviewMembers.role, resolver: reviewMembers.resolver })
+      .select({
+        userId: reviewMembers.userId,
+        email: users.email,
+        role: reviewMembers.role,
+        resolver: reviewMembers.resolver,
+      })
       .from(reviewMembers)
       .innerJoin(users, eq(users.id, reviewMembers.userId))
       .where(eq(reviewMembers.reviewId, review.id))
@@ -146,12 +198,22 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
     app.db
       .select()
       .from(reviewInvitations)
-      .where(and(eq(reviewInvitations.reviewId, review.id), isNull(reviewInvitations.acceptedAt), gt(reviewInvitations.expiresAt, now)))
+      .where(
+        and(
+          eq(reviewInvitations.reviewId, review.id),
+          isNull(reviewInvitations.acceptedAt),
+          gt(reviewInvitations.expiresAt, now),
+        ),
+      )
       .orderBy(asc(reviewInvitations.createdAt)),
   ]);
   const [screened, conflicts, extracted, assessed] = await Promise.all([
     app.db
-      .select({ userId: reviewDecisions.userId, stage: reviewDecisions.stage, n: sql<number>`count(distinct ${reviewDecisions.recordId})` })
+      .select({
+        userId: reviewDecisions.userId,
+        stage: reviewDecisions.stage,
+        n: sql<number>`count(distinct ${reviewDecisions.recordId})`,
+      })
       .from(reviewDecisions)
       .where(eq(reviewDecisions.reviewId, review.id))
       .groupBy(reviewDecisions.userId, reviewDecisions.stage),
@@ -168,8 +230,22 @@ export async function listMembers(app: TeamApp, target: { userId: string; review
     ...(review.robMode === "dual" ? { assessed: assessed.get(userId) ?? 0 } : {}),
   });
   return [
-    ...owner.map((o) => ({ userId: o.id, email: o.email, role: "owner" as const, status: "active" as const, resolver: true, progress: progress(o.id) })),
-    ...members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, status: "active" as const, resolver: m.resolver, progress: progress(m.userId) })),
+    ...owner.map((o) => ({
+      userId: o.id,
+      email: o.email,
+      role: "owner" as const,
+      status: "active" as const,
+      resolver: true,
+      progress: progress(o.id),
+    })),
+    ...members.map((m) => ({
+      userId: m.userId,
+      email: m.email,
+      role: m.role,
+      status: "active" as const,
+      resolver: m.resolver,
+      progress: progress(m.userId),
+    })),
     ...pending.map((i) => ({
       userId: null,
       email: i.email,
@@ -196,12 +272,21 @@ export async function updateMember(
   if (input.role !== undefined) set.role = input.role;
   if (input.resolver !== undefined) set.resolver = input.resolver;
   const where = and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? ""));
-  const [member] = await app.db.select({ email: users.email }).from(reviewMembers).innerJoin(users, eq(users.id, reviewMembers.userId)).where(where);
+  const [member] = await app.db
+    .select({ email: users.email })
+    .from(reviewMembers)
+    .innerJoin(users, eq(users.id, reviewMembers.userId))
+    .where(where);
   const [[row]] = await app.db.batch([
     app.db.update(reviewMembers).set(set).where(where).returning(),
     activityInsert(
       app.db,
-      { reviewId: review.id, userId, action: "member.update", detail: { memberId, email: member?.email ?? null, ...set } },
+      {
+        reviewId: review.id,
+        userId,
+        action: "member.update",
+        detail: { memberId, email: member?.email ?? null, ...set },
+      },
       sql`EXISTS (SELECT 1 FROM ${reviewMembers} WHERE ${where})`,
     ),
   ]);
@@ -222,17 +307,31 @@ export async function removeMember(
 ): Promise<{ userId: string; removed: true }> {
   const access = await requireReviewAccess(app, { userId, reviewId }, "read");
   const review = access.review;
-  if (memberId === review.userId) throw new AppError("OWNER_CANNOT_LEAVE", "The owner cannot leave or be removed; delete the review instead.", 409);
+  if (memberId === review.userId)
+    throw new AppError("OWNER_CANNOT_LEAVE", "The owner cannot leave or be removed; delete the review instead.", 409);
   if (access.role !== "owner" && memberId !== userId) {
-    throw new AppError("FORBIDDEN_ROLE", "Only the review's owner can remove other members.", 403, { role: access.role });
+    throw new AppError("FORBIDDEN_ROLE", "Only the review's owner can remove other members.", 403, {
+      role: access.role,
+    });
   }
   const isMember = and(eq(reviewMembers.reviewId, review.id), eq(reviewMembers.userId, memberId ?? ""));
-  const [member] = await app.db.select({ email: users.email }).from(reviewMembers).innerJoin(users, eq(users.id, reviewMembers.userId)).where(isMember);
+  const [member] = await app.db
+    .select({ email: users.email })
+    .from(reviewMembers)
+    .innerJoin(users, eq(users.id, reviewMembers.userId))
+    .where(isMember);
   const [, , removed] = await app.db.batch([
-    app.db.delete(reviewMemberRankings).where(and(eq(reviewMemberRankings.reviewId, review.id), eq(reviewMemberRankings.userId, memberId ?? ""))),
+    app.db
+      .delete(reviewMemberRankings)
+      .where(and(eq(reviewMemberRankings.reviewId, review.id), eq(reviewMemberRankings.userId, memberId ?? ""))),
     activityInsert(
       app.db,
-      { reviewId: review.id, userId, action: "member.remove", detail: { memberId, email: member?.email ?? null, left: memberId === userId } },
+      {
+        reviewId: review.id,
+        userId,
+        action: "member.remove",
+        detail: { memberId, email: member?.email ?? null, left: memberId === userId },
+      },
       sql`EXISTS (SELECT 1 FROM ${reviewMembers} WHERE ${isMember})`,
     ),
     app.db
@@ -245,7 +344,11 @@ export async function removeMember(
 }
 
 function gone(): AppError {
-  return new AppError("INVITATION_GONE", "This invitation has been used or has expired. Ask the review's owner for a new one.", 410);
+  return new AppError(
+    "INVITATION_GONE",
+    "This invitation has been used or has expired. Ask the review's owner for a new one.",
+    410,
+  );
 }
 
 /** What the accept page shows before the user accepts (no secret; null when the token is unknown). */
@@ -264,7 +367,13 @@ export async function describeInvitation(
     .limit(1);
   if (!row) return null;
   const live = row.invitation.acceptedAt === null && row.invitation.expiresAt > now;
-  return { email: row.invitation.email, role: row.invitation.role, reviewTitle: row.reviewTitle, inviter: row.inviter, live };
+  return {
+    email: row.invitation.email,
+    role: row.invitation.role,
+    reviewTitle: row.reviewTitle,
+    inviter: row.inviter,
+    live,
+  };
 }
 
 /**
@@ -280,13 +389,22 @@ export async function acceptInvitation(
   { user, token }: { user: Pick<UserRow, "id" | "email">; token: string | undefined },
   now: number = Date.now(),
 ): Promise<{ review: ApiReview; role: MemberRole }> {
-  if (!token || !ResetTokenSchema.safeParse(token).success) throw new AppError("INVITATION_NOT_FOUND", "This invitation link is not valid.", 404);
+  if (!token || !ResetTokenSchema.safeParse(token).success)
+    throw new AppError("INVITATION_NOT_FOUND", "This invitation link is not valid.", 404);
   const tokenHash = await hashResetToken(token);
-  const [row] = await app.db.select().from(reviewInvitations).where(eq(reviewInvitations.tokenHash, tokenHash)).limit(1);
+  const [row] = await app.db
+    .select()
+    .from(reviewInvitations)
+    .where(eq(reviewInvitations.tokenHash, tokenHash))
+    .limit(1);
   if (!row) throw new AppError("INVITATION_NOT_FOUND", "This invitation link is not valid.", 404);
   if (row.acceptedAt !== null || row.expiresAt <= now) throw gone();
   if (row.email !== user.email.trim().toLowerCase()) {
-    throw new AppError("INVITATION_EMAIL_MISMATCH", `This invitation is for another e-mail address. Sign in as ${row.email} to accept it.`, 403);
+    throw new AppError(
+      "INVITATION_EMAIL_MISMATCH",
+      `This invitation is for another e-mail address. Sign in as ${row.email} to accept it.`,
+      403,
+    );
   }
   const DB = app.bindings.DB;
   const live = "EXISTS (SELECT 1 FROM review_invitations WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2)";
@@ -295,15 +413,16 @@ export async function acceptInvitation(
       `INSERT INTO review_members (review_id, user_id, role) SELECT ?3, ?4, ?5 WHERE ${live} AND ?4 <> (SELECT user_id FROM reviews WHERE id = ?3)
        ON CONFLICT (review_id, user_id) DO UPDATE SET role = excluded.role`,
     ).bind(row.id, now, row.reviewId, user.id, row.role),
-    DB.prepare(`UPDATE review_invitations SET accepted_at = ?2, accepted_by = ?3 WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2`).bind(
-      row.id,
-      now,
-      user.id,
-    ),
+    DB.prepare(
+      `UPDATE review_invitations SET accepted_at = ?2, accepted_by = ?3 WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2`,
+    ).bind(row.id, now, user.id),
     activityStatement(
       DB,
       { reviewId: row.reviewId, userId: user.id, action: "member.join", detail: { role: row.role }, at: now },
-      { sql: "EXISTS (SELECT 1 FROM review_invitations WHERE id = ? AND accepted_at = ? AND accepted_by = ?)", values: [row.id, now, user.id] },
+      {
+        sql: "EXISTS (SELECT 1 FROM review_invitations WHERE id = ? AND accepted_at = ? AND accepted_by = ?)",
+        values: [row.id, now, user.id],
+      },
     ),
   ]);
   if (claimed!.meta.changes === 0) throw gone();

@@ -34,11 +34,17 @@ export const MAX_IMPORT_CANDIDATES = 5000;
 export const OutcomeImportSchema = z
   .object({
     outcomeId: z.number().int().positive(),
-    csv: z.string().min(1, "The file is empty.").max(MAX_IMPORT_CSV_BYTES, `The file may have at most ${MAX_IMPORT_CSV_BYTES / 1024} KB.`),
+    csv: z
+      .string()
+      .min(1, "The file is empty.")
+      .max(MAX_IMPORT_CSV_BYTES, `The file may have at most ${MAX_IMPORT_CSV_BYTES / 1024} KB.`),
     fileName: z.string().trim().max(200).optional(),
     mapping: z.partialRecord(z.enum(IMPORT_FIELDS), z.string().max(200)).optional(),
     outcomeValue: z.string().trim().max(500).nullable().optional(),
-    measure: z.enum(GENERIC_POOL_MEASURES as [PoolMeasure, ...PoolMeasure[]]).nullable().optional(),
+    measure: z
+      .enum(GENERIC_POOL_MEASURES as [PoolMeasure, ...PoolMeasure[]])
+      .nullable()
+      .optional(),
   })
   .strict();
 export type OutcomeImportInput = z.infer<typeof OutcomeImportSchema>;
@@ -89,16 +95,35 @@ export async function importStudyData(
 ): Promise<ImportPreview> {
   const review = await requireReview(app, target, "write");
   const outcome = await requireOutcome(app, review.id, String(input.outcomeId));
-  const parsed = parseStudyDataCsv(input.csv, { mapping: input.mapping, outcomeValue: input.outcomeValue, defaultMeasure: input.measure ?? null });
-  const included = and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
+  const parsed = parseStudyDataCsv(input.csv, {
+    mapping: input.mapping,
+    outcomeValue: input.outcomeValue,
+    defaultMeasure: input.measure ?? null,
+  });
+  const included = and(
+    eq(reviewRecords.reviewId, review.id),
+    isNull(reviewRecords.duplicateOf),
+    eq(reviewRecords.taDecision, "include"),
+    eq(reviewRecords.ftDecision, "include"),
+  );
   const [records, existing] = await Promise.all([
     app.db
-      .select({ recordId: reviewRecords.id, title: reviewRecords.title, authors: reviewRecords.authors, year: reviewRecords.year, doi: reviewRecords.doi, pmid: reviewRecords.pmid })
+      .select({
+        recordId: reviewRecords.id,
+        title: reviewRecords.title,
+        authors: reviewRecords.authors,
+        year: reviewRecords.year,
+        doi: reviewRecords.doi,
+        pmid: reviewRecords.pmid,
+      })
       .from(reviewRecords)
       .where(included)
       .orderBy(asc(reviewRecords.id))
       .limit(MAX_IMPORT_CANDIDATES),
-    app.db.select({ recordId: reviewStudyData.recordId }).from(reviewStudyData).where(eq(reviewStudyData.outcomeId, outcome.id)),
+    app.db
+      .select({ recordId: reviewStudyData.recordId })
+      .from(reviewStudyData)
+      .where(eq(reviewStudyData.outcomeId, outcome.id)),
   ]);
   const already = new Set(existing.map((e) => e.recordId));
   const errors = [...parsed.errors];
@@ -110,21 +135,38 @@ export async function importStudyData(
     const hits = matchStudy(line, records);
     if (hits.length === 0) {
       unmatched.push({ line: line.line, study: label });
-      errors.push({ line: line.line, message: `"${label.slice(0, 80)}" is not one of the review's ${records.length} studies included at full text.` });
+      errors.push({
+        line: line.line,
+        message: `"${label.slice(0, 80)}" is not one of the review's ${records.length} studies included at full text.`,
+      });
       continue;
     }
     if (hits.length > 1) {
-      errors.push({ line: line.line, message: `"${label.slice(0, 80)}" matches ${hits.length} included studies (${hits.slice(0, 3).map(candidateLabel).join("; ")}): add its DOI or PMID, or its title.` });
+      errors.push({
+        line: line.line,
+        message: `"${label.slice(0, 80)}" matches ${hits.length} included studies (${hits.slice(0, 3).map(candidateLabel).join("; ")}): add its DOI or PMID, or its title.`,
+      });
       continue;
     }
     const hit = hits[0]!;
     const first = lineOf.get(hit.recordId);
     if (first !== undefined) {
-      errors.push({ line: line.line, message: `Duplicate: line ${first} already gives data for ${candidateLabel(hit)}.` });
+      errors.push({
+        line: line.line,
+        message: `Duplicate: line ${first} already gives data for ${candidateLabel(hit)}.`,
+      });
       continue;
     }
     lineOf.set(hit.recordId, line.line);
-    rows.push({ line: line.line, recordId: hit.recordId, study: candidateLabel(hit), title: hit.title, label, data: line.data, replaces: already.has(hit.recordId) });
+    rows.push({
+      line: line.line,
+      recordId: hit.recordId,
+      study: candidateLabel(hit),
+      title: hit.title,
+      label,
+      data: line.data,
+      replaces: already.has(hit.recordId),
+    });
   }
   errors.sort((a, b) => a.line - b.line);
   const preview: ImportPreview = {
@@ -143,17 +185,38 @@ export async function importStudyData(
   };
   if (options.dryRun) return preview;
   if (errors.length > 0) {
-    throw new AppError("IMPORT_INVALID", `${errors.length} problem${errors.length === 1 ? "" : "s"} in the file: nothing was imported.`, 400, { errors: errors.slice(0, 200), unmatched });
+    throw new AppError(
+      "IMPORT_INVALID",
+      `${errors.length} problem${errors.length === 1 ? "" : "s"} in the file: nothing was imported.`,
+      400,
+      { errors: errors.slice(0, 200), unmatched },
+    );
   }
   const importId = crypto.randomUUID();
   const recordIds = rows.map((r) => r.recordId);
-  const values = rows.map((r) => ({ reviewId: review.id, outcomeId: outcome.id, recordId: r.recordId, importId, importedBy: target.userId, fileName: input.fileName || null, line: r.line, ...columns(r.data) }));
+  const values = rows.map((r) => ({
+    reviewId: review.id,
+    outcomeId: outcome.id,
+    recordId: r.recordId,
+    importId,
+    importedBy: target.userId,
+    fileName: input.fileName || null,
+    line: r.line,
+    ...columns(r.data),
+  }));
   // D1 binds at most 100 parameters per statement: ids in chunks of 90, rows (≤ 21 parameters each) 4 per insert.
   const statements = [];
   for (let i = 0; i < recordIds.length; i += 90) {
-    statements.push(app.db.delete(reviewStudyData).where(and(eq(reviewStudyData.outcomeId, outcome.id), inArray(reviewStudyData.recordId, recordIds.slice(i, i + 90)))));
+    statements.push(
+      app.db
+        .delete(reviewStudyData)
+        .where(
+          and(eq(reviewStudyData.outcomeId, outcome.id), inArray(reviewStudyData.recordId, recordIds.slice(i, i + 90))),
+        ),
+    );
   }
-  for (let i = 0; i < values.length; i += 4) statements.push(app.db.insert(reviewStudyData).values(values.slice(i, i + 4)));
+  for (let i = 0; i < values.length; i += 4)
+    statements.push(app.db.insert(reviewStudyData).values(values.slice(i, i + 4)));
   await app.db.batch(statements as unknown as Parameters<typeof app.db.batch>[0]);
   return { ...preview, imported: rows.length, importId };
 }
@@ -173,7 +236,25 @@ function columns(d: ImportedData) {
     ciLower: null,
     ciUpper: null,
   };
-  if (d.kind === "counts") return { ...none, kind: d.kind, interventionEvents: d.events1, interventionN: d.n1, comparatorEvents: d.events2, comparatorN: d.n2 };
-  if (d.kind === "means") return { ...none, kind: d.kind, interventionMean: d.mean1, interventionSd: d.sd1, interventionN: d.n1, comparatorMean: d.mean2, comparatorSd: d.sd2, comparatorN: d.n2 };
+  if (d.kind === "counts")
+    return {
+      ...none,
+      kind: d.kind,
+      interventionEvents: d.events1,
+      interventionN: d.n1,
+      comparatorEvents: d.events2,
+      comparatorN: d.n2,
+    };
+  if (d.kind === "means")
+    return {
+      ...none,
+      kind: d.kind,
+      interventionMean: d.mean1,
+      interventionSd: d.sd1,
+      interventionN: d.n1,
+      comparatorMean: d.mean2,
+      comparatorSd: d.sd2,
+      comparatorN: d.n2,
+    };
   return { ...none, kind: d.kind, measure: d.measure, estimate: d.estimate, ciLower: d.lower, ciUpper: d.upper };
 }

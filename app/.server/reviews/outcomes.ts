@@ -12,7 +12,18 @@
  */
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { extractionEdits, reviewOutcomes, reviewRecords, reviewStudyData, studies, uploadedStudies, users, type ReviewOutcomeRow, type ReviewRecordRow, type ReviewStudyDataRow } from "../../../db/schema";
+import {
+  extractionEdits,
+  reviewOutcomes,
+  reviewRecords,
+  reviewStudyData,
+  studies,
+  uploadedStudies,
+  users,
+  type ReviewOutcomeRow,
+  type ReviewRecordRow,
+  type ReviewStudyDataRow,
+} from "../../../db/schema";
 import type { ArmExtraction, ArmField, ArmKey } from "~/lib/arms";
 import {
   applyStoredEdits,
@@ -47,7 +58,12 @@ export const MAX_EXTRACTED_STUDIES = 100;
 /** Studies whose full text is fetched from Europe PMC at the same time. */
 const FETCH_CONCURRENCY = 4;
 
-const phrase = (what: string, max: number) => z.string({ error: `${what} is required` }).trim().min(1, `${what} is required`).max(max, `${what} may have at most ${max} characters`);
+const phrase = (what: string, max: number) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(max, `${what} may have at most ${max} characters`);
 
 /** POST /api/reviews/{id}/outcomes body; intervention and comparator default to the review's PICO. */
 export const OutcomeInputSchema = z
@@ -59,13 +75,26 @@ export const OutcomeInputSchema = z
   .strict();
 
 function toOutcome(row: ReviewOutcomeRow): ReviewOutcome {
-  return { id: row.id, name: row.name, intervention: row.intervention, comparator: row.comparator, createdAt: new Date(row.createdAt).toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    intervention: row.intervention,
+    comparator: row.comparator,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
 }
 
 /** The review's outcomes, oldest first. @throws AppError 404 REVIEW_NOT_FOUND. */
-export async function listOutcomes(app: OutcomesApp, target: { userId: string; reviewId: string | undefined }): Promise<ReviewOutcome[]> {
+export async function listOutcomes(
+  app: OutcomesApp,
+  target: { userId: string; reviewId: string | undefined },
+): Promise<ReviewOutcome[]> {
   const review = await requireReview(app, target, "read");
-  const rows = await app.db.select().from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)).orderBy(asc(reviewOutcomes.id));
+  const rows = await app.db
+    .select()
+    .from(reviewOutcomes)
+    .where(eq(reviewOutcomes.reviewId, review.id))
+    .orderBy(asc(reviewOutcomes.id));
   return rows.map(toOutcome);
 }
 
@@ -83,25 +112,45 @@ export async function addOutcome(
   const intervention = input.intervention || review.question.intervention?.trim() || "";
   const comparator = input.comparator || review.question.comparator?.trim() || "";
   if (!intervention || !comparator) {
-    throw new AppError("ARMS_REQUIRED", "Name the intervention and the comparator (the review's PICO does not give them).", 400);
+    throw new AppError(
+      "ARMS_REQUIRED",
+      "Name the intervention and the comparator (the review's PICO does not give them).",
+      400,
+    );
   }
-  const existing = await app.db.select({ name: reviewOutcomes.name }).from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id));
-  if (existing.some((o) => o.name.toLowerCase() === input.name.toLowerCase())) throw new AppError("OUTCOME_EXISTS", `The review already has the outcome "${input.name}".`, 409);
-  if (existing.length >= MAX_OUTCOMES_PER_REVIEW) throw new AppError("TOO_MANY_OUTCOMES", `A review holds at most ${MAX_OUTCOMES_PER_REVIEW} outcomes.`, 409);
+  const existing = await app.db
+    .select({ name: reviewOutcomes.name })
+    .from(reviewOutcomes)
+    .where(eq(reviewOutcomes.reviewId, review.id));
+  if (existing.some((o) => o.name.toLowerCase() === input.name.toLowerCase()))
+    throw new AppError("OUTCOME_EXISTS", `The review already has the outcome "${input.name}".`, 409);
+  if (existing.length >= MAX_OUTCOMES_PER_REVIEW)
+    throw new AppError("TOO_MANY_OUTCOMES", `A review holds at most ${MAX_OUTCOMES_PER_REVIEW} outcomes.`, 409);
   try {
     const [row] = await app.db
       .insert(reviewOutcomes)
-      .values({ reviewId: review.id, userId: review.userId, name: input.name, intervention: intervention.slice(0, 500), comparator: comparator.slice(0, 500) })
+      .values({
+        reviewId: review.id,
+        userId: review.userId,
+        name: input.name,
+        intervention: intervention.slice(0, 500),
+        comparator: comparator.slice(0, 500),
+      })
       .returning();
     return toOutcome(row!);
   } catch (error) {
-    if (/UNIQUE/i.test(String(error instanceof Error ? error.message : error))) throw new AppError("OUTCOME_EXISTS", `The review already has the outcome "${input.name}".`, 409);
+    if (/UNIQUE/i.test(String(error instanceof Error ? error.message : error)))
+      throw new AppError("OUTCOME_EXISTS", `The review already has the outcome "${input.name}".`, 409);
     throw error;
   }
 }
 
 /** The outcome `outcomeId` of review `reviewId`. @throws AppError 404 OUTCOME_NOT_FOUND. */
-export async function requireOutcome(app: Pick<AppServices, "db">, reviewId: string, outcomeId: string | undefined): Promise<ReviewOutcomeRow> {
+export async function requireOutcome(
+  app: Pick<AppServices, "db">,
+  reviewId: string,
+  outcomeId: string | undefined,
+): Promise<ReviewOutcomeRow> {
   const id = Number(outcomeId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("OUTCOME_NOT_FOUND", "Outcome not found", 404);
   const [row] = await app.db
@@ -114,10 +163,15 @@ export async function requireOutcome(app: Pick<AppServices, "db">, reviewId: str
 }
 
 /** Removes an outcome (its corrections stay in the audit trail). @throws AppError 404. */
-export async function deleteOutcome(app: OutcomesApp, target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined }): Promise<void> {
+export async function deleteOutcome(
+  app: OutcomesApp,
+  target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined },
+): Promise<void> {
   const review = await requireReview(app, target, "write");
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
-  await app.db.delete(reviewOutcomes).where(and(eq(reviewOutcomes.id, outcome.id), eq(reviewOutcomes.reviewId, review.id)));
+  await app.db
+    .delete(reviewOutcomes)
+    .where(and(eq(reviewOutcomes.id, outcome.id), eq(reviewOutcomes.reviewId, review.id)));
 }
 
 /** The text MetaMind reads for one record, and where it came from. */
@@ -139,13 +193,21 @@ export async function recordReport(app: OutcomesApp, userId: string, record: Rev
   const notes: string[] = [];
   let pmcid: string | null = null;
   if (record.studyId !== null) {
-    const [study] = await app.db.select({ pmcid: studies.pmcid }).from(studies).where(eq(studies.id, record.studyId)).limit(1);
+    const [study] = await app.db
+      .select({ pmcid: studies.pmcid })
+      .from(studies)
+      .where(eq(studies.id, record.studyId))
+      .limit(1);
     pmcid = study?.pmcid?.trim().toUpperCase() || null;
   }
   if (pmcid) {
     try {
-      const { xml } = await fetchEuropePmcJats({ fetch: app.fetch, baseUrl: app.env.EUROPEPMC_BASE_URL, bucket: app.bindings.BUCKET }, pmcid);
-      if (new TextEncoder().encode(xml).byteLength <= MAX_REPORT_BYTES) return { kind: "europepmc", format: "jats", text: xml, pmcid, note: null };
+      const { xml } = await fetchEuropePmcJats(
+        { fetch: app.fetch, baseUrl: app.env.EUROPEPMC_BASE_URL, bucket: app.bindings.BUCKET },
+        pmcid,
+      );
+      if (new TextEncoder().encode(xml).byteLength <= MAX_REPORT_BYTES)
+        return { kind: "europepmc", format: "jats", text: xml, pmcid, note: null };
       notes.push(`the Europe PMC full text of ${pmcid} is over 2 MB`);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -159,11 +221,16 @@ export async function recordReport(app: OutcomesApp, userId: string, record: Rev
       .from(uploadedStudies)
       .where(and(eq(uploadedStudies.id, record.uploadedStudyId), eq(uploadedStudies.userId, userId)))
       .limit(1);
-    if (upload?.text?.trim()) return { kind: "upload", format: "text", text: cut(upload.text), pmcid, note: notes.join("; ") || null };
+    if (upload?.text?.trim())
+      return { kind: "upload", format: "text", text: cut(upload.text), pmcid, note: notes.join("; ") || null };
     notes.push("the uploaded PDF has no text");
   }
   if (record.fullText?.trim()) {
-    const what = record.fullTextKey ? "PDF attached at full-text screening" : record.fullTextUrl ? `full text from ${record.fullTextUrl}` : "attached full text";
+    const what = record.fullTextKey
+      ? "PDF attached at full-text screening"
+      : record.fullTextUrl
+        ? `full text from ${record.fullTextUrl}`
+        : "attached full text";
     return { kind: "fulltext", format: "text", text: cut(record.fullText), pmcid, note: [what, ...notes].join("; ") };
   }
   const text = [record.title, record.abstract].filter((s) => s?.trim()).join("\n\n");
@@ -180,7 +247,11 @@ export async function getRecordReport(
 ): Promise<RecordReport & { recordId: number; studyKey: string }> {
   const review = await requireReview(app, target, "read");
   const record = await requireRecord(app, review, target.recordId);
-  return { recordId: record.id, studyKey: reviewStudyKey(review.id, record.id), ...(await recordReport(app, review.userId, record)) };
+  return {
+    recordId: record.id,
+    studyKey: reviewStudyKey(review.id, record.id),
+    ...(await recordReport(app, review.userId, record)),
+  };
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -210,7 +281,12 @@ export async function extractReviewOutcome(
   const review = await requireReview(app, target, "read");
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
   await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
-  const included = and(eq(reviewRecords.reviewId, review.id), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
+  const included = and(
+    eq(reviewRecords.reviewId, review.id),
+    isNull(reviewRecords.duplicateOf),
+    eq(reviewRecords.taDecision, "include"),
+    eq(reviewRecords.ftDecision, "include"),
+  );
   const [records, [total]] = await Promise.all([
     app.db.select().from(reviewRecords).where(included).orderBy(asc(reviewRecords.id)).limit(MAX_EXTRACTED_STUDIES),
     app.db.select({ n: count() }).from(reviewRecords).where(included),
@@ -220,7 +296,13 @@ export async function extractReviewOutcome(
     ? await app.db
         .select()
         .from(extractionEdits)
-        .where(and(eq(extractionEdits.userId, target.userId), eq(extractionEdits.outcome, outcome.name), inArray(extractionEdits.studyKey, keys)))
+        .where(
+          and(
+            eq(extractionEdits.userId, target.userId),
+            eq(extractionEdits.outcome, outcome.name),
+            inArray(extractionEdits.studyKey, keys),
+          ),
+        )
         .orderBy(asc(extractionEdits.id))
     : [];
   const imported = records.length
@@ -228,7 +310,15 @@ export async function extractReviewOutcome(
         .select({ row: reviewStudyData, by: users.email })
         .from(reviewStudyData)
         .leftJoin(users, eq(users.id, reviewStudyData.importedBy))
-        .where(and(eq(reviewStudyData.outcomeId, outcome.id), inArray(reviewStudyData.recordId, records.map((r) => r.id))))
+        .where(
+          and(
+            eq(reviewStudyData.outcomeId, outcome.id),
+            inArray(
+              reviewStudyData.recordId,
+              records.map((r) => r.id),
+            ),
+          ),
+        )
     : [];
   const who = await ownerEmail(app, target.userId);
   const question = { intervention: outcome.intervention, comparator: outcome.comparator, outcome: outcome.name };
@@ -237,7 +327,14 @@ export async function extractReviewOutcome(
     const storedFor = (after: number) =>
       edits
         .filter((e) => e.studyKey === studyKey && e.createdAt > after)
-        .map((e): StoredEdit => ({ arm: e.arm as ArmKey, field: e.field as ArmField, oldValue: e.oldValue, newValue: e.newValue, who, when: new Date(e.createdAt).toISOString() }));
+        .map((e): StoredEdit => ({
+          arm: e.arm as ArmKey,
+          field: e.field as ArmField,
+          oldValue: e.oldValue,
+          newValue: e.newValue,
+          who,
+          when: new Date(e.createdAt).toISOString(),
+        }));
     const fromFile = imported.find((i) => i.row.recordId === record.id);
     if (fromFile) {
       const { result, audit } = applyStoredEdits(importedExtraction(fromFile.row), storedFor(fromFile.row.createdAt));
@@ -263,11 +360,21 @@ export async function extractReviewOutcome(
       if (!(error instanceof AppError) || source.format !== "jats") throw error;
       // JATS that does not parse: read the abstract instead, and say so.
       const text = [record.title, record.abstract].filter((s) => s?.trim()).join("\n\n");
-      source = { kind: "abstract", format: "text", text, pmcid: source.pmcid, note: `the Europe PMC full text could not be read (${error.message})` };
+      source = {
+        kind: "abstract",
+        format: "text",
+        text,
+        pmcid: source.pmcid,
+        note: `the Europe PMC full text could not be read (${error.message})`,
+      };
       document = documentOf({ kind: "report", format: "text", text, title: record.title });
     }
     const { result, audit, rules } = await extractArmData({}, { document, question, edits: storedFor(-Infinity) });
-    const { contexts, tables } = quoteContexts(document, rules.quotes, source.format === "text" ? source.text : undefined);
+    const { contexts, tables } = quoteContexts(
+      document,
+      rules.quotes,
+      source.format === "text" ? source.text : undefined,
+    );
     return {
       recordId: record.id,
       studyKey,
@@ -283,10 +390,20 @@ export async function extractReviewOutcome(
   });
   if (review.extractionMode === "dual") {
     // Dual extraction: each study's submissions, differences and consensus as the caller may see them (blind).
-    const dual = await dualStudies(app, outcome.id, target.userId, records.map((r) => r.id));
+    const dual = await dualStudies(
+      app,
+      outcome.id,
+      target.userId,
+      records.map((r) => r.id),
+    );
     for (const study of studiesOut) study.dual = dual.get(study.recordId);
   }
-  return { outcome: toOutcome(outcome), studies: studiesOut, included: total?.n ?? records.length, mode: review.extractionMode };
+  return {
+    outcome: toOutcome(outcome),
+    studies: studiesOut,
+    included: total?.n ?? records.length,
+    mode: review.extractionMode,
+  };
 }
 
 /**
@@ -294,7 +411,12 @@ export async function extractReviewOutcome(
  * and N, per arm; an imported estimate leaves the arms empty (see {@link importedEstimate}).
  */
 function importedExtraction(row: ReviewStudyDataRow): ArmExtraction {
-  const arm = (events: number | null, n: number | null, mean: number | null, sd: number | null) => ({ events, groupSize: n, mean, sd });
+  const arm = (events: number | null, n: number | null, mean: number | null, sd: number | null) => ({
+    events,
+    groupSize: n,
+    mean,
+    sd,
+  });
   return {
     outcomeType: row.kind === "counts" ? "binary" : row.kind === "means" ? "continuous" : "unknown",
     intervention: arm(row.interventionEvents, row.interventionN, row.interventionMean, row.interventionSd),
@@ -307,8 +429,21 @@ function importedExtraction(row: ReviewStudyDataRow): ArmExtraction {
 
 /** An imported estimate with 95% CI as the study's reported estimate (pooled by generic inverse variance). */
 function importedEstimate(row: ReviewStudyDataRow, note: string): ReportedEstimate | null {
-  if (row.kind !== "estimate-ci" || row.measure === null || row.estimate === null || row.ciLower === null || row.ciUpper === null) return null;
-  return { ...engineMeasure(row.measure as PoolMeasure), estimate: row.estimate, lower: row.ciLower, upper: row.ciUpper, quote: note };
+  if (
+    row.kind !== "estimate-ci" ||
+    row.measure === null ||
+    row.estimate === null ||
+    row.ciLower === null ||
+    row.ciUpper === null
+  )
+    return null;
+  return {
+    ...engineMeasure(row.measure as PoolMeasure),
+    estimate: row.estimate,
+    lower: row.ciLower,
+    upper: row.ciUpper,
+    quote: note,
+  };
 }
 
 async function ownerEmail(app: OutcomesApp, userId: string): Promise<string> {
@@ -336,17 +471,32 @@ export async function assertOwnReviewKeys(
  * The activity-log entries of corrections to reviews' extraction cells: one per review, study and
  * outcome, with the number of cells (no values: in dual extraction they stay blind).
  */
-export function extractionEditActivity(app: Pick<AppServices, "db">, userId: string, edits: readonly { studyKey: string; outcome: string }[]) {
+export function extractionEditActivity(
+  app: Pick<AppServices, "db">,
+  userId: string,
+  edits: readonly { studyKey: string; outcome: string }[],
+) {
   const groups = new Map<string, { reviewId: string; recordId: number; outcome: string; cells: number }>();
   for (const e of edits) {
     const reviewId = reviewIdOfStudyKey(e.studyKey);
     if (!reviewId) continue;
     const key = `${e.studyKey}|${e.outcome}`;
-    const g = groups.get(key) ?? { reviewId, recordId: Number(e.studyKey.split(":").at(-1)), outcome: e.outcome, cells: 0 };
+    const g = groups.get(key) ?? {
+      reviewId,
+      recordId: Number(e.studyKey.split(":").at(-1)),
+      outcome: e.outcome,
+      cells: 0,
+    };
     g.cells++;
     groups.set(key, g);
   }
   return [...groups.values()].map((g) =>
-    activityInsert(app.db, { reviewId: g.reviewId, userId, action: "extraction.edit", recordId: g.recordId, detail: { outcome: g.outcome, cells: g.cells } }),
+    activityInsert(app.db, {
+      reviewId: g.reviewId,
+      userId,
+      action: "extraction.edit",
+      recordId: g.recordId,
+      detail: { outcome: g.outcome, cells: g.cells },
+    }),
   );
 }

@@ -3,11 +3,21 @@ import { describe, expect, it } from "vitest";
 import { hasSharedFixtures, MISSING_FIXTURES_MESSAGE, readFixture, SHARED_FIXTURES_DIR } from "../../../tests/fixtures";
 import { normalisePubmedXml } from "../search/providers/pubmed";
 import type { NormalisedStudy } from "../search/types";
-import { detectFormat, ImportParseError, NO_TITLE, parseCsv, parseReferenceFile, parseRis, type ImportedRecord } from "./parse";
+import {
+  detectFormat,
+  ImportParseError,
+  NO_TITLE,
+  parseCsv,
+  parseReferenceFile,
+  parseRis,
+  type ImportedRecord,
+} from "./parse";
 
 /** PubMed records from the shared efetch recordings (real XML), read at test time. */
 function pubmedStudies(): NormalisedStudy[] {
-  const files = readdirSync(`${SHARED_FIXTURES_DIR}/pubmed`).filter((f) => f.startsWith("efetch_") && f.endsWith(".xml"));
+  const files = readdirSync(`${SHARED_FIXTURES_DIR}/pubmed`).filter(
+    (f) => f.startsWith("efetch_") && f.endsWith(".xml"),
+  );
   const seen = new Set<string>();
   return files
     .flatMap((f) => normalisePubmedXml(readFixture(`pubmed/${f}`)).studies)
@@ -156,9 +166,25 @@ describe("reference file parsing", () => {
     const covidence = parseCsv(
       'Title,Authors,Abstract,Published Year,Journal,DOI,Accession Number\n"Trial A","Smith J, Doe A","Abs A",2019,Lancet,https://doi.org/10.1000/ABC,31234567\n',
     );
-    expect(covidence[0]).toMatchObject({ title: "Trial A", authors: ["Smith J", "Doe A"], year: 2019, journal: "Lancet", doi: "10.1000/abc", pmid: "31234567" });
-    const rayyan = parseCsv('key,title,authors,journal,year,pubmed_id,abstract,doi\n1,"Trial B","Lee, K and Kim, H",BMJ,2021,,"Abs B",\n');
-    expect(rayyan[0]).toMatchObject({ title: "Trial B", authors: ["Lee, K", "Kim, H"], year: 2021, journal: "BMJ", pmid: null, doi: null });
+    expect(covidence[0]).toMatchObject({
+      title: "Trial A",
+      authors: ["Smith J", "Doe A"],
+      year: 2019,
+      journal: "Lancet",
+      doi: "10.1000/abc",
+      pmid: "31234567",
+    });
+    const rayyan = parseCsv(
+      'key,title,authors,journal,year,pubmed_id,abstract,doi\n1,"Trial B","Lee, K and Kim, H",BMJ,2021,,"Abs B",\n',
+    );
+    expect(rayyan[0]).toMatchObject({
+      title: "Trial B",
+      authors: ["Lee, K", "Kim, H"],
+      year: 2021,
+      journal: "BMJ",
+      pmid: null,
+      doi: null,
+    });
   });
 
   it.each([
@@ -186,7 +212,11 @@ describe("reference file parsing", () => {
 
 describe("records without a title (issue 27)", () => {
   it.each([
-    ["ris", "TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nAU  - Smith, J\nDO  - 10.1000/untitled\nER  - \n\nTY  - JOUR\nTI  - Third\nER  - \n", 5],
+    [
+      "ris",
+      "TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nAU  - Smith, J\nDO  - 10.1000/untitled\nER  - \n\nTY  - JOUR\nTI  - Third\nER  - \n",
+      5,
+    ],
     ["nbib", "PMID- 1\nTI  - First\n\nPMID- 2\nAB  - an abstract without a title\n\nPMID- 3\nTI  - Third\n", 4],
     ["bibtex", "@article{a, title={First}}\n\n@article{b,\n  year = {2020}\n}\n@article{c, title={Third}}\n", 3],
     ["csv", 'title,abstract\nFirst,"a\nwrapped abstract"\n,no title here\nThird,x\n', 4],
@@ -198,14 +228,20 @@ describe("records without a title (issue 27)", () => {
   });
 
   it("keeps the untitled record's identifiers (de-duplication can still use them)", () => {
-    const [, untitled] = parseRis("TY  - JOUR\nTI  - First\nER  - \nTY  - JOUR\nDO  - https://doi.org/10.1000/ABC\nAN  - 123456\nER  - \n");
+    const [, untitled] = parseRis(
+      "TY  - JOUR\nTI  - First\nER  - \nTY  - JOUR\nDO  - https://doi.org/10.1000/ABC\nAN  - 123456\nER  - \n",
+    );
     expect(untitled).toMatchObject({ title: NO_TITLE, doi: "10.1000/abc", pmid: "123456" });
   });
 
   it("CSV: a row with too few or too many fields is read with a warning, not refused", () => {
     const warnings: { line: number; message: string }[] = [];
     const records = parseCsv("title,abstract,doi\nA,x,10.1000/a\n\nB only\nC,y,10.1000/c,extra\n", warnings);
-    expect(records.map((r) => [r.title, r.doi])).toEqual([["A", "10.1000/a"], ["B only", null], ["C", "10.1000/c"]]);
+    expect(records.map((r) => [r.title, r.doi])).toEqual([
+      ["A", "10.1000/a"],
+      ["B only", null],
+      ["C", "10.1000/c"],
+    ]);
     expect(warnings.map((w) => w.line)).toEqual([4, 5]);
     expect(warnings[0]!.message).toMatch(/Too few fields/);
   });

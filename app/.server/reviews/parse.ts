@@ -144,7 +144,12 @@ function fromCsl(item: CslItem): Omit<ImportedRecord, "title"> & { title: string
     journal: clean(item["container-title"]) ?? clean(item["container-title-short"]),
     doi: normaliseDoi(item.DOI),
     pmid: pmidFrom(item.PMID),
-    keywords: clean(item.keyword?.split(",").map((k) => k.trim()).join("; ")),
+    keywords: clean(
+      item.keyword
+        ?.split(",")
+        .map((k) => k.trim())
+        .join("; "),
+    ),
     url: clean(item.URL),
   };
 }
@@ -174,7 +179,8 @@ export function parseRis(text: string, warnings?: ImportWarning[]): ImportedReco
     }
     if (m) {
       const tag = m[1]!;
-      if (tag === "TY") throw new ImportParseError(n, "a record starts before the previous one ended ('ER  - ' missing)");
+      if (tag === "TY")
+        throw new ImportParseError(n, "a record starts before the previous one ended ('ER  - ' missing)");
       if (tag === "ER") {
         records.push(current);
         current = null;
@@ -198,19 +204,31 @@ export function parseRis(text: string, warnings?: ImportWarning[]): ImportedReco
   try {
     items = plugins.input.chain(text, { forceType: "@ris/file", generateGraph: false }) as CslItem[];
   } catch (error) {
-    throw new ImportParseError(1, `not a readable RIS file (${error instanceof Error ? error.message.split("\n")[0] : "parse error"})`);
+    throw new ImportParseError(
+      1,
+      `not a readable RIS file (${error instanceof Error ? error.message.split("\n")[0] : "parse error"})`,
+    );
   }
   if (items.length !== records.length) throw new ImportParseError(1, "the RIS records could not be read one by one");
   return records.map((rec, i) => {
     const base = fromCsl(items[i]!);
     const first = (tag: string) => clean(rec.tags.get(tag)?.[0]);
-    const title = titleOrWarn(base.title ?? first("TI") ?? first("T1") ?? first("CT") ?? first("BT"), rec.start, warnings, "record (TI or T1)");
+    const title = titleOrWarn(
+      base.title ?? first("TI") ?? first("T1") ?? first("CT") ?? first("BT"),
+      rec.start,
+      warnings,
+      "record (TI or T1)",
+    );
     const urls = [...(rec.tags.get("UR") ?? []), ...(rec.tags.get("L2") ?? [])];
-    const pubmedUrl = urls.map((u) => u.match(/pubmed\.ncbi\.nlm\.nih\.gov\/(\d+)|[?&]list_uids=(\d+)|\/pubmed\/(\d+)/)).find(Boolean);
-    const pmid = base.pmid ?? pmidFrom(first("AN")) ?? (pubmedUrl ? (pubmedUrl[1] ?? pubmedUrl[2] ?? pubmedUrl[3])! : null);
+    const pubmedUrl = urls
+      .map((u) => u.match(/pubmed\.ncbi\.nlm\.nih\.gov\/(\d+)|[?&]list_uids=(\d+)|\/pubmed\/(\d+)/))
+      .find(Boolean);
+    const pmid =
+      base.pmid ?? pmidFrom(first("AN")) ?? (pubmedUrl ? (pubmedUrl[1] ?? pubmedUrl[2] ?? pubmedUrl[3])! : null);
     const doi = base.doi ?? normaliseDoi(first("DO")) ?? normaliseDoi(first("DI")) ?? normaliseDoi(first("M3"));
     const year = base.year ?? yearFrom(first("PY")) ?? yearFrom(first("Y1")) ?? yearFrom(first("DA"));
-    const journal = clean(first("T2")) ?? clean(first("JF")) ?? clean(first("JO")) ?? base.journal ?? clean(first("JA"));
+    const journal =
+      clean(first("T2")) ?? clean(first("JF")) ?? clean(first("JO")) ?? base.journal ?? clean(first("JA"));
     const abstract = base.abstract ?? clean(rec.tags.get("AB")?.join(" ")) ?? clean(rec.tags.get("N2")?.join(" "));
     return { ...base, title, pmid, doi, year, journal, abstract, url: base.url ?? clean(urls[0]) };
   });
@@ -290,7 +308,10 @@ export function parseBibtex(text: string, warnings?: ImportWarning[]): ImportedR
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const line = Number(message.match(/at line (\d+)/)?.[1] ?? 1);
-    throw new ImportParseError(line, `not valid BibTeX (${message.split("\n")[0]!.replace(/ at line \d+ col \d+:?/, "")})`);
+    throw new ImportParseError(
+      line,
+      `not valid BibTeX (${message.split("\n")[0]!.replace(/ at line \d+ col \d+:?/, "")})`,
+    );
   }
   const starts: number[] = [];
   const entry = /^[ \t]*@(\w+)\s*[{(]/gm;
@@ -321,7 +342,11 @@ const columnKey = (name: string) => name.toLowerCase().replace(/[\s_/.#-]+/g, ""
 
 function splitAuthors(raw: string | null): string[] {
   if (!raw) return [];
-  const parts = raw.includes(";") ? raw.split(";") : raw.includes(" and ") ? raw.split(" and ") : raw.split(/,\s*(?=[A-Z][a-z'-]+(?:\s+[A-Z]{1,3}\.?)?\s*(?:,|$))/);
+  const parts = raw.includes(";")
+    ? raw.split(";")
+    : raw.includes(" and ")
+      ? raw.split(" and ")
+      : raw.split(/,\s*(?=[A-Z][a-z'-]+(?:\s+[A-Z]{1,3}\.?)?\s*(?:,|$))/);
   return parts.map((p) => p.trim()).filter(Boolean);
 }
 
@@ -372,7 +397,10 @@ export function parseCsv(text: string, warnings?: ImportWarning[]): ImportedReco
           parser.abort();
           return;
         }
-        warnings?.push({ line, message: `${e.message.replace(/:.*/, "")} (the header has ${fields.length}); read what is there` });
+        warnings?.push({
+          line,
+          message: `${e.message.replace(/:.*/, "")} (the header has ${fields.length}); read what is there`,
+        });
       }
       rows.push({ data: row.data, line });
     },

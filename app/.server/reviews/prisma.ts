@@ -30,7 +30,10 @@ import { requireReview, type ReviewsApp } from "./service";
  * same counts over the update sources' records) and `totalStudies` = previous + new included.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
-export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ReviewPrisma> {
+export async function reviewPrisma(
+  app: ReviewsApp,
+  { userId, reviewId }: { userId: string; reviewId: string | undefined },
+): Promise<ReviewPrisma> {
   const review = await requireReview(app, { userId, reviewId }, "read");
   const fromUpdate = sql`${reviewRecords.sourceId} in (select ${reviewSources.id} from ${reviewSources} where ${reviewSources.reviewId} = ${review.id} and json_extract(${reviewSources.details}, '$.updateOf') is not null)`;
   const [whole, [updates]] = await Promise.all([
@@ -41,10 +44,19 @@ export async function reviewPrisma(app: ReviewsApp, { userId, reviewId }: { user
       .where(and(eq(reviewUpdates.reviewId, review.id), ne(reviewUpdates.status, "running"))),
   ]);
   if (!updates?.n) return whole;
-  const [newFlow, previous] = await Promise.all([prismaFlow(app, review.id, fromUpdate), prismaFlow(app, review.id, sql`(${reviewRecords.sourceId} is null or not (${fromUpdate}))`)]);
+  const [newFlow, previous] = await Promise.all([
+    prismaFlow(app, review.id, fromUpdate),
+    prismaFlow(app, review.id, sql`(${reviewRecords.sourceId} is null or not (${fromUpdate}))`),
+  ]);
   return {
     ...whole,
-    updated: { updates: updates.n, lastUpdateAt: updates.last === null ? null : new Date(updates.last).toISOString(), previousStudies: previous.included, newFlow, totalStudies: previous.included + newFlow.included },
+    updated: {
+      updates: updates.n,
+      lastUpdateAt: updates.last === null ? null : new Date(updates.last).toISOString(),
+      previousStudies: previous.included,
+      newFlow,
+      totalStudies: previous.included + newFlow.included,
+    },
   };
 }
 

@@ -35,7 +35,12 @@ export const SavedSearchSchema = z
     query: z
       .string({ error: "query is required" })
       .transform((v) => v.replace(/\s+/g, " ").trim())
-      .pipe(z.string().min(1, "query is required").max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`)),
+      .pipe(
+        z
+          .string()
+          .min(1, "query is required")
+          .max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
+      ),
   })
   .strict();
 
@@ -53,7 +58,8 @@ export const rerunnableSource = sql`((${reviewSources.kind} = 'search' and json_
 /** The saved-search mark of a source's details, or null (unknown databases are ignored). */
 export function savedSearchOf(details: Record<string, unknown>): SavedSearchMark | null {
   const mark = details.savedSearch as Partial<SavedSearchMark> | undefined;
-  if (!mark || typeof mark !== "object" || !(PROVIDER_IDS as readonly string[]).includes(mark.database ?? "")) return null;
+  if (!mark || typeof mark !== "object" || !(PROVIDER_IDS as readonly string[]).includes(mark.database ?? ""))
+    return null;
   return { database: mark.database!, markedAt: String(mark.markedAt ?? ""), markedBy: String(mark.markedBy ?? "") };
 }
 
@@ -68,7 +74,11 @@ export function savedSearchFromForm(form: FormData): SavedSearchInput | null {
   const given = (v: FormDataEntryValue | null) => typeof v === "string" && v.trim() !== "";
   if (!given(database) && !given(query)) return null;
   if (!given(database) || !given(query)) {
-    throw new AppError("INVALID_SAVED_SEARCH", "To re-run this file as a saved search, give both the database (searchDatabase) and the query (searchQuery).", 400);
+    throw new AppError(
+      "INVALID_SAVED_SEARCH",
+      "To re-run this file as a saved search, give both the database (searchDatabase) and the query (searchQuery).",
+      400,
+    );
   }
   const parsed = SavedSearchSchema.safeParse({ database: String(database).trim().toLowerCase(), query });
   if (!parsed.success) throw new AppError("INVALID_SAVED_SEARCH", parsed.error.issues[0]!.message, 400);
@@ -85,14 +95,29 @@ export async function assertSearchRoom(app: Pick<ReviewsApp, "db">, reviewId: st
   const [row] = await app.db
     .select({ n: sql<number>`count(*)` })
     .from(reviewSources)
-    .where(and(eq(reviewSources.reviewId, reviewId), rerunnableSource, except ? sql`${reviewSources.id} <> ${except}` : undefined));
+    .where(
+      and(
+        eq(reviewSources.reviewId, reviewId),
+        rerunnableSource,
+        except ? sql`${reviewSources.id} <> ${except}` : undefined,
+      ),
+    );
   if ((row?.n ?? 0) >= MAX_SEARCHES_PER_UPDATE) {
-    throw new AppError("TOO_MANY_SEARCHES", `An update re-runs at most ${MAX_SEARCHES_PER_UPDATE} searches, and this review already has ${row!.n}.`, 409);
+    throw new AppError(
+      "TOO_MANY_SEARCHES",
+      `An update re-runs at most ${MAX_SEARCHES_PER_UPDATE} searches, and this review already has ${row!.n}.`,
+      409,
+    );
   }
 }
 
 /** The details and query a file source stores when imported or marked as a saved search. */
-export function markedSource(details: Record<string, unknown>, search: SavedSearchInput, user: UserRow, now: Date): { query: string; details: Record<string, unknown> } {
+export function markedSource(
+  details: Record<string, unknown>,
+  search: SavedSearchInput,
+  user: UserRow,
+  now: Date,
+): { query: string; details: Record<string, unknown> } {
   const savedSearch: SavedSearchMark = { database: search.database, markedAt: now.toISOString(), markedBy: user.id };
   return { query: search.query, details: { ...details, savedSearch } };
 }
@@ -109,14 +134,34 @@ export function markedSource(details: Record<string, unknown>, search: SavedSear
  */
 export async function markSourceSavedSearch(
   app: ReviewsApp,
-  { user, reviewId, sourceId, savedSearch }: { user: UserRow; reviewId: string | undefined; sourceId: string | undefined; savedSearch: SavedSearchInput | null },
+  {
+    user,
+    reviewId,
+    sourceId,
+    savedSearch,
+  }: {
+    user: UserRow;
+    reviewId: string | undefined;
+    sourceId: string | undefined;
+    savedSearch: SavedSearchInput | null;
+  },
   now: Date = new Date(),
 ): Promise<ApiReviewSource> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "owner");
-  const [source] = sourceId && sourceId.length <= 64 ? await app.db.select().from(reviewSources).where(and(eq(reviewSources.id, sourceId), eq(reviewSources.reviewId, review.id))).limit(1) : [];
+  const [source] =
+    sourceId && sourceId.length <= 64
+      ? await app.db
+          .select()
+          .from(reviewSources)
+          .where(and(eq(reviewSources.id, sourceId), eq(reviewSources.reviewId, review.id)))
+          .limit(1)
+      : [];
   if (!source) throw new AppError("SOURCE_NOT_FOUND", "This review has no such source.", 404);
   if (source.kind !== "file") {
-    const what = source.kind === "search" ? "It is a search: living updates already re-run it." : "Uploaded PDFs come from no search.";
+    const what =
+      source.kind === "search"
+        ? "It is a search: living updates already re-run it."
+        : "Uploaded PDFs come from no search.";
     throw new AppError("NOT_A_FILE_IMPORT", `Only an imported file can be marked as a saved search. ${what}`, 409);
   }
   let next: { query: string | null; details: Record<string, unknown> };
@@ -131,4 +176,3 @@ export async function markSourceSavedSearch(
   await app.db.update(reviewSources).set(next).where(eq(reviewSources.id, source.id));
   return (await listSources(app, review.id)).find((s) => s.id === source.id)!;
 }
-

@@ -13,7 +13,13 @@
  * only CHUNK_RECORDS texts are in memory at a time.
  */
 import { ScreeningInputError, type ScreeningCorpus, type ScreeningInput } from "~/lib/screening";
-import { countTerms, decodeTermCounts, encodeTermCounts, featuresSignature, termCountsMerger } from "~/lib/screening/term-counts";
+import {
+  countTerms,
+  decodeTermCounts,
+  encodeTermCounts,
+  featuresSignature,
+  termCountsMerger,
+} from "~/lib/screening/term-counts";
 import type { ReviewsApp } from "./service";
 
 /** Records per stored chunk: ≈ 200 ms of tokenising and ≈ 1.5 MB of counts each. */
@@ -24,8 +30,10 @@ const READ_PARALLEL = 4;
 export const CORPUS_CACHE_BYTES = 48 * 1024 * 1024;
 
 /** Where a review's term counts live in R2 (under the owner's upload prefix). */
-export const termCountsPrefix = (ownerId: string, reviewId: string) => `uploads/${ownerId}/screening/${reviewId}/terms/`;
-const chunkKey = (ownerId: string, reviewId: string, firstId: number) => `${termCountsPrefix(ownerId, reviewId)}${String(firstId).padStart(12, "0")}`;
+export const termCountsPrefix = (ownerId: string, reviewId: string) =>
+  `uploads/${ownerId}/screening/${reviewId}/terms/`;
+const chunkKey = (ownerId: string, reviewId: string, firstId: number) =>
+  `${termCountsPrefix(ownerId, reviewId)}${String(firstId).padStart(12, "0")}`;
 
 /** A record's text as the corpus reads it (the columns D1 stores). */
 export interface CorpusText {
@@ -35,13 +43,22 @@ export interface CorpusText {
   keywords: string | null;
 }
 
-const asInput = (r: CorpusText): ScreeningInput => ({ id: String(r.id), title: r.title, abstract: r.abstract, keywords: r.keywords });
+const asInput = (r: CorpusText): ScreeningInput => ({
+  id: String(r.id),
+  title: r.title,
+  abstract: r.abstract,
+  keywords: r.keywords,
+});
 
 /**
  * Counts the terms of `records` (ascending ids) and stores them, CHUNK_RECORDS per object.
  * Called at import time; a failure here only costs a later rebuild (loadCorpus), never the import.
  */
-export async function storeTermCounts(app: ReviewsApp, review: { id: string; userId: string }, records: CorpusText[]): Promise<void> {
+export async function storeTermCounts(
+  app: ReviewsApp,
+  review: { id: string; userId: string },
+  records: CorpusText[],
+): Promise<void> {
   for (let at = 0; at < records.length; at += CHUNK_RECORDS) {
     if (at > 0) await yieldToEventLoop();
     await putChunk(app, review, records.slice(at, at + CHUNK_RECORDS));
@@ -51,7 +68,11 @@ export async function storeTermCounts(app: ReviewsApp, review: { id: string; use
 async function putChunk(app: ReviewsApp, review: { id: string; userId: string }, records: CorpusText[]) {
   const chunk = countTerms(records.map(asInput));
   await app.bindings.BUCKET.put(chunkKey(review.userId, review.id, records[0]!.id), encodeTermCounts(chunk), {
-    customMetadata: { features: chunk.features, records: String(chunk.ids.length), postings: String(chunk.cols.length) },
+    customMetadata: {
+      features: chunk.features,
+      records: String(chunk.ids.length),
+      postings: String(chunk.cols.length),
+    },
   });
 }
 
@@ -103,7 +124,11 @@ function keeper(wanted: ReadonlySet<string>) {
 }
 
 /** Joins the stored chunks (key order = id order); null when they miss a wanted record. */
-async function assemble(app: ReviewsApp, objects: R2Object[], wanted: ReadonlySet<string>): Promise<ScreeningCorpus | null> {
+async function assemble(
+  app: ReviewsApp,
+  objects: R2Object[],
+  wanted: ReadonlySet<string>,
+): Promise<ScreeningCorpus | null> {
   const postings = objects.reduce((n, o) => n + Number(o.customMetadata?.postings ?? 0), 0);
   const merger = termCountsMerger(undefined, { postings });
   const keep = keeper(wanted);
@@ -121,7 +146,11 @@ async function assemble(app: ReviewsApp, objects: R2Object[], wanted: ReadonlySe
 }
 
 /** Counts every record of the review again from D1 (pages of CHUNK_RECORDS), stores the chunks and assembles the corpus. */
-async function rebuild(app: ReviewsApp, review: { id: string; userId: string }, wanted: ReadonlySet<string>): Promise<ScreeningCorpus> {
+async function rebuild(
+  app: ReviewsApp,
+  review: { id: string; userId: string },
+  wanted: ReadonlySet<string>,
+): Promise<ScreeningCorpus> {
   const merger = termCountsMerger();
   const keep = keeper(wanted);
   let after = 0;
@@ -135,7 +164,11 @@ async function rebuild(app: ReviewsApp, review: { id: string; userId: string }, 
     const chunk = countTerms(results.map(asInput));
     merger.add(chunk, keep);
     await app.bindings.BUCKET.put(chunkKey(review.userId, review.id, results[0]!.id), encodeTermCounts(chunk), {
-      customMetadata: { features: chunk.features, records: String(chunk.ids.length), postings: String(chunk.cols.length) },
+      customMetadata: {
+        features: chunk.features,
+        records: String(chunk.ids.length),
+        postings: String(chunk.cols.length),
+      },
     });
     if (results.length < CHUNK_RECORDS) break;
     after = results.at(-1)!.id;
@@ -146,5 +179,11 @@ async function rebuild(app: ReviewsApp, review: { id: string; userId: string }, 
 
 /** Approximate bytes an assembled corpus holds (typed arrays plus ids and vocabulary strings). */
 export function corpusBytes(corpus: ScreeningCorpus): number {
-  return corpus.cols.byteLength + corpus.vals.byteLength + corpus.rowPtr.byteLength + corpus.idf.byteLength + 48 * (corpus.ids.length + corpus.vocab.length);
+  return (
+    corpus.cols.byteLength +
+    corpus.vals.byteLength +
+    corpus.rowPtr.byteLength +
+    corpus.idf.byteLength +
+    48 * (corpus.ids.length + corpus.vocab.length)
+  );
 }

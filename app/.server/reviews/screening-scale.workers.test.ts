@@ -15,7 +15,10 @@ import { loadCorpus, termCountsPrefix } from "./screening-corpus";
 const app = () => getLoadContext(env as never, { waitUntil: () => {} } as never).app;
 
 async function newReview(cookie: string): Promise<string> {
-  const res = await call("POST", "/api/reviews", { cookie, body: { title: "Exercise for depression", question: { intervention: "aerobic exercise" } } });
+  const res = await call("POST", "/api/reviews", {
+    cookie,
+    body: { title: "Exercise for depression", question: { intervention: "aerobic exercise" } },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { review: { id: string } }).review.id;
 }
@@ -31,16 +34,26 @@ function csv(n: number, prefix: string, from = 0): string {
   return `title,abstract,doi,year\n${rows.join("\n")}\n`;
 }
 
-async function importCsv(cookie: string, reviewId: string, text: string): Promise<{ imported: number; duplicatesRemoved: number }> {
+async function importCsv(
+  cookie: string,
+  reviewId: string,
+  text: string,
+): Promise<{ imported: number; duplicatesRemoved: number }> {
   const form = new FormData();
   form.set("file", new File([text], "refs.csv"));
-  const res = await SELF.fetch(`${BASE}/api/reviews/${reviewId}/import`, { method: "POST", headers: { Cookie: cookie, Origin: BASE }, body: form });
+  const res = await SELF.fetch(`${BASE}/api/reviews/${reviewId}/import`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: BASE },
+    body: form,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as { imported: number; duplicatesRemoved: number };
 }
 
 async function uniqueTexts(reviewId: string) {
-  const { results } = await env.DB.prepare("SELECT id, title, abstract, keywords FROM review_records WHERE review_id = ? AND duplicate_of IS NULL ORDER BY id")
+  const { results } = await env.DB.prepare(
+    "SELECT id, title, abstract, keywords FROM review_records WHERE review_id = ? AND duplicate_of IS NULL ORDER BY id",
+  )
     .bind(reviewId)
     .all<{ id: number; title: string; abstract: string | null; keywords: string | null }>();
   return results;
@@ -61,7 +74,9 @@ describe("screening corpus from stored term counts", () => {
     const reviewId = await newReview(cookie);
     await importCsv(cookie, reviewId, csv(30, "a"));
     // 10 records repeat DOIs of the first file (duplicates, counted but not in the corpus), 15 are new.
-    expect(await importCsv(cookie, reviewId, csv(10, "a") + csv(15, "b").split("\n").slice(1).join("\n"))).toMatchObject({ imported: 15, duplicatesRemoved: 10 });
+    expect(
+      await importCsv(cookie, reviewId, csv(10, "a") + csv(15, "b").split("\n").slice(1).join("\n")),
+    ).toMatchObject({ imported: 15, duplicatesRemoved: 10 });
 
     const prefix = termCountsPrefix(userId, reviewId);
     const stored = (await env.BUCKET.list({ prefix, include: ["customMetadata"] })).objects;
@@ -73,7 +88,11 @@ describe("screening corpus from stored term counts", () => {
     expect(texts).toHaveLength(45);
     const expected = buildScreeningCorpus(texts.map((r) => ({ ...r, id: String(r.id) })));
     const review = { id: reviewId, userId };
-    const fromCounts = await loadCorpus(app(), review, texts.map((r) => r.id));
+    const fromCounts = await loadCorpus(
+      app(),
+      review,
+      texts.map((r) => r.id),
+    );
     expect(fromCounts.source).toBe("stored");
     expect(fromCounts.corpus.ids).toEqual(expected.ids);
     expect(fromCounts.corpus.vocab).toEqual(expected.vocab);
@@ -81,11 +100,23 @@ describe("screening corpus from stored term counts", () => {
 
     // A lost chunk (or records imported before term counts existed): rebuilt once from D1.
     await env.BUCKET.delete(stored[0]!.key);
-    const rebuilt = await loadCorpus(app(), review, texts.map((r) => r.id));
+    const rebuilt = await loadCorpus(
+      app(),
+      review,
+      texts.map((r) => r.id),
+    );
     expect(rebuilt.source).toBe("rebuilt");
     expect(rebuilt.corpus.ids).toEqual(expected.ids);
     expect([...rebuilt.corpus.vals]).toEqual([...expected.vals]);
-    expect((await loadCorpus(app(), review, texts.map((r) => r.id))).source).toBe("stored");
+    expect(
+      (
+        await loadCorpus(
+          app(),
+          review,
+          texts.map((r) => r.id),
+        )
+      ).source,
+    ).toBe("stored");
 
     // The imports' background ranking (it pauses between its steps) ends before the review is deleted.
     await until(async () => {
@@ -106,16 +137,24 @@ describe("screening corpus from stored term counts", () => {
     await importCsv(cookie, reviewId, csv(40, "c"));
     // No `next` was asked for: the import itself ranked the review after answering.
     const ranking = await until(
-      () => env.DB.prepare("SELECT mode, json_array_length(ranked) AS n FROM review_rankings WHERE review_id = ?").bind(reviewId).first<{ mode: string; n: number }>(),
+      () =>
+        env.DB.prepare("SELECT mode, json_array_length(ranked) AS n FROM review_rankings WHERE review_id = ?")
+          .bind(reviewId)
+          .first<{ mode: string; n: number }>(),
       "the import's ranking",
     );
     expect(ranking).toEqual({ mode: "prior", n: 40 });
-    const next = (await (await call("GET", `/api/reviews/${reviewId}/screening/next`, { cookie })).json()) as { record: { title: string }; progress: { total: number } };
+    const next = (await (await call("GET", `/api/reviews/${reviewId}/screening/next`, { cookie })).json()) as {
+      record: { title: string };
+      progress: { total: number };
+    };
     expect(next.progress.total).toBe(40);
     expect(next.record.title).toMatch(/aerobic exercise/i);
     // The background run (which pauses between its steps) ends before the test's storage is reset.
     await until(async () => {
-      const lease = await env.DB.prepare("SELECT count(*) AS n FROM review_ranking_leases WHERE review_id = ?").bind(reviewId).first<{ n: number }>();
+      const lease = await env.DB.prepare("SELECT count(*) AS n FROM review_ranking_leases WHERE review_id = ?")
+        .bind(reviewId)
+        .first<{ n: number }>();
       return lease!.n === 0 ? true : null;
     }, "the import's retraining to end");
   });
@@ -132,7 +171,10 @@ describe("one retraining at a time per ranking", () => {
       runs.push("first");
       await held;
     });
-    await until(() => env.DB.prepare("SELECT holder FROM review_ranking_leases WHERE review_id = ?").bind(reviewId).first(), "the first lease");
+    await until(
+      () => env.DB.prepare("SELECT holder FROM review_ranking_leases WHERE review_id = ?").bind(reviewId).first(),
+      "the first lease",
+    );
     expect(await withRankingLease(app(), reviewId, "", async () => void runs.push("second"))).toBe(false);
     // Another ranking of the same review (a reviewer's own, dual screening) has its own lease.
     expect(await withRankingLease(app(), reviewId, "member-1", async () => void runs.push("member"))).toBe(true);
@@ -140,12 +182,22 @@ describe("one retraining at a time per ranking", () => {
     expect(await first).toBe(true);
     expect(await withRankingLease(app(), reviewId, "", async () => void runs.push("third"))).toBe(true);
     expect(runs).toEqual(["first", "member", "third"]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM review_ranking_leases WHERE review_id = ?").bind(reviewId).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM review_ranking_leases WHERE review_id = ?")
+        .bind(reviewId)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
 
     // A lease left by a crashed holder is taken over once it has expired, never before.
-    await env.DB.prepare("INSERT INTO review_ranking_leases (review_id, ranking, holder, expires_at) VALUES (?, '', 'crashed', ?)").bind(reviewId, Date.now() + 60_000).run();
+    await env.DB.prepare(
+      "INSERT INTO review_ranking_leases (review_id, ranking, holder, expires_at) VALUES (?, '', 'crashed', ?)",
+    )
+      .bind(reviewId, Date.now() + 60_000)
+      .run();
     expect(await withRankingLease(app(), reviewId, "", async () => void runs.push("too early"))).toBe(false);
-    await env.DB.prepare("UPDATE review_ranking_leases SET expires_at = ? WHERE review_id = ?").bind(Date.now() - 1, reviewId).run();
+    await env.DB.prepare("UPDATE review_ranking_leases SET expires_at = ? WHERE review_id = ?")
+      .bind(Date.now() - 1, reviewId)
+      .run();
     expect(await withRankingLease(app(), reviewId, "", async () => void runs.push("after expiry"))).toBe(true);
     expect(runs.at(-1)).toBe("after expiry");
   });
@@ -154,17 +206,25 @@ describe("one retraining at a time per ranking", () => {
 describe("the next record's queries", () => {
   it("count progress from the covering index and walk the stored order by primary key (EXPLAIN QUERY PLAN)", async () => {
     const plan = async (sql: string) =>
-      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind("any-review").all<{ detail: string }>()).results.map((r) => r.detail);
+      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind("any-review").all<{ detail: string }>()).results.map(
+        (r) => r.detail,
+      );
     const progress = await plan(PROGRESS_SQL);
     expect(progress.filter((d) => /review_records/.test(d))).toEqual([
-      expect.stringMatching(/^SEARCH review_records USING COVERING INDEX review_records_screening_idx \(review_id=\? AND duplicate_of=\?\)$/),
-      expect.stringMatching(/^SEARCH review_records USING COVERING INDEX review_records_screening_idx \(review_id=\? AND duplicate_of=\? AND ta_decision=\? AND ta_decided_at>\?\)$/),
+      expect.stringMatching(
+        /^SEARCH review_records USING COVERING INDEX review_records_screening_idx \(review_id=\? AND duplicate_of=\?\)$/,
+      ),
+      expect.stringMatching(
+        /^SEARCH review_records USING COVERING INDEX review_records_screening_idx \(review_id=\? AND duplicate_of=\? AND ta_decision=\? AND ta_decided_at>\?\)$/,
+      ),
     ]);
     const candidate = await plan(CANDIDATE_SQL);
     expect(candidate).toContain("SCAN ranked");
     expect(candidate).toContain("SEARCH x USING INTEGER PRIMARY KEY (rowid=?)");
     expect(candidate).toContain("SEARCH r USING INTEGER PRIMARY KEY (rowid=?)");
-    expect(candidate.indexOf("SCAN ranked")).toBeLessThan(candidate.indexOf("SEARCH x USING INTEGER PRIMARY KEY (rowid=?)"));
+    expect(candidate.indexOf("SCAN ranked")).toBeLessThan(
+      candidate.indexOf("SEARCH x USING INTEGER PRIMARY KEY (rowid=?)"),
+    );
     expect(candidate.some((d) => /SCAN (review_records|x|r)\b/.test(d))).toBe(false);
   });
 });

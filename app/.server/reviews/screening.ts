@@ -18,8 +18,22 @@
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewMemberRankings, reviewRankings, reviewRecords, reviews, type ReviewRow, type ScreeningDecision } from "../../../db/schema";
-import { rankScreeningSteps, type RankResult, type ScreeningCorpus, type ScreeningLabel, type StoppingCriterion } from "~/lib/screening";
+import {
+  reviewDecisions,
+  reviewMemberRankings,
+  reviewRankings,
+  reviewRecords,
+  reviews,
+  type ReviewRow,
+  type ScreeningDecision,
+} from "../../../db/schema";
+import {
+  rankScreeningSteps,
+  type RankResult,
+  type ScreeningCorpus,
+  type ScreeningLabel,
+  type StoppingCriterion,
+} from "~/lib/screening";
 import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggestion } from "~/lib/reviews";
 import { activityInsert, activityStatement } from "./activity";
 import { AppError } from "../http/errors";
@@ -89,7 +103,11 @@ function priorOf(review: ReviewRow) {
  * review's version when the ranking was written (`versionNow`: newer than `version` when decisions
  * came in during the run).
  */
-export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?: string): Promise<StoredRanking & { modelMs: number; versionNow: number }> {
+export async function rerankReview(
+  app: ReviewsApp,
+  review: ReviewRow,
+  memberId?: string,
+): Promise<StoredRanking & { modelMs: number; versionNow: number }> {
   // One batch (one transaction): the version tags exactly the decisions read with it. Only the
   // decided records are read (from the covering index, not the wide rows), and the set of unique
   // records as a fingerprint (count, last id, two sums of ids): the undecided ones are not
@@ -122,10 +140,16 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
   let cached = corpusCache.get(review.id);
   if (!cached || cached.key !== key) {
     // review_records_review_idx lists a review's unique records in id order.
-    const { results: unique } = await DB.prepare("SELECT id FROM review_records INDEXED BY review_records_review_idx WHERE review_id = ?1 AND duplicate_of IS NULL ORDER BY id")
+    const { results: unique } = await DB.prepare(
+      "SELECT id FROM review_records INDEXED BY review_records_review_idx WHERE review_id = ?1 AND duplicate_of IS NULL ORDER BY id",
+    )
       .bind(review.id)
       .all<{ id: number }>();
-    const { corpus } = await loadCorpus(app, review, unique.map((r) => r.id));
+    const { corpus } = await loadCorpus(
+      app,
+      review,
+      unique.map((r) => r.id),
+    );
     cached = { key, corpus, bytes: corpusBytes(corpus) };
   }
   cacheCorpus(review.id, cached);
@@ -171,7 +195,13 @@ export async function rerankReview(app: ReviewsApp, review: ReviewRow, memberId?
         .values({ reviewId: review.id, userId: memberId, ...memberRanking })
         .onConflictDoUpdate({
           target: [reviewMemberRankings.reviewId, reviewMemberRankings.userId],
-          set: { version: stored.version, mode: stored.mode, ranked: stored.ranked, estimatedRelevantRemaining: stored.estimatedRelevantRemaining, computedAt: Date.now() },
+          set: {
+            version: stored.version,
+            mode: stored.mode,
+            ranked: stored.ranked,
+            estimatedRelevantRemaining: stored.estimatedRelevantRemaining,
+            computedAt: Date.now(),
+          },
           setWhere: sql`${reviewMemberRankings.version} <= ${stored.version}`,
         }),
       versionNow,
@@ -230,7 +260,12 @@ interface StoredRanking {
  * title/abstract), those with a final decision, those included; with `voterId` (dual screening)
  * also that reviewer's own votes at the stage.
  */
-async function progressOf(app: ReviewsApp, reviewId: string, stage: ScreeningStage, voterId?: string): Promise<ScreeningProgress> {
+async function progressOf(
+  app: ReviewsApp,
+  reviewId: string,
+  stage: ScreeningStage,
+  voterId?: string,
+): Promise<ScreeningProgress> {
   const progress = await finalProgressOf(app, reviewId, stage);
   if (!voterId) return progress;
   const [row] = await app.db
@@ -315,7 +350,10 @@ export const CANDIDATE_SQL = `WITH ranked AS MATERIALIZED (
  * the current run of consecutive exclusions) and the mode of the ranking. `record` is null when every record has a
  * decision. @throws AppError 404 REVIEW_NOT_FOUND.
  */
-export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ScreeningNext> {
+export async function nextForScreening(
+  app: ReviewsApp,
+  { userId, reviewId }: { userId: string; reviewId: string | undefined },
+): Promise<ScreeningNext> {
   const review = await requireReview(app, { userId, reviewId }, "write");
   return nextOf(app, review, userId);
 }
@@ -324,7 +362,9 @@ export async function nextForScreening(app: ReviewsApp, { userId, reviewId }: { 
 function nextStatements(DB: D1Database, reviewId: string): D1PreparedStatement[] {
   return [
     DB.prepare(PROGRESS_SQL).bind(reviewId),
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1").bind(reviewId),
+    DB.prepare(
+      "SELECT mode, estimated_relevant_remaining AS estimate, stopping FROM review_rankings WHERE review_id = ?1",
+    ).bind(reviewId),
     DB.prepare(CANDIDATE_SQL).bind(reviewId),
   ];
 }
@@ -341,11 +381,13 @@ async function nextOf(
   // One round trip (or the tail of the decision's own batch, `read`): progress, the run of
   // exclusions, the stored ranking's summary and the best-ranked record that is still unscreened
   // (walking the stored order in SQL).
-  const [progressRes, rankingRes, candidateRes] = read ?? (await DB.batch<Record<string, unknown>>(nextStatements(DB, review.id)));
+  const [progressRes, rankingRes, candidateRes] =
+    read ?? (await DB.batch<Record<string, unknown>>(nextStatements(DB, review.id)));
   const counts = progressRes!.results[0] as { total: number; screened: number; included: number; run: number };
   const progress = { screened: counts.screened, total: counts.total, included: counts.included };
   const consecutiveExclusions = Number(counts.run);
-  const ranking = rankingRes!.results[0] as { mode: string; estimate: number | null; stopping: string | null } | undefined;
+  const ranking = rankingRes!.results[0] as
+    { mode: string; estimate: number | null; stopping: string | null } | undefined;
   const stopping = ranking?.stopping ? (JSON.parse(ranking.stopping) as StoppingCriterion) : null;
   const hit = candidateRes!.results[0] as CandidateRow | undefined;
   if (hit && ranking) {
@@ -415,10 +457,17 @@ type CandidateRow = {
  * their second vote come first (so pairs complete), then the reviewer's own order (trained on the
  * final decisions and their own votes). The answer carries no other reviewer's vote.
  */
-async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, allowRerank: boolean): Promise<ScreeningNext> {
+async function nextOfDual(
+  app: ReviewsApp,
+  review: ReviewRow,
+  userId: string,
+  allowRerank: boolean,
+): Promise<ScreeningNext> {
   const DB = app.bindings.DB;
   const [rankingRes, candidateRes, availableRes] = await DB.batch<Record<string, unknown>>([
-    DB.prepare("SELECT mode, estimated_relevant_remaining AS estimate FROM review_member_rankings WHERE review_id = ?1 AND user_id = ?2").bind(review.id, userId),
+    DB.prepare(
+      "SELECT mode, estimated_relevant_remaining AS estimate FROM review_member_rankings WHERE review_id = ?1 AND user_id = ?2",
+    ).bind(review.id, userId),
     DB.prepare(
       `WITH ranked AS MATERIALIZED (
          SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
@@ -467,7 +516,14 @@ async function nextOfDual(app: ReviewsApp, review: ReviewRow, userId: string, al
     await rerankReview(app, review, userId);
     return nextOfDual(app, review, userId, false);
   }
-  return { record: null, progress, consecutiveExclusions: 0, mode: null, estimatedRelevantRemaining: null, stopping: null };
+  return {
+    record: null,
+    progress,
+    consecutiveExclusions: 0,
+    mode: null,
+    estimatedRelevantRemaining: null,
+    stopping: null,
+  };
 }
 
 /** Re-rankings running in this isolate, per ranking; `again` = a decision came in meanwhile. */
@@ -484,7 +540,12 @@ const CATCH_UP_RUNS = 5;
  * isolates retrain the same ranking at once. @returns false (and runs nothing) when another holder
  * has it; that holder retrains again when it sees a newer version (it re-reads every decision).
  */
-export async function withRankingLease(app: ReviewsApp, reviewId: string, ranking: string, retrain: () => Promise<void>): Promise<boolean> {
+export async function withRankingLease(
+  app: ReviewsApp,
+  reviewId: string,
+  ranking: string,
+  retrain: () => Promise<void>,
+): Promise<boolean> {
   const DB = app.bindings.DB;
   const holder = crypto.randomUUID();
   const now = Date.now();
@@ -500,7 +561,9 @@ export async function withRankingLease(app: ReviewsApp, reviewId: string, rankin
   try {
     await retrain();
   } finally {
-    await DB.prepare("DELETE FROM review_ranking_leases WHERE review_id = ?1 AND ranking = ?2 AND holder = ?3").bind(reviewId, ranking, holder).run();
+    await DB.prepare("DELETE FROM review_ranking_leases WHERE review_id = ?1 AND ranking = ?2 AND holder = ?3")
+      .bind(reviewId, ranking, holder)
+      .run();
   }
   return true;
 }
@@ -516,7 +579,12 @@ const RESPONSE_HEADROOM_MS = 5;
  * time, and its holder retrains again (up to CATCH_UP_RUNS times) while the review's version moved
  * on during its run — the decisions whose isolate found the lease taken.
  */
-function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: Promise<unknown>) => void, memberId?: string): Promise<void> {
+function scheduleRerank(
+  app: ReviewsApp,
+  review: ReviewRow,
+  background?: (task: Promise<unknown>) => void,
+  memberId?: string,
+): Promise<void> {
   const key = memberId ? `${review.id}:${memberId}` : review.id;
   const fail = (error: unknown) => console.error(`re-ranking review ${review.id} failed`, error);
   if (!background) return rerankReview(app, review, memberId).then(() => undefined, fail);
@@ -562,7 +630,11 @@ function scheduleRerank(app: ReviewsApp, review: ReviewRow, background?: (task: 
  * at once and the first `next` finds the ranking stored (or, in this isolate, waits for it instead
  * of ranking a second time). The records' term counts were stored by the import itself.
  */
-export function rankAfterImport(app: ReviewsApp, review: ReviewRow, background: (task: Promise<unknown>) => void): void {
+export function rankAfterImport(
+  app: ReviewsApp,
+  review: ReviewRow,
+  background: (task: Promise<unknown>) => void,
+): void {
   void scheduleRerank(app, review, background);
 }
 
@@ -588,7 +660,11 @@ export async function decide(
   const review = await requireReview(app, { userId, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   if (record.duplicateOf !== null) {
-    throw new AppError("DUPLICATE_RECORD", "This record was merged into another; screen that one (or undo the merge).", 409);
+    throw new AppError(
+      "DUPLICATE_RECORD",
+      "This record was merged into another; screen that one (or undo the merge).",
+      409,
+    );
   }
   const reason = input.reason?.trim() || null;
   if (input.stage === "full_text") {
@@ -604,23 +680,24 @@ export async function decide(
   /** Single screening in the background mode: the next record's reads ride in the decision's batch (one round trip less). */
   let read: D1Result<Record<string, unknown>>[] | undefined;
   if (dual) {
-    await castVote(app, { review, record, userId }, { stage: input.stage, decision: input.decision, reason: input.decision === "include" ? null : reason }, now);
+    await castVote(
+      app,
+      { review, record, userId },
+      { stage: input.stage, decision: input.decision, reason: input.decision === "include" ? null : reason },
+      now,
+    );
   } else {
     const DB = app.bindings.DB;
     const stage = input.stage === "full_text" ? "ft" : "ta";
     const stored = input.decision === "include" ? null : reason;
     const withNext = input.stage === "title_abstract" && options.background !== undefined;
     const results = await DB.batch<Record<string, unknown>>([
-      DB.prepare("INSERT INTO review_decisions (review_id, user_id, record_id, stage, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)").bind(
-        review.id,
-        userId,
-        record.id,
-        input.stage,
-        input.decision,
-        stored,
-        now,
-      ),
-      DB.prepare(`UPDATE review_records SET ${stage}_decision = ?1, ${stage}_reason = ?2, ${stage}_decided_at = ?3 WHERE id = ?4`).bind(input.decision, stored, now, record.id),
+      DB.prepare(
+        "INSERT INTO review_decisions (review_id, user_id, record_id, stage, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      ).bind(review.id, userId, record.id, input.stage, input.decision, stored, now),
+      DB.prepare(
+        `UPDATE review_records SET ${stage}_decision = ?1, ${stage}_reason = ?2, ${stage}_decided_at = ?3 WHERE id = ?4`,
+      ).bind(input.decision, stored, now, record.id),
       DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, now),
       activityStatement(DB, {
         reviewId: review.id,
@@ -657,7 +734,12 @@ export async function decide(
  */
 export async function undoDecision(
   app: ReviewsApp,
-  { userId, reviewId, recordId, stage }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
+  {
+    userId,
+    reviewId,
+    recordId,
+    stage,
+  }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
   const review = await requireReview(app, { userId, reviewId }, "write");
@@ -677,8 +759,17 @@ export async function undoDecision(
     .limit(1);
   if (!latest) throw new AppError("NOTHING_TO_UNDO", "There is no decision to undo.", 409);
   const dual = review.screeningMode === "dual";
-  const bump = app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() }).where(eq(reviews.id, review.id));
-  const logged = activityInsert(app.db, { reviewId: review.id, userId, action: "undo", recordId: latest.recordId, detail: { stage } });
+  const bump = app.db
+    .update(reviews)
+    .set({ version: sql`${reviews.version} + 1`, updatedAt: Date.now() })
+    .where(eq(reviews.id, review.id));
+  const logged = activityInsert(app.db, {
+    reviewId: review.id,
+    userId,
+    action: "undo",
+    recordId: latest.recordId,
+    detail: { stage },
+  });
   if (dual) {
     await app.db.batch([app.db.delete(reviewDecisions).where(eq(reviewDecisions.id, latest.id)), bump, logged]);
     await settleRecord(app, review.id, latest.recordId, stage);
@@ -710,7 +801,8 @@ export async function undoDecision(
     ]);
   }
   const memberId = dual ? userId : undefined;
-  if (stage === "full_text") return { progress: await progressOf(app, review.id, "full_text", memberId), recordId: latest.recordId };
+  if (stage === "full_text")
+    return { progress: await progressOf(app, review.id, "full_text", memberId), recordId: latest.recordId };
   await scheduleRerank(app, review, options.background, memberId);
   const next = await nextOf(app, review, userId);
   return { progress: next.progress, recordId: latest.recordId, next };

@@ -45,7 +45,11 @@ export const MAX_RECORDS_PER_REVIEW = 50_000;
 
 const line = z.string().trim().min(1).max(1000);
 const QuestionSchema = z.union([
-  z.string().trim().max(4000).transform((text) => (text ? { text } : {})),
+  z
+    .string()
+    .trim()
+    .max(4000)
+    .transform((text) => (text ? { text } : {})),
   z
     .object({
       text: z.string().trim().max(4000).optional(),
@@ -81,10 +85,18 @@ export const CreateReviewSchema = z.object({
  */
 export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
   screening: z
-    .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }), blind: z.boolean().optional() })
+    .object({
+      mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }),
+      blind: z.boolean().optional(),
+    })
     .strict()
     .optional(),
-  living: z.object({ schedule: z.enum(["weekly", "monthly"], { error: "schedule must be weekly, monthly or null" }).nullable() }).strict().optional(),
+  living: z
+    .object({
+      schedule: z.enum(["weekly", "monthly"], { error: "schedule must be weekly, monthly or null" }).nullable(),
+    })
+    .strict()
+    .optional(),
   extraction: z
     .object({ mode: z.enum(["single", "dual"], { error: "mode must be 'single' or 'dual'" }) })
     .strict()
@@ -99,7 +111,17 @@ export const UpdateReviewSchema = CreateReviewSchema.partial().extend({
 export function nextRunAfter(schedule: "weekly" | "monthly", from: number): number {
   if (schedule === "weekly") return from + 7 * 24 * 60 * 60 * 1000;
   const d = new Date(from);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const target = new Date(
+    Date.UTC(
+      d.getUTCFullYear(),
+      d.getUTCMonth() + 1,
+      1,
+      d.getUTCHours(),
+      d.getUTCMinutes(),
+      d.getUTCSeconds(),
+      d.getUTCMilliseconds(),
+    ),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
   return target.getTime();
@@ -117,7 +139,11 @@ interface ReviewCounts {
   fullTextIncluded: number;
 }
 
-function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAccess, "role" | "resolver"> = { role: "owner", resolver: true }): ApiReview {
+function toApiReview(
+  row: ReviewRow,
+  counts: ReviewCounts,
+  access: Pick<ReviewAccess, "role" | "resolver"> = { role: "owner", resolver: true },
+): ApiReview {
   return {
     id: row.id,
     title: row.title,
@@ -132,7 +158,10 @@ function toApiReview(row: ReviewRow, counts: ReviewCounts, access: Pick<ReviewAc
     screening: { mode: row.screeningMode, blind: row.screeningBlind },
     extraction: { mode: row.extractionMode },
     riskOfBias: { mode: row.robMode },
-    living: { schedule: row.livingSchedule, nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt) },
+    living: {
+      schedule: row.livingSchedule,
+      nextRunAt: row.livingNextRunAt === null ? null : toIso(row.livingNextRunAt),
+    },
   };
 }
 
@@ -166,7 +195,10 @@ export async function createReview(
   input: z.infer<typeof CreateReviewSchema>,
 ): Promise<ApiReview> {
   if (user.plan !== "pro") {
-    const [{ n }] = await app.db.select({ n: sql<number>`count(*)` }).from(reviews).where(eq(reviews.userId, user.id));
+    const [{ n }] = await app.db
+      .select({ n: sql<number>`count(*)` })
+      .from(reviews)
+      .where(eq(reviews.userId, user.id));
     if (n >= FREE_MAX_REVIEWS) {
       throw new AppError("PRO_REQUIRED", "More than one systematic review requires Professional subscription", 403, {
         feature: "reviews",
@@ -196,9 +228,16 @@ export async function listReviews(app: ReviewsApp, { userId }: { userId: string 
     .leftJoin(reviewMembers, and(eq(reviewMembers.reviewId, reviews.id), eq(reviewMembers.userId, userId)))
     .where(sql`(${reviews.userId} = ${userId} or ${reviewMembers.userId} is not null)`)
     .orderBy(desc(reviews.createdAt));
-  const counts = await countsOf(app, rows.map((r) => r.review.id));
+  const counts = await countsOf(
+    app,
+    rows.map((r) => r.review.id),
+  );
   return rows.map(({ review, role, resolver }) =>
-    toApiReview(review, counts.get(review.id) ?? ZERO, review.userId === userId ? undefined : { role: role ?? "viewer", resolver: resolver ?? false }),
+    toApiReview(
+      review,
+      counts.get(review.id) ?? ZERO,
+      review.userId === userId ? undefined : { role: role ?? "viewer", resolver: resolver ?? false },
+    ),
   );
 }
 
@@ -228,7 +267,11 @@ export async function getReview(
 /** The review's sources, oldest first, each with its records currently merged as duplicates. */
 export async function listSources(app: ReviewsApp, reviewId: string): Promise<ApiReviewSource[]> {
   const [rows, dupes] = await Promise.all([
-    app.db.select().from(reviewSources).where(eq(reviewSources.reviewId, reviewId)).orderBy(asc(reviewSources.createdAt)),
+    app.db
+      .select()
+      .from(reviewSources)
+      .where(eq(reviewSources.reviewId, reviewId))
+      .orderBy(asc(reviewSources.createdAt)),
     app.db
       .select({ sourceId: reviewRecords.sourceId, n: sql<number>`count(*)` })
       .from(reviewRecords)
@@ -276,16 +319,39 @@ export async function updateReview(
   }
   const priorChanged = input.question !== undefined || input.criteria !== undefined;
   const toSingle = row.screeningMode === "dual" && input.screening?.mode === "single";
-  const settings = { ...(input.screening ? { screening: input.screening } : {}), ...(input.extraction ? { extraction: input.extraction } : {}), ...(input.riskOfBias ? { riskOfBias: input.riskOfBias } : {}) };
+  const settings = {
+    ...(input.screening ? { screening: input.screening } : {}),
+    ...(input.extraction ? { extraction: input.extraction } : {}),
+    ...(input.riskOfBias ? { riskOfBias: input.riskOfBias } : {}),
+  };
   await app.db.batch([
     app.db.update(reviews).set(changes).where(eq(reviews.id, row.id)),
-    ...(Object.keys(settings).length ? [activityInsert(app.db, { reviewId: row.id, userId, action: "settings", detail: settings })] : []),
+    ...(Object.keys(settings).length
+      ? [activityInsert(app.db, { reviewId: row.id, userId, action: "settings", detail: settings })]
+      : []),
     // Back to single screening: a record waiting for its second vote takes its one vote as final.
     ...(toSingle
       ? (["title_abstract", "full_text"] as const).map((stage) => {
           const latest = (column: "decision" | "reason" | "created_at") =>
             sql`(SELECT x.${sql.raw(column)} FROM ${reviewDecisions} x WHERE x.record_id = review_records.id AND x.stage = ${stage} ORDER BY x.id DESC LIMIT 1)`;
-          const c = stage === "full_text" ? { decision: reviewRecords.ftDecision, set: { ftDecision: latest("decision"), ftReason: latest("reason"), ftDecidedAt: latest("created_at") } } : { decision: reviewRecords.taDecision, set: { taDecision: latest("decision"), taReason: latest("reason"), taDecidedAt: latest("created_at") } };
+          const c =
+            stage === "full_text"
+              ? {
+                  decision: reviewRecords.ftDecision,
+                  set: {
+                    ftDecision: latest("decision"),
+                    ftReason: latest("reason"),
+                    ftDecidedAt: latest("created_at"),
+                  },
+                }
+              : {
+                  decision: reviewRecords.taDecision,
+                  set: {
+                    taDecision: latest("decision"),
+                    taReason: latest("reason"),
+                    taDecidedAt: latest("created_at"),
+                  },
+                };
           return app.db
             .update(reviewRecords)
             .set(c.set)
@@ -302,7 +368,10 @@ export async function updateReview(
     // The prior ranking depends on the question and criteria: recompute on the next request.
     // The prior ranking depends on the question and criteria, each queue on the mode: recompute on the next request.
     ...(priorChanged || input.screening
-      ? [app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, row.id)), app.db.delete(reviewMemberRankings).where(eq(reviewMemberRankings.reviewId, row.id))]
+      ? [
+          app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, row.id)),
+          app.db.delete(reviewMemberRankings).where(eq(reviewMemberRankings.reviewId, row.id)),
+        ]
       : []),
   ]);
   return getReview(app, { userId, reviewId: row.id });
@@ -315,7 +384,10 @@ export const reviewObjectPrefix = (userId: string, reviewId: string) => `uploads
  * Deletes a review with its sources, records, decisions and ranking (one statement, cascading),
  * then its attached PDFs and its screening term counts in R2. @throws AppError 404.
  */
-export async function deleteReview(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<void> {
+export async function deleteReview(
+  app: ReviewsApp,
+  { userId, reviewId }: { userId: string; reviewId: string | undefined },
+): Promise<void> {
   const row = await requireReview(app, { userId, reviewId }, "owner");
   await app.db.delete(reviews).where(and(eq(reviews.id, row.id), eq(reviews.userId, userId)));
   for (const prefix of [reviewObjectPrefix(userId, row.id), termCountsPrefix(row.userId, row.id)]) {
@@ -381,7 +453,11 @@ function mergeReason(
 }
 
 /** Plan and size limits of a review, checked before an import. */
-function checkLimits(user: Pick<UserRow, "plan">, existing: { all: number; unique: number }, incoming: { all: number; unique: number }): void {
+function checkLimits(
+  user: Pick<UserRow, "plan">,
+  existing: { all: number; unique: number },
+  incoming: { all: number; unique: number },
+): void {
   if (existing.all + incoming.all > MAX_RECORDS_PER_REVIEW) {
     throw new AppError(
       "TOO_MANY_RECORDS",
@@ -412,10 +488,21 @@ const INSERT_CHUNK_BYTES = 900_000;
  */
 export async function addRecords(
   app: ReviewsApp,
-  { user, review, source, records }: {
+  {
+    user,
+    review,
+    source,
+    records,
+  }: {
     user: Pick<UserRow, "id" | "plan">;
     review: ReviewRow;
-    source: { kind: "file" | "search" | "uploads"; name: string; format?: string | null; query?: string | null; details?: Record<string, unknown> };
+    source: {
+      kind: "file" | "search" | "uploads";
+      name: string;
+      format?: string | null;
+      query?: string | null;
+      details?: Record<string, unknown>;
+    };
     records: IncomingRecord[];
   },
 ): Promise<ImportResult> {
@@ -443,7 +530,10 @@ export async function addRecords(
     for (const m of rest) {
       if (m.list !== 1) continue;
       const reason = mergeReason(keep, records[m.index]!);
-      target.set(m.index, first!.list === 0 ? { existingId: candidates[first!.index]!.id, reason } : { position: first!.index, reason });
+      target.set(
+        m.index,
+        first!.list === 0 ? { existingId: candidates[first!.index]!.id, reason } : { position: first!.index, reason },
+      );
     }
   }
   const duplicatesRemoved = target.size;
@@ -522,13 +612,21 @@ export async function addRecords(
       reviewId: review.id,
       userId: user.id,
       action: "import",
-      detail: { kind: source.kind, name: source.name.slice(0, 300), format: source.format ?? source.kind, records: records.length, duplicatesRemoved },
+      detail: {
+        kind: source.kind,
+        name: source.name.slice(0, 300),
+        format: source.format ?? source.kind,
+        records: records.length,
+        duplicatesRemoved,
+      },
     }),
   );
   await DB.batch(statements);
   // The screening corpus's term counts, made now (the texts are at hand) so no ranking has to
   // tokenise these records again (issue 27). A failure costs a rebuild later, not the import.
-  const { results: inserted } = await DB.prepare("SELECT id, position FROM review_records WHERE source_id = ?1 ORDER BY position")
+  const { results: inserted } = await DB.prepare(
+    "SELECT id, position FROM review_records WHERE source_id = ?1 ORDER BY position",
+  )
     .bind(sourceId)
     .all<{ id: number; position: number }>();
   await storeTermCounts(
@@ -536,7 +634,12 @@ export async function addRecords(
     review,
     inserted.map(({ id, position }) => {
       const r = records[position]!;
-      return { id, title: r.title.slice(0, 2000), abstract: r.abstract?.slice(0, 20_000) ?? null, keywords: r.keywords?.slice(0, 4000) ?? null };
+      return {
+        id,
+        title: r.title.slice(0, 2000),
+        abstract: r.abstract?.slice(0, 20_000) ?? null,
+        keywords: r.keywords?.slice(0, 4000) ?? null,
+      };
     }),
   ).catch((error: unknown) => console.error(`term counts of review ${review.id} not stored`, error));
   return { imported: records.length - duplicatesRemoved, duplicatesRemoved, sourceId, warnings: [] };
@@ -545,12 +648,22 @@ export async function addRecords(
 /** One merge: the duplicate record and the record it was merged into. */
 export interface ApiMerge {
   record: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
-  mergedInto: { id: number; title: string; year: number | null; doi: string | null; pmid: string | null; origin: string };
+  mergedInto: {
+    id: number;
+    title: string;
+    year: number | null;
+    doi: string | null;
+    pmid: string | null;
+    origin: string;
+  };
   reason: string | null;
 }
 
 /** Every merge of the review (duplicates and what they were merged into). */
-export async function listMerges(app: ReviewsApp, { userId, reviewId }: { userId: string; reviewId: string | undefined }): Promise<ApiMerge[]> {
+export async function listMerges(
+  app: ReviewsApp,
+  { userId, reviewId }: { userId: string; reviewId: string | undefined },
+): Promise<ApiMerge[]> {
   const review = await requireReview(app, { userId, reviewId }, "read");
   const dupes = await app.db
     .select()
@@ -560,14 +673,30 @@ export async function listMerges(app: ReviewsApp, { userId, reviewId }: { userId
   const keptIds = [...new Set(dupes.map((d) => d.duplicateOf!))];
   const kept = new Map<number, ReviewRecordRow>();
   for (let i = 0; i < keptIds.length; i += 90) {
-    const rows = await app.db.select().from(reviewRecords).where(inArray(reviewRecords.id, keptIds.slice(i, i + 90)));
+    const rows = await app.db
+      .select()
+      .from(reviewRecords)
+      .where(inArray(reviewRecords.id, keptIds.slice(i, i + 90)));
     for (const r of rows) kept.set(r.id, r);
   }
-  const brief = (r: ReviewRecordRow) => ({ id: r.id, title: r.title, year: r.year, doi: r.doi, pmid: r.pmid, origin: r.origin });
-  return dupes.filter((d) => kept.has(d.duplicateOf!)).map((d) => ({ record: brief(d), mergedInto: brief(kept.get(d.duplicateOf!)!), reason: d.duplicateReason }));
+  const brief = (r: ReviewRecordRow) => ({
+    id: r.id,
+    title: r.title,
+    year: r.year,
+    doi: r.doi,
+    pmid: r.pmid,
+    origin: r.origin,
+  });
+  return dupes
+    .filter((d) => kept.has(d.duplicateOf!))
+    .map((d) => ({ record: brief(d), mergedInto: brief(kept.get(d.duplicateOf!)!), reason: d.duplicateReason }));
 }
 
-async function requireRecord(app: ReviewsApp, review: ReviewRow, recordId: string | number | undefined): Promise<ReviewRecordRow> {
+async function requireRecord(
+  app: ReviewsApp,
+  review: ReviewRow,
+  recordId: string | number | undefined,
+): Promise<ReviewRecordRow> {
   const id = typeof recordId === "number" ? recordId : Number(recordId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("RECORD_NOT_FOUND", "Record not found", 404);
   const [row] = await app.db
@@ -590,14 +719,18 @@ export async function undoMerge(
 ): Promise<{ recordId: number }> {
   const review = await requireReview(app, { userId, reviewId }, "owner");
   const record = await requireRecord(app, review, recordId);
-  if (record.duplicateOf === null) throw new AppError("NOT_A_DUPLICATE", "This record is not merged into another.", 409);
+  if (record.duplicateOf === null)
+    throw new AppError("NOT_A_DUPLICATE", "This record is not merged into another.", 409);
   await app.db.batch([
     app.db
       .update(reviewRecords)
       .set({ duplicateOf: null, duplicateReason: null, notDuplicate: true })
       .where(and(eq(reviewRecords.id, record.id), eq(reviewRecords.reviewId, review.id))),
     app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, review.id)),
-    app.db.update(reviews).set({ version: sql`${reviews.version} + 1` }).where(eq(reviews.id, review.id)),
+    app.db
+      .update(reviews)
+      .set({ version: sql`${reviews.version} + 1` })
+      .where(eq(reviews.id, review.id)),
   ]);
   return { recordId: record.id };
 }
@@ -608,25 +741,36 @@ export async function undoMerge(
  */
 export async function mergeRecords(
   app: ReviewsApp,
-  { userId, reviewId, recordId, intoId }: { userId: string; reviewId: string | undefined; recordId: number; intoId: number },
+  {
+    userId,
+    reviewId,
+    recordId,
+    intoId,
+  }: { userId: string; reviewId: string | undefined; recordId: number; intoId: number },
 ): Promise<{ recordId: number; mergedInto: number }> {
   const review = await requireReview(app, { userId, reviewId }, "owner");
   const record = await requireRecord(app, review, recordId);
   const into = await requireRecord(app, review, intoId);
-  if (record.id === into.id || into.duplicateOf !== null) throw new AppError("INVALID_MERGE", "Merge into a different, unique record.", 409);
-  if (record.duplicateOf !== null) throw new AppError("ALREADY_MERGED", "This record is already merged into another.", 409);
+  if (record.id === into.id || into.duplicateOf !== null)
+    throw new AppError("INVALID_MERGE", "Merge into a different, unique record.", 409);
+  if (record.duplicateOf !== null)
+    throw new AppError("ALREADY_MERGED", "This record is already merged into another.", 409);
   const pointing = await app.db
     .select({ n: sql<number>`count(*)` })
     .from(reviewRecords)
     .where(eq(reviewRecords.duplicateOf, record.id));
-  if (pointing[0]!.n > 0) throw new AppError("INVALID_MERGE", "Other records are merged into this one; undo those merges first.", 409);
+  if (pointing[0]!.n > 0)
+    throw new AppError("INVALID_MERGE", "Other records are merged into this one; undo those merges first.", 409);
   await app.db.batch([
     app.db
       .update(reviewRecords)
       .set({ duplicateOf: into.id, duplicateReason: "manual", notDuplicate: false })
       .where(eq(reviewRecords.id, record.id)),
     app.db.delete(reviewRankings).where(eq(reviewRankings.reviewId, review.id)),
-    app.db.update(reviews).set({ version: sql`${reviews.version} + 1` }).where(eq(reviews.id, review.id)),
+    app.db
+      .update(reviews)
+      .set({ version: sql`${reviews.version} + 1` })
+      .where(eq(reviews.id, review.id)),
   ]);
   return { recordId: record.id, mergedInto: into.id };
 }
@@ -673,7 +817,10 @@ export function decodeRecordsCursor(cursor: string): number {
   } catch {
     text = "";
   }
-  const id = text.startsWith(CURSOR_PREFIX) && /^\d{1,15}$/.test(text.slice(CURSOR_PREFIX.length)) ? Number(text.slice(CURSOR_PREFIX.length)) : 0;
+  const id =
+    text.startsWith(CURSOR_PREFIX) && /^\d{1,15}$/.test(text.slice(CURSOR_PREFIX.length))
+      ? Number(text.slice(CURSOR_PREFIX.length))
+      : 0;
   if (!Number.isSafeInteger(id) || id <= 0) {
     throw new AppError("INVALID_CURSOR", "cursor is not one this listing returned; start again without it.", 400);
   }
@@ -702,7 +849,12 @@ export function toApiRecord(r: ReviewRecordRow): ApiReviewRecord {
     origin: r.origin,
     sourceId: r.sourceId,
     titleAbstract: { decision: r.taDecision, reason: r.taReason },
-    fullText: { decision: r.ftDecision, reason: r.ftReason, attached: !!(r.fullText || r.fullTextKey), url: r.fullTextUrl },
+    fullText: {
+      decision: r.ftDecision,
+      reason: r.ftReason,
+      attached: !!(r.fullText || r.fullTextKey),
+      url: r.fullTextUrl,
+    },
     duplicateOf: r.duplicateOf,
     duplicateReason: r.duplicateReason,
     suggestion: (r.suggestion as ScreeningSuggestion | null) ?? null,
@@ -779,17 +931,31 @@ export async function listRecords(
   const more = rows.length > query.limit;
   // The first page counts the matches, with a second query only when they do not all fit on it.
   let total: number | undefined;
-  if (after === null) total = more ? (await app.db.select({ n: sql<number>`count(*)` }).from(reviewRecords).where(matching))[0]!.n : page.length;
+  if (after === null)
+    total = more
+      ? (
+          await app.db
+            .select({ n: sql<number>`count(*)` })
+            .from(reviewRecords)
+            .where(matching)
+        )[0]!.n
+      : page.length;
   let records = page.map(toApiRecord);
   if (review.screeningMode === "dual") {
     // Dual screening: each record's votes the caller may see (blind: only their own).
     const onPage = new Set(page.map((r) => r.id));
-    const votes = (await currentVotes(app, review.id, review.screeningBlind ? { userId } : {})).filter((v) => onPage.has(v.recordId));
+    const votes = (await currentVotes(app, review.id, review.screeningBlind ? { userId } : {})).filter((v) =>
+      onPage.has(v.recordId),
+    );
     const byRecord = new Map<number, { titleAbstract: Vote[]; fullText: Vote[] }>();
     for (const v of votes) {
       let entry = byRecord.get(v.recordId);
       if (!entry) byRecord.set(v.recordId, (entry = { titleAbstract: [], fullText: [] }));
-      entry[v.stage === "full_text" ? "fullText" : "titleAbstract"].push({ userId: v.userId, decision: v.decision, reason: v.reason });
+      entry[v.stage === "full_text" ? "fullText" : "titleAbstract"].push({
+        userId: v.userId,
+        decision: v.decision,
+        reason: v.reason,
+      });
     }
     records = records.map((r) => ({ ...r, votes: byRecord.get(r.id) ?? { titleAbstract: [], fullText: [] } }));
   }

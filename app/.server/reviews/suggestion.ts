@@ -45,7 +45,8 @@ export function groundedReasons(
     const q = squash(r.quote).replace(/^["“']|["”']$/g, "");
     if (q.length < 4) continue;
     const haystack = r.from === "criteria" ? criteria : record;
-    if (haystack.includes(q) && !out.some((o) => squash(o.quote) === q)) out.push({ quote: r.quote.trim(), from: r.from });
+    if (haystack.includes(q) && !out.some((o) => squash(o.quote) === q))
+      out.push({ quote: r.quote.trim(), from: r.from });
   }
   return out;
 }
@@ -57,18 +58,39 @@ export function groundedReasons(
  */
 export async function suggestDecision(
   app: AppServices,
-  { user, reviewId, recordId, request, model: given }: { user: UserRow; reviewId: string | undefined; recordId: string | undefined; request: Request; model?: ResolvedModel },
+  {
+    user,
+    reviewId,
+    recordId,
+    request,
+    model: given,
+  }: {
+    user: UserRow;
+    reviewId: string | undefined;
+    recordId: string | undefined;
+    request: Request;
+    model?: ResolvedModel;
+  },
 ): Promise<{ suggestion: ScreeningSuggestion }> {
   const review = await requireReview(app, { userId: user.id, reviewId }, "write");
   const record = await requireRecord(app, review, recordId);
   const resolved = given ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   if (resolved.provider === "offline") {
-    throw new AppError("AI_NOT_CONFIGURED", "A language model is not configured; the ranking's matched terms explain each record.", 409);
+    throw new AppError(
+      "AI_NOT_CONFIGURED",
+      "A language model is not configured; the ranking's matched terms explain each record.",
+      409,
+    );
   }
   // Plan gating follows the review's owner (a Professional owner's Free reviewers use the owner's plan and quota).
-  const owner = review.userId === user.id ? user : await app.db.select().from(users).where(eq(users.id, review.userId)).get();
+  const owner =
+    review.userId === user.id ? user : await app.db.select().from(users).where(eq(users.id, review.userId)).get();
   if (!owner) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
-  const reservation = await reserveAiUse(app, { user: owner, request }, { planFeature: "ai_summaries", guestFeature: "aiSummaries" });
+  const reservation = await reserveAiUse(
+    app,
+    { user: owner, request },
+    { planFeature: "ai_summaries", guestFeature: "aiSummaries" },
+  );
   const q = review.question;
   const criteriaText = [
     ...review.inclusionCriteria.map((c) => `Include: ${c}`),
@@ -92,7 +114,10 @@ export async function suggestDecision(
       reasons: groundedReasons(output.reasons, { record: recordText, criteria: criteriaText }),
       model: resolved.name,
     };
-    await app.db.update(reviewRecords).set({ suggestion: { ...suggestion } }).where(eq(reviewRecords.id, record.id));
+    await app.db
+      .update(reviewRecords)
+      .set({ suggestion: { ...suggestion } })
+      .where(eq(reviewRecords.id, record.id));
     await reservation.commit();
     return { suggestion };
   } catch (error) {

@@ -9,7 +9,15 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { reviewDecisions, reviewRecords, reviewResolutions, reviews, users, type ReviewRecordRow, type ReviewRow } from "../../../db/schema";
+import {
+  reviewDecisions,
+  reviewRecords,
+  reviewResolutions,
+  reviews,
+  users,
+  type ReviewRecordRow,
+  type ReviewRow,
+} from "../../../db/schema";
 import { screeningAgreement, type PairAgreement, type StageAgreement } from "~/lib/agreement";
 import type { RobAgreement } from "~/lib/risk-of-bias/dual";
 import { reviewRobAgreement } from "../risk-of-bias/dual";
@@ -57,11 +65,19 @@ export async function currentVotes(
  * resolution wins). Optimistic: the write only lands if no vote or resolution changed since they
  * were read (else it reads again), so concurrent votes never leave a stale final decision.
  */
-export async function settleRecord(app: ReviewsApp, reviewId: string, recordId: number, stage: ScreeningStage): Promise<void> {
+export async function settleRecord(
+  app: ReviewsApp,
+  reviewId: string,
+  recordId: number,
+  stage: ScreeningStage,
+): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const [votes, [resolution], [latest]] = await Promise.all([
       currentVotes(app, reviewId, { stage, recordId }),
-      app.db.select().from(reviewResolutions).where(and(eq(reviewResolutions.recordId, recordId), eq(reviewResolutions.stage, stage))),
+      app.db
+        .select()
+        .from(reviewResolutions)
+        .where(and(eq(reviewResolutions.recordId, recordId), eq(reviewResolutions.stage, stage))),
       app.db
         .select({ id: sql<number | null>`max(${reviewDecisions.id})` })
         .from(reviewDecisions)
@@ -76,7 +92,10 @@ export async function settleRecord(app: ReviewsApp, reviewId: string, recordId: 
     const decision = final?.decision ?? null;
     const reason = decision === "include" ? null : (final?.reason ?? null);
     const at = final?.at ?? null;
-    const set = stage === "full_text" ? { ftDecision: decision, ftReason: reason, ftDecidedAt: at } : { taDecision: decision, taReason: reason, taDecidedAt: at };
+    const set =
+      stage === "full_text"
+        ? { ftDecision: decision, ftReason: reason, ftDecidedAt: at }
+        : { taDecision: decision, taReason: reason, taDecidedAt: at };
     const unchanged = sql`coalesce((select max(${reviewDecisions.id}) from ${reviewDecisions} where ${reviewDecisions.recordId} = ${recordId} and ${reviewDecisions.stage} = ${stage}), 0) = ${latest?.id ?? 0}
       and ${resolution ? sql`exists` : sql`not exists`} (select 1 from ${reviewResolutions} where ${reviewResolutions.recordId} = ${recordId} and ${reviewResolutions.stage} = ${stage})`;
     const done = await app.db
@@ -111,8 +130,18 @@ export async function castVote(
     DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, now),
     activityStatement(
       DB,
-      { reviewId: review.id, userId, action: "vote", recordId: record.id, detail: { stage: vote.stage, decision: vote.decision, reason: vote.reason }, at: now },
-      { sql: "EXISTS (SELECT 1 FROM review_decisions WHERE record_id = ? AND stage = ? AND user_id = ? AND created_at = ?)", values: [record.id, vote.stage, userId, now] },
+      {
+        reviewId: review.id,
+        userId,
+        action: "vote",
+        recordId: record.id,
+        detail: { stage: vote.stage, decision: vote.decision, reason: vote.reason },
+        at: now,
+      },
+      {
+        sql: "EXISTS (SELECT 1 FROM review_decisions WHERE record_id = ? AND stage = ? AND user_id = ? AND created_at = ?)",
+        values: [record.id, vote.stage, userId, now],
+      },
     ),
   ]);
   if (inserted!.meta.changes === 0) {
@@ -150,7 +179,10 @@ export async function conflictsOf(app: ReviewsApp, reviewId: string, stage?: Scr
     )
       .bind(reviewId)
       .all<{ id: number; title: string; taDecision: string | null }>(),
-    app.db.select({ recordId: reviewResolutions.recordId, stage: reviewResolutions.stage }).from(reviewResolutions).where(eq(reviewResolutions.reviewId, reviewId)),
+    app.db
+      .select({ recordId: reviewResolutions.recordId, stage: reviewResolutions.stage })
+      .from(reviewResolutions)
+      .where(eq(reviewResolutions.reviewId, reviewId)),
   ]);
   const byId = new Map(records.results.map((r) => [r.id, r]));
   const done = new Set(resolved.map((r) => `${r.recordId}:${r.stage}`));
@@ -169,7 +201,12 @@ export async function conflictsOf(app: ReviewsApp, reviewId: string, stage?: Scr
     if (first.stage === "full_text" && record.taDecision !== "include") continue;
     const pair = list.slice(0, VOTES_PER_RECORD);
     if (!isConflict(first.stage, pair)) continue;
-    out.push({ recordId: record.id, title: record.title, stage: first.stage, votes: pair.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })) });
+    out.push({
+      recordId: record.id,
+      title: record.title,
+      stage: first.stage,
+      votes: pair.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })),
+    });
   }
   return out.sort((a, b) => (a.stage === b.stage ? a.recordId - b.recordId : a.stage === "title_abstract" ? -1 : 1));
 }
@@ -193,16 +230,28 @@ export async function resolveConflict(
   { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
   input: z.infer<typeof ResolveSchema>,
   now: number = Date.now(),
-): Promise<{ recordId: number; stage: ScreeningStage; decision: ScreeningDecision; reason: string | null; votes: Vote[] }> {
+): Promise<{
+  recordId: number;
+  stage: ScreeningStage;
+  decision: ScreeningDecision;
+  reason: string | null;
+  votes: Vote[];
+}> {
   const access = await requireReviewAccess(app, { userId, reviewId }, "write");
-  if (!access.resolver) throw new AppError("FORBIDDEN_ROLE", "Only the owner or a member named resolver can resolve conflicts.", 403, { role: access.role });
+  if (!access.resolver)
+    throw new AppError("FORBIDDEN_ROLE", "Only the owner or a member named resolver can resolve conflicts.", 403, {
+      role: access.role,
+    });
   const review = access.review;
   const record = await requireRecord(app, review, recordId);
   const reason = input.reason?.trim() || null;
   if (input.stage === "full_text" && input.decision === "exclude" && !reason) {
     throw new AppError("REASON_REQUIRED", "Give a reason to exclude a report at full text.", 400);
   }
-  const votes = (await currentVotes(app, review.id, { stage: input.stage, recordId: record.id })).slice(0, VOTES_PER_RECORD);
+  const votes = (await currentVotes(app, review.id, { stage: input.stage, recordId: record.id })).slice(
+    0,
+    VOTES_PER_RECORD,
+  );
   const [already] = await app.db
     .select({ recordId: reviewResolutions.recordId })
     .from(reviewResolutions)
@@ -215,12 +264,30 @@ export async function resolveConflict(
     app.db
       .insert(reviewResolutions)
       .values({ reviewId: review.id, recordId: record.id, stage: input.stage, userId, ...stored, createdAt: now })
-      .onConflictDoUpdate({ target: [reviewResolutions.recordId, reviewResolutions.stage], set: { userId, ...stored, createdAt: now } }),
-    app.db.update(reviews).set({ version: sql`${reviews.version} + 1`, updatedAt: now }).where(eq(reviews.id, review.id)),
-    activityInsert(app.db, { reviewId: review.id, userId, action: "resolve", recordId: record.id, detail: { stage: input.stage, ...stored }, at: now }),
+      .onConflictDoUpdate({
+        target: [reviewResolutions.recordId, reviewResolutions.stage],
+        set: { userId, ...stored, createdAt: now },
+      }),
+    app.db
+      .update(reviews)
+      .set({ version: sql`${reviews.version} + 1`, updatedAt: now })
+      .where(eq(reviews.id, review.id)),
+    activityInsert(app.db, {
+      reviewId: review.id,
+      userId,
+      action: "resolve",
+      recordId: record.id,
+      detail: { stage: input.stage, ...stored },
+      at: now,
+    }),
   ]);
   await settleRecord(app, review.id, record.id, input.stage);
-  return { recordId: record.id, stage: input.stage, ...stored, votes: votes.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })) };
+  return {
+    recordId: record.id,
+    stage: input.stage,
+    ...stored,
+    votes: votes.map((v) => ({ userId: v.userId, decision: v.decision, reason: v.reason })),
+  };
 }
 
 /**
@@ -241,15 +308,26 @@ export async function reviewAgreement(
   const ids = [...new Set(votes.map((v) => v.userId))];
   const emails = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 90) {
-    const rows = await app.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids.slice(i, i + 90)));
+    const rows = await app.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.id, ids.slice(i, i + 90)));
     for (const r of rows) emails.set(r.id, r.email);
   }
   const stageOf = (stage: ScreeningStage): AgreementWithEmails => {
     const result = screeningAgreement(votes.filter((v) => v.stage === stage));
-    return { ...result, pairs: result.pairs.map((p) => ({ ...p, emails: [emails.get(p.reviewers[0]) ?? "", emails.get(p.reviewers[1]) ?? ""] as [string, string] })) };
+    return {
+      ...result,
+      pairs: result.pairs.map((p) => ({
+        ...p,
+        emails: [emails.get(p.reviewers[0]) ?? "", emails.get(p.reviewers[1]) ?? ""] as [string, string],
+      })),
+    };
   };
   return { titleAbstract: stageOf("title_abstract"), fullText: stageOf("full_text"), riskOfBias };
 }
 
 /** A stage's agreement with each pair's e-mails. */
-export type AgreementWithEmails = Omit<StageAgreement, "pairs"> & { pairs: (PairAgreement & { emails: [string, string] })[] };
+export type AgreementWithEmails = Omit<StageAgreement, "pairs"> & {
+  pairs: (PairAgreement & { emails: [string, string] })[];
+};

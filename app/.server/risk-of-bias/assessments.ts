@@ -6,13 +6,27 @@
  */
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { reviewOutcomes, reviewRecords, riskOfBiasAssessments, users, type ReviewRecordRow, type ReviewRow, type RiskOfBiasAssessmentRow } from "../../../db/schema";
+import {
+  reviewOutcomes,
+  reviewRecords,
+  riskOfBiasAssessments,
+  users,
+  type ReviewRecordRow,
+  type ReviewRow,
+  type RiskOfBiasAssessmentRow,
+} from "../../../db/schema";
 import { parseReport } from "~/lib/arms";
 import { judgeRob2, ROB2_DOMAINS, worstJudgement, type Rob2DomainId, type RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import { robvisCsv } from "~/lib/risk-of-bias/robvis";
 import { suggestRob2 } from "~/lib/risk-of-bias/suggestions";
-import type { ApiRobAssessment, ApiRobOverview, ApiRobStudy, ApiRobSuggestions, RobJudgementSet } from "~/lib/risk-of-bias/types";
+import type {
+  ApiRobAssessment,
+  ApiRobOverview,
+  ApiRobStudy,
+  ApiRobSuggestions,
+  RobJudgementSet,
+} from "~/lib/risk-of-bias/types";
 import type { AppServices } from "../context";
 import { AppError } from "../http/errors";
 import { getRecordReport } from "../reviews/outcomes";
@@ -29,7 +43,11 @@ export const MAX_ASSESSED_STUDIES = 500;
 const judgement = z.enum(["low", "some_concerns", "high"]);
 const override = z.object({
   judgement,
-  justification: z.string({ error: "An override needs a justification" }).trim().min(1, "An override needs a justification").max(2000),
+  justification: z
+    .string({ error: "An override needs a justification" })
+    .trim()
+    .min(1, "An override needs a justification")
+    .max(2000),
 });
 
 /** PUT /api/reviews/{id}/risk-of-bias/{recordId}/{outcomeId} body. */
@@ -38,7 +56,10 @@ export const AssessmentInputSchema = z
     variant: z.enum(["assignment", "adhering"]),
     answers: Rob2AnswersSchema,
     support: z
-      .record(z.string().refine((id) => QUESTION_IDS.has(id), "support may only name RoB 2 signalling questions"), z.object({ text: z.string().max(4000).default(""), quotes: z.array(z.string().max(2000)).max(10).default([]) }))
+      .record(
+        z.string().refine((id) => QUESTION_IDS.has(id), "support may only name RoB 2 signalling questions"),
+        z.object({ text: z.string().max(4000).default(""), quotes: z.array(z.string().max(2000)).max(10).default([]) }),
+      )
       .default({}),
     overrides: z
       .object({ D1: override, D2: override, D3: override, D4: override, D5: override, overall: override })
@@ -51,7 +72,12 @@ export type AssessmentInput = z.infer<typeof AssessmentInputSchema>;
 
 /** The included-at-full-text condition (duplicates left out). */
 const includedIn = (reviewId: string) =>
-  and(eq(reviewRecords.reviewId, reviewId), isNull(reviewRecords.duplicateOf), eq(reviewRecords.taDecision, "include"), eq(reviewRecords.ftDecision, "include"));
+  and(
+    eq(reviewRecords.reviewId, reviewId),
+    isNull(reviewRecords.duplicateOf),
+    eq(reviewRecords.taDecision, "include"),
+    eq(reviewRecords.ftDecision, "include"),
+  );
 
 /** robvis "Study" label: first author's surname and year ("Doe 2021"), else the shortened title. */
 export function studyLabel(record: Pick<ReviewRecordRow, "authors" | "year" | "title">): string {
@@ -93,12 +119,18 @@ export function judgeAssessment(input: AssessmentInput): { proposed: RobJudgemen
   checkRob2Answers(input.variant, input.answers);
   const result = judgeRob2(input.variant, input.answers);
   const proposed: RobJudgementSet = { ...result.domains, overall: result.overall };
-  const domains = Object.fromEntries(ROB2_DOMAINS.map((d) => [d, input.overrides[d]?.judgement ?? result.domains[d]])) as Record<Rob2DomainId, RobJudgement>;
+  const domains = Object.fromEntries(
+    ROB2_DOMAINS.map((d) => [d, input.overrides[d]?.judgement ?? result.domains[d]]),
+  ) as Record<Rob2DomainId, RobJudgement>;
   const worst = worstJudgement(Object.values(domains));
   const overall = input.overrides.overall?.judgement ?? worst;
   const order: RobJudgement[] = ["low", "some_concerns", "high"];
   if (order.indexOf(overall) < order.indexOf(worst)) {
-    throw new AppError("INVALID_OVERRIDE", `The overall judgement cannot be more favourable than the least favourable domain (${worst.replace("_", " ")}).`, 400);
+    throw new AppError(
+      "INVALID_OVERRIDE",
+      `The overall judgement cannot be more favourable than the least favourable domain (${worst.replace("_", " ")}).`,
+      400,
+    );
   }
   return { proposed, final: { ...domains, overall } };
 }
@@ -119,14 +151,22 @@ export async function requireOutcomeOf(app: Pick<AppServices, "db">, reviewId: s
 /** @throws AppError 409 RECORD_NOT_INCLUDED unless the record is included at full text (and not a duplicate). */
 export function requireIncluded(record: ReviewRecordRow): void {
   if (record.duplicateOf !== null || record.taDecision !== "include" || record.ftDecision !== "include") {
-    throw new AppError("RECORD_NOT_INCLUDED", "Only studies included at full-text screening are assessed for risk of bias.", 409);
+    throw new AppError(
+      "RECORD_NOT_INCLUDED",
+      "Only studies included at full-text screening are assessed for risk of bias.",
+      409,
+    );
   }
 }
 
 /** In dual mode the assessment in use is the consensus: no one saves or deletes it directly. @throws AppError 409 ROB_DUAL_MODE. */
 function refuseInDualMode(review: Pick<ReviewRow, "robMode">): void {
   if (review.robMode === "dual") {
-    throw new AppError("ROB_DUAL_MODE", "This review's risk of bias is assessed by two reviewers: submit your own assessment; the owner or a resolver records the consensus.", 409);
+    throw new AppError(
+      "ROB_DUAL_MODE",
+      "This review's risk of bias is assessed by two reviewers: submit your own assessment; the owner or a resolver records the consensus.",
+      409,
+    );
   }
 }
 
@@ -136,20 +176,42 @@ function refuseInDualMode(review: Pick<ReviewRow, "robMode">): void {
  * submission as the caller may see it (blind until both are in).
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */
-export async function getRiskOfBias(app: Pick<AppServices, "db" | "bindings">, target: { userId: string; reviewId: string | undefined }): Promise<ApiRobOverview> {
+export async function getRiskOfBias(
+  app: Pick<AppServices, "db" | "bindings">,
+  target: { userId: string; reviewId: string | undefined },
+): Promise<ApiRobOverview> {
   const review = await requireReview(app, target, "read");
   const dual = review.robMode === "dual";
   const [outcomes, records, rows, dualStudies] = await Promise.all([
-    app.db.select({ id: reviewOutcomes.id, name: reviewOutcomes.name }).from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)).orderBy(asc(reviewOutcomes.id)),
-    app.db.select().from(reviewRecords).where(includedIn(review.id)).orderBy(asc(reviewRecords.id)).limit(MAX_ASSESSED_STUDIES),
+    app.db
+      .select({ id: reviewOutcomes.id, name: reviewOutcomes.name })
+      .from(reviewOutcomes)
+      .where(eq(reviewOutcomes.reviewId, review.id))
+      .orderBy(asc(reviewOutcomes.id)),
+    app.db
+      .select()
+      .from(reviewRecords)
+      .where(includedIn(review.id))
+      .orderBy(asc(reviewRecords.id))
+      .limit(MAX_ASSESSED_STUDIES),
     app.db
       .select()
       .from(riskOfBiasAssessments)
-      .where(dual ? and(eq(riskOfBiasAssessments.reviewId, review.id), isConsensusAssessment) : eq(riskOfBiasAssessments.reviewId, review.id))
+      .where(
+        dual
+          ? and(eq(riskOfBiasAssessments.reviewId, review.id), isConsensusAssessment)
+          : eq(riskOfBiasAssessments.reviewId, review.id),
+      )
       .orderBy(asc(riskOfBiasAssessments.id)),
     dual ? robDualStudies(app, review, target.userId) : Promise.resolve([]),
   ]);
-  return { outcomes, studies: records.map(toStudy), assessments: rows.map(toApi), mode: review.robMode, dual: dualStudies };
+  return {
+    outcomes,
+    studies: records.map(toStudy),
+    assessments: rows.map(toApi),
+    mode: review.robMode,
+    dual: dualStudies,
+  };
 }
 
 /**
@@ -182,8 +244,18 @@ export async function saveAssessment(
   };
   const [row] = await app.db
     .insert(riskOfBiasAssessments)
-    .values({ reviewId: review.id, userId: review.userId, recordId: record.id, outcomeId: outcome.id, createdAt: now, ...values })
-    .onConflictDoUpdate({ target: [riskOfBiasAssessments.reviewId, riskOfBiasAssessments.recordId, riskOfBiasAssessments.outcomeId], set: values })
+    .values({
+      reviewId: review.id,
+      userId: review.userId,
+      recordId: record.id,
+      outcomeId: outcome.id,
+      createdAt: now,
+      ...values,
+    })
+    .onConflictDoUpdate({
+      target: [riskOfBiasAssessments.reviewId, riskOfBiasAssessments.recordId, riskOfBiasAssessments.outcomeId],
+      set: values,
+    })
     .returning();
   return { assessment: toApi(row!), created: row!.createdAt === now };
 }
@@ -199,9 +271,16 @@ export async function deleteAssessment(
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
   const deleted = await app.db
     .delete(riskOfBiasAssessments)
-    .where(and(eq(riskOfBiasAssessments.reviewId, review.id), eq(riskOfBiasAssessments.recordId, record.id), eq(riskOfBiasAssessments.outcomeId, outcome.id)))
+    .where(
+      and(
+        eq(riskOfBiasAssessments.reviewId, review.id),
+        eq(riskOfBiasAssessments.recordId, record.id),
+        eq(riskOfBiasAssessments.outcomeId, outcome.id),
+      ),
+    )
     .returning({ id: riskOfBiasAssessments.id });
-  if (!deleted.length) throw new AppError("ASSESSMENT_NOT_FOUND", "This study has no assessment for this outcome.", 404);
+  if (!deleted.length)
+    throw new AppError("ASSESSMENT_NOT_FOUND", "This study has no assessment for this outcome.", 404);
 }
 
 /**
@@ -213,7 +292,12 @@ export async function deleteAssessment(
  */
 export async function suggestForRecord(
   app: RobApp,
-  target: { userId: string; reviewId: string | undefined; recordId: string | undefined; variant: "assignment" | "adhering" },
+  target: {
+    userId: string;
+    reviewId: string | undefined;
+    recordId: string | undefined;
+    variant: "assignment" | "adhering";
+  },
 ): Promise<ApiRobSuggestions> {
   const review = await requireReview(app, target, "read");
   const record = await requireRecord(app, review, target.recordId);
@@ -230,13 +314,23 @@ export async function suggestForRecord(
       note = `the Europe PMC full text could not be read (${error instanceof Error ? error.message : String(error)}); title and abstract used`;
     }
   }
-  return { recordId: record.id, variant: target.variant, source: { kind: report.kind, note }, text, suggestions: suggestRob2(text, target.variant) };
+  return {
+    recordId: record.id,
+    variant: target.variant,
+    source: { kind: report.kind, note },
+    text,
+    suggestions: suggestRob2(text, target.variant),
+  };
 }
 
 /** GET /api/reviews/{id}/risk-of-bias/export query. */
 export const RobExportQuerySchema = z.object({
   outcomeId: z.string().max(20).optional(),
-  format: z.enum(["csv", "traffic-light", "summary", "audit"], { error: "format must be csv, traffic-light, summary or audit" }).default("csv"),
+  format: z
+    .enum(["csv", "traffic-light", "summary", "audit"], {
+      error: "format must be csv, traffic-light, summary or audit",
+    })
+    .default("csv"),
 });
 
 /**
@@ -248,13 +342,22 @@ export const RobExportQuerySchema = z.object({
  */
 export async function exportRiskOfBias(
   app: Pick<AppServices, "db" | "bindings">,
-  target: { userId: string; reviewId: string | undefined; outcomeId?: string; format: z.infer<typeof RobExportQuerySchema>["format"] },
+  target: {
+    userId: string;
+    reviewId: string | undefined;
+    outcomeId?: string;
+    format: z.infer<typeof RobExportQuerySchema>["format"];
+  },
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const review = await requireReview(app, target, "read");
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
   if (target.format === "audit") {
     const audit = await robDualAudit(app, review, outcome.id);
-    return { body: robDualAuditCsv(audit), contentType: "text/csv; charset=utf-8", fileName: `risk-of-bias-${outcome.name.replace(/[^\w-]+/g, "-").slice(0, 40)}-dual-audit.csv` };
+    return {
+      body: robDualAuditCsv(audit),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `risk-of-bias-${outcome.name.replace(/[^\w-]+/g, "-").slice(0, 40)}-dual-audit.csv`,
+    };
   }
   const overview = await getRiskOfBias(app, target);
   const labels = new Map(overview.studies.map((s) => [s.recordId, s.label]));
@@ -263,7 +366,17 @@ export async function exportRiskOfBias(
     .map((a) => ({ study: labels.get(a.recordId)!, judgements: a.final, weight: 1 }));
   const base = `risk-of-bias-${outcome.name.replace(/[^\w-]+/g, "-").slice(0, 40)}`;
   const title = `Risk of bias (RoB 2): ${outcome.name}`;
-  if (target.format === "traffic-light") return { body: trafficLightSvg(rows, title), contentType: "image/svg+xml; charset=utf-8", fileName: `${base}-traffic-light.svg` };
-  if (target.format === "summary") return { body: summarySvg(rows, { title: `${title}, summary` }), contentType: "image/svg+xml; charset=utf-8", fileName: `${base}-summary.svg` };
+  if (target.format === "traffic-light")
+    return {
+      body: trafficLightSvg(rows, title),
+      contentType: "image/svg+xml; charset=utf-8",
+      fileName: `${base}-traffic-light.svg`,
+    };
+  if (target.format === "summary")
+    return {
+      body: summarySvg(rows, { title: `${title}, summary` }),
+      contentType: "image/svg+xml; charset=utf-8",
+      fileName: `${base}-summary.svg`,
+    };
   return { body: robvisCsv(rows), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
 }

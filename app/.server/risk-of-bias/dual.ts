@@ -9,7 +9,15 @@
  * analysis, GRADE and the Summary of Findings read).
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { reviewOutcomes, reviewRecords, reviewRobConsensus, reviewRobSubmissions, riskOfBiasAssessments, users, type ReviewRow } from "../../../db/schema";
+import {
+  reviewOutcomes,
+  reviewRecords,
+  reviewRobConsensus,
+  reviewRobSubmissions,
+  riskOfBiasAssessments,
+  users,
+  type ReviewRow,
+} from "../../../db/schema";
 import {
   type ApiRobConsensus,
   type ApiRobDualStudy,
@@ -31,7 +39,12 @@ import { requireRecord } from "../reviews/service";
 import { type AssessmentInput, judgeAssessment, requireIncluded, requireOutcomeOf } from "./assessments";
 
 type RobApp = Pick<AppServices, "db" | "bindings">;
-type Target = { userId: string; reviewId: string | undefined; recordId: string | undefined; outcomeId: string | undefined };
+type Target = {
+  userId: string;
+  reviewId: string | undefined;
+  recordId: string | undefined;
+  outcomeId: string | undefined;
+};
 
 /** The review (in dual RoB mode), the outcome and the record included at full text. */
 async function requireDualStudy(app: RobApp, target: Target) {
@@ -40,7 +53,12 @@ async function requireDualStudy(app: RobApp, target: Target) {
   const record = await requireRecord(app, review, target.recordId);
   requireIncluded(record);
   const outcome = await requireOutcomeOf(app, review.id, target.outcomeId);
-  if (review.robMode !== "dual") throw new AppError("ROB_NOT_DUAL", "This review's risk-of-bias assessment is single: switch it to dual in the Team tab first.", 409);
+  if (review.robMode !== "dual")
+    throw new AppError(
+      "ROB_NOT_DUAL",
+      "This review's risk-of-bias assessment is single: switch it to dual in the Team tab first.",
+      409,
+    );
   return { access, review, outcome, record };
 }
 
@@ -55,12 +73,19 @@ const toIso = (ms: number) => new Date(ms).toISOString();
  * 409 RECORD_NOT_INCLUDED / ROB_NOT_DUAL / ASSESSMENTS_COMPLETE / ASSESSMENT_LOCKED; 400
  * ANSWERS_INCOMPLETE / INVALID_INPUT / INVALID_OVERRIDE.
  */
-export async function submitRobAssessment(app: RobApp, target: Target, input: AssessmentInput, now: number = Date.now()): Promise<ApiRobDualStudy> {
+export async function submitRobAssessment(
+  app: RobApp,
+  target: Target,
+  input: AssessmentInput,
+  now: number = Date.now(),
+): Promise<ApiRobDualStudy> {
   const { review, outcome, record } = await requireDualStudy(app, target);
   const { proposed, final } = judgeAssessment(input);
   const DB = app.bindings.DB;
-  const others = "(SELECT count(*) FROM review_rob_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id <> ?4)";
-  const mine = "EXISTS (SELECT 1 FROM review_rob_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id = ?4)";
+  const others =
+    "(SELECT count(*) FROM review_rob_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id <> ?4)";
+  const mine =
+    "EXISTS (SELECT 1 FROM review_rob_submissions WHERE outcome_id = ?2 AND record_id = ?3 AND user_id = ?4)";
   const [inserted] = await DB.batch([
     DB.prepare(
       `INSERT INTO review_rob_submissions (review_id, outcome_id, record_id, user_id, variant, answers, support, proposed, overrides, final, submitted_at)
@@ -83,8 +108,18 @@ export async function submitRobAssessment(app: RobApp, target: Target, input: As
     ),
     activityStatement(
       DB,
-      { reviewId: review.id, userId: target.userId, action: "rob.submit", recordId: record.id, detail: { outcome: outcome.name, outcomeId: outcome.id }, at: now },
-      { sql: "EXISTS (SELECT 1 FROM review_rob_submissions WHERE outcome_id = ? AND record_id = ? AND user_id = ? AND submitted_at = ?)", values: [outcome.id, record.id, target.userId, now] },
+      {
+        reviewId: review.id,
+        userId: target.userId,
+        action: "rob.submit",
+        recordId: record.id,
+        detail: { outcome: outcome.name, outcomeId: outcome.id },
+        at: now,
+      },
+      {
+        sql: "EXISTS (SELECT 1 FROM review_rob_submissions WHERE outcome_id = ? AND record_id = ? AND user_id = ? AND submitted_at = ?)",
+        values: [outcome.id, record.id, target.userId, now],
+      },
     ),
   ]);
   if (inserted!.meta.changes === 0) {
@@ -93,9 +128,17 @@ export async function submitRobAssessment(app: RobApp, target: Target, input: As
       .from(reviewRobSubmissions)
       .where(and(eq(reviewRobSubmissions.outcomeId, outcome.id), eq(reviewRobSubmissions.recordId, record.id)));
     if (rows.length >= ASSESSORS_PER_STUDY && !rows.some((r) => r.userId === target.userId)) {
-      throw new AppError("ASSESSMENTS_COMPLETE", "Two reviewers have already assessed this study for this outcome.", 409);
+      throw new AppError(
+        "ASSESSMENTS_COMPLETE",
+        "Two reviewers have already assessed this study for this outcome.",
+        409,
+      );
     }
-    throw new AppError("ASSESSMENT_LOCKED", "Both assessments are in: differences are settled by the consensus assessment now.", 409);
+    throw new AppError(
+      "ASSESSMENT_LOCKED",
+      "Both assessments are in: differences are settled by the consensus assessment now.",
+      409,
+    );
   }
   return (await robDualStudies(app, review, target.userId, { outcomeId: outcome.id, recordId: record.id }))[0]!;
 }
@@ -108,9 +151,20 @@ export async function submitRobAssessment(app: RobApp, target: Target, input: As
  * @throws AppError 404; 403 FORBIDDEN_ROLE (not the owner or a resolver); 409 RECORD_NOT_INCLUDED /
  * ROB_NOT_DUAL / ASSESSMENT_INCOMPLETE (fewer than two assessments); 400 as for a submission.
  */
-export async function recordRobConsensus(app: RobApp, target: Target, input: AssessmentInput, now: number = Date.now()): Promise<ApiRobDualStudy> {
+export async function recordRobConsensus(
+  app: RobApp,
+  target: Target,
+  input: AssessmentInput,
+  now: number = Date.now(),
+): Promise<ApiRobDualStudy> {
   const { access, review, outcome, record } = await requireDualStudy(app, target);
-  if (!access.resolver) throw new AppError("FORBIDDEN_ROLE", "Only the owner or a member named resolver can record the consensus assessment.", 403, { role: access.role });
+  if (!access.resolver)
+    throw new AppError(
+      "FORBIDDEN_ROLE",
+      "Only the owner or a member named resolver can record the consensus assessment.",
+      403,
+      { role: access.role },
+    );
   const { proposed, final } = judgeAssessment(input);
   const [[{ n } = { n: 0 }], [user]] = await Promise.all([
     app.db
@@ -119,15 +173,44 @@ export async function recordRobConsensus(app: RobApp, target: Target, input: Ass
       .where(and(eq(reviewRobSubmissions.outcomeId, outcome.id), eq(reviewRobSubmissions.recordId, record.id))),
     app.db.select({ email: users.email }).from(users).where(eq(users.id, target.userId)).limit(1),
   ]);
-  if (n < ASSESSORS_PER_STUDY) throw new AppError("ASSESSMENT_INCOMPLETE", "Both reviewers must submit their assessment before the consensus is recorded.", 409);
-  const content = { variant: input.variant, answers: input.answers, support: input.support, proposed, overrides: input.overrides, final };
+  if (n < ASSESSORS_PER_STUDY)
+    throw new AppError(
+      "ASSESSMENT_INCOMPLETE",
+      "Both reviewers must submit their assessment before the consensus is recorded.",
+      409,
+    );
+  const content = {
+    variant: input.variant,
+    answers: input.answers,
+    support: input.support,
+    proposed,
+    overrides: input.overrides,
+    final,
+  };
   const assessed = { ...content, assessedBy: user?.email ?? target.userId, updatedAt: now };
   await app.db.batch([
-    app.db.insert(reviewRobConsensus).values({ reviewId: review.id, outcomeId: outcome.id, recordId: record.id, userId: target.userId, ...content, createdAt: now }),
+    app.db.insert(reviewRobConsensus).values({
+      reviewId: review.id,
+      outcomeId: outcome.id,
+      recordId: record.id,
+      userId: target.userId,
+      ...content,
+      createdAt: now,
+    }),
     app.db
       .insert(riskOfBiasAssessments)
-      .values({ reviewId: review.id, userId: review.userId, recordId: record.id, outcomeId: outcome.id, createdAt: now, ...assessed })
-      .onConflictDoUpdate({ target: [riskOfBiasAssessments.reviewId, riskOfBiasAssessments.recordId, riskOfBiasAssessments.outcomeId], set: assessed }),
+      .values({
+        reviewId: review.id,
+        userId: review.userId,
+        recordId: record.id,
+        outcomeId: outcome.id,
+        createdAt: now,
+        ...assessed,
+      })
+      .onConflictDoUpdate({
+        target: [riskOfBiasAssessments.reviewId, riskOfBiasAssessments.recordId, riskOfBiasAssessments.outcomeId],
+        set: assessed,
+      }),
     activityInsert(app.db, {
       reviewId: review.id,
       userId: target.userId,
@@ -155,18 +238,29 @@ const contentOf = (row: RobAssessmentContent): RobAssessmentContent => ({
  * another's only once both are in (blind, for every role); the differences, the latest consensus
  * and its history once both are in.
  */
-export async function robDualStudies(app: Pick<RobApp, "db">, review: Pick<ReviewRow, "id">, readerId: string, only?: { outcomeId: number; recordId: number }): Promise<ApiRobDualStudy[]> {
+export async function robDualStudies(
+  app: Pick<RobApp, "db">,
+  review: Pick<ReviewRow, "id">,
+  readerId: string,
+  only?: { outcomeId: number; recordId: number },
+): Promise<ApiRobDualStudy[]> {
   const subFilter = only
     ? and(eq(reviewRobSubmissions.outcomeId, only.outcomeId), eq(reviewRobSubmissions.recordId, only.recordId))
     : eq(reviewRobSubmissions.reviewId, review.id);
-  const consFilter = only ? and(eq(reviewRobConsensus.outcomeId, only.outcomeId), eq(reviewRobConsensus.recordId, only.recordId)) : eq(reviewRobConsensus.reviewId, review.id);
+  const consFilter = only
+    ? and(eq(reviewRobConsensus.outcomeId, only.outcomeId), eq(reviewRobConsensus.recordId, only.recordId))
+    : eq(reviewRobConsensus.reviewId, review.id);
   const [subs, cons] = await Promise.all([
     app.db
       .select({ row: reviewRobSubmissions, email: users.email })
       .from(reviewRobSubmissions)
       .innerJoin(users, eq(users.id, reviewRobSubmissions.userId))
       .where(subFilter)
-      .orderBy(asc(reviewRobSubmissions.outcomeId), asc(reviewRobSubmissions.recordId), asc(reviewRobSubmissions.submittedAt)),
+      .orderBy(
+        asc(reviewRobSubmissions.outcomeId),
+        asc(reviewRobSubmissions.recordId),
+        asc(reviewRobSubmissions.submittedAt),
+      ),
     app.db
       .select({ row: reviewRobConsensus, email: users.email })
       .from(reviewRobConsensus)
@@ -185,7 +279,12 @@ export async function robDualStudies(app: Pick<RobApp, "db">, review: Pick<Revie
     const recorded: ApiRobConsensus[] = both
       ? cons
           .filter((c) => c.row.outcomeId === outcomeId && c.row.recordId === recordId)
-          .map((c) => ({ userId: c.row.userId, email: c.email, at: toIso(c.row.createdAt), assessment: contentOf(c.row) }))
+          .map((c) => ({
+            userId: c.row.userId,
+            email: c.email,
+            at: toIso(c.row.createdAt),
+            assessment: contentOf(c.row),
+          }))
       : [];
     return {
       recordId,
@@ -220,16 +319,27 @@ export const isConsensusAssessment = sql`EXISTS (SELECT 1 FROM review_rob_consen
  */
 export async function reviewRobAgreement(app: Pick<RobApp, "db">, reviewId: string): Promise<RobAgreement> {
   const rows = await app.db
-    .select({ outcomeId: reviewRobSubmissions.outcomeId, recordId: reviewRobSubmissions.recordId, userId: reviewRobSubmissions.userId, final: reviewRobSubmissions.final })
+    .select({
+      outcomeId: reviewRobSubmissions.outcomeId,
+      recordId: reviewRobSubmissions.recordId,
+      userId: reviewRobSubmissions.userId,
+      final: reviewRobSubmissions.final,
+    })
     .from(reviewRobSubmissions)
     .where(eq(reviewRobSubmissions.reviewId, reviewId))
-    .orderBy(asc(reviewRobSubmissions.outcomeId), asc(reviewRobSubmissions.recordId), asc(reviewRobSubmissions.submittedAt));
+    .orderBy(
+      asc(reviewRobSubmissions.outcomeId),
+      asc(reviewRobSubmissions.recordId),
+      asc(reviewRobSubmissions.submittedAt),
+    );
   const byStudy = new Map<string, typeof rows>();
   for (const r of rows) {
     const key = `${r.outcomeId}|${r.recordId}`;
     byStudy.set(key, [...(byStudy.get(key) ?? []), r]);
   }
-  const pairs = [...byStudy.values()].filter((p) => p.length >= ASSESSORS_PER_STUDY).map(([first, second]) => ({ first: first!, second: second! }));
+  const pairs = [...byStudy.values()]
+    .filter((p) => p.length >= ASSESSORS_PER_STUDY)
+    .map(([first, second]) => ({ first: first!, second: second! }));
   return robAgreement(pairs);
 }
 
@@ -253,14 +363,26 @@ export interface RobDualAuditStudy {
  * the earlier ones. Studies with one assessment are left out (blind: no export shows an
  * assessment before both are in).
  */
-export async function robDualAudit(app: Pick<RobApp, "db">, review: Pick<ReviewRow, "id">, outcomeId?: number): Promise<RobDualAuditStudy[]> {
+export async function robDualAudit(
+  app: Pick<RobApp, "db">,
+  review: Pick<ReviewRow, "id">,
+  outcomeId?: number,
+): Promise<RobDualAuditStudy[]> {
   const [studies, names, titles] = await Promise.all([
     robDualStudies(app, review, "", undefined),
-    app.db.select({ id: reviewOutcomes.id, name: reviewOutcomes.name }).from(reviewOutcomes).where(eq(reviewOutcomes.reviewId, review.id)),
+    app.db
+      .select({ id: reviewOutcomes.id, name: reviewOutcomes.name })
+      .from(reviewOutcomes)
+      .where(eq(reviewOutcomes.reviewId, review.id)),
     app.db
       .select({ id: reviewRecords.id, title: reviewRecords.title })
       .from(reviewRecords)
-      .where(and(eq(reviewRecords.reviewId, review.id), sql`${reviewRecords.id} IN (SELECT record_id FROM review_rob_submissions WHERE review_id = ${review.id})`)),
+      .where(
+        and(
+          eq(reviewRecords.reviewId, review.id),
+          sql`${reviewRecords.id} IN (SELECT record_id FROM review_rob_submissions WHERE review_id = ${review.id})`,
+        ),
+      ),
   ]);
   const outcomeName = new Map(names.map((o) => [o.id, o.name]));
   const title = new Map(titles.map((r) => [r.id, r.title]));
@@ -271,7 +393,11 @@ export async function robDualAudit(app: Pick<RobApp, "db">, review: Pick<ReviewR
       outcomeId: s.outcomeId,
       recordId: s.recordId,
       title: title.get(s.recordId) ?? "",
-      assessments: s.submissions.map((x) => ({ email: x.email, submittedAt: x.submittedAt, assessment: x.assessment! })),
+      assessments: s.submissions.map((x) => ({
+        email: x.email,
+        submittedAt: x.submittedAt,
+        assessment: x.assessment!,
+      })),
       differing: s.differing!,
       consensus: s.consensus && { email: s.consensus.email, at: s.consensus.at, assessment: s.consensus.assessment },
       history: s.history.map((h) => ({ email: h.email, at: h.at, assessment: h.assessment })),
@@ -291,22 +417,50 @@ function csvField(value: string): string {
  * ("" when the question was not asked).
  */
 export function robDualAuditCsv(studies: readonly RobDualAuditStudy[]): string {
-  const header = ["Outcome", "Record ID", "Title", "Item", "Reviewer 1", "Value 1", "Submitted 1", "Reviewer 2", "Value 2", "Submitted 2", "Differs", "Consensus", "Consensus by", "Consensus at", "Earlier consensus values"];
+  const header = [
+    "Outcome",
+    "Record ID",
+    "Title",
+    "Item",
+    "Reviewer 1",
+    "Value 1",
+    "Submitted 1",
+    "Reviewer 2",
+    "Value 2",
+    "Submitted 2",
+    "Differs",
+    "Consensus",
+    "Consensus by",
+    "Consensus at",
+    "Earlier consensus values",
+  ];
   const words: Record<string, string> = { low: "Low", some_concerns: "Some concerns", high: "High" };
   const lines = [header.join(",")];
   for (const s of studies) {
     const [a, b] = s.assessments;
-    const asked = new Set([...askedQuestions(a!.assessment.variant, a!.assessment.answers), ...askedQuestions(b!.assessment.variant, b!.assessment.answers)]);
+    const asked = new Set([
+      ...askedQuestions(a!.assessment.variant, a!.assessment.answers),
+      ...askedQuestions(b!.assessment.variant, b!.assessment.answers),
+    ]);
     const questions = [...asked].sort((x, y) => {
       const [x1, x2] = x.split(".").map(Number);
       const [y1, y2] = y.split(".").map(Number);
       return x1! - y1! || x2! - y2!;
     });
-    const answerOf = (c: RobAssessmentContent, q: string) => (askedQuestions(c.variant, c.answers).includes(q) ? (c.answers[q] ?? "") : "");
+    const answerOf = (c: RobAssessmentContent, q: string) =>
+      askedQuestions(c.variant, c.answers).includes(q) ? (c.answers[q] ?? "") : "";
     const items: { item: string; value: (c: RobAssessmentContent) => string; differs: boolean }[] = [
       { item: "Effect of interest", value: (c) => VARIANT_LABEL[c.variant], differs: s.differing.variant },
-      ...questions.map((q) => ({ item: q, value: (c: RobAssessmentContent) => answerOf(c, q), differs: s.differing.questions.includes(q) })),
-      ...ROB_JUDGEMENT_KEYS.map((k) => ({ item: k === "overall" ? "Overall" : k, value: (c: RobAssessmentContent) => words[c.final[k]]!, differs: s.differing.judgements.includes(k) })),
+      ...questions.map((q) => ({
+        item: q,
+        value: (c: RobAssessmentContent) => answerOf(c, q),
+        differs: s.differing.questions.includes(q),
+      })),
+      ...ROB_JUDGEMENT_KEYS.map((k) => ({
+        item: k === "overall" ? "Overall" : k,
+        value: (c: RobAssessmentContent) => words[c.final[k]]!,
+        differs: s.differing.judgements.includes(k),
+      })),
     ];
     for (const it of items) {
       lines.push(

@@ -24,10 +24,17 @@ export const GradeSettingsInputSchema = z
     rating: GradeReviewerRatingSchema.default({ overrides: {}, rateUp: [] }),
     assumedControlRisk: z
       .number()
-      .refine((x) => Number.isFinite(x) && x > 0 && x < 1, "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)")
+      .refine(
+        (x) => Number.isFinite(x) && x > 0 && x < 1,
+        "assumedControlRisk is a proportion between 0 and 1 (e.g. 0.15 for 150 per 1,000)",
+      )
       .nullable()
       .default(null),
-    decisionThreshold: z.number().refine(Number.isFinite, "decisionThreshold must be a finite number").nullable().default(null),
+    decisionThreshold: z
+      .number()
+      .refine(Number.isFinite, "decisionThreshold must be a finite number")
+      .nullable()
+      .default(null),
   })
   .strict();
 export type GradeSettingsInput = z.infer<typeof GradeSettingsInputSchema>;
@@ -59,7 +66,10 @@ async function requireOutcome(app: Pick<AppServices, "db">, reviewId: string, ou
 }
 
 /** Every outcome's stored settings, oldest outcome first. @throws AppError 404 REVIEW_NOT_FOUND. */
-export async function listGradeSettings(app: GradeApp, target: { userId: string; reviewId: string | undefined }): Promise<ApiGradeSettings[]> {
+export async function listGradeSettings(
+  app: GradeApp,
+  target: { userId: string; reviewId: string | undefined },
+): Promise<ApiGradeSettings[]> {
   const review = await requireReview(app, target, "read");
   const rows = await app.db
     .select({ row: reviewGradeSettings, outcome: reviewOutcomes.name })
@@ -99,7 +109,10 @@ export async function saveGradeSettings(
 }
 
 /** Deletes one outcome's settings. @throws AppError 404 (review, outcome or GRADE_SETTINGS_NOT_FOUND); 403 FORBIDDEN_ROLE. */
-export async function deleteGradeSettings(app: GradeApp, target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined }): Promise<void> {
+export async function deleteGradeSettings(
+  app: GradeApp,
+  target: { userId: string; reviewId: string | undefined; outcomeId: string | undefined },
+): Promise<void> {
   const review = await requireReview(app, target, "write");
   const outcome = await requireOutcome(app, review.id, target.outcomeId);
   const deleted = await app.db

@@ -16,7 +16,9 @@ import {
 import { AppError, parseInput } from "../http/errors";
 
 /** Every question id of either variant ('1.1' … '5.3'). */
-export const QUESTION_IDS: ReadonlySet<string> = new Set([...rob2Questions("assignment"), ...rob2Questions("adhering")].map((q) => q.id));
+export const QUESTION_IDS: ReadonlySet<string> = new Set(
+  [...rob2Questions("assignment"), ...rob2Questions("adhering")].map((q) => q.id),
+);
 
 export const Rob2AnswersSchema = z
   .record(z.string().max(10), z.enum(ROB2_ANSWERS as [Rob2Answer, ...Rob2Answer[]]))
@@ -37,11 +39,17 @@ export const JudgeRequestSchema = z.object({
 export function checkRob2Answers(variant: Rob2Variant, answers: Record<string, Rob2Answer>): void {
   const invalid = invalidAnswers(variant, answers);
   if (invalid.length) {
-    throw new AppError("INVALID_INPUT", `These questions do not accept the answer given: ${invalid.map((id) => `${id} (${answers[id]})`).join(", ")}`, 400);
+    throw new AppError(
+      "INVALID_INPUT",
+      `These questions do not accept the answer given: ${invalid.map((id) => `${id} (${answers[id]})`).join(", ")}`,
+      400,
+    );
   }
   const missing = missingAnswers(variant, answers);
   if (missing.length) {
-    throw new AppError("ANSWERS_INCOMPLETE", `These signalling questions need an answer: ${missing.join(", ")}`, 400, { missing });
+    throw new AppError("ANSWERS_INCOMPLETE", `These signalling questions need an answer: ${missing.join(", ")}`, 400, {
+      missing,
+    });
   }
 }
 

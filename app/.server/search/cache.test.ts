@@ -43,7 +43,16 @@ describe("search cache: one entry per parameter set, isolate memory tier in fron
     const kv = fakeKv();
     const key = `search:test:${crypto.randomUUID()}`;
     const now = Date.now();
-    await writeSearchCache(kv, key, null, answers([["pubmed", result(2)], ["crossref", result(3)]]), now);
+    await writeSearchCache(
+      kv,
+      key,
+      null,
+      answers([
+        ["pubmed", result(2)],
+        ["crossref", result(3)],
+      ]),
+      now,
+    );
     expect(kv.puts).toBe(1);
     const entry = await readSearchCache(kv, key, now);
     expect(kv.gets).toBe(0); // the writer's isolate answers from memory
@@ -63,7 +72,13 @@ describe("search cache: one entry per parameter set, isolate memory tier in fron
     expect(Object.keys(both.providers).sort()).toEqual(["doaj", "pubmed"]);
     const late = t0 + SEARCH_CACHE_TTL_SECONDS * 1000 + 500;
     expect(cachedAnswer(await readSearchCache(kv, key, t0 + 2_000), "pubmed", late)).toBeNull();
-    await writeSearchCache(kv, key, await readSearchCache(kv, key, t0 + 2_000), answers([["crossref", result(1)]]), late);
+    await writeSearchCache(
+      kv,
+      key,
+      await readSearchCache(kv, key, t0 + 2_000),
+      answers([["crossref", result(1)]]),
+      late,
+    );
     const pruned = JSON.parse(kv.data.get(key)!) as { providers: Record<string, unknown> };
     expect(Object.keys(pruned.providers).sort()).toEqual(["crossref", "doaj"]);
   });
@@ -86,7 +101,11 @@ describe("search cache: one entry per parameter set, isolate memory tier in fron
   it("a miss or a malformed entry is null", async () => {
     const kv = fakeKv();
     expect(await readSearchCache(kv, `search:test:${crypto.randomUUID()}`)).toBeNull();
-    for (const bad of [{ foo: 1 }, { providers: { pubmed: { result: { studies: "x" }, at: 1 } } }, { providers: { pubmed: { result: result(1) } } }]) {
+    for (const bad of [
+      { foo: 1 },
+      { providers: { pubmed: { result: { studies: "x" }, at: 1 } } },
+      { providers: { pubmed: { result: result(1) } } },
+    ]) {
       const key = `search:test:${crypto.randomUUID()}`;
       kv.data.set(key, JSON.stringify(bad));
       expect(await readSearchCache(kv, key)).toBeNull();
@@ -96,7 +115,16 @@ describe("search cache: one entry per parameter set, isolate memory tier in fron
   it("keeps at most 4,000 records in memory, forgetting the oldest entries first", async () => {
     const kv = fakeKv();
     const keys = Array.from({ length: 5 }, () => `search:test:${crypto.randomUUID()}`);
-    for (const key of keys) await writeSearchCache(kv, key, null, answers([["pubmed", result(600)], ["crossref", result(400)]]));
+    for (const key of keys)
+      await writeSearchCache(
+        kv,
+        key,
+        null,
+        answers([
+          ["pubmed", result(600)],
+          ["crossref", result(400)],
+        ]),
+      );
     await readSearchCache(kv, keys[0]!);
     expect(kv.gets).toBe(1); // the oldest was forgotten; KV still has it
     await readSearchCache(kv, keys[4]!);

@@ -84,7 +84,11 @@ function isEntry(value: unknown): value is SearchCacheEntry {
   if (!providers || typeof providers !== "object") return false;
   return Object.values(providers).every(
     (a: { result?: ProviderResult; at?: unknown } | null) =>
-      !!a && typeof a.at === "number" && !!a.result && Array.isArray(a.result.studies) && typeof a.result.totalCount === "number",
+      !!a &&
+      typeof a.at === "number" &&
+      !!a.result &&
+      Array.isArray(a.result.studies) &&
+      typeof a.result.totalCount === "number",
   );
 }
 
@@ -93,7 +97,11 @@ function isEntry(value: unknown): value is SearchCacheEntry {
  * are answered from this isolate's memory for up to a minute (the same freshness as KV's edge
  * cacheTtl), so a popular search costs no KV read; the entry is shared and must not be mutated.
  */
-export async function readSearchCache(kv: KVNamespace, key: string, now: number = Date.now()): Promise<SearchCacheEntry | null> {
+export async function readSearchCache(
+  kv: KVNamespace,
+  key: string,
+  now: number = Date.now(),
+): Promise<SearchCacheEntry | null> {
   const held = memory.get(key);
   if (held && held.expires > now) return held.entry;
   if (held) forget(key);
@@ -114,7 +122,11 @@ function isFresh(at: number, now: number): boolean {
 }
 
 /** One database's answer from `entry` when it is younger than {@link SEARCH_CACHE_TTL_SECONDS}, else null. */
-export function cachedAnswer(entry: SearchCacheEntry | null, provider: ProviderId, now: number = Date.now()): ProviderResult | null {
+export function cachedAnswer(
+  entry: SearchCacheEntry | null,
+  provider: ProviderId,
+  now: number = Date.now(),
+): ProviderResult | null {
   const answer = entry?.providers[provider];
   return answer && isFresh(answer.at, now) ? answer.result : null;
 }
@@ -133,7 +145,10 @@ export async function writeSearchCache(
   now: number = Date.now(),
 ): Promise<void> {
   const providers: SearchCacheEntry["providers"] = {};
-  for (const [id, answer] of Object.entries(previous?.providers ?? {}) as [ProviderId, { result: ProviderResult; at: number }][]) {
+  for (const [id, answer] of Object.entries(previous?.providers ?? {}) as [
+    ProviderId,
+    { result: ProviderResult; at: number },
+  ][]) {
     if (isFresh(answer.at, now)) providers[id] = answer;
   }
   for (const [id, result] of fresh) providers[id] = { result, at: now };

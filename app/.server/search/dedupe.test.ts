@@ -90,7 +90,14 @@ describe("dedupeStudies", () => {
       fullTextAvailable: true,
       openAccessUrl: "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC9/",
     });
-    const c = study({ source: "semanticscholar", sourceId: "c", doi: "10.5/m", citationCount: 12, openAccessUrl: "https://other.example/pdf", impactFactor: 4.2 });
+    const c = study({
+      source: "semanticscholar",
+      sourceId: "c",
+      doi: "10.5/m",
+      citationCount: 12,
+      openAccessUrl: "https://other.example/pdf",
+      impactFactor: 4.2,
+    });
     const before = JSON.stringify([a, b, c]);
     const [merged] = dedupeStudies([[a], [b], [c]]).studies;
     expect(merged).toMatchObject({
@@ -122,14 +129,22 @@ describe("dedupeStudies", () => {
     const recent = study({ sourceId: "recent", title: "Smut ecology and related matters", publicationDate: "2017" });
     const e1 = study({ sourceId: "e1", title: "Editorial" });
     const e2 = study({ sourceId: "e2", title: "Editorial" });
-    const { studies, duplicatesRemoved } = dedupeStudies([[v1, old, e1], [v2, recent, e2]]);
+    const { studies, duplicatesRemoved } = dedupeStudies([
+      [v1, old, e1],
+      [v2, recent, e2],
+    ]);
     expect(duplicatesRemoved).toBe(0);
     expect(studies).toHaveLength(6);
   });
 
   it("merges same-title records a year apart when no identifiers conflict", () => {
     const a = study({ sourceId: "a", title: "Psychology Express: Sport Psychology", publicationDate: "2014" });
-    const b = study({ sourceId: "b", title: "Psychology express — sport psychology", publicationDate: "2015", doi: "10.9/p" });
+    const b = study({
+      sourceId: "b",
+      title: "Psychology express — sport psychology",
+      publicationDate: "2015",
+      doi: "10.9/p",
+    });
     expect(dedupeStudies([[a], [b]]).studies).toEqual([expect.objectContaining({ sourceId: "a", doi: "10.9/p" })]);
   });
 
@@ -167,7 +182,9 @@ const suite = hasSharedFixtures() ? describe : describe.skip;
 suite(fixtureSuiteName("dedupeStudies on recorded provider results"), () => {
   it("merges Crossref and Semantic Scholar records of the same DOI", () => {
     const crossref = normaliseCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.addr.2015.01.008.json")).studies;
-    const s2 = normaliseSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")).studies;
+    const s2 = normaliseSemanticScholar(
+      readJsonFixture("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json"),
+    ).studies;
     const { studies, duplicatesRemoved } = dedupeStudies([crossref, s2]);
     expect(duplicatesRemoved).toBe(1);
     expect(studies[0]).toMatchObject({
@@ -183,9 +200,13 @@ suite(fixtureSuiteName("dedupeStudies on recorded provider results"), () => {
   });
 
   it("keeps the bioRxiv preprint apart from the journal version it shares a title with", () => {
-    const preprint = normaliseCrossrefWorks(readJsonFixture("crossref/search_query.title_pooled-prime-editing_rows1.json")).studies;
+    const preprint = normaliseCrossrefWorks(
+      readJsonFixture("crossref/search_query.title_pooled-prime-editing_rows1.json"),
+    ).studies;
     const journal = normaliseCrossrefWorks(readJsonFixture("crossref/works_10.1016-j.xgen.2025.100814.json")).studies;
-    const s2 = normaliseSemanticScholar(readJsonFixture("semanticscholar/paper_DOI_10.1016-j.xgen.2025.100814.json")).studies;
+    const s2 = normaliseSemanticScholar(
+      readJsonFixture("semanticscholar/paper_DOI_10.1016-j.xgen.2025.100814.json"),
+    ).studies;
     const { studies, duplicatesRemoved } = dedupeStudies([preprint, journal, s2]);
     expect(duplicatesRemoved).toBe(1);
     expect(studies.map((s) => s.doi)).toEqual(["10.1101/2024.04.01.587366", "10.1016/j.xgen.2025.100814"]);

@@ -163,7 +163,7 @@ export function dedupeWithMembers(lists: NormalisedStudy[][]): {
   for (let i = 0; i < n; i++) {
     const study = records[i];
     parent[i] = i;
-    const doi = study.doi ? normaliseDoi(study.doi) ?? study.doi.toLowerCase() : null;
+    const doi = study.doi ? (normaliseDoi(study.doi) ?? study.doi.toLowerCase()) : null;
     const pmid = study.pmid ? study.pmid.trim() : null;
     const year = yearOf(study);
     groups[i] = { dois: doi ? [doi] : [], pmids: pmid ? [pmid] : [], minYear: year, maxYear: year };

@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSuiteName, hasSharedFixtures, readFixture, readJsonFixture } from "../../../tests/fixtures";
 import { AppError } from "../http/errors";
-import {
-  applyPostFilters,
-  NO_FILTERS,
-  parseFilters,
-  STUDY_TYPE_FILTER_LABELS,
-  type SearchFilters,
-} from "./filters";
+import { applyPostFilters, NO_FILTERS, parseFilters, STUDY_TYPE_FILTER_LABELS, type SearchFilters } from "./filters";
 import { normaliseCrossrefWorks } from "./providers/crossref";
 import { normaliseEuropePmcSearch } from "./providers/europepmc";
 import { normalisePubmedXml } from "./providers/pubmed";
@@ -37,7 +31,11 @@ describe("parseFilters", () => {
 
   it("resolves the relative date ranges from the given today (inclusive ISO dates)", () => {
     expect(parse("dateRange=any")).toMatchObject({ dateRange: "any", dateFrom: null, dateTo: null });
-    expect(parse("dateRange=last_year")).toMatchObject({ dateRange: "last_year", dateFrom: "2024-03-15", dateTo: "2025-03-15" });
+    expect(parse("dateRange=last_year")).toMatchObject({
+      dateRange: "last_year",
+      dateFrom: "2024-03-15",
+      dateTo: "2025-03-15",
+    });
     expect(parse("dateRange=last_5_years")).toMatchObject({ dateFrom: "2020-03-15", dateTo: "2025-03-15" });
     expect(parse("dateRange=last_10_years")).toMatchObject({ dateFrom: "2015-03-15", dateTo: "2025-03-15" });
   });
@@ -58,7 +56,9 @@ describe("parseFilters", () => {
 
   it("ignores custom dates unless dateRange is custom", () => {
     expect(parse("dateRange=any&customDateFrom=2020-01-01")).toMatchObject({ dateFrom: null, dateTo: null });
-    expect(parse("dateRange=last_year&customDateFrom=2000-01-01&customDateTo=2000-12-31")).toMatchObject({ dateFrom: "2024-03-15" });
+    expect(parse("dateRange=last_year&customDateFrom=2000-01-01&customDateTo=2000-12-31")).toMatchObject({
+      dateFrom: "2024-03-15",
+    });
   });
 
   it("accepts every studyType and journalImpact value", () => {
@@ -71,18 +71,22 @@ describe("parseFilters", () => {
   });
 
   it("reads fullTextOnly (all/free_only/true/false) and hasAbstract (all/required/true/false)", () => {
-    expect([parse("fullTextOnly=all"), parse("fullTextOnly=free_only"), parse("fullTextOnly=true"), parse("fullTextOnly=false")].map((f) => f.fullTextOnly)).toEqual([
-      false,
-      true,
-      true,
-      false,
-    ]);
-    expect([parse("hasAbstract=all"), parse("hasAbstract=required"), parse("hasAbstract=true"), parse("hasAbstract=false")].map((f) => f.hasAbstract)).toEqual([
-      false,
-      true,
-      true,
-      false,
-    ]);
+    expect(
+      [
+        parse("fullTextOnly=all"),
+        parse("fullTextOnly=free_only"),
+        parse("fullTextOnly=true"),
+        parse("fullTextOnly=false"),
+      ].map((f) => f.fullTextOnly),
+    ).toEqual([false, true, true, false]);
+    expect(
+      [
+        parse("hasAbstract=all"),
+        parse("hasAbstract=required"),
+        parse("hasAbstract=true"),
+        parse("hasAbstract=false"),
+      ].map((f) => f.hasAbstract),
+    ).toEqual([false, true, true, false]);
   });
 
   it("rejects unknown values with INVALID_FILTER 400 naming the field", () => {
@@ -102,10 +106,16 @@ describe("parseFilters", () => {
   });
 
   it("rejects malformed and non-real calendar dates", () => {
-    expect(invalid("dateRange=custom&customDateFrom=2024-02-30").message).toMatch(/^customDateFrom is not a real calendar date/);
-    expect(invalid("dateRange=custom&customDateTo=2023-02-29").message).toMatch(/^customDateTo is not a real calendar date/);
+    expect(invalid("dateRange=custom&customDateFrom=2024-02-30").message).toMatch(
+      /^customDateFrom is not a real calendar date/,
+    );
+    expect(invalid("dateRange=custom&customDateTo=2023-02-29").message).toMatch(
+      /^customDateTo is not a real calendar date/,
+    );
     expect(invalid("dateRange=custom&customDateFrom=2021-13-01").message).toMatch(/not a real calendar date/);
-    expect(invalid("dateRange=custom&customDateFrom=2021/01/01").message).toMatch(/^customDateFrom must be a date as YYYY-MM-DD/);
+    expect(invalid("dateRange=custom&customDateFrom=2021/01/01").message).toMatch(
+      /^customDateFrom must be a date as YYYY-MM-DD/,
+    );
     expect(invalid("dateRange=custom&customDateTo=21-01-01").message).toMatch(/YYYY-MM-DD/);
   });
 });
@@ -145,7 +155,9 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
       "efetch_pubmed_29963580_mathml-in-abstract.xml",
     ].flatMap((name) => normalisePubmedXml(readFixture(`pubmed/${name}`)).studies);
     crossrefNsf = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-NSF_rows20-default.json")).studies;
-    crossrefEcology = normaliseCrossrefWorks(readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json")).studies;
+    crossrefEcology = normaliseCrossrefWorks(
+      readJsonFixture("crossref/search_query-ecology_rows30_cursor-page1.json"),
+    ).studies;
   });
   const ids = (studies: NormalisedStudy[]) => studies.map((s) => s.sourceId);
   const byId = (studies: NormalisedStudy[], id: string) => studies.find((s) => s.sourceId === id)!;
@@ -157,7 +169,10 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
   });
 
   it("date window on full dates: PubMed efetch records", () => {
-    const kept = applyPostFilters(pubmed, filters({ dateRange: "custom", dateFrom: "2012-01-01", dateTo: "2018-06-03" }));
+    const kept = applyPostFilters(
+      pubmed,
+      filters({ dateRange: "custom", dateFrom: "2012-01-01", dateTo: "2018-06-03" }),
+    );
     // 22351513 (2012-08-30) and 23121403 (2012-11-22) and 29963580 (2018-04) are inside;
     // 29915538 (2018-06-04) is one day late, 9997 (1976-09-28) and 11748933 (2001-06) are early.
     expect(ids(kept)).toEqual(["22351513", "23121403", "29963580"]);
@@ -168,17 +183,28 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
   it("date window keeps year-only and month-only dates whose span overlaps", () => {
     // PubMed 12091962 is dated "1990" (Season date), 11748933 "2001-06".
     expect(byId(pubmed, "12091962").publicationDate).toBe("1990");
-    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: "1990-12-31", dateTo: "1991-06-30" })))).toEqual(["12091962"]);
+    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: "1990-12-31", dateTo: "1991-06-30" })))).toEqual([
+      "12091962",
+    ]);
     expect(ids(applyPostFilters(pubmed, filters({ dateFrom: "1991-01-01", dateTo: "1999-12-31" })))).toEqual([]);
-    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: null, dateTo: "2001-06-01" })))).toEqual(["11748933", "12091962", "9997", "1234567"]);
-    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: "2001-06-30", dateTo: "2001-06-30" })))).toEqual(["11748933"]);
+    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: null, dateTo: "2001-06-01" })))).toEqual([
+      "11748933",
+      "12091962",
+      "9997",
+      "1234567",
+    ]);
+    expect(ids(applyPostFilters(pubmed, filters({ dateFrom: "2001-06-30", dateTo: "2001-06-30" })))).toEqual([
+      "11748933",
+    ]);
 
     // Crossref NSF: 10.1016/j.arcontrol.2022.05.002 is "2022"; 10.1016/j.acha.2016.05.001 is "2018-03".
     expect(byId(crossrefNsf, "10.1016/j.arcontrol.2022.05.002").publicationDate).toBe("2022");
     expect(ids(applyPostFilters(crossrefNsf, filters({ dateFrom: "2022-06-01", dateTo: "2022-06-30" })))).toEqual([
       "10.1016/j.arcontrol.2022.05.002",
     ]);
-    expect(ids(applyPostFilters(crossrefNsf, filters({ dateFrom: "2018-03-31", dateTo: "2018-04-30" })))).toEqual(["10.1016/j.acha.2016.05.001"]);
+    expect(ids(applyPostFilters(crossrefNsf, filters({ dateFrom: "2018-03-31", dateTo: "2018-04-30" })))).toEqual([
+      "10.1016/j.acha.2016.05.001",
+    ]);
   });
 
   it("drops records without a date whenever a bound is set", () => {
@@ -187,12 +213,19 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
     const kept = applyPostFilters(crossrefEcology, filters({ dateFrom: "1000-01-01", dateTo: null }));
     expect(kept).toHaveLength(crossrefEcology.length - 1);
     expect(ids(kept)).not.toContain("10.1007/springerreference_29611");
-    expect(ids(applyPostFilters(crossrefEcology, filters({ dateFrom: null, dateTo: "2002-12-31" })))).toEqual(["10.4324/9780203414989-29"]);
+    expect(ids(applyPostFilters(crossrefEcology, filters({ dateFrom: null, dateTo: "2002-12-31" })))).toEqual([
+      "10.4324/9780203414989-29",
+    ]);
   });
 
   it("studyType keeps exactly the spec classification: Europe PMC COVID-19 page", () => {
     expect(ids(applyPostFilters(covid, filters({ studyType: "systematic_review" })))).toEqual(["MED/38314855"]);
-    expect(byId(covid, "MED/38314855").publicationTypes).toEqual(["Systematic Review", "systematic-review", "Review", "Journal Article"]);
+    expect(byId(covid, "MED/38314855").publicationTypes).toEqual([
+      "Systematic Review",
+      "systematic-review",
+      "Review",
+      "Journal Article",
+    ]);
     // One labelled "Observational Study", one classified from its title ("… a cross-sectional …").
     const observational = applyPostFilters(covid, filters({ studyType: "observational" }));
     expect(ids(observational)).toEqual(["MED/38553067", "MED/38597643"]);
@@ -251,7 +284,14 @@ suite(fixtureSuiteName("applyPostFilters on recorded provider responses"), () =>
   it("combines filters with AND", () => {
     const kept = applyPostFilters(
       cytokine,
-      filters({ dateRange: "custom", dateFrom: "2024-01-01", dateTo: "2024-03-31", fullTextOnly: true, hasAbstract: true, studyType: "observational" }),
+      filters({
+        dateRange: "custom",
+        dateFrom: "2024-01-01",
+        dateTo: "2024-03-31",
+        fullTextOnly: true,
+        hasAbstract: true,
+        studyType: "observational",
+      }),
     );
     expect(ids(kept)).toEqual(["MED/38633444"]);
     expect(kept[0].publicationDate).toBe("2024-03-08");
@@ -279,11 +319,18 @@ describe("applyPostFilters edge cases", () => {
     impactFactor: null,
     url: null,
   };
-  const make = (sourceId: string, overrides: Partial<NormalisedStudy>): NormalisedStudy => ({ ...base, sourceId, ...overrides });
+  const make = (sourceId: string, overrides: Partial<NormalisedStudy>): NormalisedStudy => ({
+    ...base,
+    sourceId,
+    ...overrides,
+  });
 
   it("journalImpact thresholds: high > 10, medium 5–10 inclusive, low < 5", () => {
-    const studies = [0, 4.99, 5, 7.5, 10, 10.01, 42].map((impactFactor) => make(String(impactFactor), { impactFactor }));
-    const level = (journalImpact: SearchFilters["journalImpact"]) => applyPostFilters(studies, filters({ journalImpact })).map((s) => s.sourceId);
+    const studies = [0, 4.99, 5, 7.5, 10, 10.01, 42].map((impactFactor) =>
+      make(String(impactFactor), { impactFactor }),
+    );
+    const level = (journalImpact: SearchFilters["journalImpact"]) =>
+      applyPostFilters(studies, filters({ journalImpact })).map((s) => s.sourceId);
     expect(level("high")).toEqual(["10.01", "42"]);
     expect(level("medium")).toEqual(["5", "7.5", "10"]);
     expect(level("low")).toEqual(["0", "4.99"]);
@@ -298,7 +345,10 @@ describe("applyPostFilters edge cases", () => {
       make("spaced-long", { abstract: "short \n\n\t texts" }),
       make("null", { abstract: null }),
     ];
-    expect(applyPostFilters(studies, filters({ hasAbstract: true })).map((s) => s.sourceId)).toEqual(["eleven", "spaced-long"]);
+    expect(applyPostFilters(studies, filters({ hasAbstract: true })).map((s) => s.sourceId)).toEqual([
+      "eleven",
+      "spaced-long",
+    ]);
   });
 
   it("fullTextOnly rejects an empty link and a link without the OA flag", () => {
@@ -312,9 +362,16 @@ describe("applyPostFilters edge cases", () => {
   });
 
   it("month spans know month lengths and leap years; unreadable dates are dropped", () => {
-    const studies = [make("feb-2020", { publicationDate: "2020-02" }), make("junk", { publicationDate: "spring 2020" })];
-    expect(applyPostFilters(studies, filters({ dateFrom: "2020-02-29", dateTo: null })).map((s) => s.sourceId)).toEqual(["feb-2020"]);
+    const studies = [
+      make("feb-2020", { publicationDate: "2020-02" }),
+      make("junk", { publicationDate: "spring 2020" }),
+    ];
+    expect(applyPostFilters(studies, filters({ dateFrom: "2020-02-29", dateTo: null })).map((s) => s.sourceId)).toEqual(
+      ["feb-2020"],
+    );
     expect(applyPostFilters(studies, filters({ dateFrom: "2020-03-01", dateTo: null }))).toEqual([]);
-    expect(applyPostFilters(studies, filters({ dateFrom: null, dateTo: "2020-02-01" })).map((s) => s.sourceId)).toEqual(["feb-2020"]);
+    expect(applyPostFilters(studies, filters({ dateFrom: null, dateTo: "2020-02-01" })).map((s) => s.sourceId)).toEqual(
+      ["feb-2020"],
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { AppError } from "../http/errors";
 import type { NormalisedStudy, StudyType } from "./types";
-import { DATE_RANGES, JOURNAL_IMPACTS, STUDY_TYPE_FILTERS, type JournalImpact, type SearchFilters, type StudyTypeFilter } from "../../lib/search/types";
+import {
+  DATE_RANGES,
+  JOURNAL_IMPACTS,
+  STUDY_TYPE_FILTERS,
+  type JournalImpact,
+  type SearchFilters,
+  type StudyTypeFilter,
+} from "../../lib/search/types";
 
 export {
   DATE_RANGES,
@@ -26,7 +33,10 @@ export const NO_FILTERS: SearchFilters = {
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "is not a real calendar date");
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    "is not a real calendar date",
+  );
 
 const FilterParamsSchema = z.object({
   dateRange: z.enum(DATE_RANGES, { error: `dateRange must be one of ${DATE_RANGES.join(", ")}` }).default("any"),
@@ -38,8 +48,12 @@ const FilterParamsSchema = z.object({
   journalImpact: z
     .enum(JOURNAL_IMPACTS, { error: `journalImpact must be one of ${JOURNAL_IMPACTS.join(", ")}` })
     .default("any"),
-  fullTextOnly: z.enum(["all", "free_only", "true", "false"], { error: "fullTextOnly must be all or free_only" }).default("all"),
-  hasAbstract: z.enum(["all", "required", "true", "false"], { error: "hasAbstract must be all or required" }).default("all"),
+  fullTextOnly: z
+    .enum(["all", "free_only", "true", "false"], { error: "fullTextOnly must be all or free_only" })
+    .default("all"),
+  hasAbstract: z
+    .enum(["all", "required", "true", "false"], { error: "hasAbstract must be all or required" })
+    .default("all"),
 });
 
 const FILTER_KEYS = [

@@ -69,7 +69,9 @@ function canonical(value: unknown): string {
 /** Sum of the databases' reported totals (PRISMA "identified"), or `fallback` when none is known. */
 function databaseTotalOf(counts: Record<string, ProviderCount>, fallback: number): number {
   const values = Object.values(counts);
-  return values.length ? values.reduce((sum, c) => sum + (Number.isFinite(c.totalCount) ? c.totalCount : 0), 0) : fallback;
+  return values.length
+    ? values.reduce((sum, c) => sum + (Number.isFinite(c.totalCount) ? c.totalCount : 0), 0)
+    : fallback;
 }
 
 /**
@@ -96,9 +98,7 @@ export function toHistoryFilters(raw: Record<string, unknown>): HistoryFilters {
   return out;
 }
 
-function toProviderCounts(
-  raw: Partial<Record<string, ProviderCount>>,
-): Record<string, ProviderCount> {
+function toProviderCounts(raw: Partial<Record<string, ProviderCount>>): Record<string, ProviderCount> {
   const out: Record<string, ProviderCount> = {};
   for (const [provider, value] of Object.entries(raw)) {
     if (value) out[provider] = { status: value.status, count: value.count, totalCount: value.totalCount };
@@ -179,9 +179,7 @@ export async function recordSearch(
       providerCounts,
       duplicatesRemoved: input.duplicatesRemoved,
     }),
-    db
-      .delete(searchHistory)
-      .where(and(eq(searchHistory.userId, input.userId), notInArray(searchHistory.id, newest))),
+    db.delete(searchHistory).where(and(eq(searchHistory.userId, input.userId), notInArray(searchHistory.id, newest))),
   ]);
   return true;
 }
@@ -225,10 +223,7 @@ export async function clearSearchHistory(
 const isoDate = z
   .string({ error: "Must be a date as YYYY-MM-DD" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date as YYYY-MM-DD")
-  .refine(
-    (v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    "Is not a real calendar date",
-  );
+  .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Is not a real calendar date");
 
 /** An empty or null date field (an unset date input) counts as absent. */
 const optionalDate = z.preprocess((v) => (v === "" || v === null ? undefined : v), isoDate.optional());
@@ -237,41 +232,44 @@ const oneOf = (values: readonly string[]) => ({ error: `Must be one of: ${values
 
 /** The search parameters a saved search re-runs with (SPEC §3 Search parameters, §9 values). */
 export const SavedSearchFiltersSchema = z
-  .strictObject({
-    dateRange: z.enum(DATE_RANGES, oneOf(DATE_RANGES)).optional(),
-    studyType: z.enum(STUDY_TYPE_FILTERS, oneOf(STUDY_TYPE_FILTERS)).optional(),
-    journalImpact: z.enum(JOURNAL_IMPACTS, oneOf(JOURNAL_IMPACTS)).optional(),
-    fullTextOnly: z
-      .union([z.enum(["all", "free_only"]), z.boolean()], oneOf(["all", "free_only"]))
-      .transform((v) => (typeof v === "boolean" ? (v ? "free_only" : "all") : v))
-      .optional(),
-    hasAbstract: z
-      .union([z.enum(["all", "required"]), z.boolean()], oneOf(["all", "required"]))
-      .transform((v) => (typeof v === "boolean" ? (v ? "required" : "all") : v))
-      .optional(),
-    customDateFrom: optionalDate,
-    customDateTo: optionalDate,
-    searchProviders: z
-      .array(z.enum(PROVIDER_IDS, oneOf(PROVIDER_IDS)), { error: "Must be a list of database ids" })
-      .min(1, "No search providers selected")
-      .max(PROVIDER_IDS.length, `At most ${PROVIDER_IDS.length} databases`)
-      .transform((ids) => [...new Set(ids)])
-      .optional(),
-    limit: z
-      .number({ error: "Must be a whole number from 1 to 500" })
-      .int("Must be a whole number from 1 to 500")
-      .min(1, "Must be a whole number from 1 to 500")
-      .max(500, "Must be a whole number from 1 to 500")
-      .optional(),
-    smartSearch: z.boolean({ error: "Must be true or false" }).optional(),
-  }, {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `Unknown filter ${issue.keys.map((k) => `'${k}'`).join(", ")}`
-        : issue.code === "invalid_type"
-          ? "Filters must be an object"
-          : undefined,
-  })
+  .strictObject(
+    {
+      dateRange: z.enum(DATE_RANGES, oneOf(DATE_RANGES)).optional(),
+      studyType: z.enum(STUDY_TYPE_FILTERS, oneOf(STUDY_TYPE_FILTERS)).optional(),
+      journalImpact: z.enum(JOURNAL_IMPACTS, oneOf(JOURNAL_IMPACTS)).optional(),
+      fullTextOnly: z
+        .union([z.enum(["all", "free_only"]), z.boolean()], oneOf(["all", "free_only"]))
+        .transform((v) => (typeof v === "boolean" ? (v ? "free_only" : "all") : v))
+        .optional(),
+      hasAbstract: z
+        .union([z.enum(["all", "required"]), z.boolean()], oneOf(["all", "required"]))
+        .transform((v) => (typeof v === "boolean" ? (v ? "required" : "all") : v))
+        .optional(),
+      customDateFrom: optionalDate,
+      customDateTo: optionalDate,
+      searchProviders: z
+        .array(z.enum(PROVIDER_IDS, oneOf(PROVIDER_IDS)), { error: "Must be a list of database ids" })
+        .min(1, "No search providers selected")
+        .max(PROVIDER_IDS.length, `At most ${PROVIDER_IDS.length} databases`)
+        .transform((ids) => [...new Set(ids)])
+        .optional(),
+      limit: z
+        .number({ error: "Must be a whole number from 1 to 500" })
+        .int("Must be a whole number from 1 to 500")
+        .min(1, "Must be a whole number from 1 to 500")
+        .max(500, "Must be a whole number from 1 to 500")
+        .optional(),
+      smartSearch: z.boolean({ error: "Must be true or false" }).optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `Unknown filter ${issue.keys.map((k) => `'${k}'`).join(", ")}`
+          : issue.code === "invalid_type"
+            ? "Filters must be an object"
+            : undefined,
+    },
+  )
   .superRefine((f, ctx) => {
     if (f.dateRange === "custom" && !f.customDateFrom && !f.customDateTo) {
       ctx.addIssue({
@@ -330,10 +328,7 @@ export function parseSavedSearchId(raw: string | undefined): number {
 }
 
 /** The user's saved searches, newest first. */
-export async function listSavedSearches(
-  { db }: Deps,
-  { userId }: { userId: string },
-): Promise<SavedSearch[]> {
+export async function listSavedSearches({ db }: Deps, { userId }: { userId: string }): Promise<SavedSearch[]> {
   const rows = await db
     .select()
     .from(savedSearches)
@@ -381,10 +376,7 @@ export async function createSavedSearch(
  * @throws AppError 404 SAVED_SEARCH_NOT_FOUND when the id is unknown or belongs to someone else
  *   (the same answer either way, so ids of other users' searches are not revealed).
  */
-export async function deleteSavedSearch(
-  { db }: Deps,
-  { userId, id }: { userId: string; id: number },
-): Promise<void> {
+export async function deleteSavedSearch({ db }: Deps, { userId, id }: { userId: string; id: number }): Promise<void> {
   const deleted = await db
     .delete(savedSearches)
     .where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId)))

@@ -2,7 +2,13 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getUser } from "../auth/session";
 import { AppError, handleApi } from "../http/errors";
 import { searchLines } from "../http/ndjson-lines";
-import { assertSearchAllowed, isSearchPageRequest, parseSearchRequest, prefetchCachedSearches, searchStudies } from "./service";
+import {
+  assertSearchAllowed,
+  isSearchPageRequest,
+  parseSearchRequest,
+  prefetchCachedSearches,
+  searchStudies,
+} from "./service";
 import type { SearchResponse } from "./service";
 import type { ProviderId } from "./types";
 
@@ -47,7 +53,10 @@ export async function respondToSearch(
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const logged = app.requestLog?.defer();
-    const lines = searchLines(input.providers.length, (chunk) => void writer.write(encoder.encode(chunk)).catch(() => {}));
+    const lines = searchLines(
+      input.providers.length,
+      (chunk) => void writer.write(encoder.encode(chunk)).catch(() => {}),
+    );
     const send = lines.send;
     const work = searchStudies(app, user, input, { cached, defer, recordHistory, onProvider: send })
       .then((results) => {
@@ -57,10 +66,21 @@ export async function respondToSearch(
       .catch((error: unknown) => {
         app.requestLog?.set({ streamError: error instanceof AppError ? error.code : "INTERNAL" });
         if (error instanceof AppError) {
-          return send({ type: "error", status: error.status, error: error.code, message: error.message, ...error.extra });
+          return send({
+            type: "error",
+            status: error.status,
+            error: error.code,
+            message: error.message,
+            ...error.extra,
+          });
         }
         console.error("streamed search failed", error);
-        return send({ type: "error", status: 500, error: "INTERNAL", message: "Something went wrong. Please try again." });
+        return send({
+          type: "error",
+          status: 500,
+          error: "INTERNAL",
+          message: "Something went wrong. Please try again.",
+        });
       })
       .finally(() => {
         lines.flush();

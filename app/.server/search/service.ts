@@ -7,19 +7,21 @@ import { rememberShownStudies } from "../studies/ensure";
 import { sealStudies } from "../studies/seal";
 import { enrichRow, lookupStoredStudies, readSession, rowFromRecord } from "../studies/lookup";
 import { toApiStudy, type ApiStudy, type StoredSummary } from "../studies/queries";
-import { cachedAnswer, readSearchCache, searchCacheKey, writeSearchCache, type CachedSearch, type CachedSearchParams } from "./cache";
+import {
+  cachedAnswer,
+  readSearchCache,
+  searchCacheKey,
+  writeSearchCache,
+  type CachedSearch,
+  type CachedSearchParams,
+} from "./cache";
 import { dedupeWithMembers } from "./dedupe";
 import { fanOutSearch, type ProviderOutcome, type ProviderReport } from "./fan-out";
 import { applyPostFilters, parseFilters, type SearchFilters } from "./filters";
 import { recordSearch } from "./history";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "../../lib/search-params";
 import { PROVIDERS } from "./providers";
-import {
-  PROVIDER_IDS,
-  type ProviderDeps,
-  type ProviderId,
-  type ProviderResult,
-} from "./types";
+import { PROVIDER_IDS, type ProviderDeps, type ProviderId, type ProviderResult } from "./types";
 import type { ProviderEvent, SearchResponse } from "../../lib/search/types";
 
 /** Deepest record each API lets a client page to (documented API limits). */
@@ -97,7 +99,10 @@ export function parseSearchRequest(
   if (fixedProvider) {
     providers = [fixedProvider];
   } else if (parsed.data.searchProviders !== undefined) {
-    const names = parsed.data.searchProviders.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const names = parsed.data.searchProviders
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
     if (names.length === 0) throw new AppError("NO_PROVIDERS", "No search providers selected", 400);
     providers = names.map((name) => asProvider(name));
   } else {
@@ -131,10 +136,20 @@ export function providerDeps(env: AppEnv, id: ProviderId, fetchImpl: typeof fetc
   return { ...providerEndpoint(env, id, fetchImpl), maxBytes: env.UPSTREAM_MAX_BYTES };
 }
 
-function providerEndpoint(env: AppEnv, id: ProviderId, fetchImpl: typeof fetch): Omit<ProviderDeps, "signal" | "maxBytes"> {
+function providerEndpoint(
+  env: AppEnv,
+  id: ProviderId,
+  fetchImpl: typeof fetch,
+): Omit<ProviderDeps, "signal" | "maxBytes"> {
   switch (id) {
     case "pubmed":
-      return { fetch: fetchImpl, baseUrl: env.PUBMED_BASE_URL, apiKey: env.NCBI_API_KEY, email: env.CONTACT_EMAIL, tool: "metamind" };
+      return {
+        fetch: fetchImpl,
+        baseUrl: env.PUBMED_BASE_URL,
+        apiKey: env.NCBI_API_KEY,
+        email: env.CONTACT_EMAIL,
+        tool: "metamind",
+      };
     case "crossref":
       return { fetch: fetchImpl, baseUrl: env.CROSSREF_BASE_URL, email: env.CONTACT_EMAIL };
     case "europepmc":
@@ -150,9 +165,7 @@ function providerEndpoint(env: AppEnv, id: ProviderId, fetchImpl: typeof fetch):
 
 function describe(outcomes: ProviderOutcome[], found: number, duplicates: number): string {
   const ok = outcomes.filter((o) => o.status === "ok").length;
-  const problems = outcomes
-    .filter((o) => o.status !== "ok")
-    .map((o) => `${PROVIDERS[o.provider].label} ${o.status}`);
+  const problems = outcomes.filter((o) => o.status !== "ok").map((o) => `${PROVIDERS[o.provider].label} ${o.status}`);
   const parts = [
     found === 0
       ? "No studies found. Try adjusting your search terms or filters."
@@ -257,7 +270,12 @@ export async function searchStudies(
         type: "provider",
         provider: outcome.provider,
         report: reportOf(outcome),
-        studies: ids.map((id) => withSeal(toApiStudy(rows.get(id)!, summaries.get(id) ?? null, [outcome.provider], fullTexts.get(id) ?? null), seals)),
+        studies: ids.map((id) =>
+          withSeal(
+            toApiStudy(rows.get(id)!, summaries.get(id) ?? null, [outcome.provider], fullTexts.get(id) ?? null),
+            seals,
+          ),
+        ),
       });
     }
   };
@@ -286,7 +304,13 @@ export async function searchStudies(
     request.providers.map((id) => ({
       provider: id,
       run: (signal) =>
-        cachedProviderSearch(id, { ...providerDeps(app.env, id, app.fetch), signal, deadline }, params, cache, answered),
+        cachedProviderSearch(
+          id,
+          { ...providerDeps(app.env, id, app.fetch), signal, deadline },
+          params,
+          cache,
+          answered,
+        ),
     })),
     {
       timeoutMs: app.env.SEARCH_TIMEOUT_MS,
@@ -294,7 +318,13 @@ export async function searchStudies(
       onSettled: (outcome) => {
         unsettled--;
         if (outcome.status === "ok") resolveOutcome(outcome);
-        else options.onProvider?.({ type: "provider", provider: outcome.provider, report: reportOf(outcome), studies: [] });
+        else
+          options.onProvider?.({
+            type: "provider",
+            provider: outcome.provider,
+            report: reportOf(outcome),
+            studies: [],
+          });
       },
     },
   );
@@ -364,7 +394,9 @@ export async function searchStudies(
     totalPages = Math.ceil(Math.min(only.totalCount, PAGING_CAP[only.provider]) / request.limit);
   }
   // Only the page that goes out needs seals (the provider events carry their own).
-  const finalSeals = await sealRows([...new Set(studies.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!))]);
+  const finalSeals = await sealRows([
+    ...new Set(studies.filter((s) => unstored.has(s.id)).map((s) => rows.get(s.id)!)),
+  ]);
   studies = studies.map((study) => withSeal(study, finalSeals));
 
   if (user && options.recordHistory) {
@@ -380,9 +412,7 @@ export async function searchStudies(
       ),
       duplicatesRemoved,
     };
-    defer(() =>
-      recordSearch(app, entry).catch((error: unknown) => console.error("search history not stored", error)),
-    );
+    defer(() => recordSearch(app, entry).catch((error: unknown) => console.error("search history not stored", error)));
   }
 
   return {
@@ -448,7 +478,10 @@ function providerParams(request: SearchRequest) {
   return { query: request.query, page, limit: request.limit, filters: request.filters };
 }
 
-function lookupCachedSearch(app: { bindings: Pick<Bindings, "KV"> }, params: CachedSearchParams): Promise<CachedSearch> {
+function lookupCachedSearch(
+  app: { bindings: Pick<Bindings, "KV"> },
+  params: CachedSearchParams,
+): Promise<CachedSearch> {
   return searchCacheKey(params).then(async (key) => ({ key, entry: await readSearchCache(app.bindings.KV, key) }));
 }
 
@@ -456,7 +489,10 @@ function lookupCachedSearch(app: { bindings: Pick<Bindings, "KV"> }, params: Cac
  * Starts the search-cache look-up of a request (one read, no upstream call), so it overlaps with
  * authentication instead of delaying every provider. Pass the result to searchStudies.
  */
-export function prefetchCachedSearches(app: { bindings: Pick<Bindings, "KV"> }, request: SearchRequest): Promise<CachedSearch> {
+export function prefetchCachedSearches(
+  app: { bindings: Pick<Bindings, "KV"> },
+  request: SearchRequest,
+): Promise<CachedSearch> {
   return lookupCachedSearch(app, providerParams(request));
 }
 

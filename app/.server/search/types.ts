@@ -6,7 +6,13 @@ import type { NormalisedStudy, ProviderId } from "../../lib/search/types";
  * {@link SearchProvider}, all returning {@link NormalisedStudy} records.
  */
 
-export { PROVIDER_IDS, STUDY_TYPES, type NormalisedStudy, type ProviderId, type StudyType } from "../../lib/search/types";
+export {
+  PROVIDER_IDS,
+  STUDY_TYPES,
+  type NormalisedStudy,
+  type ProviderId,
+  type StudyType,
+} from "../../lib/search/types";
 
 export interface ProviderSearchParams {
   /** Trimmed, non-empty user query. */

@@ -77,59 +77,77 @@ async function searchAll(query: string, fetchImpl: FetchFn, overrides: Record<st
 
 const suite = hasWorkerFixtures ? describe : describe.skip;
 
-suite(hasWorkerFixtures ? "upstream answers are read with a byte cap" : `upstream limits — ${MISSING_WORKER_FIXTURES}`, () => {
-  beforeAll(async () => {
-    await ensureDemoAccounts(getLoadContext(env as never, { waitUntil: () => {} }).app);
-  });
+suite(
+  hasWorkerFixtures ? "upstream answers are read with a byte cap" : `upstream limits — ${MISSING_WORKER_FIXTURES}`,
+  () => {
+    beforeAll(async () => {
+      await ensureDemoAccounts(getLoadContext(env as never, { waitUntil: () => {} }).app);
+    });
 
-  it.each(SIX)("an oversized %s answer is reported failed 'answer too large'; the others still answer", async (provider) => {
-    const state = { produced: 0, cancelled: false };
-    const cap = 1024 * 1024;
-    const result = await searchAll(
-      `oversized answer ${provider}`,
-      replacing(provider, () => endlessAnswer(200 * 1024 * 1024, state)),
-      { UPSTREAM_MAX_BYTES: String(cap) },
+    it.each(SIX)(
+      "an oversized %s answer is reported failed 'answer too large'; the others still answer",
+      async (provider) => {
+        const state = { produced: 0, cancelled: false };
+        const cap = 1024 * 1024;
+        const result = await searchAll(
+          `oversized answer ${provider}`,
+          replacing(provider, () => endlessAnswer(200 * 1024 * 1024, state)),
+          { UPSTREAM_MAX_BYTES: String(cap) },
+        );
+        expect(result.providers[provider]).toMatchObject({ status: "failed", error: "answer too large", count: 0 });
+        expect(state.cancelled).toBe(true);
+        expect(state.produced).toBeLessThanOrEqual(cap + 2 * 64 * 1024);
+        for (const other of SIX.filter((id) => id !== provider)) {
+          expect(result.providers[other]?.status, other).toBe("ok");
+        }
+        expect(result.studies.length).toBeGreaterThan(0);
+      },
     );
-    expect(result.providers[provider]).toMatchObject({ status: "failed", error: "answer too large", count: 0 });
-    expect(state.cancelled).toBe(true);
-    expect(state.produced).toBeLessThanOrEqual(cap + 2 * 64 * 1024);
-    for (const other of SIX.filter((id) => id !== provider)) {
-      expect(result.providers[other]?.status, other).toBe("ok");
-    }
-    expect(result.studies.length).toBeGreaterThan(0);
-  });
 
-  const garbage: [ProviderId, string, () => Response][] = [
-    ["semanticscholar", "an HTML page", () => new Response("<html><body>Gateway</body></html>", { status: 200, headers: { "content-type": "text/html" } })],
-    ["semanticscholar", '{"foo":1}', json({ foo: 1 })],
-    ["semanticscholar", "a bare list", json([])],
-    ["semanticscholar", "records that are not papers", json({ total: 3, offset: 0, data: [{ x: 1 }, { y: 2 }, 3] })],
-    ["semanticscholar", "hits without records", json({ total: 120, offset: 0 })],
-    ["crossref", "items that are not works", json({ status: "ok", "message-type": "work-list", message: { "total-results": 2, items: [{}, { foo: 1 }] } })],
-    ["europepmc", "hits without a resultList", json({ hitCount: 57 })],
-    ["europepmc", "results that are not records", json({ hitCount: 2, resultList: { result: [{ foo: 1 }, 7] } })],
-    ["core", "results that are not works", json({ totalHits: 2, results: [{ foo: 1 }, {}] })],
-    ["doaj", "results that are not articles", json({ total: 2, results: [{ foo: 1 }, {}] })],
-    ["pubmed", "an esearch answer without a count", json({ esearchresult: { foo: 1 } })],
-  ];
-  it.each(garbage)("a garbage %s answer (%s) is reported failed, not 'ok, 0 results'", async (provider, label, answer) => {
-    const result = await searchAll(`garbage ${provider} ${label}`, replacing(provider, answer));
-    expect(result.providers[provider]).toMatchObject({ status: "failed", count: 0 });
-    expect(result.providers[provider]?.error).toBeTruthy();
-    for (const other of SIX.filter((id) => id !== provider)) {
-      expect(result.providers[other]?.status, other).toBe("ok");
-    }
-  });
+    const garbage: [ProviderId, string, () => Response][] = [
+      [
+        "semanticscholar",
+        "an HTML page",
+        () =>
+          new Response("<html><body>Gateway</body></html>", { status: 200, headers: { "content-type": "text/html" } }),
+      ],
+      ["semanticscholar", '{"foo":1}', json({ foo: 1 })],
+      ["semanticscholar", "a bare list", json([])],
+      ["semanticscholar", "records that are not papers", json({ total: 3, offset: 0, data: [{ x: 1 }, { y: 2 }, 3] })],
+      ["semanticscholar", "hits without records", json({ total: 120, offset: 0 })],
+      [
+        "crossref",
+        "items that are not works",
+        json({ status: "ok", "message-type": "work-list", message: { "total-results": 2, items: [{}, { foo: 1 }] } }),
+      ],
+      ["europepmc", "hits without a resultList", json({ hitCount: 57 })],
+      ["europepmc", "results that are not records", json({ hitCount: 2, resultList: { result: [{ foo: 1 }, 7] } })],
+      ["core", "results that are not works", json({ totalHits: 2, results: [{ foo: 1 }, {}] })],
+      ["doaj", "results that are not articles", json({ total: 2, results: [{ foo: 1 }, {}] })],
+      ["pubmed", "an esearch answer without a count", json({ esearchresult: { foo: 1 } })],
+    ];
+    it.each(garbage)(
+      "a garbage %s answer (%s) is reported failed, not 'ok, 0 results'",
+      async (provider, label, answer) => {
+        const result = await searchAll(`garbage ${provider} ${label}`, replacing(provider, answer));
+        expect(result.providers[provider]).toMatchObject({ status: "failed", count: 0 });
+        expect(result.providers[provider]?.error).toBeTruthy();
+        for (const other of SIX.filter((id) => id !== provider)) {
+          expect(result.providers[other]?.status, other).toBe("ok");
+        }
+      },
+    );
 
-  it("PubMed efetch answering none of the requested records is reported failed", async () => {
-    const replay = createReplayFetch(workerFixtureReader, { baseUrls: baseUrls() });
-    const fetchImpl: FetchFn = async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (url.includes("/efetch.fcgi")) return new Response("<PubmedArticleSet></PubmedArticleSet>", { status: 200 });
-      return replay(input, init);
-    };
-    const result = await searchAll("efetch garbage", fetchImpl);
-    expect(result.providers.pubmed).toMatchObject({ status: "failed" });
-    expect(result.providers.pubmed?.error).toMatch(/none of the \d+ requested records/);
-  });
-});
+    it("PubMed efetch answering none of the requested records is reported failed", async () => {
+      const replay = createReplayFetch(workerFixtureReader, { baseUrls: baseUrls() });
+      const fetchImpl: FetchFn = async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes("/efetch.fcgi")) return new Response("<PubmedArticleSet></PubmedArticleSet>", { status: 200 });
+        return replay(input, init);
+      };
+      const result = await searchAll("efetch garbage", fetchImpl);
+      expect(result.providers.pubmed).toMatchObject({ status: "failed" });
+      expect(result.providers.pubmed?.error).toMatch(/none of the \d+ requested records/);
+    });
+  },
+);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientIp, LOCAL_SOCKET_ADDRESS } from "./client-ip";
 
-const withHeader = (ip?: string) => new Request("https://metamind.test/", { headers: ip ? { "CF-Connecting-IP": ip } : {} });
+const withHeader = (ip?: string) =>
+  new Request("https://metamind.test/", { headers: ip ? { "CF-Connecting-IP": ip } : {} });
 
 describe("clientIp", () => {
   it("deployed: reads CF-Connecting-IP, which Cloudflare's edge sets on every request", () => {

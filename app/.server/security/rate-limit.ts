@@ -69,7 +69,12 @@ function upsertHit(db: Database, check: RateLimitCheck, now: number) {
         expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateLimits.expiresAt} END`,
       },
     })
-    .returning({ key: rateLimits.key, windowStart: rateLimits.windowStart, count: rateLimits.count, expiresAt: rateLimits.expiresAt });
+    .returning({
+      key: rateLimits.key,
+      windowStart: rateLimits.windowStart,
+      count: rateLimits.count,
+      expiresAt: rateLimits.expiresAt,
+    });
 }
 
 /**

@@ -26,10 +26,7 @@ export const DEFAULT_USER_SETTINGS: Readonly<UserSettings> = Object.freeze({
 });
 
 /** The user's settings; the SPEC §3 defaults when no row has been stored yet. */
-export async function getUserSettings(
-  { db }: { db: Database },
-  { userId }: { userId: string },
-): Promise<UserSettings> {
+export async function getUserSettings({ db }: { db: Database }, { userId }: { userId: string }): Promise<UserSettings> {
   const [row] = await db
     .select({
       emailNotifications: userSettings.emailNotifications,
@@ -45,7 +42,15 @@ export async function getUserSettings(
 }
 
 /** SPEC §5 Settings options. */
-export const SEARCH_PROVIDER_SETTINGS = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj", "multi"] as const;
+export const SEARCH_PROVIDER_SETTINGS = [
+  "pubmed",
+  "crossref",
+  "europepmc",
+  "core",
+  "semanticscholar",
+  "doaj",
+  "multi",
+] as const;
 export const EXPORT_FORMAT_SETTINGS = ["csv", "json", "html", "pdf", "bibtex", "ris"] as const;
 export const RESULTS_PER_PAGE_SETTINGS = [10, 25, 50, 100] as const;
 
@@ -62,9 +67,12 @@ export const UserSettingsPatchSchema = z
     defaultExportFormat: z.enum(EXPORT_FORMAT_SETTINGS, {
       error: `defaultExportFormat must be one of ${EXPORT_FORMAT_SETTINGS.join(", ")}`,
     }),
-    searchResultsPerPage: z.union(RESULTS_PER_PAGE_SETTINGS.map((n) => z.literal(n)), {
-      error: "searchResultsPerPage must be 10, 25, 50 or 100",
-    }),
+    searchResultsPerPage: z.union(
+      RESULTS_PER_PAGE_SETTINGS.map((n) => z.literal(n)),
+      {
+        error: "searchResultsPerPage must be 10, 25, 50 or 100",
+      },
+    ),
     saveSearchHistory: z.boolean({ error: "saveSearchHistory must be true or false" }),
   })
   .partial()

@@ -31,8 +31,14 @@ export async function withShareCache(
   const hit = await cache.match(request);
   if (hit) return hit;
   const response = await render();
-  if (response.status === 200 && /\bpublic\b/.test(response.headers.get("Cache-Control") ?? "") && !response.headers.has("Set-Cookie")) {
-    waitUntil(cache.put(request, response.clone()).catch((error: unknown) => console.error("share page not cached", error)));
+  if (
+    response.status === 200 &&
+    /\bpublic\b/.test(response.headers.get("Cache-Control") ?? "") &&
+    !response.headers.has("Set-Cookie")
+  ) {
+    waitUntil(
+      cache.put(request, response.clone()).catch((error: unknown) => console.error("share page not cached", error)),
+    );
   }
   return response;
 }

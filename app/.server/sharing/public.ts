@@ -26,6 +26,11 @@ export async function loadSharedPage<K extends SharedKind>(
   { kind, id }: { kind: K; id: string | undefined },
 ): Promise<Extract<SharedItem, { kind: K }>> {
   const item = id ? await getSharedItem(app.bindings.KV, { id, kind }) : null;
-  if (!item) throw new Response(null, { status: 404, statusText: "Not Found", headers: { "Cache-Control": "public, max-age=60" } });
+  if (!item)
+    throw new Response(null, {
+      status: 404,
+      statusText: "Not Found",
+      headers: { "Cache-Control": "public, max-age=60" },
+    });
   return item as Extract<SharedItem, { kind: K }>;
 }

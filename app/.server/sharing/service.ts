@@ -31,7 +31,12 @@ export async function readBoundedJson(request: Request, maxBytes: number): Promi
     text = await readCappedText(request, maxBytes);
   } catch (error) {
     if (error instanceof AppError && error.status === 413) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `The shared payload must be at most ${Math.round(maxBytes / 1024)} KB`, 400, { limit: maxBytes });
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `The shared payload must be at most ${Math.round(maxBytes / 1024)} KB`,
+        400,
+        { limit: maxBytes },
+      );
     }
     throw error;
   }
@@ -106,7 +111,9 @@ export async function shareAnswer(
   const body = await readBoundedJson(request, MAX_SHARE_BYTES);
   const question = (body as { question?: unknown } | null)?.question;
   if (typeof question === "string" && question.trim().length > MAX_QUESTION_CHARS) {
-    throw new AppError("QUESTION_TOO_LONG", `The question must be at most ${MAX_QUESTION_CHARS} characters`, 400, { limit: MAX_QUESTION_CHARS });
+    throw new AppError("QUESTION_TOO_LONG", `The question must be at most ${MAX_QUESTION_CHARS} characters`, 400, {
+      limit: MAX_QUESTION_CHARS,
+    });
   }
   const parsed = SharedAnswerSchema.safeParse(body);
   if (!parsed.success) invalid(parsed.error);
@@ -140,13 +147,20 @@ export async function sharePlan(
   const owner = await ownerOf(app, user, request);
   await enforceRateLimits({ db: app.db }, shareLimitChecks(app, owner, request));
   const { kind, plan } = parsed.data;
-  const title = kind === "workout" ? `4-week training program: ${plan.studyTitle}` : `7-day meal plan: ${plan.studyTitle}`;
-  const { id, path } = await createSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, clientId: null, title, item: parsed.data });
+  const title =
+    kind === "workout" ? `4-week training program: ${plan.studyTitle}` : `7-day meal plan: ${plan.studyTitle}`;
+  const { id, path } = await createSharedItem(
+    { db: app.db, kv: app.bindings.KV },
+    { owner, clientId: null, title, item: parsed.data },
+  );
   return { id, url: `${new URL(request.url).origin}${path}` };
 }
 
 /** The requester's links (user or guest device; none for a guest without a device cookie). */
-export async function listMyShares(app: SharingApp, { user, request }: { user: UserRow | null; request: Request }): Promise<SharedLink[]> {
+export async function listMyShares(
+  app: SharingApp,
+  { user, request }: { user: UserRow | null; request: Request },
+): Promise<SharedLink[]> {
   const owner = await ownerOf(app, user, request);
   if (!owner) return [];
   return listSharedItems({ db: app.db }, { owner, origin: new URL(request.url).origin });
@@ -156,7 +170,10 @@ export async function listMyShares(app: SharingApp, { user, request }: { user: U
  * Unshares one of the requester's links; returns the URL of its (now gone) public page.
  * @throws AppError 404 SHARE_NOT_FOUND (unknown, malformed or someone else's id).
  */
-export async function unshare(app: SharingApp, { user, request, id }: { user: UserRow | null; request: Request; id: string }): Promise<{ url: string }> {
+export async function unshare(
+  app: SharingApp,
+  { user, request, id }: { user: UserRow | null; request: Request; id: string },
+): Promise<{ url: string }> {
   const owner = await ownerOf(app, user, request);
   if (!owner) throw new AppError("SHARE_NOT_FOUND", "Shared item not found", 404);
   const { path } = await deleteSharedItem({ db: app.db, kv: app.bindings.KV }, { owner, id });

@@ -78,7 +78,10 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * The shared item with this public id and kind, or null (malformed id, unknown id, another
  * kind, unreadable payload).
  */
-export async function getSharedItem(kv: KVNamespace, { id, kind }: { id: string; kind: SharedKind }): Promise<SharedItem | null> {
+export async function getSharedItem(
+  kv: KVNamespace,
+  { id, kind }: { id: string; kind: SharedKind },
+): Promise<SharedItem | null> {
   if (!SHARE_ID_PATTERN.test(id)) return null;
   const item = await kv.get<SharedItem>(sharedKey(id), "json");
   if (!item || typeof item !== "object" || item.kind !== kind) return null;
@@ -86,7 +89,10 @@ export async function getSharedItem(kv: KVNamespace, { id, kind }: { id: string;
 }
 
 /** The owner's links, newest first (at most 200). */
-export async function listSharedItems({ db }: Pick<ShareDeps, "db">, { owner, origin }: { owner: ShareOwner; origin: string }): Promise<SharedLink[]> {
+export async function listSharedItems(
+  { db }: Pick<ShareDeps, "db">,
+  { owner, origin }: { owner: ShareOwner; origin: string },
+): Promise<SharedLink[]> {
   const rows = await db
     .select()
     .from(sharedItems)
@@ -108,7 +114,10 @@ export async function listSharedItems({ db }: Pick<ShareDeps, "db">, { owner, or
  * @returns the path of its public page (to evict from caches).
  * @throws AppError 404 SHARE_NOT_FOUND when the id is malformed, unknown or someone else's.
  */
-export async function deleteSharedItem({ db, kv }: ShareDeps, { owner, id }: { owner: ShareOwner; id: string }): Promise<{ path: string }> {
+export async function deleteSharedItem(
+  { db, kv }: ShareDeps,
+  { owner, id }: { owner: ShareOwner; id: string },
+): Promise<{ path: string }> {
   if (!SHARE_ID_PATTERN.test(id)) throw new AppError("SHARE_NOT_FOUND", "Shared item not found", 404);
   const deleted = await db
     .delete(sharedItems)
@@ -124,8 +133,14 @@ export async function deleteSharedItem({ db, kv }: ShareDeps, { owner, id }: { o
  * rows). Call before the account deletion, which removes the index.
  * @returns the paths of the deleted links' public pages (to evict from caches).
  */
-export async function deleteUserSharedPayloads({ db, kv }: ShareDeps, { userId }: { userId: string }): Promise<string[]> {
-  const rows = await db.select({ id: sharedItems.id, kind: sharedItems.kind }).from(sharedItems).where(eq(sharedItems.userId, userId));
+export async function deleteUserSharedPayloads(
+  { db, kv }: ShareDeps,
+  { userId }: { userId: string },
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: sharedItems.id, kind: sharedItems.kind })
+    .from(sharedItems)
+    .where(eq(sharedItems.userId, userId));
   await Promise.all(rows.map((r) => kv.delete(sharedKey(r.id))));
   return rows.map((r) => sharePath(r.kind, r.id));
 }

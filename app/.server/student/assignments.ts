@@ -21,7 +21,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const dueDate = z
   .string()
   .regex(ISO_DATE, "dueDate must be a date as YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "dueDate is not a real date");
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    "dueDate is not a real date",
+  );
 
 export const AssignmentInputSchema = z
   .object({
@@ -67,7 +70,8 @@ export interface StudyGuide {
 
 /** Parses a positive integer id from a path segment; 400 `code` otherwise. */
 export function parseId(raw: string | undefined, code = "INVALID_ASSIGNMENT_ID"): number {
-  if (!raw || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError(code, "The id must be a positive integer.", 400);
+  if (!raw || !/^\d{1,15}$/.test(raw) || Number(raw) < 1)
+    throw new AppError(code, "The id must be a positive integer.", 400);
   return Number(raw);
 }
 
@@ -104,9 +108,16 @@ export async function createAssignment(
   { db }: Deps,
   { userId, input }: { userId: string; input: z.infer<typeof AssignmentInputSchema> },
 ): Promise<Assignment> {
-  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(studentAssignments).where(eq(studentAssignments.userId, userId));
-  if (n >= MAX_ASSIGNMENTS) throw new AppError("LIMIT_REACHED", `You can keep up to ${MAX_ASSIGNMENTS} assignments.`, 409);
-  const [row] = await db.insert(studentAssignments).values({ userId, ...input }).returning();
+  const [{ n } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(studentAssignments)
+    .where(eq(studentAssignments.userId, userId));
+  if (n >= MAX_ASSIGNMENTS)
+    throw new AppError("LIMIT_REACHED", `You can keep up to ${MAX_ASSIGNMENTS} assignments.`, 409);
+  const [row] = await db
+    .insert(studentAssignments)
+    .values({ userId, ...input })
+    .returning();
   return toAssignment(row!);
 }
 
@@ -126,13 +137,19 @@ export async function updateAssignment(
 
 /** Deletes the caller's assignment (its study guides stay, unassigned); 404 for an unknown or foreign id. */
 export async function deleteAssignment({ db }: Deps, { userId, id }: { userId: string; id: number }): Promise<void> {
-  const result = await db.delete(studentAssignments).where(and(eq(studentAssignments.id, id), eq(studentAssignments.userId, userId)));
+  const result = await db
+    .delete(studentAssignments)
+    .where(and(eq(studentAssignments.id, id), eq(studentAssignments.userId, userId)));
   if (!result.meta.changes) throw new AppError("ASSIGNMENT_NOT_FOUND", "Assignment not found", 404);
 }
 
 /** The student's study guides, newest first. */
 export async function listStudyGuides({ db }: Deps, { userId }: { userId: string }): Promise<StudyGuide[]> {
-  const rows = await db.select().from(studyGuides).where(eq(studyGuides.userId, userId)).orderBy(desc(studyGuides.createdAt), desc(studyGuides.id));
+  const rows = await db
+    .select()
+    .from(studyGuides)
+    .where(eq(studyGuides.userId, userId))
+    .orderBy(desc(studyGuides.createdAt), desc(studyGuides.id));
   return rows.map(toGuide);
 }
 
@@ -141,7 +158,10 @@ export async function listStudyGuides({ db }: Deps, { userId }: { userId: string
  * or returns the guide already made from it. 404 REPORT_NOT_FOUND for an unknown or foreign
  * report; 400 NO_CONTENT when it has no HTML; 409 LIMIT_REACHED past {@link MAX_STUDY_GUIDES}.
  */
-export async function studyGuideFromReport({ db }: Deps, { userId, reportId }: { userId: string; reportId: number }): Promise<StudyGuide> {
+export async function studyGuideFromReport(
+  { db }: Deps,
+  { userId, reportId }: { userId: string; reportId: number },
+): Promise<StudyGuide> {
   const [report] = await db
     .select({ name: savedReports.name, type: savedReports.type, htmlContent: savedReports.htmlContent })
     .from(savedReports)
@@ -152,11 +172,18 @@ export async function studyGuideFromReport({ db }: Deps, { userId, reportId }: {
   const [existing] = await db
     .select()
     .from(studyGuides)
-    .where(and(eq(studyGuides.userId, userId), eq(studyGuides.title, report.name), eq(studyGuides.htmlContent, report.htmlContent)))
+    .where(
+      and(
+        eq(studyGuides.userId, userId),
+        eq(studyGuides.title, report.name),
+        eq(studyGuides.htmlContent, report.htmlContent),
+      ),
+    )
     .limit(1);
   if (existing) return toGuide(existing);
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(studyGuides).where(eq(studyGuides.userId, userId));
-  if (n >= MAX_STUDY_GUIDES) throw new AppError("LIMIT_REACHED", `You can keep up to ${MAX_STUDY_GUIDES} study guides.`, 409);
+  if (n >= MAX_STUDY_GUIDES)
+    throw new AppError("LIMIT_REACHED", `You can keep up to ${MAX_STUDY_GUIDES} study guides.`, 409);
   const [row] = await db
     .insert(studyGuides)
     .values({ userId, title: report.name, reportType: report.type, htmlContent: report.htmlContent })

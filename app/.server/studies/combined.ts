@@ -7,7 +7,12 @@
  */
 import { z } from "zod";
 import type { UserRow } from "../../../db/schema";
-import { COMBINED_FAILED_MESSAGE, generateCombinedSummary, streamCombinedSummary, type CombinedResult } from "../ai/combined";
+import {
+  COMBINED_FAILED_MESSAGE,
+  generateCombinedSummary,
+  streamCombinedSummary,
+  type CombinedResult,
+} from "../ai/combined";
 import { NoStudyContentError, studySources, type CombinedStudyInput } from "../ai/combined-sources";
 import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/registry";
 import { reserveAiUse, type Reservation } from "../billing/metering";

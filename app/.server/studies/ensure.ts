@@ -46,7 +46,9 @@ export function shownStudy(id: number): StudyRow | null {
  * @throws Error when D1 fails.
  */
 export async function ensureStudy(app: { bindings: Pick<Bindings, "DB"> }, id: number): Promise<number | null> {
-  const existing = await app.bindings.DB.prepare("SELECT id FROM studies WHERE id = ?1").bind(id).first<{ id: number }>();
+  const existing = await app.bindings.DB.prepare("SELECT id FROM studies WHERE id = ?1")
+    .bind(id)
+    .first<{ id: number }>();
   if (existing) return existing.id;
   const row = shownStudy(id);
   if (!row) return null;
@@ -89,11 +91,16 @@ export async function getStudyOrShown(
  * @returns requested id → stored id, for every id that is stored now (unknown ids are absent).
  * @throws Error when D1 fails.
  */
-export async function ensureStudies(app: { bindings: Pick<Bindings, "DB"> }, ids: readonly number[]): Promise<Map<number, number>> {
+export async function ensureStudies(
+  app: { bindings: Pick<Bindings, "DB"> },
+  ids: readonly number[],
+): Promise<Map<number, number>> {
   const unique = [...new Set(ids)];
   const out = new Map<number, number>();
   if (unique.length === 0) return out;
-  const { results } = await app.bindings.DB.prepare("SELECT id FROM studies WHERE id IN (SELECT value FROM json_each(?1))")
+  const { results } = await app.bindings.DB.prepare(
+    "SELECT id FROM studies WHERE id IN (SELECT value FROM json_each(?1))",
+  )
     .bind(JSON.stringify(unique))
     .all<{ id: number }>();
   for (const { id } of results) out.set(id, id);

@@ -80,7 +80,11 @@ interface RowIndex {
  * a publication year within one, else (a record with none of these) the same database and
  * database id; the lowest id wins a tie.
  */
-function matchRecord(record: NormalisedStudy, { doi, titleKey, source }: RecordKeys, index: RowIndex): StoredStudy | null {
+function matchRecord(
+  record: NormalisedStudy,
+  { doi, titleKey, source }: RecordKeys,
+  index: RowIndex,
+): StoredStudy | null {
   if (doi && index.byDoi.has(doi)) return index.byDoi.get(doi)!;
   if (record.pmid && index.byPmid.has(record.pmid)) return index.byPmid.get(record.pmid)!;
   if (source) return index.bySource.get(source) ?? null;
@@ -228,7 +232,8 @@ export function enrichRow(row: StudyRow, record: NormalisedStudy): StudyRow {
   if ((record.abstract?.length ?? 0) > (row.abstract?.length ?? 0)) out.abstract = record.abstract;
   if (record.authors.length > row.authors.length) out.authors = record.authors;
   out.journal ??= record.journal;
-  if ((record.publicationDate?.length ?? 0) > (row.publicationDate?.length ?? 0)) out.publicationDate = record.publicationDate;
+  if ((record.publicationDate?.length ?? 0) > (row.publicationDate?.length ?? 0))
+    out.publicationDate = record.publicationDate;
   if (row.studyType === "Research Article") out.studyType = record.studyType;
   const types = new Set(row.publicationTypes);
   for (const t of record.publicationTypes) types.add(t);

@@ -4,7 +4,6 @@ import { MIN_TITLE_KEY_LENGTH, studyIdFor } from "./identity";
 import type { NormalisedStudy } from "~/lib/search/types";
 import { parseStoredCitations, type StoredSummary } from "./queries";
 
-
 /**
  * Parameters ?1–?24 shared by the match, update and insert statements of one record:
  * the record's values, then its normalised title key, publication year, the time, the

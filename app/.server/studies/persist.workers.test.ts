@@ -38,7 +38,10 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     const records = normaliseEuropePmcSearch(json("europepmc/search_core_COVID-19_pageSize25.json")).studies;
     const withDoi = records.find((r) => r.doi && r.title.length > 40)!;
     const [stored] = await upsertStudies(env.DB, [withDoi]);
-    await saveSummary({ db: createDb(env.DB) }, { studyId: stored!.row.id, model: "test-model", content: "A summary." });
+    await saveSummary(
+      { db: createDb(env.DB) },
+      { studyId: stored!.row.id, model: "test-model", content: "A summary." },
+    );
     const bare = { ...withDoi, doi: null, pmid: null, pmcid: null, source: "doaj" as const, sourceId: "x1" };
     const [matched] = await upsertStudies(env.DB, [bare]);
     expect(matched!.row.id).toBe(stored!.row.id);
@@ -69,7 +72,12 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     expect(again!.summary).toMatchObject({ content: "Cited summary.", model: "cited-model", citations });
     expect(again!.fullTextAnalysis).toBeNull();
     // A full-text analysis comes back beside the summary (search results report it).
-    await saveSummary(db, { studyId: stored!.row.id, model: "ft-model", content: "Full-text analysis.", feature: "fulltext" });
+    await saveSummary(db, {
+      studyId: stored!.row.id,
+      model: "ft-model",
+      content: "Full-text analysis.",
+      feature: "fulltext",
+    });
     const [withFullText] = await upsertStudies(env.DB, [record]);
     expect(withFullText!.fullTextAnalysis).toBe("Full-text analysis.");
     expect(withFullText!.summary).toMatchObject({ content: "Cited summary." });
@@ -86,7 +94,9 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
     const mixed = { ...a!, pmid: b!.pmid, title: "A different title entirely for this check" };
     const [result] = await upsertStudies(env.DB, [mixed]);
     expect(result!.row.id).toBe(rowA!.row.id);
-    const pmidOwner = await env.DB.prepare("SELECT id FROM studies WHERE pmid = ?").bind(b!.pmid).first<{ id: number }>();
+    const pmidOwner = await env.DB.prepare("SELECT id FROM studies WHERE pmid = ?")
+      .bind(b!.pmid)
+      .first<{ id: number }>();
     expect(pmidOwner!.id).toBe(rowB!.row.id);
   });
 
@@ -112,7 +122,10 @@ suite(hasWorkerFixtures ? "upsertStudies on recorded records" : `upsertStudies â
       .first<{ n: number }>();
     expect(count!.n).toBe(1);
 
-    await saveSummary({ db: createDb(env.DB) }, { studyId: first!.row.id, model: "test-model", content: "Short-titled." });
+    await saveSummary(
+      { db: createDb(env.DB) },
+      { studyId: first!.row.id, model: "test-model", content: "Short-titled." },
+    );
     const otherId = { ...bare, sourceId: `${bare.sourceId}-other` };
     const otherDatabase = { ...bare, source: "doaj" as const };
     const [found, other, elsewhere] = await lookupStoredStudies(env.DB, [bare, otherId, otherDatabase]);

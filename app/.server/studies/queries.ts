@@ -129,7 +129,9 @@ export const PUBLIC_OWNER = "";
  * viewer, that viewer's own private rows.
  */
 export function visibleTo(viewerId: string | null | undefined) {
-  return viewerId ? or(eq(aiSummaries.ownerId, PUBLIC_OWNER), eq(aiSummaries.ownerId, viewerId)) : eq(aiSummaries.ownerId, PUBLIC_OWNER);
+  return viewerId
+    ? or(eq(aiSummaries.ownerId, PUBLIC_OWNER), eq(aiSummaries.ownerId, viewerId))
+    : eq(aiSummaries.ownerId, PUBLIC_OWNER);
 }
 
 /**
@@ -154,7 +156,11 @@ export async function getStudy(
     })
     .from(aiSummaries)
     .where(
-      and(eq(aiSummaries.studyId, id), inArray(aiSummaries.feature, ["summary", FULLTEXT_FEATURE]), visibleTo(viewerId)),
+      and(
+        eq(aiSummaries.studyId, id),
+        inArray(aiSummaries.feature, ["summary", FULLTEXT_FEATURE]),
+        visibleTo(viewerId),
+      ),
     )
     .orderBy(desc(aiSummaries.updatedAt), desc(aiSummaries.id));
   const summary = rows.find((r) => r.feature === "summary");
@@ -212,6 +218,11 @@ export async function saveSummary(
     })
     .onConflictDoUpdate({
       target: [aiSummaries.studyId, aiSummaries.feature, aiSummaries.focus, aiSummaries.model, aiSummaries.ownerId],
-      set: { content: input.content, citations: input.citations ?? null, sourceUrl: input.sourceUrl ?? null, updatedAt: now },
+      set: {
+        content: input.content,
+        citations: input.citations ?? null,
+        sourceUrl: input.sourceUrl ?? null,
+        updatedAt: now,
+      },
     });
 }

@@ -27,17 +27,26 @@ const row = (id: number, title: string): StudyRow =>
     impactFactor: null,
   }) as unknown as StudyRow;
 
-const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const fromBase64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 describe("sealStudies", () => {
   it("gives each record the HMAC-SHA-256 WebCrypto computes for it, under the seal key only", async () => {
     const secret = "s".repeat(40);
     const rows = [row(1, "First trial"), row(2, "Second trial")];
     const seals = await sealStudies(secret, rows);
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(`metamind-study-seal:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(`metamind-study-seal:${secret}`),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     for (const r of rows) {
       const [payload, mac] = seals.get(r.id)!.split(".");
-      const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(sealedText(r.id, recordFromRow(r)))));
+      const expected = new Uint8Array(
+        await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(sealedText(r.id, recordFromRow(r)))),
+      );
       expect(fromBase64url(mac!)).toEqual(expected);
       expect(JSON.parse(new TextDecoder().decode(fromBase64url(payload!)))).toEqual([r.sourceId, r.publicationTypes]);
     }

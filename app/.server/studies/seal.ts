@@ -21,10 +21,13 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function sealKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(`metamind-study-seal:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-      "verify",
-    ]);
+    key = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(`metamind-study-seal:${secret}`),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
     keys.set(secret, key);
   }
   return key;
@@ -163,7 +166,12 @@ export async function openSealedStudy(secret: string, study: SealedStudy): Promi
     citationCount: study.citationCount,
     impactFactor: study.impactFactor,
   };
-  const ok = await crypto.subtle.verify("HMAC", await sealKey(secret), macBytes, encoder.encode(sealedText(study.id, record)));
+  const ok = await crypto.subtle.verify(
+    "HMAC",
+    await sealKey(secret),
+    macBytes,
+    encoder.encode(sealedText(study.id, record)),
+  );
   return ok ? record : null;
 }
 
@@ -184,18 +192,29 @@ export async function storeSealedStudies(
   const records = await Promise.all(unique.map((s) => openSealedStudy(app.env.SESSION_SECRET, s)));
   const bad = records.findIndex((r) => r === null);
   if (bad >= 0) {
-    throw new AppError("INVALID_SEAL", `Study ${unique[bad]!.id} does not match the record MetaMind showed; search again.`, 403, {
-      studyId: unique[bad]!.id,
-    });
+    throw new AppError(
+      "INVALID_SEAL",
+      `Study ${unique[bad]!.id} does not match the record MetaMind showed; search again.`,
+      403,
+      {
+        studyId: unique[bad]!.id,
+      },
+    );
   }
   const out = new Map<number, number>();
-  const { results } = await app.bindings.DB.prepare("SELECT id FROM studies WHERE id IN (SELECT value FROM json_each(?1))")
+  const { results } = await app.bindings.DB.prepare(
+    "SELECT id FROM studies WHERE id IN (SELECT value FROM json_each(?1))",
+  )
     .bind(JSON.stringify(unique.map((s) => s.id)))
     .all<{ id: number }>();
   for (const { id } of results) out.set(id, id);
   const toStore = unique.flatMap((s, i) => (out.has(s.id) ? [] : [{ id: s.id, record: records[i]! }]));
   if (toStore.length > 0) {
-    const stored = await upsertStudies(app.bindings.DB, toStore.map((s) => s.record), { ids: toStore.map((s) => s.id) });
+    const stored = await upsertStudies(
+      app.bindings.DB,
+      toStore.map((s) => s.record),
+      { ids: toStore.map((s) => s.id) },
+    );
     toStore.forEach((s, i) => out.set(s.id, stored[i]!.row.id));
   }
   return out;

@@ -35,10 +35,19 @@ export const AI_FAILED_MESSAGE = "Failed to generate specialized summary. Please
 
 const BodySchema = z.object({
   studyId: z
-    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,15}$/)
+        .transform(Number),
+    ])
     .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
     .optional(),
-  text: z.string().max(MAX_TEXT_LENGTH, `text must be at most ${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters`).optional(),
+  text: z
+    .string()
+    .max(MAX_TEXT_LENGTH, `text must be at most ${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters`)
+    .optional(),
   regenerate: z.boolean().optional(),
 });
 
@@ -168,9 +177,7 @@ export async function specializedSummarize(app: SpecializedApp, options: Special
     source = { title: "", text: request.text };
   }
 
-  const { model, name } =
-    options.model ??
-    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
+  const { model, name } = options.model ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
 
   if (studyId !== null && !request.regenerate) {
     const cached = await getStoredSpecialized(app, { studyId, focus, model: name });
@@ -180,9 +187,7 @@ export async function specializedSummarize(app: SpecializedApp, options: Special
   const reservation = options.meter ? await reserveAiUse(app, options.meter, SPECIALIZED_ACTION) : null;
   const release = () => {
     if (!reservation) return;
-    app.waitUntil(
-      reservation.release().catch((error: unknown) => console.error("could not release an AI use", error)),
-    );
+    app.waitUntil(reservation.release().catch((error: unknown) => console.error("could not release an AI use", error)));
   };
   const store = async (result: SpecializedResult) => {
     if (studyId !== null) {
@@ -211,7 +216,10 @@ export async function specializedSummarize(app: SpecializedApp, options: Special
       console.error("specialized analysis failed", error);
       throw new AppError("AI_FAILED", AI_FAILED_MESSAGE, 502);
     }
-    const headers = reservationHeaders(reservation, { "Cache-Control": "no-store", "X-Model-Name": encodeURIComponent(name) });
+    const headers = reservationHeaders(reservation, {
+      "Cache-Control": "no-store",
+      "X-Model-Name": encodeURIComponent(name),
+    });
     return Response.json(
       { summary: result.text, focus, model: name, citations: result.citations, cached: false },
       { headers },

@@ -88,9 +88,7 @@ export async function regenerateStudySummary(
     }
     throw error;
   }
-  const { model, name, provider } =
-    resolved ??
-    getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
+  const { model, name, provider } = resolved ?? getLanguageModel(modelConfigFromEnv(app.env, app.fetch));
   const reservation = meter ? await reserveAiUse(app, { ...meter, user }, SUMMARY_ACTION) : null;
   const release = () => {
     if (!reservation) return;

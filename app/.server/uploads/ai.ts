@@ -140,7 +140,10 @@ export async function streamUploadAnalysis(
   const reservation = await reserveAiUse(app, meter, UPLOAD_AI_ACTION);
   const release = releaser(app, reservation);
   const resolved = resolveModel(app, override);
-  const model = resolved.provider === "offline" ? createOfflineFullTextModel({ delayMs: app.env.OFFLINE_MODEL_DELAY_MS }) : resolved.model;
+  const model =
+    resolved.provider === "offline"
+      ? createOfflineFullTextModel({ delayMs: app.env.OFFLINE_MODEL_DELAY_MS })
+      : resolved.model;
   let response: Response;
   try {
     response = streamFullTextAnalysis(
@@ -212,7 +215,8 @@ async function combine(
     journal: row.journal,
     publicationDate: row.publicationDate,
   }));
-  if (!studies.some((s) => (s.abstract ?? "").trim().length >= 10)) throw new AppError("NO_CONTENT", "No Content Available", 400);
+  if (!studies.some((s) => (s.abstract ?? "").trim().length >= 10))
+    throw new AppError("NO_CONTENT", "No Content Available", 400);
   const reservation = await reserveAiUse(app, meter, UPLOAD_AI_ACTION);
   const resolved = resolveModel(app, override);
   try {
@@ -233,7 +237,12 @@ async function combine(
   }
 }
 
-const bulkStudy = (row: UploadedStudyRow): BulkStudy => ({ id: row.id, title: row.title, authors: row.authors, fileName: row.fileName });
+const bulkStudy = (row: UploadedStudyRow): BulkStudy => ({
+  id: row.id,
+  title: row.title,
+  authors: row.authors,
+  fileName: row.fileName,
+});
 
 /**
  * POST /api/uploaded-studies/bulk-summary {studyIds}: one combined summary of the studies
@@ -244,7 +253,10 @@ const bulkStudy = (row: UploadedStudyRow): BulkStudy => ({ id: row.id, title: ro
  * @throws AppError 400 NO_STUDIES/INVALID_INPUT, 404 UPLOAD_NOT_FOUND, 409 NOT_READY, 403
  *   LIMIT_REACHED, 502 AI_FAILED 'Failed to generate combined summary'.
  */
-export async function bulkSummary(app: AiApp, { ids, meter, model }: { ids: number[]; meter: MeterInput; model?: ModelOverride }) {
+export async function bulkSummary(
+  app: AiApp,
+  { ids, meter, model }: { ids: number[]; meter: MeterInput; model?: ModelOverride },
+) {
   const rows = await readyStudies(app, meter.user.id, ids);
   const result = await combine(app, rows, meter, model, "Failed to generate combined summary");
   return {
@@ -296,14 +308,22 @@ export async function poolUploadedStudies(
     console.warn("bulk analysis: the model could not extract effect data; the offline rules are used", error);
     extraction = await extractStudies({ model: null }, studies);
   }
-  return runMetaAnalysis({ studyCount: rows.length, extracted: extraction.extracted, excluded: extraction.excluded, model: extraction.model });
+  return runMetaAnalysis({
+    studyCount: rows.length,
+    extracted: extraction.extracted,
+    excluded: extraction.excluded,
+    model: extraction.model,
+  });
 }
 
 /** Why nothing was pooled, naming the studies by title (from the engine's excluded and unpooled lists). */
 function notPooledText(result: MetaAnalysisJobResult, titleOf: (id: string) => string): string {
   const reasons = [
     ...result.excluded.map((e) => `“${titleOf(e.studyId)}”: ${e.reason.replace(/\.$/, "")}`),
-    ...(result.unpooled ?? []).map((u) => `${u.outcome} (${u.studyIds.length === 1 ? `only “${titleOf(u.studyIds[0]!)}”` : `${u.studyIds.length} studies`}): ${u.reason.split(". ")[0]!.replace(/\.$/, "")}`),
+    ...(result.unpooled ?? []).map(
+      (u) =>
+        `${u.outcome} (${u.studyIds.length === 1 ? `only “${titleOf(u.studyIds[0]!)}”` : `${u.studyIds.length} studies`}): ${u.reason.split(". ")[0]!.replace(/\.$/, "")}`,
+    ),
   ];
   return `Not pooled: no outcome was reported by at least 2 of these studies with usable numbers (an effect estimate with its confidence interval, or events and group sizes, or means, SDs and group sizes, for the same outcome and measure).${reasons.length ? ` ${reasons.join("; ")}.` : ""}`;
 }
@@ -324,7 +344,10 @@ function notPooledText(result: MetaAnalysisJobResult, titleOf: (id: string) => s
  * @throws AppError 400 NO_STUDIES/TOO_FEW_STUDIES/INVALID_INPUT, 404, 409 NOT_READY, 403, 502
  *   AI_FAILED 'Failed to generate combined analysis'.
  */
-export async function bulkAnalysis(app: AiApp, { ids, meter, model }: { ids: number[]; meter: MeterInput; model?: ModelOverride }) {
+export async function bulkAnalysis(
+  app: AiApp,
+  { ids, meter, model }: { ids: number[]; meter: MeterInput; model?: ModelOverride },
+) {
   if (ids.length < 2) throw new AppError("TOO_FEW_STUDIES", "Please select at least 2 studies for meta-analysis", 400);
   const rows = await readyStudies(app, meter.user.id, ids);
   const result = await combine(app, rows, meter, model, "Failed to generate combined analysis");

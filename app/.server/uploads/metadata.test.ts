@@ -10,7 +10,10 @@ const hasPdfs = existsSync(`${PDF_DIR}provenance.json`);
 const MISSING_PDFS = `skipped: real PDFs not found at ${PDF_DIR} (../shared/pdfs lives outside the repo)`;
 
 /** Expected facts, from provenance.json and the papers' own first pages. */
-const EXPECTED: Record<string, Partial<DetectedMetadata> & { firstAuthor: string; authorCount: number; abstractStart: RegExp }> = {
+const EXPECTED: Record<
+  string,
+  Partial<DetectedMetadata> & { firstAuthor: string; authorCount: number; abstractStart: RegExp }
+> = {
   "basic_diabetologia2024_kcnj11_mutation.pdf": {
     title: "A loss-of-function mutation in KCNJ11 causing sulfonylurea-sensitive diabetes in early adult life",
     doi: "10.1007/s00125-024-06103-w",
@@ -94,54 +97,70 @@ const EXPECTED: Record<string, Partial<DetectedMetadata> & { firstAuthor: string
   },
 };
 
-(hasPdfs ? describe : describe.skip)(`detectMetadata on the real articles${hasPdfs ? "" : ` (${MISSING_PDFS})`}`, () => {
-  const found = new Map<string, DetectedMetadata>();
-  beforeAll(async () => {
-    for (const name of Object.keys(EXPECTED)) {
-      const doc = await extractPdfDocument(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)));
-      found.set(name, detectMetadata({ ...doc, fileName: name }));
-    }
-  }, 60_000);
-
-  it.each(Object.keys(EXPECTED))("%s: title, DOI, journal, date, type, authors and abstract", (name) => {
-    const { firstAuthor, authorCount, abstractStart, ...facts } = EXPECTED[name]!;
-    const meta = found.get(name)!;
-    expect(meta).toMatchObject(facts);
-    expect(meta.authors[0]).toBe(firstAuthor);
-    expect(meta.authors).toHaveLength(authorCount);
-    expect(meta.abstract).toMatch(abstractStart);
-    expect(meta.abstract!.length).toBeLessThanOrEqual(4000);
-    expect(meta.abstract).not.toMatch(/\bKey ?words\b/i);
-  });
-
-  it("every PDF in ../shared/pdfs: the DOI read from the text alone (no dictionary entry) is whole", async () => {
-    const names = readdirSync(PDF_DIR).filter((n) => n.endsWith(".pdf"));
-    expect(names.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length);
-    for (const name of names) {
-      let doc;
-      try {
-        doc = await extractPdfDocument(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)), { maxPages: 3 });
-      } catch {
-        continue; // damaged, encrypted, scanned: no text to read a DOI from
+(hasPdfs ? describe : describe.skip)(
+  `detectMetadata on the real articles${hasPdfs ? "" : ` (${MISSING_PDFS})`}`,
+  () => {
+    const found = new Map<string, DetectedMetadata>();
+    beforeAll(async () => {
+      for (const name of Object.keys(EXPECTED)) {
+        const doc = await extractPdfDocument(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)));
+        found.set(name, detectMetadata({ ...doc, fileName: name }));
       }
-      const meta = detectMetadata({ ...doc, info: { ...doc.info, doi: undefined }, fileName: name });
-      if (EXPECTED[name]) expect(meta.doi, name).toBe(EXPECTED[name]!.doi);
-      if (meta.doi) expect(meta.doi, name).toMatch(/^10\.\d{4,9}\/\S+[^\s.,;:-]$/);
-    }
-  }, 60_000);
+    }, 60_000);
 
-  it("keeps structured-abstract labels and reads the keyword list", () => {
-    expect(found.get("rct_bmj2015_physical_activity_smoking_cessation_pregnancy.pdf")!.abstract).toMatch(/\n\nDesign: Parallel group, randomised controlled, multicentre trial\./);
-    expect(found.get("ma_wjso2019_tea_coffee_brain_cancer.pdf")!.keywords).toEqual(["Coffee", "Tea", "Brain cancer", "Glioma", "Meta-analysis"]);
-  });
-});
+    it.each(Object.keys(EXPECTED))("%s: title, DOI, journal, date, type, authors and abstract", (name) => {
+      const { firstAuthor, authorCount, abstractStart, ...facts } = EXPECTED[name]!;
+      const meta = found.get(name)!;
+      expect(meta).toMatchObject(facts);
+      expect(meta.authors[0]).toBe(firstAuthor);
+      expect(meta.authors).toHaveLength(authorCount);
+      expect(meta.abstract).toMatch(abstractStart);
+      expect(meta.abstract!.length).toBeLessThanOrEqual(4000);
+      expect(meta.abstract).not.toMatch(/\bKey ?words\b/i);
+    });
+
+    it("every PDF in ../shared/pdfs: the DOI read from the text alone (no dictionary entry) is whole", async () => {
+      const names = readdirSync(PDF_DIR).filter((n) => n.endsWith(".pdf"));
+      expect(names.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length);
+      for (const name of names) {
+        let doc;
+        try {
+          doc = await extractPdfDocument(new Uint8Array(readFileSync(`${PDF_DIR}${name}`)), { maxPages: 3 });
+        } catch {
+          continue; // damaged, encrypted, scanned: no text to read a DOI from
+        }
+        const meta = detectMetadata({ ...doc, info: { ...doc.info, doi: undefined }, fileName: name });
+        if (EXPECTED[name]) expect(meta.doi, name).toBe(EXPECTED[name]!.doi);
+        if (meta.doi) expect(meta.doi, name).toMatch(/^10\.\d{4,9}\/\S+[^\s.,;:-]$/);
+      }
+    }, 60_000);
+
+    it("keeps structured-abstract labels and reads the keyword list", () => {
+      expect(found.get("rct_bmj2015_physical_activity_smoking_cessation_pregnancy.pdf")!.abstract).toMatch(
+        /\n\nDesign: Parallel group, randomised controlled, multicentre trial\./,
+      );
+      expect(found.get("ma_wjso2019_tea_coffee_brain_cancer.pdf")!.keywords).toEqual([
+        "Coffee",
+        "Tea",
+        "Brain cancer",
+        "Glioma",
+        "Meta-analysis",
+      ]);
+    });
+  },
+);
 
 describe("detectMetadata without a usable layout or dictionary", () => {
   it("falls back to the dictionary title, then the first line of prose, then the file name", () => {
     const text = "Header\nA trial of walking in adults with hypertension\nSome more text.";
-    expect(detectMetadata({ text, firstPage: [], info: { title: "Walking lowers blood pressure in adults" }, fileName: "x.pdf" }).title).toBe(
-      "Walking lowers blood pressure in adults",
-    );
+    expect(
+      detectMetadata({
+        text,
+        firstPage: [],
+        info: { title: "Walking lowers blood pressure in adults" },
+        fileName: "x.pdf",
+      }).title,
+    ).toBe("Walking lowers blood pressure in adults");
     expect(detectMetadata({ text, firstPage: [], info: { title: "ipg1300180a" }, fileName: "x.pdf" }).title).toBe(
       "A trial of walking in adults with hypertension",
     );
@@ -162,9 +181,16 @@ describe("detectMetadata without a usable layout or dictionary", () => {
       fileName: "a.pdf",
     });
     expect(broken.doi).toBe("10.1136/bmjopen-2016-012335");
-    expect(joinBrokenDoi("https://doi.org/10.1186/s12957-\n019-1591-y")).toBe("https://doi.org/10.1186/s12957-019-1591-y");
+    expect(joinBrokenDoi("https://doi.org/10.1186/s12957-\n019-1591-y")).toBe(
+      "https://doi.org/10.1186/s12957-019-1591-y",
+    );
     expect(joinBrokenDoi("doi: 10.1007/s00125-024.\n06103-w")).toBe("doi: 10.1007/s00125-024.06103-w");
-    const ended = detectMetadata({ text: "See doi:10.1000/xyz123.\nThe study enrolled 40 adults.", firstPage: [], info: {}, fileName: "b.pdf" });
+    const ended = detectMetadata({
+      text: "See doi:10.1000/xyz123.\nThe study enrolled 40 adults.",
+      firstPage: [],
+      info: {},
+      fileName: "b.pdf",
+    });
     expect(ended.doi).toBe("10.1000/xyz123");
   });
 

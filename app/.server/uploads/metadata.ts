@@ -43,7 +43,20 @@ export interface DetectedMetadata {
 /** Longest abstract kept, in characters (cut at a sentence end). */
 export const MAX_ABSTRACT_CHARS = 4000;
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** Normalises typographic hyphens and spaces so text from different sources compares. */
 function clean(text: string): string {
@@ -83,7 +96,14 @@ function readsAsTitle(s: string | undefined | null): s is string {
 function titleFromLayout(runs: readonly PdfTextRun[]): string | null {
   const sizes = [...new Set(runs.map((r) => r.fontSize))].sort((a, b) => b - a);
   for (const size of sizes.slice(0, 3)) {
-    const text = stripArticleLabels(clean(runs.filter((r) => r.fontSize === size).map((r) => r.text).join(" ")));
+    const text = stripArticleLabels(
+      clean(
+        runs
+          .filter((r) => r.fontSize === size)
+          .map((r) => r.text)
+          .join(" "),
+      ),
+    );
     if (readsAsTitle(text) && text.length <= 400) return text;
   }
   return null;
@@ -134,7 +154,10 @@ function parseAuthorLine(line: string): string[] | null {
 function authorsAfterTitle(text: string, title: string): string[] {
   const head = text.slice(0, 20_000);
   for (const m of head.matchAll(titlePattern(title))) {
-    const rest = head.slice(m.index + m[0].length).split("\n").slice(1, 8);
+    const rest = head
+      .slice(m.index + m[0].length)
+      .split("\n")
+      .slice(1, 8);
     const names: string[] = [];
     for (const line of rest) {
       if (!/\p{L}/u.test(line)) continue;
@@ -165,7 +188,10 @@ const DOI_RE = /\b(10\.\d{4,9}\/[^\s"'<>|]+)/i;
  * DOI that ends a sentence is not glued to the next one.
  */
 export function joinBrokenDoi(text: string): string {
-  return text.replace(/(\b10\.\d{4,9}\/[^\s"'<>|]*)(?:([-/_])[ \t]*\r?\n[ \t]*(?=[\w(])|(\.)[ \t]*\r?\n[ \t]*(?=[0-9a-z]))/g, (_m, head: string, sep?: string, dot?: string) => `${head}${sep ?? dot ?? ""}`);
+  return text.replace(
+    /(\b10\.\d{4,9}\/[^\s"'<>|]*)(?:([-/_])[ \t]*\r?\n[ \t]*(?=[\w(])|(\.)[ \t]*\r?\n[ \t]*(?=[0-9a-z]))/g,
+    (_m, head: string, sep?: string, dot?: string) => `${head}${sep ?? dot ?? ""}`,
+  );
 }
 
 /** A DOI from text (joined across a line end, see {@link joinBrokenDoi}), trailing punctuation and unbalanced closing brackets removed. */
@@ -265,12 +291,24 @@ function abstractFrom(text: string): string | null {
 }
 
 function keywordsFrom(info: PdfInfo, text: string): string[] {
-  const fromInfo = info.keywords ? info.keywords.split(/[;,]/).map(clean).filter((k) => k.length >= 2) : [];
+  const fromInfo = info.keywords
+    ? info.keywords
+        .split(/[;,]/)
+        .map(clean)
+        .filter((k) => k.length >= 2)
+    : [];
   if (fromInfo.length > 0) return [...new Set(fromInfo)].slice(0, 20);
   const m = /\bkey\s?words?\s*[:.]?\s*([^\n]+)(?:\n([^\n]+))?/i.exec(text.slice(0, 15_000));
   if (!m) return [];
   const list = /[,;·]\s*$/.test(m[1]!) && m[2] ? `${m[1]} ${m[2]}` : m[1]!;
-  return [...new Set(list.split(/[;,·]/).map(clean).filter((k) => k.length >= 2 && k.length <= 60))].slice(0, 20);
+  return [
+    ...new Set(
+      list
+        .split(/[;,·]/)
+        .map(clean)
+        .filter((k) => k.length >= 2 && k.length <= 60),
+    ),
+  ].slice(0, 20);
 }
 
 /**
@@ -299,8 +337,7 @@ export function detectMetadata(input: {
   const journal = journalFromSubject(info.subject) ?? fromText.journal;
   const creationYear = /^D:((?:19|20)\d{2})/.exec(info.creationDate ?? "")?.[1] ?? null;
   const published = publishedDate(text);
-  const publicationDate =
-    published && published.length > 4 ? published : (fromText.year ?? published ?? creationYear);
+  const publicationDate = published && published.length > 4 ? published : (fromText.year ?? published ?? creationYear);
   const abstract = abstractFrom(text);
   const byTitle = classifyStudyType([], title);
   const studyType = byTitle !== "Research Article" || !abstract ? byTitle : classifyStudyType([], abstract);

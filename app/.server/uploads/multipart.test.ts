@@ -34,7 +34,13 @@ async function collect(stream: ReadableStream<Uint8Array>, boundary: string) {
       all.set(c, o);
       o += c.length;
     }
-    parts.push({ name: part.name, fileName: part.fileName, contentType: part.contentType, body: new TextDecoder().decode(all), size });
+    parts.push({
+      name: part.name,
+      fileName: part.fileName,
+      contentType: part.contentType,
+      body: new TextDecoder().decode(all),
+      size,
+    });
   }
   return parts;
 }
@@ -61,7 +67,10 @@ describe("readMultipart", () => {
     const { bytes, boundary } = await formBody(form);
     for (const size of [1, 2, 3, 7, 64, 1000, bytes.length]) {
       const parts = await collect(chunked(bytes, size), boundary);
-      expect(parts.map((p) => [p.name, p.fileName, p.contentType, p.size]), `chunk size ${size}`).toEqual([
+      expect(
+        parts.map((p) => [p.name, p.fileName, p.contentType, p.size]),
+        `chunk size ${size}`,
+      ).toEqual([
         ["note", null, "", 5],
         ["pdfs", "a.pdf", "application/pdf", tricky.length],
         ["pdfs", "résumé 2.pdf", "application/pdf", 15],
@@ -90,7 +99,9 @@ describe("readMultipart", () => {
   it("refuses a body without the boundary, a truncated body and endless headers", async () => {
     const run = (text: string, boundary = "B") => collect(chunked(enc.encode(text), 5), boundary);
     await expect(run("no boundary here at all")).rejects.toThrow(MultipartError);
-    await expect(run('--B\r\nContent-Disposition: form-data; name="pdfs"; filename="a.pdf"\r\n\r\n%PDF-1.4 cut off')).rejects.toThrow(/ends inside a part/);
+    await expect(
+      run('--B\r\nContent-Disposition: form-data; name="pdfs"; filename="a.pdf"\r\n\r\n%PDF-1.4 cut off'),
+    ).rejects.toThrow(/ends inside a part/);
     await expect(run(`--B\r\nX: ${"y".repeat(20_000)}`)).rejects.toThrow(/headers are too long/);
     await expect(run('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n--B--\r\n')).resolves.toHaveLength(1);
   });

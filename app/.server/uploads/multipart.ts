@@ -123,7 +123,8 @@ export async function* readMultipart(
 
     for (;;) {
       // After a delimiter: "--" closes the body, CRLF starts a part (transport padding allowed).
-      while (buffer.length < 2) if (!(await fill())) throw new MultipartError("The multipart body ends without its closing boundary.");
+      while (buffer.length < 2)
+        if (!(await fill())) throw new MultipartError("The multipart body ends without its closing boundary.");
       if (buffer[0] === 45 && buffer[1] === 45) return;
       let headerEnd = -1;
       for (;;) {

@@ -55,11 +55,25 @@ class PermanentFailure extends Error {
 }
 
 /** Marks the row failed with `reason` and deletes its R2 object (the row is the only trace left). */
-async function recordFailure(app: JobApp, msg: z.infer<typeof MessageSchema>, code: string, reason: string): Promise<void> {
+async function recordFailure(
+  app: JobApp,
+  msg: z.infer<typeof MessageSchema>,
+  code: string,
+  reason: string,
+): Promise<void> {
   await app.bindings.BUCKET.delete(msg.r2Key);
   await app.db
     .update(uploadedStudies)
-    .set({ status: "failed", failureCode: code, failureReason: reason, r2Key: null, fullTextContent: null, progress: 100, stageDetail: null, updatedAt: Date.now() })
+    .set({
+      status: "failed",
+      failureCode: code,
+      failureReason: reason,
+      r2Key: null,
+      fullTextContent: null,
+      progress: 100,
+      stageDetail: null,
+      updatedAt: Date.now(),
+    })
     .where(and(eq(uploadedStudies.id, msg.uploadId), eq(uploadedStudies.userId, msg.userId)));
 }
 
@@ -77,7 +91,12 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
   const msg = parsed.data;
   try {
     const [row] = await app.db
-      .select({ id: uploadedStudies.id, status: uploadedStudies.status, fileName: uploadedStudies.fileName, r2Key: uploadedStudies.r2Key })
+      .select({
+        id: uploadedStudies.id,
+        status: uploadedStudies.status,
+        fileName: uploadedStudies.fileName,
+        r2Key: uploadedStudies.r2Key,
+      })
       .from(uploadedStudies)
       .where(and(eq(uploadedStudies.id, msg.uploadId), eq(uploadedStudies.userId, msg.userId)))
       .limit(1);
@@ -102,7 +121,8 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
     await stage(UPLOAD_PROGRESS.reading, "Reading the file");
 
     const object = await app.bindings.BUCKET.get(msg.r2Key);
-    if (!object) throw new PermanentFailure("FILE_MISSING", "The uploaded file is no longer stored; please upload it again.");
+    if (!object)
+      throw new PermanentFailure("FILE_MISSING", "The uploaded file is no longer stored; please upload it again.");
     const bytes = new Uint8Array(await object.arrayBuffer());
     await stage(UPLOAD_PROGRESS.opening, "Opening the PDF");
 
@@ -124,7 +144,10 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
     } catch (error) {
       if (error instanceof FullTextError) throw new PermanentFailure(error.code, error.message);
       if (signal.aborted) {
-        throw new PermanentFailure("TIMEOUT", `Text extraction did not finish within ${UPLOAD_EXTRACT_TIMEOUT_MS / 1000} seconds.`);
+        throw new PermanentFailure(
+          "TIMEOUT",
+          `Text extraction did not finish within ${UPLOAD_EXTRACT_TIMEOUT_MS / 1000} seconds.`,
+        );
       }
       throw error;
     }
@@ -169,9 +192,12 @@ export async function extractUpload(app: JobApp, body: unknown, attempt: { isLas
       return;
     }
     if (attempt.isLastAttempt) {
-      await recordFailure(app, msg, "PROCESSING_FAILED", "The PDF could not be processed. Please try uploading it again.").catch(
-        (cleanup: unknown) => console.error("pdf-extract: could not record a failure", cleanup),
-      );
+      await recordFailure(
+        app,
+        msg,
+        "PROCESSING_FAILED",
+        "The PDF could not be processed. Please try uploading it again.",
+      ).catch((cleanup: unknown) => console.error("pdf-extract: could not record a failure", cleanup));
     }
     throw error;
   }

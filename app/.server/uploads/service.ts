@@ -67,8 +67,11 @@ function declaredPdf(contentType: string, fileName: string): boolean {
 /** The file name as stored: path parts and control characters removed, at most 255 characters. */
 function safeFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 255);
   return cleaned || "upload.pdf";
 }
 
@@ -88,7 +91,10 @@ function safeFileName(raw: string): string {
  * @returns 200 `{results: UploadResult[]}` when at least one file was stored; otherwise the status
  *   of the first refusal (413, 415 or 400) with `{error, message, results}`.
  */
-export async function uploadPdfs(app: UploadsApp, { user, request }: { user: UserRow; request: Request }): Promise<Response> {
+export async function uploadPdfs(
+  app: UploadsApp,
+  { user, request }: { user: UserRow; request: Request },
+): Promise<Response> {
   if (user.plan !== "pro") throw new AppError("PRO_REQUIRED", PDF_UPLOAD_PRO_MESSAGE, 403, { feature: "pdf_upload" });
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary || !request.body) {
@@ -96,7 +102,11 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
   }
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > MAX_FILES_PER_UPLOAD * MAX_UPLOAD_BYTES + 1024 * 1024) {
-    throw new AppError("REQUEST_TOO_LARGE", `An upload may carry at most ${MAX_FILES_PER_UPLOAD} PDFs of 50 MB each.`, 413);
+    throw new AppError(
+      "REQUEST_TOO_LARGE",
+      `An upload may carry at most ${MAX_FILES_PER_UPLOAD} PDFs of 50 MB each.`,
+      413,
+    );
   }
 
   const bucket = app.bindings.BUCKET;
@@ -115,7 +125,11 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
       }
       const fileName = safeFileName(part.fileName);
       if (!declaredPdf(part.contentType, fileName)) {
-        const error = new FileRejectedError("NOT_PDF", `${fileName} is not a PDF (${part.contentType || "unknown type"}); only PDF files are accepted.`, 415);
+        const error = new FileRejectedError(
+          "NOT_PDF",
+          `${fileName} is not a PDF (${part.contentType || "unknown type"}); only PDF files are accepted.`,
+          415,
+        );
         rejections.push(error);
         results.push({ fileName, success: false, error: error.code, message: error.message });
         continue;
@@ -124,7 +138,13 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
       try {
         const fileSize = await streamPdfToR2(bucket, key, part.body, { fileName, tracker: d1MultipartTracker(app.db) });
         stored.push({ key, fileName, fileSize, index: results.length });
-        results.push({ fileName, fileSize, success: true, status: "queued", message: "Uploaded; text extraction is queued." });
+        results.push({
+          fileName,
+          fileSize,
+          success: true,
+          status: "queued",
+          message: "Uploaded; text extraction is queued.",
+        });
       } catch (error) {
         if (!(error instanceof FileRejectedError)) throw error;
         rejections.push(error);
@@ -137,7 +157,8 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
     throw error;
   }
 
-  if (files === 0) throw new AppError("NO_FILES", `No files were uploaded: send PDFs in the multipart field '${UPLOAD_FIELD}'.`, 400);
+  if (files === 0)
+    throw new AppError("NO_FILES", `No files were uploaded: send PDFs in the multipart field '${UPLOAD_FIELD}'.`, 400);
   if (stored.length === 0) {
     const first = rejections[0]!;
     return Response.json({ error: first.code, message: first.message, results }, { status: first.status });
@@ -160,7 +181,16 @@ export async function uploadPdfs(app: UploadsApp, { user, request }: { user: Use
       .returning();
     await app.bindings.JOBS.sendBatch(rows.map((row) => ({ body: extractMessageFor(row) })));
   } catch (error) {
-    if (rows.length) await app.db.delete(uploadedStudies).where(inArray(uploadedStudies.id, rows.map((r) => r.id))).catch(() => undefined);
+    if (rows.length)
+      await app.db
+        .delete(uploadedStudies)
+        .where(
+          inArray(
+            uploadedStudies.id,
+            rows.map((r) => r.id),
+          ),
+        )
+        .catch(() => undefined);
     await removeStored();
     throw error;
   }
@@ -240,7 +270,10 @@ export function toApiUploadedStudy(row: UploadedStudyRow, withText = false): Api
  * The user's uploaded studies, newest first (GET /api/uploaded-studies). The full texts stay in
  * D1 (only their length is read): the page polls this list while uploads are processed.
  */
-export async function listUploadedStudies(app: Pick<AppServices, "db">, { userId }: { userId: string }): Promise<ApiUploadedStudy[]> {
+export async function listUploadedStudies(
+  app: Pick<AppServices, "db">,
+  { userId }: { userId: string },
+): Promise<ApiUploadedStudy[]> {
   const { fullTextContent: _text, ...columns } = getTableColumns(uploadedStudies);
   const rows = await app.db
     .select({ ...columns, fullTextLength: sql<number | null>`length(${uploadedStudies.fullTextContent})` })
@@ -257,7 +290,10 @@ export async function listUploadedStudies(app: Pick<AppServices, "db">, { userId
  * One of the user's uploaded studies.
  * @throws AppError 404 UPLOAD_NOT_FOUND for an unknown id or another user's study.
  */
-export async function getUploadedStudy(app: Pick<AppServices, "db">, { userId, id }: { userId: string; id: number }): Promise<UploadedStudyRow> {
+export async function getUploadedStudy(
+  app: Pick<AppServices, "db">,
+  { userId, id }: { userId: string; id: number },
+): Promise<UploadedStudyRow> {
   const [row] = await app.db
     .select()
     .from(uploadedStudies)
@@ -295,7 +331,8 @@ const StudyIdsSchema = z.object(
  */
 export function parseStudyIds(body: unknown): number[] {
   const ids = (body as { studyIds?: unknown } | null)?.studyIds;
-  if (ids === undefined || (Array.isArray(ids) && ids.length === 0)) throw new AppError("NO_STUDIES", "No studies selected", 400);
+  if (ids === undefined || (Array.isArray(ids) && ids.length === 0))
+    throw new AppError("NO_STUDIES", "No studies selected", 400);
   const result = StudyIdsSchema.safeParse(body);
   if (!result.success) throw new AppError("INVALID_INPUT", describeZodError(result.error), 400);
   return [...new Set(result.data.studyIds)];
@@ -307,7 +344,10 @@ export function parseStudyIds(body: unknown): number[] {
  * the job).
  * @throws AppError 404 UPLOAD_NOT_FOUND.
  */
-export async function deleteUploadedStudy(app: UploadsApp, { userId, id }: { userId: string; id: number }): Promise<void> {
+export async function deleteUploadedStudy(
+  app: UploadsApp,
+  { userId, id }: { userId: string; id: number },
+): Promise<void> {
   const row = await getUploadedStudy(app, { userId, id });
   if (row.r2Key) await app.bindings.BUCKET.delete(row.r2Key);
   await app.db.delete(uploadedStudies).where(and(eq(uploadedStudies.id, id), eq(uploadedStudies.userId, userId)));
@@ -318,7 +358,10 @@ export async function deleteUploadedStudy(app: UploadsApp, { userId, id }: { use
  * delete), objects first then rows.
  * @returns how many studies were deleted.
  */
-export async function deleteUploadedStudies(app: UploadsApp, { userId, ids }: { userId: string; ids: number[] }): Promise<number> {
+export async function deleteUploadedStudies(
+  app: UploadsApp,
+  { userId, ids }: { userId: string; ids: number[] },
+): Promise<number> {
   const rows = await app.db
     .select({ id: uploadedStudies.id, r2Key: uploadedStudies.r2Key })
     .from(uploadedStudies)
@@ -326,6 +369,14 @@ export async function deleteUploadedStudies(app: UploadsApp, { userId, ids }: { 
   if (rows.length === 0) return 0;
   const keys = rows.map((r) => r.r2Key).filter((k): k is string => !!k);
   if (keys.length) await app.bindings.BUCKET.delete(keys);
-  await app.db.delete(uploadedStudies).where(and(eq(uploadedStudies.userId, userId), inArray(uploadedStudies.id, rows.map((r) => r.id))));
+  await app.db.delete(uploadedStudies).where(
+    and(
+      eq(uploadedStudies.userId, userId),
+      inArray(
+        uploadedStudies.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+  );
   return rows.length;
 }

@@ -85,7 +85,9 @@ export async function streamPdfToR2(
   };
 
   const untrack = async (done: R2MultipartUpload) => {
-    await tracker?.ended(done.uploadId).catch((error: unknown) => console.warn("could not clear a multipart upload record", error));
+    await tracker
+      ?.ended(done.uploadId)
+      .catch((error: unknown) => console.warn("could not clear a multipart upload record", error));
   };
   const flushPart = async () => {
     if (!upload) {
@@ -109,7 +111,11 @@ export async function streamPdfToR2(
       total += value.byteLength;
       if (total > maxBytes) {
         await drain(chunks);
-        throw new FileRejectedError("FILE_TOO_LARGE", `${fileName} is larger than ${megabytes(maxBytes)}, the largest PDF accepted.`, 413);
+        throw new FileRejectedError(
+          "FILE_TOO_LARGE",
+          `${fileName} is larger than ${megabytes(maxBytes)}, the largest PDF accepted.`,
+          413,
+        );
       }
       let offset = 0;
       while (offset < value.byteLength) {

@@ -42,7 +42,9 @@ export function CitationDialog({
 }
 
 function CitationList({ studyId }: { studyId: number }) {
-  const [state, setState] = useState<{ status: "loading" } | { status: "error" } | { status: "ready"; citations: Citations }>({
+  const [state, setState] = useState<
+    { status: "loading" } | { status: "error" } | { status: "ready"; citations: Citations }
+  >({
     status: "loading",
   });
   const [copied, setCopied] = useState<keyof Citations | null>(null);

@@ -61,7 +61,11 @@ export function StudyLibraryActions({
         toast({ title: "Sign In Required", description: "Please sign in to bookmark studies", variant: "destructive" });
         break;
       case "error":
-        toast({ title: "Error", description: bookmarked ? "Failed to remove bookmark" : outcome.message, variant: "destructive" });
+        toast({
+          title: "Error",
+          description: bookmarked ? "Failed to remove bookmark" : outcome.message,
+          variant: "destructive",
+        });
         break;
     }
   }
@@ -72,7 +76,12 @@ export function StudyLibraryActions({
     if (known) {
       const tab = window.open(known, "_blank");
       if (tab) tab.opener = null;
-      else toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+      else
+        toast({
+          title: "Popup Blocked",
+          description: "Please disable popup blockers and try again.",
+          variant: "destructive",
+        });
       return;
     }
     setPending("oa");
@@ -83,7 +92,12 @@ export function StudyLibraryActions({
       toast({ title: "Open-access copy found", description: found });
       const tab = window.open(found, "_blank");
       if (tab) tab.opener = null;
-      else toast({ title: "Popup Blocked", description: "Please disable popup blockers and try again.", variant: "destructive" });
+      else
+        toast({
+          title: "Popup Blocked",
+          description: "Please disable popup blockers and try again.",
+          variant: "destructive",
+        });
       return;
     }
     openRepositorySearch(study);
@@ -99,7 +113,11 @@ export function StudyLibraryActions({
         disabled={pending === "bookmark"}
         onClick={onBookmark}
       >
-        {bookmarked ? <BookmarkCheck className="size-3.5 text-brand-600" aria-hidden /> : <Bookmark className="size-3.5" aria-hidden />}
+        {bookmarked ? (
+          <BookmarkCheck className="size-3.5 text-brand-600" aria-hidden />
+        ) : (
+          <Bookmark className="size-3.5" aria-hidden />
+        )}
         {bookmarked ? "Bookmarked" : "Bookmark"}
       </button>
       <button type="button" className={BUTTON} data-testid="cite-button" onClick={() => setCiteOpen(true)}>
@@ -116,9 +134,15 @@ export function StudyLibraryActions({
         data-testid="open-access-button"
         disabled={pending === "oa"}
         onClick={onOpenAccess}
-        title={study.openAccessUrl ? "Open the free full text" : "Find a free copy (Unpaywall, Europe PMC, repositories)"}
+        title={
+          study.openAccessUrl ? "Open the free full text" : "Find a free copy (Unpaywall, Europe PMC, repositories)"
+        }
       >
-        {study.openAccessUrl ? <ExternalLink className="size-3.5" aria-hidden /> : <Unlock className="size-3.5" aria-hidden />}
+        {study.openAccessUrl ? (
+          <ExternalLink className="size-3.5" aria-hidden />
+        ) : (
+          <Unlock className="size-3.5" aria-hidden />
+        )}
         {pending === "oa" ? "Looking up..." : study.openAccessUrl ? "Read free full text" : "Find open access"}
       </button>
       <CitationDialog studyId={study.id} title={study.title} open={citeOpen} onOpenChange={setCiteOpen} />

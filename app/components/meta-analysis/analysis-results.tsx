@@ -36,7 +36,8 @@ export function pooledSummary(
 export function trimFillNote(a: OutcomeAnalysis): string {
   const tf = a.trimfill;
   if (!tf) return `Trim and fill was not run${a.k < 3 ? " (it needs at least 3 studies)" : ""}.`;
-  if (tf.k0 === 0) return `Trim and fill (${tf.estimator}) imputed no studies: the funnel plot gives no sign of missing studies.`;
+  if (tf.k0 === 0)
+    return `Trim and fill (${tf.estimator}) imputed no studies: the funnel plot gives no sign of missing studies.`;
   const adjusted = displayEstimate(a.measure, tf.adjusted.estimate, tf.adjusted.ci_lb, tf.adjusted.ci_ub);
   return `Trim and fill (${tf.estimator}) imputed ${tf.k0} ${tf.k0 === 1 ? "study" : "studies"} on the ${tf.side} side; the adjusted estimate is ${adjusted} (a sensitivity check, not a corrected result).`;
 }
@@ -44,7 +45,9 @@ export function trimFillNote(a: OutcomeAnalysis): string {
 /** Egger's test as a sentence. */
 export function eggerNote(a: OutcomeAnalysis): string {
   if (!a.egger) return `Egger's regression test was not run${a.k < 3 ? " (it needs at least 3 studies)" : ""}.`;
-  const stat = isFiniteNumber(a.egger.statistic) ? `${a.egger.df === null ? "z" : `t(${a.egger.df})`} = ${fmt(a.egger.statistic)}` : `statistic ${NOT_ESTIMABLE}`;
+  const stat = isFiniteNumber(a.egger.statistic)
+    ? `${a.egger.df === null ? "z" : `t(${a.egger.df})`} = ${fmt(a.egger.statistic)}`
+    : `statistic ${NOT_ESTIMABLE}`;
   const caution = a.k < 10 ? " With fewer than 10 studies the test has little power." : "";
   return `Egger's regression test for funnel plot asymmetry: ${stat}, ${pText(a.egger.pval)}.${caution}`;
 }
@@ -77,7 +80,11 @@ function SummaryNumbers({ a }: { a: OutcomeAnalysis }) {
   return (
     <dl data-testid="summary-numbers" className="summary grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
       {rows.map(([label, value, key]) => (
-        <div key={key} className="flex justify-between gap-3 border-b border-slate-100 py-1" data-testid={`summary-${key}`}>
+        <div
+          key={key}
+          className="flex justify-between gap-3 border-b border-slate-100 py-1"
+          data-testid={`summary-${key}`}
+        >
           <dt className="text-slate-600">{label}</dt>
           <dd className="font-medium text-slate-900 tabular-nums">{value}</dd>
         </div>
@@ -92,19 +99,31 @@ function LeaveOneOutTable({ a }: { a: OutcomeAnalysis }) {
   }
   return (
     <table data-testid="leave-one-out" className="w-full border-collapse text-left text-sm">
-      <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Sensitivity analysis: leave one out</caption>
+      <caption className="mb-1 text-left text-sm font-semibold text-slate-900">
+        Sensitivity analysis: leave one out
+      </caption>
       <thead>
         <tr className="border-b border-slate-300">
-          <th scope="col" className="py-1 pr-3">Study omitted</th>
-          <th scope="col" className="py-1 pr-3">{effectName(a.measure, a.reportedMeasure)} [95% CI]</th>
-          <th scope="col" className="py-1 pr-3">τ²</th>
-          <th scope="col" className="py-1">I²</th>
+          <th scope="col" className="py-1 pr-3">
+            Study omitted
+          </th>
+          <th scope="col" className="py-1 pr-3">
+            {effectName(a.measure, a.reportedMeasure)} [95% CI]
+          </th>
+          <th scope="col" className="py-1 pr-3">
+            τ²
+          </th>
+          <th scope="col" className="py-1">
+            I²
+          </th>
         </tr>
       </thead>
       <tbody>
         {a.leaveOneOut.map((r, i) => (
           <tr key={`${r.omitted}-${i}`} className="border-b border-slate-100">
-            <th scope="row" className="py-1 pr-3 font-normal">{r.omitted}</th>
+            <th scope="row" className="py-1 pr-3 font-normal">
+              {r.omitted}
+            </th>
             <td className="py-1 pr-3 tabular-nums">{displayEstimate(a.measure, r.estimate, r.ci_lb, r.ci_ub)}</td>
             <td className="py-1 pr-3 tabular-nums">{fmt(r.tau2, 4)}</td>
             <td className="py-1 tabular-nums">{fmtPct(r.I2)}</td>
@@ -142,12 +161,25 @@ export function AnalysisView({
   onModeratorsChange?: (keys: string[]) => void;
 }) {
   const label = modelShortLabel(a.method, a.test);
-  const studies = a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? Number.NaN, ...(a.riskOfBias ? { riskOfBias: a.riskOfBias[i] ?? null } : {}) }));
+  const studies = a.effects.map((e, i) => ({
+    label: e.label,
+    yi: e.yi,
+    vi: e.vi,
+    weight: a.weights[i] ?? Number.NaN,
+    ...(a.riskOfBias ? { riskOfBias: a.riskOfBias[i] ?? null } : {}),
+  }));
   return (
-    <section data-testid="outcome-analysis" aria-labelledby={`analysis-${index}-heading`} className="analysis space-y-5">
+    <section
+      data-testid="outcome-analysis"
+      aria-labelledby={`analysis-${index}-heading`}
+      className="analysis space-y-5"
+    >
       <header>
         <h3 id={`analysis-${index}-heading`} className="text-lg font-semibold text-slate-900">
-          {a.outcome} <span className="font-normal text-slate-600">({effectLabel(a.measure, a.reportedMeasure)}, k = {a.k})</span>
+          {a.outcome}{" "}
+          <span className="font-normal text-slate-600">
+            ({effectLabel(a.measure, a.reportedMeasure)}, k = {a.k})
+          </span>
         </h3>
         <p className="text-sm text-slate-600">
           {METHOD_LABELS[a.method]} ({a.method}) · {TEST_LABELS[a.test]}
@@ -164,7 +196,11 @@ export function AnalysisView({
         <ul data-testid="analysis-notes" className="list-disc space-y-1 pl-5 text-sm text-slate-700">
           {a.notes.map((n, i) =>
             n.startsWith("Warning:") ? (
-              <li key={i} data-testid="heterogeneity-warning" className="rounded bg-amber-50 p-1 font-medium text-amber-900">
+              <li
+                key={i}
+                data-testid="heterogeneity-warning"
+                className="rounded bg-amber-50 p-1 font-medium text-amber-900"
+              >
                 <span role="alert">{n}</span>
               </li>
             ) : (
@@ -230,8 +266,12 @@ export function AnalysisView({
           <p data-testid="trimfill-note">{trimFillNote(a)}</p>
         </div>
       </div>
-      {columns && <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />}
-      {moderators && <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />}
+      {columns && (
+        <SubgroupPanel a={a} index={index} columns={columns} selected={subgroup} onSelect={onSubgroupChange} />
+      )}
+      {moderators && (
+        <MetaRegressionPanel a={a} choices={moderators} selected={chosenModerators} onChange={onModeratorsChange} />
+      )}
       <LeaveOneOutTable a={a} />
       <RobPlots a={a} index={index} />
       <RobSensitivityTable a={a} />
@@ -245,7 +285,10 @@ export function AnalysisView({
 
 /** "quantitativeFindings" → "Quantitative findings". */
 export function sectionTitle(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -310,10 +353,14 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
         <figure className="figure" data-testid="report-prisma-updated">
           <figcaption className="text-sm text-slate-700">
             Updated review: {updated.updates} living update{updated.updates === 1 ? "" : "s"}
-            {updated.lastUpdateAt ? `, the last on ${updated.lastUpdateAt.slice(0, 10)}` : ""} (PRISMA 2020 flow diagram for updated systematic
-            reviews).
+            {updated.lastUpdateAt ? `, the last on ${updated.lastUpdateAt.slice(0, 10)}` : ""} (PRISMA 2020 flow diagram
+            for updated systematic reviews).
           </figcaption>
-          <PrismaDiagram id="prisma" counts={updated.newFlow} update={{ previousStudies: updated.previousStudies, totalStudies: updated.totalStudies }} />
+          <PrismaDiagram
+            id="prisma"
+            counts={updated.newFlow}
+            update={{ previousStudies: updated.previousStudies, totalStudies: updated.totalStudies }}
+          />
         </figure>
       ) : prisma ? (
         <figure className="figure">
@@ -321,8 +368,8 @@ export function PrismaSection({ prisma }: { prisma: PrismaCounts | null }) {
         </figure>
       ) : (
         <p className="text-sm text-slate-600">
-          These studies were picked by hand, not screened in a systematic review, so there is no PRISMA flow to draw. Run
-          the meta-analysis from a review (Reviews → Analysis) to include its PRISMA 2020 diagram.
+          These studies were picked by hand, not screened in a systematic review, so there is no PRISMA flow to draw.
+          Run the meta-analysis from a review (Reviews → Analysis) to include its PRISMA 2020 diagram.
         </p>
       )}
     </section>

@@ -4,7 +4,15 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { QuotedTable } from "~/components/meta-analysis/quoted-table";
-import { type ArmExtraction, type ArmField, type ArmKey, type ArmQuote, isTableQuote, parseReport, type TrialReport } from "~/lib/arms";
+import {
+  type ArmExtraction,
+  type ArmField,
+  type ArmKey,
+  type ArmQuote,
+  isTableQuote,
+  parseReport,
+  type TrialReport,
+} from "~/lib/arms";
 import { applyEdit, type ArmStudyRow, BINARY_MEASURES, CONTINUOUS_MEASURES, fieldsFor } from "~/lib/arms/review";
 import type { Measure } from "~/lib/meta-analysis/types";
 import { applyStoredEdits, type StoredEdit } from "~/lib/review-extraction";
@@ -26,10 +34,18 @@ export interface ArmStudyInput {
 }
 
 /** Labels of the sources a report URL answers with. */
-const REPORT_KIND_LABEL: Record<string, string> = { europepmc: "Europe PMC full text", upload: "uploaded PDF", fulltext: "attached full text", abstract: "abstract" };
+const REPORT_KIND_LABEL: Record<string, string> = {
+  europepmc: "Europe PMC full text",
+  upload: "uploaded PDF",
+  fulltext: "attached full text",
+  abstract: "abstract",
+};
 
 /** The text a review record's report URL gives, or null when it cannot be read. */
-async function fetchReport(url: string, signal?: AbortSignal): Promise<{ text: string; format: "jats" | "text"; kind: string } | null> {
+async function fetchReport(
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ text: string; format: "jats" | "text"; kind: string } | null> {
   const res = await fetch(url, { signal });
   if (!res.ok) return null;
   const body = (await res.json()) as { text?: string; format?: string; kind?: string };
@@ -39,7 +55,10 @@ async function fetchReport(url: string, signal?: AbortSignal): Promise<{ text: s
 
 /** The user's stored corrections of one study and outcome (GET /api/extraction/edits), oldest first; [] when they cannot be read. */
 async function fetchStoredEdits(studyKey: string, outcome: string, signal?: AbortSignal): Promise<StoredEdit[]> {
-  const res = await fetch(`/api/extraction/edits?studyKey=${encodeURIComponent(studyKey)}&outcome=${encodeURIComponent(outcome)}`, { signal });
+  const res = await fetch(
+    `/api/extraction/edits?studyKey=${encodeURIComponent(studyKey)}&outcome=${encodeURIComponent(outcome)}`,
+    { signal },
+  );
   if (!res.ok) return [];
   return ((await res.json()) as { edits?: StoredEdit[] }).edits ?? [];
 }
@@ -65,7 +84,11 @@ const FIELD_LABEL: Record<ArmField, string> = { events: "Events", groupSize: "n"
 const ARM_LABEL: Record<ArmKey, string> = { intervention: "Intervention", comparator: "Comparator" };
 
 /** Extracts one study's arm data through POST /api/extraction/arms. */
-async function extractOne(study: ArmStudyInput, question: ArmQuestionForm, signal?: AbortSignal): Promise<ArmStudyRow & { kind: string }> {
+async function extractOne(
+  study: ArmStudyInput,
+  question: ArmQuestionForm,
+  signal?: AbortSignal,
+): Promise<ArmStudyRow & { kind: string }> {
   const report = study.reportUrl ? await fetchReport(study.reportUrl, signal) : null;
   const jats = !report && study.pmcid ? await fetchFullText(study.pmcid, signal) : null;
   const source: ArmStudyRow["source"] =
@@ -93,7 +116,11 @@ async function storeEdit(row: ArmStudyRow, studyKey: string, outcome: string): P
   const res = await fetch("/api/extraction/edits", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ edits: [{ studyKey, outcome, arm: last.arm, field: last.field, oldValue: last.oldValue, newValue: last.newValue }] }),
+    body: JSON.stringify({
+      edits: [
+        { studyKey, outcome, arm: last.arm, field: last.field, oldValue: last.oldValue, newValue: last.newValue },
+      ],
+    }),
   });
   return res.ok;
 }
@@ -101,7 +128,12 @@ async function storeEdit(row: ArmStudyRow, studyKey: string, outcome: string): P
 function QuoteView({ quote, report }: { quote: ArmQuote; report: TrialReport | null }) {
   if (isTableQuote(quote)) {
     const table = report?.tables.find((t) => t.label === quote.table);
-    if (!table) return <p className="text-sm text-slate-700">{quote.table}: “{quote.text}”</p>;
+    if (!table)
+      return (
+        <p className="text-sm text-slate-700">
+          {quote.table}: “{quote.text}”
+        </p>
+      );
     return <QuotedTable table={table} row={quote.row} column={quote.column} />;
   }
   const text = report?.text ?? "";
@@ -150,7 +182,15 @@ function Cell({
           setDraft(null);
         }}
       >
-        <Input aria-label={`Edit ${label}`} value={draft} autoFocus inputMode="decimal" className="h-7 w-20 px-1 text-sm" onChange={(e) => setDraft(e.target.value)} onBlur={() => setDraft(null)} />
+        <Input
+          aria-label={`Edit ${label}`}
+          value={draft}
+          autoFocus
+          inputMode="decimal"
+          className="h-7 w-20 px-1 text-sm"
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={() => setDraft(null)}
+        />
       </form>
     );
   }
@@ -161,13 +201,18 @@ function Cell({
         aria-label={value === null ? `${label}: not reported` : `${label}: ${value}, show quote`}
         aria-pressed={selected}
         onClick={onSelect}
-        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-500" : "text-slate-900 underline decoration-dotted"}`}
+        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "text-slate-500 italic" : "text-slate-900 underline decoration-dotted"}`}
       >
         {value === null ? "not reported" : String(value)}
         {derived ? <sup title={`derived: ${derived.from}`}>d</sup> : null}
       </button>
       {onEdit && (
-        <button type="button" className="text-xs text-brand-700 hover:underline" aria-label={`Correct ${label}`} onClick={() => setDraft(value === null ? "" : String(value))}>
+        <button
+          type="button"
+          className="text-xs text-brand-700 hover:underline"
+          aria-label={`Correct ${label}`}
+          onClick={() => setDraft(value === null ? "" : String(value))}
+        >
           edit
         </button>
       )}
@@ -198,7 +243,10 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<{ studyId: string; arm: ArmKey; field: ArmField } | null>(null);
-  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({ binary: "OR", continuous: "SMD" });
+  const [measures, setMeasures] = useState<{ binary: Measure; continuous: Measure }>({
+    binary: "OR",
+    continuous: "SMD",
+  });
   const [storeNote, setStoreNote] = useState<string | null>(null);
   const [kinds, setKinds] = useState<Map<string, string>>(new Map());
   const keyOf = (studyId: string) => studies.find((s) => s.id === studyId)?.studyKey ?? studyId;
@@ -209,7 +257,15 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
       const saved = JSON.parse(localStorage.getItem(QUESTION_KEY) ?? "null") as Partial<ArmQuestionForm> | null;
       if (!saved || typeof saved !== "object") return;
       const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 500) : "");
-      setForm((f) => (f.intervention || f.comparator || f.outcome ? f : { intervention: text(saved.intervention), comparator: text(saved.comparator), outcome: text(saved.outcome) }));
+      setForm((f) =>
+        f.intervention || f.comparator || f.outcome
+          ? f
+          : {
+              intervention: text(saved.intervention),
+              comparator: text(saved.comparator),
+              outcome: text(saved.outcome),
+            },
+      );
     } catch (e) {
       console.warn("could not read the last extraction question", e);
     }
@@ -276,12 +332,19 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
     setRows(updated);
     onUse(updated, outcome, measures);
     if (signedIn && next !== row) {
-      void storeEdit(next, keyOf(next.studyId), outcome).then((ok) => setStoreNote(ok ? "Corrections are saved to your account." : "A correction could not be saved to your account."));
+      void storeEdit(next, keyOf(next.studyId), outcome).then((ok) =>
+        setStoreNote(
+          ok ? "Corrections are saved to your account." : "A correction could not be saved to your account.",
+        ),
+      );
     }
   }
 
   const selectedRow = selected ? rows.find((r) => r.studyId === selected.studyId) : undefined;
-  const selectedQuote = selected && selectedRow ? selectedRow.result.quotes.find((q) => q.arm === selected.arm && q.field === selected.field) : undefined;
+  const selectedQuote =
+    selected && selectedRow
+      ? selectedRow.result.quotes.find((q) => q.arm === selected.arm && q.field === selected.field)
+      : undefined;
   const outcomeType = rows.find((r) => r.result.outcomeType !== "unknown")?.result.outcomeType ?? "binary";
   const fields = fieldsFor(outcomeType);
   const audit = rows.flatMap((r) => r.audit.map((a) => ({ ...a, title: r.title })));
@@ -300,7 +363,18 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
             <Label htmlFor={`arm-${key}`} className="text-xs capitalize">
               {key}
             </Label>
-            <Input id={`arm-${key}`} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} placeholder={key === "outcome" ? "e.g. mortality at 12 months" : key === "comparator" ? "e.g. placebo" : "e.g. drug A"} />
+            <Input
+              id={`arm-${key}`}
+              value={form[key]}
+              onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+              placeholder={
+                key === "outcome"
+                  ? "e.g. mortality at 12 months"
+                  : key === "comparator"
+                    ? "e.g. placebo"
+                    : "e.g. drug A"
+              }
+            />
           </div>
         ))}
         <div className="flex items-end">
@@ -326,7 +400,10 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
               className="rounded border border-slate-300 px-2 py-1"
               value={outcomeType === "binary" ? measures.binary : measures.continuous}
               onChange={(e) => {
-                const next = outcomeType === "binary" ? { ...measures, binary: e.target.value as Measure } : { ...measures, continuous: e.target.value as Measure };
+                const next =
+                  outcomeType === "binary"
+                    ? { ...measures, binary: e.target.value as Measure }
+                    : { ...measures, continuous: e.target.value as Measure };
                 setMeasures(next);
                 onUse(rows, outcome, next);
               }}
@@ -342,13 +419,27 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
             <table className="min-w-full text-sm" aria-label={`Data extraction: ${outcome}`}>
               <thead>
                 <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
-                  <th rowSpan={2} className="py-1 pr-3">Study</th>
-                  <th colSpan={fields.length} className="px-2">Intervention: {form.intervention}</th>
-                  <th colSpan={fields.length} className="px-2">Comparator: {form.comparator}</th>
-                  <th rowSpan={2} className="px-2">Extracted by</th>
+                  <th rowSpan={2} className="py-1 pr-3">
+                    Study
+                  </th>
+                  <th colSpan={fields.length} className="px-2">
+                    Intervention: {form.intervention}
+                  </th>
+                  <th colSpan={fields.length} className="px-2">
+                    Comparator: {form.comparator}
+                  </th>
+                  <th rowSpan={2} className="px-2">
+                    Extracted by
+                  </th>
                 </tr>
                 <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
-                  {(["intervention", "comparator"] as const).flatMap((arm) => fields.map((f) => <th key={`${arm}-${f}`} className="px-2">{FIELD_LABEL[f]}</th>))}
+                  {(["intervention", "comparator"] as const).flatMap((arm) =>
+                    fields.map((f) => (
+                      <th key={`${arm}-${f}`} className="px-2">
+                        {FIELD_LABEL[f]}
+                      </th>
+                    )),
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -362,7 +453,9 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
                             row={row}
                             arm={arm}
                             field={field}
-                            selected={selected?.studyId === row.studyId && selected.arm === arm && selected.field === field}
+                            selected={
+                              selected?.studyId === row.studyId && selected.arm === arm && selected.field === field
+                            }
                             onSelect={() => setSelected({ studyId: row.studyId, arm, field })}
                             onEdit={disabled ? undefined : (value) => onEdit(index, arm, field, value)}
                           />
@@ -371,7 +464,9 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
                     )}
                     <td className="px-2 py-1 text-xs text-slate-500">
                       {row.result.extractor}
-                      {REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""] ? ` · ${REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""]}` : ""}
+                      {REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""]
+                        ? ` · ${REPORT_KIND_LABEL[kinds.get(row.studyId) ?? ""]}`
+                        : ""}
                     </td>
                   </tr>
                 ))}
@@ -388,11 +483,17 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
               </p>
               {selectedRow.result.reason?.[selected.arm][selected.field] ? (
                 <p className="mb-1 text-xs text-slate-600" data-testid="arm-reason">
-                  {selectedRow.result.confidence?.[selected.arm][selected.field] != null ? `Confidence ${selectedRow.result.confidence[selected.arm][selected.field]?.toFixed(2)} · ` : ""}
+                  {selectedRow.result.confidence?.[selected.arm][selected.field] != null
+                    ? `Confidence ${selectedRow.result.confidence[selected.arm][selected.field]?.toFixed(2)} · `
+                    : ""}
                   {selectedRow.result.reason[selected.arm][selected.field]}
                 </p>
               ) : null}
-              {selectedQuote ? <QuoteView quote={selectedQuote} report={reports.get(selectedRow.studyId) ?? null} /> : <p className="text-sm italic text-slate-500">Not reported in the text MetaMind read.</p>}
+              {selectedQuote ? (
+                <QuoteView quote={selectedQuote} report={reports.get(selectedRow.studyId) ?? null} />
+              ) : (
+                <p className="text-sm text-slate-500 italic">Not reported in the text MetaMind read.</p>
+              )}
             </div>
           )}
           {audit.length > 0 && (
@@ -403,13 +504,15 @@ export function ArmExtractionTable({ studies, signedIn, userLabel, disabled, onU
               <ul className="mt-1 space-y-0.5 text-xs text-slate-600" data-testid="arm-audit">
                 {audit.map((a, i) => (
                   <li key={i}>
-                    {a.title} · {ARM_LABEL[a.arm]} {FIELD_LABEL[a.field]}: {a.oldValue ?? "not reported"} → {a.newValue ?? "not reported"} · {a.who} ·{" "}
-                    {new Date(a.when).toLocaleString()}
+                    {a.title} · {ARM_LABEL[a.arm]} {FIELD_LABEL[a.field]}: {a.oldValue ?? "not reported"} →{" "}
+                    {a.newValue ?? "not reported"} · {a.who} · {new Date(a.when).toLocaleString()}
                   </li>
                 ))}
               </ul>
               {storeNote && <p className="mt-1 text-xs text-slate-500">{storeNote}</p>}
-              {!signedIn && <p className="mt-1 text-xs text-slate-500">Sign in to keep corrections with your account.</p>}
+              {!signedIn && (
+                <p className="mt-1 text-xs text-slate-500">Sign in to keep corrections with your account.</p>
+              )}
             </details>
           )}
         </>

@@ -112,12 +112,26 @@ export function DataTable({ rows, excluded, onChange }: DataTableProps) {
           <caption className="sr-only">Extracted effect data per study</caption>
           <thead>
             <tr className="border-b border-slate-300 text-xs text-slate-600 uppercase">
-              <th scope="col" className="py-2 pr-2">{editable ? "Include" : "Pooled"}</th>
-              <th scope="col" className="py-2 pr-2">Study</th>
-              <th scope="col" className="py-2 pr-2">Outcome</th>
-              <th scope="col" className="py-2 pr-2">Measure</th>
-              <th scope="col" className="py-2 pr-2">Values</th>
-              {!editable && <th scope="col" className="py-2">Supporting quotes</th>}
+              <th scope="col" className="py-2 pr-2">
+                {editable ? "Include" : "Pooled"}
+              </th>
+              <th scope="col" className="py-2 pr-2">
+                Study
+              </th>
+              <th scope="col" className="py-2 pr-2">
+                Outcome
+              </th>
+              <th scope="col" className="py-2 pr-2">
+                Measure
+              </th>
+              <th scope="col" className="py-2 pr-2">
+                Values
+              </th>
+              {!editable && (
+                <th scope="col" className="py-2">
+                  Supporting quotes
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -171,7 +185,9 @@ function DataTableRow({
   const problem = row.included ? validateRow(row) : null;
   const logEstimate = row.data.kind === "estimate-se" && row.data.scale === "log";
   // An estimate the text gives as a log ratio ("log HR −0.22") says so.
-  const fields = DATA_FIELDS[row.data.kind].map((f) => (logEstimate && f.key === "estimate" ? { ...f, label: "Estimate (log scale)" } : f));
+  const fields = DATA_FIELDS[row.data.kind].map((f) =>
+    logEstimate && f.key === "estimate" ? { ...f, label: "Estimate (log scale)" } : f,
+  );
   const editable = !!onChange;
   const titleId = `data-row-${index}-title`;
   return (
@@ -328,11 +344,18 @@ function DataTableRow({
                       data-field={f.key}
                       aria-label={`${f.label} of ${row.title}`}
                       value={Number.isFinite(value) ? value : ""}
-                      onChange={(e) => onChange(index, withValue(row, f.key, e.target.value === "" ? Number.NaN : Number(e.target.value)))}
+                      onChange={(e) =>
+                        onChange(
+                          index,
+                          withValue(row, f.key, e.target.value === "" ? Number.NaN : Number(e.target.value)),
+                        )
+                      }
                       className="w-24 rounded border border-slate-300 px-2 py-1 text-sm text-slate-900 tabular-nums"
                     />
                   ) : (
-                    <span className="text-sm text-slate-900 tabular-nums">{fmt(value, f.integer ? 0 : 3, "missing")}</span>
+                    <span className="text-sm text-slate-900 tabular-nums">
+                      {fmt(value, f.integer ? 0 : 3, "missing")}
+                    </span>
                   )}
                 </label>
               );

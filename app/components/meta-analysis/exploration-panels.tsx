@@ -12,7 +12,15 @@ import type { SensitivityRun } from "~/lib/meta-analysis/types";
  * at a time in order of publication year when `years` gives every study's year (ties and the rest
  * in the listed order), else in the listed order. Needs 2 studies.
  */
-export function CumulativePanel({ a, index, years }: { a: ExploredAnalysis; index: number; years?: readonly (number | null)[] }) {
+export function CumulativePanel({
+  a,
+  index,
+  years,
+}: {
+  a: ExploredAnalysis;
+  index: number;
+  years?: readonly (number | null)[];
+}) {
   if (a.effects.length < 2) return null;
   const byYear = years && years.length === a.effects.length && years.every((y) => typeof y === "number");
   const order = a.effects.map((_, i) => i);
@@ -33,10 +41,16 @@ export function CumulativePanel({ a, index, years }: { a: ExploredAnalysis; inde
     <section data-testid="cumulative-analysis" aria-label="Cumulative meta-analysis" className="cumulative space-y-2">
       <h4 className="text-sm font-semibold text-slate-900">Cumulative meta-analysis</h4>
       <p className="text-sm text-slate-600">
-        Studies added one at a time {byYear ? "in order of publication year" : "in the order listed"}, each row pooling the studies so far ({a.method}
+        Studies added one at a time {byYear ? "in order of publication year" : "in the order listed"}, each row pooling
+        the studies so far ({a.method}
         {a.test === "knha" ? ", Hartung–Knapp" : ""}).
       </p>
-      <figure className="figure overflow-x-auto [&>svg]:min-w-[760px] print:[&>svg]:min-w-0" tabIndex={0} role="region" aria-label="Cumulative forest plot (scrolls sideways on a narrow screen)">
+      <figure
+        className="figure overflow-x-auto [&>svg]:min-w-[760px] print:[&>svg]:min-w-0"
+        tabIndex={0}
+        role="region"
+        aria-label="Cumulative forest plot (scrolls sideways on a narrow screen)"
+      >
         <CumulativeForestPlot
           id={`cumulative-forest-${index}`}
           measure={a.measure}
@@ -66,17 +80,34 @@ export function SensitivityPanel({ a, runs }: { a: ExploredAnalysis; runs?: Sens
   return (
     <section data-testid="sensitivity-analyses" aria-label="Sensitivity analyses" className="sensitivity space-y-1">
       {/* A phone scrolls the table sideways inside its box (keyboard: focus it), never the page. */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Sensitivity analyses table (scrolls sideways on a narrow screen)">
+      <div
+        className="overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label="Sensitivity analyses table (scrolls sideways on a narrow screen)"
+      >
         <table className="w-full border-collapse text-left text-sm">
           <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Sensitivity analyses</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="py-1 pr-3">Analysis</th>
-              <th scope="col" className="py-1 pr-3">Model</th>
-              <th scope="col" className="py-1 pr-3">k</th>
-              <th scope="col" className="py-1 pr-3">Estimate [95% CI]</th>
-              <th scope="col" className="py-1 pr-3">τ²</th>
-              <th scope="col" className="py-1">I²</th>
+              <th scope="col" className="py-1 pr-3">
+                Analysis
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                Model
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                k
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                Estimate [95% CI]
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                τ²
+              </th>
+              <th scope="col" className="py-1">
+                I²
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -84,10 +115,15 @@ export function SensitivityPanel({ a, runs }: { a: ExploredAnalysis; runs?: Sens
               <tr key={r.key} className="border-b border-slate-100 align-top" data-testid="sensitivity-row">
                 <th scope="row" className="py-1 pr-3 font-normal">
                   {r.label}
-                  {r.left_out.length > 0 && <div className="text-xs text-slate-500">Left out: {r.left_out.join("; ")}</div>}
+                  {r.left_out.length > 0 && (
+                    <div className="text-xs text-slate-500">Left out: {r.left_out.join("; ")}</div>
+                  )}
                   {r.note && <div className="text-xs text-slate-500">{r.note}</div>}
                 </th>
-                <td className="py-1 pr-3">{METHOD_LABELS[r.method]}{r.test === "knha" ? ", Hartung–Knapp" : ""}</td>
+                <td className="py-1 pr-3">
+                  {METHOD_LABELS[r.method]}
+                  {r.test === "knha" ? ", Hartung–Knapp" : ""}
+                </td>
                 <td className="py-1 pr-3 tabular-nums">{r.studies}</td>
                 <td className="py-1 pr-3 tabular-nums">{runEstimate(a, r)}</td>
                 <td className="py-1 pr-3 tabular-nums">{r.tau2 === null ? NOT_ESTIMABLE : fmt(r.tau2, 4)}</td>

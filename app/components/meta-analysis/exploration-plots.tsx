@@ -1,8 +1,25 @@
 import type { ReactNode } from "react";
 import { displayEstimate, ForestAxis, PLOT_X0, PLOT_X1 } from "./forest-plot";
-import { effectLabel, effectName, fmt, fmtPct, isFiniteNumber, isRatioMeasure, NOT_ESTIMABLE, type ReportedMeasure } from "~/lib/meta-analysis/display";
+import {
+  effectLabel,
+  effectName,
+  fmt,
+  fmtPct,
+  isFiniteNumber,
+  isRatioMeasure,
+  NOT_ESTIMABLE,
+  type ReportedMeasure,
+} from "~/lib/meta-analysis/display";
 import type { BaujatPoint, BubbleFit, CumulativeRow } from "~/lib/meta-analysis/plot-data";
-import { clampToAxis, formatTick, linearScale, niceTicks, paddedDomain, ratioTicks, wrapText } from "~/lib/meta-analysis/plot-scale";
+import {
+  clampToAxis,
+  formatTick,
+  linearScale,
+  niceTicks,
+  paddedDomain,
+  ratioTicks,
+  wrapText,
+} from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
@@ -13,7 +30,19 @@ const X1 = 500;
 const Y0 = 20;
 const Y1 = 320;
 
-function Frame({ id, title, desc, testId, children }: { id: string; title: string; desc: string; testId: string; children: ReactNode }) {
+function Frame({
+  id,
+  title,
+  desc,
+  testId,
+  children,
+}: {
+  id: string;
+  title: string;
+  desc: string;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
@@ -35,7 +64,21 @@ function Frame({ id, title, desc, testId, children }: { id: string; title: strin
   );
 }
 
-function Axes({ x, y, xTicks, yTicks, xTitle, yTitle }: { x: (v: number) => number; y: (v: number) => number; xTicks: { value: number; label: string }[]; yTicks: { value: number; label: string }[]; xTitle: string; yTitle: string }) {
+function Axes({
+  x,
+  y,
+  xTicks,
+  yTicks,
+  xTitle,
+  yTitle,
+}: {
+  x: (v: number) => number;
+  y: (v: number) => number;
+  xTicks: { value: number; label: string }[];
+  yTicks: { value: number; label: string }[];
+  xTitle: string;
+  yTitle: string;
+}) {
   return (
     <>
       {xTicks.map((t) => (
@@ -96,20 +139,45 @@ export function BubblePlot({
   const x = linearScale(xd, [X0, X1]);
   const y = linearScale([yd[1], yd[0]], [Y0, Y1]);
   const maxW = Math.max(...fit.weights);
-  const band = [...fit.line.map((p) => `${x(p.x)},${y(p.ci_ub)}`), ...[...fit.line].reverse().map((p) => `${x(p.x)},${y(p.ci_lb)}`)].join(" ");
+  const band = [
+    ...fit.line.map((p) => `${x(p.x)},${y(p.ci_ub)}`),
+    ...[...fit.line].reverse().map((p) => `${x(p.x)},${y(p.ci_lb)}`),
+  ].join(" ");
   const yTicks = ratio ? ratioTicks(yd[0], yd[1], 6) : plain(yd[0], yd[1]);
   const name = effectLabel(measure, reportedMeasure);
   const desc = `${xs.length} studies by ${moderator} and ${name}; fitted line: ${fmt(fit.intercept)} + ${fmt(fit.slope, 4)} × ${moderator} (analysis scale), with its 95% confidence band.`;
   return (
     <Frame id={id} title={`Bubble plot: ${name} by ${moderator}`} desc={desc} testId="bubble-plot">
       <polygon data-testid="bubble-band" points={band} fill="#dbeafe" stroke="none" />
-      <polyline data-testid="bubble-line" points={fit.line.map((p) => `${x(p.x)},${y(p.pred)}`).join(" ")} fill="none" stroke="#1e3a8a" strokeWidth={1.5} />
+      <polyline
+        data-testid="bubble-line"
+        points={fit.line.map((p) => `${x(p.x)},${y(p.pred)}`).join(" ")}
+        fill="none"
+        stroke="#1e3a8a"
+        strokeWidth={1.5}
+      />
       {xs.map((v, i) => (
-        <circle key={i} data-testid="bubble-point" cx={x(v)} cy={y(yi[i]!)} r={3 + 9 * Math.sqrt((fit.weights[i] ?? 0) / maxW)} fill="#334155" fillOpacity={0.45} stroke="#0f172a">
+        <circle
+          key={i}
+          data-testid="bubble-point"
+          cx={x(v)}
+          cy={y(yi[i]!)}
+          r={3 + 9 * Math.sqrt((fit.weights[i] ?? 0) / maxW)}
+          fill="#334155"
+          fillOpacity={0.45}
+          stroke="#0f172a"
+        >
           <title>{`${labels[i]}: weight ${fmtPct(fit.weights[i] ?? 0)}`}</title>
         </circle>
       ))}
-      <Axes x={x} y={y} xTicks={plain(xd[0], xd[1])} yTicks={yTicks} xTitle={moderator} yTitle={ratio ? `${effectName(measure, reportedMeasure)} (log scale)` : effectName(measure, reportedMeasure)} />
+      <Axes
+        x={x}
+        y={y}
+        xTicks={plain(xd[0], xd[1])}
+        yTicks={yTicks}
+        xTitle={moderator}
+        yTitle={ratio ? `${effectName(measure, reportedMeasure)} (log scale)` : effectName(measure, reportedMeasure)}
+      />
     </Frame>
   );
 }
@@ -118,7 +186,15 @@ export function BubblePlot({
  * Baujat plot (Baujat et al. 2002; metafor baujat): each study's contribution to the overall
  * heterogeneity (x) against its influence on the pooled result (y), labelled by study number.
  */
-export function BaujatPlot({ id, points, labels }: { id: string; points: readonly BaujatPoint[]; labels: readonly string[] }) {
+export function BaujatPlot({
+  id,
+  points,
+  labels,
+}: {
+  id: string;
+  points: readonly BaujatPoint[];
+  labels: readonly string[];
+}) {
   const ok = points.map((p, i) => ({ ...p, i })).filter((p) => isFiniteNumber(p.x) && isFiniteNumber(p.y));
   const xd: [number, number] = [0, Math.max(1e-9, ...ok.map((p) => p.x)) * 1.08];
   const yd: [number, number] = [0, Math.max(1e-9, ...ok.map((p) => p.y)) * 1.08];
@@ -126,7 +202,9 @@ export function BaujatPlot({ id, points, labels }: { id: string; points: readonl
   const y = linearScale([yd[1], yd[0]], [Y0, Y1]);
   const top = [...ok].sort((a, b) => b.x + b.y - (a.x + a.y))[0];
   const desc =
-    `${ok.length} studies. ` + ok.map((p) => `${p.i + 1} ${labels[p.i]}: contribution ${fmt(p.x)}, influence ${fmt(p.y)}`).join("; ") + (top ? `. Largest combined: study ${top.i + 1}.` : ".");
+    `${ok.length} studies. ` +
+    ok.map((p) => `${p.i + 1} ${labels[p.i]}: contribution ${fmt(p.x)}, influence ${fmt(p.y)}`).join("; ") +
+    (top ? `. Largest combined: study ${top.i + 1}.` : ".");
   return (
     <Frame id={id} title="Baujat plot" desc={desc} testId="baujat-plot">
       {ok.map((p) => (
@@ -137,7 +215,14 @@ export function BaujatPlot({ id, points, labels }: { id: string; points: readonl
           </text>
         </g>
       ))}
-      <Axes x={x} y={y} xTicks={plain(xd[0], xd[1])} yTicks={plain(yd[0], yd[1])} xTitle="Contribution to overall heterogeneity" yTitle="Influence on overall result" />
+      <Axes
+        x={x}
+        y={y}
+        xTicks={plain(xd[0], xd[1])}
+        yTicks={plain(yd[0], yd[1])}
+        xTitle="Contribution to overall heterogeneity"
+        yTitle="Influence on overall result"
+      />
     </Frame>
   );
 }
@@ -173,7 +258,12 @@ export function CumulativeForestPlot({
   const name = effectName(measure, reportedMeasure);
   const desc =
     `Cumulative meta-analysis ordered by ${orderLabel}. ` +
-    rows.map((r, j) => `${j + 1}. adding ${labels[r.index]}: ${isFiniteNumber(r.ci_lb) ? displayEstimate(measure, r.estimate, r.ci_lb, r.ci_ub) : NOT_ESTIMABLE}`).join("; ") +
+    rows
+      .map(
+        (r, j) =>
+          `${j + 1}. adding ${labels[r.index]}: ${isFiniteNumber(r.ci_lb) ? displayEstimate(measure, r.estimate, r.ci_lb, r.ci_ub) : NOT_ESTIMABLE}`,
+      )
+      .join("; ") +
     ".";
   return (
     <svg
@@ -191,8 +281,12 @@ export function CumulativeForestPlot({
       <desc id={`${id}-desc`}>{desc}</desc>
       <rect x={0} y={0} width={FW} height={height} fill="#ffffff" />
       <g fontWeight={600} fill="#0f172a">
-        <text x={8} y={18}>Adding study</text>
-        <text x={598} y={18} textAnchor="end">I²</text>
+        <text x={8} y={18}>
+          Adding study
+        </text>
+        <text x={598} y={18} textAnchor="end">
+          I²
+        </text>
         <text x={752} y={18} textAnchor="end">{`${name} [95% CI]`}</text>
       </g>
       <line x1={0} x2={FW} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
@@ -224,7 +318,15 @@ export function CumulativeForestPlot({
           </g>
         );
       })}
-      <ForestAxis x={x} lo={lo} hi={hi} ratio={ratio} axisY={axisY} title={effectLabel(measure, reportedMeasure)} titleDy={34} />
+      <ForestAxis
+        x={x}
+        lo={lo}
+        hi={hi}
+        ratio={ratio}
+        axisY={axisY}
+        title={effectLabel(measure, reportedMeasure)}
+        titleDy={34}
+      />
     </svg>
   );
 }

@@ -10,7 +10,16 @@ import {
   Z975,
   type ReportedMeasure,
 } from "~/lib/meta-analysis/display";
-import { clampToAxis, linearScale, niceTicks, paddedDomain, ratioTicks, squareSide, wrapText, formatTick } from "~/lib/meta-analysis/plot-scale";
+import {
+  clampToAxis,
+  linearScale,
+  niceTicks,
+  paddedDomain,
+  ratioTicks,
+  squareSide,
+  wrapText,
+  formatTick,
+} from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
 import { ROBVIS_COLOUR, ROBVIS_GLYPH } from "~/lib/risk-of-bias/plots";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
@@ -73,7 +82,11 @@ export function studyInterval(yi: number, vi: number): [number, number] | null {
  * The forest plot's horizontal domain (analysis scale): every finite study CI bound, the pooled CI
  * and PI, and the null value, padded by 5%.
  */
-export function forestDomain(measure: Measure, studies: readonly ForestStudy[], pooled: ForestPooled | null): [number, number] {
+export function forestDomain(
+  measure: Measure,
+  studies: readonly ForestStudy[],
+  pooled: ForestPooled | null,
+): [number, number] {
   // The null line: 0 on the analysis scale (log 1 for ratios, 0 for differences).
   const values: number[] = [0];
   for (const s of studies) {
@@ -122,7 +135,9 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
     studies
       .map((s) => {
         const ci = studyInterval(s.yi, s.vi);
-        const rob = withRob ? `, risk of bias ${s.riskOfBias ? ROBVIS_LABEL[s.riskOfBias].toLowerCase() : "not assessed"}` : "";
+        const rob = withRob
+          ? `, risk of bias ${s.riskOfBias ? ROBVIS_LABEL[s.riskOfBias].toLowerCase() : "not assessed"}`
+          : "";
         return `${s.label}: ${ci ? displayEstimate(measure, s.yi, ci[0], ci[1]) : NOT_ESTIMABLE}, weight ${fmtPct(s.weight)}${rob}`;
       })
       .join("; ") +
@@ -147,8 +162,12 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
       <desc id={`${id}-desc`}>{description}</desc>
       <rect x={0} y={0} width={width} height={height} fill="#ffffff" />
       <g fontWeight={600} fill="#0f172a">
-        <text x={LABEL_X} y={18}>Study</text>
-        <text x={WEIGHT_X} y={18} textAnchor="end">Weight</text>
+        <text x={LABEL_X} y={18}>
+          Study
+        </text>
+        <text x={WEIGHT_X} y={18} textAnchor="end">
+          Weight
+        </text>
         <text x={EST_X} y={18} textAnchor="end">{`${effectName(measure, reportedMeasure)} [95% CI]`}</text>
         {withRob && (
           <text x={ROB_X} y={18} textAnchor="middle">
@@ -157,7 +176,15 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
         )}
       </g>
       <line x1={0} x2={width} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
-      <line x1={nullX} x2={nullX} y1={TOP - 8} y2={axisY} stroke="#64748b" strokeDasharray="4 3" data-testid="null-line" />
+      <line
+        x1={nullX}
+        x2={nullX}
+        y1={TOP - 8}
+        y2={axisY}
+        stroke="#64748b"
+        strokeDasharray="4 3"
+        data-testid="null-line"
+      />
 
       {studies.map((s, i) => {
         const y = TOP + i * ROW + ROW / 2;
@@ -228,7 +255,16 @@ export function ForestPlot({ id, measure, studies, pooled, reportedMeasure, titl
         </g>
       )}
 
-      <ForestAxis x={x} lo={lo} hi={hi} ratio={ratio} axisY={axisY} title={longName} titleDy={34} testId="forest-axis" />
+      <ForestAxis
+        x={x}
+        lo={lo}
+        hi={hi}
+        ratio={ratio}
+        axisY={axisY}
+        title={longName}
+        titleDy={34}
+        testId="forest-axis"
+      />
     </svg>
   );
 }
@@ -238,7 +274,14 @@ function RobMark({ y, judgement }: { y: number; judgement: RobJudgement | null }
   return (
     <g data-testid="forest-rob" data-judgement={judgement ?? "not_assessed"}>
       <title>{`Risk of bias: ${judgement ? ROBVIS_LABEL[judgement] : "not assessed"}`}</title>
-      <circle cx={ROB_X} cy={y} r={8} fill={judgement ? ROBVIS_COLOUR[judgement] : "#cbd5e1"} stroke="#334155" strokeWidth={0.5} />
+      <circle
+        cx={ROB_X}
+        cy={y}
+        r={8}
+        fill={judgement ? ROBVIS_COLOUR[judgement] : "#cbd5e1"}
+        stroke="#334155"
+        strokeWidth={0.5}
+      />
       <text x={ROB_X} y={y + 4} textAnchor="middle" fontSize={11} fontWeight={700} fill="#000000">
         {judgement ? ROBVIS_GLYPH[judgement] : "?"}
       </text>
@@ -314,14 +357,7 @@ export function ForestMarks({
       <line x1={x(left.value)} x2={x(right.value)} y1={y} y2={y} stroke="#0f172a" />
       {left.clipped && <polygon points={`${x(lo)},${y} ${x(lo) + 6},${y - 3} ${x(lo) + 6},${y + 3}`} fill="#0f172a" />}
       {right.clipped && <polygon points={`${x(hi)},${y} ${x(hi) - 6},${y - 3} ${x(hi) - 6},${y + 3}`} fill="#0f172a" />}
-      <rect
-        data-testid="forest-square"
-        x={cx - side / 2}
-        y={y - side / 2}
-        width={side}
-        height={side}
-        fill="#334155"
-      />
+      <rect data-testid="forest-square" x={cx - side / 2} y={y - side / 2} width={side} height={side} fill="#334155" />
     </>
   );
 }

@@ -1,4 +1,12 @@
-import { effectLabel, fmt, fmtP, isFiniteNumber, isRatioMeasure, Z975, type ReportedMeasure } from "~/lib/meta-analysis/display";
+import {
+  effectLabel,
+  fmt,
+  fmtP,
+  isFiniteNumber,
+  isRatioMeasure,
+  Z975,
+  type ReportedMeasure,
+} from "~/lib/meta-analysis/display";
 import { formatTick, linearScale, niceTicks, paddedDomain, ratioTicks } from "~/lib/meta-analysis/plot-scale";
 import type { Measure } from "~/lib/meta-analysis/types";
 import { counted } from "~/lib/wording";
@@ -63,7 +71,16 @@ export function funnelDomains(
  * studies imputed by trim and fill as open circles. Points with non-finite values are left out and
  * counted in the description.
  */
-export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [], reportedMeasure, title }: FunnelPlotProps) {
+export function FunnelPlot({
+  id,
+  measure,
+  studies,
+  estimate,
+  egger,
+  filled = [],
+  reportedMeasure,
+  title,
+}: FunnelPlotProps) {
   const ratio = isRatioMeasure(measure);
   const domains = funnelDomains(studies, estimate, filled);
   const x = linearScale(domains.x, [X0, X1]);
@@ -82,7 +99,9 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
   const description =
     `${counted(usable.length, "study")} plotted by effect size and standard error` +
     (studies.length > usable.length ? ` (${studies.length - usable.length} not plottable)` : "") +
-    (usableFilled.length ? `; ${counted(usableFilled.length, "study")} imputed by trim and fill shown as open circles` : "") +
+    (usableFilled.length
+      ? `; ${counted(usableFilled.length, "study")} imputed by trim and fill shown as open circles`
+      : "") +
     (eggerOk ? `; Egger's regression line drawn, test p = ${fmtP(egger.pval)}` : "") +
     ".";
 
@@ -131,7 +150,14 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
           />
         )}
         {usable.map((s, i) => (
-          <circle key={`o-${i}`} data-testid="funnel-point" cx={x(s.yi)} cy={y(standardError(s.vi))} r={4} fill="#0f172a">
+          <circle
+            key={`o-${i}`}
+            data-testid="funnel-point"
+            cx={x(s.yi)}
+            cy={y(standardError(s.vi))}
+            r={4}
+            fill="#0f172a"
+          >
             <title>{s.label}</title>
           </circle>
         ))}
@@ -175,11 +201,15 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
       </text>
       <g fontSize={10} fill="#334155" data-testid="funnel-legend">
         <circle cx={X0 + 6} cy={HEIGHT - 12} r={4} fill="#0f172a" />
-        <text x={X0 + 14} y={HEIGHT - 8}>Observed</text>
+        <text x={X0 + 14} y={HEIGHT - 8}>
+          Observed
+        </text>
         {usableFilled.length > 0 && (
           <>
             <circle cx={X0 + 76} cy={HEIGHT - 12} r={4} fill="#ffffff" stroke="#0f172a" strokeWidth={1.5} />
-            <text x={X0 + 84} y={HEIGHT - 8}>Imputed (trim and fill)</text>
+            <text x={X0 + 84} y={HEIGHT - 8}>
+              Imputed (trim and fill)
+            </text>
           </>
         )}
         {eggerOk ? (
@@ -194,7 +224,9 @@ export function FunnelPlot({ id, measure, studies, estimate, egger, filled = [],
         )}
       </g>
       <text x={X1} y={12} textAnchor="end" fontSize={10} fill="#475569">
-        {centreOk ? `Centre: pooled estimate ${fmt(ratio ? Math.exp(estimate) : estimate)}` : "Pooled estimate not estimable"}
+        {centreOk
+          ? `Centre: pooled estimate ${fmt(ratio ? Math.exp(estimate) : estimate)}`
+          : "Pooled estimate not estimable"}
       </text>
     </svg>
   );

@@ -46,9 +46,15 @@ export function GradeTable({ outcome, grade }: GradeTableProps) {
       </caption>
       <thead>
         <tr className="border-b border-slate-300">
-          <th scope="col" className="py-1.5 pr-3 font-semibold">Domain</th>
-          <th scope="col" className="py-1.5 pr-3 font-semibold">Judgement</th>
-          <th scope="col" className="py-1.5 font-semibold">Reason</th>
+          <th scope="col" className="py-1.5 pr-3 font-semibold">
+            Domain
+          </th>
+          <th scope="col" className="py-1.5 pr-3 font-semibold">
+            Judgement
+          </th>
+          <th scope="col" className="py-1.5 font-semibold">
+            Reason
+          </th>
         </tr>
       </thead>
       <tbody>

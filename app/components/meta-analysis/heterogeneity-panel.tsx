@@ -1,4 +1,13 @@
-import { fmt, fmtInterval, fmtPct, pText, isCommonEffect, isFiniteNumber, NOT_ESTIMABLE, toDisplayScale } from "~/lib/meta-analysis/display";
+import {
+  fmt,
+  fmtInterval,
+  fmtPct,
+  pText,
+  isCommonEffect,
+  isFiniteNumber,
+  NOT_ESTIMABLE,
+  toDisplayScale,
+} from "~/lib/meta-analysis/display";
 import type { Measure, Method } from "~/lib/meta-analysis/types";
 
 export interface HeterogeneityPanelProps {
@@ -48,7 +57,11 @@ export function HeterogeneityPanel(props: HeterogeneityPanelProps) {
       tau2_ci && !single && !common ? fmtInterval(tau2_ci[0], tau2_ci[1], 4) : "not applicable",
       "tau2-ci",
     ],
-    ["τ", single || common ? "not applicable" : isFiniteNumber(tau2) && tau2 >= 0 ? fmt(Math.sqrt(tau2), 4) : NOT_ESTIMABLE, "tau"],
+    [
+      "τ",
+      single || common ? "not applicable" : isFiniteNumber(tau2) && tau2 >= 0 ? fmt(Math.sqrt(tau2), 4) : NOT_ESTIMABLE,
+      "tau",
+    ],
     ["I²", single ? "not applicable (one study)" : fmtPct(I2), "I2"],
     ["H²", single ? "not applicable (one study)" : fmt(H2), "H2"],
     ["Cochran's Q", single ? "not applicable (one study)" : `${fmt(QE)} (df = ${k - 1}), ${pText(QEp)}`, "Q"],
@@ -61,11 +74,19 @@ export function HeterogeneityPanel(props: HeterogeneityPanelProps) {
     ],
   ];
   return (
-    <section data-testid="heterogeneity-panel" aria-label="Heterogeneity" className="heterogeneity rounded-lg border border-slate-200 p-4">
+    <section
+      data-testid="heterogeneity-panel"
+      aria-label="Heterogeneity"
+      className="heterogeneity rounded-lg border border-slate-200 p-4"
+    >
       <h4 className="text-sm font-semibold text-slate-900">Heterogeneity</h4>
       <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
         {items.map(([label, value, key]) => (
-          <div key={key} className="flex justify-between gap-3 border-b border-slate-100 py-1" data-testid={`het-${key}`}>
+          <div
+            key={key}
+            className="flex justify-between gap-3 border-b border-slate-100 py-1"
+            data-testid={`het-${key}`}
+          >
             <dt className="text-slate-600">{label}</dt>
             <dd className="font-medium text-slate-900 tabular-nums">{value}</dd>
           </div>

@@ -31,8 +31,14 @@ function BaujatFigure({ a }: { a: ExploredAnalysis }) {
     );
     return (
       <figure className="figure">
-        <BaujatPlot id={`baujat-${a.outcome.replace(/[^A-Za-z0-9]+/g, "-")}`} points={points} labels={a.effects.map((e) => e.label)} />
-        <figcaption className="text-xs text-slate-600">Studies are numbered in the order of the influence table.</figcaption>
+        <BaujatPlot
+          id={`baujat-${a.outcome.replace(/[^A-Za-z0-9]+/g, "-")}`}
+          points={points}
+          labels={a.effects.map((e) => e.label)}
+        />
+        <figcaption className="text-xs text-slate-600">
+          Studies are numbered in the order of the influence table.
+        </figcaption>
       </figure>
     );
   } catch (e) {
@@ -54,25 +60,49 @@ export function InfluenceTable({ a }: { a: ExploredAnalysis }) {
   return (
     <div className="space-y-1">
       <table data-testid="influence-table" className="w-full border-collapse text-left text-sm">
-        <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Influence diagnostics (metafor influence())</caption>
+        <caption className="mb-1 text-left text-sm font-semibold text-slate-900">
+          Influence diagnostics (metafor influence())
+        </caption>
         <thead>
           <tr className="border-b border-slate-300">
-            <th scope="col" className="py-1 pr-3">Study</th>
-            <th scope="col" className="py-1 pr-3">rstudent</th>
-            <th scope="col" className="py-1 pr-3">DFFITS</th>
-            <th scope="col" className="py-1 pr-3">Cook&apos;s d</th>
-            <th scope="col" className="py-1 pr-3">COVRATIO</th>
-            <th scope="col" className="py-1 pr-3">τ² without</th>
-            <th scope="col" className="py-1 pr-3">Q without</th>
-            <th scope="col" className="py-1 pr-3">Hat</th>
-            <th scope="col" className="py-1 pr-3">Weight</th>
-            <th scope="col" className="py-1">Influential</th>
+            <th scope="col" className="py-1 pr-3">
+              Study
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              rstudent
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              DFFITS
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Cook&apos;s d
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              COVRATIO
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              τ² without
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Q without
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Hat
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Weight
+            </th>
+            <th scope="col" className="py-1">
+              Influential
+            </th>
           </tr>
         </thead>
         <tbody>
           {a.effects.map((e, i) => (
             <tr key={`${e.studyId}-${i}`} className="border-b border-slate-100" data-testid="influence-row">
-              <th scope="row" className="py-1 pr-3 font-normal">{e.label}</th>
+              <th scope="row" className="py-1 pr-3 font-normal">
+                {e.label}
+              </th>
               <td className="py-1 pr-3 tabular-nums">{n(inf.rstudent[i])}</td>
               <td className="py-1 pr-3 tabular-nums">{n(inf.dffits[i])}</td>
               <td className="py-1 pr-3 tabular-nums">{n(inf.cook_d[i])}</td>

@@ -3,7 +3,13 @@ import { fmt, fmtPct, pText } from "~/lib/meta-analysis/display";
 import { formatCount } from "~/lib/format";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
 import { bubbleFit } from "~/lib/meta-analysis/plot-data";
-import { type ExploredAnalysis, exploreMetaRegression, type ModeratorColumn, PERMUTATION_SETTINGS, PERMUTATION_TEST } from "~/lib/meta-analysis/explore";
+import {
+  type ExploredAnalysis,
+  exploreMetaRegression,
+  type ModeratorColumn,
+  PERMUTATION_SETTINGS,
+  PERMUTATION_TEST,
+} from "~/lib/meta-analysis/explore";
 
 /** The bubble plot of a meta-regression on one numeric moderator (metafor regplot); nothing when it cannot be fitted. */
 function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorColumn }) {
@@ -12,10 +18,24 @@ function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorCol
   const xs = x as number[];
   const yi = a.effects.map((e) => e.yi);
   try {
-    const fit = bubbleFit(yi, a.effects.map((e) => e.vi), xs, { method: a.method, test: a.test });
+    const fit = bubbleFit(
+      yi,
+      a.effects.map((e) => e.vi),
+      xs,
+      { method: a.method, test: a.test },
+    );
     return (
       <figure className="figure">
-        <BubblePlot id={`bubble-${moderator.key}`} measure={a.measure} reportedMeasure={a.reportedMeasure} moderator={moderator.label} x={xs} yi={yi} labels={a.effects.map((e) => e.label)} fit={fit} />
+        <BubblePlot
+          id={`bubble-${moderator.key}`}
+          measure={a.measure}
+          reportedMeasure={a.reportedMeasure}
+          moderator={moderator.label}
+          x={xs}
+          yi={yi}
+          labels={a.effects.map((e) => e.label)}
+          fit={fit}
+        />
       </figure>
     );
   } catch (e) {
@@ -52,7 +72,9 @@ export function MetaRegressionPanel({
       <h4 className="text-sm font-semibold text-slate-900">Meta-regression</h4>
       {onChange &&
         (choices.length === 0 || a.k < 3 ? (
-          <p className="text-sm text-slate-600">No moderator in the data table varies across these studies (or fewer than 3 studies).</p>
+          <p className="text-sm text-slate-600">
+            No moderator in the data table varies across these studies (or fewer than 3 studies).
+          </p>
         ) : (
           <fieldset className="flex flex-wrap gap-3 text-sm text-slate-700">
             <legend className="mb-1">Moderators</legend>
@@ -62,7 +84,9 @@ export function MetaRegressionPanel({
                   type="checkbox"
                   data-testid={`moderator-${c.key}`}
                   checked={selected.includes(c.key)}
-                  onChange={(e) => onChange(e.target.checked ? [...selected, c.key] : selected.filter((k) => k !== c.key))}
+                  onChange={(e) =>
+                    onChange(e.target.checked ? [...selected, c.key] : selected.filter((k) => k !== c.key))
+                  }
                 />
                 <span>{c.label}</span>
               </label>
@@ -75,10 +99,15 @@ export function MetaRegressionPanel({
             type="checkbox"
             data-testid="permutation-test"
             checked={permutation}
-            onChange={(e) => onChange(e.target.checked ? [...selected, PERMUTATION_TEST] : selected.filter((k) => k !== PERMUTATION_TEST))}
+            onChange={(e) =>
+              onChange(
+                e.target.checked ? [...selected, PERMUTATION_TEST] : selected.filter((k) => k !== PERMUTATION_TEST),
+              )
+            }
           />
           <span>
-            Permutation test ({formatCount(PERMUTATION_SETTINGS.iterations)} permutations, seed {PERMUTATION_SETTINGS.seed}; metafor permutest)
+            Permutation test ({formatCount(PERMUTATION_SETTINGS.iterations)} permutations, seed{" "}
+            {PERMUTATION_SETTINGS.seed}; metafor permutest)
           </span>
         </label>
       )}
@@ -90,14 +119,26 @@ export function MetaRegressionPanel({
       {r && (
         <>
           <table data-testid="meta-regression-table" className="w-full border-collapse text-left text-sm">
-            <caption className="mb-1 text-left text-sm font-semibold text-slate-900">Coefficients (analysis scale)</caption>
+            <caption className="mb-1 text-left text-sm font-semibold text-slate-900">
+              Coefficients (analysis scale)
+            </caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className="py-1 pr-3">Term</th>
-                <th scope="col" className="py-1 pr-3">Estimate</th>
-                <th scope="col" className="py-1 pr-3">SE</th>
-                <th scope="col" className="py-1 pr-3">95% CI</th>
-                <th scope="col" className={r.permutation ? "py-1 pr-3" : "py-1"}>p</th>
+                <th scope="col" className="py-1 pr-3">
+                  Term
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Estimate
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  SE
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  95% CI
+                </th>
+                <th scope="col" className={r.permutation ? "py-1 pr-3" : "py-1"}>
+                  p
+                </th>
                 {r.permutation && (
                   <th scope="col" className="py-1">
                     Permutation p
@@ -108,7 +149,9 @@ export function MetaRegressionPanel({
             <tbody>
               {r.names.map((name, j) => (
                 <tr key={name} className="border-b border-slate-100">
-                  <th scope="row" className="py-1 pr-3 font-normal">{name === "intercept" ? "Intercept" : name}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    {name === "intercept" ? "Intercept" : name}
+                  </th>
                   <td className="py-1 pr-3 tabular-nums">{fmt(r.b[j], 4)}</td>
                   <td className="py-1 pr-3 tabular-nums">{fmt(r.se[j], 4)}</td>
                   <td className="py-1 pr-3 tabular-nums">{`${fmt(r.ci_lb[j], 4)} to ${fmt(r.ci_ub[j], 4)}`}</td>

@@ -11,9 +11,19 @@ import { PrismaDiagram, phaseLabelLength, prismaBoxes, prismaLayout } from "./pr
 import { rowsFromExtraction } from "~/lib/meta-analysis/page-logic";
 
 const visible = (html: string) =>
-  html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/\s+/g, " ");
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 
-const studies: ForestStudy[] = analysis.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: analysis.weights[i]! }));
+const studies: ForestStudy[] = analysis.effects.map((e, i) => ({
+  label: e.label,
+  yi: e.yi,
+  vi: e.vi,
+  weight: analysis.weights[i]!,
+}));
 const pooled = { label: "RE model (REML, HK)", estimate: -0.83, ci_lb: -1.41, ci_ub: -0.25, pi_lb: -1.9, pi_ub: 0.24 };
 
 /** Attribute values of every element with the test id. */
@@ -48,14 +58,26 @@ describe("ForestPlot", () => {
     expect(labels).toContain("1");
     expect(labels).toContain("0.5");
     // The null line sits at the x of the "1" tick.
-    const nullX = Number(/data-testid="null-line"[^>]*?x1="([^"]+)"|x1="([^"]+)"[^>]*data-testid="null-line"/.exec(html)!.slice(1).find(Boolean));
+    const nullX = Number(
+      /data-testid="null-line"[^>]*?x1="([^"]+)"|x1="([^"]+)"[^>]*data-testid="null-line"/
+        .exec(html)!
+        .slice(1)
+        .find(Boolean),
+    );
     const oneTick = [...axis.matchAll(/<text x="([^"]+)"[^>]*>1<\/text>/g)][0]![1];
     expect(Number(oneTick)).toBeCloseTo(nullX, 6);
   });
 
   it("draws differences on a linear axis with the null line at 0", () => {
     const md = studies.map((s) => ({ ...s, yi: s.yi * 10 }));
-    const html = renderToStaticMarkup(<ForestPlot id="f" measure="MD" studies={md} pooled={{ ...pooled, estimate: -8, ci_lb: -14, ci_ub: -2, pi_lb: -19, pi_ub: 2 }} />);
+    const html = renderToStaticMarkup(
+      <ForestPlot
+        id="f"
+        measure="MD"
+        studies={md}
+        pooled={{ ...pooled, estimate: -8, ci_lb: -14, ci_ub: -2, pi_lb: -19, pi_ub: 2 }}
+      />,
+    );
     expect(visible(html)).toContain("Mean difference");
     expect(visible(html)).not.toContain("log scale");
   });
@@ -66,7 +88,12 @@ describe("ForestPlot", () => {
       { label: "Fine", yi: -0.2, vi: 0.04, weight: 100 },
     ];
     const html = renderToStaticMarkup(
-      <ForestPlot id="f" measure="RR" studies={bad} pooled={{ ...pooled, pi_lb: Number.NaN, pi_ub: Number.NaN, estimate: Number.NaN }} />,
+      <ForestPlot
+        id="f"
+        measure="RR"
+        studies={bad}
+        pooled={{ ...pooled, pi_lb: Number.NaN, pi_ub: Number.NaN, estimate: Number.NaN }}
+      />,
     );
     expect(html).not.toMatch(/NaN|Infinity/);
     expect(visible(html)).toContain("not estimable");
@@ -89,7 +116,14 @@ describe("ForestPlot", () => {
 describe("FunnelPlot", () => {
   it("plots observed and trim-and-fill points distinctly with Egger's line inside the funnel region", () => {
     const html = renderToStaticMarkup(
-      <FunnelPlot id="u" measure="RR" studies={analysis.effects} estimate={-0.83} egger={{ intercept: -0.45, slope: -2.1, pval: 0.153 }} filled={[{ yi: 0.1, vi: 0.2 }]} />,
+      <FunnelPlot
+        id="u"
+        measure="RR"
+        studies={analysis.effects}
+        estimate={-0.83}
+        egger={{ intercept: -0.45, slope: -2.1, pval: 0.153 }}
+        filled={[{ yi: 0.1, vi: 0.2 }]}
+      />,
     );
     expect(attrs(html, "funnel-point", "r")).toHaveLength(5);
     expect(attrs(html, "funnel-filled-point", "r")).toHaveLength(1);
@@ -101,19 +135,32 @@ describe("FunnelPlot", () => {
   });
 
   it("puts the most precise study highest (inverted SE axis)", () => {
-    const html = renderToStaticMarkup(<FunnelPlot id="u" measure="RR" studies={analysis.effects} estimate={-0.83} egger={null} />);
+    const html = renderToStaticMarkup(
+      <FunnelPlot id="u" measure="RR" studies={analysis.effects} estimate={-0.83} egger={null} />,
+    );
     const cy = attrs(html, "funnel-point", "cy");
     const se = analysis.effects.map((e) => Math.sqrt(e.vi));
     const mostPrecise = se.indexOf(Math.min(...se));
     expect(Math.min(...cy)).toBe(cy[mostPrecise]);
     expect(visible(html)).toContain("Egger's test not estimable");
-    const few = renderToStaticMarkup(<FunnelPlot id="u" measure="RR" studies={analysis.effects.slice(0, 2)} estimate={-0.83} egger={null} />);
+    const few = renderToStaticMarkup(
+      <FunnelPlot id="u" measure="RR" studies={analysis.effects.slice(0, 2)} estimate={-0.83} egger={null} />,
+    );
     expect(visible(few)).toContain("Egger's test needs 3 or more studies");
   });
 
   it("leaves out unplottable points and reports them, without NaN", () => {
     const html = renderToStaticMarkup(
-      <FunnelPlot id="u" measure="MD" studies={[{ label: "x", yi: Number.NaN, vi: 1 }, { label: "y", yi: 1, vi: -1 }]} estimate={Number.NaN} egger={null} />,
+      <FunnelPlot
+        id="u"
+        measure="MD"
+        studies={[
+          { label: "x", yi: Number.NaN, vi: 1 },
+          { label: "y", yi: 1, vi: -1 },
+        ]}
+        estimate={Number.NaN}
+        egger={null}
+      />,
     );
     expect(html).not.toMatch(/NaN|Infinity/);
     expect(visible(html)).toContain("2 not plottable");
@@ -136,8 +183,11 @@ describe("PrismaDiagram", () => {
     expect(text).toContain("Reports not retrieved (n = 0)");
     expect(text).toContain("No usable effect data (n = 1)");
     expect(text).toContain("Studies included in review (n = 5)");
-    expect(html).toContain("<title id=\"p-title\">PRISMA 2020 flow diagram</title>");
-    expect(prismaBoxes({ ...jobResult.prisma!, reportsExcluded: [] }).reportsExcluded).toEqual(["Reports excluded:", "none (n = 0)"]);
+    expect(html).toContain('<title id="p-title">PRISMA 2020 flow diagram</title>');
+    expect(prismaBoxes({ ...jobResult.prisma!, reportsExcluded: [] }).reportsExcluded).toEqual([
+      "Reports excluded:",
+      "none (n = 0)",
+    ]);
   });
 
   it("states the records not yet decided beside each stage's exclusions so that every box adds up", () => {
@@ -158,20 +208,34 @@ describe("PrismaDiagram", () => {
     };
     const b = prismaBoxes(counts);
     expect(b.screened).toEqual(["Records to screen (n = 264)", "screened so far (n = 23)"]);
-    expect(b.excluded).toEqual(["Records excluded (n = 14)", "Not yet decided (n = 242):", "awaiting a decision (n = 241)", "marked maybe (n = 1)"]);
+    expect(b.excluded).toEqual([
+      "Records excluded (n = 14)",
+      "Not yet decided (n = 242):",
+      "awaiting a decision (n = 241)",
+      "marked maybe (n = 1)",
+    ]);
     expect(b.assessed).toEqual(["Reports to assess for eligibility (n = 7)", "assessed so far (n = 5)"]);
-    expect(b.reportsExcluded).toEqual(["Reports excluded:", "Wrong outcome (n = 3)", "Not yet decided (n = 3):", "awaiting a decision (n = 2)", "marked maybe (n = 1)"]);
+    expect(b.reportsExcluded).toEqual([
+      "Reports excluded:",
+      "Wrong outcome (n = 3)",
+      "Not yet decided (n = 3):",
+      "awaiting a decision (n = 2)",
+      "marked maybe (n = 1)",
+    ]);
     const text = visible(renderToStaticMarkup(<PrismaDiagram id="p" counts={counts} />));
     expect(text).toContain("marked maybe (n = 1)");
     expect(text).not.toContain("Records screened");
     // Without a maybe the derived flow is unchanged: sought = screened − excluded.
-    expect(prismaBoxes({ ...jobResult.prisma!, sought: undefined }).sought).toEqual(["Reports sought for retrieval (n = 6)"]);
+    expect(prismaBoxes({ ...jobResult.prisma!, sought: undefined }).sought).toEqual([
+      "Reports sought for retrieval (n = 6)",
+    ]);
   });
 
   it("makes each phase band at least as tall as its vertical label", () => {
     for (const counts of [jobResult.prisma!, { ...jobResult.prisma!, identified: {} }]) {
       const { phases } = prismaLayout(counts);
-      for (const [label, top, bottom] of phases) expect(bottom - top, label).toBeGreaterThanOrEqual(phaseLabelLength(label));
+      for (const [label, top, bottom] of phases)
+        expect(bottom - top, label).toBeGreaterThanOrEqual(phaseLabelLength(label));
     }
     expect(phaseLabelLength("Included")).toBeGreaterThan(35);
   });
@@ -188,7 +252,19 @@ describe("GRADE, heterogeneity and the analysis view", () => {
 
   it("says in words what does not apply to one study", () => {
     const html = renderToStaticMarkup(
-      <HeterogeneityPanel measure="RR" method="REML" k={1} tau2={0} tau2_ci={null} I2={Number.NaN} H2={Number.NaN} QE={0} QEp={Number.NaN} pi_lb={Number.NaN} pi_ub={Number.NaN} />,
+      <HeterogeneityPanel
+        measure="RR"
+        method="REML"
+        k={1}
+        tau2={0}
+        tau2_ci={null}
+        I2={Number.NaN}
+        H2={Number.NaN}
+        QE={0}
+        QEp={Number.NaN}
+        pi_lb={Number.NaN}
+        pi_ub={Number.NaN}
+      />,
     );
     expect(html).not.toMatch(/NaN/);
     expect(visible(html)).toContain("not applicable (one study)");
@@ -197,16 +273,28 @@ describe("GRADE, heterogeneity and the analysis view", () => {
   });
 
   it("renders an analysis with back-transformed numbers, notes and every section", () => {
-    const html = renderToStaticMarkup(<AnalysisView a={{ ...analysis, notes: ["Begg's test needs more studies."] }} index={0} />);
+    const html = renderToStaticMarkup(
+      <AnalysisView a={{ ...analysis, notes: ["Begg's test needs more studies."] }} index={0} />,
+    );
     const text = visible(html);
     expect(text).toContain(`RR ${displayEstimate("RR", -0.83, -1.41, -0.25)}`);
     expect(text).toContain("-0.8300 (0.2100)");
     expect(text).toContain("Begg's test needs more studies.");
-    for (const id of ["forest-plot", "funnel-plot", "heterogeneity-panel", "leave-one-out", "grade-table", "trimfill-note", "egger-note"]) {
+    for (const id of [
+      "forest-plot",
+      "funnel-plot",
+      "heterogeneity-panel",
+      "leave-one-out",
+      "grade-table",
+      "trimfill-note",
+      "egger-note",
+    ]) {
       expect(html).toContain(`data-testid="${id}"`);
     }
     expect(trimFillNote(analysis)).toMatch(/imputed 1 study on the right side/);
-    expect(trimFillNote({ ...analysis, trimfill: null, k: 2 })).toBe("Trim and fill was not run (it needs at least 3 studies).");
+    expect(trimFillNote({ ...analysis, trimfill: null, k: 2 })).toBe(
+      "Trim and fill was not run (it needs at least 3 studies).",
+    );
     expect(eggerNote(analysis)).toContain("t(3) = -1.90, p = 0.153");
     expect(html).not.toMatch(/NaN/);
   });
@@ -241,7 +329,20 @@ describe("GRADE, heterogeneity and the analysis view", () => {
 
   it("renders the whole result: analyses, unpooled outcomes, narrative and PRISMA", () => {
     const html = renderToStaticMarkup(
-      <ResultsView result={{ ...jobResult, unpooled: [{ outcome: "mortality", measure: "RR", reportedMeasure: "HR", studyIds: ["3"], reason: "Only one study reports it" }] }} />,
+      <ResultsView
+        result={{
+          ...jobResult,
+          unpooled: [
+            {
+              outcome: "mortality",
+              measure: "RR",
+              reportedMeasure: "HR",
+              studyIds: ["3"],
+              reason: "Only one study reports it",
+            },
+          ],
+        }}
+      />,
     );
     const text = visible(html);
     expect(text).toContain("Outcomes reported but not pooled");

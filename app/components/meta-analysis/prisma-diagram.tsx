@@ -63,10 +63,14 @@ export function prismaBoxes(counts: PrismaCounts, update?: PrismaUpdate) {
   const awaitingFt = counts.awaitingFullText ?? 0;
   const maybeFt = counts.fullTextMaybe ?? 0;
   const undecided = (a: number, m: number) =>
-    a + m === 0 ? [] : [`Not yet decided (${prismaN(a + m)}):`, `awaiting a decision (${prismaN(a)})`, `marked maybe (${prismaN(m)})`];
+    a + m === 0
+      ? []
+      : [`Not yet decided (${prismaN(a + m)}):`, `awaiting a decision (${prismaN(a)})`, `marked maybe (${prismaN(m)})`];
   return {
     identification: [
-      update ? "New records identified by the update(s) from databases, registers and files" : "Records identified from databases, registers and files",
+      update
+        ? "New records identified by the update(s) from databases, registers and files"
+        : "Records identified from databases, registers and files",
       `(${prismaN(identified)})`,
       ...databases.map(([db, n]) => `${PROVIDER_LABELS[db] ?? db} (${prismaN(n)})`),
     ],
@@ -74,14 +78,20 @@ export function prismaBoxes(counts: PrismaCounts, update?: PrismaUpdate) {
     screened:
       awaiting + maybe === 0
         ? [`Records screened (${prismaN(counts.screened)})`]
-        : [`Records to screen (${prismaN(counts.screened + awaiting)})`, `screened so far (${prismaN(counts.screened)})`],
+        : [
+            `Records to screen (${prismaN(counts.screened + awaiting)})`,
+            `screened so far (${prismaN(counts.screened)})`,
+          ],
     excluded: [`Records excluded (${prismaN(counts.excluded)})`, ...undecided(awaiting, maybe)],
     sought: [`Reports sought for retrieval (${prismaN(sought)})`],
     notRetrieved: [`Reports not retrieved (${prismaN(notRetrieved)})`],
     assessed:
       awaitingFt + maybeFt === 0
         ? [`Reports assessed for eligibility (${prismaN(counts.reportsAssessed)})`]
-        : [`Reports to assess for eligibility (${prismaN(counts.reportsAssessed + awaitingFt)})`, `assessed so far (${prismaN(counts.reportsAssessed)})`],
+        : [
+            `Reports to assess for eligibility (${prismaN(counts.reportsAssessed + awaitingFt)})`,
+            `assessed so far (${prismaN(counts.reportsAssessed)})`,
+          ],
     reportsExcluded: [
       "Reports excluded:",
       ...(counts.reportsExcluded.length === 0
@@ -90,7 +100,12 @@ export function prismaBoxes(counts: PrismaCounts, update?: PrismaUpdate) {
       ...undecided(awaitingFt, maybeFt),
     ],
     included: [`${update ? "New studies" : "Studies"} included in review (${prismaN(counts.included)})`],
-    previous: update ? ["Previous studies:", `Studies included in the review before the update(s) (${prismaN(update.previousStudies)})`] : [],
+    previous: update
+      ? [
+          "Previous studies:",
+          `Studies included in the review before the update(s) (${prismaN(update.previousStudies)})`,
+        ]
+      : [],
     total: update ? [`Total studies included in review (${prismaN(update.totalStudies)})`] : [],
   };
 }
@@ -137,7 +152,10 @@ export function prismaLayout(counts: PrismaCounts, update?: PrismaUpdate) {
   rows.forEach(([left, right, leftId, rightId], i) => {
     const l = layoutLines(left, MAIN_W);
     const r = right ? layoutLines(right, SIDE_W) : [];
-    const h = Math.max(Math.max(l.length, r.length, i === 0 ? previousLines.length : 0) * LINE + 2 * PAD, minHeight[i] ?? 0);
+    const h = Math.max(
+      Math.max(l.length, r.length, i === 0 ? previousLines.length : 0) * LINE + 2 * PAD,
+      minHeight[i] ?? 0,
+    );
     main.push({ x: MAIN_X + shift, y, w: MAIN_W, h, lines: l, testId: leftId });
     if (right) side.push({ x: SIDE_X + shift, y, w: SIDE_W, h, lines: r, testId: rightId });
     y += h + GAP;
@@ -149,7 +167,9 @@ export function prismaLayout(counts: PrismaCounts, update?: PrismaUpdate) {
     ["Screening", main[1]!.y, main[3]!.y + main[3]!.h],
     ["Included", main[4]!.y, last.y + last.h],
   ];
-  const previous: Box | null = update ? { x: PREV_X, y: main[0]!.y, w: PREV_W, h: main[0]!.h, lines: previousLines, testId: "prisma-previous" } : null;
+  const previous: Box | null = update
+    ? { x: PREV_X, y: main[0]!.y, w: PREV_W, h: main[0]!.h, lines: previousLines, testId: "prisma-previous" }
+    : null;
   return { boxes: b, main, side, height, phases, previous, width: WIDTH + shift };
 }
 
@@ -186,7 +206,9 @@ export function PrismaDiagram({ id, counts, update }: PrismaDiagramProps) {
       fontSize={11}
       style={{ maxWidth: WIDTH }}
     >
-      <title id={`${id}-title`}>{update ? "PRISMA 2020 flow diagram for updated systematic reviews" : "PRISMA 2020 flow diagram"}</title>
+      <title id={`${id}-title`}>
+        {update ? "PRISMA 2020 flow diagram for updated systematic reviews" : "PRISMA 2020 flow diagram"}
+      </title>
       <desc id={`${id}-desc`}>{description}</desc>
       <defs>
         <marker id={`${id}-arrow`} viewBox="0 0 10 10" refX={9} refY={5} markerWidth={7} markerHeight={7} orient="auto">

@@ -23,7 +23,10 @@ export function QuotedTable({ table, row, column }: { table: QuotedTableData; ro
           {table.header.map((cells, hi) => (
             <tr key={hi}>
               {cells.map((cell, ci) => (
-                <th key={ci} className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${row === -1 && column === ci ? "bg-amber-200" : ""}`}>
+                <th
+                  key={ci}
+                  className={`border border-slate-200 px-1 py-0.5 text-left font-medium ${row === -1 && column === ci ? "bg-amber-200" : ""}`}
+                >
                   {cell}
                 </th>
               ))}

@@ -39,7 +39,15 @@ export function methodsText(result: MetaAnalysisJobResult, options: AnalysisOpti
 }
 
 /** The body of the self-contained report (see report-html.ts for the document around it). */
-export function ReportDocument({ title, description, result, options, generatedAt, subgroups, moderators }: ReportDocumentProps) {
+export function ReportDocument({
+  title,
+  description,
+  result,
+  options,
+  generatedAt,
+  subgroups,
+  moderators,
+}: ReportDocumentProps) {
   const studies = new Map<string, string>();
   for (const e of result.extracted) studies.set(e.studyId, e.title);
   for (const e of result.excluded) studies.set(e.studyId, e.title);

@@ -7,8 +7,11 @@ const generatedAt = new Date("2026-11-22T01:00:00Z");
 describe("report HTML", () => {
   const html = buildReportHtml({
     title: "BCG <vaccine> & TB",
-    description: "Trials of \"BCG\"",
-    result: { ...jobResult, extracted: jobResult.extracted.map((e, i) => (i === 0 ? { ...e, extractedBy: "user" } : e)) },
+    description: 'Trials of "BCG"',
+    result: {
+      ...jobResult,
+      extracted: jobResult.extracted.map((e, i) => (i === 0 ? { ...e, extractedBy: "user" } : e)),
+    },
     options: { method: "REML", test: "knha" },
     generatedAt,
   });

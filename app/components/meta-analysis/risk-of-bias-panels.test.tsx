@@ -6,18 +6,58 @@ import { analysis, extracted, jobResult } from "../../../tests/meta-analysis-res
 import { AnalysisView, ResultsView } from "./analysis-results";
 import { buildReportHtml } from "~/components/meta-analysis/report-html";
 
-const visible = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+const visible = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 
-const set = (overall: "low" | "some_concerns" | "high") => ({ D1: "low", D2: "low", D3: overall, D4: "low", D5: "low", overall }) as const;
+const set = (overall: "low" | "some_concerns" | "high") =>
+  ({ D1: "low", D2: "low", D3: overall, D4: "low", D5: "low", overall }) as const;
 
 const withRob: OutcomeAnalysis = {
   ...analysis,
   riskOfBias: ["low", "high", null, "some_concerns", "low"],
   riskOfBiasDomains: [set("low"), set("high"), null, set("some_concerns"), set("low")],
   riskOfBiasSensitivity: [
-    { scenario: "all", label: "All studies", k: 5, studyIds: ["1", "2", "3", "4", "5"], estimate: -0.83, ci_lb: -1.41, ci_ub: -0.25, pval: 0.012, I2: 80, tau2: 0.3 },
-    { scenario: "without_high", label: "Without high risk of bias", k: 4, studyIds: ["1", "3", "4", "5"], estimate: -0.7, ci_lb: -1.3, ci_ub: -0.1, pval: 0.03, I2: 70, tau2: 0.2 },
-    { scenario: "low_only", label: "Low risk of bias only", k: 2, studyIds: ["1", "5"], estimate: null, ci_lb: null, ci_ub: null, pval: null, I2: null, tau2: null, note: "The model is not estimable for these studies." },
+    {
+      scenario: "all",
+      label: "All studies",
+      k: 5,
+      studyIds: ["1", "2", "3", "4", "5"],
+      estimate: -0.83,
+      ci_lb: -1.41,
+      ci_ub: -0.25,
+      pval: 0.012,
+      I2: 80,
+      tau2: 0.3,
+    },
+    {
+      scenario: "without_high",
+      label: "Without high risk of bias",
+      k: 4,
+      studyIds: ["1", "3", "4", "5"],
+      estimate: -0.7,
+      ci_lb: -1.3,
+      ci_ub: -0.1,
+      pval: 0.03,
+      I2: 70,
+      tau2: 0.2,
+    },
+    {
+      scenario: "low_only",
+      label: "Low risk of bias only",
+      k: 2,
+      studyIds: ["1", "5"],
+      estimate: null,
+      ci_lb: null,
+      ci_ub: null,
+      pval: null,
+      I2: null,
+      tau2: null,
+      note: "The model is not estimable for these studies.",
+    },
   ],
   summaryOfFindings: summaryOfFindings({ ...analysis, rows: extracted }, { assumedControlRisk: 0.1 }),
 };
@@ -54,7 +94,12 @@ describe("risk of bias in the results", () => {
   });
 
   it("renders the Summary of Findings table with certainty symbols, footnotes and per-1,000 effects in the report", () => {
-    const report = buildReportHtml({ title: "T", result: { ...jobResult, analyses: [withRob] }, options: { method: "REML", test: "knha" }, generatedAt: new Date("2026-11-26T12:00:00Z") });
+    const report = buildReportHtml({
+      title: "T",
+      result: { ...jobResult, analyses: [withRob] },
+      options: { method: "REML", test: "knha" },
+      generatedAt: new Date("2026-11-26T12:00:00Z"),
+    });
     const text = visible(report);
     expect(report).toContain('data-testid="summary-of-findings"');
     expect(text).toMatch(/tuberculosis \d+ \(5 studies\) [⊕◯]{4} (High|Moderate|Low|Very low)/);
@@ -62,7 +107,9 @@ describe("risk of bias in the results", () => {
     expect(text).toContain("100 per 1,000");
     expect(text).toMatch(/56 fewer per 1,000 \(from 76 fewer to 22 fewer\)/);
     expect(text).toContain("the assumed control risk the reviewer entered");
-    const none = renderToStaticMarkup(<ResultsView result={{ ...jobResult, analyses: [{ ...analysis, summaryOfFindings: undefined }] }} />);
+    const none = renderToStaticMarkup(
+      <ResultsView result={{ ...jobResult, analyses: [{ ...analysis, summaryOfFindings: undefined }] }} />,
+    );
     expect(none).not.toContain("summary-of-findings");
   });
 });

@@ -15,7 +15,11 @@ export function InlineSvg({ svg, testId }: { svg: string; testId: string }) {
       className="overflow-x-auto [&>svg]:h-auto [&>svg]:max-w-none"
       tabIndex={0}
       role="region"
-      aria-label={`${title.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')} (scrolls sideways on a narrow screen)`}
+      aria-label={`${title
+        .replace(/&amp;/g, "&")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')} (scrolls sideways on a narrow screen)`}
       data-testid={testId}
       dangerouslySetInnerHTML={{ __html: markup }}
     />
@@ -27,7 +31,13 @@ export function InlineSvg({ svg, testId }: { svg: string; testId: string }) {
  * weighted by the studies' meta-analysis weights (robvis `rob_summary(weighted = TRUE)`). Drawn
  * only when the job received the studies' domain judgements; studies without one are left out.
  */
-export function RobPlots({ a, index }: { a: Pick<OutcomeAnalysis, "outcome" | "effects" | "weights" | "riskOfBiasDomains">; index: number }) {
+export function RobPlots({
+  a,
+  index,
+}: {
+  a: Pick<OutcomeAnalysis, "outcome" | "effects" | "weights" | "riskOfBiasDomains">;
+  index: number;
+}) {
   const domains = a.riskOfBiasDomains;
   if (!domains) return null;
   const rows = a.effects.flatMap((e, i) => {
@@ -39,10 +49,19 @@ export function RobPlots({ a, index }: { a: Pick<OutcomeAnalysis, "outcome" | "e
     <div className="space-y-3" data-testid="rob-plots">
       <h4 className="font-semibold text-slate-900">Risk of bias (RoB 2)</h4>
       <figure className="figure">
-        <InlineSvg svg={trafficLightSvg(rows, `Risk of bias (RoB 2): ${a.outcome}`)} testId={`rob-traffic-light-${index}`} />
+        <InlineSvg
+          svg={trafficLightSvg(rows, `Risk of bias (RoB 2): ${a.outcome}`)}
+          testId={`rob-traffic-light-${index}`}
+        />
       </figure>
       <figure className="figure">
-        <InlineSvg svg={summarySvg(rows, { weighted: true, title: `Risk of bias (RoB 2): ${a.outcome}, summary weighted by meta-analysis weight` })} testId={`rob-summary-${index}`} />
+        <InlineSvg
+          svg={summarySvg(rows, {
+            weighted: true,
+            title: `Risk of bias (RoB 2): ${a.outcome}, summary weighted by meta-analysis weight`,
+          })}
+          testId={`rob-summary-${index}`}
+        />
       </figure>
     </div>
   );
@@ -53,26 +72,52 @@ export function RobPlots({ a, index }: { a: Pick<OutcomeAnalysis, "outcome" | "e
  * studies at high risk of bias and the one with low-risk studies only (same estimator and test).
  * Nothing is drawn when the job had no RoB 2 judgements for this outcome.
  */
-export function RobSensitivityTable({ a }: { a: Pick<OutcomeAnalysis, "outcome" | "measure" | "reportedMeasure" | "riskOfBiasSensitivity"> }) {
+export function RobSensitivityTable({
+  a,
+}: {
+  a: Pick<OutcomeAnalysis, "outcome" | "measure" | "reportedMeasure" | "riskOfBiasSensitivity">;
+}) {
   const rows = a.riskOfBiasSensitivity;
   if (!rows || rows.length === 0) return null;
   const name = effectName(a.measure, a.reportedMeasure);
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Sensitivity analysis by risk of bias: ${a.outcome} (scrolls sideways on a narrow screen)`}>
+    <div
+      className="overflow-x-auto"
+      tabIndex={0}
+      role="region"
+      aria-label={`Sensitivity analysis by risk of bias: ${a.outcome} (scrolls sideways on a narrow screen)`}
+    >
       <table data-testid="rob-sensitivity" className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-sm font-semibold text-slate-900">Sensitivity analysis by risk of bias (RoB 2 overall): {a.outcome}</caption>
+        <caption className="mb-2 text-left text-sm font-semibold text-slate-900">
+          Sensitivity analysis by risk of bias (RoB 2 overall): {a.outcome}
+        </caption>
         <thead>
           <tr className="border-b border-slate-300">
-            <th scope="col" className="py-1.5 pr-3 font-semibold">Studies</th>
-            <th scope="col" className="py-1.5 pr-3 font-semibold">k</th>
-            <th scope="col" className="py-1.5 pr-3 font-semibold">{name} [95% CI]</th>
-            <th scope="col" className="py-1.5 pr-3 font-semibold">p</th>
-            <th scope="col" className="py-1.5 font-semibold">I²</th>
+            <th scope="col" className="py-1.5 pr-3 font-semibold">
+              Studies
+            </th>
+            <th scope="col" className="py-1.5 pr-3 font-semibold">
+              k
+            </th>
+            <th scope="col" className="py-1.5 pr-3 font-semibold">
+              {name} [95% CI]
+            </th>
+            <th scope="col" className="py-1.5 pr-3 font-semibold">
+              p
+            </th>
+            <th scope="col" className="py-1.5 font-semibold">
+              I²
+            </th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.scenario} className="border-b border-slate-100 align-top" data-testid="rob-sensitivity-row" data-scenario={r.scenario}>
+            <tr
+              key={r.scenario}
+              className="border-b border-slate-100 align-top"
+              data-testid="rob-sensitivity-row"
+              data-scenario={r.scenario}
+            >
               <th scope="row" className="py-1.5 pr-3 font-medium">
                 {r.label}
               </th>
@@ -80,7 +125,8 @@ export function RobSensitivityTable({ a }: { a: Pick<OutcomeAnalysis, "outcome" 
               {isFiniteNumber(r.estimate) && isFiniteNumber(r.ci_lb) && isFiniteNumber(r.ci_ub) ? (
                 <>
                   <td className="py-1.5 pr-3 whitespace-nowrap">
-                    {fmt(toDisplayScale(a.measure, r.estimate))} [{fmt(toDisplayScale(a.measure, r.ci_lb))}, {fmt(toDisplayScale(a.measure, r.ci_ub))}]
+                    {fmt(toDisplayScale(a.measure, r.estimate))} [{fmt(toDisplayScale(a.measure, r.ci_lb))},{" "}
+                    {fmt(toDisplayScale(a.measure, r.ci_ub))}]
                   </td>
                   <td className="py-1.5 pr-3 whitespace-nowrap">{pText(r.pval)}</td>
                   <td className="py-1.5">{isFiniteNumber(r.I2) ? `${r.I2.toFixed(0)}%` : "—"}</td>
@@ -105,8 +151,16 @@ export function RobSensitivityTable({ a }: { a: Pick<OutcomeAnalysis, "outcome" 
  * 1,000 with its 95% CI; continuous outcomes as the mean difference). Analyses stored before
  * issue 28 (no `summaryOfFindings`) are left out; nothing is drawn when none has one.
  */
-export function SummaryOfFindingsTable({ analyses }: { analyses: readonly Pick<OutcomeAnalysis, "outcome" | "summaryOfFindings">[] }) {
-  const rows = analyses.flatMap((a) => (a.summaryOfFindings ? [{ row: formatSofRow(a.outcome, a.summaryOfFindings), source: a.summaryOfFindings.assumedRiskSource }] : []));
+export function SummaryOfFindingsTable({
+  analyses,
+}: {
+  analyses: readonly Pick<OutcomeAnalysis, "outcome" | "summaryOfFindings">[];
+}) {
+  const rows = analyses.flatMap((a) =>
+    a.summaryOfFindings
+      ? [{ row: formatSofRow(a.outcome, a.summaryOfFindings), source: a.summaryOfFindings.assumedRiskSource }]
+      : [],
+  );
   if (rows.length === 0) return null;
   const footnotes: string[] = [];
   const letters = rows.map(({ row }) =>
@@ -121,19 +175,38 @@ export function SummaryOfFindingsTable({ analyses }: { analyses: readonly Pick<O
       <h3 id="sof-heading" className="text-lg font-semibold text-slate-900">
         Summary of findings
       </h3>
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Summary of findings table (scrolls sideways on a narrow screen)">
+      <div
+        className="overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label="Summary of findings table (scrolls sideways on a narrow screen)"
+      >
         <table className="w-full min-w-[640px] border-collapse text-left text-sm">
           <thead>
             <tr className="border-b border-slate-300 align-bottom">
-              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">Outcome</th>
-              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">No of participants (studies)</th>
-              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">Certainty of the evidence (GRADE)</th>
-              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">Relative effect (95% CI)</th>
-              <th scope="colgroup" colSpan={2} className="py-1.5 font-semibold">Anticipated absolute effects</th>
+              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">
+                Outcome
+              </th>
+              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">
+                No of participants (studies)
+              </th>
+              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">
+                Certainty of the evidence (GRADE)
+              </th>
+              <th scope="col" rowSpan={2} className="py-1.5 pr-3 font-semibold">
+                Relative effect (95% CI)
+              </th>
+              <th scope="colgroup" colSpan={2} className="py-1.5 font-semibold">
+                Anticipated absolute effects
+              </th>
             </tr>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="py-1.5 pr-3 font-semibold">Risk with comparator</th>
-              <th scope="col" className="py-1.5 font-semibold">Risk difference with intervention (95% CI)</th>
+              <th scope="col" className="py-1.5 pr-3 font-semibold">
+                Risk with comparator
+              </th>
+              <th scope="col" className="py-1.5 font-semibold">
+                Risk difference with intervention (95% CI)
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -164,7 +237,15 @@ export function SummaryOfFindingsTable({ analyses }: { analyses: readonly Pick<O
       )}
       <p className="text-xs text-slate-600">
         GRADE certainty: ⊕⊕⊕⊕ High, ⊕⊕⊕◯ Moderate, ⊕⊕◯◯ Low, ⊕◯◯◯ Very low. Risk with comparator:{" "}
-        {sources.length === 0 ? "not applicable (continuous outcomes)" : sources.map((s) => (s === "reviewer" ? "the assumed control risk the reviewer entered" : "the pooled control-group risk of the included studies")).join("; ")}
+        {sources.length === 0
+          ? "not applicable (continuous outcomes)"
+          : sources
+              .map((s) =>
+                s === "reviewer"
+                  ? "the assumed control risk the reviewer entered"
+                  : "the pooled control-group risk of the included studies",
+              )
+              .join("; ")}
         . Absolute effects: Cochrane Handbook chapter 14.
       </p>
     </section>

@@ -63,7 +63,11 @@ export function SaveReportDialog({
         }),
       });
       if (res.status === 401) {
-        toast({ title: "Sign In Required", description: "Sign in to save reports to your profile.", variant: "destructive" });
+        toast({
+          title: "Sign In Required",
+          description: "Sign in to save reports to your profile.",
+          variant: "destructive",
+        });
         return;
       }
       if (!res.ok) {

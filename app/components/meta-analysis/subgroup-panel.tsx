@@ -1,5 +1,13 @@
 import { useId } from "react";
-import { effectLabel, effectName, fmt, fmtPct, isFiniteNumber, isRatioMeasure, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
+import {
+  effectLabel,
+  effectName,
+  fmt,
+  fmtPct,
+  isFiniteNumber,
+  isRatioMeasure,
+  NOT_ESTIMABLE,
+} from "~/lib/meta-analysis/display";
 import {
   type ExploredAnalysis,
   exploreSubgroups,
@@ -30,7 +38,15 @@ function diamond(x: (v: number) => number, est: number, lo: number, hi: number, 
  * within the subgroup, 95% CI line), a subtotal diamond with k, τ² and I²; the overall diamond; and
  * the test for subgroup differences printed under the axis.
  */
-export function SubgroupForestPlot({ id, a, view }: { id: string; a: ExploredAnalysis; view: SubgroupView & { result: NonNullable<SubgroupView["result"]> } }) {
+export function SubgroupForestPlot({
+  id,
+  a,
+  view,
+}: {
+  id: string;
+  a: ExploredAnalysis;
+  view: SubgroupView & { result: NonNullable<SubgroupView["result"]> };
+}) {
   const r = view.result;
   const ratio = isRatioMeasure(a.measure);
   const values: number[] = [0, a.ci_lb, a.ci_ub, a.estimate];
@@ -56,7 +72,8 @@ export function SubgroupForestPlot({ id, a, view }: { id: string; a: ExploredAna
   const longName = effectLabel(a.measure, a.reportedMeasure);
   const testText = subgroupTestText(r);
   const description =
-    r.groups.map((g) => `${g.level} (k = ${g.k}): ${displayEstimate(a.measure, g.b, g.ci_lb, g.ci_ub)}`).join("; ") + `. ${testText}.`;
+    r.groups.map((g) => `${g.level} (k = ${g.k}): ${displayEstimate(a.measure, g.b, g.ci_lb, g.ci_ub)}`).join("; ") +
+    `. ${testText}.`;
   const clampX = (v: number) => x(clampToAxis(v, lo, hi).value);
   return (
     <svg
@@ -75,7 +92,9 @@ export function SubgroupForestPlot({ id, a, view }: { id: string; a: ExploredAna
       <rect x={0} y={0} width={WIDTH} height={height} fill="#ffffff" />
       <g fontWeight={600} fill="#0f172a">
         <text x={LABEL_X} y={18}>{`Study or subgroup (${view.column.label})`}</text>
-        <text x={WEIGHT_X} y={18} textAnchor="end">Weight</text>
+        <text x={WEIGHT_X} y={18} textAnchor="end">
+          Weight
+        </text>
         <text x={EST_X} y={18} textAnchor="end">{`${name} [95% CI]`}</text>
       </g>
       <line x1={0} x2={WIDTH} y1={TOP - 8} y2={TOP - 8} stroke="#cbd5e1" />
@@ -116,7 +135,12 @@ export function SubgroupForestPlot({ id, a, view }: { id: string; a: ExploredAna
                 {`Subtotal (k = ${g.k}${g.k > 1 ? `; τ² = ${fmt(g.tau2, 3)}; I² = ${fmtPct(g.I2)}` : ""})`}
               </text>
               {ok && (
-                <polygon data-testid="subgroup-diamond" points={diamond(clampX, g.b, g.ci_lb, g.ci_ub, y)} fill="#475569" stroke="#0f172a" />
+                <polygon
+                  data-testid="subgroup-diamond"
+                  points={diamond(clampX, g.b, g.ci_lb, g.ci_ub, y)}
+                  fill="#475569"
+                  stroke="#0f172a"
+                />
               )}
               <text x={EST_X} y={y + 4} textAnchor="end" fontWeight={600} fill="#0f172a">
                 {displayEstimate(a.measure, g.b, g.ci_lb, g.ci_ub)}
@@ -210,17 +234,29 @@ export function SubgroupPanel({
             <caption className="mb-1 text-left text-sm font-semibold text-slate-900">{`Subgroups by ${view.column.label.toLowerCase()}`}</caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className="py-1 pr-3">Subgroup</th>
-                <th scope="col" className="py-1 pr-3">k</th>
-                <th scope="col" className="py-1 pr-3">{effectName(a.measure, a.reportedMeasure)} [95% CI]</th>
-                <th scope="col" className="py-1 pr-3">τ²</th>
-                <th scope="col" className="py-1">I²</th>
+                <th scope="col" className="py-1 pr-3">
+                  Subgroup
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  k
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  {effectName(a.measure, a.reportedMeasure)} [95% CI]
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  τ²
+                </th>
+                <th scope="col" className="py-1">
+                  I²
+                </th>
               </tr>
             </thead>
             <tbody>
               {view.result.groups.map((g) => (
                 <tr key={g.level} className="border-b border-slate-100" data-testid="subgroup-row">
-                  <th scope="row" className="py-1 pr-3 font-normal">{g.level}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    {g.level}
+                  </th>
                   <td className="py-1 pr-3 tabular-nums">{g.k}</td>
                   <td className="py-1 pr-3 tabular-nums">{displayEstimate(a.measure, g.b, g.ci_lb, g.ci_ub)}</td>
                   <td className="py-1 pr-3 tabular-nums">{g.k > 1 ? fmt(g.tau2, 4) : "not applicable"}</td>
@@ -230,7 +266,11 @@ export function SubgroupPanel({
             </tbody>
           </table>
           <figure className="figure">
-            <SubgroupForestPlot id={`subgroup-forest-${index}`} a={a} view={view as SubgroupView & { result: NonNullable<SubgroupView["result"]> }} />
+            <SubgroupForestPlot
+              id={`subgroup-forest-${index}`}
+              a={a}
+              view={view as SubgroupView & { result: NonNullable<SubgroupView["result"]> }}
+            />
           </figure>
           <p data-testid="subgroup-test" className="text-sm font-medium text-slate-900">
             {subgroupTestText(view.result)}

@@ -11,7 +11,17 @@ export interface PolicySection {
  * Layout shared by /terms and /privacy: title, 'Last updated', numbered sections (each an `h2`
  * with an id for deep links) and a link home.
  */
-export function PolicyPage({ title, updated, intro, sections }: { title: string; updated: string; intro: ReactNode; sections: PolicySection[] }) {
+export function PolicyPage({
+  title,
+  updated,
+  intro,
+  sections,
+}: {
+  title: string;
+  updated: string;
+  intro: ReactNode;
+  sections: PolicySection[];
+}) {
   return (
     <article className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>

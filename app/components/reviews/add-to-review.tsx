@@ -13,7 +13,13 @@ import { ReviewApiError, reviewsApi, type ImportResult } from "~/lib/reviews-cli
  * record of the search — up to 'All available' per database, not only the page shown. The dialog
  * states the most each database can bring; the count added is the import's own.
  */
-export function AddToReviewButton({ params, providers }: { params: URLSearchParams; providers: Parameters<typeof searchImportPlan>[0] }) {
+export function AddToReviewButton({
+  params,
+  providers,
+}: {
+  params: URLSearchParams;
+  providers: Parameters<typeof searchImportPlan>[0];
+}) {
   const plan = searchImportPlan(providers);
   const [open, setOpen] = useState(false);
   const [reviews, setReviews] = useState<ApiReview[] | null>(null);
@@ -43,7 +49,10 @@ export function AddToReviewButton({ params, providers }: { params: URLSearchPara
     setBusy(true);
     setError(null);
     try {
-      const reviewId = choice === "new" ? (await reviewsApi.create({ title: title.trim() || `Review: ${params.get("q") ?? "search"}` })).review.id : choice;
+      const reviewId =
+        choice === "new"
+          ? (await reviewsApi.create({ title: title.trim() || `Review: ${params.get("q") ?? "search"}` })).review.id
+          : choice;
       const body = Object.fromEntries([...params].filter(([k]) => k !== "page" && k !== "limit"));
       const result = await reviewsApi.importSearch(reviewId, body);
       setDone({ reviewId, result });
@@ -66,13 +75,18 @@ export function AddToReviewButton({ params, providers }: { params: URLSearchPara
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Add the search to a review</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Every record of this search, not only the page shown — up to {SEARCH_IMPORT_PER_DATABASE} per database — becomes a record of the review,
-            de-duplicated against what it already holds.
+            Every record of this search, not only the page shown — up to {SEARCH_IMPORT_PER_DATABASE} per database —
+            becomes a record of the review, de-duplicated against what it already holds.
           </Dialog.Description>
           <p className="mt-2 text-sm text-slate-600" data-testid="add-to-review-plan">
-            {plan.databases.map((d) => `${PROVIDER_LABELS[d.provider] ?? d.provider}: up to ${d.upTo.toLocaleString("en")} of ${d.hits.toLocaleString("en")}`).join("; ")}.
-            {plan.databases.length > 1 && ` At most ${plan.upTo.toLocaleString("en")} records;`} Fewer when a database returns fewer than it reports or a record is a duplicate:
-            the count added is shown when the import is done.
+            {plan.databases
+              .map(
+                (d) =>
+                  `${PROVIDER_LABELS[d.provider] ?? d.provider}: up to ${d.upTo.toLocaleString("en")} of ${d.hits.toLocaleString("en")}`,
+              )
+              .join("; ")}
+            .{plan.databases.length > 1 && ` At most ${plan.upTo.toLocaleString("en")} records;`} Fewer when a database
+            returns fewer than it reports or a record is a duplicate: the count added is shown when the import is done.
           </p>
           {done ? (
             <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">
@@ -89,15 +103,35 @@ export function AddToReviewButton({ params, providers }: { params: URLSearchPara
             <div className="mt-4 space-y-2 text-sm">
               {reviews.map((r) => (
                 <label key={r.id} className="flex items-center gap-2">
-                  <input type="radio" name="review" value={r.id} checked={choice === r.id} onChange={() => setChoice(r.id)} />
+                  <input
+                    type="radio"
+                    name="review"
+                    value={r.id}
+                    checked={choice === r.id}
+                    onChange={() => setChoice(r.id)}
+                  />
                   {r.title} <span className="text-xs text-slate-500">({r.counts.records} records)</span>
                 </label>
               ))}
               <label className="flex items-center gap-2">
-                <input type="radio" name="review" value="new" checked={choice === "new"} onChange={() => setChoice("new")} />
+                <input
+                  type="radio"
+                  name="review"
+                  value="new"
+                  checked={choice === "new"}
+                  onChange={() => setChoice("new")}
+                />
                 New review
               </label>
-              {choice === "new" && <Input aria-label="New review title" placeholder="Review title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />}
+              {choice === "new" && (
+                <Input
+                  aria-label="New review title"
+                  placeholder="Review title"
+                  value={title}
+                  onChange={(e) => setTitle(e.target.value)}
+                  maxLength={300}
+                />
+              )}
               {error && (
                 <p role="alert" className="text-red-700">
                   {error}

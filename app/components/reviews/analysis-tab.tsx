@@ -12,7 +12,12 @@ import { fmt, fmtInterval, fmtPct, METHOD_LABELS } from "~/lib/meta-analysis/dis
 import { DEFAULT_OPTIONS, downloadText, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
 import { formatSofRow, sofTableCsv } from "~/lib/meta-analysis/summary-of-findings";
 import type { Method } from "~/lib/meta-analysis/types";
-import { reviewExplorationColumns, reviewExploredAnalysis, reviewOutcomeCertainty, riskOfBiasColumn } from "~/lib/review-analysis";
+import {
+  reviewExplorationColumns,
+  reviewExploredAnalysis,
+  reviewOutcomeCertainty,
+  riskOfBiasColumn,
+} from "~/lib/review-analysis";
 import {
   DEFAULT_POOL_MEASURES,
   inferGenericMeasure,
@@ -109,7 +114,9 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
         const inferred = inferPoolType(extraction.studies);
         const t = stored?.type ?? inferred;
         setType(t);
-        setMeasure(stored?.measure ?? (t === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[t]));
+        setMeasure(
+          stored?.measure ?? (t === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[t]),
+        );
         setData(extraction);
         setTable(characteristics);
         setRobOverview(overview);
@@ -134,17 +141,32 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
     const cols = reviewExplorationColumns(table, explored.view.recordIds);
     const robColumn = riskOfBiasColumn(robOverview?.assessments ?? [], outcomeId, explored.view.recordIds);
     if (!robColumn) return cols;
-    return { subgroups: [...cols.subgroups, robColumn], moderators: [...cols.moderators, { ...robColumn, kind: "categorical" as const }] };
+    return {
+      subgroups: [...cols.subgroups, robColumn],
+      moderators: [...cols.moderators, { ...robColumn, kind: "categorical" as const }],
+    };
   }, [explored, table, robOverview, outcomeId]);
   // Summary of Findings (issue 28): GRADE with the review's stored settings and RoB 2 judgements, the job's core.
   const certainty = useMemo(() => {
     if (!explored || !data) return null;
-    return reviewOutcomeCertainty(data, { type, measure }, explored.pooling, { method, test }, gradeSettings, robOverview);
+    return reviewOutcomeCertainty(
+      data,
+      { type, measure },
+      explored.pooling,
+      { method, test },
+      gradeSettings,
+      robOverview,
+    );
   }, [explored, data, type, measure, method, test, gradeSettings, robOverview]);
   const downloadSof = () => {
     if (!certainty || !data) return;
     const csv = sofTableCsv([formatSofRow(data.outcome.name, certainty.summaryOfFindings)]);
-    const stem = data.outcome.name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase().slice(0, 60) || "outcome";
+    const stem =
+      data.outcome.name
+        .replace(/[^A-Za-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .toLowerCase()
+        .slice(0, 60) || "outcome";
     downloadText(`${stem}-summary-of-findings.csv`, csv, "text/csv;charset=utf-8");
   };
   const a = explored?.view?.analysis ?? null;
@@ -156,7 +178,11 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const ratio = a?.ratio ?? null;
 
   if (outcomes?.length === 0) {
-    return <p className="text-sm text-slate-600">Name an outcome in Data extraction first; its pooled analysis can then be explored here.</p>;
+    return (
+      <p className="text-sm text-slate-600">
+        Name an outcome in Data extraction first; its pooled analysis can then be explored here.
+      </p>
+    );
   }
   return (
     <section className="space-y-4" data-testid="review-analysis">
@@ -177,23 +203,38 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
             ))}
           </select>
         </label>
-        <select aria-label="Outcome type" className="rounded border border-slate-300 bg-white px-2 py-1" value={type} onChange={(e) => {
-          const t = e.target.value as ReviewPoolType;
-          setType(t);
-          setMeasure(DEFAULT_POOL_MEASURES[t]);
-        }}>
+        <select
+          aria-label="Outcome type"
+          className="rounded border border-slate-300 bg-white px-2 py-1"
+          value={type}
+          onChange={(e) => {
+            const t = e.target.value as ReviewPoolType;
+            setType(t);
+            setMeasure(DEFAULT_POOL_MEASURES[t]);
+          }}
+        >
           <option value="binary">binary (2×2)</option>
           <option value="continuous">continuous (means, SDs)</option>
           <option value="generic">generic inverse variance</option>
         </select>
-        <select aria-label="Effect measure" className="rounded border border-slate-300 bg-white px-2 py-1" value={measure} onChange={(e) => setMeasure(e.target.value as PoolMeasure)}>
+        <select
+          aria-label="Effect measure"
+          className="rounded border border-slate-300 bg-white px-2 py-1"
+          value={measure}
+          onChange={(e) => setMeasure(e.target.value as PoolMeasure)}
+        >
           {poolMeasuresFor(type).map((m) => (
             <option key={m} value={m}>
               {m}
             </option>
           ))}
         </select>
-        <select aria-label="τ² estimator" className="rounded border border-slate-300 bg-white px-2 py-1" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+        <select
+          aria-label="τ² estimator"
+          className="rounded border border-slate-300 bg-white px-2 py-1"
+          value={method}
+          onChange={(e) => setMethod(e.target.value as Method)}
+        >
           {METHOD_CHOICES.map((m) => (
             <option key={m} value={m}>
               {METHOD_LABELS[m]}
@@ -216,15 +257,26 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
         <div className="space-y-6">
           <p className="text-sm text-slate-800" data-testid="analysis-pooled">
             Pooled {explored?.pooling.measure} ({a.method}, {a.test === "knha" ? "Hartung–Knapp" : "z"}, k = {a.k}):{" "}
-            <strong>{ratio ? `${fmt(ratio.estimate)} ${fmtInterval(ratio.ci_lb, ratio.ci_ub)}` : `${fmt(a.estimate)} ${fmtInterval(a.ci_lb, a.ci_ub)}`}</strong> · I² ={" "}
-            {fmtPct(a.I2)} · τ² = {fmt(a.tau2, 3)}
+            <strong>
+              {ratio
+                ? `${fmt(ratio.estimate)} ${fmtInterval(ratio.ci_lb, ratio.ci_ub)}`
+                : `${fmt(a.estimate)} ${fmtInterval(a.ci_lb, a.ci_ub)}`}
+            </strong>{" "}
+            · I² = {fmtPct(a.I2)} · τ² = {fmt(a.tau2, 3)}
           </p>
           <figure className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Forest plot: ${a.outcome}`}>
             <ForestPlot
               id="review-forest"
               measure={a.measure}
               studies={a.effects.map((e, i) => ({ label: e.label, yi: e.yi, vi: e.vi, weight: a.weights[i] ?? 0 }))}
-              pooled={{ label: "Overall", estimate: a.estimate, ci_lb: a.ci_lb, ci_ub: a.ci_ub, pi_lb: a.pi_lb, pi_ub: a.pi_ub }}
+              pooled={{
+                label: "Overall",
+                estimate: a.estimate,
+                ci_lb: a.ci_lb,
+                ci_ub: a.ci_ub,
+                pi_lb: a.pi_lb,
+                pi_ub: a.pi_ub,
+              }}
               title={`Forest plot: ${a.outcome}`}
             />
           </figure>
@@ -232,23 +284,33 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
             <SubgroupPanel a={a} index={0} columns={columns.subgroups} selected={subgroup} onSelect={setSubgroup} />
           </div>
           {columns.subgroups.length === 0 && (
-            <p className="text-sm text-slate-600">Add a categorical column in Characteristics (or fill in Design, Country, Setting) to split the studies into subgroups.</p>
+            <p className="text-sm text-slate-600">
+              Add a categorical column in Characteristics (or fill in Design, Country, Setting) to split the studies
+              into subgroups.
+            </p>
           )}
           <div className="overflow-x-auto">
             <MetaRegressionPanel a={a} choices={columns.moderators} selected={moderators} onChange={setModerators} />
           </div>
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Influence diagnostics (scrolls sideways on a narrow screen)">
+          <div
+            className="overflow-x-auto"
+            tabIndex={0}
+            role="region"
+            aria-label="Influence diagnostics (scrolls sideways on a narrow screen)"
+          >
             <InfluenceTable a={a} />
           </div>
           <SensitivityPanel a={a} />
           <CumulativePanel a={a} index={0} years={years} />
           {certainty && (
             <div className="space-y-2">
-              <SummaryOfFindingsTable analyses={[{ outcome: a.outcome, summaryOfFindings: certainty.summaryOfFindings }]} />
+              <SummaryOfFindingsTable
+                analyses={[{ outcome: a.outcome, summaryOfFindings: certainty.summaryOfFindings }]}
+              />
               {certainty.note && <p className="text-xs text-amber-700">{certainty.note}</p>}
               <p className="text-xs text-slate-600">
-                GRADE uses this review&apos;s RoB 2 judgements and the GRADE settings stored in Risk of bias for this outcome (rating changes with their justifications, decision
-                threshold, assumed control risk).
+                GRADE uses this review&apos;s RoB 2 judgements and the GRADE settings stored in Risk of bias for this
+                outcome (rating changes with their justifications, decision threshold, assumed control risk).
               </p>
               <Button type="button" variant="outline" size="sm" onClick={downloadSof} data-testid="analysis-sof-csv">
                 <Download className="size-4" aria-hidden /> Download Summary of Findings (CSV)

@@ -77,16 +77,23 @@ function Cell({
     <div className="flex items-start gap-1">
       <button
         type="button"
-        aria-label={cell.value === null ? `${label}: blank` : `${label}: ${cell.value}${cell.quote ? ", show quote" : ""}`}
+        aria-label={
+          cell.value === null ? `${label}: blank` : `${label}: ${cell.value}${cell.quote ? ", show quote" : ""}`
+        }
         aria-pressed={selected}
         onClick={onSelect}
-        className={`max-w-[16rem] rounded px-1 text-left text-sm ${selected ? "ring-2 ring-brand-500" : ""} ${cell.value === null ? "italic text-slate-400" : cell.quote ? "text-slate-900 underline decoration-dotted" : "text-slate-900"}`}
+        className={`max-w-[16rem] rounded px-1 text-left text-sm ${selected ? "ring-2 ring-brand-500" : ""} ${cell.value === null ? "text-slate-400 italic" : cell.quote ? "text-slate-900 underline decoration-dotted" : "text-slate-900"}`}
       >
         {cell.value === null ? "blank" : cell.value.length > 120 ? `${cell.value.slice(0, 117)}…` : cell.value}
         {cell.edited ? <sup title="edited by a reviewer">e</sup> : null}
       </button>
       {canEdit && (
-        <button type="button" className="text-xs text-brand-700 hover:underline" aria-label={`Edit ${label}`} onClick={() => setDraft(cell.value ?? "")}>
+        <button
+          type="button"
+          className="text-xs text-brand-700 hover:underline"
+          aria-label={`Edit ${label}`}
+          onClick={() => setDraft(cell.value ?? "")}
+        >
           edit
         </button>
       )}
@@ -114,7 +121,9 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
     let live = true;
     fetchCharacteristics(review.id)
       .then((t) => live && setTable(t))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "The characteristics could not be loaded."));
+      .catch(
+        (e: unknown) => live && setError(e instanceof Error ? e.message : "The characteristics could not be loaded."),
+      );
     return () => {
       live = false;
     };
@@ -123,9 +132,21 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
   async function onAddColumn() {
     setError(null);
     try {
-      const { column } = await call<{ column: CharacteristicColumn }>(`${base}/columns`, { method: "POST", json: { name: form.name.trim(), type: form.type } });
+      const { column } = await call<{ column: CharacteristicColumn }>(`${base}/columns`, {
+        method: "POST",
+        json: { name: form.name.trim(), type: form.type },
+      });
       setTable((t) =>
-        t ? { ...t, columns: [...t.columns, column], studies: t.studies.map((s) => ({ ...s, values: { ...s.values, [column.key]: { value: null, quote: null, edited: false } } })) } : t,
+        t
+          ? {
+              ...t,
+              columns: [...t.columns, column],
+              studies: t.studies.map((s) => ({
+                ...s,
+                values: { ...s.values, [column.key]: { value: null, quote: null, edited: false } },
+              })),
+            }
+          : t,
       );
       setForm((f) => ({ ...f, name: "" }));
     } catch (e) {
@@ -137,15 +158,30 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
     setError(null);
     try {
       await call<void>(`${base}/columns/${column.key.slice(1)}`, { method: "DELETE" });
-      setTable((t) => (t ? { ...t, columns: t.columns.filter((c) => c.key !== column.key), audit: t.audit.filter((a) => a.column !== column.key) } : t));
+      setTable((t) =>
+        t
+          ? {
+              ...t,
+              columns: t.columns.filter((c) => c.key !== column.key),
+              audit: t.audit.filter((a) => a.column !== column.key),
+            }
+          : t,
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : "The column could not be removed.");
     }
   }
 
-  async function onEdit(study: CharacteristicsStudy, column: CharacteristicColumn, value: string | null): Promise<boolean> {
+  async function onEdit(
+    study: CharacteristicsStudy,
+    column: CharacteristicColumn,
+    value: string | null,
+  ): Promise<boolean> {
     try {
-      const { edit } = await call<{ edit: CharacteristicEdit | null }>(`${base}/edits`, { method: "POST", json: { recordId: study.recordId, column: column.key, value } });
+      const { edit } = await call<{ edit: CharacteristicEdit | null }>(`${base}/edits`, {
+        method: "POST",
+        json: { recordId: study.recordId, column: column.key, value },
+      });
       setError(null);
       if (edit) {
         setTable((t) =>
@@ -153,7 +189,14 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
             ? {
                 ...t,
                 audit: [...t.audit, edit],
-                studies: t.studies.map((s) => (s.recordId === study.recordId ? { ...s, values: { ...s.values, [column.key]: { value: edit.newValue, quote: null, edited: true } } } : s)),
+                studies: t.studies.map((s) =>
+                  s.recordId === study.recordId
+                    ? {
+                        ...s,
+                        values: { ...s.values, [column.key]: { value: edit.newValue, quote: null, edited: true } },
+                      }
+                    : s,
+                ),
               }
             : t,
         );
@@ -166,17 +209,19 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
   }
 
   const columnName = (key: string) => table?.columns.find((c) => c.key === key)?.name ?? key;
-  const titleOf = (recordId: number) => table?.studies.find((s) => s.recordId === recordId)?.title ?? `Record ${recordId}`;
+  const titleOf = (recordId: number) =>
+    table?.studies.find((s) => s.recordId === recordId)?.title ?? `Record ${recordId}`;
   const selectedStudy = selected && table ? table.studies.find((s) => s.recordId === selected.recordId) : undefined;
   const selectedCell = selectedStudy && selected ? selectedStudy.values[selected.key] : undefined;
 
   return (
     <section className="space-y-4" data-testid="review-characteristics">
       <p className="text-sm text-slate-700">
-        The characteristics of every study included at full text, as a review publishes them. MetaMind pre-fills the table from each study&apos;s
-        text (its Europe PMC full text, the uploaded PDF, the attached full text, else the abstract), only where a sentence states the value: click a
-        value to see the passage. Blank cells were not found. Add your own columns; categorical and numeric columns can split the studies into
-        subgroups or serve as moderators in the Analysis tab.
+        The characteristics of every study included at full text, as a review publishes them. MetaMind pre-fills the
+        table from each study&apos;s text (its Europe PMC full text, the uploaded PDF, the attached full text, else the
+        abstract), only where a sentence states the value: click a value to see the passage. Blank cells were not found.
+        Add your own columns; categorical and numeric columns can split the studies into subgroups or serve as
+        moderators in the Analysis tab.
       </p>
       {canEdit && (
         <form
@@ -190,7 +235,13 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
             <Label htmlFor="characteristic-name" className="text-xs">
               New column
             </Label>
-            <Input id="characteristic-name" value={form.name} maxLength={80} placeholder="e.g. Dose, Region, Mean age" onChange={(e) => setForm({ ...form, name: e.target.value })} />
+            <Input
+              id="characteristic-name"
+              value={form.name}
+              maxLength={80}
+              placeholder="e.g. Dose, Region, Mean age"
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+            />
           </div>
           <div>
             <Label htmlFor="characteristic-type" className="text-xs">
@@ -226,7 +277,9 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
           <Loader2 className="size-4 animate-spin" aria-hidden /> Reading the included studies…
         </p>
       )}
-      {table && table.studies.length === 0 && <p className="text-sm text-amber-700">No study is included at full text yet: screen the full texts first.</p>}
+      {table && table.studies.length === 0 && (
+        <p className="text-sm text-amber-700">No study is included at full text yet: screen the full texts first.</p>
+      )}
       {table && table.studies.length > 0 && (
         <>
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
@@ -244,7 +297,12 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
               </a>
             </Button>
           </div>
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Characteristics of included studies table">
+          <div
+            className="overflow-x-auto"
+            tabIndex={0}
+            role="region"
+            aria-label="Characteristics of included studies table"
+          >
             <table className="min-w-full text-sm" aria-label="Characteristics of included studies">
               <thead>
                 <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
@@ -257,7 +315,12 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
                         {c.name}
                         {!c.builtIn && <span className="font-normal text-slate-400">({c.type})</span>}
                         {!c.builtIn && canEdit && (
-                          <button type="button" aria-label={`Remove column ${c.name}`} className="text-slate-400 hover:text-red-600" onClick={() => void onRemoveColumn(c)}>
+                          <button
+                            type="button"
+                            aria-label={`Remove column ${c.name}`}
+                            className="text-slate-400 hover:text-red-600"
+                            onClick={() => void onRemoveColumn(c)}
+                          >
                             <Trash2 className="size-3.5" aria-hidden />
                           </button>
                         )}
@@ -268,12 +331,18 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
               </thead>
               <tbody>
                 {table.studies.map((s) => (
-                  <tr key={s.recordId} className="border-b border-slate-100 align-top" data-testid="characteristics-row">
+                  <tr
+                    key={s.recordId}
+                    className="border-b border-slate-100 align-top"
+                    data-testid="characteristics-row"
+                  >
                     <th scope="row" className="max-w-xs py-1 pr-3 text-left font-normal text-slate-900">
                       {s.title}
                       {s.year ? <span className="text-slate-500"> ({s.year})</span> : null}
                       <div className="mt-0.5">
-                        <Badge variant="secondary">{SOURCE_LABEL[s.source.kind as keyof typeof SOURCE_LABEL] ?? s.source.kind}</Badge>
+                        <Badge variant="secondary">
+                          {SOURCE_LABEL[s.source.kind as keyof typeof SOURCE_LABEL] ?? s.source.kind}
+                        </Badge>
                       </div>
                     </th>
                     {table.columns.map((c) => (
@@ -297,14 +366,20 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
             <div className="rounded-md border border-amber-200 bg-amber-50/40 p-3" data-testid="characteristics-quote">
               <p className="mb-1 text-xs font-medium text-slate-600">
                 {selectedStudy.title} · {columnName(selected.key)}
-                {selectedCell?.edited ? " · set by a reviewer" : ` · read from the ${SOURCE_LABEL[selectedStudy.source.kind as keyof typeof SOURCE_LABEL] ?? selectedStudy.source.kind}`}
+                {selectedCell?.edited
+                  ? " · set by a reviewer"
+                  : ` · read from the ${SOURCE_LABEL[selectedStudy.source.kind as keyof typeof SOURCE_LABEL] ?? selectedStudy.source.kind}`}
               </p>
               {selectedCell?.quote ? (
                 <blockquote className="text-sm leading-relaxed text-slate-700">
                   <mark className="rounded bg-amber-200 px-0.5">{selectedCell.quote}</mark>
                 </blockquote>
               ) : (
-                <p className="text-sm italic text-slate-500">{selectedCell?.edited ? "Entered by a reviewer (see the edits below)." : "Not found in the text MetaMind read."}</p>
+                <p className="text-sm text-slate-500 italic">
+                  {selectedCell?.edited
+                    ? "Entered by a reviewer (see the edits below)."
+                    : "Not found in the text MetaMind read."}
+                </p>
               )}
             </div>
           )}
@@ -316,7 +391,8 @@ export function CharacteristicsTab({ review }: { review: ReviewWithSources }) {
               <ul className="mt-1 space-y-0.5 text-xs text-slate-600" data-testid="characteristics-audit">
                 {table.audit.map((a, i) => (
                   <li key={i}>
-                    {titleOf(a.recordId)} · {columnName(a.column)}: {a.oldValue ?? "blank"} → {a.newValue ?? "blank"} · {a.who} · {new Date(a.when).toLocaleString()}
+                    {titleOf(a.recordId)} · {columnName(a.column)}: {a.oldValue ?? "blank"} → {a.newValue ?? "blank"} ·{" "}
+                    {a.who} · {new Date(a.when).toLocaleString()}
                   </li>
                 ))}
               </ul>

@@ -4,7 +4,13 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import type { ArmField, ArmKey } from "~/lib/arms";
-import { type ArmValuesPair, type DualExtractionStudy, EXTRACTION_ARMS, EXTRACTION_FIELDS, valueProblem } from "~/lib/dual-extraction";
+import {
+  type ArmValuesPair,
+  type DualExtractionStudy,
+  EXTRACTION_ARMS,
+  EXTRACTION_FIELDS,
+  valueProblem,
+} from "~/lib/dual-extraction";
 import type { ReviewExtractionStudy } from "~/lib/review-extraction";
 
 const FIELD: Record<ArmField, string> = { events: "Events", groupSize: "n", mean: "Mean", sd: "SD" };
@@ -12,7 +18,11 @@ const ARM: Record<ArmKey, string> = { intervention: "Intervention", comparator: 
 const show = (v: number | null | undefined) => (v === null || v === undefined ? "NR" : String(v));
 
 async function post(path: string, json: unknown): Promise<{ study: DualExtractionStudy }> {
-  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(json) });
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(json),
+  });
   const body = (await res.json().catch(() => ({}))) as { study: DualExtractionStudy; message?: string };
   if (!res.ok) throw new Error(body.message ?? `Request failed (${res.status})`);
   return body;
@@ -20,7 +30,12 @@ async function post(path: string, json: unknown): Promise<{ study: DualExtractio
 
 /** The reviewer's values as the table shows them (MetaMind's extraction with their own corrections). */
 function valuesOf(study: ReviewExtractionStudy): ArmValuesPair {
-  const pick = (arm: ArmKey) => ({ events: study.result[arm].events, groupSize: study.result[arm].groupSize, mean: study.result[arm].mean, sd: study.result[arm].sd });
+  const pick = (arm: ArmKey) => ({
+    events: study.result[arm].events,
+    groupSize: study.result[arm].groupSize,
+    mean: study.result[arm].mean,
+    sd: study.result[arm].sd,
+  });
   return { intervention: pick("intervention"), comparator: pick("comparator") };
 }
 
@@ -81,17 +96,35 @@ function StudyBlock({
         <Badge variant="secondary">{dual.submissions.length} of 2 extractions</Badge>
         {dual.values && <Badge data-testid="consensus-complete">consensus complete</Badge>}
         {canWrite && !dual.mine && !both && (
-          <Button size="sm" disabled={busy} onClick={() => void act(() => post(`${base}/submissions`, { recordId: study.recordId, values: valuesOf(study) }))} data-testid="submit-extraction">
+          <Button
+            size="sm"
+            disabled={busy}
+            onClick={() =>
+              void act(() => post(`${base}/submissions`, { recordId: study.recordId, values: valuesOf(study) }))
+            }
+            data-testid="submit-extraction"
+          >
             <Send aria-hidden /> Submit my values
           </Button>
         )}
         {canWrite && dual.mine && !both && (
-          <Button size="sm" variant="outline" disabled={busy} onClick={() => void act(() => post(`${base}/submissions`, { recordId: study.recordId, values: valuesOf(study) }))}>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={busy}
+            onClick={() =>
+              void act(() => post(`${base}/submissions`, { recordId: study.recordId, values: valuesOf(study) }))
+            }
+          >
             Re-submit my values
           </Button>
         )}
       </div>
-      {!dual.revealed && <p className="mt-1 text-xs text-slate-500">Blind: the other reviewer&apos;s values show once you have submitted yours.</p>}
+      {!dual.revealed && (
+        <p className="mt-1 text-xs text-slate-500">
+          Blind: the other reviewer&apos;s values show once you have submitted yours.
+        </p>
+      )}
       {dual.revealed && (
         <table className="mt-2 text-sm" aria-label={`Extractions side by side: ${study.title}`}>
           <thead>
@@ -117,7 +150,10 @@ function StudyBlock({
                       {ARM[arm]} {FIELD[field]}
                     </td>
                     {dual.submissions.map((s) => (
-                      <td key={s.userId} className={`pr-3 tabular-nums ${differs ? "font-semibold text-amber-800" : ""}`}>
+                      <td
+                        key={s.userId}
+                        className={`pr-3 tabular-nums ${differs ? "font-semibold text-amber-800" : ""}`}
+                      >
                         {show(s.values?.[arm][field])}
                       </td>
                     ))}
@@ -140,7 +176,9 @@ function StudyBlock({
                             )}
                           </span>
                         ) : differs ? (
-                          <span className="text-xs text-slate-600">{agreed ? `${show(agreed.value)} · ${agreed.email}` : "awaiting consensus"}</span>
+                          <span className="text-xs text-slate-600">
+                            {agreed ? `${show(agreed.value)} · ${agreed.email}` : "awaiting consensus"}
+                          </span>
                         ) : (
                           <span className="text-xs text-slate-500">
                             <Check className="inline size-3" aria-hidden /> agreed
@@ -199,13 +237,22 @@ export function DualExtractionPanel({
         Dual extraction
       </h3>
       <p className="text-xs text-slate-600">
-        Check and correct your values in the table, then submit them. Each study is extracted by two reviewers independently; differing values are
-        settled by a consensus, and the analysis uses consensus values only.
+        Check and correct your values in the table, then submit them. Each study is extracted by two reviewers
+        independently; differing values are settled by a consensus, and the analysis uses consensus values only.
       </p>
       <ul className="mt-2 space-y-2">
         {studies.map((s) =>
           s.dual ? (
-            <StudyBlock key={s.recordId} base={base} study={s} dual={s.dual} userId={userId} canWrite={canWrite} canResolve={canResolve} onChange={(d) => onStudy(s.recordId, d)} />
+            <StudyBlock
+              key={s.recordId}
+              base={base}
+              study={s}
+              dual={s.dual}
+              userId={userId}
+              canWrite={canWrite}
+              canResolve={canResolve}
+              onChange={(d) => onStudy(s.recordId, d)}
+            />
           ) : null,
         )}
       </ul>

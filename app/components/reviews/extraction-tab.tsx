@@ -56,9 +56,10 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
   return (
     <section className="space-y-4" data-testid="review-extraction">
       <p className="text-sm text-slate-700">
-        Name the outcomes of this review. For each, MetaMind reads every study included at full text — its Europe PMC full text when it has a
-        PMCID, the uploaded PDF, the full text attached at screening, else the abstract — and fills in each arm&apos;s events and group size, or
-        mean, SD and group size. Click a value to see where it was read; correct it if needed (every correction is kept with who and when).
+        Name the outcomes of this review. For each, MetaMind reads every study included at full text — its Europe PMC
+        full text when it has a PMCID, the uploaded PDF, the full text attached at screening, else the abstract — and
+        fills in each arm&apos;s events and group size, or mean, SD and group size. Click a value to see where it was
+        read; correct it if needed (every correction is kept with who and when).
       </p>
       <form
         className="grid gap-3 sm:grid-cols-4"
@@ -71,19 +72,37 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
           <Label htmlFor="outcome-name" className="text-xs">
             Outcome
           </Label>
-          <Input id="outcome-name" value={form.name} maxLength={200} placeholder="e.g. mortality at 28 days" onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          <Input
+            id="outcome-name"
+            value={form.name}
+            maxLength={200}
+            placeholder="e.g. mortality at 28 days"
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+          />
         </div>
         <div>
           <Label htmlFor="outcome-intervention" className="text-xs">
             Intervention arm
           </Label>
-          <Input id="outcome-intervention" value={form.intervention} maxLength={500} placeholder="from the review's PICO" onChange={(e) => setForm({ ...form, intervention: e.target.value })} />
+          <Input
+            id="outcome-intervention"
+            value={form.intervention}
+            maxLength={500}
+            placeholder="from the review's PICO"
+            onChange={(e) => setForm({ ...form, intervention: e.target.value })}
+          />
         </div>
         <div>
           <Label htmlFor="outcome-comparator" className="text-xs">
             Comparator arm
           </Label>
-          <Input id="outcome-comparator" value={form.comparator} maxLength={500} placeholder="e.g. placebo" onChange={(e) => setForm({ ...form, comparator: e.target.value })} />
+          <Input
+            id="outcome-comparator"
+            value={form.comparator}
+            maxLength={500}
+            placeholder="e.g. placebo"
+            onChange={(e) => setForm({ ...form, comparator: e.target.value })}
+          />
         </div>
         <div className="flex items-end">
           <Button type="submit" variant="outline" disabled={!form.name.trim()}>
@@ -99,11 +118,19 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
       {outcomes && outcomes.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Outcomes">
           {outcomes.map((o) => (
-            <li key={o.id} className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm ${o.id === selectedId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}>
+            <li
+              key={o.id}
+              className={`inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm ${o.id === selectedId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}
+            >
               <button type="button" aria-pressed={o.id === selectedId} onClick={() => setSelectedId(o.id)}>
                 {o.name}
               </button>
-              <button type="button" aria-label={`Remove outcome ${o.name}`} className="text-slate-400 hover:text-red-600" onClick={() => void onDelete(o)}>
+              <button
+                type="button"
+                aria-label={`Remove outcome ${o.name}`}
+                className="text-slate-400 hover:text-red-600"
+                onClick={() => void onDelete(o)}
+              >
                 <Trash2 className="size-3.5" aria-hidden />
               </button>
             </li>
@@ -111,7 +138,12 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
         </ul>
       )}
       {outcomes?.length === 0 && <p className="text-sm text-slate-500">No outcomes yet.</p>}
-      <StudyDataImport reviewId={review.id} outcomes={outcomes ?? []} outcomeId={selectedId} onImported={() => selectedId !== null && void load(selectedId)} />
+      <StudyDataImport
+        reviewId={review.id}
+        outcomes={outcomes ?? []}
+        outcomeId={selectedId}
+        onImported={() => selectedId !== null && void load(selectedId)}
+      />
       {loading && (
         <p className="flex items-center gap-2 text-sm text-slate-600">
           <Loader2 className="size-4 animate-spin" aria-hidden /> Reading the included studies…
@@ -121,13 +153,20 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
         <div>
           <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
             <span>
-              <strong>{data.outcome.name}</strong>: {data.outcome.intervention} vs {data.outcome.comparator} · {data.studies.length} of {data.included}{" "}
-              included {data.included === 1 ? "study" : "studies"}
+              <strong>{data.outcome.name}</strong>: {data.outcome.intervention} vs {data.outcome.comparator} ·{" "}
+              {data.studies.length} of {data.included} included {data.included === 1 ? "study" : "studies"}
             </span>
-            <select aria-label="Outcome type" className="rounded border border-slate-300 px-2 py-1" value={type} onChange={(e) => setType(e.target.value as ReviewPoolType)}>
+            <select
+              aria-label="Outcome type"
+              className="rounded border border-slate-300 px-2 py-1"
+              value={type}
+              onChange={(e) => setType(e.target.value as ReviewPoolType)}
+            >
               <option value="binary">binary (2×2)</option>
               <option value="continuous">continuous (means, SDs)</option>
-              <option value="generic">generic inverse variance (reported HR, adjusted OR/RR, rate ratio with CI)</option>
+              <option value="generic">
+                generic inverse variance (reported HR, adjusted OR/RR, rate ratio with CI)
+              </option>
             </select>
             <select
               aria-label="Effect measure"
@@ -146,7 +185,9 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
             </Button>
           </div>
           {data.studies.length === 0 ? (
-            <p className="mt-3 text-sm text-amber-700">No study is included at full text yet: screen the full texts first.</p>
+            <p className="mt-3 text-sm text-amber-700">
+              No study is included at full text yet: screen the full texts first.
+            </p>
           ) : (
             <div className="mt-3 overflow-x-auto">
               <table className="min-w-full text-sm" aria-label={`Data extraction: ${data.outcome.name}`}>
@@ -202,7 +243,8 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
                         <p className="mt-0.5">{study.result.extractor}</p>
                         {study.reported && (
                           <p className="mt-0.5" title={study.reported.quote}>
-                            reported {study.reported.reportedMeasure ?? study.reported.measure} {fmt(study.reported.estimate)} {fmtInterval(study.reported.lower, study.reported.upper)}
+                            reported {study.reported.reportedMeasure ?? study.reported.measure}{" "}
+                            {fmt(study.reported.estimate)} {fmtInterval(study.reported.lower, study.reported.upper)}
                           </p>
                         )}
                       </td>
@@ -221,16 +263,26 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
               userId={userId}
               canWrite={review.role !== "viewer"}
               canResolve={review.resolver}
-              onStudy={(recordId, dual) => setData((d) => (d ? { ...d, studies: d.studies.map((s) => (s.recordId === recordId ? { ...s, dual } : s)) } : d))}
+              onStudy={(recordId, dual) =>
+                setData((d) =>
+                  d ? { ...d, studies: d.studies.map((s) => (s.recordId === recordId ? { ...s, dual } : s)) } : d,
+                )
+              }
             />
           )}
           {pooling && (
-            <div className="mt-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800" data-testid="review-pooled">
+            <div
+              className="mt-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800"
+              data-testid="review-pooled"
+            >
               {pooling.pooled ? (
                 <p>
-                  Pooled {pooling.measure} ({pooling.pooled.method}, {pooling.pooled.test === "knha" ? "Hartung–Knapp" : "z"}, k = {pooling.pooled.k}):{" "}
+                  Pooled {pooling.measure} ({pooling.pooled.method},{" "}
+                  {pooling.pooled.test === "knha" ? "Hartung–Knapp" : "z"}, k = {pooling.pooled.k}):{" "}
                   <strong data-testid="review-pooled-estimate">
-                    {ratio ? `${fmt(ratio.estimate)} ${fmtInterval(ratio.ci_lb, ratio.ci_ub)}` : `${fmt(pooling.pooled.estimate)} ${fmtInterval(pooling.pooled.ci_lb, pooling.pooled.ci_ub)}`}
+                    {ratio
+                      ? `${fmt(ratio.estimate)} ${fmtInterval(ratio.ci_lb, ratio.ci_ub)}`
+                      : `${fmt(pooling.pooled.estimate)} ${fmtInterval(pooling.pooled.ci_lb, pooling.pooled.ci_ub)}`}
                   </strong>
                   {" · "}I² = {fmtPct(pooling.pooled.I2)} · τ² = {fmt(pooling.pooled.tau2, 3)}
                 </p>
@@ -254,8 +306,8 @@ export function ExtractionTab({ review, userId = "" }: { review: ReviewWithSourc
               <ul className="mt-1 space-y-0.5 text-xs text-slate-600" data-testid="review-audit">
                 {audit.map((a, i) => (
                   <li key={i}>
-                    {a.title} · {ARM_LABEL[a.arm]} {FIELD_LABEL[a.field]}: {a.oldValue ?? "not reported"} → {a.newValue ?? "not reported"} · {a.who} ·{" "}
-                    {new Date(a.when).toLocaleString()}
+                    {a.title} · {ARM_LABEL[a.arm]} {FIELD_LABEL[a.field]}: {a.oldValue ?? "not reported"} →{" "}
+                    {a.newValue ?? "not reported"} · {a.who} · {new Date(a.when).toLocaleString()}
                   </li>
                 ))}
               </ul>

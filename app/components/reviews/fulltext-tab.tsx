@@ -8,7 +8,15 @@ import { toast } from "~/lib/toast";
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof ReviewApiError ? e.message : fallback);
 
-function ReportCard({ review, record, onDone }: { review: ReviewWithSources; record: ApiReviewRecord; onDone: () => Promise<void> }) {
+function ReportCard({
+  review,
+  record,
+  onDone,
+}: {
+  review: ReviewWithSources;
+  record: ApiReviewRecord;
+  onDone: () => Promise<void>;
+}) {
   const [reason, setReason] = useState(record.fullText.reason ?? "");
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -32,7 +40,13 @@ function ReportCard({ review, record, onDone }: { review: ReviewWithSources; rec
       setProblem("Choose a reason to exclude this report.");
       return;
     }
-    void run(decision, () => reviewsApi.decide(review.id, record.id, { stage: "full_text", decision, reason: decision === "include" ? null : reason || null }));
+    void run(decision, () =>
+      reviewsApi.decide(review.id, record.id, {
+        stage: "full_text",
+        decision,
+        reason: decision === "include" ? null : reason || null,
+      }),
+    );
   }
 
   return (
@@ -40,15 +54,32 @@ function ReportCard({ review, record, onDone }: { review: ReviewWithSources; rec
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="font-medium text-slate-900">{record.title}</h3>
-          <p className="text-xs text-slate-600">{[record.journal, record.year, record.doi && `doi:${record.doi}`].filter(Boolean).join(" · ")}</p>
+          <p className="text-xs text-slate-600">
+            {[record.journal, record.year, record.doi && `doi:${record.doi}`].filter(Boolean).join(" · ")}
+          </p>
         </div>
-        <Badge variant={record.fullText.decision === "include" ? "default" : record.fullText.decision === "exclude" ? "destructive" : "secondary"} data-testid="fulltext-decision">
-          {record.fullText.decision ? `${record.fullText.decision}${record.fullText.reason ? `: ${record.fullText.reason}` : ""}` : "not assessed"}
+        <Badge
+          variant={
+            record.fullText.decision === "include"
+              ? "default"
+              : record.fullText.decision === "exclude"
+                ? "destructive"
+                : "secondary"
+          }
+          data-testid="fulltext-decision"
+        >
+          {record.fullText.decision
+            ? `${record.fullText.decision}${record.fullText.reason ? `: ${record.fullText.reason}` : ""}`
+            : "not assessed"}
         </Badge>
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
         {record.fullText.attached ? (
-          <a className="inline-flex items-center gap-1 text-brand-700 underline" href={reviewsApi.fullTextUrl(review.id, record.id)} download>
+          <a
+            className="inline-flex items-center gap-1 text-brand-700 underline"
+            href={reviewsApi.fullTextUrl(review.id, record.id)}
+            download
+          >
             <Download className="size-4" aria-hidden /> Full text
           </a>
         ) : (
@@ -68,13 +99,26 @@ function ReportCard({ review, record, onDone }: { review: ReviewWithSources; rec
           />
         </label>
         {(record.doi || record.pmid) && (
-          <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => run("oa", () => reviewsApi.fetchOpenAccess(review.id, record.id), "Open-access copy attached")}>
-            {busy === "oa" ? <Loader2 className="animate-spin" aria-hidden /> : <Globe aria-hidden />} Find open-access copy
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={busy !== null}
+            onClick={() =>
+              run("oa", () => reviewsApi.fetchOpenAccess(review.id, record.id), "Open-access copy attached")
+            }
+          >
+            {busy === "oa" ? <Loader2 className="animate-spin" aria-hidden /> : <Globe aria-hidden />} Find open-access
+            copy
           </Button>
         )}
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <Button size="sm" className="bg-emerald-700 hover:bg-emerald-800" disabled={busy !== null} onClick={() => decide("include")}>
+        <Button
+          size="sm"
+          className="bg-emerald-700 hover:bg-emerald-800"
+          disabled={busy !== null}
+          onClick={() => decide("include")}
+        >
           <Check aria-hidden /> Include
         </Button>
         <select
@@ -97,7 +141,12 @@ function ReportCard({ review, record, onDone }: { review: ReviewWithSources; rec
           <HelpCircle aria-hidden /> Maybe
         </Button>
         {record.fullText.decision && (
-          <Button size="sm" variant="ghost" disabled={busy !== null} onClick={() => run("undo", () => reviewsApi.undoRecord(review.id, record.id, "full_text"))}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={busy !== null}
+            onClick={() => run("undo", () => reviewsApi.undoRecord(review.id, record.id, "full_text"))}
+          >
             Undo
           </Button>
         )}
@@ -123,7 +172,9 @@ export function FullTextTab({ review, onChanged }: { review: ReviewWithSources; 
   }, [review.id]);
 
   useEffect(() => {
-    load().catch((e: unknown) => toast({ title: "Reports not loaded", description: messageOf(e, "Please reload."), variant: "destructive" }));
+    load().catch((e: unknown) =>
+      toast({ title: "Reports not loaded", description: messageOf(e, "Please reload."), variant: "destructive" }),
+    );
   }, [load]);
 
   const done = useCallback(async () => {
@@ -136,10 +187,13 @@ export function FullTextTab({ review, onChanged }: { review: ReviewWithSources; 
   return (
     <section className="space-y-3">
       <p className="text-sm text-slate-700" data-testid="fulltext-progress">
-        {assessed} of {records.length} reports assessed · {records.filter((r) => r.fullText.decision === "include").length} included
+        {assessed} of {records.length} reports assessed ·{" "}
+        {records.filter((r) => r.fullText.decision === "include").length} included
       </p>
       {records.length === 0 ? (
-        <p className="text-sm text-slate-600">Records you include at title/abstract appear here for full-text screening.</p>
+        <p className="text-sm text-slate-600">
+          Records you include at title/abstract appear here for full-text screening.
+        </p>
       ) : (
         <ul className="space-y-3">
           {records.map((r) => (

@@ -49,7 +49,12 @@ export function LivingPanel({
     try {
       const { review: updated } = await reviewsApi.update(review.id, { living: { schedule: value || null } });
       setNextRunAt(updated.living.nextRunAt);
-      setMessage({ kind: "ok", text: value ? `The searches will be re-run ${value === "weekly" ? "every week" : "every month"}.` : "Scheduled updates are off." });
+      setMessage({
+        kind: "ok",
+        text: value
+          ? `The searches will be re-run ${value === "weekly" ? "every week" : "every month"}.`
+          : "Scheduled updates are off.",
+      });
     } catch (error) {
       setMessage({ kind: "error", text: error instanceof Error ? error.message : "The schedule could not be saved." });
     } finally {
@@ -78,13 +83,19 @@ export function LivingPanel({
   }
 
   return (
-    <section aria-labelledby="living-heading" className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="living-review">
+    <section
+      aria-labelledby="living-heading"
+      className="space-y-3 rounded-md border border-slate-200 p-4"
+      data-testid="living-review"
+    >
       <h2 id="living-heading" className="text-lg font-semibold text-slate-900">
         Living review
       </h2>
       <p className="text-sm text-slate-600">
-        Re-run this review&apos;s searches (and the imported files marked as saved searches in the Records tab) on a schedule or now. New records are de-duplicated against everything already here, arrive as a source of their own and wait in
-        the screening queue, ranked by the review&apos;s model; you get an e-mail when an update finds something.
+        Re-run this review&apos;s searches (and the imported files marked as saved searches in the Records tab) on a
+        schedule or now. New records are de-duplicated against everything already here, arrive as a source of their own
+        and wait in the screening queue, ranked by the review&apos;s model; you get an e-mail when an update finds
+        something.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm text-slate-700">
@@ -109,7 +120,10 @@ export function LivingPanel({
         {schedule && nextRunAt && <p className="text-xs text-slate-500">Next update: {when(nextRunAt)}</p>}
       </div>
       {message && (
-        <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-emerald-800"}`}>
+        <p
+          role={message.kind === "error" ? "alert" : "status"}
+          className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-emerald-800"}`}
+        >
           {message.text}
         </p>
       )}
@@ -118,22 +132,37 @@ export function LivingPanel({
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Updates of this review</caption>
             <thead>
-              <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                <th scope="col" className="py-1.5 pr-3">Ran</th>
-                <th scope="col" className="py-1.5 pr-3">How</th>
-                <th scope="col" className="py-1.5 pr-3">New records</th>
-                <th scope="col" className="py-1.5 pr-3">Already here</th>
-                <th scope="col" className="py-1.5">Failed</th>
+              <tr className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase">
+                <th scope="col" className="py-1.5 pr-3">
+                  Ran
+                </th>
+                <th scope="col" className="py-1.5 pr-3">
+                  How
+                </th>
+                <th scope="col" className="py-1.5 pr-3">
+                  New records
+                </th>
+                <th scope="col" className="py-1.5 pr-3">
+                  Already here
+                </th>
+                <th scope="col" className="py-1.5">
+                  Failed
+                </th>
               </tr>
             </thead>
             <tbody>
               {updates.map((u) => (
                 <tr key={u.id} className="border-b border-slate-100 align-top">
                   <td className="py-1.5 pr-3">{when(u.ranAt)}</td>
-                  <td className="py-1.5 pr-3">{u.trigger === "schedule" ? "scheduled" : "by hand"}{u.status === "running" ? " (running)" : ""}</td>
+                  <td className="py-1.5 pr-3">
+                    {u.trigger === "schedule" ? "scheduled" : "by hand"}
+                    {u.status === "running" ? " (running)" : ""}
+                  </td>
                   <td className="py-1.5 pr-3">{u.newRecords}</td>
                   <td className="py-1.5 pr-3">{u.duplicatesRemoved}</td>
-                  <td className="py-1.5">{u.failed.length ? u.failed.map((f) => `${f.source}: ${f.reason}`).join("; ") : "none"}</td>
+                  <td className="py-1.5">
+                    {u.failed.length ? u.failed.map((f) => `${f.source}: ${f.reason}`).join("; ") : "none"}
+                  </td>
                 </tr>
               ))}
             </tbody>

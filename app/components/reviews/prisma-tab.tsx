@@ -16,13 +16,20 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
     reviewsApi
       .prisma(reviewId)
       .then((p) => live && setPrisma(p))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "The PRISMA counts could not be loaded."));
+      .catch(
+        (e: unknown) => live && setError(e instanceof Error ? e.message : "The PRISMA counts could not be loaded."),
+      );
     return () => {
       live = false;
     };
   }, [reviewId]);
 
-  if (error) return <p role="alert" className="text-sm text-red-700">{error}</p>;
+  if (error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {error}
+      </p>
+    );
   if (!prisma) return <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />;
   return (
     <section className="space-y-4">
@@ -31,7 +38,11 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
           <Button key={f} asChild variant="outline" size="sm">
             <a href={reviewsApi.exportUrl(reviewId, f)} download data-testid={`export-${f}`}>
               <Download aria-hidden />
-              {f === "svg" ? "PRISMA diagram (SVG)" : f === "json" ? "Whole review (JSON)" : `Records with decisions (${f.toUpperCase()})`}
+              {f === "svg"
+                ? "PRISMA diagram (SVG)"
+                : f === "json"
+                  ? "Whole review (JSON)"
+                  : `Records with decisions (${f.toUpperCase()})`}
             </a>
           </Button>
         ))}
@@ -40,8 +51,10 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
         <figure className="space-y-1" data-testid="prisma-updated">
           <figcaption className="text-sm font-medium text-slate-800">
             Updated review: {prisma.updated.updates} living update{prisma.updated.updates === 1 ? "" : "s"}
-            {prisma.updated.lastUpdateAt ? `, the last on ${new Date(prisma.updated.lastUpdateAt).toLocaleDateString("en-GB", { dateStyle: "medium" })}` : ""} (PRISMA 2020
-            template for updated reviews; the SVG download uses it)
+            {prisma.updated.lastUpdateAt
+              ? `, the last on ${new Date(prisma.updated.lastUpdateAt).toLocaleDateString("en-GB", { dateStyle: "medium" })}`
+              : ""}{" "}
+            (PRISMA 2020 template for updated reviews; the SVG download uses it)
           </figcaption>
           <PrismaDiagram
             id="review-prisma-updated"
@@ -50,13 +63,18 @@ export function PrismaTab({ reviewId }: { reviewId: string }) {
           />
         </figure>
       )}
-      {prisma.updated && <p className="text-sm font-medium text-slate-800">The whole review (all records, every search and update together)</p>}
+      {prisma.updated && (
+        <p className="text-sm font-medium text-slate-800">
+          The whole review (all records, every search and update together)
+        </p>
+      )}
       <PrismaDiagram id="review-prisma" counts={prismaCountsFromReview(prisma)} />
       <p className="text-xs text-slate-500">
-        Records identified are the records brought into this review from each database or file (not the databases&apos; total hits). Until every
-        record has a decision, each stage also states the records not yet decided (awaiting a decision or marked maybe), so every box adds up:
-        records to screen = excluded + not yet decided + sought for retrieval. Reports not retrieved are full-text exclusions with the reason
-        &ldquo;Full text not retrievable&rdquo;.
+        Records identified are the records brought into this review from each database or file (not the databases&apos;
+        total hits). Until every record has a decision, each stage also states the records not yet decided (awaiting a
+        decision or marked maybe), so every box adds up: records to screen = excluded + not yet decided + sought for
+        retrieval. Reports not retrieved are full-text exclusions with the reason &ldquo;Full text not
+        retrievable&rdquo;.
       </p>
       <PrismaChecklistSection reviewId={reviewId} />
     </section>

@@ -5,11 +5,18 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NO_TITLE, type ApiReviewRecord, type ImportWarning } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi, type Merge, type RecordsQuery, type ReviewWithSources } from "~/lib/reviews-client";
+import {
+  ReviewApiError,
+  reviewsApi,
+  type Merge,
+  type RecordsQuery,
+  type ReviewWithSources,
+} from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
 import { SavedSearchControl, SavedSearchFields } from "./saved-search";
 
-const select = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
+const select =
+  "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
 
 interface UploadItem {
   id: number;
@@ -67,7 +74,13 @@ function useRecordPages(reviewId: string, query: RecordsQuery) {
         setRecords((old) => [...(old ?? []), ...page.records]);
         setNextCursor(page.nextCursor);
       })
-      .catch((e: unknown) => toast({ title: "More records not loaded", description: messageOf(e, "Please try again."), variant: "destructive" }))
+      .catch((e: unknown) =>
+        toast({
+          title: "More records not loaded",
+          description: messageOf(e, "Please try again."),
+          variant: "destructive",
+        }),
+      )
       .finally(() => {
         if (mine === generation.current) {
           busy.current = false;
@@ -77,7 +90,13 @@ function useRecordPages(reviewId: string, query: RecordsQuery) {
   }, [reviewId, query, nextCursor]);
 
   useEffect(() => {
-    reload().catch((e: unknown) => toast({ title: "Records not loaded", description: messageOf(e, "Please reload the page."), variant: "destructive" }));
+    reload().catch((e: unknown) =>
+      toast({
+        title: "Records not loaded",
+        description: messageOf(e, "Please reload the page."),
+        variant: "destructive",
+      }),
+    );
   }, [reload]);
 
   return { records, nextCursor, total, loading, reload, loadMore };
@@ -113,7 +132,14 @@ function RecordsTable({
   }, [more, loading, last, records.length, onNeedMore]);
 
   return (
-    <div ref={scroller} onScroll={onScroll} className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200" role="region" aria-label="Records" tabIndex={0}>
+    <div
+      ref={scroller}
+      onScroll={onScroll}
+      className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200"
+      role="region"
+      aria-label="Records"
+      tabIndex={0}
+    >
       <table className="w-full table-fixed text-left text-sm" data-testid="records-table" aria-rowcount={total + 1}>
         <thead className="sticky top-0 bg-slate-50 text-xs text-slate-500">
           <tr aria-rowindex={1}>
@@ -127,7 +153,12 @@ function RecordsTable({
         <tbody>
           {first > 0 && <tr aria-hidden style={{ height: first * ROW_HEIGHT }} />}
           {records.slice(first, last).map((r, i) => (
-            <tr key={r.id} aria-rowindex={first + i + 2} className="border-t border-slate-100 align-top" style={{ height: ROW_HEIGHT }}>
+            <tr
+              key={r.id}
+              aria-rowindex={first + i + 2}
+              className="border-t border-slate-100 align-top"
+              style={{ height: ROW_HEIGHT }}
+            >
               <td className="px-3 py-1">
                 <div className="line-clamp-2" title={r.title}>
                   {r.title}
@@ -140,7 +171,9 @@ function RecordsTable({
               </td>
               <td className="px-2 py-1 text-xs">
                 {r.titleAbstract.decision ?? "—"}
-                {r.titleAbstract.reason && <span className="line-clamp-2 text-slate-500">{r.titleAbstract.reason}</span>}
+                {r.titleAbstract.reason && (
+                  <span className="line-clamp-2 text-slate-500">{r.titleAbstract.reason}</span>
+                )}
               </td>
               <td className="px-2 py-1 text-xs">
                 {r.titleAbstract.decision === "include" ? (r.fullText.decision ?? "—") : ""}
@@ -152,7 +185,11 @@ function RecordsTable({
         </tbody>
       </table>
       {(loading || more) && (
-        <p className="flex items-center gap-2 px-3 py-2 text-xs text-slate-500" role="status" data-testid="records-loaded">
+        <p
+          className="flex items-center gap-2 px-3 py-2 text-xs text-slate-500"
+          role="status"
+          data-testid="records-loaded"
+        >
           {loading && <Loader2 className="size-4 animate-spin" aria-hidden />}
           {records.length.toLocaleString("en")} of {total.toLocaleString("en")} loaded
         </p>
@@ -184,7 +221,12 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
 
   const query = useMemo<RecordsQuery>(() => {
     const [stage, decision] = filter.split(":");
-    return { stage: (stage || undefined) as RecordsQuery["stage"], decision: decision || undefined, q: q || undefined, source: source || undefined };
+    return {
+      stage: (stage || undefined) as RecordsQuery["stage"],
+      decision: decision || undefined,
+      q: q || undefined,
+      source: source || undefined,
+    };
   }, [filter, q, source]);
   const list = useRecordPages(review.id, query);
   const reloadList = list.reload;
@@ -198,7 +240,13 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
     reviewsApi
       .merges(review.id)
       .then((m) => setMerges(m.merges))
-      .catch((e: unknown) => toast({ title: "Duplicates not loaded", description: messageOf(e, "Please reload the page."), variant: "destructive" }));
+      .catch((e: unknown) =>
+        toast({
+          title: "Duplicates not loaded",
+          description: messageOf(e, "Please reload the page."),
+          variant: "destructive",
+        }),
+      );
   }, [review.id]);
 
   useEffect(() => {
@@ -224,7 +272,10 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
       const result = await reviewsApi.importFile(review.id, file, {
         format: String(data.get("format") ?? "") || undefined,
         database: String(data.get("database") ?? "").trim() || undefined,
-        savedSearch: data.get("searchDatabase") || String(data.get("searchQuery") ?? "").trim() ? { database: String(data.get("searchDatabase") ?? ""), query: String(data.get("searchQuery") ?? "") } : undefined,
+        savedSearch:
+          data.get("searchDatabase") || String(data.get("searchQuery") ?? "").trim()
+            ? { database: String(data.get("searchDatabase") ?? ""), query: String(data.get("searchQuery") ?? "") }
+            : undefined,
       });
       const warned = result.warnings ?? [];
       toast({
@@ -246,7 +297,10 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
     setBusy(true);
     try {
       const result = await reviewsApi.importUploads(review.id, [...picked]);
-      toast({ title: "PDFs added", description: `${result.imported} records added, ${result.duplicatesRemoved} duplicates merged.` });
+      toast({
+        title: "PDFs added",
+        description: `${result.imported} records added, ${result.duplicatesRemoved} duplicates merged.`,
+      });
       setPicked(new Set());
       onChanged();
       await load();
@@ -276,9 +330,9 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             Import records
           </h2>
           <p className="text-xs text-slate-600">
-            RIS (Zotero, EndNote, Covidence, Rayyan), PubMed/MEDLINE (.nbib, .txt), BibTeX or CSV (title, abstract, doi, year, authors, journal), up to 20
-            MB. A file that cannot be read is refused whole, with the line to fix; records without a title are imported as &lsquo;{NO_TITLE}&rsquo;
-            and listed.
+            RIS (Zotero, EndNote, Covidence, Rayyan), PubMed/MEDLINE (.nbib, .txt), BibTeX or CSV (title, abstract, doi,
+            year, authors, journal), up to 20 MB. A file that cannot be read is refused whole, with the line to fix;
+            records without a title are imported as &lsquo;{NO_TITLE}&rsquo; and listed.
           </p>
           <div>
             <Label htmlFor="import-file">File</Label>
@@ -297,7 +351,12 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             </div>
             <div className="flex-1">
               <Label htmlFor="import-database">Database (for PRISMA)</Label>
-              <Input id="import-database" name="database" placeholder="e.g. Embase; default: the file name" maxLength={200} />
+              <Input
+                id="import-database"
+                name="database"
+                placeholder="e.g. Embase; default: the file name"
+                maxLength={200}
+              />
             </div>
           </div>
           <SavedSearchFields />
@@ -307,8 +366,14 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             </p>
           )}
           {importWarnings.length > 0 && (
-            <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900" data-testid="import-warnings">
-              <p className="font-medium">Imported, with {importWarnings.length === 1 ? "one warning" : `${importWarnings.length} warnings`}:</p>
+            <div
+              role="status"
+              className="rounded-md border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900"
+              data-testid="import-warnings"
+            >
+              <p className="font-medium">
+                Imported, with {importWarnings.length === 1 ? "one warning" : `${importWarnings.length} warnings`}:
+              </p>
               <ul className="mt-1 max-h-32 list-disc space-y-0.5 overflow-auto pl-4">
                 {importWarnings.map((w, i) => (
                   <li key={i}>
@@ -322,8 +387,11 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
             {busy ? <Loader2 className="animate-spin" aria-hidden /> : <FileUp aria-hidden />} Import
           </Button>
           <p className="text-xs text-slate-500">
-            To add a search, run it on the <a className="text-brand-700 underline" href="/search">search page</a> and choose &ldquo;Add all results to a
-            review&rdquo;.
+            To add a search, run it on the{" "}
+            <a className="text-brand-700 underline" href="/search">
+              search page
+            </a>{" "}
+            and choose &ldquo;Add all results to a review&rdquo;.
           </p>
         </form>
 
@@ -347,7 +415,14 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
                     <td className="py-1.5">
                       {s.name}
                       {s.query && <span className="block text-xs text-slate-500">&ldquo;{s.query}&rdquo;</span>}
-                      {s.kind === "file" && <SavedSearchControl reviewId={review.id} source={s} canEdit={review.role === "owner"} onChanged={onChanged} />}
+                      {s.kind === "file" && (
+                        <SavedSearchControl
+                          reviewId={review.id}
+                          source={s}
+                          canEdit={review.role === "owner"}
+                          onChanged={onChanged}
+                        />
+                      )}
                     </td>
                     <td className="text-xs text-slate-600">{new Date(s.createdAt).toLocaleDateString()}</td>
                     <td className="text-right">{s.recordCount}</td>
@@ -392,9 +467,17 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
       <section aria-labelledby="records-heading">
         <div className="mb-2 flex flex-wrap items-center gap-3">
           <h2 id="records-heading" className="font-semibold text-slate-900">
-            Records {list.total !== null && <span className="text-sm font-normal text-slate-500">({list.total.toLocaleString("en")})</span>}
+            Records{" "}
+            {list.total !== null && (
+              <span className="text-sm font-normal text-slate-500">({list.total.toLocaleString("en")})</span>
+            )}
           </h2>
-          <select aria-label="Show records" className={select} value={filter} onChange={(e) => setFilter(e.target.value)}>
+          <select
+            aria-label="Show records"
+            className={select}
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          >
             <option value="">All records</option>
             <option value="title_abstract:undecided">Not screened</option>
             <option value="title_abstract:include">Included at title/abstract</option>
@@ -426,7 +509,13 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
         {!list.records ? (
           <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />
         ) : (
-          <RecordsTable records={list.records} total={list.total ?? list.records.length} more={list.nextCursor !== null} loading={list.loading} onNeedMore={list.loadMore} />
+          <RecordsTable
+            records={list.records}
+            total={list.total ?? list.records.length}
+            more={list.nextCursor !== null}
+            loading={list.loading}
+            onNeedMore={list.loadMore}
+          />
         )}
       </section>
 
@@ -435,17 +524,23 @@ export function RecordsTab({ review, onChanged }: { review: ReviewWithSources; o
           Duplicates merged <span className="text-sm font-normal text-slate-500">({merges.length})</span>
         </h2>
         {merges.length === 0 ? (
-          <p className="text-sm text-slate-600">No duplicates. Records are merged by DOI, then PMID, then normalised title and year.</p>
+          <p className="text-sm text-slate-600">
+            No duplicates. Records are merged by DOI, then PMID, then normalised title and year.
+          </p>
         ) : (
           <ul className="space-y-2 text-sm" data-testid="merges">
             {merges.map((m) => (
-              <li key={m.record.id} className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-2">
+              <li
+                key={m.record.id}
+                className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-2"
+              >
                 <div>
                   <div>
                     {m.record.title} <span className="text-xs text-slate-500">({m.record.origin})</span>
                   </div>
                   <div className="text-xs text-slate-600">
-                    merged into #{m.mergedInto.id} from {m.mergedInto.origin} <Badge variant="outline">{m.reason === "manual" ? "by hand" : `same ${m.reason}`}</Badge>
+                    merged into #{m.mergedInto.id} from {m.mergedInto.origin}{" "}
+                    <Badge variant="outline">{m.reason === "manual" ? "by hand" : `same ${m.reason}`}</Badge>
                   </div>
                 </div>
                 <Button size="sm" variant="outline" onClick={() => onUndoMerge(m.record.id)}>

@@ -26,7 +26,14 @@ import type { ApiRobDualStudy, RobAssessmentContent } from "~/lib/risk-of-bias/d
 import type { ApiRobAssessment, ApiRobOverview, ApiRobStudy, ApiRobSuggestions } from "~/lib/risk-of-bias/types";
 import type { ReviewWithSources } from "~/lib/reviews-client";
 
-const ANSWER_WORDS: Record<Rob2Answer, string> = { Y: "Yes", PY: "Probably yes", PN: "Probably no", N: "No", NI: "No information", NA: "Not applicable" };
+const ANSWER_WORDS: Record<Rob2Answer, string> = {
+  Y: "Yes",
+  PY: "Probably yes",
+  PN: "Probably no",
+  N: "No",
+  NI: "No information",
+  NA: "Not applicable",
+};
 const VARIANT_WORDS: Record<Rob2Variant, string> = {
   assignment: "Effect of assignment to the intervention (intention to treat)",
   adhering: "Effect of adhering to the intervention (per protocol)",
@@ -35,7 +42,8 @@ type OverrideKey = Rob2DomainId | "overall";
 type Overrides = ApiRobAssessment["overrides"];
 type Support = ApiRobAssessment["support"];
 /** What the form starts from: a stored assessment, a reviewer's own submission or a consensus draft. */
-type FormStart = Pick<ApiRobAssessment, "variant" | "answers" | "support" | "overrides"> & Partial<Pick<ApiRobAssessment, "assessedBy" | "updatedAt">>;
+type FormStart = Pick<ApiRobAssessment, "variant" | "answers" | "support" | "overrides"> &
+  Partial<Pick<ApiRobAssessment, "assessedBy" | "updatedAt">>;
 type DualView = { recordId: number; kind: "submit" | "compare" | "consensus" };
 
 function errorText(error: unknown): string {
@@ -93,11 +101,28 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
   }, [review.id]);
   const reload = useCallback(() => robApi.overview(review.id).then(setOverview), [review.id]);
   const onSaved = useCallback((saved: ApiRobAssessment) => {
-    setOverview((o) => (o ? { ...o, assessments: [...o.assessments.filter((a) => a.id !== saved.id && !(a.recordId === saved.recordId && a.outcomeId === saved.outcomeId)), saved] } : o));
+    setOverview((o) =>
+      o
+        ? {
+            ...o,
+            assessments: [
+              ...o.assessments.filter(
+                (a) => a.id !== saved.id && !(a.recordId === saved.recordId && a.outcomeId === saved.outcomeId),
+              ),
+              saved,
+            ],
+          }
+        : o,
+    );
     setEditing(null);
   }, []);
 
-  if (error) return <p role="alert" className="text-sm text-red-700">{error}</p>;
+  if (error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {error}
+      </p>
+    );
   if (!overview) {
     return (
       <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -106,10 +131,18 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
     );
   }
   if (overview.outcomes.length === 0) {
-    return <p className="text-sm text-slate-700">RoB 2 is assessed per result: add the review&apos;s outcomes in Data extraction first.</p>;
+    return (
+      <p className="text-sm text-slate-700">
+        RoB 2 is assessed per result: add the review&apos;s outcomes in Data extraction first.
+      </p>
+    );
   }
   if (overview.studies.length === 0) {
-    return <p className="text-sm text-slate-700">No study is included at full text yet: risk of bias is assessed for the included studies.</p>;
+    return (
+      <p className="text-sm text-slate-700">
+        No study is included at full text yet: risk of bias is assessed for the included studies.
+      </p>
+    );
   }
   const outcome = overview.outcomes.find((o) => o.id === outcomeId) ?? overview.outcomes[0]!;
   const byRecord = new Map(overview.assessments.filter((a) => a.outcomeId === outcome.id).map((a) => [a.recordId, a]));
@@ -120,7 +153,8 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
   const editingStudy = overview.studies.find((s) => s.recordId === editing) ?? null;
   const dualMode = overview.mode === "dual";
   const dualBy = new Map((overview.dual ?? []).filter((d) => d.outcomeId === outcome.id).map((d) => [d.recordId, d]));
-  const dualStudy = dualMode && dualView ? (overview.studies.find((s) => s.recordId === dualView.recordId) ?? null) : null;
+  const dualStudy =
+    dualMode && dualView ? (overview.studies.find((s) => s.recordId === dualView.recordId) ?? null) : null;
   const dualState = dualStudy ? dualBy.get(dualStudy.recordId) : undefined;
 
   return (
@@ -130,8 +164,9 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
           Risk of bias (RoB 2)
         </h2>
         <p className="text-sm text-slate-700">
-          The Cochrane RoB 2 tool (Sterne et al., BMJ 2019;366:l4898) for each included study and outcome. The signalling questions are our paraphrases;
-          read the tool&apos;s guidance at riskofbias.info. The algorithm proposes each judgement; you confirm every answer.
+          The Cochrane RoB 2 tool (Sterne et al., BMJ 2019;366:l4898) for each included study and outcome. The
+          signalling questions are our paraphrases; read the tool&apos;s guidance at riskofbias.info. The algorithm
+          proposes each judgement; you confirm every answer.
         </p>
         <div className="flex flex-wrap items-end gap-3">
           <div className="flex flex-col gap-1">
@@ -156,26 +191,34 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
             </select>
           </div>
           <p className="text-sm text-slate-600" data-testid="rob-progress">
-            {rows.length} of {overview.studies.length} {overview.studies.length === 1 ? "study" : "studies"} {dualMode ? "with a consensus assessment" : "assessed"}
+            {rows.length} of {overview.studies.length} {overview.studies.length === 1 ? "study" : "studies"}{" "}
+            {dualMode ? "with a consensus assessment" : "assessed"}
           </p>
           {dualMode && (
             <p className="text-sm text-slate-700" data-testid="rob-dual-note">
-              Dual assessment: two reviewers assess each study independently and blind; the consensus assessment is what the plots and the analysis use.
+              Dual assessment: two reviewers assess each study independently and blind; the consensus assessment is what
+              the plots and the analysis use.
             </p>
           )}
         </div>
         <div className="overflow-x-auto">
           <table className="w-full border-collapse text-left text-sm" data-testid="rob-studies">
-            <caption className="sr-only">Studies included at full text and their RoB 2 judgements for {outcome.name}</caption>
+            <caption className="sr-only">
+              Studies included at full text and their RoB 2 judgements for {outcome.name}
+            </caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className="py-1.5 pr-3 font-semibold">Study</th>
+                <th scope="col" className="py-1.5 pr-3 font-semibold">
+                  Study
+                </th>
                 {ROB2_DOMAINS.map((d) => (
                   <th key={d} scope="col" className="px-1 py-1.5 text-center font-semibold">
                     <abbr title={ROB2_DOMAIN_TITLES[d]}>{d}</abbr>
                   </th>
                 ))}
-                <th scope="col" className="px-1 py-1.5 text-center font-semibold">Overall</th>
+                <th scope="col" className="px-1 py-1.5 text-center font-semibold">
+                  Overall
+                </th>
                 <th scope="col" className="py-1.5 pl-2 font-semibold">
                   <span className="sr-only">Action</span>
                 </th>
@@ -191,7 +234,11 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
                     </th>
                     {[...ROB2_DOMAINS, "overall" as const].map((d) => (
                       <td key={d} className="px-1 py-1.5 text-center">
-                        {a ? <JudgementMark judgement={a.final[d]} words={false} /> : <span className="text-slate-500">·</span>}
+                        {a ? (
+                          <JudgementMark judgement={a.final[d]} words={false} />
+                        ) : (
+                          <span className="text-slate-500">·</span>
+                        )}
                       </td>
                     ))}
                     <td className="py-1.5 pl-2">
@@ -206,7 +253,13 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
                           }}
                         />
                       ) : (
-                        <Button type="button" size="sm" variant="outline" onClick={() => setEditing(s.recordId)} aria-label={`${a ? (canWrite ? "Edit" : "View") : "Assess"} ${s.label}`}>
+                        <Button
+                          type="button"
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setEditing(s.recordId)}
+                          aria-label={`${a ? (canWrite ? "Edit" : "View") : "Assess"} ${s.label}`}
+                        >
                           {a ? (canWrite ? "Edit" : "View") : canWrite ? "Assess" : "View"}
                         </Button>
                       )}
@@ -287,17 +340,28 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
           Plots: {outcome.name}
         </h2>
         {rows.length === 0 ? (
-          <p className="text-sm text-slate-600">The traffic-light and summary plots appear once a study is assessed for this outcome.</p>
+          <p className="text-sm text-slate-600">
+            The traffic-light and summary plots appear once a study is assessed for this outcome.
+          </p>
         ) : (
           <>
             <figure className="space-y-1">
-              <InlineSvg svg={trafficLightSvg(rows, `Risk of bias (RoB 2): ${outcome.name}`)} testId="rob-traffic-light" />
-              <figcaption className="text-xs text-slate-600">Traffic-light plot (robvis layout): + low, - some concerns, X high risk of bias.</figcaption>
+              <InlineSvg
+                svg={trafficLightSvg(rows, `Risk of bias (RoB 2): ${outcome.name}`)}
+                testId="rob-traffic-light"
+              />
+              <figcaption className="text-xs text-slate-600">
+                Traffic-light plot (robvis layout): + low, - some concerns, X high risk of bias.
+              </figcaption>
             </figure>
             <figure className="space-y-1">
-              <InlineSvg svg={summarySvg(rows, { title: `Risk of bias (RoB 2): ${outcome.name}, summary` })} testId="rob-summary-plot" />
+              <InlineSvg
+                svg={summarySvg(rows, { title: `Risk of bias (RoB 2): ${outcome.name}, summary` })}
+                testId="rob-summary-plot"
+              />
               <figcaption className="text-xs text-slate-600">
-                Summary plot: share of studies per judgement (unweighted; the meta-analysis report weights it by the studies&apos; weights).
+                Summary plot: share of studies per judgement (unweighted; the meta-analysis report weights it by the
+                studies&apos; weights).
               </figcaption>
             </figure>
           </>
@@ -326,8 +390,9 @@ export function RiskOfBiasTab({ review }: { review: ReviewWithSources }) {
           )}
         </div>
         <p className="text-xs text-slate-600">
-          The meta-analysis of this review adds a risk-of-bias column to the forest plot, the sensitivity analysis without studies at high risk of bias
-          (and with low-risk studies only), GRADE&apos;s risk-of-bias rating from these judgements and the Summary of Findings table.
+          The meta-analysis of this review adds a risk-of-bias column to the forest plot, the sensitivity analysis
+          without studies at high risk of bias (and with low-risk studies only), GRADE&apos;s risk-of-bias rating from
+          these judgements and the Summary of Findings table.
         </p>
       </section>
 
@@ -368,14 +433,25 @@ function QuestionField({
 }) {
   const name = `rob-q-${q.id}`;
   return (
-    <fieldset className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="rob-question" data-question={q.id}>
+    <fieldset
+      className="space-y-2 rounded-md border border-slate-200 p-3"
+      data-testid="rob-question"
+      data-question={q.id}
+    >
       <legend className="px-1 text-sm font-medium text-slate-900">
         {q.id} {q.text}
       </legend>
       <div className="flex flex-wrap gap-x-3 gap-y-1" role="radiogroup" aria-label={`Answer to ${q.id}`}>
         {q.options.map((o) => (
           <label key={o} className="inline-flex min-h-8 items-center gap-1 text-sm" title={ANSWER_WORDS[o]}>
-            <input type="radio" name={name} value={o} checked={answer === o} disabled={disabled} onChange={() => onAnswer(o)} />
+            <input
+              type="radio"
+              name={name}
+              value={o}
+              checked={answer === o}
+              disabled={disabled}
+              onChange={() => onAnswer(o)}
+            />
             <span>{o}</span>
             <span className="sr-only">({ANSWER_WORDS[o]})</span>
           </label>
@@ -391,7 +467,14 @@ function QuestionField({
               <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                 {s.note && <span>{s.note}.</span>}
                 {s.proposed && (
-                  <Button type="button" size="sm" variant="outline" disabled={disabled || answer === s.proposed} onClick={() => onAnswer(s.proposed!)} data-testid="rob-use-proposed">
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant="outline"
+                    disabled={disabled || answer === s.proposed}
+                    onClick={() => onAnswer(s.proposed!)}
+                    data-testid="rob-use-proposed"
+                  >
                     Use proposed answer {s.proposed}
                   </Button>
                 )}
@@ -415,8 +498,16 @@ function QuestionField({
             <li key={i} className="flex items-start gap-2">
               <q className="flex-1 italic">{quote}</q>
               {!disabled && (
-                <button type="button" className="text-brand-700 underline" onClick={() => onSupport({ ...support, quotes: support.quotes.filter((_, j) => j !== i) })}>
-                  Remove<span className="sr-only"> quote {i + 1} of {q.id}</span>
+                <button
+                  type="button"
+                  className="text-brand-700 underline"
+                  onClick={() => onSupport({ ...support, quotes: support.quotes.filter((_, j) => j !== i) })}
+                >
+                  Remove
+                  <span className="sr-only">
+                    {" "}
+                    quote {i + 1} of {q.id}
+                  </span>
                 </button>
               )}
             </li>
@@ -468,7 +559,13 @@ function OverrideField({
           className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm"
           value={value?.judgement ?? ""}
           disabled={disabled}
-          onChange={(e) => onChange(e.target.value ? { judgement: e.target.value as RobJudgement, justification: value?.justification ?? "" } : undefined)}
+          onChange={(e) =>
+            onChange(
+              e.target.value
+                ? { judgement: e.target.value as RobJudgement, justification: value?.justification ?? "" }
+                : undefined,
+            )
+          }
         >
           <option value="">Accept the proposal</option>
           {options.map((j) => (
@@ -535,7 +632,9 @@ function AssessmentForm({
   const finalDomains = ROB2_DOMAINS.map((d) => overrides[d]?.judgement ?? proposal[d]);
   const complete = finalDomains.every((j): j is RobJudgement => j !== null);
   const worst = complete ? worstJudgement(finalDomains as RobJudgement[]) : null;
-  const proposedOverall = ROB2_DOMAINS.every((d) => proposal[d] !== null) ? worstJudgement(ROB2_DOMAINS.map((d) => proposal[d]!)) : null;
+  const proposedOverall = ROB2_DOMAINS.every((d) => proposal[d] !== null)
+    ? worstJudgement(ROB2_DOMAINS.map((d) => proposal[d]!))
+    : null;
   const overall = overrides.overall?.judgement ?? worst;
   const severalConcerns = finalDomains.filter((j) => j === "some_concerns").length >= 2;
   const headingId = `rob-form-${study.recordId}`;
@@ -564,12 +663,17 @@ function AssessmentForm({
     setMessage(null);
     const unjustified = (Object.keys(overrides) as OverrideKey[]).filter((k) => !overrides[k]!.justification.trim());
     if (unjustified.length) {
-      setMessage({ kind: "error", text: `Give a justification for the changed judgement of ${unjustified.map((k) => (k === "overall" ? "Overall" : k)).join(", ")}.` });
+      setMessage({
+        kind: "error",
+        text: `Give a justification for the changed judgement of ${unjustified.map((k) => (k === "overall" ? "Overall" : k)).join(", ")}.`,
+      });
       return;
     }
     const askedNow = askedQuestions(variant, answers);
     const sent = Object.fromEntries(Object.entries(answers).filter(([id]) => askedNow.includes(id)));
-    const sentSupport = Object.fromEntries(Object.entries(support).filter(([id, s]) => askedNow.includes(id) && (s.text.trim() || s.quotes.length)));
+    const sentSupport = Object.fromEntries(
+      Object.entries(support).filter(([id, s]) => askedNow.includes(id) && (s.text.trim() || s.quotes.length)),
+    );
     setBusy("saving");
     try {
       const input = { variant, answers: sent, support: sentSupport, overrides };
@@ -587,7 +691,11 @@ function AssessmentForm({
   }
 
   return (
-    <section aria-labelledby={headingId} className="space-y-4 rounded-lg border border-slate-300 p-3 sm:p-4" data-testid="rob-form">
+    <section
+      aria-labelledby={headingId}
+      className="space-y-4 rounded-lg border border-slate-300 p-3 sm:p-4"
+      data-testid="rob-form"
+    >
       <header className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 id={headingId} className="text-base font-semibold text-slate-900">
@@ -610,20 +718,36 @@ function AssessmentForm({
         <legend className="text-sm font-medium text-slate-900">Effect of interest</legend>
         {(["assignment", "adhering"] as const).map((v) => (
           <label key={v} className="flex items-center gap-2 text-sm">
-            <input type="radio" name={`rob-variant-${study.recordId}`} value={v} checked={variant === v} disabled={disabled} onChange={() => setVariant(v)} />
+            <input
+              type="radio"
+              name={`rob-variant-${study.recordId}`}
+              value={v}
+              checked={variant === v}
+              disabled={disabled}
+              onChange={() => setVariant(v)}
+            />
             {VARIANT_WORDS[v]}
           </label>
         ))}
       </fieldset>
 
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="button" variant="outline" size="sm" onClick={findSuggestions} disabled={busy !== null} data-testid="rob-find-suggestions">
-          {busy === "suggesting" ? <Loader2 className="animate-spin" aria-hidden /> : <Search aria-hidden />} Find sentences in the study&apos;s text
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          onClick={findSuggestions}
+          disabled={busy !== null}
+          data-testid="rob-find-suggestions"
+        >
+          {busy === "suggesting" ? <Loader2 className="animate-spin" aria-hidden /> : <Search aria-hidden />} Find
+          sentences in the study&apos;s text
         </Button>
         {suggestions && (
           <p className="text-xs text-slate-600" role="status">
             Text: {suggestions.source.kind}
-            {suggestions.source.note ? ` (${suggestions.source.note})` : ""}; {Object.values(suggestions.suggestions).reduce((n, s) => n + s.length, 0)} sentences found. Answers are
+            {suggestions.source.note ? ` (${suggestions.source.note})` : ""};{" "}
+            {Object.values(suggestions.suggestions).reduce((n, s) => n + s.length, 0)} sentences found. Answers are
             proposed only where the text is explicit; you confirm each one.
           </p>
         )}
@@ -632,7 +756,13 @@ function AssessmentForm({
       {ROB2_DOMAINS.map((d) => {
         const questions = rob2Questions(variant).filter((q) => q.domain === d && asked.has(q.id));
         return (
-          <section key={d} aria-labelledby={`${headingId}-${d}`} className="space-y-2" data-testid="rob-domain" data-domain={d}>
+          <section
+            key={d}
+            aria-labelledby={`${headingId}-${d}`}
+            className="space-y-2"
+            data-testid="rob-domain"
+            data-domain={d}
+          >
             <h4 id={`${headingId}-${d}`} className="text-sm font-semibold text-slate-900">
               {d}: {ROB2_DOMAIN_TITLES[d]}
             </h4>
@@ -648,7 +778,10 @@ function AssessmentForm({
                 onSupport={(s) => setSupport((prev) => ({ ...prev, [q.id]: s }))}
               />
             ))}
-            <div className="flex flex-wrap items-center gap-3 rounded bg-slate-50 p-2 text-sm" data-testid="rob-domain-judgement">
+            <div
+              className="flex flex-wrap items-center gap-3 rounded bg-slate-50 p-2 text-sm"
+              data-testid="rob-domain-judgement"
+            >
               <span>Algorithm&apos;s proposal:</span>
               <span data-testid="rob-proposed">
                 <JudgementMark judgement={proposal[d]} />
@@ -659,7 +792,14 @@ function AssessmentForm({
                 </span>
               )}
             </div>
-            <OverrideField id={`${headingId}-${d}-override`} label={`Change the ${d} judgement`} options={ROB_JUDGEMENTS} value={overrides[d]} disabled={disabled} onChange={(v) => setOverride(d, v)} />
+            <OverrideField
+              id={`${headingId}-${d}-override`}
+              label={`Change the ${d} judgement`}
+              options={ROB_JUDGEMENTS}
+              value={overrides[d]}
+              disabled={disabled}
+              onChange={(v) => setOverride(d, v)}
+            />
           </section>
         );
       })}
@@ -669,7 +809,8 @@ function AssessmentForm({
           Overall risk of bias
         </h4>
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="rob-overall">
-          Least favourable domain{proposedOverall && worst !== proposedOverall ? " (after your changes)" : ""}: <JudgementMark judgement={worst} />
+          Least favourable domain{proposedOverall && worst !== proposedOverall ? " (after your changes)" : ""}:{" "}
+          <JudgementMark judgement={worst} />
           {overrides.overall && (
             <>
               · Your overall judgement: <JudgementMark judgement={overrides.overall.judgement} />
@@ -684,13 +825,20 @@ function AssessmentForm({
             value={overrides.overall}
             disabled={disabled}
             onChange={(v) => setOverride("overall", v)}
-            optionText={(j) => (j === "high" && worst === "some_concerns" && severalConcerns ? "High (some concerns in several domains)" : ROBVIS_LABEL[j])}
+            optionText={(j) =>
+              j === "high" && worst === "some_concerns" && severalConcerns
+                ? "High (some concerns in several domains)"
+                : ROBVIS_LABEL[j]
+            }
           />
         )}
       </section>
 
       {message && (
-        <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-emerald-700"}`}>
+        <p
+          role={message.kind === "error" ? "alert" : "status"}
+          className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-emerald-700"}`}
+        >
           {message.text}
         </p>
       )}
@@ -699,19 +847,41 @@ function AssessmentForm({
           <Button type="button" onClick={save} disabled={busy !== null || !complete} data-testid="rob-save">
             {busy === "saving" && <Loader2 className="animate-spin" aria-hidden />} {saveLabel}
           </Button>
-          {!complete && <span className="text-xs text-slate-600">Answer the questions of every domain to save (overall: {overall ? ROBVIS_LABEL[overall] : "incomplete"}).</span>}
+          {!complete && (
+            <span className="text-xs text-slate-600">
+              Answer the questions of every domain to save (overall: {overall ? ROBVIS_LABEL[overall] : "incomplete"}).
+            </span>
+          )}
         </div>
       ) : (
-        <p className="text-sm text-slate-600">You are a viewer of this review: you can read the assessment but not change it.</p>
+        <p className="text-sm text-slate-600">
+          You are a viewer of this review: you can read the assessment but not change it.
+        </p>
       )}
     </section>
   );
 }
 
 /** The dual state of one study in the studies table: where it stands, and what the reader may do. */
-function DualActions({ d, label, canWrite, onOpen }: { d: ApiRobDualStudy | undefined; label: string; canWrite: boolean; onOpen: (kind: "submit" | "compare") => void }) {
+function DualActions({
+  d,
+  label,
+  canWrite,
+  onOpen,
+}: {
+  d: ApiRobDualStudy | undefined;
+  label: string;
+  canWrite: boolean;
+  onOpen: (kind: "submit" | "compare") => void;
+}) {
   const n = d?.submissions.length ?? 0;
-  const status = !d ? "Not assessed yet" : d.consensus ? "Consensus recorded" : d.revealed ? "Both in: awaiting consensus" : `${n} of 2 submitted${d.mine ? " (yours is in)" : ""}`;
+  const status = !d
+    ? "Not assessed yet"
+    : d.consensus
+      ? "Consensus recorded"
+      : d.revealed
+        ? "Both in: awaiting consensus"
+        : `${n} of 2 submitted${d.mine ? " (yours is in)" : ""}`;
   const canSubmit = canWrite && !d?.revealed && (d?.mine || n < 2);
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -719,12 +889,26 @@ function DualActions({ d, label, canWrite, onOpen }: { d: ApiRobDualStudy | unde
         {status}
       </span>
       {canSubmit && (
-        <Button type="button" size="sm" variant="outline" onClick={() => onOpen("submit")} aria-label={`${d?.mine ? "Edit my assessment of" : "Assess"} ${label}`} data-testid="rob-dual-assess">
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          onClick={() => onOpen("submit")}
+          aria-label={`${d?.mine ? "Edit my assessment of" : "Assess"} ${label}`}
+          data-testid="rob-dual-assess"
+        >
           {d?.mine ? "Edit mine" : "Assess"}
         </Button>
       )}
       {d?.revealed && (
-        <Button type="button" size="sm" variant="outline" onClick={() => onOpen("compare")} aria-label={`Compare the assessments of ${label}`} data-testid="rob-dual-compare">
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          onClick={() => onOpen("compare")}
+          aria-label={`Compare the assessments of ${label}`}
+          data-testid="rob-dual-compare"
+        >
           Compare
         </Button>
       )}
@@ -742,7 +926,10 @@ const byQuestionId = (a: string, b: string) => {
 function consensusDraft(d: ApiRobDualStudy): FormStart {
   if (d.consensus) return d.consensus.assessment;
   const [a, b] = d.submissions.map((x) => x.assessment!) as [RobAssessmentContent, RobAssessmentContent];
-  const answers = a.variant === b.variant ? Object.fromEntries(Object.entries(a.answers).filter(([q, ans]) => b.answers[q] === ans)) : {};
+  const answers =
+    a.variant === b.variant
+      ? Object.fromEntries(Object.entries(a.answers).filter(([q, ans]) => b.answers[q] === ans))
+      : {};
   return { variant: a.variant, answers, support: {}, overrides: {} };
 }
 
@@ -766,12 +953,25 @@ function DualComparison({
   const a1 = s1.assessment!;
   const a2 = s2.assessment!;
   const diff = d.differing!;
-  const questions = [...new Set([...askedQuestions(a1.variant, a1.answers), ...askedQuestions(a2.variant, a2.answers)])].sort(byQuestionId);
-  const answerOf = (x: RobAssessmentContent, q: string) => (askedQuestions(x.variant, x.answers).includes(q) ? (x.answers[q] ?? "—") : "not asked");
+  const questions = [
+    ...new Set([...askedQuestions(a1.variant, a1.answers), ...askedQuestions(a2.variant, a2.answers)]),
+  ].sort(byQuestionId);
+  const answerOf = (x: RobAssessmentContent, q: string) =>
+    askedQuestions(x.variant, x.answers).includes(q) ? (x.answers[q] ?? "—") : "not asked";
   const c = d.consensus?.assessment ?? null;
   const items: { key: string; label: string; differs: boolean; cell: (x: RobAssessmentContent) => ReactNode }[] = [
-    { key: "variant", label: "Effect of interest", differs: diff.variant, cell: (x) => (x.variant === "assignment" ? "Assignment" : "Adhering") },
-    ...questions.map((q) => ({ key: q, label: q, differs: diff.questions.includes(q), cell: (x: RobAssessmentContent) => answerOf(x, q) })),
+    {
+      key: "variant",
+      label: "Effect of interest",
+      differs: diff.variant,
+      cell: (x) => (x.variant === "assignment" ? "Assignment" : "Adhering"),
+    },
+    ...questions.map((q) => ({
+      key: q,
+      label: q,
+      differs: diff.questions.includes(q),
+      cell: (x: RobAssessmentContent) => answerOf(x, q),
+    })),
     ...[...ROB2_DOMAINS, "overall" as const].map((k) => ({
       key: k,
       label: k === "overall" ? "Overall" : `${k} judgement`,
@@ -781,15 +981,19 @@ function DualComparison({
   ];
   const headingId = `rob-compare-${study.recordId}`;
   return (
-    <section aria-labelledby={headingId} className="space-y-3 rounded-lg border border-slate-300 p-3 sm:p-4" data-testid="rob-compare">
+    <section
+      aria-labelledby={headingId}
+      className="space-y-3 rounded-lg border border-slate-300 p-3 sm:p-4"
+      data-testid="rob-compare"
+    >
       <header className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 id={headingId} className="text-base font-semibold text-slate-900">
             {study.label}: {outcome.name}, two assessments
           </h3>
           <p className="text-sm text-slate-700" data-testid="rob-differences">
-            {diff.questions.length} {diff.questions.length === 1 ? "answer differs" : "answers differ"}, {diff.judgements.length}{" "}
-            {diff.judgements.length === 1 ? "judgement differs" : "judgements differ"}
+            {diff.questions.length} {diff.questions.length === 1 ? "answer differs" : "answers differ"},{" "}
+            {diff.judgements.length} {diff.judgements.length === 1 ? "judgement differs" : "judgements differ"}
             {diff.variant ? "; the effects of interest differ" : ""}.
           </p>
         </div>
@@ -799,18 +1003,34 @@ function DualComparison({
       </header>
       <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="The two assessments side by side">
         <table className="w-full border-collapse text-left text-sm">
-          <caption className="sr-only">Both reviewers&apos; answers and judgements; rows that differ are highlighted</caption>
+          <caption className="sr-only">
+            Both reviewers&apos; answers and judgements; rows that differ are highlighted
+          </caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="py-1.5 pr-3 font-semibold">Item</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">{s1.email}</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">{s2.email}</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Consensus</th>
+              <th scope="col" className="py-1.5 pr-3 font-semibold">
+                Item
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                {s1.email}
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                {s2.email}
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                Consensus
+              </th>
             </tr>
           </thead>
           <tbody>
             {items.map((it) => (
-              <tr key={it.key} data-differs={it.differs} className={`border-b border-slate-100 ${it.differs ? "bg-amber-100" : ""}`} data-testid="rob-compare-row" data-item={it.key}>
+              <tr
+                key={it.key}
+                data-differs={it.differs}
+                className={`border-b border-slate-100 ${it.differs ? "bg-amber-100" : ""}`}
+                data-testid="rob-compare-row"
+                data-item={it.key}
+              >
                 <th scope="row" className="py-1 pr-3 font-medium">
                   {it.label}
                   {it.differs && <span className="ml-1 text-xs font-normal text-amber-900">(differs)</span>}
@@ -826,7 +1046,9 @@ function DualComparison({
       {d.consensus ? (
         <p className="text-sm text-slate-700" data-testid="rob-consensus-by">
           Consensus recorded by {d.consensus.email} on {d.consensus.at.slice(0, 16).replace("T", " ")} UTC
-          {d.history.length > 0 && ` (earlier: ${d.history.map((h) => `${h.email}, ${h.at.slice(0, 10)}, overall ${ROBVIS_LABEL[h.assessment.final.overall]}`).join("; ")})`}.
+          {d.history.length > 0 &&
+            ` (earlier: ${d.history.map((h) => `${h.email}, ${h.at.slice(0, 10)}, overall ${ROBVIS_LABEL[h.assessment.final.overall]}`).join("; ")})`}
+          .
         </p>
       ) : (
         <p className="text-sm text-slate-700" data-testid="rob-consensus-by">

@@ -6,7 +6,8 @@ import type { ApiReviewSource } from "~/lib/reviews";
 import { ReviewApiError, reviewsApi } from "~/lib/reviews-client";
 import { PROVIDER_LABELS } from "~/lib/search-params";
 
-const select = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
+const select =
+  "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none";
 
 /** Longest query a saved search keeps (the search page's limit). */
 const MAX_QUERY = 500;
@@ -17,7 +18,17 @@ export function savedSearchDatabase(source: Pick<ApiReviewSource, "details">): s
   return typeof mark?.database === "string" && mark.database in PROVIDER_LABELS ? mark.database : null;
 }
 
-function DatabaseSelect({ id, name, defaultValue, required }: { id: string; name: string; defaultValue?: string; required?: boolean }) {
+function DatabaseSelect({
+  id,
+  name,
+  defaultValue,
+  required,
+}: {
+  id: string;
+  name: string;
+  defaultValue?: string;
+  required?: boolean;
+}) {
   return (
     <select id={id} name={name} defaultValue={defaultValue ?? ""} required={required} className={`${select} block`}>
       <option value="">{required ? "Choose the database" : "Not a saved search"}</option>
@@ -37,9 +48,12 @@ function DatabaseSelect({ id, name, defaultValue, required }: { id: string; name
 export function SavedSearchFields() {
   return (
     <details className="rounded-md border border-slate-200 p-2 text-sm" data-testid="import-saved-search">
-      <summary className="cursor-pointer text-brand-700">Re-run this file in living updates (a database export)</summary>
+      <summary className="cursor-pointer text-brand-700">
+        Re-run this file in living updates (a database export)
+      </summary>
       <p className="mt-1 text-xs text-slate-600">
-        Give the database and the query that produced the file: living updates then run the query again and add what is new.
+        Give the database and the query that produced the file: living updates then run the query again and add what is
+        new.
       </p>
       <div className="mt-2 flex flex-wrap gap-3">
         <div>
@@ -48,7 +62,12 @@ export function SavedSearchFields() {
         </div>
         <div className="min-w-48 flex-1">
           <Label htmlFor="import-search-query">Query as run</Label>
-          <Input id="import-search-query" name="searchQuery" maxLength={MAX_QUERY} placeholder="e.g. exercise AND depression" />
+          <Input
+            id="import-search-query"
+            name="searchQuery"
+            maxLength={MAX_QUERY}
+            placeholder="e.g. exercise AND depression"
+          />
         </div>
       </div>
     </details>
@@ -60,7 +79,17 @@ export function SavedSearchFields() {
  * review's owner a form to mark it, change the mark or remove it (PATCH
  * /api/reviews/{id}/sources/{sourceId}).
  */
-export function SavedSearchControl({ reviewId, source, canEdit, onChanged }: { reviewId: string; source: ApiReviewSource; canEdit: boolean; onChanged: () => void }) {
+export function SavedSearchControl({
+  reviewId,
+  source,
+  canEdit,
+  onChanged,
+}: {
+  reviewId: string;
+  source: ApiReviewSource;
+  canEdit: boolean;
+  onChanged: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -107,14 +136,24 @@ export function SavedSearchControl({ reviewId, source, canEdit, onChanged }: { r
         </span>
       )}
       {editing && (
-        <form onSubmit={onSubmit} className="mt-1 space-y-2 rounded-md border border-slate-200 p-2" aria-label={`Saved search behind ${source.name}`}>
+        <form
+          onSubmit={onSubmit}
+          className="mt-1 space-y-2 rounded-md border border-slate-200 p-2"
+          aria-label={`Saved search behind ${source.name}`}
+        >
           <div>
             <Label htmlFor={`${formId}-database`}>Searched database</Label>
             <DatabaseSelect id={`${formId}-database`} name="database" defaultValue={database ?? ""} required />
           </div>
           <div>
             <Label htmlFor={`${formId}-query`}>Query as run</Label>
-            <Input id={`${formId}-query`} name="query" required maxLength={MAX_QUERY} defaultValue={source.query ?? ""} />
+            <Input
+              id={`${formId}-query`}
+              name="query"
+              required
+              maxLength={MAX_QUERY}
+              defaultValue={source.query ?? ""}
+            />
           </div>
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={busy}>

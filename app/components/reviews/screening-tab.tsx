@@ -2,7 +2,13 @@ import { Bot, Check, HelpCircle, Loader2, Undo2, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { criteriaTerms, highlightParts, type ApiReviewRecord, type ScreeningDecision, type ScreeningNext } from "~/lib/reviews";
+import {
+  criteriaTerms,
+  highlightParts,
+  type ApiReviewRecord,
+  type ScreeningDecision,
+  type ScreeningNext,
+} from "~/lib/reviews";
 import { ReviewApiError, reviewsApi, type ReviewWithSources } from "~/lib/reviews-client";
 import { toast } from "~/lib/toast";
 
@@ -35,7 +41,8 @@ function StoppingCriterionView({ stopping }: { stopping: ScreeningNext["stopping
   const target = percentDown(stopping?.recallTarget ?? 0.95);
   const confidence = percentDown(stopping?.confidence ?? 0.95);
   let detail: string;
-  if (!stopping || stopping.relevantFound === 0) detail = "No estimate yet: the test needs at least one included record.";
+  if (!stopping || stopping.relevantFound === 0)
+    detail = "No estimate yet: the test needs at least one included record.";
   else if (stopping.recallLowerBound === null) detail = "No estimate yet: too few decisions to bound the recall.";
   else {
     const left = stopping.relevantLeftUpperBound ?? 0;
@@ -49,7 +56,9 @@ function StoppingCriterionView({ stopping }: { stopping: ScreeningNext["stopping
         <span>
           Recall ≥ {target} with {confidence} confidence:
         </span>
-        <strong data-testid="stopping-criterion">{stopping?.reached ? `reached after ${stopping.reachedAfter ?? stopping.screened} records` : "not yet"}</strong>
+        <strong data-testid="stopping-criterion">
+          {stopping?.reached ? `reached after ${stopping.reachedAfter ?? stopping.screened} records` : "not yet"}
+        </strong>
       </p>
       <p className="mt-1 text-xs text-slate-600" data-testid="stopping-bound">
         {detail}
@@ -59,7 +68,8 @@ function StoppingCriterionView({ stopping }: { stopping: ScreeningNext["stopping
 }
 
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 /**
  * The Screening tab: one record at a time (title, journal, year, abstract with the criteria's
@@ -67,7 +77,15 @@ const isTyping = (target: EventTarget | null) =>
  * the review's editable list, progress, the stopping aid, the ranking's matched terms and — with a
  * language model configured — the second screener's suggestion and the disagreements.
  */
-export function ScreeningTab({ review, aiConfigured, onChanged }: { review: ReviewWithSources; aiConfigured: boolean; onChanged: () => void }) {
+export function ScreeningTab({
+  review,
+  aiConfigured,
+  onChanged,
+}: {
+  review: ReviewWithSources;
+  aiConfigured: boolean;
+  onChanged: () => void;
+}) {
   const [state, setState] = useState<ScreeningNext | null>(null);
   const [busy, setBusy] = useState(false);
   const [reason, setReason] = useState("");
@@ -79,20 +97,37 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
 
   const criteria = useMemo(() => {
     const q = review.question;
-    return criteriaTerms([q.text, q.population, q.intervention, q.comparator, q.outcomes, ...review.criteria.inclusion]);
+    return criteriaTerms([
+      q.text,
+      q.population,
+      q.intervention,
+      q.comparator,
+      q.outcomes,
+      ...review.criteria.inclusion,
+    ]);
   }, [review.question, review.criteria.inclusion]);
 
   const loadDisagreements = useCallback(async () => {
     if (!aiConfigured) return;
     const { records } = await reviewsApi.records(review.id, { stage: "title_abstract", suggestion: "disagrees" });
-    setDisagreements(records.filter((r) => r.suggestion && r.titleAbstract.decision && r.suggestion.decision !== r.titleAbstract.decision));
+    setDisagreements(
+      records.filter(
+        (r) => r.suggestion && r.titleAbstract.decision && r.suggestion.decision !== r.titleAbstract.decision,
+      ),
+    );
   }, [aiConfigured, review.id]);
 
   useEffect(() => {
     reviewsApi
       .next(review.id)
       .then(setState)
-      .catch((e: unknown) => toast({ title: "Screening not loaded", description: e instanceof Error ? e.message : "Please reload.", variant: "destructive" }));
+      .catch((e: unknown) =>
+        toast({
+          title: "Screening not loaded",
+          description: e instanceof Error ? e.message : "Please reload.",
+          variant: "destructive",
+        }),
+      );
     loadDisagreements().catch((e: unknown) => console.warn("disagreements not loaded", e));
   }, [review.id, loadDisagreements]);
 
@@ -115,7 +150,11 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
         onChanged();
         if (record.suggestion) loadDisagreements().catch((e: unknown) => console.warn("disagreements not loaded", e));
       } catch (e) {
-        toast({ title: "Decision not saved", description: e instanceof ReviewApiError ? e.message : "Please try again.", variant: "destructive" });
+        toast({
+          title: "Decision not saved",
+          description: e instanceof ReviewApiError ? e.message : "Please try again.",
+          variant: "destructive",
+        });
       } finally {
         busyRef.current = false;
         setBusy(false);
@@ -141,7 +180,11 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
       onChanged();
       toast({ title: "Decision undone" });
     } catch (e) {
-      toast({ title: "Nothing undone", description: e instanceof ReviewApiError ? e.message : "Please try again.", variant: "destructive" });
+      toast({
+        title: "Nothing undone",
+        description: e instanceof ReviewApiError ? e.message : "Please try again.",
+        variant: "destructive",
+      });
     } finally {
       busyRef.current = false;
       setBusy(false);
@@ -170,20 +213,31 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
       const { suggestion } = await reviewsApi.suggest(review.id, record.id);
       setState((s) => (s?.record && s.record.id === record.id ? { ...s, record: { ...s.record, suggestion } } : s));
     } catch (e) {
-      toast({ title: "No suggestion", description: e instanceof ReviewApiError ? e.message : "Please try again.", variant: "destructive" });
+      toast({
+        title: "No suggestion",
+        description: e instanceof ReviewApiError ? e.message : "Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setSuggesting(false);
     }
   }
 
   async function saveReasons(text: string) {
-    const list = text.split("\n").map((s) => s.trim()).filter(Boolean);
+    const list = text
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       const { review: updated } = await reviewsApi.update(review.id, { exclusionReasons: list });
       setReasons(updated.exclusionReasons);
       toast({ title: "Exclusion reasons saved" });
     } catch (e) {
-      toast({ title: "Reasons not saved", description: e instanceof ReviewApiError ? e.message : "Please try again.", variant: "destructive" });
+      toast({
+        title: "Reasons not saved",
+        description: e instanceof ReviewApiError ? e.message : "Please try again.",
+        variant: "destructive",
+      });
     }
   }
 
@@ -203,13 +257,23 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             </span>
             <span>{p.included} included</span>
           </div>
-          <div className="mt-1 h-2 rounded-full bg-slate-100" role="progressbar" aria-label="Screening progress" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+          <div
+            className="mt-1 h-2 rounded-full bg-slate-100"
+            role="progressbar"
+            aria-label="Screening progress"
+            aria-valuenow={pct}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
             <div className="h-2 rounded-full bg-brand-600" style={{ width: `${pct}%` }} />
           </div>
         </div>
 
         {!record ? (
-          <div className="rounded-lg border border-slate-200 p-6 text-center text-slate-700" data-testid="screening-done">
+          <div
+            className="rounded-lg border border-slate-200 p-6 text-center text-slate-700"
+            data-testid="screening-done"
+          >
             {p.total === 0
               ? "Import records to start screening."
               : p.voted !== undefined && p.screened < p.total
@@ -217,38 +281,67 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
                 : "Every record has a title/abstract decision. Continue on the Full text tab."}
           </div>
         ) : (
-          <article className="rounded-lg border border-slate-200 p-5" data-testid="screening-record" data-record-id={record.id}>
+          <article
+            className="rounded-lg border border-slate-200 p-5"
+            data-testid="screening-record"
+            data-record-id={record.id}
+          >
             <h2 className="text-lg font-semibold text-slate-900">
               <Highlighted text={record.title} terms={terms} />
             </h2>
             <p className="mt-1 text-sm text-slate-600">
-              {[record.journal, record.year, record.authors.slice(0, 3).join(", ") + (record.authors.length > 3 ? " et al." : "")].filter(Boolean).join(" · ")}
+              {[
+                record.journal,
+                record.year,
+                record.authors.slice(0, 3).join(", ") + (record.authors.length > 3 ? " et al." : ""),
+              ]
+                .filter(Boolean)
+                .join(" · ")}
               {record.doi && (
                 <>
                   {" · "}
-                  <a href={`https://doi.org/${record.doi}`} target="_blank" rel="noreferrer noopener" className="text-brand-700 underline">
+                  <a
+                    href={`https://doi.org/${record.doi}`}
+                    target="_blank"
+                    rel="noreferrer noopener"
+                    className="text-brand-700 underline"
+                  >
                     doi:{record.doi}
                   </a>
                 </>
               )}
             </p>
             <p className="mt-4 leading-relaxed whitespace-pre-line text-slate-800">
-              {record.abstract ? <Highlighted text={record.abstract} terms={terms} /> : <em className="text-slate-500">No abstract.</em>}
+              {record.abstract ? (
+                <Highlighted text={record.abstract} terms={terms} />
+              ) : (
+                <em className="text-slate-500">No abstract.</em>
+              )}
             </p>
             {record.terms.length > 0 && (
               <p className="mt-4 text-xs text-slate-600" data-testid="ranking-terms">
-                Ranked here for: {record.terms.map((t) => <Badge key={t} variant="outline" className="mr-1">{t}</Badge>)}
+                Ranked here for:{" "}
+                {record.terms.map((t) => (
+                  <Badge key={t} variant="outline" className="mr-1">
+                    {t}
+                  </Badge>
+                ))}
               </p>
             )}
             {record.suggestion && (
-              <div className="mt-4 rounded-md border border-violet-200 bg-violet-50 p-3 text-sm" data-testid="suggestion">
+              <div
+                className="mt-4 rounded-md border border-violet-200 bg-violet-50 p-3 text-sm"
+                data-testid="suggestion"
+              >
                 <div className="font-medium text-violet-900">
-                  Second screener suggests: {record.suggestion.decision} <span className="text-xs font-normal">({record.suggestion.model})</span>
+                  Second screener suggests: {record.suggestion.decision}{" "}
+                  <span className="text-xs font-normal">({record.suggestion.model})</span>
                 </div>
                 <ul className="mt-1 list-disc pl-5 text-violet-900">
                   {record.suggestion.reasons.map((r, i) => (
                     <li key={i}>
-                      &ldquo;{r.quote}&rdquo; <span className="text-xs">— {r.from === "criteria" ? "criteria" : "abstract"}</span>
+                      &ldquo;{r.quote}&rdquo;{" "}
+                      <span className="text-xs">— {r.from === "criteria" ? "criteria" : "abstract"}</span>
                     </li>
                   ))}
                 </ul>
@@ -256,7 +349,12 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             )}
 
             <div className="mt-5 flex flex-wrap items-end gap-2">
-              <Button onClick={() => act("include")} disabled={busy} className="bg-emerald-700 hover:bg-emerald-800" aria-keyshortcuts="i">
+              <Button
+                onClick={() => act("include")}
+                disabled={busy}
+                className="bg-emerald-700 hover:bg-emerald-800"
+                aria-keyshortcuts="i"
+              >
                 <Check aria-hidden /> Include <kbd className="ml-1 rounded bg-white/20 px-1 text-xs">i</kbd>
               </Button>
               <Button onClick={() => act("exclude")} disabled={busy} variant="destructive" aria-keyshortcuts="e">
@@ -287,7 +385,8 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             </div>
             {aiConfigured && !record.suggestion && (
               <Button variant="outline" size="sm" className="mt-3" onClick={suggest} disabled={suggesting}>
-                {suggesting ? <Loader2 className="animate-spin" aria-hidden /> : <Bot aria-hidden />} Ask the second screener
+                {suggesting ? <Loader2 className="animate-spin" aria-hidden /> : <Bot aria-hidden />} Ask the second
+                screener
               </Button>
             )}
           </article>
@@ -311,10 +410,10 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
             Screening never stops by itself: you decide when to stop.
           </p>
           <p className="mt-2 text-xs text-slate-500" data-testid="stopping-assumptions">
-            The test (Callaghan &amp; Müller-Hansen 2020) treats the records you screened last as a random sample of those
-            left when you reached them. It holds when you screen in the ranked order (a ranking no better than chance would
-            only make it stop later), counts &lsquo;Maybe&rsquo; records as unscreened, and cannot know about studies the
-            search missed. It is updated with the ranking, a moment after each decision.
+            The test (Callaghan &amp; Müller-Hansen 2020) treats the records you screened last as a random sample of
+            those left when you reached them. It holds when you screen in the ranked order (a ranking no better than
+            chance would only make it stop later), counts &lsquo;Maybe&rsquo; records as unscreened, and cannot know
+            about studies the search missed. It is updated with the ranking, a moment after each decision.
           </p>
         </div>
         <details className="rounded-lg border border-slate-200 p-4">
@@ -326,7 +425,13 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
               void saveReasons(String(new FormData(e.currentTarget).get("reasons") ?? ""));
             }}
           >
-            <textarea name="reasons" defaultValue={reasons.join("\n")} rows={8} className="w-full rounded-md border border-slate-300 p-2 text-sm" aria-label="Exclusion reasons, one per line" />
+            <textarea
+              name="reasons"
+              defaultValue={reasons.join("\n")}
+              rows={8}
+              className="w-full rounded-md border border-slate-300 p-2 text-sm"
+              aria-label="Exclusion reasons, one per line"
+            />
             <Button size="sm" type="submit">
               Save reasons
             </Button>
@@ -334,7 +439,9 @@ export function ScreeningTab({ review, aiConfigured, onChanged }: { review: Revi
         </details>
         {aiConfigured && (
           <div className="rounded-lg border border-slate-200 p-4" data-testid="disagreements">
-            <h3 className="font-semibold text-slate-900">Disagreements with the second screener ({disagreements.length})</h3>
+            <h3 className="font-semibold text-slate-900">
+              Disagreements with the second screener ({disagreements.length})
+            </h3>
             <ul className="mt-2 space-y-1">
               {disagreements.map((d) => (
                 <li key={d.id} className="text-xs text-slate-700">

@@ -2,7 +2,14 @@ import { FileUp, Loader2, Upload, X } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { GENERIC_POOL_MEASURES, type PoolMeasure, type ReviewOutcome } from "~/lib/review-extraction";
-import { type ColumnMapping, IMPORT_FIELD_LABEL, IMPORT_FIELDS, type ImportedData, type ImportError, MAX_IMPORT_CSV_BYTES } from "~/lib/study-data-import";
+import {
+  type ColumnMapping,
+  IMPORT_FIELD_LABEL,
+  IMPORT_FIELDS,
+  type ImportedData,
+  type ImportError,
+  MAX_IMPORT_CSV_BYTES,
+} from "~/lib/study-data-import";
 
 /** The preview POST /api/reviews/{id}/outcomes/import?dryRun=1 answers (and the import itself). */
 interface ImportPreview {
@@ -11,7 +18,15 @@ interface ImportPreview {
   mapping: ColumnMapping;
   outcomeValues: string[];
   rowCount: number;
-  rows: { line: number; recordId: number; study: string; title: string; label: string; data: ImportedData; replaces: boolean }[];
+  rows: {
+    line: number;
+    recordId: number;
+    study: string;
+    title: string;
+    label: string;
+    data: ImportedData;
+    replaces: boolean;
+  }[];
   unmatched: { line: number; study: string }[];
   errors: ImportError[];
   imported: number;
@@ -23,8 +38,15 @@ function dataText(d: ImportedData): string {
   return `${d.measure} ${d.estimate} (95% CI ${d.lower} to ${d.upper})`;
 }
 
-async function post(path: string, body: unknown): Promise<{ ok: boolean; body: ImportPreview & { message?: string; errors?: ImportError[] } }> {
-  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+async function post(
+  path: string,
+  body: unknown,
+): Promise<{ ok: boolean; body: ImportPreview & { message?: string; errors?: ImportError[] } }> {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json().catch(() => ({}))) as ImportPreview & { message?: string };
   return { ok: res.ok, body: json };
 }
@@ -36,7 +58,17 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; body: I
  * the included study each line was matched to, and every line's error — and is imported only when
  * no line has an error, all lines at once.
  */
-export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: { reviewId: string; outcomes: readonly ReviewOutcome[]; outcomeId: number | null; onImported: () => void }) {
+export function StudyDataImport({
+  reviewId,
+  outcomes,
+  outcomeId,
+  onImported,
+}: {
+  reviewId: string;
+  outcomes: readonly ReviewOutcome[];
+  outcomeId: number | null;
+  onImported: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const [target, setTarget] = useState<number | null>(null);
   const [file, setFile] = useState<{ name: string; csv: string } | null>(null);
@@ -49,7 +81,17 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
   const base = `/api/reviews/${encodeURIComponent(reviewId)}/outcomes/import`;
   const chosen = target ?? outcomeId ?? outcomes[0]?.id ?? null;
 
-  async function run(next: { csv: string; name: string; mapping?: ColumnMapping; outcomeValue?: string | null; measure?: PoolMeasure | null; outcomeId?: number | null }, commit = false) {
+  async function run(
+    next: {
+      csv: string;
+      name: string;
+      mapping?: ColumnMapping;
+      outcomeValue?: string | null;
+      measure?: PoolMeasure | null;
+      outcomeId?: number | null;
+    },
+    commit = false,
+  ) {
     const id = next.outcomeId === undefined ? chosen : next.outcomeId;
     if (id === null) return;
     setBusy(true);
@@ -71,7 +113,10 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
       setPreview(body);
       if (!next.mapping) setMapping(body.mapping);
       if (commit) {
-        setMessage({ kind: "ok", text: `Imported ${body.imported} ${body.imported === 1 ? "study" : "studies"} into “${body.outcome.name}”.` });
+        setMessage({
+          kind: "ok",
+          text: `Imported ${body.imported} ${body.imported === 1 ? "study" : "studies"} into “${body.outcome.name}”.`,
+        });
         setFile(null);
         setPreview(null);
         onImported();
@@ -89,7 +134,10 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
     setOutcomeValue(null);
     if (!f) return;
     if (f.size > MAX_IMPORT_CSV_BYTES) {
-      setMessage({ kind: "error", text: `The file is ${Math.ceil(f.size / 1024)} KB; at most ${MAX_IMPORT_CSV_BYTES / 1024} KB can be imported.` });
+      setMessage({
+        kind: "error",
+        text: `The file is ${Math.ceil(f.size / 1024)} KB; at most ${MAX_IMPORT_CSV_BYTES / 1024} KB can be imported.`,
+      });
       return;
     }
     const next = { name: f.name, csv: await f.text() };
@@ -110,11 +158,17 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
     <div className="space-y-3 rounded-md border border-slate-200 p-3 text-sm" data-testid="study-data-import">
       <div className="flex items-start justify-between gap-2">
         <p className="text-slate-700">
-          Import events/N or mean/SD/N per arm, or an estimate with its 95% CI, from Covidence&apos;s extraction export, a RevMan data-extraction
-          template or a MetaMind analysis CSV. Each line is matched to a study included at full text (DOI, PMID, title or author and year);
-          imported values replace MetaMind&apos;s reading of that study for the outcome. A file with any error imports nothing.
+          Import events/N or mean/SD/N per arm, or an estimate with its 95% CI, from Covidence&apos;s extraction export,
+          a RevMan data-extraction template or a MetaMind analysis CSV. Each line is matched to a study included at full
+          text (DOI, PMID, title or author and year); imported values replace MetaMind&apos;s reading of that study for
+          the outcome. A file with any error imports nothing.
         </p>
-        <button type="button" aria-label="Close the import" className="text-slate-400 hover:text-slate-700" onClick={() => setOpen(false)}>
+        <button
+          type="button"
+          aria-label="Close the import"
+          className="text-slate-400 hover:text-slate-700"
+          onClick={() => setOpen(false)}
+        >
           <X className="size-4" aria-hidden />
         </button>
       </div>
@@ -140,14 +194,22 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
         </label>
         <label className="flex flex-col text-xs text-slate-600">
           CSV file
-          <input type="file" accept=".csv,text/csv" aria-label="Study data CSV file" className="mt-0.5 text-sm" onChange={(e) => void onFile(e.target.files?.[0])} />
+          <input
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="Study data CSV file"
+            className="mt-0.5 text-sm"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
         </label>
         {busy && <Loader2 className="size-4 animate-spin text-slate-500" aria-label="Reading the file" />}
       </div>
       {preview && file && (
         <>
           <fieldset className="grid gap-2 sm:grid-cols-3 lg:grid-cols-4">
-            <legend className="mb-1 text-xs font-medium text-slate-600">Columns (suggested from the header; change any)</legend>
+            <legend className="mb-1 text-xs font-medium text-slate-600">
+              Columns (suggested from the header; change any)
+            </legend>
             {IMPORT_FIELDS.map((field) => (
               <label key={field} className="flex flex-col text-xs text-slate-600">
                 {IMPORT_FIELD_LABEL[field]}
@@ -219,9 +281,14 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
             )}
           </div>
           {preview.errors.length > 0 && (
-            <div role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-red-800" data-testid="import-errors">
+            <div
+              role="alert"
+              className="rounded border border-red-200 bg-red-50 p-2 text-red-800"
+              data-testid="import-errors"
+            >
               <p className="font-medium">
-                {preview.errors.length} problem{preview.errors.length === 1 ? "" : "s"}: fix the file or the column mapping; nothing is imported until every line reads.
+                {preview.errors.length} problem{preview.errors.length === 1 ? "" : "s"}: fix the file or the column
+                mapping; nothing is imported until every line reads.
               </p>
               <ul className="mt-1 list-disc pl-5 text-xs">
                 {preview.errors.slice(0, 50).map((e, i) => (
@@ -258,13 +325,22 @@ export function StudyDataImport({ reviewId, outcomes, outcomeId, onImported }: {
               </tbody>
             </table>
           )}
-          <Button type="button" size="sm" disabled={busy || preview.errors.length > 0 || preview.rows.length === 0} onClick={() => void run({ ...file, mapping, outcomeValue, measure }, true)}>
-            <Upload aria-hidden /> Import {preview.rows.length} {preview.rows.length === 1 ? "study" : "studies"} into “{preview.outcome.name}”
+          <Button
+            type="button"
+            size="sm"
+            disabled={busy || preview.errors.length > 0 || preview.rows.length === 0}
+            onClick={() => void run({ ...file, mapping, outcomeValue, measure }, true)}
+          >
+            <Upload aria-hidden /> Import {preview.rows.length} {preview.rows.length === 1 ? "study" : "studies"} into “
+            {preview.outcome.name}”
           </Button>
         </>
       )}
       {message && (
-        <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "text-red-700" : "text-emerald-700"}>
+        <p
+          role={message.kind === "error" ? "alert" : "status"}
+          className={message.kind === "error" ? "text-red-700" : "text-emerald-700"}
+        >
           {message.text}
         </p>
       )}

@@ -5,7 +5,14 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { reviewsApi, type ReviewAgreement, type ReviewWithSources } from "~/lib/reviews-client";
-import { type ApiActivityEntry, type ApiConflict, type ApiMember, describeActivity, type MemberRole, type ScreeningMode } from "~/lib/team";
+import {
+  type ApiActivityEntry,
+  type ApiConflict,
+  type ApiMember,
+  describeActivity,
+  type MemberRole,
+  type ScreeningMode,
+} from "~/lib/team";
 import { toast } from "~/lib/toast";
 
 const selectClass = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm";
@@ -23,7 +30,17 @@ const fixed = (x: number | null) => (x === null ? "–" : x.toFixed(2));
  * resolvers and removes; a member leaves), the screening settings (single or dual, blind), the
  * conflicts queue with its resolution, and the agreement table (Cohen's κ per stage and pair).
  */
-export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewWithSources; userId: string; onChanged: () => void; onLeft: () => void }) {
+export function TeamTab({
+  review,
+  userId,
+  onChanged,
+  onLeft,
+}: {
+  review: ReviewWithSources;
+  userId: string;
+  onChanged: () => void;
+  onLeft: () => void;
+}) {
   const isOwner = review.role === "owner";
   const [members, setMembers] = useState<ApiMember[] | null>(null);
   const [conflicts, setConflicts] = useState<ApiConflict[]>([]);
@@ -129,7 +146,11 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
   const resolve = (c: ApiConflict, decision: ScreeningDecision) => {
     const key = `${c.recordId}:${c.stage}`;
     const reason = reasons[key] || null;
-    return run("Conflict not resolved", () => reviewsApi.resolve(review.id, c.recordId, { stage: c.stage, decision, reason }), onChanged);
+    return run(
+      "Conflict not resolved",
+      () => reviewsApi.resolve(review.id, c.recordId, { stage: c.stage, decision, reason }),
+      onChanged,
+    );
   };
 
   if (!members) return <Loader2 className="size-5 animate-spin text-slate-500" aria-label="Loading" />;
@@ -141,12 +162,16 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         </h2>
         <ul className="mt-2 divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="team-members">
           {members.map((m) => (
-            <li key={m.userId ?? m.invitationId} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-testid="team-member">
+            <li
+              key={m.userId ?? m.invitationId}
+              className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm"
+              data-testid="team-member"
+            >
               <span className="font-medium text-slate-900">{m.email}</span>
               {m.progress && (
                 <span className="text-xs text-slate-600" data-testid="member-progress">
-                  screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) · {m.progress.conflicts} in conflict · extracted{" "}
-                  {m.progress.extracted}
+                  screened {m.progress.titleAbstract} (title/abstract) · {m.progress.fullText} (full text) ·{" "}
+                  {m.progress.conflicts} in conflict · extracted {m.progress.extracted}
                   {m.progress.assessed ? ` · RoB assessed ${m.progress.assessed}` : ""}
                 </span>
               )}
@@ -159,7 +184,11 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                       className={selectClass}
                       value={m.role}
                       disabled={busy}
-                      onChange={(e) => void run("Role not changed", () => reviewsApi.updateMember(review.id, m.userId!, { role: e.target.value as MemberRole }))}
+                      onChange={(e) =>
+                        void run("Role not changed", () =>
+                          reviewsApi.updateMember(review.id, m.userId!, { role: e.target.value as MemberRole }),
+                        )
+                      }
                     >
                       <option value="reviewer">reviewer</option>
                       <option value="viewer">viewer</option>
@@ -170,11 +199,20 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                       type="checkbox"
                       checked={m.resolver}
                       disabled={busy}
-                      onChange={(e) => void run("Resolver not changed", () => reviewsApi.updateMember(review.id, m.userId!, { resolver: e.target.checked }))}
+                      onChange={(e) =>
+                        void run("Resolver not changed", () =>
+                          reviewsApi.updateMember(review.id, m.userId!, { resolver: e.target.checked }),
+                        )
+                      }
                     />
                     resolves conflicts
                   </label>
-                  <Button size="sm" variant="outline" disabled={busy} onClick={() => void run("Member not removed", () => reviewsApi.removeMember(review.id, m.userId!))}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={busy}
+                    onClick={() => void run("Member not removed", () => reviewsApi.removeMember(review.id, m.userId!))}
+                  >
                     Remove
                   </Button>
                 </>
@@ -188,7 +226,9 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                   variant="outline"
                   className="ml-auto"
                   disabled={busy}
-                  onClick={() => void run("Could not leave", () => reviewsApi.removeMember(review.id, userId), onLeft, false)}
+                  onClick={() =>
+                    void run("Could not leave", () => reviewsApi.removeMember(review.id, userId), onLeft, false)
+                  }
                 >
                   <LogOut aria-hidden /> Leave review
                 </Button>
@@ -200,11 +240,23 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
           <form onSubmit={invite} className="mt-3 flex flex-wrap items-end gap-2" aria-label="Invite a member">
             <label className="text-sm text-slate-700">
               E-mail
-              <Input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} className="w-72" data-testid="invite-email" />
+              <Input
+                type="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                className="w-72"
+                data-testid="invite-email"
+              />
             </label>
             <label className="text-sm text-slate-700">
               Role{" "}
-              <select className={selectClass} value={role} onChange={(e) => setRole(e.target.value as MemberRole)} data-testid="invite-role">
+              <select
+                className={selectClass}
+                value={role}
+                onChange={(e) => setRole(e.target.value as MemberRole)}
+                data-testid="invite-role"
+              >
                 <option value="reviewer">reviewer (screens, extracts, assesses)</option>
                 <option value="viewer">viewer (reads)</option>
               </select>
@@ -216,7 +268,8 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         )}
         {lastLink && (
           <p className="mt-2 text-xs break-all text-slate-600">
-            Invitation link (works once, for 7 days, only for that e-mail): <span data-testid="invite-link">{lastLink}</span>
+            Invitation link (works once, for 7 days, only for that e-mail):{" "}
+            <span data-testid="invite-link">{lastLink}</span>
           </p>
         )}
       </section>
@@ -228,14 +281,29 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         <fieldset className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700" disabled={!isOwner || busy}>
           <legend className="sr-only">Screening mode</legend>
           <label className="flex items-center gap-1">
-            <input type="radio" name="screening-mode" value="single" checked={mode === "single"} onChange={() => setMode("single")} /> Single (one decision per record)
+            <input
+              type="radio"
+              name="screening-mode"
+              value="single"
+              checked={mode === "single"}
+              onChange={() => setMode("single")}
+            />{" "}
+            Single (one decision per record)
           </label>
           <label className="flex items-center gap-1">
-            <input type="radio" name="screening-mode" value="dual" checked={mode === "dual"} onChange={() => setMode("dual")} data-testid="mode-dual" /> Dual (two independent
-            votes per record)
+            <input
+              type="radio"
+              name="screening-mode"
+              value="dual"
+              checked={mode === "dual"}
+              onChange={() => setMode("dual")}
+              data-testid="mode-dual"
+            />{" "}
+            Dual (two independent votes per record)
           </label>
           <label className="flex items-center gap-1">
-            <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} /> Blind (no one sees another&apos;s vote)
+            <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} /> Blind (no one sees
+            another&apos;s vote)
           </label>
           {isOwner && (
             <Button size="sm" onClick={() => void saveScreening()} data-testid="save-screening">
@@ -252,11 +320,25 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         <fieldset className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700" disabled={!isOwner || busy}>
           <legend className="sr-only">Extraction mode</legend>
           <label className="flex items-center gap-1">
-            <input type="radio" name="extraction-mode" value="single" checked={extractionMode === "single"} onChange={() => setExtractionMode("single")} /> Single (one extractor)
+            <input
+              type="radio"
+              name="extraction-mode"
+              value="single"
+              checked={extractionMode === "single"}
+              onChange={() => setExtractionMode("single")}
+            />{" "}
+            Single (one extractor)
           </label>
           <label className="flex items-center gap-1">
-            <input type="radio" name="extraction-mode" value="dual" checked={extractionMode === "dual"} onChange={() => setExtractionMode("dual")} data-testid="extraction-dual" /> Dual (two
-            independent, blind extractions per study; consensus on differing values)
+            <input
+              type="radio"
+              name="extraction-mode"
+              value="dual"
+              checked={extractionMode === "dual"}
+              onChange={() => setExtractionMode("dual")}
+              data-testid="extraction-dual"
+            />{" "}
+            Dual (two independent, blind extractions per study; consensus on differing values)
           </label>
           {isOwner && (
             <Button size="sm" onClick={() => void saveExtraction()} data-testid="save-extraction">
@@ -273,11 +355,25 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
         <fieldset className="mt-2 flex flex-wrap items-center gap-4 text-sm text-slate-700" disabled={!isOwner || busy}>
           <legend className="sr-only">Risk-of-bias assessment mode</legend>
           <label className="flex items-center gap-1">
-            <input type="radio" name="rob-mode" value="single" checked={robMode === "single"} onChange={() => setRobMode("single")} /> Single (one assessment per study and outcome)
+            <input
+              type="radio"
+              name="rob-mode"
+              value="single"
+              checked={robMode === "single"}
+              onChange={() => setRobMode("single")}
+            />{" "}
+            Single (one assessment per study and outcome)
           </label>
           <label className="flex items-center gap-1">
-            <input type="radio" name="rob-mode" value="dual" checked={robMode === "dual"} onChange={() => setRobMode("dual")} data-testid="rob-dual" /> Dual (two independent, blind RoB 2
-            assessments; consensus assessment by the owner or a resolver)
+            <input
+              type="radio"
+              name="rob-mode"
+              value="dual"
+              checked={robMode === "dual"}
+              onChange={() => setRobMode("dual")}
+              data-testid="rob-dual"
+            />{" "}
+            Dual (two independent, blind RoB 2 assessments; consensus assessment by the owner or a resolver)
           </label>
           {isOwner && (
             <Button size="sm" onClick={() => void saveRob()} data-testid="save-rob-mode">
@@ -326,17 +422,37 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                   </ul>
                   {review.resolver && (
                     <div className="mt-2 flex flex-wrap items-center gap-2">
-                      <Button size="sm" disabled={busy} onClick={() => void resolve(c, "include")} data-testid="resolve-include">
+                      <Button
+                        size="sm"
+                        disabled={busy}
+                        onClick={() => void resolve(c, "include")}
+                        data-testid="resolve-include"
+                      >
                         Include
                       </Button>
-                      <Button size="sm" variant="outline" disabled={busy} onClick={() => void resolve(c, "exclude")} data-testid="resolve-exclude">
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        disabled={busy}
+                        onClick={() => void resolve(c, "exclude")}
+                        data-testid="resolve-exclude"
+                      >
                         Exclude
                       </Button>
                       <label className="text-slate-700">
                         <span className="sr-only">Exclusion reason</span>
-                        <select className={selectClass} value={reasons[key] ?? ""} onChange={(e) => setReasons({ ...reasons, [key]: e.target.value })}>
+                        <select
+                          className={selectClass}
+                          value={reasons[key] ?? ""}
+                          onChange={(e) => setReasons({ ...reasons, [key]: e.target.value })}
+                        >
                           <option value="">(reason)</option>
-                          {[...new Set([...c.votes.map((v) => v.reason).filter((r): r is string => !!r), ...review.exclusionReasons])].map((r) => (
+                          {[
+                            ...new Set([
+                              ...c.votes.map((v) => v.reason).filter((r): r is string => !!r),
+                              ...review.exclusionReasons,
+                            ]),
+                          ].map((r) => (
                             <option key={r} value={r}>
                               {r}
                             </option>
@@ -358,7 +474,8 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
             Agreement
           </h2>
           <p className="text-xs text-slate-500">
-            Records both reviewers screened; &lsquo;maybe&rsquo; counts as include. Cohen&apos;s κ with its 95% CI (Fleiss, Cohen &amp; Everitt 1969 standard error).
+            Records both reviewers screened; &lsquo;maybe&rsquo; counts as include. Cohen&apos;s κ with its 95% CI
+            (Fleiss, Cohen &amp; Everitt 1969 standard error).
           </p>
           <table className="mt-2 w-full text-left text-sm" data-testid="agreement">
             <thead className="text-slate-600">
@@ -373,7 +490,10 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
             </thead>
             <tbody>
               {(["titleAbstract", "fullText"] as const).flatMap((stage) =>
-                [{ key: "all", who: "all pairs", r: agreement[stage] }, ...agreement[stage].pairs.map((p) => ({ key: p.reviewers.join(), who: p.emails.join(" & "), r: p }))].map(({ key, who, r }) => (
+                [
+                  { key: "all", who: "all pairs", r: agreement[stage] },
+                  ...agreement[stage].pairs.map((p) => ({ key: p.reviewers.join(), who: p.emails.join(" & "), r: p })),
+                ].map(({ key, who, r }) => (
                   <tr key={`${stage}-${key}`} className="border-t border-slate-100">
                     <td className="py-1">{stage === "titleAbstract" ? "Title/abstract" : "Full text"}</td>
                     <td>{who}</td>
@@ -392,8 +512,8 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
           {agreement.riskOfBias && agreement.riskOfBias.n > 0 && (
             <>
               <p className="mt-3 text-xs text-slate-500">
-                Risk of bias (RoB 2), studies × outcomes both reviewers assessed: unweighted Cohen&apos;s κ over Low / Some concerns / High (rows: the assessment
-                submitted first).
+                Risk of bias (RoB 2), studies × outcomes both reviewers assessed: unweighted Cohen&apos;s κ over Low /
+                Some concerns / High (rows: the assessment submitted first).
               </p>
               <table className="mt-1 w-full text-left text-sm" data-testid="rob-agreement">
                 <thead className="text-slate-600">
@@ -405,7 +525,12 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
                   </tr>
                 </thead>
                 <tbody>
-                  {[...(["D1", "D2", "D3", "D4", "D5"] as const).map((d) => [d, agreement.riskOfBias!.domains[d]] as const), ["Overall", agreement.riskOfBias.overall] as const].map(([label, r]) => (
+                  {[
+                    ...(["D1", "D2", "D3", "D4", "D5"] as const).map(
+                      (d) => [d, agreement.riskOfBias!.domains[d]] as const,
+                    ),
+                    ["Overall", agreement.riskOfBias.overall] as const,
+                  ].map(([label, r]) => (
                     <tr key={label} className="border-t border-slate-100">
                       <td className="py-1">{label}</td>
                       <td>{r.n}</td>
@@ -433,7 +558,8 @@ export function TeamTab({ review, userId, onChanged, onLeft }: { review: ReviewW
           <ul className="mt-2 space-y-1 text-sm text-slate-700" data-testid="activity">
             {activity.map((a) => (
               <li key={a.id}>
-                <span className="text-xs text-slate-500">{new Date(a.createdAt).toLocaleString()}</span> · {a.email ?? "a former account"} {describeActivity(a)}
+                <span className="text-xs text-slate-500">{new Date(a.createdAt).toLocaleString()}</span> ·{" "}
+                {a.email ?? "a former account"} {describeActivity(a)}
                 {a.recordTitle ? <span className="text-slate-500"> · {a.recordTitle}</span> : null}
               </li>
             ))}

@@ -7,7 +7,7 @@ import { cn } from "~/lib/utils";
 
 /** The panel's fields, loaded the first time it opens (issue 17: not in /search's initial JavaScript). */
 const AdvancedFilterFields = loadWhenOpen(() =>
-  import("~/components/search/advanced-filter-fields").then((m) => m.AdvancedFilterFields)
+  import("~/components/search/advanced-filter-fields").then((m) => m.AdvancedFilterFields),
 );
 
 export interface AdvancedFiltersProps {
@@ -40,10 +40,7 @@ export function AdvancedFilters({ value, onChange, open, onOpenChange }: Advance
             {active} active
           </Badge>
         )}
-        <ChevronDown
-          className={cn("size-4 text-slate-400 transition-transform", open && "rotate-180")}
-          aria-hidden
-        />
+        <ChevronDown className={cn("size-4 text-slate-400 transition-transform", open && "rotate-180")} aria-hidden />
       </button>
 
       <div id={panelId} hidden={!open} className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

@@ -21,7 +21,7 @@ export function HistoryButton({ className }: { className?: string }) {
         onClick={() => setOpen(true)}
         className={cn(
           "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3 xl:px-2.5",
-          className
+          className,
         )}
       >
         <History className="size-4 shrink-0" aria-hidden />

@@ -6,12 +6,7 @@ import { Button } from "~/components/ui/button";
 import { formatRelativeTime } from "~/lib/relative-time";
 import { historyCountLabels } from "~/lib/format";
 import { requestSearchReload } from "~/lib/search-events";
-import {
-  activeFilterBadges,
-  formFromStoredSearch,
-  providerNames,
-  type StoredSearchFilters,
-} from "~/lib/search-params";
+import { activeFilterBadges, formFromStoredSearch, providerNames, type StoredSearchFilters } from "~/lib/search-params";
 
 /** One row of GET /api/search-history. */
 export interface SearchHistoryEntry {
@@ -34,15 +29,13 @@ function readEntries(body: unknown): SearchHistoryEntry[] | null {
   return list
     .filter(
       (e): e is Record<string, unknown> =>
-        typeof e === "object" && e !== null && typeof e.query === "string" && typeof e.createdAt === "string"
+        typeof e === "object" && e !== null && typeof e.query === "string" && typeof e.createdAt === "string",
     )
     .map((e) => ({
       id: typeof e.id === "number" || typeof e.id === "string" ? e.id : String(e.createdAt),
       query: e.query as string,
       filters: typeof e.filters === "object" && e.filters !== null ? (e.filters as StoredSearchFilters) : {},
-      providers: Array.isArray(e.providers)
-        ? e.providers.filter((p): p is string => typeof p === "string")
-        : [],
+      providers: Array.isArray(e.providers) ? e.providers.filter((p): p is string => typeof p === "string") : [],
       resultCount: typeof e.resultCount === "number" ? e.resultCount : 0,
       databaseTotal: typeof e.databaseTotal === "number" ? e.databaseTotal : undefined,
       createdAt: e.createdAt as string,
@@ -145,9 +138,7 @@ function HistoryList({ onClose }: { onClose: () => void }) {
         <div className="py-10 text-center">
           <History className="mx-auto size-10 text-slate-300" aria-hidden />
           <p className="mt-3 font-medium text-slate-900">No search history found</p>
-          <p className="mt-1 text-sm text-slate-500">
-            Your searches will appear here once you start searching
-          </p>
+          <p className="mt-1 text-sm text-slate-500">Your searches will appear here once you start searching</p>
         </div>
       )}
 
@@ -203,13 +194,7 @@ function HistoryList({ onClose }: { onClose: () => void }) {
 }
 
 /** Controlled Search History dialog, for opening it from anywhere. */
-export function HistoryDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function HistoryDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <HistoryDialogContent onClose={() => onOpenChange(false)} />

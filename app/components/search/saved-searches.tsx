@@ -80,8 +80,7 @@ export function SaveSearchButton({ form }: { form: SearchFormState }) {
     event.preventDefault();
     const trimmed = name.trim();
     const rangeError = customRangeError(form);
-    const invalid =
-      validateName(trimmed) ?? (rangeError ? { title: "Invalid date range", message: rangeError } : null);
+    const invalid = validateName(trimmed) ?? (rangeError ? { title: "Invalid date range", message: rangeError } : null);
     setProblem(invalid);
     if (invalid || saving) return;
     setSaving(true);
@@ -100,7 +99,7 @@ export function SaveSearchButton({ form }: { form: SearchFormState }) {
             : {
                 title: "Could not save search",
                 message: message ?? "Failed to save search. Please try again.",
-              }
+              },
         );
         return;
       }
@@ -117,12 +116,7 @@ export function SaveSearchButton({ form }: { form: SearchFormState }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Trigger asChild>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={!query}
-          title={query ? undefined : "Enter a query to save it"}
-        >
+        <Button variant="outline" size="sm" disabled={!query} title={query ? undefined : "Enter a query to save it"}>
           <BookmarkPlus aria-hidden />
           Save search
         </Button>
@@ -195,7 +189,7 @@ function readSavedSearches(body: unknown): SavedSearch[] | null {
         typeof s === "object" &&
         s !== null &&
         (typeof s.id === "number" || typeof s.id === "string") &&
-        typeof s.query === "string"
+        typeof s.query === "string",
     )
     .map((s) => ({
       id: s.id as number | string,
@@ -239,9 +233,7 @@ export function SavedSearchesMenu({ onRun }: { onRun: SavedSearchesProps["onRun"
       if (!response.ok)
         throw new Error(`${response.status}: ${await response.text().catch(() => response.statusText)}`);
       setState((current) =>
-        current.kind === "done"
-          ? { kind: "done", items: current.items.filter((s) => s.id !== saved.id) }
-          : current
+        current.kind === "done" ? { kind: "done", items: current.items.filter((s) => s.id !== saved.id) } : current,
       );
       toast({ title: "Saved search deleted", description: `"${saved.name}" was removed.` });
     } catch (error) {

@@ -75,7 +75,9 @@ export async function rankBySmartSearch(
 }
 
 /** Opens the dialog that adds every record of the search to a review: loaded with the results. */
-const AddToReviewButton = lazyComponent(() => import("~/components/reviews/add-to-review").then((m) => m.AddToReviewButton));
+const AddToReviewButton = lazyComponent(() =>
+  import("~/components/reviews/add-to-review").then((m) => m.AddToReviewButton),
+);
 
 /** The database statuses, streaming cards and finished results of a search (see the module doc). */
 export function SearchResults(props: SearchResultsProps) {
@@ -143,8 +145,9 @@ export function SearchResults(props: SearchResultsProps) {
           ) : (
             <>
               <p className="text-sm text-slate-600" data-testid="progress-message">
-                {progressive.length} results so far from {[...partials.values()].filter((p) => p.report.status === "ok").length} of{" "}
-                {loadingProviders.length} databases — merging duplicates when all have answered…
+                {progressive.length} results so far from{" "}
+                {[...partials.values()].filter((p) => p.report.status === "ok").length} of {loadingProviders.length}{" "}
+                databases — merging duplicates when all have answered…
               </p>
               <div className="mt-4 space-y-4">
                 {progressive.map((study) => (
@@ -164,7 +167,9 @@ export function SearchResults(props: SearchResultsProps) {
             <p className="text-sm text-slate-600" data-testid="search-message">
               {results.message}
               {/* One database: its own total beyond the page; several: the message already counts the merged records. */}
-              {results.totalCount > 0 && Object.keys(results.providers).length === 1 && ` ${formatCount(results.totalCount)} records in total.`}
+              {results.totalCount > 0 &&
+                Object.keys(results.providers).length === 1 &&
+                ` ${formatCount(results.totalCount)} records in total.`}
             </p>
             {signedIn && recordsToAdd(results.providers) > 0 && (
               <Suspense fallback={null}>
@@ -172,7 +177,9 @@ export function SearchResults(props: SearchResultsProps) {
               </Suspense>
             )}
           </div>
-          {smart.status === "ranking" && <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>}
+          {smart.status === "ranking" && (
+            <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>
+          )}
           {smart.status === "done" && (
             <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
               {smartSearchNote(smart.studies ?? [], results.studies.length, smart.model)}
@@ -190,7 +197,12 @@ export function SearchResults(props: SearchResultsProps) {
             >
               {mergedOrder ? "Showing the merged order." : "Cards stay in the order they arrived."}
               {!mergedOrder && (
-                <button type="button" className="font-medium text-brand-700 underline" onClick={showMergedOrder} data-testid="show-merged-order">
+                <button
+                  type="button"
+                  className="font-medium text-brand-700 underline"
+                  onClick={showMergedOrder}
+                  data-testid="show-merged-order"
+                >
                   Show merged order
                 </button>
               )}

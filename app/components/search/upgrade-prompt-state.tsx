@@ -27,10 +27,7 @@ export function useUpgradePromptWith(UpgradePrompt: ComponentType<UpgradePromptP
     feature: "multi_database",
     reason: "",
   });
-  const open = useCallback(
-    (feature: UpgradeFeature, reason: string) => setState({ open: true, feature, reason }),
-    []
-  );
+  const open = useCallback((feature: UpgradeFeature, reason: string) => setState({ open: true, feature, reason }), []);
   const element = useMemo(
     () => (
       <UpgradePrompt
@@ -40,7 +37,7 @@ export function useUpgradePromptWith(UpgradePrompt: ComponentType<UpgradePromptP
         onOpenChange={(next) => setState((current) => ({ ...current, open: next }))}
       />
     ),
-    [state, UpgradePrompt]
+    [state, UpgradePrompt],
   );
   return { open, element };
 }

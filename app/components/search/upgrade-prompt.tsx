@@ -1,7 +1,14 @@
 import { Check, Crown, Info } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 
 /** The gated features of SPEC §6 that open the upgrade prompt. */
 export type UpgradeFeature =

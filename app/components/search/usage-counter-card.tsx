@@ -33,7 +33,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
         data-kind={kind}
         className={cn(
           "flex items-center gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm",
-          className
+          className,
         )}
       >
         <Sparkles className="size-4 text-brand-600" aria-hidden />
@@ -56,7 +56,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
       className={cn(
         "rounded-xl border bg-white px-4 py-3 shadow-sm",
         reached ? "border-red-200" : warn ? "border-amber-200" : "border-slate-200",
-        className
+        className,
       )}
     >
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -87,7 +87,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
         <div
           className={cn(
             "h-full rounded-full transition-[width]",
-            reached ? "bg-red-500" : warn ? "bg-amber-500" : "bg-brand-600"
+            reached ? "bg-red-500" : warn ? "bg-amber-500" : "bg-brand-600",
           )}
           style={{ width: `${percent}%` }}
         />
@@ -97,9 +97,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
         <div role="status" className="mt-2 flex items-start gap-2 text-sm text-red-700">
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
           <p>
-            <span className="font-semibold">
-              {kind === "guest" ? "Trial Limit Reached" : "Monthly limit reached"}
-            </span>
+            <span className="font-semibold">{kind === "guest" ? "Trial Limit Reached" : "Monthly limit reached"}</span>
             <span className="block">
               {kind === "guest"
                 ? "Create a free account to keep using AI summaries."

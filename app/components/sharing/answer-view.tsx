@@ -19,14 +19,23 @@ export function AnswerText({ text, studyCount }: { text: string; studyCount: num
         if (mark && Number(mark[1]) >= 1 && Number(mark[1]) <= Math.max(studyCount, 50)) {
           return (
             <sup key={i}>
-              <a href={`#study-${mark[1]}`} className="font-medium text-brand-600 hover:underline" aria-label={`Study ${mark[1]}`}>
+              <a
+                href={`#study-${mark[1]}`}
+                className="font-medium text-brand-600 hover:underline"
+                aria-label={`Study ${mark[1]}`}
+              >
                 [{mark[1]}]
               </a>
             </sup>
           );
         }
         const unverified = /^⟦unverified: (.*)⟧$/.exec(part);
-        if (unverified) return <Fragment key={i}>{unverified[1]} <em className="text-amber-700">(unverified)</em></Fragment>;
+        if (unverified)
+          return (
+            <Fragment key={i}>
+              {unverified[1]} <em className="text-amber-700">(unverified)</em>
+            </Fragment>
+          );
         const framing = /^⟦framing: (.*)⟧$/.exec(part);
         if (framing) return <Fragment key={i}>{framing[1]}</Fragment>;
         return <Fragment key={i}>{part}</Fragment>;
@@ -45,14 +54,21 @@ export function CitedStudies({ studies }: { studies: AnswerStudy[] }) {
           <p className="font-medium text-slate-900">
             [{s.n}]{" "}
             {s.url ? (
-              <a href={s.url} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-700 hover:underline">
+              <a
+                href={s.url}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="text-brand-700 hover:underline"
+              >
                 {s.title}
               </a>
             ) : (
               s.title
             )}
           </p>
-          {(s.journal || s.year) && <p className="text-xs text-slate-500">{[s.journal, s.year].filter(Boolean).join(" · ")}</p>}
+          {(s.journal || s.year) && (
+            <p className="text-xs text-slate-500">{[s.journal, s.year].filter(Boolean).join(" · ")}</p>
+          )}
           {s.quotes.map((q, i) => (
             <blockquote key={i} className="mt-2 border-l-2 border-slate-300 pl-3 text-slate-700 italic">
               “{q}”

@@ -1,4 +1,11 @@
-import { GENERAL_GUIDANCE_LABEL, MEAL_SLOTS, type MealPlan, type PlanItem, type PlanSource, type Workout } from "~/lib/plans";
+import {
+  GENERAL_GUIDANCE_LABEL,
+  MEAL_SLOTS,
+  type MealPlan,
+  type PlanItem,
+  type PlanSource,
+  type Workout,
+} from "~/lib/plans";
 
 function Basis({ item }: { item: { source: string | null; general: boolean } }) {
   if (item.general) return <em className="ml-1 text-xs text-amber-700">({GENERAL_GUIDANCE_LABEL})</em>;
@@ -43,7 +50,9 @@ function Sources({ sources }: { sources: PlanSource[] }) {
   );
 }
 
-const H = ({ children }: { children: string }) => <h3 className="mt-5 mb-2 font-semibold text-slate-900">{children}</h3>;
+const H = ({ children }: { children: string }) => (
+  <h3 className="mt-5 mb-2 font-semibold text-slate-900">{children}</h3>
+);
 
 /** A 4-week training program: what the study reports, warm-up, weeks × sessions, progression, safety. */
 export function WorkoutView({ workout }: { workout: Workout }) {

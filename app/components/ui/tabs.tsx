@@ -12,7 +12,7 @@ export const TabsList = forwardRef<
     ref={ref}
     className={cn(
       "inline-flex min-h-10 max-w-full flex-wrap items-center justify-center gap-y-1 rounded-lg bg-slate-100 p-1 text-slate-600",
-      className
+      className,
     )}
     {...props}
   />
@@ -27,7 +27,7 @@ export const TabsTrigger = forwardRef<
     ref={ref}
     className={cn(
       "inline-flex h-8 items-center justify-center rounded-md px-3 text-sm font-medium whitespace-nowrap transition-colors hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none disabled:pointer-events-none disabled:opacity-60 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm",
-      className
+      className,
     )}
     {...props}
   />
@@ -40,10 +40,7 @@ export const TabsContent = forwardRef<
 >(({ className, ...props }, ref) => (
   <TabsPrimitive.Content
     ref={ref}
-    className={cn(
-      "mt-4 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none",
-      className
-    )}
+    className={cn("mt-4 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none", className)}
     {...props}
   />
 ));

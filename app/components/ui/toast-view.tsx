@@ -1,11 +1,4 @@
-import {
-  Toast,
-  ToastClose,
-  ToastDescription,
-  ToastProvider,
-  ToastTitle,
-  ToastViewport,
-} from "~/components/ui/toast";
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from "~/components/ui/toast";
 import { dismissToast, TOAST_DURATION_MS, type ToastState } from "~/lib/toast";
 
 /** The Radix rendering of the current toast; loaded by `<Toaster />` once there is one to show. */

@@ -1,6 +1,13 @@
 import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { lazyComponent } from "~/components/on-demand";
-import { dismissToast, getCurrentToast, showPendingToast, subscribeToToasts, TOAST_DURATION_MS, type ToastState } from "~/lib/toast";
+import {
+  dismissToast,
+  getCurrentToast,
+  showPendingToast,
+  subscribeToToasts,
+  TOAST_DURATION_MS,
+  type ToastState,
+} from "~/lib/toast";
 
 /**
  * The toast without the Radix code: a live region with the title and description that closes after
@@ -14,7 +21,10 @@ function PlainToast({ current }: { current: ToastState }) {
   }, [current]);
   return (
     current.open && (
-      <p role="status" className="fixed inset-x-4 bottom-4 z-[100] rounded-lg border bg-white p-4 text-sm shadow-lg sm:left-auto sm:w-96">
+      <p
+        role="status"
+        className="fixed inset-x-4 bottom-4 z-[100] rounded-lg border bg-white p-4 text-sm shadow-lg sm:left-auto sm:w-96"
+      >
         <b className="block">{current.title}</b>
         {current.description}
       </p>

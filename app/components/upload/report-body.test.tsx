@@ -14,7 +14,9 @@ describe("ReportBody", () => {
               { heading: "Key outcomes", items: ["Frailty (outcome): in *2 of 2* studies"] },
               { text: "<script>alert(1)</script><img src=x onerror=alert(1)> plain" },
             ],
-            sources: [{ study: 1, title: "Walking and frailty", sentences: [2, 3], quotes: ["Walking slowed frailty."] }],
+            sources: [
+              { study: 1, title: "Walking and frailty", sentences: [2, 3], quotes: ["Walking slowed frailty."] },
+            ],
           },
         ]}
       />,

@@ -42,7 +42,9 @@ export function ReportBody({ sections }: { sections: readonly ReportSection[] })
           <div className="space-y-3 text-sm leading-relaxed text-slate-700">
             {s.blocks.map((b, j) => (
               <div key={j}>
-                {b.heading ? <h4 className="mb-0.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">{b.heading}</h4> : null}
+                {b.heading ? (
+                  <h4 className="mb-0.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">{b.heading}</h4>
+                ) : null}
                 {b.text ? <MarkdownText text={b.text} /> : null}
                 {b.items ? (
                   <ul className="list-disc space-y-1 pl-5">

@@ -21,7 +21,14 @@ export function AnalysisView({ content, defaultTitle }: { content: unknown; defa
 function studiesSection(studies: readonly ReportStudy[]): ReportSection {
   return {
     title: "Studies",
-    blocks: [{ items: studies.map((s, i) => `Study ${i + 1}: ${s.title}${s.authors.length ? ` — ${s.authors.slice(0, 3).join(", ")}${s.authors.length > 3 ? " et al." : ""}` : ""}`) }],
+    blocks: [
+      {
+        items: studies.map(
+          (s, i) =>
+            `Study ${i + 1}: ${s.title}${s.authors.length ? ` — ${s.authors.slice(0, 3).join(", ")}${s.authors.length > 3 ? " et al." : ""}` : ""}`,
+        ),
+      },
+    ],
     sources: [],
   };
 }
@@ -60,7 +67,9 @@ function PooledAnalyses({ result }: { result: MetaAnalysisJobResult }) {
   if (result.analyses.length === 0) return null;
   return (
     <section aria-label="Pooled analyses" data-testid="pooled-analyses" className="mt-8 space-y-8">
-      <h3 className="text-base font-semibold text-slate-900">Pooled analyses (MetaMind&apos;s metafor-compatible engine)</h3>
+      <h3 className="text-base font-semibold text-slate-900">
+        Pooled analyses (MetaMind&apos;s metafor-compatible engine)
+      </h3>
       {result.analyses.map((a, i) => (
         <OutcomeAnalysisView key={`${a.outcome}-${a.measure}-${i}`} a={a} index={i} />
       ))}
@@ -68,7 +77,17 @@ function PooledAnalyses({ result }: { result: MetaAnalysisJobResult }) {
   );
 }
 
-export function ReportModal({ open, onOpenChange, type, content, studies, strengthOfEvidence, citationSources, metaAnalysis, onExport }: ReportModalProps) {
+export function ReportModal({
+  open,
+  onOpenChange,
+  type,
+  content,
+  studies,
+  strengthOfEvidence,
+  citationSources,
+  metaAnalysis,
+  onExport,
+}: ReportModalProps) {
   const n = studies.length;
   const title = reportTitle(type, n);
   const defaultTitle = type === "summary" ? "Combined Analysis" : "Executive Summary";
@@ -94,7 +113,12 @@ export function ReportModal({ open, onOpenChange, type, content, studies, streng
         {metaAnalysis ? <PooledAnalyses result={metaAnalysis} /> : null}
       </>,
     );
-    downloadBlob(new Blob([withUserHtmlCsp(reportHtml({ title, evidence, sections: [], bodyHtml, studies }))], { type: "text/html;charset=utf-8" }), name);
+    downloadBlob(
+      new Blob([withUserHtmlCsp(reportHtml({ title, evidence, sections: [], bodyHtml, studies }))], {
+        type: "text/html;charset=utf-8",
+      }),
+      name,
+    );
     toast({ title: "Download Started", description: name });
   };
 
@@ -109,10 +133,16 @@ export function ReportModal({ open, onOpenChange, type, content, studies, streng
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
             <div className="space-y-2">
               <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
-              <Dialog.Description className="sr-only">The generated report for the selected uploaded studies.</Dialog.Description>
+              <Dialog.Description className="sr-only">
+                The generated report for the selected uploaded studies.
+              </Dialog.Description>
               <div className="flex flex-wrap gap-2">
-                <Badge variant="secondary" data-testid="evidence-badge">{evidence}</Badge>
-                <Badge variant="outline">{n} {n === 1 ? "study" : "studies"}</Badge>
+                <Badge variant="secondary" data-testid="evidence-badge">
+                  {evidence}
+                </Badge>
+                <Badge variant="outline">
+                  {n} {n === 1 ? "study" : "studies"}
+                </Badge>
               </div>
             </div>
             <div className="flex items-center gap-1">

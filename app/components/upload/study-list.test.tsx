@@ -29,7 +29,18 @@ const study = (status: UploadedStudy["status"]): UploadedStudy => ({
 const noop = () => {};
 const render = (s: UploadedStudy) =>
   renderToStaticMarkup(
-    <StudyItem study={s} selected={false} pending={null} streaming={null} onSelect={noop} onSummary={noop} onAnalysis={noop} onDelete={noop} onViewSummary={noop} onViewAnalysis={noop} />,
+    <StudyItem
+      study={s}
+      selected={false}
+      pending={null}
+      streaming={null}
+      onSelect={noop}
+      onSummary={noop}
+      onAnalysis={noop}
+      onDelete={noop}
+      onViewSummary={noop}
+      onViewAnalysis={noop}
+    />,
   );
 
 describe("StudyItem", () => {

@@ -20,7 +20,16 @@ export interface BulkActionsProps {
 }
 
 /** SPEC §2 Bulk Actions card: select-all and four actions, disabled while nothing is selected. */
-export function BulkActions({ total, selected, pending, onToggleAll, onSummary, onAnalysis, onExport, onDelete }: BulkActionsProps) {
+export function BulkActions({
+  total,
+  selected,
+  pending,
+  onToggleAll,
+  onSummary,
+  onAnalysis,
+  onExport,
+  onDelete,
+}: BulkActionsProps) {
   const none = selected === 0 || pending !== null;
   return (
     <Card>
@@ -107,11 +116,26 @@ function ProcessingProgress({ study }: { study: UploadedStudy }) {
 }
 
 /** SPEC §2: one uploaded study with its badges and buttons; processing status from the queue. */
-export function StudyItem({ study, selected, pending, streaming, onSelect, onSummary, onAnalysis, onDelete, onViewSummary, onViewAnalysis }: StudyItemProps) {
+export function StudyItem({
+  study,
+  selected,
+  pending,
+  streaming,
+  onSelect,
+  onSummary,
+  onAnalysis,
+  onDelete,
+  onViewSummary,
+  onViewAnalysis,
+}: StudyItemProps) {
   const ready = study.status === "ready";
   const busy = pending !== null;
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4" data-testid="uploaded-study" data-status={study.status}>
+    <li
+      className="rounded-xl border border-slate-200 bg-white p-4"
+      data-testid="uploaded-study"
+      data-status={study.status}
+    >
       <div className="flex items-start gap-3">
         <input
           type="checkbox"
@@ -125,21 +149,30 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
           <h3 className="font-semibold text-slate-900">{study.title}</h3>
           {study.authors.length ? <p className="text-sm text-slate-600">{formatAuthors(study.authors)}</p> : null}
           <p className="text-xs text-slate-500">
-            {study.fileName} · {formatFileSize(study.fileSize)} · Uploaded {new Date(study.uploadedAt).toLocaleDateString()}
+            {study.fileName} · {formatFileSize(study.fileSize)} · Uploaded{" "}
+            {new Date(study.uploadedAt).toLocaleDateString()}
             {study.journal ? ` · ${study.journal}` : ""}
-            {study.totalPages && study.pagesRead && study.pagesRead < study.totalPages ? ` · text of the first ${study.pagesRead} of ${study.totalPages} pages` : ""}
+            {study.totalPages && study.pagesRead && study.pagesRead < study.totalPages
+              ? ` · text of the first ${study.pagesRead} of ${study.totalPages} pages`
+              : ""}
           </p>
           <div className="flex flex-wrap gap-2 pt-1">
             {study.status !== "ready" ? (
               <Badge variant={study.status === "failed" ? "destructive" : "outline"} data-testid="status-badge">
-                {study.status === "queued" || study.status === "extracting" ? <Loader2 className="size-3 animate-spin" aria-hidden /> : null}
-                {study.status === "failed" ? `Failed: ${study.failureReason ?? "unknown reason"}` : STATUS_LABELS[study.status]}
+                {study.status === "queued" || study.status === "extracting" ? (
+                  <Loader2 className="size-3 animate-spin" aria-hidden />
+                ) : null}
+                {study.status === "failed"
+                  ? `Failed: ${study.failureReason ?? "unknown reason"}`
+                  : STATUS_LABELS[study.status]}
               </Badge>
             ) : null}
             {study.studyType && ready ? <Badge variant="outline">{study.studyType}</Badge> : null}
             {study.status !== "failed" && (
               <>
-                <Badge variant={study.aiSummary ? "default" : "secondary"}>{study.aiSummary ? "Summary Ready" : "No Summary"}</Badge>
+                <Badge variant={study.aiSummary ? "default" : "secondary"}>
+                  {study.aiSummary ? "Summary Ready" : "No Summary"}
+                </Badge>
                 <Badge variant={study.fullTextAnalysis ? "default" : "secondary"}>
                   {study.fullTextAnalysis ? "Full Analysis Ready" : "No Full Analysis"}
                 </Badge>
@@ -148,7 +181,11 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
           </div>
           {study.status === "queued" || study.status === "extracting" ? <ProcessingProgress study={study} /> : null}
           {streaming !== null ? (
-            <p className="mt-2 rounded-md bg-slate-50 p-3 text-sm whitespace-pre-line text-slate-700" data-testid="streaming-text" aria-live="polite">
+            <p
+              className="mt-2 rounded-md bg-slate-50 p-3 text-sm whitespace-pre-line text-slate-700"
+              data-testid="streaming-text"
+              aria-live="polite"
+            >
               {streaming || "…"}
             </p>
           ) : null}
@@ -157,10 +194,18 @@ export function StudyItem({ study, selected, pending, streaming, onSelect, onSum
             {study.status !== "failed" && (
               <>
                 <Button size="sm" disabled={!ready || busy} onClick={onSummary}>
-                  {pending === "summary" ? "Generating..." : study.aiSummary ? "Regenerate Summary" : "Generate Summary"}
+                  {pending === "summary"
+                    ? "Generating..."
+                    : study.aiSummary
+                      ? "Regenerate Summary"
+                      : "Generate Summary"}
                 </Button>
                 <Button size="sm" variant="outline" disabled={!ready || busy} onClick={onAnalysis}>
-                  {pending === "analysis" ? "Analyzing..." : study.fullTextAnalysis ? "Regenerate Analysis" : "Full Analysis"}
+                  {pending === "analysis"
+                    ? "Analyzing..."
+                    : study.fullTextAnalysis
+                      ? "Regenerate Analysis"
+                      : "Full Analysis"}
                 </Button>
               </>
             )}

@@ -55,7 +55,9 @@ export function UploadPanel({ onUpload, notice }: UploadPanelProps) {
 
   return (
     <div className="space-y-4">
-      {notice ? <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">{notice}</p> : null}
+      {notice ? (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">{notice}</p>
+      ) : null}
       <div
         data-testid="drop-zone"
         role="button"
@@ -76,9 +78,7 @@ export function UploadPanel({ onUpload, notice }: UploadPanelProps) {
       >
         <Upload className="size-10 text-slate-400" aria-hidden />
         <p className="text-base font-medium text-slate-800">Drag and drop PDF files here, or click to select files</p>
-        <p className="text-sm text-slate-500">
-          PDF only · up to 10 files at a time · max {STATED_MAX_MB}MB per file
-        </p>
+        <p className="text-sm text-slate-500">PDF only · up to 10 files at a time · max {STATED_MAX_MB}MB per file</p>
         <input
           ref={input}
           data-testid="file-input"
@@ -131,7 +131,10 @@ export function UploadPanel({ onUpload, notice }: UploadPanelProps) {
                     aria-valuemax={100}
                     aria-valuenow={Math.round((progress[i] ?? 0) * 100)}
                   >
-                    <div className="h-full bg-blue-600 transition-[width]" style={{ width: `${Math.round((progress[i] ?? 0) * 100)}%` }} />
+                    <div
+                      className="h-full bg-blue-600 transition-[width]"
+                      style={{ width: `${Math.round((progress[i] ?? 0) * 100)}%` }}
+                    />
                   </div>
                 ) : null}
               </li>
@@ -141,11 +144,15 @@ export function UploadPanel({ onUpload, notice }: UploadPanelProps) {
             <Button onClick={upload} disabled={pending}>
               {pending ? "Processing..." : `Upload ${files.length} Files`}
             </Button>
-            <Button variant="outline" disabled={pending} onClick={() => {
-              setFiles([]);
-              setProgress(null);
-              setRejections([]);
-            }}>
+            <Button
+              variant="outline"
+              disabled={pending}
+              onClick={() => {
+                setFiles([]);
+                setProgress(null);
+                setRejections([]);
+              }}
+            >
               Clear All
             </Button>
           </div>

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { countFromPercent, normalQuantile, sdFromCi, sdFromSe, sdFromT, tFromP, tQuantile975, tQuantileUpper } from "./derive.ts";
+import {
+  countFromPercent,
+  normalQuantile,
+  sdFromCi,
+  sdFromSe,
+  sdFromT,
+  tFromP,
+  tQuantile975,
+  tQuantileUpper,
+} from "./derive.ts";
 import { groundProposedValue } from "./verify.ts";
 import { findAbbreviations } from "./text.ts";
 
@@ -46,7 +55,9 @@ describe("derivations", () => {
   });
 
   it("finds abbreviations defined in text and footnotes", () => {
-    const found = findAbbreviations("Patients received treatment as usual (TAU) or H1 (haloperidol 1 mg). PBO, placebo.");
+    const found = findAbbreviations(
+      "Patients received treatment as usual (TAU) or H1 (haloperidol 1 mg). PBO, placebo.",
+    );
     expect(found).toEqual(
       expect.arrayContaining([
         { short: "TAU", long: "treatment as usual" },

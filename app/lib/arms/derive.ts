@@ -15,7 +15,8 @@ export function decimalsOf(numeral: string): number {
  * one integer fits, otherwise null (a blank beats a wrong number).
  */
 export function countFromPercent(percent: number, decimals: number, groupSize: number): number | null {
-  if (!Number.isFinite(percent) || !Number.isInteger(groupSize) || groupSize <= 0 || percent < 0 || percent > 100) return null;
+  if (!Number.isFinite(percent) || !Number.isInteger(groupSize) || groupSize <= 0 || percent < 0 || percent > 100)
+    return null;
   const half = 0.5 * 10 ** -Math.min(decimals, 4) + 1e-9;
   const low = Math.ceil(((percent - half) * groupSize) / 100 - 1e-9);
   const high = Math.floor(((percent + half) * groupSize) / 100 + 1e-9);
@@ -78,19 +79,33 @@ export function roundTo(value: number, digits: number): number {
  */
 export function normalQuantile(q: number): number {
   if (!(q > 0 && q < 1)) throw new RangeError("q must be in (0, 1)");
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const a = [
+    -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1,
+    2.506628277459239,
+  ];
+  const b = [
+    -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1,
+  ];
+  const c = [
+    -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
   const low = 0.02425;
   if (q < low) {
     const r = Math.sqrt(-2 * Math.log(q));
-    return (((((c[0] * r + c[1]) * r + c[2]) * r + c[3]) * r + c[4]) * r + c[5]) / ((((d[0] * r + d[1]) * r + d[2]) * r + d[3]) * r + 1);
+    return (
+      (((((c[0] * r + c[1]) * r + c[2]) * r + c[3]) * r + c[4]) * r + c[5]) /
+      ((((d[0] * r + d[1]) * r + d[2]) * r + d[3]) * r + 1)
+    );
   }
   if (q > 1 - low) return -normalQuantile(1 - q);
   const r = q - 0.5;
   const s = r * r;
-  return ((((((a[0] * s + a[1]) * s + a[2]) * s + a[3]) * s + a[4]) * s + a[5]) * r) / (((((b[0] * s + b[1]) * s + b[2]) * s + b[3]) * s + b[4]) * s + 1);
+  return (
+    ((((((a[0] * s + a[1]) * s + a[2]) * s + a[3]) * s + a[4]) * s + a[5]) * r) /
+    (((((b[0] * s + b[1]) * s + b[2]) * s + b[3]) * s + b[4]) * s + 1)
+  );
 }
 
 /**

@@ -26,11 +26,20 @@ describe.skipIf(!present)("arm extraction on the development reports", () => {
     let exact = 0;
     const reports = new Set<string>();
     for (const line of lines) {
-      const q = JSON.parse(line) as { pmcid: string; intervention: string; comparator: string; outcome: string; reference: { outcomeType: string; intervention: Arm; comparator: Arm } };
+      const q = JSON.parse(line) as {
+        pmcid: string;
+        intervention: string;
+        comparator: string;
+        outcome: string;
+        reference: { outcomeType: string; intervention: Arm; comparator: Arm };
+      };
       const report = parseReport(readFileSync(join(DIR, "reports", `${q.pmcid}.md`), "utf8"), "markdown");
       const result = extractArms(report, q);
       let all = true;
-      const fields = q.reference.outcomeType === "binary" ? (["events", "groupSize"] as const) : (["mean", "sd", "groupSize"] as const);
+      const fields =
+        q.reference.outcomeType === "binary"
+          ? (["events", "groupSize"] as const)
+          : (["mean", "sd", "groupSize"] as const);
       for (const arm of ["intervention", "comparator"] as const) {
         for (const field of ["events", "groupSize", "mean", "sd"] as const) {
           const got = result[arm][field];

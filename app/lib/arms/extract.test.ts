@@ -10,7 +10,10 @@ describe("prose notations (invented sentences)", () => {
   it("reads 'p% (x/N) vs q% (y/M)' in the order the arms are named", () => {
     const r = run(
       "Nausea occurred in 12.4% (31/250) of patients given ondaverin vs 8.0% (20/251) of those given placebo.",
-      "text", "ondaverin", "placebo", "nausea",
+      "text",
+      "ondaverin",
+      "placebo",
+      "nausea",
     );
     expect(r.outcomeType).toBe("binary");
     expect(r.intervention).toMatchObject({ events: 31, groupSize: 250 });
@@ -22,7 +25,10 @@ describe("prose notations (invented sentences)", () => {
   it("reads '(x/N, p%) compared with (y/M, q%)' when the comparator is named first", () => {
     const r = run(
       "Among controls the cure rate was lower (30/58, 51.7%) compared with the brimavir group (45/60, 75.0%).",
-      "text", "brimavir", "control", "cure rate",
+      "text",
+      "brimavir",
+      "control",
+      "cure rate",
     );
     expect(r.intervention).toMatchObject({ events: 45, groupSize: 60 });
     expect(r.comparator).toMatchObject({ events: 30, groupSize: 58 });
@@ -31,17 +37,25 @@ describe("prose notations (invented sentences)", () => {
   it("derives counts from percentages of stated group sizes only when one integer fits", () => {
     const r = run(
       "We randomised 101 children to fluvaxin (n = 101) and 99 to placebo (n = 99). Response rates were 78.2% with fluvaxin and 62.6% with placebo.",
-      "text", "fluvaxin", "placebo", "response rate",
+      "text",
+      "fluvaxin",
+      "placebo",
+      "response rate",
     );
     expect(r.intervention).toMatchObject({ events: 79, groupSize: 101 });
     expect(r.comparator).toMatchObject({ events: 62, groupSize: 99 });
-    expect(r.derived).toEqual(expect.arrayContaining([{ arm: "intervention", field: "events", from: "78.2% of n = 101" }]));
+    expect(r.derived).toEqual(
+      expect.arrayContaining([{ arm: "intervention", field: "events", from: "78.2% of n = 101" }]),
+    );
   });
 
   it("maps 'respectively' lists of mean ± SD to the named arms among three", () => {
     const r = run(
       "The mean ± SD stay in days was 6.1 ± 2.0, 7.4 ± 2.6 and 9.0 ± 3.1 in patients given LD, HD and SC respectively.",
-      "text", "high dose (HD)", "standard care (SC)", "stay",
+      "text",
+      "high dose (HD)",
+      "standard care (SC)",
+      "stay",
     );
     expect(r.outcomeType).toBe("continuous");
     expect(r.intervention).toMatchObject({ mean: 7.4, sd: 2.6 });
@@ -51,7 +65,10 @@ describe("prose notations (invented sentences)", () => {
   it("reads 'no cases of' as zero events", () => {
     const r = run(
       "No cases of pneumonia occurred in the vaccine group, whereas pneumonia occurred in 7/80 participants in the control group. Groups: vaccine (n = 82), control (n = 80).",
-      "text", "vaccine", "control", "pneumonia",
+      "text",
+      "vaccine",
+      "control",
+      "pneumonia",
     );
     expect(r.intervention.events).toBe(0);
     expect(r.comparator).toMatchObject({ events: 7, groupSize: 80 });
@@ -62,14 +79,23 @@ describe("prose notations (invented sentences)", () => {
     const r = run(text, "text", "yoga", "waiting list", "fatigue score");
     expect(r.intervention).toMatchObject({ mean: 21.4, sd: 6.0 });
     expect(r.comparator).toMatchObject({ mean: 25.9, sd: 6.8 });
-    const unlabeled = run("Fatigue scores were 21.4 (6.0) with yoga and 25.9 (6.8) with waiting list.", "text", "yoga", "waiting list", "fatigue score");
+    const unlabeled = run(
+      "Fatigue scores were 21.4 (6.0) with yoga and 25.9 (6.8) with waiting list.",
+      "text",
+      "yoga",
+      "waiting list",
+      "fatigue score",
+    );
     expect(unlabeled.intervention.mean).toBeNull();
   });
 
   it("reads 'x of N' counts", () => {
     const r = run(
       "Relapse occurred in 57 of 411 patients given lumetrex and in 73 of 409 patients given placebo.",
-      "text", "lumetrex", "placebo", "relapse",
+      "text",
+      "lumetrex",
+      "placebo",
+      "relapse",
     );
     expect(r.intervention).toMatchObject({ events: 57, groupSize: 411 });
     expect(r.comparator).toMatchObject({ events: 73, groupSize: 409 });
@@ -95,7 +121,11 @@ describe("table notations (invented tables)", () => {
     const fatigue = run(md, "markdown", "exercise", "usual care", "fatigue score");
     expect(fatigue.intervention).toEqual({ events: null, groupSize: 40, mean: 21.5, sd: 6.2 });
     expect(fatigue.comparator).toEqual({ events: null, groupSize: 38, mean: 27.9, sd: 7.1 });
-    expect(fatigue.quotes.find((q) => q.field === "mean" && q.arm === "intervention")).toMatchObject({ row: 0, column: 1, text: "21.5 (6.2)" });
+    expect(fatigue.quotes.find((q) => q.field === "mean" && q.arm === "intervention")).toMatchObject({
+      row: 0,
+      column: 1,
+      text: "21.5 (6.2)",
+    });
     const falls = run(md, "markdown", "exercise", "usual care", "falls");
     expect(falls.intervention).toMatchObject({ events: 4, groupSize: 40 });
     expect(falls.comparator).toMatchObject({ events: 9, groupSize: 38 });
@@ -148,7 +178,11 @@ describe("table notations (invented tables)", () => {
   });
 
   it("gives nothing for medians and IQRs", () => {
-    const md = ["| | Drug (n = 20) | Placebo (n = 20) |", "|---|---|---|", "| Length of stay, median (IQR) | 5 (3-8) | 7 (4-10) |"].join("\n");
+    const md = [
+      "| | Drug (n = 20) | Placebo (n = 20) |",
+      "|---|---|---|",
+      "| Length of stay, median (IQR) | 5 (3-8) | 7 (4-10) |",
+    ].join("\n");
     const r = run(md, "markdown", "drug", "placebo", "length of stay");
     expect(r.intervention.mean).toBeNull();
     expect(r.comparator.mean).toBeNull();

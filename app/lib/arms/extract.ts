@@ -1,4 +1,9 @@
-import { columnLabel, isComparisonLabel, type ReportTable, type TrialReport } from "../extraction/core/document/model.ts";
+import {
+  columnLabel,
+  isComparisonLabel,
+  type ReportTable,
+  type TrialReport,
+} from "../extraction/core/document/model.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
@@ -20,7 +25,8 @@ import {
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
 const BINARY_WORDS =
   /\b(rate|rates|proportion|incidence|number of (patients|participants|subjects|people|women|men|children)|events?|mortality|deaths?|died|death|survival|response|responders?|remission|relapse|recurrence|occurrence|adverse|complications?|infections?|success|failure|cure|cured|prevalence|risk|abstinence|readmissions?|admissions?|hospitali[sz]ations?|patients with|presence|use of|prescriptions?|continued|discontinu\w*|withdrawals?|dropouts?|sick leave|pregnan\w*|births?|myocardial infarction|stroke|fractures?|effective|improved|need for)\b/i;
-const CONTINUOUS_WORDS = /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
+const CONTINUOUS_WORDS =
+  /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
 
 /** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
 class ArmName {
@@ -45,7 +51,8 @@ class ArmName {
         if (abbr.short === form.trim()) forms.add(abbr.long);
         const longTokens = armTokens(abbr.long);
         const sameArm =
-          (overlap(tokens, longTokens) >= 0.99 && overlap(longTokens, tokens) >= 0.6) || (longTokens.length >= 2 && overlap(longTokens, tokens) >= 0.99);
+          (overlap(tokens, longTokens) >= 0.99 && overlap(longTokens, tokens) >= 0.6) ||
+          (longTokens.length >= 2 && overlap(longTokens, tokens) >= 0.99);
         if (longTokens.length && tokens.length && sameArm) forms.add(abbr.short);
       }
     }
@@ -95,7 +102,8 @@ class ArmName {
     }
     // A short group name whose every word is in the arm's longer name ("Estriol–lactobacilli" for "vaginal estriol plus viable Lactobacillus acidophilus").
     const named = [...tokens].filter((t) => t !== "n" && !/^\d+$/.test(t));
-    if (best < 0.6 && named.length >= 2 && this.variants.some((variant) => named.every((t) => variant.includes(t)))) best = 0.6;
+    if (best < 0.6 && named.length >= 2 && this.variants.some((variant) => named.every((t) => variant.includes(t))))
+      best = 0.6;
     if (best < 0.45 && [...tokens].some((t) => this.roleWords.has(t))) best = 0.45;
     return best;
   }
@@ -116,13 +124,20 @@ class ArmName {
       while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
     }
     const all = wordsAt(text);
-    const ownTokens = this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
+    const ownTokens =
+      this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
     all.forEach((w, k) => {
       const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
-      let hit = role || this.shortForms.has(w.word) || this.shortForms.has(w.word.replace(/s$/, "")) || w.parts.some((part) => this.distinctive.has(part));
+      let hit =
+        role ||
+        this.shortForms.has(w.word) ||
+        this.shortForms.has(w.word.replace(/s$/, "")) ||
+        w.parts.some((part) => this.distinctive.has(part));
       if (!hit && ownTokens && w.parts.some((part) => ownTokens.has(part))) {
         const previous = all.slice(Math.max(0, k - 2), k).filter((p) => w.start - p.end < 20);
-        hit = !previous.some((p) => p.parts.some((part) => this.otherDistinctive.has(part)) || p.parts.some((part) => ownTokens.has(part)));
+        hit = !previous.some(
+          (p) => p.parts.some((part) => this.otherDistinctive.has(part)) || p.parts.some((part) => ownTokens.has(part)),
+        );
       }
       if (hit) out.push({ start: w.start, end: w.end });
     });
@@ -134,7 +149,8 @@ class ArmName {
     const tokens = armTokens(label);
     if (tokens.length === 0) return 0;
     let best = 0;
-    for (const variant of this.variants) best = Math.max(best, tokens.filter((t) => variant.includes(t)).length / tokens.length);
+    for (const variant of this.variants)
+      best = Math.max(best, tokens.filter((t) => variant.includes(t)).length / tokens.length);
     return best;
   }
 }
@@ -207,12 +223,19 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
     if (!arm) continue;
     const other = arm === "intervention" ? "comparator" : "intervention";
     if (names[other].positions.some((p) => p.label.toLowerCase() === key.toLowerCase())) continue;
-    names[arm].positions.push({ re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`), label: key, quote: clip(`${m[0]}${window}`, 120) });
+    names[arm].positions.push({
+      re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`),
+      label: key,
+      quote: clip(`${m[0]}${window}`, 120),
+    });
   }
 }
 
 function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
-  const names = { intervention: new ArmName(question.intervention, abbreviations), comparator: new ArmName(question.comparator, abbreviations) };
+  const names = {
+    intervention: new ArmName(question.intervention, abbreviations),
+    comparator: new ArmName(question.comparator, abbreviations),
+  };
   const all = (arm: ArmName) => new Set(arm.variants.flat());
   const roles = {
     intervention: ["intervention", "experimental", "treatment", "active", "study", "case"].map(stem),
@@ -220,11 +243,14 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   };
   const iAll = all(names.intervention);
   const cAll = all(names.comparator);
-  if (!roles.comparator.some((w) => iAll.has(w))) for (const w of roles.intervention) if (!cAll.has(w)) names.intervention.roleWords.add(w);
-  if (!roles.intervention.some((w) => cAll.has(w))) for (const w of roles.comparator) if (!iAll.has(w)) names.comparator.roleWords.add(w);
+  if (!roles.comparator.some((w) => iAll.has(w)))
+    for (const w of roles.intervention) if (!cAll.has(w)) names.intervention.roleWords.add(w);
+  if (!roles.intervention.some((w) => cAll.has(w)))
+    for (const w of roles.comparator) if (!iAll.has(w)) names.comparator.roleWords.add(w);
   const iTokens = all(names.intervention);
   const cTokens = all(names.comparator);
-  for (const t of iTokens) if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
+  for (const t of iTokens)
+    if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
   for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
   for (const t of names.comparator.distinctive) names.intervention.otherDistinctive.add(t);
   for (const t of names.intervention.distinctive) names.comparator.otherDistinctive.add(t);
@@ -363,7 +389,8 @@ function groupSizeFromLabel(label: string): number | null {
   return Number.isInteger(value) && value > 0 ? value : null;
 }
 
-const N_ROW = /^(n|no\.?|number|number of (patients|participants|subjects|children|women|men|cases)|participants|patients|subjects|sample size|randomi[sz]ed|analy[sz]ed|total|n \(%\))\s*$/i;
+const N_ROW =
+  /^(n|no\.?|number|number of (patients|participants|subjects|children|women|men|cases)|participants|patients|subjects|sample size|randomi[sz]ed|analy[sz]ed|total|n \(%\))\s*$/i;
 const STAT_LABEL = /^(n|no\.?|%|\(%\)|mean|sd|s\.d\.|se|sem|χ|x̄|median|iqr|range|95% ci|ci|p|p-value|p value|value)$/i;
 
 /**
@@ -380,7 +407,8 @@ function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "npct" 
   if (/^(se|sem|s\.e\.|standard error)$/.test(t)) return "se";
   if (/^(n|no\.?|number|events)$/.test(t)) return "n";
   if (/^(%|percent|percentage)$/.test(t)) return "pct";
-  if (/^(n|no\.?|number|n\s*\/\s*n|number of (patients|participants|subjects|cases|events))\s*%$/.test(t)) return "npct";
+  if (/^(n|no\.?|number|n\s*\/\s*n|number of (patients|participants|subjects|cases|events))\s*%$/.test(t))
+    return "npct";
   if (/^(p|p-value|p value)$/.test(t) || isComparisonLabel(raw)) return "p";
   if (/^(mean|average)\s+\S/i.test(raw)) {
     const rest = raw.replace(/^(mean|average)\s*/i, "");
@@ -390,7 +418,9 @@ function columnRole(label: string): "mean" | "sd" | "se" | "n" | "pct" | "npct" 
 }
 
 function isBaseline(label: string): boolean {
-  return /\b(baseline|pre[- ]?(test|treatment|intervention)?|before|initial|week 0|day 0|t0|admission|screening)\b/i.test(label);
+  return /\b(baseline|pre[- ]?(test|treatment|intervention)?|before|initial|week 0|day 0|t0|admission|screening)\b/i.test(
+    label,
+  );
 }
 
 /** A column's timepoint: "12 weeks" → "12w"; the codes "T1", "T2" (T0 is baseline) → "t1", "t2". */
@@ -413,7 +443,11 @@ function bestIndices(scores: number[], threshold: number): number[] {
   return scores.map((s, i) => (s === max ? i : -1)).filter((i) => i >= 0);
 }
 
-function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: number): { intervention: number[]; comparator: number[] } | null {
+function assignArms(
+  labels: string[],
+  names: Record<ArmKey, ArmName>,
+  offset: number,
+): { intervention: number[]; comparator: number[] } | null {
   const si = labels.map((l) => names.intervention.score(l));
   const sc = labels.map((l) => names.comparator.score(l));
   // A label both names match fully ("Sham acupuncture" for "acupuncture" and "sham acupuncture") goes to the name that covers more of it.
@@ -424,8 +458,14 @@ function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: nu
     if (ci > cc) si[k] += 0.001;
     else if (cc > ci) sc[k] += 0.001;
   });
-  const iBest = bestIndices(si.map((s, k) => (s > sc[k] ? s : 0)), 0.3);
-  const cBest = bestIndices(sc.map((s, k) => (s > si[k] ? s : 0)), 0.3);
+  const iBest = bestIndices(
+    si.map((s, k) => (s > sc[k] ? s : 0)),
+    0.3,
+  );
+  const cBest = bestIndices(
+    sc.map((s, k) => (s > si[k] ? s : 0)),
+    0.3,
+  );
   if (iBest.length === 0 || cBest.length === 0) return null;
   return { intervention: iBest.map((k) => k + offset), comparator: cBest.map((k) => k + offset) };
 }
@@ -434,30 +474,44 @@ function assignArms(labels: string[], names: Record<ArmKey, ArmName>, offset: nu
 function rowTest(table: ReportTable, r: number): { p?: number; t?: number; text: string } | undefined {
   const width = table.rows[r]?.length ?? 0;
   for (let c = 1; c < width; c += 1) {
-    const label = columnLabel(table, c).replace(/[*†‡§¶]/g, "").trim();
+    const label = columnLabel(table, c)
+      .replace(/[*†‡§¶]/g, "")
+      .trim();
     const cell = (table.rows[r][c] ?? "").replace(/[*†‡§¶a-d]$/g, "").trim();
-    if (/^(p|p[- ]?values?)$/i.test(label) && /^0?\.\d*[1-9]\d*$/.test(cell)) return { p: Number(cell), text: `p = ${cell}` };
-    if (/^(t|t[- ]?values?|t[- ]?test)$/i.test(label) && /^-?\d+(\.\d+)?$/.test(cell) && Number(cell) !== 0) return { t: Number(cell), text: `t = ${cell}` };
+    if (/^(p|p[- ]?values?)$/i.test(label) && /^0?\.\d*[1-9]\d*$/.test(cell))
+      return { p: Number(cell), text: `p = ${cell}` };
+    if (/^(t|t[- ]?values?|t[- ]?test)$/i.test(label) && /^-?\d+(\.\d+)?$/.test(cell) && Number(cell) !== 0)
+      return { t: Number(cell), text: `t = ${cell}` };
   }
   return undefined;
 }
 
 /** A comparator named only generically ("Control", "the control group", "Comparator"): any one group that is not the intervention. */
-const GENERIC_COMPARATOR = /^\s*(the\s+)?(control|controls|comparison|comparator|reference)(\s+(group|arm|condition))?\s*$/i;
+const GENERIC_COMPARATOR =
+  /^\s*(the\s+)?(control|controls|comparison|comparator|reference)(\s+(group|arm|condition))?\s*$/i;
 /** Column labels that are not a group: totals, tests, effects. */
-const NOT_A_GROUP = /^\s*(total|all|overall|p|p[- ]?values?|sig\.?|significance|difference|diff\.?|mean difference|effect size|es|or|rr|hr|95\s*%\s*ci|ci|statistic|t|f|z|χ2|chi)\b/i;
+const NOT_A_GROUP =
+  /^\s*(total|all|overall|p|p[- ]?values?|sig\.?|significance|difference|diff\.?|mean difference|effect size|es|or|rr|hr|95\s*%\s*ci|ci|statistic|t|f|z|χ2|chi)\b/i;
 
 /**
  * Two-arm tables whose control group has its own name ("HA alone", "Saline") while the question calls
  * it "control" (family: trials that name the comparator by what it received): when the intervention
  * has one column by name and exactly one other group column is left, that column is the comparator.
  */
-function comparatorByElimination(labels: string[], names: Record<ArmKey, ArmName>): { intervention: number[]; comparator: number[]; byElimination: true } | null {
+function comparatorByElimination(
+  labels: string[],
+  names: Record<ArmKey, ArmName>,
+): { intervention: number[]; comparator: number[]; byElimination: true } | null {
   if (!GENERIC_COMPARATOR.test(names.comparator.raw)) return null;
   const si = labels.map((l) => names.intervention.score(l));
   const best = bestIndices(si, 0.5);
   if (best.length !== 1) return null;
-  const rest = labels.map((l, k) => ({ l, k })).filter(({ l, k }) => k !== best[0] && l.trim() !== "" && !NOT_A_GROUP.test(l) && !isComparisonLabel(l) && !EFFECT_COLUMN.test(l));
+  const rest = labels
+    .map((l, k) => ({ l, k }))
+    .filter(
+      ({ l, k }) =>
+        k !== best[0] && l.trim() !== "" && !NOT_A_GROUP.test(l) && !isComparisonLabel(l) && !EFFECT_COLUMN.test(l),
+    );
   if (rest.length !== 1 || names.intervention.score(rest[0].l) > 0) return null;
   return { intervention: [best[0] + 1], comparator: [rest[0].k + 1], byElimination: true };
 }
@@ -472,7 +526,13 @@ function detectTableArms(table: ReportTable, names: Record<ArmKey, ArmName>): Ta
   if (byRow) return { kind: "rows", ...byRow };
   const paired = labels
     .map((label, k) => ({ k: k + 1, m: /([^();]*?)\s*\(([^()]+)\)\s*$/.exec(label) }))
-    .filter(({ m }) => m && names.intervention.score(m[1]) > names.comparator.score(m[1]) && names.comparator.score(m[2]) > names.intervention.score(m[2]) && names.comparator.score(m[2]) >= 0.3)
+    .filter(
+      ({ m }) =>
+        m &&
+        names.intervention.score(m[1]) > names.comparator.score(m[1]) &&
+        names.comparator.score(m[2]) > names.intervention.score(m[2]) &&
+        names.comparator.score(m[2]) >= 0.3,
+    )
     .map(({ k }) => k)
     .filter((k) => !/^(p|p[- ]?values?|sig\.?|significance)\b/i.test(labels[k - 1].trim()));
   if (paired.length) return { kind: "paired", intervention: paired, comparator: paired };
@@ -506,26 +566,38 @@ function isContextRow(row: string[]): boolean {
   return row[0] !== "" && row.slice(1).every((cell) => cell === "");
 }
 
-const CHANGE = /\b(changes?|changed|delta|difference from baseline|(reduction|decrease|increase|improvement) from baseline)\b|Δ/i;
+const CHANGE =
+  /\b(changes?|changed|delta|difference from baseline|(reduction|decrease|increase|improvement) from baseline)\b|Δ/i;
 
 /**
  * Picks, among columns of one arm, those of the question's timepoint (or the end of treatment after
  * baseline). Change-from-baseline columns are taken only when the question asks for a change, and
  * are set aside otherwise.
  */
-function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, armLabelScore: (label: string) => number, note: { text: string } = { text: "" }): number[] {
+function pickTimepoint(
+  table: ReportTable,
+  allCols: number[],
+  outcome: Outcome,
+  armLabelScore: (label: string) => number,
+  note: { text: string } = { text: "" },
+): number[] {
   const changeCols = allCols.filter((c) => CHANGE.test(columnLabel(table, c)));
   let cols = allCols;
   note.text = "";
   if (changeCols.length > 0 && changeCols.length < allCols.length) {
     cols = outcome.change ? changeCols : allCols.filter((c) => !changeCols.includes(c));
-    note.text = outcome.change ? "change-from-baseline column, as the question asks" : "value columns (change-from-baseline columns set aside)";
+    note.text = outcome.change
+      ? "change-from-baseline column, as the question asks"
+      : "value columns (change-from-baseline columns set aside)";
     if (outcome.change && cols.length === 1) return cols;
   }
   const keyed = cols.map((c) => {
     const role = columnRole(table.header[table.header.length - 1]?.[c] ?? "");
     // A statistic sub-column ("n (%)", "Mean days", "SD") is keyed by the labels above it, so the sub-columns of one time stay together.
-    const label = role !== null && table.header.length > 1 ? columnLabel({ ...table, header: table.header.slice(0, -1) }, c) : columnLabel(table, c);
+    const label =
+      role !== null && table.header.length > 1
+        ? columnLabel({ ...table, header: table.header.slice(0, -1) }, c)
+        : columnLabel(table, c);
     return { c, tp: timepointOf(label), base: isBaseline(label), role, label, armScore: armLabelScore(label) };
   });
   const groups = new Map<string, number[]>();
@@ -556,8 +628,10 @@ function pickTimepoint(table: ReportTable, allCols: number[], outcome: Outcome, 
   return picked;
 }
 
-const EFFECT_COLUMN = /\b(p|p[- ]value|odds ratio|risk ratio|hazard ratio|OR|RR|HR|IRR|CI|confidence|difference|diff|effect size|ES|t|F|χ2|chi|test|statistic|z)\b/i;
-const POST = /\b(post[- ]?(test|treatment|intervention|trial)?|after|end of (treatment|intervention|study|trial)|final|endpoint)\b/i;
+const EFFECT_COLUMN =
+  /\b(p|p[- ]value|odds ratio|risk ratio|hazard ratio|OR|RR|HR|IRR|CI|confidence|difference|diff|effect size|ES|t|F|χ2|chi|test|statistic|z)\b/i;
+const POST =
+  /\b(post[- ]?(test|treatment|intervention|trial)?|after|end of (treatment|intervention|study|trial)|final|endpoint)\b/i;
 const FOLLOW_UP = /\bfollow[- ]?up\b/i;
 
 function stripRoleWords(label: string): string {
@@ -577,10 +651,12 @@ function followUpFactor(table: ReportTable, cols: number[], outcome: Outcome): n
 }
 
 /** A row that sums a scale ("Total score", "Overall", "Global index"); "Total cholesterol" is not one. */
-const TOTAL_ROW = /^(the\s+)?(total|overall|global|composite|summary|sum)(\s+(score|scale|index|points?|sum score))?\s*(\([^()]*\))?$/i;
+const TOTAL_ROW =
+  /^(the\s+)?(total|overall|global|composite|summary|sum)(\s+(score|scale|index|points?|sum score))?\s*(\([^()]*\))?$/i;
 /** A period row that covers the whole follow-up ("Total 0–12 months", "Overall"). */
 const TOTAL_PERIOD = /^(total|overall|cumulative|whole|entire)\b/i;
-const PERIOD_ROW = /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s*)?\d+\s*(weeks?|wks?|months?|mo|days?|years?|hours?|h|d)|(week|month|day|year|visit)\s*\d+(\s*(?:[-–]|to)\s*\d+)?|baseline|pre[- ]?(test|treatment|intervention)|post[- ]?(test|treatment|intervention)|follow[- ]?up|end of (treatment|study|intervention)|t\d)\b/i;
+const PERIOD_ROW =
+  /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s*)?\d+\s*(weeks?|wks?|months?|mo|days?|years?|hours?|h|d)|(week|month|day|year|visit)\s*\d+(\s*(?:[-–]|to)\s*\d+)?|baseline|pre[- ]?(test|treatment|intervention)|post[- ]?(test|treatment|intervention)|follow[- ]?up|end of (treatment|study|intervention)|t\d)\b/i;
 
 /**
  * A table whose caption names the outcome while no row label does ("Sick leave by period" with rows
@@ -592,16 +668,22 @@ const PERIOD_ROW = /^(total\s+|overall\s+|cumulative\s+)?((\d+\s*(?:[-–]|to)\s
 function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): { row: number; score: number } | null {
   const captionScore = outcomeScore(outcome, table.caption, false);
   if (captionScore < 0.5) return null;
-  const data = table.rows.map((row, r) => ({ r, label: row[0] ?? "" })).filter(({ r }) => !isContextRow(table.rows[r]) && arms.intervention.some((c) => /\d/.test(table.rows[r][c] ?? "")));
+  const data = table.rows
+    .map((row, r) => ({ r, label: row[0] ?? "" }))
+    .filter(
+      ({ r }) => !isContextRow(table.rows[r]) && arms.intervention.some((c) => /\d/.test(table.rows[r][c] ?? "")),
+    );
   if (data.length === 0 || table.rows.some((row) => outcomeScore(outcome, row[0] ?? "") > 0)) return null;
   const pick = (rows: { r: number }[]) => (rows.length === 1 ? { row: rows[0].r, score: 0.85 * captionScore } : null);
   if (data.every(({ label }) => PERIOD_ROW.test(label.trim()))) {
     const asked = outcome.timepoint;
     if (asked) {
-      return pick(data.filter(({ label }) => {
-        const tp = timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, ""));
-        return tp !== null && sameTime(tp, asked);
-      }));
+      return pick(
+        data.filter(({ label }) => {
+          const tp = timepointOf(label.replace(/^.*?(?:[-–]|to)\s*(?=\d+\s*[a-z])/i, ""));
+          return tp !== null && sameTime(tp, asked);
+        }),
+      );
     }
     const totals = data.filter(({ label }) => TOTAL_PERIOD.test(label.trim()));
     if (totals.length) return pick(totals);
@@ -611,15 +693,35 @@ function captionOnlyRow(table: ReportTable, outcome: Outcome, arms: TableArms): 
 }
 
 /** Parses the cells of one arm at one row, combining sub-columns (mean | SD, n | %) by their roles. */
-function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hints, groupSize: number | null, prefer: OutcomeType = "unknown"): { stats: CellStats; col: number; text: string } | null {
+function readArmCells(
+  table: ReportTable,
+  r: number,
+  cols: number[],
+  hints: Hints,
+  groupSize: number | null,
+  prefer: OutcomeType = "unknown",
+): { stats: CellStats; col: number; text: string } | null {
   const usable = cols.filter((c) => columnRole(table.header[table.header.length - 1]?.[c] ?? "") !== "p");
-  const cells = usable.map((c) => ({ c, text: table.rows[r][c] ?? "", role: columnRole(table.header[table.header.length - 1]?.[c] ?? "") }));
+  const cells = usable.map((c) => ({
+    c,
+    text: table.rows[r][c] ?? "",
+    role: columnRole(table.header[table.header.length - 1]?.[c] ?? ""),
+  }));
   const filled = cells.filter((cell) => cell.text !== "");
   if (filled.length === 0) return null;
   if (filled.length === 1) {
     const only = filled[0];
-    const roleHints = only.role === "pct" ? mergeHints(hints, hintsOf("%")) : only.role === "n" ? { ...hints, count: true, meanSd: false } : hints;
-    const stats = parseCell(only.text, only.role === "pct" ? { ...roleHints, percentOnly: true } : roleHints, groupSize);
+    const roleHints =
+      only.role === "pct"
+        ? mergeHints(hints, hintsOf("%"))
+        : only.role === "n"
+          ? { ...hints, count: true, meanSd: false }
+          : hints;
+    const stats = parseCell(
+      only.text,
+      only.role === "pct" ? { ...roleHints, percentOnly: true } : roleHints,
+      groupSize,
+    );
     return { stats, col: only.c, text: only.text };
   }
   const byRole = new Map(filled.map((cell) => [cell.role, cell]));
@@ -649,7 +751,9 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
       // An arm block with both a count column and a mean column, for an outcome whose wording names neither: a blank beats a guess.
       if (prefer === "unknown" && readCount()) return null;
       return {
-        stats: Number.isFinite(sd) ? { kind: "continuous", mean, sd, ...size } : { kind: "continuous", mean, se, ...size },
+        stats: Number.isFinite(sd)
+          ? { kind: "continuous", mean, sd, ...size }
+          : { kind: "continuous", mean, se, ...size },
         col: first?.c ?? usable[0],
         text: filled.map((cell) => cell.text).join(" "),
       };
@@ -660,7 +764,11 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
     const pctText = byRole.get("pct")?.text ?? "";
     const percent = num(pctText);
     if (Number.isInteger(events) && Number.isFinite(percent)) {
-      return { stats: { kind: "count", events, percent, percentDecimals: (/[.,](\d+)/.exec(pctText)?.[1].length ?? 0) }, col: byRole.get("n")?.c ?? usable[0], text: filled.map((cell) => cell.text).join(" ") };
+      return {
+        stats: { kind: "count", events, percent, percentDecimals: /[.,](\d+)/.exec(pctText)?.[1].length ?? 0 },
+        col: byRole.get("n")?.c ?? usable[0],
+        text: filled.map((cell) => cell.text).join(" "),
+      };
     }
   }
   if (prefer !== "continuous") {
@@ -669,45 +777,93 @@ function readArmCells(table: ReportTable, r: number, cols: number[], hints: Hint
   }
   if (filled.length === 2 && filled.every((cell) => cell.role === null)) {
     const joined = `${filled[0].text} (${filled[1].text.replace(/^\(|\)$/g, "")})`;
-    return { stats: parseCell(joined, hints, groupSize), col: filled[0].c, text: filled.map((cell) => cell.text).join(" ") };
+    return {
+      stats: parseCell(joined, hints, groupSize),
+      col: filled[0].c,
+      text: filled.map((cell) => cell.text).join(" "),
+    };
   }
   return null;
 }
 
-function tableGroupSizes(table: ReportTable, arms: TableArms): Record<ArmKey, { n: number; quote: ArmQuote | null } | null> {
+function tableGroupSizes(
+  table: ReportTable,
+  arms: TableArms,
+): Record<ArmKey, { n: number; quote: ArmQuote | null } | null> {
   const out: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = { intervention: null, comparator: null };
   for (const arm of ARMS) {
     const idx = arms[arm];
     if (arms.kind === "columns") {
-      const sizes = new Set(idx.map((c) => groupSizeFromLabel(columnLabel(table, c))).filter((n): n is number => n !== null));
+      const sizes = new Set(
+        idx.map((c) => groupSizeFromLabel(columnLabel(table, c))).filter((n): n is number => n !== null),
+      );
       if (sizes.size === 1) {
         const n = [...sizes][0];
-        out[arm] = { n, quote: { arm, field: "groupSize", table: table.label, row: -1, column: idx[0], text: columnLabel(table, idx[0]) } };
+        out[arm] = {
+          n,
+          quote: {
+            arm,
+            field: "groupSize",
+            table: table.label,
+            row: -1,
+            column: idx[0],
+            text: columnLabel(table, idx[0]),
+          },
+        };
         continue;
       }
       const nRow = table.rows.findIndex((row) => N_ROW.test(row[0].replace(/[*:]/g, "").trim()));
       if (nRow >= 0) {
-        const values = new Set(idx.map((c) => table.rows[nRow][c]).filter((v) => /^\d+$/.test(v.trim())).map((v) => Number(v.trim())));
-        if (values.size === 1) out[arm] = { n: [...values][0], quote: { arm, field: "groupSize", table: table.label, row: nRow, column: idx[0], text: table.rows[nRow][idx[0]] } };
+        const values = new Set(
+          idx
+            .map((c) => table.rows[nRow][c])
+            .filter((v) => /^\d+$/.test(v.trim()))
+            .map((v) => Number(v.trim())),
+        );
+        if (values.size === 1)
+          out[arm] = {
+            n: [...values][0],
+            quote: {
+              arm,
+              field: "groupSize",
+              table: table.label,
+              row: nRow,
+              column: idx[0],
+              text: table.rows[nRow][idx[0]],
+            },
+          };
       }
     } else {
-      const sizes = new Set(idx.map((r) => groupSizeFromLabel(table.rows[r][0])).filter((n): n is number => n !== null));
-      if (sizes.size === 1) out[arm] = { n: [...sizes][0], quote: { arm, field: "groupSize", table: table.label, row: idx[0], column: 0, text: table.rows[idx[0]][0] } };
+      const sizes = new Set(
+        idx.map((r) => groupSizeFromLabel(table.rows[r][0])).filter((n): n is number => n !== null),
+      );
+      if (sizes.size === 1)
+        out[arm] = {
+          n: [...sizes][0],
+          quote: { arm, field: "groupSize", table: table.label, row: idx[0], column: 0, text: table.rows[idx[0]][0] },
+        };
     }
   }
   return out;
 }
 
 /** Candidates from one table: rows (or blocks) that name the outcome, read at the arms' columns (or rows). */
-const BASELINE_TABLE = /\b(baseline|demographics?|demographic and clinical|(patient|participant|subject|sample|clinical) characteristics|characteristics of (the )?(study )?(participants|patients|subjects|sample|groups?|population))\b/i;
-const OUTCOME_TABLE = /\b(outcomes?|results?|follow[- ]?up|after|post[- ]?(test|treatment|intervention)|end of|changes?|effects?|at (\d+|one|two|three|six|twelve) (weeks?|months?|years?|days?)|efficacy|adverse)\b/i;
+const BASELINE_TABLE =
+  /\b(baseline|demographics?|demographic and clinical|(patient|participant|subject|sample|clinical) characteristics|characteristics of (the )?(study )?(participants|patients|subjects|sample|groups?|population))\b/i;
+const OUTCOME_TABLE =
+  /\b(outcomes?|results?|follow[- ]?up|after|post[- ]?(test|treatment|intervention)|end of|changes?|effects?|at (\d+|one|two|three|six|twelve) (weeks?|months?|years?|days?)|efficacy|adverse)\b/i;
 
 /** A table of the participants at baseline ("Baseline characteristics", "Demographics"): not where an outcome's result is. */
 function isBaselineTable(table: ReportTable): boolean {
   return BASELINE_TABLE.test(table.caption) && !OUTCOME_TABLE.test(table.caption.replace(BASELINE_TABLE, " "));
 }
 
-function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, outcome: Outcome, textSizes: Record<ArmKey, SizeFact | null>): Candidate[] {
+function tableCandidates(
+  table: ReportTable,
+  names: Record<ArmKey, ArmName>,
+  outcome: Outcome,
+  textSizes: Record<ArmKey, SizeFact | null>,
+): Candidate[] {
   if (isBaselineTable(table) && !outcome.baseline) return [];
   const arms = detectTableArms(table, names);
   if (!arms) return [];
@@ -716,7 +872,13 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
   const tableHints = tableLevelHints(describe(table));
   const out: Candidate[] = [];
-  const build = (rowFor: Record<ArmKey, number>, colsFor: Record<ArmKey, number[]>, score: number, hints: Hints, timeNote = "") => {
+  const build = (
+    rowFor: Record<ArmKey, number>,
+    colsFor: Record<ArmKey, number[]>,
+    score: number,
+    hints: Hints,
+    timeNote = "",
+  ) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
     for (const arm of ARMS) {
       const n = sizeOf(arm);
@@ -727,13 +889,28 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
         } else return;
       }
       const st = read.stats;
-      if (outcome.typeGuess === "binary" && st.kind === "continuous" && st.sd === undefined && st.se === undefined && st.ciLow === undefined && /^\d+$/.test(read.text.trim()) && !hints.meanSd) {
+      if (
+        outcome.typeGuess === "binary" &&
+        st.kind === "continuous" &&
+        st.sd === undefined &&
+        st.se === undefined &&
+        st.ciLow === undefined &&
+        /^\d+$/.test(read.text.trim()) &&
+        !hints.meanSd
+      ) {
         // A bare whole number on the row of an event-type outcome ("Hospitalization | 4 | 9") is a count, not a mean.
         read.stats = { kind: "count", events: Number(read.text.trim()) };
       }
       data[arm] = {
         stats: read.stats,
-        quote: { arm, field: read.stats.kind === "count" ? "events" : "mean", table: table.label, row: rowFor[arm], column: read.col, text: read.text },
+        quote: {
+          arm,
+          field: read.stats.kind === "count" ? "events" : "mean",
+          table: table.label,
+          row: rowFor[arm],
+          column: read.col,
+          text: read.text,
+        },
         quoteFields: [],
         groupSize: sizes[arm]?.n ?? null,
         groupSizeQuote: sizes[arm]?.quote ?? null,
@@ -744,29 +921,76 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       const armData = data[arm];
       if (!armData || arms.kind !== "columns") continue;
       // The group size written over the columns read (the analysed n at that time) beats one written elsewhere.
-      const own = new Set(colsFor[arm].map((col) => groupSizeFromLabel(columnLabel(table, col))).filter((n): n is number => n !== null));
+      const own = new Set(
+        colsFor[arm].map((col) => groupSizeFromLabel(columnLabel(table, col))).filter((n): n is number => n !== null),
+      );
       if (own.size === 1) {
         const col = colsFor[arm][0];
         armData.groupSize = [...own][0];
-        armData.groupSizeQuote = { arm, field: "groupSize", table: table.label, row: -1, column: col, text: columnLabel(table, col) };
+        armData.groupSizeQuote = {
+          arm,
+          field: "groupSize",
+          table: table.label,
+          row: -1,
+          column: col,
+          text: columnLabel(table, col),
+        };
         armData.groupSizeOrigin = "header";
       }
     }
     const i = data.intervention;
     const c = data.comparator;
     if (!i || !c || i.stats.kind !== c.stats.kind || i.stats.kind === "unknown") return;
-    const labelOf = (arm: ArmKey) => (arms.kind === "rows" ? table.rows[rowFor[arm]][0] ?? "" : columnLabel(table, colsFor[arm][0] ?? 0));
-    const armScore = arms.kind === "paired" ? 1 : Math.min(names.intervention.score(labelOf("intervention")), names.comparator.score(labelOf("comparator")));
-    const rowLabel = arms.kind === "rows" ? columnLabel(table, data.intervention?.quote && "column" in data.intervention.quote ? data.intervention.quote.column : 0) : table.rows[rowFor.intervention][0] ?? "";
+    const labelOf = (arm: ArmKey) =>
+      arms.kind === "rows" ? (table.rows[rowFor[arm]][0] ?? "") : columnLabel(table, colsFor[arm][0] ?? 0);
+    const armScore =
+      arms.kind === "paired"
+        ? 1
+        : Math.min(names.intervention.score(labelOf("intervention")), names.comparator.score(labelOf("comparator")));
+    const rowLabel =
+      arms.kind === "rows"
+        ? columnLabel(
+            table,
+            data.intervention?.quote && "column" in data.intervention.quote ? data.intervention.quote.column : 0,
+          )
+        : (table.rows[rowFor.intervention][0] ?? "");
     const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: ${arms.kind === "rows" ? "column" : "row"} "${clip(rowLabel)}", ${arms.kind === "rows" ? "rows" : "columns"} "${clip(labelOf("intervention"))}" / "${clip(labelOf("comparator"))}"`;
-    const changeTable = CHANGE.test(table.caption) || [...colsFor.intervention, ...colsFor.comparator].some((col) => arms.kind === "columns" && CHANGE.test(columnLabel(table, col)));
+    const changeTable =
+      CHANGE.test(table.caption) ||
+      [...colsFor.intervention, ...colsFor.comparator].some(
+        (col) => arms.kind === "columns" && CHANGE.test(columnLabel(table, col)),
+      );
     // A row that pools alternatives ("ACEI or ARB") while the question names one of them is not its outcome.
-    const ownLabel = arms.kind === "rows" ? "" : table.rows[rowFor.intervention][0] ?? "";
+    const ownLabel = arms.kind === "rows" ? "" : (table.rows[rowFor.intervention][0] ?? "");
     // Units ("m/s", "(mg/dl)") are not alternatives: only the label before its unit is split.
-    const parts = ownLabel.replace(/\([^()]*\)/g, " ").split(",")[0].split(/\s+or\s+|\s*\/\s*/i).filter((p) => p.trim().length > 1);
-    const pooledRow = parts.length >= 2 && !/\bor\b|\//i.test(outcome.phrase) && parts.some((p) => outcomeScore(outcome, p) >= 0.5) && parts.some((p) => outcomeScore(outcome, p) === 0);
-    const baselineMismatch = outcome.baseline && !isBaselineTable(table) && ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
-    out.push({ score, kind: i.stats.kind, arms: { intervention: i, comparator: c }, source: "table", where, timeNote, armScore, changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous", baselineMismatch, pooledRow, test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined, byElimination: arms.byElimination });
+    const parts = ownLabel
+      .replace(/\([^()]*\)/g, " ")
+      .split(",")[0]
+      .split(/\s+or\s+|\s*\/\s*/i)
+      .filter((p) => p.trim().length > 1);
+    const pooledRow =
+      parts.length >= 2 &&
+      !/\bor\b|\//i.test(outcome.phrase) &&
+      parts.some((p) => outcomeScore(outcome, p) >= 0.5) &&
+      parts.some((p) => outcomeScore(outcome, p) === 0);
+    const baselineMismatch =
+      outcome.baseline &&
+      !isBaselineTable(table) &&
+      ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
+    out.push({
+      score,
+      kind: i.stats.kind,
+      arms: { intervention: i, comparator: c },
+      source: "table",
+      where,
+      timeNote,
+      armScore,
+      changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous",
+      baselineMismatch,
+      pooledRow,
+      test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined,
+      byElimination: arms.byElimination,
+    });
   };
   if (arms.kind === "paired") {
     const pairedNote = { text: "" };
@@ -783,11 +1007,25 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       for (const [k, arm] of ARMS.entries()) {
         const stats = parseCell(halves[k], hints, sizeOf(arm));
         if (stats.kind === "unknown") return;
-        data[arm] = { stats, quote: { arm, field: "mean", table: table.label, row: r, column: c, text: row[c] }, quoteFields: [], groupSize: null, groupSizeQuote: null };
+        data[arm] = {
+          stats,
+          quote: { arm, field: "mean", table: table.label, row: r, column: c, text: row[c] },
+          quoteFields: [],
+          groupSize: null,
+          groupSizeQuote: null,
+        };
       }
       if (data.intervention.stats.kind !== data.comparator.stats.kind) return;
       const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: row "${clip(row[0])}", column "${clip(columnLabel(table, c))}" (intervention value, comparator value in brackets)`;
-      out.push({ score, kind: data.intervention.stats.kind === "count" ? "count" : "continuous", arms: data, source: "table", where, timeNote: pairedNote.text, armScore: 1 });
+      out.push({
+        score,
+        kind: data.intervention.stats.kind === "count" ? "count" : "continuous",
+        arms: data,
+        source: "table",
+        where,
+        timeNote: pairedNote.text,
+        armScore: 1,
+      });
     });
     return out;
   }
@@ -801,20 +1039,38 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
       }
       const own = outcomeScore(outcome, row[0]);
       const withContext = outcomeScore(outcome, `${context} ${row[0]}`);
-      let score = Math.max(own, 0.9 * withContext, own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0);
+      let score = Math.max(
+        own,
+        0.9 * withContext,
+        own > 0 ? 0.9 * outcomeScore(outcome, `${row[0]} ${table.caption}`, false) : 0,
+      );
       if (captionRow && captionRow.row === r) score = captionRow.score;
-      else if (score < 0.5 || own === 0 && withContext === 0) return;
-      const hints = mergeHints(tableHints, hintsOf(row[0]), hintsOf(context), ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))));
+      else if (score < 0.5 || (own === 0 && withContext === 0)) return;
+      const hints = mergeHints(
+        tableHints,
+        hintsOf(row[0]),
+        hintsOf(context),
+        ...arms.intervention.map((c) => hintsOf(columnLabel(table, c))),
+      );
       const note = { text: "" };
       const colsFor = {
         intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l), note),
         comparator: pickTimepoint(table, arms.comparator, outcome, (l) => names.comparator.score(l)),
       };
-      build({ intervention: r, comparator: r }, colsFor, score * followUpFactor(table, colsFor.intervention, outcome), hints, note.text);
+      build(
+        { intervention: r, comparator: r },
+        colsFor,
+        score * followUpFactor(table, colsFor.intervention, outcome),
+        hints,
+        note.text,
+      );
     });
   } else {
     const width = table.rows[0]?.length ?? 0;
-    const stub = table.header.map((row) => row[0]).filter(Boolean).join(" ");
+    const stub = table.header
+      .map((row) => row[0])
+      .filter(Boolean)
+      .join(" ");
     const contextOf = (r: number) => {
       for (let k = r - 1; k >= 0; k -= 1) if (isContextRow(table.rows[k])) return table.rows[k][0];
       return stub;
@@ -844,27 +1100,59 @@ function tableCandidates(table: ReportTable, names: Record<ArmKey, ArmName>, out
           score = blockScore;
         }
         if (score < 0.5) continue;
-        const timed = chosen.filter((c) => timepointOf(columnLabel(table, c)) !== null || isBaseline(columnLabel(table, c)) || POST.test(columnLabel(table, c)));
+        const timed = chosen.filter(
+          (c) =>
+            timepointOf(columnLabel(table, c)) !== null ||
+            isBaseline(columnLabel(table, c)) ||
+            POST.test(columnLabel(table, c)),
+        );
         const note = { text: "" };
         if (timed.length >= 2) chosen = pickTimepoint(table, timed, outcome, () => 0, note);
-        const nColumn = columns.find((c) => /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed|total|total n|n total|patients|participants|analy[sz]ed|randomi[sz]ed|no\.? of (patients|participants))$/i.test(columnLabel(table, c).trim()));
+        const nColumn = columns.find((c) =>
+          /^(n|no\.?|number|n analy[sz]ed|n randomi[sz]ed|total|total n|n total|patients|participants|analy[sz]ed|randomi[sz]ed|no\.? of (patients|participants))$/i.test(
+            columnLabel(table, c).trim(),
+          ),
+        );
         for (const arm of ARMS) {
           const r = arm === "intervention" ? ri : rc;
           const value = nColumn !== undefined ? table.rows[r][nColumn]?.trim() : "";
           if (nColumn !== undefined && /^\d+$/.test(value ?? "") && !sizes[arm]) {
-            sizes[arm] = { n: Number(value), quote: { arm, field: "groupSize", table: table.label, row: r, column: nColumn, text: value ?? "" } };
+            sizes[arm] = {
+              n: Number(value),
+              quote: { arm, field: "groupSize", table: table.label, row: r, column: nColumn, text: value ?? "" },
+            };
           }
         }
         const statColumns = chosen.filter((c) => c !== nColumn && !EFFECT_COLUMN.test(columnLabel(table, c)));
         const before = out.length;
         const lastHeader = table.header[table.header.length - 1] ?? [];
-        if (statColumns.length >= 2 && statColumns.length <= 3 && statColumns.every((c) => columnRole(lastHeader[c] ?? "") !== null)) {
-          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), ...statColumns.map((c) => hintsOf(columnLabel(table, c))));
-          build({ intervention: ri, comparator: rc }, { intervention: statColumns, comparator: statColumns }, score, hints, note.text);
+        if (
+          statColumns.length >= 2 &&
+          statColumns.length <= 3 &&
+          statColumns.every((c) => columnRole(lastHeader[c] ?? "") !== null)
+        ) {
+          const hints = mergeHints(
+            tableHints,
+            hintsOf(context),
+            hintsOf(table.rows[ri][0]),
+            ...statColumns.map((c) => hintsOf(columnLabel(table, c))),
+          );
+          build(
+            { intervention: ri, comparator: rc },
+            { intervention: statColumns, comparator: statColumns },
+            score,
+            hints,
+            note.text,
+          );
           if (out.length > before) continue;
         }
         for (const c of statColumns) {
-          const hints = mergeHints(tableHints, hintsOf(context), hintsOf(table.rows[ri][0]), hintsOf(columnLabel(table, c)));
+          const hints = mergeHints(
+            tableHints,
+            hintsOf(context),
+            hintsOf(table.rows[ri][0]),
+            hintsOf(columnLabel(table, c)),
+          );
           build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints, note.text);
           if (out.length > before) break;
         }
@@ -890,8 +1178,24 @@ function clip(text: string, max = 80): string {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 
 function wordNumber(raw: string): number | null {
@@ -899,7 +1203,9 @@ function wordNumber(raw: string): number | null {
   const parts = raw.toLowerCase().split(/[-\s]/);
   let total = 0;
   for (const part of parts) {
-    const v = NUMBER_WORDS[part] ?? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"].indexOf(part);
+    const v =
+      NUMBER_WORDS[part] ??
+      ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"].indexOf(part);
     if (v === undefined || v < 0) return null;
     total += v;
   }
@@ -907,7 +1213,8 @@ function wordNumber(raw: string): number | null {
 }
 
 /** A verb that makes a number before an arm name a count of events ("45 in the drug group had …", "as did 30 in …"). */
-const OUTCOME_VERB = /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
+const OUTCOME_VERB =
+  /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
 
 /** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
@@ -924,18 +1231,38 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       let start = mention.start;
       let end = mention.end;
       const a =
-        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
+        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(
+          after,
+        );
       // "… and the placebo group 118 patients": the verb of an earlier clause ("comprised") carries over.
-      const elliptic = a ? null : /^\s+(?:group|arm)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(after);
-      const ellipticOk = elliptic !== null && /\b(comprised|consisted of)\b/i.test(wide);
-      const enrolment = /\b(randomi[sz]ed|randomly|assigned|allocated|enrolled|included|recruited|a total of|of (the|all|these)?\s*\d+ (patients|participants|subjects|children|infants|women|men))\b/i;
-      const d = a || ellipticOk
+      const elliptic = a
         ? null
-        : /(?:^|[\s,:;(])(\d+)\s+(?:(?:patients|participants|subjects|children|infants|women|men)\s+)?(?:were\s+)?(?:(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated)\s+)?(?:to|into|in)\s+(?:the\s+)?$/i.exec(before);
+        : /^\s+(?:group|arm)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(
+            after,
+          );
+      const ellipticOk = elliptic !== null && /\b(comprised|consisted of)\b/i.test(wide);
+      const enrolment =
+        /\b(randomi[sz]ed|randomly|assigned|allocated|enrolled|included|recruited|a total of|of (the|all|these)?\s*\d+ (patients|participants|subjects|children|infants|women|men))\b/i;
+      const d =
+        a || ellipticOk
+          ? null
+          : /(?:^|[\s,:;(])(\d+)\s+(?:(?:patients|participants|subjects|children|infants|women|men)\s+)?(?:were\s+)?(?:(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated)\s+)?(?:to|into|in)\s+(?:the\s+)?$/i.exec(
+              before,
+            );
       // Only in a sentence about enrolment or allocation, and not "45 in the drug group had a response".
-      const sentenceBefore = wide.slice(0, wide.length - (d ? before.length - d.index : 0)).split(/[.!?]\s+(?=[A-Z])/).pop() ?? "";
+      const sentenceBefore =
+        wide
+          .slice(0, wide.length - (d ? before.length - d.index : 0))
+          .split(/[.!?]\s+(?=[A-Z])/)
+          .pop() ?? "";
       const sinceEnrolment = sentenceBefore.split(new RegExp(enrolment.source, "gi")).pop() ?? "";
-      const dOk = d !== null && enrolment.test(sentenceBefore) && !OUTCOME_VERB.test(sinceEnrolment) && !/^(?:\s+(?:group|arm)s?)?\s*(?:had|has|have|developed|experienced|died|reported|achieved|responded|showed|did|was|were|required|needed)\b/i.test(after);
+      const dOk =
+        d !== null &&
+        enrolment.test(sentenceBefore) &&
+        !OUTCOME_VERB.test(sinceEnrolment) &&
+        !/^(?:\s+(?:group|arm)s?)?\s*(?:had|has|have|developed|experienced|died|reported|achieved|responded|showed|did|was|were|required|needed)\b/i.test(
+          after,
+        );
       if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
         n = Number(a[1] ?? a[2] ?? a[3] ?? a[4]);
         end = mention.end + a[0].length;
@@ -946,8 +1273,15 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
         n = Number(d[1]);
         start = mention.start - before.length + d.index + d[0].indexOf(d[1]);
       } else {
-        const b = /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(before);
-        const c = b ? null : /\b(?:randomi[sz]ed|randomly assigned|assigned|allocated)\b[^.;]{0,80}?\band\s+(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:(?:patients|participants|subjects|children|women|men)\s+)?(?:to|into|in)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$/i.exec(wide);
+        const b =
+          /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:[a-z]+\s+){0,3}?(?:were\s+(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated|fed|given|treated with)|randomi[sz]ed|received|randomly assigned|randomly allocated|were included)\s+(?:(?:to|with|in|into)\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}$/i.exec(
+            before,
+          );
+        const c = b
+          ? null
+          : /\b(?:randomi[sz]ed|randomly assigned|assigned|allocated)\b[^.;]{0,80}?\band\s+(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:(?:patients|participants|subjects|children|women|men)\s+)?(?:to|into|in)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$/i.exec(
+              wide,
+            );
         if (c) {
           n = wordNumber(c[1]);
           if (n !== null && n < 5) n = null;
@@ -991,8 +1325,15 @@ const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
-  { re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"), read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }) },
-  { re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"), read: (m) => (Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null) },
+  {
+    re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"),
+    read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
+  },
+  {
+    re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"),
+    read: (m) =>
+      Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null,
+  },
   {
     re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
     read: (m) => {
@@ -1003,16 +1344,54 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     },
   },
   {
-    re: new RegExp(String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`, "g"),
-    read: (m) => (Number(m[1]) <= Number(m[3]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) } : null),
+    re: new RegExp(
+      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`,
+      "g",
+    ),
+    read: (m) =>
+      Number(m[1]) <= Number(m[3])
+        ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) }
+        : null,
   },
-  { re: new RegExp(String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`, "g"), read: (m) => ({ kind: "count", events: Number(m[1]), percent: parseNumber(m[2]), percentDecimals: decimalsOf(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`, "gi"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"), read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"), read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }) },
-  { re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"), read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }) },
+  {
+    re: new RegExp(
+      String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`,
+      "g",
+    ),
+    read: (m) => ({
+      kind: "count",
+      events: Number(m[1]),
+      percent: parseNumber(m[2]),
+      percentDecimals: decimalsOf(m[2]),
+    }),
+  },
+  {
+    re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"),
+    read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+  },
+  {
+    re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"),
+    read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+  },
+  {
+    re: new RegExp(
+      String.raw`\bmean\s*(?:[=:]\s*)?(${P_NUM})\s*(?:[a-zA-Z/%]+\s*)?[,;(]\s*(?:SD|s\.d\.|standard deviation)\s*[=:]?\s*(${P_NUM})\)?`,
+      "gi",
+    ),
+    read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+  },
+  {
+    re: new RegExp(String.raw`(${P_NUM})\s*[([]\s*(?:SE|SEM|s\.e\.)\s*[=:,]?\s*(${P_NUM})\s*[)\]]`, "g"),
+    read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }),
+  },
+  {
+    re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"),
+    read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+  },
+  {
+    re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"),
+    read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }),
+  },
 ];
 
 /**
@@ -1031,7 +1410,12 @@ export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[
       const end = m.index + m[0].length;
       if (taken.some((v) => start < v.end && end > v.start)) continue;
       const before = sentence.slice(Math.max(0, start - 25), start);
-      if (/(95\s*%\s*CI|confidence interval|p\s*[=<>]|OR|RR|HR|odds ratio|risk ratio|difference)[\s:,=]*\(?$/i.test(before)) continue;
+      if (
+        /(95\s*%\s*CI|confidence interval|p\s*[=<>]|OR|RR|HR|odds ratio|risk ratio|difference)[\s:,=]*\(?$/i.test(
+          before,
+        )
+      )
+        continue;
       let stats = pattern.read(m);
       if (!stats) continue;
       if (stats.kind === "ambiguous-pair") {
@@ -1040,14 +1424,16 @@ export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[
         else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
         else continue;
       }
-      if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
+      if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
+        stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
       taken.push({ start, end, stats });
     }
   }
   return taken.sort((a, b) => a.start - b.start);
 }
 
-const ZERO = /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
+const ZERO =
+  /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
 
 /** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
 function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
@@ -1058,11 +1444,20 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
       const sentence = text.slice(span.start, span.end);
       if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
       // A sentence about the groups at baseline describes them before treatment, not the outcome.
-      const score = outcomeScore(outcome, sentence, false) * (!outcome.baseline && /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) && !CHANGE.test(sentence) ? 0.7 : 1);
+      const score =
+        outcomeScore(outcome, sentence, false) *
+        (!outcome.baseline &&
+        /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) &&
+        !CHANGE.test(sentence)
+          ? 0.7
+          : 1);
       if (score < 0.5) continue;
       const hints = hintsOf(sentence);
       const values = proseValues(sentence, hints);
-      const mentions = { intervention: names.intervention.mentions(sentence), comparator: names.comparator.mentions(sentence) };
+      const mentions = {
+        intervention: names.intervention.mentions(sentence),
+        comparator: names.comparator.mentions(sentence),
+      };
       const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
       const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
       const zero = ZERO.exec(sentence);
@@ -1074,13 +1469,35 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
             const otherValues = values.filter((v) => v.stats.kind === "count");
             if (otherValues.length === 1) {
               const zeroStats: CellStats = { kind: "count", events: 0 };
-              const pieces = { [arm]: { stats: zeroStats, start: zero.index, end: near.end }, [other]: otherValues[0] } as Record<ArmKey, ProseValue>;
-              out.push(proseCandidate(pieces, span.start, text, clauseScore(outcome, sentence, pieces, score), sentence, armScore));
+              const pieces = {
+                [arm]: { stats: zeroStats, start: zero.index, end: near.end },
+                [other]: otherValues[0],
+              } as Record<ArmKey, ProseValue>;
+              out.push(
+                proseCandidate(
+                  pieces,
+                  span.start,
+                  text,
+                  clauseScore(outcome, sentence, pieces, score),
+                  sentence,
+                  armScore,
+                ),
+              );
             }
           }
         }
       }
-      if (assigned) out.push(proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore));
+      if (assigned)
+        out.push(
+          proseCandidate(
+            assigned,
+            span.start,
+            text,
+            clauseScore(outcome, sentence, assigned, score),
+            sentence,
+            armScore,
+          ),
+        );
     }
   }
   return out;
@@ -1096,7 +1513,14 @@ function clauseScore(outcome: Outcome, sentence: string, pieces: Record<ArmKey, 
   return Math.min(whole, outcomeScore(outcome, sentence.slice(0, end), false));
 }
 
-function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text: string, score: number, sentence: string, armScore: number): Candidate {
+function proseCandidate(
+  pieces: Record<ArmKey, ProseValue>,
+  offset: number,
+  text: string,
+  score: number,
+  sentence: string,
+  armScore: number,
+): Candidate {
   const arms = {} as Record<ArmKey, ArmData>;
   for (const arm of ARMS) {
     const v = pieces[arm];
@@ -1111,7 +1535,16 @@ function proseCandidate(pieces: Record<ArmKey, ProseValue>, offset: number, text
     };
   }
   const where = `the sentence "${clip(sentence, 200)}"`;
-  return { score: score * 0.95, kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous", arms, source: "prose", where, timeNote: "", armScore, sentence };
+  return {
+    score: score * 0.95,
+    kind: pieces.intervention.stats.kind === "count" ? "count" : "continuous",
+    arms,
+    source: "prose",
+    where,
+    timeNote: "",
+    armScore,
+    sentence,
+  };
 }
 
 function assignProse(
@@ -1130,8 +1563,16 @@ function assignProse(
     if (resp && vs.length >= 2) {
       const listStart = vs[vs.length - 1].end;
       if (resp.index > listStart) {
-        const listText = sentence.slice(listStart, resp.index).replace(/^[\s,;:)]*(?:in|for|among|of)?\s*(?:the\s+)?(?:patients|participants|subjects|children|infants)?\s*(?:fed|given|receiving|treated with|in)?\s*/i, "");
-        const items = listText.split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+/).map((s) => s.trim()).filter(Boolean);
+        const listText = sentence
+          .slice(listStart, resp.index)
+          .replace(
+            /^[\s,;:)]*(?:in|for|among|of)?\s*(?:the\s+)?(?:patients|participants|subjects|children|infants)?\s*(?:fed|given|receiving|treated with|in)?\s*/i,
+            "",
+          );
+        const items = listText
+          .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+/)
+          .map((s) => s.trim())
+          .filter(Boolean);
         if (items.length === vs.length) {
           const iIdx = bestItem(items, names.intervention, names.comparator);
           const cIdx = bestItem(items, names.comparator, names.intervention);
@@ -1142,7 +1583,7 @@ function assignProse(
     }
     const iFirst = mentions.intervention[0];
     const cFirst = mentions.comparator[0];
-    if (vs.length === 2 && (!iFirst !== !cFirst)) {
+    if (vs.length === 2 && !iFirst !== !cFirst) {
       const only = iFirst ?? cFirst;
       const between = sentence.slice(vs[0].end, vs[1].start);
       if (only.end <= vs[0].start && /^[\s,;%)]*(vs\.?|versus|compared with|compared to)[\s(]*$/i.test(between)) {
@@ -1156,7 +1597,10 @@ function assignProse(
     }
     if (vs.length > 2) {
       // "A, v1; B, v2; C, v3": each question arm's value is the only one between its name and the next arm's name.
-      const all = [...mentions.intervention.map((m) => ({ ...m, arm: "intervention" as ArmKey })), ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey }))].sort((x, y) => x.start - y.start);
+      const all = [
+        ...mentions.intervention.map((m) => ({ ...m, arm: "intervention" as ArmKey })),
+        ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey })),
+      ].sort((x, y) => x.start - y.start);
       const picked: Partial<Record<ArmKey, ProseValue>> = {};
       for (const [k, m] of all.entries()) {
         const semicolon = sentence.indexOf(";", vs.find((v) => v.start >= m.end)?.end ?? m.end);
@@ -1166,7 +1610,8 @@ function assignProse(
         if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
         picked[m.arm] = inside[0];
       }
-      if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator) return { intervention: picked.intervention, comparator: picked.comparator };
+      if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator)
+        return { intervention: picked.intervention, comparator: picked.comparator };
       continue;
     }
   }
@@ -1224,7 +1669,9 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
   const mismatch = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow;
   // A column the report labels post-treatment/end of treatment is its final timepoint, named (issue 26 item 3: the
   // report's final one when the question names none, said in the reason); the last column by position is a guess.
-  const timeChosen = (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) || /overall\/total/.test(candidate.timeNote);
+  const timeChosen =
+    (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) ||
+    /overall\/total/.test(candidate.timeNote);
   let timeShown = !timeChosen;
   if (timeShown && outcome.timepoint && !/the question's timepoint/.test(candidate.timeNote)) {
     const shown = candidate.sentence ?? candidate.where;
@@ -1262,7 +1709,10 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
           ? `timepoint: several and the question names none (${candidate.timeNote})`
           : `timepoint: the question's (${outcome.timepoint}) not shown`,
     },
-    { ok: !candidate.rival, what: candidate.rival ? `single reading: no — ${candidate.rival} gives other numbers` : "single reading" },
+    {
+      ok: !candidate.rival,
+      what: candidate.rival ? `single reading: no — ${candidate.rival} gives other numbers` : "single reading",
+    },
   ];
   if (candidate.source === "prose") {
     const one = (candidate.sentence ?? "").length <= MAX_SENTENCE && !/<[a-z]/i.test(candidate.sentence ?? "");
@@ -1276,14 +1726,19 @@ function scored(checks: Check[], lead: string): Evidence {
   const passed = checks.filter((c) => c.ok).length;
   const failed = checks.filter((c) => !c.ok).map((c) => c.what);
   const summary = failed.length ? `missing: ${failed.join("; ")}` : `shown: ${checks.map((c) => c.what).join("; ")}`;
-  return { confidence: checks.length ? passed / checks.length : 0, reason: `${lead} [${passed}/${checks.length} evidence items; ${summary}]` };
+  return {
+    confidence: checks.length ? passed / checks.length : 0,
+    reason: `${lead} [${passed}/${checks.length} evidence items; ${summary}]`,
+  };
 }
 
 /** Outcome match (0–1, see outcomeScore) at and above which the outcome counts as named: every concept of the question's outcome in the label. */
 const OUTCOME_FULL = 0.75;
 
 /** Values derived from the question's outcome never found: the arm's n from the text or other tables (shown, never given). */
-const SIZE_ONLY_CHECKS: Check[] = [{ ok: false, what: "outcome: no table cell or sentence gives it, so the n it was analysed on is unknown" }];
+const SIZE_ONLY_CHECKS: Check[] = [
+  { ok: false, what: "outcome: no table cell or sentence gives it, so the n it was analysed on is unknown" },
+];
 
 /** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
 function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
@@ -1292,7 +1747,11 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
   const quotes: ArmQuote[] = [];
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
   const checks = candidateChecks(candidate, outcome);
-  const timeWords = candidate.timeNote ? `; timepoint: ${candidate.timeNote}` : outcome.timepoint ? "; the question's timepoint is not in the labels" : "";
+  const timeWords = candidate.timeNote
+    ? `; timepoint: ${candidate.timeNote}`
+    : outcome.timepoint
+      ? "; the question's timepoint is not in the labels"
+      : "";
   const readAt = `${candidate.where} (outcome match ${candidate.score.toFixed(2)})${timeWords}`;
   const put = (arm: ArmKey, field: ArmField, extra: Check[], reason: string) => {
     (evidence[arm] ??= {})[field] = scored([...checks, ...extra], reason);
@@ -1302,8 +1761,16 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
     const s = data.stats;
     const v = values[arm];
     let n = s.groupSize ?? data.groupSize ?? sizes[arm]?.n ?? null;
-    const nQuote: ArmQuote | null = s.groupSize !== undefined ? { ...data.quote, field: "groupSize" } : data.groupSizeQuote ?? sizes[arm]?.quote ?? null;
-    const nOrigin: "cell" | "header" | "table" | "text" | "tables" = s.groupSize !== undefined ? "cell" : data.groupSize !== null ? data.groupSizeOrigin ?? "table" : sizes[arm]?.origin ?? "tables";
+    const nQuote: ArmQuote | null =
+      s.groupSize !== undefined
+        ? { ...data.quote, field: "groupSize" }
+        : (data.groupSizeQuote ?? sizes[arm]?.quote ?? null);
+    const nOrigin: "cell" | "header" | "table" | "text" | "tables" =
+      s.groupSize !== undefined
+        ? "cell"
+        : data.groupSize !== null
+          ? (data.groupSizeOrigin ?? "table")
+          : (sizes[arm]?.origin ?? "tables");
     // The text's n stands in for the outcome's only when it is the one n the text states for the arm (no dropouts to tell randomised from analysed).
     const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
@@ -1318,7 +1785,12 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
     if (candidate.kind === "count") {
       if (s.events !== undefined) {
         if (n !== null && s.events > n) return null;
-        if (n !== null && s.percent !== undefined && s.groupSize === undefined && Math.abs((100 * s.events) / n - s.percent) > 0.5 * 10 ** -(s.percentDecimals ?? 0) + 0.06) {
+        if (
+          n !== null &&
+          s.percent !== undefined &&
+          s.groupSize === undefined &&
+          Math.abs((100 * s.events) / n - s.percent) > 0.5 * 10 ** -(s.percentDecimals ?? 0) + 0.06
+        ) {
           n = null;
         }
         v.events = s.events;
@@ -1331,7 +1803,12 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         const from = `${s.percent}% of n = ${n}`;
         derived.push({ arm, field: "events", from });
         quotes.push({ ...data.quote, field: "events" });
-        put(arm, "events", [nCheck], `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`);
+        put(
+          arm,
+          "events",
+          [nCheck],
+          `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`,
+        );
       } else return null;
     } else {
       if (s.mean === undefined) return null;
@@ -1339,8 +1816,21 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       quotes.push({ ...data.quote, field: "mean" });
       // A bare number with no spread beside it is a mean only when a label or the question says the outcome is measured (it may be a count).
       const bare = s.sd === undefined && s.se === undefined && s.ciLow === undefined;
-      const measured = !bare || outcome.typeGuess === "continuous" || /\b(mean|average|median|score)\b/i.test(candidate.where);
-      put(arm, "mean", [{ ok: measured, what: measured ? "statistic: a mean" : "statistic: a bare number that may be a count (no SD, no label saying mean)" }], `read at ${readAt}`);
+      const measured =
+        !bare || outcome.typeGuess === "continuous" || /\b(mean|average|median|score)\b/i.test(candidate.where);
+      put(
+        arm,
+        "mean",
+        [
+          {
+            ok: measured,
+            what: measured
+              ? "statistic: a mean"
+              : "statistic: a bare number that may be a count (no SD, no label saying mean)",
+          },
+        ],
+        `read at ${readAt}`,
+      );
       if (s.sd !== undefined) {
         v.sd = s.sd;
         quotes.push({ ...data.quote, field: "sd" });
@@ -1356,7 +1846,12 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", [nCheck], `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`);
+        put(
+          arm,
+          "sd",
+          [nCheck],
+          `derived: SD = √n × (upper − lower) / (2 × ${n < 60 ? `t(0.975, ${n - 1})` : "1.96"}) from the ${from} (Cochrane Handbook 6.5.2.2); CI read at ${readAt}`,
+        );
       }
     }
     v.groupSize = n;
@@ -1376,7 +1871,16 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
   // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
   // follows. It assumes equal SDs in the two arms, so it is offered to the reviewer below the threshold.
   const [vi, vc] = [values.intervention, values.comparator];
-  if (candidate.kind === "continuous" && candidate.test && vi.mean !== null && vc.mean !== null && vi.sd === null && vc.sd === null && vi.groupSize && vc.groupSize) {
+  if (
+    candidate.kind === "continuous" &&
+    candidate.test &&
+    vi.mean !== null &&
+    vc.mean !== null &&
+    vi.sd === null &&
+    vc.sd === null &&
+    vi.groupSize &&
+    vc.groupSize
+  ) {
     const { p, t: tStat, text } = candidate.test;
     const t = tStat ?? (p !== undefined ? tFromP(p, vi.groupSize, vc.groupSize) : null);
     const sd = t === null ? null : sdFromT(vi.mean - vc.mean, t, vi.groupSize, vc.groupSize);
@@ -1386,7 +1890,12 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
         values[arm].sd = roundTo(sd, 4);
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...candidate.arms[arm].quote, field: "sd" });
-        put(arm, "sd", [{ ok: false, what: "derivation: assumes equal SDs in both arms" }], `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`);
+        put(
+          arm,
+          "sd",
+          [{ ok: false, what: "derivation: assumes equal SDs in both arms" }],
+          `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`,
+        );
       }
     }
   }
@@ -1394,7 +1903,12 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
 }
 
 /** The result with every value below ABSTAIN_BELOW withheld ('not found'), and its quotes kept as candidates. */
-function withConfidence(result: ArmExtraction, evidence: Finalised["evidence"], outcomeType: OutcomeType, abstainBelow: number): ArmExtraction {
+function withConfidence(
+  result: ArmExtraction,
+  evidence: Finalised["evidence"],
+  outcomeType: OutcomeType,
+  abstainBelow: number,
+): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
   const candidates: ArmQuote[] = [];
@@ -1404,13 +1918,15 @@ function withConfidence(result: ArmExtraction, evidence: Finalised["evidence"], 
       const value = result[arm][field];
       const ev = evidence[arm]?.[field];
       if (value === null) {
-        if (fields.includes(field)) reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
+        if (fields.includes(field))
+          reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
         continue;
       }
       if (!ev || ev.confidence < abstainBelow) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
-        reason[arm][field] = `not found: the best candidate (${value}${ev ? `, confidence ${ev.confidence.toFixed(2)}` : ""}) is too uncertain${ev ? ` — ${ev.reason}` : ""}`;
+        reason[arm][field] =
+          `not found: the best candidate (${value}${ev ? `, confidence ${ev.confidence.toFixed(2)}` : ""}) is too uncertain${ev ? ` — ${ev.reason}` : ""}`;
         continue;
       }
       confidence[arm][field] = Math.round(ev.confidence * 100) / 100;
@@ -1440,7 +1956,11 @@ function withConfidence(result: ArmExtraction, evidence: Finalised["evidence"], 
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
-export function extractArms(report: TrialReport, question: ArmQuestion, options: { abstainBelow?: number } = {}): ArmExtraction {
+export function extractArms(
+  report: TrialReport,
+  question: ArmQuestion,
+  options: { abstainBelow?: number } = {},
+): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
@@ -1486,12 +2006,21 @@ export function extractArms(report: TrialReport, question: ArmQuestion, options:
     if (size) {
       (arm === "intervention" ? intervention : comparator).groupSize = size.n;
       quotes.push(size.quote);
-      const how = size.origin === "text" ? "stated with the arm in the text" : "the most frequent n over the report's tables";
-      (evidence[arm] ??= {}).groupSize = scored(SIZE_ONLY_CHECKS, `the arm's group size, ${how} ("${size.quote.text}"); no data for the outcome were found`);
+      const how =
+        size.origin === "text" ? "stated with the arm in the text" : "the most frequent n over the report's tables";
+      (evidence[arm] ??= {}).groupSize = scored(
+        SIZE_ONLY_CHECKS,
+        `the arm's group size, ${how} ("${size.quote.text}"); no data for the outcome were found`,
+      );
     }
   }
   const outcomeType = outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess;
-  return withConfidence({ outcomeType, intervention, comparator, derived: [], quotes, extractor: "rules" }, evidence, outcomeType, abstainBelow);
+  return withConfidence(
+    { outcomeType, intervention, comparator, derived: [], quotes, extractor: "rules" },
+    evidence,
+    outcomeType,
+    abstainBelow,
+  );
 }
 
 /** The numbers a candidate reads for its arms (events or percentage; mean), to tell two readings apart. */
@@ -1521,7 +2050,10 @@ function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
 
 /** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */
 function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
-  const tally: Record<ArmKey, Map<number, { count: number; quote: ArmQuote }>> = { intervention: new Map(), comparator: new Map() };
+  const tally: Record<ArmKey, Map<number, { count: number; quote: ArmQuote }>> = {
+    intervention: new Map(),
+    comparator: new Map(),
+  };
   for (const table of report.tables) {
     const arms = detectTableArms(table, names);
     if (!arms || arms.kind === "paired") continue;
@@ -1530,7 +2062,7 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
       const size = sizes[arm];
       if (!size?.quote) continue;
       // Across tables, an n is the arm's only when its label names the arm, not just its role ("Placebo" is not the comparator of a three-arm trial's active control).
-      const label = arms.kind === "columns" ? columnLabel(table, arms[arm][0]) : table.rows[arms[arm][0]]?.[0] ?? "";
+      const label = arms.kind === "columns" ? columnLabel(table, arms[arm][0]) : (table.rows[arms[arm][0]]?.[0] ?? "");
       if (names[arm].score(label) < 0.5) continue;
       const entry = tally[arm].get(size.n);
       if (entry) entry.count += 1;
@@ -1540,7 +2072,8 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   for (const arm of ARMS) {
     const ranked = [...tally[arm].entries()].sort((a, b) => b[1].count - a[1].count);
-    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count)) out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote, origin: "tables" };
+    if (ranked.length && (ranked.length === 1 || ranked[0][1].count > ranked[1][1].count))
+      out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote, origin: "tables" };
   }
   return out;
 }

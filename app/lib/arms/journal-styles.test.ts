@@ -94,7 +94,10 @@ describe("prose styles", () => {
   it("mean (SD) named once for both arms", () => {
     const r = ask(
       "The mean (SD) pain score at week 6 was 3.2 (1.9) in the acupuncture group and 4.6 (2.1) in the sham group.",
-      "text", "acupuncture", "sham acupuncture", "pain score",
+      "text",
+      "acupuncture",
+      "sham acupuncture",
+      "pain score",
     );
     expect(r.intervention).toMatchObject({ mean: 3.2, sd: 1.9 });
     expect(r.comparator).toMatchObject({ mean: 4.6, sd: 2.1 });
@@ -103,7 +106,10 @@ describe("prose styles", () => {
   it("percentages with the group sizes stated in another paragraph", () => {
     const r = ask(
       "Of 501 patients, 250 were randomly assigned to early surgery and 251 to watchful waiting.\n\nAt one year, reoperation had occurred in 12.4% of the early surgery group and 8.0% of the watchful waiting group.",
-      "text", "early surgery", "watchful waiting", "reoperation",
+      "text",
+      "early surgery",
+      "watchful waiting",
+      "reoperation",
     );
     expect(r.intervention).toMatchObject({ events: 31, groupSize: 250 });
     expect(r.comparator).toMatchObject({ events: 20, groupSize: 251 });
@@ -112,7 +118,10 @@ describe("prose styles", () => {
   it("reads the counts of an event outcome from a sentence that also carries means", () => {
     const r = ask(
       "In the drug group (n = 120), 45 of 120 patients (37.5%) had a response, compared with 30 of 118 (25.4%) in the placebo group (n = 118); mean weight was 80 ± 10 kg and 81 ± 11 kg.",
-      "text", "drug", "placebo", "response",
+      "text",
+      "drug",
+      "placebo",
+      "response",
     );
     expect(r.outcomeType).toBe("binary");
     expect(r.intervention).toMatchObject({ events: 45, groupSize: 120, mean: null });
@@ -122,7 +131,10 @@ describe("prose styles", () => {
   it("splits sentences after a unit ('… 81 kg. In the …') and keeps clauses after a semicolon together", () => {
     const first = ask(
       "Mean weight was 80 kg and 81 kg. In the drug group, 45 of 120 patients had a response; 30 of 118 in the placebo group did.",
-      "text", "drug", "placebo", "response",
+      "text",
+      "drug",
+      "placebo",
+      "response",
     );
     expect(first.intervention).toMatchObject({ events: 45, groupSize: 120 });
     expect(first.comparator).toMatchObject({ events: 30, groupSize: 118 });
@@ -131,7 +143,10 @@ describe("prose styles", () => {
   it("zero events: 'no cases of' with the other arm's count", () => {
     const r = ask(
       "There were no cases of pneumonia in the vaccine group (n = 80), compared with 6/79 in the control group.",
-      "text", "vaccine", "control", "pneumonia",
+      "text",
+      "vaccine",
+      "control",
+      "pneumonia",
     );
     expect(r.intervention).toMatchObject({ events: 0 });
     expect(r.comparator).toMatchObject({ events: 6, groupSize: 79 });
@@ -139,7 +154,14 @@ describe("prose styles", () => {
 });
 
 describe("more table and prose families", () => {
-  const cases: { name: string; format: ReportFormat; arms: [string, string, string]; text: string; intervention: Record<string, number>; comparator: Record<string, number> }[] = [
+  const cases: {
+    name: string;
+    format: ReportFormat;
+    arms: [string, string, string];
+    text: string;
+    intervention: Record<string, number>;
+    comparator: Record<string, number>;
+  }[] = [
     {
       name: "a percentage-only row ('Response, %') with n in the column headers",
       format: "markdown",
@@ -229,7 +251,8 @@ describe("more table and prose families", () => {
   });
 
   it("leaves the median (IQR) row blank and reads the mean (SD) row of the same outcome", () => {
-    const text = "| | Drug (n = 40) | Placebo (n = 41) |\n|---|---|---|\n| Depression score, median (IQR) | 12 (8–15) | 14 (10–18) |\n| Depression score, mean (SD) | 12.1 (4.0) | 14.2 (4.4) |";
+    const text =
+      "| | Drug (n = 40) | Placebo (n = 41) |\n|---|---|---|\n| Depression score, median (IQR) | 12 (8–15) | 14 (10–18) |\n| Depression score, mean (SD) | 12.1 (4.0) | 14.2 (4.4) |";
     const r = ask(text, "markdown", "drug", "placebo", "depression score");
     expect(r.intervention).toMatchObject({ mean: 12.1, sd: 4.0, groupSize: 40 });
     expect(r.comparator).toMatchObject({ mean: 14.2, sd: 4.4, groupSize: 41 });
@@ -239,28 +262,58 @@ describe("more table and prose families", () => {
 describe("baseline values are not outcome values", () => {
   it("prefers the outcome table over the baseline-characteristics table", () => {
     const text = [
-      "::::table-wrap", "::: caption", "Table 1. Baseline characteristics", ":::", "",
-      "| | Drug (n = 50) | Placebo (n = 50) |", "|---|---|---|", "| Weight, kg | 80 ± 10 | 81 ± 11 |", "::::", "",
-      "::::table-wrap", "::: caption", "Table 2. Outcomes at 12 weeks", ":::", "",
-      "| | Drug (n = 48) | Placebo (n = 47) |", "|---|---|---|", "| Weight, kg | 75 ± 9 | 80 ± 10 |", "::::",
+      "::::table-wrap",
+      "::: caption",
+      "Table 1. Baseline characteristics",
+      ":::",
+      "",
+      "| | Drug (n = 50) | Placebo (n = 50) |",
+      "|---|---|---|",
+      "| Weight, kg | 80 ± 10 | 81 ± 11 |",
+      "::::",
+      "",
+      "::::table-wrap",
+      "::: caption",
+      "Table 2. Outcomes at 12 weeks",
+      ":::",
+      "",
+      "| | Drug (n = 48) | Placebo (n = 47) |",
+      "|---|---|---|",
+      "| Weight, kg | 75 ± 9 | 80 ± 10 |",
+      "::::",
     ].join("\n");
-    expect(ask(text, "markdown", "drug", "placebo", "weight").intervention).toMatchObject({ mean: 75, sd: 9, groupSize: 48 });
-    expect(ask(text, "markdown", "drug", "placebo", "baseline weight").intervention).toMatchObject({ mean: 80, sd: 10, groupSize: 50 });
+    expect(ask(text, "markdown", "drug", "placebo", "weight").intervention).toMatchObject({
+      mean: 75,
+      sd: 9,
+      groupSize: 48,
+    });
+    expect(ask(text, "markdown", "drug", "placebo", "baseline weight").intervention).toMatchObject({
+      mean: 80,
+      sd: 10,
+      groupSize: 50,
+    });
   });
 
   it("prefers the follow-up sentence over the baseline sentence", () => {
     const r = ask(
       "At baseline, mean weight was 80 ± 10 kg in the drug group and 81 ± 11 kg in the placebo group. At 12 weeks, weight was 75 ± 9 kg in the drug group and 80 ± 10 kg in the placebo group.",
-      "text", "drug", "placebo", "weight",
+      "text",
+      "drug",
+      "placebo",
+      "weight",
     );
     expect(r.intervention).toMatchObject({ mean: 75, sd: 9 });
     expect(r.comparator).toMatchObject({ mean: 80, sd: 10 });
   });
 
   it("gives nothing for a time the table does not have, and accepts 24 weeks for 6 months", () => {
-    const text = "| | Drug 3 months | Drug 24 weeks | Placebo 3 months | Placebo 24 weeks |\n|---|---|---|---|---|\n| Weight, kg | 78 ± 9 | 75 ± 9 | 80 ± 10 | 80 ± 10 |";
+    const text =
+      "| | Drug 3 months | Drug 24 weeks | Placebo 3 months | Placebo 24 weeks |\n|---|---|---|---|---|\n| Weight, kg | 78 ± 9 | 75 ± 9 | 80 ± 10 | 80 ± 10 |";
     expect(ask(text, "markdown", "drug", "placebo", "weight at 12 months").intervention.mean).toBeNull();
-    expect(ask(text, "markdown", "drug", "placebo", "weight at 6 months").intervention).toMatchObject({ mean: 75, sd: 9 });
+    expect(ask(text, "markdown", "drug", "placebo", "weight at 6 months").intervention).toMatchObject({
+      mean: 75,
+      sd: 9,
+    });
   });
 });
 
@@ -283,7 +336,10 @@ describe("group sizes stated in the text", () => {
   it("does not take event counts or a trial-wide enrolment for a group size", () => {
     const r = ask(
       "Participating GPs enrolled 258 patients. We randomised 240 patients. Of the 240 patients randomised, 45 in the drug group had a response, as did 30 in the placebo group.",
-      "text", "GPs", "placebo", "response",
+      "text",
+      "GPs",
+      "placebo",
+      "response",
     );
     expect(r.intervention.groupSize).toBeNull();
     expect(r.comparator.groupSize).toBeNull();

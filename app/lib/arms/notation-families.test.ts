@@ -84,9 +84,18 @@ describe("odd inputs do not throw", () => {
     ["", "text"],
     ["<table></table>", "html"],
     ["<table><tr></tr><tr><td></td></tr></table>", "html"],
-    ["<table><tr><td>Death</td><td>1/2</td></tr><tr><td>x</td></tr><tr><td>a</td><td>b</td><td>c</td><td>d</td></tr></table>", "html"],
-    ["<table><tr><td><table><tr><td>Drug</td><td>Placebo</td></tr><tr><td>3/10</td><td>4/10</td></tr></table></td></tr></table>", "html"],
-    ["<article><body><table-wrap><table><tbody><tr><td rowspan='900' colspan='900'>x</td></tr></tbody></table></table-wrap></body></article>", "jats"],
+    [
+      "<table><tr><td>Death</td><td>1/2</td></tr><tr><td>x</td></tr><tr><td>a</td><td>b</td><td>c</td><td>d</td></tr></table>",
+      "html",
+    ],
+    [
+      "<table><tr><td><table><tr><td>Drug</td><td>Placebo</td></tr><tr><td>3/10</td><td>4/10</td></tr></table></td></tr></table>",
+      "html",
+    ],
+    [
+      "<article><body><table-wrap><table><tbody><tr><td rowspan='900' colspan='900'>x</td></tr></tbody></table></table-wrap></body></article>",
+      "jats",
+    ],
     ["| a |\n|---|\n| b | c | d |\n| Drug | Placebo |", "markdown"],
     ["  Drug   Placebo\n  ------ -------\n", "markdown"],
     ["+---+\n| a |\n+===+\n", "markdown"],

@@ -23,7 +23,10 @@ const NUM = String.raw`[-−–]?\d+(?:[.,·]\d+)?`;
 export function hintsOf(text: string): Hints {
   const t = text.replace(/\s+/g, " ");
   return {
-    count: /\bn\s*\(\s*%\s*\)|\bno\.?\s*\(\s*%\s*\)|number\s*\(\s*%\s*\)|\bn\s*\/\s*N\b|\bn\s*\(\s*percent|\bcases?\s*\(%\)|\(%\)|%/i.test(t),
+    count:
+      /\bn\s*\(\s*%\s*\)|\bno\.?\s*\(\s*%\s*\)|number\s*\(\s*%\s*\)|\bn\s*\/\s*N\b|\bn\s*\(\s*percent|\bcases?\s*\(%\)|\(%\)|%/i.test(
+        t,
+      ),
     percentOnly: /^\s*%\s*$|\(\s*%\s*\)\s*$|[,;:]\s*%\s*$|percent(age)?\s*$/i.test(t),
     meanSd: /mean\s*(\(|\[|±|\+\/-)\s*(SD|s\.d\.|standard deviation)|±\s*SD|\bSD\b|standard deviation/i.test(t),
     se: /\bSEM?\b|standard error|s\.e\./i.test(t),
@@ -59,7 +62,6 @@ export interface CellStats {
   ambiguous?: { a: number; b: number; bDecimals: number };
 }
 
-
 const RE_FRACTION = new RegExp(String.raw`^(\d+)\s*\/\s*(\d+)\s*(?:[,;(\[]\s*(${NUM})\s*%?\s*[)\]]?)?$`);
 const RE_PCT_FRACTION = new RegExp(String.raw`^(${NUM})\s*%\s*[(\[]\s*(\d+)\s*\/\s*(\d+)\s*[)\]]$`);
 const RE_N_PCT = new RegExp(String.raw`^(\d+)\s*[(\[]\s*(${NUM})\s*%?\s*[)\]]$`);
@@ -67,7 +69,9 @@ const RE_N_PCT_SPACE = new RegExp(String.raw`^(\d+)\s+(${NUM})\s*%?$`);
 const RE_PM = new RegExp(String.raw`^(${NUM})\s*(?:±|\+\/-|\+\/−|\+-)\s*(${NUM})$`);
 const RE_PAREN = new RegExp(String.raw`^(${NUM})\s*[(\[]\s*(?:(?:SD|SE|SEM|s\.d\.)\s*[=:,]?\s*)?(${NUM})\s*[)\]]$`);
 const RE_SPACE_PAIR = new RegExp(String.raw`^(${NUM})\s+(${NUM})$`);
-const RE_CI = new RegExp(String.raw`^(${NUM})\s*[(\[]\s*(?:95\s*%\s*CI\s*[,:]?\s*)?(${NUM})\s*(?:to|–|—|-|,|;)\s*(${NUM})\s*[)\]]$`);
+const RE_CI = new RegExp(
+  String.raw`^(${NUM})\s*[(\[]\s*(?:95\s*%\s*CI\s*[,:]?\s*)?(${NUM})\s*(?:to|–|—|-|,|;)\s*(${NUM})\s*[)\]]$`,
+);
 const RE_PERCENT = new RegExp(String.raw`^(${NUM})\s*%$`);
 const RE_NUMBER = new RegExp(String.raw`^(${NUM})$`);
 
@@ -88,14 +92,22 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
   if (m) {
     const events = parseNumber(m[1]);
     const n = parseNumber(m[2]);
-    if (events <= n) return { kind: "count", events, groupSize: n, percent: m[3] ? parseNumber(m[3]) : undefined, percentDecimals: m[3] ? decimalsOf(m[3]) : undefined };
+    if (events <= n)
+      return {
+        kind: "count",
+        events,
+        groupSize: n,
+        percent: m[3] ? parseNumber(m[3]) : undefined,
+        percentDecimals: m[3] ? decimalsOf(m[3]) : undefined,
+      };
     return { kind: "unknown" };
   }
   m = RE_PCT_FRACTION.exec(cell);
   if (m) {
     const events = parseNumber(m[2]);
     const n = parseNumber(m[3]);
-    if (events <= n) return { kind: "count", events, groupSize: n, percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) };
+    if (events <= n)
+      return { kind: "count", events, groupSize: n, percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) };
   }
   m = RE_PM.exec(cell);
   if (m) {
@@ -115,7 +127,8 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
     const a = parseNumber(m[1]);
     const b = parseNumber(m[2]);
     const bd = decimalsOf(m[2]);
-    const fitsPercent = groupSize !== null && a <= groupSize && Math.abs((100 * a) / groupSize - b) <= 0.5 * 10 ** -bd + 0.051;
+    const fitsPercent =
+      groupSize !== null && a <= groupSize && Math.abs((100 * a) / groupSize - b) <= 0.5 * 10 ** -bd + 0.051;
     const explicitSd = /\b(SD|s\.d\.)\b/i.test(cell);
     const explicitSe = /\bSEM?\b/i.test(cell);
     if (!explicitSd && !explicitSe && (withPercent || fitsPercent || (hints.count && !hints.meanSd && b <= 100))) {
@@ -141,7 +154,8 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
   if (m) {
     const value = parseNumber(m[1]);
     if (hints.percentOnly) return { kind: "count", percent: value, percentDecimals: decimalsOf(m[1]) };
-    if (hints.count && !hints.meanSd && Number.isInteger(value) && !/[.,]/.test(m[1])) return { kind: "count", events: value };
+    if (hints.count && !hints.meanSd && Number.isInteger(value) && !/[.,]/.test(m[1]))
+      return { kind: "count", events: value };
     if (hints.meanSd || !hints.count) return { kind: "continuous", mean: value };
   }
   return { kind: "unknown" };

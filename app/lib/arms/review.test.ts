@@ -22,10 +22,26 @@ function row(studyId: string, i: [number | null, number | null], c: [number | nu
 
 describe("data-extraction table logic", () => {
   it("records an edit with old → new, who and when, and refuses impossible values", () => {
-    const edited = applyEdit(row("a", [12, 100], [20, 98]), "comparator", "events", 22, "ana@example.org", new Date("2026-01-02T03:04:05Z"));
+    const edited = applyEdit(
+      row("a", [12, 100], [20, 98]),
+      "comparator",
+      "events",
+      22,
+      "ana@example.org",
+      new Date("2026-01-02T03:04:05Z"),
+    );
     expect(edited.result.comparator.events).toBe(22);
     expect(edited.result.extractor).toBe("rules+user");
-    expect(edited.audit).toEqual([{ arm: "comparator", field: "events", oldValue: 20, newValue: 22, who: "ana@example.org", when: "2026-01-02T03:04:05.000Z" }]);
+    expect(edited.audit).toEqual([
+      {
+        arm: "comparator",
+        field: "events",
+        oldValue: 20,
+        newValue: 22,
+        who: "ana@example.org",
+        when: "2026-01-02T03:04:05.000Z",
+      },
+    ]);
     expect(() => applyEdit(edited, "comparator", "events", 2.5, "x", new Date())).toThrow(RangeError);
   });
 
@@ -42,14 +58,25 @@ describe("data-extraction table logic", () => {
       totalN: 300,
       included: true,
     };
-    const out = rowsForAnalysis([row("a", [12, 100], [20, 98]), row("b", [null, 150], [null, 150]), row("c", [null, null], [null, null])], [estimate], "mortality", {
-      binary: "OR",
-      continuous: "SMD",
-    });
+    const out = rowsForAnalysis(
+      [row("a", [12, 100], [20, 98]), row("b", [null, 150], [null, 150]), row("c", [null, null], [null, null])],
+      [estimate],
+      "mortality",
+      {
+        binary: "OR",
+        continuous: "SMD",
+      },
+    );
     expect(out.fromArms).toEqual(["a"]);
     expect(out.fromEstimates).toEqual(["b"]);
     expect(out.missing).toEqual(["c"]);
-    expect(out.rows.find((r) => r.studyId === "a")?.data).toEqual({ kind: "counts", events1: 12, n1: 100, events2: 20, n2: 98 });
+    expect(out.rows.find((r) => r.studyId === "a")?.data).toEqual({
+      kind: "counts",
+      events1: 12,
+      n1: 100,
+      events2: 20,
+      n2: 98,
+    });
     expect(out.rows.find((r) => r.studyId === "b")?.extractedBy).toMatch(/reported estimate/);
     expect(armEffectData({ ...row("d", [120, 100], [1, 10]).result })).toBeNull();
   });

@@ -40,12 +40,20 @@ export function fieldsFor(outcomeType: ArmExtraction["outcomeType"]): ArmField[]
  * the extractor marked as corrected by the user. Returns the row unchanged when the value is the same.
  * @throws RangeError for a negative count or SD, or a fractional count.
  */
-export function applyEdit(row: ArmStudyRow, arm: ArmKey, field: ArmField, value: number | null, who: string, now: Date): ArmStudyRow {
+export function applyEdit(
+  row: ArmStudyRow,
+  arm: ArmKey,
+  field: ArmField,
+  value: number | null,
+  who: string,
+  now: Date,
+): ArmStudyRow {
   const old = row.result[arm][field];
   if (old === value) return row;
   if (value !== null) {
     if (!Number.isFinite(value)) throw new RangeError("Enter a number.");
-    if ((field === "events" || field === "groupSize") && (!Number.isInteger(value) || value < 0)) throw new RangeError("Counts are whole numbers ≥ 0.");
+    if ((field === "events" || field === "groupSize") && (!Number.isInteger(value) || value < 0))
+      throw new RangeError("Counts are whole numbers ≥ 0.");
     if (field === "sd" && value < 0) throw new RangeError("An SD cannot be negative.");
   }
   const result: ArmExtraction = {
@@ -54,13 +62,23 @@ export function applyEdit(row: ArmStudyRow, arm: ArmKey, field: ArmField, value:
     derived: row.result.derived.filter((d) => !(d.arm === arm && d.field === field)),
     ...(row.result.confidence && row.result.reason
       ? {
-          confidence: { ...row.result.confidence, [arm]: { ...row.result.confidence[arm], [field]: value === null ? null : 1 } },
-          reason: { ...row.result.reason, [arm]: { ...row.result.reason[arm], [field]: value === null ? `cleared by ${who}` : `entered by ${who}` } },
+          confidence: {
+            ...row.result.confidence,
+            [arm]: { ...row.result.confidence[arm], [field]: value === null ? null : 1 },
+          },
+          reason: {
+            ...row.result.reason,
+            [arm]: { ...row.result.reason[arm], [field]: value === null ? `cleared by ${who}` : `entered by ${who}` },
+          },
         }
       : {}),
     extractor: row.result.extractor.endsWith("+user") ? row.result.extractor : `${row.result.extractor}+user`,
   };
-  return { ...row, result, audit: [...row.audit, { arm, field, oldValue: old, newValue: value, who, when: now.toISOString() }] };
+  return {
+    ...row,
+    result,
+    audit: [...row.audit, { arm, field, oldValue: old, newValue: value, who, when: now.toISOString() }],
+  };
 }
 
 /**
@@ -76,7 +94,15 @@ export function armEffectData(result: ArmExtraction): EffectData | null {
     return { kind: "counts", events1: i.events, n1: i.groupSize, events2: c.events, n2: c.groupSize };
   }
   if (result.outcomeType === "continuous") {
-    if (i.mean === null || i.sd === null || i.groupSize === null || c.mean === null || c.sd === null || c.groupSize === null) return null;
+    if (
+      i.mean === null ||
+      i.sd === null ||
+      i.groupSize === null ||
+      c.mean === null ||
+      c.sd === null ||
+      c.groupSize === null
+    )
+      return null;
     if (!(i.sd > 0 && c.sd > 0) || i.groupSize < 2 || c.groupSize < 2) return null;
     return { kind: "means", mean1: i.mean, sd1: i.sd, n1: i.groupSize, mean2: c.mean, sd2: c.sd, n2: c.groupSize };
   }
@@ -119,7 +145,12 @@ export function rowsForAnalysis(
         data,
         quotes: armRow.result.quotes
           .filter((q) => "start" in q && q.start >= 0)
-          .map((q) => ({ quote: q.text, start: "start" in q ? q.start : 0, end: "end" in q ? q.end : 0, source: "fullText" as const })),
+          .map((q) => ({
+            quote: q.text,
+            start: "start" in q ? q.start : 0,
+            end: "end" in q ? q.end : 0,
+            source: "fullText" as const,
+          })),
         extractedBy: `${ARM_DATA_LABEL} (${armRow.result.extractor})`,
         design: "RCT",
         totalN: (i.groupSize ?? 0) + (c.groupSize ?? 0) || null,
@@ -129,9 +160,16 @@ export function rowsForAnalysis(
       continue;
     }
     const compatible = armRow.result.outcomeType === "continuous" ? CONTINUOUS_MEASURES : BINARY_MEASURES;
-    const estimate = existing.find((row) => row.studyId === armRow.studyId && row.data.kind === "estimate-ci" && compatible.includes(row.measure));
+    const estimate = existing.find(
+      (row) => row.studyId === armRow.studyId && row.data.kind === "estimate-ci" && compatible.includes(row.measure),
+    );
     if (estimate) {
-      rows.push({ ...estimate, outcome, extractedBy: `${REPORTED_ESTIMATE_LABEL}: ${estimate.extractedBy}`, included: true });
+      rows.push({
+        ...estimate,
+        outcome,
+        extractedBy: `${REPORTED_ESTIMATE_LABEL}: ${estimate.extractedBy}`,
+        included: true,
+      });
       fromEstimates.push(armRow.studyId);
     } else missing.push(armRow.studyId);
   }

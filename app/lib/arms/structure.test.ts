@@ -19,7 +19,9 @@ function md(lines: string[]): string {
  */
 function pandoc(caption: string, header: string[][], body: string[][]): string {
   const width = Math.max(...[...header, ...body].map((row) => row.length));
-  const widths = Array.from({ length: width }, (_, c) => Math.max(3, ...[...header, ...body].map((row) => (row[c] ?? "").length)));
+  const widths = Array.from({ length: width }, (_, c) =>
+    Math.max(3, ...[...header, ...body].map((row) => (row[c] ?? "").length)),
+  );
   const line = (row: string[]) => `  ${widths.map((w, c) => (row[c] ?? "").padEnd(w)).join(" ")}`;
   return md([
     "::::table-wrap",
@@ -65,12 +67,45 @@ describe("pandoc headers whose spans were dropped", () => {
   it("spreads packed group labels over repeated sub-columns and keeps p columns apart", () => {
     const rows = [
       ["Domain", "Range", "Week 0", "", "Week 12", "", "Difference (95% CI)", "P", "", ""],
-      ["Yoga (n=40) Mean ± SD", "Usual care (n=41) Mean ± SD", "P", "Yoga (n=37) Mean ± SD", "Usual care (n=39) Mean ± SD", "P", "", "", "", ""],
-      ["Total", "0-100", "40.1 ± 9.0", "41.3 ± 8.8", "0.55", "55.2 ± 10.1", "46.0 ± 9.7", "<0.001", "9.2 (4.7 to 13.7)", "<0.001"],
+      [
+        "Yoga (n=40) Mean ± SD",
+        "Usual care (n=41) Mean ± SD",
+        "P",
+        "Yoga (n=37) Mean ± SD",
+        "Usual care (n=39) Mean ± SD",
+        "P",
+        "",
+        "",
+        "",
+        "",
+      ],
+      [
+        "Total",
+        "0-100",
+        "40.1 ± 9.0",
+        "41.3 ± 8.8",
+        "0.55",
+        "55.2 ± 10.1",
+        "46.0 ± 9.7",
+        "<0.001",
+        "9.2 (4.7 to 13.7)",
+        "<0.001",
+      ],
     ];
     const out = repairPackedHeader(rows, 1);
     expect(out.headerRows).toBe(2);
-    expect(out.rows[0]).toEqual(["Domain", "Range", "Week 0", "Week 0", "Week 0", "Week 12", "Week 12", "Week 12", "Difference (95% CI)", "P"]);
+    expect(out.rows[0]).toEqual([
+      "Domain",
+      "Range",
+      "Week 0",
+      "Week 0",
+      "Week 0",
+      "Week 12",
+      "Week 12",
+      "Week 12",
+      "Difference (95% CI)",
+      "P",
+    ]);
     expect(out.rows[1].slice(2, 8)).toEqual(rows[1].slice(0, 6));
   });
 
@@ -114,15 +149,31 @@ describe("spans an author set one column short", () => {
       <tr><th>n (%)</th><th>Mean days</th><th>SD</th><th>n (%)</th><th>Mean days</th><th>SD</th><th>P for difference</th></tr></thead>
       <tbody><tr><td>Total 0-12 months</td><td>14 (23)</td><td>3.1</td><td>2.0</td><td>25 (41)</td><td>4.4</td><td>2.9</td><td>0.03</td></tr></tbody></table></table-wrap>`;
     const table = parseReport(jats, "jats").tables[0];
-    expect(table.header[0]).toEqual(["", "Balance training", "Balance training", "Balance training", "Usual care", "Usual care", "Usual care", ""]);
+    expect(table.header[0]).toEqual([
+      "",
+      "Balance training",
+      "Balance training",
+      "Balance training",
+      "Usual care",
+      "Usual care",
+      "Usual care",
+      "",
+    ]);
     const question = { intervention: "balance training", comparator: "usual care", outcome: "patients with falls" };
-    const withText = parseReport(`${jats}<p>We allocated 61 people to balance training (n = 61) and 61 to usual care (n = 61).</p>`, "jats");
+    const withText = parseReport(
+      `${jats}<p>We allocated 61 people to balance training (n = 61) and 61 to usual care (n = 61).</p>`,
+      "jats",
+    );
     // The one n the text states for each arm stands in for the row's, and the reason says so.
     const r = extractArms(withText, question);
     expect(r.reason?.intervention.groupSize).toContain("n: the arm's only group size stated in the text");
     expect(r.intervention).toMatchObject({ events: 14, groupSize: 61 });
     expect(r.comparator).toMatchObject({ events: 25, groupSize: 61 });
-    const unclear = extractArms(parseReport(jats, "jats"), { intervention: "balance training", comparator: "usual care", outcome: "falls" });
+    const unclear = extractArms(parseReport(jats, "jats"), {
+      intervention: "balance training",
+      comparator: "usual care",
+      outcome: "falls",
+    });
     expect(unclear.intervention.mean).toBeNull();
     expect(unclear.intervention.events).toBeNull();
   });
@@ -134,9 +185,38 @@ describe("rows chosen through the caption", () => {
       "Table 2. Self-efficacy of caregivers at T0 and T1",
       [["Items", "Possible range", "T0", "T1", "Difference (95% CI)", "P"]],
       [
-        ["Mentoring (n=30) Mean ± SD", "Lecture (n=31) Mean ± SD", "P", "Mentoring (n=28) Mean ± SD", "Lecture (n=30) Mean ± SD", "P"],
-        ["Total score", "20-100", "61.0 ± 8.2", "60.1 ± 9.0", "0.66", "70.4 ± 7.5", "63.2 ± 8.8", "0.001", "7.2 (3.0 to 11.4)", "0.001"],
-        ["Coping subscale", "5-25", "20.2 ± 3.1", "19.8 ± 3.3", "0.61", "23.5 ± 2.9", "21.0 ± 3.0", "0.002", "2.5 (1.0 to 4.0)", "0.002"],
+        [
+          "Mentoring (n=30) Mean ± SD",
+          "Lecture (n=31) Mean ± SD",
+          "P",
+          "Mentoring (n=28) Mean ± SD",
+          "Lecture (n=30) Mean ± SD",
+          "P",
+        ],
+        [
+          "Total score",
+          "20-100",
+          "61.0 ± 8.2",
+          "60.1 ± 9.0",
+          "0.66",
+          "70.4 ± 7.5",
+          "63.2 ± 8.8",
+          "0.001",
+          "7.2 (3.0 to 11.4)",
+          "0.001",
+        ],
+        [
+          "Coping subscale",
+          "5-25",
+          "20.2 ± 3.1",
+          "19.8 ± 3.3",
+          "0.61",
+          "23.5 ± 2.9",
+          "21.0 ± 3.0",
+          "0.002",
+          "2.5 (1.0 to 4.0)",
+          "0.002",
+        ],
       ],
     );
     const r = ask(text, "mentoring", "lecture", "self-efficacy");
@@ -153,7 +233,10 @@ describe("rows chosen through the caption", () => {
     ].join("\n");
     const table = parseReport(text, "markdown").tables[0];
     table.caption = "Lipid profile at 12 weeks";
-    const r = extractArms({ text: "", paragraphs: [], tables: [table] }, { intervention: "statin", comparator: "placebo", outcome: "lipid profile" });
+    const r = extractArms(
+      { text: "", paragraphs: [], tables: [table] },
+      { intervention: "statin", comparator: "placebo", outcome: "lipid profile" },
+    );
     expect(r.intervention.mean).toBeNull();
   });
 
@@ -166,9 +249,15 @@ describe("rows chosen through the caption", () => {
     ]);
     const table = parseReport(text, "markdown").tables[0];
     table.caption = "Relapse by visit";
-    const r = extractArms({ text: "", paragraphs: [], tables: [table] }, { intervention: "drug", comparator: "placebo", outcome: "relapse" });
+    const r = extractArms(
+      { text: "", paragraphs: [], tables: [table] },
+      { intervention: "drug", comparator: "placebo", outcome: "relapse" },
+    );
     expect(r.intervention.events).toBeNull();
-    const at8 = extractArms({ text: "", paragraphs: [], tables: [table] }, { intervention: "drug", comparator: "placebo", outcome: "relapse at 8 weeks" });
+    const at8 = extractArms(
+      { text: "", paragraphs: [], tables: [table] },
+      { intervention: "drug", comparator: "placebo", outcome: "relapse at 8 weeks" },
+    );
     expect(at8.intervention).toMatchObject({ events: 8, groupSize: 50 });
     expect(at8.comparator).toMatchObject({ events: 14, groupSize: 50 });
   });

@@ -15,7 +15,10 @@ const STOP = new Set(
 );
 
 /** Words that describe an arm's role rather than its content ("group", "arm", "received"). */
-const ARM_GENERIC_WORDS = "group groups arm arms patients patient participants subjects cases receiving received treated given fed n dose doses dosage".split(" ");
+const ARM_GENERIC_WORDS =
+  "group groups arm arms patients patient participants subjects cases receiving received treated given fed n dose doses dosage".split(
+    " ",
+  );
 
 /** Stop words as written and as stemmed, so the core's normaliser drops either form. */
 const STOP_STEMS = new Set([...STOP, ...[...STOP].map(stem)]);
@@ -115,7 +118,7 @@ function initialsFit(short: string, long: string): boolean {
 const SHORT_FORM = /^[A-Za-z][A-Za-z0-9α-ω-]{0,11}$/;
 
 function looksShort(value: string): boolean {
-  return SHORT_FORM.test(value) && /[A-Z0-9]/.test(value.slice(1)) || /^[A-Z]{2,}s?$/.test(value);
+  return (SHORT_FORM.test(value) && /[A-Z0-9]/.test(value.slice(1))) || /^[A-Z]{2,}s?$/.test(value);
 }
 
 /**
@@ -128,14 +131,20 @@ export function findAbbreviations(text: string): Abbreviation[] {
   const paren = /\(([^()]{1,60})\)/g;
   let m: RegExpExecArray | null;
   while ((m = paren.exec(text))) {
-    const inner = m[1].trim().replace(/[;,].*$/, "").trim();
+    const inner = m[1]
+      .trim()
+      .replace(/[;,].*$/, "")
+      .trim();
     const before = text.slice(Math.max(0, m.index - 120), m.index).trimEnd();
     if (looksShort(inner)) {
       const ws = before.split(/\s+/);
       const n = inner.replace(/[^A-Za-z]/g, "").length;
       const maxWords = Math.min(ws.length, n + 5, Math.max(n * 2, 1));
       for (let k = 1; k <= maxWords; k += 1) {
-        const long = ws.slice(-k).join(" ").replace(/^[^A-Za-z0-9]+/, "");
+        const long = ws
+          .slice(-k)
+          .join(" ")
+          .replace(/^[^A-Za-z0-9]+/, "");
         if (long.toLowerCase().startsWith(inner[0].toLowerCase()) && initialsFit(inner, long)) {
           found.push({ short: inner, long });
           break;
@@ -143,19 +152,28 @@ export function findAbbreviations(text: string): Abbreviation[] {
       }
     } else {
       const prev = /([A-Za-z][A-Za-z0-9-]{0,11})\s*$/.exec(before);
-      if (prev && looksShort(prev[1]) && words(inner).length >= 1 && !/^\d/.test(inner) && !/^(n|p)\s*[=<>]/i.test(inner)) {
+      if (
+        prev &&
+        looksShort(prev[1]) &&
+        words(inner).length >= 1 &&
+        !/^\d/.test(inner) &&
+        !/^(n|p)\s*[=<>]/i.test(inner)
+      ) {
         found.push({ short: prev[1], long: inner });
       }
     }
   }
-  const defs = /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})(?:\s+(?:group|arm))?\s*(?:,|:|=)\s+(?:the\s+)?([a-z][^.;,\n]{2,60})/g;
+  const defs =
+    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})(?:\s+(?:group|arm))?\s*(?:,|:|=)\s+(?:the\s+)?([a-z][^.;,\n]{2,60})/g;
   while ((m = defs.exec(text))) {
     if (looksShort(m[1])) found.push({ short: m[1], long: m[2].trim() });
   }
   // Footnote definitions with a capitalised long form ("HAM-D, Hamilton Depression Rating Scale") only when the letters fit.
-  const capitalised = /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{1,11})\s*(?:,|:|=)\s+([A-Z][A-Za-z'-]+(?:\s+[A-Za-z'-]+){1,8})(?=\s*[.;,\n]|$)/g;
+  const capitalised =
+    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{1,11})\s*(?:,|:|=)\s+([A-Z][A-Za-z'-]+(?:\s+[A-Za-z'-]+){1,8})(?=\s*[.;,\n]|$)/g;
   while ((m = capitalised.exec(text))) {
-    if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase())) found.push({ short: m[1], long: m[2].trim() });
+    if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase()))
+      found.push({ short: m[1], long: m[2].trim() });
   }
   return found;
 }

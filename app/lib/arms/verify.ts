@@ -4,7 +4,9 @@ import type { ArmField } from "./types.ts";
 
 /** Numbers written in a quote, signed, read by the extraction core's one number reader. */
 function numbersOf(quote: string, options: { withoutPercents?: boolean } = {}): number[] {
-  return numbersIn(quote).filter((n) => !(options.withoutPercents && n.percent)).map((n) => n.value);
+  return numbersIn(quote)
+    .filter((n) => !(options.withoutPercents && n.percent))
+    .map((n) => n.value);
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -15,7 +17,12 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
  * from a percentage of `groupSize` when exactly one integer fits; SD = SE·√n; SD from a 95% CI of a
  * mean, Cochrane Handbook 6.5.2.2). Returns the derivation text, "" when written verbatim, or null.
  */
-export function groundProposedValue(value: number, field: ArmField, quote: string, groupSize: number | null): string | null {
+export function groundProposedValue(
+  value: number,
+  field: ArmField,
+  quote: string,
+  groupSize: number | null,
+): string | null {
   if (!Number.isFinite(value)) return null;
   const nums = numbersOf(quote);
   const counts = field === "events" || field === "groupSize";
@@ -30,11 +37,13 @@ export function groundProposedValue(value: number, field: ArmField, quote: strin
   }
   if (field === "sd") {
     for (const n of nums) {
-      if (n > 0 && Math.abs(sdFromSe(n, groupSize) - value) <= 0.01 * Math.max(1, value)) return `SE ${n} × √${groupSize}`;
+      if (n > 0 && Math.abs(sdFromSe(n, groupSize) - value) <= 0.01 * Math.max(1, value))
+        return `SE ${n} × √${groupSize}`;
     }
     for (let i = 0; i + 1 < nums.length; i += 1) {
       const [low, high] = [nums[i], nums[i + 1]];
-      if (high > low && Math.abs(sdFromCi(low, high, groupSize) - value) <= 0.01 * Math.max(1, value)) return `95% CI ${low} to ${high}, n = ${groupSize}`;
+      if (high > low && Math.abs(sdFromCi(low, high, groupSize) - value) <= 0.01 * Math.max(1, value))
+        return `95% CI ${low} to ${high}, n = ${groupSize}`;
     }
   }
   return null;

@@ -21,10 +21,22 @@ export function hasBareNumber(phrase: string): boolean {
 
 /** Tidies a phrase: hyphenated line breaks joined, whitespace collapsed, noise words trimmed. */
 export function tidyPhrase(raw: string, maxWords = 8): string {
-  let s = raw.replace(/(\p{L})[-‐‑]\s*\n\s*(\p{Ll})/gu, "$1$2").replace(/\s+/g, " ").trim();
-  s = s.replace(/\([^()]*\d[^()]*\)/g, " ").replace(/\[[^\]]*\]/g, " ").replace(/\s+/g, " ").trim();
+  let s = raw
+    .replace(/(\p{L})[-‐‑]\s*\n\s*(\p{Ll})/gu, "$1$2")
+    .replace(/\s+/g, " ")
+    .trim();
+  s = s
+    .replace(/\([^()]*\d[^()]*\)/g, " ")
+    .replace(/\[[^\]]*\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   s = s.replace(/\s*\([^()]*$/, "").replace(/^[^()]*\)\s*/, "");
-  for (let k = 0; k < 4; k++) s = s.replace(STOP_LEAD, "").replace(STOP_TAIL, "").replace(/^[\s,;:.()[\]-]+|[\s,;:.([-]+$/g, "").trim();
+  for (let k = 0; k < 4; k++)
+    s = s
+      .replace(STOP_LEAD, "")
+      .replace(STOP_TAIL, "")
+      .replace(/^[\s,;:.()[\]-]+|[\s,;:.([-]+$/g, "")
+      .trim();
   const words = s.split(" ");
   if (words.length > maxWords) s = words.slice(-maxWords).join(" ");
   if (!/\p{L}{2}/u.test(s)) return "";
@@ -53,7 +65,10 @@ function stripMeasureWords(s: string): string {
  */
 export function definedOutcomes(text: string): { primary: string | null; secondary: string | null } {
   const read = (kind: string) => {
-    const m = new RegExp(String.raw`\b(?:the\s+)?(?:main\s+)?${kind}\s+(?:outcome|end\s*point|endpoint)s?\s+(?:was|were|is|are|included)\s+(?:the\s+|a\s+)?([^.;]{3,120})`, "i").exec(text);
+    const m = new RegExp(
+      String.raw`\b(?:the\s+)?(?:main\s+)?${kind}\s+(?:outcome|end\s*point|endpoint)s?\s+(?:was|were|is|are|included)\s+(?:the\s+|a\s+)?([^.;]{3,120})`,
+      "i",
+    ).exec(text);
     if (!m) return null;
     const phrase = tidyPhrase(m[1]!.replace(/\s+(?:at|from|until|during|after)\s+[\s\S]*$/i, ""), 10);
     return phrase || null;
@@ -74,8 +89,11 @@ const SUBJECT_VERDICT =
 /** Drops brackets that hold numbers or definitions, measure names and the CI words. */
 function cleanClause(s: string): string {
   let out = s;
-  for (let k = 0; k < 2; k++) out = out.replace(/\([^()]*\)|\[[^[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
-  return stripMeasureWords(out).replace(/\s*[:=]\s*$/, "").replace(/[ \t]+/g, " ");
+  for (let k = 0; k < 2; k++)
+    out = out.replace(/\([^()]*\)|\[[^[\]]*\]/g, (m) => (/\d|defined|i\.e\.|e\.g\.|if /i.test(m) ? " " : m));
+  return stripMeasureWords(out)
+    .replace(/\s*[:=]\s*$/, "")
+    .replace(/[ \t]+/g, " ");
 }
 
 /** The outcome words of one clause: after its last verb or frame, up to a comparison or time. */
@@ -107,7 +125,10 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
   // 1. "RR of bladder cancer for SHS exposure was 1.16"
   if (measureEnd >= 0 && measureEnd <= e.estimate.start - from) {
     const after = sent.slice(measureEnd, e.estimate.start - from);
-    const m = /^\s*(?:\([^)]*\)\s*)?(?:of|for|in)\s+([\p{L}][^,;()]*?)(?:\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated|when|compared|ranged|changed)\b|$)/iu.exec(after);
+    const m =
+      /^\s*(?:\([^)]*\)\s*)?(?:of|for|in)\s+([\p{L}][^,;()]*?)(?:\s+(?:for|in|among|with|was|were|is|of|at|between|after|associated|when|compared|ranged|changed)\b|$)/iu.exec(
+        after,
+      );
     if (m) {
       const tidy = tidyPhrase(stripMeasureWords(m[1]!));
       if (tidy) return tidy;
@@ -122,17 +143,25 @@ export function outcomeOf(text: string, e: GrammarEffect, previousEnd = e.senten
   const lastClause = cleaned.split(/[;:]/).pop() ?? "";
   const verdict = SUBJECT_VERDICT.exec(lastClause);
   // "… were similar for the primary outcome (RR …)": the words after "for" name it.
-  const forTail = verdict ? /\bfor\s+(?:the\s+|both\s+)?([^,;()]{3,60})\s*$/i.exec(lastClause.slice(verdict.index + verdict[0].length)) : null;
+  const forTail = verdict
+    ? /\bfor\s+(?:the\s+|both\s+)?([^,;()]{3,60})\s*$/i.exec(lastClause.slice(verdict.index + verdict[0].length))
+    : null;
   const forOutcome = forTail ? tidyPhrase(forTail[1]!) : "";
   if (forOutcome && !hasBareNumber(forOutcome)) return forOutcome;
   // "<exposure> was associated with an increased risk of <outcome>": the outcome follows the verdict.
   const afterVerdict = verdict ? lastClause.slice(verdict.index + verdict[0].length) : "";
-  if (verdict && /(?:associated|related)$/i.test(verdict[0]) && /\b(?:risks?|odds|incidence|hazards?|likelihood)\s+of\b/i.test(afterVerdict)) {
+  if (
+    verdict &&
+    /(?:associated|related)$/i.test(verdict[0]) &&
+    /\b(?:risks?|odds|incidence|hazards?|likelihood)\s+of\b/i.test(afterVerdict)
+  ) {
     const tidy = outcomeInClause(afterVerdict);
     if (tidy && !hasBareNumber(tidy)) return tidy;
   }
   if (verdict && !/\b(?:we|it|this|there|results?)\b/i.test(verdict[1]!.split(" ")[0] ?? "")) {
-    const parts = verdict[1]!.split(/,\s*/).filter((p) => p.trim() && !/^(?:though|although|while|which|who|as|despite|however)\b/i.test(p.trim()));
+    const parts = verdict[1]!
+      .split(/,\s*/)
+      .filter((p) => p.trim() && !/^(?:though|although|while|which|who|as|despite|however)\b/i.test(p.trim()));
     for (let k = parts.length - 1; k >= 0; k--) {
       const tidy = tidyPhrase(parts[k]!.replace(OUTCOME_END, ""));
       if (tidy && !hasBareNumber(tidy) && !/^(?:we|it|this|there)$/i.test(tidy)) return tidy;
@@ -157,7 +186,10 @@ const VAGUE_WORDS =
  * for the reviewer instead of pooling them.
  */
 export function isVagueOutcome(phrase: string): boolean {
-  const words = phrase.toLowerCase().split(/[\s,;:()-]+/).filter(Boolean);
+  const words = phrase
+    .toLowerCase()
+    .split(/[\s,;:()-]+/)
+    .filter(Boolean);
   return words.length === 0 || words.every((w) => VAGUE_WORDS.test(w));
 }
 
@@ -180,7 +212,10 @@ export function geneticModelOf(text: string, e: GrammarEffect, previousEnd: numb
  * → "migraine"; "dominant model" → "" (the model alone names no outcome).
  */
 export function withoutGeneticModel(phrase: string): string {
-  const cut = phrase.replace(/\s*(?:\b(?:under|in|for|with|using)\s+)?(?:the\s+)?(?:[\p{L}-]+\s+)?(?:genetic\s+|inheritance\s+)?models?\b.*$/iu, "");
+  const cut = phrase.replace(
+    /\s*(?:\b(?:under|in|for|with|using)\s+)?(?:the\s+)?(?:[\p{L}-]+\s+)?(?:genetic\s+|inheritance\s+)?models?\b.*$/iu,
+    "",
+  );
   return GENETIC_MODEL.test(phrase) || /\bmodels?\b/i.test(phrase) ? tidyPhrase(cut) : phrase;
 }
 
@@ -201,7 +236,10 @@ export function respectivelyOutcomes(text: string, effects: readonly GrammarEffe
   if (open !== -1 && !/[)\]]/.test(before.slice(open))) before = before.slice(0, open);
   before = cleanClause(before).split(/[;:]/).pop() ?? "";
   // The list is the subject before its verb, or the words after the last frame ("levels of …").
-  before = before.replace(/\s+(?:was|were|is|are|had|have|showed|remained|differed|improved|increased|decreased|fell|rose)\b[\s\S]*$/i, "");
+  before = before.replace(
+    /\s+(?:was|were|is|are|had|have|showed|remained|differed|improved|increased|decreased|fell|rose)\b[\s\S]*$/i,
+    "",
+  );
   const anchor = OUTCOME_ANCHOR.exec(before);
   if (anchor && before.length - anchor[0].length > 2) before = before.slice(anchor[0].length);
   const items = before
@@ -221,7 +259,12 @@ export function respectivelyOutcomes(text: string, effects: readonly GrammarEffe
 export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sentence.start): string | null {
   // A pair written between the previous effect and this one is this effect's own ("…; TT vs CC: OR …").
   {
-    const own = [...text.slice(Math.max(e.sentence.start, Math.min(previousEnd, e.start)), e.end).replace(/\s+/g, " ").matchAll(VS_PAIR)];
+    const own = [
+      ...text
+        .slice(Math.max(e.sentence.start, Math.min(previousEnd, e.start)), e.end)
+        .replace(/\s+/g, " ")
+        .matchAll(VS_PAIR),
+    ];
     const m = own[own.length - 1];
     const a = m ? trimGroup(m[1]!) : "";
     const b = m ? trimGroup(m[2]!) : "";
@@ -235,22 +278,34 @@ export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sen
     const b = trimGroup(m[2]!);
     if (a && b) return `${a} vs ${b}`;
   }
-  const inGroups = /\bin\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)\s+(?:group|arm)s?\s+(?:compared\s+(?:with|to)|than(?:\s+in)?)\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)(?:\s+(?:group|arm)s?)?(?=[,;:().]|\s|$)/iu.exec(sent);
+  const inGroups =
+    /\bin\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)\s+(?:group|arm)s?\s+(?:compared\s+(?:with|to)|than(?:\s+in)?)\s+(?:the\s+)?([\p{L}\d][\p{L}\d\s/+-]{1,40}?)(?:\s+(?:group|arm)s?)?(?=[,;:().]|\s|$)/iu.exec(
+      sent,
+    );
   if (inGroups) {
     const a = trimGroup(inGroups[1]!);
     const b = trimGroup(inGroups[2]!);
     if (a && b) return `${a} vs ${b}`;
   }
-  const cmp = /\bcompared\s+(?:with|to)\s+(?:the\s+)?([\p{L}][\p{L}\d\s/+-]{1,50}?)(?=[,;:().]|\s+(?:in|for|on|at|was|were|and|did|had|showed|participants|patients|\(|groups?\b)|$)/iu.exec(sent);
+  const cmp =
+    /\bcompared\s+(?:with|to)\s+(?:the\s+)?([\p{L}][\p{L}\d\s/+-]{1,50}?)(?=[,;:().]|\s+(?:in|for|on|at|was|were|and|did|had|showed|participants|patients|\(|groups?\b)|$)/iu.exec(
+      sent,
+    );
   if (cmp) {
     const b = trimGroup(cmp[1]!);
-    const subject = /(?:^|[,;]\s*)([\p{L}][\p{L}\d/+-]*(?:\s+[\p{L}][\p{L}\d/+-]*){0,2})\s+(?:resulted|reduced|increased|improved|lowered|decreased|yielded|helped|produced|led|showed|had|was|were|did|may)\b/iu.exec(sent);
+    const subject =
+      /(?:^|[,;]\s*)([\p{L}][\p{L}\d/+-]*(?:\s+[\p{L}][\p{L}\d/+-]*){0,2})\s+(?:resulted|reduced|increased|improved|lowered|decreased|yielded|helped|produced|led|showed|had|was|were|did|may)\b/iu.exec(
+        sent,
+      );
     const a = subject ? trimGroup(subject[1]!) : "";
     if (b) return a && a.toLowerCase() !== b.toLowerCase() ? `${a} vs ${b}` : `vs ${b}`;
   }
   const withArm = /\b(?:ratio|difference|risk)\s+(?:with|for)\s+([\p{L}][\p{L}\d-]{2,30})\s*,/iu.exec(sent);
   if (withArm) return trimGroup(withArm[1]!) || null;
-  const between = /\bbetween\s+(?:the\s+)?([\p{L}][\p{L}\d\s/-]{1,40}?)\s+and\s+(?:the\s+)?([\p{L}][\p{L}\d\s/-]{1,40}?)(?=\s+groups?\b|[,;:().]|$)/iu.exec(sent);
+  const between =
+    /\bbetween\s+(?:the\s+)?([\p{L}][\p{L}\d\s/-]{1,40}?)\s+and\s+(?:the\s+)?([\p{L}][\p{L}\d\s/-]{1,40}?)(?=\s+groups?\b|[,;:().]|$)/iu.exec(
+      sent,
+    );
   if (between) {
     const a = trimGroup(between[1]!);
     const b = trimGroup(between[2]!);
@@ -260,11 +315,15 @@ export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sen
 }
 
 /** "A vs B" / "A versus B", each side up to 40 characters, ending at punctuation or a following preposition. */
-const VS_PAIR = /([\p{L}\d][\p{L}\d\s/+-]{0,40}?)\s+(?:vs\.?|versus|v)\s+([\p{L}\d][\p{L}\d\s/+-]{0,40}?)(?=[,;:()\]]|\s+(?:in|for|on|at|was|were|group|groups|participants|patients)\b|$)/giu;
+const VS_PAIR =
+  /([\p{L}\d][\p{L}\d\s/+-]{0,40}?)\s+(?:vs\.?|versus|v)\s+([\p{L}\d][\p{L}\d\s/+-]{0,40}?)(?=[,;:()\]]|\s+(?:in|for|on|at|was|were|group|groups|participants|patients)\b|$)/giu;
 
 function trimGroup(raw: string): string {
   let s = raw.replace(/\s+/g, " ").trim();
-  s = s.replace(/^(?:(?:and|or|the|a|an|in|of|for|with|those|patients|participants|subjects|people|individuals|who|received|receiving|treated|assigned|to|was|were|is|are|between)\s+)+/i, "");
+  s = s.replace(
+    /^(?:(?:and|or|the|a|an|in|of|for|with|those|patients|participants|subjects|people|individuals|who|received|receiving|treated|assigned|to|was|were|is|are|between)\s+)+/i,
+    "",
+  );
   s = s.replace(/\s+(?:group|groups|arm|arms|participants|patients|subjects|alone|only)$/i, "").trim();
   const words = s.split(" ");
   if (words.length > 5) s = words.slice(-5).join(" ");
@@ -276,8 +335,14 @@ const NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|tw
 const UNIT = "(?:days?|weeks?|months?|years?|hours?|h|wk|mo|yr)";
 const TIME_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\b(?:\d+\s*(?:-|–|to)\s*\d+)[\s?]*${UNIT}\b`, "i"),
-  new RegExp(String.raw`\b(?:at|after|over|by|within|in|for|during|through|up to)\s+(?:the\s+)?(?:${NUMBER_WORDS})[\s-]*${UNIT}(?:\s+(?:of\s+follow-up|after\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|post-?\s*[\p{L}-]+(?:\s+day)?|postpartum))?`, "iu"),
-  new RegExp(String.raw`\b(?:${NUMBER_WORDS})[\s-]*${UNIT}\s+(?:post-?\s*[\p{L}-]+(?:\s+day)?|after\s+[\p{L}-]+|of\s+follow-up|postpartum|follow-up)`, "iu"),
+  new RegExp(
+    String.raw`\b(?:at|after|over|by|within|in|for|during|through|up to)\s+(?:the\s+)?(?:${NUMBER_WORDS})[\s-]*${UNIT}(?:\s+(?:of\s+follow-up|after\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|post-?\s*[\p{L}-]+(?:\s+day)?|postpartum))?`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`\b(?:${NUMBER_WORDS})[\s-]*${UNIT}\s+(?:post-?\s*[\p{L}-]+(?:\s+day)?|after\s+[\p{L}-]+|of\s+follow-up|postpartum|follow-up)`,
+    "iu",
+  ),
   new RegExp(String.raw`\b(?:at\s+)?(?:week|month|day|year)\s+\d+\b`, "i"),
   new RegExp(String.raw`\b(?:${NUMBER_WORDS})[\s-]+${UNIT}\b`, "i"),
   /\b(?:median|mean)\s+(?:follow-up(?:\s+period)?\s+(?:of\s+)?)?\d+(?:[.·]\d+)?\s*(?:days?|weeks?|months?|years?)\b/i,
@@ -291,7 +356,13 @@ const TIME_PATTERNS: RegExp[] = [
  * ("at one week, four weeks, and six weeks …, respectively") gives the k-th timepoint to the k-th
  * effect of the sentence. Null when none is stated.
  */
-export function timepointOf(text: string, e: GrammarEffect, indexInSentence: number, countInSentence: number, previousEnd = e.sentence.start): string | null {
+export function timepointOf(
+  text: string,
+  e: GrammarEffect,
+  indexInSentence: number,
+  countInSentence: number,
+  previousEnd = e.sentence.start,
+): string | null {
   const sent = text.slice(e.sentence.start, e.sentence.end);
   const flat = (s: string) => s.replace(/\s+/g, " ").replace(/\?/g, " ").trim();
   if (countInSentence > 1 && /\brespectively\b/i.test(sent)) {
@@ -313,7 +384,12 @@ export function timepointOf(text: string, e: GrammarEffect, indexInSentence: num
   for (const source of [clause, sent]) {
     for (const re of TIME_PATTERNS) {
       const m = re.exec(source);
-      if (m && !/\bper\s*$/i.test(source.slice(0, m.index)) && !overlapsNumbers(e, e.sentence.start + (source === sent ? 0 : clauseStart) + m.index, m[0].length)) return flat(m[0]);
+      if (
+        m &&
+        !/\bper\s*$/i.test(source.slice(0, m.index)) &&
+        !overlapsNumbers(e, e.sentence.start + (source === sent ? 0 : clauseStart) + m.index, m[0].length)
+      )
+        return flat(m[0]);
     }
   }
   return null;
@@ -327,7 +403,8 @@ function overlapsNumbers(e: GrammarEffect, start: number, length: number): boole
 
 const POOLED_CUES =
   /\b(?:pooled|meta-analy[sz](?:is|es|ed)|meta-analytic|summary (?:estimate|effect|rr|or|hr|risk)|combined (?:effect|estimate|analysis|rr|or)|overall (?:effect|estimate|pooled)|random[- ]effects?|fixed[- ]effects?|\d+\s+(?:trials|studies|RCTs|cohorts|comparisons)|[A-Z][a-z]+ (?:trials|studies|RCTs) (?:including|involving|with))|\bI\s*(?:2|²)\s*=|\bfix effect|heterogeneity|when pooled/i;
-const SINGLE_STUDY_CUES = /\b(?:one (?:included )?(?:RCT|trial|study)|a single (?:RCT|trial|study)|the study (?:by|of)|interrater|inter-rater|intraclass|reliability|kappa)\b/i;
+const SINGLE_STUDY_CUES =
+  /\b(?:one (?:included )?(?:RCT|trial|study)|a single (?:RCT|trial|study)|the study (?:by|of)|interrater|inter-rater|intraclass|reliability|kappa)\b/i;
 
 /**
  * True when the effect is the text's own pooled (meta-analytic) result: its sentence speaks of
@@ -345,5 +422,7 @@ export function isPooledEstimate(text: string, e: GrammarEffect, isReview: boole
 /** True when a title/abstract describes a meta-analysis or systematic review (with pooling). */
 export function looksLikeReview(title: string, text: string): boolean {
   if (/\bmeta-?analys[ie]s\b|\bsystematic review\b|\bpooled analysis\b|\bumbrella review\b/i.test(title)) return true;
-  return /\b(?:this|we conducted a|we performed a|a)\s+(?:systematic review and\s+)?meta-?analys[ie]s\b|\bmeta-?analys[ie]s (?:was|were) (?:conducted|performed)\b|\bwe (?:searched|included) [^.]{0,80}\b(?:trials|studies|RCTs)\b|\bpooled (?:relative risks?|odds ratios?|estimates?|RRs?|ORs?|HRs?)\b|\bCochrane\b/i.test(text);
+  return /\b(?:this|we conducted a|we performed a|a)\s+(?:systematic review and\s+)?meta-?analys[ie]s\b|\bmeta-?analys[ie]s (?:was|were) (?:conducted|performed)\b|\bwe (?:searched|included) [^.]{0,80}\b(?:trials|studies|RCTs)\b|\bpooled (?:relative risks?|odds ratios?|estimates?|RRs?|ORs?|HRs?)\b|\bCochrane\b/i.test(
+    text,
+  );
 }

@@ -12,14 +12,19 @@ describe("extraction corpus annotations", () => {
     for (const e of effects) {
       expect(e.end - e.start).toBe(e.quote.length);
       expect(e.outcome.length).toBeGreaterThan(0);
-      expect(e.family).toMatch(/^(?:ratio|difference|smd|regression|correlation|proportion|diagnostic|named-once|typographic|other)$/);
+      expect(e.family).toMatch(
+        /^(?:ratio|difference|smd|regression|correlation|proportion|diagnostic|named-once|typographic|other)$/,
+      );
     }
   });
 });
 
-describe.skipIf(!corpus.available)(corpus.available ? "extraction corpus texts" : `extraction corpus texts — ${corpus.available ? "" : corpus.reason}`, () => {
-  it("every quote sits at its offsets in the text read from ../shared", () => {
-    // loadCorpus throws on any mismatch; this checks it found every document.
-    expect(corpus.available && corpus.documents.length).toBe(readAnnotations().length);
-  });
-});
+describe.skipIf(!corpus.available)(
+  corpus.available ? "extraction corpus texts" : `extraction corpus texts — ${corpus.available ? "" : corpus.reason}`,
+  () => {
+    it("every quote sits at its offsets in the text read from ../shared", () => {
+      // loadCorpus throws on any mismatch; this checks it found every document.
+      expect(corpus.available && corpus.documents.length).toBe(readAnnotations().length);
+    });
+  },
+);

@@ -23,9 +23,22 @@ function expectExact(text: string, items: readonly Quote[]) {
 /** Every quote-bearing item of an extraction slices back to its quote. */
 function expectAllExact(x: StudyExtraction) {
   const lists = [
-    x.designMentions, x.sampleSizes, x.outcomes, x.outcomes.map((o) => o.outcome), x.effects,
-    x.effects.flatMap((e) => (e.ci ? [e.ci] : [])), x.pValues, x.adverseEvents, x.followUps, x.conclusions,
-    x.limitations, x.futureResearch, x.heterogeneity, x.interventions, x.doses, x.recommendations,
+    x.designMentions,
+    x.sampleSizes,
+    x.outcomes,
+    x.outcomes.map((o) => o.outcome),
+    x.effects,
+    x.effects.flatMap((e) => (e.ci ? [e.ci] : [])),
+    x.pValues,
+    x.adverseEvents,
+    x.followUps,
+    x.conclusions,
+    x.limitations,
+    x.futureResearch,
+    x.heterogeneity,
+    x.interventions,
+    x.doses,
+    x.recommendations,
   ];
   for (const list of lists) expectExact(x.text, list);
 }
@@ -108,7 +121,10 @@ describe("extractOutcomes", () => {
       ["secondary", "quality of life and hospital admissions"],
     ]);
     expectExact(text, outcomes);
-    expectExact(text, outcomes.map((o) => o.outcome));
+    expectExact(
+      text,
+      outcomes.map((o) => o.outcome),
+    );
   });
 });
 
@@ -152,7 +168,8 @@ describe("extractEffectSizes", () => {
   });
 
   it("attaches the p-value that follows the interval", () => {
-    const text = "Recurrence fell (hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09).";
+    const text =
+      "Recurrence fell (hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09).";
     const [effect] = extractEffectSizes(text);
     expect(effect!.quote).toBe("hazard ratio with aspirin, 0.74; 95% confidence interval [CI], 0.52 to 1.05; P=0.09");
     expect(effect!.pValue).toMatchObject({ comparator: "=", value: 0.09 });
@@ -173,7 +190,9 @@ describe("extractEffectSizes", () => {
   });
 
   it("keeps the nearer of two names for one value", () => {
-    const [effect] = extractEffectSizes("Glucose fell (weight mean difference, WMD: -1.15 mmol/L, 95% CI: -1.67 to -0.63).");
+    const [effect] = extractEffectSizes(
+      "Glucose fell (weight mean difference, WMD: -1.15 mmol/L, 95% CI: -1.67 to -0.63).",
+    );
     expect(effect).toMatchObject({ measure: "WMD", label: "WMD", value: -1.15, unit: "mmol/L" });
   });
 
@@ -189,7 +208,13 @@ describe("extractFollowUps", () => {
   it.each([
     ["Participants trained for 12 weeks.", "duration", 12, "week", "for 12 weeks"],
     ["After a 5-year follow-up, rates were similar.", "follow-up", 5, "year", "5-year follow-up"],
-    ["During a median follow-up period of 37.2 months, 57 events occurred.", "follow-up", 37.2, "month", "follow-up period of 37.2 months"],
+    [
+      "During a median follow-up period of 37.2 months, 57 events occurred.",
+      "follow-up",
+      37.2,
+      "month",
+      "follow-up period of 37.2 months",
+    ],
     ["Patients were followed for two years.", "follow-up", 2, "year", "followed for two years"],
     ["A 6-month intervention improved sleep.", "duration", 6, "month", "6-month intervention"],
   ])("%s", (text, kind, value, unit, quote) => {
@@ -313,20 +338,29 @@ describe.skipIf(!hasSharedFixtures())(fixtureSuiteName("on real abstracts"), () 
     const x = facts(europePmcStudy("search_core_cancer_json.json", "MED/40536077"));
     expect(x.design).toBe("meta-analysis");
     expect(x.effects[0]).toMatchObject({ measure: "RR", value: 1.16, ci: { lower: 0.95, upper: 1.43 } });
-    expect(x.effects[0]!.quote).toBe("RR of bladder cancer for SHS exposure was 1.16 [95% confidence interval (CI): 0.95-1.43]");
-    expect(x.heterogeneity.map((s) => s.quote)).toEqual(["Results show a low/moderate heterogeneity (I2 = 38%, P = 0.09)."]);
+    expect(x.effects[0]!.quote).toBe(
+      "RR of bladder cancer for SHS exposure was 1.16 [95% confidence interval (CI): 0.95-1.43]",
+    );
+    expect(x.heterogeneity.map((s) => s.quote)).toEqual([
+      "Results show a low/moderate heterogeneity (I2 = 38%, P = 0.09).",
+    ]);
     expect(x.sampleSize?.value).toBe(1200);
     expect(x.futureResearch[0]?.quote).toContain("further research with greater statistical power");
   });
 
   it("slices every item of every abstract back exactly", () => {
     const studies = [
-      ...["efetch_pubmed_23121403_POST.xml", "efetch_pubmed_29915538_POST.xml", "efetch_pubmed_22351513_POST.xml", "efetch_pubmed_11748933_11700088.xml"].flatMap(
-        (f) => normalisePubmedXml(readFixture(`pubmed/${f}`)).studies,
-      ),
-      ...["search_core_COVID-19_pageSize25.json", "search_core_cancer_json.json", "search_core_Metabolomics_pageSize25.json"].flatMap(
-        (f) => normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${f}`)) as unknown).studies,
-      ),
+      ...[
+        "efetch_pubmed_23121403_POST.xml",
+        "efetch_pubmed_29915538_POST.xml",
+        "efetch_pubmed_22351513_POST.xml",
+        "efetch_pubmed_11748933_11700088.xml",
+      ].flatMap((f) => normalisePubmedXml(readFixture(`pubmed/${f}`)).studies),
+      ...[
+        "search_core_COVID-19_pageSize25.json",
+        "search_core_cancer_json.json",
+        "search_core_Metabolomics_pageSize25.json",
+      ].flatMap((f) => normaliseEuropePmcSearch(JSON.parse(readFixture(`europepmc/${f}`)) as unknown).studies),
     ].filter((s) => (s.abstract ?? "").length > 100);
     expect(studies.length).toBeGreaterThan(30);
     let effects = 0;

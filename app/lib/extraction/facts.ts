@@ -38,13 +38,7 @@ export interface SentenceQuote extends Quote {
 }
 
 export type StudyDesign =
-  | "meta-analysis"
-  | "systematic-review"
-  | "rct"
-  | "cohort"
-  | "case-control"
-  | "cross-sectional"
-  | "qualitative";
+  "meta-analysis" | "systematic-review" | "rct" | "cohort" | "case-control" | "cross-sectional" | "qualitative";
 
 /** Human names of the designs, singular and plural. */
 export const DESIGN_LABELS: Record<StudyDesign, { one: string; many: string }> = {
@@ -180,11 +174,32 @@ function* matchesIn(s: Sentence, pattern: RegExp): Generator<{ m: RegExpExecArra
 // Numbers
 
 const WORD_NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, eighteen: 18, twenty: 20, thirty: 30, "twenty-four": 24,
-  "thirty-six": 36, forty: 40, "forty-eight": 48, fifty: 50, sixty: 60,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  eighteen: 18,
+  twenty: 20,
+  thirty: 30,
+  "twenty-four": 24,
+  "thirty-six": 36,
+  forty: 40,
+  "forty-eight": 48,
+  fifty: 50,
+  sixty: 60,
 };
-const WORD_NUMBER = Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length).join("|");
+const WORD_NUMBER = Object.keys(WORD_NUMBERS)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
 
 /** A signed decimal: "-0.93", "−1.15", "0·74" (Lancet middle dot), ".05". */
 const DECIMAL = String.raw`[-−]?(?:\d+(?:[.·]\d+)?|[.·]\d+)`;
@@ -200,7 +215,10 @@ const parseCount = parseNumber;
 
 const DESIGN_PATTERNS: { design: StudyDesign; pattern: RegExp }[] = [
   { design: "meta-analysis", pattern: /\bmeta-?\s?analy(?:sis|ses|tic)\b|\bmetaanalys[ie]s\b/i },
-  { design: "systematic-review", pattern: /\bsystematic(?:ally)?\s+(?:literature\s+)?review(?:ed|s)?\b|\bumbrella review\b|\bCochrane review\b/i },
+  {
+    design: "systematic-review",
+    pattern: /\bsystematic(?:ally)?\s+(?:literature\s+)?review(?:ed|s)?\b|\bumbrella review\b|\bCochrane review\b/i,
+  },
   {
     design: "rct",
     pattern:
@@ -216,7 +234,10 @@ const DESIGN_PATTERNS: { design: StudyDesign; pattern: RegExp }[] = [
   { design: "cohort", pattern: /\bcohort(?:s)?\b/i },
   { design: "case-control", pattern: /\bcase[- ]control\b/i },
   { design: "cross-sectional", pattern: /\bcross[- ]sectional\b/i },
-  { design: "qualitative", pattern: /\bqualitative\b|\bsemi-structured interviews?\b|\bfocus groups?\b|\bthematic analysis\b/i },
+  {
+    design: "qualitative",
+    pattern: /\bqualitative\b|\bsemi-structured interviews?\b|\bfocus groups?\b|\bthematic analysis\b/i,
+  },
 ];
 
 /** Context before a design word that names the studies a review included ("meta-analysis of RCTs"). */
@@ -287,8 +308,15 @@ const NOT_BETWEEN =
   "of|the|per|in|at|to|from|and|or|with|for|than|by|on|over|under|within|who|that|were|was|had|have|years?|months?|weeks?|days?|hours?|minutes?|old|aged?|times?|percent|mg|g|kg|ml|more|less|fewer|additional|million|millions|billion|thousand|thousands|hundred|hundreds";
 
 const SAMPLE_CUES: { cue: SampleSizeCue; pattern: RegExp }[] = [
-  { cue: "total", pattern: /\b(?:a\s+total\s+of|in\s+total|total\s+(?:sample|number)\s+of|overall,?)\s+(?:\w+\s+){0,2}$/i },
-  { cue: "randomised", pattern: /\b(?:randomi[sz](?:ed|ing)|randomly\s+(?:assigned|allocated)|allocated)\s+(?:a\s+total\s+of\s+)?(?:approximately\s+|about\s+)?$/i },
+  {
+    cue: "total",
+    pattern: /\b(?:a\s+total\s+of|in\s+total|total\s+(?:sample|number)\s+of|overall,?)\s+(?:\w+\s+){0,2}$/i,
+  },
+  {
+    cue: "randomised",
+    pattern:
+      /\b(?:randomi[sz](?:ed|ing)|randomly\s+(?:assigned|allocated)|allocated)\s+(?:a\s+total\s+of\s+)?(?:approximately\s+|about\s+)?$/i,
+  },
   {
     cue: "enrolled",
     pattern:
@@ -303,7 +331,8 @@ const NOT_PEOPLE_AFTER =
   /^\s*(?:%|percent|trials?|studies|RCTs?|articles|records|reports|databases|cent(?:er|re)s|hospitals|sites|countries|regions|years?|months?|weeks?|days?|hours?|times|mg|g\b|kg|mL|ml)/i;
 
 /** "… patients were included/enrolled/randomised" after the noun phrase. */
-const CUE_AFTER = /^\s+(?:[\p{L}-]+\s+){0,3}?(?:were|was)\s+(?:(?:then|finally|eventually)\s+)?(?:(randomi[sz]ed|randomly\s+(?:assigned|allocated))|included|enrolled|recruited|analy[sz]ed|studied|surveyed)\b/iu;
+const CUE_AFTER =
+  /^\s+(?:[\p{L}-]+\s+){0,3}?(?:were|was)\s+(?:(?:then|finally|eventually)\s+)?(?:(randomi[sz]ed|randomly\s+(?:assigned|allocated))|included|enrolled|recruited|analy[sz]ed|studied|surveyed)\b/iu;
 
 function cueAround(before: string, after: string): SampleSizeCue {
   for (const { cue, pattern } of SAMPLE_CUES) if (pattern.test(before)) return cue;
@@ -393,7 +422,8 @@ export function extractOutcomes(text: string, sentences: Sentence[] = indexed(te
   for (const s of sentences) {
     for (const { m, start, end } of matchesIn(s, OUTCOME_PATTERN)) {
       const rest = s.text.slice(end - s.start);
-      if (/^(?:measured|assessed|evaluated|defined|analy[sz]ed|compared|recorded|collected|similar|not\b)/i.test(rest)) continue;
+      if (/^(?:measured|assessed|evaluated|defined|analy[sz]ed|compared|recorded|collected|similar|not\b)/i.test(rest))
+        continue;
       const stop = rest.search(/;|\.\s*$|$/);
       let phraseEnd = end + (stop === -1 ? rest.length : stop);
       while (phraseEnd > end && /[\s.,:]/.test(text[phraseEnd - 1]!)) phraseEnd--;
@@ -451,8 +481,7 @@ export function extractPValues(text: string, sentences: Sentence[] = indexed(tex
 // ---------------------------------------------------------------------------------------------
 // Effect sizes
 
-const UNIT =
-  String.raw`%|mmol\/mol|mmol\/L|mmol\/l|mg\/dL|mg\/dl|kg\/m2|kg\/m²|mm\s?Hg|kg|cm|mm|bpm|beats\/min|points?|mL|ml|IU|g|days?|hours?|min(?:utes)?|years?`;
+const UNIT = String.raw`%|mmol\/mol|mmol\/L|mmol\/l|mg\/dL|mg\/dl|kg\/m2|kg\/m²|mm\s?Hg|kg|cm|mm|bpm|beats\/min|points?|mL|ml|IU|g|days?|hours?|min(?:utes)?|years?`;
 const UNIT_AFTER = new RegExp(String.raw`^\s?(${UNIT})(?![\p{L}])`, "u");
 
 /** The grammar's measure codes that are effect sizes of a study summary; WMD when the text names a weighted mean difference. */
@@ -504,17 +533,28 @@ export function extractEffectSizes(
     if (!measure) continue;
     const mq = e.measureQuote;
     const gap = mq && mq.end <= e.estimate.start ? text.slice(mq.end, e.estimate.start) : null;
-    const start = mq && gap !== null && gap.length <= 50 && !/\d/.test(gap) ? mq.start : Math.min(e.start, e.estimate.start);
-    const sentence = sentences.find((s) => s.start <= e.estimate.start && e.estimate.start < s.end) ?? sentences.find((s) => s.end > e.estimate.start);
+    const start =
+      mq && gap !== null && gap.length <= 50 && !/\d/.test(gap) ? mq.start : Math.min(e.start, e.estimate.start);
+    const sentence =
+      sentences.find((s) => s.start <= e.estimate.start && e.estimate.start < s.end) ??
+      sentences.find((s) => s.end > e.estimate.start);
     if (!sentence) continue;
     const unitMatch = e.estimate.percent ? null : UNIT_AFTER.exec(text.slice(e.estimate.end, e.lower.start));
     const unit = e.estimate.percent ? "%" : unitMatch ? unitMatch[1]!.trim() : null;
-    const ciStart = e.explicitInterval ? Math.max(e.estimate.end, ciLabelStart(text, e.estimate.end, e.lower.start)) : e.lower.start;
+    const ciStart = e.explicitInterval
+      ? Math.max(e.estimate.end, ciLabelStart(text, e.estimate.end, e.lower.start))
+      : e.lower.start;
     let cursor = e.upper.end;
     // The bracket the interval opened ("[95% CI: 0.95-1.43]") closes the quote.
     const opened = text.slice(start, cursor);
-    if (/^[)\]]/.test(text[cursor] ?? "") && (opened.match(/[([]/g) ?? []).length > (opened.match(/[)\]]/g) ?? []).length) cursor++;
-    const pValue = pValues.find((p) => p.start >= cursor && p.start - cursor <= 30 && !/[)\]]/.test(text.slice(cursor, p.start))) ?? null;
+    if (
+      /^[)\]]/.test(text[cursor] ?? "") &&
+      (opened.match(/[([]/g) ?? []).length > (opened.match(/[)\]]/g) ?? []).length
+    )
+      cursor++;
+    const pValue =
+      pValues.find((p) => p.start >= cursor && p.start - cursor <= 30 && !/[)\]]/.test(text.slice(cursor, p.start))) ??
+      null;
     let quoteEnd = pValue ? pValue.end : cursor;
     while (quoteEnd > e.estimate.start && /[\s,;([]/.test(text[quoteEnd - 1]!)) quoteEnd--;
     quoteEnd = trimUnbalancedCloser(text, start, quoteEnd);
@@ -569,11 +609,12 @@ const DURATION = new RegExp(
 const FOLLOW_UP_CUE = /\bfollow(?:ed)?[- ]?ups?\b|\bfollowed(?:\s+up)?\b(?!\s+by)/gi;
 const DURATION_BEFORE =
   /\b(?:for|lasting|over\s+a\s+period\s+of|during|duration\s+of\s+(?:[\p{L}-]+\s+){0,2}(?:was|of|ranged\s+from))\s+(?:up\s+to\s+|a\s+(?:median|mean|minimum|maximum|total)\s+of\s+|about\s+|approximately\s+|at\s+least\s+|an?\s+average\s+of\s+)?$/iu;
-const DURATION_AFTER = /^[\s-]*(?:long\s+)?(?:intervention|programme|program|trial|treatment|training|supplementation|study|period|course|regimen|therapy|exercise|diet)\b/i;
+const DURATION_AFTER =
+  /^[\s-]*(?:long\s+)?(?:intervention|programme|program|trial|treatment|training|supplementation|study|period|course|regimen|therapy|exercise|diet)\b/i;
 
 function durationValue(raw: string): number {
   const n = Number(raw);
-  return Number.isFinite(n) ? n : WORD_NUMBERS[raw.toLowerCase()] ?? NaN;
+  return Number.isFinite(n) ? n : (WORD_NUMBERS[raw.toLowerCase()] ?? NaN);
 }
 
 /**
@@ -645,7 +686,8 @@ const RECOMMENDATION =
 
 /** Structured-abstract sections that describe the question rather than the study's own findings. */
 const BACKGROUND_SECTION = /background|introduction|objective|aim|purpose|context|rationale|importance|issue/;
-const METHODS_SECTION = /method|design|setting|participant|intervention|measure|selection|search|collection|material|procedure/;
+const METHODS_SECTION =
+  /method|design|setting|participant|intervention|measure|selection|search|collection|material|procedure/;
 const CONCLUSION_SECTION = /conclu|interpretation|implication|significance/;
 
 /**
@@ -694,7 +736,9 @@ export function extractStudyFacts(text: string, options: { titleEnd?: number } =
   const sampleSizes = extractSampleSizes(text, body);
   const pValues = extractPValues(text, body);
   const interventions = body.filter(
-    (s) => /intervention/.test(sectionOf(s)) || (INTERVENTION.test(s.text) && (sections[s.index] === null || METHODS_SECTION.test(sectionOf(s)))),
+    (s) =>
+      /intervention/.test(sectionOf(s)) ||
+      (INTERVENTION.test(s.text) && (sections[s.index] === null || METHODS_SECTION.test(sectionOf(s)))),
   );
   return {
     text,

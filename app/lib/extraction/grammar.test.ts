@@ -15,7 +15,10 @@ function expectGrounded(text: string) {
 
 describe("tokenize", () => {
   it("reads numbers with decimal points, middle dots, unambiguous decimal commas and thousands", () => {
-    const nums = (t: string) => tokenize(t).filter((x) => x.kind === "num").map((x) => x.value);
+    const nums = (t: string) =>
+      tokenize(t)
+        .filter((x) => x.kind === "num")
+        .map((x) => x.value);
     expect(nums("1·06 and 0.93")).toEqual([1.06, 0.93]);
     expect(nums("OR 0,85 (0,71-1,02)")).toEqual([0.85, 0.71, 1.02]);
     expect(nums("1,058,466 cases and [1.04, 1.29]")).toEqual([1058466, 1.04, 1.29]);
@@ -86,12 +89,20 @@ describe("parseEffects: notation forms", () => {
 
   it("reads words for the measure: 'adjusted difference in means 2.4; 95% CI 1.1 to 3.7'", () => {
     const [e] = parseEffects("adjusted difference in means 2.4; 95% CI 1.1 to 3.7");
-    expect(e).toMatchObject({ measure: "MD", estimate: { value: 2.4 }, lower: { value: 1.1 }, upper: { value: 3.7 }, level: 95 });
+    expect(e).toMatchObject({
+      measure: "MD",
+      estimate: { value: 2.4 },
+      lower: { value: 1.1 },
+      upper: { value: 3.7 },
+      level: 95,
+    });
   });
 
   it("applies a ratio named once to bare 'estimate, lower–upper' pairs that follow", () => {
     const text = "primary outcome (RR 1·06, 95% CI 0·89–1·27; p=0·49) and secondary outcome (1·06, 0·93–1·22; p=0·37)";
-    expect(parseEffects(text).map((e) => [e.measure, e.estimate.value, e.lower.value, e.upper.value, e.p?.quote])).toEqual([
+    expect(
+      parseEffects(text).map((e) => [e.measure, e.estimate.value, e.lower.value, e.upper.value, e.p?.quote]),
+    ).toEqual([
       ["RR", 1.06, 0.89, 1.27, "p=0·49"],
       ["RR", 1.06, 0.93, 1.22, "p=0·37"],
     ]);
@@ -133,11 +144,17 @@ describe("extractEffects: context", () => {
     const [e] = extractEffects(
       "At 12 weeks, body weight was lower in the intervention group than in the control group (MD −2.1 kg, 95% CI −3.0 to −1.2).",
     );
-    expect(e).toMatchObject({ outcome: "body weight", comparison: "intervention vs control", timepoint: "At 12 weeks" });
+    expect(e).toMatchObject({
+      outcome: "body weight",
+      comparison: "intervention vs control",
+      timepoint: "At 12 weeks",
+    });
   });
 
   it("names the outcome after 'risk of' and the comparison after 'compared with'", () => {
-    const [e] = extractEffects("Compared with placebo, aspirin reduced the risk of venous thromboembolism (HR 0.68, 95% CI 0.51 to 0.90).");
+    const [e] = extractEffects(
+      "Compared with placebo, aspirin reduced the risk of venous thromboembolism (HR 0.68, 95% CI 0.51 to 0.90).",
+    );
     expect(e!.outcome).toBe("venous thromboembolism");
     expect(e!.comparison).toBe("aspirin vs placebo");
   });
@@ -165,7 +182,10 @@ describe("extractEffects: context", () => {
   });
 
   it("a trial's results are not pooled estimates", () => {
-    const [e] = extractEffects("In this randomised trial, mortality was lower with drug A (HR 0.80, 95% CI 0.70 to 0.92).", { title: "Drug A in sepsis: a randomised trial" });
+    const [e] = extractEffects(
+      "In this randomised trial, mortality was lower with drug A (HR 0.80, 95% CI 0.70 to 0.92).",
+      { title: "Drug A in sepsis: a randomised trial" },
+    );
     expect(e!.isPooledEstimate).toBe(false);
   });
 });
@@ -181,10 +201,15 @@ describe("extractEffects: outcomes the text defines", () => {
   it("'the primary outcome' becomes the outcome the text names as primary", () => {
     const text =
       "The primary outcome was 6 month sustained abstinence. The secondary outcome was point prevalence abstinence. Quit rates were similar for the primary outcome (RR 1.06, 95% CI 0.89 to 1.27) and the secondary outcome (RR 1.02, 95% CI 0.90 to 1.15).";
-    expect(extractEffects(text).map((e) => e.outcome)).toEqual(["6 month sustained abstinence", "point prevalence abstinence"]);
+    expect(extractEffects(text).map((e) => e.outcome)).toEqual([
+      "6 month sustained abstinence",
+      "point prevalence abstinence",
+    ]);
   });
   it("a subgroup ('in Asian populations') is not an outcome", () => {
-    const effects = extractEffects("Coffee lowered the risk of glioma (RR 0.76, 95% CI 0.55 to 0.97), especially in Asian populations (RR 0.22, 95% CI 0.04 to 0.90).");
+    const effects = extractEffects(
+      "Coffee lowered the risk of glioma (RR 0.76, 95% CI 0.55 to 0.97), especially in Asian populations (RR 0.22, 95% CI 0.04 to 0.90).",
+    );
     expect(effects.map((e) => e.outcome)).toEqual(["glioma", "glioma"]);
   });
 });

@@ -86,9 +86,99 @@ export function sentenceRanges(tokens: readonly Token[], text: string): [number,
 }
 
 const CI_WORDS = new Set(["ci", "cis", "cri", "ui", "c.i", "cl"]);
-const LABEL_NOT_ESTIMATE = new Set(["p", "i2", "i²", "n", "t", "z", "f", "χ2", "χ²", "chi2", "df", "sd", "se", "sem", "iqr", "range", "q", "tau2", "τ2", "τ²", "h2", "k", "r2", "median", "aged", "age"]);
+const LABEL_NOT_ESTIMATE = new Set([
+  "p",
+  "i2",
+  "i²",
+  "n",
+  "t",
+  "z",
+  "f",
+  "χ2",
+  "χ²",
+  "chi2",
+  "df",
+  "sd",
+  "se",
+  "sem",
+  "iqr",
+  "range",
+  "q",
+  "tau2",
+  "τ2",
+  "τ²",
+  "h2",
+  "k",
+  "r2",
+  "median",
+  "aged",
+  "age",
+]);
 const UNIT_WORDS = new Set([
-  "mmol", "mol", "mg", "g", "kg", "µg", "μg", "mcg", "ng", "pg", "l", "dl", "ml", "mmhg", "bpm", "points", "point", "pp", "kcal", "iu", "u", "mm", "cm", "m", "m2", "km", "s", "sec", "min", "mins", "minutes", "h", "hrs", "hours", "days", "day", "weeks", "week", "months", "month", "years", "year", "µm", "μm", "nm", "µmol", "μmol", "nmol", "pmol", "score", "units", "steps", "cigarettes", "beats", "ms", "db", "°c", "mmol/l", "mg/dl", "kg/m2", "per", "percentage", "percent", "fold",
+  "mmol",
+  "mol",
+  "mg",
+  "g",
+  "kg",
+  "µg",
+  "μg",
+  "mcg",
+  "ng",
+  "pg",
+  "l",
+  "dl",
+  "ml",
+  "mmhg",
+  "bpm",
+  "points",
+  "point",
+  "pp",
+  "kcal",
+  "iu",
+  "u",
+  "mm",
+  "cm",
+  "m",
+  "m2",
+  "km",
+  "s",
+  "sec",
+  "min",
+  "mins",
+  "minutes",
+  "h",
+  "hrs",
+  "hours",
+  "days",
+  "day",
+  "weeks",
+  "week",
+  "months",
+  "month",
+  "years",
+  "year",
+  "µm",
+  "μm",
+  "nm",
+  "µmol",
+  "μmol",
+  "nmol",
+  "pmol",
+  "score",
+  "units",
+  "steps",
+  "cigarettes",
+  "beats",
+  "ms",
+  "db",
+  "°c",
+  "mmol/l",
+  "mg/dl",
+  "kg/m2",
+  "per",
+  "percentage",
+  "percent",
+  "fold",
 ]);
 
 interface Bound extends QuotedValue {
@@ -133,7 +223,15 @@ function readBound(tokens: readonly Token[], i: number, text: string, minusOk: b
   }
   next = skipUnit(tokens, next);
   const value = negative ? -num.value : num.value;
-  return { value: value === 0 ? 0 : value, quote: text.slice(t.start, end), start: t.start, end, percent, next, first: i };
+  return {
+    value: value === 0 ? 0 : value,
+    quote: text.slice(t.start, end),
+    start: t.start,
+    end,
+    percent,
+    next,
+    first: i,
+  };
 }
 
 /** Skips a unit after a number ("mmol/L", "kg/m2", "µM", "g", "mm Hg", "points"). */
@@ -142,7 +240,12 @@ function skipUnit(tokens: readonly Token[], i: number): number {
   for (let steps = 0; steps < 4; steps++) {
     const t = tokens[k];
     if (!t) break;
-    if (t.kind === "word" && (UNIT_WORDS.has(t.norm) || /^(?:[mµμnp]?(?:mol|g|l|m)|mmhg|hg|m2)$/.test(t.norm) || /^[µμ][a-z]{1,3}$/.test(t.norm))) {
+    if (
+      t.kind === "word" &&
+      (UNIT_WORDS.has(t.norm) ||
+        /^(?:[mµμnp]?(?:mol|g|l|m)|mmhg|hg|m2)$/.test(t.norm) ||
+        /^[µμ][a-z]{1,3}$/.test(t.norm))
+    ) {
       k++;
       continue;
     }
@@ -182,17 +285,25 @@ function readCiName(tokens: readonly Token[], i: number): CiName | null {
   if (!w || w.kind !== "word") return null;
   if (CI_WORDS.has(w.norm) && (w.text === w.text.toUpperCase() || w.text === "CrI" || w.text === "CIs")) {
     k++;
-  } else if ((w.norm === "confidence" || w.norm === "credible" || w.norm === "credibility" || w.norm === "uncertainty") && /^(?:intervals?|limits?|interval\(s\))$/.test(tokens[k + 1]?.norm ?? "")) {
+  } else if (
+    (w.norm === "confidence" || w.norm === "credible" || w.norm === "credibility" || w.norm === "uncertainty") &&
+    /^(?:intervals?|limits?|interval\(s\))$/.test(tokens[k + 1]?.norm ?? "")
+  ) {
     k += 2;
     // "(CI)" / "[CI]"
-    if (tokens[k]?.kind === "open" && CI_WORDS.has(tokens[k + 1]?.norm ?? "") && tokens[k + 2]?.kind === "close") k += 3;
+    if (tokens[k]?.kind === "open" && CI_WORDS.has(tokens[k + 1]?.norm ?? "") && tokens[k + 2]?.kind === "close")
+      k += 3;
   } else {
     return null;
   }
   for (let steps = 0; steps < 4; steps++) {
     const s = tokens[k];
     if (!s) break;
-    if ((s.kind === "punct" && (s.text === ":" || s.text === "=" || s.text === ",")) || (s.kind === "word" && /^(?:of|is|was|were|from|between|ranging|ranged)$/.test(s.norm)) || (s.kind === "open" && s.text !== "{")) {
+    if (
+      (s.kind === "punct" && (s.text === ":" || s.text === "=" || s.text === ",")) ||
+      (s.kind === "word" && /^(?:of|is|was|were|from|between|ranging|ranged)$/.test(s.norm)) ||
+      (s.kind === "open" && s.text !== "{")
+    ) {
       k++;
       continue;
     }
@@ -205,7 +316,8 @@ function readCiName(tokens: readonly Token[], i: number): CiName | null {
 function readRangeSep(tokens: readonly Token[], i: number, commaOk: boolean): { next: number; dash: boolean } | null {
   const t = tokens[i];
   if (!t) return null;
-  if (t.kind === "word" && (t.norm === "to" || t.norm === "and" && commaOk === true && false)) return { next: i + 1, dash: false };
+  if (t.kind === "word" && (t.norm === "to" || (t.norm === "and" && commaOk === true && false)))
+    return { next: i + 1, dash: false };
   if (t.kind === "dash") return { next: i + 1, dash: true };
   if (commaOk && t.kind === "punct" && (t.text === "," || t.text === ";")) return { next: i + 1, dash: false };
   return null;
@@ -248,7 +360,13 @@ function labelledOther(tokens: readonly Token[], i: number): boolean {
   const label = tokens[k];
   if (!label) return false;
   if (label.kind === "word" && LABEL_NOT_ESTIMATE.has(label.norm)) return true;
-  if (label.kind === "close" && tokens[k - 2]?.kind === "open" && tokens[k - 3]?.kind === "word" && LABEL_NOT_ESTIMATE.has(tokens[k - 3]!.norm)) return true;
+  if (
+    label.kind === "close" &&
+    tokens[k - 2]?.kind === "open" &&
+    tokens[k - 3]?.kind === "word" &&
+    LABEL_NOT_ESTIMATE.has(tokens[k - 3]!.norm)
+  )
+    return true;
   if (label.kind === "other" && /[χτ]/.test(label.text)) return true;
   if (label.kind === "punct" && label.text === "±") return true;
   return false;
@@ -285,7 +403,10 @@ function readPValue(tokens: readonly Token[], i: number, limit: number, text: st
   let k = i;
   for (let steps = 0; steps < 10 && k < limit; steps++) {
     const t = tokens[k]!;
-    if (t.kind === "word" && (t.norm === "p" || t.norm === "p-value" || t.norm === "pinteraction" || t.norm === "ptrend")) {
+    if (
+      t.kind === "word" &&
+      (t.norm === "p" || t.norm === "p-value" || t.norm === "pinteraction" || t.norm === "ptrend")
+    ) {
       const op = tokens[k + 1];
       let valueTok = tokens[k + 2];
       if (op?.kind === "punct" && /^[=<>≤≥]$/.test(op.text)) {
@@ -296,7 +417,14 @@ function readPValue(tokens: readonly Token[], i: number, limit: number, text: st
           valueTok = tokens[k + 3];
           last = k + 3;
         }
-        if (valueTok?.kind === "num") return { quote: text.slice(t.start, valueTok.end), start: t.start, end: valueTok.end, comparator, value: valueTok.value! };
+        if (valueTok?.kind === "num")
+          return {
+            quote: text.slice(t.start, valueTok.end),
+            start: t.start,
+            end: valueTok.end,
+            comparator,
+            value: valueTok.value!,
+          };
         void last;
       }
       return null;
@@ -347,7 +475,7 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
     for (let i = sFrom; i < sTo; i++) {
       if (tokens[i]!.kind !== "open") continue;
       const ci = readCiName(tokens, i + 1);
-      if (!ci || tokens[ci.next - 1]?.kind !== "close" && tokens[ci.next]?.kind !== "close") continue;
+      if (!ci || (tokens[ci.next - 1]?.kind !== "close" && tokens[ci.next]?.kind !== "close")) continue;
       const before = mentions.filter((m) => m.to <= i && i - m.to <= 1);
       const prevHeader: Header | null = lastHeader;
       const measures: MeasureCode[] = prevHeader && tokens[i]!.start - prevHeader.end < 80 ? prevHeader.measures : [];
@@ -378,7 +506,8 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
         if (!inner) continue;
         // A bracketed bare interval must close right after it; a comma form needs a dash range.
         if (!isComma && tokens[inner.upper.next]?.kind !== "close") continue;
-        if (isComma && !(tokens[inner.lower.next]?.kind === "dash" || tokens[inner.lower.next]?.norm === "to")) continue;
+        if (isComma && !(tokens[inner.lower.next]?.kind === "dash" || tokens[inner.lower.next]?.norm === "to"))
+          continue;
         if (isComma && tokens[inner.upper.next]?.kind === "dash") continue;
         interval = inner;
         openerIdx = i;
@@ -392,7 +521,8 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       const anchor = explicit ? ci!.from : openerIdx;
       let estimate = estimateBefore(tokens, anchor, sFrom, text, used);
       // "OR 2.1, p < 0.001, 95% CI 1.5 to 2.9": the number before the CI is a p-value; look further back.
-      if (estimate && labelledOther(tokens, estimate.first)) estimate = explicit ? estimateLookBack(tokens, anchor, sFrom, text, used, interval) : null;
+      if (estimate && labelledOther(tokens, estimate.first))
+        estimate = explicit ? estimateLookBack(tokens, anchor, sFrom, text, used, interval) : null;
       else if (explicit && !estimate) estimate = estimateLookBack(tokens, anchor, sFrom, text, used, interval);
       if (!estimate) {
         if (explicit) i = interval.next - 1;
@@ -402,16 +532,22 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
       // A mention before the estimate in this sentence names the measure.
       const ownMention = [...mentions].reverse().find((m) => m.to <= est.first);
       let measure: MeasureCode | null = ownMention?.code ?? null;
-      let measureQuote = ownMention ? { quote: text.slice(ownMention.start, ownMention.end), start: ownMention.start, end: ownMention.end } : null;
+      let measureQuote = ownMention
+        ? { quote: text.slice(ownMention.start, ownMention.end), start: ownMention.start, end: ownMention.end }
+        : null;
       let level: number | null = explicit ? (ci!.level ?? null) : null;
       if (!explicit) {
         const inside = est.value >= interval.lower.value && est.value <= interval.upper.value;
         if (!inside) continue;
-        if (interval.commaSep && !(ownMention && measureQuote && tokens[est.first]!.start - ownMention.end <= 12)) continue;
+        if (interval.commaSep && !(ownMention && measureQuote && tokens[est.first]!.start - ownMention.end <= 12))
+          continue;
         // In a column layout the number above a bracket belongs to another cell.
         const gap = text.slice(est.end, tokens[openerIdx]!.start);
         if (/\n[ \t]{2,}|[ \t]{3,}/.test(gap)) continue;
-        const headerOk = lastHeader !== null && tokens[est.first]!.start - lastHeader.end < HEADER_WINDOW && tokens[est.first]!.start > lastHeader.end;
+        const headerOk =
+          lastHeader !== null &&
+          tokens[est.first]!.start - lastHeader.end < HEADER_WINDOW &&
+          tokens[est.first]!.start > lastHeader.end;
         if (sentenceCi) level = sentenceCi.level;
         else if (headerOk) level = lastHeader!.level;
         else if (!ownMention) continue;
@@ -430,7 +566,11 @@ export function parseEffects(text: string, tokens: readonly Token[] = tokenize(t
         level = sentenceCi.level;
       }
       if (isRatio(measure) && (est.value <= 0 || interval.lower.value <= 0)) continue;
-      const adjacent = ownMention && measureQuote && tokens[est.first]!.start - ownMention.end <= 40 && !effects.some((e) => e.start > ownMention.start && e.start < est.start);
+      const adjacent =
+        ownMention &&
+        measureQuote &&
+        tokens[est.first]!.start - ownMention.end <= 40 &&
+        !effects.some((e) => e.start > ownMention.start && e.start < est.start);
       const start = adjacent ? ownMention!.start : est.start;
       const end = interval.upper.end;
       const nextEffectLimit = sTo;
@@ -465,7 +605,13 @@ function strip(b: Bound): QuotedValue {
  * ",", ";", ":", "(", "[" and a unit, then reads a number (with its sign). Null when there is none
  * or it is already used.
  */
-function estimateBefore(tokens: readonly Token[], anchor: number, floor: number, text: string, used: Uint8Array): Bound | null {
+function estimateBefore(
+  tokens: readonly Token[],
+  anchor: number,
+  floor: number,
+  text: string,
+  used: Uint8Array,
+): Bound | null {
   let k = anchor - 1;
   let seps = 0;
   while (k >= floor && seps < 3) {
@@ -496,7 +642,8 @@ function estimateBefore(tokens: readonly Token[], anchor: number, floor: number,
   const num = tokens[numIdx];
   if (!num || num.kind !== "num" || used[numIdx] || numIdx < floor) return null;
   const dash = tokens[numIdx - 1];
-  const startIdx = dash && dash.kind === "dash" && numIdx - 1 >= floor && isMinus(tokens, numIdx - 1) ? numIdx - 1 : numIdx;
+  const startIdx =
+    dash && dash.kind === "dash" && numIdx - 1 >= floor && isMinus(tokens, numIdx - 1) ? numIdx - 1 : numIdx;
   return readBound(tokens, startIdx, text, true);
 }
 
@@ -519,7 +666,14 @@ function isMinus(tokens: readonly Token[], i: number): boolean {
  * ("was −0.55 but it displayed significant heterogeneity (95%CI −0.73, −0.29"): the nearest
  * unused number within 12 tokens that lies inside the interval and is not labelled as p, n, I².
  */
-function estimateLookBack(tokens: readonly Token[], anchor: number, floor: number, text: string, used: Uint8Array, interval: Interval): Bound | null {
+function estimateLookBack(
+  tokens: readonly Token[],
+  anchor: number,
+  floor: number,
+  text: string,
+  used: Uint8Array,
+  interval: Interval,
+): Bound | null {
   for (let k = anchor - 1; k >= Math.max(floor, anchor - 12); k--) {
     const t = tokens[k]!;
     if (t.kind === "punct" && (t.text === ";" || t.text === ".")) return null;

@@ -4,7 +4,18 @@
  * and whether it is the text's own pooled result (context.ts). Pure; runs in the browser and the
  * Worker. Every value keeps its quote with `text.slice(start, end) === quote`.
  */
-import { comparisonOf, definedOutcomes, geneticModelOf, isPooledEstimate, isVagueOutcome, looksLikeReview, outcomeOf, respectivelyOutcomes, timepointOf, withoutGeneticModel } from "./context.ts";
+import {
+  comparisonOf,
+  definedOutcomes,
+  geneticModelOf,
+  isPooledEstimate,
+  isVagueOutcome,
+  looksLikeReview,
+  outcomeOf,
+  respectivelyOutcomes,
+  timepointOf,
+  withoutGeneticModel,
+} from "./context.ts";
 import { parseEffects, type GrammarEffect } from "./grammar.ts";
 import { MEASURE_FAMILY, type MeasureCode, type MeasureFamily } from "./measures.ts";
 
@@ -12,7 +23,13 @@ export { tokenize, type Token } from "./tokens.ts";
 export { parseEffects, sentenceRanges, type GrammarEffect, type PValue, type QuotedValue } from "./grammar.ts";
 export { MEASURE_FAMILY, MEASURE_NAMES, isRatio, type MeasureCode, type MeasureFamily } from "./measures.ts";
 export { isVagueOutcome, looksLikeReview, lowerInitial, tidyPhrase } from "./context.ts";
-export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointsCompatible, timepointDays } from "./core/outcomes.ts";
+export {
+  normaliseOutcomePhrase,
+  normaliseTimepoint,
+  outcomesMatch,
+  timepointsCompatible,
+  timepointDays,
+} from "./core/outcomes.ts";
 
 /** One effect estimate with its context. */
 export interface ExtractedEffect extends GrammarEffect {
@@ -52,14 +69,19 @@ export function extractEffects(text: string, options: { title?: string; isReview
     if (!listed.has(e.sentence.start)) listed.set(e.sentence.start, respectivelyOutcomes(text, siblings));
     const list = listed.get(e.sentence.start);
     // A list item that names no outcome of its own ("…, 0.53 (0.44 to 0.63)") keeps the last one named.
-    let outcome = list?.[k] ?? (outcomeOf(text, e, previousEnd) || (previous?.outcome ?? "") || (k > 0 ? "" : outcomeOf(text, e)));
+    let outcome =
+      list?.[k] ?? (outcomeOf(text, e, previousEnd) || (previous?.outcome ?? "") || (k > 0 ? "" : outcomeOf(text, e)));
     // "the primary outcome" / "secondary outcome": the outcome the text defines as such.
-    const named = /^(?:the\s+)?(?:main\s+)?(primary|secondary)(?:\s+(?:outcome|end\s*point|endpoint|cessation measures?))?$/i.exec(outcome);
+    const named =
+      /^(?:the\s+)?(?:main\s+)?(primary|secondary)(?:\s+(?:outcome|end\s*point|endpoint|cessation measures?))?$/i.exec(
+        outcome,
+      );
     if (named) outcome = (named[1]!.toLowerCase() === "primary" ? defined.primary : defined.secondary) ?? outcome;
     // Effects under several genetic models: each row names its model ("migraine under the dominant model").
     const model = geneticModelOf(text, e, previousEnd);
     if (model) {
-      const subject = withoutGeneticModel(outcome) || subjects.get(e.sentence.start) || withoutGeneticModel(outcomeOf(text, e));
+      const subject =
+        withoutGeneticModel(outcome) || subjects.get(e.sentence.start) || withoutGeneticModel(outcomeOf(text, e));
       if (subject) subjects.set(e.sentence.start, subject);
       outcome = subject ? `${subject} under the ${model}` : model;
     }

@@ -90,7 +90,15 @@ export function tokenize(text: string): Token[] {
     const start = i;
     const push = (kind: TokenKind, end: number, value?: number, decimals?: number, norm?: string) => {
       const t = text.slice(start, end);
-      const token: Token = { kind, text: t, norm: norm ?? (kind === "word" ? t.toLowerCase() : t), start, end, spaceBefore: space, newlineBefore: newline };
+      const token: Token = {
+        kind,
+        text: t,
+        norm: norm ?? (kind === "word" ? t.toLowerCase() : t),
+        start,
+        end,
+        spaceBefore: space,
+        newlineBefore: newline,
+      };
       if (value !== undefined) {
         token.value = value;
         token.decimals = decimals;
@@ -110,7 +118,13 @@ export function tokenize(text: string): Token[] {
       let norm = "";
       let segStart = i;
       for (;;) {
-        while (j < n && (isLetterChar(text[j]) || isDigitAt(text, j) || ((text[j] === "'" || text[j] === "’") && isLetterChar(text[j - 1])))) j++;
+        while (
+          j < n &&
+          (isLetterChar(text[j]) ||
+            isDigitAt(text, j) ||
+            ((text[j] === "'" || text[j] === "’") && isLetterChar(text[j - 1])))
+        )
+          j++;
         // Inner hyphen ("risk-standardised", "COVID-19") or a hyphen at a line end ("inter-\nval").
         if (text[j] === "-" || text[j] === "\u2010" || text[j] === "\u2011") {
           const brk = /^[-\u2010\u2011][ \t]*\r?\n[ \t]*(?=[\p{Ll}])/u.exec(text.slice(j, j + 6));
@@ -120,7 +134,13 @@ export function tokenize(text: string): Token[] {
             segStart = j;
             continue;
           }
-          if (isLetterChar(text[j + 1]) || (isDigitAt(text, j + 1) && /[A-Z]{2}$/.test(text.slice(segStart, j)) === false && /\p{L}$/u.test(text.slice(segStart, j)) && isCompoundNumber(text, j))) {
+          if (
+            isLetterChar(text[j + 1]) ||
+            (isDigitAt(text, j + 1) &&
+              /[A-Z]{2}$/.test(text.slice(segStart, j)) === false &&
+              /\p{L}$/u.test(text.slice(segStart, j)) &&
+              isCompoundNumber(text, j))
+          ) {
             j++;
             continue;
           }
@@ -172,5 +192,9 @@ function isCompoundNumber(text: string, hyphen: number): boolean {
 function isThinSpaceMark(text: string, i: number): boolean {
   const before = text[i - 1] ?? "";
   const after = text[i + 1] ?? "";
-  return (/[0-9<>=±]/.test(before) && /[0-9A-Za-z<>=±]/.test(after)) || (/[A-Za-z]/.test(before) && /[<>=±]/.test(after)) || (before === ":" && after !== " ");
+  return (
+    (/[0-9<>=±]/.test(before) && /[0-9A-Za-z<>=±]/.test(after)) ||
+    (/[A-Za-z]/.test(before) && /[<>=±]/.test(after)) ||
+    (before === ":" && after !== " ")
+  );
 }

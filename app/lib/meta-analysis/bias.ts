@@ -196,7 +196,13 @@ export function trimfill(effects: EffectSize[], opts: TrimFillOptions): TrimFill
   checkEffects(effects, 3);
   const estimator = opts.estimator ?? "L0";
   const maxiter = opts.maxiter ?? 100;
-  const fitOpts: RmaOptions = { measure: opts.measure, method: opts.method, test: "z", level: opts.level, control: opts.control };
+  const fitOpts: RmaOptions = {
+    measure: opts.measure,
+    method: opts.method,
+    test: "z",
+    level: opts.level,
+    control: opts.control,
+  };
   let side = opts.side;
   if (!side) {
     const reg = rmaReg(
@@ -243,7 +249,13 @@ export function trimfill(effects: EffectSize[], opts: TrimFillOptions): TrimFill
       const Sr = signed.filter((s) => s > 0).reduce((a, b) => a + b, 0);
       est = (4 * Sr - k * (k + 1)) / (2 * k - 1);
       const varSr =
-        (k * (k + 1) * (2 * k + 1) + 10 * est ** 3 + 27 * est ** 2 + 17 * est - 18 * k * est ** 2 - 18 * k * est + 6 * k ** 2 * est) /
+        (k * (k + 1) * (2 * k + 1) +
+          10 * est ** 3 +
+          27 * est ** 2 +
+          17 * est -
+          18 * k * est ** 2 -
+          18 * k * est +
+          6 * k ** 2 * est) /
         24;
       seK0 = (4 * Math.sqrt(varSr)) / (2 * k - 1);
     }

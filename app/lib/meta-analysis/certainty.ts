@@ -8,7 +8,17 @@
 import { regtest } from "./bias";
 import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
 import { summaryOfFindings } from "./summary-of-findings";
-import type { EffectSize, EggerTest, ExtractedStudyData, GradeAssessment, Measure, Method, PooledResult, SummaryOfFindings, TestType } from "./types";
+import type {
+  EffectSize,
+  EggerTest,
+  ExtractedStudyData,
+  GradeAssessment,
+  Measure,
+  Method,
+  PooledResult,
+  SummaryOfFindings,
+  TestType,
+} from "./types";
 import type { RobJudgement } from "~/lib/risk-of-bias/rob2";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 
@@ -45,7 +55,10 @@ export const MIN_K_SMALL_STUDY_TESTS = 3;
  * rules: null with fewer than {@link MIN_K_SMALL_STUDY_TESTS} studies, when every effect size is
  * identical, or when the test throws or gives a non-finite number.
  */
-export function eggerForGrade(effects: readonly EffectSize[], options: { measure: Measure; method: Method; test: TestType }): EggerTest | null {
+export function eggerForGrade(
+  effects: readonly EffectSize[],
+  options: { measure: Measure; method: Method; test: TestType },
+): EggerTest | null {
   if (effects.length < MIN_K_SMALL_STUDY_TESTS || effects.every((e) => e.yi === effects[0]!.yi)) return null;
   try {
     const egger = regtest([...effects], options);
@@ -93,7 +106,9 @@ export function outcomeCertainty(
   const robJudgements = robGiven?.map((j) => (j === null ? null : typeof j === "string" ? j : j.overall));
   const ratio = RATIO.includes(measure);
   const note =
-    threshold !== undefined && ratio && !(threshold > 0) ? `The decision threshold ${threshold} was ignored: a ${measure} threshold must be a positive ratio.` : undefined;
+    threshold !== undefined && ratio && !(threshold > 0)
+      ? `The decision threshold ${threshold} was ignored: a ${measure} threshold must be a positive ratio.`
+      : undefined;
   const computed = gradeAnalysis({
     ...pooled,
     k: input.effects.length,
@@ -102,7 +117,8 @@ export function outcomeCertainty(
     effects: input.effects,
     riskOfBias: robJudgements,
     indirectness: grade.indirectness?.[outcome],
-    decisionThreshold: threshold === undefined ? undefined : ratio ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
+    decisionThreshold:
+      threshold === undefined ? undefined : ratio ? (threshold > 0 ? Math.log(threshold) : undefined) : threshold,
   });
   const rating = grade.reviewerRatings?.[outcome];
   const assessed = rating ? applyReviewerRating(computed, rating) : computed;

@@ -22,7 +22,9 @@ describe("escalc for RevMan's data types", () => {
       expect(e.vi).toBeCloseTo(r.vi, 12);
     }
     expect(() => escalc("OR", { kind: "rates", events1: 1, time1: 10, events2: 2, time2: 10 })).toThrow(/rate ratio/);
-    expect(() => escalc("RR", { kind: "rates", events1: 0, time1: 10, events2: 0, time2: 10 })).toThrow(/not estimable/);
+    expect(() => escalc("RR", { kind: "rates", events1: 0, time1: 10, events2: 0, time2: 10 })).toThrow(
+      /not estimable/,
+    );
     expect(() => escalc("RR", { kind: "rates", events1: 1, time1: 0, events2: 2, time2: 10 })).toThrow(/Person-time/);
   });
 
@@ -38,14 +40,26 @@ describe("escalc for RevMan's data types", () => {
     expect(escalc("MD", { kind: "estimate-se", estimate: -2.5, se: 0.7 })).toEqual({ yi: -2.5, vi: 0.7 * 0.7 });
     expect(() => escalc("OR", { kind: "estimate-se", estimate: -1, se: 0.2 })).toThrow(/greater than 0/);
     // An estimate given as a log ratio ("log HR −0.22 (SE 0.09)") is used as written; the job schema accepts it.
-    expect(escalc("RR", { kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" })).toEqual({ yi: -0.22, vi: 0.09 * 0.09 });
+    expect(escalc("RR", { kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" })).toEqual({
+      yi: -0.22,
+      vi: 0.09 * 0.09,
+    });
     expect(escalc("RR", { kind: "estimate-se", estimate: Math.exp(-0.22), se: 0.09 }).yi).toBeCloseTo(-0.22, 12);
-    expect(ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" }).success).toBe(true);
-    expect(ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "natural" }).success).toBe(false);
+    expect(
+      ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "log" }).success,
+    ).toBe(true);
+    expect(
+      ExtractedRowSchema.shape.data.safeParse({ kind: "estimate-se", estimate: -0.22, se: 0.09, scale: "natural" })
+        .success,
+    ).toBe(false);
   });
 });
 
-const row = (studyId: string, data: ExtractedStudyData["data"], reportedMeasure?: "HR" | "IRR"): ExtractedStudyData => ({
+const row = (
+  studyId: string,
+  data: ExtractedStudyData["data"],
+  reportedMeasure?: "HR" | "IRR",
+): ExtractedStudyData => ({
   studyId,
   title: `Invented trial ${studyId}`,
   outcome: "major bleeding",
@@ -60,9 +74,18 @@ const row = (studyId: string, data: ExtractedStudyData["data"], reportedMeasure?
 
 describe("the job pools the new kinds with the existing engine", () => {
   it("rates rows pool to metafor's REML / Hartung–Knapp rate ratio", () => {
-    const rows = RATES.map((r, i) => row(String(i + 1), { kind: "rates", events1: r.events1, time1: r.time1, events2: r.events2, time2: r.time2 }, "IRR"));
+    const rows = RATES.map((r, i) =>
+      row(
+        String(i + 1),
+        { kind: "rates", events1: r.events1, time1: r.time1, events2: r.events2, time2: r.time2 },
+        "IRR",
+      ),
+    );
     for (const r of rows) expect(ExtractedRowSchema.safeParse(r).success).toBe(true);
-    const result = runMetaAnalysis({ studyCount: 3, extracted: rows, excluded: [], model: "test" }, { method: "REML", test: "knha" });
+    const result = runMetaAnalysis(
+      { studyCount: 3, extracted: rows, excluded: [], model: "test" },
+      { method: "REML", test: "knha" },
+    );
     expect(result.analyses).toHaveLength(1);
     const a = result.analyses[0]!;
     expect(a.reportedMeasure).toBe("IRR");
@@ -79,7 +102,10 @@ describe("the job pools the new kinds with the existing engine", () => {
       row("4", { kind: "rates", events1: 12, time1: 1200, events2: 20, time2: 1180 }, "IRR"),
     ];
     for (const r of rows) expect(ExtractedRowSchema.safeParse(r).success).toBe(true);
-    const result = runMetaAnalysis({ studyCount: 4, extracted: rows, excluded: [], model: "test" }, { method: "REML", test: "z" });
+    const result = runMetaAnalysis(
+      { studyCount: 4, extracted: rows, excluded: [], model: "test" },
+      { method: "REML", test: "z" },
+    );
     expect(result.analyses.map((a) => [a.reportedMeasure, a.k])).toEqual([["HR", 3]]);
     const effects = result.analyses[0]!.effects;
     expect(effects[0]!.yi).toBeCloseTo(-5.2 / 10.1, 12);
@@ -88,12 +114,19 @@ describe("the job pools the new kinds with the existing engine", () => {
   });
 
   it("the request schema rejects rates with a fractional event count", () => {
-    expect(ExtractedRowSchema.safeParse(row("1", { kind: "rates", events1: 1.5, time1: 10, events2: 2, time2: 10 }, "IRR")).success).toBe(false);
+    expect(
+      ExtractedRowSchema.safeParse(row("1", { kind: "rates", events1: 1.5, time1: 10, events2: 2, time2: 10 }, "IRR"))
+        .success,
+    ).toBe(false);
   });
 });
 
 describe("the data table's data types", () => {
-  const base: DataRow = { ...row("1", { kind: "counts", events1: 3, n1: 10, events2: 5, n2: 10 }), measure: "OR", included: true };
+  const base: DataRow = {
+    ...row("1", { kind: "counts", events1: 3, n1: 10, events2: 5, n2: 10 }),
+    measure: "OR",
+    included: true,
+  };
 
   it("switching empties the values, picks a measure the type gives and names the ratio", () => {
     const rates = withDataKind(base, "rates");
@@ -109,9 +142,20 @@ describe("the data table's data types", () => {
   });
 
   it("validates each type", () => {
-    expect(validateRow({ ...base, measure: "RR", reportedMeasure: "IRR", data: { kind: "rates", events1: 0, time1: 10, events2: 0, time2: 12 } })).toMatch(/not estimable/);
-    expect(validateRow({ ...base, measure: "RR", data: { kind: "rates", events1: 1, time1: 10, events2: 0, time2: 12 } })).toBeNull();
+    expect(
+      validateRow({
+        ...base,
+        measure: "RR",
+        reportedMeasure: "IRR",
+        data: { kind: "rates", events1: 0, time1: 10, events2: 0, time2: 12 },
+      }),
+    ).toMatch(/not estimable/);
+    expect(
+      validateRow({ ...base, measure: "RR", data: { kind: "rates", events1: 1, time1: 10, events2: 0, time2: 12 } }),
+    ).toBeNull();
     expect(validateRow({ ...base, measure: "RR", data: { kind: "oe-var", oe: -1, v: 0 } })).toMatch(/variance V/);
-    expect(validateRow({ ...base, measure: "OR", data: { kind: "estimate-se", estimate: 0, se: 0.2 } })).toMatch(/Ratios/);
+    expect(validateRow({ ...base, measure: "OR", data: { kind: "estimate-se", estimate: 0, se: 0.2 } })).toMatch(
+      /Ratios/,
+    );
   });
 });

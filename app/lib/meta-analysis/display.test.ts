@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { effectName, fmt, fmtInterval, fmtP, fmtPct, modelShortLabel, NOT_ESTIMABLE, pText, toDisplayScale } from "./display";
+import {
+  effectName,
+  fmt,
+  fmtInterval,
+  fmtP,
+  fmtPct,
+  modelShortLabel,
+  NOT_ESTIMABLE,
+  pText,
+  toDisplayScale,
+} from "./display";
 
 describe("display helpers", () => {
   it("never prints NaN or Infinity", () => {

@@ -159,7 +159,10 @@ export function qnorm(p: number, lowerTail = true): number {
   const upperHalf = pl > 0.5;
   const tail = p < 0.5 ? p : 1 - p;
   const t = Math.sqrt(-2 * Math.log(tail));
-  let x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t));
+  let x = -(
+    t -
+    (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t)
+  );
   for (let i = 0; i < 50; i++) {
     const f = pnorm(x) - tail;
     const dens = dnorm(x);
@@ -278,7 +281,7 @@ function safeNewton(f: (x: number) => number, df: (x: number) => number, x0: num
   for (let i = 0; i < 200; i++) {
     const fx = f(x);
     if (fx === 0) return x;
-    if ((fx > 0) === increasing) hi = x;
+    if (fx > 0 === increasing) hi = x;
     else lo = x;
     const d = df(x);
     let next = d !== 0 && Number.isFinite(d) ? x - fx / d : NaN;

@@ -95,8 +95,14 @@ describe("escalc input checks", () => {
       () => escalc("RR", { kind: "estimate-ci", estimate: 0.5, lower: 0.6, upper: 0.9 }),
       /does not contain the estimate 0.5/,
     );
-    expectInputError(() => escalc("MD", { kind: "estimate-ci", estimate: 1, lower: 2, upper: 0 }), /lower confidence limit must be below/);
-    expectInputError(() => escalc("OR", { kind: "estimate-ci", estimate: 1, lower: 0, upper: 2 }), /must be greater than 0/);
+    expectInputError(
+      () => escalc("MD", { kind: "estimate-ci", estimate: 1, lower: 2, upper: 0 }),
+      /lower confidence limit must be below/,
+    );
+    expectInputError(
+      () => escalc("OR", { kind: "estimate-ci", estimate: 1, lower: 0, upper: 2 }),
+      /must be greater than 0/,
+    );
   });
 
   it("recovers log ratios and differences from reported estimates and 95% CIs", () => {
@@ -134,7 +140,10 @@ describe("degenerate models", () => {
     }
     expectInputError(() => rma([], { measure: "GEN", method: "REML" }), /At least 2 studies are needed/);
     expectInputError(() => regtest(eff.slice(0, 2), { method: "REML" }), /At least 3 studies/);
-    expectInputError(() => rmaMH([{ events1: 1, n1: 10, events2: 2, n2: 10 }], { measure: "OR" }), /At least 2 studies/);
+    expectInputError(
+      () => rmaMH([{ events1: 1, n1: 10, events2: 2, n2: 10 }], { measure: "OR" }),
+      /At least 2 studies/,
+    );
   });
 
   it("gives tau² = 0, I² = 0 and finite numbers for identical studies, under every estimator and test", () => {
@@ -153,15 +162,28 @@ describe("degenerate models", () => {
       }
     }
     expect(ranktest(same).pval).toBeGreaterThanOrEqual(0);
-    expect(Number.isFinite(regtest(same.map((e, i) => ({ yi: e.yi, vi: e.vi * (i + 1) })), { method: "REML" }).pval)).toBe(true);
+    expect(
+      Number.isFinite(
+        regtest(
+          same.map((e, i) => ({ yi: e.yi, vi: e.vi * (i + 1) })),
+          { method: "REML" },
+        ).pval,
+      ),
+    ).toBe(true);
     const tf = trimfill(same, { measure: "RR", method: "REML" });
     expect(tf.k0).toBe(0);
     allFinite(tf.adjusted);
   });
 
   it("rejects a zero or negative variance passed straight to rma", () => {
-    expectInputError(() => rma([eff[0], { yi: 0.2, vi: 0 }], { measure: "GEN", method: "DL" }), /Study 2 has a sampling variance/);
-    expectInputError(() => rma([eff[0], { yi: Number.NaN, vi: 0.1 }], { measure: "GEN", method: "DL" }), /Study 2 has no finite effect size/);
+    expectInputError(
+      () => rma([eff[0], { yi: 0.2, vi: 0 }], { measure: "GEN", method: "DL" }),
+      /Study 2 has a sampling variance/,
+    );
+    expectInputError(
+      () => rma([eff[0], { yi: Number.NaN, vi: 0.1 }], { measure: "GEN", method: "DL" }),
+      /Study 2 has no finite effect size/,
+    );
   });
 
   it("answers clearly when Mantel–Haenszel or Peto are undefined (all-zero arms)", () => {
@@ -173,7 +195,11 @@ describe("degenerate models", () => {
     expectInputError(() => rmaMH(noEvents, { measure: "RR" }), /Mantel–Haenszel risk ratio is undefined/);
     expectInputError(() => rmaPeto(noEvents), /Peto odds ratio is undefined/);
     // a double-zero study among informative ones is kept for pooling and left out of Q (metafor drop00)
-    const mixed = [...noEvents.slice(0, 1), { events1: 3, n1: 30, events2: 7, n2: 31 }, { events1: 5, n1: 40, events2: 9, n2: 38 }];
+    const mixed = [
+      ...noEvents.slice(0, 1),
+      { events1: 3, n1: 30, events2: 7, n2: 31 },
+      { events1: 5, n1: 40, events2: 9, n2: 38 },
+    ];
     const mh = rmaMH(mixed, { measure: "OR" });
     allFinite(mh);
     expect(mh.k).toBe(3);
@@ -226,9 +252,18 @@ describe("profile-likelihood CI for tau²", () => {
   // dat.bcg as printed in metafor's docs (tpos, tneg, cpos, cneg); expected values printed by
   // R 4 + metafor 3.8-1: confint(rma(yi, vi, method = m), type = "PL")$random[1, ].
   const bcg = [
-    [4, 119, 11, 128], [6, 300, 29, 274], [3, 228, 11, 209], [62, 13536, 248, 12619],
-    [33, 5036, 47, 5761], [180, 1361, 372, 1079], [8, 2537, 10, 619], [505, 87886, 499, 87892],
-    [29, 7470, 45, 7232], [17, 1699, 65, 1600], [186, 50448, 141, 27197], [5, 2493, 3, 2338],
+    [4, 119, 11, 128],
+    [6, 300, 29, 274],
+    [3, 228, 11, 209],
+    [62, 13536, 248, 12619],
+    [33, 5036, 47, 5761],
+    [180, 1361, 372, 1079],
+    [8, 2537, 10, 619],
+    [505, 87886, 499, 87892],
+    [29, 7470, 45, 7232],
+    [17, 1699, 65, 1600],
+    [186, 50448, 141, 27197],
+    [5, 2493, 3, 2338],
     [27, 16886, 29, 17825],
   ].map(([a, b, c, d]) => escalc("OR", { kind: "counts", events1: a!, n1: a! + b!, events2: c!, n2: c! + d! }));
 

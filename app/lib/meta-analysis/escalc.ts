@@ -129,16 +129,15 @@ export function escalc(measure: Measure, data: EffectData, options: EscalcOption
     throw new MetaInputError(`The ${name} cannot be computed from these numbers.`, study);
   }
   if (!(out.vi > 0)) {
-    throw new MetaInputError(`The ${name} has zero variance for these numbers, so the study cannot be weighted.`, study);
+    throw new MetaInputError(
+      `The ${name} has zero variance for these numbers, so the study cannot be weighted.`,
+      study,
+    );
   }
   return out;
 }
 
-function fromCounts(
-  measure: Measure,
-  d: Extract<EffectData, { kind: "counts" }>,
-  study: number | null,
-): EffectSize {
+function fromCounts(measure: Measure, d: Extract<EffectData, { kind: "counts" }>, study: number | null): EffectSize {
   if (measure !== "RR" && measure !== "OR" && measure !== "RD") {
     throw new MetaInputError(
       `Event counts give a risk ratio, odds ratio or risk difference, not a ${MEASURE_NAMES[measure]}.`,
@@ -263,12 +262,17 @@ function fromEstimateCi(
   return { yi: d.estimate, vi: se * se };
 }
 
-function fromEstimateSe(measure: Measure, d: Extract<EffectData, { kind: "estimate-se" }>, study: number | null): EffectSize {
+function fromEstimateSe(
+  measure: Measure,
+  d: Extract<EffectData, { kind: "estimate-se" }>,
+  study: number | null,
+): EffectSize {
   finite("estimate", d.estimate, study);
   finite("standard error", d.se, study);
   if (!(d.se > 0)) throw new MetaInputError(`The standard error must be greater than 0 (got ${d.se}).`, study);
   if (isRatioMeasure(measure) && d.scale !== "log") {
-    if (!(d.estimate > 0)) throw new MetaInputError(`A ${MEASURE_NAMES[measure]} must be greater than 0 (got ${d.estimate}).`, study);
+    if (!(d.estimate > 0))
+      throw new MetaInputError(`A ${MEASURE_NAMES[measure]} must be greater than 0 (got ${d.estimate}).`, study);
     return { yi: Math.log(d.estimate), vi: d.se * d.se };
   }
   return { yi: d.estimate, vi: d.se * d.se };
@@ -276,11 +280,21 @@ function fromEstimateSe(measure: Measure, d: Extract<EffectData, { kind: "estima
 
 function fromRates(measure: Measure, d: Extract<EffectData, { kind: "rates" }>, study: number | null): EffectSize {
   if (measure !== "RR") {
-    throw new MetaInputError(`Events and person-time give a rate ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`, study);
+    throw new MetaInputError(
+      `Events and person-time give a rate ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`,
+      study,
+    );
   }
-  for (const [name, v] of [["events (T)", d.events1], ["person-time (T)", d.time1], ["events (C)", d.events2], ["person-time (C)", d.time2]] as const) finite(name, v, study);
+  for (const [name, v] of [
+    ["events (T)", d.events1],
+    ["person-time (T)", d.time1],
+    ["events (C)", d.events2],
+    ["person-time (C)", d.time2],
+  ] as const)
+    finite(name, v, study);
   if (d.events1 < 0 || d.events2 < 0) throw new MetaInputError("Event counts cannot be negative.", study);
-  if (!(d.time1 > 0 && d.time2 > 0)) throw new MetaInputError("Person-time must be greater than 0 in both arms.", study);
+  if (!(d.time1 > 0 && d.time2 > 0))
+    throw new MetaInputError("Person-time must be greater than 0 in both arms.", study);
   if (d.events1 === 0 && d.events2 === 0) {
     throw new MetaInputError("No events in either arm: the rate ratio is not estimable.", study);
   }
@@ -292,7 +306,10 @@ function fromRates(measure: Measure, d: Extract<EffectData, { kind: "rates" }>, 
 
 function fromOeVar(measure: Measure, d: Extract<EffectData, { kind: "oe-var" }>, study: number | null): EffectSize {
   if (measure !== "RR") {
-    throw new MetaInputError(`O − E and its variance give a hazard ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`, study);
+    throw new MetaInputError(
+      `O − E and its variance give a hazard ratio (pooled as RR), not a ${MEASURE_NAMES[measure]}.`,
+      study,
+    );
   }
   finite("O − E", d.oe, study);
   finite("variance V", d.v, study);
@@ -316,7 +333,10 @@ export function escalcPeto(
   }
   if (d.n1 <= 0 || d.n2 <= 0) throw new MetaInputError("Group sizes must be greater than 0.", study);
   if (d.events1 > d.n1 || d.events2 > d.n2) {
-    throw new MetaInputError(`Events cannot exceed the group size (got ${d.events1}/${d.n1} and ${d.events2}/${d.n2}).`, study);
+    throw new MetaInputError(
+      `Events cannot exceed the group size (got ${d.events1}/${d.n1} and ${d.events2}/${d.n2}).`,
+      study,
+    );
   }
   const add = options.add ?? 0.5;
   let a = d.events1;
@@ -335,6 +355,7 @@ export function escalcPeto(
   const xt = a + c;
   const yt = b + dd;
   const V = (xt * yt * (n1 / N) * (n2 / N)) / (N - 1);
-  if (!(V > 0)) throw new MetaInputError("Peto's odds ratio is undefined for this table (no events or no non-events).", study);
+  if (!(V > 0))
+    throw new MetaInputError("Peto's odds ratio is undefined for this table (no events or no non-events).", study);
   return { yi: (a - (xt * n1) / N) / V, vi: 1 / V };
 }

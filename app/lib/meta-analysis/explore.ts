@@ -39,7 +39,10 @@ const CANDIDATES: { key: string; label: string; get: (e: ExtractedStudyData) => 
  * subgroups (design, outcome as reported, comparison, time point, reported ratio), with one value
  * per study of `a.effects` (missing values become "Not reported").
  */
-export function subgroupColumns(a: Pick<OutcomeAnalysis, "effects">, extracted: readonly ExtractedStudyData[]): StudyColumn[] {
+export function subgroupColumns(
+  a: Pick<OutcomeAnalysis, "effects">,
+  extracted: readonly ExtractedStudyData[],
+): StudyColumn[] {
   const byId = new Map<string, ExtractedStudyData>();
   for (const e of extracted) if (!byId.has(e.studyId)) byId.set(e.studyId, e);
   const out: StudyColumn[] = [];
@@ -102,7 +105,8 @@ export function subgroupTestText(r: SubgroupResult): string {
 export function mixedModelText(r: SubgroupResult, test: "z" | "knha"): string {
   if (!r.mixed) return `Mixed-effects model with a common τ²: not estimable${r.mixedNote ? ` (${r.mixedNote})` : ""}.`;
   const m = r.mixed;
-  const stat = test === "knha" ? `F(${m.QMdf[0]}, ${m.QMdf[1]}) = ${fmt(m.QM)}` : `QM(df = ${m.QMdf[0]}) = ${fmt(m.QM)}`;
+  const stat =
+    test === "knha" ? `F(${m.QMdf[0]}, ${m.QMdf[1]}) = ${fmt(m.QM)}` : `QM(df = ${m.QMdf[0]}) = ${fmt(m.QM)}`;
   return `Mixed-effects model with a common τ² (meta-regression on the subgroups): ${stat}, ${pText(m.QMp)}; residual τ² = ${fmt(m.tau2, 4)}.`;
 }
 
@@ -111,7 +115,9 @@ export function subgroupCaveat(r: SubgroupResult): string {
   const few = r.groups.some((g) => g.k < 3);
   return (
     "Subgroup comparisons are observational: studies are not randomised to subgroups, so a difference may reflect other study characteristics." +
-    (few ? " Some subgroups have fewer than 3 studies, so the test has little power and the subgroup estimates are imprecise." : "")
+    (few
+      ? " Some subgroups have fewer than 3 studies, so the test has little power and the subgroup estimates are imprecise."
+      : "")
   );
 }
 
@@ -132,7 +138,9 @@ export function subgroupNarrative(r: SubgroupResult, columnLabel: string): strin
       : `The test for subgroup differences by ${by} found no evidence that the effect differs between the ${r.groups.length} subgroups (${numbers}); this does not show that the effect is the same in each.`;
   const limits =
     " Subgroup comparisons are observational (studies were not randomised to subgroups), so any difference may be explained by other study characteristics" +
-    (fewest < 5 ? `, and with as few as ${fewest === 1 ? "one study" : `${fewest} studies`} in a subgroup the test has little power.` : ".");
+    (fewest < 5
+      ? `, and with as few as ${fewest === 1 ? "one study" : `${fewest} studies`} in a subgroup the test has little power.`
+      : ".");
   return finding + limits;
 }
 
@@ -149,7 +157,10 @@ export interface ModeratorColumn {
  * Moderators for a meta-regression of this analysis: the total sample size (numeric, when every
  * study reports it and it varies) and the categorical study characteristics of subgroupColumns.
  */
-export function moderatorChoices(a: Pick<OutcomeAnalysis, "effects">, extracted: readonly ExtractedStudyData[]): ModeratorColumn[] {
+export function moderatorChoices(
+  a: Pick<OutcomeAnalysis, "effects">,
+  extracted: readonly ExtractedStudyData[],
+): ModeratorColumn[] {
   const byId = new Map<string, ExtractedStudyData>();
   for (const e of extracted) if (!byId.has(e.studyId)) byId.set(e.studyId, e);
   const out: ModeratorColumn[] = [];
@@ -157,8 +168,10 @@ export function moderatorChoices(a: Pick<OutcomeAnalysis, "effects">, extracted:
     const v = byId.get(s.studyId)?.totalN;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
   });
-  if (n.every((v) => v !== null) && new Set(n).size >= 2) out.push({ key: "totalN", label: "Sample size (N)", kind: "numeric", values: n });
-  for (const c of subgroupColumns(a, extracted)) out.push({ key: c.key, label: c.label, kind: "categorical", values: c.values });
+  if (n.every((v) => v !== null) && new Set(n).size >= 2)
+    out.push({ key: "totalN", label: "Sample size (N)", kind: "numeric", values: n });
+  for (const c of subgroupColumns(a, extracted))
+    out.push({ key: c.key, label: c.label, kind: "categorical", values: c.values });
   return out;
 }
 
@@ -207,7 +220,12 @@ export function exploreMetaRegression(
     }
   }
   try {
-    const result = metaRegression(yi, vi, cols, { method: a.method, test: a.test, names, ...(permutation ? { permutation: PERMUTATION_SETTINGS } : {}) });
+    const result = metaRegression(yi, vi, cols, {
+      method: a.method,
+      test: a.test,
+      names,
+      ...(permutation ? { permutation: PERMUTATION_SETTINGS } : {}),
+    });
     return { moderators, result, error: null };
   } catch (e) {
     if (!(e instanceof MetaInputError)) throw e;

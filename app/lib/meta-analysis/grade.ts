@@ -120,11 +120,20 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const piCrosses = input.pi_lb <= 0 && input.pi_ub >= 0;
   const i2Text = `I² = ${fmt(input.I2)}%${input.tau2 !== undefined ? `, τ² = ${fmt(input.tau2, 3)}` : ""}`;
   const apart = input.effects ? nonOverlappingOpposite(input.effects) : false;
-  const apartText = "two studies' 95% confidence intervals do not overlap, with estimates on opposite sides of no effect";
+  const apartText =
+    "two studies' 95% confidence intervals do not overlap, with estimates on opposite sides of no effect";
   if (input.I2 >= 75) {
-    judgements.push({ domain: "inconsistency", downgrade: -2, reason: `${i2Text}: considerable heterogeneity (75% or more)${apart ? `; ${apartText}` : ""}.` });
+    judgements.push({
+      domain: "inconsistency",
+      downgrade: -2,
+      reason: `${i2Text}: considerable heterogeneity (75% or more)${apart ? `; ${apartText}` : ""}.`,
+    });
   } else if (input.I2 >= 50) {
-    judgements.push({ domain: "inconsistency", downgrade: -1, reason: `${i2Text}: substantial heterogeneity (50% or more)${apart ? `; ${apartText}` : ""}.` });
+    judgements.push({
+      domain: "inconsistency",
+      downgrade: -1,
+      reason: `${i2Text}: substantial heterogeneity (50% or more)${apart ? `; ${apartText}` : ""}.`,
+    });
   } else if (piCrosses && !ciCrosses) {
     judgements.push({
       domain: "inconsistency",
@@ -153,7 +162,8 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
     judgements.push({
       domain: "indirectness",
       downgrade: 0,
-      reason: "Not downgraded: whether populations, interventions and outcomes match the review question cannot be judged from the numbers; check each study's PICO.",
+      reason:
+        "Not downgraded: whether populations, interventions and outcomes match the review question cannot be judged from the numbers; check each study's PICO.",
     });
   }
 
@@ -161,9 +171,10 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const totalN = input.rows.reduce((sum, r) => sum + (r.totalN ?? 0), 0);
   const knownN = input.rows.filter((r) => r.totalN !== null).length;
   const countRows = input.rows.filter((r) => r.data.kind === "counts");
-  const events = countRows.length === k
-    ? countRows.reduce((sum, r) => sum + (r.data.kind === "counts" ? r.data.events1 + r.data.events2 : 0), 0)
-    : null;
+  const events =
+    countRows.length === k
+      ? countRows.reduce((sum, r) => sum + (r.data.kind === "counts" ? r.data.events1 + r.data.events2 : 0), 0)
+      : null;
   const belowOis = events !== null ? events < OIS_EVENTS : knownN === k ? totalN < OIS_PARTICIPANTS : false;
   const sizeText =
     events !== null
@@ -175,7 +186,11 @@ export function gradeAnalysis(input: GradeInput): GradeAssessment {
   const crossesThreshold = t !== undefined && input.ci_lb <= t && input.ci_ub >= t;
   const nullText =
     (ciCrosses ? "the 95% confidence interval includes no effect" : "the 95% confidence interval excludes no effect") +
-    (t === undefined ? "" : crossesThreshold ? ` and includes the decision threshold (${fmtThreshold(input.measure, t)})` : ` and lies on one side of the decision threshold (${fmtThreshold(input.measure, t)})`);
+    (t === undefined
+      ? ""
+      : crossesThreshold
+        ? ` and includes the decision threshold (${fmtThreshold(input.measure, t)})`
+        : ` and lies on one side of the decision threshold (${fmtThreshold(input.measure, t)})`);
   const impreciseCount = (ciCrosses || crossesThreshold ? 1 : 0) + (belowOis ? 1 : 0);
   judgements.push({
     domain: "imprecision",
@@ -225,12 +240,22 @@ export function applyReviewerRating(grade: GradeAssessment, rating: GradeReviewe
   const judgements = grade.judgements.map((j) => {
     const o = rating.overrides?.[j.domain];
     if (!o) return j;
-    return { domain: j.domain, downgrade: o.downgrade, reason: `Reviewer's judgement: ${o.justification}`, computed: { downgrade: j.downgrade, reason: j.reason } };
+    return {
+      domain: j.domain,
+      downgrade: o.downgrade,
+      reason: `Reviewer's judgement: ${o.justification}`,
+      computed: { downgrade: j.downgrade, reason: j.reason },
+    };
   });
   const ratedUp = rating.rateUp ?? [];
   const start = LEVELS.indexOf(grade.start ?? "high");
   const total = judgements.reduce((sum, j) => sum + j.downgrade, 0) + ratedUp.reduce((sum, r) => sum + r.levels, 0);
-  return { ...grade, judgements, ...(ratedUp.length ? { ratedUp } : {}), certainty: LEVELS[Math.max(0, Math.min(3, start + total))]! };
+  return {
+    ...grade,
+    judgements,
+    ...(ratedUp.length ? { ratedUp } : {}),
+    certainty: LEVELS[Math.max(0, Math.min(3, start + total))]!,
+  };
 }
 
 const SCORE: Record<RobJudgement, number> = { low: 0, some_concerns: 1, high: 2 };
@@ -243,7 +268,8 @@ const ROB_WORDS: Record<RobJudgement, string> = { low: "low risk", some_concerns
 function robFromAssessments(input: GradeInput): GradeJudgement | null {
   const judged = input.riskOfBias;
   if (!judged || judged.length !== input.rows.length || !judged.some((j) => j !== null)) return null;
-  const weights = input.weights && input.weights.length === judged.length ? input.weights : judged.map(() => 100 / judged.length);
+  const weights =
+    input.weights && input.weights.length === judged.length ? input.weights : judged.map(() => 100 / judged.length);
   const total = weights.reduce((s, w) => s + w, 0);
   let assessedWeight = 0;
   const share: Record<RobJudgement, number> = { low: 0, some_concerns: 0, high: 0 };
@@ -253,10 +279,13 @@ function robFromAssessments(input: GradeInput): GradeJudgement | null {
     share[j] += weights[i]!;
   });
   if (total <= 0 || assessedWeight * 2 < total) return null;
-  const score = (share.low * SCORE.low + share.some_concerns * SCORE.some_concerns + share.high * SCORE.high) / assessedWeight;
+  const score =
+    (share.low * SCORE.low + share.some_concerns * SCORE.some_concerns + share.high * SCORE.high) / assessedWeight;
   const downgrade = score < 0.5 ? 0 : score < 1.5 ? -1 : -2;
   const pct = (w: number) => `${fmt((100 * w) / assessedWeight, 0)}%`;
-  const parts = (["low", "some_concerns", "high"] as const).filter((j) => share[j] > 0).map((j) => `${pct(share[j])} ${ROB_WORDS[j]}`);
+  const parts = (["low", "some_concerns", "high"] as const)
+    .filter((j) => share[j] > 0)
+    .map((j) => `${pct(share[j])} ${ROB_WORDS[j]}`);
   const unassessed = judged.filter((j) => j === null).length;
   return {
     domain: "risk of bias",
@@ -270,7 +299,11 @@ function robFromAssessments(input: GradeInput): GradeJudgement | null {
 
 /** True when two studies' 95% CIs do not overlap and their estimates lie on opposite sides of 0. */
 function nonOverlappingOpposite(effects: readonly { yi: number; vi: number }[]): boolean {
-  const cis = effects.map((e) => ({ yi: e.yi, lb: e.yi - 1.959964 * Math.sqrt(e.vi), ub: e.yi + 1.959964 * Math.sqrt(e.vi) }));
+  const cis = effects.map((e) => ({
+    yi: e.yi,
+    lb: e.yi - 1.959964 * Math.sqrt(e.vi),
+    ub: e.yi + 1.959964 * Math.sqrt(e.vi),
+  }));
   return cis.some((a) => cis.some((b) => a.yi < 0 && b.yi > 0 && a.ub < b.lb));
 }
 

@@ -19,8 +19,10 @@ import * as engine from "./index.ts";
 
 const R_SCRIPT = fileURLToPath(new URL("../../../bench/meta-analysis-diff-metafor.R", import.meta.url));
 const HAS_R =
-  spawnSync("Rscript", ["-e", "suppressMessages({library(metafor); library(jsonlite)})"], { encoding: "utf8" }).status === 0;
-const SKIP_MESSAGE = "Rscript with the metafor and jsonlite packages is not installed (apt-get install r-cran-metafor r-cran-jsonlite)";
+  spawnSync("Rscript", ["-e", "suppressMessages({library(metafor); library(jsonlite)})"], { encoding: "utf8" })
+    .status === 0;
+const SKIP_MESSAGE =
+  "Rscript with the metafor and jsonlite packages is not installed (apt-get install r-cran-metafor r-cran-jsonlite)";
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -66,10 +68,16 @@ function makeCases(): Case[] {
         const tau = [0, 0.2, 0.5][(n + rep) % 3];
         const nMods = 1 + ((n + rep) % 3);
         const levels = ["low", "mid", "high", "solo"];
-        const subgroup = Array.from({ length: k }, (_, i) => (i === k - 1 && rep !== 1 ? "solo" : levels[Math.floor(rand() * 3)]));
-        const mods = Array.from({ length: k }, () => Array.from({ length: nMods }, (_, j) => (j === 1 ? (rand() < 0.5 ? 1 : 0) : unif(0, 10))));
+        const subgroup = Array.from({ length: k }, (_, i) =>
+          i === k - 1 && rep !== 1 ? "solo" : levels[Math.floor(rand() * 3)],
+        );
+        const mods = Array.from({ length: k }, () =>
+          Array.from({ length: nMods }, (_, j) => (j === 1 ? (rand() < 0.5 ? 1 : 0) : unif(0, 10))),
+        );
         const vi = Array.from({ length: k }, () => unif(0.005, 0.3));
-        const yi = vi.map((v, i) => 0.1 - 0.03 * mods[i][0] + (subgroup[i] === "high" ? 0.3 : 0) + norm() * Math.sqrt(v + tau * tau));
+        const yi = vi.map(
+          (v, i) => 0.1 - 0.03 * mods[i][0] + (subgroup[i] === "high" ? 0.3 : 0) + norm() * Math.sqrt(v + tau * tau),
+        );
         cases.push({ id: `${method}/${test}/${rep}`, yi, vi, method, test, subgroup, mods, analyses: ANALYSES });
         n++;
       }
@@ -91,7 +99,17 @@ function makeCases(): Case[] {
         const vi = Array.from({ length: k }, () => unif(0.005, 0.3));
         const yi = vi.map((v) => 0.2 + norm() * Math.sqrt(v + 0.08 * rep));
         const piType = PI_TYPES[rep];
-        cases.push({ id: `${method}/${test}/${rep}/${piType}`, yi, vi, method, test, subgroup: [], mods: [], analyses: ["rma"], piType });
+        cases.push({
+          id: `${method}/${test}/${rep}/${piType}`,
+          yi,
+          vi,
+          method,
+          test,
+          subgroup: [],
+          mods: [],
+          analyses: ["rma"],
+          piType,
+        });
       }
   return cases;
 }
@@ -146,42 +164,51 @@ class Checker {
 }
 
 describe.skipIf(!HAS_R)("issue 29 contract: engine vs metafor on random cases", () => {
-  it("every analysis, every estimator, z and knha: all fields to 1e-6 relative (τ²/I² CI bounds 5e-4)", { timeout: 300_000 }, () => {
-    const cases = makeCases();
-    const dir = mkdtempSync(path.join(tmpdir(), "hetero-diff-"));
-    let expected: { results: J[] };
-    try {
-      const inFile = path.join(dir, "in.json");
-      const outFile = path.join(dir, "r.json");
-      writeFileSync(inFile, JSON.stringify({ cases }));
-      const res = spawnSync("Rscript", ["--vanilla", R_SCRIPT, inFile, outFile], { encoding: "utf8", maxBuffer: 1 << 26 });
-      if (res.status !== 0) throw new Error(`Rscript failed: ${res.stderr}`);
-      expected = JSON.parse(readFileSync(outFile, "utf8")) as { results: J[] };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    const ck = new Checker();
-    const rErrors: string[] = [];
-    cases.forEach((c, i) => {
-      const got = JSON.parse(JSON.stringify(runCase(engine, c), (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v))) as J;
-      const want = expected.results[i];
-      expect(want.id).toBe(c.id);
-      for (const a of c.analyses) {
-        const w = want[a] as J;
-        if (w && "error" in w) {
-          rErrors.push(`${c.id}/${a}: ${String(w.error)}`);
-          continue;
-        }
-        ck.tree(`${c.id}/${a}`, got[a], w);
+  it(
+    "every analysis, every estimator, z and knha: all fields to 1e-6 relative (τ²/I² CI bounds 5e-4)",
+    { timeout: 300_000 },
+    () => {
+      const cases = makeCases();
+      const dir = mkdtempSync(path.join(tmpdir(), "hetero-diff-"));
+      let expected: { results: J[] };
+      try {
+        const inFile = path.join(dir, "in.json");
+        const outFile = path.join(dir, "r.json");
+        writeFileSync(inFile, JSON.stringify({ cases }));
+        const res = spawnSync("Rscript", ["--vanilla", R_SCRIPT, inFile, outFile], {
+          encoding: "utf8",
+          maxBuffer: 1 << 26,
+        });
+        if (res.status !== 0) throw new Error(`Rscript failed: ${res.stderr}`);
+        expected = JSON.parse(readFileSync(outFile, "utf8")) as { results: J[] };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    });
-    console.info(
-      `issue-29 diff: ${cases.length} cases, ${ck.compared} values compared; worst relative difference ${ck.worst.rel.toExponential(2)} (${ck.worst.label}); metafor errors: ${rErrors.length}`,
-    );
-    expect(rErrors).toEqual([]);
-    expect(ck.mismatches.slice(0, 30)).toEqual([]);
-    expect(ck.compared).toBeGreaterThan(15_000);
-  });
+      const ck = new Checker();
+      const rErrors: string[] = [];
+      cases.forEach((c, i) => {
+        const got = JSON.parse(
+          JSON.stringify(runCase(engine, c), (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)),
+        ) as J;
+        const want = expected.results[i];
+        expect(want.id).toBe(c.id);
+        for (const a of c.analyses) {
+          const w = want[a] as J;
+          if (w && "error" in w) {
+            rErrors.push(`${c.id}/${a}: ${String(w.error)}`);
+            continue;
+          }
+          ck.tree(`${c.id}/${a}`, got[a], w);
+        }
+      });
+      console.info(
+        `issue-29 diff: ${cases.length} cases, ${ck.compared} values compared; worst relative difference ${ck.worst.rel.toExponential(2)} (${ck.worst.label}); metafor errors: ${rErrors.length}`,
+      );
+      expect(rErrors).toEqual([]);
+      expect(ck.mismatches.slice(0, 30)).toEqual([]);
+      expect(ck.compared).toBeGreaterThan(15_000);
+    },
+  );
 });
 
 describe.skipIf(HAS_R)("issue 29 contract: engine vs metafor (skipped)", () => {

@@ -10,7 +10,14 @@ export { estimateTau2, type Tau2Method, type Tau2Control, type Tau2Estimate } fr
 export { pnorm, qnorm, pt, qt, pchisq, qchisq, pf } from "./distributions.ts";
 export { rmaReg, checkEffects, type MetaRegression, type RegCoefficient } from "./rma.ts";
 export { rmaMH, rmaPeto, type CountsTable, type MhOptions } from "./mh.ts";
-export { regtest, ranktest, trimfill, type TrimFillOptions, type RegtestOptions, type RegtestPredictor } from "./bias.ts";
+export {
+  regtest,
+  ranktest,
+  trimfill,
+  type TrimFillOptions,
+  type RegtestOptions,
+  type RegtestPredictor,
+} from "./bias.ts";
 export { leave1out } from "./leave1out.ts";
 export { moderatorColumns, type Moderators } from "./linear.ts";
 export {

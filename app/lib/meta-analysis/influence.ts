@@ -33,7 +33,12 @@ function without<T extends ArrayLike<number>>(a: T, i: number): Float64Array {
   return out;
 }
 
-function tryFit(yi: ArrayLike<number>, vi: ArrayLike<number>, cols: ArrayLike<number>[], opts: ModelOptions): ModelFit | null {
+function tryFit(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  cols: ArrayLike<number>[],
+  opts: ModelOptions,
+): ModelFit | null {
   try {
     return fitModel(yi, vi, cols, opts);
   } catch (e) {
@@ -65,7 +70,12 @@ function det(m: number[], p: number): number {
  *   |DFBETAS| > 1.
  * Needs k ≥ 2 (metafor stops at k = 1).
  */
-export function influence(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Moderators, opts: ModelOptions): InfluenceResult {
+export function influence(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  mods: Moderators,
+  opts: ModelOptions,
+): InfluenceResult {
   const cols = moderatorColumns(mods);
   const k = yi.length;
   if (k < 2) throw new MetaInputError("Influence diagnostics need at least 2 studies.");
@@ -131,7 +141,8 @@ export function influence(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mo
     for (let j = 0; j < p; j++) out.dfbs[j][i] = (full.beta[j] - del.beta[j]) / Math.sqrt(del.s2w * vbDel[j * p + j]);
     let cook = 0;
     for (let a = 0; a < m; a++)
-      for (let b = 0; b < m; b++) cook += (full.beta[btt[a]] - del.beta[btt[a]]) * svb[a * m + b] * (full.beta[btt[b]] - del.beta[btt[b]]);
+      for (let b = 0; b < m; b++)
+        cook += (full.beta[btt[a]] - del.beta[btt[a]]) * svb[a * m + b] * (full.beta[btt[b]] - del.beta[btt[b]]);
     out.cook_d[i] = cook;
     out.cov_r[i] = det(sub(del.vb), m) / detFull;
   }
@@ -170,7 +181,9 @@ export function leaveOneOut(yi: ArrayLike<number>, vi: ArrayLike<number>, opts: 
   if (k < 2) throw new MetaInputError("Leave-one-out needs at least 2 studies.");
   fitModel(yi, vi, null, opts);
   const keys = ["estimate", "se", "statistic", "pval", "ci_lb", "ci_ub", "QE", "QEp", "tau2", "I2", "H2"] as const;
-  const out = Object.fromEntries(keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)])) as unknown as LeaveOneOutResult;
+  const out = Object.fromEntries(
+    keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)]),
+  ) as unknown as LeaveOneOutResult;
   for (let i = 0; i < k; i++) {
     const f = tryFit(without(yi, i), without(vi, i), [], opts);
     if (!f) continue;
@@ -215,7 +228,9 @@ export function cumulative(
   const v = Float64Array.from(ord, (i) => vi[i]);
   fitModel(y, v, null, { ...opts, method: "EE" });
   const keys = ["estimate", "se", "statistic", "pval", "ci_lb", "ci_ub", "QE", "QEp", "tau2", "I2", "H2"] as const;
-  const out = Object.fromEntries(keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)])) as unknown as LeaveOneOutResult;
+  const out = Object.fromEntries(
+    keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)]),
+  ) as unknown as LeaveOneOutResult;
   for (let i = 0; i < k; i++) {
     const f = tryFit(y.subarray(0, i + 1), v.subarray(0, i + 1), [], opts);
     if (f) setRow(out, i, f);

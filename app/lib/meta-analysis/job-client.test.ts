@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { jobResult } from "../../../tests/meta-analysis-result";
-import { extractData, JOB_STAGE_LABELS, JobFailedError, MetaApiError, pollJob, snapshotStage, startJob } from "./job-client";
+import {
+  extractData,
+  JOB_STAGE_LABELS,
+  JobFailedError,
+  MetaApiError,
+  pollJob,
+  snapshotStage,
+  startJob,
+} from "./job-client";
 
 type Call = { url: string; init?: RequestInit };
 
@@ -16,7 +24,8 @@ function fakeFetch(responses: (Response | Error)[]) {
   return { impl, calls };
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 describe("meta-analysis job client", () => {
   it("polls until done, reporting progress, and returns the result", async () => {
@@ -35,7 +44,9 @@ describe("meta-analysis job client", () => {
 
   it("throws the server's reason when the job failed", async () => {
     const { impl } = fakeFetch([json({ status: "failed", progress: 40, error: "No outcome had two studies" })]);
-    await expect(pollJob("j", { fetchImpl: impl, intervalMs: 1 })).rejects.toEqual(new JobFailedError("No outcome had two studies"));
+    await expect(pollJob("j", { fetchImpl: impl, intervalMs: 1 })).rejects.toEqual(
+      new JobFailedError("No outcome had two studies"),
+    );
   });
 
   it("retries network errors a few times, then gives up", async () => {
@@ -54,11 +65,20 @@ describe("meta-analysis job client", () => {
   });
 
   it("classifies 403s for the upgrade prompt and keeps 400 messages", async () => {
-    const limit = fakeFetch([json({ error: "LIMIT_REACHED", message: "You've used all 20 free AI analyses this month", feature: "ai_summaries" }, 403)]);
-    const err = await startJob({ studies: [], method: "REML", test: "knha" }, { fetchImpl: limit.impl }).catch((e: unknown) => e);
+    const limit = fakeFetch([
+      json(
+        { error: "LIMIT_REACHED", message: "You've used all 20 free AI analyses this month", feature: "ai_summaries" },
+        403,
+      ),
+    ]);
+    const err = await startJob({ studies: [], method: "REML", test: "knha" }, { fetchImpl: limit.impl }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(MetaApiError);
     expect((err as MetaApiError).ai.kind).toBe("limit");
-    const bad = fakeFetch([json({ error: "TOO_FEW_STUDIES", message: "Please select at least 2 studies for meta-analysis" }, 400)]);
+    const bad = fakeFetch([
+      json({ error: "TOO_FEW_STUDIES", message: "Please select at least 2 studies for meta-analysis" }, 400),
+    ]);
     const err2 = (await extractData([], { fetchImpl: bad.impl }).catch((e: unknown) => e)) as MetaApiError;
     expect(err2.ai.status).toBe(400);
     expect(err2.message).toBe("Please select at least 2 studies for meta-analysis");
@@ -67,7 +87,13 @@ describe("meta-analysis job client", () => {
   it("posts the job with the reviewed data and PRISMA counts", async () => {
     const { impl, calls } = fakeFetch([json({ jobId: "abc" }, 202)]);
     const id = await startJob(
-      { studies: [{ id: "1", title: "t", abstract: "a" }], method: "DL", test: "z", data: jobResult.extracted, prisma: { identified: { pubmed: 3 }, duplicatesRemoved: 0, screened: 3 } },
+      {
+        studies: [{ id: "1", title: "t", abstract: "a" }],
+        method: "DL",
+        test: "z",
+        data: jobResult.extracted,
+        prisma: { identified: { pubmed: 3 }, duplicatesRemoved: 0, screened: 3 },
+      },
       { fetchImpl: impl },
     );
     expect(id).toBe("abc");

@@ -1,6 +1,14 @@
 import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
 import type { ApiGradeRating, RobJudgementSet } from "~/lib/risk-of-bias/types";
-import type { ExcludedStudy, ExtractedStudyData, JobStage, JobStatus, MetaAnalysisJobResult, Method, TestType } from "./types";
+import type {
+  ExcludedStudy,
+  ExtractedStudyData,
+  JobStage,
+  JobStatus,
+  MetaAnalysisJobResult,
+  Method,
+  TestType,
+} from "./types";
 
 /**
  * Browser client of the meta-analysis API (SPEC §7 calls send credentials): extraction, job start
@@ -129,7 +137,12 @@ export async function pollJob(
     signal,
     intervalMs = POLL_INTERVAL_MS,
     onProgress,
-  }: { fetchImpl?: typeof fetch; signal?: AbortSignal; intervalMs?: number; onProgress?: (s: JobSnapshot) => void } = {},
+  }: {
+    fetchImpl?: typeof fetch;
+    signal?: AbortSignal;
+    intervalMs?: number;
+    onProgress?: (s: JobSnapshot) => void;
+  } = {},
 ): Promise<MetaAnalysisJobResult> {
   let failures = 0;
   for (;;) {
@@ -192,7 +205,12 @@ export interface ReviewPrismaInput {
     lastUpdateAt: string | null;
     previousStudies: number;
     totalStudies: number;
-    newFlow: { identified: Record<string, number>; duplicatesRemoved: number; screened: number; review: ReviewFlowInput };
+    newFlow: {
+      identified: Record<string, number>;
+      duplicatesRemoved: number;
+      screened: number;
+      review: ReviewFlowInput;
+    };
   };
 }
 

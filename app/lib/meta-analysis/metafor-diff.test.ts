@@ -42,8 +42,7 @@ function rAvailable(): boolean {
   return r.status === 0;
 }
 const HAS_R = rAvailable();
-const SKIP_MESSAGE =
-  "Rscript with the metafor package is not installed (apt-get install r-cran-metafor)";
+const SKIP_MESSAGE = "Rscript with the metafor package is not installed (apt-get install r-cran-metafor)";
 
 /** mulberry32: small seeded PRNG so the datasets are the same on every run. */
 function prng(seed: number): () => number {
@@ -98,11 +97,7 @@ type Dataset =
     }
   | { id: string; kind: "yivi"; measure: "GEN"; effects: EffectSize[] };
 
-function countsData(
-  id: string,
-  measure: "RR" | "OR" | "RD",
-  k: number
-): Dataset {
+function countsData(id: string, measure: "RR" | "OR" | "RD", k: number): Dataset {
   const het = unif(0, 0.6);
   const tables: CountsTable[] = [];
   for (let i = 0; i < k; i++) {
@@ -125,11 +120,7 @@ function countsData(
   return { id, kind: "counts", measure, tables };
 }
 
-function meansData(
-  id: string,
-  measure: "MD" | "SMD" | "ROM",
-  k: number
-): Dataset {
+function meansData(id: string, measure: "MD" | "SMD" | "ROM", k: number): Dataset {
   const het = unif(0, 6);
   const rows = [];
   for (let i = 0; i < k; i++) {
@@ -154,12 +145,8 @@ function ciData(id: string, measure: Measure, k: number): Dataset {
     const se = unif(0.08, 0.5);
     const round2 = (v: number) => Math.round(v * 100) / 100;
     let est = ratio ? round2(Math.exp(y)) : round2(y);
-    const lo = ratio
-      ? round2(Math.exp(y - 1.959964 * se))
-      : round2(y - 1.959964 * se);
-    const hi = ratio
-      ? round2(Math.exp(y + 1.959964 * se))
-      : round2(y + 1.959964 * se);
+    const lo = ratio ? round2(Math.exp(y - 1.959964 * se)) : round2(y - 1.959964 * se);
+    const hi = ratio ? round2(Math.exp(y + 1.959964 * se)) : round2(y + 1.959964 * se);
     est = Math.min(Math.max(est, lo), hi);
     rows.push({ est, lo: ratio ? Math.max(lo, 0.01) : lo, hi });
   }
@@ -178,10 +165,8 @@ function genData(id: string, k: number, homogeneous = false): Dataset {
 
 const datasets: Dataset[] = [];
 for (let r = 0; r < 2; r++) {
-  for (const m of ["RR", "OR", "RD"] as const)
-    datasets.push(countsData(`${m}-counts-${r}`, m, int(4, 16)));
-  for (const m of ["MD", "SMD", "ROM"] as const)
-    datasets.push(meansData(`${m}-means-${r}`, m, int(3, 14)));
+  for (const m of ["RR", "OR", "RD"] as const) datasets.push(countsData(`${m}-counts-${r}`, m, int(4, 16)));
+  for (const m of ["MD", "SMD", "ROM"] as const) datasets.push(meansData(`${m}-means-${r}`, m, int(3, 14)));
   datasets.push(ciData(`RR-ci-${r}`, "RR", int(3, 12)));
   datasets.push(ciData(`OR-ci-${r}`, "OR", int(3, 12)));
   datasets.push(ciData(`MD-ci-${r}`, "MD", int(3, 12)));
@@ -194,18 +179,7 @@ datasets.push(genData("GEN-k2", 2));
 datasets.push(countsData("OR-counts-k2", "OR", 2));
 datasets.push(meansData("SMD-means-k2", "SMD", 2));
 
-const METHODS: Method[] = [
-  "EE",
-  "FE",
-  "DL",
-  "REML",
-  "ML",
-  "PM",
-  "HS",
-  "SJ",
-  "HE",
-  "EB",
-];
+const METHODS: Method[] = ["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB"];
 const TESTS: TestType[] = ["z", "knha"];
 /** Egger's test under these model/test pairs, trim and fill with these model/estimator pairs. */
 const REGTEST = new Set(["REML/z", "REML/knha", "DL/z", "EE/z", "PM/knha"]);
@@ -239,8 +213,8 @@ function tsEffects(d: Dataset): EffectSize[] {
             sd2: r.sd2,
             n2: r.n2,
           },
-          { correctRom: false }
-        )
+          { correctRom: false },
+        ),
       );
     case "ci":
       return d.rows.map((r) =>
@@ -249,7 +223,7 @@ function tsEffects(d: Dataset): EffectSize[] {
           estimate: r.est,
           lower: r.lo,
           upper: r.hi,
-        })
+        }),
       );
     case "yivi":
       return d.effects;
@@ -265,35 +239,30 @@ function rEffects(d: Dataset): string {
     case "counts": {
       const t = d.tables;
       return `dat <- escalc("${d.measure}", ai=${vec(
-        t.map((x) => x.events1)
-      )}, n1i=${vec(t.map((x) => x.n1))}, ci=${vec(
-        t.map((x) => x.events2)
-      )}, n2i=${vec(
-        t.map((x) => x.n2)
+        t.map((x) => x.events1),
+      )}, n1i=${vec(t.map((x) => x.n1))}, ci=${vec(t.map((x) => x.events2))}, n2i=${vec(
+        t.map((x) => x.n2),
       )}); yi <- as.vector(dat$yi); vi <- dat$vi`;
     }
     case "means": {
       const r = d.rows;
       const args = `m1i=${vec(r.map((x) => x.m1))}, sd1i=${vec(
-        r.map((x) => x.sd1)
+        r.map((x) => x.sd1),
       )}, n1i=${vec(r.map((x) => x.n1))}, m2i=${vec(
-        r.map((x) => x.m2)
+        r.map((x) => x.m2),
       )}, sd2i=${vec(r.map((x) => x.sd2))}, n2i=${vec(r.map((x) => x.n2))}`;
       return `dat <- escalc("${d.measure}", ${args}); yi <- as.vector(dat$yi); vi <- dat$vi; a <- list(${args})`;
     }
     case "ci": {
-      const ratio =
-        d.measure === "RR" || d.measure === "OR" || d.measure === "ROM";
+      const ratio = d.measure === "RR" || d.measure === "OR" || d.measure === "ROM";
       const f = ratio ? "log" : "identity";
       const r = d.rows;
       return `yi <- ${f}(${vec(r.map((x) => x.est))}); vi <- ((${f}(${vec(
-        r.map((x) => x.hi)
+        r.map((x) => x.hi),
       )}) - ${f}(${vec(r.map((x) => x.lo))}))/(2*1.959964))^2`;
     }
     case "yivi":
-      return `yi <- ${vec(d.effects.map((e) => e.yi))}; vi <- ${vec(
-        d.effects.map((e) => e.vi)
-      )}`;
+      return `yi <- ${vec(d.effects.map((e) => e.yi))}; vi <- ${vec(d.effects.map((e) => e.vi))}`;
   }
 }
 
@@ -332,47 +301,44 @@ function rScript(): string {
     parts.push(rEffects(d));
     parts.push(`emit("${d.id}/escalc", c(yi, vi))`);
     if (d.kind === "means" && d.measure === "ROM") {
-      parts.push(
-        `emit("${d.id}/romc", with(a, log(m1i/m2i) + (sd1i^2/(n1i*m1i^2) - sd2i^2/(n2i*m2i^2))/2))`
-      );
+      parts.push(`emit("${d.id}/romc", with(a, log(m1i/m2i) + (sd1i^2/(n1i*m1i^2) - sd2i^2/(n2i*m2i^2))/2))`);
     }
     for (const m of METHODS) {
       for (const t of TESTS) {
         if (m === "FE" && t === "knha") continue;
         parts.push(`r <- fit("${d.id}/${m}/${t}", yi, vi, "${m}", "${t}")`);
-        if (REGTEST.has(`${m}/${t}`) && size(d) >= 3)
-          parts.push(`bias("${d.id}/${m}/${t}", r)`);
+        if (REGTEST.has(`${m}/${t}`) && size(d) >= 3) parts.push(`bias("${d.id}/${m}/${t}", r)`);
       }
     }
     for (const [m, t] of LEVEL90) parts.push(`r <- fit("${d.id}/${m}/${t}/90", yi, vi, "${m}", "${t}", 90)`);
     if (size(d) >= 3) {
       parts.push(
-        `tryCatch({ g <- ranktest(yi, vi); emit("${d.id}/ranktest", c(g$tau, g$pval)) }, error = function(e) err("${d.id}/ranktest", e))`
+        `tryCatch({ g <- ranktest(yi, vi); emit("${d.id}/ranktest", c(g$tau, g$pval)) }, error = function(e) err("${d.id}/ranktest", e))`,
       );
       for (const [m, est] of TRIMFILL) {
         {
           parts.push(
-            `tryCatch({ r <- rma(yi, vi, method = "${m}"); tf <- trimfill(r, estimator = "${est}"); emit("${d.id}/${m}/tf/${est}", c(tf$k0, tf$side == "right", tf$se.k0, tf$b, tf$se, tf$tau2, tf$ci.lb, tf$ci.ub, tf$yi[tf$fill])) }, error = function(e) err("${d.id}/${m}/tf/${est}", e))`
+            `tryCatch({ r <- rma(yi, vi, method = "${m}"); tf <- trimfill(r, estimator = "${est}"); emit("${d.id}/${m}/tf/${est}", c(tf$k0, tf$side == "right", tf$se.k0, tf$b, tf$se, tf$tau2, tf$ci.lb, tf$ci.ub, tf$yi[tf$fill])) }, error = function(e) err("${d.id}/${m}/tf/${est}", e))`,
           );
         }
       }
       if (d.id !== "GEN-large")
         parts.push(
-          `tryCatch({ l <- leave1out(rma(yi, vi, method = "REML", test = "knha")); emit("${d.id}/l1o", c(l$estimate, l$se, l$ci.lb, l$ci.ub, l$tau2, l$I2, l$H2, l$Q)) }, error = function(e) err("${d.id}/l1o", e))`
+          `tryCatch({ l <- leave1out(rma(yi, vi, method = "REML", test = "knha")); emit("${d.id}/l1o", c(l$estimate, l$se, l$ci.lb, l$ci.ub, l$tau2, l$I2, l$H2, l$Q)) }, error = function(e) err("${d.id}/l1o", e))`,
         );
     }
     if (d.kind === "counts") {
       const t = d.tables;
       const args = `ai=${vec(t.map((x) => x.events1))}, n1i=${vec(
-        t.map((x) => x.n1)
+        t.map((x) => x.n1),
       )}, ci=${vec(t.map((x) => x.events2))}, n2i=${vec(t.map((x) => x.n2))}`;
       for (const m of ["OR", "RR", "RD"]) {
         parts.push(
-          `tryCatch({ r <- rma.mh(${args}, measure = "${m}"); emit("${d.id}/mh/${m}", c(r$b, r$se, r$zval, r$pval, r$ci.lb, r$ci.ub, r$QE, r$QEp, r$I2, r$H2, ifelse(is.null(r$MH), NA, r$MH), ifelse(is.null(r$TA), NA, r$TA), weights(r))) }, error = function(e) err("${d.id}/mh/${m}", e))`
+          `tryCatch({ r <- rma.mh(${args}, measure = "${m}"); emit("${d.id}/mh/${m}", c(r$b, r$se, r$zval, r$pval, r$ci.lb, r$ci.ub, r$QE, r$QEp, r$I2, r$H2, ifelse(is.null(r$MH), NA, r$MH), ifelse(is.null(r$TA), NA, r$TA), weights(r))) }, error = function(e) err("${d.id}/mh/${m}", e))`,
         );
       }
       parts.push(
-        `tryCatch({ r <- rma.peto(${args}); emit("${d.id}/peto", c(r$b, r$se, r$zval, r$pval, r$ci.lb, r$ci.ub, r$QE, r$QEp, r$I2, r$H2, weights(r))) }, error = function(e) err("${d.id}/peto", e))`
+        `tryCatch({ r <- rma.peto(${args}); emit("${d.id}/peto", c(r$b, r$se, r$zval, r$pval, r$ci.lb, r$ci.ub, r$QE, r$QEp, r$I2, r$H2, weights(r))) }, error = function(e) err("${d.id}/peto", e))`,
       );
     }
   }
@@ -405,14 +371,7 @@ function runR(): ROut {
       const rest = line.slice(tab + 1).trim();
       if (rest.startsWith("ERROR")) errors.set(id, rest.slice(6));
       else
-        values.set(
-          id,
-          rest.length
-            ? rest
-                .split(" ")
-                .map((s) => (s === "NA" || s === "NaN" ? null : Number(s)))
-            : []
-        );
+        values.set(id, rest.length ? rest.split(" ").map((s) => (s === "NA" || s === "NaN" ? null : Number(s))) : []);
     }
     return { values, errors, seconds: (Date.now() - started) / 1000 };
   } finally {
@@ -425,11 +384,7 @@ class Checker {
   compared = 0;
   /** Largest relative difference seen (absolute below 1e-8), for the report line. */
   worst = { rel: 0, label: "" };
-  close(
-    label: string,
-    ts: number | null | undefined,
-    r: number | null | undefined
-  ): void {
+  close(label: string, ts: number | null | undefined, r: number | null | undefined): void {
     if (r === null || r === undefined) return;
     this.compared++;
     if (ts === null || ts === undefined || !Number.isFinite(ts)) {
@@ -439,8 +394,7 @@ class Checker {
     const tol = Math.max(1e-6 * Math.abs(r), 1e-8);
     const rel = Math.abs(ts - r) / Math.max(Math.abs(r), 1e-8);
     if (rel > this.worst.rel) this.worst = { rel, label };
-    if (!(Math.abs(ts - r) <= tol))
-      this.mismatches.push(`${label}: engine ${ts}, metafor ${r}`);
+    if (!(Math.abs(ts - r) <= tol)) this.mismatches.push(`${label}: engine ${ts}, metafor ${r}`);
   }
   all(label: string, ts: number[], r: (number | null)[]): void {
     if (ts.length !== r.length) {
@@ -487,88 +441,70 @@ const POOLED_FIELDS = [
 ];
 
 describe.skipIf(!HAS_R)("engine vs R metafor on random datasets", () => {
-  it(
-    "agrees to 1e-6 relative on every measure, estimator, test and bias method",
-    { timeout: 180_000 },
-    () => {
-      const out = runR();
-      const ck = new Checker();
-      const get = (id: string) => out.values.get(id);
-      const errorsOnlyInR: string[] = [];
-      for (const d of datasets) {
-        const eff = tsEffects(d);
-        const es = get(`${d.id}/escalc`)!;
-        ck.all(
-          `${d.id} yi`,
-          eff.map((e) => e.yi),
-          es.slice(0, eff.length)
+  it("agrees to 1e-6 relative on every measure, estimator, test and bias method", { timeout: 180_000 }, () => {
+    const out = runR();
+    const ck = new Checker();
+    const get = (id: string) => out.values.get(id);
+    const errorsOnlyInR: string[] = [];
+    for (const d of datasets) {
+      const eff = tsEffects(d);
+      const es = get(`${d.id}/escalc`)!;
+      ck.all(
+        `${d.id} yi`,
+        eff.map((e) => e.yi),
+        es.slice(0, eff.length),
+      );
+      ck.all(
+        `${d.id} vi`,
+        eff.map((e) => e.vi),
+        es.slice(eff.length),
+      );
+      if (d.kind === "means" && d.measure === "ROM") {
+        const corrected = d.rows.map(
+          (r) =>
+            escalc("ROM", {
+              kind: "means",
+              mean1: r.m1,
+              sd1: r.sd1,
+              n1: r.n1,
+              mean2: r.m2,
+              sd2: r.sd2,
+              n2: r.n2,
+            }).yi,
         );
-        ck.all(
-          `${d.id} vi`,
-          eff.map((e) => e.vi),
-          es.slice(eff.length)
-        );
-        if (d.kind === "means" && d.measure === "ROM") {
-          const corrected = d.rows.map(
-            (r) =>
-              escalc("ROM", {
-                kind: "means",
-                mean1: r.m1,
-                sd1: r.sd1,
-                n1: r.n1,
-                mean2: r.m2,
-                sd2: r.sd2,
-                n2: r.n2,
-              }).yi
-          );
-          ck.all(`${d.id} ROM corrected yi`, corrected, get(`${d.id}/romc`)!);
-        }
-        for (const m of METHODS) {
-          for (const t of TESTS) {
-            if (m === "FE" && t === "knha") continue;
-            const id = `${d.id}/${m}/${t}`;
-            const rv = get(id);
-            let res: PooledResult | null = null;
-            try {
-              res = rma(eff, { measure: d.measure, method: m, test: t });
-            } catch (e) {
-              if (!(e instanceof MetaInputError)) throw e;
-              if (rv)
-                ck.mismatches.push(
-                  `${id}: engine threw "${e.message}", metafor fitted`
-                );
-              continue;
-            }
-            if (!rv) {
-              errorsOnlyInR.push(`${id}: ${out.errors.get(id)}`);
-              continue;
-            }
-            POOLED_FIELDS.forEach((f, i) =>
-              ck.close(`${id} ${f}`, pooledVector(res)[i], rv[i])
-            );
-            ck.close(`${id} tau2_ci_lb`, res.tau2_ci?.[0], rv[14]);
-            ck.close(`${id} tau2_ci_ub`, res.tau2_ci?.[1], rv[15]);
-            ck.close(`${id} I2_ci_lb`, res.I2_ci?.[0], rv[16]);
-            ck.close(`${id} I2_ci_ub`, res.I2_ci?.[1], rv[17]);
-            ck.all(`${id} weights`, res.weights, rv.slice(18));
-            const rg = get(`${id}/regtest`);
-            if (rg) {
-              const g = regtest(eff, { method: m, test: t });
-              ck.all(
-                `${id} regtest`,
-                [
-                  g.statistic,
-                  g.pval,
-                  g.df ?? NaN,
-                  g.intercept,
-                  ...g.intercept_ci!,
-                ],
-                rg
-              );
-            }
+        ck.all(`${d.id} ROM corrected yi`, corrected, get(`${d.id}/romc`)!);
+      }
+      for (const m of METHODS) {
+        for (const t of TESTS) {
+          if (m === "FE" && t === "knha") continue;
+          const id = `${d.id}/${m}/${t}`;
+          const rv = get(id);
+          let res: PooledResult | null = null;
+          try {
+            res = rma(eff, { measure: d.measure, method: m, test: t });
+          } catch (e) {
+            if (!(e instanceof MetaInputError)) throw e;
+            if (rv) ck.mismatches.push(`${id}: engine threw "${e.message}", metafor fitted`);
+            continue;
+          }
+          if (!rv) {
+            errorsOnlyInR.push(`${id}: ${out.errors.get(id)}`);
+            continue;
+          }
+          POOLED_FIELDS.forEach((f, i) => ck.close(`${id} ${f}`, pooledVector(res)[i], rv[i]));
+          ck.close(`${id} tau2_ci_lb`, res.tau2_ci?.[0], rv[14]);
+          ck.close(`${id} tau2_ci_ub`, res.tau2_ci?.[1], rv[15]);
+          ck.close(`${id} I2_ci_lb`, res.I2_ci?.[0], rv[16]);
+          ck.close(`${id} I2_ci_ub`, res.I2_ci?.[1], rv[17]);
+          ck.all(`${id} weights`, res.weights, rv.slice(18));
+          const rg = get(`${id}/regtest`);
+          if (rg) {
+            const g = regtest(eff, { method: m, test: t });
+            ck.all(`${id} regtest`, [g.statistic, g.pval, g.df ?? NaN, g.intercept, ...g.intercept_ci!], rg);
           }
         }
-        for (const [m, t] of LEVEL90) {
+      }
+      for (const [m, t] of LEVEL90) {
         const id = `${d.id}/${m}/${t}/90`;
         const rv = get(id);
         if (!rv) continue;
@@ -578,123 +514,87 @@ describe.skipIf(!HAS_R)("engine vs R metafor on random datasets", () => {
         ck.close(`${id} tau2_ci_ub`, res.tau2_ci?.[1], rv[15]);
       }
       const rk = get(`${d.id}/ranktest`);
-        if (rk) {
-          const g = ranktest(eff);
-          ck.all(`${d.id} ranktest`, [g.tau, g.pval], rk);
-        }
-        for (const [m, est] of TRIMFILL) {
-          {
-            const id = `${d.id}/${m}/tf/${est}`;
-            const rv = get(id);
-            if (!rv) continue;
-            const tf = trimfill(eff, {
-              measure: d.measure,
-              method: m,
-              estimator: est,
-            });
-            const a = tf.adjusted;
-            ck.all(
-              id,
-              [
-                tf.k0,
-                tf.side === "right" ? 1 : 0,
-                tf.se_k0!,
-                a.estimate,
-                a.se,
-                a.tau2,
-                a.ci_lb,
-                a.ci_ub,
-                ...tf.filled.map((f) => f.yi),
-              ],
-              rv
-            );
-          }
-        }
-        const l1 = get(`${d.id}/l1o`);
-        if (l1) {
-          const rows = leave1out(eff, {
+      if (rk) {
+        const g = ranktest(eff);
+        ck.all(`${d.id} ranktest`, [g.tau, g.pval], rk);
+      }
+      for (const [m, est] of TRIMFILL) {
+        {
+          const id = `${d.id}/${m}/tf/${est}`;
+          const rv = get(id);
+          if (!rv) continue;
+          const tf = trimfill(eff, {
             measure: d.measure,
-            method: "REML",
-            test: "knha",
+            method: m,
+            estimator: est,
           });
-          const cols: (keyof (typeof rows)[number])[] = [
-            "estimate",
-            "se",
-            "ci_lb",
-            "ci_ub",
-            "tau2",
-            "I2",
-            "H2",
-            "QE",
-          ];
+          const a = tf.adjusted;
           ck.all(
-            `${d.id} leave1out`,
-            cols.flatMap((c) => rows.map((r) => r[c] as number)),
-            l1
+            id,
+            [
+              tf.k0,
+              tf.side === "right" ? 1 : 0,
+              tf.se_k0!,
+              a.estimate,
+              a.se,
+              a.tau2,
+              a.ci_lb,
+              a.ci_ub,
+              ...tf.filled.map((f) => f.yi),
+            ],
+            rv,
           );
         }
-        if (d.kind === "counts") {
-          for (const m of ["OR", "RR", "RD"] as const) {
-            const rv = get(`${d.id}/mh/${m}`);
-            if (!rv) continue;
-            const r = rmaMH(d.tables, { measure: m });
-            const extra =
-              m === "OR" ? [r.mhTests!.CMH, r.mhTests!.TA ?? NaN] : [NaN, NaN];
-            ck.all(
-              `${d.id} MH ${m}`,
-              [
-                r.estimate,
-                r.se,
-                r.statistic,
-                r.pval,
-                r.ci_lb,
-                r.ci_ub,
-                r.QE,
-                r.QEp,
-                r.I2,
-                r.H2,
-                ...extra,
-                ...r.weights,
-              ],
-              rv
-            );
-          }
-          const pv = get(`${d.id}/peto`);
-          if (pv) {
-            const r = rmaPeto(d.tables);
-            ck.all(
-              `${d.id} Peto`,
-              [
-                r.estimate,
-                r.se,
-                r.statistic,
-                r.pval,
-                r.ci_lb,
-                r.ci_ub,
-                r.QE,
-                r.QEp,
-                r.I2,
-                r.H2,
-                ...r.weights,
-              ],
-              pv
-            );
-          }
+      }
+      const l1 = get(`${d.id}/l1o`);
+      if (l1) {
+        const rows = leave1out(eff, {
+          measure: d.measure,
+          method: "REML",
+          test: "knha",
+        });
+        const cols: (keyof (typeof rows)[number])[] = ["estimate", "se", "ci_lb", "ci_ub", "tau2", "I2", "H2", "QE"];
+        ck.all(
+          `${d.id} leave1out`,
+          cols.flatMap((c) => rows.map((r) => r[c] as number)),
+          l1,
+        );
+      }
+      if (d.kind === "counts") {
+        for (const m of ["OR", "RR", "RD"] as const) {
+          const rv = get(`${d.id}/mh/${m}`);
+          if (!rv) continue;
+          const r = rmaMH(d.tables, { measure: m });
+          const extra = m === "OR" ? [r.mhTests!.CMH, r.mhTests!.TA ?? NaN] : [NaN, NaN];
+          ck.all(
+            `${d.id} MH ${m}`,
+            [r.estimate, r.se, r.statistic, r.pval, r.ci_lb, r.ci_ub, r.QE, r.QEp, r.I2, r.H2, ...extra, ...r.weights],
+            rv,
+          );
+        }
+        const pv = get(`${d.id}/peto`);
+        if (pv) {
+          const r = rmaPeto(d.tables);
+          ck.all(
+            `${d.id} Peto`,
+            [r.estimate, r.se, r.statistic, r.pval, r.ci_lb, r.ci_ub, r.QE, r.QEp, r.I2, r.H2, ...r.weights],
+            pv,
+          );
         }
       }
-      console.info(
-        `metafor-diff: ${
-          ck.compared
-        } values compared, largest relative difference ${ck.worst.rel.toExponential(1)} (${ck.worst.label}), Rscript ${out.seconds.toFixed(1)} s`
-      );
-      expect(ck.mismatches).toEqual([]);
-      // metafor refuses a fit only where the engine also throws; anything else would be listed here.
-      expect(errorsOnlyInR).toEqual([]);
-      expect(ck.compared).toBeGreaterThan(10_000);
-      // ~10 s on an idle 2-core machine; the bound leaves room for a loaded CI runner.
-      expect(out.seconds).toBeLessThan(60);
     }
-  );
+    console.info(
+      `metafor-diff: ${
+        ck.compared
+      } values compared, largest relative difference ${ck.worst.rel.toExponential(1)} (${ck.worst.label}), Rscript ${out.seconds.toFixed(1)} s`,
+    );
+    expect(ck.mismatches).toEqual([]);
+    // metafor refuses a fit only where the engine also throws; anything else would be listed here.
+    expect(errorsOnlyInR).toEqual([]);
+    expect(ck.compared).toBeGreaterThan(10_000);
+    // ~10 s on an idle 2-core machine; the bound leaves room for a loaded CI runner.
+    expect(out.seconds).toBeLessThan(60);
+  });
 });
 
 describe.skipIf(HAS_R)("engine vs R metafor (skipped)", () => {

@@ -183,14 +183,26 @@ function checkPooled(c: Case, r: PooledResult, exp: Json, prefix = ""): void {
   }
   const plog = exp.predict_log_2dp as Json | undefined;
   if (plog) {
-    const map: Record<string, number> = { pred: r.estimate, se: r.se, ci_lb: r.ci_lb, ci_ub: r.ci_ub, pi_lb: r.pi_lb, pi_ub: r.pi_ub };
+    const map: Record<string, number> = {
+      pred: r.estimate,
+      se: r.se,
+      ci_lb: r.ci_lb,
+      ci_ub: r.ci_ub,
+      pi_lb: r.pi_lb,
+      pi_ub: r.pi_ub,
+    };
     for (const f of Object.keys(plog)) near(`${prefix}predict_log_2dp.${f}`, map[f], plog[f], d("predict_log_2dp"));
   }
   const stata = exp.stata_metan as Json | undefined;
-  if (stata?.zval_2dp !== undefined) near(`${prefix}stata zval`, Math.abs(r.statistic), Math.abs(stata.zval_2dp as number), 2);
+  if (stata?.zval_2dp !== undefined)
+    near(`${prefix}stata zval`, Math.abs(r.statistic), Math.abs(stata.zval_2dp as number), 2);
 }
 
-function opts(c: Case, measure: Measure, method?: string): { measure: Measure; method: Method; test: TestType; control?: { tol: number } } {
+function opts(
+  c: Case,
+  measure: Measure,
+  method?: string,
+): { measure: Measure; method: Method; test: TestType; control?: { tol: number } } {
   const m = (method ?? c.options.method ?? "REML").split(" ")[0] as Method;
   return {
     measure,
@@ -200,7 +212,11 @@ function opts(c: Case, measure: Measure, method?: string): { measure: Measure; m
   };
 }
 
-const files = HAS_METAREF ? readdirSync(METAREF_DIR).filter((f) => f.endsWith(".json")).sort() : [];
+const files = HAS_METAREF
+  ? readdirSync(METAREF_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+  : [];
 
 describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
   it("covers every case file", () => {
@@ -258,15 +274,34 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       const eff = countsEffects("RR", tables(c));
       const by = c.expected.by_method as Record<string, { tau2: number }>;
       for (const m of ["DLIT", "SJIT"] as const) {
-        near(`${m}.tau2`, estimateTau2(eff.map((e) => e.yi), eff.map((e) => e.vi), m).tau2, by[m].tau2, dec(c, "tau2"));
+        near(
+          `${m}.tau2`,
+          estimateTau2(
+            eff.map((e) => e.yi),
+            eff.map((e) => e.vi),
+            m,
+          ).tau2,
+          by[m].tau2,
+          dec(c, "tau2"),
+        );
       }
     },
     bcg_rr_ee(c) {
       const eff = countsEffects("RR", tables(c));
       checkPooled(c, rma(eff, opts(c, "RR", "EE")), c.expected);
       const full = c.expected.escalc_full as { yi: number[]; vi: number[] };
-      nearAll("yi", eff.map((e) => e.yi), full.yi, 8);
-      nearAll("vi", eff.map((e) => e.vi), full.vi, 9);
+      nearAll(
+        "yi",
+        eff.map((e) => e.yi),
+        full.yi,
+        8,
+      );
+      nearAll(
+        "vi",
+        eff.map((e) => e.vi),
+        full.vi,
+        9,
+      );
     },
     bcg_rr_reml(c) {
       const eff = countsEffects("RR", tables(c));
@@ -276,18 +311,37 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       near("ranktest.tau", rt.tau, e.kendall_tau, dec(c, "ranktest"));
       near("ranktest.pval", rt.pval, e.pval, dec(c, "ranktest"));
       const es = c.expected.escalc as { yi: number[]; vi: number[] };
-      nearAll("yi", eff.map((x) => x.yi), es.yi, 4);
-      nearAll("vi", eff.map((x) => x.vi), es.vi, 4);
+      nearAll(
+        "yi",
+        eff.map((x) => x.yi),
+        es.yi,
+        4,
+      );
+      nearAll(
+        "vi",
+        eff.map((x) => x.vi),
+        es.vi,
+        4,
+      );
       // leave-one-out rows are the model refitted without each study
       const rows = leave1out(eff, opts(c, "RR"));
       expect(rows).toHaveLength(13);
-      expect(rows[3].estimate).toBeCloseTo(rma(eff.filter((_, i) => i !== 3), opts(c, "RR")).estimate, 12);
+      expect(rows[3].estimate).toBeCloseTo(
+        rma(
+          eff.filter((_, i) => i !== 3),
+          opts(c, "RR"),
+        ).estimate,
+        12,
+      );
     },
     bcg_rr_trimfill_ee(c) {
       const eff = countsEffects("RR", tables(c));
       const base = { measure: "RR" as const, method: "EE" as const };
       for (const est of ["L0", "R0"] as const) {
-        const e = c.expected[`trimfill_${est}`] as Json & { filled_model: Json; filled_data?: { yi: number[]; vi: number[] } };
+        const e = c.expected[`trimfill_${est}`] as Json & {
+          filled_model: Json;
+          filled_data?: { yi: number[]; vi: number[] };
+        };
         const tf = trimfill(eff, { ...base, estimator: est });
         expect(tf.side).toBe(e.side);
         expect(tf.k0).toBe(e.k0);
@@ -296,10 +350,25 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
         checkPooled(c, tf.adjusted, e.filled_model, `${est}.`);
         if (e.filled_data) {
           const all = [...eff, ...tf.filled];
-          nearAll(`${est}.filled yi`, all.map((x) => x.yi), e.filled_data.yi, 8);
-          nearAll(`${est}.filled vi`, all.map((x) => x.vi), e.filled_data.vi, 9);
+          nearAll(
+            `${est}.filled yi`,
+            all.map((x) => x.yi),
+            e.filled_data.yi,
+            8,
+          );
+          nearAll(
+            `${est}.filled vi`,
+            all.map((x) => x.vi),
+            e.filled_data.vi,
+            9,
+          );
           // REML on the EE-filled data
-          checkPooled(c, rma(all, { measure: "RR", method: "REML" }), c.expected.REML_on_EE_filled_data as Json, "REML.");
+          checkPooled(
+            c,
+            rma(all, { measure: "RR", method: "REML" }),
+            c.expected.REML_on_EE_filled_data as Json,
+            "REML.",
+          );
         }
       }
     },
@@ -307,7 +376,12 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       const t = tables(c).slice(0, 15);
       const eff = countsEffects("OR", t);
       checkPooled(c, rma(eff, opts(c, "OR")), c.expected);
-      nearAll("yi (8dp)", eff.map((e) => e.yi), c.expected.escalc_yi_8dp as number[], dec(c, "escalc_yi_8dp"));
+      nearAll(
+        "yi (8dp)",
+        eff.map((e) => e.yi),
+        c.expected.escalc_yi_8dp as number[],
+        dec(c, "escalc_yi_8dp"),
+      );
       const rt = regtest(eff, { method: "REML" });
       const e = (c.expected.regtest as Record<string, Json>).rma_sei;
       near("regtest.zval", rt.statistic, e.zval, 4);
@@ -341,8 +415,18 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       for (const m of ["RR", "OR", "RD"] as const) {
         const eff = countsEffects(m, t);
         const e = c.expected[m] as { yi: number[]; vi: number[] };
-        nearAll(`${m}.yi`, eff.map((x) => x.yi), e.yi, c.tolerance.decimals);
-        nearAll(`${m}.vi`, eff.map((x) => x.vi), e.vi, c.tolerance.decimals);
+        nearAll(
+          `${m}.yi`,
+          eff.map((x) => x.yi),
+          e.yi,
+          c.tolerance.decimals,
+        );
+        nearAll(
+          `${m}.vi`,
+          eff.map((x) => x.vi),
+          e.vi,
+          c.tolerance.decimals,
+        );
       }
       // "AS" (arcsine risk difference) is listed in the case but is not a measure of this engine.
     },
@@ -363,10 +447,30 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       const ps = e.per_study as Record<string, number[]>;
       const eff = countsEffects("OR", t);
       const z = qnorm(0.975);
-      nearAll("OR", eff.map((x) => Math.exp(x.yi)), ps.OR, 8);
-      nearAll("SE_lnOR", eff.map((x) => Math.sqrt(x.vi)), ps.SE_lnOR, 8);
-      nearAll("ci_lb", eff.map((x) => Math.exp(x.yi - z * Math.sqrt(x.vi))), ps.ci_lb, 8);
-      nearAll("ci_ub", eff.map((x) => Math.exp(x.yi + z * Math.sqrt(x.vi))), ps.ci_ub, 8);
+      nearAll(
+        "OR",
+        eff.map((x) => Math.exp(x.yi)),
+        ps.OR,
+        8,
+      );
+      nearAll(
+        "SE_lnOR",
+        eff.map((x) => Math.sqrt(x.vi)),
+        ps.SE_lnOR,
+        8,
+      );
+      nearAll(
+        "ci_lb",
+        eff.map((x) => Math.exp(x.yi - z * Math.sqrt(x.vi))),
+        ps.ci_lb,
+        8,
+      );
+      nearAll(
+        "ci_ub",
+        eff.map((x) => Math.exp(x.yi + z * Math.sqrt(x.vi))),
+        ps.ci_ub,
+        8,
+      );
       nearAll("weight_pct_MH", r.weights, ps.weight_pct_MH, 8);
     },
     fleiss1993_mental_md_iv_fe_revman(c) {
@@ -379,10 +483,30 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       near("zval_abs", Math.abs(r.statistic), e.zval_abs, dec(c, "zval"));
       const ps = e.per_study as Record<string, number[]>;
       const z = qnorm(0.975);
-      nearAll("MD", eff.map((x) => x.yi), ps.MD, 8);
-      nearAll("SE", eff.map((x) => Math.sqrt(x.vi)), ps.SE, 8);
-      nearAll("ci_lb", eff.map((x) => x.yi - z * Math.sqrt(x.vi)), ps.ci_lb, 8);
-      nearAll("ci_ub", eff.map((x) => x.yi + z * Math.sqrt(x.vi)), ps.ci_ub, 8);
+      nearAll(
+        "MD",
+        eff.map((x) => x.yi),
+        ps.MD,
+        8,
+      );
+      nearAll(
+        "SE",
+        eff.map((x) => Math.sqrt(x.vi)),
+        ps.SE,
+        8,
+      );
+      nearAll(
+        "ci_lb",
+        eff.map((x) => x.yi - z * Math.sqrt(x.vi)),
+        ps.ci_lb,
+        8,
+      );
+      nearAll(
+        "ci_ub",
+        eff.map((x) => x.yi + z * Math.sqrt(x.vi)),
+        ps.ci_ub,
+        8,
+      );
       nearAll("weight_pct", r.weights, ps.weight_pct, 8);
     },
     kacker2004_dl(c) {
@@ -419,10 +543,30 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       });
       const es = c.expected.escalc as Record<string, number[]>;
       const z = qnorm(0.975);
-      nearAll("yi", eff.map((x) => x.yi), es.yi, 4);
-      nearAll("vi", eff.map((x) => x.vi), es.vi, 4);
-      nearAll("ci_lb", eff.map((x) => x.yi - z * Math.sqrt(x.vi)), es.ci_lb, 4);
-      nearAll("ci_ub", eff.map((x) => x.yi + z * Math.sqrt(x.vi)), es.ci_ub, 4);
+      nearAll(
+        "yi",
+        eff.map((x) => x.yi),
+        es.yi,
+        4,
+      );
+      nearAll(
+        "vi",
+        eff.map((x) => x.vi),
+        es.vi,
+        4,
+      );
+      nearAll(
+        "ci_lb",
+        eff.map((x) => x.yi - z * Math.sqrt(x.vi)),
+        es.ci_lb,
+        4,
+      );
+      nearAll(
+        "ci_ub",
+        eff.map((x) => x.yi + z * Math.sqrt(x.vi)),
+        es.ci_ub,
+        4,
+      );
       const by = c.expected.by_method as Record<string, Json>;
       for (const m of ["EE", "DL", "REML"] as const) {
         checkPooled(c, rma(eff, { measure: "MD", method: m }), by[m], `${m}.`);
@@ -432,38 +576,89 @@ describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
       const eff = meansEffects(c, "MD");
       checkPooled(c, rma(eff, opts(c, "MD")), c.expected);
       const es = c.expected.escalc as Record<string, number[]>;
-      nearAll("yi", eff.map((x) => x.yi), es.yi, 4);
-      nearAll("vi", eff.map((x) => x.vi), es.vi, 4);
+      nearAll(
+        "yi",
+        eff.map((x) => x.yi),
+        es.yi,
+        4,
+      );
+      nearAll(
+        "vi",
+        eff.map((x) => x.vi),
+        es.vi,
+        4,
+      );
     },
     normand1999_rom_reml(c) {
       const eff = meansEffects(c, "ROM");
       checkPooled(c, rma(eff, opts(c, "ROM")), c.expected);
       const es = c.expected.escalc as Record<string, number[]>;
-      nearAll("yi", eff.map((x) => x.yi), es.yi, 4);
-      nearAll("vi", eff.map((x) => x.vi), es.vi, 4);
+      nearAll(
+        "yi",
+        eff.map((x) => x.yi),
+        es.yi,
+        4,
+      );
+      nearAll(
+        "vi",
+        eff.map((x) => x.vi),
+        es.vi,
+        4,
+      );
     },
     normand1999_smd_reml(c) {
       const eff = meansEffects(c, "SMD");
       checkPooled(c, rma(eff, opts(c, "SMD")), c.expected);
       const e = c.expected.escalc_studies_1_4 as Record<string, { yi: number[]; vi: number[] }>;
-      nearAll("SMD.yi", eff.slice(0, 4).map((x) => x.yi), e.SMD.yi, 4);
-      nearAll("SMD.vi", eff.slice(0, 4).map((x) => x.vi), e.SMD.vi, 4);
+      nearAll(
+        "SMD.yi",
+        eff.slice(0, 4).map((x) => x.yi),
+        e.SMD.yi,
+        4,
+      );
+      nearAll(
+        "SMD.vi",
+        eff.slice(0, 4).map((x) => x.vi),
+        e.SMD.vi,
+        4,
+      );
       // These ROM values predate metafor's ROM bias correction (see the case notes): uncorrected ROM.
       const rom = meansEffects(c, "ROM", false).slice(0, 4);
-      nearAll("ROM.yi", rom.map((x) => x.yi), e.ROM.yi, 4);
-      nearAll("ROM.vi", rom.map((x) => x.vi), e.ROM.vi, 4);
+      nearAll(
+        "ROM.yi",
+        rom.map((x) => x.yi),
+        e.ROM.yi,
+        4,
+      );
+      nearAll(
+        "ROM.vi",
+        rom.map((x) => x.vi),
+        e.ROM.vi,
+        4,
+      );
       // SMDH (heteroscedastic SMD) is listed in the case but is not a measure of this engine.
     },
     smd_6studies_escalc(c) {
       const eff = meansEffects(c, "SMD");
       const e = c.expected.metafor as Record<string, number[]>;
-      nearAll("yi", eff.map((x) => x.yi), e.yi, c.tolerance.decimals);
-      nearAll("vi_LS", eff.map((x) => x.vi), e.vi_LS, c.tolerance.decimals);
+      nearAll(
+        "yi",
+        eff.map((x) => x.yi),
+        e.yi,
+        c.tolerance.decimals,
+      );
+      nearAll(
+        "vi_LS",
+        eff.map((x) => x.vi),
+        e.vi_LS,
+        c.tolerance.decimals,
+      );
     },
     viechtbauer2005_ex1_estimators(c) {
       const eff = yiviEffects(c);
       const by = c.expected.by_method as Record<string, Json>;
-      for (const m of c.options.methods as Method[]) checkPooled(c, rma(eff, { measure: "GEN", method: m }), by[m], `${m}.`);
+      for (const m of c.options.methods as Method[])
+        checkPooled(c, rma(eff, { measure: "GEN", method: m }), by[m], `${m}.`);
     },
   };
 

@@ -92,7 +92,8 @@ function checkInputs(yi: ArrayLike<number>, vi: ArrayLike<number>, cols: ArrayLi
   cols.forEach((c, j) => {
     if (c.length !== k) throw new MetaInputError(`Moderator ${j + 1} has ${c.length} values for ${k} studies.`);
     for (let i = 0; i < k; i++) {
-      if (!Number.isFinite(c[i])) throw new MetaInputError(`Moderator ${j + 1} of study ${i + 1} is not a finite number.`, i);
+      if (!Number.isFinite(c[i]))
+        throw new MetaInputError(`Moderator ${j + 1} of study ${i + 1} is not a finite number.`, i);
     }
   });
 }
@@ -114,7 +115,8 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   checkDesignRank(cols, k);
   const p = cols.length + 1;
   const level = opts.level ?? 95;
-  if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
+  if (!(level > 0 && level < 100))
+    throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
   let test: TestType = opts.test ?? "z";
   if (test !== "z" && test !== "knha") throw new MetaInputError(`Unknown test "${String(test)}" (use "z" or "knha").`);
   const method = opts.method;
@@ -127,7 +129,13 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   let tau2 = 0;
   let tau2_se: number | null = null;
   if (!fixed && !k1) {
-    const est = estimateTau2(yi, vi, method as Tau2Method, withDefaultGenqWeights(method, vi, opts.control), cols.length ? cols : null);
+    const est = estimateTau2(
+      yi,
+      vi,
+      method as Tau2Method,
+      withDefaultGenqWeights(method, vi, opts.control),
+      cols.length ? cols : null,
+    );
     tau2 = est.tau2;
     tau2_se = est.se;
   }
@@ -403,7 +411,8 @@ export function metaRegression(
     R2 = tau2RE === 0 ? 0 : Math.max(0, (100 * (tau2RE - fit.tau2)) / tau2RE);
   }
   let permutation: PermutationResult | null = null;
-  if (opts.permutation) permutation = permutest(yi, vi, cols, opts, fit, opts.permutation.iterations ?? 1000, opts.permutation.seed ?? 1);
+  if (opts.permutation)
+    permutation = permutest(yi, vi, cols, opts, fit, opts.permutation.iterations ?? 1000, opts.permutation.seed ?? 1);
   return {
     k: fit.k,
     p: fit.p,
@@ -492,7 +501,8 @@ export function permutest(
     try {
       f = fitModel(yi, vi, permCols, opts);
     } catch {
-      if (++failures > 10 * iterations) throw new MetaInputError("The permutation test failed: too many permuted fits failed.");
+      if (++failures > 10 * iterations)
+        throw new MetaInputError("The permutation test failed: too many permuted fits failed.");
       continue;
     }
     done++;
@@ -509,7 +519,10 @@ export function permutest(
  * column per level except the reference level (the first in `levels`, default: order of first
  * appearance). Returns the columns and the levels they stand for.
  */
-export function dummyColumns(values: readonly string[], levels?: readonly string[]): { columns: Float64Array[]; levels: string[] } {
+export function dummyColumns(
+  values: readonly string[],
+  levels?: readonly string[],
+): { columns: Float64Array[]; levels: string[] } {
   const lv = levels ? [...levels] : [...new Set(values)];
   const columns = lv.slice(1).map((l) => Float64Array.from(values, (v) => (v === l ? 1 : 0)));
   return { columns, levels: lv };

@@ -275,7 +275,9 @@ export function rmaPeto(tables: CountsTable[], opts: { level?: number } = {}): P
     return v;
   });
   if (!(sumV > 0)) {
-    throw new MetaInputError("The Peto odds ratio is undefined for these tables (no events, or only events, in every study).");
+    throw new MetaInputError(
+      "The Peto odds ratio is undefined for these tables (no events, or only events, in every study).",
+    );
   }
   const beta = sumOE / sumV;
   const se = Math.sqrt(1 / sumV);

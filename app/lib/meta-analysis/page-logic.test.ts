@@ -33,14 +33,26 @@ describe("data-table rows", () => {
   });
 
   it("explains degenerate input instead of pooling it", () => {
-    expect(validateRow(row({ kind: "counts", events1: 0, n1: 10, events2: 0, n2: 10 }))).toMatch(/No events in either arm/);
+    expect(validateRow(row({ kind: "counts", events1: 0, n1: 10, events2: 0, n2: 10 }))).toMatch(
+      /No events in either arm/,
+    );
     expect(validateRow(row({ kind: "counts", events1: 0, n1: 10, events2: 0, n2: 10 }, "RD"))).toBeNull();
-    expect(validateRow(row({ kind: "counts", events1: 11, n1: 10, events2: 0, n2: 10 }))).toBe("Events cannot exceed the group size.");
+    expect(validateRow(row({ kind: "counts", events1: 11, n1: 10, events2: 0, n2: 10 }))).toBe(
+      "Events cannot exceed the group size.",
+    );
     expect(validateRow(row({ kind: "counts", events1: 1.5, n1: 10, events2: 0, n2: 10 }))).toMatch(/whole number/);
-    expect(validateRow(row({ kind: "means", mean1: 5, sd1: -1, n1: 20, mean2: 6, sd2: 1, n2: 22 }, "MD"))).toMatch(/Standard deviations/);
-    expect(validateRow(row({ kind: "means", mean1: 5, sd1: 0, n1: 20, mean2: 6, sd2: 1, n2: 22 }, "MD"))).toMatch(/Standard deviations/);
-    expect(validateRow(row({ kind: "estimate-ci", estimate: 1.2, lower: 0.6, upper: 0.93 }))).toBe("The estimate must lie inside its confidence interval.");
-    expect(validateRow(row({ kind: "estimate-ci", estimate: -0.2, lower: -0.6, upper: 0.1 }))).toMatch(/greater than 0/);
+    expect(validateRow(row({ kind: "means", mean1: 5, sd1: -1, n1: 20, mean2: 6, sd2: 1, n2: 22 }, "MD"))).toMatch(
+      /Standard deviations/,
+    );
+    expect(validateRow(row({ kind: "means", mean1: 5, sd1: 0, n1: 20, mean2: 6, sd2: 1, n2: 22 }, "MD"))).toMatch(
+      /Standard deviations/,
+    );
+    expect(validateRow(row({ kind: "estimate-ci", estimate: 1.2, lower: 0.6, upper: 0.93 }))).toBe(
+      "The estimate must lie inside its confidence interval.",
+    );
+    expect(validateRow(row({ kind: "estimate-ci", estimate: -0.2, lower: -0.6, upper: 0.1 }))).toMatch(
+      /greater than 0/,
+    );
     expect(validateRow(row({ kind: "yi-vi", yi: 0.1, vi: 0 }, "GEN"))).toMatch(/variance/);
     expect(validateRow(withValue(base, "n1", Number.NaN))).toBe("N (T): enter a number.");
     expect(validateRow({ ...base, outcome: "  " })).toBe("Enter the outcome.");
@@ -52,7 +64,10 @@ describe("data-table rows", () => {
     expect(edited.data).toMatchObject({ events1: 5 });
     expect(withMeasure(base, "SMD")).toBe(base);
     expect(withMeasure(base, "OR").measure).toBe("OR");
-    const hr: DataRow = { ...row({ kind: "estimate-ci", estimate: 0.8, lower: 0.7, upper: 0.9 }), reportedMeasure: "HR" };
+    const hr: DataRow = {
+      ...row({ kind: "estimate-ci", estimate: 0.8, lower: 0.7, upper: 0.9 }),
+      reportedMeasure: "HR",
+    };
     expect(withMeasure(hr, "OR").reportedMeasure).toBeUndefined();
     expect(withMeasure(hr, "RR").reportedMeasure).toBe("HR");
   });
@@ -69,7 +84,9 @@ describe("data-table rows", () => {
     expect(sent[1]!.outcome).toBe("tuberculosis");
     expect(sent[0]).not.toHaveProperty("included");
     rows[0] = withValue(rows[0]!, "n1", 0);
-    expect(readiness(rows).problems).toEqual([{ studyId: "1", title: "Aronson 1948", message: "Group sizes must be greater than 0." }]);
+    expect(readiness(rows).problems).toEqual([
+      { studyId: "1", title: "Aronson 1948", message: "Group sizes must be greater than 0." },
+    ]);
   });
 
   it("pool groups: a label merges rows, an empty label returns a row to automatic grouping", () => {
@@ -101,7 +118,10 @@ describe("data-table rows", () => {
 
 describe("save report form", () => {
   it("validates as SPEC §5 says", () => {
-    expect(validateReportForm("   ", "")).toEqual({ title: "Name required", description: "Please enter a name for your report." });
+    expect(validateReportForm("   ", "")).toEqual({
+      title: "Name required",
+      description: "Please enter a name for your report.",
+    });
     expect(validateReportForm("x".repeat(101), "")?.title).toBe("Name too long");
     expect(validateReportForm("x".repeat(100), "d".repeat(500))).toBeNull();
     expect(validateReportForm("ok", "d".repeat(501))?.title).toBe("Description too long");
@@ -131,7 +151,10 @@ describe("JSON export", () => {
 
 describe("backLink", () => {
   it("leads back to the review the page was opened from, else to the search", () => {
-    expect(backLink("rev-1", "Exercise for depression")).toEqual({ to: "/reviews/rev-1?tab=analysis", label: "Back to the review “Exercise for depression”" });
+    expect(backLink("rev-1", "Exercise for depression")).toEqual({
+      to: "/reviews/rev-1?tab=analysis",
+      label: "Back to the review “Exercise for depression”",
+    });
     expect(backLink("rev-1")).toEqual({ to: "/reviews/rev-1?tab=analysis", label: "Back to the review" });
     expect(backLink(null)).toEqual({ to: "/search", label: "Back to Search" });
   });

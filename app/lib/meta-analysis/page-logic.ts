@@ -36,7 +36,22 @@ export const DEFAULT_OPTIONS: AnalysisOptions = { method: "REML", test: "knha" }
  * leave-one-out, influence, subgroup and cumulative analyses with the generalised weights, which
  * the engine does not yet do (docs/methods/tau2-estimators.md).
  */
-export const METHOD_CHOICES: readonly Method[] = ["REML", "DL", "PM", "ML", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2", "EE"];
+export const METHOD_CHOICES: readonly Method[] = [
+  "REML",
+  "DL",
+  "PM",
+  "ML",
+  "HS",
+  "SJ",
+  "HE",
+  "EB",
+  "HSk",
+  "PMM",
+  "DL2",
+  "CA2",
+  "SJ2",
+  "EE",
+];
 
 export const MIN_STUDIES = 2;
 export const MIN_STUDIES_MESSAGE = "Please select at least 2 studies for meta-analysis";
@@ -86,13 +101,22 @@ export const DATA_KIND_LABELS: Record<EffectData["kind"], string> = {
  */
 export function withDataKind(row: DataRow, kind: EffectData["kind"]): DataRow {
   if (kind === row.data.kind) return row;
-  const data = Object.fromEntries([["kind", kind], ...DATA_FIELDS[kind].map((f) => [f.key, Number.NaN])]) as unknown as EffectData;
+  const data = Object.fromEntries([
+    ["kind", kind],
+    ...DATA_FIELDS[kind].map((f) => [f.key, Number.NaN]),
+  ]) as unknown as EffectData;
   const measures = measuresFor(kind);
-  const next: DataRow = { ...row, data, measure: measures.includes(row.measure) ? row.measure : measures[0]!, extractedBy: "user" };
+  const next: DataRow = {
+    ...row,
+    data,
+    measure: measures.includes(row.measure) ? row.measure : measures[0]!,
+    extractedBy: "user",
+  };
   delete next.reportedMeasure;
   if (kind === "rates") next.reportedMeasure = "IRR";
   if (kind === "oe-var") next.reportedMeasure = "HR";
-  if ((kind === "estimate-ci" || kind === "estimate-se") && row.reportedMeasure && next.measure === "RR") next.reportedMeasure = row.reportedMeasure;
+  if ((kind === "estimate-ci" || kind === "estimate-se") && row.reportedMeasure && next.measure === "RR")
+    next.reportedMeasure = row.reportedMeasure;
   return next;
 }
 
@@ -235,7 +259,10 @@ export function validateRow(row: DataRow): string | null {
 }
 
 /** The included rows that can be pooled, and the reasons the others cannot. */
-export function readiness(rows: readonly DataRow[]): { ready: DataRow[]; problems: { studyId: string; title: string; message: string }[] } {
+export function readiness(rows: readonly DataRow[]): {
+  ready: DataRow[];
+  problems: { studyId: string; title: string; message: string }[];
+} {
   const ready: DataRow[] = [];
   const problems: { studyId: string; title: string; message: string }[] = [];
   for (const row of rows) {
@@ -282,7 +309,8 @@ export const DESCRIPTION_MAX = 500;
 export function validateReportForm(name: string, description: string): { title: string; description: string } | null {
   const trimmed = name.trim();
   if (!trimmed) return { title: "Name required", description: "Please enter a name for your report." };
-  if (trimmed.length > NAME_MAX) return { title: "Name too long", description: `Report names can be at most ${NAME_MAX} characters.` };
+  if (trimmed.length > NAME_MAX)
+    return { title: "Name too long", description: `Report names can be at most ${NAME_MAX} characters.` };
   if (description.trim().length > DESCRIPTION_MAX) {
     return { title: "Description too long", description: `Descriptions can be at most ${DESCRIPTION_MAX} characters.` };
   }
@@ -322,7 +350,11 @@ export interface MetaAnalysisExport {
  * each study, with quotes), the estimator and test, and the results on the analysis scale.
  * Non-finite numbers become null (JSON has no NaN).
  */
-export function buildExport(result: MetaAnalysisJobResult, options: AnalysisOptions, now: Date = new Date()): MetaAnalysisExport {
+export function buildExport(
+  result: MetaAnalysisJobResult,
+  options: AnalysisOptions,
+  now: Date = new Date(),
+): MetaAnalysisExport {
   const studies = new Map<string, string>();
   for (const e of result.extracted) studies.set(e.studyId, e.title);
   for (const e of result.excluded) studies.set(e.studyId, e.title);
@@ -364,6 +396,10 @@ export function downloadText(fileName: string, content: string, type: string): v
  * (`?review={id}`, its Analysis tab), else to the search that selected the studies.
  */
 export function backLink(reviewId: string | null, reviewTitle?: string | null): { to: string; label: string } {
-  if (reviewId) return { to: `/reviews/${encodeURIComponent(reviewId)}?tab=analysis`, label: reviewTitle ? `Back to the review “${reviewTitle}”` : "Back to the review" };
+  if (reviewId)
+    return {
+      to: `/reviews/${encodeURIComponent(reviewId)}?tab=analysis`,
+      label: reviewTitle ? `Back to the review “${reviewTitle}”` : "Back to the review",
+    };
   return { to: "/search", label: "Back to Search" };
 }

@@ -50,7 +50,13 @@ export interface BubbleFit {
  * normal quantile, or t(k − 2) under Hartung–Knapp.
  * @throws MetaInputError for fewer than 3 studies, a constant moderator or invalid data.
  */
-export function bubbleFit(yi: ArrayLike<number>, vi: ArrayLike<number>, x: ArrayLike<number>, opts: ModelOptions, points = 41): BubbleFit {
+export function bubbleFit(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  x: ArrayLike<number>,
+  opts: ModelOptions,
+  points = 41,
+): BubbleFit {
   if (yi.length < 3) throw new MetaInputError("A bubble plot needs at least 3 studies.");
   const fit = fitModel(yi, vi, [x], opts);
   const [b0, b1] = fit.beta as [number, number];
@@ -88,7 +94,19 @@ export interface CumulativeRow {
  * one row per added study.
  * @throws MetaInputError for fewer than 2 studies or invalid data.
  */
-export function cumulativeRows(yi: ArrayLike<number>, vi: ArrayLike<number>, opts: ModelOptions, order?: readonly number[]): CumulativeRow[] {
+export function cumulativeRows(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  opts: ModelOptions,
+  order?: readonly number[],
+): CumulativeRow[] {
   const r = cumulative(yi, vi, opts, order);
-  return r.order.map((index, j) => ({ index, estimate: r.estimate[j]!, ci_lb: r.ci_lb[j]!, ci_ub: r.ci_ub[j]!, tau2: r.tau2[j]!, I2: r.I2[j]! }));
+  return r.order.map((index, j) => ({
+    index,
+    estimate: r.estimate[j]!,
+    ci_lb: r.ci_lb[j]!,
+    ci_ub: r.ci_ub[j]!,
+    tau2: r.tau2[j]!,
+    I2: r.I2[j]!,
+  }));
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { clampToAxis, formatTick, linearScale, niceTicks, paddedDomain, ratioTicks, squareSide, wrapText } from "./plot-scale";
+import {
+  clampToAxis,
+  formatTick,
+  linearScale,
+  niceTicks,
+  paddedDomain,
+  ratioTicks,
+  squareSide,
+  wrapText,
+} from "./plot-scale";
 
 describe("plot scales", () => {
   it("maps a domain linearly onto pixels and centres a zero-width domain", () => {

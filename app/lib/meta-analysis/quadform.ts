@@ -14,14 +14,12 @@
  */
 
 const XGK = [
-  0.9914553711208126, 0.9491079123427585, 0.8648644233597691,
-  0.7415311855993945, 0.5860872354676911, 0.4058451513773972,
-  0.20778495500789848, 0,
+  0.9914553711208126, 0.9491079123427585, 0.8648644233597691, 0.7415311855993945, 0.5860872354676911,
+  0.4058451513773972, 0.20778495500789848, 0,
 ];
 const WGK = [
-  0.022935322010529224, 0.06309209262997856, 0.10479001032225019,
-  0.14065325971552592, 0.1690047266392679, 0.19035057806478542,
-  0.20443294007529889, 0.20948214108472782,
+  0.022935322010529224, 0.06309209262997856, 0.10479001032225019, 0.14065325971552592, 0.1690047266392679,
+  0.19035057806478542, 0.20443294007529889, 0.20948214108472782,
 ];
 const WG = [0.1294849661688697, 0.27970539148927664, 0.3818300505051189, 0.4179591836734694];
 
@@ -93,7 +91,8 @@ export function pQuadForm(q: number, lambda: ArrayLike<number>, lowerTail = fals
   const lam: number[] = [];
   for (let j = 0; j < lambda.length; j++) {
     const l = lambda[j];
-    if (!(l >= 0) || !Number.isFinite(l)) throw new RangeError("The weights of a quadratic form must be finite and non-negative.");
+    if (!(l >= 0) || !Number.isFinite(l))
+      throw new RangeError("The weights of a quadratic form must be finite and non-negative.");
     if (l > 0) lam.push(l);
   }
   if (lam.length === 0) throw new RangeError("A quadratic form needs at least one positive weight.");

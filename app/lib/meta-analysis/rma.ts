@@ -2,7 +2,16 @@ import { pchisq, pnorm, pt, qchisq, qnorm, qt, uniroot } from "./distributions.t
 import { isRatioMeasure } from "./escalc.ts";
 import { MetaInputError } from "./errors.ts";
 import { wls } from "./linear.ts";
-import { DEFAULT_TOL, estimateTau2, qGen, tau2GenQConfidenceInterval, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
+import {
+  DEFAULT_TOL,
+  estimateTau2,
+  qGen,
+  tau2GenQConfidenceInterval,
+  weightedFit,
+  withDefaultGenqWeights,
+  type Tau2Control,
+  type Tau2Method,
+} from "./tau2.ts";
 import type { EffectSize, Measure, Method, PiType, PooledResult, TestType } from "./types.ts";
 
 export interface RmaOptions {
@@ -153,7 +162,8 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   const test: TestType = opts.test ?? "z";
   if (test !== "z" && test !== "knha") throw new MetaInputError(`Unknown test "${String(test)}" (use "z" or "knha").`);
   const level = opts.level ?? 95;
-  if (!(level > 0 && level < 100)) throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
+  if (!(level > 0 && level < 100))
+    throw new MetaInputError(`The confidence level must be between 0 and 100 (got ${level}).`);
   const method = opts.method;
   const k = effects.length;
   const yi = new Float64Array(k);
@@ -354,7 +364,9 @@ export function rmaReg(
   const test = opts.test ?? "z";
   const level = opts.level ?? 95;
   const fixed = opts.method === "EE" || opts.method === "FE";
-  const tau2 = fixed ? 0 : estimateTau2(yi, vi, opts.method as Tau2Method, withDefaultGenqWeights(opts.method, vi, opts.control), x).tau2;
+  const tau2 = fixed
+    ? 0
+    : estimateTau2(yi, vi, opts.method as Tau2Method, withDefaultGenqWeights(opts.method, vi, opts.control), x).tau2;
   const w = Float64Array.from(vi, (v) => 1 / (v + tau2));
   const fit = wls(yi, w, x);
   let s2w = 1;

@@ -7,8 +7,16 @@ import { sensitivityAnalyses } from "./sensitivity";
 import { subgroupAnalysis } from "./subgroup";
 
 // metafor's dat.bcg, escalc(measure = "RR").
-const yi = [-0.889311333920205, -1.58538865720143, -1.34807314829969, -1.44155119002131, -0.217547322211296, -0.786115585818864, -1.62089822359839, 0.0119523335238405, -0.469417648738149, -1.37134480347278, -0.339358828338391, 0.445913400571379, -0.0173139482168798];
-const vi = [0.325584765003961, 0.194581121398144, 0.415367965367965, 0.0200100319022476, 0.0512101721696309, 0.00690561845590876, 0.223017247572315, 0.00396157929781773, 0.056434210463249, 0.0730247936130289, 0.0124122139715597, 0.532505845200153, 0.0714046596839863];
+const yi = [
+  -0.889311333920205, -1.58538865720143, -1.34807314829969, -1.44155119002131, -0.217547322211296, -0.786115585818864,
+  -1.62089822359839, 0.0119523335238405, -0.469417648738149, -1.37134480347278, -0.339358828338391, 0.445913400571379,
+  -0.0173139482168798,
+];
+const vi = [
+  0.325584765003961, 0.194581121398144, 0.415367965367965, 0.0200100319022476, 0.0512101721696309, 0.00690561845590876,
+  0.223017247572315, 0.00396157929781773, 0.056434210463249, 0.0730247936130289, 0.0124122139715597, 0.532505845200153,
+  0.0714046596839863,
+];
 const effects = yi.map((y, i) => ({ yi: y, vi: vi[i]!, studyId: String(i + 1), label: `Trial ${i + 1}` }));
 
 function analysis(method: "REML" | "DL" | "EE", test: "z" | "knha"): ExploredAnalysis {
@@ -29,7 +37,8 @@ describe("sensitivityAnalyses", () => {
     const keep = effects.filter((_, i) => !flags[i]);
     expect(runs[3]!.studies).toBe(keep.length);
     expect(runs[3]!.left_out).toEqual(effects.filter((_, i) => flags[i]).map((e) => e.label));
-    if (keep.length < effects.length) expect(runs[3]!.estimate).toBeCloseTo(rma(keep, { measure: "RR", method: "REML", test: "knha" }).estimate, 12);
+    if (keep.length < effects.length)
+      expect(runs[3]!.estimate).toBeCloseTo(rma(keep, { measure: "RR", method: "REML", test: "knha" }).estimate, 12);
   });
 
   it("re-runs a fixed-effect analysis as REML random effects and offers no other τ² estimator", () => {
@@ -46,18 +55,29 @@ describe("sensitivityAnalyses", () => {
     const a = { ...rma(two, { measure: "RR", method: "DL", test: "z" }), outcome: "TB", effects: two };
     const runs = sensitivityAnalyses(a);
     expect(runs[2]).toMatchObject({ key: "estimator", method: "REML" });
-    expect(runs[3]).toMatchObject({ key: "influential", estimate: null, note: expect.stringContaining("No study is influential") });
+    expect(runs[3]).toMatchObject({
+      key: "influential",
+      estimate: null,
+      note: expect.stringContaining("No study is influential"),
+    });
   });
 });
 
 describe("subgroupNarrative", () => {
   it("states the test and its limits", () => {
-    const r = subgroupAnalysis(yi, vi, yi.map((_, i) => (i < 6 ? "North" : "South")), { method: "REML", test: "z" });
+    const r = subgroupAnalysis(
+      yi,
+      vi,
+      yi.map((_, i) => (i < 6 ? "North" : "South")),
+      { method: "REML", test: "z" },
+    );
     const text = subgroupNarrative(r, "Region");
     expect(text).toMatch(/^The test for subgroup differences by region (suggests|found no evidence)/);
     expect(text).toContain(`df = 1`);
     expect(text).toContain("Subgroup comparisons are observational");
     const small = subgroupAnalysis(yi.slice(0, 4), vi.slice(0, 4), ["a", "a", "b", "b"], { method: "DL", test: "z" });
-    expect(subgroupNarrative(small, "Dose")).toContain("with as few as 2 studies in a subgroup the test has little power");
+    expect(subgroupNarrative(small, "Dose")).toContain(
+      "with as few as 2 studies in a subgroup the test has little power",
+    );
   });
 });

@@ -14,9 +14,32 @@ import type { Method, SensitivityRun } from "./types.ts";
 
 export type { SensitivityRun } from "./types.ts";
 
-function run(a: ExploredAnalysis, key: SensitivityRun["key"], label: string, keep: number[], method: Method, note: string | null): SensitivityRun {
-  const base = { key, label, method, test: isCommonEffect(method) ? ("z" as const) : a.test, studies: keep.length, left_out: a.effects.filter((_, i) => !keep.includes(i)).map((e) => e.label) };
-  if (keep.length < 2) return { ...base, estimate: null, ci_lb: null, ci_ub: null, tau2: null, I2: null, note: note ?? "Fewer than 2 studies remain." };
+function run(
+  a: ExploredAnalysis,
+  key: SensitivityRun["key"],
+  label: string,
+  keep: number[],
+  method: Method,
+  note: string | null,
+): SensitivityRun {
+  const base = {
+    key,
+    label,
+    method,
+    test: isCommonEffect(method) ? ("z" as const) : a.test,
+    studies: keep.length,
+    left_out: a.effects.filter((_, i) => !keep.includes(i)).map((e) => e.label),
+  };
+  if (keep.length < 2)
+    return {
+      ...base,
+      estimate: null,
+      ci_lb: null,
+      ci_ub: null,
+      tau2: null,
+      I2: null,
+      note: note ?? "Fewer than 2 studies remain.",
+    };
   try {
     const r = rma(
       keep.map((i) => ({ yi: a.effects[i]!.yi, vi: a.effects[i]!.vi })),
@@ -38,11 +61,28 @@ function run(a: ExploredAnalysis, key: SensitivityRun["key"], label: string, kee
 export function sensitivityAnalyses(a: ExploredAnalysis): SensitivityRun[] {
   const all = a.effects.map((_, i) => i);
   const out: SensitivityRun[] = [
-    { key: "main", label: "Main analysis", method: a.method, test: a.test, studies: a.k, left_out: [], estimate: a.estimate, ci_lb: a.ci_lb, ci_ub: a.ci_ub, tau2: a.tau2, I2: a.I2, note: null },
+    {
+      key: "main",
+      label: "Main analysis",
+      method: a.method,
+      test: a.test,
+      studies: a.k,
+      left_out: [],
+      estimate: a.estimate,
+      ci_lb: a.ci_lb,
+      ci_ub: a.ci_ub,
+      tau2: a.tau2,
+      I2: a.I2,
+      note: null,
+    },
   ];
   if (a.effects.length < 2) return out;
   const common = isCommonEffect(a.method);
-  out.push(common ? run(a, "model", "Random effects (REML)", all, "REML", null) : run(a, "model", "Fixed (equal) effects", all, "EE", null));
+  out.push(
+    common
+      ? run(a, "model", "Random effects (REML)", all, "REML", null)
+      : run(a, "model", "Fixed (equal) effects", all, "EE", null),
+  );
   if (!common) {
     const other: Method = a.method === "DL" ? "REML" : "DL";
     out.push(run(a, "estimator", `Another τ² estimator (${other})`, all, other, null));
@@ -57,7 +97,20 @@ export function sensitivityAnalyses(a: ExploredAnalysis): SensitivityRun[] {
       ).inf;
       const keep = all.filter((i) => !inf[i]);
       if (keep.length === all.length) {
-        out.push({ key: "influential", label: "Without influential studies", method: a.method, test: a.test, studies: a.k, left_out: [], estimate: null, ci_lb: null, ci_ub: null, tau2: null, I2: null, note: "No study is influential by metafor's criteria; nothing to leave out." });
+        out.push({
+          key: "influential",
+          label: "Without influential studies",
+          method: a.method,
+          test: a.test,
+          studies: a.k,
+          left_out: [],
+          estimate: null,
+          ci_lb: null,
+          ci_ub: null,
+          tau2: null,
+          I2: null,
+          note: "No study is influential by metafor's criteria; nothing to leave out.",
+        });
       } else out.push(run(a, "influential", "Without influential studies", keep, a.method, null));
     } catch (e) {
       if (!(e instanceof MetaInputError)) throw e;

@@ -59,7 +59,8 @@ export function subgroupAnalysis(
   opts: ModelOptions,
 ): SubgroupResult {
   const k = yi.length;
-  if (groups.length !== k) throw new MetaInputError(`The subgroup column has ${groups.length} values for ${k} studies.`);
+  if (groups.length !== k)
+    throw new MetaInputError(`The subgroup column has ${groups.length} values for ${k} studies.`);
   const order: string[] = [];
   const members = new Map<string, number[]>();
   groups.forEach((g, i) => {

@@ -10,7 +10,13 @@ import {
 } from "./summary-of-findings";
 import type { EffectData, GradeAssessment } from "./types";
 
-const counts = (e1: number, n1: number, e2: number, n2: number): EffectData => ({ kind: "counts", events1: e1, n1, events2: e2, n2 });
+const counts = (e1: number, n1: number, e2: number, n2: number): EffectData => ({
+  kind: "counts",
+  events1: e1,
+  n1,
+  events2: e2,
+  n2,
+});
 
 const grade: GradeAssessment = {
   certainty: "low",
@@ -67,7 +73,10 @@ describe("summaryOfFindings", () => {
   });
 
   it("odds ratio: corresponding risk ACR·OR / (1 − ACR + ACR·OR) (Cochrane Handbook 14.1.5)", () => {
-    const sof = summaryOfFindings(input({ measure: "OR", estimate: Math.log(0.5), ci_lb: Math.log(0.25), ci_ub: Math.log(2) }), { assumedControlRisk: 0.2 });
+    const sof = summaryOfFindings(
+      input({ measure: "OR", estimate: Math.log(0.5), ci_lb: Math.log(0.25), ci_ub: Math.log(2) }),
+      { assumedControlRisk: 0.2 },
+    );
     expect(sof.correspondingRiskPer1000).toBeCloseTo((1000 * 0.1) / 0.9, 10);
     expect(sof.riskDifferencePer1000!.estimate).toBeCloseTo((1000 * 0.1) / 0.9 - 200, 10);
     expect(sof.riskDifferencePer1000!.ci_lb).toBeCloseTo((1000 * 0.05) / 0.85 - 200, 10);
@@ -76,7 +85,10 @@ describe("summaryOfFindings", () => {
 
   it("hazard ratio: 1 − (1 − ACR)^HR; risk difference: ACR + RD", () => {
     expect(correspondingRisk("HR", 0.3, 0.5)).toBeCloseTo(1 - Math.sqrt(0.7), 12);
-    const hr = summaryOfFindings(input({ reportedMeasure: "HR", estimate: Math.log(0.5), ci_lb: Math.log(0.4), ci_ub: Math.log(0.7) }), { assumedControlRisk: 0.3 });
+    const hr = summaryOfFindings(
+      input({ reportedMeasure: "HR", estimate: Math.log(0.5), ci_lb: Math.log(0.4), ci_ub: Math.log(0.7) }),
+      { assumedControlRisk: 0.3 },
+    );
     expect(hr.relativeEffect.measure).toBe("HR");
     expect(hr.correspondingRiskPer1000).toBeCloseTo(1000 * (1 - Math.sqrt(0.7)), 10);
     const rd = summaryOfFindings(input({ measure: "RD", estimate: -0.05, ci_lb: -0.08, ci_ub: -0.02 }));
@@ -86,7 +98,16 @@ describe("summaryOfFindings", () => {
   });
 
   it("continuous outcomes: the mean difference, no per-1,000 figures; IRR likewise none", () => {
-    const md = summaryOfFindings(input({ measure: "MD", estimate: -2.5, ci_lb: -4, ci_ub: -1, rows: [{ totalN: 80, data: { kind: "means", mean1: 1, sd1: 1, n1: 40, mean2: 3, sd2: 1, n2: 40 } }] }), { assumedControlRisk: 0.2 });
+    const md = summaryOfFindings(
+      input({
+        measure: "MD",
+        estimate: -2.5,
+        ci_lb: -4,
+        ci_ub: -1,
+        rows: [{ totalN: 80, data: { kind: "means", mean1: 1, sd1: 1, n1: 40, mean2: 3, sd2: 1, n2: 40 } }],
+      }),
+      { assumedControlRisk: 0.2 },
+    );
     expect(md.relativeEffect).toEqual({ measure: "MD", estimate: -2.5, ci_lb: -4, ci_ub: -1 });
     expect(md.assumedRiskPer1000).toBeNull();
     expect(md.correspondingRiskPer1000).toBeNull();
@@ -96,7 +117,9 @@ describe("summaryOfFindings", () => {
   });
 
   it("without arm counts and without an ACR, no absolute effect; unknown sample sizes give null participants", () => {
-    const sof = summaryOfFindings(input({ rows: [{ totalN: null, data: { kind: "estimate-ci", estimate: 0.8, lower: 0.6, upper: 1.1 } }] }));
+    const sof = summaryOfFindings(
+      input({ rows: [{ totalN: null, data: { kind: "estimate-ci", estimate: 0.8, lower: 0.6, upper: 1.1 } }] }),
+    );
     expect(pooledControlRisk(input({ rows: [] }).rows)).toBeNull();
     expect(sof.assumedRiskPer1000).toBeNull();
     expect(sof.riskDifferencePer1000).toBeNull();
@@ -135,7 +158,11 @@ describe("Summary of Findings table", () => {
   it("CSV quotes fields with commas and joins footnotes", () => {
     const csv = sofTableCsv([formatSofRow("Mortality, 28 days", summaryOfFindings(input()))]);
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("Outcome,No of participants (studies),Certainty of the evidence (GRADE),Relative effect (95% CI),Risk with comparator,Risk difference with intervention (95% CI),Footnotes");
-    expect(lines[1]).toMatch(/^"Mortality, 28 days",500 \(2 studies\),⊕⊕◯◯ Low,RR 0\.75 \(0\.60 to 0\.90\),"200 per 1,000","50 fewer per 1,000 \(from 80 fewer to 20 fewer\)","Rated down .* \| Rated down/);
+    expect(lines[0]).toBe(
+      "Outcome,No of participants (studies),Certainty of the evidence (GRADE),Relative effect (95% CI),Risk with comparator,Risk difference with intervention (95% CI),Footnotes",
+    );
+    expect(lines[1]).toMatch(
+      /^"Mortality, 28 days",500 \(2 studies\),⊕⊕◯◯ Low,RR 0\.75 \(0\.60 to 0\.90\),"200 per 1,000","50 fewer per 1,000 \(from 80 fewer to 20 fewer\)","Rated down .* \| Rated down/,
+    );
   });
 });

@@ -73,9 +73,20 @@ export function summaryOfFindings(input: SofInput, options: { assumedControlRisk
   const ratio = RATIO.has(input.measure);
   const back = (x: number) => (ratio ? Math.exp(x) : x);
   const measure = input.reportedMeasure ?? input.measure;
-  const relativeEffect = { measure, estimate: back(input.estimate), ci_lb: back(input.ci_lb), ci_ub: back(input.ci_ub) };
+  const relativeEffect = {
+    measure,
+    estimate: back(input.estimate),
+    ci_lb: back(input.ci_lb),
+    ci_ub: back(input.ci_ub),
+  };
   const absoluteMeasure: Measure | "HR" | null =
-    input.reportedMeasure === "HR" ? "HR" : input.reportedMeasure === "IRR" ? null : input.measure === "RR" || input.measure === "OR" || input.measure === "RD" ? input.measure : null;
+    input.reportedMeasure === "HR"
+      ? "HR"
+      : input.reportedMeasure === "IRR"
+        ? null
+        : input.measure === "RR" || input.measure === "OR" || input.measure === "RD"
+          ? input.measure
+          : null;
   const pooled = pooledControlRisk(input.rows);
   const acr = absoluteMeasure ? (options.assumedControlRisk ?? pooled) : null;
   let assumedRiskPer1000: number | null = null;
@@ -88,7 +99,11 @@ export function summaryOfFindings(input: SofInput, options: { assumedControlRisk
     const hi = risk(relativeEffect.ci_ub);
     assumedRiskPer1000 = acr * 1000;
     correspondingRiskPer1000 = corr * 1000;
-    riskDifferencePer1000 = { estimate: (corr - acr) * 1000, ci_lb: (Math.min(lo, hi) - acr) * 1000, ci_ub: (Math.max(lo, hi) - acr) * 1000 };
+    riskDifferencePer1000 = {
+      estimate: (corr - acr) * 1000,
+      ci_lb: (Math.min(lo, hi) - acr) * 1000,
+      ci_ub: (Math.max(lo, hi) - acr) * 1000,
+    };
   }
   const known = input.rows.filter((r) => r.totalN !== null);
   return {
@@ -102,8 +117,17 @@ export function summaryOfFindings(input: SofInput, options: { assumedControlRisk
       .map((j) => ({ domain: j.domain, levels: (j.downgrade === -2 ? 2 : 1) as 1 | 2, reason: j.reason })),
     participants: known.length === input.rows.length ? known.reduce((s, r) => s + (r.totalN ?? 0), 0) : null,
     studies: input.rows.length,
-    assumedRiskSource: acr === null ? null : options.assumedControlRisk !== undefined ? "reviewer" : "pooled control groups",
-    ...(input.grade.ratedUp?.length ? { ratedUp: input.grade.ratedUp.map((r) => ({ reason: r.reason, levels: r.levels, justification: r.justification })) } : {}),
+    assumedRiskSource:
+      acr === null ? null : options.assumedControlRisk !== undefined ? "reviewer" : "pooled control groups",
+    ...(input.grade.ratedUp?.length
+      ? {
+          ratedUp: input.grade.ratedUp.map((r) => ({
+            reason: r.reason,
+            levels: r.levels,
+            justification: r.justification,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -143,10 +167,17 @@ export function formatSofRow(outcome: string, sof: SummaryOfFindings): SofTableR
     participants: `${sof.participants === null ? "not known" : sof.participants} (${sof.studies} ${sof.studies === 1 ? "study" : "studies"})`,
     certainty: certaintySymbols(sof.certainty),
     footnotes: [
-      ...sof.downgrades.map((d) => `Rated down ${d.levels === 2 ? "two levels" : "one level"} for ${d.domain}: ${d.reason}`),
-      ...(sof.ratedUp ?? []).map((r) => `Rated up ${r.levels === 2 ? "two levels" : "one level"} by the reviewer for ${r.reason}: ${r.justification}`),
+      ...sof.downgrades.map(
+        (d) => `Rated down ${d.levels === 2 ? "two levels" : "one level"} for ${d.domain}: ${d.reason}`,
+      ),
+      ...(sof.ratedUp ?? []).map(
+        (r) =>
+          `Rated up ${r.levels === 2 ? "two levels" : "one level"} by the reviewer for ${r.reason}: ${r.justification}`,
+      ),
     ],
-    relativeEffect: ratio ? `${r.measure} ${round(r.estimate, digits)} (${round(r.ci_lb, digits)} to ${round(r.ci_ub, digits)})` : "—",
+    relativeEffect: ratio
+      ? `${r.measure} ${round(r.estimate, digits)} (${round(r.ci_lb, digits)} to ${round(r.ci_ub, digits)})`
+      : "—",
     riskWithComparator: sof.assumedRiskPer1000 === null ? "—" : `${per1000(sof.assumedRiskPer1000)} per 1,000`,
     riskDifference: rd
       ? `${signed(rd.estimate)} per 1,000 (from ${signed(rd.ci_lb)} to ${signed(rd.ci_ub)})`
@@ -167,7 +198,23 @@ function csvField(value: string): string {
  * Footnotes (joined by " | ").
  */
 export function sofTableCsv(rows: readonly SofTableRow[]): string {
-  const header = ["Outcome", "No of participants (studies)", "Certainty of the evidence (GRADE)", "Relative effect (95% CI)", "Risk with comparator", "Risk difference with intervention (95% CI)", "Footnotes"];
-  const lines = rows.map((r) => [r.outcome, r.participants, r.certainty, r.relativeEffect, r.riskWithComparator, r.riskDifference, r.footnotes.join(" | ")]);
+  const header = [
+    "Outcome",
+    "No of participants (studies)",
+    "Certainty of the evidence (GRADE)",
+    "Relative effect (95% CI)",
+    "Risk with comparator",
+    "Risk difference with intervention (95% CI)",
+    "Footnotes",
+  ];
+  const lines = rows.map((r) => [
+    r.outcome,
+    r.participants,
+    r.certainty,
+    r.relativeEffect,
+    r.riskWithComparator,
+    r.riskDifference,
+    r.footnotes.join(" | "),
+  ]);
   return [header, ...lines].map((l) => l.map(csvField).join(",")).join("\r\n") + "\r\n";
 }

@@ -239,7 +239,8 @@ export function estimateTau2(
         const fit = wls(yi, weights(vi, tau2), x);
         tau2 = Math.max(0, (fit.rss - fit.trPD(vi)) / fit.trP());
         change = Math.abs(old - tau2);
-        if (iterations > maxiter) throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
+        if (iterations > maxiter)
+          throw new MetaInputError("The iterative DerSimonian–Laird estimator did not converge.");
       }
       se = pmSe(tau2);
       break;
@@ -257,7 +258,9 @@ export function estimateTau2(
       const fa = wls(yi, a, x);
       const trP = fa.trP();
       tau2 = Math.max(0, (fa.rss - fa.trPD(vi)) / trP);
-      se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
+      se = Math.sqrt(
+        (2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP),
+      );
       break;
     }
     case "GENQM": {
@@ -277,7 +280,9 @@ export function estimateTau2(
       }
       const fa = wls(yi, a, x);
       const trP = fa.trP();
-      se = Math.sqrt((2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP));
+      se = Math.sqrt(
+        (2 * fa.sumP2(vi, vi) + 4 * tau2 * fa.sumP2(null, vi) + 2 * tau2 * tau2 * fa.sumP2(null, null)) / (trP * trP),
+      );
       break;
     }
     case "PM":
@@ -310,21 +315,21 @@ export function estimateTau2(
         if (!x) {
           adj = interceptStep(yi, vi, tau2, method, k);
         } else {
-        const w = weights(vi, tau2);
-        const fit = wls(yi, w, x);
-        if (method === "EB") {
-          adj = ((fit.rss * k) / df - k) / fit.sw;
-        } else {
-          // yᵀPPy = Σ w² e²
-          let yPPy = 0;
-          let sw2 = 0;
-          for (let i = 0; i < k; i++) {
-            yPPy += w[i] * w[i] * fit.e[i] * fit.e[i];
-            sw2 += w[i] * w[i];
+          const w = weights(vi, tau2);
+          const fit = wls(yi, w, x);
+          if (method === "EB") {
+            adj = ((fit.rss * k) / df - k) / fit.sw;
+          } else {
+            // yᵀPPy = Σ w² e²
+            let yPPy = 0;
+            let sw2 = 0;
+            for (let i = 0; i < k; i++) {
+              yPPy += w[i] * w[i] * fit.e[i] * fit.e[i];
+              sw2 += w[i] * w[i];
+            }
+            if (method === "ML") adj = (yPPy - fit.sw) / sw2;
+            else adj = (yPPy - fit.trP()) / fit.sumP2(null, null);
           }
-          if (method === "ML") adj = (yPPy - fit.sw) / sw2;
-          else adj = (yPPy - fit.trP()) / fit.sumP2(null, null);
-        }
         }
         if (Number.isNaN(adj)) adj = 0;
         while (tau2 + adj < 0) adj /= 2;
@@ -362,8 +367,7 @@ export function estimateTau2(
           trPP = wls(yi, w, x).sumP2(null, null);
         }
         se = Math.sqrt(2 / trPP);
-      }
-      else se = pmSe(tau2);
+      } else se = pmSe(tau2);
       break;
     }
     default:
@@ -402,7 +406,13 @@ export function estimateTau2(
  * One Fisher-scoring (ML/REML) or EB step for the intercept-only model in two passes without
  * allocation: μ̂, then Σw, Σw², Σw³, Σw(y−μ̂)², Σw²(y−μ̂)² with w = 1/(v + τ²).
  */
-function interceptStep(yi: ArrayLike<number>, vi: ArrayLike<number>, tau2: number, method: "ML" | "REML" | "EB", k: number): number {
+function interceptStep(
+  yi: ArrayLike<number>,
+  vi: ArrayLike<number>,
+  tau2: number,
+  method: "ML" | "REML" | "EB",
+  k: number,
+): number {
   let sw = 0;
   let swy = 0;
   for (let i = 0; i < k; i++) {
@@ -495,12 +505,18 @@ export function genqUpperTail(
     for (const x of a) sa += x;
     const d = a.map((x, i) => x * (vi[i] + tau2));
     const z2 = a.map((x, i) => x * x * (vi[i] + tau2));
-    return pQuadForm(Q, rankOneDowndateEigenvalues(d, z2, sa).map((l) => Math.max(0, l)));
+    return pQuadForm(
+      Q,
+      rankOneDowndateEigenvalues(d, z2, sa).map((l) => Math.max(0, l)),
+    );
   }
   const s = Array.from({ length: k }, (_, i) => Math.sqrt(vi[i] + tau2));
   const sps = P.map((row, i) => row.map((v, j) => s[i] * v * s[j]));
   const lambda = symmetricEigenvalues(sps).slice(0, k - p);
-  return pQuadForm(Q, lambda.map((l) => Math.max(0, l)));
+  return pQuadForm(
+    Q,
+    lambda.map((l) => Math.max(0, l)),
+  );
 }
 
 /**
@@ -550,8 +566,11 @@ export function tau2GenQConfidenceInterval(
  * The control for estimateTau2 with metafor-style default GENQ/GENQM weights a = 1/v filled in when
  * none are given (the product's convention; the DerSimonian–Laird weights). Other methods: unchanged.
  */
-export function withDefaultGenqWeights(method: string, vi: ArrayLike<number>, control: Tau2Control | undefined): Tau2Control | undefined {
+export function withDefaultGenqWeights(
+  method: string,
+  vi: ArrayLike<number>,
+  control: Tau2Control | undefined,
+): Tau2Control | undefined {
   if ((method !== "GENQ" && method !== "GENQM") || control?.weights) return control;
   return { ...control, weights: Float64Array.from(vi, (v) => 1 / v) };
 }
-

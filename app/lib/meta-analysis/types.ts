@@ -75,7 +75,15 @@ export type EffectData =
   | { kind: "oe-var"; oe: number; v: number };
 
 /** The kinds of study data, in the order the data table offers them. */
-export const DATA_KINDS: readonly EffectData["kind"][] = ["counts", "means", "estimate-ci", "estimate-se", "rates", "oe-var", "yi-vi"];
+export const DATA_KINDS: readonly EffectData["kind"][] = [
+  "counts",
+  "means",
+  "estimate-ci",
+  "estimate-se",
+  "rates",
+  "oe-var",
+  "yi-vi",
+];
 
 /** One computed effect size (escalc output) for one study. */
 export interface EffectSize {
@@ -125,7 +133,14 @@ export interface PooledResult {
    * Mantel–Haenszel OR only: Cochran–Mantel–Haenszel test (continuity-corrected), Breslow–Day and
    * Tarone's tests of homogeneity of the ORs (metafor rma.mh MH/MHp, BD/BDp, TA/TAp).
    */
-  mhTests?: { CMH: number; CMHp: number; BD: number | null; BDp: number | null; TA: number | null; TAp: number | null } | null;
+  mhTests?: {
+    CMH: number;
+    CMHp: number;
+    BD: number | null;
+    BDp: number | null;
+    TA: number | null;
+    TAp: number | null;
+  } | null;
   /** Notes on degenerate situations the numbers reflect (e.g. zero-width Hartung–Knapp CI). */
   warnings?: string[];
 }
@@ -323,7 +338,14 @@ export interface OutcomeAnalysis extends PooledResult {
   /** Each study's RoB 2 overall judgement, parallel to `effects` (null = not assessed); only when judgements were sent. */
   riskOfBias?: (RobOverall | null)[];
   /** Each study's RoB 2 domain and overall judgements, parallel to `effects`, when they were sent (report's traffic-light plot). */
-  riskOfBiasDomains?: ({ D1: RobOverall; D2: RobOverall; D3: RobOverall; D4: RobOverall; D5: RobOverall; overall: RobOverall } | null)[];
+  riskOfBiasDomains?: ({
+    D1: RobOverall;
+    D2: RobOverall;
+    D3: RobOverall;
+    D4: RobOverall;
+    D5: RobOverall;
+    overall: RobOverall;
+  } | null)[];
   /** The analysis without High, and without High + Some concerns studies (only when judgements were sent). */
   riskOfBiasSensitivity?: RobSensitivityRow[];
   /** "HR" / "IRR" when the group pools hazard or rate ratios (see ExtractedStudyData). */

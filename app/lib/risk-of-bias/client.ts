@@ -5,7 +5,14 @@
  */
 import type { ApiRobDualStudy } from "./dual";
 import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
-import type { ApiGradeRating, ApiGradeSettings, ApiRobAssessment, ApiRobOverview, ApiRobSuggestions, RobJudgementSet } from "./types";
+import type {
+  ApiGradeRating,
+  ApiGradeSettings,
+  ApiRobAssessment,
+  ApiRobOverview,
+  ApiRobSuggestions,
+  RobJudgementSet,
+} from "./types";
 
 export class RobApiError extends Error {
   constructor(
@@ -28,7 +35,13 @@ async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}
   });
   if (res.status === 204) return undefined as T;
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new RobApiError(res.status, String(body.error ?? "HTTP_ERROR"), String(body.message ?? `Request failed (${res.status})`), body);
+  if (!res.ok)
+    throw new RobApiError(
+      res.status,
+      String(body.error ?? "HTTP_ERROR"),
+      String(body.message ?? `Request failed (${res.status})`),
+      body,
+    );
   return body as T;
 }
 
@@ -45,19 +58,37 @@ const base = (reviewId: string) => `/api/reviews/${encodeURIComponent(reviewId)}
 export const robApi = {
   overview: (reviewId: string) => call<ApiRobOverview>(base(reviewId)),
   save: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
-    call<{ assessment: ApiRobAssessment }>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "PUT", json: input }),
+    call<{ assessment: ApiRobAssessment }>(`${base(reviewId)}/${recordId}/${outcomeId}`, {
+      method: "PUT",
+      json: input,
+    }),
   /** Dual mode: the caller's own assessment of a study × outcome. */
   submit: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
-    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/submission`, { method: "POST", json: input }),
+    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/submission`, {
+      method: "POST",
+      json: input,
+    }),
   /** Dual mode: the consensus assessment (owner or resolver). */
   consensus: (reviewId: string, recordId: number, outcomeId: number, input: RobAssessmentInput) =>
-    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/consensus`, { method: "POST", json: input }),
-  remove: (reviewId: string, recordId: number, outcomeId: number) => call<void>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "DELETE" }),
+    call<{ study: ApiRobDualStudy }>(`${base(reviewId)}/${recordId}/${outcomeId}/consensus`, {
+      method: "POST",
+      json: input,
+    }),
+  remove: (reviewId: string, recordId: number, outcomeId: number) =>
+    call<void>(`${base(reviewId)}/${recordId}/${outcomeId}`, { method: "DELETE" }),
   suggestions: (reviewId: string, recordId: number, variant: Rob2Variant) =>
     call<ApiRobSuggestions>(`${base(reviewId)}/${recordId}/suggestions?variant=${variant}`),
-  gradeSettings: (reviewId: string) => call<{ settings: ApiGradeSettings[] }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade`),
-  saveGradeSettings: (reviewId: string, outcomeId: number, body: { rating: ApiGradeRating; assumedControlRisk: number | null; decisionThreshold: number | null }) =>
-    call<{ settings: ApiGradeSettings }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade/${outcomeId}`, { method: "PUT", json: body }),
+  gradeSettings: (reviewId: string) =>
+    call<{ settings: ApiGradeSettings[] }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade`),
+  saveGradeSettings: (
+    reviewId: string,
+    outcomeId: number,
+    body: { rating: ApiGradeRating; assumedControlRisk: number | null; decisionThreshold: number | null },
+  ) =>
+    call<{ settings: ApiGradeSettings }>(`/api/reviews/${encodeURIComponent(reviewId)}/grade/${outcomeId}`, {
+      method: "PUT",
+      json: body,
+    }),
   exportUrl: (reviewId: string, outcomeId: number, format: "csv" | "traffic-light" | "summary" | "audit") =>
     `${base(reviewId)}/export?outcomeId=${outcomeId}&format=${format}`,
 };
@@ -87,7 +118,11 @@ export function gradeInputs(settings: readonly ApiGradeSettings[]): {
   decisionThresholds: Record<string, number>;
   assumedControlRiskByOutcome: Record<string, number>;
 } {
-  const out = { reviewerRatings: {} as Record<string, ApiGradeRating>, decisionThresholds: {} as Record<string, number>, assumedControlRiskByOutcome: {} as Record<string, number> };
+  const out = {
+    reviewerRatings: {} as Record<string, ApiGradeRating>,
+    decisionThresholds: {} as Record<string, number>,
+    assumedControlRiskByOutcome: {} as Record<string, number>,
+  };
   for (const s of settings) {
     if (Object.keys(s.rating.overrides).length || s.rating.rateUp.length) out.reviewerRatings[s.outcome] = s.rating;
     if (s.decisionThreshold !== null) out.decisionThresholds[s.outcome] = s.decisionThreshold;

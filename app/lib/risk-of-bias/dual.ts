@@ -7,14 +7,25 @@
  * discussion or a third person. Pure: no I/O; shared by the server and the Risk of bias tab.
  */
 import { cohensKappa, type KappaResult } from "../agreement";
-import { askedQuestions, ROB2_DOMAINS, ROB_JUDGEMENTS, type Rob2Answer, type Rob2DomainId, type Rob2Variant, type RobJudgement } from "./rob2";
+import {
+  askedQuestions,
+  ROB2_DOMAINS,
+  ROB_JUDGEMENTS,
+  type Rob2Answer,
+  type Rob2DomainId,
+  type Rob2Variant,
+  type RobJudgement,
+} from "./rob2";
 import type { ApiRobAssessment, RobJudgementSet } from "./types";
 
 /** Two assessors per study × outcome, as for screening and extraction. */
 export const ASSESSORS_PER_STUDY = 2;
 
 /** The part of an assessment a reviewer fills in, and its judgements. */
-export type RobAssessmentContent = Pick<ApiRobAssessment, "variant" | "answers" | "support" | "proposed" | "overrides" | "final">;
+export type RobAssessmentContent = Pick<
+  ApiRobAssessment,
+  "variant" | "answers" | "support" | "proposed" | "overrides" | "final"
+>;
 
 /** A judgement item: a domain or the overall judgement. */
 export type RobJudgementKey = Rob2DomainId | "overall";
@@ -76,9 +87,13 @@ function byQuestionId(a: string, b: string): number {
  * questions asked in either (only asked questions count: answers the algorithm ignores are not
  * compared; exact equality, Y ≠ PY), and the final judgement of each domain and overall.
  */
-export function robDifferences(a: Pick<RobAssessmentContent, "variant" | "answers" | "final">, b: Pick<RobAssessmentContent, "variant" | "answers" | "final">): RobDifferences {
+export function robDifferences(
+  a: Pick<RobAssessmentContent, "variant" | "answers" | "final">,
+  b: Pick<RobAssessmentContent, "variant" | "answers" | "final">,
+): RobDifferences {
   const asked = new Set([...askedQuestions(a.variant, a.answers), ...askedQuestions(b.variant, b.answers)]);
-  const answerOf = (x: typeof a, id: string): Rob2Answer | null => (askedQuestions(x.variant, x.answers).includes(id) ? (x.answers[id] ?? null) : null);
+  const answerOf = (x: typeof a, id: string): Rob2Answer | null =>
+    askedQuestions(x.variant, x.answers).includes(id) ? (x.answers[id] ?? null) : null;
   return {
     variant: a.variant !== b.variant,
     questions: [...asked].filter((id) => answerOf(a, id) !== answerOf(b, id)).sort(byQuestionId),
@@ -116,7 +131,8 @@ export interface RobAgreement {
 export function robAgreement(pairs: readonly RobAssessmentPair[]): RobAgreement {
   const tableOf = (key: RobJudgementKey) => {
     const table = ROB_JUDGEMENTS.map(() => ROB_JUDGEMENTS.map(() => 0));
-    for (const p of pairs) table[ROB_JUDGEMENTS.indexOf(p.first.final[key])]![ROB_JUDGEMENTS.indexOf(p.second.final[key])]! += 1;
+    for (const p of pairs)
+      table[ROB_JUDGEMENTS.indexOf(p.first.final[key])]![ROB_JUDGEMENTS.indexOf(p.second.final[key])]! += 1;
     return cohensKappa(table);
   };
   return {
@@ -129,4 +145,7 @@ export function robAgreement(pairs: readonly RobAssessmentPair[]): RobAgreement 
 }
 
 /** The variant words used by the audit CSV. */
-export const VARIANT_LABEL: Readonly<Record<Rob2Variant, string>> = { assignment: "effect of assignment", adhering: "effect of adhering" };
+export const VARIANT_LABEL: Readonly<Record<Rob2Variant, string>> = {
+  assignment: "effect of assignment",
+  adhering: "effect of adhering",
+};

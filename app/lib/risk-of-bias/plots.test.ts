@@ -3,18 +3,30 @@ import { ROBVIS_COLOUR, summaryShares, summarySvg, trafficLightSvg } from "./plo
 import { robvisCsv, type RobvisRow } from "./robvis";
 import type { RobJudgementSet } from "./types";
 
-const set = (d: RobJudgementSet["D1"][], overall: RobJudgementSet["overall"]): RobJudgementSet => ({ D1: d[0]!, D2: d[1]!, D3: d[2]!, D4: d[3]!, D5: d[4]!, overall });
+const set = (d: RobJudgementSet["D1"][], overall: RobJudgementSet["overall"]): RobJudgementSet => ({
+  D1: d[0]!,
+  D2: d[1]!,
+  D3: d[2]!,
+  D4: d[3]!,
+  D5: d[4]!,
+  overall,
+});
 
 const ROWS: RobvisRow[] = [
   { study: "Doe 2020", judgements: set(["low", "low", "low", "low", "low"], "low"), weight: 60 },
-  { study: "Roe <& Co> 2021", judgements: set(["some_concerns", "high", "low", "low", "some_concerns"], "high"), weight: 40 },
+  {
+    study: "Roe <& Co> 2021",
+    judgements: set(["some_concerns", "high", "low", "low", "some_concerns"], "high"),
+    weight: 40,
+  },
 ];
 
 /** Circles of the plot as [study, domain, judgement, fill]. */
 function circles(svg: string): string[][] {
   const out: string[][] = [];
   for (const g of svg.matchAll(/<g data-study="([^"]*)">(.*?)<\/g>/g)) {
-    for (const c of g[2]!.matchAll(/<circle [^>]*fill="([^"]+)"[^>]*data-domain="([^"]+)" data-judgement="([^"]+)"/g)) out.push([g[1]!, c[2]!, c[3]!, c[1]!]);
+    for (const c of g[2]!.matchAll(/<circle [^>]*fill="([^"]+)"[^>]*data-domain="([^"]+)" data-judgement="([^"]+)"/g))
+      out.push([g[1]!, c[2]!, c[3]!, c[1]!]);
   }
   return out;
 }
@@ -22,7 +34,9 @@ function circles(svg: string): string[][] {
 describe("traffic-light plot", () => {
   it("one circle per study × D1–D5 + Overall, robvis colours, glyphs, escaped labels", () => {
     const svg = trafficLightSvg(ROWS);
-    expect(svg.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')).toBe(
+      true,
+    );
     const c = circles(svg);
     expect(c).toHaveLength(12);
     expect(c.slice(6)).toEqual([
@@ -56,7 +70,9 @@ describe("summary plot", () => {
 
   it("stacked bars whose widths are the shares of 400 px", () => {
     const svg = summarySvg(ROWS, { weighted: true });
-    const bars = [...svg.matchAll(/<rect [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*data-domain="D1" data-judgement="([^"]+)"/g)].map((m) => [m[3], Number(m[1]), m[2]]);
+    const bars = [
+      ...svg.matchAll(/<rect [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*data-domain="D1" data-judgement="([^"]+)"/g),
+    ].map((m) => [m[3], Number(m[1]), m[2]]);
     expect(bars).toEqual([
       ["low", 240, ROBVIS_COLOUR.low],
       ["some_concerns", 160, ROBVIS_COLOUR.some_concerns],

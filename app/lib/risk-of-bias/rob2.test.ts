@@ -21,12 +21,19 @@ import {
 /** Answers that make every domain low, for the variant, with the given answers on top. */
 function lowBase(variant: Rob2Variant): Record<string, string> {
   return {
-    "1.1": "Y", "1.2": "Y", "1.3": "N",
-    "2.1": "N", "2.2": "N",
+    "1.1": "Y",
+    "1.2": "Y",
+    "1.3": "N",
+    "2.1": "N",
+    "2.2": "N",
     ...(variant === "assignment" ? { "2.6": "Y" } : { "2.4": "N", "2.5": "N" }),
     "3.1": "Y",
-    "4.1": "N", "4.2": "N", "4.3": "N",
-    "5.1": "Y", "5.2": "N", "5.3": "N",
+    "4.1": "N",
+    "4.2": "N",
+    "4.3": "N",
+    "5.1": "Y",
+    "5.2": "N",
+    "5.3": "N",
   };
 }
 
@@ -62,7 +69,11 @@ const D2_ASSIGNMENT: Leaf[] = [
   ["aware, 2.3 Y, 2.4 N → some concerns", { "2.1": "Y", "2.3": "Y", "2.4": "N" }, "some_concerns"],
   ["aware, 2.3 PY, 2.4 PN → some concerns", { "2.2": "Y", "2.3": "PY", "2.4": "PN" }, "some_concerns"],
   ["aware, 2.3 Y, 2.4 Y, 2.5 Y → some concerns", { "2.1": "Y", "2.3": "Y", "2.4": "Y", "2.5": "Y" }, "some_concerns"],
-  ["aware, 2.3 Y, 2.4 NI, 2.5 PY → some concerns", { "2.1": "Y", "2.3": "Y", "2.4": "NI", "2.5": "PY" }, "some_concerns"],
+  [
+    "aware, 2.3 Y, 2.4 NI, 2.5 PY → some concerns",
+    { "2.1": "Y", "2.3": "Y", "2.4": "NI", "2.5": "PY" },
+    "some_concerns",
+  ],
   ["aware, 2.3 Y, 2.4 Y, 2.5 N → high", { "2.1": "Y", "2.3": "Y", "2.4": "Y", "2.5": "N" }, "high"],
   ["aware, 2.3 Y, 2.4 PY, 2.5 PN → high", { "2.1": "Y", "2.3": "Y", "2.4": "PY", "2.5": "PN" }, "high"],
   ["aware, 2.3 Y, 2.4 NI, 2.5 NI → high", { "2.1": "Y", "2.3": "Y", "2.4": "NI", "2.5": "NI" }, "high"],
@@ -76,7 +87,11 @@ const D2_ASSIGNMENT: Leaf[] = [
   // Combining the parts: the worse one
   ["part 1 some concerns, part 2 high → high", { "2.1": "Y", "2.3": "NI", "2.6": "N", "2.7": "Y" }, "high"],
   ["part 1 high, part 2 low → high", { "2.1": "Y", "2.3": "Y", "2.4": "Y", "2.5": "N" }, "high"],
-  ["part 1 some concerns, part 2 some concerns → some concerns", { "2.1": "Y", "2.3": "NI", "2.6": "N", "2.7": "N" }, "some_concerns"],
+  [
+    "part 1 some concerns, part 2 some concerns → some concerns",
+    { "2.1": "Y", "2.3": "NI", "2.6": "N", "2.7": "N" },
+    "some_concerns",
+  ],
 ];
 
 const D2_ADHERING: Leaf[] = [
@@ -104,7 +119,11 @@ const D3: Leaf[] = [
   ["3.1 PN, 3.2 N, 3.3 N → low", { "3.1": "PN", "3.2": "N", "3.3": "N" }, "low"],
   ["3.1 N, 3.2 PN, 3.3 PN → low", { "3.1": "N", "3.2": "PN", "3.3": "PN" }, "low"],
   ["3.1 N, 3.2 N, 3.3 Y, 3.4 N → some concerns", { "3.1": "N", "3.2": "N", "3.3": "Y", "3.4": "N" }, "some_concerns"],
-  ["3.1 N, 3.2 N, 3.3 NI, 3.4 PN → some concerns", { "3.1": "N", "3.2": "N", "3.3": "NI", "3.4": "PN" }, "some_concerns"],
+  [
+    "3.1 N, 3.2 N, 3.3 NI, 3.4 PN → some concerns",
+    { "3.1": "N", "3.2": "N", "3.3": "NI", "3.4": "PN" },
+    "some_concerns",
+  ],
   ["3.1 N, 3.2 N, 3.3 PY, 3.4 Y → high", { "3.1": "N", "3.2": "N", "3.3": "PY", "3.4": "Y" }, "high"],
   ["3.1 N, 3.2 N, 3.3 Y, 3.4 PY → high", { "3.1": "N", "3.2": "N", "3.3": "Y", "3.4": "PY" }, "high"],
   ["3.1 NI, 3.2 N, 3.3 Y, 3.4 NI → high", { "3.1": "NI", "3.2": "N", "3.3": "Y", "3.4": "NI" }, "high"],
@@ -127,7 +146,11 @@ const D4: Leaf[] = [
   // 4.2 NI branch
   ["4.2 NI, 4.3 N → some concerns", { "4.2": "NI", "4.3": "N" }, "some_concerns"],
   ["4.2 NI, 4.3 Y, 4.4 N → some concerns", { "4.2": "NI", "4.3": "Y", "4.4": "N" }, "some_concerns"],
-  ["4.2 NI, 4.3 NI, 4.4 Y, 4.5 PN → some concerns", { "4.2": "NI", "4.3": "NI", "4.4": "Y", "4.5": "PN" }, "some_concerns"],
+  [
+    "4.2 NI, 4.3 NI, 4.4 Y, 4.5 PN → some concerns",
+    { "4.2": "NI", "4.3": "NI", "4.4": "Y", "4.5": "PN" },
+    "some_concerns",
+  ],
   ["4.2 NI, 4.3 Y, 4.4 Y, 4.5 PY → high", { "4.2": "NI", "4.3": "Y", "4.4": "Y", "4.5": "PY" }, "high"],
   ["4.2 NI, 4.3 Y, 4.4 NI, 4.5 NI → high", { "4.2": "NI", "4.3": "Y", "4.4": "NI", "4.5": "NI" }, "high"],
 ];
@@ -168,23 +191,63 @@ describe.each([
 
 describe("asked questions", () => {
   it("with every domain low, asks only the unconditional questions", () => {
-    expect(askedQuestions("assignment", lowBase("assignment") as Rob2Answers)).toEqual(
-      ["1.1", "1.2", "1.3", "2.1", "2.2", "2.6", "3.1", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3"],
-    );
-    expect(askedQuestions("adhering", lowBase("adhering") as Rob2Answers)).toEqual(
-      ["1.1", "1.2", "1.3", "2.1", "2.2", "2.4", "2.5", "3.1", "4.1", "4.2", "4.3", "5.1", "5.2", "5.3"],
-    );
+    expect(askedQuestions("assignment", lowBase("assignment") as Rob2Answers)).toEqual([
+      "1.1",
+      "1.2",
+      "1.3",
+      "2.1",
+      "2.2",
+      "2.6",
+      "3.1",
+      "4.1",
+      "4.2",
+      "4.3",
+      "5.1",
+      "5.2",
+      "5.3",
+    ]);
+    expect(askedQuestions("adhering", lowBase("adhering") as Rob2Answers)).toEqual([
+      "1.1",
+      "1.2",
+      "1.3",
+      "2.1",
+      "2.2",
+      "2.4",
+      "2.5",
+      "3.1",
+      "4.1",
+      "4.2",
+      "4.3",
+      "5.1",
+      "5.2",
+      "5.3",
+    ]);
   });
 
   it("the deepest paths ask every question of the variant", () => {
-    const deep = { "2.1": "Y", "2.3": "Y", "2.4": "Y", "2.6": "N", "3.1": "N", "3.2": "N", "3.3": "Y", "4.3": "Y", "4.4": "Y" };
-    expect(askedQuestions("assignment", { ...lowBase("assignment"), ...deep } as Rob2Answers)).toEqual(rob2Questions("assignment").map((q) => q.id));
+    const deep = {
+      "2.1": "Y",
+      "2.3": "Y",
+      "2.4": "Y",
+      "2.6": "N",
+      "3.1": "N",
+      "3.2": "N",
+      "3.3": "Y",
+      "4.3": "Y",
+      "4.4": "Y",
+    };
+    expect(askedQuestions("assignment", { ...lowBase("assignment"), ...deep } as Rob2Answers)).toEqual(
+      rob2Questions("assignment").map((q) => q.id),
+    );
     const deepAdhering = { "2.1": "Y", "2.3": "N", "3.1": "N", "3.2": "N", "3.3": "Y", "4.3": "Y", "4.4": "Y" };
-    expect(askedQuestions("adhering", { ...lowBase("adhering"), ...deepAdhering } as Rob2Answers)).toEqual(rob2Questions("adhering").map((q) => q.id));
+    expect(askedQuestions("adhering", { ...lowBase("adhering"), ...deepAdhering } as Rob2Answers)).toEqual(
+      rob2Questions("adhering").map((q) => q.id),
+    );
   });
 
   it("conditions: 2.3 only when someone may be aware; 2.4 only after 2.3 Y/PY; 2.5 after 2.4 Y/PY/NI; 2.7 after 2.6 N/PN/NI", () => {
-    const asked = (over: Record<string, string>) => askedQuestions("assignment", { ...lowBase("assignment"), ...over } as Rob2Answers);
+    const asked = (over: Record<string, string>) =>
+      askedQuestions("assignment", { ...lowBase("assignment"), ...over } as Rob2Answers);
     expect(asked({ "2.2": "NI" })).toContain("2.3");
     expect(asked({ "2.1": "Y", "2.3": "NI" })).not.toContain("2.4");
     expect(asked({ "2.1": "Y", "2.3": "PY" })).toContain("2.4");
@@ -195,7 +258,8 @@ describe("asked questions", () => {
   });
 
   it("conditions of domains 3 and 4: 3.3 only after 3.2 N/PN; 4.3 only when 4.1 and 4.2 are N/PN/NI", () => {
-    const asked = (over: Record<string, string>) => askedQuestions("assignment", { ...lowBase("assignment"), ...over } as Rob2Answers);
+    const asked = (over: Record<string, string>) =>
+      askedQuestions("assignment", { ...lowBase("assignment"), ...over } as Rob2Answers);
     expect(asked({ "3.1": "NI" })).toContain("3.2");
     expect(asked({ "3.1": "N", "3.2": "Y" })).not.toContain("3.3");
     expect(asked({ "3.1": "N", "3.2": "PN", "3.3": "PN" })).not.toContain("3.4");
@@ -208,7 +272,8 @@ describe("asked questions", () => {
   });
 
   it("adhering: 2.6 only when there is a problem to analyse around", () => {
-    const asked = (over: Record<string, string>) => askedQuestions("adhering", { ...lowBase("adhering"), ...over } as Rob2Answers);
+    const asked = (over: Record<string, string>) =>
+      askedQuestions("adhering", { ...lowBase("adhering"), ...over } as Rob2Answers);
     expect(asked({})).not.toContain("2.6");
     expect(asked({ "2.1": "Y", "2.3": "Y" })).not.toContain("2.6");
     expect(asked({ "2.1": "Y", "2.3": "NA" })).not.toContain("2.6");
@@ -225,7 +290,20 @@ describe("asked questions", () => {
 
 describe("incomplete and invalid answers", () => {
   it("names the asked questions without an answer, in order", () => {
-    expect(missingAnswers("assignment", {})).toEqual(["1.1", "1.2", "1.3", "2.1", "2.2", "2.6", "3.1", "4.1", "4.2", "5.1", "5.2", "5.3"]);
+    expect(missingAnswers("assignment", {})).toEqual([
+      "1.1",
+      "1.2",
+      "1.3",
+      "2.1",
+      "2.2",
+      "2.6",
+      "3.1",
+      "4.1",
+      "4.2",
+      "5.1",
+      "5.2",
+      "5.3",
+    ]);
     const partial = { ...lowBase("assignment"), "2.1": "Y", "3.1": "N" } as Rob2Answers;
     expect(missingAnswers("assignment", partial)).toEqual(["2.3", "3.2"]);
     expect(() => judgeRob2("assignment", partial)).toThrow(Rob2IncompleteError);
@@ -239,7 +317,9 @@ describe("incomplete and invalid answers", () => {
   it("NA is an answer only to 'if applicable' questions; 3.2 takes no NI", () => {
     expect(invalidAnswers("assignment", { ...lowBase("assignment"), "1.1": "NA" } as Rob2Answers)).toEqual(["1.1"]);
     expect(invalidAnswers("adhering", { ...lowBase("adhering"), "2.4": "NA" } as Rob2Answers)).toEqual([]);
-    expect(invalidAnswers("assignment", { ...lowBase("assignment"), "3.1": "N", "3.2": "NI" } as Rob2Answers)).toEqual(["3.2"]);
+    expect(invalidAnswers("assignment", { ...lowBase("assignment"), "3.1": "N", "3.2": "NI" } as Rob2Answers)).toEqual([
+      "3.2",
+    ]);
     expect(missingAnswers("assignment", { ...lowBase("assignment"), "1.1": "NA" } as Rob2Answers)).toEqual(["1.1"]);
   });
 
@@ -288,7 +368,22 @@ describe("live proposal per domain (proposeDomains)", () => {
   });
 
   it("agrees with judgeRob2 on complete answers", () => {
-    const answers = { "1.1": "Y", "1.2": "NI", "1.3": "N", "2.1": "Y", "2.2": "Y", "2.3": "N", "2.6": "Y", "3.1": "Y", "4.1": "N", "4.2": "N", "4.3": "N", "5.1": "Y", "5.2": "N", "5.3": "N" } as const;
+    const answers = {
+      "1.1": "Y",
+      "1.2": "NI",
+      "1.3": "N",
+      "2.1": "Y",
+      "2.2": "Y",
+      "2.3": "N",
+      "2.6": "Y",
+      "3.1": "Y",
+      "4.1": "N",
+      "4.2": "N",
+      "4.3": "N",
+      "5.1": "Y",
+      "5.2": "N",
+      "5.3": "N",
+    } as const;
     const full = judgeRob2("assignment", answers);
     expect(proposeDomains("assignment", answers)).toEqual(full.domains);
   });

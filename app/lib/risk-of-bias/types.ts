@@ -65,7 +65,11 @@ export type GradeDomainName = "risk of bias" | "inconsistency" | "indirectness" 
 /** The reviewer's GRADE rating changes and rated-up levels for one outcome. */
 export interface ApiGradeRating {
   overrides: Partial<Record<GradeDomainName, { downgrade: 0 | -1 | -2; justification: string }>>;
-  rateUp: { reason: "large effect" | "dose response" | "plausible confounding"; levels: 1 | 2; justification: string }[];
+  rateUp: {
+    reason: "large effect" | "dose response" | "plausible confounding";
+    levels: 1 | 2;
+    justification: string;
+  }[];
 }
 
 /** GET /api/reviews/{id}/grade → settings[]: one outcome's GRADE settings. */

@@ -82,9 +82,7 @@ class FloatList {
  * Builds the corpus with DEFAULT_FEATURES. `records` may be empty; ids must be unique non-empty strings
  * (ScreeningInputError otherwise). Cost is linear in the text size (≈ 0.1 ms per abstract).
  */
-export function buildScreeningCorpus(
-  records: ScreeningInput[]
-): ScreeningCorpus {
+export function buildScreeningCorpus(records: ScreeningInput[]): ScreeningCorpus {
   return buildCorpusWith(records, DEFAULT_FEATURES);
 }
 
@@ -114,10 +112,7 @@ export const DEFAULT_FEATURES: FeatureOptions = {
  * features in the order they first occur in the record; term counts live in flat typed arrays
  * (no per-record hash maps), so the cost is dominated by tokenising.
  */
-export function buildCorpusWith(
-  records: ScreeningInput[],
-  options: FeatureOptions
-): ScreeningCorpus {
+export function buildCorpusWith(records: ScreeningInput[], options: FeatureOptions): ScreeningCorpus {
   const builder = corpusBuilder(options);
   for (const record of records) builder.add(record);
   return builder.finish();
@@ -135,9 +130,7 @@ export interface CorpusBuilder {
  * order — so a caller can read the texts in pages (bounded memory: only the counts are kept) and
  * yield between them.
  */
-export function corpusBuilder(
-  options: FeatureOptions = DEFAULT_FEATURES
-): CorpusBuilder {
+export function corpusBuilder(options: FeatureOptions = DEFAULT_FEATURES): CorpusBuilder {
   const seen = new Set<string>();
   const ids: string[] = [];
   const tokenId = new Map<string, number>();
@@ -207,8 +200,7 @@ export function corpusBuilder(
         unigramFeature.push(-1);
       }
       // Feature order within a record: w1, "w1 w2", w2, "w2 w3", w3…
-      if (options.bigrams && previous !== -1)
-        count(featureOfBigram(previous, id), weight);
+      if (options.bigrams && previous !== -1) count(featureOfBigram(previous, id), weight);
       count(featureOfToken(id), weight);
       previous = id;
     }
@@ -218,8 +210,7 @@ export function corpusBuilder(
     if (typeof record.id !== "string" || record.id === "") {
       throw new ScreeningInputError("Every record needs a non-empty string id");
     }
-    if (seen.has(record.id))
-      throw new ScreeningInputError(`Duplicate record id: ${record.id}`);
+    if (seen.has(record.id)) throw new ScreeningInputError(`Duplicate record id: ${record.id}`);
     seen.add(record.id);
     ids.push(record.id);
     touched.length = 0;
@@ -234,8 +225,7 @@ export function corpusBuilder(
       df.data[f]++;
     }
     docPtr.push(docFeature.length);
-    if (tokens.length >= SHIFT)
-      throw new ScreeningInputError("Too many distinct words for one corpus");
+    if (tokens.length >= SHIFT) throw new ScreeningInputError("Too many distinct words for one corpus");
   };
 
   const finish = (): ScreeningCorpus => {
@@ -296,17 +286,13 @@ export function corpusBuilder(
 export function vectorizeText(
   corpus: ScreeningCorpus,
   text: string,
-  termIndex: ReadonlyMap<string, number>
+  termIndex: ReadonlyMap<string, number>,
 ): Map<number, number> {
   const words = tokenize(text, { stopWords: true });
   const counts = new Map<string, number>();
   words.forEach((w, i) => {
     counts.set(w, (counts.get(w) ?? 0) + 1);
-    if (i + 1 < words.length)
-      counts.set(
-        w + " " + words[i + 1],
-        (counts.get(w + " " + words[i + 1]) ?? 0) + 1
-      );
+    if (i + 1 < words.length) counts.set(w + " " + words[i + 1], (counts.get(w + " " + words[i + 1]) ?? 0) + 1);
   });
   const out = new Map<number, number>();
   let norm = 0;
@@ -324,9 +310,7 @@ export function vectorizeText(
 const termIndexCache = new WeakMap<ScreeningCorpus, Map<string, number>>();
 
 /** term → column, built on first use and cached per corpus. */
-export function termIndexOf(
-  corpus: ScreeningCorpus
-): ReadonlyMap<string, number> {
+export function termIndexOf(corpus: ScreeningCorpus): ReadonlyMap<string, number> {
   let index = termIndexCache.get(corpus);
   if (!index) {
     index = new Map(corpus.vocab.map((term, j) => [term, j]));
@@ -359,34 +343,10 @@ export function serializeScreeningCorpus(corpus: ScreeningCorpus): string {
     version: corpus.version,
     ids: corpus.ids,
     vocab: corpus.vocab,
-    idf: toBase64(
-      new Uint8Array(
-        corpus.idf.buffer,
-        corpus.idf.byteOffset,
-        corpus.idf.byteLength
-      )
-    ),
-    rowPtr: toBase64(
-      new Uint8Array(
-        corpus.rowPtr.buffer,
-        corpus.rowPtr.byteOffset,
-        corpus.rowPtr.byteLength
-      )
-    ),
-    cols: toBase64(
-      new Uint8Array(
-        corpus.cols.buffer,
-        corpus.cols.byteOffset,
-        corpus.cols.byteLength
-      )
-    ),
-    vals: toBase64(
-      new Uint8Array(
-        corpus.vals.buffer,
-        corpus.vals.byteOffset,
-        corpus.vals.byteLength
-      )
-    ),
+    idf: toBase64(new Uint8Array(corpus.idf.buffer, corpus.idf.byteOffset, corpus.idf.byteLength)),
+    rowPtr: toBase64(new Uint8Array(corpus.rowPtr.buffer, corpus.rowPtr.byteOffset, corpus.rowPtr.byteLength)),
+    cols: toBase64(new Uint8Array(corpus.cols.buffer, corpus.cols.byteOffset, corpus.cols.byteLength)),
+    vals: toBase64(new Uint8Array(corpus.vals.buffer, corpus.vals.byteOffset, corpus.vals.byteLength)),
   });
 }
 
@@ -413,21 +373,13 @@ export function deserializeScreeningCorpus(text: string): ScreeningCorpus {
   }
   const copy = (s: string) => {
     const bytes = fromBase64(s);
-    return bytes.buffer.slice(
-      bytes.byteOffset,
-      bytes.byteOffset + bytes.byteLength
-    );
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   };
   const idBytes = copy(o.idf);
   const ptrBytes = copy(o.rowPtr);
   const colBytes = copy(o.cols);
   const valBytes = copy(o.vals);
-  if (
-    idBytes.byteLength % 8 ||
-    ptrBytes.byteLength % 4 ||
-    colBytes.byteLength % 4 ||
-    valBytes.byteLength % 4
-  ) {
+  if (idBytes.byteLength % 8 || ptrBytes.byteLength % 4 || colBytes.byteLength % 4 || valBytes.byteLength % 4) {
     throw new ScreeningInputError("Serialised corpus is truncated");
   }
   const corpus: ScreeningCorpus = {

@@ -4,8 +4,23 @@ import { explanationTerms, isEvidenceTerm, MAX_EXPLANATION_TERMS } from "./evide
 
 describe("isEvidenceTerm", () => {
   it("refuses units, statistics, quantifiers and reporting or funding words; keeps topic words", () => {
-    for (const t of ["every", "mg", "ci", "per", "study", "patient", "funded", "95", "2019", "a", "every day", "mg dose"]) expect(isEvidenceTerm(t), t).toBe(false);
-    for (const t of ["depression", "exercise", "statin", "placebo controlled", "covid-19", "myocardial infarction"]) expect(isEvidenceTerm(t), t).toBe(true);
+    for (const t of [
+      "every",
+      "mg",
+      "ci",
+      "per",
+      "study",
+      "patient",
+      "funded",
+      "95",
+      "2019",
+      "a",
+      "every day",
+      "mg dose",
+    ])
+      expect(isEvidenceTerm(t), t).toBe(false);
+    for (const t of ["depression", "exercise", "statin", "placebo controlled", "covid-19", "myocardial infarction"])
+      expect(isEvidenceTerm(t), t).toBe(true);
   });
 });
 
@@ -25,17 +40,36 @@ describe("explanationTerms", () => {
     ]);
     expect(terms).toEqual(["depression", "exercise", "aerobic", "supervised", "symptom"]);
     expect(terms.length).toBeLessThanOrEqual(MAX_EXPLANATION_TERMS);
-    expect(explanationTerms([["depression", 5], ["pfizer", 1]])).toEqual(["depression"]);
-    expect(explanationTerms([["ci", 3], ["per", 2]])).toEqual([]);
+    expect(
+      explanationTerms([
+        ["depression", 5],
+        ["pfizer", 1],
+      ]),
+    ).toEqual(["depression"]);
+    expect(
+      explanationTerms([
+        ["ci", 3],
+        ["per", 2],
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe("the ranking's explanations", () => {
   it("name no unit, statistic, quantifier or sponsor seen once, though every included abstract has them", () => {
-    const boiler = "Every participant took 20 mg per day; odds ratio 0.8 (95% CI 0.6 to 0.9). Funded by Acme Pharmaceuticals Inc.";
+    const boiler =
+      "Every participant took 20 mg per day; odds ratio 0.8 (95% CI 0.6 to 0.9). Funded by Acme Pharmaceuticals Inc.";
     const records = [
-      ...Array.from({ length: 6 }, (_, i) => ({ id: `d${i}`, title: `Aerobic exercise for depression in adults, trial ${i}`, abstract: `Depression symptoms fell with supervised aerobic exercise. ${boiler}` })),
-      ...Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, title: `Soil nitrogen in alpine grassland, site ${i}`, abstract: "Nitrogen mineralisation was measured in alpine soils." })),
+      ...Array.from({ length: 6 }, (_, i) => ({
+        id: `d${i}`,
+        title: `Aerobic exercise for depression in adults, trial ${i}`,
+        abstract: `Depression symptoms fell with supervised aerobic exercise. ${boiler}`,
+      })),
+      ...Array.from({ length: 6 }, (_, i) => ({
+        id: `s${i}`,
+        title: `Soil nitrogen in alpine grassland, site ${i}`,
+        abstract: "Nitrogen mineralisation was measured in alpine soils.",
+      })),
     ];
     const corpus = buildScreeningCorpus(records);
     const labels = new Map<string, ScreeningLabel>([

@@ -21,8 +21,8 @@ export const MIN_SHARE_OF_TOP = 0.25;
  * words), in the tokenizer's lower-case, S-stemmed form (studies → study, patients → patient).
  */
 export const NON_EVIDENCE_TERMS: ReadonlySet<string> = new Set(
+  // units and measures
   (
-    // units and measures
     "mg kg g ml l dl mmol mol µg ug mcg iu h hr hrs min mins sec cm mm m km kcal bpm mmhg kda " +
     "day daily week weekly month monthly year yearly hour time per percent " +
     // statistics
@@ -43,7 +43,9 @@ export const NON_EVIDENCE_TERMS: ReadonlySet<string> = new Set(
 /** True when `term` (a word, or a bigram "w1 w2") may explain a ranking: every word a content word. */
 export function isEvidenceTerm(term: string): boolean {
   const words = term.split(" ");
-  return words.every((w) => w.length > 1 && /\p{L}/u.test(w) && !/^\p{N}/u.test(w) && !STOP_WORDS.has(w) && !NON_EVIDENCE_TERMS.has(w));
+  return words.every(
+    (w) => w.length > 1 && /\p{L}/u.test(w) && !/^\p{N}/u.test(w) && !STOP_WORDS.has(w) && !NON_EVIDENCE_TERMS.has(w),
+  );
 }
 
 /**

@@ -35,7 +35,11 @@ describe("balancedWeights", () => {
 describe("trainNaiveBayes", () => {
   it("matches the multinomial NB log-ratio by hand", () => {
     const corpus = corpusOf(["a", "b"], [{ 0: 1 }, { 1: 1 }]);
-    const model = trainNaiveBayes(corpus, { rows: [0, 1], labels: Uint8Array.from([1, 0]), sampleWeights: Float64Array.from([1, 1]) }, 1);
+    const model = trainNaiveBayes(
+      corpus,
+      { rows: [0, 1], labels: Uint8Array.from([1, 0]), sampleWeights: Float64Array.from([1, 1]) },
+      1,
+    );
     // P(a|1) = (1+1)/(1+2), P(a|0) = (0+1)/(1+2) → ln 2; b the mirror image
     expect(model.weights[0]).toBeCloseTo(Math.log(2), 12);
     expect(model.weights[1]).toBeCloseTo(-Math.log(2), 12);
@@ -44,7 +48,11 @@ describe("trainNaiveBayes", () => {
 
   it("reports the weight of a feature no training record contains", () => {
     const corpus = corpusOf(["a", "b", "unseen"], [{ 0: 1 }, { 1: 0.5 }]);
-    const model = trainNaiveBayes(corpus, { rows: [0, 1], labels: Uint8Array.from([1, 0]), sampleWeights: Float64Array.from([1, 1]) }, 1);
+    const model = trainNaiveBayes(
+      corpus,
+      { rows: [0, 1], labels: Uint8Array.from([1, 0]), sampleWeights: Float64Array.from([1, 1]) },
+      1,
+    );
     expect(model.weights[2]).toBeCloseTo(model.neutral, 12);
     expect(model.neutral).toBeCloseTo(Math.log((0.5 + 3) / (1 + 3)), 12);
   });
@@ -68,7 +76,9 @@ describe("ratioBalancedWeights", () => {
     const exc = w[1] + w[2] + w[3] + w[4];
     expect(inc / exc).toBeCloseTo(9.8, 12);
     expect(inc + exc).toBeCloseTo(5, 12);
-    expect(Array.from(ratioBalancedWeights(y, 1))).toEqual(Array.from(balancedWeights(y)).map((x) => expect.closeTo(x, 12)));
+    expect(Array.from(ratioBalancedWeights(y, 1))).toEqual(
+      Array.from(balancedWeights(y)).map((x) => expect.closeTo(x, 12)),
+    );
   });
 });
 
@@ -77,7 +87,11 @@ describe("trainLinearSvm", () => {
     ["a", "b", "c", "d"],
     [{ 0: 0.8, 2: 0.6 }, { 0: 0.6, 3: 0.8 }, { 1: 1 }, { 1: 0.6, 2: 0.8 }, { 1: 0.8, 3: 0.6 }, { 2: 0.6, 3: 0.8 }],
   );
-  const set = { rows: [0, 1, 2, 3, 4, 5], labels: Uint8Array.from([1, 1, 0, 0, 0, 0]), sampleWeights: Float64Array.from([2, 1, 0.5, 1, 1, 0.7]) };
+  const set = {
+    rows: [0, 1, 2, 3, 4, 5],
+    labels: Uint8Array.from([1, 1, 0, 0, 0, 0]),
+    sampleWeights: Float64Array.from([2, 1, 0.5, 1, 1, 0.7]),
+  };
 
   it("reaches the optimum of the weighted squared-hinge primal (its gradient vanishes)", () => {
     const C = 0.8;
@@ -99,8 +113,16 @@ describe("trainLinearSvm", () => {
   });
 
   it("weights errors on heavier samples more (C·s per sample)", () => {
-    const light = trainLinearSvm(corpus, { ...set, sampleWeights: new Float64Array(6).fill(1) }, { C: 0.11, tol: 1e-8 });
-    const heavyIncludes = trainLinearSvm(corpus, { ...set, sampleWeights: ratioBalancedWeights(set.labels, 9.8) }, { C: 0.11, tol: 1e-8 });
+    const light = trainLinearSvm(
+      corpus,
+      { ...set, sampleWeights: new Float64Array(6).fill(1) },
+      { C: 0.11, tol: 1e-8 },
+    );
+    const heavyIncludes = trainLinearSvm(
+      corpus,
+      { ...set, sampleWeights: ratioBalancedWeights(set.labels, 9.8) },
+      { C: 0.11, tol: 1e-8 },
+    );
     expect(heavyIncludes.bias).toBeGreaterThan(light.bias);
     expect(heavyIncludes.weights[0]).toBeGreaterThan(light.weights[0]);
   });

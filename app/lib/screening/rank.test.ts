@@ -18,7 +18,10 @@ const backPain = [
 const records = [...statins, ...backPain].map((title, i) => ({
   id: `r${i}`,
   title,
-  abstract: i < 5 ? "Patients received statins; cholesterol and cardiovascular events were recorded." : "Participants with back pain did exercise; pain scores were recorded.",
+  abstract:
+    i < 5
+      ? "Patients received statins; cholesterol and cardiovascular events were recorded."
+      : "Participants with back pain did exercise; pain scores were recorded.",
 }));
 const corpus = buildScreeningCorpus(records);
 const topic = (id: string) => (Number(id.slice(1)) < 5 ? "statin" : "back");
@@ -123,7 +126,9 @@ describe("rankScreening, active mode", () => {
   it("keeps only the best `limit` records, in the full ranking's order", () => {
     const full = rankScreening(corpus, labels).ranked.map((r) => [r.id, r.score]);
     for (const limit of [0, 1, 3, 8, 20]) {
-      expect(rankScreening(corpus, labels, undefined, undefined, { limit }).ranked.map((r) => [r.id, r.score])).toEqual(full.slice(0, limit));
+      expect(rankScreening(corpus, labels, undefined, undefined, { limit }).ranked.map((r) => [r.id, r.score])).toEqual(
+        full.slice(0, limit),
+      );
     }
   });
 
@@ -133,11 +138,20 @@ describe("rankScreening, active mode", () => {
       ["r5", "exclude"],
       ["r6", "exclude"],
     ]);
-    const result = rankScreening(corpus, many, undefined, ["r0", "r5", "r6"], { estimate: false, stopping: { recallTarget: 0.5, confidence: 0.9 } });
+    const result = rankScreening(corpus, many, undefined, ["r0", "r5", "r6"], {
+      estimate: false,
+      stopping: { recallTarget: 0.5, confidence: 0.9 },
+    });
     expect(result.estimatedRelevantRemaining).toBeNull();
     // One include of 10 records; H0 (recall < 50 %): ≥ 3 relevant, so ≥ 2 among the 9 left after
     // it. The 2 exclusions after it, drawn from those 9: p = P(X = 0) = C(7, 2) / C(9, 2) = 7/12.
-    expect(result.stopping).toMatchObject({ recallTarget: 0.5, confidence: 0.9, screened: 3, relevantFound: 1, reached: false });
+    expect(result.stopping).toMatchObject({
+      recallTarget: 0.5,
+      confidence: 0.9,
+      screened: 3,
+      relevantFound: 1,
+      reached: false,
+    });
     expect(result.stopping.pValue).toBeCloseTo(7 / 12, 12);
   });
 
@@ -150,7 +164,11 @@ describe("rankScreening, active mode", () => {
     ]);
     const by = (model: "nb" | "svm" | "ensemble") => rankScreening(corpus, two, undefined, undefined, { model }).ranked;
     for (const model of ["nb", "svm", "ensemble"] as const) {
-      expect(by(model).slice(0, 3).map((r) => topic(r.id))).toEqual(Array(3).fill("statin"));
+      expect(
+        by(model)
+          .slice(0, 3)
+          .map((r) => topic(r.id)),
+      ).toEqual(Array(3).fill("statin"));
     }
     expect(rankScreening(corpus, two).ranked).toEqual(by("ensemble"));
     // The ensemble score is the z-score sum: (nb − mean)/sd + (svm − mean)/sd, up to a constant.

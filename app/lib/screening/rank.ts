@@ -3,7 +3,13 @@
  */
 import { type ScreeningCorpus, termIndexOf, vectorizeText } from "./corpus.ts";
 import { balancedWeights, ratioBalancedWeights, trainLinearSvm, trainNaiveBayes, type TrainingSet } from "./models.ts";
-import { estimateRelevantRemaining, stoppingCriterion, type StoppingCriterion, type StoppingOptions, trailingExclusions } from "./stopping.ts";
+import {
+  estimateRelevantRemaining,
+  stoppingCriterion,
+  type StoppingCriterion,
+  type StoppingOptions,
+  trailingExclusions,
+} from "./stopping.ts";
 import { explanationTerms } from "./evidence-terms.ts";
 
 export type ScreeningLabel = "include" | "exclude";
@@ -119,7 +125,12 @@ function rowsOf(corpus: ScreeningCorpus): ReadonlyMap<string, number> {
 }
 
 /** Similarity-based weights used before the model can be trained. */
-function priorWeights(corpus: ScreeningCorpus, includes: number[], excludes: number[], prior?: ScreeningPrior): WeightVector {
+function priorWeights(
+  corpus: ScreeningCorpus,
+  includes: number[],
+  excludes: number[],
+  prior?: ScreeningPrior,
+): WeightVector {
   const weights = new Float64Array(corpus.vocab.length);
   const text = priorText(prior);
   if (text.trim()) {
@@ -152,7 +163,14 @@ function scoreRows(corpus: ScreeningCorpus, rows: readonly number[], weights: We
  * scoreRows under two weight vectors in one pass over the rows: the same sums in the same order as
  * two calls, with each (strided, so cache-missing) row read once instead of twice.
  */
-function scoreRowsTwice(corpus: ScreeningCorpus, rows: readonly number[], wa: WeightVector, wb: WeightVector, outA: Float64Array, outB: Float64Array): void {
+function scoreRowsTwice(
+  corpus: ScreeningCorpus,
+  rows: readonly number[],
+  wa: WeightVector,
+  wb: WeightVector,
+  outA: Float64Array,
+  outB: Float64Array,
+): void {
   const { rowPtr, cols, vals } = corpus;
   for (const i of rows) {
     let sa = 0;
@@ -202,7 +220,12 @@ function* activeModel(
   unlabelled: readonly number[],
 ): Generator<void, { weights: WeightVector; neutral: number }> {
   const nb = () => trainNaiveBayes(corpus, { ...set, sampleWeights: balancedWeights(set.labels) }, NB_ALPHA);
-  const svm = () => trainLinearSvm(corpus, { ...set, sampleWeights: ratioBalancedWeights(set.labels, SVM_BALANCE_RATIO) }, { C: SVM_C });
+  const svm = () =>
+    trainLinearSvm(
+      corpus,
+      { ...set, sampleWeights: ratioBalancedWeights(set.labels, SVM_BALANCE_RATIO) },
+      { C: SVM_C },
+    );
   if (model === "nb") {
     const m = nb();
     return { weights: m.weights, neutral: m.neutral };
@@ -373,7 +396,8 @@ export function* rankScreeningSteps(
   return {
     ranked,
     mode: active ? "active" : "prior",
-    estimatedRelevantRemaining: active && options.estimate !== false ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
+    estimatedRelevantRemaining:
+      active && options.estimate !== false ? estimateRelevantRemaining(sequence, corpus.ids.length) : null,
     consecutiveExclusions: trailingExclusions(sequence),
     stopping: stoppingCriterion(sequence, corpus.ids.length, options.stopping),
   };

@@ -15,7 +15,10 @@ const SKIP_MESSAGE = `shared screening data not found at ${FILE} (expected ../sh
 
 describe.skipIf(!HAS_DATA)("screening on Sep_2021 (real decisions)", () => {
   it("finds ≥ 55 % of the included records within the first 30 % screened", () => {
-    const rows = Papa.parse<Record<string, string>>(readFileSync(FILE, "utf8"), { header: true, skipEmptyLines: true }).data;
+    const rows = Papa.parse<Record<string, string>>(readFileSync(FILE, "utf8"), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
     const included = new Set(rows.filter((r) => r.label_included === "1").map((r) => r.record_id));
     const corpus = buildScreeningCorpus(rows.map((r) => ({ id: r.record_id, title: r.title, abstract: r.abstract })));
     const labels = new Map<string, ScreeningLabel>();

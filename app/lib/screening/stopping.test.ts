@@ -21,7 +21,10 @@ describe("estimateRelevantRemaining", () => {
     const b = 0.01;
     const total = 2000;
     const screened = 200;
-    const truth = Array.from({ length: total - screened }, (_, k) => a * Math.exp(-b * (screened + k + 1))).reduce((s, x) => s + x, 0);
+    const truth = Array.from({ length: total - screened }, (_, k) => a * Math.exp(-b * (screened + k + 1))).reduce(
+      (s, x) => s + x,
+      0,
+    );
     const estimate = estimateRelevantRemaining(decaying(screened, a, b), total)!;
     expect(truth).toBeGreaterThan(5);
     expect(estimate).toBeGreaterThan(truth * 0.6);
@@ -106,7 +109,7 @@ describe("stoppingCriterion (Callaghan & Müller-Hansen 2020)", () => {
 
   it("tests only the longest tail of each include count, with the same p as every tail", () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let trial = 0; trial < 20; trial++) {
       const length = 50 + Math.floor(rand() * 400);
       const rate = 0.02 + rand() * 0.3;

@@ -83,7 +83,9 @@ export function estimateRelevantRemaining(sequence: readonly boolean[], total: n
     moments.t2 += (i + 1) ** 2;
   });
   const estimate =
-    (fittedTail(n, found, moments, total, EXPONENTIAL, 20 / n) + fittedTail(n, found, moments, total, HALF_NORMAL, 4 / n)) / 2;
+    (fittedTail(n, found, moments, total, EXPONENTIAL, 20 / n) +
+      fittedTail(n, found, moments, total, HALF_NORMAL, 4 / n)) /
+    2;
   return Math.min(estimate, remaining);
 }
 
@@ -239,7 +241,11 @@ function logPValue(tails: Tails, relevantTotal: number): number {
  * @param sequence decisions in screening order, true = included ('maybe' left out).
  * @param total records in the review (screened + unscreened).
  */
-export function stoppingCriterion(sequence: readonly boolean[], total: number, options: StoppingOptions = {}): StoppingCriterion {
+export function stoppingCriterion(
+  sequence: readonly boolean[],
+  total: number,
+  options: StoppingOptions = {},
+): StoppingCriterion {
   const recallTarget = options.recallTarget ?? 0.95;
   const confidence = options.confidence ?? 0.95;
   if (!(recallTarget > 0 && recallTarget < 1 && confidence > 0 && confidence < 1)) {
@@ -249,7 +255,14 @@ export function stoppingCriterion(sequence: readonly boolean[], total: number, o
   const tails = tailsOf(sequence, total);
   const base = { recallTarget, confidence, screened: tails.screened, relevantFound: tails.found };
   if (tails.found === 0) {
-    return { ...base, pValue: null, reached: false, reachedAfter: null, recallLowerBound: null, relevantLeftUpperBound: null };
+    return {
+      ...base,
+      pValue: null,
+      reached: false,
+      reachedAfter: null,
+      recallLowerBound: null,
+      relevantLeftUpperBound: null,
+    };
   }
   const targetTotal = Math.floor(tails.found / recallTarget) + 1;
   const logP = logPValue(tails, targetTotal);

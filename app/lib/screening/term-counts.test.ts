@@ -2,16 +2,31 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { buildCorpusWith, DEFAULT_FEATURES, ScreeningInputError, type ScreeningCorpus, type ScreeningInput } from "./corpus.ts";
+import {
+  buildCorpusWith,
+  DEFAULT_FEATURES,
+  ScreeningInputError,
+  type ScreeningCorpus,
+  type ScreeningInput,
+} from "./corpus.ts";
 import { rankScreening } from "./rank.ts";
 import { countTerms, decodeTermCounts, encodeTermCounts, featuresSignature, termCountsMerger } from "./term-counts.ts";
 
 const FILE = fileURLToPath(new URL("../../../../shared/screening/Sep_2021.csv", import.meta.url));
 
 const invented: ScreeningInput[] = [
-  { id: "1", title: "Statin therapy in older adults", abstract: "A randomised trial of statin therapy. Statin users lived longer." },
+  {
+    id: "1",
+    title: "Statin therapy in older adults",
+    abstract: "A randomised trial of statin therapy. Statin users lived longer.",
+  },
   { id: "2", title: "Statin therapy and muscle pain", abstract: null },
-  { id: "3", title: "Exercise for back pain", abstract: "Exercise reduced pain; pain relief lasted.", keywords: "physiotherapy; back pain" },
+  {
+    id: "3",
+    title: "Exercise for back pain",
+    abstract: "Exercise reduced pain; pain relief lasted.",
+    keywords: "physiotherapy; back pain",
+  },
   { id: "4", title: "", abstract: "" },
   { id: "5", title: "Café-au-lait spots in NF1", abstract: "Naïve Bayes over TF–IDF: 12 cases, twelve reviews." },
   { id: "6", title: "Back pain in older adults", abstract: "Older adults with back pain took statin therapy." },
@@ -19,8 +34,12 @@ const invented: ScreeningInput[] = [
 
 /** Records of a real review when ../shared is present, else the invented ones repeated with ids changed. */
 function records(): ScreeningInput[] {
-  if (!existsSync(FILE)) return Array.from({ length: 40 }, (_, k) => invented.map((r) => ({ ...r, id: `${k}-${r.id}` }))).flat();
-  const rows = Papa.parse<Record<string, string>>(readFileSync(FILE, "utf8"), { header: true, skipEmptyLines: true }).data;
+  if (!existsSync(FILE))
+    return Array.from({ length: 40 }, (_, k) => invented.map((r) => ({ ...r, id: `${k}-${r.id}` }))).flat();
+  const rows = Papa.parse<Record<string, string>>(readFileSync(FILE, "utf8"), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
   return rows.map((r) => ({ id: r.record_id!, title: r.title ?? "", abstract: r.abstract }));
 }
 
@@ -50,7 +69,13 @@ describe("term counts → corpus", () => {
 
   it("keeps only the records asked for, as if the others had never been counted", () => {
     const keep = (id: string) => Number.parseInt(id.replace(/\D/g, "") || "0", 10) % 3 !== 0;
-    expectSameCorpus(merged(chunks, keep), buildCorpusWith(all.filter((r) => keep(r.id)), DEFAULT_FEATURES));
+    expectSameCorpus(
+      merged(chunks, keep),
+      buildCorpusWith(
+        all.filter((r) => keep(r.id)),
+        DEFAULT_FEATURES,
+      ),
+    );
   });
 
   it("matches with bigrams, stemming and stop words on, and refuses counts made with other settings", () => {
@@ -69,7 +94,9 @@ describe("term counts → corpus", () => {
     ]);
     const expected = rankScreening(buildCorpusWith(all, DEFAULT_FEATURES), labels, undefined, undefined, { limit: 50 });
     const actual = rankScreening(corpus, labels, undefined, undefined, { limit: 50 });
-    expect(actual.ranked.map((r) => [r.id, r.score, r.terms])).toEqual(expected.ranked.map((r) => [r.id, r.score, r.terms]));
+    expect(actual.ranked.map((r) => [r.id, r.score, r.terms])).toEqual(
+      expected.ranked.map((r) => [r.id, r.score, r.terms]),
+    );
   });
 
   it("refuses a repeated id, across chunks too", () => {

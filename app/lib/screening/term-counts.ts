@@ -16,7 +16,14 @@
  * encodeTermCounts / decodeTermCounts: a compact binary form (≈ 8 bytes per record and distinct
  * feature, plus the names) for storage (R2).
  */
-import { DEFAULT_FEATURES, MIN_BIGRAM_DF, ScreeningInputError, type FeatureOptions, type ScreeningCorpus, type ScreeningInput } from "./corpus.ts";
+import {
+  DEFAULT_FEATURES,
+  MIN_BIGRAM_DF,
+  ScreeningInputError,
+  type FeatureOptions,
+  type ScreeningCorpus,
+  type ScreeningInput,
+} from "./corpus.ts";
 import { tokenize } from "./tokenize.ts";
 
 /** Term counts of a chunk of records (row i is ids[i]); `terms` are chunk-local feature names. */
@@ -97,7 +104,8 @@ export function countTerms(records: readonly ScreeningInput[], options: FeatureO
     }
   };
   for (const record of records) {
-    if (typeof record.id !== "string" || record.id === "") throw new ScreeningInputError("Every record needs a non-empty string id");
+    if (typeof record.id !== "string" || record.id === "")
+      throw new ScreeningInputError("Every record needs a non-empty string id");
     if (seen.has(record.id)) throw new ScreeningInputError(`Duplicate record id: ${record.id}`);
     seen.add(record.id);
     ids.push(record.id);
@@ -115,7 +123,14 @@ export function countTerms(records: readonly ScreeningInput[], options: FeatureO
     }
     rowPtr[row] = nnz;
   }
-  return { features: featuresSignature(options), ids, terms, rowPtr, cols: cols.slice(0, nnz), counts: counts.slice(0, nnz) };
+  return {
+    features: featuresSignature(options),
+    ids,
+    terms,
+    rowPtr,
+    cols: cols.slice(0, nnz),
+    counts: counts.slice(0, nnz),
+  };
 }
 
 /** Joins chunks of term counts into a corpus; see termCountsMerger. */
@@ -136,7 +151,10 @@ export interface TermCountsMerger {
  * the order added, options). `postings` (optional) is the number of counts that will be added: the
  * arrays are then allocated once (bounded memory at 50,000 records: no growth copies).
  */
-export function termCountsMerger(options: FeatureOptions = DEFAULT_FEATURES, { postings = 0 }: { postings?: number } = {}): TermCountsMerger {
+export function termCountsMerger(
+  options: FeatureOptions = DEFAULT_FEATURES,
+  { postings = 0 }: { postings?: number } = {},
+): TermCountsMerger {
   const signature = featuresSignature(options);
   const ids: string[] = [];
   const seen = new Set<string>();
@@ -149,7 +167,8 @@ export function termCountsMerger(options: FeatureOptions = DEFAULT_FEATURES, { p
   let nnz = 0;
 
   const add = (chunk: TermCounts, keep?: (id: string) => boolean) => {
-    if (chunk.features !== signature) throw new ScreeningInputError("Term counts were made with other feature settings");
+    if (chunk.features !== signature)
+      throw new ScreeningInputError("Term counts were made with other feature settings");
     const global = new Int32Array(chunk.terms.length).fill(-1);
     for (let i = 0; i < chunk.ids.length; i++) {
       const id = chunk.ids[i];
@@ -242,7 +261,9 @@ const MAGIC = 0x3143544d; // "MTC1", little-endian
  * terms, postings), padding to 4 bytes, then rowPtr (u32), cols (u32) and counts (f32).
  */
 export function encodeTermCounts(chunk: TermCounts): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({ features: chunk.features, ids: chunk.ids, terms: chunk.terms, postings: chunk.cols.length }));
+  const header = new TextEncoder().encode(
+    JSON.stringify({ features: chunk.features, ids: chunk.ids, terms: chunk.terms, postings: chunk.cols.length }),
+  );
   const headerEnd = 8 + header.length;
   const arraysAt = Math.ceil(headerEnd / 4) * 4;
   const bytes = new Uint8Array(arraysAt + 4 * (chunk.rowPtr.length + 2 * chunk.cols.length));
@@ -253,7 +274,9 @@ export function encodeTermCounts(chunk: TermCounts): Uint8Array {
   const words = new Uint32Array(bytes.buffer, arraysAt);
   words.set(chunk.rowPtr, 0);
   words.set(chunk.cols, chunk.rowPtr.length);
-  new Float32Array(bytes.buffer, arraysAt + 4 * (chunk.rowPtr.length + chunk.cols.length), chunk.counts.length).set(chunk.counts);
+  new Float32Array(bytes.buffer, arraysAt + 4 * (chunk.rowPtr.length + chunk.cols.length), chunk.counts.length).set(
+    chunk.counts,
+  );
   return bytes;
 }
 
@@ -272,7 +295,8 @@ export function decodeTermCounts(buffer: ArrayBufferLike): TermCounts {
     throw bad();
   }
   const { features, ids, terms, postings } = header;
-  if (typeof features !== "string" || !Array.isArray(ids) || !Array.isArray(terms) || typeof postings !== "number") throw bad();
+  if (typeof features !== "string" || !Array.isArray(ids) || !Array.isArray(terms) || typeof postings !== "number")
+    throw bad();
   const arraysAt = Math.ceil((8 + headerLength) / 4) * 4;
   const n = ids.length;
   if (arraysAt + 4 * (n + 1 + 2 * postings) !== buffer.byteLength) throw bad();

@@ -3,7 +3,10 @@ import { STOP_WORDS, sStem, tokenize } from "./tokenize.ts";
 
 /** The token definition as a regular expression: tokenize's scanner must give the same tokens. */
 function tokenizeByRegex(text: string, options: { stem?: boolean; stopWords?: boolean } = {}): string[] {
-  const folded = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const folded = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
   const out: string[] = [];
   for (const match of folded.matchAll(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)) {
     const raw = match[0].replace(/['’]/g, "");
@@ -30,13 +33,9 @@ describe("sStem (Harman 1991)", () => {
 
 describe("tokenize", () => {
   it("lowercases, folds accents, drops stop words, numbers and single letters", () => {
-    expect(tokenize("The Effect of Café-based Nudges on 120 Physicians: a RCT", { stopWords: true, stem: true })).toEqual([
-      "effect",
-      "cafe-based",
-      "nudge",
-      "physician",
-      "rct",
-    ]);
+    expect(
+      tokenize("The Effect of Café-based Nudges on 120 Physicians: a RCT", { stopWords: true, stem: true }),
+    ).toEqual(["effect", "cafe-based", "nudge", "physician", "rct"]);
   });
 
   it("keeps hyphenated drug names and Greek letters in one token, folds possessives", () => {
@@ -67,8 +66,9 @@ describe("tokenize", () => {
     ];
     for (const text of samples) {
       expect(tokenize(text)).toEqual(tokenizeByRegex(text));
-      expect(tokenize(text, { stopWords: true, stem: true })).toEqual(tokenizeByRegex(text, { stopWords: true, stem: true }));
+      expect(tokenize(text, { stopWords: true, stem: true })).toEqual(
+        tokenizeByRegex(text, { stopWords: true, stem: true }),
+      );
     }
   });
 });
-

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { classifyStudyType, decodeEntities, normaliseDoi, normaliseTitleKey, stripMarkup, toIsoDate } from "./normalize";
+import {
+  classifyStudyType,
+  decodeEntities,
+  normaliseDoi,
+  normaliseTitleKey,
+  stripMarkup,
+  toIsoDate,
+} from "./normalize";
 
 describe("decodeEntities", () => {
   it("decodes named, decimal and hex references and keeps unknown names", () => {
@@ -12,9 +19,11 @@ describe("decodeEntities", () => {
 
 describe("stripMarkup", () => {
   it("drops the JATS Abstract title and unwraps jats:p paragraphs", () => {
-    expect(stripMarkup("<jats:title>Abstract</jats:title><jats:p>Feline foamy virus (FFV) is a <jats:italic>retrovirus</jats:italic>.</jats:p>\n<jats:p>Second.</jats:p>")).toBe(
-      "Feline foamy virus (FFV) is a retrovirus. Second.",
-    );
+    expect(
+      stripMarkup(
+        "<jats:title>Abstract</jats:title><jats:p>Feline foamy virus (FFV) is a <jats:italic>retrovirus</jats:italic>.</jats:p>\n<jats:p>Second.</jats:p>",
+      ),
+    ).toBe("Feline foamy virus (FFV) is a retrovirus. Second.");
   });
 
   it("turns HTML section headings into 'Heading: ' prefixes (Europe PMC <h4>)", () => {
@@ -39,7 +48,9 @@ describe("stripMarkup", () => {
   });
 
   it("collapses whitespace and tolerates non-strings", () => {
-    expect(stripMarkup("  Enzyme kinetics from the\n                     perspective  ")).toBe("Enzyme kinetics from the perspective");
+    expect(stripMarkup("  Enzyme kinetics from the\n                     perspective  ")).toBe(
+      "Enzyme kinetics from the perspective",
+    );
     expect(stripMarkup(undefined as unknown as string)).toBe("");
   });
 });
@@ -107,7 +118,9 @@ describe("toIsoDate", () => {
 
 describe("classifyStudyType", () => {
   it("maps PubMed publication types", () => {
-    expect(classifyStudyType(["Journal Article", "Multicenter Study", "Randomized Controlled Trial"], "Low-dose aspirin")).toBe("Clinical Trial");
+    expect(
+      classifyStudyType(["Journal Article", "Multicenter Study", "Randomized Controlled Trial"], "Low-dose aspirin"),
+    ).toBe("Clinical Trial");
     expect(classifyStudyType(["Clinical Trial, Phase III"], "x")).toBe("Clinical Trial");
     expect(classifyStudyType(["Meta-Analysis", "Randomized Controlled Trial"], "x")).toBe("Meta-Analysis");
     expect(classifyStudyType(["Systematic Review", "Review"], "x")).toBe("Systematic Review");
@@ -121,8 +134,12 @@ describe("classifyStudyType", () => {
   });
 
   it("does not treat a generic Review label as systematic", () => {
-    expect(classifyStudyType(["Review", "JournalArticle"], "Pharmacokinetics of antisense oligonucleotides")).toBe("Research Article");
-    expect(classifyStudyType(["journal-article"], "Agile response to critical need for clinical trial accessibility")).toBe("Research Article");
+    expect(classifyStudyType(["Review", "JournalArticle"], "Pharmacokinetics of antisense oligonucleotides")).toBe(
+      "Research Article",
+    );
+    expect(
+      classifyStudyType(["journal-article"], "Agile response to critical need for clinical trial accessibility"),
+    ).toBe("Research Article");
   });
 
   it("falls back to title keywords, most synthesised design first", () => {
@@ -132,8 +149,12 @@ describe("classifyStudyType", () => {
         "Efficacy and Safety of Once-Weekly Semaglutide: A Systematic Review and Meta-Analysis of Randomized Controlled Trials.",
       ),
     ).toBe("Meta-Analysis");
-    expect(classifyStudyType([], "Delay in Diagnosis of Spinal Muscular Atrophy: A Systematic Literature Review")).toBe("Systematic Review");
-    expect(classifyStudyType([], "The Miracle of Microfinance? Evidence from a Randomized Evaluation")).toBe("Clinical Trial");
+    expect(classifyStudyType([], "Delay in Diagnosis of Spinal Muscular Atrophy: A Systematic Literature Review")).toBe(
+      "Systematic Review",
+    );
+    expect(classifyStudyType([], "The Miracle of Microfinance? Evidence from a Randomized Evaluation")).toBe(
+      "Clinical Trial",
+    );
     expect(classifyStudyType([], "Effect of X: a pilot clinical trial")).toBe("Clinical Trial");
     expect(classifyStudyType([], "Diet and dementia: a prospective cohort")).toBe("Observational Study");
     expect(classifyStudyType([], "A case-control analysis of smoking")).toBe("Observational Study");

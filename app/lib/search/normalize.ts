@@ -5,29 +5,165 @@
 import type { StudyType } from "./types";
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", shy: "",
-  ndash: "–", mdash: "—", minus: "−", hellip: "…", bull: "•", middot: "·",
-  lsquo: "‘", rsquo: "’", sbquo: "‚", ldquo: "“", rdquo: "”", bdquo: "„",
-  laquo: "«", raquo: "»", prime: "′", Prime: "″", dagger: "†", Dagger: "‡",
-  copy: "©", reg: "®", trade: "™", deg: "°", plusmn: "±", times: "×", divide: "÷",
-  micro: "µ", para: "¶", sect: "§", le: "≤", ge: "≥", ne: "≠", asymp: "≈", equiv: "≡",
-  infin: "∞", sum: "∑", radic: "√", larr: "←", rarr: "→", uarr: "↑", darr: "↓", harr: "↔",
-  frac12: "½", frac14: "¼", frac34: "¾", sup1: "¹", sup2: "²", sup3: "³", ordm: "º", ordf: "ª",
-  iexcl: "¡", iquest: "¿", cent: "¢", pound: "£", euro: "€", yen: "¥",
-  alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", zeta: "ζ", eta: "η",
-  theta: "θ", iota: "ι", kappa: "κ", lambda: "λ", mu: "μ", nu: "ν", xi: "ξ", omicron: "ο",
-  pi: "π", rho: "ρ", sigma: "σ", sigmaf: "ς", tau: "τ", upsilon: "υ", phi: "φ", chi: "χ",
-  psi: "ψ", omega: "ω", Alpha: "Α", Beta: "Β", Gamma: "Γ", Delta: "Δ", Epsilon: "Ε",
-  Theta: "Θ", Lambda: "Λ", Pi: "Π", Sigma: "Σ", Phi: "Φ", Psi: "Ψ", Omega: "Ω",
-  Agrave: "À", Aacute: "Á", Acirc: "Â", Atilde: "Ã", Auml: "Ä", Aring: "Å", AElig: "Æ",
-  Ccedil: "Ç", Egrave: "È", Eacute: "É", Ecirc: "Ê", Euml: "Ë", Igrave: "Ì", Iacute: "Í",
-  Icirc: "Î", Iuml: "Ï", Ntilde: "Ñ", Ograve: "Ò", Oacute: "Ó", Ocirc: "Ô", Otilde: "Õ",
-  Ouml: "Ö", Oslash: "Ø", Ugrave: "Ù", Uacute: "Ú", Ucirc: "Û", Uuml: "Ü", Yacute: "Ý",
-  szlig: "ß", agrave: "à", aacute: "á", acirc: "â", atilde: "ã", auml: "ä", aring: "å",
-  aelig: "æ", ccedil: "ç", egrave: "è", eacute: "é", ecirc: "ê", euml: "ë", igrave: "ì",
-  iacute: "í", icirc: "î", iuml: "ï", ntilde: "ñ", ograve: "ò", oacute: "ó", ocirc: "ô",
-  otilde: "õ", ouml: "ö", oslash: "ø", ugrave: "ù", uacute: "ú", ucirc: "û", uuml: "ü",
-  yacute: "ý", yuml: "ÿ", thorn: "þ", eth: "ð",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  shy: "",
+  ndash: "–",
+  mdash: "—",
+  minus: "−",
+  hellip: "…",
+  bull: "•",
+  middot: "·",
+  lsquo: "‘",
+  rsquo: "’",
+  sbquo: "‚",
+  ldquo: "“",
+  rdquo: "”",
+  bdquo: "„",
+  laquo: "«",
+  raquo: "»",
+  prime: "′",
+  Prime: "″",
+  dagger: "†",
+  Dagger: "‡",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  deg: "°",
+  plusmn: "±",
+  times: "×",
+  divide: "÷",
+  micro: "µ",
+  para: "¶",
+  sect: "§",
+  le: "≤",
+  ge: "≥",
+  ne: "≠",
+  asymp: "≈",
+  equiv: "≡",
+  infin: "∞",
+  sum: "∑",
+  radic: "√",
+  larr: "←",
+  rarr: "→",
+  uarr: "↑",
+  darr: "↓",
+  harr: "↔",
+  frac12: "½",
+  frac14: "¼",
+  frac34: "¾",
+  sup1: "¹",
+  sup2: "²",
+  sup3: "³",
+  ordm: "º",
+  ordf: "ª",
+  iexcl: "¡",
+  iquest: "¿",
+  cent: "¢",
+  pound: "£",
+  euro: "€",
+  yen: "¥",
+  alpha: "α",
+  beta: "β",
+  gamma: "γ",
+  delta: "δ",
+  epsilon: "ε",
+  zeta: "ζ",
+  eta: "η",
+  theta: "θ",
+  iota: "ι",
+  kappa: "κ",
+  lambda: "λ",
+  mu: "μ",
+  nu: "ν",
+  xi: "ξ",
+  omicron: "ο",
+  pi: "π",
+  rho: "ρ",
+  sigma: "σ",
+  sigmaf: "ς",
+  tau: "τ",
+  upsilon: "υ",
+  phi: "φ",
+  chi: "χ",
+  psi: "ψ",
+  omega: "ω",
+  Alpha: "Α",
+  Beta: "Β",
+  Gamma: "Γ",
+  Delta: "Δ",
+  Epsilon: "Ε",
+  Theta: "Θ",
+  Lambda: "Λ",
+  Pi: "Π",
+  Sigma: "Σ",
+  Phi: "Φ",
+  Psi: "Ψ",
+  Omega: "Ω",
+  Agrave: "À",
+  Aacute: "Á",
+  Acirc: "Â",
+  Atilde: "Ã",
+  Auml: "Ä",
+  Aring: "Å",
+  AElig: "Æ",
+  Ccedil: "Ç",
+  Egrave: "È",
+  Eacute: "É",
+  Ecirc: "Ê",
+  Euml: "Ë",
+  Igrave: "Ì",
+  Iacute: "Í",
+  Icirc: "Î",
+  Iuml: "Ï",
+  Ntilde: "Ñ",
+  Ograve: "Ò",
+  Oacute: "Ó",
+  Ocirc: "Ô",
+  Otilde: "Õ",
+  Ouml: "Ö",
+  Oslash: "Ø",
+  Ugrave: "Ù",
+  Uacute: "Ú",
+  Ucirc: "Û",
+  Uuml: "Ü",
+  Yacute: "Ý",
+  szlig: "ß",
+  agrave: "à",
+  aacute: "á",
+  acirc: "â",
+  atilde: "ã",
+  auml: "ä",
+  aring: "å",
+  aelig: "æ",
+  ccedil: "ç",
+  egrave: "è",
+  eacute: "é",
+  ecirc: "ê",
+  euml: "ë",
+  igrave: "ì",
+  iacute: "í",
+  icirc: "î",
+  iuml: "ï",
+  ntilde: "ñ",
+  ograve: "ò",
+  oacute: "ó",
+  ocirc: "ô",
+  otilde: "õ",
+  ouml: "ö",
+  oslash: "ø",
+  ugrave: "ù",
+  uacute: "ú",
+  ucirc: "û",
+  uuml: "ü",
+  yacute: "ý",
+  yuml: "ÿ",
+  thorn: "þ",
+  eth: "ð",
 };
 
 /**
@@ -120,16 +256,84 @@ function flattenMathMl(fragment: string): string {
 }
 
 const BLOCK_TAGS = new Set([
-  "p", "br", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "td", "th", "table", "thead", "tbody",
-  "blockquote", "hr", "sec", "list", "list-item", "caption", "label", "fig", "table-wrap", "def-list",
-  "def-item", "term", "def", "boxed-text", "disp-quote", "abstract", "trans-abstract", "address", "section",
+  "p",
+  "br",
+  "div",
+  "li",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "tr",
+  "td",
+  "th",
+  "table",
+  "thead",
+  "tbody",
+  "blockquote",
+  "hr",
+  "sec",
+  "list",
+  "list-item",
+  "caption",
+  "label",
+  "fig",
+  "table-wrap",
+  "def-list",
+  "def-item",
+  "term",
+  "def",
+  "boxed-text",
+  "disp-quote",
+  "abstract",
+  "trans-abstract",
+  "address",
+  "section",
 ]);
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "title"]);
 const INLINE_TAGS = new Set([
-  "a", "abbr", "b", "big", "cite", "code", "em", "font", "i", "img", "q", "s", "small", "span", "strike",
-  "strong", "sub", "sup", "tt", "u", "italic", "bold", "sc", "underline", "monospace", "overline",
-  "inline-formula", "disp-formula", "tex-math", "ext-link", "uri", "xref", "named-content",
-  "styled-content", "fn", "break", "roman", "sans-serif", "inline-graphic", "graphic", "email",
+  "a",
+  "abbr",
+  "b",
+  "big",
+  "cite",
+  "code",
+  "em",
+  "font",
+  "i",
+  "img",
+  "q",
+  "s",
+  "small",
+  "span",
+  "strike",
+  "strong",
+  "sub",
+  "sup",
+  "tt",
+  "u",
+  "italic",
+  "bold",
+  "sc",
+  "underline",
+  "monospace",
+  "overline",
+  "inline-formula",
+  "disp-formula",
+  "tex-math",
+  "ext-link",
+  "uri",
+  "xref",
+  "named-content",
+  "styled-content",
+  "fn",
+  "break",
+  "roman",
+  "sans-serif",
+  "inline-graphic",
+  "graphic",
+  "email",
 ]);
 
 /**
@@ -154,13 +358,16 @@ export function stripMarkup(text: string): string {
         return /[.:?!]$/.test(heading) ? ` ${heading} ` : ` ${heading}: `;
       },
     );
-    s = s.replace(/<\/?([A-Za-z][\w.-]*)(?::([A-Za-z][\w.-]*))?(?:\s[^<>]*)?\/?>/g, (whole, first: string, second?: string) => {
-      const local = (second ?? first).toLowerCase();
-      const prefixed = second !== undefined;
-      if (BLOCK_TAGS.has(local) || HEADING_TAGS.has(local)) return " ";
-      if (INLINE_TAGS.has(local) || prefixed) return "";
-      return whole;
-    });
+    s = s.replace(
+      /<\/?([A-Za-z][\w.-]*)(?::([A-Za-z][\w.-]*))?(?:\s[^<>]*)?\/?>/g,
+      (whole, first: string, second?: string) => {
+        const local = (second ?? first).toLowerCase();
+        const prefixed = second !== undefined;
+        if (BLOCK_TAGS.has(local) || HEADING_TAGS.has(local)) return " ";
+        if (INLINE_TAGS.has(local) || prefixed) return "";
+        return whole;
+      },
+    );
   }
   return decodeEntities(s).replace(/\s+/g, " ").trim();
 }
@@ -208,7 +415,11 @@ function charClass(ch: string): 0 | 1 | 2 {
 export function normaliseTitleKey(title: string): string {
   if (typeof title !== "string") return "";
   const plain = title.includes("<") || title.includes("&") ? stripMarkup(title) : title;
-  if (!NON_ASCII.test(plain)) return plain.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  if (!NON_ASCII.test(plain))
+    return plain
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
   // Common case: Latin diacritics (combining U+0300–036F after NFKD) and General Punctuation
   // (dashes, curly quotes, NBSP) leave plain ASCII behind, so the cheap path applies again.
   const text = plain
@@ -247,7 +458,18 @@ export function normaliseTitleKey(title: string): string {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 function monthNumber(value: string | number | null | undefined): number | null {
@@ -325,8 +547,14 @@ function labelKey(label: string): string {
 const META_ANALYSIS_LABELS = new Set(["metaanalysis", "networkmetaanalysis"]);
 const SYSTEMATIC_REVIEW_LABELS = new Set(["systematicreview", "systematicreviews", "cochranereview"]);
 const OBSERVATIONAL_LABELS = new Set([
-  "observationalstudy", "observationalstudyveterinary", "cohortstudy", "cohortstudies",
-  "casecontrolstudy", "casecontrolstudies", "crosssectionalstudy", "crosssectionalstudies",
+  "observationalstudy",
+  "observationalstudyveterinary",
+  "cohortstudy",
+  "cohortstudies",
+  "casecontrolstudy",
+  "casecontrolstudies",
+  "crosssectionalstudy",
+  "crosssectionalstudies",
 ]);
 
 function isClinicalTrialLabel(key: string): boolean {
@@ -346,7 +574,8 @@ function isClinicalTrialLabel(key: string): boolean {
 }
 
 const TITLE_META_ANALYSIS = /\bmeta[-\s]?analy[sz](?:is|es|ed)\b|\bmeta[-\s]?analytic\b/i;
-const TITLE_SYSTEMATIC_REVIEW = /\bsystematic(?:ally)?\s+(?:literature\s+|scoping\s+)?review|\bcochrane\s+review\b|\bumbrella\s+review\b/i;
+const TITLE_SYSTEMATIC_REVIEW =
+  /\bsystematic(?:ally)?\s+(?:literature\s+|scoping\s+)?review|\bcochrane\s+review\b|\bumbrella\s+review\b/i;
 /** "A/an … clinical trial" only: "for clinical trial accessibility" is not a trial report. */
 const TITLE_CLINICAL_TRIAL =
   /\brandomi[sz]ed\b|\ban?\s+(?:[\w-]+\s+){0,3}clinical\s+trial\b|\bcontrolled\s+trial\b|\bplacebo[-\s]controlled\b|\bdouble[-\s]blind(?:ed)?\b|\bphase\s+(?:i{1,3}|iv|[1-4])[ab]?\b[^.]*\btrial\b/i;

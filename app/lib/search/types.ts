@@ -7,14 +7,7 @@ import type { Citation } from "../grounding";
  * it, and the response and per-database stream events of GET /api/search.
  */
 
-export const PROVIDER_IDS = [
-  "pubmed",
-  "crossref",
-  "europepmc",
-  "core",
-  "semanticscholar",
-  "doaj",
-] as const;
+export const PROVIDER_IDS = ["pubmed", "crossref", "europepmc", "core", "semanticscholar", "doaj"] as const;
 
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 

@@ -160,11 +160,7 @@ describe("accounts", () => {
     const login = await post("/api/login", { email, password }, { Origin: "https://evil.example" });
     expect(login.status).toBe(403);
     expect(await login.json()).toMatchObject({ error: "CSRF_REJECTED" });
-    const reg = await post(
-      "/api/register",
-      { email: uniqueEmail(), password },
-      { Origin: "https://evil.example" }
-    );
+    const reg = await post("/api/register", { email: uniqueEmail(), password }, { Origin: "https://evil.example" });
     expect(reg.status).toBe(403);
   });
 

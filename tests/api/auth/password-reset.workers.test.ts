@@ -5,7 +5,12 @@ import { fakeEmailApi } from "../../mocks/email-api";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
 import { createDb } from "~/.server/db/client";
 import { parseEnv } from "~/.server/env";
-import { hashResetToken, INVALID_TOKEN_MESSAGE, RESET_REQUESTED_MESSAGE, requestPasswordReset } from "~/.server/auth/password-reset";
+import {
+  hashResetToken,
+  INVALID_TOKEN_MESSAGE,
+  RESET_REQUESTED_MESSAGE,
+  requestPasswordReset,
+} from "~/.server/auth/password-reset";
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${BASE}${path}`, {
@@ -58,7 +63,9 @@ describe("password reset", () => {
     const { email, id } = await register();
     const before = Date.now();
     const token = await tokenFor(email);
-    const row = await env.DB.prepare("SELECT token_hash, expires_at, used_at FROM password_reset_tokens WHERE user_id = ?")
+    const row = await env.DB.prepare(
+      "SELECT token_hash, expires_at, used_at FROM password_reset_tokens WHERE user_id = ?",
+    )
       .bind(id)
       .first<{ token_hash: string; expires_at: number; used_at: number | null }>();
     expect(row!.token_hash).toBe(await hashResetToken(token));
@@ -93,7 +100,9 @@ describe("password reset", () => {
   it("refuses an expired token and changes nothing", async () => {
     const account = await register("old-secret");
     const token = await tokenFor(account.email);
-    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1, account.id).run();
+    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1, account.id)
+      .run();
     const v = await verify(token);
     expect(v.status).toBe(400);
     expect(await v.json()).toMatchObject({ error: "INVALID_TOKEN", message: INVALID_TOKEN_MESSAGE });
@@ -147,7 +156,9 @@ describe("password reset", () => {
     const token = await tokenFor(account.email);
     const res = await reset(token, "12345");
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toContain("Password must be at least 6 characters long");
+    expect(((await res.json()) as { message: string }).message).toContain(
+      "Password must be at least 6 characters long",
+    );
     expect((await verify(token)).status).toBe(200);
     const bad = await forgot("not-an-email");
     expect(bad.status).toBe(400);
@@ -179,7 +190,10 @@ describe("password reset", () => {
       APP_URL: "https://app.metamind.test",
     });
     const app = { db: createDb(env.DB), env: appEnv, fetch: api.fetch, waitUntil: () => {} };
-    const request = new Request(`${BASE}/api/auth/forgot-password`, { method: "POST", headers: { "CF-Connecting-IP": uniqueIp() } });
+    const request = new Request(`${BASE}/api/auth/forgot-password`, {
+      method: "POST",
+      headers: { "CF-Connecting-IP": uniqueIp() },
+    });
     const result = await requestPasswordReset(app, request, { email: account.email });
     expect(result).toEqual({ message: RESET_REQUESTED_MESSAGE });
     expect(api.sent).toHaveLength(1);
@@ -192,12 +206,23 @@ describe("password reset", () => {
   it("a refused e-mail is 502 EMAIL_FAILED and leaves no usable token", async () => {
     const account = await register();
     const api = fakeEmailApi("right-key");
-    const appEnv = parseEnv({ ENVIRONMENT: "test", SESSION_SECRET: "x", EMAIL_PROVIDER: "postmark", EMAIL_API_KEY: "wrong-key", EMAIL_API_BASE: "http://127.0.0.1:9" });
+    const appEnv = parseEnv({
+      ENVIRONMENT: "test",
+      SESSION_SECRET: "x",
+      EMAIL_PROVIDER: "postmark",
+      EMAIL_API_KEY: "wrong-key",
+      EMAIL_API_BASE: "http://127.0.0.1:9",
+    });
     const app = { db: createDb(env.DB), env: appEnv, fetch: api.fetch, waitUntil: () => {} };
     const request = new Request(`${BASE}/x`, { method: "POST", headers: { "CF-Connecting-IP": uniqueIp() } });
     expectConsoleError();
-    await expect(requestPasswordReset(app, request, { email: account.email })).rejects.toMatchObject({ code: "EMAIL_FAILED", status: 502 });
-    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM password_reset_tokens WHERE user_id = ?").bind(account.id).first<{ n: number }>())!;
+    await expect(requestPasswordReset(app, request, { email: account.email })).rejects.toMatchObject({
+      code: "EMAIL_FAILED",
+      status: 502,
+    });
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM password_reset_tokens WHERE user_id = ?")
+      .bind(account.id)
+      .first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 });

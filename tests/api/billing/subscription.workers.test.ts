@@ -12,7 +12,10 @@ describe("subscription checkout and portal (no payment provider connected)", () 
   it("checkout: 401 signed out, 400 for bad input or foreign URLs, 503 with the under-development message", async () => {
     expect((await call("POST", "/api/subscription/create-checkout", { body: BODY })).status).toBe(401);
     const free = await signUp();
-    const bad = await call("POST", "/api/subscription/create-checkout", { cookie: free.cookie, body: { ...BODY, priceId: "weekly" } });
+    const bad = await call("POST", "/api/subscription/create-checkout", {
+      cookie: free.cookie,
+      body: { ...BODY, priceId: "weekly" },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "INVALID_INPUT" });
     const foreign = await call("POST", "/api/subscription/create-checkout", {
@@ -24,7 +27,9 @@ describe("subscription checkout and portal (no payment provider connected)", () 
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: "PAYMENTS_UNAVAILABLE", message: PAYMENTS_UNAVAILABLE_MESSAGE });
     const pro = await signUp("pro");
-    expect((await call("POST", "/api/subscription/create-checkout", { cookie: pro.cookie, body: BODY })).status).toBe(409);
+    expect((await call("POST", "/api/subscription/create-checkout", { cookie: pro.cookie, body: BODY })).status).toBe(
+      409,
+    );
   });
 
   it("portal: 401 signed out, 503 with the message when signed in", async () => {

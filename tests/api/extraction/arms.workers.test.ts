@@ -27,9 +27,18 @@ const REPORT = [
 
 describe("POST /api/extraction/arms", () => {
   it("returns arm-level counts with table quotes, offline and free", async () => {
-    const res = await post({ text: REPORT, format: "markdown", intervention: "zelmoxan", comparator: "placebo", outcome: "relapse" });
+    const res = await post({
+      text: REPORT,
+      format: "markdown",
+      intervention: "zelmoxan",
+      comparator: "placebo",
+      outcome: "relapse",
+    });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown> & { intervention: Record<string, unknown>; quotes: { field: string; table?: string }[] };
+    const body = (await res.json()) as Record<string, unknown> & {
+      intervention: Record<string, unknown>;
+      quotes: { field: string; table?: string }[];
+    };
     expect(body.outcomeType).toBe("binary");
     expect(body.intervention).toEqual({ events: 12, groupSize: 64, mean: null, sd: null });
     expect(body.comparator).toEqual({ events: 25, groupSize: 62, mean: null, sd: null });
@@ -47,7 +56,13 @@ describe("POST /api/extraction/arms", () => {
   });
 
   it("returns means and SDs for a continuous outcome", async () => {
-    const res = await post({ text: REPORT, format: "markdown", intervention: "zelmoxan", comparator: "placebo", outcome: "pain score" });
+    const res = await post({
+      text: REPORT,
+      format: "markdown",
+      intervention: "zelmoxan",
+      comparator: "placebo",
+      outcome: "pain score",
+    });
     const body = (await res.json()) as { outcomeType: string; intervention: unknown; comparator: unknown };
     expect(body.outcomeType).toBe("continuous");
     expect(body.intervention).toEqual({ events: null, groupSize: 64, mean: 3.1, sd: 1.2 });
@@ -66,43 +81,58 @@ describe("POST /api/extraction/arms", () => {
   });
 
   it("answers 413 for a text over 2 MB", async () => {
-    const res = await post({ text: "a".repeat(2 * 1024 * 1024 + 10), format: "text", intervention: "a", comparator: "b", outcome: "c" });
+    const res = await post({
+      text: "a".repeat(2 * 1024 * 1024 + 10),
+      format: "text",
+      intervention: "a",
+      comparator: "b",
+      outcome: "c",
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe("PAYLOAD_TOO_LARGE");
   });
 });
 
 describe("Europe PMC full text", () => {
-  it.skipIf(!hasWorkerFixtures)(`fetches JATS once, caches it in R2 and extracts from it${hasWorkerFixtures ? "" : ` — ${MISSING_WORKER_FIXTURES}`}`, async () => {
-    const xml = workerFixtureReader("europepmc/fulltext_PMC2995234.xml");
-    expect(xml).toBeTruthy();
-    const urls: string[] = [];
-    const fakeFetch = (async (input: RequestInfo | URL) => {
-      urls.push(String(input));
-      return new Response(xml, { status: 200, headers: { "Content-Type": "application/xml" } });
-    }) as typeof fetch;
-    const deps = { fetch: fakeFetch, baseUrl: "https://europepmc.test/rest", bucket: env.BUCKET };
-    const first = await fetchEuropePmcJats(deps, "PMC2995234");
-    const second = await fetchEuropePmcJats(deps, "pmc2995234");
-    expect(first.cached).toBe(false);
-    expect(second.cached).toBe(true);
-    expect(urls).toEqual(["https://europepmc.test/rest/PMC2995234/fullTextXML"]);
-    const report = parseReport(first.xml, "jats");
-    expect(report.paragraphs.length).toBeGreaterThan(5);
-    const tables = (xml?.match(/<table[\s>]/g) ?? []).length;
-    expect(report.tables.length).toBe(tables);
-    expect(report.text).toContain("Baseline characteristics of study patients");
-    const result = extractArms(report, { intervention: "treatment", comparator: "control", outcome: "outcome" });
-    expect(result.extractor).toBe("rules");
-    await env.BUCKET.delete("europepmc/fulltext/PMC2995234.xml");
-  });
+  it.skipIf(!hasWorkerFixtures)(
+    `fetches JATS once, caches it in R2 and extracts from it${hasWorkerFixtures ? "" : ` — ${MISSING_WORKER_FIXTURES}`}`,
+    async () => {
+      const xml = workerFixtureReader("europepmc/fulltext_PMC2995234.xml");
+      expect(xml).toBeTruthy();
+      const urls: string[] = [];
+      const fakeFetch = (async (input: RequestInfo | URL) => {
+        urls.push(String(input));
+        return new Response(xml, { status: 200, headers: { "Content-Type": "application/xml" } });
+      }) as typeof fetch;
+      const deps = { fetch: fakeFetch, baseUrl: "https://europepmc.test/rest", bucket: env.BUCKET };
+      const first = await fetchEuropePmcJats(deps, "PMC2995234");
+      const second = await fetchEuropePmcJats(deps, "pmc2995234");
+      expect(first.cached).toBe(false);
+      expect(second.cached).toBe(true);
+      expect(urls).toEqual(["https://europepmc.test/rest/PMC2995234/fullTextXML"]);
+      const report = parseReport(first.xml, "jats");
+      expect(report.paragraphs.length).toBeGreaterThan(5);
+      const tables = (xml?.match(/<table[\s>]/g) ?? []).length;
+      expect(report.tables.length).toBe(tables);
+      expect(report.text).toContain("Baseline characteristics of study patients");
+      const result = extractArms(report, { intervention: "treatment", comparator: "control", outcome: "outcome" });
+      expect(result.extractor).toBe("rules");
+      await env.BUCKET.delete("europepmc/fulltext/PMC2995234.xml");
+    },
+  );
 
   it("refuses a body over the byte cap and a malformed PMCID, and maps 404", async () => {
     const big = (async () => new Response("<article>" + "x".repeat(MAX_JATS_BYTES + 1))) as unknown as typeof fetch;
-    await expect(fetchEuropePmcJats({ fetch: big, baseUrl: "https://e.test", bucket: env.BUCKET }, "PMC1")).rejects.toMatchObject({ status: 413 });
+    await expect(
+      fetchEuropePmcJats({ fetch: big, baseUrl: "https://e.test", bucket: env.BUCKET }, "PMC1"),
+    ).rejects.toMatchObject({ status: 413 });
     expect(await env.BUCKET.get("europepmc/fulltext/PMC1.xml")).toBeNull();
-    await expect(fetchEuropePmcJats({ fetch: big, baseUrl: "https://e.test", bucket: env.BUCKET }, "12345")).rejects.toMatchObject({ status: 400 });
+    await expect(
+      fetchEuropePmcJats({ fetch: big, baseUrl: "https://e.test", bucket: env.BUCKET }, "12345"),
+    ).rejects.toMatchObject({ status: 400 });
     const missing = (async () => new Response("", { status: 404 })) as unknown as typeof fetch;
-    await expect(fetchEuropePmcJats({ fetch: missing, baseUrl: "https://e.test", bucket: env.BUCKET }, "PMC2")).rejects.toMatchObject({ status: 404 });
+    await expect(
+      fetchEuropePmcJats({ fetch: missing, baseUrl: "https://e.test", bucket: env.BUCKET }, "PMC2"),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -16,7 +16,14 @@ function send(method: string, path: string) {
 
 describe("/api routing answers JSON, never HTML (issue 11)", () => {
   it("unknown /api paths are 404 NOT_FOUND JSON for every method", async () => {
-    for (const path of ["/api", "/api/", "/api/nope", "/api/studies/1/nope", "/api/user/settings/extra", "/api/nope.data"]) {
+    for (const path of [
+      "/api",
+      "/api/",
+      "/api/nope",
+      "/api/studies/1/nope",
+      "/api/user/settings/extra",
+      "/api/nope.data",
+    ]) {
       for (const method of ["GET", "POST", "DELETE"]) {
         const res = await send(method, path);
         expect(res.status, `${method} ${path}`).toBe(404);

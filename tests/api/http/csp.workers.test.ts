@@ -21,7 +21,10 @@ function scripts(html: string): { nonce: string | undefined; inline: boolean }[]
   const found: { nonce: string | undefined; inline: boolean }[] = [];
   const visit = (node: Node) => {
     if ("tagName" in node && node.tagName === "script") {
-      found.push({ nonce: node.attrs.find((a) => a.name === "nonce")?.value, inline: !node.attrs.some((a) => a.name === "src") });
+      found.push({
+        nonce: node.attrs.find((a) => a.name === "nonce")?.value,
+        inline: !node.attrs.some((a) => a.name === "src"),
+      });
     }
     if ("childNodes" in node) node.childNodes.forEach(visit);
   };
@@ -38,7 +41,13 @@ describe("Content-Security-Policy and hardening headers", () => {
   it("gives every HTML page a nonce policy whose nonce is on every inline script and fresh per request", async () => {
     const { cookie } = await signUp();
     const seen = new Set<string>();
-    for (const [path, who] of [["/", undefined], ["/", undefined], ["/search?q=zinc", undefined], ["/profile", cookie], ["/no-such-page", undefined]] as const) {
+    for (const [path, who] of [
+      ["/", undefined],
+      ["/", undefined],
+      ["/search?q=zinc", undefined],
+      ["/profile", cookie],
+      ["/no-such-page", undefined],
+    ] as const) {
       const { res, html } = await page(path, who);
       expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
       const policy = res.headers.get("Content-Security-Policy");
@@ -76,7 +85,10 @@ describe("Content-Security-Policy and hardening headers", () => {
     const { cookie } = await signUp("pro");
     const res = await call("POST", "/api/export", {
       cookie,
-      body: { format: "html", studies: [{ id: "1", title: "<img src=x onerror=alert(1)>Zinc", authors: ["A"], source: "pubmed" }] },
+      body: {
+        format: "html",
+        studies: [{ id: "1", title: "<img src=x onerror=alert(1)>Zinc", authors: ["A"], source: "pubmed" }],
+      },
     });
     expect(res.status).toBe(200);
     const d = directives(res.headers.get("Content-Security-Policy") ?? "");
@@ -84,7 +96,9 @@ describe("Content-Security-Policy and hardening headers", () => {
     expect(d["script-src"]).toBeUndefined();
     expect(d["frame-ancestors"]).toEqual(["'none'"]);
     const html = await res.text();
-    expect(html).toMatch(/^<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+    expect(html).toMatch(
+      /^<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';/,
+    );
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;Zinc");
     expect(html).not.toContain("<img");
   });

@@ -14,14 +14,27 @@ describe("authorization matrix", () => {
     const intruder = await signUp();
     const studyId = await insertStudy({ title: "Owned", authors: ["A B"] });
     await call("POST", "/api/bookmarks", { cookie: owner.cookie, body: { studyId } });
-    const report = ((await (await call("POST", "/api/saved-reports", { cookie: owner.cookie, body: { name: "Mine", type: "export", studyIds: [], reportData: {}, htmlContent: "<p>x</p>" } })).json()) as { report: { id: number } }).report;
-    const saved = ((await (await call("POST", "/api/saved-searches", { cookie: owner.cookie, body: { name: "Mine", query: "q" } })).json()) as { savedSearch: { id: number } }).savedSearch;
+    const report = (
+      (await (
+        await call("POST", "/api/saved-reports", {
+          cookie: owner.cookie,
+          body: { name: "Mine", type: "export", studyIds: [], reportData: {}, htmlContent: "<p>x</p>" },
+        })
+      ).json()) as { report: { id: number } }
+    ).report;
+    const saved = (
+      (await (
+        await call("POST", "/api/saved-searches", { cookie: owner.cookie, body: { name: "Mine", query: "q" } })
+      ).json()) as { savedSearch: { id: number } }
+    ).savedSearch;
     await call("PATCH", "/api/user/settings", { cookie: owner.cookie, body: { defaultExportFormat: "html" } });
     const snapshot = async () => ({
       bookmarks: await countRows("bookmarks", owner.userId),
       reports: await countRows("saved_reports", owner.userId),
       searches: await countRows("saved_searches", owner.userId),
-      settings: await env.DB.prepare("SELECT default_export_format AS f FROM user_settings WHERE user_id = ?").bind(owner.userId).first(),
+      settings: await env.DB.prepare("SELECT default_export_format AS f FROM user_settings WHERE user_id = ?")
+        .bind(owner.userId)
+        .first(),
     });
     const before = await snapshot();
     expect(before).toEqual({ bookmarks: 1, reports: 1, searches: 1, settings: { f: "html" } });
@@ -36,15 +49,34 @@ describe("authorization matrix", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     // Lists and settings only ever show the caller's own rows.
-    const lists = await Promise.all(["/api/saved-reports", "/api/saved-searches", "/api/bookmarks"].map(async (p) => (await call("GET", p, { cookie: intruder.cookie })).json()));
+    const lists = await Promise.all(
+      ["/api/saved-reports", "/api/saved-searches", "/api/bookmarks"].map(async (p) =>
+        (await call("GET", p, { cookie: intruder.cookie })).json(),
+      ),
+    );
     expect(lists).toEqual([{ reports: [] }, { savedSearches: [] }, { bookmarks: [] }]);
-    expect(((await (await call("GET", "/api/user/settings", { cookie: intruder.cookie })).json()) as { defaultExportFormat: string }).defaultExportFormat).toBe("csv");
+    expect(
+      (
+        (await (await call("GET", "/api/user/settings", { cookie: intruder.cookie })).json()) as {
+          defaultExportFormat: string;
+        }
+      ).defaultExportFormat,
+    ).toBe("csv");
     await call("PATCH", "/api/user/settings", { cookie: intruder.cookie, body: { defaultExportFormat: "json" } });
-    const data = (await (await call("GET", "/api/user/data", { cookie: intruder.cookie })).json()) as { tables: Record<string, unknown[]> };
+    const data = (await (await call("GET", "/api/user/data", { cookie: intruder.cookie })).json()) as {
+      tables: Record<string, unknown[]>;
+    };
     expect(data.tables.saved_reports).toEqual([]);
     expect(data.tables.bookmarks).toEqual([]);
     // Guests get 401 on every owned route.
-    for (const [method, path, body] of [...attempts, ["GET", "/api/saved-reports"], ["GET", "/api/bookmarks"], ["GET", "/api/user/settings"], ["GET", "/api/user/data"], ["POST", "/api/user/delete", { confirm: "DELETE" }]] as [string, string, unknown?][]) {
+    for (const [method, path, body] of [
+      ...attempts,
+      ["GET", "/api/saved-reports"],
+      ["GET", "/api/bookmarks"],
+      ["GET", "/api/user/settings"],
+      ["GET", "/api/user/data"],
+      ["POST", "/api/user/delete", { confirm: "DELETE" }],
+    ] as [string, string, unknown?][]) {
       expect((await call(method, path, { body })).status, `guest ${method} ${path}`).toBe(401);
     }
     expect(await snapshot()).toEqual(before);
@@ -80,7 +112,10 @@ describe("authorization matrix", () => {
       const res = await call(method, path, { cookie: intruder.cookie, body });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    const bulk = await call("DELETE", "/api/uploaded-studies/bulk", { cookie: intruder.cookie, body: { studyIds: [id] } });
+    const bulk = await call("DELETE", "/api/uploaded-studies/bulk", {
+      cookie: intruder.cookie,
+      body: { studyIds: [id] },
+    });
     expect(await bulk.json()).toEqual({ deletedCount: 0 });
     expect(await (await call("GET", "/api/uploaded-studies", { cookie: intruder.cookie })).json()).toEqual([]);
     expect(await countRows("uploaded_studies", owner.userId)).toBe(1);
@@ -94,7 +129,11 @@ describe("authorization matrix", () => {
 
   it("refuses cross-site mutations (CSRF guard)", async () => {
     const owner = await signUp();
-    const res = await call("POST", "/api/saved-reports", { cookie: owner.cookie, origin: "https://evil.example", body: { name: "x", type: "export" } });
+    const res = await call("POST", "/api/saved-reports", {
+      cookie: owner.cookie,
+      origin: "https://evil.example",
+      body: { name: "x", type: "export" },
+    });
     expect(res.status).toBe(403);
     expect(await countRows("saved_reports", owner.userId)).toBe(0);
   });

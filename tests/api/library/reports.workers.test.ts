@@ -19,7 +19,9 @@ describe("saved reports API", () => {
     expect(first.name).toBe("First");
     expect(first.studyIds).toEqual(["1", "2"]);
     await call("POST", "/api/saved-reports", { cookie, body: report({ name: "Second", type: "export" }) });
-    const list = (await (await call("GET", "/api/saved-reports", { cookie })).json()) as { reports: { name: string; type: string; reportData: Record<string, unknown> }[] };
+    const list = (await (await call("GET", "/api/saved-reports", { cookie })).json()) as {
+      reports: { name: string; type: string; reportData: Record<string, unknown> }[];
+    };
     expect(list.reports.map((r) => r.name)).toEqual(["Second", "First"]);
     expect(list.reports[1].reportData).toEqual({ description: "Pooled effect of vitamin D", pooled: 0.42 });
     const del = await call("DELETE", `/api/saved-reports/${first.id}`, { cookie });
@@ -50,12 +52,19 @@ describe("saved reports API", () => {
     const { cookie, userId } = await signUp();
     const blank = await call("POST", "/api/saved-reports", { cookie, body: report({ name: "   " }) });
     expect(blank.status).toBe(400);
-    expect(await errorOf(blank)).toMatchObject({ error: "NAME_REQUIRED", title: "Name required", message: "Please enter a name for your report." });
+    expect(await errorOf(blank)).toMatchObject({
+      error: "NAME_REQUIRED",
+      title: "Name required",
+      message: "Please enter a name for your report.",
+    });
     const long = await call("POST", "/api/saved-reports", { cookie, body: report({ name: "x".repeat(101) }) });
     expect((await errorOf(long)).error).toBe("NAME_TOO_LONG");
     const ok100 = await call("POST", "/api/saved-reports", { cookie, body: report({ name: "x".repeat(100) }) });
     expect(ok100.status).toBe(201);
-    const desc = await call("POST", "/api/saved-reports", { cookie, body: report({ reportData: { description: "d".repeat(501) } }) });
+    const desc = await call("POST", "/api/saved-reports", {
+      cookie,
+      body: report({ reportData: { description: "d".repeat(501) } }),
+    });
     expect((await errorOf(desc)).error).toBe("DESCRIPTION_TOO_LONG");
     const type = await call("POST", "/api/saved-reports", { cookie, body: report({ type: "summary" }) });
     expect((await errorOf(type)).error).toBe("INVALID_INPUT");

@@ -83,7 +83,13 @@ describe("structured API logs (issue 17)", () => {
     });
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
-    expect(line).toMatchObject({ event: "api", method: "GET", route: "/api/studies/:id", status: res!.status, user: null });
+    expect(line).toMatchObject({
+      event: "api",
+      method: "GET",
+      route: "/api/studies/:id",
+      status: res!.status,
+      user: null,
+    });
     expect(line.requestId).toBe(res!.headers.get("X-Request-Id"));
     expect(typeof line.durationMs).toBe("number");
     expect(line.level).toBe(res!.status >= 400 ? "warn" : "info");
@@ -134,9 +140,13 @@ describe("structured API logs (issue 17)", () => {
     expect(jsonLines[0]!.providers).toEqual({ pubmed: "ok" });
 
     const streamLines = await apiLogLines(async () => {
-      const res = await fetchWith(path.replace("observability", "streamed"), {}, {
-        headers: { "CF-Connecting-IP": uniqueIp(), Accept: "application/x-ndjson" },
-      });
+      const res = await fetchWith(
+        path.replace("observability", "streamed"),
+        {},
+        {
+          headers: { "CF-Connecting-IP": uniqueIp(), Accept: "application/x-ndjson" },
+        },
+      );
       expect(await res.text()).toContain('"type":"done"');
     });
     expect(streamLines).toHaveLength(1);

@@ -23,78 +23,114 @@ const UNPAYWALL_FILES = [
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.skipIf(!hasWorkerFixtures)(`open-access stats${hasWorkerFixtures ? "" : ` (${MISSING_WORKER_FIXTURES})`}`, () => {
-  it("counts open-access studies and repository copies via Unpaywall with the Europe PMC fallback", async () => {
-    const bodies = new Map<string, string>();
-    for (const f of UNPAYWALL_FILES) {
-      const text = workerFixtureReader(`unpaywall/${f}`)!;
-      bodies.set((JSON.parse(text) as { doi: string }).doi.toLowerCase(), text);
-    }
-    const epmc = JSON.parse(workerFixtureReader("europepmc/search_lite_cancer_pageSize5.json")!) as {
-      resultList: { result: { pmid?: string }[] };
-    };
-    const seen: string[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
-      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-      seen.push(url.host);
-      if (url.host === "api.unpaywall.org") {
-        expect(url.searchParams.get("email")).toBeTruthy();
-        const doi = decodeURIComponent(url.pathname.replace(/^\/v2\//, "")).toLowerCase();
-        const body = bodies.get(doi);
-        return body ? new Response(body, { headers: { "Content-Type": "application/json" } }) : new Response("upstream error", { status: 500 });
+describe.skipIf(!hasWorkerFixtures)(
+  `open-access stats${hasWorkerFixtures ? "" : ` (${MISSING_WORKER_FIXTURES})`}`,
+  () => {
+    it("counts open-access studies and repository copies via Unpaywall with the Europe PMC fallback", async () => {
+      const bodies = new Map<string, string>();
+      for (const f of UNPAYWALL_FILES) {
+        const text = workerFixtureReader(`unpaywall/${f}`)!;
+        bodies.set((JSON.parse(text) as { doi: string }).doi.toLowerCase(), text);
       }
-      if (url.host === "www.ebi.ac.uk") {
-        const query = url.searchParams.get("query") ?? "";
-        const pmid = /EXT_ID:(\d+)/.exec(query)?.[1] ?? "39709208";
-        const result = epmc.resultList.result.filter((r) => r.pmid === pmid);
-        return Response.json({ ...epmc, hitCount: result.length, resultList: { result } });
-      }
-      return new Response("unexpected", { status: 599 });
+      const epmc = JSON.parse(workerFixtureReader("europepmc/search_lite_cancer_pageSize5.json")!) as {
+        resultList: { result: { pmid?: string }[] };
+      };
+      const seen: string[] = [];
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+        const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+        seen.push(url.host);
+        if (url.host === "api.unpaywall.org") {
+          expect(url.searchParams.get("email")).toBeTruthy();
+          const doi = decodeURIComponent(url.pathname.replace(/^\/v2\//, "")).toLowerCase();
+          const body = bodies.get(doi);
+          return body
+            ? new Response(body, { headers: { "Content-Type": "application/json" } })
+            : new Response("upstream error", { status: 500 });
+        }
+        if (url.host === "www.ebi.ac.uk") {
+          const query = url.searchParams.get("query") ?? "";
+          const pmid = /EXT_ID:(\d+)/.exec(query)?.[1] ?? "39709208";
+          const result = epmc.resultList.result.filter((r) => r.pmid === pmid);
+          return Response.json({ ...epmc, hitCount: result.length, resultList: { result } });
+        }
+        return new Response("unexpected", { status: 599 });
+      });
+
+      const ids: number[] = [];
+      for (const doi of bodies.keys()) ids.push(await insertStudy({ title: `Study ${doi}`, authors: ["A B"], doi }));
+      // No DOI, PMID only → Europe PMC (recorded: not OA, but in PMC and Europe PMC).
+      ids.push(await insertStudy({ title: "PMID only", authors: ["A B"], pmid: "39709208" }));
+      // A DOI Unpaywall fails on → Europe PMC by DOI (stand-in record, see above).
+      ids.push(await insertStudy({ title: "Unpaywall down", authors: ["A B"], doi: `10.9999/${crypto.randomUUID()}` }));
+      // Neither DOI nor PMID → the stored flag.
+      ids.push(await insertStudy({ title: "No identifiers", authors: ["A B"] }));
+
+      const res = await call("GET", `/api/studies/open-access-stats?studyIds=${ids.join(",")}`);
+      expect(res.status).toBe(200);
+      const stats = (await res.json()) as {
+        openAccessCount: number;
+        totalStudies: number;
+        openAccessPercentage: number;
+        repositoryCount: number;
+        studies: {
+          studyId: number;
+          isOpenAccess: boolean;
+          hasRepositoryCopy: boolean;
+          url: string | null;
+          source: string;
+        }[];
+      };
+      // Recorded Unpaywall: pnas (OA, repository), addr (OA), s40278 (closed), xgen (OA, repository),
+      // a:1007154515475 (closed), jns (OA, repository).
+      expect(stats).toMatchObject({
+        openAccessCount: 4,
+        totalStudies: 9,
+        openAccessPercentage: 44,
+        repositoryCount: 5,
+      });
+      const pnas = stats.studies[0];
+      expect(pnas).toMatchObject({
+        isOpenAccess: true,
+        hasRepositoryCopy: true,
+        source: "unpaywall",
+        url: "https://www.pnas.org/content/pnas/111/45/E4832.full.pdf",
+      });
+      expect(stats.studies[6]).toMatchObject({
+        source: "europepmc",
+        isOpenAccess: false,
+        hasRepositoryCopy: true,
+        url: "https://europepmc.org/articles/PMC12124214",
+      });
+      expect(stats.studies[7]).toMatchObject({ source: "europepmc", hasRepositoryCopy: true });
+      expect(stats.studies[8]).toMatchObject({ source: "stored", isOpenAccess: false, url: null });
+      expect(seen.filter((h) => h === "api.unpaywall.org")).toHaveLength(7);
+
+      // A second request is answered from the KV cache (no new Unpaywall calls).
+      const before = seen.length;
+      await call("GET", `/api/studies/open-access-stats?studyIds=${ids[0]}`);
+      expect(seen.length).toBe(before);
     });
-
-    const ids: number[] = [];
-    for (const doi of bodies.keys()) ids.push(await insertStudy({ title: `Study ${doi}`, authors: ["A B"], doi }));
-    // No DOI, PMID only → Europe PMC (recorded: not OA, but in PMC and Europe PMC).
-    ids.push(await insertStudy({ title: "PMID only", authors: ["A B"], pmid: "39709208" }));
-    // A DOI Unpaywall fails on → Europe PMC by DOI (stand-in record, see above).
-    ids.push(await insertStudy({ title: "Unpaywall down", authors: ["A B"], doi: `10.9999/${crypto.randomUUID()}` }));
-    // Neither DOI nor PMID → the stored flag.
-    ids.push(await insertStudy({ title: "No identifiers", authors: ["A B"] }));
-
-    const res = await call("GET", `/api/studies/open-access-stats?studyIds=${ids.join(",")}`);
-    expect(res.status).toBe(200);
-    const stats = (await res.json()) as {
-      openAccessCount: number;
-      totalStudies: number;
-      openAccessPercentage: number;
-      repositoryCount: number;
-      studies: { studyId: number; isOpenAccess: boolean; hasRepositoryCopy: boolean; url: string | null; source: string }[];
-    };
-    // Recorded Unpaywall: pnas (OA, repository), addr (OA), s40278 (closed), xgen (OA, repository),
-    // a:1007154515475 (closed), jns (OA, repository).
-    expect(stats).toMatchObject({ openAccessCount: 4, totalStudies: 9, openAccessPercentage: 44, repositoryCount: 5 });
-    const pnas = stats.studies[0];
-    expect(pnas).toMatchObject({ isOpenAccess: true, hasRepositoryCopy: true, source: "unpaywall", url: "https://www.pnas.org/content/pnas/111/45/E4832.full.pdf" });
-    expect(stats.studies[6]).toMatchObject({ source: "europepmc", isOpenAccess: false, hasRepositoryCopy: true, url: "https://europepmc.org/articles/PMC12124214" });
-    expect(stats.studies[7]).toMatchObject({ source: "europepmc", hasRepositoryCopy: true });
-    expect(stats.studies[8]).toMatchObject({ source: "stored", isOpenAccess: false, url: null });
-    expect(seen.filter((h) => h === "api.unpaywall.org")).toHaveLength(7);
-
-    // A second request is answered from the KV cache (no new Unpaywall calls).
-    const before = seen.length;
-    await call("GET", `/api/studies/open-access-stats?studyIds=${ids[0]}`);
-    expect(seen.length).toBe(before);
-  });
-});
+  },
+);
 
 describe("open-access stats input", () => {
   it("refuses missing, malformed and too many ids", async () => {
-    for (const q of ["", "?studyIds=", "?studyIds=a,b", `?studyIds=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`]) {
+    for (const q of [
+      "",
+      "?studyIds=",
+      "?studyIds=a,b",
+      `?studyIds=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`,
+    ]) {
       const res = await call("GET", `/api/studies/open-access-stats${q}`);
       expect(res.status, q).toBe(400);
     }
     const res = await call("GET", "/api/studies/open-access-stats?studyIds=999999997");
-    expect(await res.json()).toMatchObject({ openAccessCount: 0, totalStudies: 0, openAccessPercentage: 0, repositoryCount: 0 });
+    expect(await res.json()).toMatchObject({
+      openAccessCount: 0,
+      totalStudies: 0,
+      openAccessPercentage: 0,
+      repositoryCount: 0,
+    });
   });
 });
 
@@ -118,7 +154,10 @@ describe("open-access look-ups read their answers with a byte cap", () => {
     const fetchImpl = (async (input: RequestInfo | URL) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
       if (url.host === "api.unpaywall.org") return endless();
-      return Response.json({ hitCount: 1, resultList: { result: [{ pmcid: "PMC123", isOpenAccess: "Y", inEPMC: "Y", inPMC: "Y" }] } });
+      return Response.json({
+        hitCount: 1,
+        resultList: { result: [{ pmcid: "PMC123", isOpenAccess: "Y", inEPMC: "Y", inPMC: "Y" }] },
+      });
     }) as typeof fetch;
     const deps = {
       db: createDb(env.DB),
@@ -138,6 +177,10 @@ describe("open-access look-ups read their answers with a byte cap", () => {
     expect(state.produced).toBeLessThanOrEqual(512 * 1024 + 2 * chunk.byteLength);
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const result = await lookupStudy(deps, { id: 1, doi, pmid: null, isOpenAccess: false, openAccessUrl: null });
-    expect(result).toMatchObject({ source: "europepmc", isOpenAccess: true, url: "https://europepmc.org/articles/PMC123" });
+    expect(result).toMatchObject({
+      source: "europepmc",
+      isOpenAccess: true,
+      url: "https://europepmc.org/articles/PMC123",
+    });
   });
 });

@@ -33,15 +33,26 @@ async function insertStudy(abstract: string): Promise<number> {
 
 describe("POST /api/generate-workout", () => {
   it("answers {workout}: 4 weeks grounded in the reported protocol, named model, cited sentences", async () => {
-    const res = await post("/api/generate-workout", { exerciseAnalysis: EXERCISE, studyTitle: "Strength trial", studyId: null });
+    const res = await post("/api/generate-workout", {
+      exerciseAnalysis: EXERCISE,
+      studyTitle: "Strength trial",
+      studyId: null,
+    });
     expect(res.status).toBe(200);
     expect(decodeURIComponent(res.headers.get("X-Model-Name") ?? "")).toBe("MetaMind Offline Extractive v1");
     const { workout } = (await res.json()) as { workout: Workout };
     expect(workout.weeks).toHaveLength(4);
     expect(workout.weeks[0]!.sessions).toHaveLength(3);
     expect(workout.studyTitle).toBe("Strength trial");
-    expect(workout.weeks[3]!.sessions[0]!.exercises[0]).toMatchObject({ sets: "3", reps: "8–12", intensity: "70% of 1RM", source: "S2" });
-    expect(workout.sources.map((s) => s.quote)).toContain("Each session included 3 sets of 8-12 repetitions at 70% of 1RM.");
+    expect(workout.weeks[3]!.sessions[0]!.exercises[0]).toMatchObject({
+      sets: "3",
+      reps: "8–12",
+      intensity: "70% of 1RM",
+      source: "S2",
+    });
+    expect(workout.sources.map((s) => s.quote)).toContain(
+      "Each session included 3 sets of 8-12 repetitions at 70% of 1RM.",
+    );
     expect(workout.safetyNotes.some((n) => n.general)).toBe(true);
     expect(workout.text.length).toBeGreaterThan(100);
   });
@@ -51,7 +62,9 @@ describe("POST /api/generate-workout", () => {
     const res = await post("/api/generate-workout", { exerciseAnalysis: "", studyTitle: "", studyId });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { workout: Workout }).workout).toMatchObject({ studyTitle: "Diet trial", studyId });
-    expect((await post("/api/generate-workout", { exerciseAnalysis: "", studyTitle: "", studyId: 987654321 })).status).toBe(404);
+    expect(
+      (await post("/api/generate-workout", { exerciseAnalysis: "", studyTitle: "", studyId: 987654321 })).status,
+    ).toBe(404);
     const empty = await post("/api/generate-workout", { exerciseAnalysis: " ", studyTitle: "x" });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ error: "NO_CONTENT" });
@@ -64,13 +77,25 @@ describe("POST /api/generate-workout", () => {
     const ip = uniqueIp();
     let cookie = "";
     for (let i = 0; i < 5; i++) {
-      const res = await post("/api/generate-workout", { exerciseAnalysis: EXERCISE, studyTitle: "t" }, { "CF-Connecting-IP": ip, ...(cookie ? { Cookie: cookie } : {}) });
+      const res = await post(
+        "/api/generate-workout",
+        { exerciseAnalysis: EXERCISE, studyTitle: "t" },
+        { "CF-Connecting-IP": ip, ...(cookie ? { Cookie: cookie } : {}) },
+      );
       expect(res.status).toBe(200);
       cookie ||= (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
     }
-    const refused = await post("/api/generate-workout", { exerciseAnalysis: EXERCISE, studyTitle: "t" }, { "CF-Connecting-IP": ip, Cookie: cookie });
+    const refused = await post(
+      "/api/generate-workout",
+      { exerciseAnalysis: EXERCISE, studyTitle: "t" },
+      { "CF-Connecting-IP": ip, Cookie: cookie },
+    );
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "LIMIT_REACHED", guestFeature: "workoutGeneration", trial: true });
+    expect(await refused.json()).toMatchObject({
+      error: "LIMIT_REACHED",
+      guestFeature: "workoutGeneration",
+      trial: true,
+    });
   });
 });
 
@@ -81,11 +106,30 @@ describe("POST /api/studies/generate-meals", () => {
     expect(res.status).toBe(200);
     const plan = (await res.json()) as MealPlan;
     expect(Object.keys(plan)).toEqual(
-      expect.arrayContaining(["executiveSummary", "summary", "weeklyMealPlan", "shoppingList", "mealPrepTips", "nutritionalGuidelines", "researchRationale"]),
+      expect.arrayContaining([
+        "executiveSummary",
+        "summary",
+        "weeklyMealPlan",
+        "shoppingList",
+        "mealPrepTips",
+        "nutritionalGuidelines",
+        "researchRationale",
+      ]),
     );
     expect(Object.keys(plan.weeklyMealPlan)).toHaveLength(7);
-    expect(plan.weeklyMealPlan.Monday).toMatchObject({ breakfast: expect.objectContaining({ name: expect.any(String), ingredients: expect.any(Array), nutrients: expect.any(Array), prepTime: expect.stringMatching(/min$/) }) });
-    expect(plan.nutritionalGuidelines.dailyTargets).toEqual(expect.arrayContaining([expect.objectContaining({ nutrient: "Vitamin D", amount: "2000 IU per day", source: "S2" })]));
+    expect(plan.weeklyMealPlan.Monday).toMatchObject({
+      breakfast: expect.objectContaining({
+        name: expect.any(String),
+        ingredients: expect.any(Array),
+        nutrients: expect.any(Array),
+        prepTime: expect.stringMatching(/min$/),
+      }),
+    });
+    expect(plan.nutritionalGuidelines.dailyTargets).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ nutrient: "Vitamin D", amount: "2000 IU per day", source: "S2" }),
+      ]),
+    );
     expect(plan.shoppingList[0]).toMatchObject({ category: expect.any(String), items: expect.any(Array) });
   });
 
@@ -99,7 +143,9 @@ describe("POST /api/studies/generate-meals", () => {
 
 describe("POST /api/shared-plans and the public plan pages", () => {
   it("shares a workout as /workout/{id} and a meal plan as /meal-plan/{id}, complete without JavaScript", async () => {
-    const { workout } = (await (await post("/api/generate-workout", { exerciseAnalysis: EXERCISE, studyTitle: "Strength <trial>" })).json()) as { workout: Workout };
+    const { workout } = (await (
+      await post("/api/generate-workout", { exerciseAnalysis: EXERCISE, studyTitle: "Strength <trial>" })
+    ).json()) as { workout: Workout };
     const shared = await post("/api/shared-plans", { kind: "workout", plan: workout });
     expect(shared.status).toBe(201);
     const { url } = (await shared.json()) as { url: string };

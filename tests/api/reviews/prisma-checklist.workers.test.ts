@@ -8,21 +8,41 @@ import type { PrismaChecklist } from "~/lib/prisma-checklist";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 
 const RIS = [1, 2, 3]
-  .map((i) => [`TY  - JOUR`, `TI  - Aerobic exercise for adults with depression: randomised trial ${i}`, `PY  - 201${i}`, `DO  - 10.1234/checklist.${i}`, `AB  - Trial ${i} of exercise.`, "ER  - "].join("\n"))
+  .map((i) =>
+    [
+      `TY  - JOUR`,
+      `TI  - Aerobic exercise for adults with depression: randomised trial ${i}`,
+      `PY  - 201${i}`,
+      `DO  - 10.1234/checklist.${i}`,
+      `AB  - Trial ${i} of exercise.`,
+      "ER  - ",
+    ].join("\n"),
+  )
   .join("\n\n");
 
 describe("GET /api/reviews/{id}/prisma-checklist", () => {
   it("fills the checklist from the review's criteria, sources and decisions; only for its owner", async () => {
     const cookie = (await signUp()).cookie;
-    const created = await call("POST", "/api/reviews", { cookie, body: { title: "Exercise for depression: a systematic review", criteria: { inclusion: ["randomised controlled trial"], exclusion: [] } } });
+    const created = await call("POST", "/api/reviews", {
+      cookie,
+      body: {
+        title: "Exercise for depression: a systematic review",
+        criteria: { inclusion: ["randomised controlled trial"], exclusion: [] },
+      },
+    });
     expect(created.status).toBe(201);
     const { review } = (await created.json()) as { review: ApiReview };
     const form = new FormData();
     form.set("file", new File([RIS], "embase.ris"));
     expect((await call("POST", `/api/reviews/${review.id}/import`, { cookie, form })).status).toBe(201);
-    const { records } = (await (await call("GET", `/api/reviews/${review.id}/records`, { cookie })).json()) as { records: ApiReviewRecord[] };
+    const { records } = (await (await call("GET", `/api/reviews/${review.id}/records`, { cookie })).json()) as {
+      records: ApiReviewRecord[];
+    };
     expect(records).toHaveLength(3);
-    const decided = await call("POST", `/api/reviews/${review.id}/records/${records[0]!.id}/decision`, { cookie, body: { stage: "title_abstract", decision: "exclude", reason: "Wrong population" } });
+    const decided = await call("POST", `/api/reviews/${review.id}/records/${records[0]!.id}/decision`, {
+      cookie,
+      body: { stage: "title_abstract", decision: "exclude", reason: "Wrong population" },
+    });
     expect(decided.status).toBe(200);
 
     const res = await call("GET", `/api/reviews/${review.id}/prisma-checklist`, { cookie });
@@ -44,7 +64,9 @@ describe("GET /api/reviews/{id}/prisma-checklist", () => {
     expect(lines[0]).toBe("Checklist,Section,Item,Topic,Status,What the review recorded / what to add");
     expect(lines).toHaveLength(1 + 42 + 12);
     expect(lines[1]).toMatch(/^PRISMA 2020,Title,1,Title,reported,/);
-    const whole = (await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).json()) as { prismaChecklist: PrismaChecklist };
+    const whole = (await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).json()) as {
+      prismaChecklist: PrismaChecklist;
+    };
     expect(whole.prismaChecklist.items).toEqual(list.items);
 
     const other = (await signUp()).cookie;

@@ -30,10 +30,19 @@ function csv(n: number, prefix: string): string {
   return `title,abstract,doi,year\n${rows.join("\n")}\n`;
 }
 
-async function importCsv(cookie: string, reviewId: string, text: string, name = "refs.csv"): Promise<{ imported: number; sourceId: string }> {
+async function importCsv(
+  cookie: string,
+  reviewId: string,
+  text: string,
+  name = "refs.csv",
+): Promise<{ imported: number; sourceId: string }> {
   const form = new FormData();
   form.set("file", new File([text], name));
-  const res = await SELF.fetch(`${BASE}/api/reviews/${reviewId}/import`, { method: "POST", headers: { Cookie: cookie, Origin: BASE }, body: form });
+  const res = await SELF.fetch(`${BASE}/api/reviews/${reviewId}/import`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: BASE },
+    body: form,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as { imported: number; sourceId: string };
 }
@@ -46,14 +55,23 @@ async function page(cookie: string, reviewId: string, query: Record<string, stri
 }
 
 /** Follows nextCursor from the first page to the last; returns every page. */
-async function allPages(cookie: string, reviewId: string, query: Record<string, string | number> = {}): Promise<Page[]> {
+async function allPages(
+  cookie: string,
+  reviewId: string,
+  query: Record<string, string | number> = {},
+): Promise<Page[]> {
   const pages = [await page(cookie, reviewId, query)];
-  while (pages.at(-1)!.nextCursor) pages.push(await page(cookie, reviewId, { ...query, cursor: pages.at(-1)!.nextCursor! }));
+  while (pages.at(-1)!.nextCursor)
+    pages.push(await page(cookie, reviewId, { ...query, cursor: pages.at(-1)!.nextCursor! }));
   return pages;
 }
 
 async function storedIds(reviewId: string): Promise<number[]> {
-  const { results } = await env.DB.prepare("SELECT id FROM review_records WHERE review_id = ? AND duplicate_of IS NULL ORDER BY id").bind(reviewId).all<{ id: number }>();
+  const { results } = await env.DB.prepare(
+    "SELECT id FROM review_records WHERE review_id = ? AND duplicate_of IS NULL ORDER BY id",
+  )
+    .bind(reviewId)
+    .all<{ id: number }>();
   return results.map((r) => r.id);
 }
 
@@ -68,7 +86,12 @@ describe("GET /api/reviews/{id}/records, paged", () => {
     expect(pages[1]!.total).toBeUndefined();
     expect(pages.at(-1)!.nextCursor).toBeNull();
     expect(pages.flatMap((p) => p.records.map((r) => r.id))).toEqual(await storedIds(reviewId));
-    expect(pages[0]!.records[0]).toMatchObject({ title: "Aerobic Exercise for depression, trial a0", doi: "10.5555/a.0", stage: "title_abstract", decision: null });
+    expect(pages[0]!.records[0]).toMatchObject({
+      title: "Aerobic Exercise for depression, trial a0",
+      doi: "10.5555/a.0",
+      stage: "title_abstract",
+      decision: null,
+    });
 
     const big = await allPages(cookie, reviewId, { limit: 500 });
     expect(big.map((p) => p.records.length)).toEqual([250]);
@@ -91,7 +114,7 @@ describe("GET /api/reviews/{id}/records, paged", () => {
     expect(decided.status).toBe(200);
     await importCsv(cookie, reviewId, csv(20, "c"), "more.csv");
     const rest: number[] = [];
-    for (let cursor = first.nextCursor; cursor; ) {
+    for (let cursor = first.nextCursor; cursor;) {
       const next = await page(cookie, reviewId, { limit: 100, cursor });
       rest.push(...next.records.map((r) => r.id));
       cursor = next.nextCursor;
@@ -113,13 +136,22 @@ describe("GET /api/reviews/{id}/records, paged", () => {
       expect((await errorOf(res)).error).toBe("INVALID_INPUT");
     }
     expect((await page(cookie, reviewId, { limit: 500 })).records).toHaveLength(3);
-    for (const cursor of ["abc", "%00", encodeURIComponent(btoa("r1.-5")), encodeURIComponent(btoa("r1.0")), encodeURIComponent(btoa("other")), "x".repeat(65)]) {
+    for (const cursor of [
+      "abc",
+      "%00",
+      encodeURIComponent(btoa("r1.-5")),
+      encodeURIComponent(btoa("r1.0")),
+      encodeURIComponent(btoa("other")),
+      "x".repeat(65),
+    ]) {
       const res = await call("GET", `/api/reviews/${reviewId}/records?cursor=${cursor}`, { cookie });
       expect(res.status, `cursor=${cursor}`).toBe(400);
       expect((await errorOf(res)).error).toMatch(/^INVALID_(CURSOR|INPUT)$/);
     }
     const other = await signUp("pro");
-    const res = await call("GET", `/api/reviews/${reviewId}/records?limit=10&cursor=${encodeRecordsCursor(1)}`, { cookie: other.cookie });
+    const res = await call("GET", `/api/reviews/${reviewId}/records?limit=10&cursor=${encodeRecordsCursor(1)}`, {
+      cookie: other.cookie,
+    });
     expect(res.status).toBe(404);
     expect((await errorOf(res)).error).toBe("REVIEW_NOT_FOUND");
   });
@@ -148,19 +180,35 @@ describe("GET /api/reviews/{id}/records, paged", () => {
 
     const [one, two] = (await page(cookie, reviewId, { q: "alpine", limit: 2 })).records;
     for (const r of [one!, two!]) {
-      const res = await call("POST", `/api/reviews/${reviewId}/records/${r.id}/decision`, { cookie, body: { stage: "title_abstract", decision: "include" } });
+      const res = await call("POST", `/api/reviews/${reviewId}/records/${r.id}/decision`, {
+        cookie,
+        body: { stage: "title_abstract", decision: "include" },
+      });
       expect(res.status).toBe(200);
     }
     const included = await page(cookie, reviewId, { stage: "title_abstract", decision: "include" });
     expect(included.records.map((r) => r.id)).toEqual([one!.id, two!.id]);
     expect((await page(cookie, reviewId, { stage: "title_abstract", decision: "undecided" })).total).toBe(258);
-    expect((await page(cookie, reviewId, { stage: "title_abstract", decision: "undecided", q: "alpine", source: a.sourceId })).total).toBe(198);
+    expect(
+      (
+        await page(cookie, reviewId, {
+          stage: "title_abstract",
+          decision: "undecided",
+          q: "alpine",
+          source: a.sourceId,
+        })
+      ).total,
+    ).toBe(198);
     // Without a stage, a record included at title/abstract is undecided at full text.
     expect((await page(cookie, reviewId, { decision: "undecided", q: "alpine", source: a.sourceId })).total).toBe(200);
 
     // The second screener disagrees on `one` (include → exclude) and agrees on `two`.
-    await env.DB.prepare("UPDATE review_records SET suggestion = ? WHERE id = ?").bind(JSON.stringify({ decision: "exclude", reasons: [] }), one!.id).run();
-    await env.DB.prepare("UPDATE review_records SET suggestion = ? WHERE id = ?").bind(JSON.stringify({ decision: "include", reasons: [] }), two!.id).run();
+    await env.DB.prepare("UPDATE review_records SET suggestion = ? WHERE id = ?")
+      .bind(JSON.stringify({ decision: "exclude", reasons: [] }), one!.id)
+      .run();
+    await env.DB.prepare("UPDATE review_records SET suggestion = ? WHERE id = ?")
+      .bind(JSON.stringify({ decision: "include", reasons: [] }), two!.id)
+      .run();
     expect((await page(cookie, reviewId, { suggestion: "disagrees" })).records.map((r) => r.id)).toEqual([one!.id]);
     expect((await call("GET", `/api/reviews/${reviewId}/records?suggestion=agrees`, { cookie })).status).toBe(400);
   }, 30_000);

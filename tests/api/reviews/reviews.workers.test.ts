@@ -15,7 +15,12 @@ const db = () => createDb(env.DB);
 async function newReview(cookie: string, body: Record<string, unknown> = {}): Promise<ApiReview> {
   const res = await call("POST", "/api/reviews", {
     cookie,
-    body: { title: "Exercise for depression", question: { population: "adults with depression", intervention: "exercise" }, criteria: ["randomised controlled trial", "depression outcome"], ...body },
+    body: {
+      title: "Exercise for depression",
+      question: { population: "adults with depression", intervention: "exercise" },
+      criteria: ["randomised controlled trial", "depression outcome"],
+      ...body,
+    },
   });
   return (await json<{ review: ApiReview }>(res, 201)).review;
 }
@@ -59,7 +64,13 @@ const topic = (i: number, relevant: boolean): Ref => ({
     : `We measured nitrogen mineralisation in alpine soils across elevation gradients (survey ${i}).`,
 });
 
-async function importText(cookie: string, reviewId: string, name: string, text: string, extra: Record<string, string> = {}) {
+async function importText(
+  cookie: string,
+  reviewId: string,
+  name: string,
+  text: string,
+  extra: Record<string, string> = {},
+) {
   const form = new FormData();
   form.set("file", new File([text], name));
   for (const [k, v] of Object.entries(extra)) form.set(k, v);
@@ -67,13 +78,21 @@ async function importText(cookie: string, reviewId: string, name: string, text: 
 }
 
 async function records(cookie: string, reviewId: string, query = ""): Promise<ApiReviewRecord[]> {
-  return (await json<{ records: ApiReviewRecord[] }>(await call("GET", `/api/reviews/${reviewId}/records${query}`, { cookie }), 200)).records;
+  return (
+    await json<{ records: ApiReviewRecord[] }>(
+      await call("GET", `/api/reviews/${reviewId}/records${query}`, { cookie }),
+      200,
+    )
+  ).records;
 }
 
 /** GET …/screening/next until the background re-ranking has stored an active-learning ranking. */
 async function settledNext(cookie: string, reviewId: string): Promise<ScreeningNext> {
   for (let i = 0; ; i++) {
-    const next = await json<ScreeningNext>(await call("GET", `/api/reviews/${reviewId}/screening/next`, { cookie }), 200);
+    const next = await json<ScreeningNext>(
+      await call("GET", `/api/reviews/${reviewId}/screening/next`, { cookie }),
+      200,
+    );
     if (next.mode === "active" || i >= 50) return next;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -88,17 +107,25 @@ describe("review projects", () => {
     const { cookie } = await signUp("pro");
     expect((await call("GET", "/api/reviews")).status).toBe(401);
     const review = await newReview(cookie, { criteria: { inclusion: "RCT\nAdults", exclusion: ["Animal studies"] } });
-    expect(review).toMatchObject({ title: "Exercise for depression", criteria: { inclusion: ["RCT", "Adults"], exclusion: ["Animal studies"] } });
+    expect(review).toMatchObject({
+      title: "Exercise for depression",
+      criteria: { inclusion: ["RCT", "Adults"], exclusion: ["Animal studies"] },
+    });
     expect(review.exclusionReasons.length).toBeGreaterThan(3);
     const list = await json<{ reviews: ApiReview[] }>(await call("GET", "/api/reviews", { cookie }), 200);
     expect(list.reviews.map((r) => r.id)).toEqual([review.id]);
     const patched = await json<{ review: ApiReview }>(
-      await call("PATCH", `/api/reviews/${review.id}`, { cookie, body: { title: "Renamed", exclusionReasons: ["Wrong population", "Wrong design"] } }),
+      await call("PATCH", `/api/reviews/${review.id}`, {
+        cookie,
+        body: { title: "Renamed", exclusionReasons: ["Wrong population", "Wrong design"] },
+      }),
       200,
     );
     expect(patched.review).toMatchObject({ title: "Renamed", exclusionReasons: ["Wrong population", "Wrong design"] });
     expect((await call("PATCH", `/api/reviews/${review.id}`, { cookie, body: { title: "" } })).status).toBe(400);
-    expect((await json<{ ok: boolean }>(await call("DELETE", `/api/reviews/${review.id}`, { cookie }), 200)).ok).toBe(true);
+    expect((await json<{ ok: boolean }>(await call("DELETE", `/api/reviews/${review.id}`, { cookie }), 200)).ok).toBe(
+      true,
+    );
     expect((await call("GET", `/api/reviews/${review.id}`, { cookie })).status).toBe(404);
   });
 
@@ -115,7 +142,11 @@ describe("review projects", () => {
       ["GET", `/api/reviews/${review.id}/records`],
       ["GET", `/api/reviews/${review.id}/screening/next`],
       ["POST", `/api/reviews/${review.id}/screening/undo`, {}],
-      ["POST", `/api/reviews/${review.id}/records/${rec!.id}/decision`, { stage: "title_abstract", decision: "include" }],
+      [
+        "POST",
+        `/api/reviews/${review.id}/records/${rec!.id}/decision`,
+        { stage: "title_abstract", decision: "include" },
+      ],
       ["DELETE", `/api/reviews/${review.id}/records/${rec!.id}/decision?stage=title_abstract`],
       ["GET", `/api/reviews/${review.id}/prisma`],
       ["GET", `/api/reviews/${review.id}/duplicates`],
@@ -151,7 +182,10 @@ describe("review projects", () => {
     const res = await importText(cookie, review.id, "many.ris", ris(many));
     expect(await json(res, 403)).toMatchObject({ error: "PRO_REQUIRED", feature: "reviews" });
     expect(await records(cookie, review.id)).toHaveLength(0);
-    expect(await json(await importText(cookie, review.id, "ok.ris", ris(many.slice(0, 500))), 201)).toMatchObject({ imported: 500, duplicatesRemoved: 0 });
+    expect(await json(await importText(cookie, review.id, "ok.ris", ris(many.slice(0, 500))), 201)).toMatchObject({
+      imported: 500,
+      duplicatesRemoved: 0,
+    });
   });
 });
 
@@ -164,7 +198,9 @@ describe("imports and de-duplication", () => {
     const res = await importText(cookie, review.id, "broken.ris", broken);
     const body = await json<{ error: string; line: number; message: string }>(res, 400);
     expect(body.error).toBe("MALFORMED_FILE");
-    expect(body.line).toBe(broken.split("\n").indexOf("TY  - JOUR", broken.split("\n").indexOf("this line is not a tag")) + 1);
+    expect(body.line).toBe(
+      broken.split("\n").indexOf("TY  - JOUR", broken.split("\n").indexOf("this line is not a tag")) + 1,
+    );
     expect(body.message).toMatch(/Line \d+/);
     expect(await records(cookie, review.id)).toHaveLength(0);
     expect(await db().select().from(reviewSources).where(eq(reviewSources.reviewId, review.id))).toHaveLength(0);
@@ -174,9 +210,14 @@ describe("imports and de-duplication", () => {
     expect(csvRes.error).toBe("MALFORMED_FILE");
     expect(csvRes.line).toBe(3);
     const nbib = "PMID- 1\nTI  - First title\nDP  - 2020\n\n      a continuation outside any record\n";
-    expect(await json(await importText(cookie, review.id, "pubmed.nbib", nbib), 400)).toMatchObject({ error: "MALFORMED_FILE", line: 5 });
+    expect(await json(await importText(cookie, review.id, "pubmed.nbib", nbib), 400)).toMatchObject({
+      error: "MALFORMED_FILE",
+      line: 5,
+    });
     const bib = "@article{a,\n  title = {Fine},\n  year = {2020}\n}\n@article{b,\n  title = {Broken\n";
-    expect((await json<{ line: number }>(await importText(cookie, review.id, "refs.bib", bib), 400)).line).toBeGreaterThanOrEqual(5);
+    expect(
+      (await json<{ line: number }>(await importText(cookie, review.id, "refs.bib", bib), 400)).line,
+    ).toBeGreaterThanOrEqual(5);
     expect((await importText(cookie, review.id, "refs.docx", "x")).status).toBe(415);
     expect(await records(cookie, review.id)).toHaveLength(0);
   });
@@ -192,13 +233,18 @@ describe("imports and de-duplication", () => {
     ].join("\n\n");
     const lines = text.split("\n");
     const startOf = (author: string) => lines.lastIndexOf("TY  - JOUR", lines.indexOf(`AU  - ${author}`)) + 1;
-    const first = await json<{ imported: number; duplicatesRemoved: number; warnings: { line: number; message: string }[] }>(
-      await importText(cookie, review.id, "export.ris", text),
-      201,
-    );
+    const first = await json<{
+      imported: number;
+      duplicatesRemoved: number;
+      warnings: { line: number; message: string }[];
+    }>(await importText(cookie, review.id, "export.ris", text), 201);
     expect(first.imported).toBe(4);
     expect(first.duplicatesRemoved).toBe(0);
-    expect(first.warnings.map((w) => w.line)).toEqual([startOf("Untitled, One"), startOf("Untitled, Two"), startOf("Untitled, Three")]);
+    expect(first.warnings.map((w) => w.line)).toEqual([
+      startOf("Untitled, One"),
+      startOf("Untitled, Two"),
+      startOf("Untitled, Three"),
+    ]);
     expect(first.warnings[0]!.message).toMatch(/no title; imported as '\[No title\]'/);
     const listed = await records(cookie, review.id);
     expect(listed.map((r) => r.title)).toEqual([topic(1, true).title, "[No title]", "[No title]", "[No title]"]);
@@ -206,7 +252,12 @@ describe("imports and de-duplication", () => {
     // A titled copy of the untitled record with the DOI merges into it; an untitled record without
     // identifiers merges with nothing.
     const second = await json<{ imported: number; duplicatesRemoved: number; warnings: unknown[] }>(
-      await importText(cookie, review.id, "other.csv", 'title,doi,year\n"Walking for mood in older adults",10.1234/UNTITLED.DOI,2020\n,,2020\n'),
+      await importText(
+        cookie,
+        review.id,
+        "other.csv",
+        'title,doi,year\n"Walking for mood in older adults",10.1234/UNTITLED.DOI,2020\n,,2020\n',
+      ),
       201,
     );
     expect(second).toMatchObject({ imported: 1, duplicatesRemoved: 1 });
@@ -216,7 +267,11 @@ describe("imports and de-duplication", () => {
       200,
     );
     expect(merges.merges).toHaveLength(1);
-    expect(merges.merges[0]).toMatchObject({ record: { title: "Walking for mood in older adults" }, mergedInto: { id: listed[1]!.id }, reason: "doi" });
+    expect(merges.merges[0]).toMatchObject({
+      record: { title: "Walking for mood in older adults" },
+      mergedInto: { id: listed[1]!.id },
+      reason: "doi",
+    });
     expect((await records(cookie, review.id)).filter((r) => r.title === "[No title]")).toHaveLength(4);
   });
 
@@ -224,7 +279,18 @@ describe("imports and de-duplication", () => {
     const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
     const first = await json<{ imported: number; duplicatesRemoved: number; sourceId: string }>(
-      await importText(cookie, review.id, "embase.ris", ris([topic(1, true), topic(2, true), topic(3, false), { ...topic(1, true), title: "Same DOI within the file" }]), { database: "Embase" }),
+      await importText(
+        cookie,
+        review.id,
+        "embase.ris",
+        ris([
+          topic(1, true),
+          topic(2, true),
+          topic(3, false),
+          { ...topic(1, true), title: "Same DOI within the file" },
+        ]),
+        { database: "Embase" },
+      ),
       201,
     );
     expect(first).toMatchObject({ imported: 3, duplicatesRemoved: 1 });
@@ -234,7 +300,10 @@ describe("imports and de-duplication", () => {
       `"${topic(3, false).title.toUpperCase()}",,,2013,Lee K,Soil Biol`,
       `"A brand new record on exercise and mood in older adults",,,2020,Kim H,BMJ`,
     ].join("\n");
-    const second = await json<{ imported: number; duplicatesRemoved: number }>(await importText(cookie, review.id, "covidence.csv", csv), 201);
+    const second = await json<{ imported: number; duplicatesRemoved: number }>(
+      await importText(cookie, review.id, "covidence.csv", csv),
+      201,
+    );
     expect(second).toMatchObject({ imported: 1, duplicatesRemoved: 2 });
 
     const { merges } = await json<{ merges: { record: { id: number }; mergedInto: { id: number }; reason: string }[] }>(
@@ -242,10 +311,9 @@ describe("imports and de-duplication", () => {
       200,
     );
     expect(merges.map((m) => m.reason).sort()).toEqual(["doi", "doi", "title"]);
-    const { review: full } = await json<{ review: ApiReview & { sources: { name: string; recordCount: number; duplicatesRemoved: number }[] } }>(
-      await call("GET", `/api/reviews/${review.id}`, { cookie }),
-      200,
-    );
+    const { review: full } = await json<{
+      review: ApiReview & { sources: { name: string; recordCount: number; duplicatesRemoved: number }[] };
+    }>(await call("GET", `/api/reviews/${review.id}`, { cookie }), 200);
     expect(full.sources.map((s) => [s.name, s.recordCount, s.duplicatesRemoved])).toEqual([
       ["Embase", 4, 1],
       ["covidence.csv", 3, 2],
@@ -256,38 +324,64 @@ describe("imports and de-duplication", () => {
     expect(prisma.duplicatesRemoved).toBe(3);
 
     const titleMerge = merges.find((m) => m.reason === "title")!;
-    expect(await json(await call("DELETE", `/api/reviews/${review.id}/duplicates/${titleMerge.record.id}`, { cookie }), 200)).toEqual({ recordId: titleMerge.record.id });
+    expect(
+      await json(await call("DELETE", `/api/reviews/${review.id}/duplicates/${titleMerge.record.id}`, { cookie }), 200),
+    ).toEqual({ recordId: titleMerge.record.id });
     expect(await records(cookie, review.id)).toHaveLength(5);
-    expect((await call("DELETE", `/api/reviews/${review.id}/duplicates/${titleMerge.record.id}`, { cookie })).status).toBe(409);
+    expect(
+      (await call("DELETE", `/api/reviews/${review.id}/duplicates/${titleMerge.record.id}`, { cookie })).status,
+    ).toBe(409);
     // An undone merge is not redone by the next import…
-    await json(await importText(cookie, review.id, "again.ris", ris([{ title: "Unrelated record about running shoes and gait" }])), 201);
+    await json(
+      await importText(
+        cookie,
+        review.id,
+        "again.ris",
+        ris([{ title: "Unrelated record about running shoes and gait" }]),
+      ),
+      201,
+    );
     expect(await records(cookie, review.id)).toHaveLength(6);
     // …but can be redone by hand.
-    await json(await call("POST", `/api/reviews/${review.id}/duplicates`, { cookie, body: { recordId: titleMerge.record.id, intoId: titleMerge.mergedInto.id } }), 200);
+    await json(
+      await call("POST", `/api/reviews/${review.id}/duplicates`, {
+        cookie,
+        body: { recordId: titleMerge.record.id, intoId: titleMerge.mergedInto.id },
+      }),
+      200,
+    );
     expect(await records(cookie, review.id)).toHaveLength(5);
   });
 
-  it.skipIf(!hasWorkerFixtures)("import-search brings in every record of each database with its PRISMA origin", async () => {
-    const { cookie } = await signUp("pro");
-    const review = await newReview(cookie);
-    const e = parseEnv(env as unknown as Record<string, unknown>);
-    const replay = createReplayFetch(workerFixtureReader, { baseUrls: { pubmed: e.PUBMED_BASE_URL, europepmc: e.EUROPEPMC_BASE_URL, crossref: e.CROSSREF_BASE_URL } });
-    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(replay as typeof fetch);
-    try {
-      const res = await call("POST", `/api/reviews/${review.id}/import-search`, { cookie, body: { q: "exercise depression", searchProviders: "pubmed,europepmc" } });
-      const body = await json<{ imported: number; duplicatesRemoved: number; sourceId: string }>(res, 201);
-      expect(body.imported).toBeGreaterThan(0);
-      const prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${review.id}/prisma`, { cookie }), 200);
-      expect(Object.keys(prisma.identified).sort()).toEqual(["Europe PMC", "PubMed"]);
-      const brought = Object.values(prisma.identified).reduce((a, b) => a + b, 0);
-      expect(brought - prisma.duplicatesRemoved).toBe(body.imported);
-      expect(body.duplicatesRemoved).toBe(prisma.duplicatesRemoved);
-      // Records, not each database's total hit count.
-      expect(brought).toBeLessThanOrEqual(1000);
-    } finally {
-      spy.mockRestore();
-    }
-  });
+  it.skipIf(!hasWorkerFixtures)(
+    "import-search brings in every record of each database with its PRISMA origin",
+    async () => {
+      const { cookie } = await signUp("pro");
+      const review = await newReview(cookie);
+      const e = parseEnv(env as unknown as Record<string, unknown>);
+      const replay = createReplayFetch(workerFixtureReader, {
+        baseUrls: { pubmed: e.PUBMED_BASE_URL, europepmc: e.EUROPEPMC_BASE_URL, crossref: e.CROSSREF_BASE_URL },
+      });
+      const spy = vi.spyOn(globalThis, "fetch").mockImplementation(replay as typeof fetch);
+      try {
+        const res = await call("POST", `/api/reviews/${review.id}/import-search`, {
+          cookie,
+          body: { q: "exercise depression", searchProviders: "pubmed,europepmc" },
+        });
+        const body = await json<{ imported: number; duplicatesRemoved: number; sourceId: string }>(res, 201);
+        expect(body.imported).toBeGreaterThan(0);
+        const prisma = await json<ReviewPrisma>(await call("GET", `/api/reviews/${review.id}/prisma`, { cookie }), 200);
+        expect(Object.keys(prisma.identified).sort()).toEqual(["Europe PMC", "PubMed"]);
+        const brought = Object.values(prisma.identified).reduce((a, b) => a + b, 0);
+        expect(brought - prisma.duplicatesRemoved).toBe(body.imported);
+        expect(body.duplicatesRemoved).toBe(prisma.duplicatesRemoved);
+        // Records, not each database's total hit count.
+        expect(brought).toBeLessThanOrEqual(1000);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
   if (!hasWorkerFixtures) it.skip(MISSING_WORKER_FIXTURES, () => {});
 });
 
@@ -299,7 +393,10 @@ describe("screening, decisions and PRISMA", () => {
     await json(await importText(cookie, review.id, "pubmed.ris", ris(refs), { database: "PubMed" }), 201);
     await json(await importText(cookie, review.id, "dupes.ris", ris([refs[0]!, refs[7]!])), 201);
 
-    let next = await json<ScreeningNext>(await call("GET", `/api/reviews/${review.id}/screening/next`, { cookie }), 200);
+    let next = await json<ScreeningNext>(
+      await call("GET", `/api/reviews/${review.id}/screening/next`, { cookie }),
+      200,
+    );
     expect(next.progress).toEqual({ screened: 0, total: 12, included: 0 });
     expect(next.mode).toBe("prior");
     // Prior mode: similarity to the question and criteria puts a relevant record first.
@@ -310,7 +407,10 @@ describe("screening, decisions and PRISMA", () => {
     const relevant = all.filter((r) => /exercise/i.test(r.title));
     const irrelevant = all.filter((r) => !/exercise/i.test(r.title));
     const ok = async (recordId: number, decision: string, reason?: string) =>
-      json<{ progress: ScreeningNext["progress"]; next?: ScreeningNext }>(await decide(cookie, review.id, recordId, { stage: "title_abstract", decision, reason }), 200);
+      json<{ progress: ScreeningNext["progress"]; next?: ScreeningNext }>(
+        await decide(cookie, review.id, recordId, { stage: "title_abstract", decision, reason }),
+        200,
+      );
     await ok(relevant[0]!.id, "include");
     const afterExclude = await ok(irrelevant[0]!.id, "exclude", "Wrong population");
     expect(afterExclude.progress).toEqual({ screened: 2, total: 12, included: 1 });
@@ -330,7 +430,12 @@ describe("screening, decisions and PRISMA", () => {
     await ok(irrelevant[0]!.id, "maybe");
     await ok(irrelevant[0]!.id, "exclude", "Wrong population");
     // DELETE undoes one record's latest decision: back to 'maybe', its previous one.
-    await json(await call("DELETE", `/api/reviews/${review.id}/records/${irrelevant[0]!.id}/decision?stage=title_abstract`, { cookie }), 200);
+    await json(
+      await call("DELETE", `/api/reviews/${review.id}/records/${irrelevant[0]!.id}/decision?stage=title_abstract`, {
+        cookie,
+      }),
+      200,
+    );
     expect((await records(cookie, review.id)).find((r) => r.id === irrelevant[0]!.id)!.decision).toBe("maybe");
     await ok(irrelevant[0]!.id, "exclude", "Wrong population");
 
@@ -348,7 +453,14 @@ describe("screening, decisions and PRISMA", () => {
       await new Promise((r) => setTimeout(r, 100));
       next = await settledNext(cookie, review.id);
     }
-    expect(next.stopping).toMatchObject({ recallTarget: 0.95, confidence: 0.95, screened: 10, relevantFound: 5, reached: false, reachedAfter: null });
+    expect(next.stopping).toMatchObject({
+      recallTarget: 0.95,
+      confidence: 0.95,
+      screened: 10,
+      relevantFound: 5,
+      reached: false,
+      reachedAfter: null,
+    });
     expect(next.stopping!.pValue).toBeCloseTo(1 / 3, 10);
 
     // Full text: only records included at title/abstract; exclusion needs a reason.
@@ -356,7 +468,11 @@ describe("screening, decisions and PRISMA", () => {
       decide(cookie, review.id, recordId, { stage: "full_text", decision, ...(reason ? { reason } : {}) });
     expect(await json(await ft(irrelevant[0]!.id, "include"), 409)).toMatchObject({ error: "NOT_AT_FULL_TEXT" });
     expect(await json(await ft(relevant[0]!.id, "exclude"), 400)).toMatchObject({ error: "REASON_REQUIRED" });
-    expect((await json<{ progress: unknown }>(await ft(relevant[0]!.id, "include"), 200)).progress).toEqual({ screened: 1, total: 5, included: 1 });
+    expect((await json<{ progress: unknown }>(await ft(relevant[0]!.id, "include"), 200)).progress).toEqual({
+      screened: 1,
+      total: 5,
+      included: 1,
+    });
     await json(await ft(relevant[1]!.id, "include"), 200);
     await json(await ft(relevant[2]!.id, "exclude", "Wrong outcome"), 200);
     await json(await ft(relevant[3]!.id, "exclude", "Full text not retrievable"), 200);
@@ -398,7 +514,9 @@ describe("screening, decisions and PRISMA", () => {
     expect(svg).toContain("screened so far (n = 11)");
     expect(svg).toContain("Reports not retrieved (n = 1)");
     expect(svg).toContain("Studies included in review (n = 2)");
-    const whole = JSON.parse(await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).text()) as {
+    const whole = JSON.parse(
+      await (await call("GET", `/api/reviews/${review.id}/export?format=json`, { cookie })).text(),
+    ) as {
       records: unknown[];
       decisions: unknown[];
       prisma: ReviewPrisma;
@@ -419,7 +537,10 @@ describe("screening, decisions and PRISMA", () => {
       const out: Record<string, [string, number][]> = {};
       for (const m of svg.matchAll(/<g data-testid="(prisma-[a-z-]+)">([\s\S]*?)<\/g>/g)) {
         const text = m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
-        out[m[1]!] = [...text.matchAll(/([^()]*?)\s*\(n = ([\d,]+)\)/g)].map((x) => [x[1]!.replace(/^[\s:;,.]+/, "").trim(), Number(x[2]!.replace(/,/g, ""))]);
+        out[m[1]!] = [...text.matchAll(/([^()]*?)\s*\(n = ([\d,]+)\)/g)].map((x) => [
+          x[1]!.replace(/^[\s:;,.]+/, "").trim(),
+          Number(x[2]!.replace(/,/g, "")),
+        ]);
       }
       return out;
     };
@@ -445,7 +566,11 @@ describe("screening, decisions and PRISMA", () => {
       expect(side[0]).toEqual(["Records excluded", p.excluded]);
       if (p.awaitingScreening + p.maybe > 0) {
         expect(b["prisma-screened"]![1]).toEqual(["screened so far", p.screened]);
-        expect(side.slice(1)).toEqual([["Not yet decided", p.awaitingScreening + p.maybe], ["awaiting a decision", p.awaitingScreening], ["marked maybe", p.maybe]]);
+        expect(side.slice(1)).toEqual([
+          ["Not yet decided", p.awaitingScreening + p.maybe],
+          ["awaiting a decision", p.awaitingScreening],
+          ["marked maybe", p.maybe],
+        ]);
       } else {
         expect(toScreen![0]).toBe("Records screened");
         expect(undecided).toBeUndefined();
@@ -469,16 +594,31 @@ describe("screening, decisions and PRISMA", () => {
     await reconciled({ identified: {}, duplicatesRemoved: 0, screened: 0, awaitingScreening: 0, included: 0 });
     const refs = Array.from({ length: 8 }, (_, i) => topic(i, i < 5));
     await json(await importText(cookie, review.id, "pubmed.ris", ris(refs), { database: "PubMed" }), 201);
-    await reconciled({ identified: { PubMed: 8 }, duplicatesRemoved: 0, screened: 0, awaitingScreening: 8, maybe: 0, soughtForRetrieval: 0 });
+    await reconciled({
+      identified: { PubMed: 8 },
+      duplicatesRemoved: 0,
+      screened: 0,
+      awaitingScreening: 8,
+      maybe: 0,
+      soughtForRetrieval: 0,
+    });
     await json(await importText(cookie, review.id, "embase.ris", ris([refs[0]!, refs[6]!, topic(8, true)])), 201);
-    await reconciled({ identified: { PubMed: 8, "embase.ris": 3 }, duplicatesRemoved: 2, screened: 0, awaitingScreening: 9 });
+    await reconciled({
+      identified: { PubMed: 8, "embase.ris": 3 },
+      duplicatesRemoved: 2,
+      screened: 0,
+      awaitingScreening: 9,
+    });
 
     const unique = (await records(cookie, review.id)).filter((r) => r.duplicateOf === null);
     expect(unique).toHaveLength(9);
     const relevant = unique.filter((r) => /exercise/i.test(r.title));
     const irrelevant = unique.filter((r) => !/exercise/i.test(r.title));
     const ta = async (r: ApiReviewRecord, decision: string, reason?: string) =>
-      json(await decide(cookie, review.id, r.id, { stage: "title_abstract", decision, ...(reason ? { reason } : {}) }), 200);
+      json(
+        await decide(cookie, review.id, r.id, { stage: "title_abstract", decision, ...(reason ? { reason } : {}) }),
+        200,
+      );
     const ft = async (r: ApiReviewRecord, decision: string, reason?: string) =>
       json(await decide(cookie, review.id, r.id, { stage: "full_text", decision, ...(reason ? { reason } : {}) }), 200);
 
@@ -487,7 +627,15 @@ describe("screening, decisions and PRISMA", () => {
     await ta(relevant[1]!, "include");
     await ta(irrelevant[0]!, "exclude", "Wrong population");
     await ta(irrelevant[1]!, "maybe");
-    await reconciled({ screened: 4, excluded: 1, maybe: 1, awaitingScreening: 5, soughtForRetrieval: 2, awaitingFullText: 2, assessed: 0 });
+    await reconciled({
+      screened: 4,
+      excluded: 1,
+      maybe: 1,
+      awaitingScreening: 5,
+      soughtForRetrieval: 2,
+      awaitingFullText: 2,
+      assessed: 0,
+    });
 
     // Title/abstract finished except one maybe; full text under way.
     for (const r of relevant.slice(2)) await ta(r, "include");
@@ -533,12 +681,19 @@ describe("screening, decisions and PRISMA", () => {
   it("a duplicate cannot be screened and an empty review has no next record", async () => {
     const { cookie } = await signUp("pro");
     const review = await newReview(cookie);
-    const empty = await json<ScreeningNext>(await call("GET", `/api/reviews/${review.id}/screening/next`, { cookie }), 200);
+    const empty = await json<ScreeningNext>(
+      await call("GET", `/api/reviews/${review.id}/screening/next`, { cookie }),
+      200,
+    );
     expect(empty).toMatchObject({ record: null, progress: { screened: 0, total: 0, included: 0 } });
-    expect(await json(await call("POST", `/api/reviews/${review.id}/screening/undo`, { cookie, body: {} }), 409)).toMatchObject({ error: "NOTHING_TO_UNDO" });
+    expect(
+      await json(await call("POST", `/api/reviews/${review.id}/screening/undo`, { cookie, body: {} }), 409),
+    ).toMatchObject({ error: "NOTHING_TO_UNDO" });
     await json(await importText(cookie, review.id, "a.ris", ris([topic(1, true), topic(1, true)])), 201);
     const dupe = (await records(cookie, review.id, "?duplicates=only"))[0]!;
-    expect(await json(await decide(cookie, review.id, dupe.id, { stage: "title_abstract", decision: "include" }), 409)).toMatchObject({ error: "DUPLICATE_RECORD" });
+    expect(
+      await json(await decide(cookie, review.id, dupe.id, { stage: "title_abstract", decision: "include" }), 409),
+    ).toMatchObject({ error: "DUPLICATE_RECORD" });
     expect((await decide(cookie, review.id, dupe.id, { stage: "somewhere", decision: "include" })).status).toBe(400);
   });
 });
@@ -551,19 +706,47 @@ describe("uploaded PDFs and the second screener", () => {
     const insert = (userId: string, title: string) =>
       db()
         .insert(uploadedStudies)
-        .values({ userId, fileName: "p.pdf", fileSize: 10, status: "ready", title, doi: "10.9/up", fullTextContent: "Full text of the trial." })
+        .values({
+          userId,
+          fileName: "p.pdf",
+          fileSize: 10,
+          status: "ready",
+          title,
+          doi: "10.9/up",
+          fullTextContent: "Full text of the trial.",
+        })
         .returning({ id: uploadedStudies.id });
     const [mine] = await insert(owner.userId, "An uploaded randomised trial of exercise");
     const [theirs] = await insert(other.userId, "Someone else's PDF");
-    const denied = await call("POST", `/api/reviews/${review.id}/import-uploads`, { cookie: owner.cookie, body: { uploadIds: [mine!.id, theirs!.id] } });
+    const denied = await call("POST", `/api/reviews/${review.id}/import-uploads`, {
+      cookie: owner.cookie,
+      body: { uploadIds: [mine!.id, theirs!.id] },
+    });
     expect(await json(denied, 404)).toMatchObject({ error: "UPLOAD_NOT_FOUND" });
     expect(await records(owner.cookie, review.id)).toHaveLength(0);
-    expect(await json(await call("POST", `/api/reviews/${review.id}/import-uploads`, { cookie: owner.cookie, body: { uploadIds: [mine!.id] } }), 201)).toMatchObject({ imported: 1, duplicatesRemoved: 0 });
+    expect(
+      await json(
+        await call("POST", `/api/reviews/${review.id}/import-uploads`, {
+          cookie: owner.cookie,
+          body: { uploadIds: [mine!.id] },
+        }),
+        201,
+      ),
+    ).toMatchObject({ imported: 1, duplicatesRemoved: 0 });
     const [rec] = await records(owner.cookie, review.id);
-    expect(rec).toMatchObject({ title: "An uploaded randomised trial of exercise", origin: "Uploaded PDFs", doi: "10.9/up" });
+    expect(rec).toMatchObject({
+      title: "An uploaded randomised trial of exercise",
+      origin: "Uploaded PDFs",
+      doi: "10.9/up",
+    });
     expect(rec!.fullText.attached).toBe(true);
     // Offline (no OPENAI_*), the second screener is not available: the ranking's terms explain instead.
-    expect(await json(await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/suggestion`, { cookie: owner.cookie }), 409)).toMatchObject({ error: "AI_NOT_CONFIGURED" });
+    expect(
+      await json(
+        await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/suggestion`, { cookie: owner.cookie }),
+        409,
+      ),
+    ).toMatchObject({ error: "AI_NOT_CONFIGURED" });
   });
 });
 
@@ -576,9 +759,18 @@ describe("full texts and the account", () => {
     const pdf = await PDFDocument.create();
     const page = pdf.addPage();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
-    for (let i = 0; i < 30; i++) page.drawText(`Methods: participants were randomised to aerobic exercise, line ${i}.`, { x: 20, y: 800 - i * 20, size: 10, font });
+    for (let i = 0; i < 30; i++)
+      page.drawText(`Methods: participants were randomised to aerobic exercise, line ${i}.`, {
+        x: 20,
+        y: 800 - i * 20,
+        size: 10,
+        font,
+      });
     const form = new FormData();
-    form.set("file", new File([(await pdf.save()).slice().buffer as ArrayBuffer], "paper.pdf", { type: "application/pdf" }));
+    form.set(
+      "file",
+      new File([(await pdf.save()).slice().buffer as ArrayBuffer], "paper.pdf", { type: "application/pdf" }),
+    );
     const attached = await json<{ attached: boolean; kind: string; characters: number }>(
       await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/fulltext`, { cookie, form }),
       201,
@@ -587,7 +779,9 @@ describe("full texts and the account", () => {
     expect(attached.characters).toBeGreaterThan(500);
     const notPdf = new FormData();
     notPdf.set("file", new File(["hello"], "x.pdf"));
-    expect((await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/fulltext`, { cookie, form: notPdf })).status).toBe(415);
+    expect(
+      (await call("POST", `/api/reviews/${review.id}/records/${rec!.id}/fulltext`, { cookie, form: notPdf })).status,
+    ).toBe(415);
     const download = await call("GET", `/api/reviews/${review.id}/records/${rec!.id}/fulltext`, { cookie });
     expect(download.headers.get("Content-Type")).toBe("application/pdf");
     expect(download.headers.get("Content-Disposition")).toMatch(/^attachment;/);
@@ -595,7 +789,10 @@ describe("full texts and the account", () => {
     expect((await env.BUCKET.list({ prefix: `uploads/${userId}/reviews/${review.id}/` })).objects).toHaveLength(1);
     expect((await records(cookie, review.id))[0]!.fullText.attached).toBe(true);
 
-    const data = await json<{ tables: Record<string, unknown[]> }>(await call("GET", "/api/user/data", { cookie }), 200);
+    const data = await json<{ tables: Record<string, unknown[]> }>(
+      await call("GET", "/api/user/data", { cookie }),
+      200,
+    );
     expect(data.tables.reviews).toHaveLength(1);
     expect(data.tables.review_records).toHaveLength(1);
     expect(data.tables.review_sources).toHaveLength(1);

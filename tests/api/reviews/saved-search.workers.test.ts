@@ -25,7 +25,15 @@ async function signUp(): Promise<{ cookie: string; email: string }> {
 }
 
 async function newReview(cookie: string): Promise<ApiReview> {
-  return (await json<{ review: ApiReview }>(await call("POST", "/api/reviews", { cookie, body: { title: "Exercise for depression", question: { intervention: "exercise" } } }), 201)).review;
+  return (
+    await json<{ review: ApiReview }>(
+      await call("POST", "/api/reviews", {
+        cookie,
+        body: { title: "Exercise for depression", question: { intervention: "exercise" } },
+      }),
+      201,
+    )
+  ).review;
 }
 
 /**
@@ -51,11 +59,20 @@ function exportForm(fields: Record<string, string> = {}): FormData {
 }
 
 async function sources(cookie: string, reviewId: string): Promise<ApiReviewSource[]> {
-  return (await json<{ review: { sources: ApiReviewSource[] } }>(await call("GET", `/api/reviews/${reviewId}`, { cookie }), 200)).review.sources;
+  return (
+    await json<{ review: { sources: ApiReviewSource[] } }>(
+      await call("GET", `/api/reviews/${reviewId}`, { cookie }),
+      200,
+    )
+  ).review.sources;
 }
 
 async function addMember(reviewId: string, email: string, role: "reviewer" | "viewer") {
-  await env.DB.prepare("INSERT INTO review_members (review_id, user_id, role) SELECT ?, id, ? FROM users WHERE email = ?").bind(reviewId, role, email).run();
+  await env.DB.prepare(
+    "INSERT INTO review_members (review_id, user_id, role) SELECT ?, id, ? FROM users WHERE email = ?",
+  )
+    .bind(reviewId, role, email)
+    .run();
 }
 
 const e = parseEnv(env as unknown as Record<string, unknown>);
@@ -69,7 +86,12 @@ function fakeUpstreams() {
   const fake = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (url.startsWith(`${EMAIL_BASE}/emails`)) {
-      emails.push(JSON.parse(input instanceof Request ? await input.text() : String(init?.body)) as { to: string[]; subject: string });
+      emails.push(
+        JSON.parse(input instanceof Request ? await input.text() : String(init?.body)) as {
+          to: string[];
+          subject: string;
+        },
+      );
       return Response.json({ id: `email-${emails.length}` });
     }
     if (url.includes("esearch.fcgi")) terms.push(new URL(url).searchParams.get("term") ?? "");
@@ -79,7 +101,13 @@ function fakeUpstreams() {
 }
 
 function cronApp() {
-  const raw = { ...(env as unknown as Record<string, unknown>), EMAIL_PROVIDER: "resend", EMAIL_API_KEY: "re_test", EMAIL_API_BASE: EMAIL_BASE, APP_URL: "https://app.metamind.test" };
+  const raw = {
+    ...(env as unknown as Record<string, unknown>),
+    EMAIL_PROVIDER: "resend",
+    EMAIL_API_KEY: "re_test",
+    EMAIL_API_BASE: EMAIL_BASE,
+    APP_URL: "https://app.metamind.test",
+  };
   return getLoadContext(raw as never, { waitUntil: () => {} } as never).app;
 }
 
@@ -90,26 +118,50 @@ describe("marking an imported file as a saved search", () => {
     for (const [fields, message] of [
       [{ searchDatabase: "pubmed" }, /give both the database/],
       [{ searchQuery: "exercise AND depression" }, /give both the database/],
-      [{ searchDatabase: "embase", searchQuery: "exercise" }, /database must be one of pubmed, crossref, europepmc, core, semanticscholar, doaj/],
+      [
+        { searchDatabase: "embase", searchQuery: "exercise" },
+        /database must be one of pubmed, crossref, europepmc, core, semanticscholar, doaj/,
+      ],
       [{ searchDatabase: "pubmed", searchQuery: "x".repeat(501) }, /at most 500 characters/],
     ] as const) {
-      const refused = await json<{ error: string; message: string }>(await call("POST", `/api/reviews/${review.id}/import`, { cookie, form: exportForm(fields) }), 400);
+      const refused = await json<{ error: string; message: string }>(
+        await call("POST", `/api/reviews/${review.id}/import`, { cookie, form: exportForm(fields) }),
+        400,
+      );
       expect(refused.error).toBe("INVALID_SAVED_SEARCH");
       expect(refused.message).toMatch(message);
     }
     expect(await sources(cookie, review.id)).toEqual([]);
 
     const imported = await json<{ imported: number; sourceId: string }>(
-      await call("POST", `/api/reviews/${review.id}/import`, { cookie, form: exportForm({ searchDatabase: "PubMed", searchQuery: "  exercise   AND depression " }) }),
+      await call("POST", `/api/reviews/${review.id}/import`, {
+        cookie,
+        form: exportForm({ searchDatabase: "PubMed", searchQuery: "  exercise   AND depression " }),
+      }),
       201,
     );
     expect(imported.imported).toBe(2);
     const [file] = await sources(cookie, review.id);
-    expect(file).toMatchObject({ id: imported.sourceId, kind: "file", name: "pubmed-export.nbib", query: "exercise AND depression" });
-    expect(file!.details.savedSearch).toEqual({ database: "pubmed", markedAt: expect.any(String), markedBy: expect.any(String) });
+    expect(file).toMatchObject({
+      id: imported.sourceId,
+      kind: "file",
+      name: "pubmed-export.nbib",
+      query: "exercise AND depression",
+    });
+    expect(file!.details.savedSearch).toEqual({
+      database: "pubmed",
+      markedAt: expect.any(String),
+      markedBy: expect.any(String),
+    });
     // The checklist's search strategy now states the file's query.
-    const checklist = await json<{ items: { item: string; status: string; text: string }[] }>(await call("GET", `/api/reviews/${review.id}/prisma-checklist`, { cookie }), 200);
-    expect(checklist.items.find((i) => i.item === "7")).toMatchObject({ status: "reported", text: expect.stringContaining('pubmed-export.nbib: "exercise AND depression"') });
+    const checklist = await json<{ items: { item: string; status: string; text: string }[] }>(
+      await call("GET", `/api/reviews/${review.id}/prisma-checklist`, { cookie }),
+      200,
+    );
+    expect(checklist.items.find((i) => i.item === "7")).toMatchObject({
+      status: "reported",
+      text: expect.stringContaining('pubmed-export.nbib: "exercise AND depression"'),
+    });
   });
 
   it("afterwards by the owner (PATCH); members are refused (403), others do not see the review (404), bad input is 400, a search or a full list is 409", async () => {
@@ -120,16 +172,30 @@ describe("marking an imported file as a saved search", () => {
     const review = await newReview(owner.cookie);
     await addMember(review.id, reviewer.email, "reviewer");
     await addMember(review.id, viewer.email, "viewer");
-    const { sourceId } = await json<{ sourceId: string }>(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form: exportForm() }), 201);
+    const { sourceId } = await json<{ sourceId: string }>(
+      await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form: exportForm() }),
+      201,
+    );
     const path = `/api/reviews/${review.id}/sources/${sourceId}`;
     const mark = { savedSearch: { database: "europepmc", query: "exercise depression" } };
 
     expect((await call("PATCH", path, { body: mark })).status).toBe(401);
     for (const member of [reviewer, viewer]) {
-      expect((await json<{ error: string }>(await call("PATCH", path, { cookie: member.cookie, body: mark }), 403)).error).toBe("FORBIDDEN_ROLE");
+      expect(
+        (await json<{ error: string }>(await call("PATCH", path, { cookie: member.cookie, body: mark }), 403)).error,
+      ).toBe("FORBIDDEN_ROLE");
     }
-    expect((await json<{ error: string }>(await call("PATCH", path, { cookie: stranger.cookie, body: mark }), 404)).error).toBe("REVIEW_NOT_FOUND");
-    expect((await json<{ error: string }>(await call("PATCH", `/api/reviews/${review.id}/sources/no-such-source`, { cookie: owner.cookie, body: mark }), 404)).error).toBe("SOURCE_NOT_FOUND");
+    expect(
+      (await json<{ error: string }>(await call("PATCH", path, { cookie: stranger.cookie, body: mark }), 404)).error,
+    ).toBe("REVIEW_NOT_FOUND");
+    expect(
+      (
+        await json<{ error: string }>(
+          await call("PATCH", `/api/reviews/${review.id}/sources/no-such-source`, { cookie: owner.cookie, body: mark }),
+          404,
+        )
+      ).error,
+    ).toBe("SOURCE_NOT_FOUND");
     for (const bad of [
       { savedSearch: { database: "embase", query: "exercise" } },
       { savedSearch: { database: "pubmed", query: "   " } },
@@ -137,33 +203,82 @@ describe("marking an imported file as a saved search", () => {
       { savedSearch: { database: "pubmed", query: "exercise", filters: {} } },
       {},
     ]) {
-      expect((await json<{ error: string }>(await call("PATCH", path, { cookie: owner.cookie, body: bad }), 400)).error).toBe("INVALID_INPUT");
+      expect(
+        (await json<{ error: string }>(await call("PATCH", path, { cookie: owner.cookie, body: bad }), 400)).error,
+      ).toBe("INVALID_INPUT");
     }
     expect((await call("GET", path, { cookie: owner.cookie })).status).toBe(405);
     expect((await call("POST", path, { cookie: owner.cookie, body: mark })).status).toBe(405);
     // Nothing was marked by any refused request.
     expect((await sources(owner.cookie, review.id))[0]!.details).not.toHaveProperty("savedSearch");
 
-    const { source } = await json<{ source: ApiReviewSource }>(await call("PATCH", path, { cookie: owner.cookie, body: mark }), 200);
-    expect(source).toMatchObject({ id: sourceId, kind: "file", query: "exercise depression", details: { fileName: "pubmed-export.nbib", savedSearch: { database: "europepmc" } } });
-    const unmarked = (await json<{ source: ApiReviewSource }>(await call("PATCH", path, { cookie: owner.cookie, body: { savedSearch: null } }), 200)).source;
+    const { source } = await json<{ source: ApiReviewSource }>(
+      await call("PATCH", path, { cookie: owner.cookie, body: mark }),
+      200,
+    );
+    expect(source).toMatchObject({
+      id: sourceId,
+      kind: "file",
+      query: "exercise depression",
+      details: { fileName: "pubmed-export.nbib", savedSearch: { database: "europepmc" } },
+    });
+    const unmarked = (
+      await json<{ source: ApiReviewSource }>(
+        await call("PATCH", path, { cookie: owner.cookie, body: { savedSearch: null } }),
+        200,
+      )
+    ).source;
     expect(unmarked.query).toBeNull();
     expect(unmarked.details).not.toHaveProperty("savedSearch");
     expect(unmarked.details.fileName).toBe("pubmed-export.nbib");
-    expect((await json<{ error: string }>(await call("POST", `/api/reviews/${review.id}/update`, { cookie: owner.cookie }), 400)).error).toBe("NO_SEARCHES");
+    expect(
+      (
+        await json<{ error: string }>(
+          await call("POST", `/api/reviews/${review.id}/update`, { cookie: owner.cookie }),
+          400,
+        )
+      ).error,
+    ).toBe("NO_SEARCHES");
 
     // A search is already re-run: 409. So is a mark beyond the searches an update re-runs.
-    const ownerId = (await env.DB.prepare("SELECT user_id FROM reviews WHERE id = ?").bind(review.id).first<{ user_id: string }>())!.user_id;
-    const insertSearch = env.DB.prepare("INSERT INTO review_sources (id, review_id, user_id, kind, name, query, details, record_count) VALUES (?, ?, ?, 'search', 'PubMed', 'q', ?, 0)");
+    const ownerId = (await env.DB.prepare("SELECT user_id FROM reviews WHERE id = ?")
+      .bind(review.id)
+      .first<{ user_id: string }>())!.user_id;
+    const insertSearch = env.DB.prepare(
+      "INSERT INTO review_sources (id, review_id, user_id, kind, name, query, details, record_count) VALUES (?, ?, ?, 'search', 'PubMed', 'q', ?, 0)",
+    );
     const searchIds = Array.from({ length: MAX_SEARCHES_PER_UPDATE }, () => crypto.randomUUID());
-    await env.DB.batch(searchIds.map((id) => insertSearch.bind(id, review.id, ownerId, JSON.stringify({ providers: { pubmed: { status: "ok", records: 0 } } }))));
-    const notFile = await json<{ error: string; message: string }>(await call("PATCH", `/api/reviews/${review.id}/sources/${searchIds[0]}`, { cookie: owner.cookie, body: mark }), 409);
-    expect(notFile).toMatchObject({ error: "NOT_A_FILE_IMPORT", message: expect.stringContaining("living updates already re-run it") });
+    await env.DB.batch(
+      searchIds.map((id) =>
+        insertSearch.bind(
+          id,
+          review.id,
+          ownerId,
+          JSON.stringify({ providers: { pubmed: { status: "ok", records: 0 } } }),
+        ),
+      ),
+    );
+    const notFile = await json<{ error: string; message: string }>(
+      await call("PATCH", `/api/reviews/${review.id}/sources/${searchIds[0]}`, { cookie: owner.cookie, body: mark }),
+      409,
+    );
+    expect(notFile).toMatchObject({
+      error: "NOT_A_FILE_IMPORT",
+      message: expect.stringContaining("living updates already re-run it"),
+    });
     const full = await json<{ error: string }>(await call("PATCH", path, { cookie: owner.cookie, body: mark }), 409);
     expect(full.error).toBe("TOO_MANY_SEARCHES");
-    expect((await json<{ error: string }>(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form: exportForm({ searchDatabase: "pubmed", searchQuery: "x" }) }), 409)).error).toBe(
-      "TOO_MANY_SEARCHES",
-    );
+    expect(
+      (
+        await json<{ error: string }>(
+          await call("POST", `/api/reviews/${review.id}/import`, {
+            cookie: owner.cookie,
+            form: exportForm({ searchDatabase: "pubmed", searchQuery: "x" }),
+          }),
+          409,
+        )
+      ).error,
+    ).toBe("TOO_MANY_SEARCHES");
     expect(await sources(owner.cookie, review.id)).toHaveLength(1 + MAX_SEARCHES_PER_UPDATE);
   });
 });
@@ -173,7 +288,10 @@ describe.skipIf(!hasWorkerFixtures)("living updates re-run a marked file against
     const { cookie } = await signUp();
     const review = await newReview(cookie);
     const { sourceId } = await json<{ sourceId: string }>(
-      await call("POST", `/api/reviews/${review.id}/import`, { cookie, form: exportForm({ searchDatabase: "pubmed", searchQuery: "exercise AND depression" }) }),
+      await call("POST", `/api/reviews/${review.id}/import`, {
+        cookie,
+        form: exportForm({ searchDatabase: "pubmed", searchQuery: "exercise AND depression" }),
+      }),
       201,
     );
     const upstream = fakeUpstreams();
@@ -190,18 +308,33 @@ describe.skipIf(!hasWorkerFixtures)("living updates re-run a marked file against
     expect(all).toHaveLength(2);
     const update = all[1]!;
     expect(update.name).toMatch(/^pubmed-export\.nbib \(update \d{4}-\d{2}-\d{2}\)$/);
-    expect(update).toMatchObject({ kind: "search", query: "exercise AND depression", details: { updateOf: sourceId, updateId: expect.any(String) } });
-    const { results: rows } = await env.DB.prepare("SELECT pmid, origin, duplicate_of, duplicate_reason FROM review_records WHERE source_id = ? ORDER BY pmid").bind(update.id).all();
+    expect(update).toMatchObject({
+      kind: "search",
+      query: "exercise AND depression",
+      details: { updateOf: sourceId, updateId: expect.any(String) },
+    });
+    const { results: rows } = await env.DB.prepare(
+      "SELECT pmid, origin, duplicate_of, duplicate_reason FROM review_records WHERE source_id = ? ORDER BY pmid",
+    )
+      .bind(update.id)
+      .all();
     expect(rows).toEqual([
       { pmid: "11700088", origin: "PubMed", duplicate_of: null, duplicate_reason: null },
       { pmid: "11748933", origin: "PubMed", duplicate_of: expect.any(Number), duplicate_reason: "pmid" },
     ]);
-    const history = (await json<{ updates: { trigger: string; status: string; searchesRun: number; newRecords: number }[] }>(await call("GET", `/api/reviews/${review.id}/update`, { cookie }), 200)).updates;
+    const history = (
+      await json<{ updates: { trigger: string; status: string; searchesRun: number; newRecords: number }[] }>(
+        await call("GET", `/api/reviews/${review.id}/update`, { cookie }),
+        200,
+      )
+    ).updates;
     expect(history.map((h) => [h.trigger, h.status, h.searchesRun, h.newRecords])).toEqual([["manual", "done", 1, 1]]);
     // The update's own source is never re-run: a second update re-runs the file alone and finds nothing new.
     const again = fakeUpstreams();
     try {
-      expect(await json<LivingUpdateResult>(await call("POST", `/api/reviews/${review.id}/update`, { cookie }), 200)).toMatchObject({ searchesRun: 1, newRecords: 0, duplicatesRemoved: 2 });
+      expect(
+        await json<LivingUpdateResult>(await call("POST", `/api/reviews/${review.id}/update`, { cookie }), 200),
+      ).toMatchObject({ searchesRun: 1, newRecords: 0, duplicatesRemoved: 2 });
     } finally {
       again.spy.mockRestore();
     }
@@ -212,11 +345,28 @@ describe.skipIf(!hasWorkerFixtures)("living updates re-run a marked file against
     const reviewer = await signUp();
     const review = await newReview(owner.cookie);
     await addMember(review.id, reviewer.email, "reviewer");
-    const { sourceId } = await json<{ sourceId: string }>(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form: exportForm() }), 201);
-    await json(await call("PATCH", `/api/reviews/${review.id}/sources/${sourceId}`, { cookie: owner.cookie, body: { savedSearch: { database: "pubmed", query: "exercise depression" } } }), 200);
-    await json(await call("PATCH", `/api/reviews/${review.id}`, { cookie: owner.cookie, body: { living: { schedule: "monthly" } } }), 200);
+    const { sourceId } = await json<{ sourceId: string }>(
+      await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form: exportForm() }),
+      201,
+    );
+    await json(
+      await call("PATCH", `/api/reviews/${review.id}/sources/${sourceId}`, {
+        cookie: owner.cookie,
+        body: { savedSearch: { database: "pubmed", query: "exercise depression" } },
+      }),
+      200,
+    );
+    await json(
+      await call("PATCH", `/api/reviews/${review.id}`, {
+        cookie: owner.cookie,
+        body: { living: { schedule: "monthly" } },
+      }),
+      200,
+    );
     const now = Date.now();
-    await env.DB.prepare("UPDATE reviews SET living_next_run_at = ? WHERE id = ?").bind(now - 1000, review.id).run();
+    await env.DB.prepare("UPDATE reviews SET living_next_run_at = ? WHERE id = ?")
+      .bind(now - 1000, review.id)
+      .run();
 
     const upstream = fakeUpstreams();
     try {
@@ -224,12 +374,25 @@ describe.skipIf(!hasWorkerFixtures)("living updates re-run a marked file against
       expect(run).toMatchObject({ updated: 1, failed: 0 });
       expect(await runDueLivingReviews(cronApp(), { now })).toMatchObject({ updated: 0 });
       expect(upstream.emails.map((m) => m.to[0]).sort()).toEqual([owner.email, reviewer.email].sort());
-      expect(new Set(upstream.emails.map((m) => m.subject))).toEqual(new Set(['1 new record in "Exercise for depression"']));
+      expect(new Set(upstream.emails.map((m) => m.subject))).toEqual(
+        new Set(['1 new record in "Exercise for depression"']),
+      );
     } finally {
       upstream.spy.mockRestore();
     }
-    const row = await env.DB.prepare("SELECT trigger, status, searches_run, new_records, duplicates_removed, digest_sent FROM review_updates WHERE review_id = ?").bind(review.id).first();
-    expect(row).toEqual({ trigger: "schedule", status: "done", searches_run: 1, new_records: 1, duplicates_removed: 1, digest_sent: 1 });
+    const row = await env.DB.prepare(
+      "SELECT trigger, status, searches_run, new_records, duplicates_removed, digest_sent FROM review_updates WHERE review_id = ?",
+    )
+      .bind(review.id)
+      .first();
+    expect(row).toEqual({
+      trigger: "schedule",
+      status: "done",
+      searches_run: 1,
+      new_records: 1,
+      duplicates_removed: 1,
+      digest_sent: 1,
+    });
     // The new record is in the screening queue, ranked with the others.
     const fresh = await env.DB.prepare(
       "SELECT r.id FROM review_records r JOIN review_sources s ON s.id = r.source_id WHERE r.review_id = ? AND r.duplicate_of IS NULL AND json_extract(s.details, '$.updateOf') = ?",
@@ -237,7 +400,10 @@ describe.skipIf(!hasWorkerFixtures)("living updates re-run a marked file against
       .bind(review.id, sourceId)
       .all<{ id: number }>();
     expect(fresh.results).toHaveLength(1);
-    const { records } = await json<{ records: { id: number }[] }>(await call("GET", `/api/reviews/${review.id}/records?stage=title_abstract`, { cookie: owner.cookie }), 200);
+    const { records } = await json<{ records: { id: number }[] }>(
+      await call("GET", `/api/reviews/${review.id}/records?stage=title_abstract`, { cookie: owner.cookie }),
+      200,
+    );
     expect(records.map((r) => r.id)).toContain(fresh.results[0]!.id);
   });
 });

@@ -4,11 +4,19 @@ import { call, signUp } from "../helpers";
 const PATH = "/api/risk-of-bias/rob2/judge";
 
 const LOW = {
-  "1.1": "Y", "1.2": "PY", "1.3": "N",
-  "2.1": "N", "2.2": "N", "2.6": "Y",
+  "1.1": "Y",
+  "1.2": "PY",
+  "1.3": "N",
+  "2.1": "N",
+  "2.2": "N",
+  "2.6": "Y",
   "3.1": "Y",
-  "4.1": "N", "4.2": "N", "4.3": "N",
-  "5.1": "Y", "5.2": "N", "5.3": "N",
+  "4.1": "N",
+  "4.2": "N",
+  "4.3": "N",
+  "5.1": "Y",
+  "5.2": "N",
+  "5.3": "N",
 };
 
 describe("POST /api/risk-of-bias/rob2/judge", () => {
@@ -23,7 +31,9 @@ describe("POST /api/risk-of-bias/rob2/judge", () => {
     });
 
     const worse = { ...LOW, "1.2": "NI", "2.1": "Y", "2.3": "Y", "2.4": "Y", "2.5": "N", "5.1": "N" };
-    const body = (await (await call("POST", PATH, { cookie, body: { variant: "assignment", answers: worse } })).json()) as { domains: Record<string, string>; overall: string; asked: string[] };
+    const body = (await (
+      await call("POST", PATH, { cookie, body: { variant: "assignment", answers: worse } })
+    ).json()) as { domains: Record<string, string>; overall: string; asked: string[] };
     expect(body.domains).toEqual({ D1: "some_concerns", D2: "high", D3: "low", D4: "low", D5: "some_concerns" });
     expect(body.overall).toBe("high");
     expect(body.asked).toEqual(expect.arrayContaining(["2.3", "2.4", "2.5"]));
@@ -35,13 +45,19 @@ describe("POST /api/risk-of-bias/rob2/judge", () => {
     const incomplete = await call("POST", PATH, { cookie, body: { variant: "adhering", answers } });
     expect(incomplete.status).toBe(400);
     expect(await incomplete.json()).toMatchObject({ error: "ANSWERS_INCOMPLETE", missing: ["2.6"] });
-    const res = await call("POST", PATH, { cookie, body: { variant: "adhering", answers: { ...answers, "2.6": "PY" } } });
+    const res = await call("POST", PATH, {
+      cookie,
+      body: { variant: "adhering", answers: { ...answers, "2.6": "PY" } },
+    });
     expect(await res.json()).toMatchObject({ domains: { D2: "some_concerns" }, overall: "some_concerns" });
   });
 
   it("400 ANSWERS_INCOMPLETE names the unanswered questions the answers call for", async () => {
     const cookie = (await signUp()).cookie;
-    const res = await call("POST", PATH, { cookie, body: { variant: "assignment", answers: { ...LOW, "2.1": "Y", "3.1": "N", "5.3": undefined } } });
+    const res = await call("POST", PATH, {
+      cookie,
+      body: { variant: "assignment", answers: { ...LOW, "2.1": "Y", "3.1": "N", "5.3": undefined } },
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; message: string; missing: string[] };
     expect(body.error).toBe("ANSWERS_INCOMPLETE");

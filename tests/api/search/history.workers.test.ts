@@ -19,7 +19,9 @@ const db = () => createDb(env.DB);
 /** A user row without a session, for service-level tests. */
 async function insertUser(): Promise<string> {
   const id = crypto.randomUUID();
-  await db().insert(users).values({ id, email: `${id}@example.org`, passwordHash: "unused" });
+  await db()
+    .insert(users)
+    .values({ id, email: `${id}@example.org`, passwordHash: "unused" });
   return id;
 }
 
@@ -182,18 +184,14 @@ describe("recordSearch", () => {
 
   it("stores nothing when the user turned saveSearchHistory off", async () => {
     const userId = await insertUser();
-    await env.DB.prepare("INSERT INTO user_settings (user_id, save_search_history) VALUES (?, 0)")
-      .bind(userId)
-      .run();
+    await env.DB.prepare("INSERT INTO user_settings (user_id, save_search_history) VALUES (?, 0)").bind(userId).run();
     expect(await recordSearch({ db: db() }, search(userId, "creatine"))).toBe(false);
     expect(await historyCount(userId)).toBe(0);
   });
 
   it("stores when a settings row exists with saveSearchHistory on", async () => {
     const userId = await insertUser();
-    await env.DB.prepare("INSERT INTO user_settings (user_id, save_search_history) VALUES (?, 1)")
-      .bind(userId)
-      .run();
+    await env.DB.prepare("INSERT INTO user_settings (user_id, save_search_history) VALUES (?, 1)").bind(userId).run();
     expect(await recordSearch({ db: db() }, search(userId, "creatine"))).toBe(true);
     expect(await historyCount(userId)).toBe(1);
   });
@@ -364,7 +362,11 @@ describe("saved searches", () => {
     [{ name: "ok", query: "x", filters: { customDateFrom: "2020-02-30" } }, "Is not a real calendar date"],
     [{ name: "ok", query: "x", filters: { dateRange: "custom" } }, "A custom date range needs"],
     [
-      { name: "ok", query: "x", filters: { dateRange: "custom", customDateFrom: "2021-01-01", customDateTo: "2020-01-01" } },
+      {
+        name: "ok",
+        query: "x",
+        filters: { dateRange: "custom", customDateFrom: "2021-01-01", customDateTo: "2020-01-01" },
+      },
       "customDateFrom must not be after customDateTo",
     ],
     [{ name: "ok", query: "x", filters: "pubmed" }, "Filters must be an object"],
@@ -389,9 +391,7 @@ describe("saved searches", () => {
     const insert = env.DB.prepare(
       "INSERT INTO saved_searches (user_id, name, query, filters) VALUES (?, ?, 'q', '{}')",
     );
-    await env.DB.batch(
-      Array.from({ length: MAX_SAVED_SEARCHES - 1 }, (_, i) => insert.bind(userId, `s${i}`)),
-    );
+    await env.DB.batch(Array.from({ length: MAX_SAVED_SEARCHES - 1 }, (_, i) => insert.bind(userId, `s${i}`)));
     const last = await call("POST", "/api/saved-searches", { cookie, body: { name: "last", query: "q" } });
     expect(last.status).toBe(201);
     const over = await call("POST", "/api/saved-searches", { cookie, body: { name: "over", query: "q" } });

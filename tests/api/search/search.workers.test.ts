@@ -2,11 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signIn } from "../helpers";
 import { createReplayFetch } from "../../mocks/index.ts";
-import {
-  hasWorkerFixtures,
-  MISSING_WORKER_FIXTURES,
-  workerFixtureReader,
-} from "../../mocks/workers-fixtures.ts";
+import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import { getLoadContext } from "~/.server/context";
 import { parseEnv } from "~/.server/env";
 import { NO_FILTERS } from "~/.server/search/filters";
@@ -117,9 +113,13 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
 
   it("records history only for the search page's own requests: a plain or cross-site GET writes none", async () => {
     const free = (await signIn("free@metamind.local")).cookie;
-    const user = await env.DB.prepare("SELECT id FROM users WHERE email = 'free@metamind.local'").first<{ id: string }>();
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = 'free@metamind.local'").first<{
+      id: string;
+    }>();
     const count = async () =>
-      (await env.DB.prepare("SELECT count(*) AS n FROM search_history WHERE user_id = ? AND query = 'vitamin D fracture'")
+      (await env.DB.prepare(
+        "SELECT count(*) AS n FROM search_history WHERE user_id = ? AND query = 'vitamin D fracture'",
+      )
         .bind(user!.id)
         .first<{ n: number }>())!.n;
     const settle = () => new Promise((r) => setTimeout(r, 300));
@@ -138,7 +138,12 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect(await count()).toBe(before);
 
     const page = await SELF.fetch(url, {
-      headers: { Cookie: free, Accept: "application/x-ndjson", [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE, "Sec-Fetch-Site": "same-origin" },
+      headers: {
+        Cookie: free,
+        Accept: "application/x-ndjson",
+        [SEARCH_PAGE_HEADER]: SEARCH_PAGE_HEADER_VALUE,
+        "Sec-Fetch-Site": "same-origin",
+      },
     });
     await page.text();
     for (let i = 0; i < 50 && (await count()) === before; i++) await new Promise((r) => setTimeout(r, 20));
@@ -185,7 +190,10 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
       if (!history) await new Promise((r) => setTimeout(r, 20));
     }
     expect(history).toMatchObject({ query: "sleep" });
-    expect(JSON.parse(String(history!.provider_counts))).toMatchObject({ core: { status: "unavailable" }, doaj: { status: "ok" } });
+    expect(JSON.parse(String(history!.provider_counts))).toMatchObject({
+      core: { status: "unavailable" },
+      doaj: { status: "ok" },
+    });
   });
 
   it("all providers failing → 503 ALL_PROVIDERS_FAILED with every report", async () => {
@@ -194,8 +202,17 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
       headers: { Cookie: pro },
     });
     expect(res.status).toBe(503);
-    const body = (await res.json()) as { error: string; message: string; serviceUnavailable: boolean; providers: Record<string, { status: string }> };
-    expect(body).toMatchObject({ error: "ALL_PROVIDERS_FAILED", message: "All search providers failed", serviceUnavailable: true });
+    const body = (await res.json()) as {
+      error: string;
+      message: string;
+      serviceUnavailable: boolean;
+      providers: Record<string, { status: string }>;
+    };
+    expect(body).toMatchObject({
+      error: "ALL_PROVIDERS_FAILED",
+      message: "All search providers failed",
+      serviceUnavailable: true,
+    });
     expect(Object.values(body.providers).map((p) => p.status)).toEqual(["failed", "failed", "failed"]);
   });
 
@@ -233,7 +250,10 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     const broken: FetchFn = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.startsWith(urls.crossref)) {
-        return new Response("<html><body>Service temporarily down</body></html>", { status: 200, headers: { "content-type": "text/html" } });
+        return new Response("<html><body>Service temporarily down</body></html>", {
+          status: 200,
+          headers: { "content-type": "text/html" },
+        });
       }
       if (url.startsWith(urls.europepmc)) return new Response("upstream exploded", { status: 502 });
       return base(input, init);
@@ -264,7 +284,11 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     const lists: FetchFn = async (input) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.startsWith(urls.crossref)) {
-        return Response.json({ status: "ok", "message-type": "work-list", message: { "total-results": 1, items: [crossrefWork.message] } });
+        return Response.json({
+          status: "ok",
+          "message-type": "work-list",
+          message: { "total-results": 1, items: [crossrefWork.message] },
+        });
       }
       return Response.json({ total: 1, offset: 0, data: [s2Paper] });
     };
@@ -281,9 +305,13 @@ suite(hasWorkerFixtures ? "search against recorded provider responses" : `search
     expect(result.studies[0]).toMatchObject({ doi: "10.1016/j.addr.2015.01.008" });
     expect([...result.studies[0]!.sources].sort()).toEqual(["crossref", "semanticscholar"]);
     // Searches write no rows (issue 17): the merged record carries the DOI's deterministic id.
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind("10.1016/j.addr.2015.01.008").first();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?")
+      .bind("10.1016/j.addr.2015.01.008")
+      .first();
     expect(rows).toMatchObject({ n: 0 });
-    expect(result.studies[0]!.id).toBe(studyIdFor({ doi: "10.1016/j.addr.2015.01.008", pmid: null, title: "", source: "crossref", sourceId: "" }));
+    expect(result.studies[0]!.id).toBe(
+      studyIdFor({ doi: "10.1016/j.addr.2015.01.008", pmid: null, title: "", source: "crossref", sourceId: "" }),
+    );
   });
 });
 
@@ -295,196 +323,264 @@ async function d1WriteProbe() {
   ).first();
 }
 
-suite(hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `hot path — ${MISSING_WORKER_FIXTURES}`, () => {
-  const DOI = "10.1016/j.addr.2015.01.008";
-  /** Crossref and Semantic Scholar each answer with their recorded record of the same paper. */
-  const samePaper: FetchFn = async (input) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (url.startsWith(realBaseUrls().crossref)) {
-      const work = JSON.parse(workerFixtureReader("crossref/works_10.1016-j.addr.2015.01.008.json")!) as { message: unknown };
-      return Response.json({ status: "ok", "message-type": "work-list", message: { "total-results": 1, items: [work.message] } });
-    }
-    return Response.json({ total: 1, offset: 0, data: [JSON.parse(workerFixtureReader("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")!)] });
-  };
-  let spy: ReturnType<typeof spyFetch>;
-  beforeEach(() => {
-    spy = spyFetch(samePaper);
-  });
-  afterEach(() => spy.mockRestore());
+suite(
+  hasWorkerFixtures ? "search writes nothing on its hot path (issue 17)" : `hot path — ${MISSING_WORKER_FIXTURES}`,
+  () => {
+    const DOI = "10.1016/j.addr.2015.01.008";
+    /** Crossref and Semantic Scholar each answer with their recorded record of the same paper. */
+    const samePaper: FetchFn = async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(realBaseUrls().crossref)) {
+        const work = JSON.parse(workerFixtureReader("crossref/works_10.1016-j.addr.2015.01.008.json")!) as {
+          message: unknown;
+        };
+        return Response.json({
+          status: "ok",
+          "message-type": "work-list",
+          message: { "total-results": 1, items: [work.message] },
+        });
+      }
+      return Response.json({
+        total: 1,
+        offset: 0,
+        data: [JSON.parse(workerFixtureReader("semanticscholar/paper_DOI_10.1016-j.addr.2015.01.008.json")!)],
+      });
+    };
+    let spy: ReturnType<typeof spyFetch>;
+    beforeEach(() => {
+      spy = spyFetch(samePaper);
+    });
+    afterEach(() => spy.mockRestore());
 
-  it("a search and its cached repeat make no D1 write; ids are stable and equal for one DOI from two databases", async () => {
-    const cookie = (await signIn("pro@metamind.local")).cookie;
-    const get = async (path: string) => {
-      const res = await SELF.fetch(`${BASE}${path}`, { headers: { Cookie: cookie } });
+    it("a search and its cached repeat make no D1 write; ids are stable and equal for one DOI from two databases", async () => {
+      const cookie = (await signIn("pro@metamind.local")).cookie;
+      const get = async (path: string) => {
+        const res = await SELF.fetch(`${BASE}${path}`, { headers: { Cookie: cookie } });
+        expect(res.status).toBe(200);
+        return (await res.json()) as {
+          studies: { id: number; doi: string | null }[];
+          providers: Record<string, { cached: boolean }>;
+        };
+      };
+      const before = await d1WriteProbe();
+      const crossref = await get("/api/search/crossref?q=hotpath%20nanoparticles");
+      const s2 = await get("/api/search/semanticscholar?q=hotpath%20nanoparticles");
+      const again = await get("/api/search/crossref?q=hotpath%20nanoparticles");
+      expect(again.providers.crossref!.cached).toBe(true);
+      expect(await d1WriteProbe()).toEqual(before);
+      expect(crossref.studies[0]!.doi).toBe(DOI);
+      expect(s2.studies[0]!.id).toBe(crossref.studies[0]!.id);
+      expect(again.studies[0]!.id).toBe(crossref.studies[0]!.id);
+    });
+
+    it("the first action writes the row under the id the search showed; later searches keep that id", async () => {
+      const cookie = (await signIn("pro@metamind.local")).cookie;
+      const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20first%20action`, {
+        headers: { Cookie: cookie },
+      });
+      const { studies } = (await search.json()) as { studies: { id: number }[] };
+      const id = studies[0]!.id;
+      expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE id = ?").bind(id).first()).toMatchObject({
+        n: 0,
+      });
+      const bookmark = await SELF.fetch(`${BASE}/api/bookmarks`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: BASE, "Content-Type": "application/json" },
+        body: JSON.stringify({ studyId: id }),
+      });
+      expect(bookmark.status).toBeLessThan(300);
+      expect(await env.DB.prepare("SELECT doi FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ doi: DOI });
+      const later = await SELF.fetch(`${BASE}/api/search/semanticscholar?q=hotpath%20first%20action`, {
+        headers: { Cookie: cookie },
+      });
+      expect(((await later.json()) as { studies: { id: number }[] }).studies[0]!.id).toBe(id);
+    });
+
+    it("an unstored record comes back sealed; any instance stores it from the seal, and a tampered one stores nothing", async () => {
+      // The paper the earlier tests stored is gone again: a record nobody has acted on.
+      await env.DB.prepare("DELETE FROM studies WHERE doi = ?").bind(DOI).run();
+      const cookie = (await signIn("pro@metamind.local")).cookie;
+      const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, {
+        headers: { Cookie: cookie },
+      });
+      const { studies } = (await search.json()) as { studies: (SealedStudy & { sources: string[] })[] };
+      const study = studies[0]!;
+      expect(study.seal).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+      const store = (body: unknown) =>
+        SELF.fetch(`${BASE}/api/studies/store`, {
+          method: "POST",
+          headers: { Origin: BASE, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+
+      const tampered = await store({ studies: [{ ...study, abstract: "Planted: this drug cures everything." }] });
+      expect(tampered.status).toBe(403);
+      expect(await tampered.json()).toMatchObject({ error: "INVALID_SEAL", studyId: study.id });
+      const otherId = await store({ studies: [{ ...study, id: study.id + 1 }] });
+      expect(otherId.status).toBe(403);
+      expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind(DOI).first()).toMatchObject({
+        n: 0,
+      });
+      expect((await store({ studies: [] })).status).toBe(400);
+
+      // Storing needs nothing this isolate remembers: the seal carries what the search showed.
+      const ids = await storeSealedStudies(app(), [study]);
+      expect(ids.get(study.id)).toBe(study.id);
+      const row = await env.DB.prepare("SELECT title, abstract, doi, source_id AS sourceId FROM studies WHERE id = ?")
+        .bind(study.id)
+        .first();
+      expect(row).toMatchObject({ title: study.title, abstract: study.abstract, doi: study.doi });
+      expect(row!.sourceId).toBeTruthy();
+
+      const again = await store({ studies: [study] });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ ids: { [study.id]: study.id } });
+      const later = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
+      const stored = ((await later.json()) as { studies: { id: number; seal?: string }[] }).studies[0]!;
+      expect(stored.id).toBe(study.id);
+      expect(stored.seal).toBeUndefined();
+    });
+  },
+);
+
+suite(
+  hasWorkerFixtures ? "filters, cache, paging and progressive results" : `filters — ${MISSING_WORKER_FIXTURES}`,
+  () => {
+    let spy: ReturnType<typeof spyFetch>;
+    beforeEach(() => {
+      spy = spyFetch(replay());
+    });
+    afterEach(() => spy.mockRestore());
+
+    const upstreamUrls = () =>
+      spy.mock.calls.map(([input]) => new URL(String(input instanceof Request ? input.url : input)));
+
+    it.each([
+      ["dateRange=yesterday", "dateRange must be one of"],
+      ["studyType=case_report", "studyType must be one of"],
+      ["journalImpact=huge", "journalImpact must be one of"],
+      ["fullTextOnly=maybe", "fullTextOnly must be all or free_only"],
+      [
+        "dateRange=custom&customDateFrom=2024-05-01&customDateTo=2020-01-01",
+        "customDateFrom must not be after customDateTo",
+      ],
+      ["dateRange=custom&customDateFrom=2024-02-30", "customDateFrom"],
+      ["dateRange=custom", "custom date range needs"],
+    ])("GET /api/search?q=x&%s → 400 INVALID_FILTER", async (query, message) => {
+      const res = await SELF.fetch(`${BASE}/api/search?q=x&${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: string; message: string };
+      expect(body.error).toBe("INVALID_FILTER");
+      expect(body.message).toContain(message);
+      expect(spy).not.toHaveBeenCalled();
+    });
+
+    it("translates filters into the PubMed query and echoes the resolved filters", async () => {
+      const res = await SELF.fetch(
+        `${BASE}/api/search?q=statins&dateRange=custom&customDateFrom=2015-01-01&customDateTo=2020-12-31&studyType=meta_analysis&fullTextOnly=free_only&hasAbstract=required`,
+      );
       expect(res.status).toBe(200);
-      return (await res.json()) as { studies: { id: number; doi: string | null }[]; providers: Record<string, { cached: boolean }> };
-    };
-    const before = await d1WriteProbe();
-    const crossref = await get("/api/search/crossref?q=hotpath%20nanoparticles");
-    const s2 = await get("/api/search/semanticscholar?q=hotpath%20nanoparticles");
-    const again = await get("/api/search/crossref?q=hotpath%20nanoparticles");
-    expect(again.providers.crossref!.cached).toBe(true);
-    expect(await d1WriteProbe()).toEqual(before);
-    expect(crossref.studies[0]!.doi).toBe(DOI);
-    expect(s2.studies[0]!.id).toBe(crossref.studies[0]!.id);
-    expect(again.studies[0]!.id).toBe(crossref.studies[0]!.id);
-  });
-
-  it("the first action writes the row under the id the search showed; later searches keep that id", async () => {
-    const cookie = (await signIn("pro@metamind.local")).cookie;
-    const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
-    const { studies } = (await search.json()) as { studies: { id: number }[] };
-    const id = studies[0]!.id;
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ n: 0 });
-    const bookmark = await SELF.fetch(`${BASE}/api/bookmarks`, {
-      method: "POST",
-      headers: { Cookie: cookie, Origin: BASE, "Content-Type": "application/json" },
-      body: JSON.stringify({ studyId: id }),
+      const body = (await res.json()) as { filters: Record<string, unknown>; studies: unknown[] };
+      expect(body.filters).toMatchObject({
+        dateFrom: "2015-01-01",
+        dateTo: "2020-12-31",
+        studyType: "meta_analysis",
+        fullTextOnly: true,
+        hasAbstract: true,
+      });
+      const term = upstreamUrls()
+        .find((u) => u.pathname.endsWith("/esearch.fcgi"))!
+        .searchParams.get("term")!;
+      expect(term).toContain('("2015/01/01"[dp] : "2020/12/31"[dp])');
+      expect(term).toContain("meta-analysis[pt]");
+      expect(term).toContain("free full text[sb]");
+      expect(term).toContain("hasabstract");
+      // The recorded efetch answer holds no meta-analyses: the post-filter removes both records.
+      expect(body.studies).toEqual([]);
     });
-    expect(bookmark.status).toBeLessThan(300);
-    expect(await env.DB.prepare("SELECT doi FROM studies WHERE id = ?").bind(id).first()).toMatchObject({ doi: DOI });
-    const later = await SELF.fetch(`${BASE}/api/search/semanticscholar?q=hotpath%20first%20action`, { headers: { Cookie: cookie } });
-    expect(((await later.json()) as { studies: { id: number }[] }).studies[0]!.id).toBe(id);
-  });
 
-  it("an unstored record comes back sealed; any instance stores it from the seal, and a tampered one stores nothing", async () => {
-    // The paper the earlier tests stored is gone again: a record nobody has acted on.
-    await env.DB.prepare("DELETE FROM studies WHERE doi = ?").bind(DOI).run();
-    const cookie = (await signIn("pro@metamind.local")).cookie;
-    const search = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
-    const { studies } = (await search.json()) as { studies: (SealedStudy & { sources: string[] })[] };
-    const study = studies[0]!;
-    expect(study.seal).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    const store = (body: unknown) =>
-      SELF.fetch(`${BASE}/api/studies/store`, { method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-
-    const tampered = await store({ studies: [{ ...study, abstract: "Planted: this drug cures everything." }] });
-    expect(tampered.status).toBe(403);
-    expect(await tampered.json()).toMatchObject({ error: "INVALID_SEAL", studyId: study.id });
-    const otherId = await store({ studies: [{ ...study, id: study.id + 1 }] });
-    expect(otherId.status).toBe(403);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM studies WHERE doi = ?").bind(DOI).first()).toMatchObject({ n: 0 });
-    expect((await store({ studies: [] })).status).toBe(400);
-
-    // Storing needs nothing this isolate remembers: the seal carries what the search showed.
-    const ids = await storeSealedStudies(app(), [study]);
-    expect(ids.get(study.id)).toBe(study.id);
-    const row = await env.DB.prepare("SELECT title, abstract, doi, source_id AS sourceId FROM studies WHERE id = ?").bind(study.id).first();
-    expect(row).toMatchObject({ title: study.title, abstract: study.abstract, doi: study.doi });
-    expect(row!.sourceId).toBeTruthy();
-
-    const again = await store({ studies: [study] });
-    expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ ids: { [study.id]: study.id } });
-    const later = await SELF.fetch(`${BASE}/api/search/crossref?q=hotpath%20sealed`, { headers: { Cookie: cookie } });
-    const stored = ((await later.json()) as { studies: { id: number; seal?: string }[] }).studies[0]!;
-    expect(stored.id).toBe(study.id);
-    expect(stored.seal).toBeUndefined();
-  });
-});
-
-suite(hasWorkerFixtures ? "filters, cache, paging and progressive results" : `filters — ${MISSING_WORKER_FIXTURES}`, () => {
-  let spy: ReturnType<typeof spyFetch>;
-  beforeEach(() => {
-    spy = spyFetch(replay());
-  });
-  afterEach(() => spy.mockRestore());
-
-  const upstreamUrls = () =>
-    spy.mock.calls.map(([input]) => new URL(String(input instanceof Request ? input.url : input)));
-
-  it.each([
-    ["dateRange=yesterday", "dateRange must be one of"],
-    ["studyType=case_report", "studyType must be one of"],
-    ["journalImpact=huge", "journalImpact must be one of"],
-    ["fullTextOnly=maybe", "fullTextOnly must be all or free_only"],
-    ["dateRange=custom&customDateFrom=2024-05-01&customDateTo=2020-01-01", "customDateFrom must not be after customDateTo"],
-    ["dateRange=custom&customDateFrom=2024-02-30", "customDateFrom"],
-    ["dateRange=custom", "custom date range needs"],
-  ])("GET /api/search?q=x&%s → 400 INVALID_FILTER", async (query, message) => {
-    const res = await SELF.fetch(`${BASE}/api/search?q=x&${query}`);
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string; message: string };
-    expect(body.error).toBe("INVALID_FILTER");
-    expect(body.message).toContain(message);
-    expect(spy).not.toHaveBeenCalled();
-  });
-
-  it("translates filters into the PubMed query and echoes the resolved filters", async () => {
-    const res = await SELF.fetch(
-      `${BASE}/api/search?q=statins&dateRange=custom&customDateFrom=2015-01-01&customDateTo=2020-12-31&studyType=meta_analysis&fullTextOnly=free_only&hasAbstract=required`,
-    );
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { filters: Record<string, unknown>; studies: unknown[] };
-    expect(body.filters).toMatchObject({ dateFrom: "2015-01-01", dateTo: "2020-12-31", studyType: "meta_analysis", fullTextOnly: true, hasAbstract: true });
-    const term = upstreamUrls().find((u) => u.pathname.endsWith("/esearch.fcgi"))!.searchParams.get("term")!;
-    expect(term).toContain('("2015/01/01"[dp] : "2020/12/31"[dp])');
-    expect(term).toContain("meta-analysis[pt]");
-    expect(term).toContain("free full text[sb]");
-    expect(term).toContain("hasabstract");
-    // The recorded efetch answer holds no meta-analyses: the post-filter removes both records.
-    expect(body.studies).toEqual([]);
-  });
-
-  it("answers a repeated search from the cache without calling the database again", async () => {
-    const first = (await (await SELF.fetch(`${BASE}/api/search?q=cache%20me`)).json()) as {
-      providers: Record<string, { cached: boolean }>;
-      studies: { id: number }[];
-    };
-    expect(first.providers.pubmed?.cached).toBe(false);
-    const calls = spy.mock.calls.length;
-    const second = (await (await SELF.fetch(`${BASE}/api/search?q=%20Cache%20%20ME%20`)).json()) as typeof first;
-    expect(second.providers.pubmed?.cached).toBe(true);
-    expect(spy.mock.calls.length).toBe(calls);
-    expect(second.studies.map((s) => s.id)).toEqual(first.studies.map((s) => s.id));
-  });
-
-  it("pages the merged list of several databases, interleaving sources", async () => {
-    const pro = (await signIn("pro@metamind.local")).cookie;
-    const get = (page: number) =>
-      SELF.fetch(`${BASE}/api/search?q=paging&searchProviders=crossref,europepmc,doaj&limit=25&page=${page}`, {
-        headers: { Cookie: pro },
-      }).then((r) => r.json() as Promise<{ studies: { id: number; source: string }[]; totalCount: number; totalPages: number }>);
-    const one = await get(1);
-    expect(one.totalCount).toBeGreaterThan(25);
-    expect(one.totalPages).toBe(Math.ceil(one.totalCount / 25));
-    expect(one.studies.slice(0, 3).map((s) => s.source)).toEqual(["crossref", "europepmc", "doaj"]);
-    const calls = spy.mock.calls.length;
-    const two = await get(2);
-    expect(spy.mock.calls.length).toBe(calls);
-    expect(two.studies.length).toBe(Math.min(25, one.totalCount - 25));
-    expect(two.studies.some((s) => one.studies.some((t) => t.id === s.id))).toBe(false);
-  });
-
-  it("streams each database's stored results as it answers, then the merged page", async () => {
-    const pro = (await signIn("pro@metamind.local")).cookie;
-    const res = await SELF.fetch(`${BASE}/api/search?q=progressive&searchProviders=pubmed,crossref,doaj`, {
-      headers: { Cookie: pro, Accept: "application/x-ndjson" },
+    it("answers a repeated search from the cache without calling the database again", async () => {
+      const first = (await (await SELF.fetch(`${BASE}/api/search?q=cache%20me`)).json()) as {
+        providers: Record<string, { cached: boolean }>;
+        studies: { id: number }[];
+      };
+      expect(first.providers.pubmed?.cached).toBe(false);
+      const calls = spy.mock.calls.length;
+      const second = (await (await SELF.fetch(`${BASE}/api/search?q=%20Cache%20%20ME%20`)).json()) as typeof first;
+      expect(second.providers.pubmed?.cached).toBe(true);
+      expect(spy.mock.calls.length).toBe(calls);
+      expect(second.studies.map((s) => s.id)).toEqual(first.studies.map((s) => s.id));
     });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toMatch(/application\/x-ndjson/);
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string; provider?: string; studies?: { id: number }[]; results?: { studies: { id: number }[] } });
-    expect(lines.map((l) => l.type)).toEqual(["provider", "provider", "provider", "done"]);
-    expect(new Set(lines.slice(0, 3).map((l) => l.provider))).toEqual(new Set(["pubmed", "crossref", "doaj"]));
-    const streamedIds = new Set(lines.slice(0, 3).flatMap((l) => l.studies!.map((s) => s.id)));
-    for (const s of lines[3]!.results!.studies) expect(streamedIds.has(s.id)).toBe(true);
-  });
 
-  it("streams plan errors as plain 403 JSON before any streaming", async () => {
-    const res = await SELF.fetch(`${BASE}/api/search?q=x&searchProviders=crossref`, {
-      headers: { Accept: "application/x-ndjson" },
+    it("pages the merged list of several databases, interleaving sources", async () => {
+      const pro = (await signIn("pro@metamind.local")).cookie;
+      const get = (page: number) =>
+        SELF.fetch(`${BASE}/api/search?q=paging&searchProviders=crossref,europepmc,doaj&limit=25&page=${page}`, {
+          headers: { Cookie: pro },
+        }).then(
+          (r) =>
+            r.json() as Promise<{ studies: { id: number; source: string }[]; totalCount: number; totalPages: number }>,
+        );
+      const one = await get(1);
+      expect(one.totalCount).toBeGreaterThan(25);
+      expect(one.totalPages).toBe(Math.ceil(one.totalCount / 25));
+      expect(one.studies.slice(0, 3).map((s) => s.source)).toEqual(["crossref", "europepmc", "doaj"]);
+      const calls = spy.mock.calls.length;
+      const two = await get(2);
+      expect(spy.mock.calls.length).toBe(calls);
+      expect(two.studies.length).toBe(Math.min(25, one.totalCount - 25));
+      expect(two.studies.some((s) => one.studies.some((t) => t.id === s.id))).toBe(false);
     });
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error: "PRO_REQUIRED", feature: "multi_database" });
-  });
 
-  it("streams an error event when every database fails", async () => {
-    const pro = (await signIn("pro@metamind.local")).cookie;
-    const res = await SELF.fetch(`${BASE}/api/search?q=zzfail%20stream&searchProviders=pubmed,doaj`, {
-      headers: { Cookie: pro, Accept: "application/x-ndjson" },
+    it("streams each database's stored results as it answers, then the merged page", async () => {
+      const pro = (await signIn("pro@metamind.local")).cookie;
+      const res = await SELF.fetch(`${BASE}/api/search?q=progressive&searchProviders=pubmed,crossref,doaj`, {
+        headers: { Cookie: pro, Accept: "application/x-ndjson" },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toMatch(/application\/x-ndjson/);
+      const lines = (await res.text())
+        .trim()
+        .split("\n")
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              type: string;
+              provider?: string;
+              studies?: { id: number }[];
+              results?: { studies: { id: number }[] };
+            },
+        );
+      expect(lines.map((l) => l.type)).toEqual(["provider", "provider", "provider", "done"]);
+      expect(new Set(lines.slice(0, 3).map((l) => l.provider))).toEqual(new Set(["pubmed", "crossref", "doaj"]));
+      const streamedIds = new Set(lines.slice(0, 3).flatMap((l) => l.studies!.map((s) => s.id)));
+      for (const s of lines[3]!.results!.studies) expect(streamedIds.has(s.id)).toBe(true);
     });
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.at(-1)).toMatchObject({ type: "error", status: 503, error: "ALL_PROVIDERS_FAILED", serviceUnavailable: true });
-    expect(lines.filter((l) => l.type === "provider")).toHaveLength(2);
-  });
-});
+
+    it("streams plan errors as plain 403 JSON before any streaming", async () => {
+      const res = await SELF.fetch(`${BASE}/api/search?q=x&searchProviders=crossref`, {
+        headers: { Accept: "application/x-ndjson" },
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: "PRO_REQUIRED", feature: "multi_database" });
+    });
+
+    it("streams an error event when every database fails", async () => {
+      const pro = (await signIn("pro@metamind.local")).cookie;
+      const res = await SELF.fetch(`${BASE}/api/search?q=zzfail%20stream&searchProviders=pubmed,doaj`, {
+        headers: { Cookie: pro, Accept: "application/x-ndjson" },
+      });
+      const lines = (await res.text())
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.at(-1)).toMatchObject({
+        type: "error",
+        status: 503,
+        error: "ALL_PROVIDERS_FAILED",
+        serviceUnavailable: true,
+      });
+      expect(lines.filter((l) => l.type === "provider")).toHaveLength(2);
+    });
+  },
+);

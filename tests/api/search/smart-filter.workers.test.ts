@@ -29,7 +29,11 @@ const studies = [
 ];
 
 interface SmartFilterReply {
-  relevantStudies: (Record<string, unknown> & { id: number | string; relevanceScore: number; relevanceReason: string })[];
+  relevantStudies: (Record<string, unknown> & {
+    id: number | string;
+    relevanceScore: number;
+    relevanceReason: string;
+  })[];
   model: string;
 }
 

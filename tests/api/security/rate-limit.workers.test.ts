@@ -2,7 +2,13 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BASE, uniqueIp } from "../helpers";
 import { createDb } from "~/.server/db/client";
-import { assertWithinLimits, countRateLimitHits, RATE_LIMITS, releaseRateLimits, type RateLimitRule } from "~/.server/security/rate-limit";
+import {
+  assertWithinLimits,
+  countRateLimitHits,
+  RATE_LIMITS,
+  releaseRateLimits,
+  type RateLimitRule,
+} from "~/.server/security/rate-limit";
 
 function uniqueEmail(): string {
   return `limit-${crypto.randomUUID()}@example.org`;
@@ -73,7 +79,8 @@ describe("login and register limits (atomic D1 counters)", () => {
   it("a successful login gives its attempt back: only failures use up the account limit", async () => {
     const { email, password } = await registerAccount();
     const ip = uniqueIp();
-    for (let i = 0; i < 9; i++) expect((await post("/api/login", { email, password: "wrong-password" }, ip)).status).toBe(401);
+    for (let i = 0; i < 9; i++)
+      expect((await post("/api/login", { email, password: "wrong-password" }, ip)).status).toBe(401);
     expect((await post("/api/login", { email, password }, ip)).status).toBe(200);
     expect((await post("/api/login", { email, password: "wrong-password" }, ip)).status).toBe(401);
     expect((await post("/api/login", { email, password: "wrong-password" }, ip)).status).toBe(429);
@@ -95,7 +102,12 @@ describe("login and register limits (atomic D1 counters)", () => {
     const form = () =>
       SELF.fetch(`${BASE}/auth?index`, {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE, Host: "metamind.test", "CF-Connecting-IP": ip },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: BASE,
+          Host: "metamind.test",
+          "CF-Connecting-IP": ip,
+        },
         body: new URLSearchParams({ intent: "login", email, password: "wrong-password" }),
         redirect: "manual",
       });
@@ -121,11 +133,20 @@ describe("countRateLimitHits", () => {
     const db = createDb(env.DB);
     const subject = crypto.randomUUID();
     const now = Date.now();
-    const hits = (await Promise.all(Array.from({ length: 25 }, () => countRateLimitHits({ db }, [{ rule, subject }], now)))).flat();
+    const hits = (
+      await Promise.all(Array.from({ length: 25 }, () => countRateLimitHits({ db }, [{ rule, subject }], now)))
+    ).flat();
     expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(new Set(hits.map((h) => h.resetsAt))).toEqual(new Set([now + 60_000]));
-    expect(() => assertWithinLimits(hits.filter((h) => h.count <= 3), now)).not.toThrow();
-    expect(() => assertWithinLimits(hits, now + 30_000)).toThrow(expect.objectContaining({ status: 429, extra: { retryAfter: 30 } }));
+    expect(() =>
+      assertWithinLimits(
+        hits.filter((h) => h.count <= 3),
+        now,
+      ),
+    ).not.toThrow();
+    expect(() => assertWithinLimits(hits, now + 30_000)).toThrow(
+      expect.objectContaining({ status: 429, extra: { retryAfter: 30 } }),
+    );
   });
 
   it("opens a new window once the old one has closed, and releases only in the same window", async () => {

@@ -17,7 +17,16 @@ const ANSWER = {
   question: "Does vitamin D prevent fractures?",
   answer: "Vitamin D alone did not prevent fractures. [1]",
   studyCount: 1,
-  studies: [{ n: 1, title: "Vitamin D and fractures", url: "https://pubmed.ncbi.nlm.nih.gov/1/", journal: "BMJ", year: "2020", quotes: ["Vitamin D alone did not prevent fractures (HR 1.02)."] }],
+  studies: [
+    {
+      n: 1,
+      title: "Vitamin D and fractures",
+      url: "https://pubmed.ncbi.nlm.nih.gov/1/",
+      journal: "BMJ",
+      year: "2020",
+      quotes: ["Vitamin D alone did not prevent fractures (HR 1.02)."],
+    },
+  ],
   model: "MetaMind Offline Extractive v1",
 };
 
@@ -49,7 +58,11 @@ describe("POST /api/shared-answers", () => {
   });
 
   it("escapes markup in stored text", async () => {
-    const res = await post("/api/shared-answers", { ...ANSWER, question: '<img src=x onerror="alert(1)">Is <b>salt</b> bad?', studies: [] });
+    const res = await post("/api/shared-answers", {
+      ...ANSWER,
+      question: '<img src=x onerror="alert(1)">Is <b>salt</b> bad?',
+      studies: [],
+    });
     expect(res.status).toBe(201);
     const { url } = (await res.json()) as { url: string };
     const html = await (await SELF.fetch(url)).text();
@@ -59,7 +72,12 @@ describe("POST /api/shared-answers", () => {
   });
 
   it("answers the 404 page for unknown and malformed ids", async () => {
-    for (const path of [`/answer/${"0".repeat(32)}`, "/answer/123456", `/workout/${"a".repeat(32)}`, `/meal-plan/${"b".repeat(32)}`]) {
+    for (const path of [
+      `/answer/${"0".repeat(32)}`,
+      "/answer/123456",
+      `/workout/${"a".repeat(32)}`,
+      `/meal-plan/${"b".repeat(32)}`,
+    ]) {
       const res = await SELF.fetch(`${BASE}${path}`);
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("404 Page Not Found");
@@ -80,7 +98,10 @@ describe("POST /api/shared-answers", () => {
     const missing = await post("/api/shared-answers", { id: "1", question: "Why?" });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: "INVALID_INPUT" });
-    const script = await post("/api/shared-answers", { ...ANSWER, studies: [{ ...ANSWER.studies[0], url: "javascript:alert(1)" }] });
+    const script = await post("/api/shared-answers", {
+      ...ANSWER,
+      studies: [{ ...ANSWER.studies[0], url: "javascript:alert(1)" }],
+    });
     expect(script.status).toBe(400);
     expect((await env.KV.list({ prefix: "shared:" })).keys.length).toBe(before);
   });
@@ -88,13 +109,21 @@ describe("POST /api/shared-answers", () => {
   it("lists the owner's links; only the owner can unshare; unsharing makes the page 404", async () => {
     const owner = (await signUp()).cookie;
     const other = (await signUp()).cookie;
-    const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: owner })).json()) as { id: string; url: string };
-    const list = (await (await SELF.fetch(`${BASE}/api/shared-answers`, { headers: { Cookie: owner } })).json()) as { items: { id: string; kind: string; clientId: string; url: string }[] };
+    const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: owner })).json()) as {
+      id: string;
+      url: string;
+    };
+    const list = (await (await SELF.fetch(`${BASE}/api/shared-answers`, { headers: { Cookie: owner } })).json()) as {
+      items: { id: string; kind: string; clientId: string; url: string }[];
+    };
     expect(list.items).toEqual([expect.objectContaining({ id, kind: "answer", clientId: "123456", url })]);
-    const otherList = (await (await SELF.fetch(`${BASE}/api/shared-answers`, { headers: { Cookie: other } })).json()) as { items: unknown[] };
+    const otherList = (await (
+      await SELF.fetch(`${BASE}/api/shared-answers`, { headers: { Cookie: other } })
+    ).json()) as { items: unknown[] };
     expect(otherList.items).toEqual([]);
 
-    const del = (cookie: string) => SELF.fetch(`${BASE}/api/shared-answers/${id}`, { method: "DELETE", headers: { Cookie: cookie, Origin: BASE } });
+    const del = (cookie: string) =>
+      SELF.fetch(`${BASE}/api/shared-answers/${id}`, { method: "DELETE", headers: { Cookie: cookie, Origin: BASE } });
     const refused = await del(other);
     expect(refused.status).toBe(404);
     expect((await SELF.fetch(url)).status).toBe(200);
@@ -116,7 +145,10 @@ describe("POST /api/shared-answers", () => {
 
   it("deleting the account deletes the user's shared items (and evicts their cached pages)", async () => {
     const cookie = (await signUp()).cookie;
-    const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: cookie })).json()) as { id: string; url: string };
+    const { id, url } = (await (await post("/api/shared-answers", ANSWER, { Cookie: cookie })).json()) as {
+      id: string;
+      url: string;
+    };
     expect((await SELF.fetch(url)).status).toBe(200);
     const res = await post("/api/user/delete", { confirm: "DELETE" }, { Cookie: cookie });
     expect(res.status).toBe(200);
@@ -142,7 +174,8 @@ describe("share-link creation limit", () => {
   it("answers 429 once a user has created 30 links in the hour", async () => {
     const cookie = (await signUp()).cookie;
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await post("/api/shared-answers", { ...ANSWER, id: String(i) }, { Cookie: cookie })).status);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await post("/api/shared-answers", { ...ANSWER, id: String(i) }, { Cookie: cookie })).status);
     expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
     expect(statuses[30]).toBe(429);
   });
@@ -164,7 +197,7 @@ describe("lean share pages (served from KV before Remix)", () => {
       expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==?'$/);
       nonces.push(scriptSrc);
       const html = await res.text();
-      expect(html.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
+      expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
       expect(html).not.toMatch(/<script/i);
       expect(html).toMatch(/<link rel="stylesheet" href="[^"]+\.css"/);
       expect(html).toContain("<title>Does vitamin D prevent fractures? | MetaMind</title>");
@@ -182,7 +215,9 @@ describe("lean share pages (served from KV before Remix)", () => {
     const html = await (await SELF.fetch(url)).text();
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toContain("<b>salt</b>");
-    expect(html).toContain('<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;salt&lt;/b&gt;?"');
+    expect(html).toContain(
+      '<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;salt&lt;/b&gt;?"',
+    );
     expect(html).toContain("&lt;b&gt;salt&lt;/b&gt;?</h1>");
   });
 
@@ -191,7 +226,14 @@ describe("lean share pages (served from KV before Remix)", () => {
     const { serveSharePage } = await import("~/.server/sharing/share-page");
     const at = (path: string, init?: RequestInit) => serveSharePage(new Request(`${BASE}${path}`, init), env.KV);
     expect(await at(`/answer/${id}`)).not.toBeNull();
-    for (const path of [`/answer/${"0".repeat(32)}`, `/answer/${id.toUpperCase()}`, `/answer/${id}/`, `/workout/${id}`, `/meal-plan/${id}`, `/answer/${id}.data`]) {
+    for (const path of [
+      `/answer/${"0".repeat(32)}`,
+      `/answer/${id.toUpperCase()}`,
+      `/answer/${id}/`,
+      `/workout/${id}`,
+      `/meal-plan/${id}`,
+      `/answer/${id}.data`,
+    ]) {
       expect(await at(path), path).toBeNull();
     }
     expect(await at(`/answer/${id}`, { method: "HEAD" })).toBeNull();

@@ -4,11 +4,7 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { expectConsoleError } from "../../setup/fail-on-console-error";
-import {
-  hasWorkerFixtures,
-  MISSING_WORKER_FIXTURES,
-  workerFixtureReader,
-} from "../../mocks/workers-fixtures.ts";
+import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import type { CombinedResult, CombinedStreamLine } from "~/.server/ai/combined";
 import { CombinedSummarySchema } from "~/lib/combined-summary";
 import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";

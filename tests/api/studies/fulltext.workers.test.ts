@@ -69,15 +69,26 @@ const OA = {
 /** The publishers: every outbound fetch of the Worker lands here (Responses built per call). */
 function publishers(input: RequestInfo | URL): Promise<Response> {
   const url = String(input instanceof Request ? input.url : input).split("#")[0]!;
-  if (url === OA.pdf && BMJ) return Promise.resolve(new Response(BMJ.slice(), { headers: { "Content-Type": "application/pdf" } }));
-  if (url === OA.scanned && SCANNED) return Promise.resolve(new Response(SCANNED.slice(), { headers: { "Content-Type": "application/pdf" } }));
-  if (url === OA.html || url === OA.resolved) return Promise.resolve(new Response(ARTICLE_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
-  if (url === OA.poison) return Promise.resolve(new Response(POISON_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  if (url === OA.pdf && BMJ)
+    return Promise.resolve(new Response(BMJ.slice(), { headers: { "Content-Type": "application/pdf" } }));
+  if (url === OA.scanned && SCANNED)
+    return Promise.resolve(new Response(SCANNED.slice(), { headers: { "Content-Type": "application/pdf" } }));
+  if (url === OA.html || url === OA.resolved)
+    return Promise.resolve(new Response(ARTICLE_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  if (url === OA.poison)
+    return Promise.resolve(new Response(POISON_HTML, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
   if (/^https:\/\/api\.unpaywall\.org\/v2\/10\.1000\/walking-\d+\?/.test(url)) {
-    const answer = { is_oa: true, best_oa_location: { url: OA.resolved, url_for_pdf: null, url_for_landing_page: OA.resolved }, oa_locations: [{ host_type: "repository" }] };
+    const answer = {
+      is_oa: true,
+      best_oa_location: { url: OA.resolved, url_for_pdf: null, url_for_landing_page: OA.resolved },
+      oa_locations: [{ host_type: "repository" }],
+    };
     return Promise.resolve(Response.json(answer));
   }
-  if (url === OA.refused) return Promise.resolve(new Response("<h1>Access denied</h1>", { status: 403, headers: { "Content-Type": "text/html" } }));
+  if (url === OA.refused)
+    return Promise.resolve(
+      new Response("<h1>Access denied</h1>", { status: 403, headers: { "Content-Type": "text/html" } }),
+    );
   return Promise.reject(new Error(`unexpected outbound fetch ${url}`));
 }
 
@@ -86,7 +97,15 @@ async function insertStudy(openAccessUrl: string | null, doi: string | null = nu
     `INSERT INTO studies (title_key, title, abstract, authors, source, source_id, study_type, publication_types, is_open_access, open_access_url, doi)
      VALUES (?, ?, ?, '[]', 'pubmed', ?, 'Clinical Trial', '[]', ?, ?, ?) RETURNING id`,
   )
-    .bind(`ft ${crypto.randomUUID()}`, "Physical activity for smoking cessation in pregnancy", "An abstract of the trial.", crypto.randomUUID(), openAccessUrl ? 1 : 0, openAccessUrl, doi)
+    .bind(
+      `ft ${crypto.randomUUID()}`,
+      "Physical activity for smoking cessation in pregnancy",
+      "An abstract of the trial.",
+      crypto.randomUUID(),
+      openAccessUrl ? 1 : 0,
+      openAccessUrl,
+      doi,
+    )
     .first<{ id: number }>();
   return row!.id;
 }
@@ -113,7 +132,9 @@ async function readAll(response: Response): Promise<{ reads: string[]; error?: u
 }
 
 async function storedRows(studyId: number) {
-  const { results } = await env.DB.prepare("SELECT feature, model, content, citations FROM ai_summaries WHERE study_id = ? AND feature = 'fulltext'")
+  const { results } = await env.DB.prepare(
+    "SELECT feature, model, content, citations FROM ai_summaries WHERE study_id = ? AND feature = 'fulltext'",
+  )
     .bind(studyId)
     .all<{ feature: string; model: string; content: string; citations: string | null }>();
   return results;
@@ -247,35 +268,62 @@ describe("POST /api/studies/{id}/analyze-fulltext: a Professional user's analysi
     // belongs to the Professional user who asked for it.
     expect(res.headers.get("X-Full-Text-Visibility")).toBe("private");
     const own = { headers: { Cookie: pro.cookie } };
-    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`, own)).json()) as { fullTextAnalysis: string | null };
+    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`, own)).json()) as {
+      fullTextAnalysis: string | null;
+    };
     expect(study.fullTextAnalysis).toBe(row!.content);
-    const stored = (await (await SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`, own)).json()) as Record<string, unknown>;
-    expect(stored).toMatchObject({ fullTextAnalysis: row!.content, model: OFFLINE_MODEL_NAME, sourceUrl: OA.html, visibility: "private" });
+    const stored = (await (await SELF.fetch(`${BASE}/api/studies/${id}/fulltext-analysis`, own)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(stored).toMatchObject({
+      fullTextAnalysis: row!.content,
+      model: OFFLINE_MODEL_NAME,
+      sourceUrl: OA.html,
+      visibility: "private",
+    });
     expect((stored.citations as unknown[]).length).toBe(citations.length);
     expect(await usageCount(pro.userId)).toBe(before + 1);
   });
 
   const pdfIt = BMJ ? it : it.skip;
-  pdfIt(BMJ ? "the study's own open-access PDF (real BMJ trial) is read with unpdf in workerd and analysed" : `real PDF — ${MISSING_PDFS}`, async () => {
-    const id = await insertStudy(OA.pdf);
-    const res = await analyze(id, pro.cookie);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("X-Full-Text-Kind")).toBe("pdf");
-    expect(res.headers.get("X-Full-Text-Pages")).toBe("10");
-    const text = (await readAll(res)).reads.join("");
-    expect(text).toContain("### Objective\nTo determine the effectiveness of a physical activity intervention for smoking cessation during pregnancy.");
-    expect(text).toContain("odds ratio 1.21, 95% confidence interval 0.70 to 2.10");
-    const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`)).json()) as { fullTextAnalysis: string | null };
-    expect(study.fullTextAnalysis).toContain("### Outcomes & Effect Sizes");
-  }, 30_000);
+  pdfIt(
+    BMJ
+      ? "the study's own open-access PDF (real BMJ trial) is read with unpdf in workerd and analysed"
+      : `real PDF — ${MISSING_PDFS}`,
+    async () => {
+      const id = await insertStudy(OA.pdf);
+      const res = await analyze(id, pro.cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("X-Full-Text-Kind")).toBe("pdf");
+      expect(res.headers.get("X-Full-Text-Pages")).toBe("10");
+      const text = (await readAll(res)).reads.join("");
+      expect(text).toContain(
+        "### Objective\nTo determine the effectiveness of a physical activity intervention for smoking cessation during pregnancy.",
+      );
+      expect(text).toContain("odds ratio 1.21, 95% confidence interval 0.70 to 2.10");
+      const study = (await (await SELF.fetch(`${BASE}/api/studies/${id}`)).json()) as {
+        fullTextAnalysis: string | null;
+      };
+      expect(study.fullTextAnalysis).toContain("### Outcomes & Effect Sizes");
+    },
+    30_000,
+  );
 
   const scannedIt = SCANNED ? it : it.skip;
-  scannedIt(SCANNED ? "a scanned PDF → 422 with reasonCode NO_TEXT_LAYER" : `scanned PDF — ${MISSING_PDFS}`, async () => {
-    const id = await insertStudy(OA.scanned);
-    const res = await analyze(id, pro.cookie, {});
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ error: "ANALYSIS_FAILED", reason: "This PDF has no text layer (scanned images)", reasonCode: "NO_TEXT_LAYER" });
-  });
+  scannedIt(
+    SCANNED ? "a scanned PDF → 422 with reasonCode NO_TEXT_LAYER" : `scanned PDF — ${MISSING_PDFS}`,
+    async () => {
+      const id = await insertStudy(OA.scanned);
+      const res = await analyze(id, pro.cookie, {});
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({
+        error: "ANALYSIS_FAILED",
+        reason: "This PDF has no text layer (scanned images)",
+        reasonCode: "NO_TEXT_LAYER",
+      });
+    },
+  );
 });
 
 describe("analyzeStudyFullText with a failing model", () => {
@@ -283,7 +331,9 @@ describe("analyzeStudyFullText with a failing model", () => {
     expectConsoleError();
     const pending: Promise<unknown>[] = [];
     const app = getLoadContext(env as never, { waitUntil: (p) => void pending.push(p) }).app;
-    const user = (await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first<{ id: string }>())!;
+    const user = (await env.DB.prepare("SELECT * FROM users WHERE email = 'pro@metamind.local'").first<{
+      id: string;
+    }>())!;
     const proUser = { id: user.id, plan: "pro" } as UserRow;
     const before = await usageCount(user.id);
     const id = await insertStudy(OA.html);
@@ -293,7 +343,9 @@ describe("analyzeStudyFullText with a failing model", () => {
       { type: "text-delta", id: "t", delta: "### Objective\n" },
       { type: "error", error: new Error("upstream 500") },
     ];
-    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 5 }) }) });
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: 5 }) }),
+    });
     const response = await analyzeStudyFullText(app, {
       studyId: id,
       body: {},
@@ -349,7 +401,9 @@ describe("full-text analysis provenance: only the study's own open-access locati
     expect(await mine.json()).toMatchObject({ sourceUrl: OA.poison, visibility: "private" });
     expect((await getStudyAs(id, pro.cookie)).fullTextAnalysis).toContain("cures hypertension");
 
-    const { results } = await env.DB.prepare("SELECT owner_id, source_url FROM ai_summaries WHERE study_id = ? AND feature = 'fulltext'")
+    const { results } = await env.DB.prepare(
+      "SELECT owner_id, source_url FROM ai_summaries WHERE study_id = ? AND feature = 'fulltext'",
+    )
       .bind(id)
       .all<{ owner_id: string; source_url: string }>();
     expect(results).toEqual([{ owner_id: pro.userId, source_url: OA.poison }]);
@@ -413,9 +467,15 @@ describe("full-text analysis provenance: only the study's own open-access locati
     expect(await guest.json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
 
     expect((await analyse(id, { openAccessUrl: OA.poison })).visibility).toBe("private");
-    expect(await (await getAnalysis(id, pro.cookie)).json()).toMatchObject({ sourceUrl: OA.poison, visibility: "private" });
+    expect(await (await getAnalysis(id, pro.cookie)).json()).toMatchObject({
+      sourceUrl: OA.poison,
+      visibility: "private",
+    });
     expect(await (await getAnalysis(id, null)).json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
-    expect(await (await getAnalysis(id, free.cookie)).json()).toMatchObject({ sourceUrl: OA.resolved, visibility: "public" });
+    expect(await (await getAnalysis(id, free.cookie)).json()).toMatchObject({
+      sourceUrl: OA.resolved,
+      visibility: "public",
+    });
   });
 
   it("without a URL in the body, a study with only a DOI is analysed at its resolved location", async () => {
@@ -427,17 +487,25 @@ describe("full-text analysis provenance: only the study's own open-access locati
 
   it("a user's private analyses are in their data download and go with their account", async () => {
     const userId = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO users (id, email, password_hash, plan) VALUES (?, ?, 'x', 'pro')").bind(userId, `ft-${userId}@metamind.test`).run();
+    await env.DB.prepare("INSERT INTO users (id, email, password_hash, plan) VALUES (?, ?, 'x', 'pro')")
+      .bind(userId, `ft-${userId}@metamind.test`)
+      .run();
     const user = { id: userId, plan: "pro" } as UserRow;
     const pending: Promise<unknown>[] = [];
     const app = getLoadContext(env as never, { waitUntil: (p) => void pending.push(p) }).app;
     const id = await insertStudy(OA.html);
-    const response = await analyzeStudyFullText(app, { studyId: id, body: { openAccessUrl: OA.poison }, meter: { user, request: new Request(BASE) } });
+    const response = await analyzeStudyFullText(app, {
+      studyId: id,
+      body: { openAccessUrl: OA.poison },
+      meter: { user, request: new Request(BASE) },
+    });
     await readAll(response);
     await Promise.all(pending);
 
     const data = await exportAccountData(env, { userId, now: new Date() });
-    expect(data.tables.ai_summaries).toEqual([expect.objectContaining({ studyId: id, ownerId: userId, sourceUrl: OA.poison })]);
+    expect(data.tables.ai_summaries).toEqual([
+      expect.objectContaining({ studyId: id, ownerId: userId, sourceUrl: OA.poison }),
+    ]);
     const deleted = await deleteAccount(env, { userId });
     expect(deleted.rows.ai_summaries).toBe(1);
     expect(await storedRows(id)).toEqual([]);

@@ -50,7 +50,14 @@ async function storedRows(studyId: number) {
     "SELECT feature, focus, model, content, citations, updated_at FROM ai_summaries WHERE study_id = ?",
   )
     .bind(studyId)
-    .all<{ feature: string; focus: string; model: string; content: string; citations: string | null; updated_at: number }>();
+    .all<{
+      feature: string;
+      focus: string;
+      model: string;
+      content: string;
+      citations: string | null;
+      updated_at: number;
+    }>();
   return results;
 }
 
@@ -88,12 +95,20 @@ function expectGrounded(source: string, answer: Pick<Answer, "citations">) {
 describe("POST /api/studies/specialized-summarize — validation", () => {
   it("400 for a bad focus, a bad studyId or a too long text", async () => {
     const id = await insertStudy(ABSTRACT);
-    for (const body of [{ studyId: id }, { studyId: id, focus: "astrology" }, { studyId: id, focus: "Cardiovascular" }]) {
+    for (const body of [
+      { studyId: id },
+      { studyId: id, focus: "astrology" },
+      { studyId: id, focus: "Cardiovascular" },
+    ]) {
       const res = await post(body);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "INVALID_FOCUS" });
     }
-    for (const body of [{ studyId: -3, focus: "nutrition" }, { studyId: 1.5, focus: "nutrition" }, { focus: "nutrition", text: "x".repeat(50_001) }]) {
+    for (const body of [
+      { studyId: -3, focus: "nutrition" },
+      { studyId: 1.5, focus: "nutrition" },
+      { focus: "nutrition", text: "x".repeat(50_001) },
+    ]) {
       const res = await post(body);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "INVALID_INPUT" });
@@ -132,7 +147,12 @@ describe("JSON mode with the offline model", () => {
     expect(answer.summary).not.toContain("⟦");
 
     const [row] = await storedRows(id);
-    expect(row).toMatchObject({ feature: "specialized", focus: "cardiovascular", model: OFFLINE_MODEL_NAME, content: answer.summary });
+    expect(row).toMatchObject({
+      feature: "specialized",
+      focus: "cardiovascular",
+      model: OFFLINE_MODEL_NAME,
+      content: answer.summary,
+    });
     expect(JSON.parse(row!.citations!)).toEqual(answer.citations);
 
     const again = await post({ studyId: id, focus: "cardiovascular" });
@@ -152,13 +172,19 @@ describe("JSON mode with the offline model", () => {
 
     const stored = await SELF.fetch(`${BASE}/api/studies/${id}/specialized?focus=cardiovascular`);
     expect(stored.status).toBe(200);
-    expect(await stored.json()).toMatchObject({ summary: answer.summary, focus: "cardiovascular", citations: answer.citations });
+    expect(await stored.json()).toMatchObject({
+      summary: answer.summary,
+      focus: "cardiovascular",
+      citations: answer.citations,
+    });
   });
 
   it("keeps one cached analysis per focus and labels the lead-in when the abstract lacks the focus", async () => {
     const id = await insertStudy(ABSTRACT);
     const cognitive = (await (await post({ studyId: id, focus: "cognitive" })).json()) as Answer;
-    expect(cognitive.summary).toMatch(/^⟦framing: The source does not discuss cognitive health directly; its central findings are:⟧ /);
+    expect(cognitive.summary).toMatch(
+      /^⟦framing: The source does not discuss cognitive health directly; its central findings are:⟧ /,
+    );
     expectGrounded(ABSTRACT, cognitive);
     await post({ studyId: id, focus: "musculoskeletal" });
     expect((await storedRows(id)).map((r) => r.focus).sort()).toEqual(["cognitive", "musculoskeletal"]);
@@ -229,7 +255,6 @@ function failingModel() {
 }
 
 describe("model failures (MockLanguageModelV4)", () => {
-
   it("JSON mode: 502 AI_FAILED with the spec's message, nothing stored", async () => {
     expectConsoleError();
     const id = await insertStudy(ABSTRACT);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import {
+  fixtureResponse,
+  fixtureSuiteName,
+  hasSharedFixtures,
+  readJsonFixture,
+  recordingFetch,
+} from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
 import { buildCoreQuery, core, coreSearchUrl, normaliseCoreSearch } from "./core";
@@ -26,27 +32,49 @@ suite(fixtureSuiteName("CORE v2 recordings"), () => {
     });
     expect(studies[0].abstract).toMatch(/^ecologists have progressed far beyond this simple duplex/);
     const herbarium = studies.find((s) => s.sourceId === "154520564");
-    expect(herbarium).toMatchObject({ title: "Acanthopanax sieboldianus Makino", publicationDate: "1957-09-30", journal: "The Keep" });
+    expect(herbarium).toMatchObject({
+      title: "Acanthopanax sieboldianus Makino",
+      publicationDate: "1957-09-30",
+      journal: "The Keep",
+    });
   });
 
   it("concatenates the batch form (list of envelopes) and sums totals", () => {
     const { studies, totalCount } = recording("v2_search_POST_batch_psychology-doi-german.json");
     expect(totalCount).toBe(97981 + 36 + 0);
     expect(studies).toHaveLength(20);
-    expect(studies[0]).toMatchObject({ sourceId: "105766275", title: "Psychology Psychology", publicationDate: "2009" });
+    expect(studies[0]).toMatchObject({
+      sourceId: "105766275",
+      title: "Psychology Psychology",
+      publicationDate: "2009",
+    });
     // The recorded author list repeats "Stephanie R. Graham"; duplicates are dropped.
-    expect(studies[0].authors).toEqual(["Stephanie R. Graham", "Holly Stadler", "Jamie Carney", "Annette Kluck", "George T. Flowers"]);
+    expect(studies[0].authors).toEqual([
+      "Stephanie R. Graham",
+      "Holly Stadler",
+      "Jamie Carney",
+      "Annette Kluck",
+      "George T. Flowers",
+    ]);
     const community = studies[10];
     expect(community).toMatchObject({
       sourceId: "254465215",
-      title: "Community hospitals – the place of local service provision in a modernising NHS: an integrative thematic literature review",
+      title:
+        "Community hospitals – the place of local service provision in a modernising NHS: an integrative thematic literature review",
       doi: "10.1186/1471-2458-6-309",
       citationCount: 11,
       publicationDate: "2006",
-      openAccessUrl: "https://bmcpublichealth.biomedcentral.com/track/pdf/10.1186/1471-2458-6-309?site=bmcpublichealth.biomedcentral.com",
+      openAccessUrl:
+        "https://bmcpublichealth.biomedcentral.com/track/pdf/10.1186/1471-2458-6-309?site=bmcpublichealth.biomedcentral.com",
       abstract: null,
     });
-    expect(community.authors).toEqual(["David Heaney", "Corri Black", "Catherine A O'Donnell", "Cameron Stark", "Edwin van Teijlingen"]);
+    expect(community.authors).toEqual([
+      "David Heaney",
+      "Corri Black",
+      "Catherine A O'Donnell",
+      "Cameron Stark",
+      "Edwin van Teijlingen",
+    ]);
   });
 
   it("returns nothing for the recorded empty result and skips untitled records", () => {
@@ -72,7 +100,10 @@ describe("CORE v3 shape", () => {
           yearPublished: 2021,
           publishedDate: "2021-03-04T00:00:00",
           journals: [{ title: "Journal of Things", identifiers: ["issn:1234-5678"] }],
-          links: [{ type: "display", url: "https://core.ac.uk/works/4815162" }, { type: "download", url: "https://core.ac.uk/download/4815162.pdf" }],
+          links: [
+            { type: "display", url: "https://core.ac.uk/works/4815162" },
+            { type: "download", url: "https://core.ac.uk/download/4815162.pdf" },
+          ],
           citationCount: null,
           documentType: "research",
           pubmedId: "33333333",
@@ -98,7 +129,9 @@ describe("CORE v3 shape", () => {
   });
 
   it("rejects other shapes", () => {
-    expect(() => normaliseCoreSearch({ message: "Unauthorized" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "core" }));
+    expect(() => normaliseCoreSearch({ message: "Unauthorized" })).toThrowError(
+      expect.objectContaining({ kind: "parse", provider: "core" }),
+    );
     expect(() => normaliseCoreSearch([])).toThrowError(ProviderError);
   });
 });
@@ -107,7 +140,12 @@ suite(fixtureSuiteName("core.search with a fake fetch"), () => {
   it("refuses to run without an API key", async () => {
     const fake = recordingFetch(() => fixtureResponse("core/v2_search_ecology_page1_pageSize10.json"));
     for (const apiKey of [undefined, "", "  "]) {
-      await expect(core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey }, { query: "ecology", page: 1, limit: 10 })).rejects.toMatchObject({
+      await expect(
+        core.search(
+          { fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey },
+          { query: "ecology", page: 1, limit: 10 },
+        ),
+      ).rejects.toMatchObject({
         name: "ProviderError",
         kind: "unavailable",
         message: "CORE_API_KEY is not configured",
@@ -132,8 +170,13 @@ suite(fixtureSuiteName("core.search with a fake fetch"), () => {
 
   it("splits windows over 100 into sequential requests", async () => {
     const fake = recordingFetch(() => fixtureResponse("core/v2_search_ecology_page1_pageSize10.json"));
-    await core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "k" }, { query: "ecology", page: 1, limit: 250 });
-    expect(fake.calls.map((c) => [new URL(c.url).searchParams.get("offset"), new URL(c.url).searchParams.get("limit")])).toEqual([
+    await core.search(
+      { fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "k" },
+      { query: "ecology", page: 1, limit: 250 },
+    );
+    expect(
+      fake.calls.map((c) => [new URL(c.url).searchParams.get("offset"), new URL(c.url).searchParams.get("limit")]),
+    ).toEqual([
       ["0", "100"],
       ["100", "100"],
       ["200", "50"],
@@ -143,14 +186,22 @@ suite(fixtureSuiteName("core.search with a fake fetch"), () => {
   it("stops after the first request when the total is reached", async () => {
     const fake = recordingFetch(() => fixtureResponse("core/v2_search_POST_empty_result.json"));
     await expect(
-      core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "k" }, { query: "none", page: 1, limit: 500 }),
+      core.search(
+        { fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "k" },
+        { query: "none", page: 1, limit: 500 },
+      ),
     ).resolves.toEqual({ studies: [], totalCount: 0 });
     expect(fake.calls).toHaveLength(1);
   });
 
   it("maps HTTP errors", async () => {
     const fake = recordingFetch(() => new Response('{"message":"Invalid API key"}', { status: 401 }));
-    await expect(core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "bad" }, { query: "q", page: 1, limit: 10 })).rejects.toMatchObject({
+    await expect(
+      core.search(
+        { fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "bad" },
+        { query: "q", page: 1, limit: 10 },
+      ),
+    ).rejects.toMatchObject({
       kind: "http",
       status: 401,
       message: '401: {"message":"Invalid API key"}',
@@ -162,9 +213,21 @@ suite(fixtureSuiteName("core filters → q"), () => {
   const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
   const cases: Array<[string, Partial<SearchFilters>, string]> = [
     ["no filters: the query as typed", {}, "heart failure"],
-    ["date window (whole years)", { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-02-29" }, "(heart failure) AND yearPublished>=2020 AND yearPublished<=2024"],
-    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND yearPublished<=2019"],
-    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND yearPublished>=2021"],
+    [
+      "date window (whole years)",
+      { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-02-29" },
+      "(heart failure) AND yearPublished>=2020 AND yearPublished<=2024",
+    ],
+    [
+      "date window open at the start",
+      { dateRange: "custom", dateTo: "2019-06-30" },
+      "(heart failure) AND yearPublished<=2019",
+    ],
+    [
+      "date window open at the end",
+      { dateRange: "custom", dateFrom: "2021-03-01" },
+      "(heart failure) AND yearPublished>=2021",
+    ],
     ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, "heart failure"],
     ["studyType meta_analysis (post-filter only)", { studyType: "meta_analysis" }, "heart failure"],
     ["studyType systematic_review (post-filter only)", { studyType: "systematic_review" }, "heart failure"],
@@ -176,7 +239,15 @@ suite(fixtureSuiteName("core filters → q"), () => {
     ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
     [
       "every filter at once",
-      { dateRange: "last_year", dateFrom: "2024-03-15", dateTo: "2025-03-15", studyType: "systematic_review", journalImpact: "any", fullTextOnly: true, hasAbstract: true },
+      {
+        dateRange: "last_year",
+        dateFrom: "2024-03-15",
+        dateTo: "2025-03-15",
+        studyType: "systematic_review",
+        journalImpact: "any",
+        fullTextOnly: true,
+        hasAbstract: true,
+      },
       "(heart failure) AND yearPublished>=2024 AND yearPublished<=2025 AND _exists_:abstract",
     ],
   ];
@@ -185,7 +256,10 @@ suite(fixtureSuiteName("core filters → q"), () => {
     it(name, async () => {
       const fake = recordingFetch(() => fixtureResponse("core/v2_search_ecology_page1_pageSize10.json"));
       const params = { query: "heart failure", page: 1, limit: 10, filters: filters(overrides) };
-      const result = await core.search({ fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "core-key" }, params);
+      const result = await core.search(
+        { fetch: fake.fetch, baseUrl: "https://api.core.ac.uk/v3", apiKey: "core-key" },
+        params,
+      );
       const url = new URL(fake.calls[0].url);
       expect(url.pathname).toBe("/v3/search/works/");
       expect(Object.fromEntries(url.searchParams)).toEqual({ q, limit: "10", offset: "0" });

@@ -11,15 +11,23 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, assertUsableRecords, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+import {
+  arr,
+  assertUsableRecords,
+  buildUrl,
+  collectWindow,
+  count,
+  fetchJson,
+  isRecord,
+  str,
+  uniqueStrings,
+} from "./http";
 
 /** CORE's documented per-request `limit` ceiling (API_NOTES §4, unverified). */
 const MAX_LIMIT = 100;
 
 function authorNames(value: unknown): string[] {
-  return uniqueStrings(
-    arr(value).map((a) => (typeof a === "string" ? str(a) : isRecord(a) ? str(a.name) : null)),
-  );
+  return uniqueStrings(arr(value).map((a) => (typeof a === "string" ? str(a) : isRecord(a) ? str(a.name) : null)));
 }
 
 function journalTitle(work: Record<string, unknown>): string | null {
@@ -48,10 +56,18 @@ function normaliseWork(work: unknown, shape: "v2" | "v3"): NormalisedStudy | nul
   const downloadLinks = arr(work.links)
     .filter((l) => isRecord(l) && (l.type === "download" || l.type === "reader"))
     .map((l) => (isRecord(l) ? l.url : null));
-  const openAccessUrl = firstUrl(work.downloadUrl, downloadLinks, work.sourceFulltextUrls, work.fullTextIdentifier, work.urls);
+  const openAccessUrl = firstUrl(
+    work.downloadUrl,
+    downloadLinks,
+    work.sourceFulltextUrls,
+    work.fullTextIdentifier,
+    work.urls,
+  );
   const types = uniqueStrings([str(work.documentType), ...arr(work.types).map(str)]);
   const date =
-    toIsoDate(str(work.publishedDate)) ?? toIsoDate(str(work.datePublished)) ?? toIsoDate(str(work.yearPublished) ?? str(work.year));
+    toIsoDate(str(work.publishedDate)) ??
+    toIsoDate(str(work.datePublished)) ??
+    toIsoDate(str(work.yearPublished) ?? str(work.year));
   const pmid = str(work.pubmedId);
   return {
     source: "core",
@@ -103,7 +119,9 @@ export function normaliseCoreSearch(json: unknown, { strict = false }: { strict?
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
   }
   if (isRecord(json) && typeof json.status === "string" && ("totalHits" in json || isRecord(json.data))) {
-    const records = isRecord(json.data) ? [json.data] : arr(json.data).map((hit) => (isRecord(hit) && isRecord(hit._source) ? hit._source : hit));
+    const records = isRecord(json.data)
+      ? [json.data]
+      : arr(json.data).map((hit) => (isRecord(hit) && isRecord(hit._source) ? hit._source : hit));
     const studies = records.map((w) => normaliseWork(w, "v2")).filter((s): s is NormalisedStudy => s !== null);
     if (strict) assertUsableRecords("core", records.length, studies.length);
     return { studies, totalCount: count(json.totalHits) ?? studies.length };
@@ -133,7 +151,12 @@ export function buildCoreQuery(query: string, filters: SearchFilters = NO_FILTER
 }
 
 /** One search URL: `${baseUrl}/search/works/?q=<buildCoreQuery>&limit=&offset=`. */
-export function coreSearchUrl(baseUrl: string, params: Pick<ProviderSearchParams, "query" | "filters">, offset: number, limit: number): string {
+export function coreSearchUrl(
+  baseUrl: string,
+  params: Pick<ProviderSearchParams, "query" | "filters">,
+  offset: number,
+  limit: number,
+): string {
   return buildUrl(baseUrl, "/search/works/", { q: buildCoreQuery(params.query, params.filters), limit, offset });
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import {
+  fixtureResponse,
+  fixtureSuiteName,
+  hasSharedFixtures,
+  readJsonFixture,
+  recordingFetch,
+} from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
 import { crossref, crossrefFilter, crossrefSearchUrl, normaliseCrossrefWorks } from "./crossref";
@@ -32,7 +38,9 @@ suite(fixtureSuiteName("Crossref recordings"), () => {
 
   it("strips the JATS abstract and derives open access from a CC licence", () => {
     const feline = works("search_query-NSF_rows20-default.json").studies[4];
-    expect(feline.title).toBe("Diagnostic Uncertainty and the Epidemiology of Feline Foamy Virus in Pumas (Puma concolor)");
+    expect(feline.title).toBe(
+      "Diagnostic Uncertainty and the Epidemiology of Feline Foamy Virus in Pumas (Puma concolor)",
+    );
     expect(feline.abstract).toMatch(/^Feline foamy virus \(FFV\) is a contact-dependent retrovirus/);
     expect(feline.abstract).not.toMatch(/jats|<|Abstract Feline/);
     expect(feline.authors).toHaveLength(8);
@@ -56,7 +64,12 @@ suite(fixtureSuiteName("Crossref recordings"), () => {
     const page1 = works("search_query-ecology_rows30_cursor-page1.json");
     expect(page1.totalCount).toBe(452242);
     expect(page1.studies).toHaveLength(30);
-    expect(page1.studies[0]).toMatchObject({ title: "Communicating Ecology", authors: [], journal: "Ecology", publicationTypes: ["reference-entry"] });
+    expect(page1.studies[0]).toMatchObject({
+      title: "Communicating Ecology",
+      authors: [],
+      journal: "Ecology",
+      publicationTypes: ["reference-entry"],
+    });
     expect(page1.studies[0].abstract).toMatch(/^Communication is perhaps the most important/);
 
     const page2 = works("search_query-ecology_rows30_cursor-page2.json");
@@ -72,7 +85,11 @@ suite(fixtureSuiteName("Crossref recordings"), () => {
     expect(totalCount).toBe(9268);
     expect(studies).toHaveLength(19);
     expect(studies.some((s) => s.doi === "10.1023/a:1001832310939")).toBe(false);
-    expect(studies[0]).toMatchObject({ doi: "10.1126/science.1157784", authors: ["Allen H. Renear", "Carole L. Palmer"], citationCount: 95 });
+    expect(studies[0]).toMatchObject({
+      doi: "10.1126/science.1157784",
+      authors: ["Allen H. Renear", "Carole L. Palmer"],
+      citationCount: 95,
+    });
   });
 
   it("returns nothing for the recorded empty searches", () => {
@@ -127,12 +144,22 @@ suite(fixtureSuiteName("crossref.search with a fake fetch"), () => {
     const controller = new AbortController();
     const fake = recordingFetch(() => fixtureResponse("crossref/search_query-ecology_rows30_cursor-page1.json"));
     const result = await crossref.search(
-      { fetch: fake.fetch, baseUrl: "https://api.crossref.org/", email: "team@metamind.test", signal: controller.signal },
+      {
+        fetch: fake.fetch,
+        baseUrl: "https://api.crossref.org/",
+        email: "team@metamind.test",
+        signal: controller.signal,
+      },
       { query: "ecology", page: 3, limit: 30 },
     );
     const url = new URL(fake.calls[0].url);
     expect(url.origin + url.pathname).toBe("https://api.crossref.org/works");
-    expect(Object.fromEntries(url.searchParams)).toEqual({ query: "ecology", rows: "30", offset: "60", mailto: "team@metamind.test" });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      query: "ecology",
+      rows: "30",
+      offset: "60",
+      mailto: "team@metamind.test",
+    });
     expect(fake.calls[0].signal).toBe(controller.signal);
     expect(result.totalCount).toBe(452242);
     expect(result.studies).toHaveLength(30);
@@ -140,7 +167,12 @@ suite(fixtureSuiteName("crossref.search with a fake fetch"), () => {
 
   it("omits mailto without an e-mail", async () => {
     const fake = recordingFetch(() => fixtureResponse("crossref/search_empty_query-adfaaf.json"));
-    await expect(crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org" }, { query: "adfaaf", page: 1, limit: 25 })).resolves.toEqual({
+    await expect(
+      crossref.search(
+        { fetch: fake.fetch, baseUrl: "https://api.crossref.org" },
+        { query: "adfaaf", page: 1, limit: 25 },
+      ),
+    ).resolves.toEqual({
       studies: [],
       totalCount: 0,
     });
@@ -155,7 +187,9 @@ suite(fixtureSuiteName("crossref.search with a fake fetch"), () => {
     ];
     for (const [fixture, status, message] of cases) {
       const fake = recordingFetch(() => fixtureResponse(fixture, status));
-      const error = await crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org" }, { query: "q", page: 1, limit: 5 }).catch((e: unknown) => e);
+      const error = await crossref
+        .search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org" }, { query: "q", page: 1, limit: 5 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ kind: "http", status });
       expect((error as Error).message).toMatch(message);
@@ -165,7 +199,9 @@ suite(fixtureSuiteName("crossref.search with a fake fetch"), () => {
 
   it("reports a non-JSON 200 body as a parse error", async () => {
     const fake = recordingFetch(() => new Response("<html><body>Service Unavailable</body></html>", { status: 200 }));
-    await expect(crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org" }, { query: "q", page: 1, limit: 5 })).rejects.toMatchObject({
+    await expect(
+      crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org" }, { query: "q", page: 1, limit: 5 }),
+    ).rejects.toMatchObject({
       kind: "parse",
       provider: "crossref",
     });
@@ -176,7 +212,11 @@ suite(fixtureSuiteName("crossref filters → /works filter="), () => {
   const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
   const cases: Array<[string, Partial<SearchFilters>, string | null]> = [
     ["no filters: no filter parameter", {}, null],
-    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, "from-pub-date:2020-01-01,until-pub-date:2024-12-31"],
+    [
+      "date window",
+      { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" },
+      "from-pub-date:2020-01-01,until-pub-date:2024-12-31",
+    ],
     ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "until-pub-date:2019-06-30"],
     ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "from-pub-date:2021-03-01"],
     ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, null],
@@ -190,7 +230,15 @@ suite(fixtureSuiteName("crossref filters → /works filter="), () => {
     ["journalImpact low (post-filter only)", { journalImpact: "low" }, null],
     [
       "every filter at once",
-      { dateRange: "last_year", dateFrom: "2024-03-15", dateTo: "2025-03-15", studyType: "clinical_trial", journalImpact: "low", fullTextOnly: true, hasAbstract: true },
+      {
+        dateRange: "last_year",
+        dateFrom: "2024-03-15",
+        dateTo: "2025-03-15",
+        studyType: "clinical_trial",
+        journalImpact: "low",
+        fullTextOnly: true,
+        hasAbstract: true,
+      },
       "from-pub-date:2024-03-15,until-pub-date:2025-03-15,has-license:true,has-abstract:true",
     ],
   ];
@@ -199,7 +247,10 @@ suite(fixtureSuiteName("crossref filters → /works filter="), () => {
     it(name, async () => {
       const fake = recordingFetch(() => fixtureResponse("crossref/search_query-ecology_rows30_cursor-page1.json"));
       const params = { query: "heart failure", page: 2, limit: 30, filters: filters(overrides) };
-      const result = await crossref.search({ fetch: fake.fetch, baseUrl: "https://api.crossref.org", email: "team@metamind.test" }, params);
+      const result = await crossref.search(
+        { fetch: fake.fetch, baseUrl: "https://api.crossref.org", email: "team@metamind.test" },
+        params,
+      );
       const url = new URL(fake.calls[0].url);
       expect(Object.fromEntries(url.searchParams)).toEqual({
         query: "heart failure",
@@ -215,7 +266,14 @@ suite(fixtureSuiteName("crossref filters → /works filter="), () => {
   }
 
   it("encodes the filter list as one form-encoded parameter", () => {
-    expect(crossrefSearchUrl("https://api.crossref.org/", { query: "a b", page: 1, limit: 5, filters: filters({ dateFrom: "2020-01-01", hasAbstract: true }) })).toBe(
+    expect(
+      crossrefSearchUrl("https://api.crossref.org/", {
+        query: "a b",
+        page: 1,
+        limit: 5,
+        filters: filters({ dateFrom: "2020-01-01", hasAbstract: true }),
+      }),
+    ).toBe(
       "https://api.crossref.org/works?query=a+b&filter=from-pub-date%3A2020-01-01%2Chas-abstract%3Atrue&rows=5&offset=0",
     );
   });

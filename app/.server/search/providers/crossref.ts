@@ -90,7 +90,9 @@ function normaliseItem(item: unknown): NormalisedStudy | null {
     sourceId: doi ?? str(item.URL) ?? title,
     title,
     abstract,
-    authors: arr(item.author).map(authorName).filter((n): n is string => n !== null),
+    authors: arr(item.author)
+      .map(authorName)
+      .filter((n): n is string => n !== null),
     journal: firstString(item["container-title"]) ?? preprintServer(item),
     publicationDate: crossrefDate(item),
     pmid: null,
@@ -174,6 +176,9 @@ export const crossref: SearchProvider = {
   label: "Crossref",
   requiresApiKey: false,
   async search(deps, params) {
-    return normaliseCrossrefWorks(await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)), { strict: true });
+    return normaliseCrossrefWorks(
+      await fetchJson("crossref", deps, crossrefSearchUrl(deps.baseUrl, params, deps.email)),
+      { strict: true },
+    );
   },
 };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import {
+  fixtureResponse,
+  fixtureSuiteName,
+  hasSharedFixtures,
+  readJsonFixture,
+  recordingFetch,
+} from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { buildDoajQuery, doaj, doajSearchUrl, normaliseDoajSearch } from "./doaj";
 
@@ -27,35 +33,55 @@ suite(fixtureSuiteName("DOAJ recordings"), () => {
     });
     expect(studies[0].authors).toHaveLength(9);
     expect(studies[0].authors[4]).toBe("Jürgen Machann");
-    expect(studies[0].abstract).toMatch(/^Brain insulin action regulates eating behavior and whole-body energy fluxes, however the impact/);
+    expect(studies[0].abstract).toMatch(
+      /^Brain insulin action regulates eating behavior and whole-body energy fluxes, however the impact/,
+    );
   });
 
   it("reads month names and numbers, and records without DOI", () => {
-    const byId = new Map(recording("v2_search_articles_license-CC-BY_pageSize10.json").studies.map((s) => [s.sourceId, s]));
+    const byId = new Map(
+      recording("v2_search_articles_license-CC-BY_pageSize10.json").studies.map((s) => [s.sourceId, s]),
+    );
     expect(byId.get("00001149f7964522953b91582f289cfc")?.publicationDate).toBe("2017-03");
     expect(byId.get("0000133165664ede897e8c33fd51e8a4")?.publicationDate).toBe("2019-11");
     expect(byId.get("00001cb7350c4c5ba3cefe297098f736")?.publicationDate).toBe("2013");
-    expect(byId.get("00000d914fd04a18adf84e756444ec98")).toMatchObject({ doi: null, journal: "Letras de Hoje", publicationDate: "2013-01" });
+    expect(byId.get("00000d914fd04a18adf84e756444ec98")).toMatchObject({
+      doi: null,
+      journal: "Letras de Hoje",
+      publicationDate: "2013-01",
+    });
   });
 
   it("reads the two-record page and single article records", () => {
     const two = recording("v2_search_articles_license-CC-BY_pageSize2.json");
     expect(two.totalCount).toBe(5412874);
-    expect(two.studies.map((s) => s.sourceId)).toEqual(["00000b689df5492bb15d3ec8927a4f6d", "00000d914fd04a18adf84e756444ec98"]);
+    expect(two.studies.map((s) => s.sourceId)).toEqual([
+      "00000b689df5492bb15d3ec8927a4f6d",
+      "00000d914fd04a18adf84e756444ec98",
+    ]);
     const single = recording("v2_articles_0005e11ec616453f854070069385e057.json");
-    expect(single.studies[0]).toMatchObject({ title: "Where in the brain are the genes expressed", journal: "Frontiers in Neuroinformatics", publicationDate: "2008-04" });
+    expect(single.studies[0]).toMatchObject({
+      title: "Where in the brain are the genes expressed",
+      journal: "Frontiers in Neuroinformatics",
+      publicationDate: "2008-04",
+    });
   });
 
   it("accepts the shared search envelope and rejects other bodies", () => {
     expect(recording("v2_search_journals_bibjson.keywords-heritage.json").totalCount).toBe(112);
-    expect(() => normaliseDoajSearch({ error: "bad query" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "doaj" }));
+    expect(() => normaliseDoajSearch({ error: "bad query" })).toThrowError(
+      expect.objectContaining({ kind: "parse", provider: "doaj" }),
+    );
   });
 });
 
 suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
   it("puts the encoded query in the path with page and pageSize", async () => {
     const fake = recordingFetch(() => fixtureResponse("doaj/v2_search_articles_license-CC-BY_pageSize10.json"));
-    const result = await doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api/" }, { query: "license:CC-BY heart/lung", page: 3, limit: 10 });
+    const result = await doaj.search(
+      { fetch: fake.fetch, baseUrl: "https://doaj.org/api/" },
+      { query: "license:CC-BY heart/lung", page: 3, limit: 10 },
+    );
     const url = new URL(fake.calls[0].url);
     expect(url.pathname).toBe("/api/search/articles/license%3ACC-BY%20heart%2Flung");
     expect(Object.fromEntries(url.searchParams)).toEqual({ page: "3", pageSize: "10" });
@@ -70,10 +96,16 @@ suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
         total: 5000,
         page,
         pageSize: 100,
-        results: Array.from({ length: 100 }, (_, i) => ({ id: `p${page}-${i}`, bibjson: { title: `Article ${page}-${i}` } })),
+        results: Array.from({ length: 100 }, (_, i) => ({
+          id: `p${page}-${i}`,
+          bibjson: { title: `Article ${page}-${i}` },
+        })),
       });
     });
-    const result = await doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 2, limit: 250 });
+    const result = await doaj.search(
+      { fetch: fake.fetch, baseUrl: "https://doaj.org/api" },
+      { query: "q", page: 2, limit: 250 },
+    );
     // Records 250–499 live on 100-record pages 3, 4 and 5.
     expect(fake.calls.map((c) => new URL(c.url).searchParams.get("page"))).toEqual(["3", "4", "5"]);
     expect(result.studies).toHaveLength(250);
@@ -83,7 +115,9 @@ suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
 
   it("refuses pages beyond DOAJ's first 1,000 records", async () => {
     const fake = recordingFetch(() => fixtureResponse("doaj/v2_search_articles_license-CC-BY_pageSize10.json"));
-    await expect(doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 3, limit: 500 })).rejects.toMatchObject({
+    await expect(
+      doaj.search({ fetch: fake.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 3, limit: 500 }),
+    ).rejects.toMatchObject({
       kind: "unavailable",
     });
     expect(fake.calls).toHaveLength(0);
@@ -91,12 +125,18 @@ suite(fixtureSuiteName("doaj.search with a fake fetch"), () => {
 
   it("maps HTTP and parse failures", async () => {
     const failing = recordingFetch(() => new Response('{"error": "Query syntax error"}', { status: 400 }));
-    await expect(doaj.search({ fetch: failing.fetch, baseUrl: "https://doaj.org/api" }, { query: "a:(", page: 1, limit: 10 })).rejects.toMatchObject({
+    await expect(
+      doaj.search({ fetch: failing.fetch, baseUrl: "https://doaj.org/api" }, { query: "a:(", page: 1, limit: 10 }),
+    ).rejects.toMatchObject({
       kind: "http",
       status: 400,
     });
-    const html = recordingFetch(() => new Response("<!DOCTYPE html><html><body>Maintenance</body></html>", { status: 200 }));
-    await expect(doaj.search({ fetch: html.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 1, limit: 10 })).rejects.toMatchObject({
+    const html = recordingFetch(
+      () => new Response("<!DOCTYPE html><html><body>Maintenance</body></html>", { status: 200 }),
+    );
+    await expect(
+      doaj.search({ fetch: html.fetch, baseUrl: "https://doaj.org/api" }, { query: "q", page: 1, limit: 10 }),
+    ).rejects.toMatchObject({
       kind: "parse",
       message: expect.stringContaining("Maintenance"),
     });
@@ -107,9 +147,21 @@ suite(fixtureSuiteName("doaj filters → search_query path"), () => {
   const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
   const cases: Array<[string, Partial<SearchFilters>, string]> = [
     ["no filters: the query as typed", {}, "heart failure"],
-    ["date window (whole years)", { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-12-31" }, "(heart failure) AND bibjson.year:[2020 TO 2024]"],
-    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND bibjson.year:[* TO 2019]"],
-    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND bibjson.year:[2021 TO *]"],
+    [
+      "date window (whole years)",
+      { dateRange: "custom", dateFrom: "2020-06-01", dateTo: "2024-12-31" },
+      "(heart failure) AND bibjson.year:[2020 TO 2024]",
+    ],
+    [
+      "date window open at the start",
+      { dateRange: "custom", dateTo: "2019-06-30" },
+      "(heart failure) AND bibjson.year:[* TO 2019]",
+    ],
+    [
+      "date window open at the end",
+      { dateRange: "custom", dateFrom: "2021-03-01" },
+      "(heart failure) AND bibjson.year:[2021 TO *]",
+    ],
     ["studyType clinical_trial (post-filter only)", { studyType: "clinical_trial" }, "heart failure"],
     ["studyType meta_analysis (post-filter only)", { studyType: "meta_analysis" }, "heart failure"],
     ["studyType systematic_review (post-filter only)", { studyType: "systematic_review" }, "heart failure"],
@@ -121,7 +173,15 @@ suite(fixtureSuiteName("doaj filters → search_query path"), () => {
     ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
     [
       "every filter at once",
-      { dateRange: "last_5_years", dateFrom: "2020-03-15", dateTo: "2025-03-15", studyType: "observational", journalImpact: "low", fullTextOnly: true, hasAbstract: true },
+      {
+        dateRange: "last_5_years",
+        dateFrom: "2020-03-15",
+        dateTo: "2025-03-15",
+        studyType: "observational",
+        journalImpact: "low",
+        fullTextOnly: true,
+        hasAbstract: true,
+      },
       "(heart failure) AND bibjson.year:[2020 TO 2025]",
     ],
   ];
@@ -142,7 +202,14 @@ suite(fixtureSuiteName("doaj filters → search_query path"), () => {
   }
 
   it("percent-encodes the range brackets and colon in the path", () => {
-    expect(doajSearchUrl("https://doaj.org/api/", { query: "malaria", filters: filters({ dateFrom: "2020-01-01", dateTo: "2021-12-31" }) }, 2, 50)).toBe(
+    expect(
+      doajSearchUrl(
+        "https://doaj.org/api/",
+        { query: "malaria", filters: filters({ dateFrom: "2020-01-01", dateTo: "2021-12-31" }) },
+        2,
+        50,
+      ),
+    ).toBe(
       "https://doaj.org/api/search/articles/(malaria)%20AND%20bibjson.year%3A%5B2020%20TO%202021%5D?page=2&pageSize=50",
     );
   });

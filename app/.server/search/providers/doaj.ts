@@ -26,7 +26,8 @@ function normaliseArticle(record: unknown): NormalisedStudy | null {
   const identifiers = arr(bib.identifier).filter(isRecord);
   const doiId = identifiers.find((i) => str(i.type)?.toLowerCase() === "doi");
   const links = arr(bib.link).filter(isRecord);
-  const fulltext = links.find((l) => str(l.type)?.toLowerCase() === "fulltext" && str(l.url)) ?? links.find((l) => str(l.url));
+  const fulltext =
+    links.find((l) => str(l.type)?.toLowerCase() === "fulltext" && str(l.url)) ?? links.find((l) => str(l.url));
   const openAccessUrl = fulltext ? str(fulltext.url) : null;
   const journal = isRecord(bib.journal) ? str(bib.journal.title) : null;
   return {
@@ -115,7 +116,11 @@ export const doaj: SearchProvider = {
   async search(deps, params) {
     const start = (params.page - 1) * params.limit;
     if (start >= MAX_RECORDS) {
-      throw new ProviderError("doaj", "unavailable", `DOAJ only returns the first 1,000 results (requested offset ${start})`);
+      throw new ProviderError(
+        "doaj",
+        "unavailable",
+        `DOAJ only returns the first 1,000 results (requested offset ${start})`,
+      );
     }
     const end = Math.min(start + params.limit, MAX_RECORDS);
     const pageSize = Math.min(params.limit, MAX_PAGE_SIZE);
@@ -124,7 +129,10 @@ export const doaj: SearchProvider = {
     const firstPage = Math.floor(start / pageSize);
     const lastPage = Math.floor((end - 1) / pageSize);
     for (let page = firstPage; page <= lastPage; page++) {
-      const result = normaliseDoajSearch(await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)), { strict: true });
+      const result = normaliseDoajSearch(
+        await fetchJson("doaj", deps, doajSearchUrl(deps.baseUrl, params, page + 1, pageSize)),
+        { strict: true },
+      );
       totalCount = result.totalCount;
       const pageStart = page * pageSize;
       studies.push(...result.studies.slice(Math.max(0, start - pageStart), end - pageStart));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readJsonFixture, recordingFetch } from "../../../../tests/fixtures";
+import {
+  fixtureResponse,
+  fixtureSuiteName,
+  hasSharedFixtures,
+  readJsonFixture,
+  recordingFetch,
+} from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
 import { buildEuropePmcQuery, europepmc, europePmcSearchUrl, normaliseEuropePmcSearch } from "./europepmc";
@@ -56,7 +62,12 @@ suite(fixtureSuiteName("Europe PMC recordings"), () => {
   it("treats a record with an OA-coded link as open access even when the flag is N", () => {
     const studies = search("search_core_COVID-19_pageSize25.json").studies;
     const preprint = studies.find((s) => s.sourceId === "PPR/PPR838108")!;
-    expect(preprint).toMatchObject({ isOpenAccess: true, pmid: null, publicationTypes: ["Preprint"], doi: "10.12688/f1000research.130610.4" });
+    expect(preprint).toMatchObject({
+      isOpenAccess: true,
+      pmid: null,
+      publicationTypes: ["Preprint"],
+      doi: "10.12688/f1000research.130610.4",
+    });
     const letter = studies.find((s) => s.sourceId === "MED/38302164")!;
     expect(letter).toMatchObject({
       isOpenAccess: false,
@@ -93,7 +104,9 @@ suite(fixtureSuiteName("Europe PMC recordings"), () => {
   });
 
   it("rejects other bodies", () => {
-    expect(() => normaliseEuropePmcSearch({ error: "x" })).toThrowError(expect.objectContaining({ kind: "parse", provider: "europepmc" }));
+    expect(() => normaliseEuropePmcSearch({ error: "x" })).toThrowError(
+      expect.objectContaining({ kind: "parse", provider: "europepmc" }),
+    );
     expect(() => normaliseEuropePmcSearch("nope")).toThrowError(ProviderError);
   });
 });
@@ -103,7 +116,10 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
 
   it("asks for one core page with cursorMark=* on page 1", async () => {
     const fake = recordingFetch(() => fixtureResponse("europepmc/search_core_COVID-19_pageSize25.json"));
-    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base, email: "team@metamind.test" }, { query: "COVID-19", page: 1, limit: 25 });
+    const result = await europepmc.search(
+      { fetch: fake.fetch, baseUrl: base, email: "team@metamind.test" },
+      { query: "COVID-19", page: 1, limit: 25 },
+    );
     expect(fake.calls).toHaveLength(1);
     const url = new URL(fake.calls[0].url);
     expect(url.origin + url.pathname).toBe("https://www.ebi.ac.uk/europepmc/webservices/rest/search");
@@ -125,11 +141,18 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
         ? fixtureResponse("europepmc/search_idlist_cancer_json.json")
         : fixtureResponse("europepmc/search_core_cancer_json.json"),
     );
-    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 2, limit: 25 });
+    const result = await europepmc.search(
+      { fetch: fake.fetch, baseUrl: base },
+      { query: "cancer", page: 2, limit: 25 },
+    );
     expect(fake.calls).toHaveLength(2);
     const [skip, page] = fake.calls.map((c) => new URL(c.url).searchParams);
     expect([skip.get("resultType"), skip.get("pageSize"), skip.get("cursorMark")]).toEqual(["idlist", "25", "*"]);
-    expect([page.get("resultType"), page.get("pageSize"), page.get("cursorMark")]).toEqual(["core", "25", "AoIIP4ZawSg1MzEyODI1MA=="]);
+    expect([page.get("resultType"), page.get("pageSize"), page.get("cursorMark")]).toEqual([
+      "core",
+      "25",
+      "AoIIP4ZawSg1MzEyODI1MA==",
+    ]);
     expect(page.has("email")).toBe(false);
     expect(result.totalCount).toBe(5059039);
     expect(result.studies[0].pmid).toBe("39709209");
@@ -137,7 +160,10 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
 
   it("stops when the skip request comes back short (past the last hit)", async () => {
     const fake = recordingFetch(() => fixtureResponse("europepmc/search_idlist_cancer_json.json"));
-    const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 3, limit: 25 });
+    const result = await europepmc.search(
+      { fetch: fake.fetch, baseUrl: base },
+      { query: "cancer", page: 3, limit: 25 },
+    );
     expect(new URL(fake.calls[0].url).searchParams.get("pageSize")).toBe("50");
     expect(fake.calls).toHaveLength(1);
     expect(result).toEqual({ studies: [], totalCount: 5059039 });
@@ -151,7 +177,9 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
         resultList: { result: Array.from({ length: 1000 }, (_, i) => ({ id: String(i), source: "MED" })) },
       }),
     );
-    await expect(europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 22, limit: 500 })).rejects.toMatchObject({
+    await expect(
+      europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 22, limit: 500 }),
+    ).rejects.toMatchObject({
       kind: "unavailable",
       provider: "europepmc",
     });
@@ -160,8 +188,12 @@ suite(fixtureSuiteName("europepmc.search with a fake fetch"), () => {
   });
 
   it("maps HTTP failures to ProviderError", async () => {
-    const fake = recordingFetch(() => new Response("Internal Server Error", { status: 500, statusText: "Internal Server Error" }));
-    await expect(europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 1, limit: 25 })).rejects.toMatchObject({
+    const fake = recordingFetch(
+      () => new Response("Internal Server Error", { status: 500, statusText: "Internal Server Error" }),
+    );
+    await expect(
+      europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "q", page: 1, limit: 25 }),
+    ).rejects.toMatchObject({
       kind: "http",
       status: 500,
       message: "500: Internal Server Error",
@@ -174,9 +206,21 @@ suite(fixtureSuiteName("europepmc filters → search query"), () => {
   const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
   const cases: Array<[string, Partial<SearchFilters>, string]> = [
     ["no filters: the query as typed", {}, "heart failure"],
-    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, "(heart failure) AND FIRST_PDATE:[2020-01-01 TO 2024-12-31]"],
-    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, "(heart failure) AND FIRST_PDATE:[1000-01-01 TO 2019-06-30]"],
-    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, "(heart failure) AND FIRST_PDATE:[2021-03-01 TO 3000-12-31]"],
+    [
+      "date window",
+      { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" },
+      "(heart failure) AND FIRST_PDATE:[2020-01-01 TO 2024-12-31]",
+    ],
+    [
+      "date window open at the start",
+      { dateRange: "custom", dateTo: "2019-06-30" },
+      "(heart failure) AND FIRST_PDATE:[1000-01-01 TO 2019-06-30]",
+    ],
+    [
+      "date window open at the end",
+      { dateRange: "custom", dateFrom: "2021-03-01" },
+      "(heart failure) AND FIRST_PDATE:[2021-03-01 TO 3000-12-31]",
+    ],
     [
       "studyType clinical_trial",
       { studyType: "clinical_trial" },
@@ -196,7 +240,15 @@ suite(fixtureSuiteName("europepmc filters → search query"), () => {
     ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
     [
       "every filter at once",
-      { dateRange: "last_10_years", dateFrom: "2015-03-15", dateTo: "2025-03-15", studyType: "observational", journalImpact: "medium", fullTextOnly: true, hasAbstract: true },
+      {
+        dateRange: "last_10_years",
+        dateFrom: "2015-03-15",
+        dateTo: "2025-03-15",
+        studyType: "observational",
+        journalImpact: "medium",
+        fullTextOnly: true,
+        hasAbstract: true,
+      },
       '(heart failure) AND FIRST_PDATE:[2015-03-15 TO 2025-03-15] AND PUB_TYPE:"observational study" AND OPEN_ACCESS:Y AND HAS_ABSTRACT:Y',
     ],
   ];
@@ -207,7 +259,13 @@ suite(fixtureSuiteName("europepmc filters → search query"), () => {
       const params = { query: "heart failure", page: 1, limit: 25, filters: filters(overrides) };
       const result = await europepmc.search({ fetch: fake.fetch, baseUrl: base }, params);
       const url = new URL(fake.calls[0].url);
-      expect(Object.fromEntries(url.searchParams)).toEqual({ query, resultType: "core", format: "json", pageSize: "25", cursorMark: "*" });
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        query,
+        resultType: "core",
+        format: "json",
+        pageSize: "25",
+        cursorMark: "*",
+      });
       expect(fake.calls[0].url).toBe(europePmcSearchUrl({ baseUrl: base }, params, "core", 25, "*"));
       expect(buildEuropePmcQuery("heart failure", filters(overrides))).toBe(query);
       expect(result.studies).toHaveLength(25);
@@ -220,7 +278,13 @@ suite(fixtureSuiteName("europepmc filters → search query"), () => {
         ? fixtureResponse("europepmc/search_idlist_cancer_json.json")
         : fixtureResponse("europepmc/search_core_cancer_json.json"),
     );
-    await europepmc.search({ fetch: fake.fetch, baseUrl: base }, { query: "cancer", page: 2, limit: 25, filters: filters({ fullTextOnly: true }) });
-    expect(fake.calls.map((c) => new URL(c.url).searchParams.get("query"))).toEqual(["(cancer) AND OPEN_ACCESS:Y", "(cancer) AND OPEN_ACCESS:Y"]);
+    await europepmc.search(
+      { fetch: fake.fetch, baseUrl: base },
+      { query: "cancer", page: 2, limit: 25, filters: filters({ fullTextOnly: true }) },
+    );
+    expect(fake.calls.map((c) => new URL(c.url).searchParams.get("query"))).toEqual([
+      "(cancer) AND OPEN_ACCESS:Y",
+      "(cancer) AND OPEN_ACCESS:Y",
+    ]);
   });
 });

@@ -31,7 +31,11 @@ function authorNames(record: Record<string, unknown>): string[] {
   // resultType=lite only has "Lu D, Liu Y, Ma P."
   const authorString = str(record.authorString);
   return authorString
-    ? authorString.replace(/\.$/, "").split(/,\s*/).map((n) => n.trim()).filter((n) => n !== "")
+    ? authorString
+        .replace(/\.$/, "")
+        .split(/,\s*/)
+        .map((n) => n.trim())
+        .filter((n) => n !== "")
     : [];
 }
 
@@ -49,7 +53,12 @@ interface FullTextUrl {
 
 /** Prefers open-access PDF, then OA HTML, then free (availabilityCode "F") PDF/HTML. */
 function pickOpenAccessUrl(urls: FullTextUrl[]): string | null {
-  for (const [code, style] of [["OA", "pdf"], ["OA", "html"], ["F", "pdf"], ["F", "html"]]) {
+  for (const [code, style] of [
+    ["OA", "pdf"],
+    ["OA", "html"],
+    ["F", "pdf"],
+    ["F", "html"],
+  ]) {
     const hit = urls.find((u) => u.code === code && u.style === style);
     if (hit) return hit.url;
   }
@@ -64,9 +73,15 @@ function normaliseRecord(record: unknown): NormalisedStudy | null {
   const source = str(record.source) ?? "MED";
   const journalInfo = isRecord(record.journalInfo) ? record.journalInfo : {};
   const journal = isRecord(journalInfo.journal) ? journalInfo.journal : {};
-  const fullTextUrls: FullTextUrl[] = arr(isRecord(record.fullTextUrlList) ? record.fullTextUrlList.fullTextUrl : undefined)
+  const fullTextUrls: FullTextUrl[] = arr(
+    isRecord(record.fullTextUrlList) ? record.fullTextUrlList.fullTextUrl : undefined,
+  )
     .filter(isRecord)
-    .map((u) => ({ code: str(u.availabilityCode) ?? "", style: (str(u.documentStyle) ?? "").toLowerCase(), url: str(u.url) ?? "" }))
+    .map((u) => ({
+      code: str(u.availabilityCode) ?? "",
+      style: (str(u.documentStyle) ?? "").toLowerCase(),
+      url: str(u.url) ?? "",
+    }))
     .filter((u) => u.url !== "");
   const pmcid = str(record.pmcid);
   const isOpenAccess = record.isOpenAccess === "Y" || fullTextUrls.some((u) => u.code === "OA");
@@ -205,7 +220,8 @@ export const europepmc: SearchProvider = {
       const page = await fetchJson("europepmc", deps, europePmcSearchUrl(deps, params, "idlist", size, cursor));
       requests += 1;
       const hitCount = isRecord(page) ? count(page.hitCount) : null;
-      if (hitCount === null) throw new ProviderError("europepmc", "parse", "expected a Europe PMC search response with hitCount");
+      if (hitCount === null)
+        throw new ProviderError("europepmc", "parse", "expected a Europe PMC search response with hitCount");
       const next = isRecord(page) ? str(page.nextCursorMark) : null;
       const received = arr(isRecord(page) && isRecord(page.resultList) ? page.resultList.result : undefined).length;
       if (!next || next === cursor || received < size) return { studies: [], totalCount: hitCount };

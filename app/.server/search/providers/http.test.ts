@@ -31,7 +31,8 @@ describe("retryAfterMs", () => {
   });
 
   it("returns null for absent or unreadable values", () => {
-    for (const value of [null, "", "1.5", "-1", "soon", "12abc"]) expect(retryAfterMs(value, NOW), String(value)).toBeNull();
+    for (const value of [null, "", "1.5", "-1", "soon", "12abc"])
+      expect(retryAfterMs(value, NOW), String(value)).toBeNull();
   });
 });
 
@@ -57,7 +58,11 @@ describe("fetchText on HTTP 429", () => {
 
   it("does not retry when the wait plus the 200 ms margin passes the deadline", async () => {
     const fake = recordingFetch(() => tooMany("2"));
-    const error = await fetchText("crossref", deps(fake.fetch, { deadline: NOW + 2000 + RETRY_MARGIN_MS - 1 }), URL_).catch((e: unknown) => e);
+    const error = await fetchText(
+      "crossref",
+      deps(fake.fetch, { deadline: NOW + 2000 + RETRY_MARGIN_MS - 1 }),
+      URL_,
+    ).catch((e: unknown) => e);
     expect(fake.calls).toHaveLength(1);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: "crossref", kind: "http", status: 429 });
@@ -68,7 +73,9 @@ describe("fetchText on HTTP 429", () => {
   });
 
   it("understands the HTTP-date form", async () => {
-    const fake = recordingFetch((_call, index) => (index === 0 ? tooMany("Sat, 15 Mar 2025 12:00:03 GMT") : new Response("later")));
+    const fake = recordingFetch((_call, index) =>
+      index === 0 ? tooMany("Sat, 15 Mar 2025 12:00:03 GMT") : new Response("later"),
+    );
     const pending = fetchText("semanticscholar", deps(fake.fetch, { deadline: NOW + 8000 }), URL_);
     await vi.advanceTimersByTimeAsync(2999);
     expect(fake.calls).toHaveLength(1);
@@ -104,7 +111,11 @@ describe("fetchText on HTTP 429", () => {
       controller.abort();
       return tooMany("1");
     });
-    const error = await fetchText("doaj", deps(fake.fetch, { deadline: NOW + 8000, signal: controller.signal }), URL_).catch((e: unknown) => e);
+    const error = await fetchText(
+      "doaj",
+      deps(fake.fetch, { deadline: NOW + 8000, signal: controller.signal }),
+      URL_,
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
     expect(fake.calls).toHaveLength(1);
   });
@@ -115,7 +126,11 @@ describe("fetchText on HTTP 429", () => {
     await vi.advanceTimersByTimeAsync(1000);
     const error = await pending;
     expect(fake.calls).toHaveLength(2);
-    expect(error).toMatchObject({ kind: "http", status: 429, message: "429: rate limit exceeded (Retry-After: 1); still rate limited after one retry" });
+    expect(error).toMatchObject({
+      kind: "http",
+      status: 429,
+      message: "429: rate limit exceeded (Retry-After: 1); still rate limited after one retry",
+    });
   });
 
   it("does not retry without a Retry-After or without a deadline", async () => {
@@ -132,7 +147,9 @@ describe("fetchText on HTTP 429", () => {
   });
 
   it("retries immediately on Retry-After: 0 and maps a later non-429 failure as usual", async () => {
-    const fake = recordingFetch((_call, index) => (index === 0 ? tooMany("0") : new Response("Service Unavailable", { status: 503 })));
+    const fake = recordingFetch((_call, index) =>
+      index === 0 ? tooMany("0") : new Response("Service Unavailable", { status: 503 }),
+    );
     await expect(fetchText("europepmc", deps(fake.fetch, { deadline: NOW + 1000 }), URL_)).rejects.toMatchObject({
       status: 503,
       message: "503: Service Unavailable",
@@ -154,7 +171,11 @@ suite(fixtureSuiteName("every provider retries a 429 through fetchText"), () => 
 
   const recorded: Record<ProviderId, (url: string) => Response> = {
     pubmed: (url) =>
-      fixtureResponse(url.includes("/esearch.fcgi") ? "pubmed/esearch_pubmed_biopython.xml" : "pubmed/efetch_pubmed_11748933_11700088.xml"),
+      fixtureResponse(
+        url.includes("/esearch.fcgi")
+          ? "pubmed/esearch_pubmed_biopython.xml"
+          : "pubmed/efetch_pubmed_11748933_11700088.xml",
+      ),
     crossref: () => fixtureResponse("crossref/search_query-ecology_rows2.json"),
     europepmc: () => fixtureResponse("europepmc/search_core_COVID-19_pageSize25.json"),
     core: () => fixtureResponse("core/v2_search_ecology_page1_pageSize10.json"),
@@ -168,7 +189,12 @@ suite(fixtureSuiteName("every provider retries a 429 through fetchText"), () => 
       const limited = id === "pubmed" ? 1 : 0;
       const fake = recordingFetch((call, index) => (index === limited ? tooMany("1") : recorded[id](call.url)));
       const pending = PROVIDERS[id].search(
-        { fetch: fake.fetch, baseUrl: "https://api.example.test", apiKey: id === "core" ? "k" : undefined, deadline: NOW + 8000 },
+        {
+          fetch: fake.fetch,
+          baseUrl: "https://api.example.test",
+          apiKey: id === "core" ? "k" : undefined,
+          deadline: NOW + 8000,
+        },
         { query: "heart", page: 1, limit: 10 },
       );
       await vi.advanceTimersByTimeAsync(1000);

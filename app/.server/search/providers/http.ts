@@ -2,7 +2,12 @@
  * Request plumbing shared by the provider modules: URL building, fetch with error mapping to
  * {@link ProviderError}, JSON parsing and offset-window paging. Provider-agnostic; no globals.
  */
-import { AnswerTooLargeError, ANSWER_TOO_LARGE, DEFAULT_UPSTREAM_MAX_BYTES, readBodyCapped } from "../../http/upstream-body";
+import {
+  AnswerTooLargeError,
+  ANSWER_TOO_LARGE,
+  DEFAULT_UPSTREAM_MAX_BYTES,
+  readBodyCapped,
+} from "../../http/upstream-body";
 import { ProviderError, type NormalisedStudy, type ProviderDeps, type ProviderId, type ProviderResult } from "../types";
 
 export type QueryParams = Record<string, string | number | null | undefined>;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fixtureResponse, fixtureSuiteName, hasSharedFixtures, readFixture, recordingFetch } from "../../../../tests/fixtures";
+import {
+  fixtureResponse,
+  fixtureSuiteName,
+  hasSharedFixtures,
+  readFixture,
+  recordingFetch,
+} from "../../../../tests/fixtures";
 import { NO_FILTERS, type SearchFilters } from "../filters";
 import { ProviderError } from "../types";
 import { buildPubmedTerm, normalisePubmedXml, parsePubmedEsearch, pubmed, pubmedEsearchUrl } from "./pubmed";
@@ -24,7 +30,10 @@ suite(fixtureSuiteName("PubMed esearch recordings"), () => {
   });
 
   it("reads the no-results reply (ErrorList/PhraseNotFound) as empty", () => {
-    expect(parsePubmedEsearch(readFixture("pubmed/esearch_protein_no-results_abcXYZ.xml"))).toEqual({ count: 0, ids: [] });
+    expect(parsePubmedEsearch(readFixture("pubmed/esearch_protein_no-results_abcXYZ.xml"))).toEqual({
+      count: 0,
+      ids: [],
+    });
   });
 
   it("rejects an HTML page as a parse error", () => {
@@ -36,10 +45,12 @@ suite(fixtureSuiteName("PubMed esearch recordings"), () => {
 
 describe("PubMed esearch JSON form", () => {
   it("accepts retmode=json and reports esearch ERROR replies", () => {
-    expect(parsePubmedEsearch('{"esearchresult":{"count":"2","retmax":"2","idlist":["11700088","11748933"]}}')).toEqual({
-      count: 2,
-      ids: ["11700088", "11748933"],
-    });
+    expect(parsePubmedEsearch('{"esearchresult":{"count":"2","retmax":"2","idlist":["11700088","11748933"]}}')).toEqual(
+      {
+        count: 2,
+        ids: ["11700088", "11748933"],
+      },
+    );
     expect(() => parsePubmedEsearch('{"esearchresult":{"ERROR":"Invalid query"}}')).toThrowError(/Invalid query/);
   });
 });
@@ -74,9 +85,19 @@ suite(fixtureSuiteName("PubMed efetch recordings"), () => {
 
   it("handles a missing abstract, a Season date and a full Year/Month/Day date", () => {
     const [aids, chromatium] = efetch("efetch_pubmed_12091962_9997_rettype-abstract.xml").studies;
-    expect(aids).toMatchObject({ pmid: "12091962", abstract: null, publicationDate: "1990", doi: null, authors: ["Olivero JM"] });
+    expect(aids).toMatchObject({
+      pmid: "12091962",
+      abstract: null,
+      publicationDate: "1990",
+      doi: null,
+      authors: ["Olivero JM"],
+    });
     expect(aids.publicationTypes).toEqual(["Journal Article", "Review"]);
-    expect(chromatium).toMatchObject({ pmid: "9997", publicationDate: "1976-09-28", doi: "10.1016/0005-2795(76)90109-4" });
+    expect(chromatium).toMatchObject({
+      pmid: "9997",
+      publicationDate: "1976-09-28",
+      doi: "10.1016/0005-2795(76)90109-4",
+    });
   });
 
   it("joins structured abstract sections as 'LABEL: text' paragraphs and decodes numeric entities", () => {
@@ -133,12 +154,19 @@ suite(fixtureSuiteName("PubMed efetch recordings"), () => {
 
   it("normalises a record without abstract (1234567)", () => {
     const [record] = efetch("efetch_pubmed_1234567_POST.xml").studies;
-    expect(record).toMatchObject({ pmid: "1234567", abstract: null, publicationDate: "1975", doi: "10.1159/000398269" });
+    expect(record).toMatchObject({
+      pmid: "1234567",
+      abstract: null,
+      publicationDate: "1975",
+      doi: "10.1159/000398269",
+    });
     expect(record.authors).toEqual(["Rauramo L", "Lagerspetz K", "Engblom P", "Punnonen R"]);
   });
 
   it("rejects bodies that are not a PubmedArticleSet", () => {
-    expect(() => normalisePubmedXml(readFixture("pubmed/error_414_esummary_uri-too-large.html"))).toThrowError(ProviderError);
+    expect(() => normalisePubmedXml(readFixture("pubmed/error_414_esummary_uri-too-large.html"))).toThrowError(
+      ProviderError,
+    );
     expect(() => normalisePubmedXml("garbage")).toThrowError(expect.objectContaining({ kind: "parse" }));
   });
 });
@@ -160,7 +188,11 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
         ? fixtureResponse("pubmed/esearch_pubmed_cancer_reldate60_retmax100_usehistory.xml")
         : fixtureResponse("pubmed/efetch_pubmed_11748933_11700088.xml"),
     );
-    const result = await pubmed.search(deps(fake.fetch, { signal: controller.signal }), { query: "cancer therapy", page: 2, limit: 20 });
+    const result = await pubmed.search(deps(fake.fetch, { signal: controller.signal }), {
+      query: "cancer therapy",
+      page: 2,
+      limit: 20,
+    });
 
     expect(fake.calls).toHaveLength(2);
     const [search, fetchCall] = fake.calls;
@@ -187,7 +219,11 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
     expect(form.get("retmode")).toBe("xml");
     expect(form.get("id")!.split(",")).toHaveLength(100);
     expect(form.get("id")!.startsWith("41297076,41297074,")).toBe(true);
-    expect([form.get("tool"), form.get("email"), form.get("api_key")]).toEqual(["metamind-test", "team@metamind.test", "ncbi-key"]);
+    expect([form.get("tool"), form.get("email"), form.get("api_key")]).toEqual([
+      "metamind-test",
+      "team@metamind.test",
+      "ncbi-key",
+    ]);
     expect(fetchCall.signal).toBe(controller.signal);
 
     expect(result.totalCount).toBe(42249);
@@ -196,7 +232,11 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
 
   it("omits api_key when absent and defaults tool to metamind", async () => {
     const fake = recordingFetch(() => fixtureResponse("pubmed/esearch_protein_no-results_abcXYZ.xml"));
-    await pubmed.search(deps(fake.fetch, { apiKey: undefined, tool: undefined }), { query: "abcXYZ", page: 1, limit: 25 });
+    await pubmed.search(deps(fake.fetch, { apiKey: undefined, tool: undefined }), {
+      query: "abcXYZ",
+      page: 1,
+      limit: 25,
+    });
     const params = new URL(fake.calls[0].url).searchParams;
     expect(params.has("api_key")).toBe(false);
     expect(params.get("tool")).toBe("metamind");
@@ -213,7 +253,9 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
   it("keeps esearch's order", async () => {
     const fake = recordingFetch((call) =>
       call.url.includes("/esearch.fcgi")
-        ? new Response('{"esearchresult":{"count":"2","idlist":["11700088","11748933"]}}', { headers: { "content-type": "application/json" } })
+        ? new Response('{"esearchresult":{"count":"2","idlist":["11700088","11748933"]}}', {
+            headers: { "content-type": "application/json" },
+          })
         : fixtureResponse("pubmed/efetch_pubmed_11748933_11700088.xml"),
     );
     const result = await pubmed.search(deps(fake.fetch), { query: "q", page: 1, limit: 2 });
@@ -226,7 +268,9 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
         ? fixtureResponse("pubmed/esearch_pubmed_biopython.xml")
         : fixtureResponse("pubmed/error_414_esummary_uri-too-large.html", 414),
     );
-    const error = await pubmed.search(deps(fake.fetch), { query: "biopython", page: 1, limit: 20 }).catch((e: unknown) => e);
+    const error = await pubmed
+      .search(deps(fake.fetch), { query: "biopython", page: 1, limit: 20 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: "pubmed", kind: "http", status: 414 });
     expect((error as Error).message).toMatch(/^414: Submitted URI too large!/);
@@ -235,7 +279,9 @@ suite(fixtureSuiteName("pubmed.search with a fake fetch"), () => {
 
   it("reports an HTML page served with 200 as a parse error", async () => {
     const fake = recordingFetch(() => fixtureResponse("pubmed/error_414_esummary_uri-too-large.html", 200));
-    await expect(pubmed.search(deps(fake.fetch), { query: "x", page: 1, limit: 20 })).rejects.toMatchObject({ kind: "parse" });
+    await expect(pubmed.search(deps(fake.fetch), { query: "x", page: 1, limit: 20 })).rejects.toMatchObject({
+      kind: "parse",
+    });
   });
 
   it("re-throws aborts unchanged and wraps network failures", async () => {
@@ -255,10 +301,26 @@ suite(fixtureSuiteName("pubmed filters → esearch term"), () => {
   const filters = (overrides: Partial<SearchFilters>): SearchFilters => ({ ...NO_FILTERS, ...overrides });
   const cases: Array<[string, Partial<SearchFilters>, string]> = [
     ["no filters: the query as typed", {}, "heart failure"],
-    ["date window", { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" }, '(heart failure) AND ("2020/01/01"[dp] : "2024/12/31"[dp])'],
-    ["date window open at the start", { dateRange: "custom", dateTo: "2019-06-30" }, '(heart failure) AND ("1000/01/01"[dp] : "2019/06/30"[dp])'],
-    ["date window open at the end", { dateRange: "custom", dateFrom: "2021-03-01" }, '(heart failure) AND ("2021/03/01"[dp] : "3000/12/31"[dp])'],
-    ["studyType clinical_trial", { studyType: "clinical_trial" }, "(heart failure) AND (clinical trial[pt] OR randomized controlled trial[pt])"],
+    [
+      "date window",
+      { dateRange: "custom", dateFrom: "2020-01-01", dateTo: "2024-12-31" },
+      '(heart failure) AND ("2020/01/01"[dp] : "2024/12/31"[dp])',
+    ],
+    [
+      "date window open at the start",
+      { dateRange: "custom", dateTo: "2019-06-30" },
+      '(heart failure) AND ("1000/01/01"[dp] : "2019/06/30"[dp])',
+    ],
+    [
+      "date window open at the end",
+      { dateRange: "custom", dateFrom: "2021-03-01" },
+      '(heart failure) AND ("2021/03/01"[dp] : "3000/12/31"[dp])',
+    ],
+    [
+      "studyType clinical_trial",
+      { studyType: "clinical_trial" },
+      "(heart failure) AND (clinical trial[pt] OR randomized controlled trial[pt])",
+    ],
     ["studyType meta_analysis", { studyType: "meta_analysis" }, "(heart failure) AND meta-analysis[pt]"],
     ["studyType systematic_review", { studyType: "systematic_review" }, "(heart failure) AND systematic review[pt]"],
     ["studyType observational", { studyType: "observational" }, "(heart failure) AND observational study[pt]"],
@@ -269,7 +331,15 @@ suite(fixtureSuiteName("pubmed filters → esearch term"), () => {
     ["journalImpact low (post-filter only)", { journalImpact: "low" }, "heart failure"],
     [
       "every filter at once",
-      { dateRange: "last_5_years", dateFrom: "2020-03-15", dateTo: "2025-03-15", studyType: "meta_analysis", journalImpact: "high", fullTextOnly: true, hasAbstract: true },
+      {
+        dateRange: "last_5_years",
+        dateFrom: "2020-03-15",
+        dateTo: "2025-03-15",
+        studyType: "meta_analysis",
+        journalImpact: "high",
+        fullTextOnly: true,
+        hasAbstract: true,
+      },
       '(heart failure) AND ("2020/03/15"[dp] : "2025/03/15"[dp]) AND meta-analysis[pt] AND free full text[sb] AND hasabstract',
     ],
   ];
@@ -282,11 +352,21 @@ suite(fixtureSuiteName("pubmed filters → esearch term"), () => {
           : fixtureResponse("pubmed/efetch_pubmed_11748933_11700088.xml"),
       );
       const params = { query: "heart failure", page: 1, limit: 20, filters: filters(overrides) };
-      const result = await pubmed.search({ fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" }, params);
+      const result = await pubmed.search(
+        { fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" },
+        params,
+      );
       const sent = new URL(fake.calls[0].url).searchParams;
       expect(sent.get("term")).toBe(term);
-      expect([sent.get("db"), sent.get("retstart"), sent.get("retmax"), sent.get("retmode")]).toEqual(["pubmed", "0", "20", "xml"]);
-      expect(fake.calls[0].url).toBe(pubmedEsearchUrl({ fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" }, params));
+      expect([sent.get("db"), sent.get("retstart"), sent.get("retmax"), sent.get("retmode")]).toEqual([
+        "pubmed",
+        "0",
+        "20",
+        "xml",
+      ]);
+      expect(fake.calls[0].url).toBe(
+        pubmedEsearchUrl({ fetch: fake.fetch, baseUrl: "https://eutils.example/entrez/eutils" }, params),
+      );
       expect(buildPubmedTerm("heart failure", filters(overrides))).toBe(term);
       expect(fake.calls[1].body).not.toContain("term");
       expect(result).toMatchObject({ totalCount: 63 });
@@ -295,7 +375,9 @@ suite(fixtureSuiteName("pubmed filters → esearch term"), () => {
   }
 
   it("wraps a boolean query so the filters apply to all of it", () => {
-    expect(buildPubmedTerm("aspirin OR clopidogrel", filters({ hasAbstract: true }))).toBe("(aspirin OR clopidogrel) AND hasabstract");
+    expect(buildPubmedTerm("aspirin OR clopidogrel", filters({ hasAbstract: true }))).toBe(
+      "(aspirin OR clopidogrel) AND hasabstract",
+    );
     expect(buildPubmedTerm("aspirin OR clopidogrel")).toBe("aspirin OR clopidogrel");
   });
 });

@@ -26,8 +26,15 @@ export const DEFAULT_NCBI_TOOL = "metamind";
  */
 export const PUBMED_XML: XmlTreeOptions = {
   arrayTags: new Set([
-    "PubmedArticle", "PubmedBookArticle", "Author", "AbstractText", "ArticleId", "ELocationID",
-    "PublicationType", "Id", "ArticleDate",
+    "PubmedArticle",
+    "PubmedBookArticle",
+    "Author",
+    "AbstractText",
+    "ArticleId",
+    "ELocationID",
+    "PublicationType",
+    "Id",
+    "ArticleDate",
   ]),
   stopTags: new Set(["ArticleTitle", "VernacularTitle", "AbstractText"]),
 };
@@ -77,19 +84,28 @@ export function parsePubmedEsearch(body: string): { count: number; ids: string[]
     const result = child(json, "esearchresult");
     if (!isRecord(result)) throw new ProviderError("pubmed", "parse", "esearch JSON without esearchresult");
     if (typeof result.ERROR === "string") throw new ProviderError("pubmed", "http", `esearch: ${result.ERROR}`);
-    if (!/^\d+$/.test(String(result.count ?? ""))) throw new ProviderError("pubmed", "parse", "esearch JSON without a count");
-    const ids = arr(result.idlist).map((id) => String(id)).filter((id) => /^\d+$/.test(id));
+    if (!/^\d+$/.test(String(result.count ?? "")))
+      throw new ProviderError("pubmed", "parse", "esearch JSON without a count");
+    const ids = arr(result.idlist)
+      .map((id) => String(id))
+      .filter((id) => /^\d+$/.test(id));
     return { count: Number(result.count) || 0, ids };
   }
   const doc = parseXml(body);
   const result = doc.eSearchResult;
   if (!isRecord(result)) {
-    throw new ProviderError("pubmed", "parse", `expected eSearchResult XML, got: ${bodySnippet(body, 120) || "empty body"}`);
+    throw new ProviderError(
+      "pubmed",
+      "parse",
+      `expected eSearchResult XML, got: ${bodySnippet(body, 120) || "empty body"}`,
+    );
   }
   const error = text(result.ERROR);
   if (error && result.Count === undefined) throw new ProviderError("pubmed", "http", `esearch: ${error}`);
   if (!/^\d+$/.test(text(result.Count))) throw new ProviderError("pubmed", "parse", "esearch XML without a Count");
-  const ids = arr(child(result, "IdList", "Id")).map(text).filter((id) => /^\d+$/.test(id));
+  const ids = arr(child(result, "IdList", "Id"))
+    .map(text)
+    .filter((id) => /^\d+$/.test(id));
   return { count: Number(text(result.Count)) || 0, ids };
 }
 
@@ -129,7 +145,10 @@ function dateParts(node: unknown): string | null {
  */
 function publicationDate(article: unknown): string | null {
   const issue = dateParts(child(article, "Journal", "JournalIssue", "PubDate"));
-  const electronic = arr(child(article, "ArticleDate")).map(dateParts).find((d) => d !== null) ?? null;
+  const electronic =
+    arr(child(article, "ArticleDate"))
+      .map(dateParts)
+      .find((d) => d !== null) ?? null;
   if (!issue) return electronic;
   if (issue.length === 4 && electronic && electronic.startsWith(issue)) return electronic;
   return issue;
@@ -195,7 +214,11 @@ export function normalisePubmedXml(xml: string, { strict = false }: { strict?: b
   const doc = parseXml(xml);
   const set = doc.PubmedArticleSet;
   if (set === undefined || (set !== "" && !isRecord(set))) {
-    throw new ProviderError("pubmed", "parse", `expected PubmedArticleSet XML, got: ${bodySnippet(xml, 120) || "empty body"}`);
+    throw new ProviderError(
+      "pubmed",
+      "parse",
+      `expected PubmedArticleSet XML, got: ${bodySnippet(xml, 120) || "empty body"}`,
+    );
   }
   const articles = arr(child(set, "PubmedArticle"));
   const studies = articles.map(normaliseArticle).filter((s): s is NormalisedStudy => s !== null);

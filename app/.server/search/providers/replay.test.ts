@@ -18,7 +18,12 @@ const suite = hasSharedFixtures() ? describe : describe.skip;
 const baseUrls = defaultReplayBaseUrls();
 
 function depsFor(id: ProviderId, fetch: typeof globalThis.fetch): ProviderDeps {
-  return { fetch, baseUrl: baseUrls[id], apiKey: id === "core" ? "replay-key" : undefined, email: "replay@metamind.test" };
+  return {
+    fetch,
+    baseUrl: baseUrls[id],
+    apiKey: id === "core" ? "replay-key" : undefined,
+    email: "replay@metamind.test",
+  };
 }
 
 describe("provider registry", () => {
@@ -46,17 +51,38 @@ describe("provider registry", () => {
 suite(fixtureSuiteName("providers against the recorded replays"), () => {
   const replayFetch = createReplayFetch(fixtureReader) as typeof globalThis.fetch;
   const expected: Record<ProviderId, { total: number; count: number; first: string }> = {
-    pubmed: { total: 42249, count: 2, first: "Is cryopreservation a homogeneous process? Ultrastructure and motility of untreated, prefreezing, and postthawed spermatozoa of Diplodus puntazzo (Cetti)." },
+    pubmed: {
+      total: 42249,
+      count: 2,
+      first:
+        "Is cryopreservation a homogeneous process? Ultrastructure and motility of untreated, prefreezing, and postthawed spermatozoa of Diplodus puntazzo (Cetti).",
+    },
     crossref: { total: 452242, count: 30, first: "Communicating Ecology" },
-    europepmc: { total: 767814, count: 25, first: "The Influence of Covid-19 on Perceived Health Effects of Wetland Parks in China" },
+    europepmc: {
+      total: 767814,
+      count: 25,
+      first: "The Influence of Covid-19 on Perceived Health Effects of Wetland Parks in China",
+    },
     core: { total: 1326248, count: 10, first: "Dispatch" },
-    semanticscholar: { total: 3028, count: 100, first: "Security Misconfigurations in Open Source Kubernetes Manifests: An Empirical Study" },
-    doaj: { total: 5412874, count: 10, first: "Brain insulin sensitivity is linked to adiposity and body fat distribution" },
+    semanticscholar: {
+      total: 3028,
+      count: 100,
+      first: "Security Misconfigurations in Open Source Kubernetes Manifests: An Empirical Study",
+    },
+    doaj: {
+      total: 5412874,
+      count: 10,
+      first: "Brain insulin sensitivity is linked to adiposity and body fat distribution",
+    },
   };
 
   for (const id of PROVIDER_IDS) {
     it(`${id}: any query gets the recorded result page`, async () => {
-      const result = await PROVIDERS[id].search(depsFor(id, replayFetch), { query: "heart failure", page: 1, limit: 25 });
+      const result = await PROVIDERS[id].search(depsFor(id, replayFetch), {
+        query: "heart failure",
+        page: 1,
+        limit: 25,
+      });
       expect(result.totalCount).toBe(expected[id].total);
       expect(result.studies.length).toBeGreaterThanOrEqual(Math.min(expected[id].count, 25));
       expect(result.studies[0].title).toBe(expected[id].first);
@@ -64,21 +90,29 @@ suite(fixtureSuiteName("providers against the recorded replays"), () => {
     });
 
     it(`${id}: zzempty serves the empty result`, async () => {
-      await expect(PROVIDERS[id].search(depsFor(id, replayFetch), { query: "zzempty", page: 1, limit: 25 })).resolves.toEqual({
+      await expect(
+        PROVIDERS[id].search(depsFor(id, replayFetch), { query: "zzempty", page: 1, limit: 25 }),
+      ).resolves.toEqual({
         studies: [],
         totalCount: 0,
       });
     });
 
     it(`${id}: zzfail answers HTTP 500`, async () => {
-      const error = await PROVIDERS[id].search(depsFor(id, replayFetch), { query: "zzfail now", page: 1, limit: 25 }).catch((e: unknown) => e);
+      const error = await PROVIDERS[id]
+        .search(depsFor(id, replayFetch), { query: "zzfail now", page: 1, limit: 25 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ provider: id, kind: "http", status: 500 });
     });
   }
 
   it("europepmc page 2 walks the recorded idlist cursor", async () => {
-    const result = await PROVIDERS.europepmc.search(depsFor("europepmc", replayFetch), { query: "covid", page: 2, limit: 25 });
+    const result = await PROVIDERS.europepmc.search(depsFor("europepmc", replayFetch), {
+      query: "covid",
+      page: 2,
+      limit: 25,
+    });
     expect(result.totalCount).toBe(767814);
   });
 
@@ -136,7 +170,7 @@ serverSuite(fixtureSuiteName("replay-server.ts under plain Node"), () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(35);
       expect(await response.text()).toContain("<Count>42249</Count>");
       const efetch = await fetch(`${origin}/pubmed/efetch.fcgi`, { method: "POST", body: "db=pubmed&id=1" });
-      expect(await efetch.text()).toContain("<PMID Version=\"1\">11748933</PMID>");
+      expect(await efetch.text()).toContain('<PMID Version="1">11748933</PMID>');
       expect((await fetch(`${origin}/nowhere`)).status).toBe(404);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(output).toMatch(/\[replay\] GET \/pubmed\/esearch\.fcgi\?db=pubmed&term=asthma -> 200 pubmed/);

@@ -10,7 +10,17 @@ import {
   type ProviderSearchParams,
   type SearchProvider,
 } from "../types";
-import { arr, assertUsableRecords, buildUrl, collectWindow, count, fetchJson, isRecord, str, uniqueStrings } from "./http";
+import {
+  arr,
+  assertUsableRecords,
+  buildUrl,
+  collectWindow,
+  count,
+  fetchJson,
+  isRecord,
+  str,
+  uniqueStrings,
+} from "./http";
 
 /**
  * Fields requested from `/paper/search`. `tldr` is deliberately not requested: a missing abstract
@@ -74,14 +84,19 @@ export function normaliseSemanticScholar(json: unknown): ProviderResult {
   if (Array.isArray(json)) {
     papers = json;
   } else if (isRecord(json) && ("data" in json || "total" in json)) {
-    if ("data" in json && !Array.isArray(json.data)) throw new ProviderError("semanticscholar", "parse", "S2 data is not a list");
+    if ("data" in json && !Array.isArray(json.data))
+      throw new ProviderError("semanticscholar", "parse", "S2 data is not a list");
     papers = arr(json.data);
     total = count(json.total);
   } else if (isRecord(json) && typeof json.paperId === "string") {
     papers = [json];
   } else {
-    const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
-    throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar response${reason ? `: ${reason}` : ""}`);
+    const reason = isRecord(json) ? (str(json.error) ?? str(json.message)) : null;
+    throw new ProviderError(
+      "semanticscholar",
+      "parse",
+      `unexpected Semantic Scholar response${reason ? `: ${reason}` : ""}`,
+    );
   }
   const studies = papers.map(normalisePaper).filter((s): s is NormalisedStudy => s !== null);
   return { studies, totalCount: total ?? studies.length };
@@ -95,13 +110,21 @@ export function normaliseSemanticScholar(json: unknown): ProviderResult {
  */
 export function normaliseSemanticScholarSearch(json: unknown, offset = 0): ProviderResult {
   if (!isRecord(json) || count(json.total) === null) {
-    const reason = isRecord(json) ? str(json.error) ?? str(json.message) : null;
-    throw new ProviderError("semanticscholar", "parse", `unexpected Semantic Scholar search response${reason ? `: ${reason}` : ""}`);
+    const reason = isRecord(json) ? (str(json.error) ?? str(json.message)) : null;
+    throw new ProviderError(
+      "semanticscholar",
+      "parse",
+      `unexpected Semantic Scholar search response${reason ? `: ${reason}` : ""}`,
+    );
   }
   const result = normaliseSemanticScholar(json);
   assertUsableRecords("semanticscholar", arr(json.data).length, result.studies.length);
   if (result.studies.length === 0 && count(json.total)! > offset) {
-    throw new ProviderError("semanticscholar", "parse", `Semantic Scholar reported ${count(json.total)} hits but sent no records`);
+    throw new ProviderError(
+      "semanticscholar",
+      "parse",
+      `Semantic Scholar reported ${count(json.total)} hits but sent no records`,
+    );
   }
   return result;
 }

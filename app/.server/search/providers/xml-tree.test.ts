@@ -47,13 +47,21 @@ describe("parseXmlTree", () => {
       <Empty/><EmptyA a="1"/><Mixed>t1 <x>q</x> t2 <!-- c --></Mixed><Twice>1</Twice><Twice>2</Twice></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>`;
     const doc = read(xml);
     expect(doc).toEqual(expected(xml));
-    const article = (((doc.PubmedArticleSet as Record<string, unknown[]>).PubmedArticle[0] as Record<string, Record<string, unknown>>).MedlineCitation).Article as Record<string, unknown>;
+    const article = (
+      (doc.PubmedArticleSet as Record<string, unknown[]>).PubmedArticle[0] as Record<string, Record<string, unknown>>
+    ).MedlineCitation.Article as Record<string, unknown>;
     expect(article.ArticleTitle).toBe("A <i>b</i> &amp; c<sup>2</sup> <mml:math><mml:mi>x</mml:mi></mml:math>");
     expect(article.Twice).toEqual(["1", "2"]);
   });
 
   it("never throws: garbage, HTML, truncated and empty answers give what could be read", () => {
-    for (const xml of ["", "not xml at all", "<html><body><h1>Oops</h1></body></html>", "<PubmedArticleSet/>", "<eSearchResult><ERROR>Invalid</ERROR></eSearchResult>"]) {
+    for (const xml of [
+      "",
+      "not xml at all",
+      "<html><body><h1>Oops</h1></body></html>",
+      "<PubmedArticleSet/>",
+      "<eSearchResult><ERROR>Invalid</ERROR></eSearchResult>",
+    ]) {
       expect(read(xml), xml).toEqual(expected(xml));
     }
     const truncated = read("<eSearchResult><Count>5</Count><IdList><Id>1</Id><Id>2");

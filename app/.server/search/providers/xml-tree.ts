@@ -93,7 +93,8 @@ export function parseXmlTree(xml: string, { arrayTags, stopTags }: XmlTreeOption
             return;
           }
           // A self-closing stop tag has no content; otherwise the content ends where `</name` starts.
-          const raw = isImplied || parser.startIndex < stop.start ? "" : xml.slice(stop.start, parser.startIndex).trim();
+          const raw =
+            isImplied || parser.startIndex < stop.start ? "" : xml.slice(stop.start, parser.startIndex).trim();
           let value: unknown = raw;
           const keys = Object.keys(stop.attributes);
           if (keys.length > 0) {

@@ -37,7 +37,11 @@ export function AnalysisActions({
     <div className="mt-6 flex flex-wrap gap-2">
       <Button variant="outline" onClick={onExtract} disabled={busy || count === 0}>
         {extraction.kind === "loading" ? <Loader2 className="animate-spin" aria-hidden /> : <Table2 aria-hidden />}
-        {extraction.kind === "loading" ? "Extracting..." : extraction.kind === "done" ? "Extract Again" : "Extract Data"}
+        {extraction.kind === "loading"
+          ? "Extracting..."
+          : extraction.kind === "done"
+            ? "Extract Again"
+            : "Extract Data"}
       </Button>
       <Button onClick={onRun} disabled={busy || count === 0}>
         {run.kind === "running" ? <Loader2 className="animate-spin" aria-hidden /> : <Play aria-hidden />}
@@ -67,7 +71,8 @@ export function AnalysisActions({
 /** Export Results: the report as HTML, data and results as JSON, and the job's R script, study rows and Summary of Findings table (server downloads). */
 function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") => void; jobId: string }) {
   const itemClass = "cursor-pointer rounded px-3 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100";
-  const href = (format: "r" | "csv" | "sof" | "robvis") => `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
+  const href = (format: "r" | "csv" | "sof" | "robvis") =>
+    `/api/meta-analysis/jobs/${encodeURIComponent(jobId)}/export?format=${format}`;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -77,7 +82,11 @@ function ExportMenu({ onExport, jobId }: { onExport: (format: "html" | "json") =
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+        <DropdownMenu.Content
+          align="start"
+          sideOffset={4}
+          className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+        >
           {(["html", "json"] as const).map((f) => (
             <DropdownMenu.Item key={f} onSelect={() => onExport(f)} className={itemClass}>
               {f === "html" ? "HTML report" : "JSON (data + results)"}

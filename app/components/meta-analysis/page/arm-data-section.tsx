@@ -31,9 +31,9 @@ export function ArmDataSection({
         Data extraction per outcome (arm level)
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Name the intervention, comparator and outcome: MetaMind reads each study&apos;s events and group sizes, or means, SDs and
-        group sizes, from its text and tables. Click a value to see where it was read; correct it if needed. The analysis
-        computes effect sizes from these arm data.
+        Name the intervention, comparator and outcome: MetaMind reads each study&apos;s events and group sizes, or
+        means, SDs and group sizes, from its text and tables. Click a value to see where it was read; correct it if
+        needed. The analysis computes effect sizes from these arm data.
       </p>
       <div className="mt-4">
         <ArmExtractionTable
@@ -59,7 +59,8 @@ export function ArmDataSection({
       {armSummary && (
         <p role="note" data-testid="arm-summary" className="mt-3 rounded-md bg-slate-50 p-2 text-sm text-slate-700">
           {armSummary.fromArms} {armSummary.fromArms === 1 ? "study is" : "studies are"} analysed from arm-level data.
-          {armSummary.fromEstimates.length > 0 && ` Arm data are missing for ${armSummary.fromEstimates.join("; ")}: the reported estimate with its CI is used instead.`}
+          {armSummary.fromEstimates.length > 0 &&
+            ` Arm data are missing for ${armSummary.fromEstimates.join("; ")}: the reported estimate with its CI is used instead.`}
           {armSummary.missing.length > 0 && ` No usable data for ${armSummary.missing.join("; ")}.`}
         </p>
       )}

@@ -25,11 +25,11 @@ export function ExtractedDataSection({
         Extracted data
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Extracted by {extractedBy}. Hover or click
-        a value&apos;s quote mark to see the sentence it came from; edit values, the outcome or the measure, and untick
-        rows to leave them out. Studies are pooled only when their outcomes match (same outcome, measure and a compatible
-        timepoint); give rows the same pool group to merge them, or different groups to split them. A meta-analysis&apos;s
-        own pooled result is listed, not pooled again with primary studies.
+        Extracted by {extractedBy}. Hover or click a value&apos;s quote mark to see the sentence it came from; edit
+        values, the outcome or the measure, and untick rows to leave them out. Studies are pooled only when their
+        outcomes match (same outcome, measure and a compatible timepoint); give rows the same pool group to merge them,
+        or different groups to split them. A meta-analysis&apos;s own pooled result is listed, not pooled again with
+        primary studies.
       </p>
       {notExtracted > 0 && (
         <p role="note" data-testid="not-extracted" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">

@@ -30,8 +30,12 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
   const [searchParams] = useSearchParams();
   const reviewId = searchParams.get("review");
   const [extraction, setExtraction] = useState<Extraction>({ kind: "idle" });
-  const { selection, dropStudy, fromReview, reviewError, reviewData, robJudgements, reviewGrade } = useStudySelection(reviewId, setExtraction);
-  const { options, setOptions, assumedRisk, setAssumedRisk, assumedRiskValue, assumedRiskInvalid } = useAnalysisOptions();
+  const { selection, dropStudy, fromReview, reviewError, reviewData, robJudgements, reviewGrade } = useStudySelection(
+    reviewId,
+    setExtraction,
+  );
+  const { options, setOptions, assumedRisk, setAssumedRisk, assumedRiskValue, assumedRiskInvalid } =
+    useAnalysisOptions();
   const job = useAnalysisJob({
     signedIn,
     selection,
@@ -53,7 +57,11 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
   const back = backLink(reviewId, fromReview?.title);
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
-      <Link to={back.to} className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline" data-testid="back-link">
+      <Link
+        to={back.to}
+        className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline"
+        data-testid="back-link"
+      >
         <ArrowLeft className="size-4" aria-hidden />
         {back.label}
       </Link>
@@ -101,7 +109,11 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
       />
 
       {job.notice && (
-        <p role="alert" data-testid="meta-notice" className="mt-3 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        <p
+          role="alert"
+          data-testid="meta-notice"
+          className="mt-3 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        >
           {job.notice}
         </p>
       )}
@@ -113,7 +125,11 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
 
       {run.kind === "running" && <JobProgress run={run} />}
       {run.kind === "error" && (
-        <p role="alert" data-testid="run-error" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+        <p
+          role="alert"
+          data-testid="run-error"
+          className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+        >
           {run.message}
         </p>
       )}
@@ -172,7 +188,12 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
         />
       )}
 
-      <ReportDialog open={resultsOpen} onOpenChange={setResultsOpen} reportHtml={report.reportHtml} onDownload={report.downloadReport} />
+      <ReportDialog
+        open={resultsOpen}
+        onOpenChange={setResultsOpen}
+        reportHtml={report.reportHtml}
+        onDownload={report.downloadReport}
+      />
 
       {job.upgrade.element}
       {job.trial.element}

@@ -38,7 +38,7 @@ export function ModelSettings({
             data-testid="method-select"
             value={options.method}
             onChange={(e) => setOptions((o) => ({ ...o, method: e.target.value as Method }))}
-            className="w-full min-w-0 max-w-full truncate rounded-md border border-slate-300 px-2 py-1.5"
+            className="w-full max-w-full min-w-0 truncate rounded-md border border-slate-300 px-2 py-1.5"
           >
             {METHOD_CHOICES.map((m) => (
               <option key={m} value={m}>
@@ -54,7 +54,7 @@ export function ModelSettings({
             data-testid="test-select"
             value={options.test}
             onChange={(e) => setOptions((o) => ({ ...o, test: e.target.value as TestType }))}
-            className="w-full min-w-0 max-w-full truncate rounded-md border border-slate-300 px-2 py-1.5"
+            className="w-full max-w-full min-w-0 truncate rounded-md border border-slate-300 px-2 py-1.5"
           >
             <option value="knha">{TEST_LABELS.knha}</option>
             <option value="z">{TEST_LABELS.z}</option>
@@ -79,19 +79,24 @@ export function ModelSettings({
       </div>
       {gradeFromReview && (
         <p className="mt-2 text-xs text-slate-600" data-testid="grade-from-review">
-          The review&apos;s GRADE settings are used: your rating changes, rated-up levels, decision thresholds and assumed control risks.
+          The review&apos;s GRADE settings are used: your rating changes, rated-up levels, decision thresholds and
+          assumed control risks.
         </p>
       )}
       {robFromReview && (
         <p className="mt-2 text-xs text-slate-600" data-testid="rob-from-review">
-          The review&apos;s RoB 2 judgements are used: a risk-of-bias column beside each forest plot, the sensitivity analysis by risk of bias and
-          GRADE&apos;s risk-of-bias rating.
+          The review&apos;s RoB 2 judgements are used: a risk-of-bias column beside each forest plot, the sensitivity
+          analysis by risk of bias and GRADE&apos;s risk-of-bias rating.
         </p>
       )}
       <p className="mt-2 text-xs text-slate-600">
         Defaults: REML with the Hartung–Knapp adjustment, as Cochrane&apos;s current guidance recommends.
         {(options.method !== DEFAULT_OPTIONS.method || options.test !== DEFAULT_OPTIONS.test) && (
-          <button type="button" className="ml-2 text-brand-700 hover:underline" onClick={() => setOptions(DEFAULT_OPTIONS)}>
+          <button
+            type="button"
+            className="ml-2 text-brand-700 hover:underline"
+            onClick={() => setOptions(DEFAULT_OPTIONS)}
+          >
             Restore defaults
           </button>
         )}

@@ -18,7 +18,11 @@ export function ResultsSection({
   setModerators: Dispatch<SetStateAction<Record<number, string[]>>>;
 }) {
   return (
-    <section aria-labelledby="results-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="meta-results">
+    <section
+      aria-labelledby="results-heading"
+      className="mt-8 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid="meta-results"
+    >
       <h2 id="results-heading" className="text-lg font-semibold text-slate-900">
         Results
       </h2>

@@ -31,7 +31,10 @@ export function SelectedStudies({
 }) {
   const count = selection.length;
   return (
-    <section aria-labelledby="selected-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <section
+      aria-labelledby="selected-heading"
+      className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="selected-heading" className="text-lg font-semibold text-slate-900">
           {fromReview ? `Included studies of “${fromReview.title}”` : "Selected studies"} ({count})
@@ -49,8 +52,8 @@ export function SelectedStudies({
       )}
       {fromReview && (
         <p className="mt-1 text-xs text-slate-600" data-testid="review-source">
-          From the systematic review: {prismaCountsFromReview(fromReview.prisma).included} studies included at full text; the report uses the
-          review&apos;s PRISMA 2020 flow
+          From the systematic review: {prismaCountsFromReview(fromReview.prisma).included} studies included at full
+          text; the report uses the review&apos;s PRISMA 2020 flow
           {fromReview.prisma.updated
             ? ` (the template for updated reviews: ${fromReview.prisma.updated.previousStudies} previous and ${fromReview.prisma.updated.newFlow.included} new studies)`
             : ""}
@@ -62,21 +65,34 @@ export function SelectedStudies({
       )}
       {reviewData && (
         <p className="mt-1 text-xs text-slate-600" data-testid="review-data-source">
-          Data from the review&apos;s Data extraction: {reviewData.outcomes.join(", ")} — the same outcome types, measures, values and corrections
-          the review pools ({reviewData.rows.length} {reviewData.rows.length === 1 ? "row" : "rows"}).
+          Data from the review&apos;s Data extraction: {reviewData.outcomes.join(", ")} — the same outcome types,
+          measures, values and corrections the review pools ({reviewData.rows.length}{" "}
+          {reviewData.rows.length === 1 ? "row" : "rows"}).
         </p>
       )}
-      <p data-testid="selection-hint" className={`mt-1 text-sm ${count >= MIN_STUDIES ? "text-emerald-700" : "text-slate-600"}`}>
+      <p
+        data-testid="selection-hint"
+        className={`mt-1 text-sm ${count >= MIN_STUDIES ? "text-emerald-700" : "text-slate-600"}`}
+      >
         {selectionHintText(count)}
       </p>
       {count > 0 && (
         <ul className="mt-4 space-y-2" aria-label="Selected studies">
           {selection.map((s) => (
-            <li key={s.id} data-testid="meta-page-study" className="flex items-start gap-3 rounded-lg border border-slate-200 p-3">
+            <li
+              key={s.id}
+              data-testid="meta-page-study"
+              className="flex items-start gap-3 rounded-lg border border-slate-200 p-3"
+            >
               <div className="min-w-0 flex-1">
                 <p className="text-sm font-medium text-slate-900">{s.title}</p>
                 <p className="text-xs text-slate-600">
-                  {[formatAuthors(s.authors), s.journal, formatPublicationDate(s.publicationDate), PROVIDER_LABELS[s.source]]
+                  {[
+                    formatAuthors(s.authors),
+                    s.journal,
+                    formatPublicationDate(s.publicationDate),
+                    PROVIDER_LABELS[s.source],
+                  ]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>

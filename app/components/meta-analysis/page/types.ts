@@ -17,7 +17,14 @@ export type Extraction =
 export type Run =
   | { kind: "idle" }
   | { kind: "running"; stage: JobStage; detail: string | null; progress: number }
-  | { kind: "done"; result: MetaAnalysisJobResult; options: AnalysisOptions; studyIds: number[]; finishedAt: Date; jobId: string }
+  | {
+      kind: "done";
+      result: MetaAnalysisJobResult;
+      options: AnalysisOptions;
+      studyIds: number[];
+      finishedAt: Date;
+      jobId: string;
+    }
   | { kind: "error"; message: string };
 
 /** A finished run. */

@@ -4,7 +4,15 @@ import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { openAiGate } from "~/lib/ai-errors";
 import { type ArmStudyRow, rowsForAnalysis } from "~/lib/arms/review";
 import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { extractData, JobFailedError, MetaApiError, pollJob, snapshotStage, startJob, type StudyPayload } from "~/lib/meta-analysis/job-client";
+import {
+  extractData,
+  JobFailedError,
+  MetaApiError,
+  pollJob,
+  snapshotStage,
+  startJob,
+  type StudyPayload,
+} from "~/lib/meta-analysis/job-client";
 import {
   MIN_STUDIES,
   MIN_STUDIES_MESSAGE,
@@ -47,7 +55,18 @@ export interface AnalysisJobInput {
  * renders.
  */
 export function useAnalysisJob(input: AnalysisJobInput) {
-  const { signedIn, selection, fromReview, robJudgements, reviewGrade, options, assumedRiskValue, assumedRiskInvalid, extraction, setExtraction } = input;
+  const {
+    signedIn,
+    selection,
+    fromReview,
+    robJudgements,
+    reviewGrade,
+    options,
+    assumedRiskValue,
+    assumedRiskInvalid,
+    extraction,
+    setExtraction,
+  } = input;
   const [run, setRun] = useState<Run>({ kind: "idle" });
   const [notice, setNotice] = useState<string | null>(null);
   /** Subgroup analysis chosen per analysis (index → study characteristic); reset by every run. */
@@ -83,7 +102,9 @@ export function useAnalysisJob(input: AnalysisJobInput) {
   const notExtracted =
     extraction.kind === "done"
       ? selection.filter(
-          (s) => !extraction.rows.some((r) => r.studyId === String(s.id)) && !extraction.excluded.some((e) => e.studyId === String(s.id)),
+          (s) =>
+            !extraction.rows.some((r) => r.studyId === String(s.id)) &&
+            !extraction.excluded.some((e) => e.studyId === String(s.id)),
         ).length
       : 0;
 
@@ -121,7 +142,12 @@ export function useAnalysisJob(input: AnalysisJobInput) {
     try {
       const out = await extractData(studies, { signal: controller.signal });
       if (controller.signal.aborted) return;
-      setExtraction({ kind: "done", rows: rowsFromExtraction(out.extracted), excluded: out.excluded, model: out.model });
+      setExtraction({
+        kind: "done",
+        rows: rowsFromExtraction(out.extracted),
+        excluded: out.excluded,
+        model: out.model,
+      });
     } catch (error) {
       if (controller.signal.aborted) return;
       const message = handleError(error);
@@ -144,7 +170,11 @@ export function useAnalysisJob(input: AnalysisJobInput) {
     if (extraction.kind === "done" && !armSummary) estimateRowsRef.current = extraction.rows;
     const out = rowsForAnalysis(armRows, estimateRowsRef.current, outcome, measures);
     const titleOf = (id: string) => armRows.find((r) => r.studyId === id)?.title ?? id;
-    setArmSummary({ fromArms: out.fromArms.length, fromEstimates: out.fromEstimates.map(titleOf), missing: out.missing.map(titleOf) });
+    setArmSummary({
+      fromArms: out.fromArms.length,
+      fromEstimates: out.fromEstimates.map(titleOf),
+      missing: out.missing.map(titleOf),
+    });
     setExtraction((current) => ({
       kind: "done",
       rows: out.rows,
@@ -157,14 +187,18 @@ export function useAnalysisJob(input: AnalysisJobInput) {
     setNotice(null);
     if (!needTwo()) return;
     if (assumedRiskInvalid) {
-      setNotice("The assumed control risk is a number of events per 1,000 between 0 and 1,000 (leave it empty for the pooled control-group risk).");
+      setNotice(
+        "The assumed control risk is a number of events per 1,000 between 0 and 1,000 (leave it empty for the pooled control-group risk).",
+      );
       return;
     }
     let data: ReturnType<typeof toExtractedData> | undefined;
     if (rows) {
       const { ready, problems } = readiness(rows);
       if (problems.length > 0) {
-        setNotice(`Fix or exclude ${problems.length === 1 ? "1 row" : `${problems.length} rows`} before running: ${problems.map((p) => `${p.title} — ${p.message}`).join("; ")}`);
+        setNotice(
+          `Fix or exclude ${problems.length === 1 ? "1 row" : `${problems.length} rows`} before running: ${problems.map((p) => `${p.title} — ${p.message}`).join("; ")}`,
+        );
         return;
       }
       if (new Set(ready.map((r) => r.studyId)).size < MIN_STUDIES) {
@@ -193,7 +227,12 @@ export function useAnalysisJob(input: AnalysisJobInput) {
             ? {
                 grade: {
                   ...(robJudgements ? { riskOfBiasByOutcome: robJudgements } : {}),
-                  ...(reviewGrade ? { reviewerRatings: reviewGrade.reviewerRatings, decisionThresholds: reviewGrade.decisionThresholds } : {}),
+                  ...(reviewGrade
+                    ? {
+                        reviewerRatings: reviewGrade.reviewerRatings,
+                        decisionThresholds: reviewGrade.decisionThresholds,
+                      }
+                    : {}),
                 },
               }
             : {}),
@@ -202,7 +241,9 @@ export function useAnalysisJob(input: AnalysisJobInput) {
                 summaryOfFindings: {
                   ...(assumedRiskValue !== null ? { assumedControlRisk: assumedRiskValue / 1000 } : {}),
                   // A value typed here applies to every outcome; else the review's stored per-outcome values.
-                  ...(assumedRiskValue === null && reviewGrade ? { assumedControlRiskByOutcome: reviewGrade.assumedControlRiskByOutcome } : {}),
+                  ...(assumedRiskValue === null && reviewGrade
+                    ? { assumedControlRiskByOutcome: reviewGrade.assumedControlRiskByOutcome }
+                    : {}),
                 },
               }
             : {}),
@@ -213,14 +254,20 @@ export function useAnalysisJob(input: AnalysisJobInput) {
       else window.dispatchEvent(new CustomEvent(USAGE_CHANGED_EVENT));
       const result = await pollJob(jobId, {
         signal: controller.signal,
-        onProgress: (s) => setRun({ kind: "running", stage: snapshotStage(s), detail: s.stageDetail ?? null, progress: s.progress }),
+        onProgress: (s) =>
+          setRun({ kind: "running", stage: snapshotStage(s), detail: s.stageDetail ?? null, progress: s.progress }),
       });
       if (controller.signal.aborted) return;
       setSubgroups({});
       setModerators({});
       setRun({ kind: "done", result, options: runOptions, studyIds, finishedAt: new Date(), jobId });
       if (extraction.kind !== "done") {
-        setExtraction({ kind: "done", rows: rowsFromExtraction(result.extracted), excluded: result.excluded, model: result.model });
+        setExtraction({
+          kind: "done",
+          rows: rowsFromExtraction(result.extracted),
+          excluded: result.excluded,
+          model: result.model,
+        });
       }
     } catch (error) {
       if (controller.signal.aborted) return;

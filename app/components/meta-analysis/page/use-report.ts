@@ -1,5 +1,11 @@
 import { useCallback, useMemo } from "react";
-import { buildExport, downloadText, exportFileName, exportJsonText, reportFileName } from "~/lib/meta-analysis/page-logic";
+import {
+  buildExport,
+  downloadText,
+  exportFileName,
+  exportJsonText,
+  reportFileName,
+} from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/components/meta-analysis/report-html";
 import { toast } from "~/lib/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
@@ -19,16 +25,30 @@ export function useReport(
   resultsOpen: boolean,
 ) {
   const reportTitle = done
-    ? `Meta-analysis: ${done.result.analyses.map((a) => a.outcome).join(", ") || `${done.studyIds.length} studies`}`.slice(0, 100)
+    ? `Meta-analysis: ${done.result.analyses.map((a) => a.outcome).join(", ") || `${done.studyIds.length} studies`}`.slice(
+        0,
+        100,
+      )
     : "";
   const buildHtml = useCallback(
     (title: string, description: string) =>
       done
-        ? buildReportHtml({ title, description, result: done.result, options: done.options, generatedAt: done.finishedAt, subgroups, moderators })
+        ? buildReportHtml({
+            title,
+            description,
+            result: done.result,
+            options: done.options,
+            generatedAt: done.finishedAt,
+            subgroups,
+            moderators,
+          })
         : "",
     [done, subgroups, moderators],
   );
-  const reportHtml = useMemo(() => (resultsOpen && done ? buildHtml(reportTitle, "") : ""), [resultsOpen, done, buildHtml, reportTitle]);
+  const reportHtml = useMemo(
+    () => (resultsOpen && done ? buildHtml(reportTitle, "") : ""),
+    [resultsOpen, done, buildHtml, reportTitle],
+  );
 
   function downloadReport() {
     if (!done) return;
@@ -38,8 +58,10 @@ export function useReport(
 
   function exportResults(format: "html" | "json") {
     if (!done) return;
-    if (format === "html") downloadText(exportFileName("html"), withUserHtmlCsp(buildHtml(reportTitle, "")), "text/html;charset=utf-8");
-    else downloadText(exportFileName("json"), exportJsonText(buildExport(done.result, done.options)), "application/json");
+    if (format === "html")
+      downloadText(exportFileName("html"), withUserHtmlCsp(buildHtml(reportTitle, "")), "text/html;charset=utf-8");
+    else
+      downloadText(exportFileName("json"), exportJsonText(buildExport(done.result, done.options)), "application/json");
     toast({ title: "Download Started", description: `Results exported as ${format.toUpperCase()}.` });
   }
 

@@ -2,7 +2,16 @@ import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from
 import { rowsFromExtraction, type DataRow } from "~/lib/meta-analysis/page-logic";
 import type { ExcludedStudy } from "~/lib/meta-analysis/types";
 import { removeStudy, useMetaSelection } from "~/lib/meta-selection";
-import { DEFAULT_POOL_MEASURES, inferGenericMeasure, inferPoolType, parsePoolChoice, poolChoiceKey, type PoolChoice, type ReviewOutcomeExtraction, reviewOutcomeRows } from "~/lib/review-extraction";
+import {
+  DEFAULT_POOL_MEASURES,
+  inferGenericMeasure,
+  inferPoolType,
+  parsePoolChoice,
+  poolChoiceKey,
+  type PoolChoice,
+  type ReviewOutcomeExtraction,
+  reviewOutcomeRows,
+} from "~/lib/review-extraction";
 import { reviewsApi } from "~/lib/reviews-client";
 import { gradeInputs, judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
 import type { Extraction, ReviewData, ReviewGrade, ReviewSource, RobJudgements } from "./types";
@@ -22,7 +31,12 @@ function storedPoolChoice(reviewId: string, extraction: ReviewOutcomeExtraction)
     raw = null;
   }
   const type = inferPoolType(extraction.studies);
-  return parsePoolChoice(raw) ?? { type, measure: type === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[type] };
+  return (
+    parsePoolChoice(raw) ?? {
+      type,
+      measure: type === "generic" ? inferGenericMeasure(extraction.studies) : DEFAULT_POOL_MEASURES[type],
+    }
+  );
 }
 
 /**
@@ -40,7 +54,11 @@ export function useStudySelection(reviewId: string | null, setExtraction: Dispat
   useEffect(() => {
     if (!reviewId) return;
     let live = true;
-    Promise.all([reviewsApi.get(reviewId), reviewsApi.records(reviewId, { stage: "full_text", decision: "include" }), reviewsApi.prisma(reviewId)])
+    Promise.all([
+      reviewsApi.get(reviewId),
+      reviewsApi.records(reviewId, { stage: "full_text", decision: "include" }),
+      reviewsApi.prisma(reviewId),
+    ])
       .then(([{ review }, { records }, prisma]) => {
         if (!live) return;
         setFromReview({
@@ -59,14 +77,22 @@ export function useStudySelection(reviewId: string | null, setExtraction: Dispat
           })),
         });
       })
-      .catch((error: unknown) => live && setReviewError(error instanceof Error ? error.message : "The review could not be loaded."));
+      .catch(
+        (error: unknown) =>
+          live && setReviewError(error instanceof Error ? error.message : "The review could not be loaded."),
+      );
     return () => {
       live = false;
     };
   }, [reviewId]);
-  const selection = useMemo(() => (reviewId ? (fromReview?.studies ?? []) : storedSelection), [reviewId, fromReview, storedSelection]);
+  const selection = useMemo(
+    () => (reviewId ? (fromReview?.studies ?? []) : storedSelection),
+    [reviewId, fromReview, storedSelection],
+  );
   const dropStudy = (id: number) =>
-    reviewId ? setFromReview((r) => (r ? { ...r, studies: r.studies.filter((s) => s.id !== id) } : r)) : removeStudy(id);
+    reviewId
+      ? setFromReview((r) => (r ? { ...r, studies: r.studies.filter((s) => s.id !== id) } : r))
+      : removeStudy(id);
   // The review's own extraction: every outcome with its type, measure, values and corrections, as the Data extraction tab pools it.
   const [reviewData, setReviewData] = useState<ReviewData | null>(null);
   useEffect(() => {
@@ -87,7 +113,11 @@ export function useStudySelection(reviewId: string | null, setExtraction: Dispat
         setReviewData({ rows, excluded, outcomes: extractions.map((e) => e.outcome.name) });
         setExtraction({ kind: "done", rows, excluded, model: REVIEW_EXTRACTION_MODEL });
       })
-      .catch((error: unknown) => live && setReviewError(error instanceof Error ? error.message : "The review's data extraction could not be loaded."));
+      .catch(
+        (error: unknown) =>
+          live &&
+          setReviewError(error instanceof Error ? error.message : "The review's data extraction could not be loaded."),
+      );
     return () => {
       live = false;
     };

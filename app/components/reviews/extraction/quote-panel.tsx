@@ -16,7 +16,7 @@ export function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy
         {derived ? ` · derived from ${derived.from}` : ""}
         {edited ? ` · corrected by ${edited.who}` : ""}
       </p>
-      {!context && <p className="text-sm italic text-slate-500">Not reported in the text MetaMind read.</p>}
+      {!context && <p className="text-sm text-slate-500 italic">Not reported in the text MetaMind read.</p>}
       {context?.kind === "text" && (
         <>
           <p className="text-sm leading-relaxed text-slate-700">
@@ -28,7 +28,8 @@ export function QuotePanel({ study, arm, field }: { study: ReviewExtractionStudy
           </p>
           {context.sourceSpan && (study.source.kind === "upload" || study.source.kind === "fulltext") && (
             <p className="mt-1 text-xs text-slate-500">
-              Characters {context.sourceSpan.start}–{context.sourceSpan.end} of the {SOURCE_LABEL[study.source.kind]}&apos;s text.
+              Characters {context.sourceSpan.start}–{context.sourceSpan.end} of the {SOURCE_LABEL[study.source.kind]}
+              &apos;s text.
             </p>
           )}
         </>

@@ -58,8 +58,12 @@ export function useOutcomeExtraction(review: ReviewWithSources) {
   const base = `/api/reviews/${encodeURIComponent(review.id)}/outcomes`;
   const [outcomes, setOutcomes] = useState<ReviewOutcome[] | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [form, setForm] = useState({ name: "", intervention: review.question.intervention ?? "", comparator: review.question.comparator ?? "" });
-  const [data, setData] = useState<ReviewOutcomeExtraction & { included: number } | null>(null);
+  const [form, setForm] = useState({
+    name: "",
+    intervention: review.question.intervention ?? "",
+    comparator: review.question.comparator ?? "",
+  });
+  const [data, setData] = useState<(ReviewOutcomeExtraction & { included: number }) | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [cell, setCell] = useState<{ recordId: number; arm: ArmKey; field: ArmField } | null>(null);
@@ -115,7 +119,11 @@ export function useOutcomeExtraction(review: ReviewWithSources) {
     try {
       const { outcome } = await call<{ outcome: ReviewOutcome }>(base, {
         method: "POST",
-        json: { name: form.name.trim(), intervention: form.intervention.trim() || undefined, comparator: form.comparator.trim() || undefined },
+        json: {
+          name: form.name.trim(),
+          intervention: form.intervention.trim() || undefined,
+          comparator: form.comparator.trim() || undefined,
+        },
       });
       setOutcomes((list) => [...(list ?? []), outcome]);
       setForm((f) => ({ ...f, name: "" }));
@@ -141,7 +149,12 @@ export function useOutcomeExtraction(review: ReviewWithSources) {
   }
 
   /** Stores one correction, then shows it (the stored edit carries who and when). */
-  async function onEdit(study: ReviewExtractionStudy, arm: ArmKey, field: ArmField, value: number | null): Promise<boolean> {
+  async function onEdit(
+    study: ReviewExtractionStudy,
+    arm: ArmKey,
+    field: ArmField,
+    value: number | null,
+  ): Promise<boolean> {
     if (!data) return false;
     const old = study.result[arm][field];
     if (old === value) return true;
@@ -161,7 +174,9 @@ export function useOutcomeExtraction(review: ReviewWithSources) {
     try {
       const { edits } = await call<{ edits: StoredEdit[] }>("/api/extraction/edits", {
         method: "POST",
-        json: { edits: [{ studyKey: study.studyKey, outcome: data.outcome.name, arm, field, oldValue: old, newValue: value }] },
+        json: {
+          edits: [{ studyKey: study.studyKey, outcome: data.outcome.name, arm, field, oldValue: old, newValue: value }],
+        },
       });
       setError(null);
       setData((current) =>
@@ -186,13 +201,19 @@ export function useOutcomeExtraction(review: ReviewWithSources) {
   const measure = measures[type];
   const shownOutcomeId = data?.outcome.id ?? null;
   useEffect(() => {
-    if (shownOutcomeId !== null) safeStorage()?.setItem(poolChoiceKey(review.id, shownOutcomeId), JSON.stringify({ type, measure }));
+    if (shownOutcomeId !== null)
+      safeStorage()?.setItem(poolChoiceKey(review.id, shownOutcomeId), JSON.stringify({ type, measure }));
   }, [review.id, shownOutcomeId, type, measure]);
   const pooling = useMemo(
     () =>
       analysed && data
         ? // Dual extraction: only studies with consensus values are pooled, with those values.
-          poolReviewOutcome(data.mode === "dual" ? consensusStudies(data.studies) : data.studies, { type, measure, method: DEFAULT_OPTIONS.method, test: DEFAULT_OPTIONS.test })
+          poolReviewOutcome(data.mode === "dual" ? consensusStudies(data.studies) : data.studies, {
+            type,
+            measure,
+            method: DEFAULT_OPTIONS.method,
+            test: DEFAULT_OPTIONS.test,
+          })
         : null,
     [analysed, data, type, measure],
   );

@@ -56,12 +56,17 @@ export function ValueCell({
         aria-label={value === null ? `${label}: not reported` : `${label}: ${value}, show quote`}
         aria-pressed={selected}
         onClick={onSelect}
-        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "italic text-slate-400" : "text-slate-900 underline decoration-dotted"}`}
+        className={`rounded px-1 text-left text-sm tabular-nums ${selected ? "ring-2 ring-brand-500" : ""} ${value === null ? "text-slate-400 italic" : "text-slate-900 underline decoration-dotted"}`}
       >
         {value === null ? "not reported" : String(value)}
         {derived ? <sup title="derived">d</sup> : null}
       </button>
-      <button type="button" className="text-xs text-brand-700 hover:underline" aria-label={`Correct ${label}`} onClick={() => setDraft(value === null ? "" : String(value))}>
+      <button
+        type="button"
+        className="text-xs text-brand-700 hover:underline"
+        aria-label={`Correct ${label}`}
+        onClick={() => setDraft(value === null ? "" : String(value))}
+      >
         edit
       </button>
     </div>

@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { checkQuote, decimalsOf, locateQuote, normalisedTokens, numbersIn, numberWritten, parseNumber, parseRange, readNumberAt, sentenceSpans, splitSentences, stem } from "./index.ts";
+import {
+  checkQuote,
+  decimalsOf,
+  locateQuote,
+  normalisedTokens,
+  numbersIn,
+  numberWritten,
+  parseNumber,
+  parseRange,
+  readNumberAt,
+  sentenceSpans,
+  splitSentences,
+  stem,
+} from "./index.ts";
 
 describe("number reader", () => {
   it("reads a decimal point, a middle dot and a leading point", () => {
@@ -44,7 +57,10 @@ describe("number reader", () => {
   it("reports a percent and leaves the value as written", () => {
     expect(parseNumber("12.5%")).toBe(12.5);
     expect(parseNumber("12.5 %")).toBe(12.5);
-    expect(numbersIn("45 (37.5%)").map((n) => [n.value, n.percent])).toEqual([[45, false], [37.5, true]]);
+    expect(numbersIn("45 (37.5%)").map((n) => [n.value, n.percent])).toEqual([
+      [45, false],
+      [37.5, true],
+    ]);
   });
   it("reads ranges in every separator form", () => {
     expect(parseRange("1.2\u20133.4")).toEqual({ low: 1.2, high: 3.4 });
@@ -103,21 +119,35 @@ describe("stemmer and token normaliser", () => {
     expect(stem("HbA1c")).toBe("hba1c");
   });
   it("normalises a phrase to stemmed tokens without the caller's stop words", () => {
-    expect(normalisedTokens("Post-operative infections in the group", new Set(["in", "the", "group"]))).toEqual(["post", "oper", "infect"]);
+    expect(normalisedTokens("Post-operative infections in the group", new Set(["in", "the", "group"]))).toEqual([
+      "post",
+      "oper",
+      "infect",
+    ]);
   });
 });
 
 describe("quote check", () => {
   const source = "Mortality was 12/100\n(12%) with drug and 20/98 with placebo; RR 0·60 (95% CI 0·37 to 0·97).";
   it("finds a quote verbatim or with whitespace differences", () => {
-    expect(locateQuote(source, "12/100 (12%) with drug")).toEqual({ text: "12/100\n(12%) with drug", start: 14, end: 36 });
-    expect(locateQuote(source, "RR 0·60", { section: "results" })).toMatchObject({ text: "RR 0·60", section: "results" });
+    expect(locateQuote(source, "12/100 (12%) with drug")).toEqual({
+      text: "12/100\n(12%) with drug",
+      start: 14,
+      end: 36,
+    });
+    expect(locateQuote(source, "RR 0·60", { section: "results" })).toMatchObject({
+      text: "RR 0·60",
+      section: "results",
+    });
     expect(locateQuote(source, "RR 0.60 (hallucinated)")).toBeNull();
     expect(locateQuote(source, "RR")).toBeNull();
   });
   it("requires every number in the quote, in any written form", () => {
     expect(checkQuote(source, "RR 0·60 (95% CI 0·37 to 0·97)", [0.6, 0.37, 0.97])).toMatchObject({ ok: true });
-    expect(checkQuote(source, "RR 0·60 (95% CI 0·37 to 0·97)", [0.6, 0.38])).toEqual({ ok: false, reason: "its numbers 0.38 are not in the quote" });
+    expect(checkQuote(source, "RR 0·60 (95% CI 0·37 to 0·97)", [0.6, 0.38])).toEqual({
+      ok: false,
+      reason: "its numbers 0.38 are not in the quote",
+    });
     expect(checkQuote(source, "RR 0.60", [0.6])).toEqual({ ok: false, reason: "its quote is not in the source" });
     expect(numberWritten("MD \u22120.4", -0.4)).toBe(true);
     expect(numberWritten("12 (12%)", 12, { ignorePercent: true })).toBe(true);

@@ -6,10 +6,32 @@
  * (document/: source → text, parts, paragraphs with sections, sentences, tables). Pure: no I/O; runs
  * in the browser, the Worker and Node (bench). See docs/methods/extraction-core.md, ADR 0028 and 0039.
  */
-export { MINUS_CHARS, decimalsOf, numbersIn, parseNumber, parseRange, readNumberAt, type NumberAt, type NumberRange, type NumberToken } from "./numbers.ts";
-export { sectionedSentences, sentenceSpans, splitSentences, type SectionedSpan, type SentenceSpan } from "./sentences.ts";
+export {
+  MINUS_CHARS,
+  decimalsOf,
+  numbersIn,
+  parseNumber,
+  parseRange,
+  readNumberAt,
+  type NumberAt,
+  type NumberRange,
+  type NumberToken,
+} from "./numbers.ts";
+export {
+  sectionedSentences,
+  sentenceSpans,
+  splitSentences,
+  type SectionedSpan,
+  type SentenceSpan,
+} from "./sentences.ts";
 export { americanSpelling, normalisedTokens, stem, words } from "./words.ts";
-export { normaliseOutcomePhrase, normaliseTimepoint, outcomesMatch, timepointDays, timepointsCompatible } from "./outcomes.ts";
+export {
+  normaliseOutcomePhrase,
+  normaliseTimepoint,
+  outcomesMatch,
+  timepointDays,
+  timepointsCompatible,
+} from "./outcomes.ts";
 export { checkQuote, locateQuote, numberWritten, type QuoteCheck, type SourceQuote } from "./quote.ts";
 export {
   columnLabel,

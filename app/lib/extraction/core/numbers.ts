@@ -50,7 +50,13 @@ export function readNumberAt(text: string, i: number, options: { spaceThousands?
   while (isDigitAt(text, j)) j++;
   let intPart = text.slice(i, j);
   // Thousands separated by commas: "1,058,466" (groups of exactly three digits).
-  if (intPart.length >= 1 && intPart.length <= 3 && text[j] === "," && /^,\d{3}(?!\d)/.test(text.slice(j, j + 5)) && intPart !== "0") {
+  if (
+    intPart.length >= 1 &&
+    intPart.length <= 3 &&
+    text[j] === "," &&
+    /^,\d{3}(?!\d)/.test(text.slice(j, j + 5)) &&
+    intPart !== "0"
+  ) {
     let k = j;
     while (/^,\d{3}(?!\d)/.test(text.slice(k, k + 5))) k += 4;
     const groups = text.slice(j, k);
@@ -60,7 +66,13 @@ export function readNumberAt(text: string, i: number, options: { spaceThousands?
       intPart += groups.replace(/,/g, "");
       j = k;
     }
-  } else if (options.spaceThousands && intPart.length >= 1 && intPart.length <= 3 && THOUSANDS_SPACE.has(text[j] ?? "") && /^\d{3}(?![\d.,·])/.test(text.slice(j + 1, j + 5))) {
+  } else if (
+    options.spaceThousands &&
+    intPart.length >= 1 &&
+    intPart.length <= 3 &&
+    THOUSANDS_SPACE.has(text[j] ?? "") &&
+    /^\d{3}(?![\d.,·])/.test(text.slice(j + 1, j + 5))
+  ) {
     let k = j;
     while (THOUSANDS_SPACE.has(text[k] ?? "") && /^\d{3}(?!\d)/.test(text.slice(k + 1, k + 5))) k += 4;
     intPart += text.slice(j, k).replace(/\D/g, "");
@@ -172,7 +184,10 @@ export function parseNumber(raw: string): number {
 
 /** Decimals written in a number ("1·060" → 3, "12" → 0, "0,5" → 1, "1,234" → 0); 0 when it is not one number. */
 export function decimalsOf(raw: string): number {
-  const s = raw.trim().replace(/\s*%$/, "").replace(/^[-+\u2212\u2013\u2012\ufe63\uff0d]/, "");
+  const s = raw
+    .trim()
+    .replace(/\s*%$/, "")
+    .replace(/^[-+\u2212\u2013\u2012\ufe63\uff0d]/, "");
   const read = readNumberAt(s, 0, { spaceThousands: true });
   return read.end === s.length ? read.decimals : 0;
 }
@@ -189,7 +204,10 @@ export interface NumberRange {
  * string is not exactly such a range.
  */
 export function parseRange(raw: string): NumberRange | null {
-  const s = raw.trim().replace(/^[([]\s*/, "").replace(/\s*[)\]]$/, "");
+  const s = raw
+    .trim()
+    .replace(/^[([]\s*/, "")
+    .replace(/\s*[)\]]$/, "");
   const nums = numbersIn(s);
   if (nums.length !== 2) return null;
   const [a, b] = nums as [NumberToken, NumberToken];

@@ -7,7 +7,10 @@
 
 /** Equivalent names (after normalisation), mapped to one canonical phrase. Unambiguous only. */
 const SYNONYMS: [RegExp, string][] = [
-  [/^(?:all[- ]cause (?:mortality|death)|deaths? from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|mortality from any cause)$/, "all-cause mortality"],
+  [
+    /^(?:all[- ]cause (?:mortality|death)|deaths? from any cause|any[- ]cause (?:mortality|death)|total mortality|overall mortality|mortality from any cause)$/,
+    "all-cause mortality",
+  ],
   [/^(?:hba1c|hemoglobin a1c|a1c|glycated hemoglobin|glycosylated hemoglobin)(?: hba1c)?$/, "hba1c"],
   [/^(?:body ?weight|weight)$/, "body weight"],
   [/^(?:bmi|body mass index)$/, "body mass index"],
@@ -27,7 +30,8 @@ const SYNONYMS: [RegExp, string][] = [
 ];
 
 /** Words that carry no meaning for matching. */
-const FILLER = /\b(?:the|a|an|of|in|on|for|to|and|with|any|risk|risks|incidence|rate|rates|odds|level|levels|occurrence|number|score|scores|total)\b/g;
+const FILLER =
+  /\b(?:the|a|an|of|in|on|for|to|and|with|any|risk|risks|incidence|rate|rates|odds|level|levels|occurrence|number|score|scores|total)\b/g;
 
 /**
  * Normalises an outcome phrase for matching: lower case, British/American spellings unified
@@ -50,8 +54,14 @@ export function normaliseOutcomePhrase(phrase: string): string {
     .replace(/\s+/g, " ")
     .trim();
   s = s.replace(/^(?:the|a|an)\s+/, "");
-  s = s.replace(/^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number|change|changes)\s+(?:of|in)\s+)+/, "");
-  s = s.replace(/[.,;:]+$/g, "").replace(/^[.,;:]+/g, "").trim();
+  s = s.replace(
+    /^(?:(?:risk|incidence|rate|odds|hazard|occurrence|prevalence|levels?|number|change|changes)\s+(?:of|in)\s+)+/,
+    "",
+  );
+  s = s
+    .replace(/[.,;:]+$/g, "")
+    .replace(/^[.,;:]+/g, "")
+    .trim();
   for (const [re, name] of SYNONYMS) if (re.test(s)) return name;
   const singular = s.replace(/(\w{4,}[^s])s$/, "$1");
   for (const [re, name] of SYNONYMS) if (re.test(singular)) return name;
@@ -86,8 +96,31 @@ export function outcomesMatch(a: string, b: string): boolean {
   return true;
 }
 
-const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
-const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, wk: 7, month: 30.44, mo: 30.44, year: 365.25, yr: 365.25, hour: 1 / 24, h: 1 / 24 };
+const WORD_NUMBERS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+const UNIT_DAYS: Record<string, number> = {
+  day: 1,
+  week: 7,
+  wk: 7,
+  month: 30.44,
+  mo: 30.44,
+  year: 365.25,
+  yr: 365.25,
+  hour: 1 / 24,
+  h: 1 / 24,
+};
 
 /**
  * A timepoint in days, or null when it names no duration: "12 weeks" → 84, "0-30 days" → 30
@@ -100,7 +133,10 @@ export function timepointDays(timepoint: string | null | undefined): number | nu
   if (range) return Number(range[2]) * UNIT_DAYS[range[3]!]!;
   const unitFirst = /\b(day|week|month|year)\s+(\d+)\b/.exec(s);
   if (unitFirst) return Number(unitFirst[2]) * UNIT_DAYS[unitFirst[1]!]!;
-  const m = /(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]*(day|week|wk|month|mo|year|yr|hour|h)s?\b/.exec(s);
+  const m =
+    /(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]*(day|week|wk|month|mo|year|yr|hour|h)s?\b/.exec(
+      s,
+    );
   if (!m) return null;
   const n = WORD_NUMBERS[m[1]!] ?? Number(m[1]);
   return n * UNIT_DAYS[m[2]!]!;

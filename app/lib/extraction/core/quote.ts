@@ -48,7 +48,11 @@ function squash(text: string): { flat: string; map: number[] } {
  * offsets of its first occurrence, whose `text` is the source's own characters; null when it is
  * not in the source or shorter than `minLength` characters (default 3).
  */
-export function locateQuote(source: string, quote: string, options: { minLength?: number; section?: string } = {}): SourceQuote | null {
+export function locateQuote(
+  source: string,
+  quote: string,
+  options: { minLength?: number; section?: string } = {},
+): SourceQuote | null {
   const wanted = quote.trim();
   if (wanted.length < (options.minLength ?? 3)) return null;
   const section = options.section ? { section: options.section } : {};
@@ -84,7 +88,12 @@ export type QuoteCheck = { ok: true; quote: SourceQuote } | { ok: false; reason:
  * Reasons are worded for the reviewer ("its quote is not in the source", "its numbers 12, 30 are
  * not in the quote").
  */
-export function checkQuote(source: string, quote: string, values: readonly number[] = [], options: { section?: string } = {}): QuoteCheck {
+export function checkQuote(
+  source: string,
+  quote: string,
+  values: readonly number[] = [],
+  options: { section?: string } = {},
+): QuoteCheck {
   const found = locateQuote(source, quote, options);
   if (!found) return { ok: false, reason: "its quote is not in the source" };
   const missing = values.filter((v) => !numberWritten(found.text, v));

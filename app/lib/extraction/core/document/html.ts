@@ -105,7 +105,17 @@ export function parseHtml(html: string): TrialReport {
         flush();
         if (elements(node.children, "table").length) walk(node.children);
         else builder.addParagraph(section, textOf(node.children));
-      } else if (name === "div" || name === "section" || name === "article" || name === "main" || name === "body" || name === "html" || name === "ul" || name === "ol" || name === "dl") {
+      } else if (
+        name === "div" ||
+        name === "section" ||
+        name === "article" ||
+        name === "main" ||
+        name === "body" ||
+        name === "html" ||
+        name === "ul" ||
+        name === "ol" ||
+        name === "dl"
+      ) {
         flush();
         walk(node.children);
         flush();

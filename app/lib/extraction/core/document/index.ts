@@ -85,7 +85,11 @@ const PART_SEPARATOR = "\n\n";
  * an empty or blank part is left out. Paragraphs are the parts' blank-line-separated blocks, under the
  * part's name; tables are read from the full text as {@link parseText} reads plain text.
  */
-export function studyDocument(study: { title?: string | null; abstract?: string | null; fullText?: string | null }): StudyDocument {
+export function studyDocument(study: {
+  title?: string | null;
+  abstract?: string | null;
+  fullText?: string | null;
+}): StudyDocument {
   const given: [DocumentPartKind, string | null | undefined][] = [
     ["title", study.title],
     ["abstract", study.abstract],
@@ -103,10 +107,16 @@ export function studyDocument(study: { title?: string | null; abstract?: string 
     for (const block of value.matchAll(/[^\n]+(?:\n(?!\s*\n)[^\n]*)*/g)) {
       const lead = block[0].length - block[0].trimStart().length;
       const body = block[0].trim();
-      if (body) paragraphs.push({ section: kind, start: start + block.index + lead, end: start + block.index + lead + body.length });
+      if (body)
+        paragraphs.push({
+          section: kind,
+          start: start + block.index + lead,
+          end: start + block.index + lead + body.length,
+        });
     }
   }
-  const tables = study.fullText?.trim() && /\S {2,}\S|\t|\|/.test(study.fullText) ? parseText(study.fullText).tables : [];
+  const tables =
+    study.fullText?.trim() && /\S {2,}\S|\t|\|/.test(study.fullText) ? parseText(study.fullText).tables : [];
   return { text, paragraphs, tables, format: "study", title: study.title ?? "", parts };
 }
 
@@ -144,7 +154,8 @@ export function documentSentences(document: StudyDocument): DocumentSentence[] {
   const out: DocumentSentence[] = [];
   for (const p of document.paragraphs) {
     const part = document.parts.find((q) => p.start >= q.start && p.end <= q.end)?.kind ?? "fullText";
-    for (const s of sentenceSpans(document.text, p.start, p.end)) out.push({ start: s.start, end: s.end, section: p.section, part });
+    for (const s of sentenceSpans(document.text, p.start, p.end))
+      out.push({ start: s.start, end: s.end, section: p.section, part });
   }
   sentenceCache.set(document, out);
   return out;

@@ -16,7 +16,15 @@ const parser = new XMLParser({
 });
 
 const BLOCK_TAGS = new Set(["p", "list-item", "disp-quote", "statement", "boxed-text", "def-item"]);
-const SKIP_TAGS = new Set(["ref-list", "fig", "graphic", "media", "supplementary-material", "object-id", "alternatives-image"]);
+const SKIP_TAGS = new Set([
+  "ref-list",
+  "fig",
+  "graphic",
+  "media",
+  "supplementary-material",
+  "object-id",
+  "alternatives-image",
+]);
 
 function tagOf(node: XmlNode): string {
   for (const key of Object.keys(node)) if (key !== ":@") return key;
@@ -109,7 +117,10 @@ export function parseJats(xml: string): TrialReport {
         const kids = childrenOf(node);
         const title = kids.find((kid) => tagOf(kid) === "title");
         const name = title ? inlineText(childrenOf(title)).trim() : tag === "abstract" ? "Abstract" : section;
-        walk(kids.filter((kid) => kid !== title), name || section);
+        walk(
+          kids.filter((kid) => kid !== title),
+          name || section,
+        );
       } else if (tag === "table-wrap") {
         const kids = childrenOf(node);
         const label = kids.find((kid) => tagOf(kid) === "label");
@@ -139,7 +150,10 @@ export function parseJats(xml: string): TrialReport {
       } else if (tag === "p" && childrenOf(node).some((kid) => tagOf(kid) === "table-wrap")) {
         const kids = childrenOf(node);
         builder.addParagraph(section, inlineText(kids.filter((kid) => tagOf(kid) !== "table-wrap")));
-        walk(kids.filter((kid) => tagOf(kid) === "table-wrap"), section);
+        walk(
+          kids.filter((kid) => tagOf(kid) === "table-wrap"),
+          section,
+        );
       } else if (BLOCK_TAGS.has(tag) || tag === "title") {
         builder.addParagraph(section, inlineText(childrenOf(node)));
       } else {

@@ -11,7 +11,9 @@ const FOOTNOTE_LINK = /(^|.)\[([a-z]|\d{1,3}(?:[,–-]\d{1,3})*|[*†‡§¶#¤]
 export function stripInlineMarkdown(value: string, inCell = false): string {
   let out = value
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-    .replace(FOOTNOTE_LINK, (_m, before: string, mark: string) => (inCell || /[\d%)\]]/.test(before) ? before : `${before}${mark}`))
+    .replace(FOOTNOTE_LINK, (_m, before: string, mark: string) =>
+      inCell || /[\d%)\]]/.test(before) ? before : `${before}${mark}`,
+    )
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\^([^^\s]{1,4})\^/g, (_m, sup: string, offset: number, whole: string) => {
       const prev = whole.slice(Math.max(0, offset - 3), offset);
@@ -71,8 +73,10 @@ function cellsByPosition(line: string, columns: Span[]): string[] {
     pieces.push({ start, end: start + text.length, text });
   }
   if (pieces.length === columns.length) return pieces.map((piece) => piece.text);
-  const statLabel = (text: string) => /^[*_]*\(?\s*(n|%|mean|sd|se|sem|no\.?|χ|median|iqr|95% ci)\s*\)?[*_]*$/i.test(text.trim());
-  if (pieces.length === columns.length - 1 && pieces.every((piece) => statLabel(piece.text))) return ["", ...pieces.map((piece) => piece.text)];
+  const statLabel = (text: string) =>
+    /^[*_]*\(?\s*(n|%|mean|sd|se|sem|no\.?|χ|median|iqr|95% ci)\s*\)?[*_]*$/i.test(text.trim());
+  if (pieces.length === columns.length - 1 && pieces.every((piece) => statLabel(piece.text)))
+    return ["", ...pieces.map((piece) => piece.text)];
   let prev = 0;
   let first = true;
   for (const piece of pieces) {
@@ -121,7 +125,14 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
   const headerLines = top !== null ? lines.slice(top + 1, sep) : [];
   if (top === null) {
     let h = sep - 1;
-    while (h >= 0 && lines[h].trim() !== "" && !/^\s*:::/.test(lines[h]) && !lines[h].startsWith("\u0001") && !DASH_LINE.test(lines[h]) && sep - h <= 3) {
+    while (
+      h >= 0 &&
+      lines[h].trim() !== "" &&
+      !/^\s*:::/.test(lines[h]) &&
+      !lines[h].startsWith("\u0001") &&
+      !DASH_LINE.test(lines[h]) &&
+      sep - h <= 3
+    ) {
       headerLines.unshift(lines[h]);
       h -= 1;
     }
@@ -131,9 +142,15 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
   if (multiline) {
     const merged = columns.map(() => "");
     const rowsOfHeader = headerLines.map((line) => cellsByPosition(line, columns));
-    header = rowsOfHeader.length > 1 && rowsOfHeader[0].filter(Boolean).length < rowsOfHeader[1].filter(Boolean).length - 1
-      ? rowsOfHeader
-      : [rowsOfHeader.reduce((acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell)), merged)];
+    header =
+      rowsOfHeader.length > 1 && rowsOfHeader[0].filter(Boolean).length < rowsOfHeader[1].filter(Boolean).length - 1
+        ? rowsOfHeader
+        : [
+            rowsOfHeader.reduce(
+              (acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell)),
+              merged,
+            ),
+          ];
   } else {
     header = headerLines.map((line) => cellsByPosition(line, columns));
   }
@@ -142,7 +159,10 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
   let group: string[][] = [];
   const flushGroup = () => {
     if (group.length === 0) return;
-    if (multiline) body.push(group.reduce((acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell))));
+    if (multiline)
+      body.push(
+        group.reduce((acc, row) => acc.map((cell, c) => (row[c] ? (cell ? `${cell} ${row[c]}` : row[c]) : cell))),
+      );
     else body.push(...group);
     group = [];
   };
@@ -168,9 +188,15 @@ function pandocTable(lines: string[], sep: number, top: number | null): TableBlo
 }
 
 /** Stub labels that head the row-label column(s), never a group of value columns. */
-const STUB_LABEL = /^(items?|variables?|characteristics?|outcomes?|measures?|parameters?|(possible )?(score )?range|scales?|units?|instruments?|domains?|subscales?|assessments?|endpoints?|end points?)\b/i;
+const STUB_LABEL =
+  /^(items?|variables?|characteristics?|outcomes?|measures?|parameters?|(possible )?(score )?range|scales?|units?|instruments?|domains?|subscales?|assessments?|endpoints?|end points?)\b/i;
 const isValueCell = (cell: string) => /^[\s\d(){}[\]<>≤≥=±+−–\-.,·%*†‡§¶/:;]+$/.test(cell) && /\d/.test(cell);
-const patternOf = (cell: string) => cell.toLowerCase().replace(/\(?\s*n\s*=\s*[\d,]+\s*\)?/g, "").replace(/[\d\s.,()]+/g, " ").trim();
+const patternOf = (cell: string) =>
+  cell
+    .toLowerCase()
+    .replace(/\(?\s*n\s*=\s*[\d,]+\s*\)?/g, "")
+    .replace(/[\d\s.,()]+/g, " ")
+    .trim();
 
 /**
  * Restores the spanning header of a pandoc fixed-width table. Pandoc drops col- and rowspans: a
@@ -187,7 +213,8 @@ export function repairPackedHeader(rows: string[][], headerRows: number): { rows
   if (rows.length < 3) return unchanged;
   const width = rows[0].length;
   let s = Math.max(1, headerRows);
-  const labelRow = (row: string[]) => row.filter(Boolean).length >= 2 && row.every((cell) => !cell || (!isValueCell(cell) && /[A-Za-z%χ±]/.test(cell)));
+  const labelRow = (row: string[]) =>
+    row.filter(Boolean).length >= 2 && row.every((cell) => !cell || (!isValueCell(cell) && /[A-Za-z%χ±]/.test(cell)));
   if (headerRows <= 1 && !labelRow(rows[s])) return unchanged;
   if (headerRows >= 2) s = headerRows - 1;
   const top = rows[s - 1];
@@ -203,7 +230,8 @@ export function repairPackedHeader(rows: string[][], headerRows: number): { rows
   const firstComparison = topCells.findIndex((cell, c) => c > 0 && isComparisonLabel(cell));
   const end = firstComparison < 0 ? topCells.length : firstComparison;
   let trailingComparisons = 0;
-  while (trailingComparisons < labels.length - 1 && isComparisonLabel(labels[labels.length - 1 - trailingComparisons])) trailingComparisons += 1;
+  while (trailingComparisons < labels.length - 1 && isComparisonLabel(labels[labels.length - 1 - trailingComparisons]))
+    trailingComparisons += 1;
   for (let stubs = 1; stubs < end; stubs += 1) {
     const groups = end - stubs;
     const parents = topCells.slice(stubs, end);
@@ -283,7 +311,15 @@ function gridTable(lines: string[], start: number): TableBlock {
     if (GRID_BORDER.test(line)) {
       if (group.length) {
         const cells = boundaries.slice(0, -1).map((b, k) =>
-          group.map((l) => l.slice(b + 1, boundaries[k + 1]).replace(/\|/g, " ").trim()).filter(Boolean).join(" "),
+          group
+            .map((l) =>
+              l
+                .slice(b + 1, boundaries[k + 1])
+                .replace(/\|/g, " ")
+                .trim(),
+            )
+            .filter(Boolean)
+            .join(" "),
         );
         rows.push(cleanCells(cells));
         if (line.includes("=")) headerRows = rows.length;

@@ -70,7 +70,13 @@ export class ReportBuilder {
     this.length += text.length;
   }
 
-  addTable(input: { label?: string; caption?: string; rows: RawCell[][]; footnotes?: string[]; headerRows?: number }): void {
+  addTable(input: {
+    label?: string;
+    caption?: string;
+    rows: RawCell[][];
+    footnotes?: string[];
+    headerRows?: number;
+  }): void {
     const table = buildTable(this.tables.length, input);
     if (table) this.tables.push(table);
   }
@@ -95,7 +101,8 @@ function buildTable(
     grid[r] ??= [];
     const out = grid[r];
     let c = 0;
-    isHeader[r] = input.headerRows !== undefined ? r < input.headerRows : row.length > 0 && row.every((cell) => cell.header);
+    isHeader[r] =
+      input.headerRows !== undefined ? r < input.headerRows : row.length > 0 && row.every((cell) => cell.header);
     for (const cell of row) {
       while (out[c] !== undefined) c += 1;
       const colspan = Math.max(1, Math.min(50, cell.colspan ?? 1));
@@ -166,11 +173,13 @@ function spreadSpans(header: string[][], width: number): string[][] {
         if (row[c] !== row[c - 1]) runStart = c;
         continue;
       }
-      if (c < 2 || !out[c - 1] || !below.some((r) => r[c]) || below.some((r) => r[c] && isComparisonLabel(r[c]))) continue;
+      if (c < 2 || !out[c - 1] || !below.some((r) => r[c]) || below.some((r) => r[c] && isComparisonLabel(r[c])))
+        continue;
       // A sub-label that repeats the first one under the current group ("n (%)" again) starts the next group, not this one.
       if (last[c] && last[c] === last[runStart] && c > runStart) {
         const next = row.findIndex((cell, k) => k > c && cell);
-        if (next > c && row.slice(c + 1, next).every((cell) => !cell) && next - c <= 2) for (let k = c; k < next; k += 1) out[k] = row[next];
+        if (next > c && row.slice(c + 1, next).every((cell) => !cell) && next - c <= 2)
+          for (let k = c; k < next; k += 1) out[k] = row[next];
         continue;
       }
       out[c] = out[c - 1];
@@ -192,7 +201,14 @@ function isDoseRow(above: string[], row: string[]): boolean {
   if (labels.length !== 1 || !DOSE_LABEL.test(labels[0])) return false;
   const cells = row.filter(Boolean);
   const doses = cells.filter((cell) => /^\d+(\.\d+)?\s*(mg|µg|μg|mcg|g|ml|iu)?$/i.test(cell)).length;
-  return doses >= 2 && cells.every((cell) => /^\d+(\.\d+)?\s*(mg|µg|μg|mcg|g|ml|iu)?$/i.test(cell) || /^(placebo|control|vehicle|total|all|overall)\b/i.test(cell));
+  return (
+    doses >= 2 &&
+    cells.every(
+      (cell) =>
+        /^\d+(\.\d+)?\s*(mg|µg|μg|mcg|g|ml|iu)?$/i.test(cell) ||
+        /^(placebo|control|vehicle|total|all|overall)\b/i.test(cell),
+    )
+  );
 }
 
 /** A body row that only names statistics ("n", "(%)", "Mean", "SD") continues the header. */
@@ -201,16 +217,35 @@ function isSubHeader(row: string[]): boolean {
   if (values.length === 0) return false;
   if (values.length >= 2 && row.every((cell) => !/\d/.test(cell))) return true;
   const noDigits = (cell: string) => !/\d/.test(cell.replace(/\(?\b[nN]\s*=\s*\d+\)?/g, ""));
-  if (values.length >= 2 && noDigits(row[0]) && values.every(noDigits) && values.some((cell) => /\b[nN]\s*=\s*\d+/.test(cell))) return true;
-  return values.every((cell) => !/\d/.test(cell) || /^\(?\s*n\s*=\s*\d+\s*\)?$/i.test(cell)) &&
-    values.some((cell) => /^(\(?%\)?|\(?\s*n\s*\)?|\(?\s*n\s*=\s*\d+\s*\)?|mean|sd|se|sem|median|iqr|range|n\s*\(%\)|mean\s*\(sd\)|mean\s*±\s*sd|χ|x̄|95%\s*ci)$/i.test(cell.replace(/\*/g, "").trim()));
+  if (
+    values.length >= 2 &&
+    noDigits(row[0]) &&
+    values.every(noDigits) &&
+    values.some((cell) => /\b[nN]\s*=\s*\d+/.test(cell))
+  )
+    return true;
+  return (
+    values.every((cell) => !/\d/.test(cell) || /^\(?\s*n\s*=\s*\d+\s*\)?$/i.test(cell)) &&
+    values.some((cell) =>
+      /^(\(?%\)?|\(?\s*n\s*\)?|\(?\s*n\s*=\s*\d+\s*\)?|mean|sd|se|sem|median|iqr|range|n\s*\(%\)|mean\s*\(sd\)|mean\s*±\s*sd|χ|x̄|95%\s*ci)$/i.test(
+        cell.replace(/\*/g, "").trim(),
+      ),
+    )
+  );
 }
 
 /** Labels of columns that compare the arms rather than describe one (p, test statistic, effect size, CI). */
-const COMPARISON_LABEL = /^\(?\s*(p|p[- ]?values?|p for\b.*|sig\.?|significance|x2|χ2|chi.*|t|f|z|u|es|effect sizes?.*|difference.*|mean difference.*|diff\.?.*|md|smd|or|rr|hr|irr|95\s*%\s*ci.*|ci|odds ratio.*|risk ratio.*|hazard ratio.*|statistics?|test.*|[tfz]\s*\/\s*[a-zχ]+\d?|x2\s*\/\s*t)\s*\)?$/i;
+const COMPARISON_LABEL =
+  /^\(?\s*(p|p[- ]?values?|p for\b.*|sig\.?|significance|x2|χ2|chi.*|t|f|z|u|es|effect sizes?.*|difference.*|mean difference.*|diff\.?.*|md|smd|or|rr|hr|irr|95\s*%\s*ci.*|ci|odds ratio.*|risk ratio.*|hazard ratio.*|statistics?|test.*|[tfz]\s*\/\s*[a-zχ]+\d?|x2\s*\/\s*t)\s*\)?$/i;
 /** Whether a column label names a comparison of the arms (p, test statistic, effect size, its CI), not one arm's statistic. */
 export function isComparisonLabel(label: string): boolean {
-  return COMPARISON_LABEL.test(label.replace(/\^([^^]*)\^/g, (_m, sup: string) => (/^\d$/.test(sup) ? sup : "")).replace(/[*†‡§¶]+/g, "").replace(/\s+[a-z]$/, "").trim());
+  return COMPARISON_LABEL.test(
+    label
+      .replace(/\^([^^]*)\^/g, (_m, sup: string) => (/^\d$/.test(sup) ? sup : ""))
+      .replace(/[*†‡§¶]+/g, "")
+      .replace(/\s+[a-z]$/, "")
+      .trim(),
+  );
 }
 
 /** The label of column `c`: its header cells from top to bottom, repeated cells once. */

@@ -14,11 +14,18 @@ describe("trial-report document model", () => {
         <tbody><tr><td>Score<sup>a</sup></td><td>1.5</td><td>0.5<xref ref-type="table-fn">b</xref></td></tr></tbody></table>
         <table-wrap-foot><fn><p>a Measured at week 4.</p></fn></table-wrap-foot></table-wrap>
       <p>Third paragraph.</p></sec>`);
-    expect(report.paragraphs.map((p) => report.text.slice(p.start, p.end))).toEqual(["First −1 paragraph.", "Second paragraph.", "Third paragraph."]);
+    expect(report.paragraphs.map((p) => report.text.slice(p.start, p.end))).toEqual([
+      "First −1 paragraph.",
+      "Second paragraph.",
+      "Third paragraph.",
+    ]);
     expect(report.paragraphs[1].section).toBe("Results");
     const table = report.tables[0];
     expect(table.label).toBe("Table 1");
-    expect(table.header).toEqual([["Outcome", "Arm A (n = 10)", "Arm A (n = 10)"], ["Outcome", "Mean", "SD"]]);
+    expect(table.header).toEqual([
+      ["Outcome", "Arm A (n = 10)", "Arm A (n = 10)"],
+      ["Outcome", "Mean", "SD"],
+    ]);
     expect(table.rows).toEqual([["Score", "1.5", "0.5"]]);
     expect(columnLabel(table, 2)).toBe("Arm A (n = 10) SD");
     expect(table.footnotes).toEqual(["a Measured at week 4."]);
@@ -66,7 +73,17 @@ describe("trial-report document model", () => {
   });
 
   it("finds fixed-width tables in PDF text", () => {
-    const report = parseText(["Results", "Table 3 Outcomes", "Outcome      Drug (n=20)    Placebo (n=21)", "Death        2/20           5/21", "Stroke       1/20           3/21", "", "Discussion follows."].join("\n"));
+    const report = parseText(
+      [
+        "Results",
+        "Table 3 Outcomes",
+        "Outcome      Drug (n=20)    Placebo (n=21)",
+        "Death        2/20           5/21",
+        "Stroke       1/20           3/21",
+        "",
+        "Discussion follows.",
+      ].join("\n"),
+    );
     expect(report.tables[0].label).toBe("Table 3");
     expect(report.tables[0].rows[0]).toEqual(["Death", "2/20", "5/21"]);
     expect(report.text).toContain("Discussion follows.");

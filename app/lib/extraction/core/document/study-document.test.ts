@@ -4,7 +4,8 @@ import { documentFacts, extractStudyFacts } from "../../facts.ts";
 import { documentSentences, joinedStudyDocument, parseReport, partOf, reportDocument, studyDocument } from "./index.ts";
 
 const TITLE = "Quetorin versus placebo in adults with depression: a randomised controlled trial";
-const ABSTRACT = "  Methods: We randomised 202 adults to quetorin (n = 101) or placebo (n = 101).\nResults: Remission occurred in 41/101 vs 21/101 (RR 1.95, 95% CI 1.24 to 3.06).  ";
+const ABSTRACT =
+  "  Methods: We randomised 202 adults to quetorin (n = 101) or placebo (n = 101).\nResults: Remission occurred in 41/101 vs 21/101 (RR 1.95, 95% CI 1.24 to 3.06).  ";
 const FULL_TEXT = [
   "Results",
   "",

@@ -1,7 +1,8 @@
 import { type RawCell, ReportBuilder, type TrialReport } from "./model.ts";
 
 const GAP = / {2,}|\t+/;
-const SECTION = /^(abstract|background|introduction|methods?|materials and methods|patients and methods|results?|discussion|conclusions?|references|acknowledg\w*)\s*:?\s*$/i;
+const SECTION =
+  /^(abstract|background|introduction|methods?|materials and methods|patients and methods|results?|discussion|conclusions?|references|acknowledg\w*)\s*:?\s*$/i;
 
 function isTableLine(line: string): boolean {
   const cells = line.trim().split(GAP);
@@ -22,7 +23,14 @@ export function parseText(text: string): TrialReport {
   let paragraph: string[] = [];
   let pendingCaption = "";
   const flush = () => {
-    if (paragraph.length) builder.addParagraph(section, paragraph.join("\n").replace(/(\w)-\n(\w)/g, "$1$2").replace(/\n/g, " "));
+    if (paragraph.length)
+      builder.addParagraph(
+        section,
+        paragraph
+          .join("\n")
+          .replace(/(\w)-\n(\w)/g, "$1$2")
+          .replace(/\n/g, " "),
+      );
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i += 1) {
@@ -45,14 +53,29 @@ export function parseText(text: string): TrialReport {
     }
     if (isTableLine(line)) {
       let j = i;
-      while (j < lines.length && (isTableLine(lines[j]) || (lines[j].trim() && lines[j].trim().split(GAP).length >= 2))) j += 1;
+      while (j < lines.length && (isTableLine(lines[j]) || (lines[j].trim() && lines[j].trim().split(GAP).length >= 2)))
+        j += 1;
       if (j - i >= 3) {
         flush();
-        const header = i > 0 && lines[i - 1].trim() && lines[i - 1].trim().split(GAP).length >= 2 && paragraph.length ? paragraph.pop() ?? null : null;
+        const header =
+          i > 0 && lines[i - 1].trim() && lines[i - 1].trim().split(GAP).length >= 2 && paragraph.length
+            ? (paragraph.pop() ?? null)
+            : null;
         flush();
         const rows: RawCell[][] = [];
-        if (header) rows.push(["", ...header.trim().split(GAP)].slice(header.trim().split(GAP).length >= 3 ? 1 : 0).map((cell) => ({ text: cell })));
-        for (let k = i; k < j; k += 1) rows.push(lines[k].trim().split(GAP).map((cell) => ({ text: cell })));
+        if (header)
+          rows.push(
+            ["", ...header.trim().split(GAP)]
+              .slice(header.trim().split(GAP).length >= 3 ? 1 : 0)
+              .map((cell) => ({ text: cell })),
+          );
+        for (let k = i; k < j; k += 1)
+          rows.push(
+            lines[k]
+              .trim()
+              .split(GAP)
+              .map((cell) => ({ text: cell })),
+          );
         const label = /^(table\s+\d+)/i.exec(pendingCaption);
         builder.addTable({ label: label?.[1], caption: pendingCaption, rows, headerRows: 1 });
         pendingCaption = "";
