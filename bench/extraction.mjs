@@ -3,7 +3,7 @@
 // extraction on the hand-annotated development corpus (tests/extraction-corpus: real abstracts,
 // article passages and result tables whose texts are read from ../shared), per notation family
 // and overall, for the grammar (app/lib/extraction) and, from the same run, the baseline: the
-// rule extraction as it was before the grammar (app/.server/meta-analysis/extract-rules.ts at
+// rule extraction as it was before the grammar (app/.server/meta-analysis/extract-rules.ts, now app/.server/extraction/, at
 // commit BASELINE_COMMIT, read with `git show`). Then the time per 100 abstracts of each.
 //
 // A found effect counts as correct when its estimate and both bounds equal an annotated effect's
@@ -49,7 +49,7 @@ async function bundle() {
   const entry = [
     `export { loadCorpus } from "./tests/extraction-corpus/load.ts";`,
     `export { extractEffects } from "./app/lib/extraction/index.ts";`,
-    `export { extractStudyByRules } from "./app/.server/meta-analysis/extract-rules.ts";`,
+    `export { extractStudyByRules } from "./app/.server/extraction/extract-rules.ts";`,
     baseline
       ? `export { findEffectData as baselineFind } from "baseline:extract-rules";`
       : `export const baselineFind = null;`,

@@ -3,7 +3,7 @@
  * move into the citations, citation ids that name no source sentence are dropped, and numbers that
  * occur in no source are marked `⟦unverified: …⟧` (grounding.ts `flagUnsupportedNumbers`).
  */
-import { studyFacts } from "../extraction/service";
+import { joinedTextFacts } from "~/lib/extraction/facts";
 import {
   COMBINED_SECTIONS,
   CombinedSummarySchema,
@@ -51,7 +51,7 @@ function flagNumbers(text: string, numberSource: string): { text: string; unsupp
 
 /** The sum of the studies' extracted sample sizes, the one number a summary may compute. */
 function extractedSampleTotal(sources: readonly StudySource[]): number[] {
-  const sizes = sources.map((s) => studyFacts(s).sampleSize?.value).filter((v): v is number => v !== undefined);
+  const sizes = sources.map((s) => joinedTextFacts(s).sampleSize?.value).filter((v): v is number => v !== undefined);
   return sizes.length > 1 ? [sizes.reduce((a, b) => a + b, 0)] : [];
 }
 

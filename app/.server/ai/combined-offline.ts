@@ -20,7 +20,7 @@ import {
   type StudyDesign,
   type StudyExtraction,
 } from "~/lib/extraction/facts";
-import { studyFacts } from "../extraction/service";
+import { joinedTextFacts } from "~/lib/extraction/facts";
 import { summarizeExtractive } from "./extractive";
 import { capitalise, findThemes, type ThemePhrase, type ThemeRole } from "./themes";
 import { OFFLINE_MODEL_NAME } from "./registry";
@@ -194,7 +194,7 @@ const PATIENT_SELECTION =
 
 /**
  * Builds the combined summary without a language model, deterministically, from
- * the extraction service's {@link studyFacts} of each study's title + abstract:
+ * {@link joinedTextFacts} of each study's title + abstract (the extraction service's `studyFacts` for this input):
  *
  * - executiveSummary: a templated line on the design mix, then one line per study, "Study n:"
  *   and its most central abstract sentences (LexRank; 3 for one study, 2 each for two, else 1
@@ -225,7 +225,7 @@ export function combineOffline(studies: readonly CombinedStudyInput[]): Combined
 export function combineOfflineFromSources(sources: readonly StudySource[]): CombinedSummary {
   const analysed: Analysed[] = sources.map((source) => ({
     source,
-    facts: studyFacts(source),
+    facts: joinedTextFacts(source),
   }));
   const n = analysed.length;
   const withAbstract = analysed.filter((a) => a.source.hasAbstract);

@@ -3,7 +3,7 @@
  * line of rule-based facts per study.
  */
 import { DESIGN_LABELS, type StudyExtraction } from "~/lib/extraction/facts";
-import { studyFacts } from "../extraction/service";
+import { joinedTextFacts } from "~/lib/extraction/facts";
 import { formatNumberedSource } from "./grounding";
 import { wrapSource } from "./offline-model";
 import {
@@ -67,7 +67,7 @@ export function buildCombinedPrompt(studies: readonly CombinedStudyInput[]): {
   const blocks = sources.map(
     (source, i) => `${studyHeader(source, studies[i]!)}\n${formatNumberedSource(source.sentences)}`,
   );
-  const facts = sources.map((s) => studyFacts(s));
+  const facts = sources.map((s) => joinedTextFacts(s));
   const prompt = [
     `Write one combined summary of these ${sources.length} ${sources.length === 1 ? "study" : "studies"}.`,
     "",

@@ -18,7 +18,7 @@ import {
   type TrialReport,
 } from "~/lib/arms";
 import { locateQuote } from "~/lib/extraction/core";
-import { generateStructured, type StructuredModel } from "../meta-analysis/model-call";
+import { generateStructured, type StructuredModel } from "../ai/model-call";
 
 /** Largest report text accepted, in bytes (413 above). */
 export const MAX_REPORT_BYTES = 2 * 1024 * 1024;

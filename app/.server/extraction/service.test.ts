@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { extractArms } from "~/lib/arms";
 import { extractStudyFacts } from "~/lib/extraction/facts";
 import { failingModel, textModel } from "../../../tests/mocks/meta-models";
-import { extractStudyByRules } from "../meta-analysis/extract-rules";
+import { extractStudyByRules } from "./extract-rules";
 import {
   documentOf,
   extractArmData,

@@ -15,24 +15,17 @@
 import type { ArmExtraction, ArmQuestion } from "~/lib/arms";
 import { extractArms } from "~/lib/arms";
 import { outcomesMatch } from "~/lib/extraction";
-import {
-  joinedStudyDocument,
-  partOf,
-  reportDocument,
-  studyDocument,
-  type ReportFormat,
-  type StudyDocument,
-} from "~/lib/extraction/core";
-import { documentFacts, type StudyExtraction } from "~/lib/extraction/facts";
+import { partOf, reportDocument, studyDocument, type ReportFormat, type StudyDocument } from "~/lib/extraction/core";
+import { documentFacts, joinedTextFacts, type StudyExtraction } from "~/lib/extraction/facts";
 import type { ExcludedStudy, ExtractedStudyData } from "~/lib/meta-analysis/types";
 import { applyStoredEdits, type ReportedEstimate, type StoredEdit } from "~/lib/review-extraction";
 import type { AuditEntry } from "~/lib/arms/review";
 import { getLanguageModel, type ResolvedModel } from "../ai/registry";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
-import { extractStudyWithModel } from "../meta-analysis/extract-ai";
-import { extractEffectRows, RULES_EXTRACTOR, studyKey, type MetaStudyInput } from "../meta-analysis/extract-rules";
-import type { StructuredModel } from "../meta-analysis/model-call";
+import { extractStudyWithModel } from "./extract-ai";
+import { extractEffectRows, RULES_EXTRACTOR, studyKey, type MetaStudyInput } from "./extract-rules";
+import type { StructuredModel } from "../ai/model-call";
 import { fillArmsWithModel, hasGaps } from "./arms";
 
 // ---------------------------------------------------------------------------------------------
@@ -72,7 +65,7 @@ export function studyFacts(
 ): StudyExtraction {
   if ("parts" in source) return documentFacts(source);
   if ("kind" in source) return documentFacts(documentOf(source));
-  return documentFacts(joinedStudyDocument(source.text, { titleEnd: source.titleEnd }));
+  return joinedTextFacts(source);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EffectData, ExtractedStudyData } from "~/lib/meta-analysis/types";
-import { extractByRules } from "./extract-rules";
+import { extractByRules } from "../extraction/extract-rules";
 import { groupRows } from "./group";
 import { runMetaAnalysis } from "./run";
 

@@ -18,7 +18,7 @@
  */
 import type { ExtractedStudyData, Measure, UnpooledOutcome } from "~/lib/meta-analysis/types";
 import { normaliseOutcomePhrase, outcomesMatch, timepointsCompatible } from "~/lib/extraction";
-import { UNNAMED_OUTCOME } from "./extract-rules";
+import { UNNAMED_OUTCOME } from "../extraction/extract-rules";
 import { withArticle } from "~/lib/wording";
 
 const COUNT_MEASURES: readonly Measure[] = ["RR", "OR", "RD"];

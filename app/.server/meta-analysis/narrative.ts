@@ -20,7 +20,7 @@ import {
 import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { formatP } from "~/lib/meta-analysis/grade";
 import { measureLabel, measureName } from "./group";
-import { generateStructured, type StructuredModel } from "./model-call";
+import { generateStructured, type StructuredModel } from "../ai/model-call";
 import { agree, counted, withArticle } from "~/lib/wording";
 
 /** Who wrote a template narrative. */

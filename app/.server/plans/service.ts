@@ -4,7 +4,7 @@
  * a model, both through the same citation check), commit.
  */
 import { z } from "zod";
-import { generateStructured } from "../meta-analysis/model-call";
+import { generateStructured } from "../ai/model-call";
 import type { UserRow } from "../../../db/schema";
 import { MEALS_FAILED_MESSAGE, WORKOUT_FAILED_MESSAGE, type MealPlan, type Workout } from "~/lib/plans";
 import type { SourceSentence } from "../ai/grounding";

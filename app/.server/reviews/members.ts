@@ -28,7 +28,7 @@ import { isDevelopment } from "../env";
 import { AppError } from "../http/errors";
 import { activityInsert, activityStatement } from "./activity";
 import { requireReviewAccess } from "./access";
-import { assessedByMember } from "../risk-of-bias/dual";
+import { assessedByMember } from "./rob-submissions";
 import { extractedByMember } from "./dual-extraction";
 import { getReview } from "./service";
 import { conflictsOf } from "./votes";

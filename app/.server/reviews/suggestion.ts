@@ -4,7 +4,7 @@
  * maybe with reasons quoted from the abstract and the criteria. It never makes the decision; the
  * screening page shows it beside the record and lists disagreements with the human decisions.
  */
-import { generateStructured } from "../meta-analysis/model-call";
+import { generateStructured } from "../ai/model-call";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { reviewRecords, users, type UserRow } from "../../../db/schema";

@@ -20,7 +20,7 @@ import {
 } from "../../../db/schema";
 import { screeningAgreement, type PairAgreement, type StageAgreement } from "~/lib/agreement";
 import type { RobAgreement } from "~/lib/risk-of-bias/dual";
-import { reviewRobAgreement } from "../risk-of-bias/dual";
+import { reviewRobAgreement } from "./rob-submissions";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
 import { finalFromVotes, isConflict, type ApiConflict, type Vote } from "~/lib/team";
 import { activityInsert, activityStatement } from "./activity";
@@ -295,7 +295,7 @@ export async function resolveConflict(
  * votes (app/lib/agreement.ts: records both screened, percent agreement, Cohen's κ with its 95%
  * CI, the 2×2 table; 'maybe' counts as include), overall and per pair of reviewers, each pair
  * with the reviewers' e-mails; and `riskOfBias`: dual RoB 2 agreement per domain and overall
- * (unweighted κ over Low / Some concerns / High, ../risk-of-bias/dual.ts reviewRobAgreement).
+ * (unweighted κ over Low / Some concerns / High, ./rob-submissions.ts reviewRobAgreement).
  * Aggregates only: it shows no record's votes or answers.
  * @throws AppError 404 REVIEW_NOT_FOUND.
  */

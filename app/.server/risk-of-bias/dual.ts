@@ -22,8 +22,6 @@ import {
   type ApiRobConsensus,
   type ApiRobDualStudy,
   ASSESSORS_PER_STUDY,
-  robAgreement,
-  type RobAgreement,
   type RobAssessmentContent,
   robDifferences,
   type RobDifferences,
@@ -312,37 +310,6 @@ export async function robDualStudies(
  */
 export const isConsensusAssessment = sql`EXISTS (SELECT 1 FROM review_rob_consensus c WHERE c.outcome_id = ${riskOfBiasAssessments.outcomeId} AND c.record_id = ${riskOfBiasAssessments.recordId} AND c.created_at = ${riskOfBiasAssessments.updatedAt})`;
 
-/**
- * Agreement of the review's dual RoB 2 assessments: per domain and overall, percent agreement and
- * unweighted Cohen's κ over Low / Some concerns / High (app/lib/risk-of-bias/dual.ts robAgreement),
- * every study × outcome with two assessments counting once (rows: the first submitted).
- */
-export async function reviewRobAgreement(app: Pick<RobApp, "db">, reviewId: string): Promise<RobAgreement> {
-  const rows = await app.db
-    .select({
-      outcomeId: reviewRobSubmissions.outcomeId,
-      recordId: reviewRobSubmissions.recordId,
-      userId: reviewRobSubmissions.userId,
-      final: reviewRobSubmissions.final,
-    })
-    .from(reviewRobSubmissions)
-    .where(eq(reviewRobSubmissions.reviewId, reviewId))
-    .orderBy(
-      asc(reviewRobSubmissions.outcomeId),
-      asc(reviewRobSubmissions.recordId),
-      asc(reviewRobSubmissions.submittedAt),
-    );
-  const byStudy = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const key = `${r.outcomeId}|${r.recordId}`;
-    byStudy.set(key, [...(byStudy.get(key) ?? []), r]);
-  }
-  const pairs = [...byStudy.values()]
-    .filter((p) => p.length >= ASSESSORS_PER_STUDY)
-    .map(([first, second]) => ({ first: first!, second: second! }));
-  return robAgreement(pairs);
-}
-
 /** One study × outcome of the dual RoB audit trail in the JSON export (both assessments in). */
 export interface RobDualAuditStudy {
   outcome: string;
@@ -487,14 +454,4 @@ export function robDualAuditCsv(studies: readonly RobDualAuditStudy[]): string {
     }
   }
   return `${lines.join("\r\n")}\r\n`;
-}
-
-/** Studies × outcomes each member assessed in dual mode (their submissions). */
-export async function assessedByMember(app: Pick<RobApp, "db">, reviewId: string): Promise<Map<string, number>> {
-  const rows = await app.db
-    .select({ userId: reviewRobSubmissions.userId, n: sql<number>`count(*)` })
-    .from(reviewRobSubmissions)
-    .where(eq(reviewRobSubmissions.reviewId, reviewId))
-    .groupBy(reviewRobSubmissions.userId);
-  return new Map(rows.map((r) => [r.userId, r.n]));
 }

@@ -22,6 +22,7 @@
  * observational designs.
  */
 import { parseNumber, splitSentences, type SentenceSpan, type StudyDocument } from "./core/index.ts";
+import { joinedStudyDocument } from "./core/document/index.ts";
 import { parseEffects, type GrammarEffect } from "./grammar.ts";
 
 /** A verbatim piece of the source: `text.slice(start, end) === quote` (UTF-16 offsets). */
@@ -769,4 +770,14 @@ export function extractStudyFacts(text: string, options: { titleEnd?: number } =
 export function documentFacts(document: StudyDocument): StudyExtraction {
   const first = document.parts[0];
   return extractStudyFacts(document.text, { titleEnd: first?.kind === "title" ? first.end : 0 });
+}
+
+/**
+ * The facts of a study given as the combined summaries hold it: one "title + blank line + abstract"
+ * text and the offset where the title ends (quote offsets stay offsets into `text`). The same as
+ * {@link documentFacts} of `joinedStudyDocument(text, { titleEnd })`; the extraction service's
+ * `studyFacts` answers this input with it.
+ */
+export function joinedTextFacts(source: { text: string; titleEnd: number }): StudyExtraction {
+  return documentFacts(joinedStudyDocument(source.text, { titleEnd: source.titleEnd }));
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { AiExtraction } from "./extract-ai";
 import { extractStudyWithModel, groundingProblem } from "./extract-ai";
-import { extractStudies } from "../extraction/service";
+import { extractStudies } from "./service";
 import { extractStudyByRules, UNCERTAIN_OUTCOME } from "./extract-rules";
-import { ExtractedRowSchema } from "./request";
+import { ExtractedRowSchema } from "../meta-analysis/request";
 import type { ExtractedStudyData } from "~/lib/meta-analysis/types";
-import { phraseNarrative } from "./narrative";
-import { runMetaAnalysis } from "./run";
+import { phraseNarrative } from "../meta-analysis/narrative";
+import { runMetaAnalysis } from "../meta-analysis/run";
 import type { CombinedSummary } from "~/lib/combined-summary";
 import { failingModel, textModel } from "../../../tests/mocks/meta-models";
 

@@ -16,7 +16,7 @@ import {
   UNCERTAIN_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
-import { groupRows } from "./group";
+import { groupRows } from "../meta-analysis/group";
 
 /** Every quote slices back out of the text it names. */
 function expectGrounded(study: MetaStudyInput, rows: readonly ExtractedStudyData[]) {

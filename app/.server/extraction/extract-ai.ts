@@ -24,7 +24,7 @@ import {
   UNNAMED_OUTCOME,
   type MetaStudyInput,
 } from "./extract-rules";
-import { generateStructured, type StructuredModel } from "./model-call";
+import { generateStructured, type StructuredModel } from "../ai/model-call";
 
 const num = (what: string) => z.number().nullable().describe(what);
 

@@ -10,7 +10,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { extractJsonMiddleware, Output, streamText, wrapLanguageModel } from "ai";
 import type { z } from "zod";
-import type { ModelProviderKind } from "../ai/registry";
+import type { ModelProviderKind } from "./registry";
 
 /** The model to call and how it is reached. */
 export interface StructuredModel {
