@@ -1,90 +1,18 @@
 import { env } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { type Account, call, json, signUp, statusAndError } from "../helpers";
-import { reviewDigests, reviewRecords } from "../../../db/schema";
+import { reviewDigests } from "../../../db/schema";
 import type { DualExtractionStudy } from "~/lib/dual-extraction";
-import type { ReviewOutcome, ReviewOutcomeExtraction } from "~/lib/review-extraction";
-import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
-import type { ApiActivityEntry, ApiInvitation, ApiMember } from "~/lib/team";
+import type { ReviewOutcomeExtraction } from "~/lib/review-extraction";
+import type { ApiReview } from "~/lib/reviews";
+import type { ApiActivityEntry, ApiMember } from "~/lib/team";
 import { getLoadContext } from "~/.server/context";
 import { createDb } from "~/.server/db/client";
 import { sendConflictDigests } from "~/.server/reviews/digest";
+import { newReview, join, includeAll, addOutcome } from "./team-helpers";
 
 const db = () => createDb(env.DB);
-
-function ris(n: number): string {
-  return Array.from({ length: n }, (_, i) =>
-    [
-      "TY  - JOUR",
-      `TI  - ${i % 2 ? "Aerobic exercise for adults with depression: randomised trial" : "Soil nitrogen in alpine grassland, survey"} ${i}`,
-      "AU  - Smith, John",
-      `PY  - ${2010 + i}`,
-      `DO  - 10.5555/team.${crypto.randomUUID()}`,
-      `AB  - Abstract of record ${i} about ${i % 2 ? "exercise and depression in adults" : "nitrogen in soils"}.`,
-      "ER  - ",
-    ].join("\n"),
-  ).join("\n\n");
-}
-
-async function newReview(owner: Account, records = 6): Promise<{ review: ApiReview; recordIds: number[] }> {
-  const review = (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie: owner.cookie,
-        body: { title: "Exercise for depression", question: "exercise for depression in adults", criteria: ["RCT"] },
-      }),
-      201,
-    )
-  ).review;
-  const form = new FormData();
-  form.set("file", new File([ris(records)], "refs.ris"));
-  await json(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form }), 201);
-  const list = await json<{ records: ApiReviewRecord[] }>(
-    await call("GET", `/api/reviews/${review.id}/records`, { cookie: owner.cookie }),
-    200,
-  );
-  return { review, recordIds: list.records.map((r) => r.id) };
-}
-
-async function invite(
-  owner: Account,
-  reviewId: string,
-  email: string,
-  role: "reviewer" | "viewer",
-): Promise<ApiInvitation> {
-  return (
-    await json<{ invitation: ApiInvitation }>(
-      await call("POST", `/api/reviews/${reviewId}/members`, { cookie: owner.cookie, body: { email, role } }),
-      201,
-    )
-  ).invitation;
-}
-
-async function join(owner: Account, reviewId: string, member: Account, role: "reviewer" | "viewer"): Promise<void> {
-  const invitation = await invite(owner, reviewId, member.email, role);
-  await json(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: member.cookie }), 200);
-}
-
-/** Marks records as included at title/abstract and full text (the extraction reads those). */
-async function includeAll(recordIds: number[]): Promise<void> {
-  await db()
-    .update(reviewRecords)
-    .set({ taDecision: "include", ftDecision: "include" })
-    .where(inArray(reviewRecords.id, recordIds));
-}
-
-async function addOutcome(owner: Account, reviewId: string): Promise<ReviewOutcome> {
-  return (
-    await json<{ outcome: ReviewOutcome }>(
-      await call("POST", `/api/reviews/${reviewId}/outcomes`, {
-        cookie: owner.cookie,
-        body: { name: "Response", intervention: "exercise", comparator: "usual care" },
-      }),
-      201,
-    )
-  ).outcome;
-}
 
 const arm = (events: number | null, groupSize: number | null) => ({ events, groupSize, mean: null, sd: null });
 

@@ -4,63 +4,11 @@ import { describe, expect, it } from "vitest";
 import { type Account, BASE, call, json, signUp, statusAndError } from "../helpers";
 import { reviewInvitations } from "../../../db/schema";
 import type { ApiReview, ApiReviewRecord, ReviewPrisma, ScreeningNext } from "~/lib/reviews";
-import type { ApiConflict, ApiInvitation, ApiMember } from "~/lib/team";
+import type { ApiConflict, ApiMember } from "~/lib/team";
 import { createDb } from "~/.server/db/client";
+import { ris, newReview, invite, join } from "./team-helpers";
 
 const db = () => createDb(env.DB);
-
-function ris(n: number): string {
-  return Array.from({ length: n }, (_, i) =>
-    [
-      "TY  - JOUR",
-      `TI  - ${i % 2 ? "Aerobic exercise for adults with depression: randomised trial" : "Soil nitrogen in alpine grassland, survey"} ${i}`,
-      "AU  - Smith, John",
-      `PY  - ${2010 + i}`,
-      `DO  - 10.5555/team.${crypto.randomUUID()}`,
-      `AB  - Abstract of record ${i} about ${i % 2 ? "exercise and depression in adults" : "nitrogen in soils"}.`,
-      "ER  - ",
-    ].join("\n"),
-  ).join("\n\n");
-}
-
-async function newReview(owner: Account, records = 6): Promise<{ review: ApiReview; recordIds: number[] }> {
-  const review = (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie: owner.cookie,
-        body: { title: "Exercise for depression", question: "exercise for depression in adults", criteria: ["RCT"] },
-      }),
-      201,
-    )
-  ).review;
-  const form = new FormData();
-  form.set("file", new File([ris(records)], "refs.ris"));
-  await json(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form }), 201);
-  const list = await json<{ records: ApiReviewRecord[] }>(
-    await call("GET", `/api/reviews/${review.id}/records`, { cookie: owner.cookie }),
-    200,
-  );
-  return { review, recordIds: list.records.map((r) => r.id) };
-}
-
-async function invite(
-  owner: Account,
-  reviewId: string,
-  email: string,
-  role: "reviewer" | "viewer",
-): Promise<ApiInvitation> {
-  return (
-    await json<{ invitation: ApiInvitation }>(
-      await call("POST", `/api/reviews/${reviewId}/members`, { cookie: owner.cookie, body: { email, role } }),
-      201,
-    )
-  ).invitation;
-}
-
-async function join(owner: Account, reviewId: string, member: Account, role: "reviewer" | "viewer"): Promise<void> {
-  const invitation = await invite(owner, reviewId, member.email, role);
-  await json(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: member.cookie }), 200);
-}
 
 describe("invitations and members", () => {
   it(

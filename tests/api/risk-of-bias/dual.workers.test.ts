@@ -1,101 +1,13 @@
-import { env } from "cloudflare:test";
-import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { reviewRecords } from "../../../db/schema";
 import { gradeAnalysis } from "~/lib/meta-analysis/grade";
-import type { ReviewOutcome } from "~/lib/review-extraction";
 import { riskOfBiasColumn } from "~/lib/review-analysis";
-import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
+import type { ApiReview } from "~/lib/reviews";
 import { judgementsByOutcome } from "~/lib/risk-of-bias/client";
 import type { ApiRobDualStudy, RobAgreement } from "~/lib/risk-of-bias/dual";
 import type { ApiRobOverview } from "~/lib/risk-of-bias/types";
-import type { ApiActivityEntry, ApiInvitation, ApiMember } from "~/lib/team";
-import { createDb } from "~/.server/db/client";
-import { call, json, signUp, type Account } from "../helpers";
-
-const db = () => createDb(env.DB);
-
-function ris(n: number): string {
-  return Array.from({ length: n }, (_, i) =>
-    [
-      "TY  - JOUR",
-      `TI  - ${i % 2 ? "Aerobic exercise for adults with depression: randomised trial" : "Soil nitrogen in alpine grassland, survey"} ${i}`,
-      "AU  - Smith, John",
-      `PY  - ${2010 + i}`,
-      `DO  - 10.5555/team.${crypto.randomUUID()}`,
-      `AB  - Abstract of record ${i} about ${i % 2 ? "exercise and depression in adults" : "nitrogen in soils"}.`,
-      "ER  - ",
-    ].join("\n"),
-  ).join("\n\n");
-}
-
-async function newReview(owner: Account, records = 6): Promise<{ review: ApiReview; recordIds: number[] }> {
-  const review = (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie: owner.cookie,
-        body: { title: "Exercise for depression", question: "exercise for depression in adults", criteria: ["RCT"] },
-      }),
-      201,
-    )
-  ).review;
-  const form = new FormData();
-  form.set("file", new File([ris(records)], "refs.ris"));
-  await json(await call("POST", `/api/reviews/${review.id}/import`, { cookie: owner.cookie, form }), 201);
-  const list = await json<{ records: ApiReviewRecord[] }>(
-    await call("GET", `/api/reviews/${review.id}/records`, { cookie: owner.cookie }),
-    200,
-  );
-  return { review, recordIds: list.records.map((r) => r.id) };
-}
-
-async function invite(
-  owner: Account,
-  reviewId: string,
-  email: string,
-  role: "reviewer" | "viewer",
-): Promise<ApiInvitation> {
-  return (
-    await json<{ invitation: ApiInvitation }>(
-      await call("POST", `/api/reviews/${reviewId}/members`, { cookie: owner.cookie, body: { email, role } }),
-      201,
-    )
-  ).invitation;
-}
-
-async function join(owner: Account, reviewId: string, member: Account, role: "reviewer" | "viewer"): Promise<void> {
-  const invitation = await invite(owner, reviewId, member.email, role);
-  await json(await call("POST", `/api/invitations/${invitation.debugToken}/accept`, { cookie: member.cookie }), 200);
-}
-
-async function errorOf(res: Response): Promise<{ status: number; error?: string }> {
-  const text = await res.text();
-  try {
-    return { status: res.status, error: (JSON.parse(text) as { error?: string }).error };
-  } catch {
-    return { status: res.status };
-  }
-}
-
-/** Marks records as included at title/abstract and full text (the extraction reads those). */
-async function includeAll(recordIds: number[]): Promise<void> {
-  await db()
-    .update(reviewRecords)
-    .set({ taDecision: "include", ftDecision: "include" })
-    .where(inArray(reviewRecords.id, recordIds));
-}
-
-async function addOutcome(owner: Account, reviewId: string): Promise<ReviewOutcome> {
-  return (
-    await json<{ outcome: ReviewOutcome }>(
-      await call("POST", `/api/reviews/${reviewId}/outcomes`, {
-        cookie: owner.cookie,
-        body: { name: "Response", intervention: "exercise", comparator: "usual care" },
-      }),
-      201,
-    )
-  ).outcome;
-}
+import type { ApiActivityEntry, ApiMember } from "~/lib/team";
+import { call, json, signUp, statusAndError, type Account } from "../helpers";
+import { newReview, join, includeAll, addOutcome } from "../reviews/team-helpers";
 
 const LOW = {
   "1.1": "Y",
@@ -178,7 +90,7 @@ describe("dual RoB 2 assessment routes check membership and role", () => {
       const failures: string[] = [];
       for (const c of cases) {
         for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
-          const { status, error } = await errorOf(
+          const { status, error } = await statusAndError(
             await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }),
           );
           const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
