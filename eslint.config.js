@@ -15,6 +15,32 @@ const COMPONENTS = {
   regex: "^(~|\\.{1,2}(/\\.\\.)*)/components(/|$)",
   message: "app/lib is below the UI: it never imports components (rendering lives in app/components or app/.server).",
 };
+/** Import paths into the browser-only code (stores, fetch clients, hooks: app/browser; ADR 0043). */
+const BROWSER = {
+  regex: "^(~|\\.{1,2}(/\\.\\.)*)/browser(/|$)",
+  message:
+    "app/browser is browser-only (localStorage stores, fetch clients, hooks): app/lib and server code never import it (ADR 0043).",
+};
+/** Browser globals a pure core never touches (it takes plain data and returns plain data; ADR 0043). */
+const BROWSER_GLOBALS = [
+  "window",
+  "document",
+  "navigator",
+  "location",
+  "localStorage",
+  "sessionStorage",
+  "indexedDB",
+  "fetch",
+  "XMLHttpRequest",
+].map((name) => ({
+  name,
+  message: `app/lib holds pure code: browser I/O (${name}) belongs in app/browser (ADR 0043).`,
+}));
+/** React in the pure cores' folder (rule 3 of docs/architecture.md: pure cores do no rendering). */
+const REACT = ["react", "react-dom", "react-dom/server", "@remix-run/react"].map((name) => ({
+  name,
+  message: "app/lib holds pure code: React belongs in app/components or app/browser (hooks; ADR 0043).",
+}));
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 
 export default tseslint.config(
@@ -36,12 +62,21 @@ export default tseslint.config(
     },
   },
   {
-    // Boundaries (issue 32 item 2; docs/decisions/0037): app/lib holds the code both sides use, so it
-    // imports neither server-only code nor components; components never import server-only code;
+    // Boundaries (issue 32 item 2; docs/decisions/0037, 0043): app/lib holds the pure code both sides
+    // use, so it imports neither server-only code, components nor browser-only code (app/browser), and
+    // uses no browser globals; server code never imports app/browser; components never import server-only code;
     // a route's browser code (its component, meta, links…) uses nothing from a .server module.
     files: ["app/lib/**"],
     ignores: TESTS,
-    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY, COMPONENTS] }] },
+    rules: {
+      "no-restricted-imports": ["error", { paths: REACT, patterns: [SERVER_ONLY, COMPONENTS, BROWSER] }],
+      "no-restricted-globals": ["error", ...BROWSER_GLOBALS],
+    },
+  },
+  {
+    files: ["app/.server/**", "workers/**"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { patterns: [BROWSER] }] },
   },
   {
     files: ["app/components/**", "app/entry.client.tsx", "app/sw/**", "app/types/**"],

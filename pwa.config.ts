@@ -6,7 +6,7 @@ import tsconfigPaths from "vite-tsconfig-paths";
  * Remix's client build only (it skips SSR builds) and writes into build/client, which Cloudflare
  * serves as static assets: /manifest.webmanifest and /sw.js, the service worker bundled from
  * app/sw/sw.ts with Workbox's precache manifest injected (strategy injectManifest). Registration is
- * ours (app/lib/pwa-client.ts, after the load event), so the plugin injects no script and adds no
+ * ours (app/browser/pwa-client.ts, after the load event), so the plugin injects no script and adds no
  * bytes to the page bundles. The <link rel="manifest"> is in app/root.tsx.
  */
 export const pwaOptions: Partial<VitePWAOptions> = {

@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { startPwa } from "~/lib/pwa-client";
+import { startPwa } from "~/browser/pwa-client";
 
 startTransition(() => {
   hydrateRoot(

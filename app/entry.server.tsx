@@ -3,7 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { appContentSecurityPolicy, createNonce } from "~/.server/http/csp";
-import { NonceContext } from "~/lib/nonce";
+import { NonceContext } from "~/browser/nonce";
 
 /** The Worker's lean renderer of stored share pages, reached through the build's entry module (workers/app.ts). */
 export { serveSharePage } from "~/.server/sharing/share-page";

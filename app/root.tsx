@@ -16,7 +16,7 @@ import { Header } from "~/components/header";
 import { InstallBannerHost } from "~/components/install-banner-host";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toaster";
-import { useNonce } from "~/lib/nonce";
+import { useNonce } from "~/browser/nonce";
 import type { ReactNode } from "react";
 import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import stylesheet from "~/tailwind.css?url";

@@ -11,8 +11,8 @@ import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { COMBINED_HEADINGS as HEADINGS } from "~/lib/combined-headings";
-import { countGuestUse, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { toast } from "~/lib/toast";
+import { countGuestUse, USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
+import { toast } from "~/browser/toast";
 import { cn } from "~/lib/utils";
 
 /** A study to combine (the fields the dialog sends; SPEC §3 Study). */

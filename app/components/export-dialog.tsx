@@ -18,9 +18,9 @@ import {
   requestExport,
   type ExportFormatValue,
   type ExportOptionsState,
-} from "~/lib/export-client";
-import { toast } from "~/lib/toast";
-import { storedStudyIds } from "~/lib/sealed-studies";
+} from "~/browser/export-client";
+import { toast } from "~/browser/toast";
+import { storedStudyIds } from "~/browser/sealed-studies";
 
 /** The study fields an export can use (SPEC §3 Study or Uploaded study). */
 export interface ExportableStudy {

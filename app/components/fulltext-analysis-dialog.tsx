@@ -3,11 +3,11 @@ import { Bot, ExternalLink, FileText, Loader2, RotateCcw, X } from "lucide-react
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Button } from "~/components/ui/button";
-import { aiErrorFromBody, type AiError } from "~/lib/ai-errors";
-import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { toast } from "~/lib/toast";
+import { aiErrorFromBody, type AiError } from "~/browser/ai-errors";
+import { USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
+import { toast } from "~/browser/toast";
 import { httpUrl } from "~/lib/user-html";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 /** SPEC §8: the toast of any failed full-text analysis. */
 export const FULLTEXT_FAILED_TITLE = "Analysis failed";

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import { GUEST_TRIAL_LIMIT, type GuestFeature } from "~/lib/guest-usage";
+import { GUEST_TRIAL_LIMIT, type GuestFeature } from "~/browser/guest-usage";
 
 export interface GuestTrialDialogProps {
   open: boolean;

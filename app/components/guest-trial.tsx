@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type ReactElement } from "react";
 import { loadWhenOpen } from "~/components/on-demand";
-import type { GuestFeature } from "~/lib/guest-usage";
+import type { GuestFeature } from "~/browser/guest-usage";
 
 /** The guest trial dialog, loaded the first time it opens (not part of a page's initial JavaScript). */
 const GuestTrialDialog = loadWhenOpen(() => import("~/components/guest-trial-dialog").then((m) => m.GuestTrialDialog));

@@ -5,11 +5,11 @@ import { HealthAnswerPending } from "~/components/health-question";
 import { lazyComponent } from "~/components/on-demand";
 import { AnswerText, CitedStudies, NOT_MEDICAL_ADVICE } from "~/components/sharing/answer-view";
 import { Button } from "~/components/ui/button";
-import { aiErrorFromResponse, openAiGate, type AiPlanFeature } from "~/lib/ai-errors";
-import { USAGE_CHANGED_EVENT, type GuestFeature } from "~/lib/guest-usage";
-import { createNdjsonParser, createShareLink, hideSourceMarkers } from "~/lib/health-answer-client";
+import { aiErrorFromResponse, openAiGate, type AiPlanFeature } from "~/browser/ai-errors";
+import { USAGE_CHANGED_EVENT, type GuestFeature } from "~/browser/guest-usage";
+import { createNdjsonParser, createShareLink, hideSourceMarkers } from "~/browser/health-answer-client";
 import type { AnswerStudy, HealthAnswer } from "~/lib/sharing";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 /**
  * The answering half of 'Ask a health question' (issue 14): the request, its NDJSON stream and the
@@ -113,7 +113,7 @@ export async function askHealthQuestion(
 async function saveHealthAnswer(answer: HealthAnswer, onSaved: () => void): Promise<void> {
   let saveAnswer;
   try {
-    ({ saveAnswer } = await import("~/lib/saved-answers"));
+    ({ saveAnswer } = await import("~/browser/saved-answers"));
   } catch (error) {
     console.warn("could not load saved answers", error);
     toast({

@@ -6,7 +6,7 @@ import { lazyComponent } from "~/components/on-demand";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { Button } from "~/components/ui/button";
 import { MAX_QUESTION_CHARS } from "~/lib/sharing";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 /**
  * The answering code (request, stream, answer view) is not in the initial JavaScript of the pages

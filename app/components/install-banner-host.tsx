@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
-import { setQueueOwner } from "~/lib/offline-sync";
-import { installPrompt, subscribeInstallPrompt } from "~/lib/pwa-client";
+import { setQueueOwner } from "~/browser/offline-sync";
+import { installPrompt, subscribeInstallPrompt } from "~/browser/pwa-client";
 
 const InstallBanner = lazy(() => import("~/components/install-banner"));
 
 /**
  * The page's part of the installable app in the layout: keeps the offline queues' owner (the
- * signed-in user, app/lib/offline-sync.ts) current, and renders the install banner while the
- * browser's install offer is waiting (app/lib/pwa-client.ts). The banner's code is a separate
+ * signed-in user, app/browser/offline-sync.ts) current, and renders the install banner while the
+ * browser's install offer is waiting (app/browser/pwa-client.ts). The banner's code is a separate
  * chunk, fetched only then: pages pay nothing for it otherwise.
  */
 export function InstallBannerHost({ userId }: { userId: string | null }) {

@@ -1,8 +1,8 @@
 import { Download, X } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
-import { promptInstall, snoozeInstallBanner } from "~/lib/install-banner";
-import { dropInstallPrompt, installPrompt } from "~/lib/pwa-client";
+import { promptInstall, snoozeInstallBanner } from "~/browser/install-banner";
+import { dropInstallPrompt, installPrompt } from "~/browser/pwa-client";
 
 function localStore(): Storage | null {
   try {
@@ -14,7 +14,7 @@ function localStore(): Storage | null {
 
 /**
  * The install-app banner (SPEC §2 dialogs, §4 Install banner): shown when the browser offers an
- * install (`beforeinstallprompt`, kept by app/lib/pwa-client.ts). 'Install' opens the browser's
+ * install (`beforeinstallprompt`, kept by app/browser/pwa-client.ts). 'Install' opens the browser's
  * prompt; 'Later' hides the banner for 24 hours. Loaded lazily by {@link InstallBannerHost}.
  */
 export default function InstallBanner() {

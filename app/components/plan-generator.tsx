@@ -3,12 +3,12 @@ import { useState } from "react";
 import { ShareButton } from "~/components/share-button";
 import { MealPlanView, WorkoutView } from "~/components/sharing/plan-view";
 import { Button } from "~/components/ui/button";
-import { downloadBlob } from "~/lib/export-client";
-import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { createShareLink } from "~/lib/health-answer-client";
+import { downloadBlob } from "~/browser/export-client";
+import { USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
+import { createShareLink } from "~/browser/health-answer-client";
 import { MEALS_FAILED_MESSAGE, planDownload, WORKOUT_FAILED_MESSAGE, type MealPlan, type Workout } from "~/lib/plans";
-import { toast } from "~/lib/toast";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { toast } from "~/browser/toast";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 type Kind = "workout" | "meal-plan";
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { checkSession, forceLogout, LOGGED_OUT_MESSAGE, RELOGIN_DELAY_MS } from "~/lib/session-check";
-import { toast } from "~/lib/toast";
+import { checkSession, forceLogout, LOGGED_OUT_MESSAGE, RELOGIN_DELAY_MS } from "~/browser/session-check";
+import { toast } from "~/browser/toast";
 
 /**
  * Runs the SPEC §4 session checks for a signed-in page on mount, on user change and on window

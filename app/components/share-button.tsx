@@ -1,8 +1,8 @@
 import { Loader2, Share2 } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
-import { browserShareEnvironment, SHARE_COPIED_MESSAGE, shareLink } from "~/lib/share-sheet";
-import { toast } from "~/lib/toast";
+import { browserShareEnvironment, SHARE_COPIED_MESSAGE, shareLink } from "~/browser/share-sheet";
+import { toast } from "~/browser/toast";
 
 /**
  * Share button (SPEC §8): creates the public link (`create`), then shares it with the Web Share

@@ -2,7 +2,7 @@ import { Link2, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import type { SharedLink } from "~/lib/sharing";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 const KIND_LABEL: Record<SharedLink["kind"], string> = {
   answer: "Health answer",

@@ -6,10 +6,10 @@ import { CitedText, type CitationLike } from "~/components/cited-text";
 import { PlanGenerator } from "~/components/plan-generator";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { toast } from "~/lib/toast";
+import { USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
+import { toast } from "~/browser/toast";
 import { cn } from "~/lib/utils";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 /** Labels of the seven focus values (SPEC §1), in the order the picker shows them. */
 export const FOCUS_OPTIONS: Record<Focus, string> = {

@@ -6,13 +6,13 @@ import { StudyLibraryActions } from "~/components/library/study-actions";
 import { useGuestTrialDialog } from "~/components/guest-trial";
 import type { UpgradeFeature } from "~/components/search/upgrade-prompt";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
-import { aiErrorFromThrown, openAiGate, type AiError, type AiPlanFeature } from "~/lib/ai-errors";
-import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
-import { toggleStudy, useIsMetaSelected } from "~/lib/meta-selection";
-import { streamSummary } from "~/lib/stream-summary";
-import { toast } from "~/lib/toast";
+import { aiErrorFromThrown, openAiGate, type AiError, type AiPlanFeature } from "~/browser/ai-errors";
+import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
+import { toggleStudy, useIsMetaSelected } from "~/browser/meta-selection";
+import { streamSummary } from "~/browser/stream-summary";
+import { toast } from "~/browser/toast";
 import { loadWhenOpen } from "~/components/on-demand";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 const FullTextAnalysisDialog = loadWhenOpen(() =>
   import("~/components/fulltext-analysis-dialog").then((m) => m.FullTextAnalysisDialog),

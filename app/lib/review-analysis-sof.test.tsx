@@ -10,7 +10,7 @@ import {
   type ReviewOutcomeExtraction,
   reviewOutcomeRows,
 } from "./review-extraction";
-import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/client";
+import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/job-inputs";
 import type { ApiGradeSettings, ApiRobOverview, RobJudgementSet } from "./risk-of-bias/types";
 
 const arm = (events: number | null, groupSize: number | null) => ({ events, groupSize, mean: null, sd: null });

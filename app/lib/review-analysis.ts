@@ -15,7 +15,7 @@ import {
   type ReviewOutcomeExtraction,
   reviewOutcomeRows,
 } from "./review-extraction";
-import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/client";
+import { gradeInputs, judgementsByOutcome } from "./risk-of-bias/job-inputs";
 import { ROBVIS_LABEL } from "./risk-of-bias/robvis";
 import type { ApiGradeSettings, ApiRobAssessment, ApiRobOverview } from "./risk-of-bias/types";
 

@@ -2,8 +2,7 @@
  * Systematic reviews (issue 13): the API shapes the server returns and the pages read, and small
  * pure helpers both sides use (PRISMA counts for the diagram, criteria-term highlighting).
  */
-import type { ReviewFlowInput, ReviewPrismaInput } from "~/lib/meta-analysis/job-client";
-import type { PrismaCounts } from "~/lib/meta-analysis/types";
+import type { PrismaCounts, ReviewFlowInput, ReviewPrismaInput } from "~/lib/meta-analysis/types";
 import { isEvidenceTerm } from "~/lib/screening/evidence-terms";
 import { sStem } from "~/lib/screening/tokenize";
 

@@ -1,9 +1,8 @@
 /**
- * Client side of the Upload page (SPEC §2 Upload page, §4 Uploaded study, §5 Upload, §9 Upload):
- * file-size formatting, drop validation, the multipart upload with progress, the analysis text
- * sections, and the downloadable HTML report.
+ * The Upload page's pure helpers (SPEC §2 Upload page, §4 Uploaded study, §5 Upload, §9 Upload):
+ * file-size formatting, drop validation, per-file progress, the analysis text sections, and the
+ * downloadable HTML report. The upload itself is app/browser/upload-pdfs.ts.
  */
-import { isOfflineQueuedReply, OFFLINE_QUEUED_HEADER, OfflineQueuedError, queueOwnerHeaders } from "~/lib/offline-sync";
 
 /** An uploaded study as GET /api/uploaded-studies returns it. */
 export interface UploadedStudy {
@@ -78,7 +77,7 @@ export interface UploadFileResult {
   id?: number;
 }
 
-/** Thrown by {@link uploadPdfs} on a non-OK response: `status: body` (SPEC §7). */
+/** Thrown by `uploadPdfs` (app/browser/upload-pdfs.ts) on a non-OK response: `status: body` (SPEC §7). */
 export class UploadError extends Error {
   constructor(
     readonly status: number,
@@ -102,50 +101,6 @@ export function perFileProgress(sizes: readonly number[], loaded: number, total:
     const p = size === 0 ? (sent >= before ? 1 : 0) : (sent - before) / size;
     before += size;
     return Math.max(0, Math.min(1, p));
-  });
-}
-
-/**
- * POST /api/upload-pdfs with the files in the repeated field 'pdfs', reporting per-file progress
- * (XMLHttpRequest upload events; fetch has none).
- * @throws UploadError for a non-OK response, OfflineQueuedError when the service worker queued the
- * upload (offline: upload-sync sends it on reconnect), Error('Upload failed') on a network failure.
- */
-export function uploadPdfs(
-  files: readonly File[],
-  onProgress: (perFile: number[]) => void,
-): Promise<UploadFileResult[]> {
-  const form = new FormData();
-  for (const file of files) form.append("pdfs", file, file.name);
-  const sizes = files.map((f) => f.size);
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/upload-pdfs");
-    xhr.withCredentials = true;
-    for (const [name, value] of Object.entries(queueOwnerHeaders())) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(perFileProgress(sizes, event.loaded, event.total));
-    };
-    xhr.onerror = () => reject(new Error("Upload failed"));
-    xhr.onload = () => {
-      let body: { results?: UploadFileResult[]; error?: string; message?: string } | null = null;
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        body = { message: xhr.statusText || "Upload failed" };
-      }
-      if (xhr.getResponseHeader(OFFLINE_QUEUED_HEADER) && isOfflineQueuedReply(body)) {
-        reject(new OfflineQueuedError(body));
-        return;
-      }
-      if (xhr.status < 200 || xhr.status >= 300) {
-        reject(new UploadError(xhr.status, body));
-        return;
-      }
-      onProgress(sizes.map(() => 1));
-      resolve(body?.results ?? []);
-    };
-    xhr.send(form);
   });
 }
 

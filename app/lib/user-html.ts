@@ -25,16 +25,6 @@ export function withUserHtmlCsp(html: string, head = ""): string {
 }
 
 /**
- * Opens the HTML in a new tab from a blob: URL under {@link USER_HTML_CSP}. Returns the tab (null
- * when a pop-up blocker refused it) and a function that releases the URL.
- */
-export function openUserHtml(html: string, head = ""): { tab: Window | null; release: () => void } {
-  const url = URL.createObjectURL(new Blob([withUserHtmlCsp(html, head)], { type: "text/html;charset=utf-8" }));
-  const tab = window.open(url, "_blank");
-  return { tab, release: () => URL.revokeObjectURL(url) };
-}
-
-/**
  * The URL when it is absolute http(s), otherwise null: links taken from upstream or user data
  * (open-access copies) must never be `javascript:`, `data:` or `blob:` URLs, which would run at
  * our origin when opened with window.open or followed from an <a>.

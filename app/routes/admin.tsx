@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { isAdminEmail } from "~/.server/admin/stats";
 import { getUser } from "~/.server/auth/session";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Admin · MetaMind" }];
 

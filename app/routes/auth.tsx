@@ -18,7 +18,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { toast, toastAfterNavigation } from "~/lib/toast";
+import { toast, toastAfterNavigation } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Sign In or Create Account — MetaMind" }];
 

@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · MetaMind" }];
 

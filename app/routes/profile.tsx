@@ -28,16 +28,16 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { toggleBookmark } from "~/lib/bookmarks";
+import { toggleBookmark } from "~/browser/bookmarks";
 import { formatAuthors, formatPublicationDate, historyCountLabels } from "~/lib/format";
 import { formatRelativeTime as relativeTime } from "~/lib/relative-time";
-import { canView, downloadReport, exportReport, sendToStudentPortal, type ReportLike } from "~/lib/report-actions";
-import { answerPreview, loadSavedAnswers, removeSavedAnswer, type SavedAnswer } from "~/lib/saved-answers";
-import { requestSearchReload } from "~/lib/search-events";
+import { canView, downloadReport, exportReport, sendToStudentPortal, type ReportLike } from "~/browser/report-actions";
+import { answerPreview, loadSavedAnswers, removeSavedAnswer, type SavedAnswer } from "~/browser/saved-answers";
+import { requestSearchReload } from "~/browser/search-events";
 import { sanitizeFormFields } from "~/lib/search-params";
-import { createShareLink } from "~/lib/health-answer-client";
+import { createShareLink } from "~/browser/health-answer-client";
 import type { HealthAnswer } from "~/lib/sharing";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Profile · MetaMind" }];
 

@@ -9,8 +9,8 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { ReviewApiError, reviewsApi } from "~/lib/reviews-client";
-import { toast } from "~/lib/toast";
+import { ReviewApiError, reviewsApi } from "~/browser/reviews-client";
+import { toast } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Systematic reviews · MetaMind" }];
 

@@ -12,10 +12,10 @@ import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import type { ProviderPartial, SmartState } from "~/components/search/search-results";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
 import { UsageCounterCard } from "~/components/search/usage-counter-card";
-import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/lib/guest-usage";
-import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
-import { SearchError, streamSearch } from "~/lib/search-client";
-import { consumePendingReload, onSearchReload } from "~/lib/search-events";
+import { GUEST_TRIAL_LIMIT, USAGE_CHANGED_EVENT, readGuestUsage, syncGuestUsage } from "~/browser/guest-usage";
+import { REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/browser/offline-sync";
+import { SearchError, streamSearch } from "~/browser/search-client";
+import { consumePendingReload, onSearchReload } from "~/browser/search-events";
 import {
   customRangeError,
   DEFAULT_SEARCH_FORM,
@@ -30,7 +30,7 @@ import {
   type ResultLimit,
   type SearchFormState,
 } from "~/lib/search-params";
-import { clearSearchState, loadSearchState, saveSearchState } from "~/lib/search-storage";
+import { clearSearchState, loadSearchState, saveSearchState } from "~/browser/search-storage";
 
 // Not needed at first paint (issue 17 page budgets): loaded after hydration or with the results.
 const FloatingActions = lazyComponent(() =>

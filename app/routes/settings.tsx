@@ -10,10 +10,10 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { detectInstalledApp, STORE_LABELS, SUBSCRIPTION_UPDATED_EVENT } from "~/lib/installed-app";
-import { OfflineQueuedError } from "~/lib/offline-sync";
-import { displayName, saveSettings, type SettingsState } from "~/lib/settings-client";
-import { toast } from "~/lib/toast";
+import { detectInstalledApp, STORE_LABELS, SUBSCRIPTION_UPDATED_EVENT } from "~/browser/installed-app";
+import { OfflineQueuedError } from "~/browser/offline-sync";
+import { displayName, saveSettings, type SettingsState } from "~/browser/settings-client";
+import { toast } from "~/browser/toast";
 
 export const meta: MetaFunction = () => [{ title: "Settings · MetaMind" }];
 

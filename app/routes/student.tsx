@@ -14,9 +14,9 @@ import {
   sortByDueDate,
   type StudentAssignment,
   type StudentGuide,
-} from "~/lib/student";
-import { toast } from "~/lib/toast";
-import { openUserHtml } from "~/lib/user-html";
+} from "~/browser/student";
+import { toast } from "~/browser/toast";
+import { openUserHtml } from "~/browser/open-user-html";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Student Portal · MetaMind" }];

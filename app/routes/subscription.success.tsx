@@ -4,7 +4,7 @@ import { CircleCheck, Crown, ShieldAlert } from "lucide-react";
 import { useEffect } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { SUBSCRIPTION_UPDATED_EVENT } from "~/lib/installed-app";
+import { SUBSCRIPTION_UPDATED_EVENT } from "~/browser/installed-app";
 
 export const meta: MetaFunction = () => [{ title: "Payment success · MetaMind" }];
 

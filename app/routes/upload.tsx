@@ -10,19 +10,19 @@ import { UploadPanel } from "~/components/upload/upload-panel";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { aiErrorFromResponse } from "~/lib/ai-errors";
+import { aiErrorFromResponse } from "~/browser/ai-errors";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
-import { toast } from "~/lib/toast";
-import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
+import { toast } from "~/browser/toast";
+import { OfflineQueuedError, REPLAYED_EVENT, type ReplayedMessage } from "~/browser/offline-sync";
 import {
   afterUpload,
   processingOutcome,
   UploadError,
   uploadedMessage,
-  uploadPdfs,
   type UploadedStudy,
   type UploadRefusal,
 } from "~/lib/uploads";
+import { uploadPdfs } from "~/browser/upload-pdfs";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Upload PDFs · MetaMind" }];

@@ -10,7 +10,7 @@
  *   share pages (/answer, /workout, /meal-plan: the same for everyone), network-first, 200s only.
  * - /api is never cached: answers are per user. Four kinds of change made while offline are queued
  *   in IndexedDB by workbox-background-sync and answered with {@link offlineQueuedReply}:
- *   bookmark-sync, settings-sync, upload-sync and search-sync (see app/lib/offline-sync.ts). They
+ *   bookmark-sync, settings-sync, upload-sync and search-sync (see app/browser/offline-sync.ts). They
  *   are replayed on the browser's `sync` event where Background Sync exists, by Workbox at start-up
  *   where it does not, and whenever a page posts {@link REPLAY_MESSAGE} (on load and on its
  *   'online' event).
@@ -34,7 +34,7 @@ import {
   SYNC_QUEUES,
   type ReplayedMessage,
   type SyncQueueName,
-} from "~/lib/offline-sync";
+} from "~/browser/offline-sync";
 import { SEARCH_PAGE_HEADER } from "~/lib/search-params";
 
 /** The parts of ServiceWorkerGlobalScope used here (the project compiles against the DOM library). */

@@ -2,8 +2,8 @@ import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import { toast } from "~/lib/toast";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { toast } from "~/browser/toast";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 type Citations = { apa: string; mla: string; chicago: string };
 

@@ -1,5 +1,5 @@
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import type { ReportLike } from "~/lib/report-actions";
+import type { ReportLike } from "~/browser/report-actions";
 
 /**
  * A saved report in a dialog. The (server-sanitized) HTML is shown in an iframe with `srcdoc` and

@@ -1,9 +1,9 @@
 import { Bookmark, BookmarkCheck, Download, ExternalLink, Quote, Unlock } from "lucide-react";
 import { useEffect, useState } from "react";
 import { loadWhenOpen } from "~/components/on-demand";
-import { loadBookmarks, toggleBookmark, useIsBookmarked } from "~/lib/bookmarks";
-import { lookupOpenAccess, openRepositorySearch } from "~/lib/open-access";
-import { toast } from "~/lib/toast";
+import { loadBookmarks, toggleBookmark, useIsBookmarked } from "~/browser/bookmarks";
+import { lookupOpenAccess, openRepositorySearch } from "~/browser/open-access";
+import { toast } from "~/browser/toast";
 import { httpUrl } from "~/lib/user-html";
 
 const ExportDialog = loadWhenOpen(() => import("~/components/export-dialog").then((m) => m.ExportDialog));

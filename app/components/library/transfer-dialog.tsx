@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import type { ReportLike } from "~/lib/report-actions";
-import { toast } from "~/lib/toast";
+import type { ReportLike } from "~/browser/report-actions";
+import { toast } from "~/browser/toast";
 
 interface Assignment {
   id: string | number;

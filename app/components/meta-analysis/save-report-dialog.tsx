@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { DESCRIPTION_MAX, NAME_MAX, validateReportForm } from "~/lib/meta-analysis/page-logic";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 export interface SaveReportDialogProps {
   open: boolean;

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { SEARCH_IMPORT_PER_DATABASE, searchImportPlan, type ApiReview } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi, type ImportResult } from "~/lib/reviews-client";
+import { ReviewApiError, reviewsApi, type ImportResult } from "~/browser/reviews-client";
 
 /**
  * 'Add this search to a review' on /search: picks a review (or creates one) and imports every

@@ -9,7 +9,8 @@ import { SubgroupPanel } from "~/components/meta-analysis/subgroup-panel";
 import { Button } from "~/components/ui/button";
 import type { CharacteristicsTable } from "~/lib/characteristics";
 import { fmt, fmtInterval, fmtPct, METHOD_LABELS } from "~/lib/meta-analysis/display";
-import { DEFAULT_OPTIONS, downloadText, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
+import { DEFAULT_OPTIONS, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
+import { downloadText } from "~/browser/download";
 import { formatSofRow, sofTableCsv } from "~/lib/meta-analysis/summary-of-findings";
 import type { Method } from "~/lib/meta-analysis/types";
 import {
@@ -31,8 +32,8 @@ import {
   type ReviewOutcomeExtraction,
   type ReviewPoolType,
 } from "~/lib/review-extraction";
-import type { ReviewWithSources } from "~/lib/reviews-client";
-import { robApi } from "~/lib/risk-of-bias/client";
+import type { ReviewWithSources } from "~/browser/reviews-client";
+import { robApi } from "~/browser/risk-of-bias-client";
 import type { ApiGradeSettings, ApiRobOverview } from "~/lib/risk-of-bias/types";
 import { fetchCharacteristics } from "./characteristics-tab";
 

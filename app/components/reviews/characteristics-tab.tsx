@@ -13,7 +13,7 @@ import {
   type CharacteristicType,
 } from "~/lib/characteristics";
 import { SOURCE_LABEL } from "~/lib/review-extraction";
-import type { ReviewWithSources } from "~/lib/reviews-client";
+import type { ReviewWithSources } from "~/browser/reviews-client";
 
 /** fetch → JSON, throwing the server's message on an error status. */
 async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {

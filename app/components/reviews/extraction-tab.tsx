@@ -7,7 +7,7 @@ import { StudyDataImport } from "~/components/reviews/study-data-import";
 import { DualExtractionPanel } from "~/components/reviews/dual-extraction-panel";
 import { fmt, fmtInterval, fmtPct } from "~/lib/meta-analysis/display";
 import { poolMeasuresFor, type PoolMeasure, type ReviewPoolType, SOURCE_LABEL } from "~/lib/review-extraction";
-import type { ReviewWithSources } from "~/lib/reviews-client";
+import type { ReviewWithSources } from "~/browser/reviews-client";
 import { ARM_LABEL, ARMS, FIELD_LABEL } from "./extraction/labels";
 import { QuotePanel } from "./extraction/quote-panel";
 import { useOutcomeExtraction } from "./extraction/use-outcome-extraction";

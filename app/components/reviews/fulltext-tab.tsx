@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { ApiReviewRecord, ScreeningDecision } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi, type ReviewWithSources } from "~/lib/reviews-client";
-import { toast } from "~/lib/toast";
+import { ReviewApiError, reviewsApi, type ReviewWithSources } from "~/browser/reviews-client";
+import { toast } from "~/browser/toast";
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof ReviewApiError ? e.message : fallback);
 

@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { robApi } from "~/lib/risk-of-bias/client";
+import { robApi } from "~/browser/risk-of-bias-client";
 import type { ApiGradeRating, ApiGradeSettings, GradeDomainName } from "~/lib/risk-of-bias/types";
 
 const DOMAINS: readonly GradeDomainName[] = [

@@ -2,7 +2,7 @@ import { Loader2, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import type { ApiReview } from "~/lib/reviews";
-import { reviewsApi, type LivingUpdate } from "~/lib/reviews-client";
+import { reviewsApi, type LivingUpdate } from "~/browser/reviews-client";
 
 const SCHEDULES = [
   { value: "", label: "Not living (no scheduled updates)" },

@@ -2,7 +2,7 @@ import { Download, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import type { ChecklistItem, ChecklistStatus, PrismaChecklist } from "~/lib/prisma-checklist";
-import { reviewsApi } from "~/lib/reviews-client";
+import { reviewsApi } from "~/browser/reviews-client";
 
 const STATUS_LABEL: Record<ChecklistStatus, string> = {
   reported: "Reported",

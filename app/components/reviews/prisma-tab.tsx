@@ -4,7 +4,7 @@ import { PrismaDiagram } from "~/components/meta-analysis/prisma-diagram";
 import { PrismaChecklistSection } from "~/components/reviews/prisma-checklist";
 import { Button } from "~/components/ui/button";
 import { prismaCountsFromReview, type ReviewPrisma } from "~/lib/reviews";
-import { reviewsApi } from "~/lib/reviews-client";
+import { reviewsApi } from "~/browser/reviews-client";
 
 /** The PRISMA tab: the review's PRISMA 2020 flow from its decisions, the counts, the downloads and the PRISMA 2020 checklist. */
 export function PrismaTab({ reviewId }: { reviewId: string }) {

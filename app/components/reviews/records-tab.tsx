@@ -11,8 +11,8 @@ import {
   type Merge,
   type RecordsQuery,
   type ReviewWithSources,
-} from "~/lib/reviews-client";
-import { toast } from "~/lib/toast";
+} from "~/browser/reviews-client";
+import { toast } from "~/browser/toast";
 import { SavedSearchControl, SavedSearchFields } from "./saved-search";
 
 const select =

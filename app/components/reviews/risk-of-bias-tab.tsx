@@ -4,7 +4,7 @@ import { Link } from "@remix-run/react";
 import { InlineSvg } from "~/components/meta-analysis/risk-of-bias-panels";
 import { Button } from "~/components/ui/button";
 import { GradeSettingsPanel } from "./grade-settings-panel";
-import { RobApiError, robApi, type RobAssessmentInput } from "~/lib/risk-of-bias/client";
+import { RobApiError, robApi, type RobAssessmentInput } from "~/browser/risk-of-bias-client";
 import { ROBVIS_COLOUR, ROBVIS_GLYPH, summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import {
   askedQuestions,
@@ -24,7 +24,7 @@ import { ROBVIS_LABEL } from "~/lib/risk-of-bias/robvis";
 import type { Rob2Suggestion } from "~/lib/risk-of-bias/suggestions";
 import type { ApiRobDualStudy, RobAssessmentContent } from "~/lib/risk-of-bias/dual";
 import type { ApiRobAssessment, ApiRobOverview, ApiRobStudy, ApiRobSuggestions } from "~/lib/risk-of-bias/types";
-import type { ReviewWithSources } from "~/lib/reviews-client";
+import type { ReviewWithSources } from "~/browser/reviews-client";
 
 const ANSWER_WORDS: Record<Rob2Answer, string> = {
   Y: "Yes",

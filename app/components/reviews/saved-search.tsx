@@ -3,7 +3,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ApiReviewSource } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi } from "~/lib/reviews-client";
+import { ReviewApiError, reviewsApi } from "~/browser/reviews-client";
 import { PROVIDER_LABELS } from "~/lib/search-params";
 
 const select =

@@ -9,8 +9,8 @@ import {
   type ScreeningDecision,
   type ScreeningNext,
 } from "~/lib/reviews";
-import { ReviewApiError, reviewsApi, type ReviewWithSources } from "~/lib/reviews-client";
-import { toast } from "~/lib/toast";
+import { ReviewApiError, reviewsApi, type ReviewWithSources } from "~/browser/reviews-client";
+import { toast } from "~/browser/toast";
 
 type ShownRecord = NonNullable<ScreeningNext["record"]>;
 

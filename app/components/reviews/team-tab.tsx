@@ -4,7 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import type { ScreeningDecision, ScreeningStage } from "~/lib/reviews";
-import { reviewsApi, type ReviewAgreement, type ReviewWithSources } from "~/lib/reviews-client";
+import { reviewsApi, type ReviewAgreement, type ReviewWithSources } from "~/browser/reviews-client";
 import {
   type ApiActivityEntry,
   type ApiConflict,
@@ -13,7 +13,7 @@ import {
   type MemberRole,
   type ScreeningMode,
 } from "~/lib/team";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 const selectClass = "h-9 rounded-md border border-slate-300 bg-white px-2 text-sm";
 const STAGE_LABEL: Record<ScreeningStage, string> = { title_abstract: "Title/abstract", full_text: "Full text" };

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { loadWhenOpen } from "~/components/on-demand";
 import { Button } from "~/components/ui/button";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
-import { clearSelection, removeStudy, useMetaSelection } from "~/lib/meta-selection";
+import { clearSelection, removeStudy, useMetaSelection } from "~/browser/meta-selection";
 
 const CombinedSummaryDialog = loadWhenOpen(() =>
   import("~/components/combined-summary-dialog").then((m) => m.CombinedSummaryDialog),

@@ -5,7 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatRelativeTime } from "~/lib/relative-time";
 import { historyCountLabels } from "~/lib/format";
-import { requestSearchReload } from "~/lib/search-events";
+import { requestSearchReload } from "~/browser/search-events";
 import { activeFilterBadges, formFromStoredSearch, providerNames, type StoredSearchFilters } from "~/lib/search-params";
 
 /** One row of GET /api/search-history. */

@@ -12,7 +12,7 @@ import {
   type SearchFormState,
   type StoredSearchFilters,
 } from "~/lib/search-params";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 
 /** One row of GET /api/saved-searches. */
 export interface SavedSearch {

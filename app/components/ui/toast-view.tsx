@@ -1,5 +1,5 @@
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from "~/components/ui/toast";
-import { dismissToast, TOAST_DURATION_MS, type ToastState } from "~/lib/toast";
+import { dismissToast, TOAST_DURATION_MS, type ToastState } from "~/browser/toast";
 
 /** The Radix rendering of the current toast; loaded by `<Toaster />` once there is one to show. */
 export function ToastView({ current }: { current: ToastState | null }) {

@@ -7,7 +7,7 @@ import {
   subscribeToToasts,
   TOAST_DURATION_MS,
   type ToastState,
-} from "~/lib/toast";
+} from "~/browser/toast";
 
 /**
  * The toast without the Radix code: a live region with the title and description that closes after
@@ -35,7 +35,7 @@ function PlainToast({ current }: { current: ToastState }) {
 const ToastView = lazyComponent(() => import("~/components/ui/toast-view").then((m) => m.ToastView), PlainToast);
 
 /**
- * Renders the toast from `~/lib/toast`; mount once in the root layout. The Radix toast code is not
+ * Renders the toast from `~/browser/toast`; mount once in the root layout. The Radix toast code is not
  * part of any page's initial JavaScript: it is fetched once the page is idle after hydration and
  * mounted with the first toast (a closed toast stays the current one, so it stays mounted); until
  * it has loaded, or when it cannot be fetched, the toast shows as {@link PlainToast}.

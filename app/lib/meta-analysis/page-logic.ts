@@ -378,19 +378,6 @@ export function exportJsonText(value: MetaAnalysisExport): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2);
 }
 
-/** Starts a browser download of text content. */
-export function downloadText(fileName: string, content: string, type: string): void {
-  const blob = new Blob([content], { type });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /**
  * Where the meta-analysis page's back link leads: to the review it was opened from
  * (`?review={id}`, its Analysis tab), else to the search that selected the studies.

@@ -449,3 +449,41 @@ export type JobStatus = "queued" | "running" | "done" | "failed";
  */
 export const JOB_STAGES = ["queued", "extracting", "pooling", "writing", "done", "failed"] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
+
+/**
+ * PRISMA counts sent with a job; `review` (a systematic review's whole flow) is used by the report
+ * as it is; `updated` (a living review's updated-review counts) makes the report draw PRISMA 2020's
+ * template for updated reviews.
+ */
+export interface ReviewPrismaInput {
+  identified: Record<string, number>;
+  duplicatesRemoved: number;
+  screened: number;
+  review?: ReviewFlowInput;
+  updated?: {
+    updates: number;
+    lastUpdateAt: string | null;
+    previousStudies: number;
+    totalStudies: number;
+    newFlow: {
+      identified: Record<string, number>;
+      duplicatesRemoved: number;
+      screened: number;
+      review: ReviewFlowInput;
+    };
+  };
+}
+
+/** The review's decisions past identification, as a job carries them. */
+export interface ReviewFlowInput {
+  excluded: number;
+  awaitingScreening?: number;
+  maybe?: number;
+  soughtForRetrieval: number;
+  notRetrieved: number;
+  assessed: number;
+  awaitingFullText?: number;
+  fullTextMaybe?: number;
+  excludedWithReasons: Record<string, number>;
+  included: number;
+}

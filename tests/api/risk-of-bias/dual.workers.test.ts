@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { gradeAnalysis } from "~/lib/meta-analysis/grade";
 import { riskOfBiasColumn } from "~/lib/review-analysis";
 import type { ApiReview } from "~/lib/reviews";
-import { judgementsByOutcome } from "~/lib/risk-of-bias/client";
+import { judgementsByOutcome } from "~/lib/risk-of-bias/job-inputs";
 import type { ApiRobDualStudy, RobAgreement } from "~/lib/risk-of-bias/dual";
 import type { ApiRobOverview } from "~/lib/risk-of-bias/types";
 import type { ApiActivityEntry, ApiMember } from "~/lib/team";

@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { ArmExtractionTable } from "~/components/meta-analysis/arm-extraction-table";
-import type { MetaStudy } from "~/lib/meta-selection";
+import type { MetaStudy } from "~/browser/meta-selection";
 import type { ArmSummary } from "./types";
 
 /**

@@ -1,4 +1,4 @@
-import { JOB_STAGE_LABELS } from "~/lib/meta-analysis/job-client";
+import { JOB_STAGE_LABELS } from "~/browser/meta-analysis-job-client";
 import type { Run } from "./types";
 
 /** The running job's stage (as the queue consumer writes it: queued, extracting, pooling, writing), its detail and a progress bar. */

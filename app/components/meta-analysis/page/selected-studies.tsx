@@ -3,7 +3,7 @@ import { Trash2 } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { MIN_STUDIES, selectionHintText } from "~/lib/meta-analysis/page-logic";
-import type { MetaStudy } from "~/lib/meta-selection";
+import type { MetaStudy } from "~/browser/meta-selection";
 import { prismaCountsFromReview } from "~/lib/reviews";
 import type { ReviewData, ReviewSource } from "./types";
 

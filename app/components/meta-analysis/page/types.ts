@@ -1,9 +1,9 @@
 /** State shapes of the /meta-analysis page, shared by its hooks and step components. */
 import type { AnalysisOptions, DataRow } from "~/lib/meta-analysis/page-logic";
 import type { ExcludedStudy, JobStage, MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
-import type { MetaStudy } from "~/lib/meta-selection";
+import type { MetaStudy } from "~/browser/meta-selection";
 import type { ReviewPrisma } from "~/lib/reviews";
-import type { gradeInputs } from "~/lib/risk-of-bias/client";
+import type { gradeInputs } from "~/lib/risk-of-bias/job-inputs";
 import type { RobJudgementSet } from "~/lib/risk-of-bias/types";
 
 /** The extracted data table: not yet asked for, being extracted, ready, or failed. */

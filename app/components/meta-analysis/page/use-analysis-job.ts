@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import { useGuestTrialDialog } from "~/components/guest-trial";
 import { useUpgradePrompt } from "~/components/search/upgrade-prompt-state";
-import { openAiGate } from "~/lib/ai-errors";
+import { openAiGate } from "~/browser/ai-errors";
 import { type ArmStudyRow, rowsForAnalysis } from "~/lib/arms/review";
-import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/lib/guest-usage";
+import { syncGuestUsage, USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
 import {
   extractData,
   JobFailedError,
@@ -12,7 +12,7 @@ import {
   snapshotStage,
   startJob,
   type StudyPayload,
-} from "~/lib/meta-analysis/job-client";
+} from "~/browser/meta-analysis-job-client";
 import {
   MIN_STUDIES,
   MIN_STUDIES_MESSAGE,
@@ -23,9 +23,9 @@ import {
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
 import type { Measure } from "~/lib/meta-analysis/types";
-import type { MetaStudy } from "~/lib/meta-selection";
+import type { MetaStudy } from "~/browser/meta-selection";
 import { jobPrismaFromReview } from "~/lib/reviews";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 import type { ArmSummary, Extraction, ReviewGrade, ReviewSource, RobJudgements, Run } from "./types";
 
 const FAILURE_MESSAGE = "Failed to generate meta-analysis. Please try again.";

@@ -1,14 +1,9 @@
 import { useCallback, useMemo } from "react";
-import {
-  buildExport,
-  downloadText,
-  exportFileName,
-  exportJsonText,
-  reportFileName,
-} from "~/lib/meta-analysis/page-logic";
+import { buildExport, exportFileName, exportJsonText, reportFileName } from "~/lib/meta-analysis/page-logic";
 import { buildReportHtml } from "~/components/meta-analysis/report-html";
-import { toast } from "~/lib/toast";
+import { toast } from "~/browser/toast";
 import { withUserHtmlCsp } from "~/lib/user-html";
+import { downloadText } from "~/browser/download";
 import type { DoneRun } from "./types";
 
 /**

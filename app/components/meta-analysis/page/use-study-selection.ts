@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from "react";
 import { rowsFromExtraction, type DataRow } from "~/lib/meta-analysis/page-logic";
 import type { ExcludedStudy } from "~/lib/meta-analysis/types";
-import { removeStudy, useMetaSelection } from "~/lib/meta-selection";
+import { removeStudy, useMetaSelection } from "~/browser/meta-selection";
 import {
   DEFAULT_POOL_MEASURES,
   inferGenericMeasure,
@@ -12,8 +12,9 @@ import {
   type ReviewOutcomeExtraction,
   reviewOutcomeRows,
 } from "~/lib/review-extraction";
-import { reviewsApi } from "~/lib/reviews-client";
-import { gradeInputs, judgementsByOutcome, robApi } from "~/lib/risk-of-bias/client";
+import { reviewsApi } from "~/browser/reviews-client";
+import { robApi } from "~/browser/risk-of-bias-client";
+import { gradeInputs, judgementsByOutcome } from "~/lib/risk-of-bias/job-inputs";
 import type { Extraction, ReviewData, ReviewGrade, ReviewSource, RobJudgements } from "./types";
 
 /** Shown as the extractor of rows that come from a review's Data extraction tab. */

@@ -19,7 +19,7 @@ import {
   type ReviewOutcomeExtraction,
   type StoredEdit,
 } from "~/lib/review-extraction";
-import type { ReviewWithSources } from "~/lib/reviews-client";
+import type { ReviewWithSources } from "~/browser/reviews-client";
 
 /** localStorage, or null where it is unavailable (private mode, blocked storage). */
 function safeStorage(): Storage | null {

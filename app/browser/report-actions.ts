@@ -1,5 +1,6 @@
-import { toast } from "~/lib/toast";
-import { openUserHtml, withUserHtmlCsp } from "~/lib/user-html";
+import { toast } from "~/browser/toast";
+import { withUserHtmlCsp } from "~/lib/user-html";
+import { openUserHtml } from "~/browser/open-user-html";
 
 /**
  * Client actions on a saved report (SPEC §2 Profile, §5): download the HTML, export it (print to

@@ -2,8 +2,8 @@
  * Browser side of health answers: reading the NDJSON stream of POST /api/health-answer and
  * creating share links (POST /api/shared-answers, /api/shared-plans).
  */
-import type { MealPlan, Workout } from "./plans";
-import type { HealthAnswer, HealthAnswerEvent } from "./sharing";
+import type { MealPlan, Workout } from "~/lib/plans";
+import type { HealthAnswer, HealthAnswerEvent } from "~/lib/sharing";
 
 /** Parses NDJSON chunks into events; keeps an incomplete last line for the next chunk. */
 export function createNdjsonParser(

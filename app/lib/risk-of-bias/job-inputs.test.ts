@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gradeInputs, judgementsByOutcome } from "./client";
+import { gradeInputs, judgementsByOutcome } from "./job-inputs";
 import type { ApiGradeSettings, ApiRobAssessment, ApiRobOverview } from "./types";
 
 const set = (overall: "low" | "high") =>

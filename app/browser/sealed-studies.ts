@@ -5,8 +5,8 @@
  * with its seal to POST /api/studies/store, so the action works whichever server instance answers.
  */
 
-import type { ApiStudy } from "./search/types";
-import { noteSealedStudies, sealedStudies as sealed } from "~/lib/sealed-registry";
+import type { ApiStudy } from "~/lib/search/types";
+import { noteSealedStudies, sealedStudies as sealed } from "~/browser/sealed-registry";
 
 export { noteSealedStudies };
 

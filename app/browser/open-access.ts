@@ -1,5 +1,5 @@
-import { toast } from "~/lib/toast";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { toast } from "~/browser/toast";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 /** The two repository searches the open-access action opens (SPEC §2: 2 tabs). */
 export function repositorySearchUrls(study: { title: string; doi?: string | null }): [string, string] {

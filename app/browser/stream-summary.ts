@@ -1,4 +1,4 @@
-import { storedStudyId } from "~/lib/sealed-studies";
+import { storedStudyId } from "~/browser/sealed-studies";
 /**
  * Client side of POST /api/studies/{id}/regenerate-summary: reads the streamed plain-text body
  * chunk by chunk and reports the text so far. The model's name comes in the X-Model-Name header.

@@ -1,4 +1,4 @@
-import type { SearchResponse } from "./search/types";
+import type { SearchResponse } from "~/lib/search/types";
 import { toFormState, type SearchFormState } from "~/lib/search-params";
 
 /**

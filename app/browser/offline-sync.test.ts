@@ -10,7 +10,7 @@ import {
   type QueueEntry,
   type ReplayableQueue,
   type ReplayedMessage,
-} from "~/lib/offline-sync";
+} from "~/browser/offline-sync";
 
 /** workbox-background-sync's Queue in memory: shift from the head, unshift back to the head. */
 function memoryQueue(name: string, requests: Request[]): ReplayableQueue & { entries: QueueEntry[] } {

@@ -5,7 +5,7 @@
  * The service worker's background sync ('bookmark-sync') can call {@link replayBookmarkQueue}.
  */
 
-import { queueOwnerHeaders } from "~/lib/offline-sync";
+import { queueOwnerHeaders } from "~/browser/offline-sync";
 
 export const BOOKMARK_QUEUE_KEY = "metamind:bookmark-queue:v1";
 

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
-import { enqueueBookmark, queuedBookmarks, replayBookmarkQueue, sendBookmark } from "~/lib/bookmark-queue";
-import { queuedReplyOf, REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/lib/offline-sync";
-import { storedStudyId } from "~/lib/sealed-studies";
+import { enqueueBookmark, queuedBookmarks, replayBookmarkQueue, sendBookmark } from "~/browser/bookmark-queue";
+import { queuedReplyOf, REPLAYED_EVENT, serviceWorkerControlsPage, type ReplayedMessage } from "~/browser/offline-sync";
+import { storedStudyId } from "~/browser/sealed-studies";
 
 /**
  * The signed-in user's bookmarked study ids on this page, shared by every study card: loaded

@@ -5,7 +5,7 @@ import {
   isInstallBannerSnoozed,
   promptInstall,
   snoozeInstallBanner,
-} from "~/lib/install-banner";
+} from "~/browser/install-banner";
 
 /** An in-memory Storage stand-in. */
 function memoryStorage(initial: Record<string, string> = {}) {

@@ -1,4 +1,4 @@
-import { aiErrorFromResponse, type AiError } from "~/lib/ai-errors";
+import { aiErrorFromResponse, type AiError } from "~/browser/ai-errors";
 import type { ApiGradeRating, RobJudgementSet } from "~/lib/risk-of-bias/types";
 import type {
   ExcludedStudy,
@@ -8,7 +8,8 @@ import type {
   MetaAnalysisJobResult,
   Method,
   TestType,
-} from "./types";
+  ReviewPrismaInput,
+} from "~/lib/meta-analysis/types";
 
 /**
  * Browser client of the meta-analysis API (SPEC §7 calls send credentials): extraction, job start
@@ -188,42 +189,4 @@ export const JOB_STAGE_LABELS: Record<JobStage, string> = {
 export function snapshotStage(snap: Pick<JobSnapshot, "status" | "stage">): JobStage {
   if (snap.stage) return snap.stage;
   return snap.status === "running" ? "extracting" : snap.status;
-}
-
-/**
- * PRISMA counts sent with a job; `review` (a systematic review's whole flow) is used by the report
- * as it is; `updated` (a living review's updated-review counts) makes the report draw PRISMA 2020's
- * template for updated reviews.
- */
-export interface ReviewPrismaInput {
-  identified: Record<string, number>;
-  duplicatesRemoved: number;
-  screened: number;
-  review?: ReviewFlowInput;
-  updated?: {
-    updates: number;
-    lastUpdateAt: string | null;
-    previousStudies: number;
-    totalStudies: number;
-    newFlow: {
-      identified: Record<string, number>;
-      duplicatesRemoved: number;
-      screened: number;
-      review: ReviewFlowInput;
-    };
-  };
-}
-
-/** The review's decisions past identification, as a job carries them. */
-export interface ReviewFlowInput {
-  excluded: number;
-  awaitingScreening?: number;
-  maybe?: number;
-  soughtForRetrieval: number;
-  notRetrieved: number;
-  assessed: number;
-  awaitingFullText?: number;
-  fullTextMaybe?: number;
-  excludedWithReasons: Record<string, number>;
-  included: number;
 }

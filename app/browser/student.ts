@@ -1,4 +1,4 @@
-import { STUDENT_GUIDES_KEY } from "~/lib/report-actions";
+import { STUDENT_GUIDES_KEY } from "~/browser/report-actions";
 
 /** SPEC §3 Student assignment as GET /api/student/assignments returns it. */
 export interface StudentAssignment {

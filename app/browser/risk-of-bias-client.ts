@@ -3,16 +3,15 @@
  * review's Risk of bias tab and the meta-analysis page. Errors throw {@link RobApiError} with the
  * server's code and message (e.g. ANSWERS_INCOMPLETE with `missing`).
  */
-import type { ApiRobDualStudy } from "./dual";
-import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "./rob2";
+import type { ApiRobDualStudy } from "~/lib/risk-of-bias/dual";
+import type { Rob2Answer, Rob2DomainId, Rob2Variant, RobJudgement } from "~/lib/risk-of-bias/rob2";
 import type {
   ApiGradeRating,
   ApiGradeSettings,
   ApiRobAssessment,
   ApiRobOverview,
   ApiRobSuggestions,
-  RobJudgementSet,
-} from "./types";
+} from "~/lib/risk-of-bias/types";
 
 export class RobApiError extends Error {
   constructor(
@@ -92,41 +91,3 @@ export const robApi = {
   exportUrl: (reviewId: string, outcomeId: number, format: "csv" | "traffic-light" | "summary" | "audit") =>
     `${base(reviewId)}/export?outcomeId=${outcomeId}&format=${format}`,
 };
-
-/**
- * The final judgements (domains and overall) of a review's assessments, by outcome name then
- * record id (the study id of rows that come from the review's data extraction): the
- * `grade.riskOfBiasByOutcome` of POST /api/meta-analysis/enhanced.
- */
-export function judgementsByOutcome(overview: ApiRobOverview): Record<string, Record<string, RobJudgementSet>> {
-  const names = new Map(overview.outcomes.map((o) => [o.id, o.name]));
-  const out: Record<string, Record<string, RobJudgementSet>> = {};
-  for (const a of overview.assessments) {
-    const name = names.get(a.outcomeId);
-    if (name === undefined) continue;
-    (out[name] ??= {})[String(a.recordId)] = a.final;
-  }
-  return out;
-}
-
-/**
- * A review's stored GRADE settings as the job's inputs, keyed by outcome name:
- * `grade.reviewerRatings`, `grade.decisionThresholds` and `summaryOfFindings.assumedControlRiskByOutcome`.
- */
-export function gradeInputs(settings: readonly ApiGradeSettings[]): {
-  reviewerRatings: Record<string, ApiGradeRating>;
-  decisionThresholds: Record<string, number>;
-  assumedControlRiskByOutcome: Record<string, number>;
-} {
-  const out = {
-    reviewerRatings: {} as Record<string, ApiGradeRating>,
-    decisionThresholds: {} as Record<string, number>,
-    assumedControlRiskByOutcome: {} as Record<string, number>,
-  };
-  for (const s of settings) {
-    if (Object.keys(s.rating.overrides).length || s.rating.rateUp.length) out.reviewerRatings[s.outcome] = s.rating;
-    if (s.decisionThreshold !== null) out.decisionThresholds[s.outcome] = s.decisionThreshold;
-    if (s.assumedControlRisk !== null) out.assumedControlRiskByOutcome[s.outcome] = s.assumedControlRisk;
-  }
-  return out;
-}

@@ -1,7 +1,7 @@
-import type { ProviderEvent, SearchResponse } from "./search/types";
-import { queueOwnerHeaders } from "~/lib/offline-sync";
+import type { ProviderEvent, SearchResponse } from "~/lib/search/types";
+import { queueOwnerHeaders } from "~/browser/offline-sync";
 import { SEARCH_PAGE_HEADER, SEARCH_PAGE_HEADER_VALUE } from "~/lib/search-params";
-import { noteSealedStudies } from "~/lib/sealed-registry";
+import { noteSealedStudies } from "~/browser/sealed-registry";
 
 /** A failed search, with the server's code and (for 503) the per-database reports. */
 export class SearchError extends Error {

@@ -1,5 +1,9 @@
-import { isInstallBannerSnoozed, clearInstallBannerSnooze, type BeforeInstallPromptEvent } from "~/lib/install-banner";
-import { REPLAY_MESSAGE, REPLAYED_EVENT, type ReplayedMessage } from "~/lib/offline-sync";
+import {
+  isInstallBannerSnoozed,
+  clearInstallBannerSnooze,
+  type BeforeInstallPromptEvent,
+} from "~/browser/install-banner";
+import { REPLAY_MESSAGE, REPLAYED_EVENT, type ReplayedMessage } from "~/browser/offline-sync";
 
 /**
  * The page side of the installable app, started once from entry.client.tsx. Kept tiny: it adds

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SearchResponse } from "~/.server/search/service";
-import { DEFAULT_SEARCH_FORM } from "./search-params";
+import { DEFAULT_SEARCH_FORM } from "~/lib/search-params";
 import {
   clearSearchState,
   loadSearchState,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { dismissToast, getCurrentToast, showPendingToast, toast, toastAfterNavigation } from "~/lib/toast";
+import { dismissToast, getCurrentToast, showPendingToast, toast, toastAfterNavigation } from "~/browser/toast";
 
 /** A Map-backed stand-in for the browser's sessionStorage. */
 function memoryStorage(): Storage {

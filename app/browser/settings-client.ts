@@ -1,5 +1,5 @@
-import { OfflineQueuedError, queuedReplyOf, queueOwnerHeaders } from "~/lib/offline-sync";
-import { clearSearchState } from "~/lib/search-storage";
+import { OfflineQueuedError, queuedReplyOf, queueOwnerHeaders } from "~/browser/offline-sync";
+import { clearSearchState } from "~/browser/search-storage";
 
 /** SPEC §3 User settings on the client. */
 export interface SettingsState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobResult } from "../../../tests/meta-analysis-result";
+import { jobResult } from "../../tests/meta-analysis-result";
 import {
   extractData,
   JOB_STAGE_LABELS,
@@ -8,7 +8,7 @@ import {
   pollJob,
   snapshotStage,
   startJob,
-} from "./job-client";
+} from "./meta-analysis-job-client";
 
 type Call = { url: string; init?: RequestInit };
 
