@@ -14,7 +14,7 @@ export const FULLTEXT_FAILED_TITLE = "Analysis failed";
 export const FULLTEXT_FAILED_MESSAGE =
   "Some publishers restrict automated access. Try a different open access paper or this paper may require institutional access.";
 
-/** The seven sections of a full-text analysis (app/.server/fulltext/analyze.ts ANALYSIS_SECTIONS). */
+/** The seven sections of a full-text analysis (app/.server/fulltext/analysis-prompt.ts ANALYSIS_SECTIONS). */
 export const FULLTEXT_SECTIONS = [
   "Objective",
   "Design & Population",

@@ -6,26 +6,19 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { expectConsoleError } from "../../../tests/setup/fail-on-console-error";
 import { FRAMING_OPEN, MARKUP_CLOSE, UNVERIFIED_OPEN } from "../ai/grounding";
+import { groundFullTextAnalysis, type FullTextAnalysisResult } from "./analysis-grounding";
+import { ANALYSIS_SECTIONS, buildFullTextPrompt, parseFullTextSource } from "./analysis-prompt";
+import { streamFullTextAnalysis } from "./analyze";
 import {
-  ANALYSIS_SECTIONS,
-  budgetFullText,
-  buildFullTextPrompt,
-  createOfflineFullTextModel,
-  detectSections,
   extractiveAnalysis,
   formatExtractiveAnalysis,
-  groundFullTextAnalysis,
-  headingKind,
-  isAbstractLabel,
   isQuotable,
   OFFLINE_ANALYSIS_NOTE,
   OFFLINE_NOTHING_FOUND,
-  OMISSION_MARK,
-  parseFullTextSource,
-  prepareFullText,
-  streamFullTextAnalysis,
-  type FullTextAnalysisResult,
-} from "./analyze";
+} from "./extractive-analysis";
+import { createOfflineFullTextModel } from "./offline-fulltext-model";
+import { detectSections, headingKind, isAbstractLabel, prepareFullText } from "./prepare-text";
+import { budgetFullText, OMISSION_MARK } from "./text-budget";
 import { extractPdfText } from "./fetch";
 
 const PDF_DIR = fileURLToPath(new URL("../../../../shared/pdfs/", import.meta.url));

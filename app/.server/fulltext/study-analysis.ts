@@ -16,7 +16,8 @@ import { getLanguageModel, modelConfigFromEnv, type ResolvedModel } from "../ai/
 import { reserveAiUse, type MeteredAction } from "../billing/metering";
 import { reservationHeaders, withSettledBody } from "../billing/metered-response";
 import type { AppServices } from "../context";
-import { createOfflineFullTextModel, streamFullTextAnalysis } from "./analyze";
+import { streamFullTextAnalysis } from "./analyze";
+import { createOfflineFullTextModel } from "./offline-fulltext-model";
 import { fetchFullText, FullTextError, type FetchFullTextOptions, type FullText } from "./fetch";
 import { AppError, parseInput } from "../http/errors";
 import { lookupStudy } from "../openaccess/service";

@@ -22,7 +22,7 @@
  *   at most 4,000 characters.
  * - studyType: classifyStudyType on the title, then on the abstract when the title says nothing.
  */
-import { detectSections, isAbstractLabel, prepareFullText } from "../fulltext/analyze";
+import { detectSections, isAbstractLabel, prepareFullText } from "../fulltext/prepare-text";
 import type { PdfInfo, PdfTextRun } from "../fulltext/fetch";
 import { classifyStudyType, normaliseDoi } from "~/lib/search/normalize";
 import type { StudyType } from "../search/types";

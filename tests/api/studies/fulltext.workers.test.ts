@@ -10,7 +10,7 @@ import { OFFLINE_MODEL_NAME } from "~/.server/ai/registry";
 import { usagePeriod } from "~/.server/billing/usage";
 import { getLoadContext } from "~/.server/context";
 import { deleteAccount, exportAccountData } from "~/.server/library/account";
-import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/analyze";
+import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/extractive-analysis";
 import type { NormalisedStudy } from "~/.server/search/types";
 import { ANALYSIS_FAILED_MESSAGE, analyzeStudyFullText } from "~/.server/fulltext/study-analysis";
 import { upsertStudies } from "~/.server/studies/persist";

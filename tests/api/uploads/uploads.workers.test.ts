@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signIn, signUp } from "../helpers";
 import worker from "../../../workers/app";
 import { createDb } from "~/.server/db/client";
-import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/analyze";
+import { OFFLINE_ANALYSIS_NOTE } from "~/.server/fulltext/extractive-analysis";
 import { extractUpload } from "~/.server/uploads/queue";
 import { extractMessageFor, type PdfExtractMessage } from "~/.server/uploads/service";
 import { MAX_UPLOAD_BYTES } from "~/.server/uploads/storage";
