@@ -1,7 +1,7 @@
 /**
  * Sharing a link from the browser (SPEC §8): the Web Share API, else the clipboard, else a
  * WhatsApp-style link. Loaded with the Share buttons only (issue 17 page budgets); the shared
- * items' types and limits, which the server uses too, are in ./sharing.
+ * items' types and limits, which the server uses too, are in ~/lib/sharing.
  */
 
 /** SPEC §8. */

@@ -1,7 +1,7 @@
 /**
  * Shared answers and plans (issue 14; SPEC §3 Shared answer payload, §7 POST /api/shared-answers):
  * the shapes both the browser and the server use and the limits (the share button's logic is in
- * ./share-sheet).
+ * app/browser/share-sheet.ts).
  */
 import type { MealPlan, Workout } from "./plans";
 
