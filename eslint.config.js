@@ -16,6 +16,11 @@ const COMPONENTS = {
   message: "app/lib is below the UI: it never imports components (rendering lives in app/components or app/.server).",
 };
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
+/** Radix Dialog, which only the one dialog primitive wraps (issue 32 item 3). */
+const RADIX_DIALOG = {
+  name: "@radix-ui/react-dialog",
+  message: "Dialogs use the one primitive ~/components/ui/dialog (loaded on demand), never Radix Dialog directly.",
+};
 
 export default tseslint.config(
   { ignores: ["build/**", ".wrangler/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
@@ -41,12 +46,22 @@ export default tseslint.config(
     // a route's browser code (its component, meta, links…) uses nothing from a .server module.
     files: ["app/lib/**"],
     ignores: TESTS,
-    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY, COMPONENTS] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY, COMPONENTS], paths: [RADIX_DIALOG] }] },
   },
   {
     files: ["app/components/**", "app/entry.client.tsx", "app/sw/**", "app/types/**"],
     ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY], paths: [RADIX_DIALOG] }] },
+  },
+  {
+    // The one module that wraps Radix Dialog (app/components/ui/dialog.tsx).
+    files: ["app/components/ui/dialog.tsx"],
     rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY] }] },
+  },
+  {
+    files: ["app/routes/**", "app/root.tsx", "app/.server/**"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { paths: [RADIX_DIALOG] }] },
   },
   {
     files: ["app/routes/**/*.tsx", "app/root.tsx"],
