@@ -42,6 +42,11 @@ const REACT = ["react", "react-dom", "react-dom/server", "@remix-run/react"].map
   message: "app/lib holds pure code: React belongs in app/components or app/browser (hooks; ADR 0043).",
 }));
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
+/** Radix Dialog, which only the one dialog primitive wraps (issue 32 item 3). */
+const RADIX_DIALOG = {
+  name: "@radix-ui/react-dialog",
+  message: "Dialogs use the one primitive ~/components/ui/dialog (loaded on demand), never Radix Dialog directly.",
+};
 
 export default tseslint.config(
   { ignores: ["build/**", ".wrangler/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
@@ -69,7 +74,7 @@ export default tseslint.config(
     files: ["app/lib/**"],
     ignores: TESTS,
     rules: {
-      "no-restricted-imports": ["error", { paths: REACT, patterns: [SERVER_ONLY, COMPONENTS, BROWSER] }],
+      "no-restricted-imports": ["error", { paths: [...REACT, RADIX_DIALOG], patterns: [SERVER_ONLY, COMPONENTS, BROWSER] }],
       "no-restricted-globals": ["error", ...BROWSER_GLOBALS],
     },
   },
@@ -81,7 +86,17 @@ export default tseslint.config(
   {
     files: ["app/components/**", "app/entry.client.tsx", "app/sw/**", "app/types/**"],
     ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY], paths: [RADIX_DIALOG] }] },
+  },
+  {
+    // The one module that wraps Radix Dialog (app/components/ui/dialog.tsx).
+    files: ["app/components/ui/dialog.tsx"],
     rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY] }] },
+  },
+  {
+    files: ["app/routes/**", "app/root.tsx", "app/.server/**"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": ["error", { paths: [RADIX_DIALOG] }] },
   },
   {
     files: ["app/routes/**/*.tsx", "app/root.tsx"],

@@ -1,5 +1,4 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Check, Copy, FileStack, Loader2, RotateCcw, X } from "lucide-react";
+import { Check, Copy, FileStack, Loader2, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import type {
   CitationSource,
@@ -10,6 +9,16 @@ import type {
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogBody,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { COMBINED_HEADINGS as HEADINGS } from "~/lib/combined-headings";
 import { countGuestUse, USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
 import { toast } from "~/browser/toast";
@@ -376,128 +385,119 @@ export function CombinedSummaryDialog({ studies, open, onOpenChange, onGate, sig
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="combined-summary-dialog"
-          data-status={state.status}
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100%-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-            <div className="min-w-0">
-              <Dialog.Title className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-                <FileStack className="size-5 text-brand-600" aria-hidden />
-                Combined Research Summary
-              </Dialog.Title>
-              <Dialog.Description className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-                <span>
-                  {studies.length} {studies.length === 1 ? "study" : "studies"}
-                </span>
-                {strength && (
-                  <Badge data-testid="strength-of-evidence" className={cn("border-transparent", strength.className)}>
-                    Strength of evidence: {strength.label}
-                  </Badge>
-                )}
-              </Dialog.Description>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        data-testid="combined-summary-dialog"
+        data-status={state.status}
+        layout="sections"
+        className="max-h-[90vh] max-w-3xl"
+      >
+        <DialogHeader>
+          <div className="min-w-0">
+            <DialogTitle className="flex items-center gap-2">
+              <FileStack className="size-5 text-brand-600" aria-hidden />
+              Combined Research Summary
+            </DialogTitle>
+            <DialogDescription className="flex flex-wrap items-center gap-2">
+              <span>
+                {studies.length} {studies.length === 1 ? "study" : "studies"}
+              </span>
+              {strength && (
+                <Badge data-testid="strength-of-evidence" className={cn("border-transparent", strength.className)}>
+                  Strength of evidence: {strength.label}
+                </Badge>
+              )}
+            </DialogDescription>
+          </div>
+        </DialogHeader>
+
+        <DialogBody className="space-y-5" aria-busy={streaming}>
+          {streaming && (
+            <p className="flex items-center gap-2 text-sm text-brand-700" role="status">
+              <Loader2 className="size-4 animate-spin" aria-hidden />
+              Analyzing {studies.length} {studies.length === 1 ? "study" : "studies"}…
+            </p>
+          )}
+          {notes.length > 0 && (
+            <ul className="rounded-lg bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="combined-notes">
+              {notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          )}
+          {LAYOUT.map(({ section, fields }, i) => {
+            // While streaming, the last section that has arrived is the one still being written.
+            const arrived = LAYOUT.filter((l) => object[l.section] !== undefined).map((l) => l.section);
+            const writing = streaming && arrived[arrived.length - 1] === section;
+            return (
+              <SummarySection
+                key={section}
+                section={section}
+                fields={fields}
+                object={object}
+                citations={citationsOf(section)}
+                streaming={writing || (streaming && i === 0 && arrived.length === 0)}
+                studies={studies}
+              />
+            );
+          })}
+          {state.status === "failed" && (
+            <div className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
+              {COMBINED_ERROR_MESSAGE}
             </div>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
-
-          <div className="flex-1 space-y-5 overflow-y-auto p-5" aria-busy={streaming}>
-            {streaming && (
-              <p className="flex items-center gap-2 text-sm text-brand-700" role="status">
-                <Loader2 className="size-4 animate-spin" aria-hidden />
-                Analyzing {studies.length} {studies.length === 1 ? "study" : "studies"}…
-              </p>
-            )}
-            {notes.length > 0 && (
-              <ul className="rounded-lg bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="combined-notes">
-                {notes.map((note) => (
-                  <li key={note}>{note}</li>
+          )}
+          {(model || text(object.generatedBy)) && (
+            <section className="rounded-lg bg-slate-50 p-3 text-xs text-slate-600" data-testid="combined-generator">
+              {model && (
+                <p className="font-medium text-slate-700">
+                  Generated by <span data-testid="combined-model">{model}</span>
+                </p>
+              )}
+              {text(object.generatedBy) && text(object.generatedBy) !== model && (
+                <p className="mt-1">{text(object.generatedBy)}</p>
+              )}
+              {strings(object.unsupportedNumbers).length > 0 && (
+                <p className="mt-1 text-amber-800">
+                  Numbers not found in the sources (marked, not shown as facts):{" "}
+                  {strings(object.unsupportedNumbers).join(", ")}
+                </p>
+              )}
+            </section>
+          )}
+          {studies.length > 0 && (
+            <details className="text-sm text-slate-700">
+              <summary className="cursor-pointer font-medium">Studies analyzed ({studies.length})</summary>
+              <ol className="mt-2 space-y-1">
+                {studies.map((s, i) => (
+                  <li key={`${s.id}-${i}`} className="flex gap-2">
+                    <span className="font-semibold text-slate-500">T{i + 1}</span>
+                    <span>
+                      {s.title}
+                      {!s.abstract?.trim() && <span className="ml-1 text-xs text-slate-500 italic">(no abstract)</span>}
+                    </span>
+                  </li>
                 ))}
-              </ul>
-            )}
-            {LAYOUT.map(({ section, fields }, i) => {
-              // While streaming, the last section that has arrived is the one still being written.
-              const arrived = LAYOUT.filter((l) => object[l.section] !== undefined).map((l) => l.section);
-              const writing = streaming && arrived[arrived.length - 1] === section;
-              return (
-                <SummarySection
-                  key={section}
-                  section={section}
-                  fields={fields}
-                  object={object}
-                  citations={citationsOf(section)}
-                  streaming={writing || (streaming && i === 0 && arrived.length === 0)}
-                  studies={studies}
-                />
-              );
-            })}
-            {state.status === "failed" && (
-              <div className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
-                {COMBINED_ERROR_MESSAGE}
-              </div>
-            )}
-            {(model || text(object.generatedBy)) && (
-              <section className="rounded-lg bg-slate-50 p-3 text-xs text-slate-600" data-testid="combined-generator">
-                {model && (
-                  <p className="font-medium text-slate-700">
-                    Generated by <span data-testid="combined-model">{model}</span>
-                  </p>
-                )}
-                {text(object.generatedBy) && text(object.generatedBy) !== model && (
-                  <p className="mt-1">{text(object.generatedBy)}</p>
-                )}
-                {strings(object.unsupportedNumbers).length > 0 && (
-                  <p className="mt-1 text-amber-800">
-                    Numbers not found in the sources (marked, not shown as facts):{" "}
-                    {strings(object.unsupportedNumbers).join(", ")}
-                  </p>
-                )}
-              </section>
-            )}
-            {studies.length > 0 && (
-              <details className="text-sm text-slate-700">
-                <summary className="cursor-pointer font-medium">Studies analyzed ({studies.length})</summary>
-                <ol className="mt-2 space-y-1">
-                  {studies.map((s, i) => (
-                    <li key={`${s.id}-${i}`} className="flex gap-2">
-                      <span className="font-semibold text-slate-500">T{i + 1}</span>
-                      <span>
-                        {s.title}
-                        {!s.abstract?.trim() && (
-                          <span className="ml-1 text-xs text-slate-500 italic">(no abstract)</span>
-                        )}
-                      </span>
-                    </li>
-                  ))}
-                </ol>
-              </details>
-            )}
-          </div>
+              </ol>
+            </details>
+          )}
+        </DialogBody>
 
-          <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-200 p-4">
-            {(state.status === "failed" || state.status === "done") && (
-              <Button variant="outline" size="sm" onClick={() => void run(state.status === "done")}>
-                <RotateCcw aria-hidden />
-                {state.status === "failed" ? "Try again" : "Regenerate"}
-              </Button>
-            )}
-            <Button variant="outline" size="sm" onClick={() => void copy()} disabled={state.status !== "done"}>
-              {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-              {copied ? "Copied" : "Copy"}
+        <DialogFooter>
+          {(state.status === "failed" || state.status === "done") && (
+            <Button variant="outline" size="sm" onClick={() => void run(state.status === "done")}>
+              <RotateCcw aria-hidden />
+              {state.status === "failed" ? "Try again" : "Regenerate"}
             </Button>
-            <Dialog.Close asChild>
-              <Button size="sm">Close</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          )}
+          <Button variant="outline" size="sm" onClick={() => void copy()} disabled={state.status !== "done"}>
+            {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+            {copied ? "Copied" : "Copy"}
+          </Button>
+          <DialogClose asChild>
+            <Button size="sm">Close</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
   );
 }

@@ -1,8 +1,15 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Bot, ExternalLink, FileText, Loader2, RotateCcw, X } from "lucide-react";
+import { Bot, ExternalLink, FileText, Loader2, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { aiErrorFromBody, type AiError } from "~/browser/ai-errors";
 import { USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
 import { toast } from "~/browser/toast";
@@ -331,127 +338,119 @@ export function FullTextAnalysisDialog({
   const citations = state.status === "done" ? state.citations : [];
   const parts = splitAnalysis(text);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50 backdrop-blur-[1px]" />
-        <Dialog.Content
-          data-testid="fulltext-analysis-dialog"
-          data-status={state.status}
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[85vh] w-[calc(100%-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none"
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        data-testid="fulltext-analysis-dialog"
+        data-status={state.status}
+        layout="sections"
+        className="max-w-3xl"
+      >
+        <DialogHeader
+          actions={
+            state.status === "done" && (
+              <Button variant="outline" size="sm" onClick={() => void run(state)}>
+                <RotateCcw aria-hidden />
+                Regenerate
+              </Button>
+            )
+          }
         >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-            <div className="min-w-0">
-              <Dialog.Title className="text-lg font-semibold text-slate-900">Full-text analysis</Dialog.Title>
-              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">
-                {study.title}
-              </Dialog.Description>
-              {httpUrl(study.openAccessUrl) && (
-                <a
-                  href={httpUrl(study.openAccessUrl)!}
-                  target="_blank"
-                  rel="noreferrer noopener"
-                  className="mt-1 inline-flex items-center gap-1 text-xs text-brand-600 hover:underline"
-                >
-                  Open access full text <ExternalLink className="size-3" aria-hidden />
-                </a>
-              )}
-            </div>
-            <div className="flex shrink-0 items-center gap-2">
-              {state.status === "done" && (
-                <Button variant="outline" size="sm" onClick={() => void run(state)}>
-                  <RotateCcw aria-hidden />
-                  Regenerate
-                </Button>
-              )}
-              <Dialog.Close asChild>
-                <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                  <X aria-hidden />
-                </Button>
-              </Dialog.Close>
-            </div>
-          </div>
-
-          <div className="overflow-y-auto p-5" aria-busy={streaming || state.status === "loading"}>
-            {state.status === "idle" && (
-              <div className="text-sm text-slate-600">
-                <p>
-                  Reads the open-access paper (PDF or web page) and analyses it section by section: objective, design
-                  and population, interventions, outcomes and effect sizes, adverse events, limitations and conclusion.
-                  Each statement links to the passage of the paper it rests on.
-                </p>
-                <Button className="mt-4" size="sm" onClick={() => void run(state)}>
-                  <FileText aria-hidden />
-                  Analyse full text
-                </Button>
-              </div>
-            )}
-            {(state.status === "loading" || (streaming && !text)) && (
-              <p className="flex items-center gap-2 text-sm text-slate-500">
-                <Loader2 className="size-4 animate-spin" aria-hidden />
-                {state.status === "loading" ? "Loading the analysis…" : "Fetching the full text…"}
-              </p>
-            )}
-            {text && (
-              <div data-testid="fulltext-analysis" className="space-y-4">
-                {parts.map((part, i) => {
-                  const isLast = i === parts.length - 1;
-                  const own = partCitations(part, citations, isLast);
-                  return (
-                    <section key={`${i}-${part.heading ?? ""}`} aria-label={part.heading ?? undefined}>
-                      {part.heading && <h3 className="mb-1 text-sm font-semibold text-slate-900">{part.heading}</h3>}
-                      {part.body && (
-                        <CitedText
-                          text={part.body}
-                          citations={own.citations}
-                          citationNumbers={own.numbers}
-                          streaming={streaming && isLast}
-                          showSources={false}
-                        />
-                      )}
-                    </section>
-                  );
-                })}
-                {state.status === "done" && citations.length > 0 && (
-                  <details className="text-xs text-slate-600">
-                    <summary className="cursor-pointer font-medium text-slate-700">
-                      Quoted passages of the paper ({citations.length})
-                    </summary>
-                    <ol className="mt-1 list-decimal space-y-1 pl-5">
-                      {citations.map((c) => (
-                        <li key={c.id}>
-                          <span className="font-semibold">{c.id}</span> <q className="italic">{c.quote}</q>
-                        </li>
-                      ))}
-                    </ol>
-                  </details>
-                )}
-              </div>
-            )}
-            {model && (
-              <div
-                data-testid="fulltext-generator"
-                className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-xs text-slate-600"
+          <div className="min-w-0">
+            <DialogTitle>Full-text analysis</DialogTitle>
+            <DialogDescription className="line-clamp-2">{study.title}</DialogDescription>
+            {httpUrl(study.openAccessUrl) && (
+              <a
+                href={httpUrl(study.openAccessUrl)!}
+                target="_blank"
+                rel="noreferrer noopener"
+                className="mt-1 inline-flex items-center gap-1 text-xs text-brand-600 hover:underline"
               >
-                <Bot className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
-                <div>
-                  <p className="font-medium text-slate-800">Generated by {model}</p>
-                  {state.status === "done" && state.sourceUrl && (
-                    <p className="mt-0.5 break-all" data-testid="fulltext-analysis-source">
-                      Analysed from {state.sourceUrl}
-                      {state.visibility === "private" ? " (a source you supplied: only you see this analysis)" : ""}
-                    </p>
-                  )}
-                  <p className="mt-0.5">
-                    {/offline/i.test(model)
-                      ? "An offline extractive model: every sentence is quoted from the paper, except labelled framing lines."
-                      : "AI-generated from the full text. Check the cited passages; numbers not found in the paper are marked and are not facts."}
-                  </p>
-                </div>
-              </div>
+                Open access full text <ExternalLink className="size-3" aria-hidden />
+              </a>
             )}
           </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </DialogHeader>
+
+        <DialogBody aria-busy={streaming || state.status === "loading"}>
+          {state.status === "idle" && (
+            <div className="text-sm text-slate-600">
+              <p>
+                Reads the open-access paper (PDF or web page) and analyses it section by section: objective, design and
+                population, interventions, outcomes and effect sizes, adverse events, limitations and conclusion. Each
+                statement links to the passage of the paper it rests on.
+              </p>
+              <Button className="mt-4" size="sm" onClick={() => void run(state)}>
+                <FileText aria-hidden />
+                Analyse full text
+              </Button>
+            </div>
+          )}
+          {(state.status === "loading" || (streaming && !text)) && (
+            <p className="flex items-center gap-2 text-sm text-slate-500">
+              <Loader2 className="size-4 animate-spin" aria-hidden />
+              {state.status === "loading" ? "Loading the analysis…" : "Fetching the full text…"}
+            </p>
+          )}
+          {text && (
+            <div data-testid="fulltext-analysis" className="space-y-4">
+              {parts.map((part, i) => {
+                const isLast = i === parts.length - 1;
+                const own = partCitations(part, citations, isLast);
+                return (
+                  <section key={`${i}-${part.heading ?? ""}`} aria-label={part.heading ?? undefined}>
+                    {part.heading && <h3 className="mb-1 text-sm font-semibold text-slate-900">{part.heading}</h3>}
+                    {part.body && (
+                      <CitedText
+                        text={part.body}
+                        citations={own.citations}
+                        citationNumbers={own.numbers}
+                        streaming={streaming && isLast}
+                        showSources={false}
+                      />
+                    )}
+                  </section>
+                );
+              })}
+              {state.status === "done" && citations.length > 0 && (
+                <details className="text-xs text-slate-600">
+                  <summary className="cursor-pointer font-medium text-slate-700">
+                    Quoted passages of the paper ({citations.length})
+                  </summary>
+                  <ol className="mt-1 list-decimal space-y-1 pl-5">
+                    {citations.map((c) => (
+                      <li key={c.id}>
+                        <span className="font-semibold">{c.id}</span> <q className="italic">{c.quote}</q>
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              )}
+            </div>
+          )}
+          {model && (
+            <div
+              data-testid="fulltext-generator"
+              className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-xs text-slate-600"
+            >
+              <Bot className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+              <div>
+                <p className="font-medium text-slate-800">Generated by {model}</p>
+                {state.status === "done" && state.sourceUrl && (
+                  <p className="mt-0.5 break-all" data-testid="fulltext-analysis-source">
+                    Analysed from {state.sourceUrl}
+                    {state.visibility === "private" ? " (a source you supplied: only you see this analysis)" : ""}
+                  </p>
+                )}
+                <p className="mt-0.5">
+                  {/offline/i.test(model)
+                    ? "An offline extractive model: every sentence is quoted from the paper, except labelled framing lines."
+                    : "AI-generated from the full text. Check the cited passages; numbers not found in the paper are marked and are not facts."}
+                </p>
+              </div>
+            </div>
+          )}
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
   );
 }

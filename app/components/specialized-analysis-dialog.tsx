@@ -1,11 +1,18 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Bot, Loader2, RotateCcw, X } from "lucide-react";
+import { Bot, Loader2, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Focus } from "~/lib/specialized-focus";
 import { CitedText, type CitationLike } from "~/components/cited-text";
 import { PlanGenerator } from "~/components/plan-generator";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
 import { toast } from "~/browser/toast";
 import { cn } from "~/lib/utils";
@@ -158,127 +165,114 @@ export function SpecializedAnalysisDialog({ study, open, onOpenChange, onGate }:
   const activeFocus = state.status === "idle" ? null : state.focus;
   const model = state.status === "idle" ? null : state.model;
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50 backdrop-blur-[1px]" />
-        <Dialog.Content
-          data-testid="specialized-analysis-dialog"
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-            <div className="min-w-0">
-              <Dialog.Title className="text-lg font-semibold text-slate-900">Specialized analysis</Dialog.Title>
-              <Dialog.Description className="mt-1 line-clamp-2 text-sm text-slate-600">
-                {study.title}
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="specialized-analysis-dialog" layout="sections" className="max-w-2xl">
+        <DialogHeader>
+          <div className="min-w-0">
+            <DialogTitle>Specialized analysis</DialogTitle>
+            <DialogDescription className="line-clamp-2">{study.title}</DialogDescription>
           </div>
+        </DialogHeader>
 
-          <div className="overflow-y-auto p-5">
-            {!hasAbstract ? (
-              <p data-testid="no-abstract" className="text-sm text-slate-500 italic">
-                No Abstract Available
-              </p>
-            ) : (
-              <>
-                <fieldset>
-                  <legend className="text-sm font-medium text-slate-800">Choose a focus</legend>
-                  <div className="mt-2 flex flex-wrap gap-2" role="group">
-                    {FOCUSES.map((focus) => (
-                      <button
-                        key={focus}
-                        type="button"
-                        data-focus={focus}
-                        disabled={busy}
-                        aria-pressed={activeFocus === focus}
-                        onClick={() => run(focus)}
-                        className={cn(
-                          "rounded-full border px-3 py-1 text-xs font-medium transition-colors disabled:opacity-60",
-                          activeFocus === focus
-                            ? "border-brand-600 bg-brand-600 text-white"
-                            : "border-slate-300 text-slate-700 hover:bg-slate-50",
-                        )}
-                      >
-                        {FOCUS_OPTIONS[focus]}
-                      </button>
-                    ))}
-                  </div>
-                </fieldset>
-
-                {state.status === "idle" && (
-                  <p className="mt-4 text-sm text-slate-500">
-                    Pick a focus to analyse the abstract through that lens. Each statement links to the abstract
-                    sentence it rests on.
-                  </p>
-                )}
-
-                {state.status !== "idle" && (
-                  <section className="mt-5" aria-label="Analysis" aria-busy={busy}>
-                    <div className="flex flex-wrap items-center justify-between gap-2">
-                      <Badge data-testid="focus-badge" variant="secondary">
-                        {FOCUS_OPTIONS[state.focus]}
-                      </Badge>
-                      {state.status === "done" && (
-                        <Button variant="outline" size="sm" onClick={() => run(state.focus, true)}>
-                          <RotateCcw aria-hidden />
-                          Regenerate
-                        </Button>
+        <DialogBody>
+          {!hasAbstract ? (
+            <p data-testid="no-abstract" className="text-sm text-slate-500 italic">
+              No Abstract Available
+            </p>
+          ) : (
+            <>
+              <fieldset>
+                <legend className="text-sm font-medium text-slate-800">Choose a focus</legend>
+                <div className="mt-2 flex flex-wrap gap-2" role="group">
+                  {FOCUSES.map((focus) => (
+                    <button
+                      key={focus}
+                      type="button"
+                      data-focus={focus}
+                      disabled={busy}
+                      aria-pressed={activeFocus === focus}
+                      onClick={() => run(focus)}
+                      className={cn(
+                        "rounded-full border px-3 py-1 text-xs font-medium transition-colors disabled:opacity-60",
+                        activeFocus === focus
+                          ? "border-brand-600 bg-brand-600 text-white"
+                          : "border-slate-300 text-slate-700 hover:bg-slate-50",
                       )}
-                    </div>
-                    <div data-testid="specialized-summary" className="mt-3">
-                      {state.status === "streaming" && !state.text ? (
-                        <p className="flex items-center gap-2 text-sm text-slate-500">
-                          <Loader2 className="size-4 animate-spin" aria-hidden /> Generating…
-                        </p>
-                      ) : (
-                        <CitedText
-                          text={state.status === "done" ? state.summary : state.text}
-                          citations={state.status === "done" ? state.citations : []}
-                          streaming={state.status === "streaming"}
-                          sourcesLabel="Sources in the abstract"
-                        />
-                      )}
-                    </div>
-                    {model && (
-                      <div
-                        data-testid="generator-section"
-                        className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-xs text-slate-600"
-                      >
-                        <Bot className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
-                        <div>
-                          <p className="font-medium text-slate-800">
-                            {busy ? "Writing: " : "Generated by "}
-                            {model}
-                          </p>
-                          <p className="mt-0.5">
-                            {/offline/i.test(model)
-                              ? "An offline extractive model: every sentence is quoted from the abstract, except a labelled framing line."
-                              : "AI-generated from the abstract. Check the cited sentences; numbers not found in the abstract are marked and are not facts."}
-                          </p>
-                        </div>
-                      </div>
+                    >
+                      {FOCUS_OPTIONS[focus]}
+                    </button>
+                  ))}
+                </div>
+              </fieldset>
+
+              {state.status === "idle" && (
+                <p className="mt-4 text-sm text-slate-500">
+                  Pick a focus to analyse the abstract through that lens. Each statement links to the abstract sentence
+                  it rests on.
+                </p>
+              )}
+
+              {state.status !== "idle" && (
+                <section className="mt-5" aria-label="Analysis" aria-busy={busy}>
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <Badge data-testid="focus-badge" variant="secondary">
+                      {FOCUS_OPTIONS[state.focus]}
+                    </Badge>
+                    {state.status === "done" && (
+                      <Button variant="outline" size="sm" onClick={() => run(state.focus, true)}>
+                        <RotateCcw aria-hidden />
+                        Regenerate
+                      </Button>
                     )}
-                    {state.status === "done" && (state.focus === "exercise" || state.focus === "nutrition") && (
-                      <PlanGenerator
-                        key={`${state.focus}-${study.id}`}
-                        kind={state.focus === "exercise" ? "workout" : "meal-plan"}
-                        study={{ id: study.id, title: study.title }}
-                        analysis={state.summary}
-                        onGate={onGate}
+                  </div>
+                  <div data-testid="specialized-summary" className="mt-3">
+                    {state.status === "streaming" && !state.text ? (
+                      <p className="flex items-center gap-2 text-sm text-slate-500">
+                        <Loader2 className="size-4 animate-spin" aria-hidden /> Generating…
+                      </p>
+                    ) : (
+                      <CitedText
+                        text={state.status === "done" ? state.summary : state.text}
+                        citations={state.status === "done" ? state.citations : []}
+                        streaming={state.status === "streaming"}
+                        sourcesLabel="Sources in the abstract"
                       />
                     )}
-                  </section>
-                )}
-              </>
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+                  </div>
+                  {model && (
+                    <div
+                      data-testid="generator-section"
+                      className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-xs text-slate-600"
+                    >
+                      <Bot className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+                      <div>
+                        <p className="font-medium text-slate-800">
+                          {busy ? "Writing: " : "Generated by "}
+                          {model}
+                        </p>
+                        <p className="mt-0.5">
+                          {/offline/i.test(model)
+                            ? "An offline extractive model: every sentence is quoted from the abstract, except a labelled framing line."
+                            : "AI-generated from the abstract. Check the cited sentences; numbers not found in the abstract are marked and are not facts."}
+                        </p>
+                      </div>
+                    </div>
+                  )}
+                  {state.status === "done" && (state.focus === "exercise" || state.focus === "nutrition") && (
+                    <PlanGenerator
+                      key={`${state.focus}-${study.id}`}
+                      kind={state.focus === "exercise" ? "workout" : "meal-plan"}
+                      study={{ id: study.id, title: study.title }}
+                      analysis={state.summary}
+                      onGate={onGate}
+                    />
+                  )}
+                </section>
+              )}
+            </>
+          )}
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
   );
 }

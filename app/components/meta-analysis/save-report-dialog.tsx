@@ -1,7 +1,14 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { DESCRIPTION_MAX, NAME_MAX, validateReportForm } from "~/lib/meta-analysis/page-logic";
@@ -87,68 +94,57 @@ export function SaveReportDialog({
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="save-report-dialog"
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4">
-            <div>
-              <Dialog.Title className="text-lg font-semibold text-slate-900">Save Report</Dialog.Title>
-              <Dialog.Description className="mt-1 text-sm text-slate-600">
-                The report (data, plots, results, GRADE and PRISMA) is saved to your profile.
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="save-report-dialog" className="max-w-md">
+        <DialogHeader closeClassName="size-8">
+          <div>
+            <DialogTitle>Save Report</DialogTitle>
+            <DialogDescription>
+              The report (data, plots, results, GRADE and PRISMA) is saved to your profile.
+            </DialogDescription>
           </div>
-          <form onSubmit={onSubmit} className="mt-4 space-y-4" noValidate>
-            <div className="space-y-1">
-              <Label htmlFor="report-name">Name</Label>
-              <Input
-                id="report-name"
-                value={name}
-                maxLength={NAME_MAX}
-                onChange={(e) => setName(e.target.value)}
-                aria-describedby="report-name-count"
-              />
-              <p id="report-name-count" className="text-right text-xs text-slate-500">
-                {name.trim().length}/{NAME_MAX}
-              </p>
-            </div>
-            <div className="space-y-1">
-              <Label htmlFor="report-description">Description (optional)</Label>
-              <textarea
-                id="report-description"
-                value={description}
-                maxLength={DESCRIPTION_MAX}
-                rows={3}
-                onChange={(e) => setDescription(e.target.value)}
-                aria-describedby="report-description-count"
-                className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
-              />
-              <p id="report-description-count" className="text-right text-xs text-slate-500">
-                {description.trim().length}/{DESCRIPTION_MAX}
-              </p>
-            </div>
-            <div className="flex justify-end gap-2">
-              <Dialog.Close asChild>
-                <Button type="button" variant="outline">
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? "Saving..." : "Save Report"}
+        </DialogHeader>
+        <form onSubmit={onSubmit} className="mt-4 space-y-4" noValidate>
+          <div className="space-y-1">
+            <Label htmlFor="report-name">Name</Label>
+            <Input
+              id="report-name"
+              value={name}
+              maxLength={NAME_MAX}
+              onChange={(e) => setName(e.target.value)}
+              aria-describedby="report-name-count"
+            />
+            <p id="report-name-count" className="text-right text-xs text-slate-500">
+              {name.trim().length}/{NAME_MAX}
+            </p>
+          </div>
+          <div className="space-y-1">
+            <Label htmlFor="report-description">Description (optional)</Label>
+            <textarea
+              id="report-description"
+              value={description}
+              maxLength={DESCRIPTION_MAX}
+              rows={3}
+              onChange={(e) => setDescription(e.target.value)}
+              aria-describedby="report-description-count"
+              className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+            />
+            <p id="report-description-count" className="text-right text-xs text-slate-500">
+              {description.trim().length}/{DESCRIPTION_MAX}
+            </p>
+          </div>
+          <DialogFooter className="mt-0">
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Cancel
               </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            </DialogClose>
+            <Button type="submit" disabled={saving}>
+              {saving ? "Saving..." : "Save Report"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
   );
 }

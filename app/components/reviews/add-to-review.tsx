@@ -1,8 +1,16 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
-import { ListPlus, Loader2, X } from "lucide-react";
+import { ListPlus, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogCloseButton,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { PROVIDER_LABELS } from "~/lib/format";
 import { SEARCH_IMPORT_PER_DATABASE, searchImportPlan, type ApiReview } from "~/lib/reviews";
@@ -64,93 +72,87 @@ export function AddToReviewButton({
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
         <Button variant="outline" size="sm" data-testid="add-to-review">
           <ListPlus aria-hidden /> Add this search to a review
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl">
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Add the search to a review</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Every record of this search, not only the page shown — up to {SEARCH_IMPORT_PER_DATABASE} per database —
-            becomes a record of the review, de-duplicated against what it already holds.
-          </Dialog.Description>
-          <p className="mt-2 text-sm text-slate-600" data-testid="add-to-review-plan">
-            {plan.databases
-              .map(
-                (d) =>
-                  `${PROVIDER_LABELS[d.provider] ?? d.provider}: up to ${d.upTo.toLocaleString("en")} of ${d.hits.toLocaleString("en")}`,
-              )
-              .join("; ")}
-            .{plan.databases.length > 1 && ` At most ${plan.upTo.toLocaleString("en")} records;`} Fewer when a database
-            returns fewer than it reports or a record is a duplicate: the count added is shown when the import is done.
-          </p>
-          {done ? (
-            <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">
-              <p>
-                {done.result.imported} records added, {done.result.duplicatesRemoved} duplicates merged.
-              </p>
-              <Button asChild>
-                <Link to={`/reviews/${done.reviewId}?tab=screening`}>Open the review</Link>
-              </Button>
-            </div>
-          ) : !reviews ? (
-            <Loader2 className="mt-4 size-5 animate-spin text-slate-500" aria-label="Loading" />
-          ) : (
-            <div className="mt-4 space-y-2 text-sm">
-              {reviews.map((r) => (
-                <label key={r.id} className="flex items-center gap-2">
-                  <input
-                    type="radio"
-                    name="review"
-                    value={r.id}
-                    checked={choice === r.id}
-                    onChange={() => setChoice(r.id)}
-                  />
-                  {r.title} <span className="text-xs text-slate-500">({r.counts.records} records)</span>
-                </label>
-              ))}
-              <label className="flex items-center gap-2">
+      </DialogTrigger>
+      <DialogContent className="max-w-lg p-5">
+        <DialogTitle>Add the search to a review</DialogTitle>
+        <DialogDescription>
+          Every record of this search, not only the page shown — up to {SEARCH_IMPORT_PER_DATABASE} per database —
+          becomes a record of the review, de-duplicated against what it already holds.
+        </DialogDescription>
+        <p className="mt-2 text-sm text-slate-600" data-testid="add-to-review-plan">
+          {plan.databases
+            .map(
+              (d) =>
+                `${PROVIDER_LABELS[d.provider] ?? d.provider}: up to ${d.upTo.toLocaleString("en")} of ${d.hits.toLocaleString("en")}`,
+            )
+            .join("; ")}
+          .{plan.databases.length > 1 && ` At most ${plan.upTo.toLocaleString("en")} records;`} Fewer when a database
+          returns fewer than it reports or a record is a duplicate: the count added is shown when the import is done.
+        </p>
+        {done ? (
+          <div className="mt-4 space-y-3 text-sm" data-testid="add-to-review-done">
+            <p>
+              {done.result.imported} records added, {done.result.duplicatesRemoved} duplicates merged.
+            </p>
+            <Button asChild>
+              <Link to={`/reviews/${done.reviewId}?tab=screening`}>Open the review</Link>
+            </Button>
+          </div>
+        ) : !reviews ? (
+          <Loader2 className="mt-4 size-5 animate-spin text-slate-500" aria-label="Loading" />
+        ) : (
+          <div className="mt-4 space-y-2 text-sm">
+            {reviews.map((r) => (
+              <label key={r.id} className="flex items-center gap-2">
                 <input
                   type="radio"
                   name="review"
-                  value="new"
-                  checked={choice === "new"}
-                  onChange={() => setChoice("new")}
+                  value={r.id}
+                  checked={choice === r.id}
+                  onChange={() => setChoice(r.id)}
                 />
-                New review
+                {r.title} <span className="text-xs text-slate-500">({r.counts.records} records)</span>
               </label>
-              {choice === "new" && (
-                <Input
-                  aria-label="New review title"
-                  placeholder="Review title"
-                  value={title}
-                  onChange={(e) => setTitle(e.target.value)}
-                  maxLength={300}
-                />
-              )}
-              {error && (
-                <p role="alert" className="text-red-700">
-                  {error}
-                </p>
-              )}
-              <div className="flex justify-end gap-2 pt-2">
-                <Button onClick={add} disabled={busy} data-testid="add-to-review-confirm">
-                  {busy && <Loader2 className="animate-spin" aria-hidden />} Add records
-                </Button>
-              </div>
-            </div>
-          )}
-          <Dialog.Close asChild>
-            <button className="absolute top-3 right-3 rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
-              <X className="size-4" aria-hidden />
-            </button>
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            ))}
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="review"
+                value="new"
+                checked={choice === "new"}
+                onChange={() => setChoice("new")}
+              />
+              New review
+            </label>
+            {choice === "new" && (
+              <Input
+                aria-label="New review title"
+                placeholder="Review title"
+                value={title}
+                onChange={(e) => setTitle(e.target.value)}
+                maxLength={300}
+              />
+            )}
+            {error && (
+              <p role="alert" className="text-red-700">
+                {error}
+              </p>
+            )}
+            <DialogFooter className="mt-0 pt-2">
+              <Button onClick={add} disabled={busy} data-testid="add-to-review-confirm">
+                {busy && <Loader2 className="animate-spin" aria-hidden />} Add records
+              </Button>
+            </DialogFooter>
+          </div>
+        )}
+        {/* Last in the panel, so opening focuses the first review rather than the close button. */}
+        <DialogCloseButton className="absolute top-3 right-3 size-8" />
+      </DialogContent>
+    </Dialog>
   );
 }

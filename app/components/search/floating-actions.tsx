@@ -1,9 +1,17 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowUp, Download, FileStack, FlaskConical, Trash2, X } from "lucide-react";
+import { ArrowUp, Download, FileStack, FlaskConical, Trash2 } from "lucide-react";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { loadWhenOpen } from "~/components/on-demand";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
 import { formatAuthors, formatPublicationDate, PROVIDER_LABELS } from "~/lib/format";
 import { clearSelection, removeStudy, useMetaSelection } from "~/browser/meta-selection";
 
@@ -98,8 +106,8 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
 
   return (
     <>
-      <Dialog.Root open={open} onOpenChange={setOpen}>
-        <Dialog.Trigger asChild>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogTrigger asChild>
           <button
             type="button"
             data-testid="meta-fab"
@@ -110,94 +118,86 @@ export function MetaAnalysisButton({ signedIn }: { signedIn: boolean }) {
             <FlaskConical className="size-5" aria-hidden />
             <span className="text-sm font-semibold tabular-nums">{count}</span>
           </button>
-        </Dialog.Trigger>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
-          <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col border-l border-slate-200 bg-white shadow-2xl focus:outline-none">
-            <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-              <div>
-                <Dialog.Title className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-                  <FlaskConical className="size-5 text-brand-600" aria-hidden />
-                  Meta-analysis selection
-                </Dialog.Title>
-                <Dialog.Description className="mt-1 text-sm text-slate-600">{hint}</Dialog.Description>
-              </div>
-              <Dialog.Close asChild>
-                <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
-                  <X aria-hidden />
-                </Button>
-              </Dialog.Close>
+        </DialogTrigger>
+        <DialogContent layout="sheet">
+          <DialogHeader closeClassName="size-8">
+            <div>
+              <DialogTitle className="flex items-center gap-2">
+                <FlaskConical className="size-5 text-brand-600" aria-hidden />
+                Meta-analysis selection
+              </DialogTitle>
+              <DialogDescription>{hint}</DialogDescription>
             </div>
+          </DialogHeader>
 
-            <ul className="flex-1 space-y-3 overflow-y-auto p-5" aria-label="Selected studies">
-              {studies.map((study) => (
-                <li key={study.id} data-testid="meta-selected-study" className="rounded-lg border border-slate-200 p-3">
-                  <div className="flex items-start gap-2">
-                    <div className="min-w-0 flex-1">
-                      <p className="text-sm leading-snug font-medium text-slate-900">{study.title}</p>
-                      <p className="mt-1 truncate text-xs text-slate-600">{formatAuthors(study.authors)}</p>
-                      <p className="text-xs text-slate-500">
-                        {[study.journal, formatPublicationDate(study.publicationDate), PROVIDER_LABELS[study.source]]
-                          .filter(Boolean)
-                          .join(" · ")}
-                      </p>
-                    </div>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-8 shrink-0 text-slate-500 hover:bg-red-50 hover:text-red-700"
-                      aria-label={`Remove "${study.title}" from the meta-analysis`}
-                      onClick={() => removeStudy(study.id)}
-                    >
-                      <Trash2 aria-hidden />
-                    </Button>
+          <ul className="flex-1 space-y-3 overflow-y-auto p-5" aria-label="Selected studies">
+            {studies.map((study) => (
+              <li key={study.id} data-testid="meta-selected-study" className="rounded-lg border border-slate-200 p-3">
+                <div className="flex items-start gap-2">
+                  <div className="min-w-0 flex-1">
+                    <p className="text-sm leading-snug font-medium text-slate-900">{study.title}</p>
+                    <p className="mt-1 truncate text-xs text-slate-600">{formatAuthors(study.authors)}</p>
+                    <p className="text-xs text-slate-500">
+                      {[study.journal, formatPublicationDate(study.publicationDate), PROVIDER_LABELS[study.source]]
+                        .filter(Boolean)
+                        .join(" · ")}
+                    </p>
                   </div>
-                </li>
-              ))}
-            </ul>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8 shrink-0 text-slate-500 hover:bg-red-50 hover:text-red-700"
+                    aria-label={`Remove "${study.title}" from the meta-analysis`}
+                    onClick={() => removeStudy(study.id)}
+                  >
+                    <Trash2 aria-hidden />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
 
-            <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 p-5">
-              <p className="text-sm text-slate-600">
-                {count} {count === 1 ? "study" : "studies"} selected
-              </p>
-              <div className="flex flex-wrap justify-end gap-2">
-                <Button variant="outline" size="sm" onClick={clearSelection}>
-                  <Trash2 aria-hidden />
-                  Clear all
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  data-testid="export-selection"
-                  onClick={() => {
-                    setOpen(false);
-                    setExportOpen(true);
-                  }}
-                >
-                  <Download aria-hidden />
-                  Export
-                </Button>
-                <Button
-                  size="sm"
-                  onClick={() => {
-                    setOpen(false);
-                    setCombinedOpen(true);
-                  }}
-                >
-                  <FileStack aria-hidden />
-                  Combined Summary
-                </Button>
-                <Button asChild size="sm" variant="outline">
-                  <Link to="/meta-analysis" onClick={() => setOpen(false)}>
-                    <FlaskConical aria-hidden />
-                    Meta-Analysis
-                  </Link>
-                </Button>
-              </div>
+          <DialogFooter className="justify-between p-5">
+            <p className="text-sm text-slate-600">
+              {count} {count === 1 ? "study" : "studies"} selected
+            </p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="outline" size="sm" onClick={clearSelection}>
+                <Trash2 aria-hidden />
+                Clear all
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                data-testid="export-selection"
+                onClick={() => {
+                  setOpen(false);
+                  setExportOpen(true);
+                }}
+              >
+                <Download aria-hidden />
+                Export
+              </Button>
+              <Button
+                size="sm"
+                onClick={() => {
+                  setOpen(false);
+                  setCombinedOpen(true);
+                }}
+              >
+                <FileStack aria-hidden />
+                Combined Summary
+              </Button>
+              <Button asChild size="sm" variant="outline">
+                <Link to="/meta-analysis" onClick={() => setOpen(false)}>
+                  <FlaskConical aria-hidden />
+                  Meta-Analysis
+                </Link>
+              </Button>
             </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
       <ExportDialog open={exportOpen} onOpenChange={setExportOpen} studyIds={studies.map((s) => s.id)} />
       <CombinedSummaryDialog
         studies={[...studies]}

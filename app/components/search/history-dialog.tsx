@@ -1,8 +1,15 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { History, Loader2, RotateCcw, X } from "lucide-react";
+import { History, Loader2, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { formatRelativeTime } from "~/lib/relative-time";
 import { historyCountLabels } from "~/lib/format";
 import { requestSearchReload } from "~/browser/search-events";
@@ -42,38 +49,26 @@ function readEntries(body: unknown): SearchHistoryEntry[] | null {
     }));
 }
 
-const OVERLAY_CLASS = "fixed inset-0 z-50 bg-slate-900/50 backdrop-blur-[1px]";
-const CONTENT_CLASS =
-  "fixed top-1/2 left-1/2 z-50 flex max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none";
-
 /**
  * The Search History dialog (SPEC §2): previous searches with query, relative time, result count,
- * filter and database badges, and a Reload button. Goes inside a Radix `Dialog.Root`.
+ * filter and database badges, and a Reload button. Goes inside a `Dialog` (ui/dialog).
  */
 export function HistoryDialogContent({ onClose }: { onClose: () => void }) {
   return (
-    <Dialog.Portal>
-      <Dialog.Overlay className={OVERLAY_CLASS} />
-      <Dialog.Content className={CONTENT_CLASS}>
-        <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-          <div>
-            <Dialog.Title className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-              <History className="size-5 text-brand-600" aria-hidden />
-              Search History
-            </Dialog.Title>
-            <Dialog.Description className="mt-1 text-sm text-slate-600">
-              Your previous searches. Reload one to run it again with the same filters.
-            </Dialog.Description>
-          </div>
-          <Dialog.Close asChild>
-            <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
-              <X aria-hidden />
-            </Button>
-          </Dialog.Close>
+    <DialogContent layout="sections" className="max-w-2xl">
+      <DialogHeader closeClassName="size-8">
+        <div>
+          <DialogTitle className="flex items-center gap-2">
+            <History className="size-5 text-brand-600" aria-hidden />
+            Search History
+          </DialogTitle>
+          <DialogDescription>
+            Your previous searches. Reload one to run it again with the same filters.
+          </DialogDescription>
         </div>
-        <HistoryList onClose={onClose} />
-      </Dialog.Content>
-    </Dialog.Portal>
+      </DialogHeader>
+      <HistoryList onClose={onClose} />
+    </DialogContent>
   );
 }
 
@@ -116,7 +111,7 @@ function HistoryList({ onClose }: { onClose: () => void }) {
 
   const now = new Date();
   return (
-    <div className="overflow-y-auto p-5" aria-busy={state.kind === "loading"}>
+    <DialogBody aria-busy={state.kind === "loading"}>
       {state.kind === "loading" && (
         <div className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500" role="status">
           <Loader2 className="size-5 animate-spin text-brand-600" aria-hidden />
@@ -189,15 +184,15 @@ function HistoryList({ onClose }: { onClose: () => void }) {
           })}
         </ul>
       )}
-    </div>
+    </DialogBody>
   );
 }
 
 /** Controlled Search History dialog, for opening it from anywhere. */
 export function HistoryDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <HistoryDialogContent onClose={() => onOpenChange(false)} />
-    </Dialog.Root>
+    </Dialog>
   );
 }

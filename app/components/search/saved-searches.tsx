@@ -1,8 +1,17 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { BookmarkPlus, ChevronDown, ListChecks, Loader2, Trash2, X } from "lucide-react";
+import { BookmarkPlus, ChevronDown, ListChecks, Loader2, Trash2 } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import {
@@ -114,67 +123,59 @@ export function SaveSearchButton({ form }: { form: SearchFormState }) {
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger asChild>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
         <Button variant="outline" size="sm" disabled={!query} title={query ? undefined : "Enter a query to save it"}>
           <BookmarkPlus aria-hidden />
           Save search
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none">
-          <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="text-lg font-semibold text-slate-900">Save search</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
+      </DialogTrigger>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Save search</DialogTitle>
+        </DialogHeader>
+        <DialogDescription>
+          Save &ldquo;{query}&rdquo; with its filters and databases to run it again later.
+        </DialogDescription>
+        <form onSubmit={onSubmit} noValidate className="mt-4 space-y-3">
+          <div className="space-y-1">
+            <Label htmlFor={`${id}-name`}>Name</Label>
+            <Input
+              id={`${id}-name`}
+              value={name}
+              autoFocus
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${id}-problem` : `${id}-count`}
+              onChange={(e) => setName(e.target.value)}
+            />
+            <p id={`${id}-count`} className="text-right text-xs text-slate-500">
+              {name.trim().length}/{SAVED_SEARCH_NAME_MAX}
+            </p>
           </div>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">
-            Save &ldquo;{query}&rdquo; with its filters and databases to run it again later.
-          </Dialog.Description>
-          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-3">
-            <div className="space-y-1">
-              <Label htmlFor={`${id}-name`}>Name</Label>
-              <Input
-                id={`${id}-name`}
-                value={name}
-                autoFocus
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? `${id}-problem` : `${id}-count`}
-                onChange={(e) => setName(e.target.value)}
-              />
-              <p id={`${id}-count`} className="text-right text-xs text-slate-500">
-                {name.trim().length}/{SAVED_SEARCH_NAME_MAX}
-              </p>
+          {problem && (
+            <div
+              id={`${id}-problem`}
+              role="alert"
+              className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+            >
+              <p className="font-semibold">{problem.title}</p>
+              <p>{problem.message}</p>
             </div>
-            {problem && (
-              <div
-                id={`${id}-problem`}
-                role="alert"
-                className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
-              >
-                <p className="font-semibold">{problem.title}</p>
-                <p>{problem.message}</p>
-              </div>
-            )}
-            <div className="flex justify-end gap-2">
-              <Dialog.Close asChild>
-                <Button type="button" variant="ghost">
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving && <Loader2 className="animate-spin" aria-hidden />}
-                {saving ? "Saving..." : "Save"}
+          )}
+          <DialogFooter className="mt-0">
+            <DialogClose asChild>
+              <Button type="button" variant="ghost">
+                Cancel
               </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            </DialogClose>
+            <Button type="submit" disabled={saving}>
+              {saving && <Loader2 className="animate-spin" aria-hidden />}
+              {saving ? "Saving..." : "Save"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
   );
 }
 

@@ -1,8 +1,15 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Copy, Download, FileOutput, X } from "lucide-react";
+import { Copy, Download, FileOutput } from "lucide-react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "~/components/ui/dialog";
 import { downloadBlob } from "~/browser/export-client";
 import { reportPlainText, reportSections, type ReportSection } from "~/lib/report-sections";
 import { toast } from "~/browser/toast";
@@ -123,29 +130,12 @@ export function ReportModal({
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="report-modal"
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100%-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-            <div className="space-y-2">
-              <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
-              <Dialog.Description className="sr-only">
-                The generated report for the selected uploaded studies.
-              </Dialog.Description>
-              <div className="flex flex-wrap gap-2">
-                <Badge variant="secondary" data-testid="evidence-badge">
-                  {evidence}
-                </Badge>
-                <Badge variant="outline">
-                  {n} {n === 1 ? "study" : "studies"}
-                </Badge>
-              </div>
-            </div>
-            <div className="flex items-center gap-1">
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="report-modal" layout="sections" className="max-h-[90vh] max-w-3xl">
+        <DialogHeader
+          closeClassName="size-8"
+          actions={
+            <>
               <Button variant="outline" size="sm" onClick={copy}>
                 <Copy aria-hidden /> Copy
               </Button>
@@ -155,20 +145,30 @@ export function ReportModal({
               <Button variant="outline" size="sm" onClick={onExport}>
                 <FileOutput aria-hidden /> Export
               </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
-                  <X aria-hidden />
-                </Button>
-              </Dialog.Close>
+            </>
+          }
+        >
+          <div className="space-y-2">
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription className="sr-only">
+              The generated report for the selected uploaded studies.
+            </DialogDescription>
+            <div className="flex flex-wrap gap-2">
+              <Badge variant="secondary" data-testid="evidence-badge">
+                {evidence}
+              </Badge>
+              <Badge variant="outline">
+                {n} {n === 1 ? "study" : "studies"}
+              </Badge>
             </div>
           </div>
-          <div className="overflow-y-auto p-5">
-            <ReportBody sections={sections} />
-            {metaAnalysis ? <PooledAnalyses result={metaAnalysis} /> : null}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </DialogHeader>
+        <DialogBody>
+          <ReportBody sections={sections} />
+          {metaAnalysis ? <PooledAnalyses result={metaAnalysis} /> : null}
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
   );
 }
 
@@ -187,29 +187,18 @@ export function TextDialog({
   content: string;
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content
-          data-testid="text-dialog"
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100%-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-200 p-5">
-            <div>
-              <Dialog.Title className="text-lg font-semibold text-slate-900">{heading}</Dialog.Title>
-              <Dialog.Description className="text-sm text-slate-600">{title}</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" className="size-8" aria-label="Close">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="text-dialog" layout="sections" className="max-h-[90vh] max-w-3xl">
+        <DialogHeader closeClassName="size-8">
+          <div>
+            <DialogTitle>{heading}</DialogTitle>
+            <DialogDescription className="mt-0">{title}</DialogDescription>
           </div>
-          <div className="overflow-y-auto p-5">
-            <AnalysisView content={content} defaultTitle={heading === "Summary" ? "Summary" : "Executive Summary"} />
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </DialogHeader>
+        <DialogBody>
+          <AnalysisView content={content} defaultTitle={heading === "Summary" ? "Summary" : "Executive Summary"} />
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
   );
 }
