@@ -4,6 +4,7 @@ import {
   type ReportTable,
   type TrialReport,
 } from "../extraction/core/document/model.ts";
+import { type ConsistencyCheckName, type ConsistencyContext, consistencyChecks } from "./consistency.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
@@ -1169,6 +1170,8 @@ interface SizeFact {
   origin: "text" | "tables";
   /** How many different n the text states for the arm (randomised and analysed numbers differ when some dropped out). */
   distinct?: number;
+  /** Every n the text states for the arm (randomised, allocated, analysed). */
+  stated?: number[];
 }
 
 /** A label or sentence shortened for a reason string. */
@@ -1304,7 +1307,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
     let bestCount = 0;
     for (const [n, entry] of counts) {
       if (entry.count > bestCount) {
-        best = { n, quote: entry.quote, origin: "text", distinct: counts.size };
+        best = { n, quote: entry.quote, origin: "text", distinct: counts.size, stated: [...counts.keys()] };
         bestCount = entry.count;
       }
     }
@@ -1629,6 +1632,8 @@ interface Evidence {
   /** 0–1 confidence. */
   confidence: number;
   reason: string;
+  /** A consistency check of the reading failed (consistency.ts). */
+  inconsistent?: boolean;
 }
 
 interface Finalised {
@@ -1741,7 +1746,12 @@ const SIZE_ONLY_CHECKS: Check[] = [
 ];
 
 /** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
-function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
+function finalise(
+  candidate: Candidate,
+  sizes: Record<ArmKey, SizeFact | null>,
+  outcome: Outcome,
+  enabled?: readonly ConsistencyCheckName[],
+): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
   const quotes: ArmQuote[] = [];
@@ -1753,8 +1763,10 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       ? "; the question's timepoint is not in the labels"
       : "";
   const readAt = `${candidate.where} (outcome match ${candidate.score.toFixed(2)})${timeWords}`;
+  // Scored at the end, once the consistency checks of the whole reading are known.
+  const pending: { arm: ArmKey; field: ArmField; extra: Check[]; reason: string }[] = [];
   const put = (arm: ArmKey, field: ArmField, extra: Check[], reason: string) => {
-    (evidence[arm] ??= {})[field] = scored([...checks, ...extra], reason);
+    pending.push({ arm, field, extra, reason });
   };
   for (const arm of ARMS) {
     const data = candidate.arms[arm];
@@ -1899,6 +1911,25 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       }
     }
   }
+  const percent: ConsistencyContext["percent"] = {};
+  for (const arm of ARMS) {
+    const st = candidate.arms[arm].stats;
+    if (st.kind === "count" && st.percent !== undefined && st.events !== undefined)
+      percent[arm] = { value: st.percent, decimals: st.percentDecimals ?? 0 };
+  }
+  const consistency = consistencyChecks({
+    kind: candidate.kind,
+    values,
+    percent,
+    statedSizes: { intervention: sizes.intervention?.stated, comparator: sizes.comparator?.stated },
+    enabled,
+  });
+  const failed = consistency.filter((c) => !c.ok);
+  const agreed: Check = failed.length
+    ? { ok: false, what: `consistency: ${failed.map((c) => c.what).join("; ")}` }
+    : { ok: true, what: `consistency: ${consistency.map((c) => c.what).join(", ") || "no check applies"}` };
+  for (const { arm, field, extra, reason } of pending)
+    (evidence[arm] ??= {})[field] = { ...scored([...checks, ...extra, agreed], reason), inconsistent: !agreed.ok };
   return { values, derived, quotes, evidence };
 }
 
@@ -1908,6 +1939,7 @@ function withConfidence(
   evidence: Finalised["evidence"],
   outcomeType: OutcomeType,
   abstainBelow: number,
+  withholdInconsistent = false,
 ): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
@@ -1922,7 +1954,7 @@ function withConfidence(
           reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
         continue;
       }
-      if (!ev || ev.confidence < abstainBelow) {
+      if (!ev || ev.confidence < abstainBelow || (withholdInconsistent && ev.inconsistent)) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
         reason[arm][field] =
@@ -1952,14 +1984,22 @@ function withConfidence(
  * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
  * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
  * the bench passes 0 to calibrate) is withheld — null, its reason
- * 'not found …', and its quotes in `candidates` for the reviewer.
+ * 'not found …', and its quotes in `candidates` for the reviewer. One evidence item is the reading's
+ * consistency (consistency.ts: complete for both arms, events ≤ n, printed percentages, n within the text's,
+ * allocation ratio, SDs and the standardised difference plausible); `options.consistency` names the checks
+ * run (default all) and `options.withholdInconsistent` withholds on that item alone even below the threshold
+ * (both for the bench's cross-validation).
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
 export function extractArms(
   report: TrialReport,
   question: ArmQuestion,
-  options: { abstainBelow?: number } = {},
+  options: {
+    abstainBelow?: number;
+    consistency?: readonly ConsistencyCheckName[];
+    withholdInconsistent?: boolean;
+  } = {},
 ): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
@@ -1980,7 +2020,7 @@ export function extractArms(
       const position = names[arm].positionIn(candidate.where);
       if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
     }
-    const result = finalise(candidate, sizes, outcome);
+    const result = finalise(candidate, sizes, outcome, options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
     return withConfidence(
@@ -1995,6 +2035,7 @@ export function extractArms(
       result.evidence,
       outcomeType,
       abstainBelow,
+      options.withholdInconsistent,
     );
   }
   const intervention = emptyArm();
