@@ -7,7 +7,7 @@ import {
 import { type ConsistencyCheckName, type ConsistencyContext, consistencyChecks } from "./consistency.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
-import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
+import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem } from "./text.ts";
 import {
   type ArmExtraction,
@@ -1442,66 +1442,58 @@ const ZERO =
 function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
-  for (const paragraph of report.paragraphs) {
-    for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
-      const sentence = text.slice(span.start, span.end);
-      if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      // A sentence about the groups at baseline describes them before treatment, not the outcome.
-      const score =
-        outcomeScore(outcome, sentence, false) *
-        (!outcome.baseline &&
-        /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) &&
-        !CHANGE.test(sentence)
-          ? 0.7
-          : 1);
-      if (score < 0.5) continue;
-      const hints = hintsOf(sentence);
-      const values = proseValues(sentence, hints);
-      const mentions = {
-        intervention: names.intervention.mentions(sentence),
-        comparator: names.comparator.mentions(sentence),
-      };
-      const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
-      const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
-      const zero = ZERO.exec(sentence);
-      if (!assigned && zero) {
-        for (const arm of ARMS) {
-          const near = mentions[arm].find((mm) => mm.start > zero.index && mm.start - zero.index < 120);
-          const other = arm === "intervention" ? "comparator" : "intervention";
-          if (near && !mentions[other].some((mm) => mm.start > zero.index && mm.start < near.start)) {
-            const otherValues = values.filter((v) => v.stats.kind === "count");
-            if (otherValues.length === 1) {
-              const zeroStats: CellStats = { kind: "count", events: 0 };
-              const pieces = {
-                [arm]: { stats: zeroStats, start: zero.index, end: near.end },
-                [other]: otherValues[0],
-              } as Record<ArmKey, ProseValue>;
-              out.push(
-                proseCandidate(
-                  pieces,
-                  span.start,
-                  text,
-                  clauseScore(outcome, sentence, pieces, score),
-                  sentence,
-                  armScore,
-                ),
-              );
-            }
+  // The document's one shared sentence list (split once per document, whatever the question).
+  for (const span of documentSentences(report)) {
+    const sentence = text.slice(span.start, span.end);
+    if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
+    // A sentence about the groups at baseline describes them before treatment, not the outcome.
+    const score =
+      outcomeScore(outcome, sentence, false) *
+      (!outcome.baseline &&
+      /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) &&
+      !CHANGE.test(sentence)
+        ? 0.7
+        : 1);
+    if (score < 0.5) continue;
+    const hints = hintsOf(sentence);
+    const values = proseValues(sentence, hints);
+    const mentions = {
+      intervention: names.intervention.mentions(sentence),
+      comparator: names.comparator.mentions(sentence),
+    };
+    const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
+    const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
+    const zero = ZERO.exec(sentence);
+    if (!assigned && zero) {
+      for (const arm of ARMS) {
+        const near = mentions[arm].find((mm) => mm.start > zero.index && mm.start - zero.index < 120);
+        const other = arm === "intervention" ? "comparator" : "intervention";
+        if (near && !mentions[other].some((mm) => mm.start > zero.index && mm.start < near.start)) {
+          const otherValues = values.filter((v) => v.stats.kind === "count");
+          if (otherValues.length === 1) {
+            const zeroStats: CellStats = { kind: "count", events: 0 };
+            const pieces = {
+              [arm]: { stats: zeroStats, start: zero.index, end: near.end },
+              [other]: otherValues[0],
+            } as Record<ArmKey, ProseValue>;
+            out.push(
+              proseCandidate(
+                pieces,
+                span.start,
+                text,
+                clauseScore(outcome, sentence, pieces, score),
+                sentence,
+                armScore,
+              ),
+            );
           }
         }
       }
-      if (assigned)
-        out.push(
-          proseCandidate(
-            assigned,
-            span.start,
-            text,
-            clauseScore(outcome, sentence, assigned, score),
-            sentence,
-            armScore,
-          ),
-        );
     }
+    if (assigned)
+      out.push(
+        proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore),
+      );
   }
   return out;
 }
