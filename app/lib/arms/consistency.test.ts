@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { consistencyChecks, extractArms, parseReport } from "./index.ts";
-import { MAX_STANDARDISED_DIFFERENCE, percentAgrees } from "./consistency.ts";
+import { percentAgrees } from "./consistency.ts";
 import { emptyArm } from "./types.ts";
 
 /**
@@ -64,20 +64,19 @@ describe("consistencyChecks (pure)", () => {
     expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["events-within-n", "n-within-stated"]);
   });
 
-  it("fails a standardised difference beyond 3 pooled SDs and a non-positive SD; switched-off checks are not run", () => {
+  it("fails a non-positive SD and two arms' n beyond the number randomised; switched-off checks are not run", () => {
     const values = {
-      intervention: arm({ mean: 40.2, sd: 3.1, groupSize: 30 }),
-      comparator: arm({ mean: 12.5, sd: 2.9, groupSize: 30 }),
+      intervention: arm({ mean: 40.2, sd: 3.1, groupSize: 130 }),
+      comparator: arm({ mean: 42.5, sd: 0, groupSize: 128 }),
     };
-    const checks = consistencyChecks({ kind: "continuous", values });
-    expect(checks.find((c) => c.name === "effect-size")?.ok).toBe(false);
-    expect(MAX_STANDARDISED_DIFFERENCE).toBe(3);
-    expect(consistencyChecks({ kind: "continuous", values, enabled: ["sd-positive"] }).every((c) => c.ok)).toBe(true);
-    const zero = consistencyChecks({
-      kind: "continuous",
-      values: { ...values, comparator: arm({ mean: 12.5, sd: 0, groupSize: 30 }) },
-    });
-    expect(zero.find((c) => c.name === "sd-positive" && !c.ok)?.what).toMatch(/comparator: SD 0 is not positive/);
+    const checks = consistencyChecks({ kind: "continuous", values, randomisedTotal: 240 });
+    expect(checks.filter((c) => !c.ok).map((c) => c.what)).toEqual([
+      "n 130 + 128 exceeds the 240 the report says were randomised",
+      "comparator: SD 0 is not positive",
+    ]);
+    expect(
+      consistencyChecks({ kind: "continuous", values, randomisedTotal: 240, enabled: ["events-within-n"] }),
+    ).toEqual([]);
   });
 
   it("rounds percentages as printed: 33.3% is 1/3, 33% is 1/3, 34% is not", () => {
@@ -88,28 +87,34 @@ describe("consistencyChecks (pure)", () => {
 });
 
 describe("consistency in the extraction (invented reports)", () => {
-  // Family: outcome tables whose cells are means of one scale and whose neighbouring rows are of another.
-  it("withholds a reading whose arms differ by more than 3 pooled SDs, and says why", () => {
+  // Family: outcome tables whose header n is of the patients screened or of another population, in trials stating the total randomised.
+  it("withholds a reading whose two arms' n exceed the number the report says were randomised, and says why", () => {
     const table = pipeTable(
       "Table 2. Outcomes at 8 weeks",
-      ["Outcome", "Quilastat (n = 30)", "Placebo (n = 30)"],
-      [["Sleep quality index", "40.2 ± 3.1", "12.5 ± 2.9"]],
+      ["Outcome", "Quilastat (n = 150)", "Placebo (n = 150)"],
+      [["Sleep quality index", "10.2 ± 3.1", "12.5 ± 2.9"]],
     );
-    const r = ask(`Results.\n\n${table}`, "quilastat", "placebo", "sleep quality index");
+    const text = `Methods.\n\nWe randomised 240 adults with insomnia.\n\n${table}`;
+    const r = ask(text, "quilastat", "placebo", "sleep quality index");
     expect(r.intervention.mean).toBeNull();
-    expect(r.reason?.intervention.mean).toMatch(/missing: consistency: the means differ by 9\.2 pooled SDs/);
+    expect(r.reason?.intervention.mean).toMatch(/missing: consistency: n 150 \+ 150 exceeds the 240 the report says/);
     expect(r.candidates?.length).toBeGreaterThan(0);
   });
 
-  it("gives the same table's reading when the difference is plausible", () => {
+  it("gives the same table's reading when the arms' n fit the number randomised", () => {
     const table = pipeTable(
       "Table 2. Outcomes at 8 weeks",
-      ["Outcome", "Quilastat (n = 30)", "Placebo (n = 30)"],
+      ["Outcome", "Quilastat (n = 120)", "Placebo (n = 118)"],
       [["Sleep quality index", "10.2 ± 3.1", "12.5 ± 2.9"]],
     );
-    const r = ask(`Results.\n\n${table}`, "quilastat", "placebo", "sleep quality index");
-    expect(r.intervention).toMatchObject({ mean: 10.2, sd: 3.1, groupSize: 30 });
-    expect(r.reason?.comparator.sd).toMatch(/consistency: .*difference within 3 pooled SDs/);
+    const r = ask(
+      `Methods.\n\nWe randomised 240 adults with insomnia.\n\n${table}`,
+      "quilastat",
+      "placebo",
+      "sleep quality index",
+    );
+    expect(r.intervention).toMatchObject({ mean: 10.2, sd: 3.1, groupSize: 120 });
+    expect(r.reason?.comparator.sd).toMatch(/consistency: .*n 120 \+ 118 within the 240 randomised/);
   });
 
   // Family: safety tables with 'n (%)' cells whose header n is of a larger population than the arm randomised.

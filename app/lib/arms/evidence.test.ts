@@ -45,7 +45,7 @@ describe("confidence is the share of evidence items shown", () => {
     expect(r.intervention).toMatchObject({ mean: 3.1, sd: 1.2, groupSize: 48 });
     expect(r.confidence?.comparator.sd).toBe(1);
     expect(r.reason?.intervention.mean).toMatch(
-      /\[6\/6 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading; statistic: a mean; consistency: intervention: SD > 0, comparator: SD > 0, difference within 3 pooled SDs\]/,
+      /\[6\/6 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading; statistic: a mean; consistency: intervention: SD > 0, comparator: SD > 0\]/,
     );
     expect(r.reason?.intervention.groupSize).toMatch(
       /\[6\/6 evidence items; .*n: read in the same table as the values; consistency: .*\]/,
@@ -127,12 +127,12 @@ describe("confidence is the share of evidence items shown", () => {
 
   // Family: results paragraphs glued to figure markup by the converter (one long "sentence").
   it("withholds numbers from a run of text that is not one sentence", () => {
-    const glued = `Results.\n\nThe groups were comparable. <figure> <p><img src="" /></p> <figcaption>Duration of block</figcaption> </figure> The duration of analgesia was 678.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    const glued = `Results.\n\nThe groups were comparable. <figure> <p><img src="" /></p> <figcaption>Duration of block</figcaption> </figure> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
     const r = ask(glued, "clonidine", "saline", "duration of analgesia");
     expect(r.intervention.mean).toBeNull();
     expect(r.reason?.intervention.mean).toContain("not one sentence");
-    const clean = `Results.\n\nThe duration of analgesia was 678.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
-    expect(ask(clean, "clonidine", "saline", "duration of analgesia").intervention.mean).toBe(678.3);
+    const clean = `Results.\n\nThe duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    expect(ask(clean, "clonidine", "saline", "duration of analgesia").intervention.mean).toBe(878.3);
   });
 
   // Family: group sizes only in the methods' randomisation sentence, the outcome table giving none.
@@ -253,14 +253,14 @@ describe("arms named by position (invented reports)", () => {
     const table = pipeTable(
       "Table 2. Block characteristics",
       ["Variable", "Group I (n = 30)", "Group II (n = 30)"],
-      [["Duration of analgesia (min)", "613.1 ± 51.8", "678.3 ± 90.0"]],
+      [["Duration of analgesia (min)", "613.1 ± 51.8", "878.3 ± 90.0"]],
     );
     const r = extractArms(parseReport(`${defs}\n\nResults.\n\n${table}`, "markdown"), {
       intervention: "ropivacaine + clonidine with saline",
       comparator: "ropivacaine + saline",
       outcome: "duration of analgesia",
     });
-    expect(r.intervention).toMatchObject({ mean: 678.3, sd: 90, groupSize: 30 });
+    expect(r.intervention).toMatchObject({ mean: 878.3, sd: 90, groupSize: 30 });
     expect(r.comparator).toMatchObject({ mean: 613.1, sd: 51.8, groupSize: 30 });
   });
 

@@ -8,6 +8,7 @@ import { type ConsistencyCheckName, type ConsistencyContext, consistencyChecks }
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
+import { extractSampleSizes } from "../extraction/facts.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem } from "./text.ts";
 import {
   type ArmExtraction,
@@ -1742,6 +1743,7 @@ function finalise(
   candidate: Candidate,
   sizes: Record<ArmKey, SizeFact | null>,
   outcome: Outcome,
+  randomisedTotal: number | null,
   enabled?: readonly ConsistencyCheckName[],
 ): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
@@ -1909,11 +1911,14 @@ function finalise(
     if (st.kind === "count" && st.percent !== undefined && st.events !== undefined)
       percent[arm] = { value: st.percent, decimals: st.percentDecimals ?? 0 };
   }
+  // A "total" below what the text states for the two arms together is one arm's number ("61 were allocated to A").
+  const statedTogether = ARMS.reduce((t, arm) => t + Math.max(0, ...(sizes[arm]?.stated ?? [])), 0);
   const consistency = consistencyChecks({
     kind: candidate.kind,
     values,
     percent,
     statedSizes: { intervention: sizes.intervention?.stated, comparator: sizes.comparator?.stated },
+    randomisedTotal: randomisedTotal !== null && randomisedTotal >= statedTogether ? randomisedTotal : null,
     enabled,
   });
   const failed = consistency.filter((c) => !c.ok);
@@ -2012,7 +2017,7 @@ export function extractArms(
       const position = names[arm].positionIn(candidate.where);
       if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
     }
-    const result = finalise(candidate, sizes, outcome, options.consistency);
+    const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
     return withConfidence(
@@ -2109,6 +2114,28 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
       out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote, origin: "tables" };
   }
   return out;
+}
+
+const randomisedCache = new WeakMap<TrialReport, number | null>();
+
+/**
+ * The number of participants the report says were randomised in all ("we randomised 240 adults", "240
+ * patients were randomly assigned"): the largest sample size the study facts cue as randomised, read over
+ * the document's one sentence list; null when the report says none. Cached per report object.
+ */
+function randomisedTotal(report: TrialReport): number | null {
+  const cached = randomisedCache.get(report);
+  if (cached !== undefined) return cached;
+  const sentences = documentSentences(report).map((s, index) => ({
+    text: report.text.slice(s.start, s.end),
+    start: s.start,
+    end: s.end,
+    index,
+  }));
+  const randomised = extractSampleSizes(report.text, sentences).filter((s) => s.cue === "randomised");
+  const total = randomised.length ? Math.max(...randomised.map((s) => s.value)) : null;
+  randomisedCache.set(report, total);
+  return total;
 }
 
 const abbreviationCache = new WeakMap<TrialReport, Abbreviation[]>();
