@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { documentSentences } from "~/lib/extraction/core";
+import { suggestRob2 } from "~/lib/risk-of-bias/suggestions";
 import { prefillCharacteristics } from "../reviews/characteristics-rules";
 import { recordDocument, studyFacts } from "./service";
 
@@ -47,5 +48,16 @@ describe("recordDocument", () => {
     expect(out.country?.value).toBe("Norway");
     expect(out.followUp?.value).toBe("6 months");
     for (const v of Object.values(out)) expect(document.text.includes(v.quote)).toBe(true);
+  });
+
+  it("gives the RoB 2 suggestions the document's sentence list, with offsets into the document's text", () => {
+    const text =
+      "Allocation was concealed with sealed opaque envelopes.\n\nOf the 140 randomised, 138 were analysed at 6 months.";
+    const { document } = recordDocument({ format: "text", text }, RECORD);
+    const s = suggestRob2(document.text, "assignment", documentSentences(document));
+    const attrition = s["3.1"]?.[0];
+    expect(attrition?.cue).toBe("138 of 140");
+    expect(document.text.slice(attrition!.start, attrition!.end)).toBe(attrition!.sentence);
+    expect(suggestRob2(text, "assignment")).toEqual(s);
   });
 });

@@ -15,6 +15,7 @@ import {
   type ReviewRow,
   type RiskOfBiasAssessmentRow,
 } from "../../../db/schema";
+import { documentSentences } from "~/lib/extraction/core";
 import { judgeRob2, ROB2_DOMAINS, worstJudgement, type Rob2DomainId, type RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import { robvisCsv } from "~/lib/risk-of-bias/robvis";
@@ -314,7 +315,7 @@ export async function suggestForRecord(
     variant: target.variant,
     source: { kind: report.kind, note },
     text,
-    suggestions: suggestRob2(text, target.variant),
+    suggestions: suggestRob2(text, target.variant, documentSentences(document)),
   };
 }
 
