@@ -16,7 +16,8 @@
  * and prints their figures side by side (binary and continuous exact match, value precision, numbers
  * given, ms/question); each --split run is appended to the split file's `lockedRuns`, so the number
  * of times the locked part was measured is on record. `--folds` adds per-fold figures of the open part
- * (bench/arm-extraction-folds.json); ARM_BENCH_ERRORS=1 (or "all": abstention off) lists wrong values with
+ * (bench/arm-extraction-folds.json); `--cv` cross-validates the consistency checks (app/lib/arms/consistency.ts)
+ * over `cvFolds` folds by report of the open part, each check switched off in turn; ARM_BENCH_ERRORS=1 (or "all": abstention off) lists wrong values with
  * their reasons, ARM_BENCH_FOLD=A or B only that fold's. ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -31,11 +32,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 function parseArgs(argv) {
-  const args = { json: null, questions: null, reports: null, split: false, folds: false };
+  const args = { json: null, questions: null, reports: null, split: false, folds: false, cv: false };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--json") args.json = argv[++i];
     else if (argv[i] === "--split") args.split = true;
     else if (argv[i] === "--folds") args.folds = true;
+    else if (argv[i] === "--cv") args.cv = true;
     else if (argv[i] === "--reports") args.reports = argv[++i];
     else if (!args.questions) args.questions = argv[i];
     else throw new Error(`Unexpected argument ${argv[i]}`);
@@ -50,8 +52,8 @@ function parseArgs(argv) {
     args.reports ??= join(dev, "reports");
     return args;
   }
-  if (args.split || args.folds)
-    throw new Error("--split and --folds run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
+  if (args.split || args.folds || args.cv)
+    throw new Error("--split, --folds and --cv run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
   args.reports ??= dirname(resolve(args.questions));
   return args;
 }
@@ -97,8 +99,9 @@ function mulberry32(seed) {
  * the sorted open pmcids, Fisher–Yates shuffled by mulberry32(seed), dealt round-robin into the folds.
  * A rule is built while looking at one fold and kept only when the other folds do not lose precision.
  */
-function openFolds(open) {
+function openFolds(open, count) {
   const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  if (count) spec.folds = count;
   const ids = [...new Set(open.map((q) => q.pmcid))].sort();
   const rand = mulberry32(spec.seed);
   for (let i = ids.length - 1; i > 0; i -= 1) {
@@ -111,6 +114,59 @@ function openFolds(open) {
     name: `fold ${String.fromCharCode(65 + k)}`,
     questions: open.filter((q) => set.has(q.pmcid)),
   }));
+}
+
+/** Share of given values that are right, and how many, over scored questions. */
+function givenRight(scored) {
+  let given = 0;
+  let right = 0;
+  for (const { reference, result } of scored)
+    for (const arm of ["intervention", "comparator"])
+      for (const field of ["events", "groupSize", "mean", "sd"]) {
+        const got = result[arm][field];
+        if (got === null || got === undefined) continue;
+        given += 1;
+        if (same(reference[arm][field], got)) right += 1;
+      }
+  return { given, right };
+}
+
+/**
+ * Cross-validation of the consistency checks (app/lib/arms/consistency.ts) on the OPEN part only: k folds by
+ * report (bench/arm-extraction-folds.json's seed, `cvFolds` folds). For each check, on each fold: precision of the
+ * values given with every check on, and with that one check off — abstention off (the raw readings the checks
+ * filter, where the open part still has wrong values) and on (the product's answers). The checks are stated a
+ * priori (arithmetic, randomisation); a check is kept only when switching it off lowers precision on a fold or
+ * leaves it equal, never raises it, on every fold. Prints the table; the locked part is never read.
+ */
+function printCrossValidation(core, open, reportsDir) {
+  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  const folds = openFolds(open, spec.cvFolds ?? 5);
+  const all = [...core.CONSISTENCY_CHECKS];
+  const variants = [
+    ["all checks", all],
+    ["no checks", []],
+    ...all.map((name) => [`without ${name}`, all.filter((n) => n !== name)]),
+  ];
+  const cell = ({ given, right }) =>
+    `${given ? (right / given).toFixed(3) : "  n/a"} ${String(right).padStart(3)}/${String(given).padEnd(3)}`;
+  for (const [mode, abstainBelow] of [
+    ["evidence items off, consistency on (raw readings)", { abstainBelow: 0, withholdInconsistent: true }],
+    ["abstention on (answers)", {}],
+  ]) {
+    console.log(`== cross-validation, ${folds.length} folds by report, ${mode}: precision right/given`);
+    console.log(`${"".padEnd(28)}${folds.map((f) => f.name.padStart(17)).join("")}${"all open".padStart(17)}`);
+    for (const [label, enabled] of variants) {
+      const per = folds.map((f) =>
+        givenRight(runQuestions(core, f.questions, reportsDir, { ...abstainBelow, consistency: enabled }).scored),
+      );
+      const total = per.reduce((t, x) => ({ given: t.given + x.given, right: t.right + x.right }), {
+        given: 0,
+        right: 0,
+      });
+      console.log(`${label.padEnd(28)}${per.map((x) => cell(x).padStart(17)).join("")}${cell(total).padStart(17)}`);
+    }
+  }
 }
 
 /** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */
@@ -416,6 +472,7 @@ async function main() {
     if (args.folds)
       for (const fold of openFolds(open))
         parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
+    if (args.cv) printCrossValidation(core, open, args.reports);
     if (process.env.ARM_BENCH_ERRORS) {
       const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0 } : {};
       const only = process.env.ARM_BENCH_FOLD;

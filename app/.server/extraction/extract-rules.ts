@@ -38,7 +38,15 @@ import {
   type StudyDesign,
 } from "~/lib/extraction/facts";
 import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
-import { parseNumber, partOf, splitSentences, studyDocument, type StudyDocument } from "~/lib/extraction/core";
+import {
+  parseNumber,
+  partOf,
+  partSentences,
+  splitSentences,
+  studyDocument,
+  type SentenceSpan,
+  type StudyDocument,
+} from "~/lib/extraction/core";
 import type {
   EffectData,
   ExcludedStudy,
@@ -270,9 +278,9 @@ const GRAMMAR_TO_MEASURE: Partial<Record<MeasureCode, { measure: Measure; report
  * not stated). A risk difference in percentage points is stored as a proportion, as escalc
  * computes RD.
  */
-function estimatesAsRows(text: string, title: string): Found[] {
+function estimatesAsRows(text: string, title: string, sentences: readonly SentenceSpan[]): Found[] {
   const out: Found[] = [];
-  for (const e of extractEffects(text, { title })) {
+  for (const e of extractEffects(text, { title, sentences })) {
     const map = e.measure ? GRAMMAR_TO_MEASURE[e.measure] : undefined;
     if (!map) continue;
     if (e.level !== null && Math.abs(e.level - 95) > 1e-9) continue;
@@ -301,10 +309,14 @@ function rowData(measure: Measure, e: ExtractedEffect): EffectData {
 /**
  * Every effect statement found in a text, in text order, before one-row-per-outcome selection:
  * arm-level counts and means, then the reported estimates with their intervals (see
- * {@link estimatesAsRows}); an estimate inside an arm-level statement is not repeated.
+ * {@link estimatesAsRows}); an estimate inside an arm-level statement is not repeated. `sentences`
+ * are the text's sentences (a document part's shared list, `partSentences`); by default the core splitter's.
  */
-export function findEffectData(text: string, title = ""): Found[] {
-  const sentences = splitSentences(text);
+export function findEffectData(
+  text: string,
+  title = "",
+  sentences: readonly SentenceSpan[] = splitSentences(text),
+): Found[] {
   const found: Found[] = [];
   // Arm-level data first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
@@ -390,7 +402,7 @@ export function findEffectData(text: string, title = ""): Found[] {
   }
   // Only arm-level statements hide an estimate: list items of one measure share the quote's start ("sHR of 0.22 (…), 0.53 (…)").
   const arms = [...found];
-  for (const f of estimatesAsRows(text, title)) {
+  for (const f of estimatesAsRows(text, title, sentences)) {
     if (arms.some((a) => a.quote.start <= f.quote.start && f.quote.start < a.quote.end)) continue;
     found.push(f);
   }
@@ -525,21 +537,23 @@ export function extractEffectRows(
   studyId: string,
 ): { rows: ExtractedStudyData[]; excluded: ExcludedStudy | null } {
   const title = document.title;
-  const sources: { text: string; source: SupportingQuote["source"] }[] = [];
+  // Each part is read with its sentences from the document's one shared list (documentSentences), never split again.
+  const sources: { text: string; source: SupportingQuote["source"]; sentences: SentenceSpan[] }[] = [];
   for (const kind of ["abstract", "fullText"] as const) {
     const part = partOf(document, kind);
-    if (part?.text.trim()) sources.push({ text: part.text, source: kind });
+    if (part?.text.trim()) sources.push({ text: part.text, source: kind, sentences: partSentences(document, kind) });
   }
   if (sources.length === 0) return { rows: [], excluded: { studyId, title, reason: NO_TEXT_REASON } };
 
   const design = classifyDesign(title, sources.map((s) => s.text).join("\n"));
   const rows: ExtractedStudyData[] = [];
   const byNumbers = new Map<string, ExtractedStudyData>();
-  for (const { text, source } of sources) {
-    const primary = extractOutcomes(text).find((o) => o.kind !== "secondary");
+  for (const { text, source, sentences } of sources) {
+    const indexed = sentences.map((s, index) => ({ ...s, index }));
+    const primary = extractOutcomes(text, indexed).find((o) => o.kind !== "secondary");
     const fallback = primary ? lowerInitial(tidyPhrase(primary.outcome.quote, 8)) : "";
-    const size = pickSampleSize(extractSampleSizes(text));
-    for (const f of findEffectData(text, title)) {
+    const size = pickSampleSize(extractSampleSizes(text, indexed));
+    for (const f of findEffectData(text, title, sentences)) {
       const own = f.outcome && !f.outcomeVague && !isVagueOutcome(f.outcome) ? f.outcome : "";
       const outcome = own || fallback || f.outcome || UNNAMED_OUTCOME;
       const quote: SupportingQuote = {

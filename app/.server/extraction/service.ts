@@ -56,6 +56,35 @@ export function documentOf(source: ExtractionSource): StudyDocument {
 }
 
 /**
+ * The document of a review record's best text (reviews/outcomes.ts `recordReport`), for the study
+ * characteristics pre-fill and the RoB 2 suggestions: Europe PMC JATS read by the JATS parser into its
+ * text, any other text kept verbatim, with the record's title as the title part when `withTitle` (a
+ * text that does not start with it already). JATS that cannot be read falls back to the record's title
+ * and abstract; `fallback` is then the parser's message (null otherwise).
+ */
+export function recordDocument(
+  source: { format: "jats" | "text"; text: string },
+  record: { title: string; abstract: string | null },
+  options: { withTitle?: boolean } = {},
+): { document: StudyDocument; fallback: string | null } {
+  let body = source.text;
+  if (source.format === "jats") {
+    try {
+      body = reportDocument(source.text, "jats").text;
+    } catch (error) {
+      return {
+        document: studyDocument({ title: record.title, abstract: record.abstract }),
+        fallback: error instanceof Error ? error.message : "parse error",
+      };
+    }
+  }
+  return {
+    document: studyDocument({ title: options.withTitle ? record.title : null, fullText: body }),
+    fallback: null,
+  };
+}
+
+/**
  * The study's facts (design, sample size, outcomes, effect sizes, follow-up, …; facts.ts) for the
  * combined summaries, from its document: a source, a built document, or the summaries' own joined
  * "title + blank line + abstract" text with the title's end (offsets stay offsets into that text).

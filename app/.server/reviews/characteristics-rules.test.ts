@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { studyDocument } from "~/lib/extraction/core";
 import { prefillCharacteristics } from "./characteristics-rules";
+
+const prefill = (title: string, text: string) => prefillCharacteristics(studyDocument({ title, fullText: text }));
 
 const TITLE = "Zelmoxan versus placebo in sepsis: a randomised trial";
 const TEXT =
@@ -8,7 +11,7 @@ const TEXT =
   "Funding: The trial was funded by the National Sepsis Foundation. Conflicts of interest: The authors declare no competing interests.";
 
 describe("prefillCharacteristics", () => {
-  const out = prefillCharacteristics(TITLE, TEXT);
+  const out = prefill(TITLE, TEXT);
   const full = `${TITLE}\n\n${TEXT}`;
 
   it("fills each built-in column with a value and a verbatim quote", () => {
@@ -26,12 +29,12 @@ describe("prefillCharacteristics", () => {
   });
 
   it("leaves cells blank when the text does not say", () => {
-    const none = prefillCharacteristics("", "Mortality was lower with the drug.");
+    const none = prefill("", "Mortality was lower with the drug.");
     expect(none).toEqual({});
   });
 
   it("reads the arms from the title when no sentence names them, and a multinational study", () => {
-    const r = prefillCharacteristics(
+    const r = prefill(
       "Aspirin versus placebo in stroke",
       "Patients were recruited in France, Germany, Italy and Spain.",
     );
@@ -43,7 +46,7 @@ describe("prefillCharacteristics", () => {
 
 describe("prefillCharacteristics quotes", () => {
   it("quotes the whole sentence of a count or a duration", () => {
-    const out = prefillCharacteristics(TITLE, TEXT);
+    const out = prefill(TITLE, TEXT);
     expect(out.randomised?.quote).toBe(
       "We randomised 198 adults with sepsis to zelmoxan (n = 100) or placebo (n = 98) in the intensive care unit.",
     );

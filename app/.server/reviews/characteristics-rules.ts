@@ -6,8 +6,9 @@
  * funding and conflicts of interest from the sentences below. Pure.
  */
 import type { PrefilledValue } from "~/lib/characteristics";
-import { splitSentences } from "~/lib/extraction/core";
-import { DESIGN_LABELS, extractStudyFacts } from "~/lib/extraction/facts";
+import type { StudyDocument } from "~/lib/extraction/core";
+import { DESIGN_LABELS } from "~/lib/extraction/facts";
+import { studyFacts } from "../extraction/service";
 
 const COUNTRIES = [
   "Argentina",
@@ -139,14 +140,15 @@ function armName(raw: string): string {
 }
 
 /**
- * The built-in characteristics the rules find in `text` (plain text; `title` first when given).
- * Keys are those of BUILT_IN_COLUMNS; a key is absent when nothing was found. Each value's quote is
- * a verbatim substring of `title + "\n\n" + text` (or of `text`).
+ * The built-in characteristics the rules find in a record's document (the extraction service's
+ * `recordDocument`; its title part, when it has one, first). The facts and the sentences come from the
+ * service's `studyFacts`, over the document's one sentence list. Keys are those of BUILT_IN_COLUMNS; a
+ * key is absent when nothing was found. Each value's quote is a verbatim substring of the document's text.
  */
-export function prefillCharacteristics(title: string, text: string): Record<string, PrefilledValue> {
-  const full = title ? `${title}\n\n${text}` : text;
+export function prefillCharacteristics(document: StudyDocument): Record<string, PrefilledValue> {
+  const title = document.title;
   const out: Record<string, PrefilledValue> = {};
-  const facts = extractStudyFacts(full, { titleEnd: title ? title.length + 1 : 0 });
+  const facts = studyFacts(document);
 
   if (facts.design) {
     const mention = facts.designMentions
@@ -167,7 +169,7 @@ export function prefillCharacteristics(title: string, text: string): Record<stri
       quote: sentenceOf(followUp),
     };
 
-  const sentences = splitSentences(full);
+  const sentences = facts.sentences;
   for (const s of sentences) {
     if (out.country) break;
     if (!PLACE_CUE.test(s.text) || /\bet al\b/.test(s.text)) continue;

@@ -15,7 +15,6 @@ import {
   users,
   type ReviewRecordRow,
 } from "../../../db/schema";
-import { parseReport } from "~/lib/arms";
 import {
   BUILT_IN_COLUMNS,
   CHARACTERISTIC_TYPES,
@@ -27,6 +26,7 @@ import {
   type PrefilledValue,
 } from "~/lib/characteristics";
 import type { AppServices } from "../context";
+import { recordDocument } from "../extraction/service";
 import { AppError } from "../http/errors";
 import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
 import { prefillCharacteristics } from "./characteristics-rules";
@@ -86,21 +86,14 @@ async function prefillRecord(
   record: ReviewRecordRow,
 ): Promise<{ values: Record<string, PrefilledValue>; source: { kind: string; note: string | null } }> {
   const source = await recordReport(app, ownerId, record);
-  let text = source.text;
-  let kind: string = source.kind;
-  let note = source.note;
-  if (source.format === "jats") {
-    try {
-      text = parseReport(source.text, "jats").text;
-    } catch (error) {
-      text = record.abstract ?? "";
-      kind = "abstract";
-      note = `the Europe PMC full text could not be read (${error instanceof Error ? error.message : "parse error"})`;
-    }
-  }
   // An abstract source already starts with the title.
-  const title = kind === "abstract" ? "" : record.title;
-  return { values: prefillCharacteristics(title, text), source: { kind, note } };
+  const { document, fallback } = recordDocument(source, record, { withTitle: source.kind !== "abstract" });
+  return {
+    values: prefillCharacteristics(document),
+    source: fallback
+      ? { kind: "abstract", note: `the Europe PMC full text could not be read (${fallback})` }
+      : { kind: source.kind, note: source.note },
+  };
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -15,7 +15,7 @@ import {
   type ReviewRow,
   type RiskOfBiasAssessmentRow,
 } from "../../../db/schema";
-import { parseReport } from "~/lib/arms";
+import { documentSentences } from "~/lib/extraction/core";
 import { judgeRob2, ROB2_DOMAINS, worstJudgement, type Rob2DomainId, type RobJudgement } from "~/lib/risk-of-bias/rob2";
 import { summarySvg, trafficLightSvg } from "~/lib/risk-of-bias/plots";
 import { robvisCsv } from "~/lib/risk-of-bias/robvis";
@@ -28,6 +28,7 @@ import type {
   RobJudgementSet,
 } from "~/lib/risk-of-bias/types";
 import type { AppServices } from "../context";
+import { recordDocument } from "../extraction/service";
 import { AppError } from "../http/errors";
 import { getRecordReport } from "../reviews/outcomes";
 import { enforceRateLimits, RATE_LIMITS } from "../security/rate-limit";
@@ -304,22 +305,17 @@ export async function suggestForRecord(
   requireIncluded(record);
   await enforceRateLimits(app, [{ rule: RATE_LIMITS.reviewExtractionPerAccount, subject: target.userId }]);
   const report = await getRecordReport(app, target);
-  let text = report.text;
-  let note = report.note;
-  if (report.format === "jats") {
-    try {
-      text = parseReport(report.text, "jats").text;
-    } catch (error) {
-      text = [record.title, record.abstract].filter((s) => s?.trim()).join("\n\n");
-      note = `the Europe PMC full text could not be read (${error instanceof Error ? error.message : String(error)}); title and abstract used`;
-    }
-  }
+  const { document, fallback } = recordDocument(report, record);
+  const text = document.text;
+  const note = fallback
+    ? `the Europe PMC full text could not be read (${fallback}); title and abstract used`
+    : report.note;
   return {
     recordId: record.id,
     variant: target.variant,
     source: { kind: report.kind, note },
     text,
-    suggestions: suggestRob2(text, target.variant),
+    suggestions: suggestRob2(text, target.variant, documentSentences(document)),
   };
 }
 

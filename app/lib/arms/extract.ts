@@ -4,9 +4,11 @@ import {
   type ReportTable,
   type TrialReport,
 } from "../extraction/core/document/model.ts";
+import { type ConsistencyCheckName, type ConsistencyContext, consistencyChecks } from "./consistency.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
-import { decimalsOf, parseNumber, sentenceSpans, stem, words } from "../extraction/core/index.ts";
+import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
+import { extractSampleSizes } from "../extraction/facts.ts";
 import { type Abbreviation, armTokens, concept, contentTokens, findAbbreviations, hasStem } from "./text.ts";
 import {
   type ArmExtraction,
@@ -1169,6 +1171,8 @@ interface SizeFact {
   origin: "text" | "tables";
   /** How many different n the text states for the arm (randomised and analysed numbers differ when some dropped out). */
   distinct?: number;
+  /** Every n the text states for the arm (randomised, allocated, analysed). */
+  stated?: number[];
 }
 
 /** A label or sentence shortened for a reason string. */
@@ -1304,7 +1308,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
     let bestCount = 0;
     for (const [n, entry] of counts) {
       if (entry.count > bestCount) {
-        best = { n, quote: entry.quote, origin: "text", distinct: counts.size };
+        best = { n, quote: entry.quote, origin: "text", distinct: counts.size, stated: [...counts.keys()] };
         bestCount = entry.count;
       }
     }
@@ -1439,66 +1443,58 @@ const ZERO =
 function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
-  for (const paragraph of report.paragraphs) {
-    for (const span of sentenceSpans(text, paragraph.start, paragraph.end)) {
-      const sentence = text.slice(span.start, span.end);
-      if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
-      // A sentence about the groups at baseline describes them before treatment, not the outcome.
-      const score =
-        outcomeScore(outcome, sentence, false) *
-        (!outcome.baseline &&
-        /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) &&
-        !CHANGE.test(sentence)
-          ? 0.7
-          : 1);
-      if (score < 0.5) continue;
-      const hints = hintsOf(sentence);
-      const values = proseValues(sentence, hints);
-      const mentions = {
-        intervention: names.intervention.mentions(sentence),
-        comparator: names.comparator.mentions(sentence),
-      };
-      const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
-      const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
-      const zero = ZERO.exec(sentence);
-      if (!assigned && zero) {
-        for (const arm of ARMS) {
-          const near = mentions[arm].find((mm) => mm.start > zero.index && mm.start - zero.index < 120);
-          const other = arm === "intervention" ? "comparator" : "intervention";
-          if (near && !mentions[other].some((mm) => mm.start > zero.index && mm.start < near.start)) {
-            const otherValues = values.filter((v) => v.stats.kind === "count");
-            if (otherValues.length === 1) {
-              const zeroStats: CellStats = { kind: "count", events: 0 };
-              const pieces = {
-                [arm]: { stats: zeroStats, start: zero.index, end: near.end },
-                [other]: otherValues[0],
-              } as Record<ArmKey, ProseValue>;
-              out.push(
-                proseCandidate(
-                  pieces,
-                  span.start,
-                  text,
-                  clauseScore(outcome, sentence, pieces, score),
-                  sentence,
-                  armScore,
-                ),
-              );
-            }
+  // The document's one shared sentence list (split once per document, whatever the question).
+  for (const span of documentSentences(report)) {
+    const sentence = text.slice(span.start, span.end);
+    if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
+    // A sentence about the groups at baseline describes them before treatment, not the outcome.
+    const score =
+      outcomeScore(outcome, sentence, false) *
+      (!outcome.baseline &&
+      /\b(at|from|before) baseline\b|\bbaseline (values?|characteristics|scores?|levels?)\b/i.test(sentence) &&
+      !CHANGE.test(sentence)
+        ? 0.7
+        : 1);
+    if (score < 0.5) continue;
+    const hints = hintsOf(sentence);
+    const values = proseValues(sentence, hints);
+    const mentions = {
+      intervention: names.intervention.mentions(sentence),
+      comparator: names.comparator.mentions(sentence),
+    };
+    const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
+    const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
+    const zero = ZERO.exec(sentence);
+    if (!assigned && zero) {
+      for (const arm of ARMS) {
+        const near = mentions[arm].find((mm) => mm.start > zero.index && mm.start - zero.index < 120);
+        const other = arm === "intervention" ? "comparator" : "intervention";
+        if (near && !mentions[other].some((mm) => mm.start > zero.index && mm.start < near.start)) {
+          const otherValues = values.filter((v) => v.stats.kind === "count");
+          if (otherValues.length === 1) {
+            const zeroStats: CellStats = { kind: "count", events: 0 };
+            const pieces = {
+              [arm]: { stats: zeroStats, start: zero.index, end: near.end },
+              [other]: otherValues[0],
+            } as Record<ArmKey, ProseValue>;
+            out.push(
+              proseCandidate(
+                pieces,
+                span.start,
+                text,
+                clauseScore(outcome, sentence, pieces, score),
+                sentence,
+                armScore,
+              ),
+            );
           }
         }
       }
-      if (assigned)
-        out.push(
-          proseCandidate(
-            assigned,
-            span.start,
-            text,
-            clauseScore(outcome, sentence, assigned, score),
-            sentence,
-            armScore,
-          ),
-        );
     }
+    if (assigned)
+      out.push(
+        proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore),
+      );
   }
   return out;
 }
@@ -1629,6 +1625,8 @@ interface Evidence {
   /** 0–1 confidence. */
   confidence: number;
   reason: string;
+  /** A consistency check of the reading failed (consistency.ts). */
+  inconsistent?: boolean;
 }
 
 interface Finalised {
@@ -1741,7 +1739,13 @@ const SIZE_ONLY_CHECKS: Check[] = [
 ];
 
 /** Turns a candidate into arm values, deriving counts from percentages and SDs from SE or CI, with each value's confidence and reason. */
-function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, outcome: Outcome): Finalised | null {
+function finalise(
+  candidate: Candidate,
+  sizes: Record<ArmKey, SizeFact | null>,
+  outcome: Outcome,
+  randomisedTotal: number | null,
+  enabled?: readonly ConsistencyCheckName[],
+): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
   const quotes: ArmQuote[] = [];
@@ -1753,8 +1757,10 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       ? "; the question's timepoint is not in the labels"
       : "";
   const readAt = `${candidate.where} (outcome match ${candidate.score.toFixed(2)})${timeWords}`;
+  // Scored at the end, once the consistency checks of the whole reading are known.
+  const pending: { arm: ArmKey; field: ArmField; extra: Check[]; reason: string }[] = [];
   const put = (arm: ArmKey, field: ArmField, extra: Check[], reason: string) => {
-    (evidence[arm] ??= {})[field] = scored([...checks, ...extra], reason);
+    pending.push({ arm, field, extra, reason });
   };
   for (const arm of ARMS) {
     const data = candidate.arms[arm];
@@ -1899,6 +1905,28 @@ function finalise(candidate: Candidate, sizes: Record<ArmKey, SizeFact | null>, 
       }
     }
   }
+  const percent: ConsistencyContext["percent"] = {};
+  for (const arm of ARMS) {
+    const st = candidate.arms[arm].stats;
+    if (st.kind === "count" && st.percent !== undefined && st.events !== undefined)
+      percent[arm] = { value: st.percent, decimals: st.percentDecimals ?? 0 };
+  }
+  // A "total" below what the text states for the two arms together is one arm's number ("61 were allocated to A").
+  const statedTogether = ARMS.reduce((t, arm) => t + Math.max(0, ...(sizes[arm]?.stated ?? [])), 0);
+  const consistency = consistencyChecks({
+    kind: candidate.kind,
+    values,
+    percent,
+    statedSizes: { intervention: sizes.intervention?.stated, comparator: sizes.comparator?.stated },
+    randomisedTotal: randomisedTotal !== null && randomisedTotal >= statedTogether ? randomisedTotal : null,
+    enabled,
+  });
+  const failed = consistency.filter((c) => !c.ok);
+  const agreed: Check = failed.length
+    ? { ok: false, what: `consistency: ${failed.map((c) => c.what).join("; ")}` }
+    : { ok: true, what: `consistency: ${consistency.map((c) => c.what).join(", ") || "no check applies"}` };
+  for (const { arm, field, extra, reason } of pending)
+    (evidence[arm] ??= {})[field] = { ...scored([...checks, ...extra, agreed], reason), inconsistent: !agreed.ok };
   return { values, derived, quotes, evidence };
 }
 
@@ -1908,6 +1936,7 @@ function withConfidence(
   evidence: Finalised["evidence"],
   outcomeType: OutcomeType,
   abstainBelow: number,
+  withholdInconsistent = false,
 ): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
@@ -1922,7 +1951,7 @@ function withConfidence(
           reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
         continue;
       }
-      if (!ev || ev.confidence < abstainBelow) {
+      if (!ev || ev.confidence < abstainBelow || (withholdInconsistent && ev.inconsistent)) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
         reason[arm][field] =
@@ -1952,14 +1981,22 @@ function withConfidence(
  * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
  * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
  * the bench passes 0 to calibrate) is withheld — null, its reason
- * 'not found …', and its quotes in `candidates` for the reviewer.
+ * 'not found …', and its quotes in `candidates` for the reviewer. One evidence item is the reading's
+ * consistency (consistency.ts: complete for both arms, events ≤ n, printed percentages, n within the text's,
+ * allocation ratio, SDs and the standardised difference plausible); `options.consistency` names the checks
+ * run (default all) and `options.withholdInconsistent` withholds on that item alone even below the threshold
+ * (both for the bench's cross-validation).
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
 export function extractArms(
   report: TrialReport,
   question: ArmQuestion,
-  options: { abstainBelow?: number } = {},
+  options: {
+    abstainBelow?: number;
+    consistency?: readonly ConsistencyCheckName[];
+    withholdInconsistent?: boolean;
+  } = {},
 ): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
   const abbreviations = reportAbbreviations(report);
@@ -1980,7 +2017,7 @@ export function extractArms(
       const position = names[arm].positionIn(candidate.where);
       if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
     }
-    const result = finalise(candidate, sizes, outcome);
+    const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
     return withConfidence(
@@ -1995,6 +2032,7 @@ export function extractArms(
       result.evidence,
       outcomeType,
       abstainBelow,
+      options.withholdInconsistent,
     );
   }
   const intervention = emptyArm();
@@ -2076,6 +2114,28 @@ function tableSizeFallback(report: TrialReport, names: Record<ArmKey, ArmName>):
       out[arm] = { n: ranked[0][0], quote: ranked[0][1].quote, origin: "tables" };
   }
   return out;
+}
+
+const randomisedCache = new WeakMap<TrialReport, number | null>();
+
+/**
+ * The number of participants the report says were randomised in all ("we randomised 240 adults", "240
+ * patients were randomly assigned"): the largest sample size the study facts cue as randomised, read over
+ * the document's one sentence list; null when the report says none. Cached per report object.
+ */
+function randomisedTotal(report: TrialReport): number | null {
+  const cached = randomisedCache.get(report);
+  if (cached !== undefined) return cached;
+  const sentences = documentSentences(report).map((s, index) => ({
+    text: report.text.slice(s.start, s.end),
+    start: s.start,
+    end: s.end,
+    index,
+  }));
+  const randomised = extractSampleSizes(report.text, sentences).filter((s) => s.cue === "randomised");
+  const total = randomised.length ? Math.max(...randomised.map((s) => s.value)) : null;
+  randomisedCache.set(report, total);
+  return total;
 }
 
 const abbreviationCache = new WeakMap<TrialReport, Abbreviation[]>();

@@ -21,7 +21,7 @@
  * confidence/credible interval", heterogeneity) and STROBE (von Elm et al., Lancet 2007) for the
  * observational designs.
  */
-import { parseNumber, splitSentences, type SentenceSpan, type StudyDocument } from "./core/index.ts";
+import { documentSentences, parseNumber, splitSentences, type SentenceSpan, type StudyDocument } from "./core/index.ts";
 import { joinedStudyDocument } from "./core/document/index.ts";
 import { parseEffects, type GrammarEffect } from "./grammar.ts";
 
@@ -527,9 +527,10 @@ export function extractEffectSizes(
   text: string,
   sentences: Sentence[] = indexed(text),
   pValues: PValue[] = extractPValues(text, sentences),
+  allSentences: readonly SentenceSpan[] = splitSentences(text),
 ): EffectSize[] {
   const out: EffectSize[] = [];
-  for (const e of parseEffects(text)) {
+  for (const e of parseEffects(text, undefined, allSentences)) {
     const measure = effectMeasureOf(e);
     if (!measure) continue;
     const mq = e.measureQuote;
@@ -723,8 +724,13 @@ function sentencesMatching(sentences: Sentence[], test: (s: Sentence) => boolean
  * "These findings suggest"); interventions are taken from an Interventions section, or matching
  * sentences of a methods section (or of an abstract without sections).
  */
-export function extractStudyFacts(text: string, options: { titleEnd?: number } = {}): StudyExtraction {
-  const sentences = indexed(text);
+export function extractStudyFacts(
+  text: string,
+  options: { titleEnd?: number; sentences?: readonly SentenceSpan[] } = {},
+): StudyExtraction {
+  const sentences = options.sentences
+    ? options.sentences.map((s, index) => ({ text: s.text, start: s.start, end: s.end, index }))
+    : indexed(text);
   const titleEnd = options.titleEnd ?? 0;
   const sections = sectionsOf(text, sentences);
   const sectionOf = (s: Sentence) => sections[s.index] ?? "";
@@ -749,7 +755,7 @@ export function extractStudyFacts(text: string, options: { titleEnd?: number } =
     sampleSize: pickSampleSize(sampleSizes),
     sampleSizes,
     outcomes: extractOutcomes(text, body),
-    effects: extractEffectSizes(text, body, pValues),
+    effects: extractEffectSizes(text, body, pValues, sentences),
     pValues,
     adverseEvents: (adverseResults.length > 0 ? adverseResults : adverse).map(sentenceQuote),
     followUps: extractFollowUps(text, body),
@@ -765,11 +771,17 @@ export function extractStudyFacts(text: string, options: { titleEnd?: number } =
 
 /**
  * {@link extractStudyFacts} of a study's document (the extraction core's document model): its text,
- * with the title part (when the document starts with one) as the title.
+ * with the title part (when the document starts with one) as the title, read over the document's
+ * shared sentence list ({@link documentSentences}) rather than splitting the text again.
  */
 export function documentFacts(document: StudyDocument): StudyExtraction {
   const first = document.parts[0];
-  return extractStudyFacts(document.text, { titleEnd: first?.kind === "title" ? first.end : 0 });
+  const sentences = documentSentences(document).map((s) => ({
+    text: document.text.slice(s.start, s.end),
+    start: s.start,
+    end: s.end,
+  }));
+  return extractStudyFacts(document.text, { titleEnd: first?.kind === "title" ? first.end : 0, sentences });
 }
 
 /**

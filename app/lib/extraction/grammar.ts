@@ -64,15 +64,18 @@ export interface GrammarEffect {
 }
 
 /**
- * Token index ranges [from, to) of the sentences of `text` as the extraction core's one sentence
- * splitter finds them (core/sentences.ts); the ranges cover every token.
+ * Token index ranges [from, to) of the given sentences (the extraction core's one sentence splitter,
+ * core/sentences.ts, or a document's shared sentence list): the ranges cover every token.
  */
-export function sentenceRanges(tokens: readonly Token[], text: string): [number, number][] {
+export function sentenceRanges(
+  tokens: readonly Token[],
+  sentences: readonly { start: number; end: number }[],
+): [number, number][] {
   const out: [number, number][] = [];
   if (tokens.length === 0) return out;
   const starts: number[] = [0];
   let k = 0;
-  for (const s of splitSentences(text)) {
+  for (const s of sentences) {
     while (k < tokens.length && tokens[k]!.start < s.start) k++;
     if (k >= tokens.length) break;
     // Only a break after a full stop, ? or ! counts: the splitter's breaks at headings, labels and
@@ -460,12 +463,17 @@ interface Header {
 
 /**
  * Every effect estimate with an interval in `text`, in text order. Each number is used once.
- * See the module comment for the grammar.
+ * See the module comment for the grammar. `sentences` are the text's sentence spans in order (a
+ * document's shared list, core/document's `documentSentences`); by default the core splitter's.
  */
-export function parseEffects(text: string, tokens: readonly Token[] = tokenize(text)): GrammarEffect[] {
+export function parseEffects(
+  text: string,
+  tokens: readonly Token[] = tokenize(text),
+  sentenceSpans: readonly { start: number; end: number }[] = splitSentences(text),
+): GrammarEffect[] {
   const effects: GrammarEffect[] = [];
   const used = new Uint8Array(tokens.length);
-  const sentences = sentenceRanges(tokens, text);
+  const sentences = sentenceRanges(tokens, sentenceSpans);
   let lastHeader: Header | null = null;
 
   for (const [sFrom, sTo] of sentences) {

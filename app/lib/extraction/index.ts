@@ -47,9 +47,13 @@ export interface ExtractedEffect extends GrammarEffect {
  * Every effect estimate with an interval in `text`, with context.
  * @param options.title the study's title (helps tell a meta-analysis from a primary study).
  * @param options.isReview force the design: true for a meta-analysis / systematic review.
+ * @param options.sentences the text's sentence spans (a document's shared list); by default the core splitter's.
  */
-export function extractEffects(text: string, options: { title?: string; isReview?: boolean } = {}): ExtractedEffect[] {
-  const effects = parseEffects(text);
+export function extractEffects(
+  text: string,
+  options: { title?: string; isReview?: boolean; sentences?: readonly { start: number; end: number }[] } = {},
+): ExtractedEffect[] {
+  const effects = parseEffects(text, undefined, options.sentences);
   const review = options.isReview ?? looksLikeReview(options.title ?? "", text);
   const bySentence = new Map<number, GrammarEffect[]>();
   for (const e of effects) {

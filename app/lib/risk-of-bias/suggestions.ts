@@ -236,10 +236,16 @@ export const MAX_SUGGESTIONS_PER_QUESTION = 5;
  * matching several rules for one question keeps the first (most explicit) one. Attrition: a
  * sentence giving numbers randomised and analysed proposes 'Y' to 3.1 when at least
  * {@link NEARLY_ALL} of them were analysed, and otherwise states the share without proposing.
+ * `sentences` are the text's sentence spans: the document's one list (`documentSentences`) when the
+ * caller has the document, by default the core splitter's over the whole text.
  */
-export function suggestRob2(text: string, variant: Rob2Variant): Record<string, Rob2Suggestion[]> {
+export function suggestRob2(
+  text: string,
+  variant: Rob2Variant,
+  sentences: readonly { start: number; end: number }[] = sentenceSpans(text),
+): Record<string, Rob2Suggestion[]> {
   const out: Record<string, Rob2Suggestion[]> = {};
-  for (const span of sentenceSpans(text)) {
+  for (const span of sentences) {
     const sentence = text.slice(span.start, span.end);
     const seen = new Set<string>();
     const counts = randomisedVsAnalysed(sentence);

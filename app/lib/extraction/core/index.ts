@@ -39,6 +39,7 @@ export {
   joinedStudyDocument,
   parseReport,
   partOf,
+  partSentences,
   REPORT_FORMATS,
   reportDocument,
   studyDocument,

@@ -478,22 +478,9 @@ export function splitSentences(text: string): SentenceSpan[] {
 
 /**
  * Sentence spans of `text` between `from` and `to` (a paragraph or a table cell of a document),
- * split by {@link splitSentences}; offsets are into `text`. The spans of the last text asked for
- * are kept (callers must not mutate them).
+ * split by {@link splitSentences}; offsets are into `text`. A document is split once, by
+ * `documentSentences` (core/document), which memoises the result per document.
  */
 export function sentenceSpans(text: string, from = 0, to = text.length): { start: number; end: number }[] {
-  // One document is split once: callers (one arm question after another) ask for the same paragraphs again.
-  if (text !== spanText) {
-    spanText = text;
-    spanCache.clear();
-  }
-  const key = `${from}:${to}`;
-  const cached = spanCache.get(key);
-  if (cached) return cached;
-  const spans = splitSentences(text.slice(from, to)).map((s) => ({ start: from + s.start, end: from + s.end }));
-  spanCache.set(key, spans);
-  return spans;
+  return splitSentences(text.slice(from, to)).map((s) => ({ start: from + s.start, end: from + s.end }));
 }
-
-let spanText: string | null = null;
-const spanCache = new Map<string, { start: number; end: number }[]>();

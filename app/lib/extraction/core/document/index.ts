@@ -142,21 +142,38 @@ export function partOf(document: StudyDocument, kind: DocumentPartKind): { text:
   return part ? { text: document.text.slice(part.start, part.end), start: part.start } : null;
 }
 
-const sentenceCache = new WeakMap<StudyDocument, DocumentSentence[]>();
+const sentenceCache = new WeakMap<TrialReport, DocumentSentence[]>();
 
 /**
  * The document's sentences, split once per document by the core splitter ({@link sentenceSpans})
- * within each paragraph, with the paragraph's section and part. Memoised per document object.
+ * within each paragraph, with the paragraph's section and part (a parsed report without parts is all
+ * "fullText"). Memoised per document object: effects, arms and study facts all read this one list.
  */
-export function documentSentences(document: StudyDocument): DocumentSentence[] {
+export function documentSentences(document: TrialReport & { parts?: readonly DocumentPart[] }): DocumentSentence[] {
   const cached = sentenceCache.get(document);
   if (cached) return cached;
   const out: DocumentSentence[] = [];
   for (const p of document.paragraphs) {
-    const part = document.parts.find((q) => p.start >= q.start && p.end <= q.end)?.kind ?? "fullText";
+    const part = document.parts?.find((q) => p.start >= q.start && p.end <= q.end)?.kind ?? "fullText";
     for (const s of sentenceSpans(document.text, p.start, p.end))
       out.push({ start: s.start, end: s.end, section: p.section, part });
   }
   sentenceCache.set(document, out);
   return out;
+}
+
+/**
+ * The sentences of the document's part of `kind` from {@link documentSentences}, as spans of the part's
+ * own text (offsets relative to the part, `text` the sentence): what a reader of one part (the effect
+ * rules read the abstract and the full text apart) takes instead of splitting the part again.
+ */
+export function partSentences(
+  document: StudyDocument,
+  kind: DocumentPartKind,
+): { text: string; start: number; end: number }[] {
+  const part = document.parts.find((p) => p.kind === kind);
+  if (!part) return [];
+  return documentSentences(document)
+    .filter((s) => s.start >= part.start && s.end <= part.end)
+    .map((s) => ({ text: document.text.slice(s.start, s.end), start: s.start - part.start, end: s.end - part.start }));
 }
