@@ -7,7 +7,7 @@ import { pchisq, pf, pnorm, pt, qnorm, qt } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
 import { checkDesignRank, cross, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import { estimateTau2, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
-import type { Method, TestType } from "./types.ts";
+import type { GenqWeights, Method, TestType } from "./types.ts";
 
 const DBL_EPS = 2.220446049250313e-16;
 
@@ -35,6 +35,15 @@ export interface ModelOptions {
   test?: TestType;
   level?: number;
   control?: Tau2Control;
+}
+
+/**
+ * The model options of a pooled analysis for its re-analyses (subgroups, meta-regression, influence,
+ * leave-one-out, cumulative, sensitivity): its estimator and test, and for GENQ/GENQM its weight rule
+ * (`genqWeights`, default inverse-variance), so every refit weights its studies as the main analysis does.
+ */
+export function analysisModelOptions(a: { method: Method; test: TestType; genqWeights?: GenqWeights }): ModelOptions {
+  return a.genqWeights ? { method: a.method, test: a.test, control: { weightScheme: a.genqWeights } } : { method: a.method, test: a.test };
 }
 
 /**
