@@ -189,7 +189,8 @@ function errorText(error: unknown): string {
 /** Runs one group: effect sizes, pooled model, tests, GRADE. Null (with reason) when < 2 usable. */
 export function analyseGroup(
   group: AnalysisGroup,
-  options: Required<Pick<RunOptions, "method" | "test">> & Pick<RunOptions, "genqWeights" | "summaryOfFindings" | "grade">,
+  options: Required<Pick<RunOptions, "method" | "test">> &
+    Pick<RunOptions, "genqWeights" | "summaryOfFindings" | "grade">,
 ): { analysis: OutcomeAnalysis } | { unpooled: UnpooledOutcome } {
   const notes = [...group.notes];
   const used: { row: ExtractedStudyData; effect: EffectSize }[] = [];

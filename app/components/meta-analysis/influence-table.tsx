@@ -7,7 +7,9 @@ import { analysisModelOptions } from "~/lib/meta-analysis/metareg";
 import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 
 /** metafor influence() of an analysis's effects with its estimator and test; null when it cannot be computed. */
-export function analysisInfluence(a: Pick<ExploredAnalysis, "effects" | "method" | "test" | "genqWeights">): InfluenceResult | null {
+export function analysisInfluence(
+  a: Pick<ExploredAnalysis, "effects" | "method" | "test" | "genqWeights">,
+): InfluenceResult | null {
   if (a.effects.length < 3) return null;
   try {
     return influence(

@@ -84,7 +84,12 @@ export function exploreSubgroups(
     const rows = result.groups.map((g) => {
       // study weights within the subgroup: 1/(v + τ²), or the GENQ/GENQM weights a (metafor weights())
       const w = a.genqWeights
-        ? Array.from(genqWeightsFor(a.genqWeights, Float64Array.from(g.studies, (i) => vi[i])))
+        ? Array.from(
+            genqWeightsFor(
+              a.genqWeights,
+              Float64Array.from(g.studies, (i) => vi[i]),
+            ),
+          )
         : g.studies.map((i) => 1 / (vi[i] + g.tau2));
       const sw = w.reduce((s, x) => s + x, 0);
       return g.studies.map((i, j) => ({ label: a.effects[i].label, yi: yi[i], vi: vi[i], weight: (100 * w[j]) / sw }));

@@ -113,7 +113,9 @@ describe("GENQ with weights 1/√v against metafor 3.8 (BCG, knha)", () => {
 describe("labels and options of an analysis", () => {
   it("methodLabel names the weights of GENQ/GENQM only; analysisModelOptions carries the rule", () => {
     expect(methodLabel("GENQ", "inverse-se")).toBe("Generalised Q, inverse standard-error weights 1/SE (Jackson 2013)");
-    expect(methodLabel("GENQM")).toBe("Median-unbiased generalised Q, inverse-variance weights 1/v (as DerSimonian–Laird)");
+    expect(methodLabel("GENQM")).toBe(
+      "Median-unbiased generalised Q, inverse-variance weights 1/v (as DerSimonian–Laird)",
+    );
     expect(methodLabel("REML", "equal")).toBe("Restricted maximum likelihood");
     expect(analysisModelOptions({ method: "GENQ", test: "z", genqWeights: "equal" })).toEqual({
       method: "GENQ",

@@ -43,7 +43,9 @@ export interface ModelOptions {
  * (`genqWeights`, default inverse-variance), so every refit weights its studies as the main analysis does.
  */
 export function analysisModelOptions(a: { method: Method; test: TestType; genqWeights?: GenqWeights }): ModelOptions {
-  return a.genqWeights ? { method: a.method, test: a.test, control: { weightScheme: a.genqWeights } } : { method: a.method, test: a.test };
+  return a.genqWeights
+    ? { method: a.method, test: a.test, control: { weightScheme: a.genqWeights } }
+    : { method: a.method, test: a.test };
 }
 
 /**

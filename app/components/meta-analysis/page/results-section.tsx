@@ -28,8 +28,7 @@ export function ResultsSection({
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         {methodLabel(done.options.method, done.options.genqWeights)} ({done.options.method}) ·{" "}
-        {TEST_LABELS[done.options.test]} · computed by
-        MetaMind&apos;s metafor-compatible engine
+        {TEST_LABELS[done.options.test]} · computed by MetaMind&apos;s metafor-compatible engine
       </p>
       <div className="mt-6">
         <ResultsView
