@@ -31,10 +31,20 @@ const STUDIES = [
   },
 ];
 
-function post(body: unknown, ip = uniqueIp()) {
-  return SELF.fetch(`${BASE}/api/meta-analysis/enhanced`, {
+async function register(ip: string): Promise<string> {
+  const res = await SELF.fetch(`${BASE}/api/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip },
+    body: JSON.stringify({ email: `genq-${crypto.randomUUID()}@example.org`, password: "secret12" }),
+  });
+  expect(res.status).toBe(201);
+  return res.headers.get("Set-Cookie")!.split(";")[0]!;
+}
+
+function post(body: unknown, ip = uniqueIp(), headers: Record<string, string> = {}) {
+  return SELF.fetch(`${BASE}/api/meta-analysis/enhanced`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip, ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -51,13 +61,16 @@ async function deliver(jobId: string) {
 describe("POST /api/meta-analysis/enhanced with GENQ / GENQM", () => {
   it("GENQ with inverse standard-error weights: metafor's pooled result, weights and leave-one-out", async () => {
     const ip = uniqueIp();
-    const res = await post({ studies: STUDIES, method: "GENQ", genqWeights: "inverse-se", test: "z" }, ip);
+    const cookie = await register(ip);
+    const res = await post({ studies: STUDIES, method: "GENQ", genqWeights: "inverse-se", test: "z" }, ip, {
+      Cookie: cookie,
+    });
     expect(res.status).toBe(202);
     const { jobId } = (await res.json()) as { jobId: string };
     const outcome = await deliver(jobId);
     expect(outcome.explicitAcks).toHaveLength(1);
     const job = (await (
-      await SELF.fetch(`${BASE}/api/meta-analysis/jobs/${jobId}`, { headers: { "CF-Connecting-IP": ip } })
+      await SELF.fetch(`${BASE}/api/meta-analysis/jobs/${jobId}`, { headers: { Cookie: cookie } })
     ).json()) as { status: string; result: MetaAnalysisJobResult };
     expect(job.status).toBe("done");
     const a = job.result.analyses[0]!;
