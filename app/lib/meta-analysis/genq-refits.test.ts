@@ -7,6 +7,7 @@
  *   leave1out(r); influence(r); cumul(r); rma(yi, vi, data=d, weights=1/sqrt(vi), mods=~ablat, method="GENQ", test="knha")
  */
 import { describe, expect, it } from "vitest";
+import { regtest, trimfill } from "./bias";
 import { GENQ_WEIGHT_CHOICES, methodLabel } from "./display";
 import { MetaInputError } from "./errors";
 import { cumulative, influence, leaveOneOut } from "./influence";
@@ -95,6 +96,17 @@ describe("GENQ with weights 1/√v against metafor 3.8 (BCG, knha)", () => {
     expect(m.tau2).toBeCloseTo(0.1111707595, 9);
     expect(m.QM).toBeCloseTo(9.92900712067, 8);
     expect(m.R2).toBeCloseTo(64.76312514, 6);
+  });
+
+  it("Egger's test (regtest) and trim and fill carry the weights as metafor does", () => {
+    const effects = yi.map((y, i) => ({ yi: y, vi: vi[i] }));
+    // regtest(r): rma(yi, vi, weights = 1/sqrt(vi), mods = sqrt(vi), method = "GENQ", test = "knha")
+    const e = regtest(effects, scheme);
+    close([e.statistic, e.pval, e.intercept], [-1.03073661057, 0.324795338092, -0.382699165713], 9);
+    // trimfill(rma(yi, vi, weights = 1/sqrt(vi), method = "GENQ")): the filled studies get their mirror's weight
+    const t = trimfill(effects, { measure: "RR", method: "GENQ", control: { weightScheme: "inverse-se" } });
+    expect(t.k0).toBe(2);
+    close([t.adjusted.estimate, t.adjusted.se, t.adjusted.tau2], [-0.519571568994, 0.210637855556, 0.362602544134], 9);
   });
 
   it("subgroups keep each study's weight (per-group fit = the fit of that subset)", () => {
