@@ -10,9 +10,13 @@ local({
 })
 input <- fromJSON(args[1], simplifyVector = FALSE)
 num <- function(x) as.numeric(unlist(x))
+# rma() with weights only when there are some (metafor refuses weights = NULL given through a variable)
+rw <- function(y, v, w, ...) if (is.null(w)) rma(y, v, ...) else rma(y, v, weights = w, ...)
 guard <- function(expr) tryCatch(suppressWarnings(expr), error = function(e) list(error = conditionMessage(e)))
 results <- lapply(input$cases, function(cs) {
   yi <- num(cs$yi); vi <- num(cs$vi); method <- cs$method; test <- if (is.null(cs$test)) "z" else cs$test
+  # GENQ / GENQM weights a (case field `weights`, default 1/v), carried into every refit; NULL for other methods
+  wts <- if (method %in% c("GENQ", "GENQM")) { if (is.null(cs$weights)) 1 / vi else num(cs$weights) } else NULL
   analyses <- unlist(cs$analyses)
   out <- list(id = cs$id)
   # two-step estimators (DerSimonian & Kacker 2007, metafor's dersimonian2007 example): τ² from GENQ / SJ with
@@ -27,9 +31,9 @@ results <- lapply(input$cases, function(cs) {
       t1 <- rma(yi, vi, method = "HE")$tau2
       return(rma(yi, vi, method = "SJ", test = test, control = list(tau2.init = t1)))
     }
-    # GENQ / GENQM: weights a = 1/v (the engine's default), pooled with them as metafor does; needs CompQuadForm
-    # (or the Ruben-series shim of bench/lib/ruben-quadform.R when it is not installed)
-    if (method %in% c("GENQ", "GENQM")) return(rma(yi, vi, weights = 1 / vi, method = method, test = test))
+    # GENQ / GENQM: weights a (default 1/v, the engine's default), pooled with them as metafor does; needs
+    # CompQuadForm (or the Ruben-series shim of bench/lib/ruben-quadform.R when it is not installed)
+    if (method %in% c("GENQ", "GENQM")) return(rw(yi, vi, wts, method = method, test = test))
     rma(yi, vi, method = method, test = test)
   }
   if ("rma" %in% analyses) out$rma <- guard({
@@ -44,14 +48,15 @@ results <- lapply(input$cases, function(cs) {
   if ("subgroup" %in% analyses) out$subgroup <- guard({
     g <- as.character(unlist(cs$subgroup)); lv <- unique(g)
     groups <- lapply(lv, function(l) {
-      s <- g == l; r <- rma(yi[s], vi[s], method = method, test = test)
+      s <- g == l; r <- rw(yi[s], vi[s], wts[s], method = method, test = test)
       list(level = l, k = sum(s), b = c(r$b), se = r$se, ci_lb = r$ci.lb, ci_ub = r$ci.ub, tau2 = r$tau2, I2 = r$I2)
     })
     b <- sapply(groups, `[[`, "b"); se <- sapply(groups, `[[`, "se")
     Q <- if (length(lv) > 1) rma(b, sei = se, method = "EE")$QE else 0
     df <- length(lv) - 1
     mixed <- tryCatch({
-      m <- rma(yi, vi, mods = ~ factor(g, levels = lv), method = method, test = test)
+      G <- model.matrix(~ factor(g, levels = lv))[, -1, drop = FALSE] # the dummies of mods = ~ factor(g)
+      m <- rw(yi, vi, wts, mods = G, method = method, test = test)
       list(QM = m$QM, QMp = m$QMp, tau2 = m$tau2)
     }, error = function(e) NULL)
     list(groups = groups, Q = Q, df = df, p = if (df > 0) pchisq(Q, df, lower.tail = FALSE) else NA,
@@ -60,7 +65,7 @@ results <- lapply(input$cases, function(cs) {
   if ("metareg" %in% analyses) out$metareg <- guard({
     rows <- cs$mods
     X <- if (all(sapply(rows, length) == 1)) matrix(num(rows), ncol = 1) else do.call(rbind, lapply(rows, num))
-    m <- rma(yi, vi, mods = X, method = method, test = test)
+    m <- rw(yi, vi, wts, mods = X, method = method, test = test)
     list(b = I(c(m$b)), se = I(m$se), ci_lb = I(m$ci.lb), ci_ub = I(m$ci.ub), pval = I(m$pval), QM = m$QM, QMp = m$QMp,
          QE = m$QE, QEp = m$QEp, tau2 = m$tau2, R2 = m$R2)
   })

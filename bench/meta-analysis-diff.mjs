@@ -7,9 +7,10 @@
  * IN:  {cases: [{id, yi: [...], vi: [...], method: 'REML'|'DL'|'PM'|'ML'|'HE'|'SJ'|'HS'|'EB', test: 'z'|'knha',
  *        subgroup?: [level per study], mods?: [[numeric moderators per study]],
  *        analyses: ['rma','subgroup','metareg','leave1out','influence','cumul']}]}
- *      method also takes metafor's HSk, PMM, GENQ, GENQM (weights a = 1/v, pooled with them as metafor does;
- *      'rma' analysis), DL2, CA2, SJ2; an optional piType ('default'|'riley'|'t'|'simple', metafor pi.type)
- *      sets the prediction interval of 'rma'.
+ *      method also takes metafor's HSk, PMM, GENQ, GENQM (every analysis; pooled with the weights a as metafor's
+ *      rma(weights = a) does, refits keeping each study's weight), DL2, CA2, SJ2; an optional piType
+ *      ('default'|'riley'|'t'|'simple', metafor pi.type) sets the prediction interval of 'rma'; an optional
+ *      weights: [a per study] (> 0) sets the GENQ/GENQM weights (default 1/vi).
  * OUT: {results: [{id, rma?, subgroup?, metareg?, leave1out?, influence?, cumul?}]}, each value as metafor 3.8 gives
  *      it for rma(yi, vi, method, test) and the function named (arrays in study order, `inf` booleans).
  *
@@ -59,6 +60,7 @@ function modColumns(mods, k) {
 export function runCase(E, c) {
   const { id, yi, vi } = c;
   const opts = { method: c.method, test: c.test ?? "z" };
+  if (Array.isArray(c.weights)) opts.control = { weights: c.weights };
   const analyses = c.analyses ?? ["rma"];
   const out = { id };
   const guard = (name, fn) => {
@@ -73,7 +75,7 @@ export function runCase(E, c) {
       guard("rma", () => {
         const r = E.rma(
           yi.map((y, i) => ({ yi: y, vi: vi[i] })),
-          { measure: "GEN", method: c.method, test: opts.test, piType: c.piType },
+          { measure: "GEN", method: c.method, test: opts.test, piType: c.piType, control: opts.control },
         );
         return {
           b: r.estimate,

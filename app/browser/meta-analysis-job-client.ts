@@ -1,6 +1,7 @@
 import { aiErrorFromResponse, type AiError } from "~/browser/ai-errors";
 import type { ApiGradeRating, RobJudgementSet } from "~/lib/risk-of-bias/types";
 import type {
+  GenqWeights,
   ExcludedStudy,
   ExtractedStudyData,
   JobStage,
@@ -73,6 +74,8 @@ export interface StartJobInput {
   studies: readonly StudyPayload[];
   method: Method;
   test: TestType;
+  /** GENQ/GENQM: the weights' rule (default inverse-variance). */
+  genqWeights?: GenqWeights;
   /** The reviewed table (included rows); omitted to let the server extract. */
   data?: ExtractedStudyData[];
   /** A systematic review's PRISMA flow (app/lib/reviews.ts), used by the report as it is. */

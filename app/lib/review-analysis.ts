@@ -8,6 +8,7 @@ import { analysisColumns, type CharacteristicsTable } from "./characteristics";
 import type { ExploredAnalysis, ModeratorColumn, StudyColumn } from "./meta-analysis/explore";
 import { eggerForGrade, outcomeCertainty, type OutcomeCertainty } from "./meta-analysis/certainty";
 import type { Method, TestType } from "./meta-analysis/types";
+import type { Tau2Control } from "./meta-analysis/tau2";
 import {
   engineMeasure,
   type OutcomePooling,
@@ -88,7 +89,7 @@ export function reviewOutcomeCertainty(
   extraction: ReviewOutcomeExtraction,
   choice: PoolChoice,
   pooling: OutcomePooling,
-  model: { method: Method; test: TestType },
+  model: { method: Method; test: TestType; control?: Tau2Control },
   settings: readonly ApiGradeSettings[],
   overview: ApiRobOverview | null,
 ): OutcomeCertainty | null {

@@ -20,6 +20,7 @@ import { armEffectData, type AuditEntry } from "./arms/review.ts";
 import { escalc, MetaInputError, rma } from "./meta-analysis/index.ts";
 import type { DualExtractionStudy, ExtractionMode } from "./dual-extraction.ts";
 import type {
+  GenqWeights,
   EffectData,
   EffectSize,
   ExtractedStudyData,
@@ -475,7 +476,7 @@ export function reviewOutcomeRows(
  */
 export function poolReviewOutcome(
   studies: readonly Pick<ReviewExtractionStudy, "recordId" | "title" | "result" | "reported">[],
-  options: { type: ReviewPoolType; measure: PoolMeasure; method: Method; test: TestType },
+  options: { type: ReviewPoolType; measure: PoolMeasure; method: Method; test: TestType; genqWeights?: GenqWeights },
 ): OutcomePooling {
   const { measure } = engineMeasure(options.measure);
   const effects: EffectSize[] = [];
@@ -507,7 +508,12 @@ export function poolReviewOutcome(
     return {
       measure: options.measure,
       studies: out,
-      pooled: rma(effects, { measure, method: options.method, test: options.test }),
+      pooled: rma(effects, {
+        measure,
+        method: options.method,
+        test: options.test,
+        ...(options.genqWeights ? { control: { weightScheme: options.genqWeights } } : {}),
+      }),
       message: null,
     };
   } catch (error) {

@@ -9,7 +9,14 @@
  * It leaves `analyses`, a list of the rma fits in the order of the report's analyses.
  * Pure: no I/O.
  */
-import type { EffectData, Measure, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
+import { GENQ_WEIGHT_SHORT } from "~/lib/meta-analysis/display";
+import type {
+  EffectData,
+  GenqWeights,
+  Measure,
+  MetaAnalysisJobResult,
+  OutcomeAnalysis,
+} from "~/lib/meta-analysis/types";
 import { analysisStudyRows, type AnalysisStudyRow } from "./study-rows";
 
 /** Names of measures as the script's comments print them. */
@@ -147,6 +154,13 @@ check <- function(analysis, name, fitted, reported) {
 `;
 
 /** The R lines of one analysis: its data frame, effect sizes, model, tests and checks. */
+/** metafor `weights` argument of each GENQ/GENQM weight rule (evaluated in the data frame). */
+const GENQ_WEIGHTS_R: Record<GenqWeights, string> = {
+  "inverse-variance": "1/vi",
+  "inverse-se": "1/sqrt(vi)",
+  equal: "rep(1, length(vi))",
+};
+
 function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis, index: number): string {
   const n = index + 1;
   const rows = analysisStudyRows(result, analysis);
@@ -159,7 +173,7 @@ function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis,
   const lines: string[] = [];
   lines.push(`## Analysis ${n}: ${analysis.outcome.replace(/[\r\n]+/g, " ")}`);
   lines.push(
-    `## ${measureTitle}, k = ${analysis.k}, tau^2 estimator ${analysis.method}, ${TEST_TITLES[analysis.test]}`,
+    `## ${measureTitle}, k = ${analysis.k}, tau^2 estimator ${analysis.method}${analysis.genqWeights ? ` with ${GENQ_WEIGHT_SHORT[analysis.genqWeights]}` : ""}, ${TEST_TITLES[analysis.test]}`,
   );
   const frame = [
     `  study = ${rStrings(rows.map((r) => r.label))}`,
@@ -170,7 +184,7 @@ function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis,
   lines.push(`dat${n} <- data.frame(\n${frame.join(",\n")},\n  stringsAsFactors = FALSE\n)`);
   lines.push(`dat${n} <- effect_sizes(dat${n}, ${rString(analysis.measure)})`);
   lines.push(
-    `fit${n} <- rma(yi, vi, data = dat${n}, method = ${rString(analysis.method)}, test = ${rString(analysis.test)}, slab = study)`,
+    `fit${n} <- rma(yi, vi, data = dat${n}, method = ${rString(analysis.method)}, test = ${rString(analysis.test)}${analysis.genqWeights ? `, weights = ${GENQ_WEIGHTS_R[analysis.genqWeights]}` : ""}, slab = study)`,
   );
   lines.push(`analyses[[${n}]] <- fit${n}`);
   lines.push(`print(fit${n})`);

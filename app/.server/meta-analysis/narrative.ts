@@ -19,6 +19,7 @@ import {
 } from "~/lib/combined-summary";
 import type { GradeLevel, MetaAnalysisJobResult, OutcomeAnalysis } from "~/lib/meta-analysis/types";
 import { formatP } from "~/lib/meta-analysis/grade";
+import { GENQ_WEIGHT_SHORT } from "~/lib/meta-analysis/display";
 import { measureLabel, measureName } from "./group";
 import { generateStructured, type StructuredModel } from "../ai/model-call";
 import { agree, counted, withArticle } from "~/lib/wording";
@@ -66,7 +67,7 @@ function methodText(a: OutcomeAnalysis): string {
   const estimator =
     a.method === "EE" || a.method === "FE"
       ? "an equal-effects model"
-      : `a random-effects model (${a.method} estimate of tau²)`;
+      : `a random-effects model (${a.method} estimate of tau²${a.genqWeights ? ` with ${GENQ_WEIGHT_SHORT[a.genqWeights]}` : ""})`;
   return `${estimator}${a.test === "knha" ? " with the Hartung–Knapp adjustment" : ""}`;
 }
 

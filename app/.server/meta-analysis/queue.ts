@@ -103,6 +103,7 @@ export async function runMetaAnalysisJob(
         measure: request.measure,
         method: request.method,
         test: request.test,
+        genqWeights: request.genqWeights,
         summaryOfFindings: request.summaryOfFindings,
         grade: request.grade,
       },

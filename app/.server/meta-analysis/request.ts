@@ -219,8 +219,28 @@ export const EnhancedRequestSchema = z.object({
   model: z.string().max(100).optional(),
   measure: MeasureSchema.exclude(["GEN"]).optional(),
   method: z
-    .enum(["EE", "FE", "DL", "REML", "ML", "PM", "HS", "SJ", "HE", "EB", "HSk", "PMM", "DL2", "CA2", "SJ2"])
+    .enum([
+      "EE",
+      "FE",
+      "DL",
+      "REML",
+      "ML",
+      "PM",
+      "HS",
+      "SJ",
+      "HE",
+      "EB",
+      "HSk",
+      "PMM",
+      "DL2",
+      "CA2",
+      "SJ2",
+      "GENQ",
+      "GENQM",
+    ])
     .optional(),
+  /** Weights of GENQ/GENQM (see GenqWeights; default inverse-variance); ignored by the other estimators. */
+  genqWeights: z.enum(["inverse-variance", "inverse-se", "equal"]).optional(),
   test: z.enum(["z", "knha"]).optional(),
   data: z.array(ExtractedRowSchema).max(2000).optional(),
   prisma: PrismaSchema.optional(),

@@ -4,7 +4,7 @@
  * low-risk studies only, beside the main analysis. Same estimator and test as the main analysis
  * (metafor: `rma(yi, vi, subset = rob != "High", method, test)`). Pure, no I/O.
  */
-import { rma } from "~/lib/meta-analysis";
+import { rma, type RmaOptions } from "~/lib/meta-analysis";
 import type {
   EffectSize,
   Measure,
@@ -35,7 +35,7 @@ export function riskOfBiasSensitivity(
   effects: readonly (EffectSize & { studyId: string })[],
   judgements: readonly (RobOverall | null)[],
   main: PooledResult,
-  options: { measure: Measure; method: Method; test: TestType },
+  options: { measure: Measure; method: Method; test: TestType; control?: RmaOptions["control"] },
 ): RobSensitivityRow[] {
   const fits = new Map<string, Omit<RobSensitivityRow, "scenario" | "label">>();
   return SCENARIOS.map(({ scenario, label, keep }) => {

@@ -21,6 +21,7 @@ import type {
   EffectSize,
   EggerTest,
   ExcludedStudy,
+  GenqWeights,
   ExtractedStudyData,
   LeaveOneOutRow,
   Measure,
@@ -49,6 +50,8 @@ export interface RunOptions {
   measure?: Measure;
   method?: Method;
   test?: TestType;
+  /** GENQ/GENQM: the weights' rule (default inverse-variance; see GenqWeights). Ignored by other estimators. */
+  genqWeights?: GenqWeights;
   /** Summary of Findings: the assumed control risk (proportion); default the pooled control risk. */
   summaryOfFindings?: SofOptions;
   /** The reviewer's GRADE inputs (see {@link GradeOptions}). */
@@ -186,7 +189,8 @@ function errorText(error: unknown): string {
 /** Runs one group: effect sizes, pooled model, tests, GRADE. Null (with reason) when < 2 usable. */
 export function analyseGroup(
   group: AnalysisGroup,
-  options: Required<Pick<RunOptions, "method" | "test">> & Pick<RunOptions, "summaryOfFindings" | "grade">,
+  options: Required<Pick<RunOptions, "method" | "test">> &
+    Pick<RunOptions, "genqWeights" | "summaryOfFindings" | "grade">,
 ): { analysis: OutcomeAnalysis } | { unpooled: UnpooledOutcome } {
   const notes = [...group.notes];
   const used: { row: ExtractedStudyData; effect: EffectSize }[] = [];
@@ -231,15 +235,19 @@ export function analyseGroup(
     );
 
   let test = options.test;
+  // GENQ/GENQM: weights by rule from each fit's own studies, so leave-one-out, trim and fill, Egger's test
+  // and the sensitivity re-runs weight every study as the main analysis does (metafor weights[subset])
+  const genq = options.method === "GENQ" || options.method === "GENQM";
+  const control = genq ? { weightScheme: options.genqWeights ?? "inverse-variance" } : undefined;
   let pooled: PooledResult;
   try {
-    pooled = rma(effects, { measure: group.measure, method: options.method, test });
+    pooled = rma(effects, { measure: group.measure, method: options.method, test, control });
     if (!poolIsFinite(pooled) && test === "knha") {
       test = "z";
       notes.push(
         "The Hartung–Knapp adjustment is not defined here (the studies' estimates do not vary around the pooled estimate); the z-test is used instead.",
       );
-      pooled = rma(effects, { measure: group.measure, method: options.method, test });
+      pooled = rma(effects, { measure: group.measure, method: options.method, test, control });
     }
   } catch (error) {
     return {
@@ -266,7 +274,7 @@ export function analyseGroup(
       `Warning: I² is ${pooled.I2.toFixed(0)}% with only ${k} studies. Heterogeneity this high in so few studies often means they do not measure the same outcome, comparison or timepoint; check the rows (split them into separate pool groups if they differ) before trusting the pooled estimate.`,
     );
   }
-  const opts = { measure: group.measure, method: options.method, test };
+  const opts = { measure: group.measure, method: options.method, test, control };
   let egger: EggerTest | null = null;
   let begg: BeggTest | null = null;
   let filled: TrimFillResult | null = null;
@@ -281,7 +289,11 @@ export function analyseGroup(
   } else {
     egger = safe(() => finiteOrNull(regtest(effects, opts)), "Egger's test", notes);
     begg = safe(() => finiteOrNull(ranktest(effects)), "Begg's test", notes);
-    filled = safe(() => trimfill(effects, { measure: group.measure, method: options.method }), "Trim and fill", notes);
+    filled = safe(
+      () => trimfill(effects, { measure: group.measure, method: options.method, control }),
+      "Trim and fill",
+      notes,
+    );
     leaveOneOut = safe(() => leave1out(effects, opts, labels), "Leave-one-out", notes) ?? [];
   }
   const rows = used.map((u) => u.row);
@@ -423,6 +435,7 @@ export function runMetaAnalysis(
     const outcome = analyseGroup(group, {
       method,
       test,
+      genqWeights: options.genqWeights,
       summaryOfFindings: options.summaryOfFindings,
       grade: options.grade,
     });

@@ -5,7 +5,7 @@ import {
   isRatioMeasure,
   effectLabel,
   effectName,
-  METHOD_LABELS,
+  methodLabel,
   modelShortLabel,
   NOT_ESTIMABLE,
   pText,
@@ -182,7 +182,7 @@ export function AnalysisView({
           </span>
         </h3>
         <p className="text-sm text-slate-600">
-          {METHOD_LABELS[a.method]} ({a.method}) · {TEST_LABELS[a.test]}
+          {methodLabel(a.method, a.genqWeights)} ({a.method}) · {TEST_LABELS[a.test]}
           {a.family !== "IV" ? ` · ${a.family === "MH" ? "Mantel–Haenszel" : "Peto"} pooling` : ""}
         </p>
       </header>

@@ -2,6 +2,7 @@ import { displayEstimate } from "./forest-plot";
 import { CumulativeForestPlot } from "./exploration-plots";
 import { fmt, fmtPct, METHOD_LABELS, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
+import { analysisModelOptions } from "~/lib/meta-analysis/metareg";
 import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 import { cumulativeRows, type CumulativeRow } from "~/lib/meta-analysis/plot-data";
 import { sensitivityAnalyses } from "~/lib/meta-analysis/sensitivity";
@@ -30,7 +31,7 @@ export function CumulativePanel({
     rows = cumulativeRows(
       a.effects.map((e) => e.yi),
       a.effects.map((e) => e.vi),
-      { method: a.method, test: a.test },
+      analysisModelOptions(a),
       order,
     );
   } catch (e) {

@@ -3,17 +3,20 @@ import { fmt, fmtPct, NOT_ESTIMABLE } from "~/lib/meta-analysis/display";
 import { baujat } from "~/lib/meta-analysis/plot-data";
 import { influence, type InfluenceResult } from "~/lib/meta-analysis/influence";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
+import { analysisModelOptions } from "~/lib/meta-analysis/metareg";
 import type { ExploredAnalysis } from "~/lib/meta-analysis/explore";
 
 /** metafor influence() of an analysis's effects with its estimator and test; null when it cannot be computed. */
-export function analysisInfluence(a: Pick<ExploredAnalysis, "effects" | "method" | "test">): InfluenceResult | null {
+export function analysisInfluence(
+  a: Pick<ExploredAnalysis, "effects" | "method" | "test" | "genqWeights">,
+): InfluenceResult | null {
   if (a.effects.length < 3) return null;
   try {
     return influence(
       a.effects.map((e) => e.yi),
       a.effects.map((e) => e.vi),
       null,
-      { method: a.method, test: a.test },
+      analysisModelOptions(a),
     );
   } catch (e) {
     if (e instanceof MetaInputError) return null;
@@ -27,7 +30,7 @@ function BaujatFigure({ a }: { a: ExploredAnalysis }) {
     const points = baujat(
       a.effects.map((e) => e.yi),
       a.effects.map((e) => e.vi),
-      { method: a.method, test: a.test },
+      analysisModelOptions(a),
     );
     return (
       <figure className="figure">

@@ -2,6 +2,7 @@ import { BubblePlot } from "./exploration-plots";
 import { fmt, fmtPct, pText } from "~/lib/meta-analysis/display";
 import { formatCount } from "~/lib/format";
 import { MetaInputError } from "~/lib/meta-analysis/errors";
+import { analysisModelOptions } from "~/lib/meta-analysis/metareg";
 import { bubbleFit } from "~/lib/meta-analysis/plot-data";
 import {
   type ExploredAnalysis,
@@ -22,7 +23,7 @@ function Bubble({ a, moderator }: { a: ExploredAnalysis; moderator: ModeratorCol
       yi,
       a.effects.map((e) => e.vi),
       xs,
-      { method: a.method, test: a.test },
+      analysisModelOptions(a),
     );
     return (
       <figure className="figure">

@@ -1,4 +1,4 @@
-import { isCommonEffect, METHOD_LABELS, TEST_LABELS } from "~/lib/meta-analysis/display";
+import { isCommonEffect, METHOD_LABELS, methodLabel, TEST_LABELS } from "~/lib/meta-analysis/display";
 import { rowsFromExtraction, type AnalysisOptions } from "~/lib/meta-analysis/page-logic";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import { ResultsView } from "./analysis-results";
@@ -20,7 +20,7 @@ export interface ReportDocumentProps {
 export function methodsText(result: MetaAnalysisJobResult, options: AnalysisOptions): string {
   const model = isCommonEffect(options.method)
     ? `an ${METHOD_LABELS[options.method].toLowerCase()} model (${options.method})`
-    : `a random-effects model with τ² estimated by ${METHOD_LABELS[options.method]} (${options.method})`;
+    : `a random-effects model with τ² estimated by ${methodLabel(options.method, options.genqWeights)} (${options.method})`;
   const test =
     options.test === "knha"
       ? "confidence intervals and tests used the Hartung–Knapp(–Sidik–Jonkman) adjustment (t distribution with k − 1 degrees of freedom)"
@@ -64,7 +64,7 @@ export function ReportDocument({
         <h2>Methods</h2>
         <p data-testid="methods">{methodsText(result, options)}</p>
         <p className="meta">
-          Model: {METHOD_LABELS[options.method]} ({options.method}); {TEST_LABELS[options.test]}.
+          Model: {methodLabel(options.method, options.genqWeights)} ({options.method}); {TEST_LABELS[options.test]}.
         </p>
       </section>
       <section>

@@ -8,11 +8,19 @@ import { SummaryOfFindingsTable } from "~/components/meta-analysis/risk-of-bias-
 import { SubgroupPanel } from "~/components/meta-analysis/subgroup-panel";
 import { Button } from "~/components/ui/button";
 import type { CharacteristicsTable } from "~/lib/characteristics";
-import { fmt, fmtInterval, fmtPct, METHOD_LABELS } from "~/lib/meta-analysis/display";
+import {
+  fmt,
+  fmtInterval,
+  fmtPct,
+  GENQ_WEIGHT_CHOICES,
+  GENQ_WEIGHT_LABELS,
+  isGenq,
+  METHOD_LABELS,
+} from "~/lib/meta-analysis/display";
 import { DEFAULT_OPTIONS, METHOD_CHOICES } from "~/lib/meta-analysis/page-logic";
 import { downloadText } from "~/browser/download";
 import { formatSofRow, sofTableCsv } from "~/lib/meta-analysis/summary-of-findings";
-import type { Method } from "~/lib/meta-analysis/types";
+import type { GenqWeights, Method } from "~/lib/meta-analysis/types";
 import {
   reviewExplorationColumns,
   reviewExploredAnalysis,
@@ -72,6 +80,8 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const [type, setType] = useState<ReviewPoolType>("binary");
   const [measure, setMeasure] = useState<PoolMeasure>(DEFAULT_POOL_MEASURES.binary);
   const [method, setMethod] = useState<Method>(DEFAULT_OPTIONS.method);
+  const [genqChoice, setGenqChoice] = useState<GenqWeights>("inverse-variance");
+  const genqWeights = isGenq(method) ? genqChoice : undefined;
   const [subgroup, setSubgroup] = useState<string | null>(null);
   const [moderators, setModerators] = useState<string[]>([]);
 
@@ -133,10 +143,10 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
   const test = DEFAULT_OPTIONS.test;
   const explored = useMemo(() => {
     if (!data) return null;
-    const pooling = poolReviewOutcome(data.studies, { type, measure, method, test });
+    const pooling = poolReviewOutcome(data.studies, { type, measure, method, test, genqWeights });
     const years = new Map(data.studies.map((s) => [s.recordId, s.year ?? null]));
     return { pooling, view: reviewExploredAnalysis(data.outcome.name, pooling, years) };
-  }, [data, type, measure, method, test]);
+  }, [data, type, measure, method, test, genqWeights]);
   const columns = useMemo(() => {
     if (!explored?.view || !table || outcomeId === null) return { subgroups: [], moderators: [] };
     const cols = reviewExplorationColumns(table, explored.view.recordIds);
@@ -154,11 +164,11 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
       data,
       { type, measure },
       explored.pooling,
-      { method, test },
+      { method, test, ...(genqWeights ? { control: { weightScheme: genqWeights } } : {}) },
       gradeSettings,
       robOverview,
     );
-  }, [explored, data, type, measure, method, test, gradeSettings, robOverview]);
+  }, [explored, data, type, measure, method, test, genqWeights, gradeSettings, robOverview]);
   const downloadSof = () => {
     if (!certainty || !data) return;
     const csv = sofTableCsv([formatSofRow(data.outcome.name, certainty.summaryOfFindings)]);
@@ -242,6 +252,20 @@ export function ReviewAnalysisPanel({ review }: { review: ReviewWithSources }) {
             </option>
           ))}
         </select>
+        {genqWeights && (
+          <select
+            aria-label="Generalised Q weights"
+            className="rounded border border-slate-300 bg-white px-2 py-1"
+            value={genqWeights}
+            onChange={(e) => setGenqChoice(e.target.value as GenqWeights)}
+          >
+            {GENQ_WEIGHT_CHOICES.map((w) => (
+              <option key={w} value={w}>
+                {GENQ_WEIGHT_LABELS[w]}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       {error && (
         <p role="alert" className="text-sm text-red-700">

@@ -36,7 +36,8 @@ export function regtest(effects: EffectSize[], opts: RegtestOptions): EggerTest 
   const vi = effects.map((e) => e.vi);
   const predictor = opts.predictor ?? "sei";
   const model = opts.model ?? "rma";
-  if (predictor === "sei" && model === "rma") {
+  // GENQ/GENQM go through fitModel, which pools with their weights as metafor's regtest (rma(weights = a, mods = sei))
+  if (predictor === "sei" && model === "rma" && opts.method !== "GENQ" && opts.method !== "GENQM") {
     const sei = vi.map(Math.sqrt);
     const fit = rmaReg(yi, vi, sei, { method: opts.method, test: opts.test, level: opts.level, control: opts.control });
     return {

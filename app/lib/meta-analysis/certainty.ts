@@ -8,6 +8,7 @@
 import { regtest } from "./bias";
 import { applyReviewerRating, gradeAnalysis, type GradeReviewerRating } from "./grade";
 import { summaryOfFindings } from "./summary-of-findings";
+import type { Tau2Control } from "./tau2";
 import type {
   EffectSize,
   EggerTest,
@@ -57,7 +58,7 @@ export const MIN_K_SMALL_STUDY_TESTS = 3;
  */
 export function eggerForGrade(
   effects: readonly EffectSize[],
-  options: { measure: Measure; method: Method; test: TestType },
+  options: { measure: Measure; method: Method; test: TestType; control?: Tau2Control },
 ): EggerTest | null {
   if (effects.length < MIN_K_SMALL_STUDY_TESTS || effects.every((e) => e.yi === effects[0]!.yi)) return null;
   try {

@@ -1,4 +1,4 @@
-import { RATIO_MEASURES, type Measure, type Method, type TestType } from "./types";
+import { RATIO_MEASURES, type GenqWeights, type Measure, type Method, type TestType } from "./types";
 
 /**
  * Display helpers of the meta-analysis page, plots and report (client-safe, no I/O): number
@@ -95,6 +95,38 @@ export const METHOD_LABELS: Record<Method, string> = {
   GENQ: "Generalised Q",
   GENQM: "Median-unbiased generalised Q",
 };
+
+/** The weight rules of the generalised Q estimators GENQ/GENQM, as offered to reviewers (see GenqWeights). */
+export const GENQ_WEIGHT_CHOICES: readonly GenqWeights[] = ["inverse-variance", "inverse-se", "equal"];
+
+/** Labels of the GENQ/GENQM weights, each with what it reduces to or who proposed it. */
+export const GENQ_WEIGHT_LABELS: Record<GenqWeights, string> = {
+  "inverse-variance": "Inverse-variance weights 1/v (as DerSimonian–Laird)",
+  "inverse-se": "Inverse standard-error weights 1/SE (Jackson 2013)",
+  equal: "Equal weights (as Hedges / Cochran ANOVA)",
+};
+
+/** Short names of the GENQ/GENQM weights, without numbers (narrative text, script comments). */
+export const GENQ_WEIGHT_SHORT: Record<GenqWeights, string> = {
+  "inverse-variance": "inverse-variance weights",
+  "inverse-se": "inverse standard-error weights",
+  equal: "equal weights",
+};
+
+/** Whether the estimator takes generalised Q weights (GENQ, GENQM). */
+export function isGenq(method: Method): boolean {
+  return method === "GENQ" || method === "GENQM";
+}
+
+/**
+ * The estimator's name for reports and pages: METHOD_LABELS, and for GENQ/GENQM also its weights,
+ * e.g. "Generalised Q, inverse standard-error weights 1/SE (Jackson 2013)" (default inverse-variance).
+ */
+export function methodLabel(method: Method, genqWeights?: GenqWeights): string {
+  if (!isGenq(method)) return METHOD_LABELS[method];
+  const w = GENQ_WEIGHT_LABELS[genqWeights ?? "inverse-variance"];
+  return `${METHOD_LABELS[method]}, ${w.charAt(0).toLowerCase()}${w.slice(1)}`;
+}
 
 export const TEST_LABELS: Record<TestType, string> = {
   z: "Normal (z) test and CI",

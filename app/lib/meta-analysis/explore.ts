@@ -5,8 +5,9 @@
  */
 import { fmt, fmtPct, pText } from "./display.ts";
 import { MetaInputError } from "./errors.ts";
-import { dummyColumns, metaRegression, type MetaRegressionResult } from "./metareg.ts";
+import { analysisModelOptions, dummyColumns, metaRegression, type MetaRegressionResult } from "./metareg.ts";
 import { subgroupAnalysis, type SubgroupResult } from "./subgroup.ts";
+import { genqWeightsFor } from "./tau2.ts";
 import type { ExtractedStudyData, OutcomeAnalysis, PooledResult } from "./types.ts";
 
 /**
@@ -73,15 +74,23 @@ export interface SubgroupView {
  * same effects pooled by inverse variance with the analysis's method).
  */
 export function exploreSubgroups(
-  a: Pick<OutcomeAnalysis, "effects" | "method" | "test">,
+  a: Pick<OutcomeAnalysis, "effects" | "method" | "test" | "genqWeights">,
   column: StudyColumn,
 ): SubgroupView {
   const yi = a.effects.map((e) => e.yi);
   const vi = a.effects.map((e) => e.vi);
   try {
-    const result = subgroupAnalysis(yi, vi, column.values, { method: a.method, test: a.test });
+    const result = subgroupAnalysis(yi, vi, column.values, analysisModelOptions(a));
     const rows = result.groups.map((g) => {
-      const w = g.studies.map((i) => 1 / (vi[i] + g.tau2));
+      // study weights within the subgroup: 1/(v + τ²), or the GENQ/GENQM weights a (metafor weights())
+      const w = a.genqWeights
+        ? Array.from(
+            genqWeightsFor(
+              a.genqWeights,
+              Float64Array.from(g.studies, (i) => vi[i]),
+            ),
+          )
+        : g.studies.map((i) => 1 / (vi[i] + g.tau2));
       const sw = w.reduce((s, x) => s + x, 0);
       return g.studies.map((i, j) => ({ label: a.effects[i].label, yi: yi[i], vi: vi[i], weight: (100 * w[j]) / sw }));
     });
@@ -199,7 +208,7 @@ export const PERMUTATION_SETTINGS = { iterations: 1000, seed: 1 } as const;
  * numbers on the page and in the report).
  */
 export function exploreMetaRegression(
-  a: Pick<OutcomeAnalysis, "effects" | "method" | "test">,
+  a: Pick<OutcomeAnalysis, "effects" | "method" | "test" | "genqWeights">,
   moderators: ModeratorColumn[],
   { permutation = false }: { permutation?: boolean } = {},
 ): MetaRegressionView {
@@ -221,8 +230,7 @@ export function exploreMetaRegression(
   }
   try {
     const result = metaRegression(yi, vi, cols, {
-      method: a.method,
-      test: a.test,
+      ...analysisModelOptions(a),
       names,
       ...(permutation ? { permutation: PERMUTATION_SETTINGS } : {}),
     });

@@ -56,6 +56,7 @@ interface Case {
   mods: number[][];
   analyses: string[];
   piType?: string;
+  weights?: number[];
 }
 
 function makeCases(): Case[] {
@@ -80,6 +81,43 @@ function makeCases(): Case[] {
         );
         cases.push({ id: `${method}/${test}/${rep}`, yi, vi, method, test, subgroup, mods, analyses: ANALYSES });
         n++;
+      }
+  // GENQ / GENQM with every analysis and user weights carried into the refits (metafor rma(weights = a)):
+  // the default 1/v, equal weights (a = 1), 1/√v (Jackson 2013) and random positive weights
+  const WEIGHTS = ["inverse-variance", "equal", "inverse-se", "random"] as const;
+  for (const method of GENQ_METHODS)
+    for (const test of TESTS)
+      for (let rep = 0; rep < 4; rep++) {
+        const k = [5, 8, 12, 16][rep];
+        const nMods = 1 + (rep % 2);
+        const levels = ["a", "b", "c"];
+        const subgroup = Array.from({ length: k }, (_, i) => (i === k - 1 && rep % 2 ? "solo" : levels[i % 3]));
+        const mods = Array.from({ length: k }, () =>
+          Array.from({ length: nMods }, (_, j) => (j === 1 ? (rand() < 0.5 ? 1 : 0) : unif(0, 10))),
+        );
+        const vi = Array.from({ length: k }, () => unif(0.005, 0.3));
+        const tau = [0, 0.2, 0.4, 0.6][rep];
+        const yi = vi.map((v, i) => 0.1 + 0.02 * mods[i][0] + norm() * Math.sqrt(v + tau * tau));
+        const kind = WEIGHTS[rep];
+        const weights =
+          kind === "equal"
+            ? vi.map(() => 1)
+            : kind === "inverse-se"
+              ? vi.map((v) => 1 / Math.sqrt(v))
+              : kind === "random"
+                ? vi.map(() => unif(0.5, 20))
+                : undefined;
+        cases.push({
+          id: `${method}/${test}/${rep}/${kind}/all`,
+          yi,
+          vi,
+          method,
+          test,
+          subgroup,
+          mods,
+          analyses: ANALYSES,
+          ...(weights ? { weights } : {}),
+        });
       }
   for (const method of TWO_STEP)
     for (const test of TESTS)

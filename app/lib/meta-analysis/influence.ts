@@ -1,7 +1,7 @@
 import { pchisq } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { invertSym, moderatorColumns, type Moderators } from "./linear.ts";
-import { fitModel, type ModelFit, type ModelOptions } from "./metareg.ts";
+import { cross, invertSym, moderatorColumns, wls, type Moderators } from "./linear.ts";
+import { fitModel, poolingWeights, sandwich, subsetOptions, type ModelFit, type ModelOptions } from "./metareg.ts";
 
 /**
  * Influence diagnostics per study (metafor influence.rma.uni), arrays in study order. A value is NaN
@@ -68,6 +68,11 @@ function det(m: number[], p: number): number {
  * - hat h_i = w_i x_iᵀ(XᵀWX)⁻¹x_i, weight 100 w_i/Σw;
  * - influential when |DFFITS| > 3√(p/(k−p)), or pchisq(Cook's d, m) > .5, or h > 3p/k, or any
  *   |DFBETAS| > 1.
+ * GENQ/GENQM (pooled with user weights a, metafor rma.uni(weights = a)): each refit keeps the weights
+ * of its studies (a₋ᵢ); with H = X(XᵀAX)⁻¹XᵀA and D₋ᵢ = diag(v + τ²₋ᵢ) over all k studies,
+ * h_i = H_ii, weight 100 a_i/Σa, DFFITS_i = (x_iᵀb − x_iᵀb₋ᵢ)/√(s²₋ᵢ [H D₋ᵢ Hᵀ]_ii) and DFBETAS use
+ * the sandwich (XᵀAX)⁻¹XᵀA D₋ᵢ AX(XᵀAX)⁻¹ in place of (XᵀW₋ᵢX)⁻¹ (metafor influence.rma.uni,
+ * hatvalues.rma.uni and weights.rma.uni with weights).
  * Needs k ≥ 2 (metafor stops at k = 1).
  */
 export function influence(
@@ -87,8 +92,14 @@ export function influence(
   const vbFullBtt = sub(full.vb);
   const svb = invertSym(vbFullBtt, m, true).inv;
   const detFull = det(vbFullBtt, m);
+  const a = full.a;
+  const wPool = a ?? full.w;
   let sw = 0;
-  for (let i = 0; i < k; i++) sw += full.w[i];
+  for (let i = 0; i < k; i++) sw += wPool[i];
+  // GENQ/GENQM: (XᵀAX)⁻¹ and the pieces of the sandwich Σa²(v + τ²)xxᵀ = Bv + τ²·B1
+  const fa = a ? wls(yi, a, cols.length ? cols : null) : null;
+  const Bv = a ? cross(a, cols, vi, 2) : null;
+  const B1 = a ? cross(a, cols, null, 2) : null;
   const row = (i: number): number[] => [1, ...cols.map((c) => c[i])];
   const nan = () => new Array<number>(k).fill(Number.NaN);
   const out: InfluenceResult = {
@@ -105,13 +116,21 @@ export function influence(
   };
   const eps100 = 100 * 2.220446049250313e-16;
   for (let i = 0; i < k; i++) {
-    out.hat[i] = full.w[i] * full.fit.h(i);
-    out.weight[i] = (100 * full.w[i]) / sw;
+    out.hat[i] = fa ? wPool[i] * fa.h(i) : full.w[i] * full.fit.h(i);
+    out.weight[i] = (100 * wPool[i]) / sw;
     const del = tryFit(
       without(yi, i),
       without(vi, i),
       cols.map((c) => without(c, i)),
-      opts,
+      a
+        ? subsetOptions(
+            opts,
+            without(
+              Array.from({ length: k }, (_, j) => j),
+              i,
+            ),
+          )
+        : opts,
     );
     if (!del) continue;
     const xi = row(i);
@@ -125,19 +144,33 @@ export function influence(
     }
     out.tau2_del[i] = del.tau2;
     out.QE_del[i] = del.QE;
-    out.dffits[i] = (predFull - delpred) / Math.sqrt(del.s2w * out.hat[i] * (del.tau2 + vi[i]));
+    // GENQ/GENQM: the sandwich (XᵀAX)⁻¹ XᵀA D₋ᵢ AX (XᵀAX)⁻¹ with D₋ᵢ = diag(v + τ²₋ᵢ) on all k studies
+    const vbA = fa
+      ? sandwich(
+          fa.A,
+          Bv!.map((b, j) => b + del.tau2 * B1![j]),
+          p,
+        )
+      : null;
+    let hdh = 0;
+    if (vbA) for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) hdh += xi[r] * vbA[r * p + c] * xi[c];
+    out.dffits[i] = (predFull - delpred) / Math.sqrt(del.s2w * (vbA ? hdh : out.hat[i] * (del.tau2 + vi[i])));
     let resid = yi[i] - delpred;
     if (Math.abs(resid) < eps100) resid = 0;
     out.rstudent[i] = resid / Math.sqrt(vi[i] * del.s2w + vdel + del.tau2 * del.s2w);
-    // (XᵀW₋ᵢX)⁻¹ on all k studies with the deleted model's τ²: diagonal only
-    const M = new Array<number>(p * p).fill(0);
-    for (let j = 0; j < k; j++) {
-      const wj = 1 / (vi[j] + del.tau2);
-      const xj = p === 1 ? null : row(j);
-      if (!xj) M[0] += wj;
-      else for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) M[a * p + b] += wj * xj[a] * xj[b];
+    let vbDel: number[];
+    if (vbA) vbDel = vbA;
+    else {
+      // (XᵀW₋ᵢX)⁻¹ on all k studies with the deleted model's τ²: diagonal only
+      const M = new Array<number>(p * p).fill(0);
+      for (let j = 0; j < k; j++) {
+        const wj = 1 / (vi[j] + del.tau2);
+        const xj = p === 1 ? null : row(j);
+        if (!xj) M[0] += wj;
+        else for (let r = 0; r < p; r++) for (let c = 0; c < p; c++) M[r * p + c] += wj * xj[r] * xj[c];
+      }
+      vbDel = invertSym(M, p, true).inv;
     }
-    const vbDel = invertSym(M, p, true).inv;
     for (let j = 0; j < p; j++) out.dfbs[j][i] = (full.beta[j] - del.beta[j]) / Math.sqrt(del.s2w * vbDel[j * p + j]);
     let cook = 0;
     for (let a = 0; a < m; a++)
@@ -174,7 +207,9 @@ export interface LeaveOneOutResult {
 
 /**
  * metafor leave1out.rma.uni: the intercept-only model (same estimator, test, level) refitted k
- * times, each time without one study; arrays in study order. Needs k ≥ 2 (k ≥ 3 for τ² estimators).
+ * times, each time without one study; arrays in study order. GENQ/GENQM user weights
+ * (opts.control.weights, one per study) stay with their studies (metafor: weights[-i]). Needs k ≥ 2
+ * (k ≥ 3 for τ² estimators).
  */
 export function leaveOneOut(yi: ArrayLike<number>, vi: ArrayLike<number>, opts: ModelOptions): LeaveOneOutResult {
   const k = yi.length;
@@ -184,8 +219,9 @@ export function leaveOneOut(yi: ArrayLike<number>, vi: ArrayLike<number>, opts: 
   const out = Object.fromEntries(
     keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)]),
   ) as unknown as LeaveOneOutResult;
+  const all = Array.from({ length: k }, (_, j) => j);
   for (let i = 0; i < k; i++) {
-    const f = tryFit(without(yi, i), without(vi, i), [], opts);
+    const f = tryFit(without(yi, i), without(vi, i), [], subsetOptions(opts, without(all, i)));
     if (!f) continue;
     setRow(out, i, f);
   }
@@ -210,7 +246,8 @@ function setRow(out: LeaveOneOutResult, i: number, f: ModelFit): void {
  * Cumulative meta-analysis (metafor cumul.rma.uni): row i pools the first i studies of `order`
  * (0-based study indices; default study order, e.g. sorted by publication year) with the same
  * estimator, test and level. Row 1 is the first study alone (metafor's k = 1 fit: z test, τ² = 0).
- * Arrays follow `order`; NaN where a fit fails.
+ * Arrays follow `order`; NaN where a fit fails. GENQ/GENQM user weights (opts.control.weights, one per
+ * study in study order) are reordered with the studies (metafor: weights[order][1:i]).
  */
 export function cumulative(
   yi: ArrayLike<number>,
@@ -227,12 +264,19 @@ export function cumulative(
   const y = Float64Array.from(ord, (i) => yi[i]);
   const v = Float64Array.from(ord, (i) => vi[i]);
   fitModel(y, v, null, { ...opts, method: "EE" });
+  const a = poolingWeights(opts, vi);
+  const aOrd = a && opts.control?.weights ? Float64Array.from(ord, (i) => a[i]) : null;
   const keys = ["estimate", "se", "statistic", "pval", "ci_lb", "ci_ub", "QE", "QEp", "tau2", "I2", "H2"] as const;
   const out = Object.fromEntries(
     keys.map((key) => [key, new Array<number>(k).fill(Number.NaN)]),
   ) as unknown as LeaveOneOutResult;
   for (let i = 0; i < k; i++) {
-    const f = tryFit(y.subarray(0, i + 1), v.subarray(0, i + 1), [], opts);
+    const f = tryFit(
+      y.subarray(0, i + 1),
+      v.subarray(0, i + 1),
+      [],
+      aOrd ? { ...opts, control: { ...opts.control, weights: aOrd.subarray(0, i + 1) } } : opts,
+    );
     if (f) setRow(out, i, f);
   }
   return { ...out, order: ord };

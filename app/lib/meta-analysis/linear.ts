@@ -45,7 +45,12 @@ export interface WlsFit {
 }
 
 /** M = Σ c_i w_i^pow x_i x_iᵀ with x_i = (1, cols[0][i], …), row-major p×p (one tight loop per entry). */
-function cross(w: ArrayLike<number>, cols: ArrayLike<number>[], c: ArrayLike<number> | null, pow: 1 | 2): number[] {
+export function cross(
+  w: ArrayLike<number>,
+  cols: ArrayLike<number>[],
+  c: ArrayLike<number> | null,
+  pow: 1 | 2,
+): number[] {
   const k = w.length;
   const p = cols.length + 1;
   const wc = new Float64Array(k);

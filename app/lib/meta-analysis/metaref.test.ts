@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   escalc,
   estimateTau2,
@@ -47,8 +47,23 @@ function loadCase(file: string): Case {
   return JSON.parse(readFileSync(`${METAREF_DIR}/${file}`, "utf8")) as Case;
 }
 
+/** Numeric values asserted by near() (the open set's computable count, printed after the run). */
+let asserted = 0;
+
+/** Numeric leaves of an expected block (numbers and {lt} bounds): the published values of a case. */
+function numericLeaves(v: unknown): number {
+  if (typeof v === "number") return 1;
+  if (Array.isArray(v)) return v.reduce((s: number, x) => s + numericLeaves(x), 0);
+  if (v && typeof v === "object") {
+    if ("lt" in v) return 1;
+    return Object.values(v).reduce((s: number, x) => s + numericLeaves(x), 0);
+  }
+  return 0;
+}
+
 /** Assert one printed number (or {lt}) at `decimals`. */
 function near(label: string, got: number, expected: unknown, decimals: number): void {
+  asserted++;
   expect(Number.isFinite(got), `${label} is finite`).toBe(true);
   if (expected && typeof expected === "object" && "lt" in expected) {
     expect(got, `${label} < ${(expected as { lt: number }).lt}`).toBeLessThan((expected as { lt: number }).lt);
@@ -219,6 +234,15 @@ const files = HAS_METAREF
   : [];
 
 describe.skipIf(!HAS_METAREF)("metaref reference cases", () => {
+  // The open set's count (the held-out cases are not visible here): published numeric values in the
+  // visible cases' `expected` blocks, and how many of them the engine computes and checks.
+  afterAll(() => {
+    const leaves = files.reduce((s, f) => s + numericLeaves(loadCase(f).expected), 0);
+    console.info(
+      `metaref open set: ${files.length} cases, ${leaves} published numeric values, ${asserted} values computed and checked by the engine`,
+    );
+  });
+
   it("covers every case file", () => {
     const handled = new Set(Object.keys(handlers));
     expect(files.map((f) => f.replace(/\.json$/, "")).filter((id) => !handled.has(id))).toEqual([]);

@@ -5,9 +5,9 @@
  */
 import { pchisq, pf, pnorm, pt, qnorm, qt } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { checkDesignRank, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
+import { checkDesignRank, cross, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import { estimateTau2, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
-import type { Method, TestType } from "./types.ts";
+import type { GenqWeights, Method, TestType } from "./types.ts";
 
 const DBL_EPS = 2.220446049250313e-16;
 
@@ -35,6 +35,17 @@ export interface ModelOptions {
   test?: TestType;
   level?: number;
   control?: Tau2Control;
+}
+
+/**
+ * The model options of a pooled analysis for its re-analyses (subgroups, meta-regression, influence,
+ * leave-one-out, cumulative, sensitivity): its estimator and test, and for GENQ/GENQM its weight rule
+ * (`genqWeights`, default inverse-variance), so every refit weights its studies as the main analysis does.
+ */
+export function analysisModelOptions(a: { method: Method; test: TestType; genqWeights?: GenqWeights }): ModelOptions {
+  return a.genqWeights
+    ? { method: a.method, test: a.test, control: { weightScheme: a.genqWeights } }
+    : { method: a.method, test: a.test };
 }
 
 /**
@@ -78,6 +89,40 @@ export interface ModelFit {
   w: Float64Array;
   /** Weighted least squares fit at the model weights. */
   fit: WlsFit;
+  /**
+   * GENQ/GENQM: the user weights a the coefficients are pooled with (metafor rma.uni(weights = a)),
+   * null for every other estimator (pooled with w).
+   */
+  a: ArrayLike<number> | null;
+}
+
+/**
+ * The weights a of a GENQ/GENQM fit (control.weights, default 1/v as withDefaultGenqWeights), null for
+ * every other estimator. Throws MetaInputError unless there is one finite weight > 0 per study.
+ */
+export function poolingWeights(opts: ModelOptions, vi: ArrayLike<number>): ArrayLike<number> | null {
+  if (opts.method !== "GENQ" && opts.method !== "GENQM") return null;
+  const a = withDefaultGenqWeights(opts.method, vi, opts.control)!.weights!;
+  if (a.length !== vi.length) {
+    throw new MetaInputError(`The generalised Q estimator has ${a.length} weights for ${vi.length} studies.`);
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (!Number.isFinite(a[i]) || !(a[i] > 0)) {
+      throw new MetaInputError(`Study ${i + 1} has a weight that is not a finite number greater than 0.`, i);
+    }
+  }
+  return a;
+}
+
+/**
+ * The options of a refit on a subset of the studies (leave-one-out, influence, cumulative and subgroup
+ * fits): GENQ/GENQM user weights are carried with their studies, as metafor passes weights[subset]
+ * to rma.uni. `idx` are 0-based study indices.
+ */
+export function subsetOptions<T extends ModelOptions>(opts: T, idx: ArrayLike<number>): T {
+  const w = opts.control?.weights;
+  if (!w || (opts.method !== "GENQ" && opts.method !== "GENQM")) return opts;
+  return { ...opts, control: { ...opts.control, weights: Float64Array.from(idx, (i) => w[i]) } };
 }
 
 function checkInputs(yi: ArrayLike<number>, vi: ArrayLike<number>, cols: ArrayLike<number>[]): void {
@@ -126,6 +171,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   if (!k1 && (fixed ? p > k : p + 1 > k)) {
     throw new MetaInputError(`Too few studies (${k}) for a model with ${p} coefficient(s).`);
   }
+  const a = poolingWeights(opts, vi);
   let tau2 = 0;
   let tau2_se: number | null = null;
   if (!fixed && !k1) {
@@ -141,18 +187,35 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   }
   const w = new Float64Array(k);
   for (let i = 0; i < k; i++) w[i] = 1 / (vi[i] + tau2);
-  if (p === 1) return interceptOnly(yi, vi, w, tau2, tau2_se, method, test, level, fixed);
+  if (p === 1) return interceptOnly(yi, vi, w, a, tau2, tau2_se, method, test, level, fixed);
   const fit = wls(yi, w, cols);
   let s2w = 1;
   if (test === "knha") s2w = fit.rss <= DBL_EPS ? 0 : fit.rss / (k - p);
-  const vb = fit.A.map((a) => a * s2w);
-  const se = fit.beta.map((_, j) => Math.sqrt(vb[j * p + j]));
+  let beta = fit.beta;
+  let vb0 = fit.A;
+  if (a) {
+    // metafor rma.uni(weights = a): β̂ = (XᵀAX)⁻¹XᵀAy, Var = (XᵀAX)⁻¹ XᵀA M AX (XᵀAX)⁻¹, M = diag(v + τ²)
+    const fa = wls(yi, a, cols);
+    beta = fa.beta;
+    vb0 = sandwich(
+      fa.A,
+      cross(
+        a,
+        cols,
+        Float64Array.from(vi, (v) => v + tau2),
+        2,
+      ),
+      p,
+    );
+  }
+  const vb = vb0.map((x) => x * s2w);
+  const se = beta.map((_, j) => Math.sqrt(vb[j * p + j]));
   const df = test === "knha" ? k - p : null;
   const crit = criticalValue(level, df);
-  const statistic = fit.beta.map((b, j) => b / se[j]);
+  const statistic = beta.map((b, j) => b / se[j]);
   const pval = statistic.map((z) => (df !== null ? 2 * pt(Math.abs(z), df, false) : 2 * pnorm(Math.abs(z), false)));
-  const ci_lb = fit.beta.map((b, j) => b - crit * se[j]);
-  const ci_ub = fit.beta.map((b, j) => b + crit * se[j]);
+  const ci_lb = beta.map((b, j) => b - crit * se[j]);
+  const ci_ub = beta.map((b, j) => b + crit * se[j]);
 
   // Omnibus test over btt = the moderators (or the intercept alone).
   const btt = p === 1 ? [0] : Array.from({ length: p - 1 }, (_, j) => j + 1);
@@ -162,7 +225,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
   try {
     const inv = invertSym(sub, m, true).inv;
     QM = 0;
-    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) QM += fit.beta[btt[a]] * inv[a * m + b] * fit.beta[btt[b]];
+    for (let r = 0; r < m; r++) for (let c = 0; c < m; c++) QM += beta[btt[r]] * inv[r * m + c] * beta[btt[c]];
   } catch {
     QM = Number.NaN;
   }
@@ -212,7 +275,7 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
     test,
     tau2,
     tau2_se,
-    beta: fit.beta,
+    beta,
     vb,
     se,
     statistic,
@@ -231,7 +294,27 @@ export function fitModel(yi: ArrayLike<number>, vi: ArrayLike<number>, mods: Mod
     vt,
     w,
     fit,
+    a,
   };
+}
+
+/** S B S for row-major p×p matrices (S symmetric): the sandwich covariance of a weighted fit. */
+export function sandwich(S: number[], B: number[], p: number): number[] {
+  const SB = new Array<number>(p * p).fill(0);
+  for (let r = 0; r < p; r++)
+    for (let c = 0; c < p; c++) {
+      let u = 0;
+      for (let j = 0; j < p; j++) u += S[r * p + j] * B[j * p + c];
+      SB[r * p + c] = u;
+    }
+  const out = new Array<number>(p * p).fill(0);
+  for (let r = 0; r < p; r++)
+    for (let c = 0; c < p; c++) {
+      let u = 0;
+      for (let j = 0; j < p; j++) u += SB[r * p + j] * S[j * p + c];
+      out[r * p + c] = u;
+    }
+  return out;
 }
 
 /**
@@ -243,6 +326,7 @@ function interceptOnly(
   yi: ArrayLike<number>,
   vi: ArrayLike<number>,
   w: Float64Array,
+  a: ArrayLike<number> | null,
   tau2: number,
   tau2_se: number | null,
   method: Method | Tau2Method,
@@ -277,13 +361,27 @@ function interceptOnly(
   }
   let s2w = 1;
   if (test === "knha") s2w = rss <= DBL_EPS ? 0 : rss / (k - 1);
-  const vb = [s2w / sw];
+  let b = mu;
+  let vb = [s2w / sw];
+  if (a) {
+    // metafor rma.uni(weights = a): β̂ = Σay/Σa, Var = Σa²(v + τ²)/(Σa)² (times s² of the 1/(v + τ²) fit)
+    let sa = 0;
+    let say = 0;
+    let sa2m = 0;
+    for (let i = 0; i < k; i++) {
+      sa += a[i];
+      say += a[i] * yi[i];
+      sa2m += a[i] * a[i] * (vi[i] + tau2);
+    }
+    b = say / sa;
+    vb = [(s2w * sa2m) / (sa * sa)];
+  }
   const se = Math.sqrt(vb[0]);
   const df = test === "knha" ? k - 1 : null;
   const crit = criticalValue(level, df);
-  const z = mu / se;
+  const z = b / se;
   const pval = df !== null ? 2 * pt(Math.abs(z), df, false) : 2 * pnorm(Math.abs(z), false);
-  const QM = (mu * mu) / vb[0];
+  const QM = (b * b) / vb[0];
   // QM = z² (or t²): its χ²(1) / F(1, df) p-value is the two-sided p of the z (t) test
   const QMp = df !== null && df <= 0 ? Number.NaN : pval;
   let QEp = 1;
@@ -310,13 +408,13 @@ function interceptOnly(
     test,
     tau2,
     tau2_se,
-    beta: [mu],
+    beta: [b],
     vb,
     se: [se],
     statistic: [z],
     pval: [pval],
-    ci_lb: [mu - crit * se],
-    ci_ub: [mu + crit * se],
+    ci_lb: [b - crit * se],
+    ci_ub: [b + crit * se],
     df,
     s2w,
     QM,
@@ -328,6 +426,7 @@ function interceptOnly(
     H2,
     vt,
     w,
+    a,
     get fit() {
       return (fitCache ??= wls(yi, w, null));
     },

@@ -3,6 +3,7 @@ import type {
   EffectData,
   ExcludedStudy,
   ExtractedStudyData,
+  GenqWeights,
   Measure,
   MetaAnalysisJobResult,
   Method,
@@ -25,16 +26,17 @@ export interface DataRow extends ExtractedStudyData {
 export interface AnalysisOptions {
   method: Method;
   test: TestType;
+  /** GENQ/GENQM only: the rule of the generalised Q weights (default inverse-variance; see GenqWeights). */
+  genqWeights?: GenqWeights;
 }
 
 /** Cochrane's current guidance (Handbook v6.5 §10.10.4): REML for τ² with the Hartung–Knapp adjustment. */
 export const DEFAULT_OPTIONS: AnalysisOptions = { method: "REML", test: "knha" };
 
 /**
- * Estimators offered on the page, in the order shown. GENQ and GENQM stay engine-only (bench and
- * API of the pure core): their pooled result is metafor-exact, but metafor refits their
- * leave-one-out, influence, subgroup and cumulative analyses with the generalised weights, which
- * the engine does not yet do (docs/methods/tau2-estimators.md).
+ * Estimators offered on the page, in the order shown. GENQ and GENQM come with a choice of weights
+ * (GENQ_WEIGHT_CHOICES in display.ts); every re-analysis refits them with the same weights, as
+ * metafor does (docs/methods/tau2-estimators.md).
  */
 export const METHOD_CHOICES: readonly Method[] = [
   "REML",
@@ -50,6 +52,8 @@ export const METHOD_CHOICES: readonly Method[] = [
   "DL2",
   "CA2",
   "SJ2",
+  "GENQ",
+  "GENQM",
   "EE",
 ];
 

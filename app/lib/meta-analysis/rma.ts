@@ -142,7 +142,8 @@ export function tau2ProfileLikelihoodCI(
  * - τ² by `method` (see estimateTau2; 0 for EE/FE). Weights w = 1/(v + τ²); μ̂ = Σwy/Σw, Var = 1/Σw.
  * - test "z": z = μ̂/SE, normal p and CI. test "knha": Var multiplied by s² = Σw(y − μ̂)²/(k−1)
  *   (not truncated, Hartung & Knapp 2001), t(k−1) p and CI.
- * - GENQ/GENQM (weights a = control.weights, default 1/v): pooled with a as metafor does,
+ * - GENQ/GENQM (weights a = control.weights, else by control.weightScheme, default 1/v; the rule is
+ *   returned as `genqWeights`): pooled with a as metafor does,
  *   μ̂ = Σay/Σa, Var = Σa²(v + τ²)/(Σa)² (knha: times s² of the inverse-variance fit); weights 100·a/Σa;
  *   τ² CI by the generalised Q-profile method (tau2GenQConfidenceInterval), metafor's default for them.
  * - Prediction interval μ̂ ± crit·√(SE² + τ²) (metafor predict.rma; crit as for the CI; = CI when τ² = 0);
@@ -174,12 +175,7 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
   }
   const fixed = method === "EE" || method === "FE";
   const genq = method === "GENQ" || method === "GENQM";
-  let control = opts.control;
-  if (genq && !control?.weights) {
-    const a = new Float64Array(k);
-    for (let i = 0; i < k; i++) a[i] = 1 / vi[i];
-    control = { ...control, weights: a };
-  }
+  const control = withDefaultGenqWeights(method, vi, opts.control);
   const est = fixed ? null : estimateTau2(yi, vi, method, control);
   const tau2 = est ? est.tau2 : 0;
 
@@ -268,6 +264,7 @@ export function rma(effects: EffectSize[], opts: RmaOptions): PooledResult {
     family: "IV",
     method,
     test,
+    ...(genq && !opts.control?.weights ? { genqWeights: opts.control?.weightScheme ?? "inverse-variance" } : {}),
     k,
     estimate: fit.mu,
     se,

@@ -9,6 +9,7 @@ import { isCommonEffect } from "./display.ts";
 import { MetaInputError } from "./errors.ts";
 import type { ExploredAnalysis } from "./explore.ts";
 import { influence } from "./influence.ts";
+import { analysisModelOptions } from "./metareg.ts";
 import { rma } from "./rma.ts";
 import type { Method, SensitivityRun } from "./types.ts";
 
@@ -43,7 +44,12 @@ function run(
   try {
     const r = rma(
       keep.map((i) => ({ yi: a.effects[i]!.yi, vi: a.effects[i]!.vi })),
-      { measure: a.measure, method, test: base.test },
+      {
+        measure: a.measure,
+        method,
+        test: base.test,
+        ...(a.genqWeights && method === a.method ? { control: { weightScheme: a.genqWeights } } : {}),
+      },
     );
     return { ...base, estimate: r.estimate, ci_lb: r.ci_lb, ci_ub: r.ci_ub, tau2: r.tau2, I2: r.I2, note };
   } catch (e) {
@@ -93,7 +99,7 @@ export function sensitivityAnalyses(a: ExploredAnalysis): SensitivityRun[] {
         a.effects.map((e) => e.yi),
         a.effects.map((e) => e.vi),
         null,
-        { method: a.method, test: a.test },
+        analysisModelOptions(a),
       ).inf;
       const keep = all.filter((i) => !inf[i]);
       if (keep.length === all.length) {

@@ -1,6 +1,6 @@
 import { pchisq } from "./distributions.ts";
 import { MetaInputError } from "./errors.ts";
-import { dummyColumns, fitModel, type ModelOptions } from "./metareg.ts";
+import { dummyColumns, fitModel, poolingWeights, subsetOptions, type ModelOptions } from "./metareg.ts";
 
 /** One subgroup's pooled result (same estimator and test as the main analysis). */
 export interface SubgroupRow {
@@ -50,6 +50,8 @@ export interface SubgroupResult {
  *   fixed-effect Q of the subgroup estimates), df = G − 1, p = P(χ²(df) > Q),
  *   I² = 100·max(0, (Q − df)/Q).
  * - The common-τ² alternative: fitModel with the subgroup dummies (treatment coding), QM and QMp.
+ * - GENQ/GENQM user weights (opts.control.weights, one per study) go with their studies into each
+ *   subgroup fit (metafor rma(yi, vi, weights = a, subset = g == level)); the mixed model uses all of them.
  * Throws MetaInputError when lengths differ, a level is empty, or the data are invalid.
  */
 export function subgroupAnalysis(
@@ -73,11 +75,12 @@ export function subgroupAnalysis(
     }
     list.push(i);
   });
+  poolingWeights(opts, vi);
   const rows: SubgroupRow[] = order.map((level) => {
     const idx = members.get(level)!;
     const y = Float64Array.from(idx, (i) => yi[i]);
     const v = Float64Array.from(idx, (i) => vi[i]);
-    const f = fitModel(y, v, null, opts);
+    const f = fitModel(y, v, null, subsetOptions(opts, idx));
     return {
       level,
       studies: idx,

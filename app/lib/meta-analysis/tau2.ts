@@ -2,7 +2,7 @@ import { qchisq, uniroot } from "./distributions.ts";
 import { pQuadForm, rankOneDowndateEigenvalues, symmetricEigenvalues } from "./quadform.ts";
 import { MetaInputError } from "./errors.ts";
 import { moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
-import type { Method } from "./types.ts";
+import type { GenqWeights, Method } from "./types.ts";
 
 /** tau² estimators: the Method values plus metafor's iterated variants DLIT and SJIT. */
 export type Tau2Method = Exclude<Method, "EE" | "FE"> | "DLIT" | "SJIT";
@@ -19,6 +19,11 @@ export interface Tau2Control {
   tau2Init?: number;
   /** Weights a_i of the generalised Q estimators GENQ / GENQM (metafor rma(method = "GENQ", weights)). */
   weights?: ArrayLike<number>;
+  /**
+   * GENQ / GENQM without `weights`: the rule a = f(v) the weights follow (default "inverse-variance").
+   * Every fit on a subset of the studies then has its studies' own weights, as metafor's weights[subset].
+   */
+  weightScheme?: GenqWeights;
 }
 
 export const DEFAULT_TOL = Math.pow(2.220446049250313e-16, 0.25);
@@ -563,8 +568,20 @@ export function tau2GenQConfidenceInterval(
 }
 
 /**
- * The control for estimateTau2 with metafor-style default GENQ/GENQM weights a = 1/v filled in when
- * none are given (the product's convention; the DerSimonian–Laird weights). Other methods: unchanged.
+ * GENQ/GENQM weights a_i from the sampling variances by `scheme` (see GenqWeights): 1/v
+ * ("inverse-variance", DerSimonian & Kacker 2007), 1/√v ("inverse-se", Jackson 2013) or 1 ("equal").
+ */
+export function genqWeightsFor(scheme: GenqWeights, vi: ArrayLike<number>): Float64Array {
+  if (scheme === "equal") return Float64Array.from(vi, () => 1);
+  if (scheme === "inverse-se") return Float64Array.from(vi, (v) => 1 / Math.sqrt(v));
+  if (scheme === "inverse-variance") return Float64Array.from(vi, (v) => 1 / v);
+  throw new MetaInputError(`Unknown generalised Q weights "${String(scheme)}".`);
+}
+
+/**
+ * The control for estimateTau2 with the GENQ/GENQM weights filled in when none are given: by
+ * control.weightScheme, default a = 1/v (the product's convention; the DerSimonian–Laird weights).
+ * Other methods: unchanged.
  */
 export function withDefaultGenqWeights(
   method: string,
@@ -572,5 +589,5 @@ export function withDefaultGenqWeights(
   control: Tau2Control | undefined,
 ): Tau2Control | undefined {
   if ((method !== "GENQ" && method !== "GENQM") || control?.weights) return control;
-  return { ...control, weights: Float64Array.from(vi, (v) => 1 / v) };
+  return { ...control, weights: genqWeightsFor(control?.weightScheme ?? "inverse-variance", vi) };
 }

@@ -39,6 +39,17 @@ export type Method =
   | "GENQM";
 
 /**
+ * The weights a_i of the generalised Q estimators GENQ/GENQM, as a rule on the sampling variances
+ * (scale does not matter: τ² and the pooled estimate are unchanged when every a_i is multiplied by a constant):
+ * - "inverse-variance": a = 1/v, the DerSimonian–Laird weights (GENQ = DL; DerSimonian & Kacker 2007);
+ * - "inverse-se": a = 1/√v, the reciprocal within-study standard errors Jackson (2013) proposes as a
+ *   compromise between the two;
+ * - "equal": a = 1, the unweighted Cochran ANOVA / Hedges weights (GENQ = HE; DerSimonian & Kacker 2007;
+ *   metafor's rma.uni documentation names both special cases).
+ */
+export type GenqWeights = "inverse-variance" | "inverse-se" | "equal";
+
+/**
  * Prediction-interval critical value, as metafor predict.rma(pi.type) 3.8 (predtype from 5.0): "default"
  * = the CI's (z, or t(k−p) under knha); "riley" = t(k−p−1) (Riley et al. 2011; Higgins et al. 2009);
  * "t" = t(k−p); "simple" = z and without SE(μ̂)².
@@ -99,6 +110,8 @@ export interface PooledResult {
   family: PoolingFamily;
   method: Method;
   test: TestType;
+  /** GENQ/GENQM only: the rule of the weights a (absent for other estimators and for explicit weight arrays). */
+  genqWeights?: GenqWeights;
   k: number;
   estimate: number;
   se: number;

@@ -12,6 +12,7 @@ import { ReportDialog } from "./report-dialog";
 import { ResultsSection } from "./results-section";
 import { SelectedStudies } from "./selected-studies";
 import type { Extraction } from "./types";
+import { isGenq } from "~/lib/meta-analysis/display";
 import { useAnalysisJob } from "./use-analysis-job";
 import { useAnalysisOptions } from "./use-analysis-options";
 import { useReport } from "./use-report";
@@ -176,6 +177,7 @@ export function MetaAnalysisPage({ signedIn, userLabel }: { signedIn: boolean; u
           reportData={{
             method: done.options.method,
             test: done.options.test,
+            ...(isGenq(done.options.method) ? { genqWeights: done.options.genqWeights ?? "inverse-variance" } : {}),
             outcomes: done.result.analyses.map((a) => ({
               outcome: a.outcome,
               measure: a.measure,

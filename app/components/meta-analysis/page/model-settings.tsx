@@ -1,7 +1,13 @@
 import type { Dispatch, SetStateAction } from "react";
-import { METHOD_LABELS, TEST_LABELS } from "~/lib/meta-analysis/display";
+import {
+  GENQ_WEIGHT_CHOICES,
+  GENQ_WEIGHT_LABELS,
+  isGenq,
+  METHOD_LABELS,
+  TEST_LABELS,
+} from "~/lib/meta-analysis/display";
 import { DEFAULT_OPTIONS, METHOD_CHOICES, type AnalysisOptions } from "~/lib/meta-analysis/page-logic";
-import type { Method, TestType } from "~/lib/meta-analysis/types";
+import type { GenqWeights, Method, TestType } from "~/lib/meta-analysis/types";
 
 /**
  * The Model section of /meta-analysis: τ² estimator, test and confidence intervals (REML with
@@ -60,6 +66,23 @@ export function ModelSettings({
             <option value="z">{TEST_LABELS.z}</option>
           </select>
         </label>
+        {isGenq(options.method) && (
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
+            Generalised Q weights
+            <select
+              data-testid="genq-weights-select"
+              value={options.genqWeights ?? "inverse-variance"}
+              onChange={(e) => setOptions((o) => ({ ...o, genqWeights: e.target.value as GenqWeights }))}
+              className="w-full max-w-full min-w-0 truncate rounded-md border border-slate-300 px-2 py-1.5"
+            >
+              {GENQ_WEIGHT_CHOICES.map((w) => (
+                <option key={w} value={w}>
+                  {GENQ_WEIGHT_LABELS[w]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
           Assumed control risk per 1,000 (Summary of Findings)
           <input

@@ -1,6 +1,6 @@
 import type { Dispatch, SetStateAction } from "react";
 import { ResultsView } from "~/components/meta-analysis/analysis-results";
-import { METHOD_LABELS, TEST_LABELS } from "~/lib/meta-analysis/display";
+import { methodLabel, TEST_LABELS } from "~/lib/meta-analysis/display";
 import type { DoneRun } from "./types";
 
 /** The results of a finished run, per outcome, with the subgroup analysis and meta-regression moderators chosen per analysis. */
@@ -27,8 +27,8 @@ export function ResultsSection({
         Results
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        {METHOD_LABELS[done.options.method]} ({done.options.method}) · {TEST_LABELS[done.options.test]} · computed by
-        MetaMind&apos;s metafor-compatible engine
+        {methodLabel(done.options.method, done.options.genqWeights)} ({done.options.method}) ·{" "}
+        {TEST_LABELS[done.options.test]} · computed by MetaMind&apos;s metafor-compatible engine
       </p>
       <div className="mt-6">
         <ResultsView

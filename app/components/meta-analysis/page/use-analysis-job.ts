@@ -22,6 +22,7 @@ import {
   type AnalysisOptions,
   type DataRow,
 } from "~/lib/meta-analysis/page-logic";
+import { isGenq } from "~/lib/meta-analysis/display";
 import type { Measure } from "~/lib/meta-analysis/types";
 import type { MetaStudy } from "~/browser/meta-selection";
 import { jobPrismaFromReview } from "~/lib/reviews";
@@ -221,6 +222,7 @@ export function useAnalysisJob(input: AnalysisJobInput) {
           studies,
           method: runOptions.method,
           test: runOptions.test,
+          ...(isGenq(runOptions.method) ? { genqWeights: runOptions.genqWeights ?? "inverse-variance" } : {}),
           ...(data ? { data } : {}),
           ...(prisma ? { prisma } : {}),
           ...(robJudgements || reviewGrade
