@@ -74,14 +74,17 @@ export default tseslint.config(
     files: ["app/lib/**"],
     ignores: TESTS,
     rules: {
-      "no-restricted-imports": ["error", { paths: [...REACT, RADIX_DIALOG], patterns: [SERVER_ONLY, COMPONENTS, BROWSER] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [...REACT, RADIX_DIALOG], patterns: [SERVER_ONLY, COMPONENTS, BROWSER] },
+      ],
       "no-restricted-globals": ["error", ...BROWSER_GLOBALS],
     },
   },
   {
     files: ["app/.server/**", "workers/**"],
     ignores: TESTS,
-    rules: { "no-restricted-imports": ["error", { patterns: [BROWSER] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [BROWSER], paths: [RADIX_DIALOG] }] },
   },
   {
     files: ["app/components/**", "app/entry.client.tsx", "app/sw/**", "app/types/**"],
@@ -94,7 +97,7 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [SERVER_ONLY] }] },
   },
   {
-    files: ["app/routes/**", "app/root.tsx", "app/.server/**"],
+    files: ["app/routes/**", "app/root.tsx"],
     ignores: TESTS,
     rules: { "no-restricted-imports": ["error", { paths: [RADIX_DIALOG] }] },
   },
