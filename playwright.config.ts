@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { DEBIAN_CHROMIUM, findChromium, systemProbes } from "./scripts/lib/provision.mjs";
+import { E2E_WORKERS, e2eServer } from "./tests/e2e/servers";
 
-const PORT = Number(process.env.E2E_PORT ?? 8797);
 /** Without ../shared (recorded responses, real PDFs) the replay server cannot start; every spec skips. */
 const HAS_SHARED = existsSync(new URL("../shared/fixtures/providers", import.meta.url));
-const REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 8798);
 /**
  * The Chromium `npm test` provisioned (scripts/provision.mjs): CHROMIUM_PATH, Debian's
  * /usr/bin/chromium or Playwright's own download. Exported as CHROMIUM_PATH so the specs' workers
@@ -16,18 +15,22 @@ process.env.CHROMIUM_PATH ??= findChromium(systemProbes()).path ?? DEBIAN_CHROMI
 /**
  * End-to-end tests in chromium (Debian's by default) against the real Worker (wrangler dev, fresh local state)
  * with every search provider pointed at the replay server of recorded real responses.
+ * Spec files run on E2E_WORKERS workers (default 2), each against its own server (tests/e2e/servers.ts;
+ * shared-fixtures.ts points `baseURL` at it). Lighthouse measures timings, so it is a project of its
+ * own that starts once every other spec has finished and the CPU is quiet.
  */
 export default defineConfig({
   testDir: "./tests/e2e",
-  timeout: 60_000,
+  // Two workers share the CPU (and each drives its own server): room for a step that waits on the other.
+  timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: [["list"]],
   outputDir: "./tests/e2e/.artifacts",
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: `http://localhost:${e2eServer(0).port}`,
     trace: "retain-on-failure",
     // The service worker (app/sw/sw.ts) stays out of the specs, except installable-app.spec.ts which
     // allows it: it would precache the whole client build in every fresh context (CPU on a shared
@@ -48,24 +51,35 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /lighthouse\.spec\.ts$/ },
+    {
+      name: "lighthouse",
+      use: { ...devices["Desktop Chrome"] },
+      testMatch: /lighthouse\.spec\.ts$/,
+      dependencies: ["chromium"],
+    },
+  ],
   webServer: !HAS_SHARED
     ? undefined
-    : {
-        command: "node scripts/start-offline.mjs",
-        url: `http://127.0.0.1:${PORT}/`,
-        timeout: 180_000,
-        reuseExistingServer: false,
-        stdout: "ignore",
-        stderr: "pipe",
-        env: {
-          PORT: String(PORT),
-          REPLAY_PORT: String(REPLAY_PORT),
-          PERSIST_DIR: ".wrangler/e2e-state",
-          FRESH_STATE: "1",
-          SKIP_BUILD: process.env.E2E_SKIP_BUILD ?? "1",
-          // DOAJ answers late so the progressive page can be watched filling in.
-          REPLAY_LATENCY_MS: "doaj=1500",
-        },
-      },
+    : Array.from({ length: E2E_WORKERS }, (_, index) => {
+        const server = e2eServer(index);
+        return {
+          command: "node scripts/start-offline.mjs",
+          url: `http://127.0.0.1:${server.port}/`,
+          timeout: 180_000,
+          reuseExistingServer: false,
+          stdout: "ignore" as const,
+          stderr: "pipe" as const,
+          env: {
+            PORT: String(server.port),
+            REPLAY_PORT: String(server.replayPort),
+            PERSIST_DIR: server.persistDir,
+            FRESH_STATE: "1",
+            SKIP_BUILD: process.env.E2E_SKIP_BUILD ?? "1",
+            // DOAJ answers late so the progressive page can be watched filling in.
+            REPLAY_LATENCY_MS: "doaj=1500",
+          },
+        };
+      }),
 });

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test as base, expect, type Page } from "@playwright/test";
+import { e2eServer } from "./servers";
 
 /** ../shared next to the repository: recorded provider responses and real PDFs the browser tests replay. */
 export const SHARED_DIR = fileURLToPath(new URL("../../../shared/", import.meta.url));
@@ -9,12 +10,23 @@ export const HAS_SHARED = existsSync(`${SHARED_DIR}fixtures/providers`);
 const CSP_MESSAGE = /Content Security Policy/i;
 
 /**
- * Playwright's `test` with a `page` that fails the test on any Content-Security-Policy violation:
+ * Playwright's `test` with `baseURL` (and so `page`, `context` and `request`) on this worker's own
+ * server (tests/e2e/servers.ts), `persistDir` its wrangler state directory, and a `page` that fails
+ * the test on any Content-Security-Policy violation:
  * a console message naming the policy (Chromium reports every blocked script, style, image,
  * frame or connection that way) or a `securitypolicyviolation` event in any frame of the page.
  * Every spec imports `test` from here.
  */
-export const test = base.extend({
+export const test = base.extend<{ persistDir: string }>({
+  // Playwright's fixture syntax: the first argument lists the fixtures used, here none.
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, provide, testInfo) => {
+    await provide(`http://localhost:${e2eServer(testInfo.parallelIndex).port}`);
+  },
+  // eslint-disable-next-line no-empty-pattern
+  persistDir: async ({}, provide, testInfo) => {
+    await provide(e2eServer(testInfo.parallelIndex).persistDir);
+  },
   page: async ({ page }, provide) => {
     const violations: string[] = [];
     page.on("console", (message) => {

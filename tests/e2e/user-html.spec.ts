@@ -5,9 +5,6 @@ import { requireSharedFixtures, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
-/** The wrangler state the Playwright web server runs on (playwright.config.ts). */
-const PERSIST_DIR = ".wrangler/e2e-state";
-
 /**
  * Stored XSS as the issue found it: a report saved before the parse5 stage existed holds the
  * payload unchanged. The row is written straight into local D1 (the API would sanitize it).
@@ -18,11 +15,12 @@ const LEGACY_HTML =
   `<svg><style><img src=y onerror="window.opener&&(window.opener.__xss='mxss');alert('mxss')"></style></svg>` +
   `<script>window.opener&&(window.opener.__xss='script');alert('script')</script>`;
 
-function storeRawHtml(id: number, html: string): void {
+/** Writes `html` into saved report `id` in the local D1 of the server at `persistDir` (the worker's own). */
+function storeRawHtml(persistDir: string, id: number, html: string): void {
   const sql = `UPDATE saved_reports SET html_content = '${html.replace(/'/g, "''")}' WHERE id = ${id}`;
   execFileSync(
     "node_modules/.bin/wrangler",
-    ["d1", "execute", "DB", "--local", "--persist-to", PERSIST_DIR, "--command", sql],
+    ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", sql],
     {
       stdio: "pipe",
     },
@@ -40,6 +38,7 @@ async function signInPro(page: Page): Promise<void> {
 test("a stored XSS payload in a saved report runs nowhere: not on Export (print tab), View or Download", async ({
   page,
   context,
+  persistDir,
 }) => {
   const dialogs: string[] = [];
   const onDialog = (dialog: Dialog) => {
@@ -63,7 +62,7 @@ test("a stored XSS payload in a saved report runs nowhere: not on Export (print 
   const { report } = (await saved.json()) as { report: { id: number; htmlContent: string } };
   // What the API stores today is already clean; the raw row stands for one saved before the fix.
   expect(report.htmlContent).not.toMatch(/onerror|<script/);
-  storeRawHtml(report.id, LEGACY_HTML);
+  storeRawHtml(persistDir, report.id, LEGACY_HTML);
 
   await page.goto("/profile");
   await page.getByRole("tab", { name: "Saved Reports" }).click();
