@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
@@ -21,6 +22,11 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  */
 export default defineConfig({
   test: {
+    // Vitest's default in run mode is one worker fewer than the cores: one worker on a 2-core
+    // machine, which left a core idle (the suite's wall time equalled its CPU time). Both cores run files.
+    maxWorkers: availableParallelism(),
+    // Two files share the cores now: a test that takes 1–2 s alone gets room before it counts as hung.
+    testTimeout: 15_000,
     // PDF.js decodes Flate streams through a DecompressionStream and leaves the writer's rejection
     // unobserved when a stream is corrupt; workerd reports that as unhandled although the
     // extraction handles the failure itself (uploads of damaged PDFs). Only that exact error is ignored.

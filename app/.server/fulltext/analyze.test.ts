@@ -431,7 +431,7 @@ describe("streamFullTextAnalysis", () => {
 describe("createOfflineFullTextModel", () => {
   it("emits the first word at once and then one word per delay", async () => {
     const built = buildFullTextPrompt({ title: "T", text: PAPER });
-    const result = streamText({ model: createOfflineFullTextModel({ delayMs: 120 }), prompt: built.prompt });
+    const result = streamText({ model: createOfflineFullTextModel({ delayMs: 300 }), prompt: built.prompt });
     const times: number[] = [];
     const started = performance.now();
     for await (const _ of result.textStream) {
@@ -440,9 +440,9 @@ describe("createOfflineFullTextModel", () => {
     }
     // Generous bounds (a loaded 2-core CI machine): the first word comes before one delay has
     // passed, and every later word waits about one delay.
-    expect(times[0]!).toBeLessThan(120);
+    expect(times[0]!).toBeLessThan(300);
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(100);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(250);
   });
 
   it("stops with the abort reason when aborted", async () => {
