@@ -38,7 +38,7 @@ import type { ScreeningNext, ScreeningProgress, ScreeningStage, ScreeningSuggest
 import { activityInsert, activityStatement } from "./activity";
 import { AppError } from "../http/errors";
 import { CORPUS_CACHE_BYTES, corpusBytes, loadCorpus } from "./screening-corpus";
-import { requireRecord, requireReview, type ReviewsApp } from "./service";
+import { requireRecord, requireReview, requireReviewRecord, type ReviewsApp } from "./service";
 import { castVote, currentVotes, settleRecord } from "./votes";
 
 /** Records whose matched terms are stored with the ranking (the rest keep only their score). */
@@ -107,7 +107,12 @@ export async function rerankReview(
   app: ReviewsApp,
   review: ReviewRow,
   memberId?: string,
+  { background = false }: { background?: boolean } = {},
 ): Promise<StoredRanking & { modelMs: number; versionNow: number }> {
+  const rankingKey = memberId ? `${review.id}:${memberId}` : review.id;
+  const urgent = () => awaited.has(rankingKey);
+  // A background run gives way to the screening requests this isolate is serving (see giveWay).
+  if (background) await giveWay(urgent);
   // One batch (one transaction): the version tags exactly the decisions read with it. Only the
   // decided records are read (from the covering index, not the wide rows), and the set of unique
   // records as a fingerprint (count, last id, two sums of ids): the undecided ones are not
@@ -161,7 +166,8 @@ export async function rerankReview(
   }
   const started = performance.now();
   const result = await withPauses(
-    () => !memberId && awaited.has(review.id),
+    urgent,
+    background,
     rankScreeningSteps(
       cached.corpus,
       labels,
@@ -187,6 +193,7 @@ export async function rerankReview(
   // The review's version, read in the write's batch, tells a catching-up retraining whether
   // decisions came in meanwhile without another round trip.
   const versionNow = app.db.select({ version: reviews.version }).from(reviews).where(eq(reviews.id, review.id));
+  if (background) await giveWay(urgent);
   if (memberId) {
     const { stopping: _stopping, ...memberRanking } = stored;
     const [, now] = await app.db.batch([
@@ -234,18 +241,90 @@ export async function rerankReview(
  * (a zero-delay timer): a retraining shares that thread with the reviewer's requests — and, under
  * `wrangler dev`, with the local D1 and the proxy that delivers the answers — so one step of a few
  * ms, not the whole model (tens of ms at 20,000 records), is the most a request waits behind it.
- * No pauses while `urgent()` (a `next` is waiting for this very run, e.g. the first after an import).
+ * A background run (`background`) also waits, between steps, while screening requests are being
+ * served (giveWay). No pauses while `urgent()` (a `next` is waiting for this very run, e.g. the
+ * first after an import).
  */
-async function withPauses(urgent: () => boolean, steps: Generator<void, RankResult>): Promise<RankResult> {
+async function withPauses(
+  urgent: () => boolean,
+  background: boolean,
+  steps: Generator<void, RankResult>,
+): Promise<RankResult> {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (!urgent()) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (urgent()) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (background) await giveWay(urgent);
   }
 }
 
-/** Reviews whose running ranking a `next` in this isolate is waiting for (count of waiters): it runs without pauses. */
+/**
+ * Rankings (review id, or `review:member` in dual screening) that a request in this isolate is
+ * waiting for (count of waiters): they run without pauses.
+ */
 const awaited = new Map<string, number>();
+
+/** Screening requests (decision, next, undo) this isolate is serving now. */
+let serving = 0;
+/** Background retrainings waiting for those requests to end (or for a request to wait for them). */
+const giveWayWaiters = new Set<() => void>();
+/**
+ * The longest a background retraining defers one step to requests (ms): under a stream of
+ * overlapping requests it still advances, one step per this many ms at worst.
+ */
+const GIVE_WAY_MAX_MS = 50;
+
+function wakeRetrainings() {
+  for (const wake of giveWayWaiters) wake();
+  giveWayWaiters.clear();
+}
+
+/**
+ * Serves one screening request (`work`), counted in `serving`: background retrainings in this
+ * isolate run their steps between requests, not during them (issue 27: the decision's latency at
+ * 20,000 records was mostly waiting behind the previous decision's retraining).
+ */
+async function serve<T>(work: () => Promise<T>): Promise<T> {
+  serving++;
+  try {
+    return await work();
+  } finally {
+    serving--;
+    if (serving === 0) wakeRetrainings();
+  }
+}
+
+/**
+ * Resolves at once when no screening request is being served or `urgent()` (a request waits for
+ * this retraining), else when the last such request ends, a request starts waiting for a
+ * retraining, or GIVE_WAY_MAX_MS passed.
+ */
+async function giveWay(urgent: () => boolean): Promise<void> {
+  if (serving === 0 || urgent()) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await new Promise<void>((resolve) => {
+    giveWayWaiters.add(resolve);
+    timer = setTimeout(() => {
+      giveWayWaiters.delete(resolve);
+      resolve();
+    }, GIVE_WAY_MAX_MS);
+  });
+  clearTimeout(timer);
+}
+
+/** Waits for a running ranking (`key` as in `awaited`), which then runs without pauses or giving way. */
+async function awaitRanking(key: string, done: Promise<void>): Promise<void> {
+  awaited.set(key, (awaited.get(key) ?? 0) + 1);
+  wakeRetrainings();
+  try {
+    await done;
+  } finally {
+    const left = awaited.get(key)! - 1;
+    if (left > 0) awaited.set(key, left);
+    else awaited.delete(key);
+  }
+}
 
 interface StoredRanking {
   version: number;
@@ -354,8 +433,10 @@ export async function nextForScreening(
   app: ReviewsApp,
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
 ): Promise<ScreeningNext> {
-  const review = await requireReview(app, { userId, reviewId }, "write");
-  return nextOf(app, review, userId);
+  return serve(async () => {
+    const review = await requireReview(app, { userId, reviewId }, "write");
+    return nextOf(app, review, userId);
+  });
 }
 
 /** The three reads of single screening's next record (one D1 batch; appended to a decision's write batch). */
@@ -406,14 +487,7 @@ async function nextOf(
     const inFlight = running.get(review.id);
     if (inFlight) {
       // A request waits for this run: it goes on without pauses (nothing else to make room for).
-      awaited.set(review.id, (awaited.get(review.id) ?? 0) + 1);
-      try {
-        await inFlight.done;
-      } finally {
-        const left = awaited.get(review.id)! - 1;
-        if (left > 0) awaited.set(review.id, left);
-        else awaited.delete(review.id);
-      }
+      await awaitRanking(review.id, inFlight.done);
       return nextOf(app, review, userId, true);
     }
     await rerankReview(app, review);
@@ -510,7 +584,7 @@ async function nextOfDual(
   if (available > 0 && allowRerank) {
     const inFlight = running.get(`${review.id}:${userId}`);
     if (inFlight) {
-      await inFlight.done;
+      await awaitRanking(`${review.id}:${userId}`, inFlight.done);
       return nextOfDual(app, review, userId, true);
     }
     await rerankReview(app, review, userId);
@@ -596,7 +670,7 @@ function scheduleRerank(
   }
   const catchUp = async () => {
     for (let i = 0; i < CATCH_UP_RUNS; i++) {
-      const { version, versionNow } = await rerankReview(app, review, memberId);
+      const { version, versionNow } = await rerankReview(app, review, memberId, { background: true });
       if (versionNow <= version) return;
     }
   };
@@ -653,12 +727,21 @@ export function rankAfterImport(
  */
 export async function decide(
   app: ReviewsApp,
-  { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
+  target: { userId: string; reviewId: string | undefined; recordId: string | undefined },
   input: z.infer<typeof DecisionSchema>,
   options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
-  const review = await requireReview(app, { userId, reviewId }, "write");
-  const record = await requireRecord(app, review, recordId);
+  return serve(() => decideServed(app, target, input, options));
+}
+
+/** decide's work, counted among the requests served (`serve`). */
+async function decideServed(
+  app: ReviewsApp,
+  { userId, reviewId, recordId }: { userId: string; reviewId: string | undefined; recordId: string | undefined },
+  input: z.infer<typeof DecisionSchema>,
+  options: { background?: (task: Promise<unknown>) => void },
+): Promise<{ progress: ScreeningProgress; next?: ScreeningNext }> {
+  const { review, record } = await requireReviewRecord(app, { userId, reviewId }, "write", recordId);
   if (record.duplicateOf !== null) {
     throw new AppError(
       "DUPLICATE_RECORD",
@@ -734,13 +817,22 @@ export async function decide(
  */
 export async function undoDecision(
   app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
+  options: { background?: (task: Promise<unknown>) => void } = {},
+): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
+  return serve(() => undoServed(app, target, options));
+}
+
+/** undoDecision's work, counted among the requests served (`serve`). */
+async function undoServed(
+  app: ReviewsApp,
   {
     userId,
     reviewId,
     recordId,
     stage,
   }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
-  options: { background?: (task: Promise<unknown>) => void } = {},
+  options: { background?: (task: Promise<unknown>) => void },
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
   const review = await requireReview(app, { userId, reviewId }, "write");
   const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;

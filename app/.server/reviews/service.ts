@@ -30,7 +30,7 @@ import { dedupeWithMembers } from "../search/dedupe";
 import { normaliseDoi } from "~/lib/search/normalize";
 import type { NormalisedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
-import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
+import { accessOf, requireReviewAccess, reviewAccessQuery, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
 import { storeTermCounts, termCountsPrefix } from "./screening-corpus";
 import { currentVotes } from "./votes";
@@ -708,6 +708,37 @@ async function requireRecord(
   return row;
 }
 export { requireRecord };
+
+/**
+ * requireReview and requireRecord in one D1 round trip (the decision's path, issue 27): the
+ * record is read by (id, review id) beside the access check and returned only when that passes.
+ * @throws AppError as requireReview, then 404 RECORD_NOT_FOUND.
+ */
+export async function requireReviewRecord(
+  app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined },
+  need: ReviewNeed,
+  recordId: string | undefined,
+): Promise<{ review: ReviewRow; record: ReviewRecordRow }> {
+  const id = Number(recordId);
+  const access = reviewAccessQuery(app, target);
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    const review = accessOf((await access)[0], target.userId, need).review;
+    return { review, record: await requireRecord(app, review, recordId) };
+  }
+  const [accessRows, recordRows] = await app.db.batch([
+    access,
+    app.db
+      .select()
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.id, id), eq(reviewRecords.reviewId, target.reviewId!)))
+      .limit(1),
+  ]);
+  const review = accessOf(accessRows[0], target.userId, need).review;
+  const record = recordRows[0];
+  if (!record) throw new AppError("RECORD_NOT_FOUND", "Record not found", 404);
+  return { review, record };
+}
 
 /**
  * Undoes a merge: the duplicate becomes a unique record again (to be screened) and is never merged
