@@ -389,37 +389,53 @@ async function finalProgressOf(app: ReviewsApp, reviewId: string, stage: Screeni
 
 /**
  * Single screening's progress and the run of exclusions since the latest include (`?1` = review
- * id): both from the covering index review_records_screening_idx, never the records' wide rows
- * (issue 27: 130–300 ms at 20,000 records from the wide rows, a few ms from the index).
+ * id): all from the covering index review_records_screening_idx, never the records' wide rows
+ * (issue 27: 130–300 ms at 20,000 records from the wide rows). Only the total walks every unique
+ * record's index entry (a bare count); screened, included and the latest include read the range
+ * of decided records (ta_decision IS NOT NULL), so they cost what the decisions made so far cost
+ * (2.3 → 1.0 ms of SQLite CPU at 20,000 records, against one aggregate over every entry).
  */
-export const PROGRESS_SQL = `WITH counts AS (
-   SELECT count(*) AS total, count(ta_decision) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
+export const PROGRESS_SQL = `WITH decided AS (
+   SELECT count(*) AS screened, count(*) FILTER (WHERE ta_decision = 'include') AS included,
           coalesce(max(ta_decided_at) FILTER (WHERE ta_decision = 'include'), 0) AS last_include
-   FROM review_records INDEXED BY review_records_screening_idx WHERE review_id = ?1 AND duplicate_of IS NULL)
- SELECT total, screened, included,
+   FROM review_records INDEXED BY review_records_screening_idx
+   WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision IS NOT NULL)
+ SELECT (SELECT count(*) FROM review_records INDEXED BY review_records_screening_idx
+         WHERE review_id = ?1 AND duplicate_of IS NULL) AS total,
+        screened, included,
         (SELECT count(*) FROM review_records INDEXED BY review_records_screening_idx
-         WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude' AND ta_decided_at > counts.last_include) AS run
- FROM counts`;
+         WHERE review_id = ?1 AND duplicate_of IS NULL AND ta_decision = 'exclude' AND ta_decided_at > decided.last_include) AS run
+ FROM decided`;
+
+/** Positions of the stored order that the candidate query tries first (see CANDIDATE_SQL). */
+export const CANDIDATE_WINDOW = 32;
+
+/** The candidate query's walk of the stored order; `window`: an extra condition on the position (j.key). */
+const candidateArm = (window: string) => `SELECT * FROM (
+     SELECT j.value AS entry FROM review_rankings k, json_each(k.ranked) j
+     CROSS JOIN review_records x ON x.id = json_extract(j.value, '$[0]')
+     WHERE k.review_id = ?1 ${window} AND x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
+     ORDER BY j.key LIMIT 1)`;
 
 /**
  * The best-ranked undecided record of the stored ranking (`?1` = review id). The stored order is
- * unpacked once (MATERIALIZED): joined directly, D1's planner walks the review's records and
- * re-parses the whole JSON order for each of them (seconds at 3,000). Only ids are sorted; the
- * chosen record's full row is read once. CROSS JOIN pins the join order (the stored order outside,
- * records by primary key inside): with the covering index, an unpinned planner may walk the
- * review's undecided records through it instead (issue 27: `next` 974 ms at 20,000 records).
+ * walked outside (CROSS JOIN pins the join order: records are looked up by primary key; an
+ * unpinned planner may walk the review's records instead and re-parse the order for each: 974 ms
+ * at 20,000 records), first over its first CANDIDATE_WINDOW positions — where the best undecided
+ * record almost always is, as the order is recomputed after every decision — and over the whole
+ * stored order (1,000 records) only when all of those are decided: UNION ALL … LIMIT 1 stops after
+ * the first arm that finds one. The same record as sorting every undecided record of the order by
+ * position, for 0.16 instead of 3–4 ms of SQLite CPU per request (issue 27). The score and matched
+ * terms come from the chosen entry; the record's full row is read once.
  */
-export const CANDIDATE_SQL = `WITH ranked AS MATERIALIZED (
-   SELECT j.key AS position, json_extract(j.value, '$[0]') AS record_id,
-          json_extract(j.value, '$[1]') AS score, json_extract(j.value, '$[2]') AS terms
-   FROM review_rankings k, json_each(k.ranked) j WHERE k.review_id = ?1),
- best AS (
-   SELECT ranked.record_id, ranked.score, ranked.terms FROM ranked
-   CROSS JOIN review_records x ON x.id = ranked.record_id
-   WHERE x.review_id = ?1 AND x.duplicate_of IS NULL AND x.ta_decision IS NULL
-   ORDER BY ranked.position LIMIT 1)
- SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion, best.score, best.terms
- FROM best JOIN review_records r ON r.id = best.record_id`;
+export const CANDIDATE_SQL = `WITH best AS (
+   ${candidateArm(`AND j.key < ${CANDIDATE_WINDOW}`)}
+   UNION ALL
+   ${candidateArm("")}
+   LIMIT 1)
+ SELECT r.id, r.title, r.abstract, r.doi, r.year, r.journal, r.authors, r.suggestion,
+        json_extract(best.entry, '$[1]') AS score, json_extract(best.entry, '$[2]') AS terms
+ FROM best CROSS JOIN review_records r ON r.id = json_extract(best.entry, '$[0]')`;
 
 /**
  * The next record to screen at title/abstract: the best-ranked unscreened record of the stored
