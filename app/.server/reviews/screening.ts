@@ -267,18 +267,17 @@ const awaited = new Map<string, number>();
 
 /** Screening requests (decision, next, undo) this isolate is serving now. */
 let serving = 0;
-/** Background retrainings waiting for those requests to end (or for a request to wait for them). */
-const giveWayWaiters = new Set<() => void>();
 /**
  * The longest a background retraining defers one step to requests (ms): under a stream of
  * overlapping requests it still advances, one step per this many ms at worst.
  */
 const GIVE_WAY_MAX_MS = 50;
-
-function wakeRetrainings() {
-  for (const wake of giveWayWaiters) wake();
-  giveWayWaiters.clear();
-}
+/**
+ * How often a deferred retraining looks again (ms). It polls with its own timers rather than being
+ * woken from another request's handler: workerd ties timers and other I/O objects to the request
+ * that made them ("Cannot perform I/O on behalf of a different request").
+ */
+const GIVE_WAY_POLL_MS = 2;
 
 /**
  * Serves one screening request (`work`), counted in `serving`: background retrainings in this
@@ -291,32 +290,22 @@ async function serve<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     serving--;
-    if (serving === 0) wakeRetrainings();
   }
 }
 
 /**
  * Resolves at once when no screening request is being served or `urgent()` (a request waits for
- * this retraining), else when the last such request ends, a request starts waiting for a
- * retraining, or GIVE_WAY_MAX_MS passed.
+ * this retraining), else once either holds or GIVE_WAY_MAX_MS passed.
  */
 async function giveWay(urgent: () => boolean): Promise<void> {
-  if (serving === 0 || urgent()) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await new Promise<void>((resolve) => {
-    giveWayWaiters.add(resolve);
-    timer = setTimeout(() => {
-      giveWayWaiters.delete(resolve);
-      resolve();
-    }, GIVE_WAY_MAX_MS);
-  });
-  clearTimeout(timer);
+  for (let waited = 0; serving > 0 && !urgent() && waited < GIVE_WAY_MAX_MS; waited += GIVE_WAY_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_POLL_MS));
+  }
 }
 
 /** Waits for a running ranking (`key` as in `awaited`), which then runs without pauses or giving way. */
 async function awaitRanking(key: string, done: Promise<void>): Promise<void> {
   awaited.set(key, (awaited.get(key) ?? 0) + 1);
-  wakeRetrainings();
   try {
     await done;
   } finally {
