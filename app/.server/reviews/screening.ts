@@ -817,15 +817,17 @@ async function decideServed(
  * Undoes one of the caller's own decisions: their latest one of the stage (`recordId` absent, the
  * u key) or their latest on the given record. Single screening: the record's decision returns to
  * the previous one in its history (or none). Dual screening: the caller's vote returns to their
- * previous one (or none) and the record's final decision is settled again from the votes.
+ * previous one (or none) and the record's final decision is settled again from the votes. The
+ * re-ranking is awaited, whatever `_options.background` says (ADR 0042), so the undone record is
+ * in the stored order when the next `next` reads it.
  * @throws AppError 404 REVIEW_NOT_FOUND / RECORD_NOT_FOUND; 409 NOTHING_TO_UNDO.
  */
 export async function undoDecision(
   app: ReviewsApp,
   target: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
-  options: { background?: (task: Promise<unknown>) => void } = {},
+  _options: { background?: (task: Promise<unknown>) => void } = {},
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
-  return serve(() => undoServed(app, target, options));
+  return serve(() => undoServed(app, target));
 }
 
 /** undoDecision's work, counted among the requests served (`serve`). */
@@ -837,7 +839,6 @@ async function undoServed(
     recordId,
     stage,
   }: { userId: string; reviewId: string | undefined; recordId?: string; stage: ScreeningStage },
-  options: { background?: (task: Promise<unknown>) => void },
 ): Promise<{ progress: ScreeningProgress; recordId: number; next?: ScreeningNext }> {
   const review = await requireReview(app, { userId, reviewId }, "write");
   const record = recordId !== undefined ? await requireRecord(app, review, recordId) : null;
@@ -900,7 +901,10 @@ async function undoServed(
   const memberId = dual ? userId : undefined;
   if (stage === "full_text")
     return { progress: await progressOf(app, review.id, "full_text", memberId), recordId: latest.recordId };
-  await scheduleRerank(app, review, options.background, memberId);
+  // The undone record is back among the undecided but not in the stored order until a retraining
+  // adds it: awaited here (an undo is rare), so the next `next` offers it where the model puts it.
+  // A background run would give way to that very `next` and let it read the order without it.
+  await scheduleRerank(app, review, undefined, memberId);
   const next = await nextOf(app, review, userId);
   return { progress: next.progress, recordId: latest.recordId, next };
 }
