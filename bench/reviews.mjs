@@ -13,10 +13,13 @@
 // page opens). Printed: median and 95th percentile of each, and the targets of issue 27: decision
 // and next ≤ 50 ms median at 20,000 records and within 2× of the same at 2,000; first next ≤ 500 ms.
 //
+// Also printed: the CPU time the dev server's workerd processes used per screened record (Linux),
+// which load from other processes inflates far less than latency.
+//
 // Usage: node bench/reviews.mjs  (env ROUNDS, default 40; SIZES, default "2000,20000";
 // SKIP_BUILD=1 reuses the build; BENCH_PORT, default 8811, and the replay server on the next port).
 // State in .wrangler/bench-reviews-state.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Papa from "papaparse";
 import { loginPro, root, startDevServer, waitForServer } from "./lib/dev-server.mjs";
@@ -66,6 +69,33 @@ async function api(method, p, body) {
   return { json, ms };
 }
 
+/**
+ * CPU time (ms) used so far by the dev server's workerd processes (Linux /proc; null elsewhere):
+ * the Worker, its local D1 and R2 share them, so per screened record it is what the record cost
+ * the machine — far less inflated than latency when other processes load the cores.
+ */
+function workerdCpuMs() {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // fields[2] = process group (the dev server runs in its own), [11]/[12] = utime/stime.
+      if (name === "workerd" && Number(fields[2]) === server.child.pid)
+        ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -92,6 +122,7 @@ async function benchReview(size) {
   let next = first.json;
   const decideMs = [];
   const nextMs = [];
+  const cpuBefore = workerdCpuMs();
   for (let i = 0; i < ROUNDS && next.record; i++) {
     const relevant = labels.get(key(next.record.title)) ?? false;
     const { json, ms } = await api("POST", `/api/reviews/${reviewId}/records/${next.record.id}/decision`, {
@@ -103,7 +134,11 @@ async function benchReview(size) {
     nextMs.push((await api("GET", `/api/reviews/${reviewId}/screening/next`)).ms);
     next = json.next;
   }
-  return { size, total: first.json.progress.total, importMs, firstNextMs: first.ms, decideMs, nextMs };
+  // Let the last retraining end, so each size is charged for the retrainings its decisions caused.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cpuAfter = workerdCpuMs();
+  const cpuMs = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / decideMs.length;
+  return { size, total: first.json.progress.total, importMs, firstNextMs: first.ms, decideMs, nextMs, cpuMs };
 }
 
 const results = [];
@@ -120,6 +155,9 @@ for (const r of results) {
   console.log(
     `  POST …/decision (store, answer with the next record; retrain after): ${fmt(r.decideMs)}   target ≤ 50 ms median`,
   );
+  if (r.cpuMs !== null) {
+    console.log(`  workerd CPU per screened record (decision + next + its retraining): ${r.cpuMs.toFixed(0)} ms`);
+  }
 }
 if (results.length > 1) {
   const [small, large] = [results[0], results.at(-1)];

@@ -40,13 +40,36 @@ export async function requireReviewAccess(
   { userId, reviewId }: { userId: string; reviewId: string | undefined },
   need: ReviewNeed,
 ): Promise<ReviewAccess> {
+  const [row] = await reviewAccessQuery(app, { userId, reviewId });
+  return accessOf(row, userId, need);
+}
+
+/**
+ * The query behind requireReviewAccess (at most one row), for callers that batch it with other
+ * reads; check its result with accessOf. @throws AppError 404 REVIEW_NOT_FOUND for a malformed id.
+ */
+export function reviewAccessQuery(
+  app: Pick<ReviewsApp, "db">,
+  { userId, reviewId }: { userId: string; reviewId: string | undefined },
+) {
   if (!reviewId || reviewId.length > 64) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
-  const [row] = await app.db
+  return app.db
     .select({ review: reviews, role: reviewMembers.role, resolver: reviewMembers.resolver })
     .from(reviews)
     .leftJoin(reviewMembers, and(eq(reviewMembers.reviewId, reviews.id), eq(reviewMembers.userId, userId)))
     .where(and(eq(reviews.id, reviewId), sql`(${reviews.userId} = ${userId} or ${reviewMembers.userId} is not null)`))
     .limit(1);
+}
+
+/**
+ * The caller's access from reviewAccessQuery's row.
+ * @throws AppError 404 REVIEW_NOT_FOUND (no row); 403 FORBIDDEN_ROLE when the role does not allow `need`.
+ */
+export function accessOf(
+  row: { review: ReviewRow; role: ReviewRole | null; resolver: boolean | null } | undefined,
+  userId: string,
+  need: ReviewNeed,
+): ReviewAccess {
   if (!row) throw new AppError("REVIEW_NOT_FOUND", "Review not found", 404);
   const role: ReviewRole = row.review.userId === userId ? "owner" : (row.role ?? "viewer");
   if (!ALLOWED[need].includes(role)) {

@@ -16,7 +16,7 @@ import type { ApiStudy } from "../studies/queries";
 import type { ProviderId } from "../search/types";
 import { detectFormat, ImportParseError, parseReferenceFile, type ImportWarning } from "./parse";
 import { rankAfterImport } from "./screening";
-import { assertSearchRoom, markedSource, savedSearchFromForm } from "./saved-search";
+import { assertSearchRoom, markedSource, savedSearchFromForm, searchRoomGuard, tooManySearches } from "./saved-search";
 import { addRecords, requireReview, type ImportResult, type IncomingRecord } from "./service";
 
 /** Options of the import services: `background` (the Worker's waitUntil) ranks the review after answering. */
@@ -120,6 +120,7 @@ export async function importFile(
       ...(savedSearch ? markedSource(details, savedSearch, user, new Date()) : { details }),
     },
     records: parsed.map((r) => ({ ...r, origin: name })),
+    ...(savedSearch ? { guard: { ...searchRoomGuard(review.id), refused: () => tooManySearches() } } : {}),
   });
   if (options.background) rankAfterImport(app, review, options.background);
   return { ...result, warnings: boundedWarnings(warnings) };

@@ -55,6 +55,36 @@ export const SourcePatchSchema = z.object({ savedSearch: SavedSearchSchema.nulla
  */
 export const rerunnableSource = sql`((${reviewSources.kind} = 'search' and json_extract(${reviewSources.details}, '$.updateOf') is null) or (${reviewSources.kind} = 'file' and json_extract(${reviewSources.details}, '$.savedSearch.database') is not null))`;
 
+/**
+ * rerunnableSource as raw SQL over the review_sources table named (or aliased) `t`, for raw D1
+ * statements: the atomic cap below counts with it inside the write.
+ */
+export function rerunnableSql(t: string): string {
+  return `((${t}.kind = 'search' and json_extract(${t}.details, '$.updateOf') is null) or (${t}.kind = 'file' and json_extract(${t}.details, '$.savedSearch.database') is not null))`;
+}
+
+/**
+ * The SQL condition (anonymous `?` parameters, with their values) that the review still has room
+ * for one more saved search: fewer than {@link MAX_SEARCHES_PER_UPDATE} re-runnable sources besides
+ * `except`. Written into the INSERT / UPDATE that creates the saved search, so two concurrent
+ * creates cannot both pass it (ADR 0009's conditional-write pattern; a read-then-write check could).
+ */
+export function searchRoomGuard(reviewId: string, except?: string): { sql: string; values: unknown[] } {
+  return {
+    sql: `(SELECT count(*) FROM review_sources s WHERE s.review_id = ? AND s.id <> ? AND ${rerunnableSql("s")}) < ?`,
+    values: [reviewId, except ?? "", MAX_SEARCHES_PER_UPDATE],
+  };
+}
+
+/** 409 TOO_MANY_SEARCHES, with the review's count of re-runnable searches when known. */
+export function tooManySearches(count: number = MAX_SEARCHES_PER_UPDATE): AppError {
+  return new AppError(
+    "TOO_MANY_SEARCHES",
+    `An update re-runs at most ${MAX_SEARCHES_PER_UPDATE} searches, and this review already has ${count}.`,
+    409,
+  );
+}
+
 /** The saved-search mark of a source's details, or null (unknown databases are ignored). */
 export function savedSearchOf(details: Record<string, unknown>): SavedSearchMark | null {
   const mark = details.savedSearch as Partial<SavedSearchMark> | undefined;
@@ -88,7 +118,8 @@ export function savedSearchFromForm(form: FormData): SavedSearchInput | null {
 /**
  * Refuses a new saved search when the review already has {@link MAX_SEARCHES_PER_UPDATE}
  * re-runnable searches (an update re-runs at most that many). `except` is a source not counted
- * (the one being re-marked).
+ * (the one being re-marked). An early answer before the work of an import; the cap itself holds
+ * through searchRoomGuard, checked inside the write.
  * @throws AppError 409 TOO_MANY_SEARCHES.
  */
 export async function assertSearchRoom(app: Pick<ReviewsApp, "db">, reviewId: string, except?: string): Promise<void> {
@@ -102,13 +133,7 @@ export async function assertSearchRoom(app: Pick<ReviewsApp, "db">, reviewId: st
         except ? sql`${reviewSources.id} <> ${except}` : undefined,
       ),
     );
-  if ((row?.n ?? 0) >= MAX_SEARCHES_PER_UPDATE) {
-    throw new AppError(
-      "TOO_MANY_SEARCHES",
-      `An update re-runs at most ${MAX_SEARCHES_PER_UPDATE} searches, and this review already has ${row!.n}.`,
-      409,
-    );
-  }
+  if ((row?.n ?? 0) >= MAX_SEARCHES_PER_UPDATE) throw tooManySearches(row!.n);
 }
 
 /** The details and query a file source stores when imported or marked as a saved search. */
@@ -164,15 +189,20 @@ export async function markSourceSavedSearch(
         : "Uploaded PDFs come from no search.";
     throw new AppError("NOT_A_FILE_IMPORT", `Only an imported file can be marked as a saved search. ${what}`, 409);
   }
-  let next: { query: string | null; details: Record<string, unknown> };
   if (savedSearch) {
     await assertSearchRoom(app, review.id, source.id);
-    next = markedSource(source.details, savedSearch, user, now);
+    const next = markedSource(source.details, savedSearch, user, now);
+    const guard = searchRoomGuard(review.id, source.id);
+    const written = await app.bindings.DB.prepare(
+      `UPDATE review_sources SET query = ?, details = ? WHERE id = ? AND ${guard.sql}`,
+    )
+      .bind(next.query, JSON.stringify(next.details), source.id, ...guard.values)
+      .run();
+    if (written.meta.changes === 0) throw tooManySearches();
   } else {
     const rest = { ...source.details };
     delete rest.savedSearch;
-    next = { query: null, details: rest };
+    await app.db.update(reviewSources).set({ query: null, details: rest }).where(eq(reviewSources.id, source.id));
   }
-  await app.db.update(reviewSources).set(next).where(eq(reviewSources.id, source.id));
   return (await listSources(app, review.id)).find((s) => s.id === source.id)!;
 }

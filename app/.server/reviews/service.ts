@@ -30,7 +30,7 @@ import { dedupeWithMembers } from "../search/dedupe";
 import { normaliseDoi } from "~/lib/search/normalize";
 import type { NormalisedStudy } from "../search/types";
 import { activityInsert, activityStatement } from "./activity";
-import { requireReviewAccess, type ReviewAccess, type ReviewNeed } from "./access";
+import { accessOf, requireReviewAccess, reviewAccessQuery, type ReviewAccess, type ReviewNeed } from "./access";
 import type { ImportedRecord } from "./parse";
 import { storeTermCounts, termCountsPrefix } from "./screening-corpus";
 import { currentVotes } from "./votes";
@@ -484,7 +484,9 @@ const INSERT_CHUNK_BYTES = 900_000;
  * rules in ../search/dedupe.ts; records whose merge the user undid never merge again), checks the
  * plan's limits (403 PRO_REQUIRED over 500 records on Free; 413 TOO_MANY_RECORDS over 50,000),
  * then writes the source, the records (duplicates kept, pointing at the record they merge into)
- * and drops the cached ranking in ONE D1 batch: all or nothing.
+ * and drops the cached ranking in ONE D1 batch: all or nothing. `guard` (an SQL condition with its
+ * values, e.g. the saved-search cap) is checked by the source's INSERT inside that batch; when it
+ * fails nothing is written and addRecords throws `guard.refused()`.
  */
 export async function addRecords(
   app: ReviewsApp,
@@ -493,6 +495,7 @@ export async function addRecords(
     review,
     source,
     records,
+    guard,
   }: {
     user: Pick<UserRow, "id" | "plan">;
     review: ReviewRow;
@@ -504,6 +507,7 @@ export async function addRecords(
       details?: Record<string, unknown>;
     };
     records: IncomingRecord[];
+    guard?: { sql: string; values: unknown[]; refused: () => AppError };
   },
 ): Promise<ImportResult> {
   if (records.length === 0) throw new AppError("NO_RECORDS", "There are no records to add.", 400);
@@ -545,9 +549,11 @@ export async function addRecords(
 
   const sourceId = crypto.randomUUID();
   const DB = app.bindings.DB;
+  // Every later write of the batch needs the source row: with a failed guard, none lands.
+  const sourceExists = "EXISTS (SELECT 1 FROM review_sources s WHERE s.id = ?)";
   const statements: D1PreparedStatement[] = [
     DB.prepare(
-      "INSERT INTO review_sources (id, review_id, user_id, kind, name, format, query, details, record_count, duplicates_removed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+      `INSERT INTO review_sources (id, review_id, user_id, kind, name, format, query, details, record_count, duplicates_removed) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${guard ? ` WHERE ${guard.sql}` : ""}`,
     ).bind(
       sourceId,
       review.id,
@@ -559,6 +565,7 @@ export async function addRecords(
       JSON.stringify(source.details ?? {}),
       records.length,
       duplicatesRemoved,
+      ...(guard?.values ?? []),
     ),
   ];
   const insertSql = `INSERT INTO review_records (review_id, user_id, source_id, position, origin, title, abstract, authors, year, journal, doi, pmid, keywords, url, study_id, uploaded_study_id, full_text, duplicate_of, duplicate_reason)
@@ -566,7 +573,7 @@ export async function addRecords(
       json(json_extract(j.value, '$.au')), json_extract(j.value, '$.y'), json_extract(j.value, '$.j'), json_extract(j.value, '$.d'),
       json_extract(j.value, '$.pm'), json_extract(j.value, '$.k'), json_extract(j.value, '$.u'), json_extract(j.value, '$.s'),
       json_extract(j.value, '$.up'), json_extract(j.value, '$.ft'), json_extract(j.value, '$.dup'), json_extract(j.value, '$.why')
-    FROM json_each(?4) j`;
+    FROM json_each(?4) j WHERE EXISTS (SELECT 1 FROM review_sources s WHERE s.id = ?3)`;
   let chunk: string[] = [];
   let bytes = 0;
   const flush = () => {
@@ -606,22 +613,31 @@ export async function addRecords(
       `UPDATE review_records SET duplicate_of = (SELECT k.id FROM review_records k WHERE k.source_id = ?1 AND k.position = -review_records.duplicate_of - 1)
        WHERE source_id = ?1 AND duplicate_of < 0`,
     ).bind(sourceId),
-    DB.prepare("DELETE FROM review_rankings WHERE review_id = ?1").bind(review.id),
-    DB.prepare("UPDATE reviews SET version = version + 1, updated_at = ?2 WHERE id = ?1").bind(review.id, Date.now()),
-    activityStatement(DB, {
-      reviewId: review.id,
-      userId: user.id,
-      action: "import",
-      detail: {
-        kind: source.kind,
-        name: source.name.slice(0, 300),
-        format: source.format ?? source.kind,
-        records: records.length,
-        duplicatesRemoved,
+    DB.prepare(`DELETE FROM review_rankings WHERE review_id = ? AND ${sourceExists}`).bind(review.id, sourceId),
+    DB.prepare(`UPDATE reviews SET version = version + 1, updated_at = ? WHERE id = ? AND ${sourceExists}`).bind(
+      Date.now(),
+      review.id,
+      sourceId,
+    ),
+    activityStatement(
+      DB,
+      {
+        reviewId: review.id,
+        userId: user.id,
+        action: "import",
+        detail: {
+          kind: source.kind,
+          name: source.name.slice(0, 300),
+          format: source.format ?? source.kind,
+          records: records.length,
+          duplicatesRemoved,
+        },
       },
-    }),
+      { sql: sourceExists, values: [sourceId] },
+    ),
   );
-  await DB.batch(statements);
+  const [sourceWrite] = await DB.batch(statements);
+  if (guard && sourceWrite!.meta.changes === 0) throw guard.refused();
   // The screening corpus's term counts, made now (the texts are at hand) so no ranking has to
   // tokenise these records again (issue 27). A failure costs a rebuild later, not the import.
   const { results: inserted } = await DB.prepare(
@@ -708,6 +724,37 @@ async function requireRecord(
   return row;
 }
 export { requireRecord };
+
+/**
+ * requireReview and requireRecord in one D1 round trip (the decision's path, issue 27): the
+ * record is read by (id, review id) beside the access check and returned only when that passes.
+ * @throws AppError as requireReview, then 404 RECORD_NOT_FOUND.
+ */
+export async function requireReviewRecord(
+  app: ReviewsApp,
+  target: { userId: string; reviewId: string | undefined },
+  need: ReviewNeed,
+  recordId: string | undefined,
+): Promise<{ review: ReviewRow; record: ReviewRecordRow }> {
+  const id = Number(recordId);
+  const access = reviewAccessQuery(app, target);
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    const review = accessOf((await access)[0], target.userId, need).review;
+    return { review, record: await requireRecord(app, review, recordId) };
+  }
+  const [accessRows, recordRows] = await app.db.batch([
+    access,
+    app.db
+      .select()
+      .from(reviewRecords)
+      .where(and(eq(reviewRecords.id, id), eq(reviewRecords.reviewId, target.reviewId!)))
+      .limit(1),
+  ]);
+  const review = accessOf(accessRows[0], target.userId, need).review;
+  const record = recordRows[0];
+  if (!record) throw new AppError("RECORD_NOT_FOUND", "Record not found", 404);
+  return { review, record };
+}
 
 /**
  * Undoes a merge: the duplicate becomes a unique record again (to be screened) and is never merged
