@@ -10,13 +10,11 @@ import type { ApiActivityEntry, ApiMember } from "~/lib/team";
 import { getLoadContext } from "~/.server/context";
 import { createDb } from "~/.server/db/client";
 import { sendConflictDigests } from "~/.server/reviews/digest";
-import { newReview, join, includeAll, addOutcome } from "./team-helpers";
+import { newReview, join, includeAll, addOutcome, roleMatrixFailures, type RouteCase } from "./team-helpers";
 
 const db = () => createDb(env.DB);
 
 const arm = (events: number | null, groupSize: number | null) => ({ events, groupSize, mean: null, sd: null });
-
-type Role = "owner" | "reviewer" | "viewer" | "stranger";
 
 describe("dual extraction, activity and digest routes check membership and role", () => {
   it(
@@ -34,7 +32,7 @@ describe("dual extraction, activity and digest routes check membership and role"
       const outcome = await addOutcome(owner, review.id);
       const id = review.id;
       const values = { intervention: arm(5, 20), comparator: arm(9, 21) };
-      const cases: { need: "read" | "write" | "owner"; method: string; path: string; body?: unknown }[] = [
+      const cases: RouteCase[] = [
         { need: "owner", method: "PATCH", path: `/api/reviews/${id}`, body: { extraction: { mode: "dual" } } },
         {
           need: "write",
@@ -55,27 +53,7 @@ describe("dual extraction, activity and digest routes check membership and role"
         { need: "read", method: "GET", path: `/api/reviews/${id}/export?format=extraction` },
         { need: "read", method: "GET", path: `/api/reviews/${id}/outcomes/${outcome.id}` },
       ];
-      const accounts: Record<Role, Account> = { owner, reviewer, viewer, stranger };
-      const allowed = {
-        read: ["owner", "reviewer", "viewer"],
-        write: ["owner", "reviewer"],
-        owner: ["owner"],
-      } as const;
-      const failures: string[] = [];
-      for (const c of cases) {
-        for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
-          const { status, error } = await statusAndError(
-            await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }),
-          );
-          const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
-          if (role === "stranger") {
-            if (status !== 404 || error !== "REVIEW_NOT_FOUND") failures.push(label);
-          } else if ((allowed[c.need] as readonly string[]).includes(role)) {
-            if (status >= 400) failures.push(label);
-          } else if (status !== 403 || error !== "FORBIDDEN_ROLE") failures.push(label);
-        }
-      }
-      expect(failures).toEqual([]);
+      expect(await roleMatrixFailures(cases, { owner, reviewer, viewer, stranger })).toEqual([]);
       // Signed out: 401; other methods: 405.
       expect((await call("GET", `/api/reviews/${id}/activity`)).status).toBe(401);
       expect(

@@ -5,7 +5,7 @@ import type { ReviewOutcome } from "~/lib/review-extraction";
 import type { ApiReview, ApiReviewRecord } from "~/lib/reviews";
 import type { ApiInvitation } from "~/lib/team";
 import { createDb } from "~/.server/db/client";
-import { type Account, call, json } from "../helpers";
+import { type Account, call, json, statusAndError } from "../helpers";
 
 /**
  * Scaffolding of the team-review suites (members, dual screening, dual extraction, dual risk of
@@ -94,4 +94,44 @@ export async function addOutcome(owner: Account, reviewId: string): Promise<Revi
       201,
     )
   ).outcome;
+}
+
+/** A member's role in a review, or a signed-in account that is not a member. */
+export type Role = "owner" | "reviewer" | "viewer" | "stranger";
+
+/** One route of a role × route check and the least role it needs. */
+export interface RouteCase {
+  need: "read" | "write" | "owner";
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * Calls every route as each of `accounts` and returns one line per wrong answer (empty when all
+ * are right): a stranger must get 404 REVIEW_NOT_FOUND; a role the route allows (read: owner,
+ * reviewer, viewer; write: owner, reviewer; owner: owner) a status under 400; any other role
+ * 403 FORBIDDEN_ROLE.
+ */
+export async function roleMatrixFailures(cases: RouteCase[], accounts: Record<Role, Account>): Promise<string[]> {
+  const allowed: Record<RouteCase["need"], readonly Role[]> = {
+    read: ["owner", "reviewer", "viewer"],
+    write: ["owner", "reviewer"],
+    owner: ["owner"],
+  };
+  const failures: string[] = [];
+  for (const c of cases) {
+    for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
+      const { status, error } = await statusAndError(
+        await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }),
+      );
+      const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
+      if (role === "stranger") {
+        if (status !== 404 || error !== "REVIEW_NOT_FOUND") failures.push(label);
+      } else if (allowed[c.need].includes(role)) {
+        if (status >= 400) failures.push(label);
+      } else if (status !== 403 || error !== "FORBIDDEN_ROLE") failures.push(label);
+    }
+  }
+  return failures;
 }

@@ -6,8 +6,8 @@ import { judgementsByOutcome } from "~/lib/risk-of-bias/job-inputs";
 import type { ApiRobDualStudy, RobAgreement } from "~/lib/risk-of-bias/dual";
 import type { ApiRobOverview } from "~/lib/risk-of-bias/types";
 import type { ApiActivityEntry, ApiMember } from "~/lib/team";
-import { call, json, signUp, statusAndError, type Account } from "../helpers";
-import { newReview, join, includeAll, addOutcome } from "../reviews/team-helpers";
+import { call, json, signUp, type Account } from "../helpers";
+import { newReview, join, includeAll, addOutcome, roleMatrixFailures, type RouteCase } from "../reviews/team-helpers";
 
 const LOW = {
   "1.1": "Y",
@@ -28,8 +28,6 @@ const LOW = {
 const HIGH = { ...LOW, "1.2": "N" };
 /** D1 some concerns (sequence not random): overall some concerns. */
 const SOME = { ...LOW, "1.1": "N" };
-
-type Role = "owner" | "reviewer" | "viewer" | "stranger";
 
 const submitPath = (reviewId: string, recordId: number, outcomeId: number) =>
   `/api/reviews/${reviewId}/risk-of-bias/${recordId}/${outcomeId}/submission`;
@@ -52,7 +50,7 @@ describe("dual RoB 2 assessment routes check membership and role", () => {
       const outcome = await addOutcome(owner, review.id);
       const id = review.id;
       const [r0, r1] = recordIds as [number, number];
-      const cases: { need: "read" | "write" | "owner"; method: string; path: string; body?: unknown }[] = [
+      const cases: RouteCase[] = [
         { need: "owner", method: "PATCH", path: `/api/reviews/${id}`, body: { riskOfBias: { mode: "dual" } } },
         // Reviewer, then owner submit (the loop's order): both are in afterwards.
         {
@@ -81,27 +79,7 @@ describe("dual RoB 2 assessment routes check membership and role", () => {
         },
         { need: "read", method: "GET", path: `/api/reviews/${id}/export?format=json` },
       ];
-      const accounts: Record<Role, Account> = { owner, reviewer, viewer, stranger };
-      const allowed = {
-        read: ["owner", "reviewer", "viewer"],
-        write: ["owner", "reviewer"],
-        owner: ["owner"],
-      } as const;
-      const failures: string[] = [];
-      for (const c of cases) {
-        for (const role of ["stranger", "viewer", "reviewer", "owner"] as Role[]) {
-          const { status, error } = await statusAndError(
-            await call(c.method, c.path, { cookie: accounts[role].cookie, body: c.body }),
-          );
-          const label = `${role} ${c.method} ${c.path} → ${status} ${error ?? ""}`;
-          if (role === "stranger") {
-            if (status !== 404 || error !== "REVIEW_NOT_FOUND") failures.push(label);
-          } else if ((allowed[c.need] as readonly string[]).includes(role)) {
-            if (status >= 400) failures.push(label);
-          } else if (status !== 403 || error !== "FORBIDDEN_ROLE") failures.push(label);
-        }
-      }
-      expect(failures).toEqual([]);
+      expect(await roleMatrixFailures(cases, { owner, reviewer, viewer, stranger })).toEqual([]);
       // A reviewer named resolver may record the consensus.
       await json(
         await call("PATCH", `/api/reviews/${id}/members/${reviewer.userId}`, {
