@@ -26,7 +26,9 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: E2E_WORKERS,
-  retries: 0,
+  // On CI a failure gets one more run, so a timing race costs a retry rather than the whole run;
+  // the list reporter names such a test 'flaky' (docs/development.md: a defect to fix).
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   outputDir: "./tests/e2e/.artifacts",
   use: {

@@ -8,6 +8,8 @@ requireSharedFixtures();
 
 const ALL_DBS = "pubmed,crossref,europepmc,core,semanticscholar,doaj";
 const PHONE_WIDTHS = [360, 390, 414];
+/** Every page is also checked at a laptop's width (issue 33's first hour: 1280 px). */
+const SWEEP_WIDTHS = [...PHONE_WIDTHS, 1280];
 
 /** Fails a test on any console error (a 404 for a resource is one). */
 function collectConsoleErrors(page: Page): string[] {
@@ -18,10 +20,10 @@ function collectConsoleErrors(page: Page): string[] {
   return errors;
 }
 
-/** How far the page scrolls sideways at each phone width (0 = not at all). */
-async function sidewaysOverflow(page: Page): Promise<Record<number, number>> {
+/** How far the page scrolls sideways at each width (0 = not at all); the phone widths by default. */
+async function sidewaysOverflow(page: Page, widths: readonly number[] = PHONE_WIDTHS): Promise<Record<number, number>> {
   const out: Record<number, number> = {};
-  for (const width of PHONE_WIDTHS) {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: 800 });
     await page.waitForTimeout(50);
     out[width] = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -30,12 +32,15 @@ async function sidewaysOverflow(page: Page): Promise<Record<number, number>> {
 }
 
 const NONE = Object.fromEntries(PHONE_WIDTHS.map((w) => [w, 0]));
+const NONE_AT_ANY_WIDTH = Object.fromEntries(SWEEP_WIDTHS.map((w) => [w, 0]));
 
-test("no page scrolls sideways at 360–414 px, signed out or signed in; axe finds nothing serious on a desktop or a phone", async ({
+test("no page scrolls sideways at 360–414 px or 1280 px, signed out or signed in; axe finds nothing serious on a desktop or a phone", async ({
   page,
 }) => {
   test.setTimeout(300_000);
-  // The axe sweep over every page, in the same visits (accessibility.spec.ts has the pages that need an id or a state).
+  // The one sweep over every page: sideways scroll at every width and the axe audits, in the same
+  // visits (accessibility.spec.ts has the pages that need an id or a state; first-hour-layout.spec.ts
+  // the phone-as-a-phone checks of the header, tabs and forest plot).
   const audit = new A11yAudit();
   for (const signedIn of [false, true]) {
     if (signedIn) await signIn(page, "pro@metamind.local");
@@ -44,7 +49,7 @@ test("no page scrolls sideways at 360–414 px, signed out or signed in; axe fin
       await page.setViewportSize({ width: 390, height: 800 });
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      expect(await sidewaysOverflow(page), label).toEqual(NONE);
+      expect(await sidewaysOverflow(page, SWEEP_WIDTHS), label).toEqual(NONE_AT_ANY_WIDTH);
       await audit.checkDesktopAndPhone(page, label);
     }
   }
