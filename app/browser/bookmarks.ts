@@ -12,10 +12,37 @@ import { storedStudyId } from "~/browser/sealed-studies";
 let ids = new Set<number>();
 let loaded: Promise<void> | null = null;
 const listeners = new Set<() => void>();
+/**
+ * The toggles made on this page, numbered in order. A list fetched from the server is only as new
+ * as its request: the toggles made after the request was sent are applied on top of it, so a
+ * bookmark made while the first load was still in flight is not undone by that load's answer.
+ */
+let toggleSeq = 0;
+let recentToggles: { seq: number; studyId: number; bookmarked: boolean }[] = [];
 
 function emit(next: Set<number>): void {
   ids = next;
   for (const l of listeners) l();
+}
+
+/** Records a toggle and shows it at once. */
+function applyToggle(studyId: number, bookmarked: boolean): void {
+  recentToggles.push({ seq: ++toggleSeq, studyId, bookmarked });
+  const next = new Set(ids);
+  if (bookmarked) next.add(studyId);
+  else next.delete(studyId);
+  emit(next);
+}
+
+/** The server's list as of a request sent after toggle `since`, with the later toggles on top. */
+function withLaterToggles(server: Set<number>, since: number): Set<number> {
+  const next = new Set(server);
+  for (const t of recentToggles) {
+    if (t.seq <= since) continue;
+    if (t.bookmarked) next.add(t.studyId);
+    else next.delete(t.studyId);
+  }
+  return next;
 }
 
 function withQueue(base: Set<number>): Set<number> {
@@ -40,11 +67,14 @@ export function loadBookmarks(force = false): Promise<void> {
   }
   if (loaded && !force) return loaded;
   loaded = (async () => {
+    // Toggles up to this one were answered before the request is sent, so the list includes them.
+    const since = toggleSeq;
     try {
       const res = await fetch("/api/bookmarks", { credentials: "include", cache: "no-store" });
       if (!res.ok) return;
       const body = (await res.json()) as { bookmarks: { study: { id: number } }[] };
-      emit(withQueue(new Set(body.bookmarks.map((b) => b.study.id))));
+      emit(withQueue(withLaterToggles(new Set(body.bookmarks.map((b) => b.study.id)), since)));
+      recentToggles = recentToggles.filter((t) => t.seq > since);
     } catch (error) {
       console.warn("Could not load bookmarks", error);
       emit(withQueue(ids));
@@ -53,13 +83,19 @@ export function loadBookmarks(force = false): Promise<void> {
   return loaded;
 }
 
+/** The study ids bookmarked as this page knows them now (server list, toggles, queued changes). */
+export function bookmarkedIds(): ReadonlySet<number> {
+  return ids;
+}
+
+/** Whether the study is bookmarked; re-renders the card when that changes. */
 export function useIsBookmarked(studyId: number): boolean {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => ids.has(studyId),
+    () => bookmarkedIds().has(studyId),
     () => false,
   );
 }
@@ -79,12 +115,7 @@ export type ToggleOutcome =
  */
 export async function toggleBookmark(studyId: number, bookmark: boolean): Promise<ToggleOutcome> {
   const action = bookmark ? "add" : "remove";
-  const apply = () => {
-    const next = new Set(ids);
-    if (bookmark) next.add(studyId);
-    else next.delete(studyId);
-    emit(next);
-  };
+  const apply = () => applyToggle(studyId, bookmark);
   if (typeof navigator !== "undefined" && navigator.onLine === false && !serviceWorkerControlsPage()) {
     enqueueBookmark(studyId, action);
     apply();

@@ -187,3 +187,63 @@ describe("repository search", () => {
     });
   });
 });
+
+describe("bookmark store", () => {
+  /** GET /api/bookmarks answered only when the test says so; POST and DELETE answered at once. */
+  function serverWith(initial: number[]) {
+    const stored = new Set(initial);
+    const pendingLoads: (() => void)[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init?: RequestInit) => {
+        const method = init?.method ?? "GET";
+        if (method === "GET") {
+          const snapshot = [...stored];
+          return new Promise<Response>((resolve) =>
+            pendingLoads.push(() => resolve(Response.json({ bookmarks: snapshot.map((id) => ({ study: { id } })) }))),
+          );
+        }
+        const { studyId } = JSON.parse(String(init?.body)) as { studyId: number };
+        if (method === "POST") stored.add(studyId);
+        else stored.delete(studyId);
+        return Response.json({ ok: true }, { status: method === "POST" ? 201 : 200 });
+      }),
+    );
+    return { stored, answerLoad: () => pendingLoads.shift()!() };
+  }
+
+  beforeEach(() => vi.resetModules());
+
+  it("a bookmark made while the page's first load is in flight survives that load's answer", async () => {
+    const server = serverWith([]);
+    const store = await import("./bookmarks");
+    const load = store.loadBookmarks();
+    expect(await store.toggleBookmark(7, true)).toEqual({ kind: "saved", bookmarked: true });
+    expect(store.bookmarkedIds().has(7)).toBe(true);
+    server.answerLoad();
+    await load;
+    expect(store.bookmarkedIds().has(7), "the list fetched before the toggle does not undo it").toBe(true);
+  });
+
+  it("a removal made while a load is in flight stays removed; a later load shows the server's list", async () => {
+    const server = serverWith([7, 8]);
+    const store = await import("./bookmarks");
+    const first = store.loadBookmarks();
+    server.answerLoad();
+    await first;
+    expect([...store.bookmarkedIds()].sort()).toEqual([7, 8]);
+
+    const second = store.loadBookmarks(true);
+    await store.toggleBookmark(8, false);
+    server.answerLoad();
+    await second;
+    expect([...store.bookmarkedIds()]).toEqual([7]);
+
+    // Removed elsewhere (another tab): a load sent after every toggle here shows the server's list.
+    server.stored.delete(7);
+    const third = store.loadBookmarks(true);
+    server.answerLoad();
+    await third;
+    expect([...store.bookmarkedIds()]).toEqual([]);
+  });
+});

@@ -222,6 +222,28 @@ test("Professional: extract, edit a value, run REML + Hartung–Knapp, see the f
   ]);
   expect(csv.suggestedFilename()).toMatch(/^metamind-meta-analysis-[0-9a-f]{8}-study-data\.csv$/);
   expect(await readFile((await csv.path())!, "utf8")).toMatch(/^Analysis number,Analysis name,Effect measure,Study,/);
+
+  // The generalised Q estimator with the reviewer's weights (metafor rma(method = "GENQ", weights = …)):
+  // the weights choice appears with GENQ, the run and its R script say which weights were used.
+  await expect(page.getByTestId("genq-weights-select")).toHaveCount(0);
+  await page.getByTestId("method-select").selectOption("GENQ");
+  const genqWeights = page.getByTestId("genq-weights-select");
+  await expect(genqWeights).toHaveValue("inverse-variance");
+  await genqWeights.selectOption("inverse-se");
+  await page.getByRole("button", { name: "Run Analysis" }).click();
+  await expect(analysis).toContainText(
+    "Generalised Q, inverse standard-error weights 1/SE (Jackson 2013) (GENQ) · Hartung–Knapp",
+    { timeout: 30_000 },
+  );
+  await expect(analysis.getByTestId("forest-plot")).toBeVisible();
+  await page.getByRole("button", { name: "Export Results" }).click();
+  const [genqScript] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("menuitem", { name: "R script (metafor)" }).click(),
+  ]);
+  expect(await readFile((await genqScript.path())!, "utf8")).toContain(
+    'method = "GENQ", test = "knha", weights = 1/sqrt(vi), slab = study)',
+  );
 });
 
 test("Guest: studies without effect data give a clear answer, not a broken plot", async ({ page }) => {

@@ -143,21 +143,35 @@ test("a /search URL fires one /api/search, and finishing keeps the cards where t
   await expect.poll(async () => (await ids()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   const shownEarly = await ids();
   const reading = page.locator(`[data-result-id="${shownEarly[2]}"]`);
-  await reading.scrollIntoViewIfNeeded();
-  // Read in one step in the page: the streamed list is replaced by the merged one at any moment,
-  // and a measurement taken across that swap would find the old card detached.
-  const topOfReading = () =>
-    page.evaluate(
-      (id) => document.querySelector(`[data-result-id="${id}"]`)?.getBoundingClientRect().top ?? null,
-      shownEarly[2],
-    );
-  const topBefore = await topOfReading();
-  expect(topBefore, "the card being read is on the page").not.toBeNull();
+  // In one step in the page (the search may finish at any moment): bring the third card into
+  // view, mark its element, focus its Bookmark button and read where it is.
+  const before = await page.evaluate((id) => {
+    const card = document.querySelector<HTMLElement>(`[data-result-id="${id}"]`)!;
+    card.scrollIntoView({ block: "center" });
+    card.dataset.e2eReading = "1";
+    card.querySelector<HTMLElement>('[data-testid="bookmark-button"]')!.focus();
+    return {
+      top: card.getBoundingClientRect().top,
+      stillLoading: !document.querySelector('[data-testid="search-message"]'),
+    };
+  }, shownEarly[2]);
 
   await expect(page.getByTestId("search-message")).toBeVisible({ timeout: 30_000 });
-  const topAfter = await topOfReading();
-  expect(topAfter, "the card being read is still on the page").not.toBeNull();
-  expect(Math.abs(topAfter! - topBefore!), "the card being read stays put").toBeLessThan(40);
+  const after = await page.evaluate((id) => {
+    const card = document.querySelector<HTMLElement>(`[data-result-id="${id}"]`);
+    return {
+      top: card?.getBoundingClientRect().top ?? null,
+      sameElement: card?.dataset.e2eReading === "1",
+      focusInside: Boolean(card?.contains(document.activeElement)),
+    };
+  }, shownEarly[2]);
+  expect(after.top, "the card being read is still on the page").not.toBeNull();
+  expect(Math.abs(after.top! - before.top), "the card being read stays put").toBeLessThan(40);
+  if (before.stillLoading) {
+    // The streamed card is the merged page's card, not a copy: the keyboard user's focus survives.
+    expect(after.sameElement, "the card is the same element once the search finishes").toBe(true);
+    expect(after.focusInside, "focus stays on the card's button").toBe(true);
+  }
   const shownLate = await ids();
   const kept = shownEarly.filter((id) => shownLate.includes(id));
   expect(shownLate.slice(0, kept.length), "cards keep their arrival order").toEqual(kept);

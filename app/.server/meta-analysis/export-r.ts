@@ -153,7 +153,6 @@ check <- function(analysis, name, fitted, reported) {
 }
 `;
 
-/** The R lines of one analysis: its data frame, effect sizes, model, tests and checks. */
 /** metafor `weights` argument of each GENQ/GENQM weight rule (evaluated in the data frame). */
 const GENQ_WEIGHTS_R: Record<GenqWeights, string> = {
   "inverse-variance": "1/vi",
@@ -161,6 +160,7 @@ const GENQ_WEIGHTS_R: Record<GenqWeights, string> = {
   equal: "rep(1, length(vi))",
 };
 
+/** The R lines of one analysis: its data frame, effect sizes, model, tests and checks. */
 function analysisBlock(result: MetaAnalysisJobResult, analysis: OutcomeAnalysis, index: number): string {
   const n = index + 1;
   const rows = analysisStudyRows(result, analysis);

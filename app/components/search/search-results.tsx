@@ -93,6 +93,7 @@ export function SearchResults(props: SearchResultsProps) {
   const arrivalShown = useMemo(() => inArrivalOrder(merged, arrival), [merged, arrival]);
   const canReorder = smart.status !== "done" && !sameOrder(arrivalShown, merged);
   const shown = canReorder && !mergedOrder ? arrivalShown : merged;
+  const listed = loading ? progressive : shown;
 
   /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
   function showMergedOrder() {
@@ -134,98 +135,121 @@ export function SearchResults(props: SearchResultsProps) {
         </ul>
       )}
 
-      {loading && (
-        <section className="mt-6" aria-label="Results so far" aria-busy="true">
-          {progressive.length === 0 ? (
-            <div className="space-y-3" aria-label="Searching">
-              {[0, 1, 2].map((i) => (
-                <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
-              ))}
-            </div>
-          ) : (
-            <>
+      {(loading || results) && (
+        // One section and one list from the first database's answer to the merged page: a card
+        // that arrived while streaming is the same element afterwards (React keeps it by its key),
+        // so the reader's place, focus and open abstract survive the end of the search.
+        <section className="mt-6" aria-label={loading ? "Results so far" : "Results"} aria-busy={loading || undefined}>
+          {loading ? (
+            progressive.length === 0 ? (
+              <div className="space-y-3" aria-label="Searching">
+                {[0, 1, 2].map((i) => (
+                  <div key={i} className="h-32 animate-pulse rounded-xl bg-slate-200/70" />
+                ))}
+              </div>
+            ) : (
               <p className="text-sm text-slate-600" data-testid="progress-message">
                 {progressive.length} results so far from{" "}
                 {[...partials.values()].filter((p) => p.report.status === "ok").length} of {loadingProviders.length}{" "}
                 databases — merging duplicates when all have answered…
               </p>
-              <div className="mt-4 space-y-4">
-                {progressive.map((study) => (
-                  <div key={study.id} data-result-id={study.id}>
-                    <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
-                  </div>
-                ))}
-              </div>
-            </>
-          )}
-        </section>
-      )}
-
-      {!loading && results && (
-        <section className="mt-6" aria-label="Results">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-600" data-testid="search-message">
-              {results.message}
-              {/* One database: its own total beyond the page; several: the message already counts the merged records. */}
-              {results.totalCount > 0 &&
-                Object.keys(results.providers).length === 1 &&
-                ` ${formatCount(results.totalCount)} records in total.`}
-            </p>
-            {signedIn && recordsToAdd(results.providers) > 0 && (
-              <Suspense fallback={null}>
-                <AddToReviewButton params={toApiParams(props.form, 1)} providers={results.providers} />
-              </Suspense>
-            )}
-          </div>
-          {smart.status === "ranking" && (
-            <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>
-          )}
-          {smart.status === "done" && (
-            <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
-              {smartSearchNote(smart.studies ?? [], results.studies.length, smart.model)}
-            </p>
-          )}
-          {smart.status === "failed" && (
-            <p className="mt-2 text-sm text-amber-700">Smart Search is unavailable right now; showing all results.</p>
-          )}
-          {canReorder && (
-            // A floating note, so offering the merged order moves nothing on the page.
-            <p
-              className="fixed bottom-4 left-1/2 z-30 flex max-w-[calc(100vw-9rem)] -translate-x-1/2 flex-wrap items-center justify-center gap-x-2 rounded-full border border-slate-200 bg-white px-4 py-2 text-xs text-slate-700 shadow-md sm:text-sm"
-              data-testid="order-note"
-              role="status"
-            >
-              {mergedOrder ? "Showing the merged order." : "Cards stay in the order they arrived."}
-              {!mergedOrder && (
-                <button
-                  type="button"
-                  className="font-medium text-brand-700 underline"
-                  onClick={showMergedOrder}
-                  data-testid="show-merged-order"
-                >
-                  Show merged order
-                </button>
-              )}
-            </p>
-          )}
-          {shown.length === 0 ? (
-            // The server's message already says 'No studies found…' when the search found nothing.
-            !/no studies found/i.test(results.message ?? "") && (
-              <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-                No studies found. Try adjusting your search terms or filters.
-              </p>
             )
           ) : (
+            results && (
+              <ResultsHeader
+                results={results}
+                smart={smart}
+                canReorder={canReorder}
+                mergedOrder={mergedOrder}
+                onMergedOrder={showMergedOrder}
+                signedIn={signedIn}
+                form={props.form}
+              />
+            )
+          )}
+          {listed.length > 0 && (
             <div className="mt-4 space-y-4">
-              {shown.map((study) => (
+              {listed.map((study) => (
                 <div key={study.id} data-result-id={study.id}>
                   <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
                 </div>
               ))}
             </div>
           )}
-          <Pagination page={props.page} totalPages={results.totalPages} onPage={props.onPage} />
+          {!loading &&
+            listed.length === 0 &&
+            // The server's message already says 'No studies found…' when the search found nothing.
+            !/no studies found/i.test(results?.message ?? "") && (
+              <p className="mt-8 rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+                No studies found. Try adjusting your search terms or filters.
+              </p>
+            )}
+          {!loading && results && (
+            <Pagination page={props.page} totalPages={results.totalPages} onPage={props.onPage} />
+          )}
         </section>
+      )}
+    </>
+  );
+}
+
+/** The finished search's message, 'Add to review', Smart Search's state and the order note. */
+function ResultsHeader(props: {
+  results: SearchResponse;
+  smart: SmartState;
+  canReorder: boolean;
+  mergedOrder: boolean;
+  onMergedOrder: () => void;
+  signedIn: boolean;
+  form: SearchFormState;
+}) {
+  const { results, smart, canReorder, mergedOrder, signedIn } = props;
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-600" data-testid="search-message">
+          {results.message}
+          {/* One database: its own total beyond the page; several: the message already counts the merged records. */}
+          {results.totalCount > 0 &&
+            Object.keys(results.providers).length === 1 &&
+            ` ${formatCount(results.totalCount)} records in total.`}
+        </p>
+        {signedIn && recordsToAdd(results.providers) > 0 && (
+          <Suspense fallback={null}>
+            <AddToReviewButton params={toApiParams(props.form, 1)} providers={results.providers} />
+          </Suspense>
+        )}
+      </div>
+      {smart.status === "ranking" && (
+        <p className="mt-2 text-sm text-brand-700">Smart Search is ranking the results…</p>
+      )}
+      {smart.status === "done" && (
+        <p className="mt-2 text-sm text-brand-700" data-testid="smart-search-note">
+          {smartSearchNote(smart.studies ?? [], results.studies.length, smart.model)}
+        </p>
+      )}
+      {smart.status === "failed" && (
+        <p className="mt-2 text-sm text-amber-700">Smart Search is unavailable right now; showing all results.</p>
+      )}
+      {canReorder && (
+        // A floating note, so offering the merged order moves nothing on the page.
+        <p
+          className="fixed bottom-4 left-1/2 z-30 flex max-w-[calc(100vw-9rem)] -translate-x-1/2 flex-wrap items-center justify-center gap-x-2 rounded-full border border-slate-200 bg-white px-4 py-2 text-xs text-slate-700 shadow-md sm:text-sm"
+          data-testid="order-note"
+          role="status"
+        >
+          {mergedOrder ? "Showing the merged order." : "Cards stay in the order they arrived."}
+          {!mergedOrder && (
+            <button
+              type="button"
+              className="font-medium text-brand-700 underline"
+              onClick={props.onMergedOrder}
+              data-testid="show-merged-order"
+            >
+              Show merged order
+            </button>
+          )}
+        </p>
       )}
     </>
   );
