@@ -1,0 +1,158 @@
+/**
+ * Provenance checks of one reading (issue 26 item 1, round 5): evidence of WHICH population, timepoint and
+ * reading a number belongs to.
+ *
+ * The evidence items of extract.ts say that the arms, the outcome and the timepoint are named; the consistency
+ * checks (consistency.ts) that the numbers add up. Numbers from the wrong population (per-protocol beside
+ * intention-to-treat, a subgroup), the wrong time (a sentence giving two times) or a second, disagreeing reading of
+ * the same outcome pass both. These checks use the general vocabulary of trial reporting (CONSORT 2010 items 16
+ * and 18: analysed population, subgroup and adjusted analyses), never words taken from one report, and no
+ * threshold. Each was kept only when cross-validation over folds of the open reports raised the precision of
+ * the raw readings on folds it was not designed on and lowered it on none (docs/methods/arm-extraction.md,
+ * "Round 5").
+ */
+
+/** Names of the checks, for reasons and for switching one off in cross-validation (bench `--cv`). */
+export type ProvenanceCheckName =
+  | "population-named"
+  | "time-in-sentence"
+  | "rival-fully-named"
+  | "row-qualifier"
+  | "row-sub-item";
+
+export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
+  "population-named",
+  "time-in-sentence",
+  "rival-fully-named",
+  "row-qualifier",
+  "row-sub-item",
+];
+
+/**
+ * Words that name an analysis of part of the randomised population (CONSORT 2010 items 16 and 18): per-protocol
+ * or completers' analyses, subgroups, sensitivity and post-hoc analyses, analyses excluding participants, and age
+ * strata. Intention-to-treat and "all randomised" name the full population and are not here.
+ */
+const RESTRICTED: readonly [RegExp, string][] = [
+  [/\bper[-\s]?protocol\b|\bPP (?:population|analys[ie]s|set)\b/i, "per-protocol"],
+  [/\bcompleters?\b|\bcomplete[-\s]cases?\b|\bcompleted the (?:study|trial)\b/i, "completers"],
+  [/\bsub[-\s]?groups?\b/i, "subgroup"],
+  [/\bsensitivity analys[ie]s\b/i, "sensitivity analysis"],
+  [/\bpost[-\s]hoc\b/i, "post-hoc analysis"],
+  [/\bexcluding\b|\bexclusion of (?:patients|participants|subjects)\b/i, "excluding participants"],
+  [
+    /\baged?\s*[<>≤≥]\s*\d|\b(?:aged?|years?)\s+\d+\s*(?:years?\s+)?(?:or|and)\s+(?:younger|older|over|under|above|below)\b|\b(?:younger|older) than \d+/i,
+    "an age stratum",
+  ],
+];
+
+/** The restricted population a text names (its label: "per-protocol", "subgroup", …), or null when it names none. */
+export function restrictedPopulation(text: string): string | null {
+  for (const [pattern, label] of RESTRICTED) if (pattern.test(text)) return label;
+  return null;
+}
+
+/**
+ * Population check: the labels a reading was read under (caption, row and column labels, or its sentence) name a
+ * restricted population that the question does not name. A question about that population ("… in patients aged
+ * 77 or younger") is answered by it; any other question is about the randomised population.
+ */
+export function populationCheck(labels: string, question: string): { ok: boolean; what: string } {
+  const named = restrictedPopulation(labels);
+  if (!named) return { ok: true, what: "population: no restricted analysis named" };
+  if (restrictedPopulation(question) === named) return { ok: true, what: `population: ${named}, as the question asks` };
+  return { ok: false, what: `population: read under a ${named} label the question does not name` };
+}
+
+/** Time expressions of follow-up ("week 12", "12 weeks", "6 months", "day 28", "2 hours", "30 min"). */
+const TIME =
+  /\b(?:(week|wk|month|day|year|hour)s?\s+(\d+)|(\d+)[-\s]?(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|min(?:utes?)?|mins)\b)/gi;
+
+/** Minutes per unit, by the unit's first letters. */
+function unitMinutes(unit: string): number {
+  const u = unit.toLowerCase();
+  if (u.startsWith("mi")) return 1;
+  if (u.startsWith("mo")) return 43830;
+  return { w: 10080, d: 1440, y: 525960, h: 60 }[u[0]] ?? 1;
+}
+
+/**
+ * The distinct follow-up times a sentence names, in minutes. "for 12 weeks" and "at 12 weeks" are the same time;
+ * a duration of treatment and an assessment time cannot be told apart, so both count. Times within 10% of each
+ * other are one time (24 weeks and 6 months).
+ */
+export function timesIn(sentence: string): number[] {
+  const out = new Set<number>();
+  for (const m of sentence.matchAll(TIME)) {
+    const value = Number(m[2] ?? m[3]);
+    if (!(value > 0)) continue;
+    out.add(Math.round(value * unitMinutes(m[1] ?? m[4])));
+  }
+  const sorted = [...out].sort((a, b) => a - b);
+  return sorted.filter((d, i) => i === 0 || d > 1.1 * sorted[i - 1]);
+}
+
+/**
+ * Timepoint check of a sentence: a sentence naming two or more follow-up times holds numbers of more than one
+ * time, and which pair belongs to which cannot be shown from the sentence's grammar alone.
+ */
+export function sentenceTimeCheck(sentence: string): { ok: boolean; what: string } {
+  const times = timesIn(sentence);
+  return times.length >= 2
+    ? { ok: false, what: `timepoint: the sentence names ${times.length} follow-up times` }
+    : { ok: true, what: "timepoint: the sentence names at most one time" };
+}
+
+/** Decimals a number is printed with ("12.40" → 2). */
+function decimalsOf(value: number): number {
+  const s = String(value);
+  const dot = s.indexOf(".");
+  return dot < 0 ? 0 : s.length - dot - 1;
+}
+
+/**
+ * Whether two printed numbers are the same number stated twice: equal, or one is the other rounded to its fewer
+ * decimals (a table's 12.43 and the abstract's 12.4).
+ */
+export function sameNumber(a: number, b: number): boolean {
+  if (a === b) return true;
+  const d = Math.min(decimalsOf(a), decimalsOf(b));
+  return Math.abs(a - b) <= 0.5 * 10 ** -d + 1e-9;
+}
+
+/**
+ * Qualifiers that make a row a restricted part of an outcome (harms by severity, attribution or consequence as
+ * CONSORT's harms extension and CTCAE grade them; a subscale or domain of a score; a condition of measurement).
+ * A row "Serious adverse events" names every concept of "adverse events", so the outcome item passes it.
+ */
+const QUALIFIER =
+  /\b(serious|severe|mild|moderate|life[-\s]threatening|fatal|grade\s*(?:[≥>]=?\s*)?\d|(?:drug|treatment|study[-\s]drug|procedure|device)[-\s]related|related to|attributed to|leading to|resulting in|requiring|sub[-\s]?scales?|domains?|at rest|on (?:movement|coughing|exertion)|during (?:movement|exercise)|nocturnal)\b/i;
+
+/**
+ * Row check: the row label the values were read on names a qualifier that the question's outcome does not
+ * ("Serious adverse events" for "adverse events", "Pain at rest" for "pain").
+ */
+export function qualifierCheck(rowLabel: string, questionOutcome: string): { ok: boolean; what: string } {
+  const m = QUALIFIER.exec(rowLabel);
+  if (!m) return { ok: true, what: "row: no qualifier beyond the outcome" };
+  const word = m[1].toLowerCase().replace(/[-\s]+/g, " ");
+  if (questionOutcome.toLowerCase().replace(/[-\s]+/g, " ").includes(word))
+    return { ok: true, what: `row: "${m[1]}", as the question asks` };
+  return { ok: false, what: `row: the label adds "${m[1]}", which the question's outcome does not name` };
+}
+
+/** Words of a row label that say when or how a value was measured, not what: times, statistics, totals. */
+const NOT_AN_ITEM =
+  /\b(total|overall|any|all|mean|means|sd|se|sem|median|iqr|range|n|no|number|percent|percentage|baseline|end|post|pre|after|before|treatment|follow|up|visit|time|week|weeks|wk|month|months|day|days|year|years|hour|hours|h|min|minutes|final|score|scores|value|values|change|at|of|in|the|and|or|to|from|patients|participants|subjects)\b|\d+|[^\p{L}]+/giu;
+
+/**
+ * Row check: the row's own label shares no word with the question's outcome, which is named only by the section
+ * (context) row above it, and the label names something else (an item, not a time, statistic or total): the row
+ * is one sub-item of the outcome ("Adverse events" › "Headache"), not the outcome.
+ */
+export function subItemCheck(rowLabel: string, ownScore: number, viaContext: string | null): { ok: boolean; what: string } {
+  if (viaContext === null || ownScore > 0) return { ok: true, what: "row: names the outcome itself" };
+  const rest = rowLabel.replace(NOT_AN_ITEM, " ").trim();
+  if (!rest) return { ok: true, what: `row: a time or statistic under "${viaContext}"` };
+  return { ok: false, what: `row: "${rowLabel}" is one item under "${viaContext}", not the outcome` };
+}
