@@ -514,14 +514,11 @@ async function main() {
     if (args.cv) printCrossValidation(core, open, args.reports);
     if (process.env.ARM_BENCH_ERRORS) {
       // "all": the raw readings the cross-validation judges (evidence items off, the reading checks withholding).
-      const abstain =
-        process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0, withholdInconsistent: true } : {};
+      const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0, withholdInconsistent: true } : {};
       const only = process.env.ARM_BENCH_FOLD;
       // With --cv, the fold letter names one of the `cvFolds` folds (A–E); otherwise one of the two `folds`.
       const cvCount = args.cv ? (JSON.parse(readFileSync(FOLDS_FILE, "utf8")).cvFolds ?? 5) : undefined;
-      const pool = only
-        ? (openFolds(open, cvCount).find((f) => f.name === `fold ${only}`)?.questions ?? [])
-        : open;
+      const pool = only ? (openFolds(open, cvCount).find((f) => f.name === `fold ${only}`)?.questions ?? []) : open;
       printErrors(runQuestions(core, pool, args.reports, abstain).scored);
     }
     if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);

@@ -9,10 +9,12 @@ import {
   type ConsistencyCheckName,
   type ConsistencyContext,
   consistencyChecks,
+  percentAgrees,
 } from "./consistency.ts";
 import {
   PROVENANCE_CHECKS,
   type ProvenanceCheckName,
+  baselineColumnCheck,
   populationCheck,
   qualifierCheck,
   sameNumber,
@@ -396,6 +398,8 @@ interface Candidate {
   rival?: string;
   /** The labels the values were read under, unclipped: caption, row (and context row) and column labels, or the sentence. */
   labels?: string;
+  /** The labels of the columns read (arms as columns), for the baseline-column check. */
+  columnLabels?: string[];
   /** The label of the outcome row (or column, arms as rows) read, for the row checks. */
   rowLabel?: string;
   /** The row's own outcome match and, when the outcome is named only with the section row above it, that row. */
@@ -1027,6 +1031,7 @@ function tableCandidates(
       byElimination: arms.byElimination,
       labels,
       rowLabel,
+      columnLabels: readColumns.map((col) => columnLabel(table, col)),
     });
   };
   if (arms.kind === "paired") {
@@ -2077,7 +2082,7 @@ export function extractArms(
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
-    candidate.provenance = provenanceChecks(candidate, candidates, outcome, question, options.consistency);
+    candidate.provenance = provenanceChecks(candidate, outcome, question, options.consistency);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
       if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
@@ -2129,14 +2134,6 @@ export function extractArms(
   );
 }
 
-/** The numbers a candidate reads for its arms (events or percentage; mean), to tell two readings apart. */
-function primaryNumbers(candidate: Candidate): string {
-  return ARMS.map((arm) => {
-    const st = candidate.arms[arm].stats;
-    return st.kind === "count" ? `${st.events ?? ""}/${st.percent ?? ""}` : `${st.mean ?? ""}`;
-  }).join("|");
-}
-
 /** The names of the reading checks: consistency (consistency.ts) and provenance (provenance.ts). */
 export type ReadingCheckName = ConsistencyCheckName | ProvenanceCheckName;
 
@@ -2147,15 +2144,14 @@ export const READING_CHECKS: readonly ReadingCheckName[] = [...CONSISTENCY_CHECK
  * Provenance checks of a reading (provenance.ts; issue 26 round 5), those of `enabled` (default all):
  * - population-named: the reading's labels name a restricted analysis (per-protocol, completers, subgroup,
  *   sensitivity, excluding, an age stratum) the question does not name;
- * - time-in-sentence: a sentence read names two or more follow-up times;
- * - rival-fully-named: another reading that also names the question's outcome in full, with both arms named and no
- *   change/baseline/pooled-row mismatch, at a time the question allows, gives other numbers (to the printed
- *   precision) — whatever its outcome match, table or sentence. The "single reading" item asks the same of readings
- *   at least as well matched only.
+ * - time-in-sentence: a sentence read names two or more times (follow-up times, or baseline and one), or baseline
+ *   only for a question about a result;
+ * - time-baseline-column: a table's columns read (or a row that is a time) are labelled baseline for a result;
+ * - row-qualifier: the row label adds a qualifier the question's outcome does not name ("Serious …", "… at rest");
+ * - row-sub-item: the row names the outcome only through the section row above it and is one item under it.
  */
 function provenanceChecks(
   candidate: Candidate,
-  all: Candidate[],
   outcome: Outcome,
   question: ArmQuestion,
   enabled?: readonly ReadingCheckName[],
@@ -2167,19 +2163,23 @@ function provenanceChecks(
     out.push({ name: "population-named", ...populationCheck(candidate.labels ?? candidate.where, asked) });
   }
   if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
-    out.push({ name: "time-in-sentence", ...sentenceTimeCheck(candidate.sentence) });
+    out.push({ name: "time-in-sentence", ...sentenceTimeCheck(candidate.sentence, outcome.baseline) });
+  if (on.has("time-baseline-column") && candidate.source === "table" && !outcome.change)
+    out.push({
+      name: "time-baseline-column",
+      ...baselineColumnCheck(
+        candidate.columnLabels ?? [],
+        candidate.ownScore === 0 ? (candidate.rowLabel ?? "") : "",
+        outcome.baseline,
+      ),
+    });
   if (on.has("row-qualifier") && candidate.source === "table" && candidate.rowLabel !== undefined)
     out.push({ name: "row-qualifier", ...qualifierCheck(candidate.rowLabel, question.outcome) });
   if (on.has("row-sub-item") && candidate.ownScore !== undefined)
-    out.push({ name: "row-sub-item", ...subItemCheck(candidate.rowLabel ?? "", candidate.ownScore, candidate.viaContext ?? null) });
-  if (on.has("rival-fully-named")) {
-    const rival = fullyNamedRival(candidate, all, outcome);
     out.push({
-      name: "rival-fully-named",
-      ok: !rival,
-      what: rival ? `another reading naming the outcome in full, ${rival}, gives other numbers` : "no rival reading",
+      name: "row-sub-item",
+      ...subItemCheck(candidate.rowLabel ?? "", candidate.ownScore, candidate.viaContext ?? null),
     });
-  }
   return out;
 }
 
@@ -2194,7 +2194,16 @@ function sameReading(a: Candidate, b: Candidate): boolean {
     if (x.kind === "count" && y.kind === "count") {
       if (x.events !== undefined && y.events !== undefined) return x.events === y.events;
       if (x.percent !== undefined && y.percent !== undefined) return sameNumber(x.percent, y.percent);
-      return true;
+      // A count in one, a percentage only in the other: the same when the count over its n rounds to the percentage.
+      const [counted, pct] = x.events !== undefined ? [a.arms[arm], y] : [b.arms[arm], x];
+      const n = counted.stats.groupSize ?? counted.groupSize;
+      return (
+        counted.stats.events !== undefined &&
+        pct.percent !== undefined &&
+        n !== null &&
+        n !== undefined &&
+        percentAgrees(counted.stats.events, n, pct.percent, pct.percentDecimals ?? 0)
+      );
     }
     if (x.kind === "continuous" && y.kind === "continuous")
       return x.mean !== undefined && y.mean !== undefined && sameNumber(x.mean, y.mean);
@@ -2202,36 +2211,20 @@ function sameReading(a: Candidate, b: Candidate): boolean {
   });
 }
 
-/** Where a rival reading that names the outcome in full gives other numbers (see provenanceChecks), or undefined. */
-function fullyNamedRival(candidate: Candidate, all: Candidate[], outcome: Outcome): string | undefined {
-  for (const other of all) {
-    if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
-    if (fullScore(other) < OUTCOME_FULL - 1e-9) continue;
-    if (process.env.R5_NARROW && fullScore(other) < fullScore(candidate) - 1e-9) continue;
-    if (other.armScore < 0.99 && !other.byElimination) continue;
-    if (other.changeMismatch || other.baselineMismatch || other.pooledRow) continue;
-    if (outcome.timepoint) {
-      const at = normaliseTimepoint(other.sentence ?? other.where);
-      if (at !== null && !sameTime(at, outcome.timepoint)) continue;
-    }
-    if (!sameReading(candidate, other)) return clip(other.where, 120);
-  }
-  return undefined;
-}
-
 /**
- * Ambiguity (item 1 of issue 26): another candidate as well matched — the same outcome match, arms
- * matched at least as well, the same kind of data — at another place with other numbers. The same
- * numbers stated twice (a table and the abstract) are not a rival. Returns where the rival was read.
+ * Ambiguity (item 1 of issue 26): another candidate as well matched — the same outcome match (a sentence's on the
+ * table's scale, round 5), arms matched at least as well, the same kind of data — at another place with other
+ * numbers. The same numbers stated twice (a table and the abstract, perhaps rounded, or a count and its
+ * percentage) are not a rival (sameReading). Returns where the rival was read.
  */
 function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
-  const own = primaryNumbers(candidate);
   for (const other of all) {
     if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
-    if (other.score < candidate.score - 1e-9) continue;
+    // Prose readings are scored × 0.95: compared on the table's scale, a sentence as well matched is a rival too.
+    if (fullScore(other) < fullScore(candidate) - 1e-9) continue;
     if (other.armScore < candidate.armScore - 1e-9 && !other.byElimination) continue;
     if (other.changeMismatch || other.baselineMismatch || other.pooledRow) continue;
-    if (primaryNumbers(other) !== own) return clip(other.where, 120);
+    if (!sameReading(candidate, other)) return clip(other.where, 120);
   }
   return undefined;
 }

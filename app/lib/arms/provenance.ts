@@ -14,16 +14,12 @@
 
 /** Names of the checks, for reasons and for switching one off in cross-validation (bench `--cv`). */
 export type ProvenanceCheckName =
-  | "population-named"
-  | "time-in-sentence"
-  | "rival-fully-named"
-  | "row-qualifier"
-  | "row-sub-item";
+  "population-named" | "time-in-sentence" | "time-baseline-column" | "row-qualifier" | "row-sub-item";
 
 export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
   "population-named",
   "time-in-sentence",
-  "rival-fully-named",
+  "time-baseline-column",
   "row-qualifier",
   "row-sub-item",
 ];
@@ -92,15 +88,48 @@ export function timesIn(sentence: string): number[] {
   return sorted.filter((d, i) => i === 0 || d > 1.1 * sorted[i - 1]);
 }
 
+/** Words naming the time before treatment (baseline, pre-treatment, at entry or randomisation). */
+const BASELINE_TIME =
+  /\b(baseline|pre[-\s]?(?:treatment|intervention|operative|test)|before (?:treatment|the intervention|surgery|randomi[sz]ation)|at (?:entry|enrol?ment|randomi[sz]ation|inclusion|admission)|on admission|week 0|day 0)\b/i;
+
+/** Words naming the time after treatment. */
+const AFTER_TIME =
+  /\b(post[-\s]?(?:treatment|intervention|operative|test)|after|end of (?:treatment|the intervention|study|the study|trial)|final|endpoint|follow[-\s]?up)\b/i;
+
 /**
- * Timepoint check of a sentence: a sentence naming two or more follow-up times holds numbers of more than one
- * time, and which pair belongs to which cannot be shown from the sentence's grammar alone.
+ * Timepoint check of a sentence: a sentence naming two or more times (follow-up times, or baseline and a
+ * follow-up time) holds numbers of more than one time, and which pair belongs to which cannot be shown from the
+ * sentence's grammar alone; a sentence naming baseline only describes the groups before treatment. A question
+ * about baseline values is answered by a sentence naming baseline only.
  */
-export function sentenceTimeCheck(sentence: string): { ok: boolean; what: string } {
-  const times = timesIn(sentence);
-  return times.length >= 2
-    ? { ok: false, what: `timepoint: the sentence names ${times.length} follow-up times` }
-    : { ok: true, what: "timepoint: the sentence names at most one time" };
+export function sentenceTimeCheck(sentence: string, asksBaseline = false): { ok: boolean; what: string } {
+  const times = timesIn(sentence).length;
+  const baseline = BASELINE_TIME.test(sentence);
+  if (times + (baseline ? 1 : 0) >= 2)
+    return {
+      ok: false,
+      what: `timepoint: the sentence names ${baseline ? "baseline and a follow-up time" : `${times} follow-up times`}`,
+    };
+  if (baseline && !asksBaseline && !AFTER_TIME.test(sentence))
+    return { ok: false, what: "timepoint: the sentence names baseline only, the question a result" };
+  return { ok: true, what: "timepoint: the sentence names at most one time" };
+}
+
+/**
+ * Timepoint check of a table reading: the columns read (or, for rows that are times, the row) are labelled
+ * baseline/pre-treatment and not after treatment, while the question asks for a result (not a baseline value,
+ * not a change, which a change table shows beside its baseline).
+ */
+export function baselineColumnCheck(
+  columnLabels: readonly string[],
+  rowLabel: string,
+  asksBaseline: boolean,
+): { ok: boolean; what: string } {
+  if (asksBaseline) return { ok: true, what: "timepoint: baseline values, as the question asks" };
+  const at = [...columnLabels, rowLabel].find((l) => BASELINE_TIME.test(l) && !AFTER_TIME.test(l));
+  return at
+    ? { ok: false, what: `timepoint: read under "${at}", a baseline label, for a result` }
+    : { ok: true, what: "timepoint: not a baseline column" };
 }
 
 /** Decimals a number is printed with ("12.40" → 2). */
@@ -136,7 +165,12 @@ export function qualifierCheck(rowLabel: string, questionOutcome: string): { ok:
   const m = QUALIFIER.exec(rowLabel);
   if (!m) return { ok: true, what: "row: no qualifier beyond the outcome" };
   const word = m[1].toLowerCase().replace(/[-\s]+/g, " ");
-  if (questionOutcome.toLowerCase().replace(/[-\s]+/g, " ").includes(word))
+  if (
+    questionOutcome
+      .toLowerCase()
+      .replace(/[-\s]+/g, " ")
+      .includes(word)
+  )
     return { ok: true, what: `row: "${m[1]}", as the question asks` };
   return { ok: false, what: `row: the label adds "${m[1]}", which the question's outcome does not name` };
 }
@@ -150,7 +184,11 @@ const NOT_AN_ITEM =
  * (context) row above it, and the label names something else (an item, not a time, statistic or total): the row
  * is one sub-item of the outcome ("Adverse events" › "Headache"), not the outcome.
  */
-export function subItemCheck(rowLabel: string, ownScore: number, viaContext: string | null): { ok: boolean; what: string } {
+export function subItemCheck(
+  rowLabel: string,
+  ownScore: number,
+  viaContext: string | null,
+): { ok: boolean; what: string } {
   if (viaContext === null || ownScore > 0) return { ok: true, what: "row: names the outcome itself" };
   const rest = rowLabel.replace(NOT_AN_ITEM, " ").trim();
   if (!rest) return { ok: true, what: `row: a time or statistic under "${viaContext}"` };
