@@ -20,6 +20,8 @@ import {
   sameNumber,
   sentenceTimeCheck,
   subItemCheck,
+  thresholdCheck,
+  kindCheck,
 } from "./provenance.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
@@ -2175,6 +2177,9 @@ function provenanceChecks(
     });
   if (on.has("row-qualifier") && candidate.source === "table" && candidate.rowLabel !== undefined)
     out.push({ name: "row-qualifier", ...qualifierCheck(candidate.rowLabel, question.outcome) });
+  if (on.has("row-threshold") && candidate.source === "table" && candidate.rowLabel !== undefined)
+    out.push({ name: "row-threshold", ...thresholdCheck(candidate.rowLabel, question.outcome) });
+  if (on.has("kind-asked")) out.push({ name: "kind-asked", ...kindCheck(candidate.kind, question.outcome) });
   if (on.has("row-sub-item") && candidate.ownScore !== undefined)
     out.push({
       name: "row-sub-item",

@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import { extractArms, parseReport, PROVENANCE_CHECKS, READING_CHECKS } from "./index.ts";
 import {
   baselineColumnCheck,
+  kindCheck,
   populationCheck,
   qualifierCheck,
   restrictedPopulation,
   sameNumber,
   sentenceTimeCheck,
   subItemCheck,
+  thresholdCheck,
   timesIn,
 } from "./provenance.ts";
 
@@ -91,6 +93,20 @@ describe("provenance checks (pure)", () => {
     expect(subItemCheck("Headache", 0, null).ok).toBe(true);
   });
 
+  it("fails a row dichotomising the measure at a cut-off the question does not name", () => {
+    expect(thresholdCheck("Depression score <10, n (%)", "depression score").ok).toBe(false);
+    expect(thresholdCheck("HbA1c ≥ 7%", "HbA1c").ok).toBe(false);
+    expect(thresholdCheck("More than 2 falls", "falls").ok).toBe(false);
+    expect(thresholdCheck("HbA1c ≥ 7%", "HbA1c ≥ 7%").ok).toBe(true);
+    expect(thresholdCheck("Depression score (0-27)", "depression score").ok).toBe(true);
+  });
+
+  it("fails counts for a question asking for a mean", () => {
+    expect(kindCheck("count", "mean depression score").ok).toBe(false);
+    expect(kindCheck("continuous", "mean depression score").ok).toBe(true);
+    expect(kindCheck("count", "depression score").ok).toBe(true);
+  });
+
   it("treats a number and its rounding as the same number stated twice", () => {
     expect(sameNumber(12.43, 12.4)).toBe(true);
     expect(sameNumber(12.46, 12.4)).toBe(false);
@@ -106,6 +122,8 @@ describe("provenance checks (pure)", () => {
       "time-baseline-column",
       "row-qualifier",
       "row-sub-item",
+      "row-threshold",
+      "kind-asked",
     ]);
   });
 });
@@ -167,6 +185,20 @@ describe("provenance checks withhold readings of another population, time or row
     const r = ask(sectioned, "adverse events");
     expect(r.intervention.events).toBeNull();
     expect(r.reason?.intervention.events).toMatch(/is one item under "Adverse events"/);
+  });
+
+  // Family: development or symptom tables giving the mean score and the number below a clinical cut-off.
+  it("reads the mean row, never the cut-off row, for a question about the mean score", () => {
+    const scores = `Results.\n\n${pipeTable(
+      "Table 2. Depression scale at 12 weeks",
+      ["Outcome", "Velatrin (n = 48)", "Placebo (n = 50)"],
+      [["Depression score <10, n (%)", "30 (62.5)", "21 (42.0)"]],
+    )}`;
+    const r = ask(scores, "mean depression score");
+    expect(r.intervention.events).toBeNull();
+    expect(r.intervention.mean).toBeNull();
+    expect(r.reason?.intervention.events).toMatch(/the question asks for a mean, the reading gives counts/);
+    expect(r.reason?.intervention.events).toMatch(/counts beyond a cut-off \("<1/);
   });
 
   // Family: results sentences giving two assessments in one sentence.

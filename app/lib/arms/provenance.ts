@@ -14,7 +14,13 @@
 
 /** Names of the checks, for reasons and for switching one off in cross-validation (bench `--cv`). */
 export type ProvenanceCheckName =
-  "population-named" | "time-in-sentence" | "time-baseline-column" | "row-qualifier" | "row-sub-item";
+  | "population-named"
+  | "time-in-sentence"
+  | "time-baseline-column"
+  | "row-qualifier"
+  | "row-sub-item"
+  | "row-threshold"
+  | "kind-asked";
 
 export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
   "population-named",
@@ -22,6 +28,8 @@ export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
   "time-baseline-column",
   "row-qualifier",
   "row-sub-item",
+  "row-threshold",
+  "kind-asked",
 ];
 
 /**
@@ -150,12 +158,13 @@ export function sameNumber(a: number, b: number): boolean {
 }
 
 /**
- * Qualifiers that make a row a restricted part of an outcome (harms by severity, attribution or consequence as
- * CONSORT's harms extension and CTCAE grade them; a subscale or domain of a score; a condition of measurement).
+ * Qualifiers that make a row a restricted part of an outcome (harms by severity or attribution as CONSORT's harms
+ * extension and CTCAE grade them; a subscale or domain of a score; a condition of measurement). Consequences
+ * ("leading to discontinuation", "requiring surgery") are left out: a question often names the outcome after them.
  * A row "Serious adverse events" names every concept of "adverse events", so the outcome item passes it.
  */
 const QUALIFIER =
-  /\b(serious|severe|mild|moderate|life[-\s]threatening|fatal|grade\s*(?:[≥>]=?\s*)?\d|(?:drug|treatment|study[-\s]drug|procedure|device)[-\s]related|related to|attributed to|leading to|resulting in|requiring|sub[-\s]?scales?|domains?|at rest|on (?:movement|coughing|exertion)|during (?:movement|exercise)|nocturnal)\b/i;
+  /\b(serious|severe|mild|moderate|life[-\s]threatening|fatal|grade\s*(?:[≥>]=?\s*)?\d|(?:drug|treatment|study[-\s]drug|procedure|device)[-\s]related|sub[-\s]?scales?|domains?|at rest|on (?:movement|coughing|exertion)|during (?:movement|exercise)|nocturnal)\b/i;
 
 /**
  * Row check: the row label the values were read on names a qualifier that the question's outcome does not
@@ -193,4 +202,32 @@ export function subItemCheck(
   const rest = rowLabel.replace(NOT_AN_ITEM, " ").trim();
   if (!rest) return { ok: true, what: `row: a time or statistic under "${viaContext}"` };
   return { ok: false, what: `row: "${rowLabel}" is one item under "${viaContext}", not the outcome` };
+}
+
+/** A cut-off that dichotomises a measure ("Score <85", "HbA1c ≥ 7%", "more than 2 falls"). */
+const CUT_OFF =
+  /(?:[<>≤≥]=?\s*-?\d)|\b(?:below|above|under|over|at least|at most|more than|less than|greater than|fewer than)\s+-?\d|\d+\s*(?:or more|or less|or above|or below)\b/i;
+
+/**
+ * Row check: the row counts the participants beyond a cut-off of a measure ("Cognitive score <85") while the
+ * question names no cut-off: the row is a dichotomised version of the outcome, not the outcome asked.
+ */
+export function thresholdCheck(rowLabel: string, questionOutcome: string): { ok: boolean; what: string } {
+  const m = CUT_OFF.exec(rowLabel);
+  if (!m) return { ok: true, what: "row: no cut-off" };
+  if (CUT_OFF.test(questionOutcome)) return { ok: true, what: "row: a cut-off, as the question names one" };
+  return { ok: false, what: `row: counts beyond a cut-off ("${m[0].trim()}") the question does not name` };
+}
+
+/** The question asks for a mean (or average) value. */
+const ASKS_MEAN = /\b(mean|means|average)\b/i;
+
+/**
+ * Kind check: the question asks for a mean and the reading gives counts (participants in a category of the
+ * measure). The reverse, means for a question about events, is already set aside by the reader.
+ */
+export function kindCheck(kind: "count" | "continuous", questionOutcome: string): { ok: boolean; what: string } {
+  if (kind === "count" && ASKS_MEAN.test(questionOutcome))
+    return { ok: false, what: "kind: the question asks for a mean, the reading gives counts" };
+  return { ok: true, what: "kind: as asked" };
 }
