@@ -16,9 +16,11 @@
  * and prints their figures side by side (binary and continuous exact match, value precision, numbers
  * given, ms/question); each --split run is appended to the split file's `lockedRuns`, so the number
  * of times the locked part was measured is on record. `--folds` adds per-fold figures of the open part
- * (bench/arm-extraction-folds.json); `--cv` cross-validates the consistency checks (app/lib/arms/consistency.ts)
- * over `cvFolds` folds by report of the open part, each check switched off in turn; ARM_BENCH_ERRORS=1 (or "all": abstention off) lists wrong values with
- * their reasons, ARM_BENCH_FOLD=A or B only that fold's. ARM_BENCH_VERBOSE=1 lists per-question answers
+ * (bench/arm-extraction-folds.json); `--cv` cross-validates the reading checks (consistency.ts, round 4; provenance.ts,
+ * round 5) over `cvFolds` folds by report of the open part: each check switched off in turn and each provenance check
+ * alone, on the raw readings, the answers and every reading of every question; ARM_BENCH_ERRORS=1 (or "all": the raw
+ * readings) lists wrong values with their reasons, ARM_BENCH_FOLD=A or B only that fold's (with --cv, A–E name the
+ * cvFolds folds). ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
