@@ -2050,11 +2050,13 @@ function withConfidence(
  * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
  * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
  * the bench passes 0 to calibrate) is withheld — null, its reason
- * 'not found …', and its quotes in `candidates` for the reviewer. One evidence item is the reading's
- * consistency (consistency.ts: complete for both arms, events ≤ n, printed percentages, n within the text's,
- * allocation ratio, SDs and the standardised difference plausible); `options.consistency` names the checks
- * run (default all) and `options.withholdInconsistent` withholds on that item alone even below the threshold
- * (both for the bench's cross-validation).
+ * 'not found …', and its quotes in `candidates` for the reviewer. Two evidence items are the reading's
+ * consistency (consistency.ts: events ≤ n, printed percentages, n within the text's and the randomised total,
+ * SD > 0) and its provenance (provenance.ts: no restricted population, other time, baseline column, qualified,
+ * cut-off or sub-item row the question does not name; no counts for a mean); `options.consistency` names the
+ * reading checks run (READING_CHECKS, default all), `options.withholdInconsistent` withholds on those two items
+ * alone even below the threshold, and `options.readings` collects every reading, best first (all for the
+ * bench's cross-validation).
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
