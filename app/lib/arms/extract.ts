@@ -2164,7 +2164,12 @@ function provenanceChecks(
   const out: { name: ProvenanceCheckName; ok: boolean; what: string }[] = [];
   if (on.has("population-named")) {
     const asked = `${question.outcome} ${question.intervention} ${question.comparator}`;
-    out.push({ name: "population-named", ...populationCheck(candidate.labels ?? candidate.where, asked) });
+    // Tables: the row and the columns read decide when the caption names the full population too.
+    const read =
+      candidate.source === "table"
+        ? [candidate.rowLabel ?? "", ...(candidate.columnLabels ?? [])].join(" | ")
+        : undefined;
+    out.push({ name: "population-named", ...populationCheck(candidate.labels ?? candidate.where, asked, read) });
   }
   if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
     out.push({ name: "time-in-sentence", ...sentenceTimeCheck(candidate.sentence, outcome.baseline) });

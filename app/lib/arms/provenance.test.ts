@@ -51,7 +51,19 @@ describe("provenance checks (pure)", () => {
   it("passes a restricted population the question itself names", () => {
     expect(populationCheck("Per-protocol analysis", "pain score").ok).toBe(false);
     expect(populationCheck("Per-protocol analysis", "pain score, per-protocol population").ok).toBe(true);
-    expect(populationCheck("Subgroup aged 75 or older", "pain score in the subgroup").ok).toBe(true);
+    expect(populationCheck("Subgroup aged 65 or older", "pain score in the subgroup").ok).toBe(true);
+  });
+
+  it("lets the row and columns read decide when the labels name the full population too", () => {
+    const caption = "Intention-to-treat and per-protocol analyses";
+    expect(
+      populationCheck(`${caption} | Pain score | ITT velatrin`, "pain score", "Pain score | ITT velatrin").ok,
+    ).toBe(true);
+    expect(populationCheck(`${caption} | Pain score | PP velatrin`, "pain score", "Pain score | Per-protocol").ok).toBe(
+      false,
+    );
+    // A sentence naming both populations gives no row or column to decide by.
+    expect(populationCheck("In the ITT and the per-protocol populations the score fell", "pain score").ok).toBe(false);
   });
 
   it("counts the distinct times a sentence names, 24 weeks and 6 months being one", () => {

@@ -56,13 +56,20 @@ export function restrictedPopulation(text: string): string | null {
   return null;
 }
 
+/** Words naming the full randomised population (intention-to-treat, all randomised, full analysis set). */
+const FULL_POPULATION =
+  /\b(intention[-\s]to[-\s]treat|ITT|all (?:randomi[sz]ed|participants|patients)|full analysis set)\b/i;
+
 /**
- * Population check: the labels a reading was read under (caption, row and column labels, or its sentence) name a
- * restricted population that the question does not name. A question about that population ("… in patients aged
- * 77 or younger") is answered by it; any other question is about the randomised population.
+ * Population check: the labels a reading was read under (caption, section, row and column labels, or its sentence)
+ * name a restricted population that the question does not name. A question about that population ("… in patients
+ * aged 65 or older") is answered by it; any other question is about the randomised population. When the table's
+ * labels also name the full population (a caption "ITT and per-protocol analyses"), only the labels of the row and
+ * columns read (`readLabels`) decide.
  */
-export function populationCheck(labels: string, question: string): { ok: boolean; what: string } {
-  const named = restrictedPopulation(labels);
+export function populationCheck(labels: string, question: string, readLabels?: string): { ok: boolean; what: string } {
+  let named = restrictedPopulation(labels);
+  if (named && readLabels !== undefined && FULL_POPULATION.test(labels)) named = restrictedPopulation(readLabels);
   if (!named) return { ok: true, what: "population: no restricted analysis named" };
   if (restrictedPopulation(question) === named) return { ok: true, what: `population: ${named}, as the question asks` };
   return { ok: false, what: `population: read under a ${named} label the question does not name` };
