@@ -2172,7 +2172,10 @@ function provenanceChecks(
     out.push({ name: "population-named", ...populationCheck(candidate.labels ?? candidate.where, asked, read) });
   }
   if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
-    out.push({ name: "time-in-sentence", ...sentenceTimeCheck(candidate.sentence, outcome.baseline) });
+    out.push({
+      name: "time-in-sentence",
+      ...sentenceTimeCheck(candidate.sentence, outcome.baseline, readingNumbers(candidate)),
+    });
   if (on.has("time-baseline-column") && candidate.source === "table" && !outcome.change)
     out.push({
       name: "time-baseline-column",
@@ -2193,6 +2196,16 @@ function provenanceChecks(
       ...subItemCheck(candidate.rowLabel ?? "", candidate.ownScore, candidate.viaContext ?? null),
     });
   return out;
+}
+
+/** Every number a reading takes from its cell or sentence (counts, percentages, means, spreads, n). */
+function readingNumbers(candidate: Candidate): number[] {
+  return ARMS.flatMap((arm) => {
+    const st = candidate.arms[arm].stats;
+    return [st.events, st.groupSize, st.percent, st.mean, st.sd, st.se, st.ciLow, st.ciHigh].filter(
+      (v): v is number => v !== undefined,
+    );
+  });
 }
 
 /** A candidate's outcome match on the table scale (prose readings are scored × 0.95). */

@@ -71,6 +71,11 @@ describe("provenance checks (pure)", () => {
     expect(timesIn("after 24 weeks (6 months) of treatment")).toHaveLength(1);
     expect(timesIn("at 30 min and at 2 hours after the block")).toHaveLength(2);
     expect(timesIn("no time is named here")).toHaveLength(0);
+    // A duration outcome's own values are measurements, not times of assessment.
+    expect(
+      timesIn("analgesia lasted 613 ± 52 min with velatrin and 478 ± 61 min with placebo", [613, 52, 478, 61]),
+    ).toHaveLength(0);
+    expect(timesIn("stay was 6 days (SD ± 2 days) versus 9 days", [6, 9])).toHaveLength(0);
   });
 
   it("fails a sentence naming two times, or baseline only for a result", () => {
@@ -222,6 +227,9 @@ describe("provenance checks withhold readings of another population, time or row
     expect(r.reason?.intervention.mean).toMatch(/timepoint: the sentence names 2 follow-up times/);
     const one = "Results. At 12 weeks the pain score was 3.1 ± 1.2 with velatrin and 4.6 ± 1.5 with placebo.";
     expect(ask(one, "pain score").intervention.mean).toBe(3.1);
+    // Family: duration outcomes whose values carry a time unit.
+    const duration = "Results. The duration of analgesia was 613 ± 52 min with velatrin and 478 ± 61 min with placebo.";
+    expect(ask(duration, "duration of analgesia").intervention).toMatchObject({ mean: 613, sd: 52 });
   });
 
   // Family: tables whose arm columns are the values before treatment only, captioned by the outcome.

@@ -90,13 +90,16 @@ function unitMinutes(unit: string): number {
 /**
  * The distinct follow-up times a sentence names, in minutes. "for 12 weeks" and "at 12 weeks" are the same time;
  * a duration of treatment and an assessment time cannot be told apart, so both count. Times within 10% of each
- * other are one time (24 weeks and 6 months).
+ * other are one time (24 weeks and 6 months). A number that is one of the reading's own values (`values`: a
+ * duration outcome, "613 ± 52 min") or follows "±" is a measurement, not a time of assessment.
  */
-export function timesIn(sentence: string): number[] {
+export function timesIn(sentence: string, values: readonly number[] = []): number[] {
   const out = new Set<number>();
   for (const m of sentence.matchAll(TIME)) {
     const value = Number(m[2] ?? m[3]);
     if (!(value > 0)) continue;
+    if (values.some((v) => Math.abs(v - value) < 1e-9)) continue;
+    if (/[±]\s*$|\+\/-\s*$/.test(sentence.slice(Math.max(0, (m.index ?? 0) - 3), m.index))) continue;
     out.add(Math.round(value * unitMinutes(m[1] ?? m[4])));
   }
   const sorted = [...out].sort((a, b) => a - b);
@@ -117,8 +120,12 @@ const AFTER_TIME =
  * sentence's grammar alone; a sentence naming baseline only describes the groups before treatment. A question
  * about baseline values is answered by a sentence naming baseline only.
  */
-export function sentenceTimeCheck(sentence: string, asksBaseline = false): { ok: boolean; what: string } {
-  const times = timesIn(sentence).length;
+export function sentenceTimeCheck(
+  sentence: string,
+  asksBaseline = false,
+  values: readonly number[] = [],
+): { ok: boolean; what: string } {
+  const times = timesIn(sentence, values).length;
   const baseline = BASELINE_TIME.test(sentence);
   if (times + (baseline ? 1 : 0) >= 2)
     return {
