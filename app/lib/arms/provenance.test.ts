@@ -91,6 +91,7 @@ describe("provenance checks (pure)", () => {
     expect(baselineColumnCheck(["Velatrin baseline", "Placebo baseline"], "", true).ok).toBe(true);
     expect(baselineColumnCheck(["Velatrin after treatment", "Placebo after treatment"], "", false).ok).toBe(true);
     expect(baselineColumnCheck([], "Pre-treatment", false).ok).toBe(false);
+    expect(baselineColumnCheck(["Velatrin change from baseline"], "", false).ok).toBe(true);
   });
 
   it("fails a row that adds a severity, attribution or condition the question does not name", () => {

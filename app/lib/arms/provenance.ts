@@ -148,7 +148,11 @@ export function baselineColumnCheck(
   asksBaseline: boolean,
 ): { ok: boolean; what: string } {
   if (asksBaseline) return { ok: true, what: "timepoint: baseline values, as the question asks" };
-  const at = [...columnLabels, rowLabel].find((l) => BASELINE_TIME.test(l) && !AFTER_TIME.test(l));
+  // "Change from baseline" names a change (the change item's concern), not the time before treatment.
+  const at = [...columnLabels, rowLabel].find(
+    (l) =>
+      BASELINE_TIME.test(l) && !AFTER_TIME.test(l) && !/\b(changes?|difference|reduction|decrease|increase)\b/i.test(l),
+  );
   return at
     ? { ok: false, what: `timepoint: read under "${at}", a baseline label, for a result` }
     : { ok: true, what: "timepoint: not a baseline column" };
