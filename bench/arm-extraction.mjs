@@ -16,9 +16,11 @@
  * and prints their figures side by side (binary and continuous exact match, value precision, numbers
  * given, ms/question); each --split run is appended to the split file's `lockedRuns`, so the number
  * of times the locked part was measured is on record. `--folds` adds per-fold figures of the open part
- * (bench/arm-extraction-folds.json); `--cv` cross-validates the consistency checks (app/lib/arms/consistency.ts)
- * over `cvFolds` folds by report of the open part, each check switched off in turn; ARM_BENCH_ERRORS=1 (or "all": abstention off) lists wrong values with
- * their reasons, ARM_BENCH_FOLD=A or B only that fold's. ARM_BENCH_VERBOSE=1 lists per-question answers
+ * (bench/arm-extraction-folds.json); `--cv` cross-validates the reading checks (consistency.ts, round 4; provenance.ts,
+ * round 5) over `cvFolds` folds by report of the open part: each check switched off in turn and each provenance check
+ * alone, on the raw readings, the answers and every reading of every question; ARM_BENCH_ERRORS=1 (or "all": the raw
+ * readings) lists wrong values with their reasons, ARM_BENCH_FOLD=A or B only that fold's (with --cv, A–E name the
+ * cvFolds folds). ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
@@ -132,6 +134,36 @@ function givenRight(scored) {
 }
 
 /**
+ * Right/given over EVERY reading the core finalises for each question (not only the best one it answers with):
+ * the readings a check withholds there show whether it tells wrong readings from right ones, with far more
+ * readings than the answers (round 5). Open part only; `options` as extractArms's.
+ */
+function everyReading(core, questions, reportsDir, options) {
+  const parsed = new Map();
+  const total = { given: 0, right: 0 };
+  const { every: _every, ...extractOptions } = options;
+  for (const q of questions) {
+    const format = q.format ?? "markdown";
+    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+    let report = parsed.get(file);
+    if (!report) {
+      report = core.parseReport(readFileSync(file, "utf8"), format);
+      parsed.set(file, report);
+    }
+    const readings = [];
+    core.extractArms(
+      report,
+      { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
+      { ...extractOptions, readings },
+    );
+    const { given, right } = givenRight(readings.map((result) => ({ reference: q.reference, result })));
+    total.given += given;
+    total.right += right;
+  }
+  return total;
+}
+
+/**
  * Cross-validation of the consistency checks (app/lib/arms/consistency.ts) on the OPEN part only: k folds by
  * report (bench/arm-extraction-folds.json's seed, `cvFolds` folds). For each check, on each fold: precision of the
  * values given with every check on, and with that one check off — abstention off (the raw readings the checks
@@ -142,29 +174,38 @@ function givenRight(scored) {
 function printCrossValidation(core, open, reportsDir) {
   const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
   const folds = openFolds(open, spec.cvFolds ?? 5);
-  const all = [...core.CONSISTENCY_CHECKS];
+  // Consistency (round 4) and provenance (round 5) checks: every one switched off in turn.
+  const all = [...(core.READING_CHECKS ?? core.CONSISTENCY_CHECKS)];
   const variants = [
     ["all checks", all],
     ["no checks", []],
     ...all.map((name) => [`without ${name}`, all.filter((n) => n !== name)]),
+    // Each provenance check alone beside the consistency checks: what it withholds that no other check does.
+    ...(core.PROVENANCE_CHECKS ?? []).map((name) => [`only ${name}`, [...core.CONSISTENCY_CHECKS, name]]),
   ];
   const cell = ({ given, right }) =>
     `${given ? (right / given).toFixed(3) : "  n/a"} ${String(right).padStart(3)}/${String(given).padEnd(3)}`;
   for (const [mode, abstainBelow] of [
     ["evidence items off, consistency on (raw readings)", { abstainBelow: 0, withholdInconsistent: true }],
     ["abstention on (answers)", {}],
+    [
+      "every reading of every question, evidence items off (candidate level)",
+      { abstainBelow: 0, withholdInconsistent: true, every: true },
+    ],
   ]) {
     console.log(`== cross-validation, ${folds.length} folds by report, ${mode}: precision right/given`);
-    console.log(`${"".padEnd(28)}${folds.map((f) => f.name.padStart(17)).join("")}${"all open".padStart(17)}`);
+    console.log(`${"".padEnd(32)}${folds.map((f) => f.name.padStart(17)).join("")}${"all open".padStart(17)}`);
     for (const [label, enabled] of variants) {
       const per = folds.map((f) =>
-        givenRight(runQuestions(core, f.questions, reportsDir, { ...abstainBelow, consistency: enabled }).scored),
+        abstainBelow.every
+          ? everyReading(core, f.questions, reportsDir, { ...abstainBelow, consistency: enabled })
+          : givenRight(runQuestions(core, f.questions, reportsDir, { ...abstainBelow, consistency: enabled }).scored),
       );
       const total = per.reduce((t, x) => ({ given: t.given + x.given, right: t.right + x.right }), {
         given: 0,
         right: 0,
       });
-      console.log(`${label.padEnd(28)}${per.map((x) => cell(x).padStart(17)).join("")}${cell(total).padStart(17)}`);
+      console.log(`${label.padEnd(32)}${per.map((x) => cell(x).padStart(17)).join("")}${cell(total).padStart(17)}`);
     }
   }
 }
@@ -474,9 +515,12 @@ async function main() {
         parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
     if (args.cv) printCrossValidation(core, open, args.reports);
     if (process.env.ARM_BENCH_ERRORS) {
-      const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0 } : {};
+      // "all": the raw readings the cross-validation judges (evidence items off, the reading checks withholding).
+      const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0, withholdInconsistent: true } : {};
       const only = process.env.ARM_BENCH_FOLD;
-      const pool = only ? (openFolds(open).find((f) => f.name === `fold ${only}`)?.questions ?? []) : open;
+      // With --cv, the fold letter names one of the `cvFolds` folds (A–E); otherwise one of the two `folds`.
+      const cvCount = args.cv ? (JSON.parse(readFileSync(FOLDS_FILE, "utf8")).cvFolds ?? 5) : undefined;
+      const pool = only ? (openFolds(open, cvCount).find((f) => f.name === `fold ${only}`)?.questions ?? []) : open;
       printErrors(runQuestions(core, pool, args.reports, abstain).scored);
     }
     if (process.env.ARM_BENCH_VERBOSE) printVerbose(parts.open.scored);

@@ -45,10 +45,10 @@ describe("confidence is the share of evidence items shown", () => {
     expect(r.intervention).toMatchObject({ mean: 3.1, sd: 1.2, groupSize: 48 });
     expect(r.confidence?.comparator.sd).toBe(1);
     expect(r.reason?.intervention.mean).toMatch(
-      /\[6\/6 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading; statistic: a mean; consistency: intervention: SD > 0, comparator: SD > 0\]/,
+      /\[7\/7 evidence items; shown: arms: both named; outcome: named; timepoint: .*; single reading; statistic: a mean; consistency: intervention: SD > 0, comparator: SD > 0; provenance: population: no restricted analysis named, .*\]/,
     );
     expect(r.reason?.intervention.groupSize).toMatch(
-      /\[6\/6 evidence items; .*n: read in the same table as the values; consistency: .*\]/,
+      /\[7\/7 evidence items; .*n: read in the same table as the values; consistency: .*; provenance: .*\]/,
     );
   });
 

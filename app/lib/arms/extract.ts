@@ -4,7 +4,25 @@ import {
   type ReportTable,
   type TrialReport,
 } from "../extraction/core/document/model.ts";
-import { type ConsistencyCheckName, type ConsistencyContext, consistencyChecks } from "./consistency.ts";
+import {
+  CONSISTENCY_CHECKS,
+  type ConsistencyCheckName,
+  type ConsistencyContext,
+  consistencyChecks,
+  percentAgrees,
+} from "./consistency.ts";
+import {
+  PROVENANCE_CHECKS,
+  type ProvenanceCheckName,
+  baselineColumnCheck,
+  populationCheck,
+  qualifierCheck,
+  sameNumber,
+  sentenceTimeCheck,
+  subItemCheck,
+  thresholdCheck,
+  kindCheck,
+} from "./provenance.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
@@ -380,6 +398,17 @@ interface Candidate {
   sentence?: string;
   /** Another reading as good (same outcome match, arms as well matched) gives other numbers: where it was read. */
   rival?: string;
+  /** The labels the values were read under, unclipped: caption, row (and context row) and column labels, or the sentence. */
+  labels?: string;
+  /** The labels of the columns read (arms as columns), for the baseline-column check. */
+  columnLabels?: string[];
+  /** The label of the outcome row (or column, arms as rows) read, for the row checks. */
+  rowLabel?: string;
+  /** The row's own outcome match and, when the outcome is named only with the section row above it, that row. */
+  ownScore?: number;
+  viaContext?: string | null;
+  /** Provenance checks of the reading (provenance.ts): population, time in the sentence, a fully named rival, the row. */
+  provenance?: { name: ProvenanceCheckName; ok: boolean; what: string }[];
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -880,6 +909,7 @@ function tableCandidates(
     score: number,
     hints: Hints,
     timeNote = "",
+    context = "",
   ) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
     for (const arm of ARMS) {
@@ -957,6 +987,15 @@ function tableCandidates(
           )
         : (table.rows[rowFor.intervention][0] ?? "");
     const where = `${table.label}${table.caption ? ` ("${clip(table.caption)}")` : ""}: ${arms.kind === "rows" ? "column" : "row"} "${clip(rowLabel)}", ${arms.kind === "rows" ? "rows" : "columns"} "${clip(labelOf("intervention"))}" / "${clip(labelOf("comparator"))}"`;
+    const readColumns = arms.kind === "columns" ? [...colsFor.intervention, ...colsFor.comparator] : [];
+    const labels = [
+      table.caption,
+      context,
+      rowLabel,
+      labelOf("intervention"),
+      labelOf("comparator"),
+      ...readColumns.map((col) => columnLabel(table, col)),
+    ].join(" | ");
     const changeTable =
       CHANGE.test(table.caption) ||
       [...colsFor.intervention, ...colsFor.comparator].some(
@@ -992,6 +1031,9 @@ function tableCandidates(
       pooledRow,
       test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined,
       byElimination: arms.byElimination,
+      labels,
+      rowLabel,
+      columnLabels: readColumns.map((col) => columnLabel(table, col)),
     });
   };
   if (arms.kind === "paired") {
@@ -1027,6 +1069,7 @@ function tableCandidates(
         where,
         timeNote: pairedNote.text,
         armScore: 1,
+        labels: [table.caption, row[0], columnLabel(table, c)].join(" | "),
       });
     });
     return out;
@@ -1059,13 +1102,21 @@ function tableCandidates(
         intervention: pickTimepoint(table, arms.intervention, outcome, (l) => names.intervention.score(l), note),
         comparator: pickTimepoint(table, arms.comparator, outcome, (l) => names.comparator.score(l)),
       };
+      const before = out.length;
       build(
         { intervention: r, comparator: r },
         colsFor,
         score * followUpFactor(table, colsFor.intervention, outcome),
         hints,
         note.text,
+        context,
       );
+      const made = out.length > before ? out[out.length - 1] : null;
+      if (made && !(captionRow && captionRow.row === r)) {
+        made.ownScore = own;
+        // Named through the section row: the row's own label does not carry the outcome.
+        made.viaContext = context && own < OUTCOME_FULL && 0.9 * withContext > own ? context : null;
+      }
     });
   } else {
     const width = table.rows[0]?.length ?? 0;
@@ -1145,6 +1196,7 @@ function tableCandidates(
             score,
             hints,
             note.text,
+            context,
           );
           if (out.length > before) continue;
         }
@@ -1155,7 +1207,14 @@ function tableCandidates(
             hintsOf(table.rows[ri][0]),
             hintsOf(columnLabel(table, c)),
           );
-          build({ intervention: ri, comparator: rc }, { intervention: [c], comparator: [c] }, score, hints, note.text);
+          build(
+            { intervention: ri, comparator: rc },
+            { intervention: [c], comparator: [c] },
+            score,
+            hints,
+            note.text,
+            context,
+          );
           if (out.length > before) break;
         }
       }
@@ -1540,6 +1599,7 @@ function proseCandidate(
     timeNote: "",
     armScore,
     sentence,
+    labels: sentence,
   };
 }
 
@@ -1744,7 +1804,7 @@ function finalise(
   sizes: Record<ArmKey, SizeFact | null>,
   outcome: Outcome,
   randomisedTotal: number | null,
-  enabled?: readonly ConsistencyCheckName[],
+  enabled?: readonly ReadingCheckName[],
 ): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
@@ -1919,14 +1979,23 @@ function finalise(
     percent,
     statedSizes: { intervention: sizes.intervention?.stated, comparator: sizes.comparator?.stated },
     randomisedTotal: randomisedTotal !== null && randomisedTotal >= statedTogether ? randomisedTotal : null,
-    enabled,
+    enabled: enabled?.filter((n): n is ConsistencyCheckName => !PROVENANCE_CHECKS.includes(n as ProvenanceCheckName)),
   });
   const failed = consistency.filter((c) => !c.ok);
   const agreed: Check = failed.length
     ? { ok: false, what: `consistency: ${failed.map((c) => c.what).join("; ")}` }
     : { ok: true, what: `consistency: ${consistency.map((c) => c.what).join(", ") || "no check applies"}` };
+  // Round 5: which population, time and reading the numbers belong to (provenance.ts); one item, like consistency.
+  const provenance = candidate.provenance ?? [];
+  const doubtful = provenance.filter((c) => !c.ok);
+  const placed: Check = doubtful.length
+    ? { ok: false, what: `provenance: ${doubtful.map((c) => c.what).join("; ")}` }
+    : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
   for (const { arm, field, extra, reason } of pending)
-    (evidence[arm] ??= {})[field] = { ...scored([...checks, ...extra, agreed], reason), inconsistent: !agreed.ok };
+    (evidence[arm] ??= {})[field] = {
+      ...scored([...checks, ...extra, agreed, placed], reason),
+      inconsistent: !agreed.ok || !placed.ok,
+    };
   return { values, derived, quotes, evidence };
 }
 
@@ -1981,11 +2050,13 @@ function withConfidence(
  * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
  * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
  * the bench passes 0 to calibrate) is withheld — null, its reason
- * 'not found …', and its quotes in `candidates` for the reviewer. One evidence item is the reading's
- * consistency (consistency.ts: complete for both arms, events ≤ n, printed percentages, n within the text's,
- * allocation ratio, SDs and the standardised difference plausible); `options.consistency` names the checks
- * run (default all) and `options.withholdInconsistent` withholds on that item alone even below the threshold
- * (both for the bench's cross-validation).
+ * 'not found …', and its quotes in `candidates` for the reviewer. Two evidence items are the reading's
+ * consistency (consistency.ts: events ≤ n, printed percentages, n within the text's and the randomised total,
+ * SD > 0) and its provenance (provenance.ts: no restricted population, other time, baseline column, qualified,
+ * cut-off or sub-item row the question does not name; no counts for a mean); `options.consistency` names the
+ * reading checks run (READING_CHECKS, default all), `options.withholdInconsistent` withholds on those two items
+ * alone even below the threshold, and `options.readings` collects every reading, best first (all for the
+ * bench's cross-validation).
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
@@ -1994,8 +2065,10 @@ export function extractArms(
   question: ArmQuestion,
   options: {
     abstainBelow?: number;
-    consistency?: readonly ConsistencyCheckName[];
+    consistency?: readonly ReadingCheckName[];
     withholdInconsistent?: boolean;
+    /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
+    readings?: ArmExtraction[];
   } = {},
 ): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
@@ -2013,6 +2086,7 @@ export function extractArms(
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
+    candidate.provenance = provenanceChecks(candidate, outcome, question, options.consistency);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
       if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
@@ -2020,7 +2094,7 @@ export function extractArms(
     const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
-    return withConfidence(
+    const reading = withConfidence(
       {
         outcomeType,
         intervention: result.values.intervention,
@@ -2034,7 +2108,10 @@ export function extractArms(
       abstainBelow,
       options.withholdInconsistent,
     );
+    if (!options.readings) return reading;
+    options.readings.push(reading);
   }
+  if (options.readings?.length) return options.readings[0];
   const intervention = emptyArm();
   const comparator = emptyArm();
   const quotes: ArmQuote[] = [];
@@ -2061,27 +2138,118 @@ export function extractArms(
   );
 }
 
-/** The numbers a candidate reads for its arms (events or percentage; mean), to tell two readings apart. */
-function primaryNumbers(candidate: Candidate): string {
-  return ARMS.map((arm) => {
+/** The names of the reading checks: consistency (consistency.ts) and provenance (provenance.ts). */
+export type ReadingCheckName = ConsistencyCheckName | ProvenanceCheckName;
+
+/** Every reading check, consistency then provenance: `extractArms`'s `consistency` option names a subset (bench `--cv`). */
+export const READING_CHECKS: readonly ReadingCheckName[] = [...CONSISTENCY_CHECKS, ...PROVENANCE_CHECKS];
+
+/**
+ * Provenance checks of a reading (provenance.ts; issue 26 round 5), those of `enabled` (default all):
+ * - population-named: the reading's labels name a restricted analysis (per-protocol, completers, subgroup,
+ *   sensitivity, excluding, an age stratum) the question does not name;
+ * - time-in-sentence: a sentence read names two or more times (follow-up times, or baseline and one), or baseline
+ *   only for a question about a result;
+ * - time-baseline-column: a table's columns read (or a row that is a time) are labelled baseline for a result;
+ * - row-qualifier: the row label adds a qualifier the question's outcome does not name ("Serious …", "… at rest");
+ * - row-sub-item: the row names the outcome only through the section row above it and is one item under it.
+ */
+function provenanceChecks(
+  candidate: Candidate,
+  outcome: Outcome,
+  question: ArmQuestion,
+  enabled?: readonly ReadingCheckName[],
+): { name: ProvenanceCheckName; ok: boolean; what: string }[] {
+  const on = new Set<ReadingCheckName>(enabled ?? PROVENANCE_CHECKS);
+  const out: { name: ProvenanceCheckName; ok: boolean; what: string }[] = [];
+  if (on.has("population-named")) {
+    const asked = `${question.outcome} ${question.intervention} ${question.comparator}`;
+    // Tables: the row and the columns read decide when the caption names the full population too.
+    const read =
+      candidate.source === "table"
+        ? [candidate.rowLabel ?? "", ...(candidate.columnLabels ?? [])].join(" | ")
+        : undefined;
+    out.push({ name: "population-named", ...populationCheck(candidate.labels ?? candidate.where, asked, read) });
+  }
+  if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
+    out.push({
+      name: "time-in-sentence",
+      ...sentenceTimeCheck(candidate.sentence, outcome.baseline, readingNumbers(candidate)),
+    });
+  if (on.has("time-baseline-column") && candidate.source === "table" && !outcome.change)
+    out.push({
+      name: "time-baseline-column",
+      ...baselineColumnCheck(
+        candidate.columnLabels ?? [],
+        candidate.ownScore === 0 ? (candidate.rowLabel ?? "") : "",
+        outcome.baseline,
+      ),
+    });
+  if (on.has("row-qualifier") && candidate.source === "table" && candidate.rowLabel !== undefined)
+    out.push({ name: "row-qualifier", ...qualifierCheck(candidate.rowLabel, question.outcome) });
+  if (on.has("row-threshold") && candidate.source === "table" && candidate.rowLabel !== undefined)
+    out.push({ name: "row-threshold", ...thresholdCheck(candidate.rowLabel, question.outcome) });
+  if (on.has("kind-asked")) out.push({ name: "kind-asked", ...kindCheck(candidate.kind, question.outcome) });
+  if (on.has("row-sub-item") && candidate.ownScore !== undefined)
+    out.push({
+      name: "row-sub-item",
+      ...subItemCheck(candidate.rowLabel ?? "", candidate.ownScore, candidate.viaContext ?? null),
+    });
+  return out;
+}
+
+/** Every number a reading takes from its cell or sentence (counts, percentages, means, spreads, n). */
+function readingNumbers(candidate: Candidate): number[] {
+  return ARMS.flatMap((arm) => {
     const st = candidate.arms[arm].stats;
-    return st.kind === "count" ? `${st.events ?? ""}/${st.percent ?? ""}` : `${st.mean ?? ""}`;
-  }).join("|");
+    return [st.events, st.groupSize, st.percent, st.mean, st.sd, st.se, st.ciLow, st.ciHigh].filter(
+      (v): v is number => v !== undefined,
+    );
+  });
+}
+
+/** A candidate's outcome match on the table scale (prose readings are scored × 0.95). */
+const fullScore = (c: Candidate) => c.score / (c.source === "prose" ? 0.95 : 1);
+
+/** The numbers two readings give for their arms agree (the same numbers stated twice, perhaps rounded). */
+function sameReading(a: Candidate, b: Candidate): boolean {
+  return ARMS.every((arm) => {
+    const x = a.arms[arm].stats;
+    const y = b.arms[arm].stats;
+    if (x.kind === "count" && y.kind === "count") {
+      if (x.events !== undefined && y.events !== undefined) return x.events === y.events;
+      if (x.percent !== undefined && y.percent !== undefined) return sameNumber(x.percent, y.percent);
+      // A count in one, a percentage only in the other: the same when the count over its n rounds to the percentage.
+      const [counted, pct] = x.events !== undefined ? [a.arms[arm], y] : [b.arms[arm], x];
+      const n = counted.stats.groupSize ?? counted.groupSize;
+      return (
+        counted.stats.events !== undefined &&
+        pct.percent !== undefined &&
+        n !== null &&
+        n !== undefined &&
+        percentAgrees(counted.stats.events, n, pct.percent, pct.percentDecimals ?? 0)
+      );
+    }
+    if (x.kind === "continuous" && y.kind === "continuous")
+      return x.mean !== undefined && y.mean !== undefined && sameNumber(x.mean, y.mean);
+    return false;
+  });
 }
 
 /**
- * Ambiguity (item 1 of issue 26): another candidate as well matched — the same outcome match, arms
- * matched at least as well, the same kind of data — at another place with other numbers. The same
- * numbers stated twice (a table and the abstract) are not a rival. Returns where the rival was read.
+ * Ambiguity (item 1 of issue 26): another candidate as well matched — the same outcome match (a sentence's on the
+ * table's scale, round 5), arms matched at least as well, the same kind of data — at another place with other
+ * numbers. The same numbers stated twice (a table and the abstract, perhaps rounded, or a count and its
+ * percentage) are not a rival (sameReading). Returns where the rival was read.
  */
 function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
-  const own = primaryNumbers(candidate);
   for (const other of all) {
     if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
-    if (other.score < candidate.score - 1e-9) continue;
+    // Prose readings are scored × 0.95: compared on the table's scale, a sentence as well matched is a rival too.
+    if (fullScore(other) < fullScore(candidate) - 1e-9) continue;
     if (other.armScore < candidate.armScore - 1e-9 && !other.byElimination) continue;
     if (other.changeMismatch || other.baselineMismatch || other.pooledRow) continue;
-    if (primaryNumbers(other) !== own) return clip(other.where, 120);
+    if (!sameReading(candidate, other)) return clip(other.where, 120);
   }
   return undefined;
 }
