@@ -33,7 +33,9 @@ export default defineConfig({
   outputDir: "./tests/e2e/.artifacts",
   use: {
     baseURL: `http://localhost:${e2eServer(0).port}`,
-    trace: "retain-on-failure",
+    // Recording a trace costs about a fifth of the suite's time on 2 cores (DOM snapshots and
+    // screencast frames at every step), so CI records one only when a failed test runs again.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     // The service worker (app/sw/sw.ts) stays out of the specs, except installable-app.spec.ts which
     // allows it: it would precache the whole client build in every fresh context (CPU on a shared
     // machine), and requests it makes are invisible to page.route / page.waitForResponse.
