@@ -1,13 +1,10 @@
-import { ESLint } from "eslint";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { capabilityGraph, folderCycles } from "./import-graph";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
+import { lintProbe, REPO_ROOT } from "./lint-probe";
 
 describe("capability folders under app/.server", () => {
   it("import each other without cycles", () => {
-    const graph = capabilityGraph(root);
+    const graph = capabilityGraph(REPO_ROOT);
     expect(graph.get("search")?.has("studies")).toBe(true);
     expect(folderCycles(graph)).toEqual([]);
   });
@@ -24,11 +21,7 @@ describe("capability folders under app/.server", () => {
 });
 
 describe("the lint step's boundary rules (eslint.config.js)", () => {
-  const eslint = new ESLint({ cwd: root });
-  const problems = async (filePath: string, code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
-    return result.messages.map((m) => `${m.ruleId}@${m.line}:${m.column}`);
-  };
+  const problems = lintProbe();
 
   it("app/lib imports neither .server nor components", async () => {
     const code = [

@@ -1,15 +1,8 @@
-import { ESLint } from "eslint";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
+import { lintProbe } from "./lint-probe";
 
 describe("browser-only code lives in app/browser (ADR 0043)", () => {
-  const eslint = new ESLint({ cwd: root });
-  const problems = async (filePath: string, code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
-    return result.messages.map((m) => `${m.ruleId}@${m.line}:${m.column}`);
-  };
+  const problems = lintProbe();
 
   it("app/lib imports neither app/browser nor React", async () => {
     const code = [
