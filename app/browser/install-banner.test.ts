@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../../tests/mocks/memory-storage";
 import {
   INSTALL_BANNER_SNOOZE_KEY,
   INSTALL_BANNER_SNOOZE_MS,
@@ -8,15 +9,6 @@ import {
 } from "~/browser/install-banner";
 
 /** An in-memory Storage stand-in. */
-function memoryStorage(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  return {
-    data,
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-  };
-}
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const HOUR = 3600_000;

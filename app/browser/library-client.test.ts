@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../../tests/mocks/memory-storage";
 import { BOOKMARK_QUEUE_KEY, enqueueBookmark, queuedBookmarks, replayBookmarkQueue } from "./bookmark-queue";
 import {
   requestExport,
@@ -9,20 +10,6 @@ import {
 import { answerPreview, loadSavedAnswers, removeSavedAnswer, saveAnswer } from "./saved-answers";
 import { SEARCH_STATE_KEY } from "./search-storage";
 import { displayName, saveSettings } from "./settings-client";
-
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, v),
-  };
-}
 
 beforeEach(() => vi.stubGlobal("localStorage", memoryStorage()));
 afterEach(() => vi.unstubAllGlobals());

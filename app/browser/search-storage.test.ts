@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../../tests/mocks/memory-storage";
 import type { SearchResponse } from "~/.server/search/service";
 import { DEFAULT_SEARCH_FORM } from "~/lib/search-params";
 import {
@@ -8,20 +9,6 @@ import {
   saveSearchState,
   SEARCH_STATE_KEY,
 } from "./search-storage";
-
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, v),
-  };
-}
 
 const results = (message = "ok") =>
   ({ studies: [], totalCount: 0, page: 1, limit: 25, totalPages: 0, message }) as unknown as SearchResponse;

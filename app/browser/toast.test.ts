@@ -1,20 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../../tests/mocks/memory-storage";
 import { dismissToast, getCurrentToast, showPendingToast, toast, toastAfterNavigation } from "~/browser/toast";
 
 /** A Map-backed stand-in for the browser's sessionStorage. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 describe("toasts queued for the next page", () => {
   beforeEach(() => {
