@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pipeTable } from "../../../tests/arm-reports";
 import { ABSTAIN_BELOW, extractArms, parseReport } from "./index.ts";
 import { applyEdit, type ArmStudyRow } from "./review.ts";
 
@@ -8,20 +9,6 @@ import { applyEdit, type ArmStudyRow } from "./review.ts";
  * invented, one per family of reports the rules serve.
  */
 /** A table as pandoc writes one from JATS: a captioned table-wrap around a pipe table. */
-function pipeTable(caption: string, header: string[], rows: string[][]): string {
-  return [
-    "::::table-wrap",
-    "::: caption",
-    caption,
-    ":::",
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "::::",
-    "",
-  ].join("\n");
-}
 
 function ask(text: string, intervention: string, comparator: string, outcome: string) {
   return extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome });

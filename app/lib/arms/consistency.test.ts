@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pipeTable } from "../../../tests/arm-reports";
 import { consistencyChecks, extractArms, parseReport } from "./index.ts";
 import { percentAgrees } from "./consistency.ts";
 import { emptyArm } from "./types.ts";
@@ -8,20 +9,6 @@ import { emptyArm } from "./types.ts";
  * with each other and with what the report states elsewhere. Every report below is invented, one per family
  * of reports the check serves.
  */
-function pipeTable(caption: string, header: string[], rows: string[][]): string {
-  return [
-    "::::table-wrap",
-    "::: caption",
-    caption,
-    ":::",
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "::::",
-    "",
-  ].join("\n");
-}
 
 const ask = (text: string, intervention: string, comparator: string, outcome: string) =>
   extractArms(parseReport(text, "markdown"), { intervention, comparator, outcome });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pipeTable } from "../../../tests/arm-reports";
 import { ABSTAIN_BELOW, extractArms, parseReport } from "./index.ts";
 import { stem } from "../extraction/core/index.ts";
 import { sameStem } from "./text.ts";
@@ -8,20 +9,6 @@ import { sameStem } from "./text.ts";
  * each shown, the reading is the only one as good, and the group size comes from the values' own
  * table. Every report below is invented, one per family of reports the rule serves.
  */
-function pipeTable(caption: string, header: string[], rows: string[][]): string {
-  return [
-    "::::table-wrap",
-    "::: caption",
-    caption,
-    ":::",
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "::::",
-    "",
-  ].join("\n");
-}
 
 function ask(text: string, intervention: string, comparator: string, outcome: string, abstainBelow?: number) {
   return extractArms(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pipeTable } from "../../../tests/arm-reports";
 import { extractArms, parseReport, PROVENANCE_CHECKS, READING_CHECKS } from "./index.ts";
 import {
   baselineColumnCheck,
@@ -18,20 +19,6 @@ import {
  * population, time or row than the question's, and no other reading as well matched gives other numbers. Every
  * report below is invented, one per family of reports the check serves.
  */
-function pipeTable(caption: string, header: string[], rows: string[][]): string {
-  return [
-    "::::table-wrap",
-    "::: caption",
-    caption,
-    ":::",
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "::::",
-    "",
-  ].join("\n");
-}
 
 const ask = (text: string, outcome: string, options: Parameters<typeof extractArms>[2] = {}) =>
   extractArms(parseReport(text, "markdown"), { intervention: "velatrin", comparator: "placebo", outcome }, options);
