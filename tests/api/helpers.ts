@@ -6,6 +6,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
+import type { ApiReview } from "~/lib/reviews";
 
 export const BASE = "https://metamind.test";
 
@@ -156,4 +157,17 @@ export async function countRows(table: string, userId: string): Promise<number> 
     .bind(userId)
     .first<{ n: number }>();
   return row!.n;
+}
+
+/** A new review "Exercise for depression" (intervention: exercise) owned by the account of `cookie`. */
+export async function newReview(cookie: string): Promise<ApiReview> {
+  return (
+    await json<{ review: ApiReview }>(
+      await call("POST", "/api/reviews", {
+        cookie,
+        body: { title: "Exercise for depression", question: { intervention: "exercise" } },
+      }),
+      201,
+    )
+  ).review;
 }

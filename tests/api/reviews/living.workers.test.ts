@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { call, json, signUp } from "../helpers";
+import { call, json, signUp, newReview } from "../helpers";
 import { createReplayFetch } from "../../mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
 import type { ApiReview, ReviewPrisma } from "~/lib/reviews";
@@ -17,18 +17,6 @@ import { nextRunAfter } from "~/.server/reviews/service";
 import { runDueLivingReviews, type LivingUpdateResult } from "~/.server/reviews/living";
 
 const DAY = 24 * 60 * 60 * 1000;
-
-async function newReview(cookie: string): Promise<ApiReview> {
-  return (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie,
-        body: { title: "Exercise for depression", question: { intervention: "exercise" } },
-      }),
-      201,
-    )
-  ).review;
-}
 
 const e = parseEnv(env as unknown as Record<string, unknown>);
 const EMAIL_BASE = "http://127.0.0.1:9";

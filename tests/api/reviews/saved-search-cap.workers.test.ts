@@ -5,21 +5,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ApiReview } from "~/lib/reviews";
 import { MAX_SEARCHES_PER_UPDATE } from "~/.server/reviews/saved-search";
-import { call, json, signUp } from "../helpers";
-
-async function newReview(cookie: string): Promise<ApiReview> {
-  return (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie,
-        body: { title: "Exercise for depression", question: { intervention: "exercise" } },
-      }),
-      201,
-    )
-  ).review;
-}
+import { call, json, signUp, newReview } from "../helpers";
 
 /** A one-record CSV export; with `search`, marked as a saved search at import. */
 function exportForm(tag: string, search?: { searchDatabase: string; searchQuery: string }): FormData {

@@ -9,12 +9,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createReplayFetch } from "../../mocks/index.ts";
 import { hasWorkerFixtures, MISSING_WORKER_FIXTURES, workerFixtureReader } from "../../mocks/workers-fixtures.ts";
-import type { ApiReview, ApiReviewSource } from "~/lib/reviews";
+import type { ApiReviewSource } from "~/lib/reviews";
 import { getLoadContext } from "~/.server/context";
 import { parseEnv } from "~/.server/env";
 import { runDueLivingReviews, type LivingUpdateResult } from "~/.server/reviews/living";
 import { MAX_SEARCHES_PER_UPDATE } from "~/.server/reviews/saved-search";
-import { call, json } from "../helpers";
+import { call, json, newReview } from "../helpers";
 
 async function signUp(): Promise<{ cookie: string; email: string }> {
   const email = `saved-${crypto.randomUUID()}@example.org`;
@@ -22,18 +22,6 @@ async function signUp(): Promise<{ cookie: string; email: string }> {
   expect(res.status).toBe(201);
   await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE email = ?").bind(email).run();
   return { cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]!, email };
-}
-
-async function newReview(cookie: string): Promise<ApiReview> {
-  return (
-    await json<{ review: ApiReview }>(
-      await call("POST", "/api/reviews", {
-        cookie,
-        body: { title: "Exercise for depression", question: { intervention: "exercise" } },
-      }),
-      201,
-    )
-  ).review;
 }
 
 /**
