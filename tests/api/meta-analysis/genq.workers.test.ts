@@ -3,14 +3,11 @@
  * inverse standard-error weights of Jackson (2013) runs through the queue and gives metafor's
  * rma(yi, vi, weights = 1/sqrt(vi), method = "GENQ") and leave1out() numbers; a bad weights choice is a 400.
  */
-import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { MetaAnalysisJobResult } from "~/lib/meta-analysis/types";
 import worker from "../../../workers/app";
-
-const BASE = "https://metamind.test";
-let ipCounter = 0;
-const uniqueIp = () => `198.51.120.${(++ipCounter % 250) + 1}`;
+import { call, signUp } from "../helpers";
 
 const STUDIES = [
   {
@@ -31,22 +28,9 @@ const STUDIES = [
   },
 ];
 
-async function register(ip: string): Promise<string> {
-  const res = await SELF.fetch(`${BASE}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip },
-    body: JSON.stringify({ email: `genq-${crypto.randomUUID()}@example.org`, password: "secret12" }),
-  });
-  expect(res.status).toBe(201);
-  return res.headers.get("Set-Cookie")!.split(";")[0]!;
-}
-
-function post(body: unknown, ip = uniqueIp(), headers: Record<string, string> = {}) {
-  return SELF.fetch(`${BASE}/api/meta-analysis/enhanced`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip, ...headers },
-    body: JSON.stringify(body),
-  });
+/** POST /api/meta-analysis/enhanced with `body`, signed in when `cookie` is given. */
+function post(body: unknown, cookie?: string) {
+  return call("POST", "/api/meta-analysis/enhanced", { cookie, body });
 }
 
 async function deliver(jobId: string) {
@@ -60,18 +44,16 @@ async function deliver(jobId: string) {
 
 describe("POST /api/meta-analysis/enhanced with GENQ / GENQM", () => {
   it("GENQ with inverse standard-error weights: metafor's pooled result, weights and leave-one-out", async () => {
-    const ip = uniqueIp();
-    const cookie = await register(ip);
-    const res = await post({ studies: STUDIES, method: "GENQ", genqWeights: "inverse-se", test: "z" }, ip, {
-      Cookie: cookie,
-    });
+    const { cookie } = await signUp("free", { prefix: "genq" });
+    const res = await post({ studies: STUDIES, method: "GENQ", genqWeights: "inverse-se", test: "z" }, cookie);
     expect(res.status).toBe(202);
     const { jobId } = (await res.json()) as { jobId: string };
     const outcome = await deliver(jobId);
     expect(outcome.explicitAcks).toHaveLength(1);
-    const job = (await (
-      await SELF.fetch(`${BASE}/api/meta-analysis/jobs/${jobId}`, { headers: { Cookie: cookie } })
-    ).json()) as { status: string; result: MetaAnalysisJobResult };
+    const job = (await (await call("GET", `/api/meta-analysis/jobs/${jobId}`, { cookie })).json()) as {
+      status: string;
+      result: MetaAnalysisJobResult;
+    };
     expect(job.status).toBe("done");
     const a = job.result.analyses[0]!;
     expect([a.method, a.genqWeights, a.test, a.k]).toEqual(["GENQ", "inverse-se", "z", 3]);
