@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { yi, vi } from "../../../tests/meta-analysis-bcg";
 import type { ExploredAnalysis } from "./explore";
 import { subgroupNarrative } from "./explore";
 import { influence } from "./influence";
@@ -7,16 +8,6 @@ import { sensitivityAnalyses } from "./sensitivity";
 import { subgroupAnalysis } from "./subgroup";
 
 // metafor's dat.bcg, escalc(measure = "RR").
-const yi = [
-  -0.889311333920205, -1.58538865720143, -1.34807314829969, -1.44155119002131, -0.217547322211296, -0.786115585818864,
-  -1.62089822359839, 0.0119523335238405, -0.469417648738149, -1.37134480347278, -0.339358828338391, 0.445913400571379,
-  -0.0173139482168798,
-];
-const vi = [
-  0.325584765003961, 0.194581121398144, 0.415367965367965, 0.0200100319022476, 0.0512101721696309, 0.00690561845590876,
-  0.223017247572315, 0.00396157929781773, 0.056434210463249, 0.0730247936130289, 0.0124122139715597, 0.532505845200153,
-  0.0714046596839863,
-];
 const effects = yi.map((y, i) => ({ yi: y, vi: vi[i]!, studyId: String(i + 1), label: `Trial ${i + 1}` }));
 
 function analysis(method: "REML" | "DL" | "EE", test: "z" | "knha"): ExploredAnalysis {
