@@ -12,17 +12,8 @@
  * "Round 5").
  */
 
-/** Names of the checks, for reasons and for switching one off in cross-validation (bench `--cv`). */
-export type ProvenanceCheckName =
-  | "population-named"
-  | "time-in-sentence"
-  | "time-baseline-column"
-  | "row-qualifier"
-  | "row-sub-item"
-  | "row-threshold"
-  | "kind-asked";
-
-export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
+/** The checks, in the order they run; a name is used in reasons and to switch one off (bench `--cv`). */
+export const PROVENANCE_CHECKS = [
   "population-named",
   "time-in-sentence",
   "time-baseline-column",
@@ -30,7 +21,10 @@ export const PROVENANCE_CHECKS: readonly ProvenanceCheckName[] = [
   "row-sub-item",
   "row-threshold",
   "kind-asked",
-];
+] as const;
+
+/** Name of one provenance check. */
+export type ProvenanceCheckName = (typeof PROVENANCE_CHECKS)[number];
 
 /**
  * Words that name an analysis of part of the randomised population (CONSORT 2010 items 16 and 18): per-protocol
