@@ -2,13 +2,16 @@
 // Runs MetaMind with every search base URL pointed at the local replay server, which serves the
 // REAL recorded provider responses from ../shared/fixtures. Used by `npm run start:offline` and by
 // the Playwright suite. Env: PORT (8787), REPLAY_PORT (8788), PERSIST_DIR (wrangler state dir),
-// SKIP_BUILD=1 to reuse an existing build, REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300"),
-// EXTRA_VARS="KEY:VALUE,KEY2:VALUE2" for more Worker vars (they override the defaults below, e.g.
-// "OFFLINE_MODEL_DELAY_MS:30"). Full-text fetches may reach the local replay host (127.0.0.1).
+// FRESH_STATE=1 to start PERSIST_DIR afresh (copied from the saved migrated state when the migrations
+// are unchanged: scripts/lib/migrated-state.mjs), SKIP_BUILD=1 to reuse an existing build,
+// REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300"), EXTRA_VARS="KEY:VALUE,KEY2:VALUE2" for more
+// Worker vars (they override the defaults below, e.g. "OFFLINE_MODEL_DELAY_MS:30"). Full-text
+// fetches may reach the local replay host (127.0.0.1).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { migrationsKey, provideMigratedState } from "./lib/migrated-state.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = process.env.PORT ?? "8787";
@@ -40,9 +43,8 @@ function shutdown(code) {
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 
-if (process.env.PERSIST_DIR && process.env.FRESH_STATE === "1") {
-  rmSync(path.resolve(root, process.env.PERSIST_DIR), { recursive: true, force: true });
-}
+const fresh = Boolean(process.env.PERSIST_DIR) && process.env.FRESH_STATE === "1";
+if (fresh) rmSync(path.resolve(root, process.env.PERSIST_DIR), { recursive: true, force: true });
 
 // The fake Stripe (tests/mocks/stripe-server.ts) runs inside the replay server when the recorded
 // Stripe objects are present: checkout and webhooks then work with no network.
@@ -68,7 +70,20 @@ replay.on("exit", (code) => {
 });
 
 if (process.env.SKIP_BUILD !== "1") run(bin("remix"), ["vite:build"]);
-run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist]);
+const applyMigrations = () => run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist]);
+// A fresh state starts from a saved copy of the migrated database when the migrations are unchanged
+// (scripts/lib/migrated-state.mjs): the browser suite's servers skip applying them one by one.
+if (fresh) {
+  const done = provideMigratedState({
+    templatesDir: path.join(root, ".wrangler", "migrated-state"),
+    key: migrationsKey(path.join(root, "db", "migrations")),
+    persistDir: path.resolve(root, process.env.PERSIST_DIR),
+    applyMigrations,
+  });
+  console.log(
+    `[start-offline] migrated state ${done === "copied" ? "copied from the saved template" : "applied and saved"}`,
+  );
+} else applyMigrations();
 
 const replayBase = `http://127.0.0.1:${replayPort}`;
 const vars = {

@@ -1,5 +1,6 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator } from "@playwright/test";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { expectStreamed, recordedTextLengths, recordTextLengths } from "./streaming";
 
 requireSharedFixtures();
 
@@ -16,25 +17,6 @@ async function readAbstract(card: Locator): Promise<string> {
   const abstract = (await card.getByTestId("abstract").textContent()) ?? "";
   expect(abstract.trim().length).toBeGreaterThan(10);
   return abstract;
-}
-
-/**
- * Records every text length of the elements matching `selector` (anywhere in the document, so
- * also inside dialog portals) as they change; read them back with `recordedLengths`.
- */
-async function recordLengths(page: Page, selector: string) {
-  await page.evaluate((sel) => {
-    const lengths: number[] = [];
-    (window as unknown as { __lengths: number[] }).__lengths = lengths;
-    new MutationObserver(() => {
-      const el = document.querySelector(sel);
-      if (el) lengths.push(el.textContent?.length ?? 0);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  }, selector);
-}
-
-async function recordedLengths(page: Page): Promise<number[]> {
-  return page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths);
 }
 
 // No test may leave an uncaught error in the page.
@@ -60,7 +42,7 @@ test("Professional: a specialized analysis streams in with its focus, model and 
     .first();
   const abstract = await readAbstract(card);
 
-  await recordLengths(page, '[data-testid="specialized-summary"]');
+  await recordTextLengths(page, '[data-testid="specialized-summary"]');
   await card.getByRole("button", { name: "Specialized analysis" }).click();
   const dialog = page.getByTestId("specialized-analysis-dialog");
   await expect(dialog.getByRole("heading", { name: "Specialized analysis" })).toBeVisible();
@@ -76,8 +58,7 @@ test("Professional: a specialized analysis streams in with its focus, model and 
   );
   const summary = (await dialog.getByTestId("cited-text").textContent())!.trim();
   expect(summary.length).toBeGreaterThan(40);
-  const lengths = await recordedLengths(page);
-  expect(new Set(lengths).size).toBeGreaterThan(3);
+  expectStreamed(await recordedTextLengths(page), "the specialized analysis");
 
   // Every citation mark shows, on hover, a quote that is part of this card's abstract.
   const marks = dialog.getByTestId("citation-mark");

@@ -1,5 +1,6 @@
 import { expect } from "@playwright/test";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { expectStreamed, recordedTextLengths, recordTextLengths } from "./streaming";
 
 requireSharedFixtures();
 
@@ -53,23 +54,13 @@ test("Professional searches six databases and watches a summary stream in, then 
   const studyId = await card.getAttribute("data-study-id");
   const target = page.locator(`[data-study-id="${studyId}"]`);
 
-  // Record every length the summary text passes through while it streams.
-  await page.evaluate((id) => {
-    const lengths: number[] = [];
-    (window as unknown as { __lengths: number[] }).__lengths = lengths;
-    const root = document.querySelector(`[data-study-id="${id}"]`)!;
-    new MutationObserver(() => {
-      const el = root.querySelector('[data-testid="ai-summary"]');
-      if (el) lengths.push(el.textContent?.length ?? 0);
-    }).observe(root, { subtree: true, childList: true, characterData: true });
-  }, studyId);
+  await recordTextLengths(page, `[data-study-id="${studyId}"] [data-testid="ai-summary"]`);
 
   await target.getByRole("button", { name: "Generate summary" }).click();
   await expect(target.getByTestId("summary-model")).toHaveText(`Written by ${OFFLINE_MODEL}`);
   const summary = (await target.getByTestId("ai-summary").textContent())!.trim();
   expect(summary.length).toBeGreaterThan(40);
-  const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths);
-  expect(new Set(lengths).size).toBeGreaterThan(5);
+  expectStreamed(await recordedTextLengths(page), "the summary");
 
   await page.screenshot({ path: "tests/e2e/.artifacts/search-summary.png", fullPage: false });
 

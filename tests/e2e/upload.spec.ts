@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page } from "@playwright/test";
 import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { expectStreamed, recordedTextLengths, recordTextLengths } from "./streaming";
 
 requireSharedFixtures();
 
@@ -149,20 +150,12 @@ test("Professional: drop two real PDFs, watch them upload and get processed, str
   await expect(bmj).toContainText("No Full Analysis");
 
   // The summary streams in: the text grows over several renders before it is stored.
-  await page.evaluate(() => {
-    const lengths: number[] = [];
-    (window as unknown as { __lengths: number[] }).__lengths = lengths;
-    new MutationObserver(() => {
-      const el = document.querySelector('[data-testid="streaming-text"]');
-      if (el) lengths.push(el.textContent?.length ?? 0);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await recordTextLengths(page, '[data-testid="streaming-text"]');
   await bmj.getByRole("button", { name: "Generate Summary" }).click();
   await expect(bmj.getByRole("button", { name: "Generating..." })).toBeDisabled();
   await expect(page.getByText("Summary Generated", { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(bmj).toContainText("Summary Ready");
-  const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths);
-  expect(new Set(lengths.filter((n) => n > 1)).size).toBeGreaterThan(3);
+  expectStreamed(await recordedTextLengths(page), "the upload's summary");
   await bmj.getByRole("button", { name: "View Summary" }).click();
   await expect(page.getByTestId("text-dialog")).toBeVisible();
   await page.keyboard.press("Escape");
