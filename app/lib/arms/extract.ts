@@ -39,8 +39,10 @@ import {
   ARM_FIELDS,
   emptyArm,
   type OutcomeType,
+  type PerValue,
   perValue,
 } from "./types.ts";
+import { type ValueFeatures } from "./calibration.ts";
 
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
 const BINARY_WORDS =
@@ -409,6 +411,10 @@ interface Candidate {
   viaContext?: string | null;
   /** Provenance checks of the reading (provenance.ts): population, time in the sentence, a fully named rival, the row. */
   provenance?: { name: ProvenanceCheckName; ok: boolean; what: string }[];
+  /** An arm was matched by a position the report defines ("group I" = "…lidocaine…"). */
+  byPosition?: boolean;
+  /** Other readings of the same kind, at another place, naming the outcome in full, with other numbers (rivalCount). */
+  rivals?: number;
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -1687,6 +1693,8 @@ interface Evidence {
   reason: string;
   /** A consistency check of the reading failed (consistency.ts). */
   inconsistent?: boolean;
+  /** The value's reading described for the calibrated confidence (calibration.ts); absent for an n read with no outcome. */
+  features?: ValueFeatures;
 }
 
 interface Finalised {
@@ -1717,6 +1725,16 @@ interface Check {
   ok: boolean;
   /** What was shown, or what is missing. */
   what: string;
+  /** Value-level items, named for the calibration features: the statistic, the n, the derivation. */
+  item?: "statistic" | "n" | "derivation";
+}
+
+/** The timepoint was chosen, not shown: several times and the question names none (not the labelled post-treatment column), or an overall/total period. */
+function timeChosenOf(candidate: Candidate): boolean {
+  return (
+    (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) ||
+    /overall\/total/.test(candidate.timeNote)
+  );
 }
 
 /** The evidence items of a candidate's values (see ABSTAIN_BELOW): arms, outcome, timepoint, single reading, sentence. */
@@ -1727,9 +1745,7 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
   const mismatch = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow;
   // A column the report labels post-treatment/end of treatment is its final timepoint, named (issue 26 item 3: the
   // report's final one when the question names none, said in the reason); the last column by position is a guess.
-  const timeChosen =
-    (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) ||
-    /overall\/total/.test(candidate.timeNote);
+  const timeChosen = timeChosenOf(candidate);
   let timeShown = !timeChosen;
   if (timeShown && outcome.timepoint && !/the question's timepoint/.test(candidate.timeNote)) {
     const shown = candidate.sentence ?? candidate.where;
@@ -1811,6 +1827,7 @@ function finalise(
   const quotes: ArmQuote[] = [];
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
   const checks = candidateChecks(candidate, outcome);
+  const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const timeWords = candidate.timeNote
     ? `; timepoint: ${candidate.timeNote}`
     : outcome.timepoint
@@ -1840,7 +1857,9 @@ function finalise(
     // The text's n stands in for the outcome's only when it is the one n the text states for the arm (no dropouts to tell randomised from analysed).
     const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
+    nSameTable[arm] = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
     const nCheck: Check = {
+      item: "n",
       ok: nShown,
       what: nShown
         ? nOrigin === "text"
@@ -1889,6 +1908,7 @@ function finalise(
         "mean",
         [
           {
+            item: "statistic",
             ok: measured,
             what: measured
               ? "statistic: a mean"
@@ -1959,7 +1979,7 @@ function finalise(
         put(
           arm,
           "sd",
-          [{ ok: false, what: "derivation: assumes equal SDs in both arms" }],
+          [{ item: "derivation", ok: false, what: "derivation: assumes equal SDs in both arms" }],
           `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`,
         );
       }
@@ -1991,10 +2011,29 @@ function finalise(
   const placed: Check = doubtful.length
     ? { ok: false, what: `provenance: ${doubtful.map((c) => c.what).join("; ")}` }
     : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
+  const [armsItem, outcomeItem, timeItem, singleItem, sentenceItem] = checks;
   for (const { arm, field, extra, reason } of pending)
     (evidence[arm] ??= {})[field] = {
       ...scored([...checks, ...extra, agreed, placed], reason),
       inconsistent: !agreed.ok || !placed.ok,
+      features: {
+        armsShown: armsItem.ok,
+        outcomeShown: outcomeItem.ok,
+        timeShown: timeItem.ok,
+        singleReading: singleItem.ok,
+        prose: candidate.source === "prose",
+        notOneSentence: sentenceItem !== undefined && !sentenceItem.ok,
+        assumption: extra.some((c) => !c.ok && (c.item === "statistic" || c.item === "derivation")),
+        nMissing: extra.some((c) => !c.ok && c.item === "n"),
+        nSameTable: nSameTable[arm],
+        derived: derived.some((d) => d.arm === arm && d.field === field),
+        outcomeMatch: fullScore(candidate),
+        armRoleOnly: candidate.armScore < 0.6,
+        armIndirect: Boolean(candidate.byElimination || candidate.byPosition),
+        timeByPosition: timeChosenOf(candidate),
+        binary: candidate.kind === "count",
+        rivals: candidate.rivals ?? 0,
+      },
     };
   return { values, derived, quotes, evidence };
 }
@@ -2006,6 +2045,7 @@ function withConfidence(
   outcomeType: OutcomeType,
   abstainBelow: number,
   withholdInconsistent = false,
+  featuresOut?: PerValue<ValueFeatures | null>,
 ): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
@@ -2029,6 +2069,7 @@ function withConfidence(
       }
       confidence[arm][field] = Math.round(ev.confidence * 100) / 100;
       reason[arm][field] = ev.reason;
+      if (featuresOut) featuresOut[arm][field] = ev.features ?? null;
     }
   }
   // A mean without its SD or an SD without its mean is still useful; a quote whose value was withheld is not evidence.
@@ -2069,6 +2110,8 @@ export function extractArms(
     withholdInconsistent?: boolean;
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
+    /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
+    features?: PerValue<ValueFeatures | null>;
   } = {},
 ): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
@@ -2086,10 +2129,14 @@ export function extractArms(
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
+    candidate.rivals = rivalCount(candidate, candidates);
     candidate.provenance = provenanceChecks(candidate, outcome, question, options.consistency);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
-      if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+      if (position) {
+        candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+        candidate.byPosition = true;
+      }
     }
     const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
@@ -2107,6 +2154,7 @@ export function extractArms(
       outcomeType,
       abstainBelow,
       options.withholdInconsistent,
+      options.readings ? undefined : options.features,
     );
     if (!options.readings) return reading;
     options.readings.push(reading);
@@ -2252,6 +2300,21 @@ function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
     if (!sameReading(candidate, other)) return clip(other.where, 120);
   }
   return undefined;
+}
+
+/**
+ * How many other readings could stand in for this one (a calibration feature): readings of the same kind, at
+ * another place, naming the outcome in full (outcome match ≥ OUTCOME_FULL on the table's scale), whose numbers
+ * are not the same numbers stated twice (sameReading).
+ */
+function rivalCount(candidate: Candidate, all: Candidate[]): number {
+  let count = 0;
+  for (const other of all) {
+    if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
+    if (fullScore(other) < OUTCOME_FULL - 1e-9) continue;
+    if (!sameReading(candidate, other)) count += 1;
+  }
+  return count;
 }
 
 /** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */
