@@ -58,7 +58,9 @@ function parseArgs(argv) {
     return args;
   }
   if (args.split || args.folds || args.cv || args.calibrate)
-    throw new Error("--split, --folds, --cv and --calibrate run ../shared/extraction-arms; they take no QUESTIONS.jsonl");
+    throw new Error(
+      "--split, --folds, --cv and --calibrate run ../shared/extraction-arms; they take no QUESTIONS.jsonl",
+    );
   args.reports ??= dirname(resolve(args.questions));
   return args;
 }
@@ -217,6 +219,8 @@ function printCrossValidation(core, open, reportsDir) {
 const CALIBRATION_L2 = 1.0;
 /** Precision the threshold rule asks of the out-of-fold predictions (round-6 protocol). */
 const CALIBRATION_PRECISION = 0.95;
+/** The training unit of the committed model: "best" (the protocol) or "every" (the one post-hoc change). */
+const CALIBRATION_UNIT = "every";
 
 /** Solves A x = b (A square, small) by Gaussian elimination with partial pivoting. */
 function solve(A, b) {
@@ -255,7 +259,9 @@ function fitLogistic(rows, features, lambda = CALIBRATION_L2) {
   const w = new Array(d + 1).fill(0);
   for (let iter = 0; iter < 100; iter += 1) {
     const g = w.map((wj, j) => (j === 0 ? 0 : -lambda * wj));
-    const H = Array.from({ length: d + 1 }, (_, i) => Array.from({ length: d + 1 }, (_, j) => (i === j && i > 0 ? lambda : 0)));
+    const H = Array.from({ length: d + 1 }, (_, i) =>
+      Array.from({ length: d + 1 }, (_, j) => (i === j && i > 0 ? lambda : 0)),
+    );
     for (let i = 0; i < n; i += 1) {
       const z = Z[i].reduce((t, v, j) => t + v * w[j], 0);
       const p = 1 / (1 + Math.exp(-z));
@@ -297,7 +303,7 @@ function chooseThreshold(preds, round) {
  * (consistency and provenance withhold), and per value it gives: its calibration features and whether it is right.
  * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
  */
-function calibrationRows(core, questions, reportsDir) {
+function calibrationRows(core, questions, reportsDir, every = false) {
   const parsed = new Map();
   const out = [];
   for (const q of questions) {
@@ -309,40 +315,61 @@ function calibrationRows(core, questions, reportsDir) {
       parsed.set(file, report);
     }
     const features = core.perValue(null);
+    const readings = [];
+    const readingFeatures = [];
     const result = core.extractArms(
       report,
       { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
-      { abstainBelow: 0, withholdInconsistent: true, features },
+      every
+        ? { abstainBelow: 0, withholdInconsistent: true, readings, readingFeatures }
+        : { abstainBelow: 0, withholdInconsistent: true, features },
     );
-    const values = [];
-    for (const arm of ["intervention", "comparator"])
-      for (const field of ["events", "groupSize", "mean", "sd"]) {
-        const got = result[arm][field];
-        if (got === null || got === undefined) continue;
-        const f = features[arm][field];
-        values.push({ arm, field, f, x: f ? core.featureVector(f) : null, y: same(q.reference[arm][field], got) ? 1 : 0 });
-      }
-    out.push({ q, result, values });
+    const valuesOf = (reading, perValue) => {
+      const values = [];
+      for (const arm of ["intervention", "comparator"])
+        for (const field of ["events", "groupSize", "mean", "sd"]) {
+          const got = reading[arm][field];
+          if (got === null || got === undefined) continue;
+          const f = perValue?.[arm][field] ?? null;
+          values.push({
+            arm,
+            field,
+            f,
+            x: f ? core.featureVector(f) : null,
+            y: same(q.reference[arm][field], got) ? 1 : 0,
+          });
+        }
+      return values;
+    };
+    // The best reading (the product's answer) is scored; with `every`, every reading's values are training values.
+    const best = every ? valuesOf(result, readingFeatures[0]) : valuesOf(result, features);
+    const train = every ? readings.flatMap((r, i) => valuesOf(r, readingFeatures[i])) : best;
+    out.push({ q, result, values: best, train });
   }
   return out;
 }
 
 /** Values of the rows with features, as training rows. */
-const trainingRows = (rows) => rows.flatMap((r) => r.values.filter((v) => v.x).map((v) => ({ x: v.x, y: v.y, f: v.f })));
+const trainingRows = (rows) => rows.flatMap((r) => r.train.filter((v) => v.x).map((v) => ({ x: v.x, y: v.y, f: v.f })));
 
 /** Out-of-fold predictions over `groups` (arrays of question rows): each group predicted by a model fitted on the others. */
 function outOfFold(core, groups) {
   const preds = [];
   for (let g = 0; g < groups.length; g += 1) {
     const model = fitLogistic(trainingRows(groups.filter((_, k) => k !== g).flat()), core.CALIBRATION_FEATURES);
-    for (const v of trainingRows(groups[g])) preds.push({ p: core.calibratedProbability(v.f, { ...model, threshold: 0 }), y: v.y });
+    for (const v of trainingRows(groups[g]))
+      preds.push({ p: core.calibratedProbability(v.f, { ...model, threshold: 0 }), y: v.y });
   }
   return preds;
 }
 
 /** A question's raw best reading with the values below the threshold (or without features) withheld, for scoring. */
 function gated(core, row, model) {
-  const result = { ...row.result, intervention: { ...row.result.intervention }, comparator: { ...row.result.comparator } };
+  const result = {
+    ...row.result,
+    intervention: { ...row.result.intervention },
+    comparator: { ...row.result.comparator },
+  };
   for (const v of row.values) {
     const keep = v.f && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
     if (!keep) result[v.arm][v.field] = null;
@@ -359,33 +386,59 @@ function gated(core, row, model) {
 function runCalibration(core, open, reportsDir) {
   const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
   const folds = openFolds(open, spec.cvFolds ?? 5);
-  const rowsOf = folds.map((f) => calibrationRows(core, f.questions, reportsDir));
   const round = core.roundedConfidence;
-  const line = (label, cells) => console.log(`${label.padEnd(12)}${cells.map((c) => c.padStart(14)).join("")}`);
+  const line = (label, cells) => console.log(`${label.padEnd(12)}${cells.map((c) => c.padStart(15)).join("")}`);
   const fig = (s) => ({
     precision: `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven})`,
     binary: pct(s.binary.exactMatch),
     continuous: pct(s.continuous.exactMatch),
   });
-  console.log(
-    `== round 6, nested cross-validation (${folds.length} outer folds by report; inner ${folds.length - 1}-fold out-of-fold threshold; L2 ${CALIBRATION_L2}; precision rule ${CALIBRATION_PRECISION})`,
-  );
-  line("fold", ["gate: prec (n)", "bin exact", "cont exact", "threshold", "calib: prec(n)", "bin exact", "cont exact"]);
-  const allGate = [];
-  const allCalib = [];
-  for (let k = 0; k < folds.length; k += 1) {
-    const inner = rowsOf.filter((_, j) => j !== k);
-    const threshold = chooseThreshold(outOfFold(core, inner), round);
-    const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-    const calib = rowsOf[k].map((row) => gated(core, row, model));
-    const gate = runQuestions(core, folds[k].questions, reportsDir).scored;
-    allGate.push(...gate);
-    allCalib.push(...calib);
-    const [g, c] = [fig(score(gate)), fig(score(calib))];
-    line(folds[k].name, [g.precision, g.binary, g.continuous, threshold.toFixed(2), c.precision, c.binary, c.continuous]);
+  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir).scored);
+  const units = {
+    best: folds.map((f) => calibrationRows(core, f.questions, reportsDir)),
+    every: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true)),
+  };
+  for (const [unit, label] of [
+    ["best", "training unit: the best reading's values (the protocol)"],
+    ["every", "training unit: every reading's values (the one change after seeing the protocol's figures)"],
+  ]) {
+    const rowsOf = units[unit];
+    console.log(
+      `== round 6, nested cross-validation, ${label}: ${folds.length} outer folds by report; threshold from the inner ${folds.length - 1}-fold out-of-fold predictions; L2 ${CALIBRATION_L2}; precision rule ${CALIBRATION_PRECISION}`,
+    );
+    line("fold", [
+      "gate: prec (n)",
+      "bin exact",
+      "cont exact",
+      "threshold",
+      "calib: prec(n)",
+      "bin exact",
+      "cont exact",
+    ]);
+    const allGate = [];
+    const allCalib = [];
+    for (let k = 0; k < folds.length; k += 1) {
+      const inner = rowsOf.filter((_, j) => j !== k);
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const calib = rowsOf[k].map((row) => gated(core, row, model));
+      allGate.push(...gates[k]);
+      allCalib.push(...calib);
+      const [g, c] = [fig(score(gates[k])), fig(score(calib))];
+      line(folds[k].name, [
+        g.precision,
+        g.binary,
+        g.continuous,
+        threshold.toFixed(2),
+        c.precision,
+        c.binary,
+        c.continuous,
+      ]);
+    }
+    const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
+    line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
-  const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
-  line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
+  const rowsOf = units[CALIBRATION_UNIT];
   // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
   const preds = outOfFold(core, rowsOf);
   const threshold = chooseThreshold(preds, round);
@@ -398,11 +451,16 @@ function runCalibration(core, open, reportsDir) {
   console.log("out-of-fold calibration (all open): probability bin → right/values");
   for (let b = 0; b < 10; b += 1) {
     const inBin = preds.filter((v) => Math.min(9, Math.floor(v.p * 10)) === b);
-    if (inBin.length) console.log(`  ${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}  ${inBin.filter((v) => v.y).length}/${inBin.length}`);
+    if (inBin.length)
+      console.log(
+        `  ${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}  ${inBin.filter((v) => v.y).length}/${inBin.length}`,
+      );
   }
   console.log("coefficients (standardised features): intercept " + model.intercept.toFixed(4));
   model.features.forEach((name, i) =>
-    console.log(`  ${name.padEnd(16)} ${model.coefficients[i].toFixed(4).padStart(9)}  (mean ${model.mean[i].toFixed(3)}, sd ${model.sd[i].toFixed(3)})`),
+    console.log(
+      `  ${name.padEnd(16)} ${model.coefficients[i].toFixed(4).padStart(9)}  (mean ${model.mean[i].toFixed(3)}, sd ${model.sd[i].toFixed(3)})`,
+    ),
   );
   const file = join(root, "app/lib/arms/calibration-model.ts");
   const num = (v) => Number(v.toPrecision(8));

@@ -91,11 +91,15 @@ export interface CalibrationModel {
  * contributes nothing). Throws when the model's feature list is not CALIBRATION_FEATURES.
  */
 export function calibratedProbability(f: ValueFeatures, model: CalibrationModel = CALIBRATION_MODEL): number {
-  if (model.features.length !== CALIBRATION_FEATURES.length || model.features.some((n, i) => n !== CALIBRATION_FEATURES[i]))
+  if (
+    model.features.length !== CALIBRATION_FEATURES.length ||
+    model.features.some((n, i) => n !== CALIBRATION_FEATURES[i])
+  )
     throw new Error("calibration model: feature list differs from CALIBRATION_FEATURES");
   const x = featureVector(f);
   let z = model.intercept;
-  for (let i = 0; i < x.length; i += 1) if (model.sd[i] > 0) z += (model.coefficients[i] * (x[i] - model.mean[i])) / model.sd[i];
+  for (let i = 0; i < x.length; i += 1)
+    if (model.sd[i] > 0) z += (model.coefficients[i] * (x[i] - model.mean[i])) / model.sd[i];
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -2112,6 +2112,8 @@ export function extractArms(
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
     features?: PerValue<ValueFeatures | null>;
+    /** Bench only (--calibrate, with `readings`): the features of each reading's values, in the order of `readings`. */
+    readingFeatures?: PerValue<ValueFeatures | null>[];
   } = {},
 ): ArmExtraction {
   const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
@@ -2141,6 +2143,9 @@ export function extractArms(
     const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
+    const featuresOut = options.readings
+      ? options.readingFeatures && perValue<ValueFeatures | null>(null)
+      : options.features;
     const reading = withConfidence(
       {
         outcomeType,
@@ -2154,10 +2159,11 @@ export function extractArms(
       outcomeType,
       abstainBelow,
       options.withholdInconsistent,
-      options.readings ? undefined : options.features,
+      featuresOut,
     );
     if (!options.readings) return reading;
     options.readings.push(reading);
+    if (featuresOut) options.readingFeatures?.push(featuresOut);
   }
   if (options.readings?.length) return options.readings[0];
   const intervention = emptyArm();
