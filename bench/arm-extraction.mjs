@@ -393,7 +393,8 @@ function runCalibration(core, open, reportsDir) {
     binary: pct(s.binary.exactMatch),
     continuous: pct(s.continuous.exactMatch),
   });
-  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir).scored);
+  // The current gate (round 2, ADR 0029): a value only when every evidence item is shown.
+  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir, { gate: "evidence-items" }).scored);
   const units = {
     best: folds.map((f) => calibrationRows(core, f.questions, reportsDir)),
     every: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true)),
