@@ -163,7 +163,10 @@ describe("confidence and reason per value", () => {
     const raw = ask(text, "velatrin", "placebo", "pain score", { abstainBelow: 0 });
     expect(raw.intervention.mean).toBeNull();
     expect(raw.reason?.intervention.mean).toMatch(/fails a consistency or provenance check .*exceeds the 60/);
-    expect(ask(text, "velatrin", "placebo", "pain score", { abstainBelow: 0, withholdInconsistent: false }).intervention.mean).toBe(3.1);
+    expect(
+      ask(text, "velatrin", "placebo", "pain score", { abstainBelow: 0, withholdInconsistent: false }).intervention
+        .mean,
+    ).toBe(3.1);
   });
 });
 
@@ -201,7 +204,9 @@ describe("arm matching by meaning (invented reports)", () => {
     // Calibrated: an arm found by elimination lowers the probability below the threshold; the candidate is kept.
     const calibrated = ask(`Results.\n\n${table}`, "stem cells", "control", "pain score");
     expect(calibrated.comparator.mean).toBeNull();
-    expect(calibrated.reason?.comparator.mean).toMatch(/too uncertain .*arms: the intervention named, the comparator the only other group/);
+    expect(calibrated.reason?.comparator.mean).toMatch(
+      /too uncertain .*arms: the intervention named, the comparator the only other group/,
+    );
     expect(calibrated.candidates?.some((q) => q.text.includes("30.5"))).toBe(true);
     // With two other group columns the comparator is not known: nothing is given.
     const three = pipeTable(
