@@ -20,7 +20,9 @@
  * round 5) over `cvFolds` folds by report of the open part: each check switched off in turn and each provenance check
  * alone, on the raw readings, the answers and every reading of every question; ARM_BENCH_ERRORS=1 (or "all": the raw
  * readings) lists wrong values with their reasons, ARM_BENCH_FOLD=A or B only that fold's (with --cv, A–E name the
- * cvFolds folds). ARM_BENCH_VERBOSE=1 lists per-question answers
+ * cvFolds folds). `--calibrate` (round 6) runs the nested cross-validation of the calibrated confidence
+ * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
+ * app/lib/arms/calibration-model.ts. ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
@@ -34,12 +36,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 function parseArgs(argv) {
-  const args = { json: null, questions: null, reports: null, split: false, folds: false, cv: false };
+  const args = { json: null, questions: null, reports: null, split: false, folds: false, cv: false, calibrate: false };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--json") args.json = argv[++i];
     else if (argv[i] === "--split") args.split = true;
     else if (argv[i] === "--folds") args.folds = true;
     else if (argv[i] === "--cv") args.cv = true;
+    else if (argv[i] === "--calibrate") args.calibrate = true;
     else if (argv[i] === "--reports") args.reports = argv[++i];
     else if (!args.questions) args.questions = argv[i];
     else throw new Error(`Unexpected argument ${argv[i]}`);
@@ -54,8 +57,10 @@ function parseArgs(argv) {
     args.reports ??= join(dev, "reports");
     return args;
   }
-  if (args.split || args.folds || args.cv)
-    throw new Error("--split, --folds and --cv run ../shared/extraction-arms; it takes no QUESTIONS.jsonl");
+  if (args.split || args.folds || args.cv || args.calibrate)
+    throw new Error(
+      "--split, --folds, --cv and --calibrate run ../shared/extraction-arms; they take no QUESTIONS.jsonl",
+    );
   args.reports ??= dirname(resolve(args.questions));
   return args;
 }
@@ -208,6 +213,287 @@ function printCrossValidation(core, open, reportsDir) {
       console.log(`${label.padEnd(32)}${per.map((x) => cell(x).padStart(17)).join("")}${cell(total).padStart(17)}`);
     }
   }
+}
+
+/** L2 penalty on the standardised coefficients (not the intercept), fixed in the round-6 protocol before any result. */
+const CALIBRATION_L2 = 1.0;
+/** Precision the threshold rule asks of the out-of-fold predictions (round-6 protocol). */
+const CALIBRATION_PRECISION = 0.95;
+/** The training unit of the committed model: "best" (the protocol) or "every" (the one post-hoc change). */
+const CALIBRATION_UNIT = "every";
+
+/** Solves A x = b (A square, small) by Gaussian elimination with partial pivoting. */
+function solve(A, b) {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c += 1) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r += 1) if (Math.abs(M[r][c]) > Math.abs(M[pivot][c])) pivot = r;
+    [M[c], M[pivot]] = [M[pivot], M[c]];
+    for (let r = c + 1; r < n; r += 1) {
+      const f = M[r][c] / M[c][c];
+      for (let k = c; k <= n; k += 1) M[r][k] -= f * M[c][k];
+    }
+  }
+  const x = new Array(n).fill(0);
+  for (let r = n - 1; r >= 0; r -= 1) {
+    let sum = M[r][n];
+    for (let k = r + 1; k < n; k += 1) sum -= M[r][k] * x[k];
+    x[r] = sum / M[r][r];
+  }
+  return x;
+}
+
+/**
+ * L2-regularised logistic regression (round 6): features standardised on the training rows (a constant feature
+ * gets SD 0 and no weight), penalty λ·Σβ² / 2 on the coefficients, not the intercept, fitted by Newton–Raphson
+ * (IRLS) from zero until no step exceeds 1e-10 or 100 iterations. Deterministic. Rows: {x: number[], y: 0|1}.
+ * Returns a CalibrationModel without its threshold.
+ */
+function fitLogistic(rows, features, lambda = CALIBRATION_L2) {
+  const d = features.length;
+  const n = rows.length;
+  const mean = Array.from({ length: d }, (_, j) => rows.reduce((t, r) => t + r.x[j], 0) / n);
+  const sd = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((t, r) => t + (r.x[j] - mean[j]) ** 2, 0) / n));
+  const Z = rows.map((r) => [1, ...r.x.map((v, j) => (sd[j] > 1e-12 ? (v - mean[j]) / sd[j] : 0))]);
+  const w = new Array(d + 1).fill(0);
+  for (let iter = 0; iter < 100; iter += 1) {
+    const g = w.map((wj, j) => (j === 0 ? 0 : -lambda * wj));
+    const H = Array.from({ length: d + 1 }, (_, i) =>
+      Array.from({ length: d + 1 }, (_, j) => (i === j && i > 0 ? lambda : 0)),
+    );
+    for (let i = 0; i < n; i += 1) {
+      const z = Z[i].reduce((t, v, j) => t + v * w[j], 0);
+      const p = 1 / (1 + Math.exp(-z));
+      const q = p * (1 - p);
+      for (let j = 0; j <= d; j += 1) {
+        g[j] += (rows[i].y - p) * Z[i][j];
+        for (let k = 0; k <= d; k += 1) H[j][k] += q * Z[i][j] * Z[i][k];
+      }
+    }
+    const step = solve(H, g);
+    for (let j = 0; j <= d; j += 1) w[j] += step[j];
+    if (Math.max(...step.map(Math.abs)) < 1e-10) break;
+  }
+  return {
+    features: [...features],
+    mean,
+    sd: sd.map((v) => (v > 1e-12 ? v : 0)),
+    coefficients: w.slice(1),
+    intercept: w[0],
+  };
+}
+
+/**
+ * The threshold rule of round 6: over candidate thresholds 0.00, 0.01, …, 1.00 applied to the probability rounded to
+ * 2 places, the lowest whose precision over the predictions at or above it is ≥ CALIBRATION_PRECISION; 1.01
+ * (nothing given) when none is. preds: [{p, y}].
+ */
+function chooseThreshold(preds, round) {
+  for (let k = 0; k <= 100; k += 1) {
+    const t = k / 100;
+    const kept = preds.filter((v) => round(v.p) >= t);
+    if (kept.length && kept.filter((v) => v.y).length / kept.length >= CALIBRATION_PRECISION) return t;
+  }
+  return 1.01;
+}
+
+/**
+ * Round-6 data: per question of the open part, the best reading with the evidence items off and the hard gates on
+ * (consistency and provenance withhold), and per value it gives: its calibration features and whether it is right.
+ * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
+ */
+function calibrationRows(core, questions, reportsDir, every = false) {
+  const parsed = new Map();
+  const out = [];
+  for (const q of questions) {
+    const format = q.format ?? "markdown";
+    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+    let report = parsed.get(file);
+    if (!report) {
+      report = core.parseReport(readFileSync(file, "utf8"), format);
+      parsed.set(file, report);
+    }
+    const features = core.perValue(null);
+    const readings = [];
+    const readingFeatures = [];
+    const result = core.extractArms(
+      report,
+      { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
+      every
+        ? { abstainBelow: 0, withholdInconsistent: true, readings, readingFeatures }
+        : { abstainBelow: 0, withholdInconsistent: true, features },
+    );
+    const valuesOf = (reading, perValue) => {
+      const values = [];
+      for (const arm of ["intervention", "comparator"])
+        for (const field of ["events", "groupSize", "mean", "sd"]) {
+          const got = reading[arm][field];
+          if (got === null || got === undefined) continue;
+          const f = perValue?.[arm][field] ?? null;
+          values.push({
+            arm,
+            field,
+            f,
+            x: f ? core.featureVector(f) : null,
+            y: same(q.reference[arm][field], got) ? 1 : 0,
+          });
+        }
+      return values;
+    };
+    // The best reading (the product's answer) is scored; with `every`, every reading's values are training values.
+    const best = every ? valuesOf(result, readingFeatures[0]) : valuesOf(result, features);
+    const train = every ? readings.flatMap((r, i) => valuesOf(r, readingFeatures[i])) : best;
+    out.push({ q, result, values: best, train });
+  }
+  return out;
+}
+
+/** Values of the rows with features, as training rows. */
+const trainingRows = (rows) => rows.flatMap((r) => r.train.filter((v) => v.x).map((v) => ({ x: v.x, y: v.y, f: v.f })));
+
+/** Out-of-fold predictions over `groups` (arrays of question rows): each group predicted by a model fitted on the others. */
+function outOfFold(core, groups) {
+  const preds = [];
+  for (let g = 0; g < groups.length; g += 1) {
+    const model = fitLogistic(trainingRows(groups.filter((_, k) => k !== g).flat()), core.CALIBRATION_FEATURES);
+    for (const v of trainingRows(groups[g]))
+      preds.push({ p: core.calibratedProbability(v.f, { ...model, threshold: 0 }), y: v.y });
+  }
+  return preds;
+}
+
+/** A question's raw best reading with the values below the threshold (or without features) withheld, for scoring. */
+function gated(core, row, model) {
+  const result = {
+    ...row.result,
+    intervention: { ...row.result.intervention },
+    comparator: { ...row.result.comparator },
+  };
+  for (const v of row.values) {
+    const keep = v.f && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
+    if (!keep) result[v.arm][v.field] = null;
+  }
+  return { reference: row.q.reference, result };
+}
+
+/**
+ * `--calibrate` (round 6): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the open
+ * part, beside the current gate (every evidence item shown) on the same folds; then the final model (all open
+ * reports; threshold by the same rule on 5-fold out-of-fold predictions) written to app/lib/arms/calibration-model.ts.
+ * The protocol (features, L2, threshold rule, adoption rule) is in docs/methods/arm-extraction.md, "Round 6".
+ */
+function runCalibration(core, open, reportsDir) {
+  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  const folds = openFolds(open, spec.cvFolds ?? 5);
+  const round = core.roundedConfidence;
+  const line = (label, cells) => console.log(`${label.padEnd(12)}${cells.map((c) => c.padStart(15)).join("")}`);
+  const fig = (s) => ({
+    precision: `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven})`,
+    binary: pct(s.binary.exactMatch),
+    continuous: pct(s.continuous.exactMatch),
+  });
+  // The current gate (round 2, ADR 0029): a value only when every evidence item is shown.
+  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir, { gate: "evidence-items" }).scored);
+  const units = {
+    best: folds.map((f) => calibrationRows(core, f.questions, reportsDir)),
+    every: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true)),
+  };
+  for (const [unit, label] of [
+    ["best", "training unit: the best reading's values (the protocol)"],
+    ["every", "training unit: every reading's values (the one change after seeing the protocol's figures)"],
+  ]) {
+    const rowsOf = units[unit];
+    console.log(
+      `== round 6, nested cross-validation, ${label}: ${folds.length} outer folds by report; threshold from the inner ${folds.length - 1}-fold out-of-fold predictions; L2 ${CALIBRATION_L2}; precision rule ${CALIBRATION_PRECISION}`,
+    );
+    line("fold", [
+      "gate: prec (n)",
+      "bin exact",
+      "cont exact",
+      "threshold",
+      "calib: prec(n)",
+      "bin exact",
+      "cont exact",
+    ]);
+    const allGate = [];
+    const allCalib = [];
+    for (let k = 0; k < folds.length; k += 1) {
+      const inner = rowsOf.filter((_, j) => j !== k);
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const calib = rowsOf[k].map((row) => gated(core, row, model));
+      allGate.push(...gates[k]);
+      allCalib.push(...calib);
+      const [g, c] = [fig(score(gates[k])), fig(score(calib))];
+      line(folds[k].name, [
+        g.precision,
+        g.binary,
+        g.continuous,
+        threshold.toFixed(2),
+        c.precision,
+        c.binary,
+        c.continuous,
+      ]);
+    }
+    const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
+    line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
+  }
+  const rowsOf = units[CALIBRATION_UNIT];
+  // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
+  const preds = outOfFold(core, rowsOf);
+  const threshold = chooseThreshold(preds, round);
+  const rows = trainingRows(rowsOf.flat());
+  const model = { ...fitLogistic(rows, core.CALIBRATION_FEATURES), threshold };
+  const withheld = rowsOf.flat().reduce((t, r) => t + r.values.filter((v) => !v.x).length, 0);
+  console.log(
+    `final model: ${rows.length} values (${rows.filter((r) => r.y).length} right; ${withheld} n read with no outcome withheld by rule), threshold ${threshold.toFixed(2)} from ${preds.length} out-of-fold predictions`,
+  );
+  console.log("out-of-fold calibration (all open): probability bin → right/values");
+  for (let b = 0; b < 10; b += 1) {
+    const inBin = preds.filter((v) => Math.min(9, Math.floor(v.p * 10)) === b);
+    if (inBin.length)
+      console.log(
+        `  ${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}  ${inBin.filter((v) => v.y).length}/${inBin.length}`,
+      );
+  }
+  console.log("coefficients (standardised features): intercept " + model.intercept.toFixed(4));
+  model.features.forEach((name, i) =>
+    console.log(
+      `  ${name.padEnd(16)} ${model.coefficients[i].toFixed(4).padStart(9)}  (mean ${model.mean[i].toFixed(3)}, sd ${model.sd[i].toFixed(3)})`,
+    ),
+  );
+  const file = join(root, "app/lib/arms/calibration-model.ts");
+  const num = (v) => Number(v.toPrecision(8));
+  writeFileSync(
+    file,
+    `/**
+ * The calibrated confidence's fitted model (issue 26 round 6; docs/methods/arm-extraction.md, ADR 0044). Generated:
+ * do not edit by hand. Fitting command: \`node bench/arm-extraction.mjs --calibrate\`. Data: the open part of
+ * ../shared/extraction-arms (${new Set(open.map((q) => q.pmcid)).size} reports: dev.jsonl and the train.jsonl reports not locked in
+ * bench/arm-extraction-split.json), ${rows.length} values of the questions' best readings (evidence items off, consistency and
+ * provenance withholding). L2-regularised logistic regression (λ = ${CALIBRATION_L2}, standardised features, Newton–Raphson);
+ * threshold: the lowest confidence whose precision over the 5-fold out-of-fold predictions (cvFolds of
+ * bench/arm-extraction-folds.json, seed ${spec.seed}) is ≥ ${CALIBRATION_PRECISION}. Fitted ${new Date().toISOString().slice(0, 10)}.
+ */
+import type { CalibrationModel } from "./calibration.ts";
+
+export const CALIBRATION_MODEL: CalibrationModel = ${JSON.stringify({
+      features: model.features,
+      mean: model.mean.map(num),
+      sd: model.sd.map(num),
+      coefficients: model.coefficients.map(num),
+      intercept: num(model.intercept),
+      threshold,
+    })};
+`,
+  );
+  try {
+    execFileSync(join(root, "node_modules/.bin/prettier"), ["--write", file], { cwd: root, stdio: "ignore" });
+  } catch {
+    console.error("prettier could not format the model file");
+  }
+  console.log(`wrote ${file}`);
 }
 
 /** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */
@@ -514,6 +800,7 @@ async function main() {
       for (const fold of openFolds(open))
         parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
     if (args.cv) printCrossValidation(core, open, args.reports);
+    if (args.calibrate) runCalibration(core, open, args.reports);
     if (process.env.ARM_BENCH_ERRORS) {
       // "all": the raw readings the cross-validation judges (evidence items off, the reading checks withholding).
       const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0, withholdInconsistent: true } : {};

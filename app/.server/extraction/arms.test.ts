@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractArms, parseReport } from "~/lib/arms";
+import { ABSTAIN_BELOW, extractArms, parseReport } from "~/lib/arms";
 import { hasGaps, MODEL_FILL_CONFIDENCE, mergeModelProposal } from "./arms";
 
 const TEXT = [
@@ -33,6 +33,9 @@ describe("model path: proposals are kept only when grounded", () => {
     expect(merged.derived).toContainEqual({ arm: "intervention", field: "events", from: "40% of n = 101" });
     // A model-filled value is marked as such, at the rules' abstention threshold (the model path has no offline calibration).
     expect(merged.confidence?.comparator.events).toBe(MODEL_FILL_CONFIDENCE);
+    // The rules' confidence is a calibrated probability (ADR 0044): a model value sits at its threshold, not above.
+    expect(MODEL_FILL_CONFIDENCE).toBe(ABSTAIN_BELOW);
+    expect(merged.reason?.comparator.events).toContain("not calibrated");
     expect(merged.reason?.comparator.events).toMatch(
       /^proposed by gpt-test and found in its quote "21 patients on placebo remitted"/,
     );

@@ -78,8 +78,10 @@ function reportForModel(report: TrialReport, maxChars = 60_000): string {
 }
 
 /**
- * Confidence given to a model-filled value: the model path has no offline calibration (the bench runs
- * the rules only), so its values sit at the rules' abstention threshold, for the reviewer to check.
+ * Confidence given to a model-filled value. The rules' confidence is an estimated probability fitted on the rules'
+ * own readings (ADR 0044); the model path has no such data (the bench runs the rules only), so a grounded model
+ * value is given at the rules' threshold ABSTAIN_BELOW — the lowest confidence a given value can have — and its
+ * reason says "not calibrated", for the reviewer to check.
  */
 export const MODEL_FILL_CONFIDENCE = ABSTAIN_BELOW;
 

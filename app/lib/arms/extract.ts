@@ -39,8 +39,11 @@ import {
   ARM_FIELDS,
   emptyArm,
   type OutcomeType,
+  type PerValue,
   perValue,
 } from "./types.ts";
+import { calibratedProbability, roundedConfidence, type ValueFeatures } from "./calibration.ts";
+import { CALIBRATION_MODEL } from "./calibration-model.ts";
 
 const ARMS: readonly ArmKey[] = ["intervention", "comparator"];
 const BINARY_WORDS =
@@ -409,6 +412,10 @@ interface Candidate {
   viaContext?: string | null;
   /** Provenance checks of the reading (provenance.ts): population, time in the sentence, a fully named rival, the row. */
   provenance?: { name: ProvenanceCheckName; ok: boolean; what: string }[];
+  /** An arm was matched by a position the report defines ("group I" = "…lidocaine…"). */
+  byPosition?: boolean;
+  /** Other readings of the same kind, at another place, naming the outcome in full, with other numbers (rivalCount). */
+  rivals?: number;
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -1680,13 +1687,17 @@ function bestItem(items: string[], arm: ArmName, other: ArmName): number | null 
   return best.length === 1 ? best[0] : null;
 }
 
-/** One value's evidence class, before calibration: the kind of source and how it was read. */
+/** One value's evidence: the items shown, the calibrated probability, and how it was read. */
 interface Evidence {
-  /** 0–1 confidence. */
+  /** 0–1: the share of the evidence items shown (round 2's confidence; the bench's "evidence-items" gate). */
   confidence: number;
+  /** 0–1: the calibrated probability that the value is right (calibration.ts); absent for an n read with no outcome. */
+  probability?: number;
   reason: string;
   /** A consistency check of the reading failed (consistency.ts). */
   inconsistent?: boolean;
+  /** The value's reading described for the calibrated confidence (calibration.ts); absent for an n read with no outcome. */
+  features?: ValueFeatures;
 }
 
 interface Finalised {
@@ -1697,18 +1708,18 @@ interface Finalised {
 }
 
 /**
- * Confidence = the share of the evidence items a value needs that are shown (docs/methods/arm-extraction.md,
- * ADR 0029). The items (item 1 of issue 26): both arms named in the labels or the sentence (a two-arm
- * table's generic control found by elimination counts; a role word such as "Intervention", or part of
- * the name only, does not); the outcome named (every concept of the question's outcome in the row label,
- * no change/baseline/pooled-row mismatch); the timepoint settled (the question's own, or the only one
- * shown); a single reading (no other table cell or sentence, as well matched, gives other numbers); for
- * prose, one sentence (not a run of paragraphs or figure markup); for a group size, and for a value
- * derived with it, the n read in the same table as the values; for a derivation, no assumption
- * beyond the Handbook's formula. A value is given only when every item is shown (confidence 1): the
- * threshold is the definition, not a tuned constant.
+ * The lowest confidence at which a value is given (issue 26 round 6, ADR 0044; docs/methods/arm-extraction.md).
+ * A value's confidence is the estimated probability that it is right: a logistic regression on the value's
+ * calibration features (calibration.ts: the evidence items of ADR 0029 shown or not — arms, outcome, timepoint,
+ * single reading, one sentence, statistic, n, derivation — and how it was read), fitted on the open part of
+ * ../shared/extraction-arms by `node bench/arm-extraction.mjs --calibrate`; this threshold is the lowest whose
+ * out-of-fold precision there is ≥ 0.95 (CALIBRATION_MODEL.threshold). The consistency and provenance checks stay
+ * hard gates: a reading failing one is withheld whatever its probability.
  */
-export const ABSTAIN_BELOW = 1;
+export const ABSTAIN_BELOW = CALIBRATION_MODEL.threshold;
+
+/** Round 2's gate (ADR 0029), kept for the bench's comparison: a value only when every evidence item is shown. */
+const EVIDENCE_ITEMS_ALL = 1;
 
 /** Longest sentence (characters) accepted as one sentence of evidence; longer spans are runs the splitter did not break. */
 const MAX_SENTENCE = 400;
@@ -1717,6 +1728,16 @@ interface Check {
   ok: boolean;
   /** What was shown, or what is missing. */
   what: string;
+  /** Value-level items, named for the calibration features: the statistic, the n, the derivation. */
+  item?: "statistic" | "n" | "derivation";
+}
+
+/** The timepoint was chosen, not shown: several times and the question names none (not the labelled post-treatment column), or an overall/total period. */
+function timeChosenOf(candidate: Candidate): boolean {
+  return (
+    (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) ||
+    /overall\/total/.test(candidate.timeNote)
+  );
 }
 
 /** The evidence items of a candidate's values (see ABSTAIN_BELOW): arms, outcome, timepoint, single reading, sentence. */
@@ -1727,9 +1748,7 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
   const mismatch = candidate.changeMismatch || candidate.baselineMismatch || candidate.pooledRow;
   // A column the report labels post-treatment/end of treatment is its final timepoint, named (issue 26 item 3: the
   // report's final one when the question names none, said in the reason); the last column by position is a guess.
-  const timeChosen =
-    (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote)) ||
-    /overall\/total/.test(candidate.timeNote);
+  const timeChosen = timeChosenOf(candidate);
   let timeShown = !timeChosen;
   if (timeShown && outcome.timepoint && !/the question's timepoint/.test(candidate.timeNote)) {
     const shown = candidate.sentence ?? candidate.where;
@@ -1779,14 +1798,26 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
   return checks;
 }
 
-/** Confidence (share of checks shown) and the reason: the checks' words, failed ones first. */
-function scored(checks: Check[], lead: string): Evidence {
+/**
+ * The share of evidence items shown and the reason: the estimated probability (when there is one), then the
+ * items shown and the items missing, in words.
+ */
+function scored(checks: Check[], lead: string, probability?: number): Evidence {
   const passed = checks.filter((c) => c.ok).length;
+  const shown = checks.filter((c) => c.ok).map((c) => c.what);
   const failed = checks.filter((c) => !c.ok).map((c) => c.what);
-  const summary = failed.length ? `missing: ${failed.join("; ")}` : `shown: ${checks.map((c) => c.what).join("; ")}`;
+  const summary = [
+    shown.length ? `shown: ${shown.join("; ")}` : "",
+    failed.length ? `missing: ${failed.join("; ")}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const estimate =
+    probability === undefined ? "" : `estimated probability right ${roundedConfidence(probability).toFixed(2)}; `;
   return {
     confidence: checks.length ? passed / checks.length : 0,
-    reason: `${lead} [${passed}/${checks.length} evidence items; ${summary}]`,
+    probability,
+    reason: `${lead} [${estimate}${passed}/${checks.length} evidence items; ${summary}]`,
   };
 }
 
@@ -1811,6 +1842,7 @@ function finalise(
   const quotes: ArmQuote[] = [];
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
   const checks = candidateChecks(candidate, outcome);
+  const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const timeWords = candidate.timeNote
     ? `; timepoint: ${candidate.timeNote}`
     : outcome.timepoint
@@ -1840,7 +1872,9 @@ function finalise(
     // The text's n stands in for the outcome's only when it is the one n the text states for the arm (no dropouts to tell randomised from analysed).
     const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
+    nSameTable[arm] = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
     const nCheck: Check = {
+      item: "n",
       ok: nShown,
       what: nShown
         ? nOrigin === "text"
@@ -1889,6 +1923,7 @@ function finalise(
         "mean",
         [
           {
+            item: "statistic",
             ok: measured,
             what: measured
               ? "statistic: a mean"
@@ -1959,7 +1994,7 @@ function finalise(
         put(
           arm,
           "sd",
-          [{ ok: false, what: "derivation: assumes equal SDs in both arms" }],
+          [{ item: "derivation", ok: false, what: "derivation: assumes equal SDs in both arms" }],
           `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`,
         );
       }
@@ -1991,21 +2026,50 @@ function finalise(
   const placed: Check = doubtful.length
     ? { ok: false, what: `provenance: ${doubtful.map((c) => c.what).join("; ")}` }
     : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
-  for (const { arm, field, extra, reason } of pending)
-    (evidence[arm] ??= {})[field] = {
-      ...scored([...checks, ...extra, agreed, placed], reason),
-      inconsistent: !agreed.ok || !placed.ok,
+  const [armsItem, outcomeItem, timeItem, singleItem, sentenceItem] = checks;
+  for (const { arm, field, extra, reason } of pending) {
+    const features: ValueFeatures = {
+      armsShown: armsItem.ok,
+      outcomeShown: outcomeItem.ok,
+      timeShown: timeItem.ok,
+      singleReading: singleItem.ok,
+      prose: candidate.source === "prose",
+      notOneSentence: sentenceItem !== undefined && !sentenceItem.ok,
+      assumption: extra.some((c) => !c.ok && (c.item === "statistic" || c.item === "derivation")),
+      nMissing: extra.some((c) => !c.ok && c.item === "n"),
+      nSameTable: nSameTable[arm],
+      derived: derived.some((d) => d.arm === arm && d.field === field),
+      outcomeMatch: fullScore(candidate),
+      armRoleOnly: candidate.armScore < 0.6,
+      armIndirect: Boolean(candidate.byElimination || candidate.byPosition),
+      timeByPosition: timeChosenOf(candidate),
+      binary: candidate.kind === "count",
+      rivals: candidate.rivals ?? 0,
     };
+    (evidence[arm] ??= {})[field] = {
+      ...scored([...checks, ...extra, agreed, placed], reason, calibratedProbability(features)),
+      inconsistent: !agreed.ok || !placed.ok,
+      features,
+    };
+  }
   return { values, derived, quotes, evidence };
 }
 
-/** The result with every value below ABSTAIN_BELOW withheld ('not found'), and its quotes kept as candidates. */
+/** How a value's confidence is set: the calibrated probability (round 6, the product) or the share of evidence items (round 2). */
+type Gate = "calibrated" | "evidence-items";
+
+/**
+ * The result with every value whose confidence is below `abstainBelow`, or whose reading fails a consistency or
+ * provenance check (when `withholdInconsistent`), withheld ('not found'), and its quotes kept as candidates.
+ */
 function withConfidence(
   result: ArmExtraction,
   evidence: Finalised["evidence"],
   outcomeType: OutcomeType,
   abstainBelow: number,
-  withholdInconsistent = false,
+  withholdInconsistent: boolean,
+  gate: Gate,
+  featuresOut?: PerValue<ValueFeatures | null>,
 ): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
@@ -2020,15 +2084,22 @@ function withConfidence(
           reason[arm][field] = "not found: no table cell or sentence gives it with the outcome and the arm matched";
         continue;
       }
-      if (!ev || ev.confidence < abstainBelow || (withholdInconsistent && ev.inconsistent)) {
+      const shown = !ev
+        ? 0
+        : gate === "calibrated"
+          ? roundedConfidence(ev.probability ?? 0)
+          : Math.round(ev.confidence * 100) / 100;
+      const failsCheck = Boolean(withholdInconsistent && ev?.inconsistent);
+      if (!ev || shown < abstainBelow || failsCheck) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
         reason[arm][field] =
-          `not found: the best candidate (${value}${ev ? `, confidence ${ev.confidence.toFixed(2)}` : ""}) is too uncertain${ev ? ` — ${ev.reason}` : ""}`;
+          `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${failsCheck ? "fails a consistency or provenance check" : "is too uncertain"}${ev ? ` — ${ev.reason}` : ""}`;
         continue;
       }
-      confidence[arm][field] = Math.round(ev.confidence * 100) / 100;
+      confidence[arm][field] = shown;
       reason[arm][field] = ev.reason;
+      if (featuresOut) featuresOut[arm][field] = ev.features ?? null;
     }
   }
   // A mean without its SD or an SD without its mean is still useful; a quote whose value was withheld is not evidence.
@@ -2046,17 +2117,19 @@ function withConfidence(
  * `events` + `groupSize` or `mean` + `sd` + `groupSize` (null when the report does not give them),
  * the derivations applied (count from a percentage of a known n when exactly one integer fits;
  * SD = SE·√n or from a 95% CI, Cochrane Handbook 6.5.2.2), one quote per value, and per value a
- * `confidence` (0–1, calibrated on the open development reports) and a `reason` (the table cell
- * with its row and column labels or the sentence, the timepoint taken and why, the derivation).
- * Precision first: a value whose confidence is below `options.abstainBelow` (default ABSTAIN_BELOW;
- * the bench passes 0 to calibrate) is withheld — null, its reason
- * 'not found …', and its quotes in `candidates` for the reviewer. Two evidence items are the reading's
- * consistency (consistency.ts: events ≤ n, printed percentages, n within the text's and the randomised total,
- * SD > 0) and its provenance (provenance.ts: no restricted population, other time, baseline column, qualified,
- * cut-off or sub-item row the question does not name; no counts for a mean); `options.consistency` names the
- * reading checks run (READING_CHECKS, default all), `options.withholdInconsistent` withholds on those two items
- * alone even below the threshold, and `options.readings` collects every reading, best first (all for the
- * bench's cross-validation).
+ * `confidence` (0–1: the estimated probability that the value is right, calibration.ts, fitted by nested
+ * cross-validation on the open part; rounded to 2 places) and a `reason` (the table cell with its row and column
+ * labels or the sentence, the timepoint taken and why, the derivation, the estimated probability, the evidence
+ * items shown and missing). Precision first: a value whose confidence is below `options.abstainBelow` (default
+ * ABSTAIN_BELOW; the bench passes 0 for the raw readings) is withheld — null, its reason 'not found …', and its
+ * quotes in `candidates` for the reviewer. Hard gates, whatever the probability: the reading's consistency
+ * (consistency.ts: events ≤ n, printed percentages, n within the text's and the randomised total, SD > 0) and its
+ * provenance (provenance.ts: no restricted population, other time, baseline column, qualified, cut-off or
+ * sub-item row the question does not name; no counts for a mean), and an arm's n read with no outcome (never
+ * given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
+ * `options.withholdInconsistent` (default true) withholds on them, `options.gate: "evidence-items"` restores round
+ * 2's confidence (the share of items shown, threshold 1) for the bench's comparison, and `options.readings`
+ * collects every reading, best first (all for the bench's cross-validation).
  * Tables are preferred over prose at equal outcome match; a candidate whose numbers contradict
  * (events > n, a percentage that does not fit its n) is dropped rather than guessed.
  */
@@ -2067,11 +2140,20 @@ export function extractArms(
     abstainBelow?: number;
     consistency?: readonly ReadingCheckName[];
     withholdInconsistent?: boolean;
+    /** Bench only: "evidence-items" sets round 2's confidence (the share of items shown; default threshold 1). */
+    gate?: Gate;
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
+    /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
+    features?: PerValue<ValueFeatures | null>;
+    /** Bench only (--calibrate, with `readings`): the features of each reading's values, in the order of `readings`. */
+    readingFeatures?: PerValue<ValueFeatures | null>[];
   } = {},
 ): ArmExtraction {
-  const abstainBelow = options.abstainBelow ?? ABSTAIN_BELOW;
+  const gate = options.gate ?? "calibrated";
+  const abstainBelow = options.abstainBelow ?? (gate === "calibrated" ? ABSTAIN_BELOW : EVIDENCE_ITEMS_ALL);
+  // The consistency and provenance checks are hard gates under the calibrated confidence; under the share of items they are two of the items.
+  const withholdInconsistent = options.withholdInconsistent ?? gate === "calibrated";
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
@@ -2086,14 +2168,21 @@ export function extractArms(
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
+    candidate.rivals = rivalCount(candidate, candidates);
     candidate.provenance = provenanceChecks(candidate, outcome, question, options.consistency);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
-      if (position) candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+      if (position) {
+        candidate.where += ` ("${position.label}" is the ${arm}: "${position.quote}")`;
+        candidate.byPosition = true;
+      }
     }
     const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
+    const featuresOut = options.readings
+      ? options.readingFeatures && perValue<ValueFeatures | null>(null)
+      : options.features;
     const reading = withConfidence(
       {
         outcomeType,
@@ -2106,10 +2195,13 @@ export function extractArms(
       result.evidence,
       outcomeType,
       abstainBelow,
-      options.withholdInconsistent,
+      withholdInconsistent,
+      gate,
+      featuresOut,
     );
     if (!options.readings) return reading;
     options.readings.push(reading);
+    if (featuresOut) options.readingFeatures?.push(featuresOut);
   }
   if (options.readings?.length) return options.readings[0];
   const intervention = emptyArm();
@@ -2135,6 +2227,8 @@ export function extractArms(
     evidence,
     outcomeType,
     abstainBelow,
+    withholdInconsistent,
+    gate,
   );
 }
 
@@ -2252,6 +2346,21 @@ function rivalOf(candidate: Candidate, all: Candidate[]): string | undefined {
     if (!sameReading(candidate, other)) return clip(other.where, 120);
   }
   return undefined;
+}
+
+/**
+ * How many other readings could stand in for this one (a calibration feature): readings of the same kind, at
+ * another place, naming the outcome in full (outcome match ≥ OUTCOME_FULL on the table's scale), whose numbers
+ * are not the same numbers stated twice (sameReading).
+ */
+function rivalCount(candidate: Candidate, all: Candidate[]): number {
+  let count = 0;
+  for (const other of all) {
+    if (other === candidate || other.kind !== candidate.kind || other.where === candidate.where) continue;
+    if (fullScore(other) < OUTCOME_FULL - 1e-9) continue;
+    if (!sameReading(candidate, other)) count += 1;
+  }
+  return count;
 }
 
 /** Group sizes in the headers or row labels of tables that show both arms ("Placebo (n = 120)"): the most frequent, when one. */

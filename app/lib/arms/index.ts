@@ -16,3 +16,12 @@ export type { ReportFormat, ReportTable, TrialReport } from "../extraction/core/
 export * from "./types.ts";
 
 export { groundProposedValue } from "./verify.ts";
+export {
+  CALIBRATION_FEATURES,
+  calibratedProbability,
+  featureVector,
+  roundedConfidence,
+  type CalibrationModel,
+  type ValueFeatures,
+} from "./calibration.ts";
+export { CALIBRATION_MODEL } from "./calibration-model.ts";

@@ -269,9 +269,14 @@ describe("single reading: rivals across tables and prose", () => {
     const r = ask(`Results. Response was seen in 50% with velatrin and 30% with placebo.\n\n${counts}`, "response");
     expect(r.intervention).toMatchObject({ events: 24, groupSize: 48 });
     expect(r.comparator).toMatchObject({ events: 15, groupSize: 50 });
-    // A percentage that is not the count over its n is another reading.
-    const other = ask(`Results. Response was seen in 40% with velatrin and 30% with placebo.\n\n${counts}`, "response");
+    // A percentage that is not the count over its n is another reading: withheld by round 2's gate; calibrated, a
+    // missing item and one rival more lower the estimated probability.
+    const rival = `Results. Response was seen in 40% with velatrin and 30% with placebo.\n\n${counts}`;
+    const other = ask(rival, "response", { gate: "evidence-items" });
     expect(other.intervention.events).toBeNull();
     expect(other.reason?.intervention.events).toMatch(/single reading: no — the sentence/);
+    const calibrated = ask(rival, "response", { abstainBelow: 0 });
+    expect(calibrated.reason?.intervention.events).toMatch(/estimated probability right .*missing: single reading: no/);
+    expect(calibrated.confidence?.intervention.events ?? 1).toBeLessThan(r.confidence?.intervention.events ?? 0);
   });
 });

@@ -58,8 +58,9 @@ export interface ArmExtraction {
   derived: Derivation[];
   quotes: ArmQuote[];
   /**
-   * Per value, 0–1: how often a value read with the same kind of evidence was right on the open
-   * development reports (null where no value is given). Absent on results stored before it existed.
+   * Per value, 0–1 (2 places): the estimated probability that the value is right, from the calibrated model of
+   * app/lib/arms/calibration.ts (ADR 0044); a value is given only at or above ABSTAIN_BELOW. Null where no value is
+   * given; 1 for a reviewer's entry. Absent on results stored before it existed.
    */
   confidence?: PerValue<number | null>;
   /**
