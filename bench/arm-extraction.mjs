@@ -408,10 +408,13 @@ function runCalibration(core, open, reportsDir) {
   };
   // What each definitional gate withholds among the best readings' values of the open part (right/withheld).
   const byGate = new Map();
+  const gatedAll = { right: 0, all: 0 };
   units.r6.flat().forEach((row, i) => {
     const gatedRow = units.r7.flat()[i];
     for (const v of row.values) {
       if (gatedRow.result[v.arm][v.field] !== null) continue;
+      gatedAll.right += v.y;
+      gatedAll.all += 1;
       const why = /fails a definitional gate \((.*?)\) —/.exec(gatedRow.result.reason?.[v.arm]?.[v.field] ?? "");
       const names = why ? [...new Set(why[1].split("; ").map((g) => g.split(":")[0]))] : ["(not a gate)"];
       for (const name of names) {
@@ -422,6 +425,7 @@ function runCalibration(core, open, reportsDir) {
   });
   console.log("definitional gates on the open part's best readings (evidence items off): right/withheld");
   for (const [name, t] of byGate) console.log(`  ${name.padEnd(24)} ${t.right}/${t.all}`);
+  console.log(`  ${"any gate".padEnd(24)} ${gatedAll.right}/${gatedAll.all}`);
   for (const [train, evaluate, label] of [
     ["r6", "r6", "(a) round 6's model: every reading's values, no definitional gates"],
     ["r6", "r7", "(b) round 6's models, the definitional gates applied at evaluation"],
