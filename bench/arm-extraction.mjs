@@ -219,8 +219,12 @@ function printCrossValidation(core, open, reportsDir) {
 const CALIBRATION_L2 = 1.0;
 /** Precision the threshold rule asks of the out-of-fold predictions (round-6 protocol). */
 const CALIBRATION_PRECISION = 0.95;
-/** The training unit of the committed model: "best" (the protocol) or "every" (the one post-hoc change). */
-const CALIBRATION_UNIT = "every";
+/**
+ * Whether the committed model is fitted with round 7's definitional gates on (the gated values are not training
+ * values), by round 7's adoption rule (docs/methods/arm-extraction.md "Round 7"). The training unit is every reading's
+ * values (round 6's adopted variant).
+ */
+const CALIBRATION_GATES = false;
 
 /** Solves A x = b (A square, small) by Gaussian elimination with partial pivoting. */
 function solve(A, b) {
@@ -303,7 +307,7 @@ function chooseThreshold(preds, round) {
  * (consistency and provenance withhold), and per value it gives: its calibration features and whether it is right.
  * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
  */
-function calibrationRows(core, questions, reportsDir, every = false) {
+function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false) {
   const parsed = new Map();
   const out = [];
   for (const q of questions) {
@@ -321,8 +325,8 @@ function calibrationRows(core, questions, reportsDir, every = false) {
       report,
       { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
       every
-        ? { abstainBelow: 0, withholdInconsistent: true, readings, readingFeatures }
-        : { abstainBelow: 0, withholdInconsistent: true, features },
+        ? { abstainBelow: 0, withholdInconsistent: true, definitionalGates, readings, readingFeatures }
+        : { abstainBelow: 0, withholdInconsistent: true, definitionalGates, features },
     );
     const valuesOf = (reading, perValue) => {
       const values = [];
@@ -378,10 +382,12 @@ function gated(core, row, model) {
 }
 
 /**
- * `--calibrate` (round 6): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the open
- * part, beside the current gate (every evidence item shown) on the same folds; then the final model (all open
- * reports; threshold by the same rule on 5-fold out-of-fold predictions) written to app/lib/arms/calibration-model.ts.
- * The protocol (features, L2, threshold rule, adoption rule) is in docs/methods/arm-extraction.md, "Round 6".
+ * `--calibrate` (rounds 6–7): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the
+ * open part, beside round 2's gate (every evidence item shown) on the same folds: (a) round 6's model (no
+ * definitional gates), (b) the same models with round 7's definitional gates applied at evaluation, (c) round 7's
+ * (gates on in training and evaluation); then the final model (all open reports, CALIBRATION_GATES; threshold by the
+ * same rule on 5-fold out-of-fold predictions) written to app/lib/arms/calibration-model.ts. The protocols (features,
+ * L2, threshold rule, adoption rules) are in docs/methods/arm-extraction.md, "Round 6" and "Round 7".
  */
 function runCalibration(core, open, reportsDir) {
   const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
@@ -395,17 +401,38 @@ function runCalibration(core, open, reportsDir) {
   });
   // The current gate (round 2, ADR 0029): a value only when every evidence item is shown.
   const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir, { gate: "evidence-items" }).scored);
+  // Round 6's adopted variant (every reading's values), refitted on the same folds without and with round 7's gates.
   const units = {
-    best: folds.map((f) => calibrationRows(core, f.questions, reportsDir)),
-    every: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true)),
+    r6: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false)),
+    r7: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, true)),
   };
-  for (const [unit, label] of [
-    ["best", "training unit: the best reading's values (the protocol)"],
-    ["every", "training unit: every reading's values (the one change after seeing the protocol's figures)"],
+  // What each definitional gate withholds among the best readings' values of the open part (right/withheld).
+  const byGate = new Map();
+  const gatedAll = { right: 0, all: 0 };
+  units.r6.flat().forEach((row, i) => {
+    const gatedRow = units.r7.flat()[i];
+    for (const v of row.values) {
+      if (gatedRow.result[v.arm][v.field] !== null) continue;
+      gatedAll.right += v.y;
+      gatedAll.all += 1;
+      const why = /fails a definitional gate \((.*?)\) —/.exec(gatedRow.result.reason?.[v.arm]?.[v.field] ?? "");
+      const names = why ? [...new Set(why[1].split("; ").map((g) => g.split(":")[0]))] : ["(not a gate)"];
+      for (const name of names) {
+        const t = byGate.get(name) ?? { right: 0, all: 0 };
+        byGate.set(name, { right: t.right + v.y, all: t.all + 1 });
+      }
+    }
+  });
+  console.log("definitional gates on the open part's best readings (evidence items off): right/withheld");
+  for (const [name, t] of byGate) console.log(`  ${name.padEnd(24)} ${t.right}/${t.all}`);
+  console.log(`  ${"any gate".padEnd(24)} ${gatedAll.right}/${gatedAll.all}`);
+  for (const [train, evaluate, label] of [
+    ["r6", "r6", "(a) round 6's model: every reading's values, no definitional gates"],
+    ["r6", "r7", "(b) round 6's models, the definitional gates applied at evaluation"],
+    ["r7", "r7", "(c) round 7: the definitional gates on in training and evaluation"],
   ]) {
-    const rowsOf = units[unit];
     console.log(
-      `== round 6, nested cross-validation, ${label}: ${folds.length} outer folds by report; threshold from the inner ${folds.length - 1}-fold out-of-fold predictions; L2 ${CALIBRATION_L2}; precision rule ${CALIBRATION_PRECISION}`,
+      `== nested cross-validation, ${label}: ${folds.length} outer folds by report; threshold from the inner ${folds.length - 1}-fold out-of-fold predictions; L2 ${CALIBRATION_L2}; precision rule ${CALIBRATION_PRECISION}`,
     );
     line("fold", [
       "gate: prec (n)",
@@ -419,10 +446,10 @@ function runCalibration(core, open, reportsDir) {
     const allGate = [];
     const allCalib = [];
     for (let k = 0; k < folds.length; k += 1) {
-      const inner = rowsOf.filter((_, j) => j !== k);
+      const inner = units[train].filter((_, j) => j !== k);
       const threshold = chooseThreshold(outOfFold(core, inner), round);
       const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const calib = rowsOf[k].map((row) => gated(core, row, model));
+      const calib = units[evaluate][k].map((row) => gated(core, row, model));
       allGate.push(...gates[k]);
       allCalib.push(...calib);
       const [g, c] = [fig(score(gates[k])), fig(score(calib))];
@@ -439,7 +466,7 @@ function runCalibration(core, open, reportsDir) {
     const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
-  const rowsOf = units[CALIBRATION_UNIT];
+  const rowsOf = units[CALIBRATION_GATES ? "r7" : "r6"];
   // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
   const preds = outOfFold(core, rowsOf);
   const threshold = chooseThreshold(preds, round);
@@ -468,11 +495,11 @@ function runCalibration(core, open, reportsDir) {
   writeFileSync(
     file,
     `/**
- * The calibrated confidence's fitted model (issue 26 round 6; docs/methods/arm-extraction.md, ADR 0044). Generated:
+ * The calibrated confidence's fitted model (issue 26 rounds 6–7; docs/methods/arm-extraction.md, ADR 0044). Generated:
  * do not edit by hand. Fitting command: \`node bench/arm-extraction.mjs --calibrate\`. Data: the open part of
  * ../shared/extraction-arms (${new Set(open.map((q) => q.pmcid)).size} reports: dev.jsonl and the train.jsonl reports not locked in
- * bench/arm-extraction-split.json), ${rows.length} values of the questions' best readings (evidence items off, consistency and
- * provenance withholding). L2-regularised logistic regression (λ = ${CALIBRATION_L2}, standardised features, Newton–Raphson);
+ * bench/arm-extraction-split.json), ${rows.length} values of every candidate reading of the questions (evidence items off;
+ * consistency and provenance${CALIBRATION_GATES ? " checks and the definitional gates of round 7" : " checks"} withholding). L2-regularised logistic regression (λ = ${CALIBRATION_L2}, standardised features, Newton–Raphson);
  * threshold: the lowest confidence whose precision over the 5-fold out-of-fold predictions (cvFolds of
  * bench/arm-extraction-folds.json, seed ${spec.seed}) is ≥ ${CALIBRATION_PRECISION}. Fitted ${new Date().toISOString().slice(0, 10)}.
  */

@@ -1,9 +1,9 @@
 /**
- * The calibrated confidence's fitted model (issue 26 round 6; docs/methods/arm-extraction.md, ADR 0044). Generated:
+ * The calibrated confidence's fitted model (issue 26 rounds 6–7; docs/methods/arm-extraction.md, ADR 0044). Generated:
  * do not edit by hand. Fitting command: `node bench/arm-extraction.mjs --calibrate`. Data: the open part of
  * ../shared/extraction-arms (40 reports: dev.jsonl and the train.jsonl reports not locked in
- * bench/arm-extraction-split.json), 395 values of the questions' best readings (evidence items off, consistency and
- * provenance withholding). L2-regularised logistic regression (λ = 1, standardised features, Newton–Raphson);
+ * bench/arm-extraction-split.json), 395 values of every candidate reading of the questions (evidence items off;
+ * consistency and provenance checks withholding). L2-regularised logistic regression (λ = 1, standardised features, Newton–Raphson);
  * threshold: the lowest confidence whose precision over the 5-fold out-of-fold predictions (cvFolds of
  * bench/arm-extraction-folds.json, seed 20261127) is ≥ 0.95. Fitted 2026-11-27.
  */

@@ -1696,6 +1696,8 @@ interface Evidence {
   reason: string;
   /** A consistency check of the reading failed (consistency.ts). */
   inconsistent?: boolean;
+  /** The definitional gates the value fails (round 7, DEFINITIONAL_GATES), each "name: what"; empty when none. */
+  gates?: string[];
   /** The value's reading described for the calibrated confidence (calibration.ts); absent for an n read with no outcome. */
   features?: ValueFeatures;
 }
@@ -1739,6 +1741,43 @@ function timeChosenOf(candidate: Candidate): boolean {
     /overall\/total/.test(candidate.timeNote)
   );
 }
+
+/**
+ * The definitional gates of round 7 (docs/methods/arm-extraction.md "Round 7", ADR 0044): a value whose reading is
+ * of another kind than the question asks cannot be right by definition, so it is withheld whatever its calibrated
+ * probability, like a failed consistency or provenance check.
+ * - outcome-kind: change-from-baseline values for a value question or the reverse; a question about baseline
+ *   values read where the table or column is not of baseline values; a row pooling alternatives ("A or B");
+ * - timepoint-by-position: several times, the question names none, and no column is labelled post-treatment;
+ * - not-one-sentence: a prose span the splitter did not break (over MAX_SENTENCE characters, or markup);
+ * - ambiguous-n: a value that needs the arm's n, taken from the text where the text states more than one n for
+ *   the arm and the values' table gives none.
+ */
+export const DEFINITIONAL_GATES = ["outcome-kind", "timepoint-by-position", "not-one-sentence", "ambiguous-n"] as const;
+
+/** The gates of DEFINITIONAL_GATES that every value of a reading fails (outcome kind, timepoint, sentence), as "name: what". */
+function readingGates(candidate: Candidate, outcome: Outcome): string[] {
+  const gates: string[] = [];
+  if (candidate.changeMismatch)
+    gates.push(
+      outcome.change
+        ? "outcome-kind: values where the question asks for changes from baseline"
+        : "outcome-kind: changes from baseline where the question asks for values",
+    );
+  if (candidate.baselineMismatch)
+    gates.push("outcome-kind: the question asks for baseline values and the reading is not of baseline values");
+  if (candidate.pooledRow) gates.push("outcome-kind: the row pools alternatives of which the question names one");
+  if (/the question names none/.test(candidate.timeNote) && !/the post-treatment timepoint/.test(candidate.timeNote))
+    gates.push(
+      "timepoint-by-position: several times, the question names none and no column is labelled post-treatment",
+    );
+  if (candidate.source === "prose" && !isOneSentence(candidate.sentence ?? ""))
+    gates.push("not-one-sentence: the span is a long run or holds markup");
+  return gates;
+}
+
+/** A prose span is one sentence: at most MAX_SENTENCE characters and no markup. */
+const isOneSentence = (span: string): boolean => span.length <= MAX_SENTENCE && !/<[a-z]/i.test(span);
 
 /** The evidence items of a candidate's values (see ABSTAIN_BELOW): arms, outcome, timepoint, single reading, sentence. */
 function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
@@ -1792,7 +1831,7 @@ function candidateChecks(candidate: Candidate, outcome: Outcome): Check[] {
     },
   ];
   if (candidate.source === "prose") {
-    const one = (candidate.sentence ?? "").length <= MAX_SENTENCE && !/<[a-z]/i.test(candidate.sentence ?? "");
+    const one = isOneSentence(candidate.sentence ?? "");
     checks.push({ ok: one, what: one ? "one sentence" : "not one sentence (a long run or markup)" });
   }
   return checks;
@@ -1843,6 +1882,8 @@ function finalise(
   const evidence: Finalised["evidence"] = { intervention: {}, comparator: {} };
   const checks = candidateChecks(candidate, outcome);
   const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
+  const ambiguousN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
+  const gatesOfReading = readingGates(candidate, outcome);
   const timeWords = candidate.timeNote
     ? `; timepoint: ${candidate.timeNote}`
     : outcome.timepoint
@@ -1873,6 +1914,7 @@ function finalise(
     const textOnly = nOrigin === "text" && sizes[arm]?.distinct === 1;
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
     nSameTable[arm] = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
+    ambiguousN[arm] = nOrigin === "text" && !textOnly;
     const nCheck: Check = {
       item: "n",
       ok: nShown,
@@ -2046,9 +2088,18 @@ function finalise(
       binary: candidate.kind === "count",
       rivals: candidate.rivals ?? 0,
     };
+    const needsN = extra.some((c) => c.item === "n");
+    const gates =
+      needsN && ambiguousN[arm]
+        ? [
+            ...gatesOfReading,
+            "ambiguous-n: the text states more than one n for the arm and the values' table gives none",
+          ]
+        : gatesOfReading;
     (evidence[arm] ??= {})[field] = {
       ...scored([...checks, ...extra, agreed, placed], reason, calibratedProbability(features)),
       inconsistent: !agreed.ok || !placed.ok,
+      gates,
       features,
     };
   }
@@ -2070,6 +2121,7 @@ function withConfidence(
   withholdInconsistent: boolean,
   gate: Gate,
   featuresOut?: PerValue<ValueFeatures | null>,
+  definitionalGates = false,
 ): ArmExtraction {
   const confidence = perValue<number | null>(null);
   const reason = perValue<string | null>(null);
@@ -2090,11 +2142,17 @@ function withConfidence(
           ? roundedConfidence(ev.probability ?? 0)
           : Math.round(ev.confidence * 100) / 100;
       const failsCheck = Boolean(withholdInconsistent && ev?.inconsistent);
-      if (!ev || shown < abstainBelow || failsCheck) {
+      const failsGate = definitionalGates && ev?.gates?.length ? ev.gates : null;
+      if (!ev || shown < abstainBelow || failsCheck || failsGate) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
+        const why = failsGate
+          ? `fails a definitional gate (${failsGate.join("; ")})`
+          : failsCheck
+            ? "fails a consistency or provenance check"
+            : "is too uncertain";
         reason[arm][field] =
-          `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${failsCheck ? "fails a consistency or provenance check" : "is too uncertain"}${ev ? ` — ${ev.reason}` : ""}`;
+          `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${why}${ev ? ` — ${ev.reason}` : ""}`;
         continue;
       }
       confidence[arm][field] = shown;
@@ -2125,8 +2183,9 @@ function withConfidence(
  * quotes in `candidates` for the reviewer. Hard gates, whatever the probability: the reading's consistency
  * (consistency.ts: events ≤ n, printed percentages, n within the text's and the randomised total, SD > 0) and its
  * provenance (provenance.ts: no restricted population, other time, baseline column, qualified, cut-off or
- * sub-item row the question does not name; no counts for a mean), and an arm's n read with no outcome (never
- * given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
+ * sub-item row the question does not name; no counts for a mean), the definitional gates of round 7
+ * (DEFINITIONAL_GATES: outcome kind, timepoint by position, not one sentence, ambiguous n) only when
+ * `options.definitionalGates` is true (default off: round 7's adoption rule did not keep them), and an arm's n read with no outcome (never given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
  * `options.withholdInconsistent` (default true) withholds on them, `options.gate: "evidence-items"` restores round
  * 2's confidence (the share of items shown, threshold 1) for the bench's comparison, and `options.readings`
  * collects every reading, best first (all for the bench's cross-validation).
@@ -2142,6 +2201,8 @@ export function extractArms(
     withholdInconsistent?: boolean;
     /** Bench only: "evidence-items" sets round 2's confidence (the share of items shown; default threshold 1). */
     gate?: Gate;
+    /** Bench and tests: true withholds every value failing a definitional gate of round 7 (DEFINITIONAL_GATES; default off). */
+    definitionalGates?: boolean;
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
@@ -2154,6 +2215,9 @@ export function extractArms(
   const abstainBelow = options.abstainBelow ?? (gate === "calibrated" ? ABSTAIN_BELOW : EVIDENCE_ITEMS_ALL);
   // The consistency and provenance checks are hard gates under the calibrated confidence; under the share of items they are two of the items.
   const withholdInconsistent = options.withholdInconsistent ?? gate === "calibrated";
+  // Round 7: the definitional gates, off by the round's adoption rule (they lowered every out-of-fold figure on the
+  // open part; docs/methods/arm-extraction.md "Round 7"); the bench and the tests switch them on.
+  const definitionalGates = options.definitionalGates ?? false;
   const abbreviations = reportAbbreviations(report);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
@@ -2198,6 +2262,7 @@ export function extractArms(
       withholdInconsistent,
       gate,
       featuresOut,
+      definitionalGates,
     );
     if (!options.readings) return reading;
     options.readings.push(reading);

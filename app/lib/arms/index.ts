@@ -1,5 +1,6 @@
 export {
   ABSTAIN_BELOW,
+  DEFINITIONAL_GATES,
   extractArms,
   proseValues,
   READING_CHECKS,
