@@ -1,5 +1,5 @@
 import { Bot, Check, HelpCircle, Loader2, Undo2, X } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import {
@@ -66,6 +66,9 @@ function StoppingCriterionView({ stopping }: { stopping: ScreeningNext["stopping
     </div>
   );
 }
+
+/** A layout effect in the browser (runs when a render is committed, before paint); nothing on the server. */
+const useCommitEffect = typeof window === "undefined" ? () => {} : useLayoutEffect;
 
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
@@ -191,20 +194,28 @@ export function ScreeningTab({
     }
   }, [review.id, onChanged]);
 
+  // The key listener acts on the record on screen. `act` and `undo` are swapped in when a render is
+  // committed, before the browser paints it: a passive effect would swap them only after the paint, so
+  // a key pressed as soon as the next record showed went to the previous one's `act`.
+  const keyActions = useRef({ act, undo });
+  useCommitEffect(() => {
+    keyActions.current = { act, undo };
+  }, [act, undo]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       const key = event.key.toLowerCase();
-      if (key === "i") void act("include");
-      else if (key === "e") void act("exclude");
-      else if (key === "m") void act("maybe");
-      else if (key === "u") void undo();
+      const { act: decide, undo: undoLast } = keyActions.current;
+      if (key === "i") void decide("include");
+      else if (key === "e") void decide("exclude");
+      else if (key === "m") void decide("maybe");
+      else if (key === "u") void undoLast();
       else return;
       event.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [act, undo]);
+  }, []);
 
   async function suggest() {
     if (!record) return;
