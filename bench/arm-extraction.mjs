@@ -312,12 +312,38 @@ function chooseThreshold(preds, round) {
   return 1.01;
 }
 
+/** The product's readings (every round-8 rule as the core's defaults set it). */
+const PRODUCT = { name: "product", parse: {}, extract: {} };
+
+/**
+ * Round 8's reading variants: each subset of the three reading rules (1 inline figures, 2 arm labels, 3 decimal
+ * times); "none" is round 6's readings. docs/methods/arm-extraction.md "Round 8" gives the adoption rule.
+ */
+function recallVariants() {
+  const out = [];
+  for (let mask = 0; mask < 8; mask += 1) {
+    const rules = [];
+    if (mask & 2) rules.push("arm-labels");
+    if (mask & 4) rules.push("decimal-times");
+    const names = [mask & 1 ? "1" : "", mask & 2 ? "2" : "", mask & 4 ? "3" : ""].filter(Boolean);
+    out.push({
+      name: names.length ? names.join("+") : "none",
+      rules: names.map(Number),
+      parse: mask & 1 ? {} : { inlineFigures: "keep" },
+      extract: { recallRules: rules },
+    });
+  }
+  return out;
+}
+
+const ROUND6 = recallVariants()[0];
+
 /**
  * Round-6 data: per question of the open part, the best reading with the evidence items off and the hard gates on
  * (consistency and provenance withhold), and per value it gives: its calibration features and whether it is right.
  * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
  */
-function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false) {
+function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false, variant = PRODUCT) {
   const parsed = new Map();
   const out = [];
   for (const q of questions) {
@@ -325,7 +351,7 @@ function calibrationRows(core, questions, reportsDir, every = false, definitiona
     const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
     let report = parsed.get(file);
     if (!report) {
-      report = core.parseReport(readFileSync(file, "utf8"), format);
+      report = core.parseReport(readFileSync(file, "utf8"), format, variant.parse);
       parsed.set(file, report);
     }
     const features = core.perValue(null);
@@ -335,8 +361,15 @@ function calibrationRows(core, questions, reportsDir, every = false, definitiona
       report,
       { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
       every
-        ? { abstainBelow: 0, withholdInconsistent: true, definitionalGates, readings, readingFeatures }
-        : { abstainBelow: 0, withholdInconsistent: true, definitionalGates, features },
+        ? {
+            abstainBelow: 0,
+            withholdInconsistent: true,
+            definitionalGates,
+            readings,
+            readingFeatures,
+            ...variant.extract,
+          }
+        : { abstainBelow: 0, withholdInconsistent: true, definitionalGates, features, ...variant.extract },
     );
     const valuesOf = (reading, perValue) => {
       const values = [];
@@ -392,6 +425,81 @@ function gated(core, row, model) {
 }
 
 /**
+ * `--calibrate`, round 8: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit) for each subset of the three reading rules; per outer fold and overall precision (n), binary / continuous
+ * exact match; then the pre-registered adoption rule (docs/methods/arm-extraction.md "Round 8") applied to the figures.
+ */
+function runRecallVariants(core, folds, reportsDir) {
+  const round = core.roundedConfidence;
+  const figures = new Map();
+  console.log(
+    "== round 8: nested cross-validation per reading variant (1 inline figures, 2 arm labels, 3 decimal times); per fold precision (n) binary/continuous exact",
+  );
+  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
+  for (const variant of recallVariants()) {
+    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
+    const perFold = [];
+    const all = [];
+    for (let k = 0; k < folds.length; k += 1) {
+      const inner = units.filter((_, j) => j !== k);
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const scored = units[k].map((row) => gated(core, row, model));
+      all.push(...scored);
+      perFold.push(score(scored));
+    }
+    const overall = score(all);
+    figures.set(variant.name, { variant, perFold, overall });
+    const cell = (s) =>
+      `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
+    console.log(`${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}`);
+  }
+  // The adoption rule, as declared before the run.
+  const base = figures.get("none");
+  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
+  const unread = [3, 4];
+  const passes = (name) => {
+    const v = figures.get(name);
+    const [b, c] = exact(v.overall);
+    const [b0, c0] = exact(base.overall);
+    const rises = b > b0 + 1e-9 || c > c0 + 1e-9;
+    const precise = (v.overall.overall.valuePrecision ?? 0) >= (base.overall.overall.valuePrecision ?? 0) - 0.01 - 1e-9;
+    const raisesUnread = unread.some((k) => {
+      const [bk, ck] = exact(v.perFold[k]);
+      const [b0k, c0k] = exact(base.perFold[k]);
+      return bk > b0k + 1e-9 || ck > c0k + 1e-9;
+    });
+    const lowersNone = unread.every((k) => {
+      const [bk, ck] = exact(v.perFold[k]);
+      const [b0k, c0k] = exact(base.perFold[k]);
+      return bk >= b0k - 1e-9 && ck >= c0k - 1e-9;
+    });
+    return {
+      rises,
+      precise,
+      unread: raisesUnread || lowersNone,
+      pass: rises && precise && (raisesUnread || lowersNone),
+    };
+  };
+  const single = ["1", "2", "3"].map((name) => ({ name, ...passes(name) }));
+  for (const r of single)
+    console.log(
+      `rule ${r.name} alone: exact rises ${r.rises}, precision within 0.01 ${r.precise}, D/E ${r.unread} → ${r.pass ? "passes" : "fails"}`,
+    );
+  const passing = single.filter((r) => r.pass).map((r) => r.name);
+  let kept = passing;
+  if (passing.length > 1) {
+    const together = passes(passing.join("+"));
+    console.log(`rules ${passing.join("+")} together → ${together.pass ? "passes" : "fails"}`);
+    if (!together.pass) {
+      const sum = (name) => exact(figures.get(name).overall).reduce((a, b) => a + b, 0);
+      kept = [passing.reduce((a, b) => (sum(b) > sum(a) ? b : a))];
+    }
+  }
+  console.log(`round 8 decision by the adoption rule: keep ${kept.length ? `rule(s) ${kept.join(", ")}` : "no rule"}`);
+}
+
+/**
  * `--calibrate` (rounds 6–7): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the
  * open part, beside round 2's gate (every evidence item shown) on the same folds: (a) round 6's model (no
  * definitional gates), (b) the same models with round 7's definitional gates applied at evaluation, (c) round 7's
@@ -410,11 +518,14 @@ function runCalibration(core, open, reportsDir) {
     continuous: pct(s.continuous.exactMatch),
   });
   // The current gate (round 2, ADR 0029): a value only when every evidence item is shown.
-  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir, { gate: "evidence-items" }).scored);
+  const gates = folds.map(
+    (f) =>
+      runQuestions(core, f.questions, reportsDir, { gate: "evidence-items", ...ROUND6.extract }, ROUND6.parse).scored,
+  );
   // Round 6's adopted variant (every reading's values), refitted on the same folds without and with round 7's gates.
   const units = {
-    r6: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false)),
-    r7: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, true)),
+    r6: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, ROUND6)),
+    r7: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, true, ROUND6)),
   };
   // What each definitional gate withholds among the best readings' values of the open part (right/withheld).
   const byGate = new Map();
@@ -476,7 +587,10 @@ function runCalibration(core, open, reportsDir) {
     const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
-  const rowsOf = units[CALIBRATION_GATES ? "r7" : "r6"];
+  runRecallVariants(core, folds, reportsDir);
+  const rowsOf = CALIBRATION_GATES
+    ? units.r7
+    : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
   // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
   const preds = outOfFold(core, rowsOf);
   const threshold = chooseThreshold(preds, round);
@@ -810,7 +924,7 @@ function score(pairs) {
 }
 
 /** Runs the core on each question (a report is parsed once for all its questions, as the product does). */
-function runQuestions(core, questions, reportsDir, options = {}) {
+function runQuestions(core, questions, reportsDir, options = {}, parseOptions = {}) {
   const cache = new Map();
   const parsed = new Map();
   const results = [];
@@ -835,7 +949,7 @@ function runQuestions(core, questions, reportsDir, options = {}) {
       const key = `${format}\u0000${text}`;
       let report = parsed.get(key);
       if (!report) {
-        report = core.parseReport(text, format);
+        report = core.parseReport(text, format, parseOptions);
         parsed.set(key, report);
       }
       answer = core.extractArms(
