@@ -312,7 +312,7 @@ function chooseThreshold(preds, round) {
   return 1.01;
 }
 
-/** The product's readings (every round-8 rule as the core's defaults set it). */
+/** The product's readings (the round-8 rules as the core's defaults set them: off, by the round's adoption rule). */
 const PRODUCT = { name: "product", parse: {}, extract: {} };
 
 /**
@@ -329,7 +329,7 @@ function recallVariants() {
     out.push({
       name: names.length ? names.join("+") : "none",
       rules: names.map(Number),
-      parse: mask & 1 ? {} : { inlineFigures: "keep" },
+      parse: { inlineFigures: mask & 1 ? "split" : "keep" },
       extract: { recallRules: rules },
     });
   }

@@ -266,8 +266,11 @@ export const RECALL_RULES = ["arm-labels", "decimal-times"] as const;
 /** A reading rule of round 8. */
 export type RecallRuleName = (typeof RECALL_RULES)[number];
 
-/** The round-8 rules on in the product (those the round's adoption rule kept). */
-export const RECALL_RULES_ON: readonly RecallRuleName[] = RECALL_RULES;
+/**
+ * The round-8 rules on in the product: none. Round 8's adoption rule, fixed before the run, kept no rule (nested CV:
+ * none raised out-of-fold exact match; docs/methods/arm-extraction.md "Round 8"). The tests and the bench switch them on.
+ */
+export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
 
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
@@ -2330,7 +2333,7 @@ export function extractArms(
     gate?: Gate;
     /** Bench and tests: true withholds every value failing a definitional gate of round 7 (DEFINITIONAL_GATES; default off). */
     definitionalGates?: boolean;
-    /** Bench only: the reading rules of round 8 that are on (RECALL_RULES; default RECALL_RULES_ON, the adopted ones). */
+    /** Bench and tests: the reading rules of round 8 that are on (RECALL_RULES; default RECALL_RULES_ON, none adopted). */
     recallRules?: readonly RecallRuleName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];

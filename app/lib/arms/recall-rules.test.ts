@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { pipeTable } from "../../../tests/arm-reports";
 import { timesIn } from "./provenance.ts";
-import { extractArms, parseReport, RECALL_RULES } from "./index.ts";
+import { extractArms, parseReport, RECALL_RULES, RECALL_RULES_ON } from "./index.ts";
 
 /**
  * Round 8's reading rules (docs/methods/arm-extraction.md "Round 8"): each test reads an invented report of the
  * rule's family with no probability threshold (`abstainBelow: 0`), so the reading itself is what is tested, and
- * shows the same question read with the rule off (bench switches: `inlineFigures: "keep"`, `recallRules`).
+ * shows the same question read with the rule off. Round 8's adoption rule kept none of them, so they are off by default
+ * (`parseReport(…, "markdown", {inlineFigures: "split"})` and `extractArms(…, {recallRules: RECALL_RULES})` switch
+ * them on); the last test checks the default.
  */
 
 const none = { abstainBelow: 0, recallRules: [] } as const;
-const on = { abstainBelow: 0 } as const;
+const on = { abstainBelow: 0, recallRules: RECALL_RULES } as const;
 
 describe("round 8 reading rules (invented reports)", () => {
   it("lists the rules of the arm core", () => {
@@ -25,14 +27,14 @@ describe("round 8 reading rules (invented reports)", () => {
     ].join("\n\n");
     const question = { intervention: "warmed infusion", comparator: "unwarmed infusion", outcome: "length of stay" };
     const kept = extractArms(parseReport(text, "markdown", { inlineFigures: "keep" }), question, on);
-    const split = extractArms(parseReport(text, "markdown"), question, on);
+    const split = extractArms(parseReport(text, "markdown", { inlineFigures: "split" }), question, on);
     // Glued to the sentence before it by the figure, the length of stay is not read as its own sentence.
     expect(kept.intervention.mean).not.toBe(4.2);
     expect(split.intervention.mean).toBe(4.2);
     expect(split.comparator.mean).toBe(5.6);
     expect(split.comparator.sd).toBe(1.9);
     // The caption is a paragraph of its own; no markup is left in the text.
-    const report = parseReport(text, "markdown");
+    const report = parseReport(text, "markdown", { inlineFigures: "split" });
     expect(report.text).toContain("Time course of body temperature");
     expect(report.text).not.toMatch(/<\/?fig|<img/);
   });
@@ -109,5 +111,17 @@ describe("round 8 reading rules (invented reports)", () => {
     const after = extractArms(report, question, { ...on, withholdInconsistent: true });
     expect(after.intervention.mean).toBe(412.35);
     expect(after.comparator.sd).toBe(41.27);
+  });
+
+  it("is off by default: round 8's adoption rule kept no rule", () => {
+    expect([...RECALL_RULES_ON]).toEqual([]);
+    const text = [
+      "# Results",
+      'The duration of analgesia was 412.35 ± 38.64 min in the nerve block group and 288.12 ± 41.27 min in the infiltration group. <figure> <p><img src="" /></p> <figcaption>Block</figcaption> </figure> No other outcome.',
+    ].join("\n\n");
+    const report = parseReport(text, "markdown");
+    expect(report.text).toContain("<figure>");
+    const question = { intervention: "nerve block", comparator: "infiltration", outcome: "duration of analgesia" };
+    expect(extractArms(report, question, { abstainBelow: 0 }).intervention.mean).toBeNull();
   });
 });

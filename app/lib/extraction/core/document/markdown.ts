@@ -340,7 +340,10 @@ function gridTable(lines: string[], start: number): TableBlock {
  */
 /** Options of {@link parseMarkdown}. */
 export interface MarkdownOptions {
-  /** "split" (default): an inline `<figure>` element is a paragraph break and its caption a paragraph; "keep": left in the text (bench comparison). */
+  /**
+   * "split": an inline `<figure>` element is a paragraph break and its caption a paragraph (issue 26 round 8's rule 1);
+   * "keep" (default): left in the text. Round 8's adoption rule did not keep the split (docs/methods/arm-extraction.md).
+   */
   inlineFigures?: "split" | "keep";
 }
 
@@ -364,11 +367,12 @@ function splitInlineFigure(_m: string, inner: string): string {
 
 /**
  * Parses pandoc-style markdown (prose, `::::table-wrap` blocks with captions and footnotes, fixed-width, pipe and
- * grid tables) into the document model. An inline `<figure>` element ends its paragraph (see INLINE_FIGURE).
+ * grid tables) into the document model. With `inlineFigures: "split"` an inline `<figure>` element ends its paragraph
+ * (see INLINE_FIGURE).
  */
 export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): TrialReport {
   const builder = new ReportBuilder();
-  const figures = options.inlineFigures === "keep" ? markdown : markdown.replace(INLINE_FIGURE, splitInlineFigure);
+  const figures = options.inlineFigures === "split" ? markdown.replace(INLINE_FIGURE, splitInlineFigure) : markdown;
   const source = figures
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2000-\u200a\u202f\u3000]/g, " ")
