@@ -63,7 +63,7 @@ describe("round 8 reading rules (invented reports)", () => {
     expect(read.intervention.mean).toBe(6890);
     expect(read.intervention.sd).toBe(1905);
     expect(read.comparator.mean).toBe(5630);
-    expect(read.reason.intervention.mean).toContain('"extended" is the intervention');
+    expect(read.reason?.intervention.mean).toContain('"extended" is the intervention');
     // The shorter description is the other label's: asked the other way, "Standard" is the arm.
     const other = extractArms(
       report,
@@ -107,7 +107,7 @@ describe("round 8 reading rules (invented reports)", () => {
     const report = parseReport(text, "markdown");
     const before = extractArms(report, question, { ...none, withholdInconsistent: true });
     expect(before.intervention.mean).toBeNull();
-    expect(before.reason.intervention.mean).toMatch(/follow-up times/);
+    expect(before.reason?.intervention.mean).toMatch(/follow-up times/);
     const after = extractArms(report, question, { ...on, withholdInconsistent: true });
     expect(after.intervention.mean).toBe(412.35);
     expect(after.comparator.sd).toBe(41.27);
