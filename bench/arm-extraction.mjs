@@ -36,13 +36,23 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 function parseArgs(argv) {
-  const args = { json: null, questions: null, reports: null, split: false, folds: false, cv: false, calibrate: false };
+  const args = {
+    json: null,
+    questions: null,
+    reports: null,
+    split: false,
+    folds: false,
+    cv: false,
+    calibrate: false,
+    recall: false,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--json") args.json = argv[++i];
     else if (argv[i] === "--split") args.split = true;
     else if (argv[i] === "--folds") args.folds = true;
     else if (argv[i] === "--cv") args.cv = true;
     else if (argv[i] === "--calibrate") args.calibrate = true;
+    else if (argv[i] === "--recall") args.recall = true;
     else if (argv[i] === "--reports") args.reports = argv[++i];
     else if (!args.questions) args.questions = argv[i];
     else throw new Error(`Unexpected argument ${argv[i]}`);
@@ -57,9 +67,9 @@ function parseArgs(argv) {
     args.reports ??= join(dev, "reports");
     return args;
   }
-  if (args.split || args.folds || args.cv || args.calibrate)
+  if (args.split || args.folds || args.cv || args.calibrate || args.recall)
     throw new Error(
-      "--split, --folds, --cv and --calibrate run ../shared/extraction-arms; they take no QUESTIONS.jsonl",
+      "--split, --folds, --cv, --calibrate and --recall run ../shared/extraction-arms; they take no QUESTIONS.jsonl",
     );
   args.reports ??= dirname(resolve(args.questions));
   return args;
@@ -302,12 +312,38 @@ function chooseThreshold(preds, round) {
   return 1.01;
 }
 
+/** The product's readings (the round-8 rules as the core's defaults set them: off, by the round's adoption rule). */
+const PRODUCT = { name: "product", parse: {}, extract: {} };
+
+/**
+ * Round 8's reading variants: each subset of the three reading rules (1 inline figures, 2 arm labels, 3 decimal
+ * times); "none" is round 6's readings. docs/methods/arm-extraction.md "Round 8" gives the adoption rule.
+ */
+function recallVariants() {
+  const out = [];
+  for (let mask = 0; mask < 8; mask += 1) {
+    const rules = [];
+    if (mask & 2) rules.push("arm-labels");
+    if (mask & 4) rules.push("decimal-times");
+    const names = [mask & 1 ? "1" : "", mask & 2 ? "2" : "", mask & 4 ? "3" : ""].filter(Boolean);
+    out.push({
+      name: names.length ? names.join("+") : "none",
+      rules: names.map(Number),
+      parse: { inlineFigures: mask & 1 ? "split" : "keep" },
+      extract: { recallRules: rules },
+    });
+  }
+  return out;
+}
+
+const ROUND6 = recallVariants()[0];
+
 /**
  * Round-6 data: per question of the open part, the best reading with the evidence items off and the hard gates on
  * (consistency and provenance withhold), and per value it gives: its calibration features and whether it is right.
  * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
  */
-function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false) {
+function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false, variant = PRODUCT) {
   const parsed = new Map();
   const out = [];
   for (const q of questions) {
@@ -315,7 +351,7 @@ function calibrationRows(core, questions, reportsDir, every = false, definitiona
     const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
     let report = parsed.get(file);
     if (!report) {
-      report = core.parseReport(readFileSync(file, "utf8"), format);
+      report = core.parseReport(readFileSync(file, "utf8"), format, variant.parse);
       parsed.set(file, report);
     }
     const features = core.perValue(null);
@@ -325,8 +361,15 @@ function calibrationRows(core, questions, reportsDir, every = false, definitiona
       report,
       { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome },
       every
-        ? { abstainBelow: 0, withholdInconsistent: true, definitionalGates, readings, readingFeatures }
-        : { abstainBelow: 0, withholdInconsistent: true, definitionalGates, features },
+        ? {
+            abstainBelow: 0,
+            withholdInconsistent: true,
+            definitionalGates,
+            readings,
+            readingFeatures,
+            ...variant.extract,
+          }
+        : { abstainBelow: 0, withholdInconsistent: true, definitionalGates, features, ...variant.extract },
     );
     const valuesOf = (reading, perValue) => {
       const values = [];
@@ -382,6 +425,81 @@ function gated(core, row, model) {
 }
 
 /**
+ * `--calibrate`, round 8: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit) for each subset of the three reading rules; per outer fold and overall precision (n), binary / continuous
+ * exact match; then the pre-registered adoption rule (docs/methods/arm-extraction.md "Round 8") applied to the figures.
+ */
+function runRecallVariants(core, folds, reportsDir) {
+  const round = core.roundedConfidence;
+  const figures = new Map();
+  console.log(
+    "== round 8: nested cross-validation per reading variant (1 inline figures, 2 arm labels, 3 decimal times); per fold precision (n) binary/continuous exact",
+  );
+  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
+  for (const variant of recallVariants()) {
+    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
+    const perFold = [];
+    const all = [];
+    for (let k = 0; k < folds.length; k += 1) {
+      const inner = units.filter((_, j) => j !== k);
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const scored = units[k].map((row) => gated(core, row, model));
+      all.push(...scored);
+      perFold.push(score(scored));
+    }
+    const overall = score(all);
+    figures.set(variant.name, { variant, perFold, overall });
+    const cell = (s) =>
+      `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
+    console.log(`${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}`);
+  }
+  // The adoption rule, as declared before the run.
+  const base = figures.get("none");
+  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
+  const unread = [3, 4];
+  const passes = (name) => {
+    const v = figures.get(name);
+    const [b, c] = exact(v.overall);
+    const [b0, c0] = exact(base.overall);
+    const rises = b > b0 + 1e-9 || c > c0 + 1e-9;
+    const precise = (v.overall.overall.valuePrecision ?? 0) >= (base.overall.overall.valuePrecision ?? 0) - 0.01 - 1e-9;
+    const raisesUnread = unread.some((k) => {
+      const [bk, ck] = exact(v.perFold[k]);
+      const [b0k, c0k] = exact(base.perFold[k]);
+      return bk > b0k + 1e-9 || ck > c0k + 1e-9;
+    });
+    const lowersNone = unread.every((k) => {
+      const [bk, ck] = exact(v.perFold[k]);
+      const [b0k, c0k] = exact(base.perFold[k]);
+      return bk >= b0k - 1e-9 && ck >= c0k - 1e-9;
+    });
+    return {
+      rises,
+      precise,
+      unread: raisesUnread || lowersNone,
+      pass: rises && precise && (raisesUnread || lowersNone),
+    };
+  };
+  const single = ["1", "2", "3"].map((name) => ({ name, ...passes(name) }));
+  for (const r of single)
+    console.log(
+      `rule ${r.name} alone: exact rises ${r.rises}, precision within 0.01 ${r.precise}, D/E ${r.unread} → ${r.pass ? "passes" : "fails"}`,
+    );
+  const passing = single.filter((r) => r.pass).map((r) => r.name);
+  let kept = passing;
+  if (passing.length > 1) {
+    const together = passes(passing.join("+"));
+    console.log(`rules ${passing.join("+")} together → ${together.pass ? "passes" : "fails"}`);
+    if (!together.pass) {
+      const sum = (name) => exact(figures.get(name).overall).reduce((a, b) => a + b, 0);
+      kept = [passing.reduce((a, b) => (sum(b) > sum(a) ? b : a))];
+    }
+  }
+  console.log(`round 8 decision by the adoption rule: keep ${kept.length ? `rule(s) ${kept.join(", ")}` : "no rule"}`);
+}
+
+/**
  * `--calibrate` (rounds 6–7): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the
  * open part, beside round 2's gate (every evidence item shown) on the same folds: (a) round 6's model (no
  * definitional gates), (b) the same models with round 7's definitional gates applied at evaluation, (c) round 7's
@@ -400,11 +518,14 @@ function runCalibration(core, open, reportsDir) {
     continuous: pct(s.continuous.exactMatch),
   });
   // The current gate (round 2, ADR 0029): a value only when every evidence item is shown.
-  const gates = folds.map((f) => runQuestions(core, f.questions, reportsDir, { gate: "evidence-items" }).scored);
+  const gates = folds.map(
+    (f) =>
+      runQuestions(core, f.questions, reportsDir, { gate: "evidence-items", ...ROUND6.extract }, ROUND6.parse).scored,
+  );
   // Round 6's adopted variant (every reading's values), refitted on the same folds without and with round 7's gates.
   const units = {
-    r6: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false)),
-    r7: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, true)),
+    r6: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, ROUND6)),
+    r7: folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, true, ROUND6)),
   };
   // What each definitional gate withholds among the best readings' values of the open part (right/withheld).
   const byGate = new Map();
@@ -466,7 +587,10 @@ function runCalibration(core, open, reportsDir) {
     const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
-  const rowsOf = units[CALIBRATION_GATES ? "r7" : "r6"];
+  runRecallVariants(core, folds, reportsDir);
+  const rowsOf = CALIBRATION_GATES
+    ? units.r7
+    : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
   // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
   const preds = outOfFold(core, rowsOf);
   const threshold = chooseThreshold(preds, round);
@@ -521,6 +645,161 @@ export const CALIBRATION_MODEL: CalibrationModel = ${JSON.stringify({
     console.error("prettier could not format the model file");
   }
   console.log(`wrote ${file}`);
+}
+
+/** Every number written in a report's text (a thousands comma dropped, a decimal comma or middle dot read as a point). */
+function writtenNumbers(text) {
+  const out = [];
+  for (const m of text.matchAll(/\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:[.·,]\d+)?/g)) {
+    const raw = /^\d{1,3}(?:,\d{3})+$/.test(m[0]) ? m[0].replace(/,/g, "") : m[0].replace(/[·,]/, ".");
+    const v = Number(raw);
+    if (Number.isFinite(v)) out.push({ v, decimals: (raw.split(".")[1] ?? "").length });
+  }
+  return out;
+}
+
+/** t(0.975, df) for the Handbook's SD-from-CI derivation (a table is enough to recognise a derivation in the bench). */
+const t975 = (df) =>
+  df >= 60 ? 1.96 : ([12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228][df - 1] ?? 2 + 2 / df);
+
+/**
+ * Which Cochrane Handbook 6.5.2 derivation, from numbers written in the report, reproduces a reference value that is
+ * not written itself (null when none does): events from a percentage of the arm's n; SD = SE·√n; SD from a 95% CI
+ * width, √n·(upper − lower)/(2·t); n as a randomised total split by the other arm's n.
+ */
+function derivationOf(field, ref, n, numbers, otherN) {
+  const near = (a, b, tol) => Math.abs(a - b) <= tol;
+  if (field === "events" && n)
+    return numbers.some(
+      ({ v, decimals }) =>
+        v > 0 && v <= 100 && decimals > 0 && near((v / 100) * n, ref, 0.5 + (0.5 * 10 ** -decimals * n) / 100),
+    )
+      ? "events from a percentage"
+      : null;
+  if (field === "sd" && n) {
+    if (
+      numbers.some(
+        ({ v, decimals }) => v > 0 && near(v * Math.sqrt(n), ref, 0.5 * 10 ** -decimals * Math.sqrt(n) + 0.01),
+      )
+    )
+      return "SD from SE";
+    for (let i = 0; i + 1 < numbers.length; i += 1) {
+      const [lo, hi] = [numbers[i].v, numbers[i + 1].v];
+      if (hi > lo && near((Math.sqrt(n) * (hi - lo)) / (2 * t975(n - 1)), ref, 0.02 * ref + 0.01))
+        return "SD from a CI";
+    }
+    return null;
+  }
+  if (field === "groupSize" && otherN && numbers.some(({ v, decimals }) => decimals === 0 && v === ref + otherN))
+    return "n from a randomised total";
+  return null;
+}
+
+/**
+ * `--recall` (round 8): where recall is lost on the OPEN part. For each question and each non-null reference value
+ * of its type (binary: events, n; continuous: mean, SD, n): given right; (c) the best reading has it and it is
+ * withheld (below the calibrated threshold, a consistency/provenance check, or an n read with no outcome); (b) another
+ * candidate reading has it and a wrong one was ranked best; (a) no reading has it though the number is written in the
+ * report (a reading or table-parsing gap); (d) the number is not written in the report: (d1) a Handbook 6.5.2
+ * derivation from written numbers reproduces it (the core does not do it here), (d2) none does (a figure, a
+ * supplement or the annotator's own computation). Counts per class, binary vs continuous, per `cvFolds` fold.
+ * ARM_BENCH_RECALL_LIST=A,B,C lists those folds' lost values (the folds whose errors may be read; see the docs).
+ */
+function runRecall(core, open, reportsDir) {
+  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  const folds = openFolds(open, spec.cvFolds ?? 5);
+  const classes = ["given", "c", "b", "a", "d1", "d2"];
+  const list = new Set((process.env.ARM_BENCH_RECALL_LIST ?? "").split(",").filter(Boolean));
+  const tally = new Map();
+  const add = (key, cls) => {
+    const t = tally.get(key) ?? Object.fromEntries(classes.map((c) => [c, 0]));
+    t[cls] += 1;
+    tally.set(key, t);
+  };
+  const withheldWhy = new Map();
+  const derivations = new Map();
+  const texts = new Map();
+  const parsed = new Map();
+  for (const fold of folds) {
+    const letter = fold.name.slice(-1);
+    for (const q of fold.questions) {
+      const format = q.format ?? "markdown";
+      const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+      if (!texts.has(file)) {
+        const text = readFileSync(file, "utf8");
+        texts.set(file, { text, numbers: writtenNumbers(text) });
+        parsed.set(file, core.parseReport(text, format));
+      }
+      const { numbers } = texts.get(file);
+      const report = parsed.get(file);
+      const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
+      const product = core.extractArms(report, question);
+      const readings = [];
+      const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
+      const best = readings[0] ?? fallback;
+      const type = q.reference.outcomeType;
+      for (const arm of ["intervention", "comparator"])
+        for (const field of FIELDS[type]) {
+          const ref = q.reference[arm][field];
+          if (ref === null || ref === undefined) continue;
+          let cls;
+          let why = "";
+          if (same(ref, product[arm][field])) cls = "given";
+          else if (same(ref, best[arm][field])) {
+            cls = "c";
+            const reason = product.reason?.[arm]?.[field] ?? "";
+            why = !readings.length
+              ? "an n read with no outcome"
+              : /fails a consistency or provenance check/.test(reason)
+                ? "a consistency or provenance check"
+                : product[arm][field] !== null && product[arm][field] !== undefined
+                  ? "another value given"
+                  : "below the threshold";
+            withheldWhy.set(why, (withheldWhy.get(why) ?? 0) + 1);
+          } else if (readings.some((r) => same(ref, r[arm][field]))) cls = "b";
+          else if (numbers.some(({ v }) => same(ref, v))) cls = "a";
+          else {
+            const other = arm === "intervention" ? "comparator" : "intervention";
+            why = derivationOf(field, ref, q.reference[arm].groupSize, numbers, q.reference[other].groupSize) ?? "";
+            cls = why ? "d1" : "d2";
+            if (why) derivations.set(why, (derivations.get(why) ?? 0) + 1);
+          }
+          add(`${letter}|${type}`, cls);
+          add(`${letter}|${type}|${field}`, cls);
+          if (cls !== "given" && list.has(letter)) {
+            const f = (a) => `${a.events ?? "-"}/${a.groupSize ?? "-"} ${a.mean ?? "-"}±${a.sd ?? "-"}`;
+            console.log(
+              `[${letter}] (${cls}${why ? `: ${why}` : ""}) ${q.id} ${q.pmcid} ${type} ${arm}.${field} ref ${ref} [${q.outcome} | ${q.intervention} vs ${q.comparator}]\n    ref ${f(q.reference.intervention)} | ${f(q.reference.comparator)}; best ${f(best.intervention)} | ${f(best.comparator)}; ${readings.length} readings\n    ${best.reason?.[arm]?.[field] ?? ""}`,
+            );
+          }
+        }
+    }
+  }
+  const sum = (keys) => {
+    const t = Object.fromEntries(classes.map((c) => [c, 0]));
+    for (const k of keys) for (const c of classes) t[c] += tally.get(k)?.[c] ?? 0;
+    return t;
+  };
+  const letters = folds.map((f) => f.name.slice(-1));
+  console.log(
+    "== recall on the open part (round 8): reference values by where they are lost; given = given right; (c) best reading has it, withheld; (b) another reading has it; (a) written in the report, no reading has it; (d1) not written, a Handbook derivation gives it; (d2) not written, no derivation found",
+  );
+  console.log(`${"fold / type".padEnd(22)}${[...classes, "values"].map((c) => c.padStart(8)).join("")}`);
+  const row = (label, t) => {
+    const total = classes.reduce((s, c) => s + t[c], 0);
+    console.log(
+      `${label.padEnd(22)}${[...classes.map((c) => String(t[c])), String(total)].map((c) => c.padStart(8)).join("")}`,
+    );
+  };
+  for (const type of ["binary", "continuous"]) {
+    for (const l of letters) row(`${l} ${type}`, sum([`${l}|${type}`]));
+    row(`all ${type}`, sum(letters.map((l) => `${l}|${type}`)));
+    for (const field of FIELDS[type]) row(`  all ${type} ${field}`, sum(letters.map((l) => `${l}|${type}|${field}`)));
+  }
+  for (const l of letters) row(`${l} both`, sum([`${l}|binary`, `${l}|continuous`]));
+  row("all both", sum(letters.flatMap((l) => [`${l}|binary`, `${l}|continuous`])));
+  console.log("(c) withheld, why: " + [...withheldWhy].map(([k, v]) => `${k} ${v}`).join("; "));
+  console.log("(d1) derivations: " + [...derivations].map(([k, v]) => `${k} ${v}`).join("; "));
 }
 
 /** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */
@@ -645,7 +924,7 @@ function score(pairs) {
 }
 
 /** Runs the core on each question (a report is parsed once for all its questions, as the product does). */
-function runQuestions(core, questions, reportsDir, options = {}) {
+function runQuestions(core, questions, reportsDir, options = {}, parseOptions = {}) {
   const cache = new Map();
   const parsed = new Map();
   const results = [];
@@ -670,7 +949,7 @@ function runQuestions(core, questions, reportsDir, options = {}) {
       const key = `${format}\u0000${text}`;
       let report = parsed.get(key);
       if (!report) {
-        report = core.parseReport(text, format);
+        report = core.parseReport(text, format, parseOptions);
         parsed.set(key, report);
       }
       answer = core.extractArms(
@@ -828,6 +1107,7 @@ async function main() {
         parts[fold.name] = { ...runQuestions(core, fold.questions, args.reports), questions: fold.questions };
     if (args.cv) printCrossValidation(core, open, args.reports);
     if (args.calibrate) runCalibration(core, open, args.reports);
+    if (args.recall) runRecall(core, open, args.reports);
     if (process.env.ARM_BENCH_ERRORS) {
       // "all": the raw readings the cross-validation judges (evidence items off, the reading checks withholding).
       const abstain = process.env.ARM_BENCH_ERRORS === "all" ? { abstainBelow: 0, withholdInconsistent: true } : {};

@@ -133,7 +133,7 @@ describe("evidence items: shown or missing in every reason, features of the cali
 
   // Family: results paragraphs glued to figure markup by the converter (one long "sentence").
   it("withholds numbers from a run of text that is not one sentence", () => {
-    const glued = `Results.\n\nThe groups were comparable. <figure> <p><img src="" /></p> <figcaption>Duration of block</figcaption> </figure> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    const glued = `Results.\n\nThe groups were comparable. <aside> <p>Block characteristics</p> </aside> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
     const r = items(glued, "clonidine", "saline", "duration of analgesia");
     expect(r.intervention.mean).toBeNull();
     expect(r.reason?.intervention.mean).toContain("not one sentence");

@@ -142,7 +142,7 @@ class ArmName {
   mentions(text: string): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
     for (const p of this.positions) {
-      const re = new RegExp(p.re.source, "g");
+      const re = new RegExp(p.re.source, `g${p.re.flags.replace("g", "")}`);
       let m: RegExpExecArray | null;
       while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
     }
@@ -251,6 +251,136 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
       label: key,
       quote: clip(`${m[0]}${window}`, 120),
     });
+  }
+}
+
+/**
+ * The reading rules of issue 26 round 8 (docs/methods/arm-extraction.md "Round 8"), each with its family:
+ * - arm-labels: arms named by a short label defined at first mention with a bracketed description and n
+ *   (see defineLabels);
+ * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn).
+ * The third rule, inline figures as paragraph breaks, lives in the markdown parser (parseMarkdown's `inlineFigures`).
+ */
+export const RECALL_RULES = ["arm-labels", "decimal-times"] as const;
+
+/** A reading rule of round 8. */
+export type RecallRuleName = (typeof RECALL_RULES)[number];
+
+/**
+ * The round-8 rules on in the product: none. Round 8's adoption rule, fixed before the run, kept no rule (nested CV:
+ * none raised out-of-fold exact match; docs/methods/arm-extraction.md "Round 8"). The tests and the bench switch them on.
+ */
+export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
+
+/** Generic words that are never an arm's label, however a bracket follows them. */
+const NOT_A_LABEL = new Set(
+  [
+    "group",
+    "groups",
+    "arm",
+    "arms",
+    "patients",
+    "participants",
+    "subjects",
+    "children",
+    "women",
+    "men",
+    "adults",
+    "volunteers",
+    "individuals",
+    "people",
+    "persons",
+    "cases",
+    "controls",
+    "trial",
+    "study",
+    "randomized",
+    "randomised",
+    "allocated",
+    "assigned",
+    "received",
+    "receiving",
+    "treated",
+    "included",
+    "enrolled",
+    "total",
+    "and",
+    "or",
+    "the",
+    "a",
+    "an",
+    "of",
+    "to",
+    "in",
+    "with",
+    "either",
+    "each",
+    "both",
+    "all",
+  ].map((w) => w.toLowerCase()),
+);
+
+const bracketCache = new Map<string, RegExpMatchArray[]>();
+
+/** Words directly followed by a bracket holding "n = N" (memoised per text: a report is scanned once, not per question). */
+function bracketedWords(text: string): RegExpMatchArray[] {
+  const cached = bracketCache.get(text);
+  if (cached) return cached;
+  const out = [...text.matchAll(/(?<![\w-])([A-Za-z][A-Za-z-]{2,19})\s+\(([^()]{6,240})\)/g)].filter((m) =>
+    /\bn\s*=\s*\d/i.test(m[2]),
+  );
+  if (bracketCache.size > 200) bracketCache.clear();
+  bracketCache.set(text, out);
+  return out;
+}
+
+/**
+ * Arm labels defined with a description and n (issue 26 round 8; family: trials that name their arms in tables and
+ * results by a short label defined at first mention, CONSORT-style: "a basic (tailored advice on …; n=456), plus
+ * (…; n=459), and control (generic information; n=434) group", "the low-dose (drug 5 mg daily, n = 40) arm"), while
+ * the question names the arm by its description. A word directly before a bracket that holds a description of two
+ * or more words and "n = N" is a label of the arm whose name the description covers in full (and the other arm's
+ * not), when the word is not a word of either arm's name nor a generic word (NOT_A_LABEL). The first definition of a
+ * label counts. Of several labels naming one arm, those whose description the arm's name covers most are kept. A
+ * label is added as a position name (quoted in the reason, as "group I" is).
+ */
+function defineLabels(text: string, names: Record<ArmKey, ArmName>): void {
+  const seen = new Set<string>();
+  const found: { arm: ArmKey; label: string; fit: number; quote: string }[] = [];
+  const own = new Set([...names.intervention.variants.flat(), ...names.comparator.variants.flat()]);
+  for (const m of bracketedWords(text)) {
+    const label = m[1];
+    const key = label.toLowerCase();
+    if (seen.has(key) || NOT_A_LABEL.has(key)) continue;
+    const n = /[;,]?\s*\bn\s*=\s*\d[\d,]*\s*$/i.exec(m[2]);
+    if (!n) continue;
+    const description = m[2].slice(0, n.index);
+    if ((description.match(/[A-Za-z]{2,}/g) ?? []).length < 2) continue;
+    seen.add(key);
+    if (own.has(stem(key)) || armTokens(label).some((t) => own.has(t))) continue;
+    const si = names.intervention.score(description);
+    const sc = names.comparator.score(description);
+    const arm: ArmKey | null = si >= 0.99 && sc < 0.99 ? "intervention" : sc >= 0.99 && si < 0.99 ? "comparator" : null;
+    if (!arm) continue;
+    const other = arm === "intervention" ? "comparator" : "intervention";
+    if (names[other].positions.some((p) => p.label.toLowerCase() === key)) continue;
+    // How much of the description the arm's name covers: of two labels whose descriptions both name the arm in full
+    // ("plan with reminders" and "plan with reminders and a pedometer"), the closer one is the arm's.
+    const described = armTokens(description);
+    const fit = Math.max(0, ...names[arm].variants.map((v) => overlap(described, v)));
+    found.push({ arm, label, fit, quote: clip(m[0], 120) });
+  }
+  for (const arm of ARMS) {
+    const mine = found.filter((f) => f.arm === arm);
+    const best = Math.max(0, ...mine.map((f) => f.fit));
+    for (const f of mine.filter((x) => x.fit === best)) {
+      const escaped = f.label.replace(/[-]/g, "\\-");
+      names[arm].positions.push({
+        re: new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, "i"),
+        label: f.label,
+        quote: f.quote,
+      });
+    }
   }
 }
 
@@ -2203,6 +2333,8 @@ export function extractArms(
     gate?: Gate;
     /** Bench and tests: true withholds every value failing a definitional gate of round 7 (DEFINITIONAL_GATES; default off). */
     definitionalGates?: boolean;
+    /** Bench and tests: the reading rules of round 8 that are on (RECALL_RULES; default RECALL_RULES_ON, none adopted). */
+    recallRules?: readonly RecallRuleName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
@@ -2219,8 +2351,10 @@ export function extractArms(
   // open part; docs/methods/arm-extraction.md "Round 7"); the bench and the tests switch them on.
   const definitionalGates = options.definitionalGates ?? false;
   const abbreviations = reportAbbreviations(report);
+  const recallRules = new Set<RecallRuleName>(options.recallRules ?? RECALL_RULES_ON);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
+  if (recallRules.has("arm-labels")) defineLabels(report.text, names);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
   const fromTables = tableSizeFallback(report, names);
@@ -2233,7 +2367,13 @@ export function extractArms(
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
     candidate.rivals = rivalCount(candidate, candidates);
-    candidate.provenance = provenanceChecks(candidate, outcome, question, options.consistency);
+    candidate.provenance = provenanceChecks(
+      candidate,
+      outcome,
+      question,
+      options.consistency,
+      recallRules.has("decimal-times"),
+    );
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
       if (position) {
@@ -2318,6 +2458,7 @@ function provenanceChecks(
   outcome: Outcome,
   question: ArmQuestion,
   enabled?: readonly ReadingCheckName[],
+  wholeNumberTimes = true,
 ): { name: ProvenanceCheckName; ok: boolean; what: string }[] {
   const on = new Set<ReadingCheckName>(enabled ?? PROVENANCE_CHECKS);
   const out: { name: ProvenanceCheckName; ok: boolean; what: string }[] = [];
@@ -2333,7 +2474,7 @@ function provenanceChecks(
   if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
     out.push({
       name: "time-in-sentence",
-      ...sentenceTimeCheck(candidate.sentence, outcome.baseline, readingNumbers(candidate)),
+      ...sentenceTimeCheck(candidate.sentence, outcome.baseline, readingNumbers(candidate), wholeNumberTimes),
     });
   if (on.has("time-baseline-column") && candidate.source === "table" && !outcome.change)
     out.push({

@@ -107,7 +107,7 @@ describe("definitional gates (invented reports)", () => {
 
   // Family: results paragraphs glued to figure markup by the converter (one long "sentence").
   it("not-one-sentence: withholds numbers from a run of text the splitter did not break", () => {
-    const glued = `Results.\n\nThe groups were comparable. <figure> <p><img src="" /></p> <figcaption>Duration of block</figcaption> </figure> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
+    const glued = `Results.\n\nThe groups were comparable. <aside> <p>Block characteristics</p> </aside> The duration of analgesia was 878.3 ± 90.0 min with clonidine and 613.1 ± 51.8 min with saline.`;
     expect(ask(glued, "clonidine", "saline", "duration of analgesia", false).intervention.mean).toBe(878.3);
     const gated = ask(glued, "clonidine", "saline", "duration of analgesia", true);
     expect(gated.intervention.mean).toBeNull();

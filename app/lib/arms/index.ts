@@ -1,6 +1,8 @@
 export {
   ABSTAIN_BELOW,
   DEFINITIONAL_GATES,
+  RECALL_RULES,
+  RECALL_RULES_ON,
   extractArms,
   proseValues,
   READING_CHECKS,

@@ -71,6 +71,13 @@ export function populationCheck(labels: string, question: string, readLabels?: s
 
 /** Time expressions of follow-up ("week 12", "12 weeks", "6 months", "day 28", "2 hours", "30 min"). */
 const TIME =
+  /\b(?:(week|wk|month|day|year|hour)s?\s+(\d+)|(?<![\d.,·])(\d+)[-\s]?(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|min(?:utes?)?|mins)\b)/gi;
+
+/**
+ * Round 6's pattern (bench comparison only): its number may start inside a decimal, so the "76 min" of
+ * "621.67 ± 46.76 min" counted as a follow-up time.
+ */
+const TIME_DECIMALS_SPLIT =
   /\b(?:(week|wk|month|day|year|hour)s?\s+(\d+)|(\d+)[-\s]?(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|min(?:utes?)?|mins)\b)/gi;
 
 /** Minutes per unit, by the unit's first letters. */
@@ -85,11 +92,14 @@ function unitMinutes(unit: string): number {
  * The distinct follow-up times a sentence names, in minutes. "for 12 weeks" and "at 12 weeks" are the same time;
  * a duration of treatment and an assessment time cannot be told apart, so both count. Times within 10% of each
  * other are one time (24 weeks and 6 months). A number that is one of the reading's own values (`values`: a
- * duration outcome, "613 ± 52 min") or follows "±" is a measurement, not a time of assessment.
+ * duration outcome, "613 ± 52 min") or follows "±" is a measurement, not a time of assessment. Round 8: a time's number
+ * never starts inside a decimal (family: duration outcomes reported as "621.67 ± 46.76 min" in prose, whose decimal
+ * parts "76 min" and "58 min" were counted as two follow-up times); `wholeNumbers: false` restores round 6's reading
+ * (bench comparison only).
  */
-export function timesIn(sentence: string, values: readonly number[] = []): number[] {
+export function timesIn(sentence: string, values: readonly number[] = [], wholeNumbers = true): number[] {
   const out = new Set<number>();
-  for (const m of sentence.matchAll(TIME)) {
+  for (const m of sentence.matchAll(wholeNumbers ? TIME : TIME_DECIMALS_SPLIT)) {
     const value = Number(m[2] ?? m[3]);
     if (!(value > 0)) continue;
     if (values.some((v) => Math.abs(v - value) < 1e-9)) continue;
@@ -118,8 +128,9 @@ export function sentenceTimeCheck(
   sentence: string,
   asksBaseline = false,
   values: readonly number[] = [],
+  wholeNumbers = true,
 ): { ok: boolean; what: string } {
-  const times = timesIn(sentence, values).length;
+  const times = timesIn(sentence, values, wholeNumbers).length;
   const baseline = BASELINE_TIME.test(sentence);
   if (times + (baseline ? 1 : 0) >= 2)
     return {

@@ -9,7 +9,7 @@
 import { sentenceSpans } from "../sentences.ts";
 import { parseHtml } from "./html.ts";
 import { parseJats } from "./jats.ts";
-import { parseMarkdown } from "./markdown.ts";
+import { type MarkdownOptions, parseMarkdown } from "./markdown.ts";
 import { type Paragraph, type ReportFormat, type TrialReport } from "./model.ts";
 import { parseText } from "./text.ts";
 
@@ -52,15 +52,16 @@ export interface DocumentSentence {
  * Parses a trial report in one of the supported formats into the document model. JATS and HTML go
  * through fast-xml-parser and htmlparser2; markdown and plain/PDF text through the fixed-width,
  * pipe and grid table readers. Throws an Error when JATS is not well-formed enough to parse.
+ * `options` are parseMarkdown's (bench and tests: `inlineFigures: "split"` turns round 8's figure rule on; off by default).
  */
-export function parseReport(text: string, format: ReportFormat): TrialReport {
+export function parseReport(text: string, format: ReportFormat, options: MarkdownOptions = {}): TrialReport {
   switch (format) {
     case "jats":
       return parseJats(text);
     case "html":
       return parseHtml(text);
     case "markdown":
-      return parseMarkdown(text);
+      return parseMarkdown(text, options);
     case "text":
       return parseText(text);
   }

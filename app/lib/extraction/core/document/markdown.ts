@@ -338,9 +338,42 @@ function gridTable(lines: string[], start: number): TableBlock {
  * simple and multiline fixed-width tables, grid tables and pipe tables, footnotes after the table)
  * into a {@link TrialReport}. Also serves plain text and PDF text, whose fixed-width tables are rare.
  */
-export function parseMarkdown(markdown: string): TrialReport {
+/** Options of {@link parseMarkdown}. */
+export interface MarkdownOptions {
+  /**
+   * "split": an inline `<figure>` element is a paragraph break and its caption a paragraph (issue 26 round 8's rule 1);
+   * "keep" (default): left in the text. Round 8's adoption rule did not keep the split (docs/methods/arm-extraction.md).
+   */
+  inlineFigures?: "split" | "keep";
+}
+
+/**
+ * An inline HTML figure (`<figure> <p><img …/></p> <figcaption>…</figcaption> </figure>`) inside a paragraph, at most
+ * 4000 characters long. Family (issue 26 round 8): markdown converted from JATS or HTML that keeps each figure where it
+ * was cited, between two results sentences; left in place, its markup and caption glue the sentence before it to the
+ * one after it (the splitter needs a capital letter after a full stop), so neither is read as one sentence.
+ */
+const INLINE_FIGURE = /<figure\b[^>]*>([\s\S]{0,4000}?)<\/figure>/gi;
+
+/** The figure's caption text (its `<figcaption>`, tags dropped) between blank lines: a paragraph of its own. */
+function splitInlineFigure(_m: string, inner: string): string {
+  const caption = /<figcaption\b[^>]*>([\s\S]*?)<\/figcaption>/i.exec(inner)?.[1] ?? "";
+  const text = caption
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text ? `\n\n${text}\n\n` : "\n\n";
+}
+
+/**
+ * Parses pandoc-style markdown (prose, `::::table-wrap` blocks with captions and footnotes, fixed-width, pipe and
+ * grid tables) into the document model. With `inlineFigures: "split"` an inline `<figure>` element ends its paragraph
+ * (see INLINE_FIGURE).
+ */
+export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): TrialReport {
   const builder = new ReportBuilder();
-  const source = markdown
+  const figures = options.inlineFigures === "split" ? markdown.replace(INLINE_FIGURE, splitInlineFigure) : markdown;
+  const source = figures
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2000-\u200a\u202f\u3000]/g, " ")
     .replace(/:{4}\s*table-wrap/g, "\n\u0001TABLE\n")
