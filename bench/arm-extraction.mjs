@@ -717,6 +717,7 @@ function runRecall(core, open, reportsDir) {
     tally.set(key, t);
   };
   const withheldWhy = new Map();
+  const noReading = new Map();
   const derivations = new Map();
   const texts = new Map();
   const parsed = new Map();
@@ -738,6 +739,26 @@ function runRecall(core, open, reportsDir) {
       const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
       const best = readings[0] ?? fallback;
       const type = q.reference.outcomeType;
+      // Round 9: a question with no reading at all: the first step that fails (diagnoseNoReading).
+      if (!readings.length) {
+        const d = core.diagnoseNoReading(report, question);
+        const step = d?.step ?? "other";
+        const lost = (arm) =>
+          FIELDS[type].filter((f) => {
+            const ref = q.reference[arm][f];
+            return ref !== null && ref !== undefined && !same(ref, product[arm][f]) && numbers.some(({ v }) => same(ref, v));
+          }).length;
+        const key = `${letter}|${type}`;
+        const t = noReading.get(key) ?? {};
+        t[step] ??= { questions: 0, lostA: 0 };
+        t[step].questions += 1;
+        t[step].lostA += lost("intervention") + lost("comparator");
+        noReading.set(key, t);
+        if (list.has(letter))
+          console.log(
+            `[${letter}] NO READING (${step}) ${q.id} ${q.pmcid} ${type} [${q.outcome} | ${q.intervention} vs ${q.comparator}]\n    best outcome match ${d?.bestOutcome.score ?? 0} against ${d?.bestOutcome.label ?? ""}\n    ${d?.detail ?? ""}`,
+          );
+      }
       for (const arm of ["intervention", "comparator"])
         for (const field of FIELDS[type]) {
           const ref = q.reference[arm][field];
@@ -800,6 +821,24 @@ function runRecall(core, open, reportsDir) {
   row("all both", sum(letters.flatMap((l) => [`${l}|binary`, `${l}|continuous`])));
   console.log("(c) withheld, why: " + [...withheldWhy].map(([k, v]) => `${k} ${v}`).join("; "));
   console.log("(d1) derivations: " + [...derivations].map(([k, v]) => `${k} ${v}`).join("; "));
+  const steps = ["outcome", "arms", "statistic", "baseline-table", "other"];
+  console.log(
+    "== questions with no reading at all (round 9): the first step that fails, as questions (values of class (a) they hold); (i) outcome: no row/caption/column/sentence names it at 0.5; (ii) arms: outcome named, arms not matched there; (iii) statistic: both matched, nothing parsed; (iv) baseline-table / other",
+  );
+  console.log(`${"fold / type".padEnd(22)}${steps.map((c) => c.padStart(16)).join("")}`);
+  const nrow = (label, keys) => {
+    const cells = steps.map((st) => {
+      const q = keys.reduce((k, key) => k + (noReading.get(key)?.[st]?.questions ?? 0), 0);
+      const v = keys.reduce((k, key) => k + (noReading.get(key)?.[st]?.lostA ?? 0), 0);
+      return `${q} (${v})`;
+    });
+    console.log(`${label.padEnd(22)}${cells.map((c) => c.padStart(16)).join("")}`);
+  };
+  for (const type of ["binary", "continuous"]) {
+    for (const l of letters) nrow(`${l} ${type}`, [`${l}|${type}`]);
+    nrow(`all ${type}`, letters.map((l) => `${l}|${type}`));
+  }
+  nrow("all both", letters.flatMap((l) => [`${l}|binary`, `${l}|continuous`]));
 }
 
 /** Wrong values (abstention as configured) with their reasons, by question: the error categories are read from these. */

@@ -2632,3 +2632,123 @@ export function reportAbbreviations(report: TrialReport): Abbreviation[] {
   abbreviationCache.set(report, found);
   return found;
 }
+
+/** The first step at which a question with no reading fails (`diagnoseNoReading`, bench `--recall`, round 9). */
+export interface NoReadingDiagnosis {
+  /**
+   * "outcome": no table caption, row, column label or sentence names the outcome at the core's threshold (0.5);
+   * "arms": the outcome is named, but no such table has both arms' columns/rows and no such sentence names both arms;
+   * "statistic": outcome and arms are matched, but no cell pair or sentence gives a statistic the reader parses;
+   * "other": readings were built and each was dropped later (a binary question read only as continuous, or the
+   * finalising step gave no values); "baseline-table": the outcome is named only in a baseline table, set aside for
+   * an outcome question.
+   */
+  step: "outcome" | "arms" | "statistic" | "baseline-table" | "other";
+  /** The best outcome match (0..1) over tables and sentences, and the label or sentence it was against. */
+  bestOutcome: { score: number; label: string };
+  /** What the step failed on: the matched table's group labels, the matched sentence, or the cells read. */
+  detail: string;
+}
+
+/**
+ * Bench diagnosis (round 9, docs/methods/arm-extraction.md "Round 9"): for a question `extractArms` gives no reading
+ * for, the first step that fails, in the core's own order — outcome match (`outcomeScore` ≥ 0.5 on a row, context row,
+ * caption × 0.9, column label, or sentence), arm match (`detectTableArms` for a matched table; both arms' `mentions` in a
+ * matched sentence), statistic parsing (`tableCandidates` / `proseCandidates` build nothing). Pure; no effect on
+ * extraction. Returns null when the question has a reading.
+ */
+export function diagnoseNoReading(report: TrialReport, question: ArmQuestion): NoReadingDiagnosis | null {
+  const readings: ArmExtraction[] = [];
+  extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
+  if (readings.length) return null;
+  const abbreviations = reportAbbreviations(report);
+  const names = makeArmNames(question, abbreviations);
+  definePositions(report.text, names);
+  const outcome = makeOutcome(question, abbreviations);
+  let best = { score: 0, label: "" };
+  const consider = (score: number, label: string) => {
+    if (score > best.score) best = { score, label };
+  };
+  const matchedTables: { table: ReportTable; score: number; label: string; baselineSetAside: boolean }[] = [];
+  for (const table of report.tables) {
+    let tBest = { score: 0.9 * outcomeScore(outcome, table.caption), label: `${table.label} caption "${clip(table.caption)}"` };
+    let context = "";
+    for (const row of table.rows) {
+      if (isContextRow(row)) context = row[0] ?? "";
+      const own = outcomeScore(outcome, row[0] ?? "");
+      const withContext = context ? 0.9 * outcomeScore(outcome, `${context} ${row[0] ?? ""}`) : 0;
+      const s = Math.max(own, withContext);
+      if (s > tBest.score) tBest = { score: s, label: `${table.label} row "${clip(`${context ? `${context} / ` : ""}${row[0] ?? ""}`)}"` };
+    }
+    const width = table.header[0]?.length ?? table.rows[0]?.length ?? 0;
+    for (let c = 1; c < width; c += 1) {
+      const s = outcomeScore(outcome, columnLabel(table, c));
+      if (s > tBest.score) tBest = { score: s, label: `${table.label} column "${clip(columnLabel(table, c))}"` };
+    }
+    consider(tBest.score, tBest.label);
+    if (tBest.score >= 0.5)
+      matchedTables.push({
+        table,
+        ...tBest,
+        baselineSetAside: isBaselineTable(table) && !outcome.baseline,
+      });
+  }
+  const text = report.text;
+  const matchedSentences: { sentence: string; score: number }[] = [];
+  for (const span of documentSentences(report)) {
+    const sentence = text.slice(span.start, span.end);
+    if (!/\d|\bno\b|\bnone\b/i.test(sentence)) continue;
+    const s = outcomeScore(outcome, sentence, false);
+    consider(s, `sentence "${clip(sentence, 160)}"`);
+    if (s >= 0.5) matchedSentences.push({ sentence, score: s });
+  }
+  const bestOutcome = { score: Math.round(best.score * 100) / 100, label: best.label };
+  if (!matchedTables.length && !matchedSentences.length)
+    return { step: "outcome", bestOutcome, detail: `best match below 0.5: ${best.label || "(nothing)"}` };
+  const usable = matchedTables.filter((t) => !t.baselineSetAside);
+  const armTables = usable.filter((t) => detectTableArms(t.table, names));
+  const armSentences = matchedSentences.filter(
+    ({ sentence }) => names.intervention.mentions(sentence).length > 0 && names.comparator.mentions(sentence).length > 0,
+  );
+  if (!armTables.length && !armSentences.length) {
+    if (!usable.length && !matchedSentences.length)
+      return { step: "baseline-table", bestOutcome, detail: matchedTables.map((t) => t.label).join("; ") };
+    const t = usable.sort((a, b) => b.score - a.score)[0];
+    const width = t ? (t.table.header[0]?.length ?? t.table.rows[0]?.length ?? 0) : 0;
+    const groups = t
+      ? `${t.label}; group labels ${Array.from({ length: width - 1 }, (_, k) => `"${clip(columnLabel(t.table, k + 1), 40)}"`).join(", ")}`
+      : "";
+    const s = matchedSentences.sort((a, b) => b.score - a.score)[0];
+    return {
+      step: "arms",
+      bestOutcome,
+      detail: [groups, s ? `sentence "${clip(s.sentence, 200)}"` : ""].filter(Boolean).join(" | "),
+    };
+  }
+  const sizes = textGroupSizes(report, names);
+  const fromTables = tableSizeFallback(report, names);
+  for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
+  const built =
+    armTables.reduce((k, t) => k + tableCandidates(t.table, names, outcome, sizes).length, 0) +
+    proseCandidates(report, names, outcome).length;
+  if (!built) {
+    const t = armTables[0];
+    const cells = t
+      ? `${t.label}: ${clip(
+          (t.table.rows.find((row) => outcomeScore(outcome, row[0] ?? "") >= 0.5) ?? t.table.rows[0] ?? []).join(" | "),
+          160,
+        )}`
+      : "";
+    const s = armSentences[0];
+    return {
+      step: "statistic",
+      bestOutcome,
+      detail: [cells, s ? `sentence "${clip(s.sentence, 200)}"` : ""].filter(Boolean).join(" | "),
+    };
+  }
+  return {
+    step: "other",
+    bestOutcome,
+    detail: `${built} candidate reading(s) built, none kept (${outcome.typeGuess === "binary" ? "binary question; continuous readings below 0.99, or " : ""}finalising gave no values)`,
+  };
+}

@@ -4,6 +4,8 @@ export {
   RECALL_RULES,
   RECALL_RULES_ON,
   extractArms,
+  diagnoseNoReading,
+  type NoReadingDiagnosis,
   proseValues,
   READING_CHECKS,
   reportAbbreviations,
