@@ -258,10 +258,12 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
  * The reading rules of issue 26 round 8 (docs/methods/arm-extraction.md "Round 8"), each with its family:
  * - arm-labels: arms named by a short label defined at first mention with a bracketed description and n
  *   (see defineLabels);
- * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn).
+ * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn);
+ * - letter-codes (round 9): an arm the question names by a letter code ("Placebo group (P)", "E group", "group D/E")
+ *   is named by that code in the report's group labels ("Group (P) (n = 30)") and sentences (see defineLetterCodes).
  * The third rule, inline figures as paragraph breaks, lives in the markdown parser (parseMarkdown's `inlineFigures`).
  */
-export const RECALL_RULES = ["arm-labels", "decimal-times"] as const;
+export const RECALL_RULES = ["arm-labels", "decimal-times", "letter-codes"] as const;
 
 /** A reading rule of round 8. */
 export type RecallRuleName = (typeof RECALL_RULES)[number];
@@ -271,6 +273,58 @@ export type RecallRuleName = (typeof RECALL_RULES)[number];
  * none raised out-of-fold exact match; docs/methods/arm-extraction.md "Round 8"). The tests and the bench switch them on.
  */
 export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
+
+/** A letter code: one to three capital letters joined by "/" or "+" ("P", "D/E"); never "N" (a count). */
+const CODE = String.raw`[A-MO-Z](?:\s*[/+]\s*[A-MO-Z]){0,2}`;
+const CODE_IN_NAME = [
+  new RegExp(String.raw`\((?:(?:group|arm)\s+)?(${CODE})\)`, "i"),
+  new RegExp(String.raw`^\s*(${CODE})\s+(?:group|arm)\s*$`, "i"),
+  new RegExp(String.raw`^\s*(?:group|arm)\s+(${CODE})\s*$`, "i"),
+];
+
+/** The letter code a question gives an arm ("Placebo group (P)" → "P", "E group" → "E"), case as written. */
+function letterCodeOf(name: string): string | null {
+  for (const re of CODE_IN_NAME) {
+    const m = re.exec(name);
+    if (m && /^[A-Z/+\s]+$/.test(m[1])) return m[1].replace(/\s+/g, "");
+  }
+  return null;
+}
+
+/**
+ * Round 9 rule "letter-codes" (family: trials, often anaesthesia and analgesia trials, that code their groups by
+ * letters — "Group (P)", "group D/E", "the E group" — in tables and results, with the question naming the arm by
+ * that code: "Placebo group (P)", "duloxetine and etoricoxib (group D/E)", "E group"). The code names the arm where
+ * it stands with a group word or in brackets: "Group (P)", "group P", "P group", "(P)". A bare letter is never a
+ * name (it may be a p value or a footnote: the code is dropped from the arm's word variants, where "P" matched the
+ * "P value" column), a code is never part of a longer code ("D" is not in "D/E"), and the
+ * two arms' codes must differ. Added as position names, so the reason quotes the question's own name.
+ */
+function defineLetterCodes(names: Record<ArmKey, ArmName>): void {
+  const codes = { intervention: letterCodeOf(names.intervention.raw), comparator: letterCodeOf(names.comparator.raw) };
+  if (codes.intervention && codes.intervention === codes.comparator) return;
+  for (const arm of ARMS) {
+    const code = codes[arm];
+    if (!code) continue;
+    const c = code
+      .split("")
+      .map((ch) => (ch === "/" || ch === "+" ? `\\s*\\${ch}\\s*` : ch))
+      .join("");
+    // The code alone ("P") is a name only as a code: as a word it would match "P value" or a footnote letter.
+    const letters = new Set(code.toLowerCase().split(/[/+]/));
+    for (let k = names[arm].variants.length - 1; k >= 0; k -= 1)
+      if (names[arm].variants[k].every((t) => letters.has(t))) names[arm].variants.splice(k, 1);
+    const edge = String.raw`(?![\w/+])`;
+    const lead = String.raw`(?<![\w/+])`;
+    names[arm].positions.push({
+      re: new RegExp(
+        String.raw`\b[Gg]roups?\s*\(?${c}\)?${edge}|\(${c}\)|${lead}${c}\s+(?:[Gg]roup|[Aa]rm)\b|\b[Aa]rm\s*\(?${c}\)?${edge}`,
+      ),
+      label: `group ${code}`,
+      quote: clip(`the question names the ${arm} "${names[arm].raw}"`, 120),
+    });
+  }
+}
 
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
@@ -2355,6 +2409,7 @@ export function extractArms(
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
   if (recallRules.has("arm-labels")) defineLabels(report.text, names);
+  if (recallRules.has("letter-codes")) defineLetterCodes(names);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
   const fromTables = tableSizeFallback(report, names);
@@ -2671,14 +2726,18 @@ export function diagnoseNoReading(report: TrialReport, question: ArmQuestion): N
   };
   const matchedTables: { table: ReportTable; score: number; label: string; baselineSetAside: boolean }[] = [];
   for (const table of report.tables) {
-    let tBest = { score: 0.9 * outcomeScore(outcome, table.caption), label: `${table.label} caption "${clip(table.caption)}"` };
+    let tBest = {
+      score: 0.9 * outcomeScore(outcome, table.caption),
+      label: `${table.label} caption "${clip(table.caption)}"`,
+    };
     let context = "";
     for (const row of table.rows) {
       if (isContextRow(row)) context = row[0] ?? "";
       const own = outcomeScore(outcome, row[0] ?? "");
       const withContext = context ? 0.9 * outcomeScore(outcome, `${context} ${row[0] ?? ""}`) : 0;
       const s = Math.max(own, withContext);
-      if (s > tBest.score) tBest = { score: s, label: `${table.label} row "${clip(`${context ? `${context} / ` : ""}${row[0] ?? ""}`)}"` };
+      if (s > tBest.score)
+        tBest = { score: s, label: `${table.label} row "${clip(`${context ? `${context} / ` : ""}${row[0] ?? ""}`)}"` };
     }
     const width = table.header[0]?.length ?? table.rows[0]?.length ?? 0;
     for (let c = 1; c < width; c += 1) {
@@ -2708,7 +2767,8 @@ export function diagnoseNoReading(report: TrialReport, question: ArmQuestion): N
   const usable = matchedTables.filter((t) => !t.baselineSetAside);
   const armTables = usable.filter((t) => detectTableArms(t.table, names));
   const armSentences = matchedSentences.filter(
-    ({ sentence }) => names.intervention.mentions(sentence).length > 0 && names.comparator.mentions(sentence).length > 0,
+    ({ sentence }) =>
+      names.intervention.mentions(sentence).length > 0 && names.comparator.mentions(sentence).length > 0,
   );
   if (!armTables.length && !armSentences.length) {
     if (!usable.length && !matchedSentences.length)
