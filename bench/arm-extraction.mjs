@@ -500,18 +500,19 @@ function runRecallVariants(core, folds, reportsDir) {
 }
 
 /**
- * Round 9 (docs/methods/arm-extraction.md "Round 9"): the rule "letter-codes" against round 6's readings by the same
+ * Round 9 (docs/methods/arm-extraction.md "Round 9"): the rule "no-events" against round 6's readings by the same
  * nested cross-validation, and the adoption rule declared before the run: out-of-fold binary or continuous exact match
- * rises, out-of-fold precision ≥ 0.924, and on the unread folds D and E neither exact-match figure falls.
+ * rises, out-of-fold precision ≥ 0.924, and on the unread folds D and E neither exact-match figure falls. (Round 9's
+ * first rule, "letter-codes", was measured the same way at commit 01ca4df, failed and was deleted.)
  */
 function runRound9(core, folds, reportsDir) {
   const round = core.roundedConfidence;
   const variants = [
     { ...ROUND6, name: "none" },
-    { name: "codes", parse: ROUND6.parse, extract: { recallRules: ["letter-codes"] } },
+    { name: "events", parse: ROUND6.parse, extract: { recallRules: ["no-events"] } },
   ];
   console.log(
-    "== round 9: nested cross-validation, rule letter-codes against round 6's readings; per fold precision (n) binary/continuous exact",
+    "== round 9: nested cross-validation, rule no-events against round 6's readings; per fold precision (n) binary/continuous exact",
   );
   console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
   const figures = new Map();
@@ -535,7 +536,7 @@ function runRound9(core, folds, reportsDir) {
   }
   const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
   const base = figures.get("none");
-  const v = figures.get("codes");
+  const v = figures.get("events");
   const [b, c] = exact(v.overall);
   const [b0, c0] = exact(base.overall);
   const rises = b > b0 + 1e-9 || c > c0 + 1e-9;
@@ -546,7 +547,7 @@ function runRound9(core, folds, reportsDir) {
     return bk >= b0k - 1e-9 && ck >= c0k - 1e-9;
   });
   console.log(
-    `round 9 rule letter-codes: exact rises ${rises}, precision ≥ 0.924 ${precise}, nothing falls on D/E ${unreadHold} → ${rises && precise && unreadHold ? "adopted" : "not adopted"}`,
+    `round 9 rule no-events: exact rises ${rises}, precision ≥ 0.924 ${precise}, nothing falls on D/E ${unreadHold} → ${rises && precise && unreadHold ? "adopted" : "not adopted"}`,
   );
 }
 

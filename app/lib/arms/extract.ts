@@ -259,11 +259,11 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
  * - arm-labels: arms named by a short label defined at first mention with a bracketed description and n
  *   (see defineLabels);
  * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn);
- * - letter-codes (round 9): an arm the question names by a letter code ("Placebo group (P)", "E group", "group D/E")
- *   is named by that code in the report's group labels ("Group (P) (n = 30)") and sentences (see defineLetterCodes).
+ * - no-events (round 9): a sentence saying that no event of the outcome occurred, naming no single arm, gives 0
+ *   events in both arms (see noEventSentence).
  * The third rule, inline figures as paragraph breaks, lives in the markdown parser (parseMarkdown's `inlineFigures`).
  */
-export const RECALL_RULES = ["arm-labels", "decimal-times", "letter-codes"] as const;
+export const RECALL_RULES = ["arm-labels", "decimal-times", "no-events"] as const;
 
 /** A reading rule of round 8. */
 export type RecallRuleName = (typeof RECALL_RULES)[number];
@@ -273,58 +273,6 @@ export type RecallRuleName = (typeof RECALL_RULES)[number];
  * none raised out-of-fold exact match; docs/methods/arm-extraction.md "Round 8"). The tests and the bench switch them on.
  */
 export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
-
-/** A letter code: one to three capital letters joined by "/" or "+" ("P", "D/E"); never "N" (a count). */
-const CODE = String.raw`[A-MO-Z](?:\s*[/+]\s*[A-MO-Z]){0,2}`;
-const CODE_IN_NAME = [
-  new RegExp(String.raw`\((?:(?:group|arm)\s+)?(${CODE})\)`, "i"),
-  new RegExp(String.raw`^\s*(${CODE})\s+(?:group|arm)\s*$`, "i"),
-  new RegExp(String.raw`^\s*(?:group|arm)\s+(${CODE})\s*$`, "i"),
-];
-
-/** The letter code a question gives an arm ("Placebo group (P)" → "P", "E group" → "E"), case as written. */
-function letterCodeOf(name: string): string | null {
-  for (const re of CODE_IN_NAME) {
-    const m = re.exec(name);
-    if (m && /^[A-Z/+\s]+$/.test(m[1])) return m[1].replace(/\s+/g, "");
-  }
-  return null;
-}
-
-/**
- * Round 9 rule "letter-codes" (family: trials, often anaesthesia and analgesia trials, that code their groups by
- * letters — "Group (P)", "group D/E", "the E group" — in tables and results, with the question naming the arm by
- * that code: "Placebo group (P)", "duloxetine and etoricoxib (group D/E)", "E group"). The code names the arm where
- * it stands with a group word or in brackets: "Group (P)", "group P", "P group", "(P)". A bare letter is never a
- * name (it may be a p value or a footnote: the code is dropped from the arm's word variants, where "P" matched the
- * "P value" column), a code is never part of a longer code ("D" is not in "D/E"), and the
- * two arms' codes must differ. Added as position names, so the reason quotes the question's own name.
- */
-function defineLetterCodes(names: Record<ArmKey, ArmName>): void {
-  const codes = { intervention: letterCodeOf(names.intervention.raw), comparator: letterCodeOf(names.comparator.raw) };
-  if (codes.intervention && codes.intervention === codes.comparator) return;
-  for (const arm of ARMS) {
-    const code = codes[arm];
-    if (!code) continue;
-    const c = code
-      .split("")
-      .map((ch) => (ch === "/" || ch === "+" ? `\\s*\\${ch}\\s*` : ch))
-      .join("");
-    // The code alone ("P") is a name only as a code: as a word it would match "P value" or a footnote letter.
-    const letters = new Set(code.toLowerCase().split(/[/+]/));
-    for (let k = names[arm].variants.length - 1; k >= 0; k -= 1)
-      if (names[arm].variants[k].every((t) => letters.has(t))) names[arm].variants.splice(k, 1);
-    const edge = String.raw`(?![\w/+])`;
-    const lead = String.raw`(?<![\w/+])`;
-    names[arm].positions.push({
-      re: new RegExp(
-        String.raw`\b[Gg]roups?\s*\(?${c}\)?${edge}|\(${c}\)|${lead}${c}\s+(?:[Gg]roup|[Aa]rm)\b|\b[Aa]rm\s*\(?${c}\)?${edge}`,
-      ),
-      label: `group ${code}`,
-      quote: clip(`the question names the ${arm} "${names[arm].raw}"`, 120),
-    });
-  }
-}
 
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
@@ -1689,8 +1637,51 @@ export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[
 const ZERO =
   /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
 
+const NO_EVENT = [
+  /\b(?:there (?:was|were) )?no\s+([^.;,:()]{3,80}?)\s+(?:(?:was|were|had been|has been|have been)\s+)?(?:reported|observed|recorded|noted|seen|occurred|documented|found|developed)\b/i,
+  /\bthere (?:was|were) no\s+([^.;,:()]{3,80}?)(?=\s+(?:in|among|during|with)\b|[.;,]|$)/i,
+];
+const NOT_AN_EVENT =
+  /\b(differences?|significant(?:ly)?|changes?|effects?|increases?|decreases?|improvements?|reductions?|correlations?|associations?|evidence|data|information|need|further|other|more|less|statistically)\b/i;
+const EVERY_ARM =
+  /\b(?:either|both|any|all|each|the two|the three)\s+(?:of the\s+)?(?:study\s+|treatment\s+)?(?:groups?|arms?)\b/i;
+
+/**
+ * Round 9 rule "no-events" (family: safety and secondary-outcome sentences saying that an event did not occur at all,
+ * "No unexpected adverse events were reported", "There were no deaths in either group", "No wound infection occurred"):
+ * the event phrase between "no" and the verb names the outcome in full (outcome match ≥ 0.75) and is not a difference,
+ * change or effect; the sentence names no single arm (neither arm, both, or "either/both/all groups"). It gives 0
+ * events in both arms, quoted from the sentence. Only for a binary question.
+ */
+function noEventSentence(
+  sentence: string,
+  names: Record<ArmKey, ArmName>,
+  outcome: Outcome,
+): { pieces: Record<ArmKey, ProseValue>; armScore: number } | null {
+  if (outcome.typeGuess !== "binary") return null;
+  for (const re of NO_EVENT) {
+    const m = re.exec(sentence);
+    if (!m) continue;
+    const phrase = m[1];
+    if (/\d/.test(phrase) || NOT_AN_EVENT.test(phrase) || outcomeScore(outcome, phrase, false) < OUTCOME_FULL) continue;
+    const named = ARMS.filter((arm) => names[arm].mentions(sentence).length > 0);
+    if (named.length === 1 && !EVERY_ARM.test(sentence)) return null;
+    const zero: CellStats = { kind: "count", events: 0 };
+    const piece = { stats: zero, start: m.index, end: m.index + m[0].length };
+    const armScore =
+      named.length === 2 ? Math.min(names.intervention.score(sentence), names.comparator.score(sentence)) : 1;
+    return { pieces: { intervention: piece, comparator: { ...piece } }, armScore };
+  }
+  return null;
+}
+
 /** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
-function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
+function proseCandidates(
+  report: TrialReport,
+  names: Record<ArmKey, ArmName>,
+  outcome: Outcome,
+  noEvents = false,
+): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
   // The document's one shared sentence list (split once per document, whatever the question).
@@ -1706,6 +1697,20 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
         ? 0.7
         : 1);
     if (score < 0.5) continue;
+    const none = noEvents ? noEventSentence(sentence, names, outcome) : null;
+    if (none) {
+      out.push(
+        proseCandidate(
+          none.pieces,
+          span.start,
+          text,
+          clauseScore(outcome, sentence, none.pieces, score),
+          sentence,
+          none.armScore,
+        ),
+      );
+      continue;
+    }
     const hints = hintsOf(sentence);
     const values = proseValues(sentence, hints);
     const mentions = {
@@ -2409,14 +2414,13 @@ export function extractArms(
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
   if (recallRules.has("arm-labels")) defineLabels(report.text, names);
-  if (recallRules.has("letter-codes")) defineLetterCodes(names);
   const outcome = makeOutcome(question, abbreviations);
   const sizes = textGroupSizes(report, names);
   const fromTables = tableSizeFallback(report, names);
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
-  candidates.push(...proseCandidates(report, names, outcome));
+  candidates.push(...proseCandidates(report, names, outcome, recallRules.has("no-events")));
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
