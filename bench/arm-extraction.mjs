@@ -500,58 +500,6 @@ function runRecallVariants(core, folds, reportsDir) {
 }
 
 /**
- * Round 9 (docs/methods/arm-extraction.md "Round 9"): the rule "no-events" against round 6's readings by the same
- * nested cross-validation, and the adoption rule declared before the run: out-of-fold binary or continuous exact match
- * rises, out-of-fold precision ≥ 0.924, and on the unread folds D and E neither exact-match figure falls. (Round 9's
- * first rule, "letter-codes", was measured the same way at commit 01ca4df, failed and was deleted.)
- */
-function runRound9(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
-  const variants = [
-    { ...ROUND6, name: "none" },
-    { name: "events", parse: ROUND6.parse, extract: { recallRules: ["no-events"] } },
-  ];
-  console.log(
-    "== round 9: nested cross-validation, rule no-events against round 6's readings; per fold precision (n) binary/continuous exact",
-  );
-  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
-  const figures = new Map();
-  for (const variant of variants) {
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const perFold = [];
-    const all = [];
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const scored = units[k].map((row) => gated(core, row, model));
-      all.push(...scored);
-      perFold.push(score(scored));
-    }
-    const overall = score(all);
-    figures.set(variant.name, { perFold, overall });
-    const cell = (s) =>
-      `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
-    console.log(`${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}`);
-  }
-  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
-  const base = figures.get("none");
-  const v = figures.get("events");
-  const [b, c] = exact(v.overall);
-  const [b0, c0] = exact(base.overall);
-  const rises = b > b0 + 1e-9 || c > c0 + 1e-9;
-  const precise = (v.overall.overall.valuePrecision ?? 0) >= 0.924 - 1e-9;
-  const unreadHold = [3, 4].every((k) => {
-    const [bk, ck] = exact(v.perFold[k]);
-    const [b0k, c0k] = exact(base.perFold[k]);
-    return bk >= b0k - 1e-9 && ck >= c0k - 1e-9;
-  });
-  console.log(
-    `round 9 rule no-events: exact rises ${rises}, precision ≥ 0.924 ${precise}, nothing falls on D/E ${unreadHold} → ${rises && precise && unreadHold ? "adopted" : "not adopted"}`,
-  );
-}
-
-/**
  * `--calibrate` (rounds 6–7): nested cross-validation of the calibrated confidence over the `cvFolds` folds of the
  * open part, beside round 2's gate (every evidence item shown) on the same folds: (a) round 6's model (no
  * definitional gates), (b) the same models with round 7's definitional gates applied at evaluation, (c) round 7's
@@ -640,7 +588,6 @@ function runCalibration(core, open, reportsDir) {
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
   runRecallVariants(core, folds, reportsDir);
-  runRound9(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7
     : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));

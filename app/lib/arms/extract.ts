@@ -258,12 +258,10 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
  * The reading rules of issue 26 round 8 (docs/methods/arm-extraction.md "Round 8"), each with its family:
  * - arm-labels: arms named by a short label defined at first mention with a bracketed description and n
  *   (see defineLabels);
- * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn);
- * - no-events (round 9): a sentence saying that no event of the outcome occurred, naming no single arm, gives 0
- *   events in both arms (see noEventSentence).
+ * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn).
  * The third rule, inline figures as paragraph breaks, lives in the markdown parser (parseMarkdown's `inlineFigures`).
  */
-export const RECALL_RULES = ["arm-labels", "decimal-times", "no-events"] as const;
+export const RECALL_RULES = ["arm-labels", "decimal-times"] as const;
 
 /** A reading rule of round 8. */
 export type RecallRuleName = (typeof RECALL_RULES)[number];
@@ -1637,51 +1635,8 @@ export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[
 const ZERO =
   /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
 
-const NO_EVENT = [
-  /\b(?:there (?:was|were) )?no\s+([^.;,:()]{3,80}?)\s+(?:(?:was|were|had been|has been|have been)\s+)?(?:reported|observed|recorded|noted|seen|occurred|documented|found|developed)\b/i,
-  /\bthere (?:was|were) no\s+([^.;,:()]{3,80}?)(?=\s+(?:in|among|during|with)\b|[.;,]|$)/i,
-];
-const NOT_AN_EVENT =
-  /\b(differences?|significant(?:ly)?|changes?|effects?|increases?|decreases?|improvements?|reductions?|correlations?|associations?|evidence|data|information|need|further|other|more|less|statistically)\b/i;
-const EVERY_ARM =
-  /\b(?:either|both|any|all|each|the two|the three)\s+(?:of the\s+)?(?:study\s+|treatment\s+)?(?:groups?|arms?)\b/i;
-
-/**
- * Round 9 rule "no-events" (family: safety and secondary-outcome sentences saying that an event did not occur at all,
- * "No unexpected adverse events were reported", "There were no deaths in either group", "No wound infection occurred"):
- * the event phrase between "no" and the verb names the outcome in full (outcome match ≥ 0.75) and is not a difference,
- * change or effect; the sentence names no single arm (neither arm, both, or "either/both/all groups"). It gives 0
- * events in both arms, quoted from the sentence. Only for a binary question.
- */
-function noEventSentence(
-  sentence: string,
-  names: Record<ArmKey, ArmName>,
-  outcome: Outcome,
-): { pieces: Record<ArmKey, ProseValue>; armScore: number } | null {
-  if (outcome.typeGuess !== "binary") return null;
-  for (const re of NO_EVENT) {
-    const m = re.exec(sentence);
-    if (!m) continue;
-    const phrase = m[1];
-    if (/\d/.test(phrase) || NOT_AN_EVENT.test(phrase) || outcomeScore(outcome, phrase, false) < OUTCOME_FULL) continue;
-    const named = ARMS.filter((arm) => names[arm].mentions(sentence).length > 0);
-    if (named.length === 1 && !EVERY_ARM.test(sentence)) return null;
-    const zero: CellStats = { kind: "count", events: 0 };
-    const piece = { stats: zero, start: m.index, end: m.index + m[0].length };
-    const armScore =
-      named.length === 2 ? Math.min(names.intervention.score(sentence), names.comparator.score(sentence)) : 1;
-    return { pieces: { intervention: piece, comparator: { ...piece } }, armScore };
-  }
-  return null;
-}
-
 /** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
-function proseCandidates(
-  report: TrialReport,
-  names: Record<ArmKey, ArmName>,
-  outcome: Outcome,
-  noEvents = false,
-): Candidate[] {
+function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
   // The document's one shared sentence list (split once per document, whatever the question).
@@ -1697,20 +1652,6 @@ function proseCandidates(
         ? 0.7
         : 1);
     if (score < 0.5) continue;
-    const none = noEvents ? noEventSentence(sentence, names, outcome) : null;
-    if (none) {
-      out.push(
-        proseCandidate(
-          none.pieces,
-          span.start,
-          text,
-          clauseScore(outcome, sentence, none.pieces, score),
-          sentence,
-          none.armScore,
-        ),
-      );
-      continue;
-    }
     const hints = hintsOf(sentence);
     const values = proseValues(sentence, hints);
     const mentions = {
@@ -2420,7 +2361,7 @@ export function extractArms(
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
-  candidates.push(...proseCandidates(report, names, outcome, recallRules.has("no-events")));
+  candidates.push(...proseCandidates(report, names, outcome));
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;

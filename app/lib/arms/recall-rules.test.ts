@@ -16,7 +16,7 @@ const on = { abstainBelow: 0, recallRules: RECALL_RULES } as const;
 
 describe("round 8 reading rules (invented reports)", () => {
   it("lists the rules of the arm core", () => {
-    expect([...RECALL_RULES]).toEqual(["arm-labels", "decimal-times", "no-events"]);
+    expect([...RECALL_RULES]).toEqual(["arm-labels", "decimal-times"]);
   });
 
   // Family: markdown converted from JATS/HTML keeping each figure inline, between two results sentences.
