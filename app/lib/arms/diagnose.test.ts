@@ -9,7 +9,7 @@ import { diagnoseNoReading, parseReport } from "./index.ts";
 
 const text = [
   "# Methods",
-  "Adults with knee pain were randomised to exercise therapy (n = 40) or usual care (n = 40).",
+  "Adults with hip pain were randomised to exercise therapy (n = 40) or usual care (n = 40).",
   "# Results",
   pipeTable(
     "Table 2. Outcomes at 12 weeks",
