@@ -704,6 +704,8 @@ function derivationOf(field, ref, n, numbers, otherN) {
  * derivation from written numbers reproduces it (the core does not do it here), (d2) none does (a figure, a
  * supplement or the annotator's own computation). Counts per class, binary vs continuous, per `cvFolds` fold.
  * ARM_BENCH_RECALL_LIST=A,B,C lists those folds' lost values (the folds whose errors may be read; see the docs).
+ * Round 9: questions with no reading at all are also counted by the first step that fails (core `diagnoseNoReading`:
+ * outcome, arms, statistic, other), with the (a) values they hold; the list adds each one's best outcome match.
  */
 function runRecall(core, open, reportsDir) {
   const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
