@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { closeDialogWithEscape, requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -163,7 +163,7 @@ test("a Free user exports CSV but gets the upgrade prompt for BibTeX; guests mus
   await expect(prompt).toHaveAttribute("data-feature", "citation_export");
   await expect(prompt).toContainText("Citation exports (BibTeX, RIS) require Professional subscription");
   await page.screenshot({ path: "tests/e2e/.artifacts/export-upgrade-prompt.png" });
-  await page.keyboard.press("Escape");
+  await closeDialogWithEscape(page);
 
   // Signed out: bookmarking and exporting ask to sign in.
   await page.context().clearCookies();

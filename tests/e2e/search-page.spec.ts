@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { closeDialogWithEscape, requireSharedFixtures, signIn, test } from "./shared-fixtures";
 
 requireSharedFixtures();
 
@@ -78,7 +78,7 @@ test("a Free account searches PubMed only and gets the upgrade prompt for other 
   const prompt = page.getByTestId("upgrade-prompt");
   await expect(prompt).toContainText("Multi-database search requires Professional subscription");
   await expect(prompt).toContainText("$9.99/month");
-  await page.keyboard.press("Escape");
+  await closeDialogWithEscape(page);
   await page.getByLabel("Search query").fill("asthma");
   await page.getByLabel("Search query").press("Enter");
   await expect(page.getByTestId("provider-status-pubmed")).toHaveAttribute("data-status", "ok");

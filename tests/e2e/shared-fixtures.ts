@@ -67,3 +67,15 @@ export async function signIn(page: Page, email: string, password = "metamind-dem
   await panel.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL((url) => url.pathname === "/");
 }
+
+/**
+ * Closes the open dialog with Escape once it can hear the key. Radix registers a dialog's Escape
+ * listener in the same effects that move focus into it, after the dialog is painted; a key pressed
+ * in between is lost and the dialog stays open (a lazily loaded dialog widens that gap). So this
+ * waits for focus inside the dialog, presses Escape and waits for the dialog to close.
+ */
+export async function closeDialogWithEscape(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page } from "@playwright/test";
-import { requireSharedFixtures, signIn, test } from "./shared-fixtures";
+import { closeDialogWithEscape, requireSharedFixtures, signIn, test } from "./shared-fixtures";
 import { expectStreamed, recordedTextLengths, recordTextLengths } from "./streaming";
 
 requireSharedFixtures();
@@ -62,7 +62,7 @@ test("Free: the list is viewable, an upload opens the Professional prompt keyed 
     .setInputFiles({ name: "a.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 tiny") });
   await page.getByRole("button", { name: "Upload 1 Files" }).click();
   await expect(page.getByTestId("upgrade-prompt")).toHaveAttribute("data-feature", "pdf_upload");
-  await page.keyboard.press("Escape");
+  await closeDialogWithEscape(page);
   await page.getByRole("tab", { name: "Manage Uploaded Studies" }).click();
   await expect(page.getByText("No uploaded studies yet")).toBeVisible();
   await expect(page.getByText("Upload PDF files to get started")).toBeVisible();
