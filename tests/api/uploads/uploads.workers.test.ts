@@ -497,7 +497,10 @@ describe("upload limits", () => {
       error: "FILE_TOO_LARGE",
       message: "huge.pdf is larger than 50 MB, the largest PDF accepted.",
     });
-    expect(await objectKeys(pro.userId)).toEqual(keys);
+    // No object of the refused file is left. The 12 MB file's own object may be gone by now: the upload
+    // queue reads it in the background, finds a PDF header over blank filler it cannot read, and deletes it
+    // (the row stays, failed).
+    expect((await objectKeys(pro.userId)).filter((key) => !keys.includes(key))).toEqual([]);
     expect(await rowCount(pro.userId)).toBe(1);
   }, 120_000);
 });
