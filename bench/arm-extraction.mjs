@@ -149,22 +149,35 @@ function givenRight(scored) {
 }
 
 /**
+ * A reader of the questions' reports, each file read and parsed once: `(q) → {text, report}` for
+ * DIR/{pmcid}.md (or .xml when `q.format` is "jats"); `parseOptions` as parseReport's.
+ */
+function reportReader(core, reportsDir, parseOptions) {
+  const parsed = new Map();
+  return (q) => {
+    const format = q.format ?? "markdown";
+    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+    let entry = parsed.get(file);
+    if (!entry) {
+      const text = readFileSync(file, "utf8");
+      entry = { text, report: core.parseReport(text, format, parseOptions) };
+      parsed.set(file, entry);
+    }
+    return entry;
+  };
+}
+
+/**
  * Right/given over EVERY reading the core finalises for each question (not only the best one it answers with):
  * the readings a check withholds there show whether it tells wrong readings from right ones, with far more
  * readings than the answers (round 5). Open part only; `options` as extractArms's.
  */
 function everyReading(core, questions, reportsDir, options) {
-  const parsed = new Map();
+  const read = reportReader(core, reportsDir);
   const total = { given: 0, right: 0 };
   const { every: _every, ...extractOptions } = options;
   for (const q of questions) {
-    const format = q.format ?? "markdown";
-    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
-    let report = parsed.get(file);
-    if (!report) {
-      report = core.parseReport(readFileSync(file, "utf8"), format);
-      parsed.set(file, report);
-    }
+    const { report } = read(q);
     const readings = [];
     core.extractArms(
       report,
@@ -344,16 +357,10 @@ const ROUND6 = recallVariants()[0];
  * A value with no features (an arm's n read with no outcome) is withheld by rule and not a training value.
  */
 function calibrationRows(core, questions, reportsDir, every = false, definitionalGates = false, variant = PRODUCT) {
-  const parsed = new Map();
+  const read = reportReader(core, reportsDir, variant.parse);
   const out = [];
   for (const q of questions) {
-    const format = q.format ?? "markdown";
-    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
-    let report = parsed.get(file);
-    if (!report) {
-      report = core.parseReport(readFileSync(file, "utf8"), format, variant.parse);
-      parsed.set(file, report);
-    }
+    const { report } = read(q);
     const features = core.perValue(null);
     const readings = [];
     const readingFeatures = [];
@@ -721,20 +728,14 @@ function runRecall(core, open, reportsDir) {
   const withheldWhy = new Map();
   const noReading = new Map();
   const derivations = new Map();
-  const texts = new Map();
-  const parsed = new Map();
+  const read = reportReader(core, reportsDir);
+  const numbersOf = new Map();
   for (const fold of folds) {
     const letter = fold.name.slice(-1);
     for (const q of fold.questions) {
-      const format = q.format ?? "markdown";
-      const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
-      if (!texts.has(file)) {
-        const text = readFileSync(file, "utf8");
-        texts.set(file, { text, numbers: writtenNumbers(text) });
-        parsed.set(file, core.parseReport(text, format));
-      }
-      const { numbers } = texts.get(file);
-      const report = parsed.get(file);
+      const { text, report } = read(q);
+      if (!numbersOf.has(text)) numbersOf.set(text, writtenNumbers(text));
+      const numbers = numbersOf.get(text);
       const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
       const product = core.extractArms(report, question);
       const readings = [];
