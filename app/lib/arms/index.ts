@@ -1,6 +1,9 @@
 export {
   ABSTAIN_BELOW,
   DEFINITIONAL_GATES,
+  DERIVATION_RULES,
+  DERIVATION_RULES_ON,
+  type DerivationRuleName,
   RECALL_RULES,
   RECALL_RULES_ON,
   extractArms,
@@ -9,6 +12,7 @@ export {
   proseValues,
   READING_CHECKS,
   reportAbbreviations,
+  reportSeDeclaration,
   type ProseValue,
   type ReadingCheckName,
 } from "./extract.ts";
