@@ -343,7 +343,7 @@ function recallVariants() {
       name: names.length ? names.join("+") : "none",
       rules: names.map(Number),
       parse: { inlineFigures: mask & 1 ? "split" : "keep" },
-      extract: { recallRules: rules, derivationRules: [] },
+      extract: { recallRules: rules },
     });
   }
   return out;
@@ -425,8 +425,7 @@ function gated(core, row, model) {
     comparator: { ...row.result.comparator },
   };
   for (const v of row.values) {
-    const keep =
-      v.f && !v.f.offerOnly && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
+    const keep = v.f && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
     if (!keep) result[v.arm][v.field] = null;
   }
   return { reference: row.q.reference, result };
@@ -505,101 +504,6 @@ function runRecallVariants(core, folds, reportsDir) {
     }
   }
   console.log(`round 8 decision by the adoption rule: keep ${kept.length ? `rule(s) ${kept.join(", ")}` : "no rule"}`);
-}
-
-/**
- * Round 10's derivation variants: each subset of the three derivation rules (1 sentence-se, 2 report-se,
- * 3 respectively-before) on round 6's readings; "none" is round 6's readings (the product before round 10).
- * docs/methods/arm-extraction.md "Round 10" gives the protocol and the adoption rule.
- */
-function derivationVariants(core) {
-  const out = [];
-  for (let mask = 0; mask < 8; mask += 1) {
-    const names = [1, 2, 3].filter((k) => mask & (1 << (k - 1)));
-    out.push({
-      name: names.length ? names.join("+") : "none",
-      parse: ROUND6.parse,
-      extract: { ...ROUND6.extract, derivationRules: names.map((k) => core.DERIVATION_RULES[k - 1]) },
-    });
-  }
-  return out;
-}
-
-/**
- * `--calibrate`, round 10: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
- * unit; evaluation on the held-out fold's best readings, a value needing an unstated assumption never given) for each
- * subset of the derivation rules; then the adoption rule declared before the run (docs/methods/arm-extraction.md
- * "Round 10"): a variant passes if (i) its out-of-fold precision is ≥ round 6's less 0.01, (ii) its binary or
- * continuous out-of-fold exact match rises and the other does not fall, and (iii) on folds D and E no exact match
- * falls and no precision falls (nothing given where round 6 gave values counts as a fall). A rule is kept if its
- * variant alone passes; several passing rules are kept together only if their joint variant passes, otherwise the one
- * with the higher sum of out-of-fold exact match.
- */
-function runDerivationVariants(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
-  const figures = new Map();
-  console.log(
-    "== round 10: nested cross-validation per derivation variant (1 sentence-se, 2 report-se, 3 respectively-before); per fold precision (n) binary/continuous exact",
-  );
-  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
-  for (const variant of derivationVariants(core)) {
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const perFold = [];
-    const all = [];
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const scored = units[k].map((row) => gated(core, row, model));
-      all.push(...scored);
-      perFold.push(score(scored));
-    }
-    const overall = score(all);
-    const values = units.flat().reduce((t, r) => t + r.train.filter((v) => v.x).length, 0);
-    figures.set(variant.name, { variant, perFold, overall });
-    const cell = (s) =>
-      `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
-    console.log(
-      `${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}   training values ${values}`,
-    );
-  }
-  const base = figures.get("none");
-  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
-  const eps = 1e-9;
-  const passes = (name) => {
-    const v = figures.get(name);
-    const [b, c] = exact(v.overall);
-    const [b0, c0] = exact(base.overall);
-    const rises = (b > b0 + eps && c >= c0 - eps) || (c > c0 + eps && b >= b0 - eps);
-    const precise = (v.overall.overall.valuePrecision ?? 0) >= (base.overall.overall.valuePrecision ?? 0) - 0.01 - eps;
-    const unread = [3, 4].every((k) => {
-      const [bk, ck] = exact(v.perFold[k]);
-      const [b0k, c0k] = exact(base.perFold[k]);
-      const p = v.perFold[k].overall.valuePrecision;
-      const p0 = base.perFold[k].overall.valuePrecision;
-      const precisionHolds = p0 === null || p0 === undefined || (p !== null && p !== undefined && p >= p0 - eps);
-      return bk >= b0k - eps && ck >= c0k - eps && precisionHolds;
-    });
-    return { rises, precise, unread, pass: rises && precise && unread };
-  };
-  const single = ["1", "2", "3"].map((name) => ({ name, ...passes(name) }));
-  for (const r of single)
-    console.log(
-      `rule ${r.name} alone: exact rises (other not falling) ${r.rises}, precision within 0.01 ${r.precise}, D/E hold ${r.unread} → ${r.pass ? "passes" : "fails"}`,
-    );
-  const passing = single.filter((r) => r.pass).map((r) => r.name);
-  let kept = passing;
-  if (passing.length > 1) {
-    const together = passes(passing.join("+"));
-    console.log(`rules ${passing.join("+")} together → ${together.pass ? "passes" : "fails"}`);
-    if (!together.pass) {
-      const sum = (name) => exact(figures.get(name).overall).reduce((a, b) => a + b, 0);
-      kept = [passing.reduce((a, b) => (sum(b) > sum(a) ? b : a))];
-    }
-  }
-  console.log(
-    `round 10 decision by the adoption rule: keep ${kept.length ? kept.map((k) => core.DERIVATION_RULES[Number(k) - 1]).join(", ") : "no rule"}`,
-  );
 }
 
 /**
@@ -691,7 +595,6 @@ function runCalibration(core, open, reportsDir) {
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
   runRecallVariants(core, folds, reportsDir);
-  runDerivationVariants(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7
     : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
@@ -816,12 +719,6 @@ function runRecall(core, open, reportsDir) {
   const folds = openFolds(open, spec.cvFolds ?? 5);
   const classes = ["given", "c", "b", "a", "d1", "d2"];
   const list = new Set((process.env.ARM_BENCH_RECALL_LIST ?? "").split(",").filter(Boolean));
-  // Round 10: ARM_BENCH_DERIVATION_RULES=all (or a comma list of DERIVATION_RULES) reads with those derivation rules.
-  const ruleEnv = process.env.ARM_BENCH_DERIVATION_RULES;
-  const rulesOpt = ruleEnv
-    ? { derivationRules: ruleEnv === "all" ? [...core.DERIVATION_RULES] : ruleEnv.split(",").filter(Boolean) }
-    : {};
-  if (ruleEnv) console.log(`derivation rules on: ${rulesOpt.derivationRules.join(", ")}`);
   const tally = new Map();
   const add = (key, cls) => {
     const t = tally.get(key) ?? Object.fromEntries(classes.map((c) => [c, 0]));
@@ -840,14 +737,9 @@ function runRecall(core, open, reportsDir) {
       if (!numbersOf.has(text)) numbersOf.set(text, writtenNumbers(text));
       const numbers = numbersOf.get(text);
       const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
-      const product = core.extractArms(report, question, rulesOpt);
+      const product = core.extractArms(report, question);
       const readings = [];
-      const fallback = core.extractArms(report, question, {
-        abstainBelow: 0,
-        withholdInconsistent: false,
-        readings,
-        ...rulesOpt,
-      });
+      const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
       const best = readings[0] ?? fallback;
       const type = q.reference.outcomeType;
       // Round 9: a question with no reading at all: the first step that fails (diagnoseNoReading).

@@ -39,11 +39,6 @@ export interface ValueFeatures {
   binary: boolean;
   /** Other readings of the same kind, at another place, naming the outcome in full, with other numbers. */
   rivals: number;
-  /**
-   * Not a model feature: the value needs an assumption the report does not state beside it (round 10 rule report-se:
-   * an SE read by the report's declared notation), so it is offered below the threshold whatever its probability.
-   */
-  offerOnly?: boolean;
 }
 
 /** The feature names, in the order of the model's coefficients. */

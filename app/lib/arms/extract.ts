@@ -272,55 +272,6 @@ export type RecallRuleName = (typeof RECALL_RULES)[number];
  */
 export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
 
-/**
- * The derivation rules of issue 26 round 10 (docs/methods/arm-extraction.md "Round 10"), each with its family:
- * - sentence-se: a results sentence that states its own notation as the standard error ("12.1 ± 0.8 (mean ± SE)",
- *   "(mean ± SEM) was …", "mean ± standard error") has its "a ± b" and "a (b)" values read as mean and SE, and the SD
- *   derived as SE·√n (Cochrane Handbook 6.5.2.2); a sentence stating both SD and SE gives no "±" value at all (which
- *   spread it is cannot be told). Without the rule, "±" in prose is always read as an SD.
- * - report-se: a report that declares its data notation once ("Data are expressed as mean ± SEM") and never declares
- *   an SD has the "±" and "a (b)" values of sentences and tables that state no notation of their own read as SE;
- *   the SD = SE·√n is shown with the declaration quoted and, since the declaration may not cover that number, offered
- *   below the threshold (an assumption).
- * - respectively-before: a sentence listing three or more arms before their bracketed values ("in the placebo group
- *   than in the A and B groups (25.2%, 12.5%, 10.5%, respectively)") pairs each value with the arm in the same place
- *   of that list (events from a percentage then follow from the arm's n, Handbook 6.5.2).
- */
-export const DERIVATION_RULES = ["sentence-se", "report-se", "respectively-before"] as const;
-
-/** A derivation rule of round 10. */
-export type DerivationRuleName = (typeof DERIVATION_RULES)[number];
-
-/** The round-10 rules on in the product (the bench and the tests switch them on with `derivationRules`). */
-export const DERIVATION_RULES_ON: readonly DerivationRuleName[] = [];
-
-/** "Data are expressed as mean ± SEM": a sentence declaring the notation of a report's data, and which spread it names. */
-const NOTATION_DECLARATION =
-  /\b(?:data|values|results|variables|measurements|outcomes|scores|parameters)\b[^.;]{0,60}?\b(?:are|were|is|was)\b[^.;]{0,30}?\b(?:expressed|presented|shown|reported|given|summari[sz]ed|displayed|described|listed)\s+as\s+(?:the\s+)?means?\s*(?:±|\+\/-|\(|\[|with(?:\s+the)?|and(?:\s+the)?|plus\s+or\s+minus)\s*(SEM?|S\.E\.(?:M\.)?|standard errors?(?:\s+of\s+the\s+means?)?|SD|S\.D\.|standard deviations?)(?![A-Za-z])/gi;
-
-const declaredNotation = new WeakMap<TrialReport, string | null>();
-
-/**
- * The sentence of a report declaring its data as mean ± SE (round 10 rule report-se), or null when none does or when
- * the report also declares an SD (then a bare "±" may be either, and nothing is assumed). Memoised per report.
- */
-export function reportSeDeclaration(report: TrialReport): string | null {
-  const known = declaredNotation.get(report);
-  if (known !== undefined) return known;
-  let se: string | null = null;
-  let sd = false;
-  for (const span of documentSentences(report)) {
-    const sentence = report.text.slice(span.start, span.end);
-    for (const m of sentence.matchAll(NOTATION_DECLARATION)) {
-      if (/^(SD|S\.D\.|standard deviations?)$/i.test(m[1])) sd = true;
-      else se ??= sentence.trim();
-    }
-  }
-  const out = sd ? null : se;
-  declaredNotation.set(report, out);
-  return out;
-}
-
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
   [
@@ -556,8 +507,6 @@ interface ArmData {
 }
 
 interface Candidate {
-  /** Round 10 rule respectively-before: the values were paired with arms listed before them. */
-  listBefore?: boolean;
   score: number;
   kind: "count" | "continuous";
   arms: Record<ArmKey, ArmData>;
@@ -1082,7 +1031,6 @@ function tableCandidates(
   names: Record<ArmKey, ArmName>,
   outcome: Outcome,
   textSizes: Record<ArmKey, SizeFact | null>,
-  declaredSe: string | null = null,
 ): Candidate[] {
   if (isBaselineTable(table) && !outcome.baseline) return [];
   const arms = detectTableArms(table, names);
@@ -1101,15 +1049,9 @@ function tableCandidates(
     context = "",
   ) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
-    // Round 10 (report-se): cells whose table, row and column state no notation take the report's declared SE.
-    const bySe =
-      declaredSe && !hints.se && !hints.meanSd && !hints.ci && !hints.median && !hints.count
-        ? { ...hints, se: true }
-        : null;
     for (const arm of ARMS) {
       const n = sizeOf(arm);
-      const read = readArmCells(table, rowFor[arm], colsFor[arm], bySe ?? hints, n, outcome.typeGuess);
-      if (bySe && read?.stats.se !== undefined) read.stats = { ...read.stats, seFrom: declaredSe ?? undefined };
+      const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n, outcome.typeGuess);
       if (!read || read.stats.kind === "unknown") {
         if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
           read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
@@ -1658,17 +1600,8 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
  * SE ("5.2 ± 1.1", "5.2 (SD 1.1)"); "a (b)" only when the sentence's hints say which. Values right
  * after a CI, p or an effect measure are not arm data.
  */
-export function proseValues(
-  sentence: string,
-  sentenceHints: Hints,
-  notation: { sentenceSe?: boolean; reportSe?: string | null } = {},
-): ProseValue[] {
+export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
   const taken: ProseValue[] = [];
-  // Round 10: the sentence's own notation says SE (sentence-se), or it states none and the report declares SE (report-se).
-  const ownSe = Boolean(notation.sentenceSe && sentenceHints.se && !sentenceHints.meanSd);
-  const bothSpreads = Boolean(notation.sentenceSe && sentenceHints.se && sentenceHints.meanSd);
-  const declaredSe =
-    notation.reportSe && !sentenceHints.se && !sentenceHints.meanSd && !sentenceHints.median ? notation.reportSe : null;
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -1689,13 +1622,7 @@ export function proseValues(
         if (sentenceHints.median || sentenceHints.count) continue;
         if (sentenceHints.se && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
         else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
-        else if (declaredSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd, seFrom: declaredSe };
         else continue;
-      } else if (/^[-−–]?[\d.·]+\s*(?:±|\+\/-|\+\/−)/.test(m[0]) && stats.sd !== undefined) {
-        // "a ± b": an SD by convention, unless the sentence (or, with no notation of its own, the report) says SE.
-        if (bothSpreads) continue;
-        if (ownSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
-        else if (declaredSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd, seFrom: declaredSe };
       }
       if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
         stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
@@ -1709,18 +1636,9 @@ const ZERO =
   /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
 
 /** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
-function proseCandidates(
-  report: TrialReport,
-  names: Record<ArmKey, ArmName>,
-  outcome: Outcome,
-  rules: ReadonlySet<DerivationRuleName> = new Set(),
-): Candidate[] {
+function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
-  const notation = {
-    sentenceSe: rules.has("sentence-se"),
-    reportSe: rules.has("report-se") ? reportSeDeclaration(report) : null,
-  };
   // The document's one shared sentence list (split once per document, whatever the question).
   for (const span of documentSentences(report)) {
     const sentence = text.slice(span.start, span.end);
@@ -1735,20 +1653,13 @@ function proseCandidates(
         : 1);
     if (score < 0.5) continue;
     const hints = hintsOf(sentence);
-    const values = proseValues(sentence, hints, notation);
+    const values = proseValues(sentence, hints);
     const mentions = {
       intervention: names.intervention.mentions(sentence),
       comparator: names.comparator.mentions(sentence),
     };
     const armScore = Math.min(names.intervention.score(sentence), names.comparator.score(sentence));
-    const assigned = assignProse(
-      sentence,
-      values,
-      mentions,
-      names,
-      outcome.typeGuess,
-      rules.has("respectively-before"),
-    );
+    const assigned = assignProse(sentence, values, mentions, names, outcome.typeGuess);
     const zero = ZERO.exec(sentence);
     if (!assigned && zero) {
       for (const arm of ARMS) {
@@ -1776,18 +1687,10 @@ function proseCandidates(
         }
       }
     }
-    if (assigned) {
-      const candidate = proseCandidate(
-        assigned,
-        span.start,
-        text,
-        clauseScore(outcome, sentence, assigned, score),
-        sentence,
-        armScore,
+    if (assigned)
+      out.push(
+        proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore),
       );
-      if ("listBefore" in assigned) candidate.listBefore = true;
-      out.push(candidate);
-    }
   }
   return out;
 }
@@ -1843,7 +1746,6 @@ function assignProse(
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   names: Record<ArmKey, ArmName>,
   typeGuess: OutcomeType = "unknown",
-  listBefore = false,
 ): Record<ArmKey, ProseValue> | null {
   // Counts first for an event-type outcome: a sentence may also carry means of something else.
   const kinds: ("count" | "continuous")[] = typeGuess === "binary" ? ["count", "continuous"] : ["continuous", "count"];
@@ -1870,12 +1772,6 @@ function assignProse(
           if (iIdx !== null && cIdx !== null && iIdx !== cIdx) return { intervention: vs[iIdx], comparator: vs[cIdx] };
         }
         if (items.length === vs.length || items.length > 0) continue;
-        // Round 10 (respectively-before): three or more values and no list after them; the arms are listed before.
-        if (listBefore && vs.length >= 3) {
-          const paired = pairListBefore(sentence, vs, names);
-          if (paired) return paired;
-          continue;
-        }
       }
     }
     const iFirst = mentions.intervention[0];
@@ -1913,43 +1809,6 @@ function assignProse(
     }
   }
   return null;
-}
-
-/**
- * Round 10 rule respectively-before: "… in the placebo group than in the A and B groups (25.2%, 12.5%, 10.5%,
- * respectively)". The arm list is the clause before the first value (from the last ";", ":" or sentence start), split
- * at list separators (",", "and", "or", "than", "vs", "versus", "compared with"); its last k items, k the number of
- * values, pair with the values in order. Each question arm must be mentioned (the core's arm mentions) by exactly one
- * of those items that does not mention the other arm, and no item before them may mention an arm; otherwise null.
- */
-function pairListBefore(
-  sentence: string,
-  vs: ProseValue[],
-  names: Record<ArmKey, ArmName>,
-): Record<ArmKey, ProseValue> | null {
-  const head = sentence.slice(0, vs[0].start);
-  const from = Math.max(head.lastIndexOf(";"), head.lastIndexOf(":"), 0);
-  const clause = head.slice(from).replace(/[\s([]+$/, "");
-  const items = clause
-    .split(
-      /\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+than\s+|\s+vs\.?\s+|\s+versus\s+|\s+compared\s+(?:with|to)\s+/i,
-    )
-    .map((item) => item.trim())
-    .filter(Boolean);
-  if (items.length < vs.length) return null;
-  const listed = items.slice(items.length - vs.length);
-  // The item that mentions the arm (as the sentence's arm mentions are found) and not the other arm, if only one does.
-  const only = (arm: ArmName, other: ArmName) => {
-    const hits = listed.flatMap((item, k) => (arm.mentions(item).length && !other.mentions(item).length ? [k] : []));
-    return hits.length === 1 ? hits[0] : null;
-  };
-  const iIdx = only(names.intervention, names.comparator);
-  const cIdx = only(names.comparator, names.intervention);
-  if (iIdx === null || cIdx === null || iIdx === cIdx) return null;
-  // An arm named before the list as well would make the order doubtful.
-  const before = items.slice(0, items.length - vs.length).join(" ");
-  if (names.intervention.mentions(before).length || names.comparator.mentions(before).length) return null;
-  return Object.assign({ intervention: vs[iIdx], comparator: vs[cIdx] }, { listBefore: true });
 }
 
 function bestItem(items: string[], arm: ArmName, other: ArmName): number | null {
@@ -2003,8 +1862,6 @@ interface Check {
   what: string;
   /** Value-level items, named for the calibration features: the statistic, the n, the derivation. */
   item?: "statistic" | "n" | "derivation";
-  /** The value needs an assumption the report does not state beside it: offered below the threshold (round 10). */
-  offerOnly?: boolean;
 }
 
 /** The timepoint was chosen, not shown: several times and the question names none (not the labelled post-treatment column), or an overall/total period. */
@@ -2197,19 +2054,6 @@ function finalise(
           : "n: read in the same table as the values"
         : `n: ${nOrigin === "text" ? "stated in the text" : "taken from other tables"}, not with the outcome's values${nOrigin === "text" && !textOnly ? " (the text states more than one n for the arm)" : ""}`,
     };
-    // Round 10 (respectively-before): the arm's n is not with the values and the text states several; which one they
-    // are of is an assumption, so the n and a count derived from it are offered below the threshold.
-    const nAssumed: Check[] =
-      candidate.listBefore && nOrigin === "text" && !textOnly
-        ? [
-            {
-              item: "derivation",
-              ok: false,
-              offerOnly: true,
-              what: "derivation: the values' n is one of several the text states for the arm",
-            },
-          ]
-        : [];
     if (candidate.kind === "count") {
       if (s.events !== undefined) {
         if (n !== null && s.events > n) return null;
@@ -2234,8 +2078,8 @@ function finalise(
         put(
           arm,
           "events",
-          [nCheck, ...nAssumed],
-          `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}${nAssumed.length ? "; the text states more than one n for the arm, so it is offered below the threshold" : ""}`,
+          [nCheck],
+          `derived: ${from}, the only whole number of events that rounds to it (Cochrane Handbook 6.5.2); percentage read at ${readAt}`,
         );
       } else return null;
     } else {
@@ -2269,22 +2113,7 @@ function finalise(
         const from = `SE ${s.se} × √${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        const declared: Check[] = s.seFrom
-          ? [
-              {
-                item: "derivation",
-                ok: false,
-                offerOnly: true,
-                what: `derivation: the spread is taken as an SE by the report's declared notation ("${clip(s.seFrom, 160)}"), not by its own table or sentence`,
-              },
-            ]
-          : [];
-        put(
-          arm,
-          "sd",
-          [nCheck, ...declared],
-          `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}${s.seFrom ? ` as the report declares its data ("${clip(s.seFrom, 160)}"); offered below the threshold, as the declaration may not cover this number` : ""}`,
-        );
+        put(arm, "sd", [nCheck], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
       } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
         v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
         const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
@@ -2309,7 +2138,7 @@ function finalise(
         tables: `the arm's most frequent n over the report's tables ("${nQuote.text}"); the outcome's row gives none`,
       }[nOrigin];
       // An n is only as good as the match of the row it completes: given exactly when that row's values are.
-      put(arm, "groupSize", [nCheck, ...nAssumed], how);
+      put(arm, "groupSize", [nCheck], how);
     }
   }
   // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
@@ -2388,7 +2217,6 @@ function finalise(
       timeByPosition: timeChosenOf(candidate),
       binary: candidate.kind === "count",
       rivals: candidate.rivals ?? 0,
-      ...(extra.some((c) => c.offerOnly) ? { offerOnly: true } : {}),
     };
     const needsN = extra.some((c) => c.item === "n");
     const gates =
@@ -2445,18 +2273,14 @@ function withConfidence(
           : Math.round(ev.confidence * 100) / 100;
       const failsCheck = Boolean(withholdInconsistent && ev?.inconsistent);
       const failsGate = definitionalGates && ev?.gates?.length ? ev.gates : null;
-      // Round 10: a value needing an unstated assumption is offered, never given, whenever a threshold applies.
-      const offerOnly = Boolean(ev?.features?.offerOnly && abstainBelow > 0);
-      if (!ev || shown < abstainBelow || failsCheck || failsGate || offerOnly) {
+      if (!ev || shown < abstainBelow || failsCheck || failsGate) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
         const why = failsGate
           ? `fails a definitional gate (${failsGate.join("; ")})`
           : failsCheck
             ? "fails a consistency or provenance check"
-            : offerOnly && shown >= abstainBelow
-              ? "needs an assumption, so it is offered below the threshold"
-              : "is too uncertain";
+            : "is too uncertain";
         reason[arm][field] =
           `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${why}${ev ? ` — ${ev.reason}` : ""}`;
         continue;
@@ -2511,8 +2335,6 @@ export function extractArms(
     definitionalGates?: boolean;
     /** Bench and tests: the reading rules of round 8 that are on (RECALL_RULES; default RECALL_RULES_ON, none adopted). */
     recallRules?: readonly RecallRuleName[];
-    /** Bench and tests: the derivation rules of round 10 that are on (DERIVATION_RULES; default DERIVATION_RULES_ON). */
-    derivationRules?: readonly DerivationRuleName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
@@ -2530,7 +2352,6 @@ export function extractArms(
   const definitionalGates = options.definitionalGates ?? false;
   const abbreviations = reportAbbreviations(report);
   const recallRules = new Set<RecallRuleName>(options.recallRules ?? RECALL_RULES_ON);
-  const derivationRules = new Set<DerivationRuleName>(options.derivationRules ?? DERIVATION_RULES_ON);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
   if (recallRules.has("arm-labels")) defineLabels(report.text, names);
@@ -2539,9 +2360,8 @@ export function extractArms(
   const fromTables = tableSizeFallback(report, names);
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
-  const declaredSe = derivationRules.has("report-se") ? reportSeDeclaration(report) : null;
-  for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes, declaredSe));
-  candidates.push(...proseCandidates(report, names, outcome, derivationRules));
+  for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
+  candidates.push(...proseCandidates(report, names, outcome));
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
@@ -2915,7 +2735,7 @@ export function diagnoseNoReading(report: TrialReport, question: ArmQuestion): N
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const built =
     armTables.reduce((k, t) => k + tableCandidates(t.table, names, outcome, sizes).length, 0) +
-    proseCandidates(report, names, outcome, new Set(DERIVATION_RULES_ON)).length;
+    proseCandidates(report, names, outcome).length;
   if (!built) {
     const t = armTables[0];
     const cells = t

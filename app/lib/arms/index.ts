@@ -1,9 +1,6 @@
 export {
   ABSTAIN_BELOW,
   DEFINITIONAL_GATES,
-  DERIVATION_RULES,
-  DERIVATION_RULES_ON,
-  type DerivationRuleName,
   RECALL_RULES,
   RECALL_RULES_ON,
   extractArms,
@@ -12,7 +9,6 @@ export {
   proseValues,
   READING_CHECKS,
   reportAbbreviations,
-  reportSeDeclaration,
   type ProseValue,
   type ReadingCheckName,
 } from "./extract.ts";

@@ -58,8 +58,6 @@ export interface CellStats {
   se?: number;
   ciLow?: number;
   ciHigh?: number;
-  /** The SE was read by the report's declared notation (round 10 rule report-se): the declaring sentence. */
-  seFrom?: string;
   /** The numbers in the notation "a (b)" where the hints could not tell counts from means. */
   ambiguous?: { a: number; b: number; bDecimals: number };
 }
