@@ -13,7 +13,7 @@ import { AfterHydration, lazyComponent } from "~/components/on-demand";
 import { HistoryButton } from "~/components/search/history-button";
 import { Button } from "~/components/ui/button";
 import { displayName, UserMenuTrigger } from "~/components/user-menu-trigger";
-import { cn } from "~/lib/utils";
+import { clsx } from "clsx";
 
 const UserMenuDropdown = lazyComponent(() => import("~/components/user-menu").then((m) => m.UserMenuDropdown));
 
@@ -74,7 +74,7 @@ function MainNav() {
           end={end}
           title={label}
           className={({ isActive }) =>
-            cn(
+            clsx(
               "flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none sm:px-2.5 lg:px-3 xl:px-2.5",
               isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
             )

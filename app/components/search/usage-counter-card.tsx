@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { AlertTriangle, Sparkles } from "lucide-react";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import { clsx } from "clsx";
 
 /** Remaining analyses at or below which the free plan shows a warning (SPEC §8 Limits). */
 export const LOW_USAGE_WARNING_AT = 5;
@@ -12,6 +12,7 @@ export interface UsageCounterCardProps {
   limit: number;
   /** Free plan only: shows an Upgrade button (e.g. opening the upgrade prompt). */
   onUpgrade?: () => void;
+  /** Classes added to the card's own (layout such as a margin; they do not override its classes). */
   className?: string;
 }
 
@@ -31,7 +32,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
       <div
         data-testid="usage-card"
         data-kind={kind}
-        className={cn(
+        className={clsx(
           "flex items-center gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm",
           className,
         )}
@@ -53,7 +54,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
     <div
       data-testid="usage-card"
       data-kind={kind}
-      className={cn(
+      className={clsx(
         "rounded-xl border bg-white px-4 py-3 shadow-sm",
         reached ? "border-red-200" : warn ? "border-amber-200" : "border-slate-200",
         className,
@@ -85,7 +86,7 @@ export function UsageCounterCard({ kind, used, limit, onUpgrade, className }: Us
         className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100"
       >
         <div
-          className={cn(
+          className={clsx(
             "h-full rounded-full transition-[width]",
             reached ? "bg-red-500" : warn ? "bg-amber-500" : "bg-brand-600",
           )}

@@ -43,7 +43,11 @@ export function SearchPage({ data }: { data: SearchPageData }) {
   const upgrade = useUpgradePrompt();
   const { usage, guestUsed } = useUsage(data.signedIn, data.usage);
 
-  useEffect(() => SearchResults.preload(), []);
+  // The results chunk is fetched right after hydration, in a task of its own (not in hydration's effects).
+  useEffect(() => {
+    const task = setTimeout(() => SearchResults.preload());
+    return () => clearTimeout(task);
+  }, []);
 
   const {
     form,

@@ -180,8 +180,16 @@ export function useSearchRun(
   }, [runSearch]);
 
   // Start-up order (SPEC §4): a Reload parked by the History dialog, then the URL, then the
-  // locally stored search (restored without a new request).
+  // locally stored search (restored without a new request). It runs as a task of its own after
+  // hydration's effects (a long task split in two: the page answers input in between).
   useEffect(() => {
+    const task = setTimeout(startUp);
+    return () => clearTimeout(task);
+    // Runs once on mount; later changes go through runSearch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function startUp() {
     // Once per page load, also under StrictMode's mount–unmount–mount: one /api/search per URL.
     if (started.current) return;
     started.current = true;
@@ -207,9 +215,7 @@ export function useSearchRun(
         }
       }
     }
-    // Runs once on mount; later changes go through runSearch.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }
 
   useEffect(
     () =>
