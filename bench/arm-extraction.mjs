@@ -624,7 +624,7 @@ function runThresholdStability(core, folds, reportsDir) {
     const counts = runs.map((r) => r.valuesGiven);
     const precisions = runs.map((r) => r.valuePrecision).filter((p) => p !== null && p !== undefined);
     console.log(
-      `  fold ${folds[k].name}: all inner reports threshold ${base.threshold.toFixed(2)}, ${b.valuesGiven} given at ${pct(b.valuePrecision)}; leaving one of ${reports.length} inner reports out: threshold min ${ts[0].toFixed(2)} median ${ts[Math.floor(ts.length / 2)].toFixed(2)} max ${ts[ts.length - 1].toFixed(2)}, nothing given in ${runs.filter((r) => r.threshold > 1).length}, values given ${Math.min(...counts)}–${Math.max(...counts)}, precision ${precisions.length ? `${pct(Math.min(...precisions))}–${pct(Math.max(...precisions))}` : "n/a"}`,
+      `  ${folds[k].name}: all inner reports threshold ${base.threshold.toFixed(2)}, ${b.valuesGiven} given at ${pct(b.valuePrecision)}; leaving one of ${reports.length} inner reports out: threshold min ${ts[0].toFixed(2)} median ${ts[Math.floor(ts.length / 2)].toFixed(2)} max ${ts[ts.length - 1].toFixed(2)}, nothing given in ${runs.filter((r) => r.threshold > 1).length}, values given ${Math.min(...counts)}–${Math.max(...counts)}, precision ${precisions.length ? `${pct(Math.min(...precisions))}–${pct(Math.max(...precisions))}` : "n/a"}`,
     );
     console.log(`    thresholds: ${ts.map((t) => t.toFixed(2)).join(" ")}`);
   }
