@@ -327,81 +327,6 @@ function chooseThreshold(preds, round) {
   return 1.01;
 }
 
-/** Round 11 study: bootstrap resamples (by report) behind the bagged threshold, and their seed (fixed before the run). */
-const BAG_RESAMPLES = 201;
-const BAG_SEED = 20261129;
-
-/** Out-of-fold predictions binned per report: right and all counts per rounded probability 0.00–1.00 (index 0–100). */
-function reportBins(preds, round) {
-  const byReport = new Map();
-  for (const v of preds) {
-    const bins = byReport.get(v.pmcid) ?? { right: new Array(101).fill(0), all: new Array(101).fill(0) };
-    const k = Math.round(round(v.p) * 100);
-    bins.all[k] += 1;
-    bins.right[k] += v.y;
-    byReport.set(v.pmcid, bins);
-  }
-  return [...byReport.values()];
-}
-
-/** chooseThreshold on binned predictions: the lowest k/100 whose precision over the bins ≥ k is ≥ 0.95, else 1.01. */
-function thresholdFromBins(right, all) {
-  let r = 0;
-  let a = 0;
-  let best = 1.01;
-  for (let k = 100; k >= 0; k -= 1) {
-    r += right[k];
-    a += all[k];
-    if (a && r / a >= CALIBRATION_PRECISION) best = k / 100;
-  }
-  return best;
-}
-
-/** The sum of per-report bins: [right, all]. */
-function binsTotal(bins) {
-  const right = new Array(101).fill(0);
-  const all = new Array(101).fill(0);
-  for (const b of bins)
-    for (let k = 0; k <= 100; k += 1) {
-      right[k] += b.right[k];
-      all[k] += b.all[k];
-    }
-  return [right, all];
-}
-
-/**
- * Round 11's bagged threshold (declared in docs/methods/arm-extraction.md "Round 11" before its run): the median, over
- * BAG_RESAMPLES bootstrap resamples of the reports behind the out-of-fold predictions (reports drawn with replacement,
- * each with all its values; mulberry32(BAG_SEED)), of the round-6 threshold rule applied to each resample (1.01, nothing
- * given, counts as a value). Bagging a discontinuous selection reduces its variance (Breiman 1996, "Bagging
- * predictors"); resampling reports, not values, keeps each report's correlated values together.
- */
-function baggedThreshold(preds, round) {
-  const bins = reportBins(preds, round);
-  const rng = mulberry32(BAG_SEED);
-  const picks = [];
-  for (let b = 0; b < BAG_RESAMPLES; b += 1) {
-    const right = new Array(101).fill(0);
-    const all = new Array(101).fill(0);
-    for (let i = 0; i < bins.length; i += 1) {
-      const j = Math.floor(rng() * bins.length);
-      for (let k = 0; k <= 100; k += 1) {
-        right[k] += bins[j].right[k];
-        all[k] += bins[j].all[k];
-      }
-    }
-    picks.push(thresholdFromBins(right, all));
-  }
-  picks.sort((a, c) => a - c);
-  return picks[(BAG_RESAMPLES - 1) / 2];
-}
-
-/** The two threshold rules compared in round 11: the round-6 rule ("lowest") and its bagged median ("bagged"). */
-const THRESHOLD_RULES = {
-  lowest: (preds, round) => chooseThreshold(preds, round),
-  bagged: (preds, round) => baggedThreshold(preds, round),
-};
-
 /** The product's readings (the round-8 rules as the core's defaults set them: off, by the round's adoption rule). */
 const PRODUCT = { name: "product", parse: {}, extract: {} };
 
@@ -480,9 +405,8 @@ function calibrationRows(core, questions, reportsDir, every = false, definitiona
   return out;
 }
 
-/** Values of the rows with features, as training rows (with their report, for the round-11 bootstrap by report). */
-const trainingRows = (rows) =>
-  rows.flatMap((r) => r.train.filter((v) => v.x).map((v) => ({ x: v.x, y: v.y, f: v.f, pmcid: r.q.pmcid })));
+/** Values of the rows with features, as training rows. */
+const trainingRows = (rows) => rows.flatMap((r) => r.train.filter((v) => v.x).map((v) => ({ x: v.x, y: v.y, f: v.f })));
 
 /** Out-of-fold predictions over `groups` (arrays of question rows): each group predicted by a model fitted on the others. */
 function outOfFold(core, groups) {
@@ -490,7 +414,7 @@ function outOfFold(core, groups) {
   for (let g = 0; g < groups.length; g += 1) {
     const model = fitLogistic(trainingRows(groups.filter((_, k) => k !== g).flat()), core.CALIBRATION_FEATURES);
     for (const v of trainingRows(groups[g]))
-      preds.push({ p: core.calibratedProbability(v.f, { ...model, threshold: 0 }), y: v.y, pmcid: v.pmcid });
+      preds.push({ p: core.calibratedProbability(v.f, { ...model, threshold: 0 }), y: v.y });
   }
   return preds;
 }
@@ -519,8 +443,6 @@ function gated(core, row, model) {
 function runRecallVariants(core, folds, reportsDir) {
   const round = core.roundedConfidence;
   const figures = new Map();
-  // Round 11 study: outer folds whose inner threshold is 1.01 (nothing given), over the 8 variants, per threshold rule.
-  const nothing = { lowest: 0, bagged: 0 };
   console.log(
     "== round 8: nested cross-validation per reading variant (1 inline figures, 2 arm labels, 3 decimal times); per fold precision (n) binary/continuous exact",
   );
@@ -530,23 +452,14 @@ function runRecallVariants(core, folds, reportsDir) {
     const perFold = [];
     const all = [];
     const thresholds = [];
-    const bagged = { thresholds: [], perFold: [], all: [] };
     for (let k = 0; k < folds.length; k += 1) {
       const inner = units.filter((_, j) => j !== k);
-      const preds = outOfFold(core, inner);
-      const threshold = chooseThreshold(preds, round);
-      const fitted = fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES);
-      const model = { ...fitted, threshold };
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
       const scored = units[k].map((row) => gated(core, row, model));
       all.push(...scored);
       perFold.push(score(scored));
       thresholds.push(threshold);
-      // Round 11 study: the same fold under the bagged threshold.
-      const bag = baggedThreshold(preds, round);
-      const bagScored = units[k].map((row) => gated(core, row, { ...fitted, threshold: bag }));
-      bagged.thresholds.push(bag);
-      bagged.all.push(...bagScored);
-      bagged.perFold.push(score(bagScored));
     }
     const overall = score(all);
     figures.set(variant.name, { variant, perFold, overall });
@@ -556,12 +469,6 @@ function runRecallVariants(core, folds, reportsDir) {
     console.log(
       `${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}   inner thresholds ${thresholds.map((t) => t.toFixed(2)).join(" ")}; training values ${values}`,
     );
-    console.log(
-      `${"  bagged".padEnd(8)}${[...bagged.perFold, score(bagged.all)].map((s) => cell(s).padStart(26)).join("")}   inner thresholds ${bagged.thresholds.map((t) => t.toFixed(2)).join(" ")}`,
-    );
-    // A fold gives nothing when its threshold is 1.01 (the inner precision never reached 0.95).
-    nothing.lowest += thresholds.filter((t) => t > 1).length;
-    nothing.bagged += bagged.thresholds.filter((t) => t > 1).length;
   }
   // The adoption rule, as declared before the run.
   const base = figures.get("none");
@@ -606,10 +513,6 @@ function runRecallVariants(core, folds, reportsDir) {
     }
   }
   console.log(`round 8 decision by the adoption rule: keep ${kept.length ? `rule(s) ${kept.join(", ")}` : "no rule"}`);
-  console.log(
-    `round 11 study: (variant, outer fold) cells giving nothing (threshold 1.01) over the 8 variants: lowest ${nothing.lowest}, bagged ${nothing.bagged}`,
-  );
-  return nothing;
 }
 
 /**
@@ -690,76 +593,51 @@ function runCorrectionVariants(core, folds, reportsDir) {
 }
 
 /**
- * `--calibrate`, round 11 study (item 3; docs/methods/arm-extraction.md "Round 11"): how much the inner threshold
- * choice moves when the training set changes by one report, under the round-6 rule ("lowest") and the bagged rule
- * declared before this run. For each outer fold k and each rule: the nested CV with every inner report (threshold,
- * values given, precision), then repeated with each inner report left out in turn (its questions' training values
- * dropped): the thresholds (min, median, max), how many repeats give nothing (threshold 1.01), how many differ from
- * the fold's own threshold, and the range of values given and of precision on fold k. Then the declared adoption rule
- * for the bagged threshold, given the round-8 variants' count of folds giving nothing (`nothing`). Returns true when
- * the bagged threshold is adopted (the final model's threshold is then chosen by it).
+ * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
+ * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
+ * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
+ * each inner report left out in turn (its questions' training values dropped); printed per outer fold: the threshold
+ * and values given with every inner report, then over the leave-one-report-out repeats the thresholds (min, median,
+ * max), how many give nothing (threshold 1.01), how many move the threshold, and the range of values given and of
+ * precision on fold k. Round 11's bagged threshold, compared here, is not kept (its code is in commit 16110bc).
  */
-function runThresholdStability(core, folds, reportsDir, nothing) {
+function runThresholdStability(core, folds, reportsDir) {
   const round = core.roundedConfidence;
   const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
-  const result = {};
-  for (const [rule, choose] of Object.entries(THRESHOLD_RULES)) {
-    console.log(
-      `== round 11 study, threshold rule "${rule}": each outer fold, then one inner report left out at a time (product readings)`,
-    );
-    const fit = (inner) => ({
-      ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES),
-      threshold: choose(outOfFold(core, inner), round),
-    });
-    const scoredOn = (k, model) => units[k].map((row) => gated(core, row, model));
-    const all = [];
-    const stats = { nothing: 0, moved: 0, runs: 0, perFold: [] };
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const base = fit(inner);
-      const baseScored = scoredOn(k, base);
-      all.push(...baseScored);
-      const b = score(baseScored);
-      stats.perFold.push(b);
-      const reports = [...new Set(inner.flat().map((r) => r.q.pmcid))];
-      const runs = reports.map((pmcid) => {
-        const model = fit(inner.map((rows) => rows.filter((r) => r.q.pmcid !== pmcid)));
-        return { threshold: model.threshold, ...score(scoredOn(k, model)).overall };
-      });
-      const ts = runs.map((r) => r.threshold).sort((a, c) => a - c);
-      const counts = runs.map((r) => r.valuesGiven);
-      const precisions = runs.map((r) => r.valuePrecision).filter((p) => p !== null && p !== undefined);
-      const none = runs.filter((r) => r.threshold > 1).length;
-      const moved = runs.filter((r) => Math.abs(r.threshold - base.threshold) > 1e-9).length;
-      stats.nothing += none;
-      stats.moved += moved;
-      stats.runs += runs.length;
-      console.log(
-        `  ${folds[k].name}: threshold ${base.threshold.toFixed(2)}, ${b.overall.valuesGiven} given at ${pct(b.overall.valuePrecision)}, exact ${pct(b.binary.exactMatch)}/${pct(b.continuous.exactMatch)}; one of ${reports.length} inner reports left out: threshold min ${ts[0].toFixed(2)} median ${ts[Math.floor(ts.length / 2)].toFixed(2)} max ${ts[ts.length - 1].toFixed(2)}, nothing given ${none}, threshold moved ${moved}, values given ${Math.min(...counts)}–${Math.max(...counts)}, precision ${precisions.length ? `${pct(Math.min(...precisions))}–${pct(Math.max(...precisions))}` : "n/a"}`,
-      );
-      console.log(`    thresholds: ${ts.map((t) => t.toFixed(2)).join(" ")}`);
-    }
-    stats.overall = score(all);
-    const o = stats.overall;
-    console.log(
-      `  all open: ${pct(o.overall.valuePrecision)} (${o.overall.valuesGiven}) exact ${pct(o.binary.exactMatch)}/${pct(o.continuous.exactMatch)}; leave-one-report-out repeats giving nothing ${stats.nothing}/${stats.runs}, threshold moved ${stats.moved}/${stats.runs}`,
-    );
-    result[rule] = stats;
-  }
-  // The adoption rule declared before the run (docs/methods/arm-extraction.md "Round 11", "A more stable threshold").
-  const [l, g] = [result.lowest, result.bagged];
-  const eps = 1e-9;
-  const precise = (g.overall.overall.valuePrecision ?? 0) >= (l.overall.overall.valuePrecision ?? 0) - 0.01 - eps;
-  const exactHolds =
-    (g.overall.binary.exactMatch ?? 0) >= (l.overall.binary.exactMatch ?? 0) - eps &&
-    (g.overall.continuous.exactMatch ?? 0) >= (l.overall.continuous.exactMatch ?? 0) - eps;
-  const steadier = g.nothing < l.nothing && g.moved <= l.moved;
-  const variantsHold = nothing.bagged <= nothing.lowest;
-  const adopt = precise && exactHolds && steadier && variantsHold;
   console.log(
-    `round 11 threshold rule: bagged precision within 0.01 ${precise}, exact match not falling ${exactHolds}, fewer repeats giving nothing and no more moved ${steadier} (${g.nothing} vs ${l.nothing}; ${g.moved} vs ${l.moved}), round-8 variants' folds giving nothing not more ${variantsHold} (${nothing.bagged} vs ${nothing.lowest}) → ${adopt ? "bagged threshold adopted" : "not adopted (round 6's rule stays)"}`,
+    "== round 11 study: inner threshold when one inner report is left out (product readings); per outer fold",
   );
-  return adopt;
+  const fit = (inner) => {
+    const threshold = chooseThreshold(outOfFold(core, inner), round);
+    return { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+  };
+  const given = (k, model) => score(units[k].map((row) => gated(core, row, model))).overall;
+  const total = { nothing: 0, moved: 0, runs: 0 };
+  for (let k = 0; k < folds.length; k += 1) {
+    const inner = units.filter((_, j) => j !== k);
+    const base = fit(inner);
+    const b = given(k, base);
+    const reports = [...new Set(inner.flat().map((r) => r.q.pmcid))];
+    const runs = reports.map((pmcid) => {
+      const model = fit(inner.map((rows) => rows.filter((r) => r.q.pmcid !== pmcid)));
+      return { threshold: model.threshold, ...given(k, model) };
+    });
+    const ts = runs.map((r) => r.threshold).sort((a, c) => a - c);
+    const counts = runs.map((r) => r.valuesGiven);
+    const precisions = runs.map((r) => r.valuePrecision).filter((p) => p !== null && p !== undefined);
+    const none = runs.filter((r) => r.threshold > 1).length;
+    const moved = runs.filter((r) => Math.abs(r.threshold - base.threshold) > 1e-9).length;
+    total.nothing += none;
+    total.moved += moved;
+    total.runs += runs.length;
+    console.log(
+      `  ${folds[k].name}: all inner reports threshold ${base.threshold.toFixed(2)}, ${b.valuesGiven} given at ${pct(b.valuePrecision)}; leaving one of ${reports.length} inner reports out: threshold min ${ts[0].toFixed(2)} median ${ts[Math.floor(ts.length / 2)].toFixed(2)} max ${ts[ts.length - 1].toFixed(2)}, nothing given in ${none}, threshold moved in ${moved}, values given ${Math.min(...counts)}–${Math.max(...counts)}, precision ${precisions.length ? `${pct(Math.min(...precisions))}–${pct(Math.max(...precisions))}` : "n/a"}`,
+    );
+    console.log(`    thresholds: ${ts.map((t) => t.toFixed(2)).join(" ")}`);
+  }
+  console.log(
+    `  all folds: repeats giving nothing ${total.nothing}/${total.runs}, threshold moved ${total.moved}/${total.runs}`,
+  );
 }
 
 /**
@@ -850,18 +728,15 @@ function runCalibration(core, open, reportsDir) {
     const [g, c] = [fig(score(allGate)), fig(score(allCalib))];
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
-  const nothing = runRecallVariants(core, folds, reportsDir);
+  runRecallVariants(core, folds, reportsDir);
   runCorrectionVariants(core, folds, reportsDir);
-  const bagged = runThresholdStability(core, folds, reportsDir, nothing);
+  runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7
     : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
   // Final model: all open reports; threshold by the same rule on the 5-fold out-of-fold predictions.
   const preds = outOfFold(core, rowsOf);
-  // Round 11: the threshold rule of the final model follows the study's adoption rule.
-  const threshold = (bagged ? THRESHOLD_RULES.bagged : THRESHOLD_RULES.lowest)(preds, round);
-  if (thresholdFromBins(...binsTotal(reportBins(preds, round))) !== chooseThreshold(preds, round))
-    console.error("binned threshold differs from chooseThreshold");
+  const threshold = chooseThreshold(preds, round);
   const rows = trainingRows(rowsOf.flat());
   const model = { ...fitLogistic(rows, core.CALIBRATION_FEATURES), threshold };
   const withheld = rowsOf.flat().reduce((t, r) => t + r.values.filter((v) => !v.x).length, 0);
@@ -892,7 +767,7 @@ function runCalibration(core, open, reportsDir) {
  * ../shared/extraction-arms (${new Set(open.map((q) => q.pmcid)).size} reports: dev.jsonl and the train.jsonl reports not locked in
  * bench/arm-extraction-split.json), ${rows.length} values of every candidate reading of the questions (evidence items off;
  * consistency and provenance${CALIBRATION_GATES ? " checks and the definitional gates of round 7" : " checks"} withholding). L2-regularised logistic regression (λ = ${CALIBRATION_L2}, standardised features, Newton–Raphson);
- * threshold: ${bagged ? `(round 11, bagged) the median over ${BAG_RESAMPLES} bootstrap resamples by report (seed ${BAG_SEED}) of ` : ""}the lowest confidence whose precision over the 5-fold out-of-fold predictions (cvFolds of
+ * threshold: the lowest confidence whose precision over the 5-fold out-of-fold predictions (cvFolds of
  * bench/arm-extraction-folds.json, seed ${spec.seed}) is ≥ ${CALIBRATION_PRECISION}. Fitted ${new Date().toISOString().slice(0, 10)}.
  */
 import type { CalibrationModel } from "./calibration.ts";
