@@ -277,8 +277,8 @@ export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
  * core would give a number that is wrong by definition, not by estimate.
  * - sentence-se: a results sentence that states its own notation as the standard error ("3.1 ± 0.4 (mean ± SE)",
  *   "(mean ± SEM)", "mean (s.e.)", "± standard error") has its "a ± b" and "a (b)" values read as mean and SE, and the
- *   SD derived as SE × √n with the formula in the reason (Cochrane Handbook 6.5.2.2; 6.5.2.2 also warns that SEs are
- *   often reported as SDs); a sentence stating both SD and SE gives no "a ± b" or "a (b)" value (which spread it is
+ *   SD derived as SE × √n with the formula in the reason (Cochrane Handbook 6.5.2.2, which also notes that SDs and
+ *   SEs are sometimes confused in reports); a sentence stating both SD and SE gives no "a ± b" or "a (b)" value (which spread it is
  *   cannot be told); a number with its own label ("(SE 0.4)", "(SD 0.4)") keeps it. Without it, "±" in prose is
  *   always an SD and an explicit "(SE b)" in a sentence that mentions SD is read as an SD.
  * - pooled-sd-offer: the pooled SD from an exact t or p (Handbook 6.5.2.3) assumes equal SDs in both arms, so it is
