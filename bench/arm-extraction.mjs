@@ -22,7 +22,9 @@
  * readings) lists wrong values with their reasons, ARM_BENCH_FOLD=A or B only that fold's (with --cv, A–E name the
  * cvFolds folds). `--calibrate` (round 6) runs the nested cross-validation of the calibrated confidence
  * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
- * app/lib/arms/calibration-model.ts. ARM_BENCH_VERBOSE=1 lists per-question answers
+ * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
+ * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study.
+ * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
@@ -425,7 +427,9 @@ function gated(core, row, model) {
     comparator: { ...row.result.comparator },
   };
   for (const v of row.values) {
-    const keep = v.f && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
+    // Round 11: a value derived under an unstated assumption (offerOnly) is never given, as in the product.
+    const keep =
+      v.f && !v.f.offerOnly && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
     if (!keep) result[v.arm][v.field] = null;
   }
   return { reference: row.q.reference, result };
@@ -447,6 +451,7 @@ function runRecallVariants(core, folds, reportsDir) {
     const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
     const perFold = [];
     const all = [];
+    const thresholds = [];
     for (let k = 0; k < folds.length; k += 1) {
       const inner = units.filter((_, j) => j !== k);
       const threshold = chooseThreshold(outOfFold(core, inner), round);
@@ -454,12 +459,16 @@ function runRecallVariants(core, folds, reportsDir) {
       const scored = units[k].map((row) => gated(core, row, model));
       all.push(...scored);
       perFold.push(score(scored));
+      thresholds.push(threshold);
     }
     const overall = score(all);
     figures.set(variant.name, { variant, perFold, overall });
     const cell = (s) =>
       `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
-    console.log(`${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}`);
+    const values = units.flat().reduce((t, r) => t + r.train.filter((v) => v.x).length, 0);
+    console.log(
+      `${variant.name.padEnd(8)}${[...perFold, overall].map((s) => cell(s).padStart(26)).join("")}   inner thresholds ${thresholds.map((t) => t.toFixed(2)).join(" ")}; training values ${values}`,
+    );
   }
   // The adoption rule, as declared before the run.
   const base = figures.get("none");
@@ -504,6 +513,131 @@ function runRecallVariants(core, folds, reportsDir) {
     }
   }
   console.log(`round 8 decision by the adoption rule: keep ${kept.length ? `rule(s) ${kept.join(", ")}` : "no rule"}`);
+}
+
+/**
+ * `--calibrate`, round 11: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit; evaluation on the held-out fold's best readings, an offer-only value never given) for each subset of the two
+ * definitional corrections (1 sentence-se, 2 pooled-sd-offer); "none" is the product before round 11. Per outer fold:
+ * the inner threshold, precision (values given), binary / continuous exact match. Then the adoption rule declared
+ * before the run (docs/methods/arm-extraction.md "Round 11"): a correction is kept unless its variant alone lowers
+ * out-of-fold precision or either exact match, over all folds together or in any one fold (a fold that gave values
+ * and now gives none counts as a fall); two kept corrections stay together only if their joint variant lowers none
+ * either, otherwise only sentence-se (the correction of a wrong notation) is kept.
+ */
+function runCorrectionVariants(core, folds, reportsDir) {
+  const round = core.roundedConfidence;
+  const variants = [
+    { name: "none", corrections: [] },
+    { name: "1", corrections: ["sentence-se"] },
+    { name: "2", corrections: ["pooled-sd-offer"] },
+    { name: "1+2", corrections: ["sentence-se", "pooled-sd-offer"] },
+  ];
+  const figures = new Map();
+  console.log(
+    "== round 11: nested cross-validation per correction variant (1 sentence-se, 2 pooled-sd-offer); per fold threshold, precision (n) binary/continuous exact",
+  );
+  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`);
+  for (const v of variants) {
+    const variant = { name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, corrections: v.corrections } };
+    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
+    const perFold = [];
+    const thresholds = [];
+    const all = [];
+    for (let k = 0; k < folds.length; k += 1) {
+      const inner = units.filter((_, j) => j !== k);
+      const threshold = chooseThreshold(outOfFold(core, inner), round);
+      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const scored = units[k].map((row) => gated(core, row, model));
+      all.push(...scored);
+      perFold.push(score(scored));
+      thresholds.push(threshold);
+    }
+    const overall = score(all);
+    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
+    const offered = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.offerOnly).length, 0);
+    figures.set(v.name, { perFold, overall });
+    const cell = (s, t) =>
+      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
+    console.log(
+      `${v.name.padEnd(8)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values offered only ${offered}`,
+    );
+  }
+  const eps = 1e-9;
+  const lowers = (s, s0) => {
+    const p = s.overall.valuePrecision;
+    const p0 = s0.overall.valuePrecision;
+    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
+    return (
+      precisionFalls ||
+      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
+      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
+    );
+  };
+  const base = figures.get("none");
+  const keeps = (name) => {
+    const f = figures.get(name);
+    return !lowers(f.overall, base.overall) && f.perFold.every((s, k) => !lowers(s, base.perFold[k]));
+  };
+  const single = ["1", "2"].map((name) => ({ name, keep: keeps(name) }));
+  for (const r of single)
+    console.log(`correction ${r.name} alone: lowers no out-of-fold figure ${r.keep} → ${r.keep ? "kept" : "not kept"}`);
+  let kept = single.filter((r) => r.keep).map((r) => r.name);
+  if (kept.length === 2 && !keeps("1+2")) {
+    console.log("corrections 1+2 together lower a figure → only correction 1 is kept");
+    kept = ["1"];
+  }
+  console.log(
+    `round 11 decision by the adoption rule: keep ${kept.length ? kept.map((k) => variants[Number(k)].corrections[0]).join(", ") : "no correction"}`,
+  );
+}
+
+/**
+ * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
+ * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
+ * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
+ * each inner report left out in turn (its questions' training values dropped); printed per outer fold: the threshold
+ * and values given with every inner report, then over the leave-one-report-out repeats the thresholds (min, median,
+ * max), how many give nothing (threshold 1.01), how many move the threshold, and the range of values given and of
+ * precision on fold k. Round 11's bagged threshold, compared here, is not kept (its code is in commit 16110bc).
+ */
+function runThresholdStability(core, folds, reportsDir) {
+  const round = core.roundedConfidence;
+  const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
+  console.log(
+    "== round 11 study: inner threshold when one inner report is left out (product readings); per outer fold",
+  );
+  const fit = (inner) => {
+    const threshold = chooseThreshold(outOfFold(core, inner), round);
+    return { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+  };
+  const given = (k, model) => score(units[k].map((row) => gated(core, row, model))).overall;
+  const total = { nothing: 0, moved: 0, runs: 0 };
+  for (let k = 0; k < folds.length; k += 1) {
+    const inner = units.filter((_, j) => j !== k);
+    const base = fit(inner);
+    const b = given(k, base);
+    const reports = [...new Set(inner.flat().map((r) => r.q.pmcid))];
+    const runs = reports.map((pmcid) => {
+      const model = fit(inner.map((rows) => rows.filter((r) => r.q.pmcid !== pmcid)));
+      return { threshold: model.threshold, ...given(k, model) };
+    });
+    const ts = runs.map((r) => r.threshold).sort((a, c) => a - c);
+    const counts = runs.map((r) => r.valuesGiven);
+    const precisions = runs.map((r) => r.valuePrecision).filter((p) => p !== null && p !== undefined);
+    const none = runs.filter((r) => r.threshold > 1).length;
+    const moved = runs.filter((r) => Math.abs(r.threshold - base.threshold) > 1e-9).length;
+    total.nothing += none;
+    total.moved += moved;
+    total.runs += runs.length;
+    console.log(
+      `  ${folds[k].name}: all inner reports threshold ${base.threshold.toFixed(2)}, ${b.valuesGiven} given at ${pct(b.valuePrecision)}; leaving one of ${reports.length} inner reports out: threshold min ${ts[0].toFixed(2)} median ${ts[Math.floor(ts.length / 2)].toFixed(2)} max ${ts[ts.length - 1].toFixed(2)}, nothing given in ${none}, threshold moved in ${moved}, values given ${Math.min(...counts)}–${Math.max(...counts)}, precision ${precisions.length ? `${pct(Math.min(...precisions))}–${pct(Math.max(...precisions))}` : "n/a"}`,
+    );
+    console.log(`    thresholds: ${ts.map((t) => t.toFixed(2)).join(" ")}`);
+  }
+  console.log(
+    `  all folds: repeats giving nothing ${total.nothing}/${total.runs}, threshold moved ${total.moved}/${total.runs}`,
+  );
 }
 
 /**
@@ -595,6 +729,8 @@ function runCalibration(core, open, reportsDir) {
     line("all open", [g.precision, g.binary, g.continuous, "", c.precision, c.binary, c.continuous]);
   }
   runRecallVariants(core, folds, reportsDir);
+  runCorrectionVariants(core, folds, reportsDir);
+  runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7
     : folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));

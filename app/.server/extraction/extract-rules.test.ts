@@ -96,6 +96,12 @@ describe("extractStudyByRules: written forms", () => {
     });
   });
 
+  // Issue 26 round 11 (sentence-se): the arm reader decides the spread by the sentence's own notation.
+  it("mean ± SE (n) per arm gives no mean/SD row: an SE is not an SD", () => {
+    const { rows } = rowsOf(simple("Pain score (mean ± SE) was 5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)."));
+    expect(rows.filter((r) => r.data.kind === "means")).toEqual([]);
+  });
+
   it("a 90% interval is not used (escalc's CI recovery assumes 95%)", () => {
     const { rows, excluded } = rowsOf(simple("Stroke: RR 0.75 (90% CI 0.62 to 0.91)."));
     expect(rows).toEqual([]);

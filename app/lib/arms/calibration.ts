@@ -39,6 +39,11 @@ export interface ValueFeatures {
   binary: boolean;
   /** Other readings of the same kind, at another place, naming the outcome in full, with other numbers. */
   rivals: number;
+  /**
+   * Not a model feature: the value is derived under an assumption the report does not state (round 11
+   * pooled-sd-offer: a pooled SD from t/p assumes equal SDs), so it is offered and never given, whatever its probability.
+   */
+  offerOnly?: boolean;
 }
 
 /** The feature names, in the order of the model's coefficients. */

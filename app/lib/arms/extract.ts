@@ -272,6 +272,27 @@ export type RecallRuleName = (typeof RECALL_RULES)[number];
  */
 export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
 
+/**
+ * The definitional corrections of issue 26 round 11 (docs/methods/arm-extraction.md "Round 11"): places where the
+ * core would give a number that is wrong by definition, not by estimate.
+ * - sentence-se: a results sentence that states its own notation as the standard error ("3.1 ± 0.4 (mean ± SE)",
+ *   "(mean ± SEM)", "mean (s.e.)", "± standard error") has its "a ± b" and "a (b)" values read as mean and SE, and the
+ *   SD derived as SE × √n with the formula in the reason (Cochrane Handbook 6.5.2.2, which also notes that SDs and
+ *   SEs are sometimes confused in reports); a sentence stating both SD and SE gives no "a ± b" or "a (b)" value (which spread it is
+ *   cannot be told); a number with its own label ("(SE 0.4)", "(SD 0.4)") keeps it. Without it, "±" in prose is
+ *   always an SD and an explicit "(SE b)" in a sentence that mentions SD is read as an SD.
+ * - pooled-sd-offer: the pooled SD from an exact t or p (Handbook 6.5.2.3) assumes equal SDs in both arms, so it is
+ *   offered (value null, the derivation in the reason, its quote in `candidates`) and never given, whatever its
+ *   calibrated probability. Without it, only the fitted weight of the `assumption` feature keeps it below the threshold.
+ */
+export const DEFINITIONAL_CORRECTIONS = ["sentence-se", "pooled-sd-offer"] as const;
+
+/** A definitional correction of round 11. */
+export type CorrectionName = (typeof DEFINITIONAL_CORRECTIONS)[number];
+
+/** The round-11 corrections on in the product (the bench switches them off with `corrections` to measure the baseline). */
+export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTIONS;
+
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
   [
@@ -1524,7 +1545,8 @@ const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
-const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null }[] = [
+/** A prose pattern; `plusMinus` marks "a ± b", whose spread the sentence's notation decides (round 11 sentence-se). */
+const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null; plusMinus?: true }[] = [
   {
     re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"),
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
@@ -1568,6 +1590,7 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   {
     re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"),
     read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+    plusMinus: true,
   },
   {
     re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"),
@@ -1595,13 +1618,40 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
 ];
 
 /**
+ * Round 11 (sentence-se): the sentence states its notation as the standard error: "SE"/"SEM" as a word in capitals
+ * (not "per se"; not "SEM images", scanning electron microscopy), "s.e."/"s.e.m.", "standard error", or a lower-case
+ * "mean ± se(m)" / "mean (se)".
+ */
+const SENTENCE_SE = /\bSEM?s?\b(?!\s+(?:images?|micrographs?|microscop))/;
+const SENTENCE_SE_ANY_CASE =
+  /\bs\.\s?e\.|\bstandard\s+errors?\b|\bmeans?\s*(?:±|\+\/-|\+\/−|\(|\[|with|and)\s*sem?\b(?!\s+(?:images?|micrographs?|microscop))/i;
+
+/** True when a prose sentence states its own notation as the standard error (round 11 sentence-se). */
+export function sentenceStatesSe(sentence: string): boolean {
+  return SENTENCE_SE.test(sentence) || SENTENCE_SE_ANY_CASE.test(sentence);
+}
+
+/**
  * Arm-level values written in a prose sentence, in text order, with offsets into `sentence`:
  * counts ("12/100", "12 of 100 patients", "90 [8%] of 1088", "45 (37.5%)"), means with their SD or
- * SE ("5.2 ± 1.1", "5.2 (SD 1.1)"); "a (b)" only when the sentence's hints say which. Values right
+ * SE ("5.2 ± 1.1", "5.2 (SD 1.1)", "5.2 (SE 0.4)"); "a (b)" only when the sentence's hints say which. Values right
  * after a CI, p or an effect measure are not arm data.
+ *
+ * With `sentenceSe` (round 11's correction, default on; docs/methods/arm-extraction.md "Round 11"): the sentence's own
+ * notation decides the spread of "a ± b" and "a (b)": SE when it states SE (`sentenceStatesSe`), SD otherwise
+ * ("± " by convention) or when it states SD; no such value when it states both. A number with its own label keeps it.
+ * Off (bench only): "±" is always an SD, "a (b)" follows `sentenceHints`, and an explicit SE in a sentence that also
+ * mentions SD is read as an SD (the behaviour before round 11).
  */
-export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[] {
+export function proseValues(
+  sentence: string,
+  sentenceHints: Hints,
+  options: { sentenceSe?: boolean } = {},
+): ProseValue[] {
   const taken: ProseValue[] = [];
+  const corrected = options.sentenceSe ?? CORRECTIONS_ON.includes("sentence-se");
+  const statesSe = corrected ? sentenceStatesSe(sentence) : sentenceHints.se;
+  const bothSpreads = corrected && statesSe && sentenceHints.meanSd;
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -1619,12 +1669,16 @@ export function proseValues(sentence: string, sentenceHints: Hints): ProseValue[
       let stats = pattern.read(m);
       if (!stats) continue;
       if (stats.kind === "ambiguous-pair") {
-        if (sentenceHints.median || sentenceHints.count) continue;
-        if (sentenceHints.se && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
+        if (sentenceHints.median || sentenceHints.count || bothSpreads) continue;
+        if (statesSe && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
         else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
         else continue;
+      } else if (corrected && pattern.plusMinus && stats.kind === "continuous") {
+        // "a ± b": an SD by convention, an SE when the sentence says so, nothing when it names both spreads.
+        if (bothSpreads) continue;
+        if (statesSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
       }
-      if (stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
+      if (!corrected && stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
         stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
       taken.push({ start, end, stats });
     }
@@ -1636,7 +1690,12 @@ const ZERO =
   /\b(no (?:cases?|episodes?|events?|patients?|participants?|subjects?|instances?|occurrences?) of|no (?:patients?|participants?|subjects?|one) (?:in|from|of) the|none of the (?:patients|participants|subjects))\b/i;
 
 /** Candidates from sentences that name the outcome and both arms (or list values "respectively"). */
-function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, outcome: Outcome): Candidate[] {
+function proseCandidates(
+  report: TrialReport,
+  names: Record<ArmKey, ArmName>,
+  outcome: Outcome,
+  corrections: ReadonlySet<CorrectionName> = new Set(CORRECTIONS_ON),
+): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
   // The document's one shared sentence list (split once per document, whatever the question).
@@ -1653,7 +1712,7 @@ function proseCandidates(report: TrialReport, names: Record<ArmKey, ArmName>, ou
         : 1);
     if (score < 0.5) continue;
     const hints = hintsOf(sentence);
-    const values = proseValues(sentence, hints);
+    const values = proseValues(sentence, hints, { sentenceSe: corrections.has("sentence-se") });
     const mentions = {
       intervention: names.intervention.mentions(sentence),
       comparator: names.comparator.mentions(sentence),
@@ -1862,6 +1921,8 @@ interface Check {
   what: string;
   /** Value-level items, named for the calibration features: the statistic, the n, the derivation. */
   item?: "statistic" | "n" | "derivation";
+  /** The value needs an assumption the report does not state: offered (value null, reason shown), never given (round 11). */
+  offerOnly?: boolean;
 }
 
 /** The timepoint was chosen, not shown: several times and the question names none (not the labelled post-treatment column), or an overall/total period. */
@@ -2005,6 +2066,7 @@ function finalise(
   outcome: Outcome,
   randomisedTotal: number | null,
   enabled?: readonly ReadingCheckName[],
+  corrections: ReadonlySet<CorrectionName> = new Set(CORRECTIONS_ON),
 ): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
@@ -2142,7 +2204,8 @@ function finalise(
     }
   }
   // Cochrane Handbook 6.5.2.3: with both means, both n and an exact t or p on the row, but no SD, a pooled SD
-  // follows. It assumes equal SDs in the two arms, so it is offered to the reviewer below the threshold.
+  // follows. It assumes equal SDs in the two arms, so it is offered to the reviewer and never given (round 11
+  // pooled-sd-offer; before round 11 only the fitted weight of the `assumption` feature kept it below the threshold).
   const [vi, vc] = [values.intervention, values.comparator];
   if (
     candidate.kind === "continuous" &&
@@ -2166,8 +2229,15 @@ function finalise(
         put(
           arm,
           "sd",
-          [{ item: "derivation", ok: false, what: "derivation: assumes equal SDs in both arms" }],
-          `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms); means read at ${readAt}`,
+          [
+            {
+              item: "derivation",
+              ok: false,
+              what: "derivation: assumes equal SDs in both arms",
+              ...(corrections.has("pooled-sd-offer") ? { offerOnly: true } : {}),
+            },
+          ],
+          `derived: pooled SD = |MD| / |t| / √(1/n₁ + 1/n₂) from ${from} (Cochrane Handbook 6.5.2.3; assumes equal SDs in both arms${corrections.has("pooled-sd-offer") ? ", so it is offered for the reviewer to accept and never given" : ""}); means read at ${readAt}`,
         );
       }
     }
@@ -2217,6 +2287,7 @@ function finalise(
       timeByPosition: timeChosenOf(candidate),
       binary: candidate.kind === "count",
       rivals: candidate.rivals ?? 0,
+      ...(extra.some((c) => c.offerOnly) ? { offerOnly: true } : {}),
     };
     const needsN = extra.some((c) => c.item === "n");
     const gates =
@@ -2273,14 +2344,19 @@ function withConfidence(
           : Math.round(ev.confidence * 100) / 100;
       const failsCheck = Boolean(withholdInconsistent && ev?.inconsistent);
       const failsGate = definitionalGates && ev?.gates?.length ? ev.gates : null;
-      if (!ev || shown < abstainBelow || failsCheck || failsGate) {
+      // Round 11: a value derived under an assumption the report does not state is offered, never given, whenever a
+      // threshold applies (abstainBelow 0 is the bench's raw reading).
+      const offerOnly = Boolean(ev?.features?.offerOnly && abstainBelow > 0);
+      if (!ev || shown < abstainBelow || failsCheck || failsGate || offerOnly) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
         const why = failsGate
           ? `fails a definitional gate (${failsGate.join("; ")})`
           : failsCheck
             ? "fails a consistency or provenance check"
-            : "is too uncertain";
+            : offerOnly
+              ? "needs an assumption the report does not state, so it is offered, not given"
+              : "is too uncertain";
         reason[arm][field] =
           `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${why}${ev ? ` — ${ev.reason}` : ""}`;
         continue;
@@ -2335,6 +2411,8 @@ export function extractArms(
     definitionalGates?: boolean;
     /** Bench and tests: the reading rules of round 8 that are on (RECALL_RULES; default RECALL_RULES_ON, none adopted). */
     recallRules?: readonly RecallRuleName[];
+    /** Bench and tests: the definitional corrections of round 11 that are on (DEFINITIONAL_CORRECTIONS; default CORRECTIONS_ON). */
+    corrections?: readonly CorrectionName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
@@ -2352,6 +2430,7 @@ export function extractArms(
   const definitionalGates = options.definitionalGates ?? false;
   const abbreviations = reportAbbreviations(report);
   const recallRules = new Set<RecallRuleName>(options.recallRules ?? RECALL_RULES_ON);
+  const corrections = new Set<CorrectionName>(options.corrections ?? CORRECTIONS_ON);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
   if (recallRules.has("arm-labels")) defineLabels(report.text, names);
@@ -2361,7 +2440,7 @@ export function extractArms(
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
-  candidates.push(...proseCandidates(report, names, outcome));
+  candidates.push(...proseCandidates(report, names, outcome, corrections));
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
@@ -2381,7 +2460,7 @@ export function extractArms(
         candidate.byPosition = true;
       }
     }
-    const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency);
+    const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency, corrections);
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
     const featuresOut = options.readings

@@ -1,5 +1,8 @@
 export {
   ABSTAIN_BELOW,
+  CORRECTIONS_ON,
+  type CorrectionName,
+  DEFINITIONAL_CORRECTIONS,
   DEFINITIONAL_GATES,
   RECALL_RULES,
   RECALL_RULES_ON,
@@ -9,6 +12,7 @@ export {
   proseValues,
   READING_CHECKS,
   reportAbbreviations,
+  sentenceStatesSe,
   type ProseValue,
   type ReadingCheckName,
 } from "./extract.ts";
