@@ -23,9 +23,7 @@
  * cvFolds folds). `--calibrate` (round 6) runs the nested cross-validation of the calibrated confidence
  * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
  * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
- * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
- * round 12 each subset of the converter repairs (ARM_BENCH_REPAIRS=spanned-cells,smart-dashes or "all" parses every
- * other mode's reports with them).
+ * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study.
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -158,10 +156,6 @@ function givenRight(scored) {
  */
 function reportReader(core, reportsDir, parseOptions) {
   const parsed = new Map();
-  // Round 12: ARM_BENCH_REPAIRS=spanned-cells,smart-dashes (or "all") parses with those converter repairs.
-  const env = process.env.ARM_BENCH_REPAIRS;
-  if (env && !parseOptions?.repairs)
-    parseOptions = { ...parseOptions, repairs: env === "all" ? [...core.MARKDOWN_REPAIRS] : env.split(",") };
   return (q) => {
     const format = q.format ?? "markdown";
     const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
@@ -599,94 +593,6 @@ function runCorrectionVariants(core, folds, reportsDir) {
 }
 
 /**
- * `--calibrate`, round 12: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
- * unit, evaluation) for each subset of the converter repairs of parseMarkdown (1 spanned-cells, 2 smart-dashes);
- * "none" is the product before round 12. Per outer fold: the inner threshold, precision (values given), binary /
- * continuous exact match. Then the adoption rule declared before the run (docs/methods/arm-extraction.md "Round 12"):
- * a variant passes if its all-open precision is ≥ none's less 0.01, its all-open exact match rises for one type and
- * falls for neither, and on folds D and E no exact match falls and precision does not fall (nothing given where none
- * gave values is a fall). A repair is kept if it passes alone; two that pass alone stay together only if their joint
- * variant passes, otherwise the one with the higher sum of exact match is kept.
- */
-function runRepairVariants(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
-  const variants = [
-    { name: "none", repairs: [] },
-    { name: "1", repairs: ["spanned-cells"] },
-    { name: "2", repairs: ["smart-dashes"] },
-    { name: "1+2", repairs: ["spanned-cells", "smart-dashes"] },
-  ];
-  const figures = new Map();
-  console.log(
-    "== round 12: nested cross-validation per converter repair variant (1 spanned-cells, 2 smart-dashes); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`);
-  for (const v of variants) {
-    const variant = { name: v.name, parse: { ...ROUND6.parse, repairs: v.repairs }, extract: ROUND6.extract };
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const perFold = [];
-    const thresholds = [];
-    const all = [];
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const scored = units[k].map((row) => gated(core, row, model));
-      all.push(...scored);
-      perFold.push(score(scored));
-      thresholds.push(threshold);
-    }
-    const overall = score(all);
-    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
-    figures.set(v.name, { perFold, overall });
-    const cell = (s, t) =>
-      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
-    console.log(
-      `${v.name.padEnd(8)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}`,
-    );
-  }
-  const eps = 1e-9;
-  const base = figures.get("none");
-  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
-  const precisionFalls = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    return p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-  };
-  const passes = (name) => {
-    const f = figures.get(name);
-    const [b, c] = exact(f.overall);
-    const [b0, c0] = exact(base.overall);
-    const exactOk = (b > b0 + eps || c > c0 + eps) && b >= b0 - eps && c >= c0 - eps;
-    const precise = (f.overall.overall.valuePrecision ?? 0) >= (base.overall.overall.valuePrecision ?? 0) - 0.01 - eps;
-    const unread = [3, 4].every((k) => {
-      const [bk, ck] = exact(f.perFold[k]);
-      const [b0k, c0k] = exact(base.perFold[k]);
-      return bk >= b0k - eps && ck >= c0k - eps && !precisionFalls(f.perFold[k], base.perFold[k]);
-    });
-    return { exactOk, precise, unread, pass: exactOk && precise && unread };
-  };
-  const single = ["1", "2"].map((name) => ({ name, ...passes(name) }));
-  for (const r of single)
-    console.log(
-      `repair ${r.name} alone: exact rises for one type and falls for neither ${r.exactOk}, precision within 0.01 ${r.precise}, D/E nothing falls ${r.unread} → ${r.pass ? "passes" : "fails"}`,
-    );
-  const passing = single.filter((r) => r.pass).map((r) => r.name);
-  let kept = passing;
-  if (passing.length === 2) {
-    const together = passes("1+2");
-    console.log(`repairs 1+2 together → ${together.pass ? "passes" : "fails"}`);
-    if (!together.pass) {
-      const sum = (name) => exact(figures.get(name).overall).reduce((a, b) => a + b, 0);
-      kept = [sum("2") > sum("1") ? "2" : "1"];
-    }
-  }
-  console.log(
-    `round 12 decision by the adoption rule: keep ${kept.length ? kept.map((k) => variants[Number(k)].repairs[0]).join(", ") : "no repair"}`,
-  );
-}
-
-/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -824,7 +730,6 @@ function runCalibration(core, open, reportsDir) {
   }
   runRecallVariants(core, folds, reportsDir);
   runCorrectionVariants(core, folds, reportsDir);
-  runRepairVariants(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

@@ -5,7 +5,6 @@
  *
  *   node bench/arm-table-artifacts.mjs            aggregates for folds A–C (folds D and E are parsed, never printed)
  *   LIST=1 node bench/arm-table-artifacts.mjs     also lists folds A–C's placed values that are not given
- *   ARM_BENCH_REPAIRS=spanned-cells,smart-dashes  parses with those converter repairs (parseMarkdown's `repairs`)
  *
  * A value is placed in a table cell holding its number, in a row that also holds another reference value of the
  * question; its class follows `--recall`: given (right), c (the best reading has it, withheld), b (another reading
@@ -185,11 +184,7 @@ for (const q of open) {
   let entry = cache.get(q.pmcid);
   if (!entry) {
     const text = readFileSync(join(dev, "reports", `${q.pmcid}.md`), "utf8");
-    const report = core.parseReport(
-      text,
-      "markdown",
-      process.env.ARM_BENCH_REPAIRS ? { repairs: process.env.ARM_BENCH_REPAIRS.split(",") } : {},
-    );
+    const report = core.parseReport(text, "markdown");
     entry = { text, report, arts: report.tables.map(artifacts) };
     cache.set(q.pmcid, entry);
     for (const a of entry.arts) {

@@ -20,13 +20,7 @@ export { hintsOf } from "./notation.ts";
 export { CONSISTENCY_CHECKS, consistencyChecks, type ConsistencyCheckName } from "./consistency.ts";
 export { PROVENANCE_CHECKS, type ProvenanceCheckName } from "./provenance.ts";
 // The document model is the extraction core's (app/lib/extraction/core/document): re-exported for the arm path's callers.
-export {
-  columnLabel,
-  MARKDOWN_REPAIRS,
-  MARKDOWN_REPAIRS_ON,
-  parseReport,
-  REPORT_FORMATS,
-} from "../extraction/core/document/index.ts";
+export { columnLabel, parseReport, REPORT_FORMATS } from "../extraction/core/document/index.ts";
 export type { ReportFormat, ReportTable, TrialReport } from "../extraction/core/document/index.ts";
 export * from "./types.ts";
 

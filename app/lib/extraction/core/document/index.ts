@@ -9,20 +9,13 @@
 import { sentenceSpans } from "../sentences.ts";
 import { parseHtml } from "./html.ts";
 import { parseJats } from "./jats.ts";
-import {
-  MARKDOWN_REPAIRS,
-  MARKDOWN_REPAIRS_ON,
-  type MarkdownOptions,
-  type MarkdownRepair,
-  parseMarkdown,
-} from "./markdown.ts";
+import { type MarkdownOptions, parseMarkdown } from "./markdown.ts";
 import { type Paragraph, type ReportFormat, type TrialReport } from "./model.ts";
 import { parseText } from "./text.ts";
 
 export { cleanText, columnLabel, isComparisonLabel, REPORT_FORMATS, ReportBuilder } from "./model.ts";
 export type { Paragraph, RawCell, ReportFormat, ReportTable, TrialReport } from "./model.ts";
 export { parseHtml, parseJats, parseMarkdown, parseText };
-export { MARKDOWN_REPAIRS, MARKDOWN_REPAIRS_ON, type MarkdownRepair };
 
 /** Which part of a study a span of the document's text belongs to. */
 export type DocumentPartKind = "title" | "abstract" | "fullText";

@@ -119,106 +119,8 @@ interface TableBlock {
   headerLines: number;
 }
 
-/**
- * The shape of a table cell, for telling which column a value belongs to: "int" (12), "dec" (0.43), "pct" (35%),
- * "stat" (3.2 (1.1), 3.2 ± 1.1, 5 (12.5)), "interval" ((0.04; 0.80)), "p" (<0.001, p = 0.2), "text" (a label with no
- * digit), or "text:" and the label with its numbers replaced by "#" ("text:# min" for "7 min", "text:week #").
- */
-function cellShape(cell: string): string {
-  const c = cell.replace(/[*†‡§¶]+$/, "").trim();
-  if (/^(p\s*[=<>≤≥]|[<>≤≥]\s*0?[.,]\d)/i.test(c)) return "p";
-  if (/^[([]\s*[-−–]{0,2}\s*\d[\d.,·]*\s*%?\s*(;|,|to|[-−–—]{1,2})\s*[-−–]{0,2}\s*\d[\d.,·]*\s*%?\s*[)\]]$/i.test(c))
-    return "interval";
-  if (/^[-−–]{0,2}\s*\d[\d.,·]*\s*%?\s*(\(|\[|±)/.test(c)) return "stat";
-  if (/^[-−–]{0,2}\s*\d[\d.,·]*\s*%$/.test(c)) return "pct";
-  if (/^[-−–]{0,2}\s*\d+$/.test(c)) return "int";
-  if (/^[-−–]{0,2}\s*\d*[.,·]\d+$/.test(c)) return "dec";
-  return /\d/.test(c) ? `text:${c.toLowerCase().replace(/\d+([.,·]\d+)?/g, "#")}` : "text";
-}
-
-/**
- * Restores the stub cell a converter dropped from rows under a row-spanning label. Family (issue 26 round 12):
- * reports converted to fixed-width markdown from tables whose row label spans several rows ("MMSE-J" over its
- * week 12, 24 and 28 rows; "Visit 4" over its 3, 5 and 7 min rows). The converter writes the spanned label only in
- * the first row; the rows under it lose that cell, so their cells sit one column left of their headers and their
- * last column is empty ("24 | 140 | 0.40 | (− 0.01; 0.81) | … | 0.79 | "). Such a row is moved one column right,
- * the spanned cell repeated from the row above (what the span means), only when this is unambiguous:
- * - the table has at least two full rows (row label and last column filled), which give each column's cell shapes
- *   ({@link cellShape});
- * - the row's last cell is empty, it holds at least two numbers, and as it stands some value cell's shape was never
- *   seen in its column;
- * - the row above is full (or was restored), and exactly one position for the missing cell makes every cell's shape
- *   (the row label's included) one seen in its column; that position is a label column (the row label, or a column
- *   whose full-row cells are all labels).
- * Otherwise the row is left as it is.
- */
-export function restoreSpannedStubs(rows: string[][]): string[][] {
-  const width = rows[0]?.length ?? 0;
-  if (width < 3) return rows;
-  const isFull = (row: string[]) => row[width - 1] !== "" && row[0] !== "";
-  const fullRows = rows.filter(isFull);
-  if (fullRows.length < 2) return rows;
-  const seen = Array.from(
-    { length: width },
-    (_, c) =>
-      new Set(
-        fullRows
-          .map((row) => row[c])
-          .filter(Boolean)
-          .map(cellShape),
-      ),
-  );
-  const fits = (row: string[], from: number) =>
-    row.every((cell, c) => c < from || !cell || seen[c].has(cellShape(cell)));
-  const labelColumn = (c: number) => c === 0 || [...seen[c]].every((shape) => shape.startsWith("text"));
-  const out: string[][] = [];
-  for (const row of rows) {
-    const above = out[out.length - 1];
-    const numbers = row.filter((cell) => cell && !cellShape(cell).startsWith("text")).length;
-    if (!above || !isFull(above) || row[width - 1] !== "" || row[0] === "" || numbers < 2 || fits(row, 1)) {
-      out.push(row);
-      continue;
-    }
-    const candidates: string[][] = [];
-    for (let j = 0; j < width - 1; j += 1) {
-      if (!labelColumn(j) || !above[j]) continue;
-      const moved = [...row.slice(0, j), above[j], ...row.slice(j, width - 1)];
-      if (fits(moved, 0)) candidates.push(moved);
-    }
-    out.push(candidates.length === 1 ? candidates[0] : row);
-  }
-  return out;
-}
-
-/**
- * Moves a header one or more columns right when the converter wrote a stub header spanning several label columns as
- * one cell. Family (issue 26 round 12): tables whose row labels are nested over two or three label columns ("Minimal
- * lumen diameter" > "In-stent" > "Post-procedure"), written with empty leading cells, under a header whose blank stub
- * spanned all of them: the header's labels then sit left of their values ("Drug | Placebo | p | | " over values in
- * the last three columns). Only when it is unambiguous: every header row is empty right of its last label, the body's
- * numbers fill exactly as many trailing columns as the header has value labels, and the body's columns left of them
- * hold no number. Otherwise the header is left as it is.
- */
-export function alignHeaderToBody(rows: string[][], headerRows: number): string[][] {
-  if (headerRows < 1 || rows.length <= headerRows) return rows;
-  const width = rows[0].length;
-  const header = rows.slice(0, headerRows);
-  const body = rows.slice(headerRows);
-  const last = header[header.length - 1];
-  const labels = last.slice(1).findLastIndex(Boolean) + 1;
-  if (labels < 1 || labels >= width - 1) return rows;
-  if (header.some((row) => row.slice(labels + 1).some(Boolean) || row.slice(1, labels + 1).some((cell) => !cell)))
-    return rows;
-  const numeric = (cell: string) => !!cell && !cellShape(cell).startsWith("text");
-  const shift = width - 1 - labels;
-  const numberColumns = new Set(body.flatMap((row) => row.flatMap((cell, c) => (c > 0 && numeric(cell) ? [c] : []))));
-  if (numberColumns.size !== labels || [...numberColumns].some((c) => c <= shift)) return rows;
-  const moved = header.map((row) => [row[0], ...Array.from({ length: shift }, () => ""), ...row.slice(1, labels + 1)]);
-  return [...moved, ...body];
-}
-
 /** A pandoc simple or multiline table whose column separator is line `sep`. */
-function pandocTable(lines: string[], sep: number, top: number | null, repair = NO_REPAIRS): TableBlock {
+function pandocTable(lines: string[], sep: number, top: number | null): TableBlock {
   const columns = runsOf(lines[sep]);
   const headerLines = top !== null ? lines.slice(top + 1, sep) : [];
   if (top === null) {
@@ -279,17 +181,8 @@ function pandocTable(lines: string[], sep: number, top: number | null, repair = 
     group.push(cellsByPosition(line, columns));
   }
   flushGroup();
-  const cleaned = [...header, ...body].map((row) =>
-    row.map((text) => repair.text(stripInlineMarkdown(text, true).trim())),
-  );
-  // Round 12 "spanned-cells": rows under a row-spanning label are realigned first, so the header repairs see the body's columns.
-  const restored = repair.spans
-    ? alignHeaderToBody(
-        [...cleaned.slice(0, header.length), ...restoreSpannedStubs(cleaned.slice(header.length))],
-        header.length,
-      )
-    : cleaned;
-  const repaired = repairPackedHeader(restored, header.length);
+  const cleaned = [...header, ...body].map((row) => row.map((text) => stripInlineMarkdown(text, true).trim()));
+  const repaired = repairPackedHeader(cleaned, header.length);
   const rows = repaired.rows.map((row) => row.map((text) => ({ text })));
   return { rows, headerRows: repaired.headerRows, next: i, headerLines: top === null ? headerLines.length : 0 };
 }
@@ -389,7 +282,7 @@ function pipeCells(line: string): string[] {
   return trimmed.split(/(?<!\\)\|/).map((cell) => cell.trim());
 }
 
-function pipeTable(lines: string[], sep: number, repair = NO_REPAIRS): TableBlock {
+function pipeTable(lines: string[], sep: number): TableBlock {
   const header: string[][] = [];
   let h = sep - 1;
   while (h >= 0 && lines[h].includes("|") && !PIPE_SEPARATOR.test(lines[h])) {
@@ -402,19 +295,10 @@ function pipeTable(lines: string[], sep: number, repair = NO_REPAIRS): TableBloc
   for (; i < lines.length && lines[i].includes("|") && lines[i].trim() !== ""; i += 1) body.push(pipeCells(lines[i]));
   const width = Math.max(...[...header, ...body].map((row) => row.length));
   const spread = header.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ""));
-  const cells = [...spread, ...body].map((row) =>
-    Array.from({ length: width }, (_, c) => repair.text(stripInlineMarkdown(row[c] ?? "", true).trim())),
-  );
-  const rows = repair.spans
-    ? alignHeaderToBody(
-        [...cells.slice(0, spread.length), ...restoreSpannedStubs(cells.slice(spread.length))],
-        spread.length,
-      )
-    : cells;
-  return { rows: rows.map((row) => row.map((text) => ({ text }))), headerRows: spread.length, next: i, headerLines: 0 };
+  return { rows: [...spread, ...body].map(cleanCells), headerRows: spread.length, next: i, headerLines: 0 };
 }
 
-function gridTable(lines: string[], start: number, repair = NO_REPAIRS): TableBlock {
+function gridTable(lines: string[], start: number): TableBlock {
   const border = lines[start];
   const boundaries: number[] = [];
   for (let c = 0; c < border.length; c += 1) if (border[c] === "+") boundaries.push(c);
@@ -437,7 +321,7 @@ function gridTable(lines: string[], start: number, repair = NO_REPAIRS): TableBl
             .filter(Boolean)
             .join(" "),
         );
-        rows.push(cleanCells(cells).map((cell) => ({ text: repair.text(cell.text) })));
+        rows.push(cleanCells(cells));
         if (line.includes("=")) headerRows = rows.length;
       }
       group = [];
@@ -461,37 +345,7 @@ export interface MarkdownOptions {
    * "keep" (default): left in the text. Round 8's adoption rule did not keep the split (docs/methods/arm-extraction.md).
    */
   inlineFigures?: "split" | "keep";
-  /** Repairs of converter artifacts (issue 26 round 12, {@link MARKDOWN_REPAIRS}); default {@link MARKDOWN_REPAIRS_ON}. */
-  repairs?: readonly MarkdownRepair[];
 }
-
-/**
- * Round 12's repairs of the converter that wrote the markdown (docs/methods/arm-extraction.md "Round 12"):
- * - "spanned-cells": a row- or column-spanning cell written once, so the rows under it, or the header over nested
- *   label columns, sit one or more columns left of their values ({@link restoreSpannedStubs}, {@link alignHeaderToBody});
- * - "smart-dashes": pandoc's smart punctuation writes an en dash as "--", so a minus sign typed as an en dash reads
- *   "--1.4 (4.2)" and a range "0.2--0.5"; "--" between non-dashes is read back as the en dash ({@link restoreEnDashes}).
- */
-export const MARKDOWN_REPAIRS = ["spanned-cells", "smart-dashes"] as const;
-export type MarkdownRepair = (typeof MARKDOWN_REPAIRS)[number];
-/** The repairs the product applies: none while round 12's decision is pending. */
-export const MARKDOWN_REPAIRS_ON: readonly MarkdownRepair[] = [];
-
-/**
- * Reads pandoc's "--" back as the en dash it stands for ("--1.4" → "–1.4", a minus sign the number reader knows;
- * "0.2--0.5" → "0.2–0.5"). Applied to cell and paragraph text after the table's columns are cut, so fixed-width
- * positions are untouched; runs of three or more dashes are left alone.
- */
-export function restoreEnDashes(text: string): string {
-  return text.replace(/(?<!-)--(?!-)/g, "\u2013");
-}
-
-/** The repairs one parse applies: `spans` ("spanned-cells") and `text`, the "smart-dashes" rewrite or the identity. */
-interface Repairs {
-  spans: boolean;
-  text: (text: string) => string;
-}
-const NO_REPAIRS: Repairs = { spans: false, text: (text) => text };
 
 /**
  * An inline HTML figure (`<figure> <p><img …/></p> <figcaption>…</figcaption> </figure>`) inside a paragraph, at most
@@ -524,11 +378,6 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
     .replace(/[\u00a0\u2000-\u200a\u202f\u3000]/g, " ")
     .replace(/:{4}\s*table-wrap/g, "\n\u0001TABLE\n")
     .replace(/(^|[^:]):{4}(?!:)/g, "$1\n\u0001END\n");
-  const chosen = new Set(options.repairs ?? MARKDOWN_REPAIRS_ON);
-  const repair: Repairs = {
-    spans: chosen.has("spanned-cells"),
-    text: chosen.has("smart-dashes") ? restoreEnDashes : NO_REPAIRS.text,
-  };
   const lines = source.split("\n");
   let section = "";
   let paragraph: string[] = [];
@@ -536,7 +385,7 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
   let wrap: { caption: string; footnotes: string[]; tables: TableBlock[] } | null = null;
   const flush = () => {
     const raw = paragraph.join(" ");
-    const text = repair.text(stripInlineMarkdown(raw));
+    const text = stripInlineMarkdown(raw);
     paragraph = [];
     if (!text.trim()) return;
     if (wrap) wrap.footnotes.push(text);
@@ -576,7 +425,7 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
     }
     if (caption) {
       if (/^\s*:::\s*$/.test(line)) {
-        const text = repair.text(stripInlineMarkdown(caption.join(" ")));
+        const text = stripInlineMarkdown(caption.join(" "));
         if (wrap) wrap.caption = text;
         else builder.addParagraph(section, text);
         caption = null;
@@ -596,7 +445,7 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
     if (DASH_LINE.test(line)) {
       const runs = runsOf(line);
       if (runs.length > 1) {
-        block = pandocTable(lines, i, null, repair);
+        block = pandocTable(lines, i, null);
         paragraph = paragraph.slice(0, Math.max(0, paragraph.length - block.headerLines));
         flush();
       } else {
@@ -604,19 +453,19 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
         while (j < lines.length && j - i < 8 && !DASH_LINE.test(lines[j])) j += 1;
         if (j < lines.length && DASH_LINE.test(lines[j]) && runsOf(lines[j]).length > 1) {
           flush();
-          block = pandocTable(lines, j, i, repair);
+          block = pandocTable(lines, j, i);
         } else if (j < lines.length && DASH_LINE.test(lines[j])) {
           flush();
-          block = pandocTable(lines, j, null, repair);
+          block = pandocTable(lines, j, null);
         }
       }
     } else if (PIPE_SEPARATOR.test(line) && line.includes("|") && i > 0 && lines[i - 1].includes("|")) {
       paragraph = paragraph.filter((p) => !p.includes("|"));
       flush();
-      block = pipeTable(lines, i, repair);
+      block = pipeTable(lines, i);
     } else if (GRID_BORDER.test(line)) {
       flush();
-      block = gridTable(lines, i, repair);
+      block = gridTable(lines, i);
     }
     if (block) {
       if (wrap) wrap.tables.push(block);
