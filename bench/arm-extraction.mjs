@@ -29,11 +29,10 @@
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
  */
 import { execFileSync } from "node:child_process";
-import { build } from "esbuild";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { FIELDS, FOLDS_FILE, loadCore, openFolds, same, sharedParts, SPLIT_FILE } from "./lib/arm-data.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -75,64 +74,6 @@ function parseArgs(argv) {
     );
   args.reports ??= dirname(resolve(args.questions));
   return args;
-}
-
-const SPLIT_FILE = join(root, "bench/arm-extraction-split.json");
-
-/** Questions of dev.jsonl and train.jsonl, partitioned by the locked pmcids of bench/arm-extraction-split.json. */
-function sharedParts(dir) {
-  const split = JSON.parse(readFileSync(SPLIT_FILE, "utf8"));
-  const locked = new Set(split.locked);
-  const read = (file) =>
-    readFileSync(join(dir, file), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l));
-  const all = [...read("dev.jsonl"), ...read("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
-  const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
-  const open = all.filter((q) => !locked.has(q.pmcid));
-  return {
-    split,
-    open,
-    openTrain: open.filter((q) => !devIds.has(q.pmcid)),
-    locked: all.filter((q) => locked.has(q.pmcid)),
-  };
-}
-
-const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
-
-/** mulberry32: a seeded uniform generator in [0, 1) (the same draws on every run). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * Cross-validation folds inside the open part (bench/arm-extraction-folds.json: seed and fold count):
- * the sorted open pmcids, Fisher–Yates shuffled by mulberry32(seed), dealt round-robin into the folds.
- * A rule is built while looking at one fold and kept only when the other folds do not lose precision.
- */
-function openFolds(open, count) {
-  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
-  if (count) spec.folds = count;
-  const ids = [...new Set(open.map((q) => q.pmcid))].sort();
-  const rand = mulberry32(spec.seed);
-  for (let i = ids.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(rand() * (i + 1));
-    [ids[i], ids[j]] = [ids[j], ids[i]];
-  }
-  const folds = Array.from({ length: spec.folds }, () => new Set());
-  ids.forEach((id, i) => folds[i % spec.folds].add(id));
-  return folds.map((set, k) => ({
-    name: `fold ${String.fromCharCode(65 + k)}`,
-    questions: open.filter((q) => set.has(q.pmcid)),
-  }));
 }
 
 /** Share of given values that are right, and how many, over scored questions. */
@@ -436,12 +377,41 @@ function gated(core, row, model) {
 }
 
 /**
+ * The calibrated model fitted on the inner folds' calibration rows (round 6): L2 logistic weights over
+ * CALIBRATION_FEATURES and the threshold chosen on the inner folds' own out-of-fold predictions.
+ */
+function fitInner(core, inner) {
+  const threshold = chooseThreshold(outOfFold(core, inner), core.roundedConfidence);
+  return { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+}
+
+/**
+ * Nested cross-validation of one variant's calibration rows (`units`, one array per outer fold): each outer fold
+ * scored by the model fitted on the others (fitInner). Returns `{perFold, thresholds, overall}` (score() figures).
+ */
+function nestedCv(core, units) {
+  const perFold = [];
+  const thresholds = [];
+  const all = [];
+  for (let k = 0; k < units.length; k += 1) {
+    const model = fitInner(
+      core,
+      units.filter((_, j) => j !== k),
+    );
+    const scored = units[k].map((row) => gated(core, row, model));
+    all.push(...scored);
+    perFold.push(score(scored));
+    thresholds.push(model.threshold);
+  }
+  return { perFold, thresholds, overall: score(all) };
+}
+
+/**
  * `--calibrate`, round 8: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
  * unit) for each subset of the three reading rules; per outer fold and overall precision (n), binary / continuous
  * exact match; then the pre-registered adoption rule (docs/methods/arm-extraction.md "Round 8") applied to the figures.
  */
 function runRecallVariants(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
   const figures = new Map();
   console.log(
     "== round 8: nested cross-validation per reading variant (1 inline figures, 2 arm labels, 3 decimal times); per fold precision (n) binary/continuous exact",
@@ -449,19 +419,7 @@ function runRecallVariants(core, folds, reportsDir) {
   console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(26)).join("")}`);
   for (const variant of recallVariants()) {
     const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const perFold = [];
-    const all = [];
-    const thresholds = [];
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const scored = units[k].map((row) => gated(core, row, model));
-      all.push(...scored);
-      perFold.push(score(scored));
-      thresholds.push(threshold);
-    }
-    const overall = score(all);
+    const { perFold, thresholds, overall } = nestedCv(core, units);
     figures.set(variant.name, { variant, perFold, overall });
     const cell = (s) =>
       `${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
@@ -526,7 +484,6 @@ function runRecallVariants(core, folds, reportsDir) {
  * either, otherwise only sentence-se (the correction of a wrong notation) is kept.
  */
 function runCorrectionVariants(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
   const variants = [
     { name: "none", corrections: [] },
     { name: "1", corrections: ["sentence-se"] },
@@ -541,19 +498,7 @@ function runCorrectionVariants(core, folds, reportsDir) {
   for (const v of variants) {
     const variant = { name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, corrections: v.corrections } };
     const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const perFold = [];
-    const thresholds = [];
-    const all = [];
-    for (let k = 0; k < folds.length; k += 1) {
-      const inner = units.filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-      const scored = units[k].map((row) => gated(core, row, model));
-      all.push(...scored);
-      perFold.push(score(scored));
-      thresholds.push(threshold);
-    }
-    const overall = score(all);
+    const { perFold, thresholds, overall } = nestedCv(core, units);
     const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
     const offered = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.offerOnly).length, 0);
     figures.set(v.name, { perFold, overall });
@@ -602,15 +547,11 @@ function runCorrectionVariants(core, folds, reportsDir) {
  * precision on fold k. Round 11's bagged threshold, compared here, is not kept (its code is in commit 16110bc).
  */
 function runThresholdStability(core, folds, reportsDir) {
-  const round = core.roundedConfidence;
   const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, PRODUCT));
   console.log(
     "== round 11 study: inner threshold when one inner report is left out (product readings); per outer fold",
   );
-  const fit = (inner) => {
-    const threshold = chooseThreshold(outOfFold(core, inner), round);
-    return { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
-  };
+  const fit = (inner) => fitInner(core, inner);
   const given = (k, model) => score(units[k].map((row) => gated(core, row, model))).overall;
   const total = { nothing: 0, moved: 0, runs: 0 };
   for (let k = 0; k < folds.length; k += 1) {
@@ -708,9 +649,11 @@ function runCalibration(core, open, reportsDir) {
     const allGate = [];
     const allCalib = [];
     for (let k = 0; k < folds.length; k += 1) {
-      const inner = units[train].filter((_, j) => j !== k);
-      const threshold = chooseThreshold(outOfFold(core, inner), round);
-      const model = { ...fitLogistic(trainingRows(inner.flat()), core.CALIBRATION_FEATURES), threshold };
+      const model = fitInner(
+        core,
+        units[train].filter((_, j) => j !== k),
+      );
+      const { threshold } = model;
       const calib = units[evaluate][k].map((row) => gated(core, row, model));
       allGate.push(...gates[k]);
       allCalib.push(...calib);
@@ -1002,29 +945,6 @@ function printErrors(scored) {
     }
   }
 }
-
-async function loadCore() {
-  const dir = mkdtempSync(join(tmpdir(), "arm-bench-"));
-  const outfile = join(dir, "arms.mjs");
-  await build({
-    entryPoints: [join(root, "app/lib/arms/index.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outfile,
-    logLevel: "error",
-  });
-  const core = await import(pathToFileURL(outfile).href);
-  rmSync(dir, { recursive: true, force: true });
-  return core;
-}
-
-const same = (a, b) =>
-  a === null || a === undefined
-    ? b === null || b === undefined
-    : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005;
-const FIELDS = { binary: ["events", "groupSize"], continuous: ["mean", "sd", "groupSize"] };
 
 function logOr(arm1, arm2) {
   const { events: a, groupSize: n1 } = arm1;

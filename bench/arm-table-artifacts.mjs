@@ -11,60 +11,19 @@
  * has it), lost (no reading has it); "-noreading" when the question has no reading at all. The locked part is never
  * read. The core is bundled with esbuild as in bench/arm-extraction.mjs.
  */
-import { build } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { FIELDS, FOLDS_FILE, loadCore, openFolds, same, sharedParts } from "./lib/arm-data.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dir = mkdtempSync(join(tmpdir(), "arm-artifacts-"));
-const out = join(dir, "arms.mjs");
-await build({
-  entryPoints: [join(root, "app/lib/arms/index.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  outfile: out,
-  logLevel: "error",
-});
-const core = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const core = await loadCore();
 const dev = resolve(root, "../shared/extraction-arms");
-const split = JSON.parse(readFileSync(join(root, "bench/arm-extraction-split.json"), "utf8"));
-const locked = new Set(split.locked);
-const rd = (f) =>
-  readFileSync(join(dev, f), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-const all = [...rd("dev.jsonl"), ...rd("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
-const open = all.filter((q) => !locked.has(q.pmcid));
-const spec = JSON.parse(readFileSync(join(root, "bench/arm-extraction-folds.json"), "utf8"));
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const ids = [...new Set(open.map((q) => q.pmcid))].sort();
-const rand = mulberry32(spec.seed);
-for (let i = ids.length - 1; i > 0; i -= 1) {
-  const j = Math.floor(rand() * (i + 1));
-  [ids[i], ids[j]] = [ids[j], ids[i]];
-}
-const nf = spec.cvFolds ?? 5;
-const foldOf = new Map(ids.map((id, i) => [id, String.fromCharCode(65 + (i % nf))]));
+const { open } = sharedParts(dev);
+const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+const foldOf = new Map(
+  openFolds(open, spec.cvFolds ?? 5).flatMap((f) => f.questions.map((q) => [q.pmcid, f.name.slice(-1)])),
+);
 const ALLOWED = new Set(["A", "B", "C"]);
-const same = (a, b) =>
-  a === null || a === undefined
-    ? b === null || b === undefined
-    : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005;
-const FIELDS = { binary: ["events", "groupSize"], continuous: ["mean", "sd", "groupSize"] };
 const nums = (s) => (s.replace(/[−–]/g, "-").match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
 const NEQ = /^\(?\s*n\s*=\s*\d+\s*\)?$/i;
 const TIME =

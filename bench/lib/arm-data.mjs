@@ -1,0 +1,100 @@
+// The arm-level benches' shared data and core (bench/arm-extraction.mjs, bench/arm-table-artifacts.mjs):
+// the open and locked parts of ../shared/extraction-arms, the open part's cross-validation folds and the
+// pure core bundled for Node, so every bench deals the same reports into the same folds.
+import { build } from "esbuild";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The locked part's pmcids (seed, method and every locked run): bench/arm-extraction-split.json. */
+export const SPLIT_FILE = join(root, "bench/arm-extraction-split.json");
+/** The open part's cross-validation folds (seed, `folds`, `cvFolds`): bench/arm-extraction-folds.json. */
+export const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
+
+/**
+ * Questions of `dir`/dev.jsonl and `dir`/train.jsonl (train ids prefixed "t"), partitioned by the locked
+ * pmcids of SPLIT_FILE: `{split, open, openTrain (open without the dev reports), locked}`.
+ * @throws when a file is missing or a line is not JSON.
+ */
+export function sharedParts(dir) {
+  const split = JSON.parse(readFileSync(SPLIT_FILE, "utf8"));
+  const locked = new Set(split.locked);
+  const read = (file) =>
+    readFileSync(join(dir, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
+  const all = [...read("dev.jsonl"), ...read("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
+  const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
+  const open = all.filter((q) => !locked.has(q.pmcid));
+  return {
+    split,
+    open,
+    openTrain: open.filter((q) => !devIds.has(q.pmcid)),
+    locked: all.filter((q) => locked.has(q.pmcid)),
+  };
+}
+
+/** mulberry32: a seeded uniform generator in [0, 1) (the same draws on every run). */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Cross-validation folds inside the open part (FOLDS_FILE: seed and fold count, `count` overriding it):
+ * the sorted open pmcids, Fisher–Yates shuffled by mulberry32(seed), dealt round-robin into the folds.
+ * Returns `[{name: "fold A", questions}]`. A rule is built while looking at some folds and judged on the others.
+ */
+export function openFolds(open, count) {
+  const spec = JSON.parse(readFileSync(FOLDS_FILE, "utf8"));
+  if (count) spec.folds = count;
+  const ids = [...new Set(open.map((q) => q.pmcid))].sort();
+  const rand = mulberry32(spec.seed);
+  for (let i = ids.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(rand() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const folds = Array.from({ length: spec.folds }, () => new Set());
+  ids.forEach((id, i) => folds[i % spec.folds].add(id));
+  return folds.map((set, k) => ({
+    name: `fold ${String.fromCharCode(65 + k)}`,
+    questions: open.filter((q) => set.has(q.pmcid)),
+  }));
+}
+
+/** The pure arm-level core (app/lib/arms/index.ts) bundled with esbuild and imported: its exports. */
+export async function loadCore() {
+  const dir = mkdtempSync(join(tmpdir(), "arm-bench-"));
+  const outfile = join(dir, "arms.mjs");
+  await build({
+    entryPoints: [join(root, "app/lib/arms/index.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outfile,
+    logLevel: "error",
+  });
+  const core = await import(pathToFileURL(outfile).href);
+  rmSync(dir, { recursive: true, force: true });
+  return core;
+}
+
+/** A value equals the reference (both absent, or within 0.005 and a relative 1e-6). */
+export const same = (a, b) =>
+  a === null || a === undefined
+    ? b === null || b === undefined
+    : b !== null && b !== undefined && Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a)) + 0.005;
+
+/** The reference fields scored per outcome type. */
+export const FIELDS = { binary: ["events", "groupSize"], continuous: ["mean", "sd", "groupSize"] };
