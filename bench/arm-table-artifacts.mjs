@@ -75,6 +75,11 @@ function artifacts(t) {
     if (section && TIME.test(section)) rowArt[i].add("section-timepoint");
     else if (section) rowArt[i].add("section-other");
     if (!r[0] && vals.some((v) => /\d/.test(v))) rowArt[i].add("empty-leading-cell");
+    // round 13: the row's label spread over two or more leading cells (stub columns) before its values
+    if (r[0] && r[1] && vals.filter((v) => /\d/.test(v)).length >= 2) {
+      if (!/\d/.test(r[1])) rowArt[i].add("stub-second-label-column");
+      else if (TIME.test(r[1]) && !/[(±]/.test(r[1])) rowArt[i].add("stub-second-column-time-number");
+    }
     const used = r.map((c, k) => (k > 0 && c ? k : -1)).filter((k) => k > 0);
     if (used.some((k) => !labelled[k])) rowArt[i].add("value-under-unlabelled-column");
     if (
