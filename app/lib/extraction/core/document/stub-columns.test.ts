@@ -57,7 +57,7 @@ describe("joinStubColumns: a row label over several stub columns", () => {
     expect(joinStubColumns(rows, 1)).toBe(rows);
   });
 
-  it("is off by default in parseMarkdown and on with stubColumns: join", () => {
+  it("is on by default in parseMarkdown (adopted in round 13) and off with stubColumns: first", () => {
     const markdown = [
       "| Outcome | Time | Drug (n = 40) | Placebo (n = 41) |",
       "|---|---|---|---|",
@@ -65,8 +65,8 @@ describe("joinStubColumns: a row label over several stub columns", () => {
       "| | Week 8 | 2.5 (1.0) | 3.9 (1.3) |",
       "",
     ].join("\n");
-    expect(parseMarkdown(markdown).tables[0].rows[1][0]).toBe("");
-    const joined = parseMarkdown(markdown, { stubColumns: "join" }).tables[0];
+    expect(parseMarkdown(markdown, { stubColumns: "first" }).tables[0].rows[1][0]).toBe("");
+    const joined = parseMarkdown(markdown).tables[0];
     expect(joined.rows.map((row) => row[0])).toEqual(["Pain score Week 4", "Pain score Week 8"]);
     expect(joined.header[0].slice(0, 3)).toEqual(["Outcome Time", "Drug (n = 40)", "Placebo (n = 41)"]);
   });
