@@ -23,9 +23,7 @@
  * cvFolds folds). `--calibrate` (round 6) runs the nested cross-validation of the calibrated confidence
  * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
  * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
- * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
- * round 13 the stub-column rule of parseMarkdown on and off (ARM_BENCH_STUBS=join or first parses every other mode's
- * reports with it on or off).
+ * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study.
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -93,19 +91,12 @@ function givenRight(scored) {
   return { given, right };
 }
 
-/** Round 13: ARM_BENCH_STUBS=join|first sets parseMarkdown's stubColumns unless the caller set it. */
-function withStubs(parseOptions) {
-  const env = process.env.ARM_BENCH_STUBS;
-  return env && !parseOptions?.stubColumns ? { ...parseOptions, stubColumns: env } : parseOptions;
-}
-
 /**
  * A reader of the questions' reports, each file read and parsed once: `(q) → {text, report}` for
  * DIR/{pmcid}.md (or .xml when `q.format` is "jats"); `parseOptions` as parseReport's.
  */
 function reportReader(core, reportsDir, parseOptions) {
   const parsed = new Map();
-  parseOptions = withStubs(parseOptions);
   return (q) => {
     const format = q.format ?? "markdown";
     const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
@@ -547,59 +538,6 @@ function runCorrectionVariants(core, folds, reportsDir) {
 }
 
 /**
- * `--calibrate`, round 13: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
- * unit, evaluation) with parseMarkdown's stub-column rule off ("none", the product before round 13) and on ("stubs").
- * Per outer fold: the inner threshold, precision (values given), binary / continuous exact match. Then the adoption rule
- * declared before the run (docs/methods/arm-extraction.md "Round 13"): the rule passes if its all-open precision is ≥
- * none's less 0.01, its all-open exact match rises for one type and falls for neither, and on folds D and E no exact
- * match falls and precision does not fall (nothing given where none gave values is a fall).
- */
-function runStubVariants(core, folds, reportsDir) {
-  const variants = [
-    { name: "none", stubColumns: "first" },
-    { name: "stubs", stubColumns: "join" },
-  ];
-  const figures = new Map();
-  console.log(
-    "== round 13: nested cross-validation with the stub-column rule off (none) and on (stubs); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`);
-  for (const v of variants) {
-    const variant = { name: v.name, parse: { ...ROUND6.parse, stubColumns: v.stubColumns }, extract: ROUND6.extract };
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const { perFold, thresholds, overall } = nestedCv(core, units);
-    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
-    figures.set(v.name, { perFold, overall });
-    const cell = (s, t) =>
-      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
-    console.log(
-      `${v.name.padEnd(8)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}`,
-    );
-  }
-  const eps = 1e-9;
-  const base = figures.get("none");
-  const f = figures.get("stubs");
-  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
-  const precisionFalls = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    return p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-  };
-  const [b, c] = exact(f.overall);
-  const [b0, c0] = exact(base.overall);
-  const exactOk = (b > b0 + eps || c > c0 + eps) && b >= b0 - eps && c >= c0 - eps;
-  const precise = (f.overall.overall.valuePrecision ?? 0) >= (base.overall.overall.valuePrecision ?? 0) - 0.01 - eps;
-  const unread = [3, 4].every((k) => {
-    const [bk, ck] = exact(f.perFold[k]);
-    const [b0k, c0k] = exact(base.perFold[k]);
-    return bk >= b0k - eps && ck >= c0k - eps && !precisionFalls(f.perFold[k], base.perFold[k]);
-  });
-  console.log(
-    `stub-column rule: exact rises for one type and falls for neither ${exactOk}, precision within 0.01 ${precise}, D/E nothing falls ${unread} → round 13 decision by the adoption rule: ${exactOk && precise && unread ? "adopt" : "do not adopt"}`,
-  );
-}
-
-/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -735,7 +673,6 @@ function runCalibration(core, open, reportsDir) {
   }
   runRecallVariants(core, folds, reportsDir);
   runCorrectionVariants(core, folds, reportsDir);
-  runStubVariants(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7
@@ -1118,7 +1055,7 @@ function runQuestions(core, questions, reportsDir, options = {}, parseOptions = 
       const key = `${format}\u0000${text}`;
       let report = parsed.get(key);
       if (!report) {
-        report = core.parseReport(text, format, withStubs(parseOptions));
+        report = core.parseReport(text, format, parseOptions);
         parsed.set(key, report);
       }
       answer = core.extractArms(
