@@ -368,9 +368,13 @@ function gated(core, row, model) {
     comparator: { ...row.result.comparator },
   };
   for (const v of row.values) {
-    // Round 11: a value derived under an unstated assumption (offerOnly) is never given, as in the product.
+    // Round 11: a value derived under an unstated assumption (offerOnly) is never given, as in the product; round 14:
+    // nor is a value failing a definitional hard rule (hardGate, HARD_GATES).
     const keep =
-      v.f && !v.f.offerOnly && core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
+      v.f &&
+      !v.f.offerOnly &&
+      !v.f.hardGate &&
+      core.roundedConfidence(core.calibratedProbability(v.f, model)) >= model.threshold;
     if (!keep) result[v.arm][v.field] = null;
   }
   return { reference: row.q.reference, result };
@@ -538,6 +542,73 @@ function runCorrectionVariants(core, folds, reportsDir) {
 }
 
 /**
+ * `--calibrate`, round 14: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit; evaluation on the held-out fold's best readings, an offer-only value or one failing a hard rule never given)
+ * for the variants none (no hard rule, stub-column rule off: the product before round 14), gate (HARD_GATES on),
+ * stubs (parseMarkdown's stub-column rule of round 13 on) and stubs+gate. Per outer fold: the inner threshold,
+ * precision (values given), binary / continuous exact match. Then figure conditions (a)–(c) of the adoption rule
+ * declared before the run (docs/methods/arm-extraction.md "Round 14") against "none": all-open precision ≥ 0.934 less
+ * 0.01 (round 6's figure), all-open exact match rises for one type and falls for neither, and on folds D and E no exact
+ * match falls and precision does not fall (nothing given where none gave values is a fall). Condition (d), the tests
+ * with the variant on by default and the final model refitted, is checked outside the bench.
+ */
+function runHardGateVariants(core, folds, reportsDir) {
+  const variants = [
+    { name: "none", stubColumns: "first", hardGates: [] },
+    { name: "gate", stubColumns: "first", hardGates: ["timepoint-other"] },
+    { name: "stubs", stubColumns: "join", hardGates: [] },
+    { name: "stubs+gate", stubColumns: "join", hardGates: ["timepoint-other"] },
+  ];
+  const figures = new Map();
+  console.log(
+    "== round 14: nested cross-validation per variant (gate: timepoint-other hard rule; stubs: stub-column rule); per fold threshold, precision (n) binary/continuous exact",
+  );
+  console.log(
+    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
+  );
+  for (const v of variants) {
+    const variant = {
+      name: v.name,
+      parse: { ...ROUND6.parse, stubColumns: v.stubColumns },
+      extract: { ...ROUND6.extract, hardGates: v.hardGates },
+    };
+    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
+    const { perFold, thresholds, overall } = nestedCv(core, units);
+    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
+    const ruled = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.hardGate).length, 0);
+    figures.set(v.name, { perFold, overall });
+    const cell = (s, t) =>
+      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
+    console.log(
+      `${v.name.padEnd(11)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values failing a hard rule ${ruled}`,
+    );
+  }
+  const eps = 1e-9;
+  const base = figures.get("none");
+  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
+  const precisionFalls = (s, s0) => {
+    const p = s.overall.valuePrecision;
+    const p0 = s0.overall.valuePrecision;
+    return p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
+  };
+  for (const name of ["gate", "stubs", "stubs+gate"]) {
+    const f = figures.get(name);
+    const precise = (f.overall.overall.valuePrecision ?? 0) >= 0.934 - 0.01 - eps;
+    const [b, c] = exact(f.overall);
+    const [b0, c0] = exact(base.overall);
+    const exactOk = (b > b0 + eps || c > c0 + eps) && b >= b0 - eps && c >= c0 - eps;
+    const unread = [3, 4].every((k) => {
+      const [bk, ck] = exact(f.perFold[k]);
+      const [b0k, c0k] = exact(base.perFold[k]);
+      return bk >= b0k - eps && ck >= c0k - eps && !precisionFalls(f.perFold[k], base.perFold[k]);
+    });
+    console.log(
+      `round 14 ${name}: (a) precision ≥ 0.924 ${precise}, (b) exact rises for one type and falls for neither ${exactOk}, (c) D/E nothing falls ${unread} → figure conditions ${precise && exactOk && unread ? "pass" : "fail"}`,
+    );
+  }
+}
+
+/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -673,6 +744,7 @@ function runCalibration(core, open, reportsDir) {
   }
   runRecallVariants(core, folds, reportsDir);
   runCorrectionVariants(core, folds, reportsDir);
+  runHardGateVariants(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

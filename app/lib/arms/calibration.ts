@@ -44,6 +44,11 @@ export interface ValueFeatures {
    * pooled-sd-offer: a pooled SD from t/p assumes equal SDs), so it is offered and never given, whatever its probability.
    */
   offerOnly?: boolean;
+  /**
+   * Not a model feature: the definitional hard rule of round 14 the value fails (HARD_GATES in extract.ts, e.g.
+   * timepoint-other), as "name: what"; such a value is withheld whatever its probability.
+   */
+  hardGate?: string;
 }
 
 /** The feature names, in the order of the model's coefficients. */

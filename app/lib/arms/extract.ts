@@ -293,6 +293,23 @@ export type CorrectionName = (typeof DEFINITIONAL_CORRECTIONS)[number];
 /** The round-11 corrections on in the product (the bench switches them off with `corrections` to measure the baseline). */
 export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTIONS;
 
+/**
+ * The definitional hard rules of issue 26 round 14 (docs/methods/arm-extraction.md "Round 14"): a value whose reading
+ * is wrong by definition is withheld whatever its calibrated probability (value null, the rule in the reason, its
+ * quote in `candidates`), like round 11's pooled-sd-offer. The value stays a training value of the calibration model
+ * (its features are unchanged); the bench's evaluation never gives it, as the product does not.
+ * - timepoint-other: the question names a timepoint (makeOutcome) and the reading's table or sentence shows one other
+ *   single time and not the question's (no column or label of the question's time: a number at another time is not
+ *   the number asked for). A reading that shows no time, or several, is left to the calibrated confidence.
+ */
+export const HARD_GATES = ["timepoint-other"] as const;
+
+/** A definitional hard rule of round 14. */
+export type HardGateName = (typeof HARD_GATES)[number];
+
+/** The round-14 hard rules on in the product (the bench switches them off with `hardGates` to measure the baseline). */
+export const HARD_GATES_ON: readonly HardGateName[] = HARD_GATES;
+
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
   [
@@ -470,6 +487,17 @@ function normaliseTimepoint(text: string): string | null {
   if (value === undefined || unitWord === undefined) return null;
   const unit = unitWord[0] === "w" ? "w" : unitWord.startsWith("mo") ? "m" : unitWord[0];
   return `${Number(value)}${unit}`;
+}
+
+/** Every time a text names, normalised ("12w", "6m"), by either spelling ("12 weeks", "week 12"). */
+function timepointsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const re of [TIMEPOINT, TIMEPOINT_UNIT_FIRST])
+    for (const m of text.matchAll(new RegExp(re.source, "gi"))) {
+      const t = normaliseTimepoint(m[0]);
+      if (t) out.push(t);
+    }
+  return out;
 }
 
 function conceptsOf(text: string): string[] {
@@ -1967,6 +1995,19 @@ function readingGates(candidate: Candidate, outcome: Outcome): string[] {
   return gates;
 }
 
+/**
+ * Round 14 timepoint-other (HARD_GATES): the question names a timepoint, the reading's time was neither matched to
+ * it (its timeNote) nor chosen among several, and its table or sentence names one other single time. Returns the
+ * rule and what it found, or null.
+ */
+function timepointOther(candidate: Candidate, outcome: Outcome): string | null {
+  if (!outcome.timepoint || timeChosenOf(candidate) || /the question's timepoint/.test(candidate.timeNote)) return null;
+  const times = timepointsIn(candidate.sentence ?? candidate.where);
+  const other = times[0];
+  if (other === undefined || times.some((t) => !sameTime(t, other)) || sameTime(other, outcome.timepoint)) return null;
+  return `timepoint-other: the question asks for ${outcome.timepoint} and the reading shows only ${other}`;
+}
+
 /** A prose span is one sentence: at most MAX_SENTENCE characters and no markup. */
 const isOneSentence = (span: string): boolean => span.length <= MAX_SENTENCE && !/<[a-z]/i.test(span);
 
@@ -2067,6 +2108,7 @@ function finalise(
   randomisedTotal: number | null,
   enabled?: readonly ReadingCheckName[],
   corrections: ReadonlySet<CorrectionName> = new Set(CORRECTIONS_ON),
+  hardGates: ReadonlySet<HardGateName> = new Set(HARD_GATES_ON),
 ): Finalised | null {
   const values = { intervention: emptyArm(), comparator: emptyArm() };
   const derived: Derivation[] = [];
@@ -2076,6 +2118,7 @@ function finalise(
   const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const ambiguousN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const gatesOfReading = readingGates(candidate, outcome);
+  const hardGate = hardGates.has("timepoint-other") ? timepointOther(candidate, outcome) : null;
   const timeWords = candidate.timeNote
     ? `; timepoint: ${candidate.timeNote}`
     : outcome.timepoint
@@ -2288,6 +2331,7 @@ function finalise(
       binary: candidate.kind === "count",
       rivals: candidate.rivals ?? 0,
       ...(extra.some((c) => c.offerOnly) ? { offerOnly: true } : {}),
+      ...(hardGate ? { hardGate } : {}),
     };
     const needsN = extra.some((c) => c.item === "n");
     const gates =
@@ -2347,16 +2391,20 @@ function withConfidence(
       // Round 11: a value derived under an assumption the report does not state is offered, never given, whenever a
       // threshold applies (abstainBelow 0 is the bench's raw reading).
       const offerOnly = Boolean(ev?.features?.offerOnly && abstainBelow > 0);
-      if (!ev || shown < abstainBelow || failsCheck || failsGate || offerOnly) {
+      // Round 14: a value failing a definitional hard rule (HARD_GATES) is withheld whenever a threshold applies.
+      const hardGate = abstainBelow > 0 ? ev?.features?.hardGate : undefined;
+      if (!ev || shown < abstainBelow || failsCheck || failsGate || offerOnly || hardGate) {
         candidates.push(...result.quotes.filter((q) => q.arm === arm && q.field === field));
         result[arm][field] = null;
-        const why = failsGate
-          ? `fails a definitional gate (${failsGate.join("; ")})`
-          : failsCheck
-            ? "fails a consistency or provenance check"
-            : offerOnly
-              ? "needs an assumption the report does not state, so it is offered, not given"
-              : "is too uncertain";
+        const why = hardGate
+          ? `is wrong by definition (${hardGate})`
+          : failsGate
+            ? `fails a definitional gate (${failsGate.join("; ")})`
+            : failsCheck
+              ? "fails a consistency or provenance check"
+              : offerOnly
+                ? "needs an assumption the report does not state, so it is offered, not given"
+                : "is too uncertain";
         reason[arm][field] =
           `not found: the best candidate (${value}${ev ? `, confidence ${shown.toFixed(2)}` : ""}) ${why}${ev ? ` — ${ev.reason}` : ""}`;
         continue;
@@ -2413,6 +2461,8 @@ export function extractArms(
     recallRules?: readonly RecallRuleName[];
     /** Bench and tests: the definitional corrections of round 11 that are on (DEFINITIONAL_CORRECTIONS; default CORRECTIONS_ON). */
     corrections?: readonly CorrectionName[];
+    /** Bench and tests: the definitional hard rules of round 14 that are on (HARD_GATES; default HARD_GATES_ON). */
+    hardGates?: readonly HardGateName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
     /** Bench only (--calibrate): filled with the calibration features of each value the returned reading gives. */
@@ -2431,6 +2481,7 @@ export function extractArms(
   const abbreviations = reportAbbreviations(report);
   const recallRules = new Set<RecallRuleName>(options.recallRules ?? RECALL_RULES_ON);
   const corrections = new Set<CorrectionName>(options.corrections ?? CORRECTIONS_ON);
+  const hardGates = new Set<HardGateName>(options.hardGates ?? HARD_GATES_ON);
   const names = makeArmNames(question, abbreviations);
   definePositions(report.text, names);
   if (recallRules.has("arm-labels")) defineLabels(report.text, names);
@@ -2460,7 +2511,15 @@ export function extractArms(
         candidate.byPosition = true;
       }
     }
-    const result = finalise(candidate, sizes, outcome, randomisedTotal(report), options.consistency, corrections);
+    const result = finalise(
+      candidate,
+      sizes,
+      outcome,
+      randomisedTotal(report),
+      options.consistency,
+      corrections,
+      hardGates,
+    );
     if (!result) continue;
     const outcomeType = candidate.kind === "count" ? "binary" : "continuous";
     const featuresOut = options.readings

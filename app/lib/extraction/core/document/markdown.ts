@@ -345,6 +345,88 @@ export interface MarkdownOptions {
    * "keep" (default): left in the text. Round 8's adoption rule did not keep the split (docs/methods/arm-extraction.md).
    */
   inlineFigures?: "split" | "keep";
+  /**
+   * "join": a body row's label spread over several stub (label) columns is read as one label, see
+   * {@link joinStubColumns} (issue 26 round 13); "first": the cells stay as the converter wrote them. Default:
+   * STUB_COLUMNS_DEFAULT.
+   */
+  stubColumns?: "join" | "first";
+}
+
+/** The product's default of {@link MarkdownOptions.stubColumns} (issue 26 round 13; see docs/methods/arm-extraction.md). */
+export const STUB_COLUMNS_DEFAULT: "join" | "first" = "first";
+
+/** A stub (row-label) cell: words, not a value, not a missing-value mark ("NR", "n/a", "-"). */
+const isStubCell = (cell: string) =>
+  /[A-Za-z]{3,}/.test(cell) &&
+  !isValueCell(cell) &&
+  !/^\(?\s*(n\/?a|nr|nd|ns|n\.s\.|none|not (reported|done|applicable|available|estimable))\s*\)?$/i.test(cell.trim());
+
+/**
+ * Row labels spread over several stub columns (issue 26 round 13, family: tables whose rows are labelled by two
+ * label columns, "Hydronephrosis | left kidney | 52 (43.3 %) | …", "Pain | Week 4 | …", the outer label written once
+ * over the rows it spans). A body row's stub is its leading label cells; an empty first cell followed by a label cell
+ * belongs to the stub and stands for the outer label of the row above (a row-spanning cell). Only rows holding at least
+ * two value cells are rows with a stub width. Two layouts are rewritten, every other table is returned unchanged:
+ *
+ * - every such row has the same stub width K ≥ 2 and no value lies left of column K, and no row runs past the header's
+ *   last label: the first K columns are joined, in the header and in every row, into one label column;
+ * - the header is packed left (its labels end d ≥ 1 columns before the table's last column) and exactly the rows with
+ *   stub width 1 + d run past it, each by d: those rows' stubs are joined and their values moved d columns left, under
+ *   the header's labels; rows with stub width 1 stay.
+ *
+ * The outer label is carried down the rows it spans ("Hydronephrosis right kidney"). A mix of stub widths that fits
+ * neither layout is ambiguous and left as it is. Pure; returns a new grid.
+ */
+export function joinStubColumns(rows: string[][], headerRows: number): string[][] {
+  const width = rows[0]?.length ?? 0;
+  const body = rows.slice(headerRows);
+  if (width < 3 || headerRows < 1 || body.length < 2) return rows;
+  const values = (row: string[]) => row.filter((cell) => isValueCell(cell)).length;
+  const stubWidth = (row: string[], r: number) => {
+    let k = 0;
+    if (row[0] === "" && r > 0 && isStubCell(row[1] ?? "")) k = 1;
+    while (k < width && isStubCell(row[k] ?? "")) k += 1;
+    return k;
+  };
+  const lastFilled = (row: string[]) => row.reduce((last, cell, c) => (cell ? c : last), -1);
+  const headerEnd = Math.max(...rows.slice(0, headerRows).map(lastFilled));
+  const data = body.map((row, r) => ({ r, row, k: stubWidth(row, r) })).filter(({ row }) => values(row) >= 2);
+  if (data.length < 2 || data.some(({ k, row }) => k < 1 || row.slice(0, k).some((cell) => isValueCell(cell))))
+    return rows;
+  const widths = new Set(data.map(({ k }) => k));
+  const outer: string[] = [];
+  let carried = "";
+  body.forEach((row, r) => {
+    if (row[0]) carried = row[0];
+    outer[r] = row[0] || (isStubCell(row[1] ?? "") && r > 0 ? carried : "");
+  });
+  const label = (row: string[], r: number, k: number) => [outer[r], ...row.slice(1, k)].filter(Boolean).join(" ");
+  if (widths.size === 1) {
+    const [k] = [...widths];
+    if (k < 2 || data.some(({ row }) => lastFilled(row) > headerEnd)) return rows;
+    const head = rows
+      .slice(0, headerRows)
+      .map((row) => [row.slice(0, k).filter(Boolean).join(" "), ...row.slice(k), ...Array<string>(k - 1).fill("")]);
+    const rest = body.map((row, r) => [
+      stubWidth(row, r) >= 1 ? label(row, r, Math.min(k, Math.max(1, stubWidth(row, r)))) : row[0],
+      ...row.slice(k),
+      ...Array<string>(k - 1).fill(""),
+    ]);
+    return [...head, ...rest];
+  }
+  const d = width - 1 - headerEnd;
+  if (d < 1 || widths.size !== 2 || !widths.has(1) || !widths.has(1 + d)) return rows;
+  const over = data.filter(({ row }) => lastFilled(row) > headerEnd);
+  if (over.length === 0 || over.some(({ k }) => k !== 1 + d)) return rows;
+  if (data.some(({ k, row }) => (k === 1 ? lastFilled(row) > headerEnd : lastFilled(row) < 1 + d))) return rows;
+  const moved = new Set(data.filter(({ k }) => k === 1 + d).map(({ r }) => r));
+  return [
+    ...rows.slice(0, headerRows),
+    ...body.map((row, r) =>
+      moved.has(r) ? [label(row, r, 1 + d), ...row.slice(1 + d), ...Array<string>(d).fill("")] : row,
+    ),
+  ];
 }
 
 /**
@@ -379,6 +461,14 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
     .replace(/:{4}\s*table-wrap/g, "\n\u0001TABLE\n")
     .replace(/(^|[^:]):{4}(?!:)/g, "$1\n\u0001END\n");
   const lines = source.split("\n");
+  const rowsOf = (table: TableBlock): RawCell[][] =>
+    (options.stubColumns ?? STUB_COLUMNS_DEFAULT) === "join"
+      ? joinStubColumns(
+          table.rows.map((row) => row.map((cell) => cell.text)),
+          // A table with no header row takes its first row (buildTable).
+          Math.max(1, table.headerRows),
+        ).map((row) => row.map((text) => ({ text })))
+      : table.rows;
   let section = "";
   let paragraph: string[] = [];
   let caption: string[] | null = null;
@@ -403,7 +493,7 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
       builder.addTable({
         label: label ? label[1] : undefined,
         caption: wrap.caption,
-        rows: table.rows,
+        rows: rowsOf(table),
         headerRows: table.headerRows,
         footnotes: wrap.footnotes,
       });
@@ -469,7 +559,7 @@ export function parseMarkdown(markdown: string, options: MarkdownOptions = {}): 
     }
     if (block) {
       if (wrap) wrap.tables.push(block);
-      else builder.addTable({ rows: block.rows, headerRows: block.headerRows, caption: "" });
+      else builder.addTable({ rows: rowsOf(block), headerRows: block.headerRows, caption: "" });
       i = block.next - 1;
       continue;
     }
