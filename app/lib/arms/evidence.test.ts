@@ -71,10 +71,20 @@ describe("evidence items: shown or missing in every reason, features of the cali
       ["Outcome", "Intervention (n = 30)", "Control (n = 31)"],
       [["Self-efficacy", "21.4 ± 6.2", "18.0 ± 5.9"]],
     );
-    const r = ask(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy");
+    // Not definitional (a two-arm trial's "Intervention" column is usually the intervention arm): round 14's protocol
+    // (docs/methods/arm-extraction.md "Round 14") tests that the item is detected and lowers the calibrated
+    // probability, not that the fitted threshold withholds it.
+    const r = items(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy");
     expect(r.intervention.mean).toBeNull();
     expect(r.reason?.intervention.mean).toContain("missing: arms: a label names only the arm's role");
     expect(r.candidates?.some((q) => q.text.includes("21.4"))).toBe(true);
+    const calibrated = ask(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy");
+    expect(calibrated.reason?.intervention.mean).toContain("missing: arms: a label names only the arm's role");
+    const named = roles.replace("Intervention (n = 30)", "Motivational interviewing (n = 30)");
+    const confidence = (table: string) =>
+      ask(`Results.\n\n${table}`, "motivational interviewing", "usual care", "self-efficacy", 0).confidence
+        ?.intervention.mean ?? 1;
+    expect(confidence(roles)).toBeLessThan(confidence(named.replace("Control (n = 31)", "Usual care (n = 31)")));
     expect(
       ask(`Results.\n\n${roles}`, "motivational interviewing", "usual care", "self-efficacy", 0).intervention.mean,
     ).toBe(21.4);

@@ -354,7 +354,7 @@ export interface MarkdownOptions {
 }
 
 /** The product's default of {@link MarkdownOptions.stubColumns} (issue 26 round 13; see docs/methods/arm-extraction.md). */
-export const STUB_COLUMNS_DEFAULT: "join" | "first" = "first";
+export const STUB_COLUMNS_DEFAULT: "join" | "first" = "join";
 
 /** A stub (row-label) cell: words, not a value, not a missing-value mark ("NR", "n/a", "-"). */
 const isStubCell = (cell: string) =>
