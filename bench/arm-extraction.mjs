@@ -23,7 +23,8 @@
  * cvFolds folds). `--calibrate` (round 6) runs the nested cross-validation of the calibrated confidence
  * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
  * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
- * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study.
+ * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
+ * round 14 the variants of the timepoint-other hard rule and the stub-column rule (none, gate, stubs, stubs+gate).
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.

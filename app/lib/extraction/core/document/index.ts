@@ -52,7 +52,7 @@ export interface DocumentSentence {
  * Parses a trial report in one of the supported formats into the document model. JATS and HTML go
  * through fast-xml-parser and htmlparser2; markdown and plain/PDF text through the fixed-width,
  * pipe and grid table readers. Throws an Error when JATS is not well-formed enough to parse.
- * `options` are parseMarkdown's (bench and tests: `inlineFigures: "split"` turns round 8's figure rule on; off by default).
+ * `options` are parseMarkdown's (bench and tests: `inlineFigures: "split"` turns round 8's figure rule on; off by default; `stubColumns: "first"` turns round 14's stub-column rule off).
  */
 export function parseReport(text: string, format: ReportFormat, options: MarkdownOptions = {}): TrialReport {
   switch (format) {

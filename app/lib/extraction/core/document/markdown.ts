@@ -353,7 +353,7 @@ export interface MarkdownOptions {
   stubColumns?: "join" | "first";
 }
 
-/** The product's default of {@link MarkdownOptions.stubColumns} (issue 26 round 13; see docs/methods/arm-extraction.md). */
+/** The product's default of {@link MarkdownOptions.stubColumns}: "join", adopted in issue 26 round 14 (docs/methods/arm-extraction.md "Round 14"). */
 export const STUB_COLUMNS_DEFAULT: "join" | "first" = "join";
 
 /** A stub (row-label) cell: words, not a value, not a missing-value mark ("NR", "n/a", "-"). */

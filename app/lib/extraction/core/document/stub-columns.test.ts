@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinStubColumns, parseMarkdown } from "./markdown.ts";
+import { STUB_COLUMNS_DEFAULT, joinStubColumns, parseMarkdown } from "./markdown.ts";
 
 // Issue 26 round 13: row labels spread over several stub columns (invented tables of the family).
 describe("joinStubColumns: a row label over several stub columns", () => {
@@ -57,7 +57,7 @@ describe("joinStubColumns: a row label over several stub columns", () => {
     expect(joinStubColumns(rows, 1)).toBe(rows);
   });
 
-  it("is off by default in parseMarkdown and on with stubColumns: join", () => {
+  it("is on by default in parseMarkdown (round 14) and off with stubColumns: first", () => {
     const markdown = [
       "| Outcome | Time | Drug (n = 40) | Placebo (n = 41) |",
       "|---|---|---|---|",
@@ -65,8 +65,9 @@ describe("joinStubColumns: a row label over several stub columns", () => {
       "| | Week 8 | 2.5 (1.0) | 3.9 (1.3) |",
       "",
     ].join("\n");
-    expect(parseMarkdown(markdown).tables[0].rows[1][0]).toBe("");
-    const joined = parseMarkdown(markdown, { stubColumns: "join" }).tables[0];
+    expect(STUB_COLUMNS_DEFAULT).toBe("join");
+    expect(parseMarkdown(markdown, { stubColumns: "first" }).tables[0].rows[1][0]).toBe("");
+    const joined = parseMarkdown(markdown).tables[0];
     expect(joined.rows.map((row) => row[0])).toEqual(["Pain score Week 4", "Pain score Week 8"]);
     expect(joined.header[0].slice(0, 3)).toEqual(["Outcome Time", "Drug (n = 40)", "Placebo (n = 41)"]);
   });
