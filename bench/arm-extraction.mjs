@@ -412,6 +412,22 @@ function nestedCv(core, units) {
 }
 
 /**
+ * One variant's nested CV for a round's comparison table: its calibration rows (`units`, one array per fold) under the
+ * variant's parse and extract options, nestedCv's `{perFold, thresholds, overall}`, and `values` (training values).
+ */
+function variantCv(core, folds, reportsDir, variant) {
+  const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
+  const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
+  return { units, ...nestedCv(core, units), values };
+}
+
+/** A comparison-table cell: the inner threshold (when given), precision (values given), binary/continuous exact. */
+function variantCell(s, threshold) {
+  const t = threshold === undefined ? "" : `${threshold.toFixed(2)} `;
+  return `${t}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
+}
+
+/**
  * `--calibrate`, round 8: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
  * unit) for each subset of the three reading rules; per outer fold and overall precision (n), binary / continuous
  * exact match; then the pre-registered adoption rule (docs/methods/arm-extraction.md "Round 8") applied to the figures.
@@ -502,15 +518,11 @@ function runCorrectionVariants(core, folds, reportsDir) {
   console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`);
   for (const v of variants) {
     const variant = { name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, corrections: v.corrections } };
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const { perFold, thresholds, overall } = nestedCv(core, units);
-    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
+    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
     const offered = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.offerOnly).length, 0);
     figures.set(v.name, { perFold, overall });
-    const cell = (s, t) =>
-      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
     console.log(
-      `${v.name.padEnd(8)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values offered only ${offered}`,
+      `${v.name.padEnd(8)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values offered only ${offered}`,
     );
   }
   const eps = 1e-9;
@@ -573,15 +585,11 @@ function runHardGateVariants(core, folds, reportsDir) {
       parse: { ...ROUND6.parse, stubColumns: v.stubColumns },
       extract: { ...ROUND6.extract, hardGates: v.hardGates },
     };
-    const units = folds.map((f) => calibrationRows(core, f.questions, reportsDir, true, false, variant));
-    const { perFold, thresholds, overall } = nestedCv(core, units);
-    const values = units.flat().reduce((t, r) => t + r.train.filter((x) => x.x).length, 0);
+    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
     const ruled = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.hardGate).length, 0);
     figures.set(v.name, { perFold, overall });
-    const cell = (s, t) =>
-      `${t === undefined ? "" : `${t.toFixed(2)} `}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
     console.log(
-      `${v.name.padEnd(11)}${[...perFold.map((s, k) => cell(s, thresholds[k])), cell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values failing a hard rule ${ruled}`,
+      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values failing a hard rule ${ruled}`,
     );
   }
   const eps = 1e-9;
