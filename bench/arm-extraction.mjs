@@ -33,7 +33,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIELDS, FOLDS_FILE, loadCore, openFolds, same, sharedParts, SPLIT_FILE } from "./lib/arm-data.mjs";
+import {
+  FIELDS,
+  FOLDS_FILE,
+  loadCore,
+  openFolds,
+  productAndReadings,
+  same,
+  sharedParts,
+  SPLIT_FILE,
+} from "./lib/arm-data.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -896,15 +905,15 @@ function runRecall(core, open, reportsDir) {
       const { text, report } = read(q);
       if (!numbersOf.has(text)) numbersOf.set(text, writtenNumbers(text));
       const numbers = numbersOf.get(text);
-      const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
-      const product = core.extractArms(report, question);
-      const readings = [];
-      const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
-      const best = readings[0] ?? fallback;
+      const { product, readings, best } = productAndReadings(core, report, q);
       const type = q.reference.outcomeType;
       // Round 9: a question with no reading at all: the first step that fails (diagnoseNoReading).
       if (!readings.length) {
-        const d = core.diagnoseNoReading(report, question);
+        const d = core.diagnoseNoReading(report, {
+          intervention: q.intervention,
+          comparator: q.comparator,
+          outcome: q.outcome,
+        });
         const step = d?.step ?? "other";
         const lost = (arm) =>
           FIELDS[type].filter((f) => {

@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIELDS, FOLDS_FILE, loadCore, openFolds, same, sharedParts } from "./lib/arm-data.mjs";
+import { FIELDS, FOLDS_FILE, loadCore, openFolds, productAndReadings, same, sharedParts } from "./lib/arm-data.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const core = await loadCore();
 const dev = resolve(root, "../shared/extraction-arms");
@@ -162,11 +162,7 @@ for (const q of open) {
     }
   }
   const { report, arts } = entry;
-  const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
-  const product = core.extractArms(report, question);
-  const readings = [];
-  const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
-  const best = readings[0] ?? fallback;
+  const { product, readings, best } = productAndReadings(core, report, q);
   const type = q.reference.outcomeType;
   qs += 1;
   const refs = [];

@@ -20,31 +20,16 @@
  * {error: message} in place of that analysis. Non-finite numbers are written as null.
  * The TypeScript engine (app/lib/meta-analysis, the one the product uses) is bundled with esbuild at start.
  */
-import { build } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { importBundled } from "./lib/bundled.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-export async function loadEngine() {
-  const dir = mkdtempSync(join(tmpdir(), "meta-diff-"));
-  const outfile = join(dir, "engine.mjs");
-  try {
-    await build({
-      entryPoints: [join(root, "app/lib/meta-analysis/index.ts")],
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      outfile,
-      logLevel: "error",
-    });
-    return await import(pathToFileURL(outfile).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The meta-analysis engine (app/lib/meta-analysis) bundled with esbuild and imported: its exports. */
+export function loadEngine() {
+  return importBundled(join(root, "app/lib/meta-analysis/index.ts"));
 }
 
 /** mods as given (rows per study, or one flat column) → list of moderator columns. */

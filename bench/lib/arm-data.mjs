@@ -1,11 +1,10 @@
 // The arm-level benches' shared data and core (bench/arm-extraction.mjs, bench/arm-table-artifacts.mjs):
 // the open and locked parts of ../shared/extraction-arms, the open part's cross-validation folds and the
 // pure core bundled for Node, so every bench deals the same reports into the same folds.
-import { build } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { importBundled, mulberry32 } from "./bundled.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -38,18 +37,6 @@ export function sharedParts(dir) {
   };
 }
 
-/** mulberry32: a seeded uniform generator in [0, 1) (the same draws on every run). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Cross-validation folds inside the open part (FOLDS_FILE: seed and fold count, `count` overriding it):
  * the sorted open pmcids, Fisher–Yates shuffled by mulberry32(seed), dealt round-robin into the folds.
@@ -73,21 +60,21 @@ export function openFolds(open, count) {
 }
 
 /** The pure arm-level core (app/lib/arms/index.ts) bundled with esbuild and imported: its exports. */
-export async function loadCore() {
-  const dir = mkdtempSync(join(tmpdir(), "arm-bench-"));
-  const outfile = join(dir, "arms.mjs");
-  await build({
-    entryPoints: [join(root, "app/lib/arms/index.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outfile,
-    logLevel: "error",
-  });
-  const core = await import(pathToFileURL(outfile).href);
-  rmSync(dir, { recursive: true, force: true });
-  return core;
+export function loadCore() {
+  return importBundled(join(root, "app/lib/arms/index.ts"));
+}
+
+/**
+ * The product's answer to question `q` on a parsed `report`, and every candidate reading with evidence items and
+ * hard checks off (best first, as `--recall` classes lost values): `{product, readings, best}`, `best` being the
+ * first reading or, with none, the raw answer.
+ */
+export function productAndReadings(core, report, q) {
+  const question = { intervention: q.intervention, comparator: q.comparator, outcome: q.outcome };
+  const product = core.extractArms(report, question);
+  const readings = [];
+  const fallback = core.extractArms(report, question, { abstainBelow: 0, withholdInconsistent: false, readings });
+  return { product, readings, best: readings[0] ?? fallback };
 }
 
 /** A value equals the reference (both absent, or within 0.005 and a relative 1e-6). */

@@ -1,11 +1,10 @@
 // Shared by bench/screening.mjs and bench/stopping.mjs: the product's screening core bundled for
 // plain node, SYNERGY-style CSVs, and the seeded prior pairs of the simulations.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import Papa from "papaparse";
+import { importBundled, mulberry32 } from "./bundled.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SHARED = path.resolve(root, "../shared/screening");
@@ -14,22 +13,8 @@ export const DEFAULT_FILES = ["Sep_2021.csv", "Meijboom_2021.csv", "Nagtegaal_20
 );
 
 /** app/lib/screening bundled with esbuild and imported (the exact code the product runs). */
-export async function loadScreening() {
-  const dir = mkdtempSync(path.join(tmpdir(), "bench-screening-"));
-  const out = path.join(dir, "screening.mjs");
-  try {
-    await build({
-      entryPoints: [path.join(root, "app/lib/screening/index.ts")],
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      outfile: out,
-      logLevel: "silent",
-    });
-    return await import(pathToFileURL(out).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function loadScreening() {
+  return importBundled(path.join(root, "app/lib/screening/index.ts"), { platform: "neutral" });
 }
 
 /** CSV columns record_id (or id), title, abstract, label_included (1/0) → [{id, title, abstract, included}]. */
@@ -53,17 +38,8 @@ export function readDataset(file) {
   return records;
 }
 
-/** mulberry32: the same prior pairs on every run. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (bench/lib/bundled.mjs): the same prior pairs on every run. */
+export const rng = mulberry32;
 
 /** `seeds` pairs [included row, excluded row], seeded (seed s uses 20261125 + 7919 s). */
 export function priorPairs(records, seeds) {
