@@ -24,7 +24,8 @@
  * (features in app/lib/arms/calibration.ts) beside the evidence-item gate and writes the final model to
  * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
  * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
- * round 14 the variants of the timepoint-other hard rule and the stub-column rule (none, gate, stubs, stubs+gate).
+ * round 14 the variants of the timepoint-other hard rule and the stub-column rule (none, gate, stubs, stubs+gate), and
+ * since round 15 the variants of the notation rules (none, report-se, median-not-mean, range-not-ci, all).
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -627,6 +628,84 @@ function runHardGateVariants(core, folds, reportsDir) {
 }
 
 /**
+ * `--calibrate`, round 15: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit; evaluation on the held-out fold's best readings, an offer-only value or one failing a hard rule never given)
+ * for the definitional notation rules of round 15: none (the product before round 15: the round-11 corrections and
+ * timepoint-other on), report-se (DEFINITIONAL_CORRECTIONS), median (median-not-mean) and range (range-not-ci) (both
+ * HARD_GATES), and all three. Per outer fold: the inner threshold, precision (values given), binary / continuous
+ * exact match. Then the adoption rule declared before the run (docs/methods/arm-extraction.md "Round 15"), round 11's:
+ * a rule is kept unless its variant alone lowers out-of-fold precision or either exact match, over all folds together
+ * or in any one fold (a fold that gave values and now gives none counts as a fall); the kept rules stay together only
+ * if their joint variant lowers none either, otherwise only report-se is kept.
+ */
+function runNotationVariants(core, folds, reportsDir) {
+  const corrections = ["sentence-se", "pooled-sd-offer"];
+  const hardGates = ["timepoint-other"];
+  const variants = [
+    { name: "none", rules: [] },
+    { name: "report-se", rules: ["report-se"] },
+    { name: "median", rules: ["median-not-mean"] },
+    { name: "range", rules: ["range-not-ci"] },
+    { name: "all", rules: ["report-se", "median-not-mean", "range-not-ci"] },
+  ];
+  const figures = new Map();
+  console.log(
+    "== round 15: nested cross-validation per notation rule (report-se, median-not-mean, range-not-ci); per fold threshold, precision (n) binary/continuous exact",
+  );
+  console.log(
+    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
+  );
+  for (const v of variants) {
+    const variant = {
+      name: v.name,
+      parse: ROUND6.parse,
+      extract: {
+        ...ROUND6.extract,
+        corrections: [...corrections, ...v.rules.filter((r) => r === "report-se")],
+        hardGates: [...hardGates, ...v.rules.filter((r) => r !== "report-se")],
+      },
+    };
+    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
+    const ruled = units
+      .flat()
+      .reduce(
+        (t, r) =>
+          t + r.values.filter((x) => /^(report-se|median-not-mean|range-not-ci)/.test(x.f?.hardGate ?? "")).length,
+        0,
+      );
+    figures.set(v.name, { perFold, overall });
+    console.log(
+      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values withheld by a round-15 rule ${ruled}`,
+    );
+  }
+  const eps = 1e-9;
+  const lowers = (s, s0) => {
+    const p = s.overall.valuePrecision;
+    const p0 = s0.overall.valuePrecision;
+    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
+    return (
+      precisionFalls ||
+      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
+      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
+    );
+  };
+  const base = figures.get("none");
+  const keeps = (name) => {
+    const f = figures.get(name);
+    return !lowers(f.overall, base.overall) && f.perFold.every((s, k) => !lowers(s, base.perFold[k]));
+  };
+  const single = variants.slice(1, 4).map((v) => ({ rule: v.rules[0], keep: keeps(v.name) }));
+  for (const r of single)
+    console.log(`round 15 ${r.rule} alone: lowers no out-of-fold figure ${r.keep} → ${r.keep ? "kept" : "not kept"}`);
+  let kept = single.filter((r) => r.keep).map((r) => r.rule);
+  if (kept.length > 1 && !keeps("all")) {
+    console.log("round 15: the rules together lower a figure → only report-se is kept");
+    kept = kept.filter((r) => r === "report-se");
+  }
+  console.log(`round 15 decision by the adoption rule: keep ${kept.length ? kept.join(", ") : "no rule"}`);
+}
+
+/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -763,6 +842,7 @@ function runCalibration(core, open, reportsDir) {
   runRecallVariants(core, folds, reportsDir);
   runCorrectionVariants(core, folds, reportsDir);
   runHardGateVariants(core, folds, reportsDir);
+  runNotationVariants(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

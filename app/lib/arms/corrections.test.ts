@@ -26,8 +26,8 @@ const results = (sentence: string) => report("# Results", sentence);
 
 describe("round 11 corrections: the switches", () => {
   it("lists the corrections, all on in the product", () => {
-    expect([...DEFINITIONAL_CORRECTIONS]).toEqual(["sentence-se", "pooled-sd-offer"]);
-    expect([...CORRECTIONS_ON]).toEqual(["sentence-se", "pooled-sd-offer"]);
+    expect([...DEFINITIONAL_CORRECTIONS]).toEqual(["sentence-se", "pooled-sd-offer", "report-se"]);
+    expect([...CORRECTIONS_ON]).toEqual(["sentence-se", "pooled-sd-offer", "report-se"]);
   });
 });
 

@@ -284,10 +284,17 @@ export const RECALL_RULES_ON: readonly RecallRuleName[] = [];
  * - pooled-sd-offer: the pooled SD from an exact t or p (Handbook 6.5.2.3) assumes equal SDs in both arms, so it is
  *   offered (value null, the derivation in the reason, its quote in `candidates`) and never given, whatever its
  *   calibrated probability. Without it, only the fitted weight of the `assumption` feature keeps it below the threshold.
+ * - report-se (round 15): the report declares its notation once, outside its tables ("Data are presented as mean ±
+ *   SEM", "Values are means (SE)"; `reportNotation`), and a value's spread has no notation of its own (no label in the
+ *   cell; none in the table's caption, footnotes, row or column labels; none in its sentence). Then the spread is an SE
+ *   by definition and the SD is derived as SE × √n with the formula and the declaration in the reason (Handbook
+ *   6.5.2.2). A report declaring both SD and SE for its values: the unlabelled spread cannot be told, so its SD is
+ *   withheld (value null, the rule in the reason, the quote in `candidates`); the mean is kept. A table's own notation
+ *   wins over the report's, and a cell's own label wins over both.
  */
-export const DEFINITIONAL_CORRECTIONS = ["sentence-se", "pooled-sd-offer"] as const;
+export const DEFINITIONAL_CORRECTIONS = ["sentence-se", "pooled-sd-offer", "report-se"] as const;
 
-/** A definitional correction of round 11. */
+/** A definitional correction of round 11 (or round 15's report-se). */
 export type CorrectionName = (typeof DEFINITIONAL_CORRECTIONS)[number];
 
 /** The round-11 corrections on in the product (the bench switches them off with `corrections` to measure the baseline). */
@@ -301,8 +308,16 @@ export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTION
  * - timepoint-other: the question names a timepoint (makeOutcome) and the reading's table or sentence shows one other
  *   single time and not the question's (no column or label of the question's time: a number at another time is not
  *   the number asked for). A reading that shows no time, or several, is left to the calibrated confidence.
+ * - median-not-mean (round 15): a median is not a mean. The reading's sentence states the median as its statistic
+ *   ("the median pain score was 3.1 ± 0.4"; not "a median follow-up of", "after a median of 12 months") and names no
+ *   mean, or the report declares medians and no means for its data ("Data are presented as median (IQR)") and an
+ *   unlabelled "a (b)" cell was read as mean and SD: the mean and the SD are withheld.
+ * - range-not-ci (round 15): a range or IQR is not a CI. A table whose caption or footnotes state both 95% CIs and
+ *   medians with an IQR or range ("Data are mean (95% CI) or median (IQR)") gives an "a (b–c)" cell with no notation on
+ *   its row or columns: it may be a median with its IQR, so the mean and the SD derived through the CI formula are
+ *   withheld.
  */
-export const HARD_GATES = ["timepoint-other"] as const;
+export const HARD_GATES = ["timepoint-other", "median-not-mean", "range-not-ci"] as const;
 
 /** A definitional hard rule of round 14. */
 export type HardGateName = (typeof HARD_GATES)[number];
@@ -595,6 +610,20 @@ interface Candidate {
   byPosition?: boolean;
   /** Other readings of the same kind, at another place, naming the outcome in full, with other numbers (rivalCount). */
   rivals?: number;
+  /**
+   * Round 15: the spread was read with no notation of its own (no label in the cell, its table's labels or its
+   * sentence): "pm" from "a ± b" (an SD by convention), "pair" from "a (b)" (an SD by the table reader's default).
+   */
+  unlabelledSpread?: "pm" | "pair";
+  /** Round 15 report-se: the report's declaration that made the unlabelled spread an SE (shown in the SD's reason). */
+  spreadNote?: string;
+  /**
+   * Round 15 range-not-ci: "a (b–c)" read as a mean and its 95% CI under a caption or footnote that states both CIs and
+   * medians with an IQR or range, with no notation on the row or columns read: that caption and footnotes.
+   */
+  rangeOrCi?: string;
+  /** Round 15: fields withheld by a definitional rule (report-se with both spreads declared; median-not-mean; range-not-ci). */
+  notationGate?: { rule: string; fields: ArmField[] };
 }
 
 const N_IN_LABEL = /\b[nN]\s*[=:]\s*(\d[\d,]*)|\((\d+)\)\s*$|\b(\d+)\s*(?:patients|participants|subjects)\b/;
@@ -781,6 +810,113 @@ function describe(table: ReportTable): string {
 
 function isContextRow(row: string[]): boolean {
   return row[0] !== "" && row.slice(1).every((cell) => cell === "");
+}
+
+/** "a ± b" in a cell or sentence. */
+const PLUS_MINUS = /±|\+\/-|\+\/−/;
+/** A spread labelled in its own cell: "3.1 (SD 0.4)", "3.1 ± 0.4 SE". */
+const OWN_SPREAD_LABEL = /\b(?:SDs?|SEMs?|SEs?)\b|\bs\.\s?[de]\./i;
+
+/** A sentence that declares the notation of the report's data ("Data are presented as …", "Values are means (SE)"). */
+const DECLARES =
+  /\b(?:presented|expressed|shown|given|reported|summari[sz]ed|described|displayed|depicted)\b|\b(?:are|were)\s+(?:the\s+)?(?:means?|medians?)\b/i;
+const SPREAD_LINK = String.raw`\bmeans?\s*(?:±|\+\/-|\+\/−|\(|\[|with(?:\s+the(?:ir)?)?|and(?:\s+the(?:ir)?)?|plus\s+or\s+minus)\s*`;
+const DECLARED_SE = new RegExp(`${SPREAD_LINK}(?:SEMs?\\b|SEs?\\b|s\\.\\s?e\\.|standard\\s+errors?\\b)`, "i");
+const DECLARED_SD = new RegExp(`${SPREAD_LINK}(?:SDs?\\b|s\\.\\s?d\\.|standard\\s+deviations?\\b)`, "i");
+const DECLARED_MEDIAN =
+  /\bmedians?\s*(?:\(|\[|with(?:\s+the(?:ir)?)?|and(?:\s+the(?:ir)?)?|,)\s*(?:IQR|inter-?quartile|range|min|Q1|quartiles?|25)/i;
+/** Declarations about figures only ("error bars show the SEM") say nothing of the tables' and sentences' values. */
+const FIGURES_ONLY = /\b(?:figures?|fig\.|graphs?|plots?|error bars?|bars?)\b/i;
+
+/**
+ * Round 15: the notation a report declares once for its data, in its prose outside the tables (a table's caption
+ * and footnotes are that table's own notation): the quote of the sentence declaring "mean ± SE(M)" / "mean (SE)" /
+ * "mean ± standard error", "mean ± SD" / "mean (SD)", and "median (IQR / range / Q1, Q3)", each null when not
+ * declared. A declaring sentence has a declaring verb ("presented", "expressed", "are means"), gives no value itself
+ * (no "a ± b") and is not about figures. Returns `mean` true when any declaration names means.
+ */
+export function reportNotation(report: TrialReport): {
+  se: string | null;
+  sd: string | null;
+  median: string | null;
+  mean: boolean;
+} {
+  const out = { se: null as string | null, sd: null as string | null, median: null as string | null, mean: false };
+  for (const span of documentSentences(report)) {
+    const sentence = report.text.slice(span.start, span.end).replace(/\s+/g, " ").trim();
+    if (!DECLARES.test(sentence) || FIGURES_ONLY.test(sentence) || /\d\s*(?:±|\+\/-)\s*\d/.test(sentence)) continue;
+    const quote = clip(sentence, 120);
+    if (DECLARED_SE.test(sentence)) out.se ??= quote;
+    if (DECLARED_SD.test(sentence)) out.sd ??= quote;
+    if (DECLARED_MEDIAN.test(sentence)) out.median ??= quote;
+    if (/\bmeans?\b/i.test(sentence)) out.mean = true;
+  }
+  return out;
+}
+
+/** A sentence stating the median as its statistic ("the median pain score was"), not a median follow-up or time. */
+const MEDIAN_STATISTIC =
+  /\bmedians?\b(?!\s+(?:follow|duration|time|age|length|period|observation|treatment|exposure|of\s+\d|\d|\())/i;
+
+/**
+ * Round 15's definitional notation rules on the readings of one report (see DEFINITIONAL_CORRECTIONS report-se and
+ * HARD_GATES median-not-mean and range-not-ci): an unlabelled spread under a report-level SE declaration becomes an SE (the SD is then
+ * derived as SE × √n in `finalise`), or its SD is withheld when the report declares both spreads; a mean read from a
+ * sentence stating a median, or from an unlabelled "a (b)" cell of a report declaring medians only, is withheld; so is
+ * a mean with a "CI" read where the table states both CIs and medians with IQR/range and the row states neither.
+ */
+function applyNotationRules(
+  candidates: Candidate[],
+  report: TrialReport,
+  corrections: ReadonlySet<CorrectionName>,
+  hardGates: ReadonlySet<HardGateName>,
+): void {
+  const reportSe = corrections.has("report-se");
+  const medianRule = hardGates.has("median-not-mean");
+  const rangeRule = hardGates.has("range-not-ci");
+  if (!reportSe && !medianRule && !rangeRule) return;
+  const declared = reportNotation(report);
+  for (const candidate of candidates) {
+    if (candidate.kind !== "continuous") continue;
+    if (rangeRule && candidate.rangeOrCi) {
+      candidate.notationGate = {
+        rule: `range-not-ci: the table states both CIs and medians with an IQR or range ("${candidate.rangeOrCi}") and the row has no notation of its own, so the bracket may be a range, not a CI`,
+        fields: ["mean", "sd"],
+      };
+      continue;
+    }
+    if (medianRule) {
+      const sentence = candidate.source === "prose" ? (candidate.sentence ?? "") : "";
+      if (sentence && MEDIAN_STATISTIC.test(sentence) && !/\bmeans?\b|\baverage\b/i.test(sentence)) {
+        candidate.notationGate = {
+          rule: "median-not-mean: the sentence states a median, and a median is not a mean",
+          fields: ["mean", "sd"],
+        };
+        continue;
+      }
+      if (candidate.unlabelledSpread === "pair" && declared.median && !declared.mean) {
+        candidate.notationGate = {
+          rule: `median-not-mean: the report states its data as medians ("${declared.median}") and the cell has no notation of its own`,
+          fields: ["mean", "sd"],
+        };
+        continue;
+      }
+    }
+    if (!reportSe || !candidate.unlabelledSpread || !declared.se) continue;
+    if (declared.sd) {
+      candidate.notationGate = {
+        rule: `report-se: the report states both SD ("${declared.sd}") and SE ("${declared.se}") and the spread has no notation of its own, so which it is cannot be told`,
+        fields: ["sd"],
+      };
+      continue;
+    }
+    for (const arm of ARMS) {
+      const st = candidate.arms[arm].stats;
+      if (st.kind === "continuous" && st.sd !== undefined && st.se === undefined)
+        candidate.arms[arm].stats = { ...st, sd: undefined, se: st.sd };
+    }
+    candidate.spreadNote = `the spread is an SE by the report's notation (report-se: "${declared.se}")`;
+  }
 }
 
 const CHANGE =
@@ -1088,6 +1224,8 @@ function tableCandidates(
   const sizes: Record<ArmKey, { n: number; quote: ArmQuote | null } | null> = tableGroupSizes(table, arms);
   const sizeOf = (arm: ArmKey) => sizes[arm]?.n ?? textSizes[arm]?.n ?? null;
   const tableHints = tableLevelHints(describe(table));
+  // Round 15 range-not-ci: the caption or footnotes state both CIs and medians with an IQR or range.
+  const mixedRangeCi = tableHints.ci && hintsOf(describe(table)).median;
   const out: Candidate[] = [];
   const build = (
     rowFor: Record<ArmKey, number>,
@@ -1098,14 +1236,21 @@ function tableCandidates(
     context = "",
   ) => {
     const data: Partial<Record<ArmKey, ArmData>> = {};
+    let unlabelledSpread: Candidate["unlabelledSpread"];
     for (const arm of ARMS) {
       const n = sizeOf(arm);
       const read = readArmCells(table, rowFor[arm], colsFor[arm], hints, n, outcome.typeGuess);
+      let form: "pm" | "pair" | undefined;
       if (!read || read.stats.kind === "unknown") {
         if (read?.stats.ambiguous && outcome.typeGuess !== "binary" && !hints.count) {
           read.stats = { kind: "continuous", mean: read.stats.ambiguous.a, sd: read.stats.ambiguous.b };
+          form = "pair";
         } else return;
-      }
+      } else if (read.stats.kind === "continuous" && read.stats.sd !== undefined && PLUS_MINUS.test(read.text))
+        form = "pm";
+      // Round 15: a spread with no notation of its own, in its cell or in any of its table's labels.
+      if (form && !hints.meanSd && !hints.se && !hints.ci && !hints.median && !OWN_SPREAD_LABEL.test(read.text))
+        unlabelledSpread ??= form;
       const st = read.stats;
       if (
         outcome.typeGuess === "binary" &&
@@ -1204,16 +1349,22 @@ function tableCandidates(
       outcome.baseline &&
       !isBaselineTable(table) &&
       ![...colsFor.intervention].some((col) => arms.kind === "columns" && isBaseline(columnLabel(table, col)));
+    const bracketAsCi =
+      mixedRangeCi &&
+      ARMS.some((arm) => data[arm]?.stats.ciLow !== undefined) &&
+      !hintsOf([context, rowLabel, ...readColumns.map((col) => columnLabel(table, col))].join(" ")).ci;
     out.push({
       score,
       kind: i.stats.kind,
       arms: { intervention: i, comparator: c },
       source: "table",
+      ...(bracketAsCi ? { rangeOrCi: clip(describe(table), 120) } : {}),
       where,
       timeNote,
       armScore,
       changeMismatch: changeTable !== outcome.change && i.stats.kind === "continuous",
       baselineMismatch,
+      ...(unlabelledSpread && i.stats.kind === "continuous" ? { unlabelledSpread } : {}),
       pooledRow,
       test: arms.kind === "columns" ? rowTest(table, rowFor.intervention) : undefined,
       byElimination: arms.byElimination,
@@ -1566,6 +1717,8 @@ export interface ProseValue {
   start: number;
   end: number;
   stats: CellStats;
+  /** "a ± b" read as an SD by convention: the sentence states no notation (round 15 report-se decides it). */
+  unlabelled?: "pm";
 }
 
 /** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
@@ -1705,6 +1858,10 @@ export function proseValues(
         // "a ± b": an SD by convention, an SE when the sentence says so, nothing when it names both spreads.
         if (bothSpreads) continue;
         if (statesSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
+        else if (!sentenceHints.meanSd && !sentenceHints.ci) {
+          taken.push({ start, end, stats, unlabelled: "pm" });
+          continue;
+        }
       }
       if (!corrected && stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
         stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
@@ -1824,6 +1981,7 @@ function proseCandidate(
     armScore,
     sentence,
     labels: sentence,
+    ...(ARMS.some((arm) => pieces[arm].unlabelled) ? { unlabelledSpread: "pm" as const } : {}),
   };
 }
 
@@ -2218,7 +2376,12 @@ function finalise(
         const from = `SE ${s.se} × √${n}`;
         derived.push({ arm, field: "sd", from });
         quotes.push({ ...data.quote, field: "sd" });
-        put(arm, "sd", [nCheck], `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2); SE read at ${readAt}`);
+        put(
+          arm,
+          "sd",
+          [nCheck],
+          `derived: SD = SE × √n = ${from} (Cochrane Handbook 6.5.2.2)${candidate.spreadNote ? `; ${candidate.spreadNote}` : ""}; SE read at ${readAt}`,
+        );
       } else if (s.ciLow !== undefined && s.ciHigh !== undefined && n !== null) {
         v.sd = roundTo(sdFromCi(s.ciLow, s.ciHigh, n), 4);
         const from = `95% CI ${s.ciLow} to ${s.ciHigh}, n = ${n}`;
@@ -2332,6 +2495,7 @@ function finalise(
       rivals: candidate.rivals ?? 0,
       ...(extra.some((c) => c.offerOnly) ? { offerOnly: true } : {}),
       ...(hardGate ? { hardGate } : {}),
+      ...(!hardGate && candidate.notationGate?.fields.includes(field) ? { hardGate: candidate.notationGate.rule } : {}),
     };
     const needsN = extra.some((c) => c.item === "n");
     const gates =
@@ -2492,6 +2656,7 @@ export function extractArms(
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
   candidates.push(...proseCandidates(report, names, outcome, corrections));
+  applyNotationRules(candidates, report, corrections, hardGates);
   candidates.sort((a, b) => b.score - a.score);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;

@@ -16,6 +16,7 @@ export {
   READING_CHECKS,
   reportAbbreviations,
   sentenceStatesSe,
+  reportNotation,
   type ProseValue,
   type ReadingCheckName,
 } from "./extract.ts";
