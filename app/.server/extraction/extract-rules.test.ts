@@ -102,6 +102,15 @@ describe("extractStudyByRules: written forms", () => {
     expect(rows.filter((r) => r.data.kind === "means")).toEqual([]);
   });
 
+  // Issue 26 round 15 (report-se): a notation declared once for the text decides an unlabelled "±".
+  it("mean ± SEM declared once for the text: an unlabelled a ± b (n) per arm gives no mean/SD row", () => {
+    const sentence = "Pain score was 5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28).";
+    const declared = rowsOf(simple(`Data are presented as mean ± SEM. ${sentence}`)).rows;
+    expect(declared.filter((r) => r.data.kind === "means")).toEqual([]);
+    const sd = rowsOf(simple(`Data are presented as mean ± SD. ${sentence}`)).rows;
+    expect(sd[0]).toMatchObject({ data: { kind: "means", mean1: 5.2, sd1: 1.1 } });
+  });
+
   it("a 90% interval is not used (escalc's CI recovery assumes 95%)", () => {
     const { rows, excluded } = rowsOf(simple("Stroke: RR 0.75 (90% CI 0.62 to 0.91)."));
     expect(rows).toEqual([]);

@@ -37,7 +37,7 @@ import {
   pickSampleSize,
   type StudyDesign,
 } from "~/lib/extraction/facts";
-import { hintsOf, proseValues, type ProseValue } from "~/lib/arms";
+import { CORRECTIONS_ON, declaredNotation, hintsOf, proseValues, type ProseValue } from "~/lib/arms";
 import {
   parseNumber,
   partOf,
@@ -318,6 +318,8 @@ export function findEffectData(
   sentences: readonly SentenceSpan[] = splitSentences(text),
 ): Found[] {
   const found: Found[] = [];
+  // Issue 26 round 15 (report-se): a notation the text declares once ("Data are presented as mean ± SEM").
+  const seDeclared = CORRECTIONS_ON.includes("report-se") && declaredNotation(sentences.map((s) => s.text)).se !== null;
   // Arm-level data first: they are preferred over the estimate reported for the same sentence.
   for (const s of sentences) {
     // Rates: events over person-time per arm → incidence rate ratio (never a 2×2).
@@ -361,7 +363,7 @@ export function findEffectData(
     // An estimate with its standard error (generic inverse variance).
     if (/\bSE\b|S\.E\.|s\.e\.|standard\s+error/i.test(s.text)) found.push(...seStatements(text, s));
     const ratesHere = found.filter((f) => f.sentenceStart === s.start);
-    for (const pair of armPairs(s.text)) {
+    for (const pair of armPairs(s.text, seDeclared)) {
       const start = s.start + pair.first.start;
       const end = s.start + pair.second.end + pair.secondTail;
       if (ratesHere.some((f) => f.quote.start < end && start < f.quote.end)) continue;
@@ -435,14 +437,17 @@ function armValue(v: ProseValue, after: string): { value: ArmValue; tail: number
  * reader): consecutive values of the same kind joined by "vs", "versus", "and", "compared with/to"
  * or "with" and at most a short group name ("12/100 vs 20/98", "12 of 100 patients given the drug
  * and 20 of 98 given placebo", "5.2 ± 1.1 (n = 30) vs 6.0 ± 1.3 (n = 28)"). Offsets are into `sentence`;
- * `firstTail`/`secondTail` extend an arm over its "(n = …)".
+ * `firstTail`/`secondTail` extend an arm over its "(n = …)". `seDeclared` (issue 26 round 15, report-se): the text
+ * declares its data as mean ± SE(M) elsewhere, so an "a ± b" with no notation in its own sentence is not an SD and
+ * gives no mean/SD pair (this path needs an SD).
  */
 function armPairs(
   sentence: string,
+  seDeclared = false,
 ): { a: ArmValue; b: ArmValue; first: ProseValue; second: ProseValue; firstTail: number; secondTail: number }[] {
   // Two numbers joined by a connector, or there is no pair to read (most sentences of a full text).
   if (!MAY_JOIN_ARMS.test(sentence)) return [];
-  const values = proseValues(sentence, hintsOf(sentence));
+  const values = proseValues(sentence, hintsOf(sentence)).filter((v) => !(seDeclared && v.unlabelled));
   const out: ReturnType<typeof armPairs> = [];
   for (let i = 0; i + 1 < values.length; i++) {
     const first = values[i]!;

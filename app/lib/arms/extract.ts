@@ -828,22 +828,31 @@ const DECLARED_MEDIAN =
 /** Declarations about figures only ("error bars show the SEM") say nothing of the tables' and sentences' values. */
 const FIGURES_ONLY = /\b(?:figures?|fig\.|graphs?|plots?|error bars?|bars?)\b/i;
 
+/** The notation a text declares once for its data (`declaredNotation`): each declaring sentence's quote, or null. */
+export interface DeclaredNotation {
+  se: string | null;
+  sd: string | null;
+  median: string | null;
+  /** Some declaration names means. */
+  mean: boolean;
+}
+
 /**
  * Round 15: the notation a report declares once for its data, in its prose outside the tables (a table's caption
  * and footnotes are that table's own notation): the quote of the sentence declaring "mean ± SE(M)" / "mean (SE)" /
  * "mean ± standard error", "mean ± SD" / "mean (SD)", and "median (IQR / range / Q1, Q3)", each null when not
  * declared. A declaring sentence has a declaring verb ("presented", "expressed", "are means"), gives no value itself
- * (no "a ± b") and is not about figures. Returns `mean` true when any declaration names means.
+ * (no "a ± b") and is not about figures. `mean` is true when any declaration names means.
  */
-export function reportNotation(report: TrialReport): {
-  se: string | null;
-  sd: string | null;
-  median: string | null;
-  mean: boolean;
-} {
-  const out = { se: null as string | null, sd: null as string | null, median: null as string | null, mean: false };
-  for (const span of documentSentences(report)) {
-    const sentence = report.text.slice(span.start, span.end).replace(/\s+/g, " ").trim();
+export function reportNotation(report: TrialReport): DeclaredNotation {
+  return declaredNotation(documentSentences(report).map((span) => report.text.slice(span.start, span.end)));
+}
+
+/** `reportNotation` over any list of prose sentences (the meta-analysis path's sentence list). */
+export function declaredNotation(sentences: Iterable<string>): DeclaredNotation {
+  const out: DeclaredNotation = { se: null, sd: null, median: null, mean: false };
+  for (const raw of sentences) {
+    const sentence = raw.replace(/\s+/g, " ").trim();
     if (!DECLARES.test(sentence) || FIGURES_ONLY.test(sentence) || /\d\s*(?:±|\+\/-)\s*\d/.test(sentence)) continue;
     const quote = clip(sentence, 120);
     if (DECLARED_SE.test(sentence)) out.se ??= quote;

@@ -17,6 +17,8 @@ export {
   reportAbbreviations,
   sentenceStatesSe,
   reportNotation,
+  declaredNotation,
+  type DeclaredNotation,
   type ProseValue,
   type ReadingCheckName,
 } from "./extract.ts";
