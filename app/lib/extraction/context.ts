@@ -259,19 +259,16 @@ export function respectivelyOutcomes(text: string, effects: readonly GrammarEffe
 export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sentence.start): string | null {
   // A pair written between the previous effect and this one is this effect's own ("…; TT vs CC: OR …").
   {
-    const own = [
-      ...text
-        .slice(Math.max(e.sentence.start, Math.min(previousEnd, e.start)), e.end)
-        .replace(/\s+/g, " ")
-        .matchAll(VS_PAIR),
-    ];
+    const own = vsPairs(
+      text.slice(Math.max(e.sentence.start, Math.min(previousEnd, e.start)), e.end).replace(/\s+/g, " "),
+    );
     const m = own[own.length - 1];
     const a = m ? trimGroup(m[1]!) : "";
     const b = m ? trimGroup(m[2]!) : "";
     if (a && b) return `${a} vs ${b}`;
   }
   const sent = text.slice(e.sentence.start, e.sentence.end).replace(/\s+/g, " ");
-  const vs = [...sent.matchAll(VS_PAIR)];
+  const vs = vsPairs(sent);
   if (vs.length) {
     const m = vs[vs.length - 1]!;
     const a = trimGroup(m[1]!);
@@ -317,6 +314,20 @@ export function comparisonOf(text: string, e: GrammarEffect, previousEnd = e.sen
 /** "A vs B" / "A versus B", each side up to 40 characters, ending at punctuation or a following preposition. */
 const VS_PAIR =
   /([\p{L}\d][\p{L}\d\s/+-]{0,40}?)\s+(?:vs\.?|versus|v)\s+([\p{L}\d][\p{L}\d\s/+-]{0,40}?)(?=[,;:()\]]|\s+(?:in|for|on|at|was|were|group|groups|participants|patients)\b|$)/giu;
+
+/** The word VS_PAIR needs between its sides; a text without it has no pair, so the costly lazy scan is skipped. */
+const VS_WORD = /\s(?:vs\.?|versus|v)\s/iu;
+
+/** The last text vsPairs scanned and its pairs: a sentence's effects ask for the same sentence in turn. */
+let lastVs: { text: string; pairs: RegExpExecArray[] } | null = null;
+
+/** Every VS_PAIR match in `text`, in order. */
+function vsPairs(text: string): RegExpExecArray[] {
+  if (lastVs?.text === text) return lastVs.pairs;
+  const pairs = VS_WORD.test(text) ? [...text.matchAll(VS_PAIR)] : [];
+  lastVs = { text, pairs };
+  return pairs;
+}
 
 function trimGroup(raw: string): string {
   let s = raw.replace(/\s+/g, " ").trim();

@@ -213,3 +213,13 @@ describe("extractEffects: outcomes the text defines", () => {
     expect(effects.map((e) => e.outcome)).toEqual(["glioma", "glioma"]);
   });
 });
+
+describe("measure names", () => {
+  it("reads abbreviations by their own keys only: Object's property names are words, not measures", async () => {
+    const { measureAt } = await import("./measures");
+    for (const word of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"])
+      expect(measureAt(tokenize(`${word} = 1.5`), 0)).toBeNull();
+    expect(measureAt(tokenize("OR = 1.5"), 0)?.code).toBe("OR");
+    expect(measureAt(tokenize("adjusted odds ratio 1.5"), 0)).toMatchObject({ code: "OR", from: 0, to: 3 });
+  });
+});

@@ -223,9 +223,17 @@ export interface MeasureMention {
   words: boolean;
 }
 
+/** A hyphen of any of the three kinds PHRASES are split on. */
+function hasHyphen(norm: string): boolean {
+  return norm.includes("-") || norm.includes("‐") || norm.includes("‑");
+}
+
+/** ABBREVIATIONS as a Map: own keys only (a word such as "constructor" is not a measure), and looked up per token. */
+const ABBREVIATION_CODES = new Map<string, MeasureCode>(Object.entries(ABBREVIATIONS));
+
 /** Splits a token's normalised text on hyphens, as PHRASES are written. */
 function parts(t: Token): string[] {
-  if (!/[-‐‑]/.test(t.norm)) return [t.norm];
+  if (!hasHyphen(t.norm)) return [t.norm];
   return t.norm.split(/[-‐‑]+/).filter(Boolean);
 }
 
@@ -236,7 +244,7 @@ function parts(t: Token): string[] {
 export function measureAt(tokens: readonly Token[], i: number): MeasureMention | null {
   const t = tokens[i]!;
   if (t.kind !== "word" && !(t.kind === "other" && (t.text === "β" || t.text === "ρ"))) return null;
-  const abbr = ABBREVIATIONS[t.text];
+  const abbr = ABBREVIATION_CODES.get(t.text);
   if (abbr) {
     // One-letter symbols ("B", "b", "r") only as labels: "B = -0.08", "r: 0.4".
     if (t.text.length === 1 && !/^[=:,]$/.test(tokens[i + 1]?.text ?? "")) return null;
@@ -246,11 +254,13 @@ export function measureAt(tokens: readonly Token[], i: number): MeasureMention |
     return { code: "OTHER", from: i, to: i + 2, start: t.start, end: tokens[i + 1]!.end, words: false };
   }
   // Phrase matching over the words starting at i.
-  const first = t.norm.includes("-") || t.norm.includes("‐") || t.norm.includes("‑") ? (parts(t)[0] ?? "") : t.norm;
+  const first = hasHyphen(t.norm) ? (parts(t)[0] ?? "") : t.norm;
   const candidates = PHRASES_BY_FIRST.get(first);
   if (!candidates) return null;
+  // The longest candidate comes first; one word more shows whether it ends on a token boundary.
+  const wanted = candidates[0]![0].length + 1;
   const words: { w: string; tok: number }[] = [];
-  for (let k = i; k < tokens.length && words.length < 10; k++) {
+  for (let k = i; k < tokens.length && words.length < wanted; k++) {
     const tk = tokens[k]!;
     if (tk.kind !== "word") break;
     for (const p of parts(tk)) words.push({ w: p, tok: k });

@@ -240,9 +240,20 @@ const LEADING_JUNK = "?·•▪◦‣";
 const CLOSERS = "\"'”’)]»";
 const OPENERS = "\"'“‘([«";
 
-const isUpper = (c: string | undefined): boolean => c !== undefined && /\p{Lu}/u.test(c);
+// Called once per character: ASCII is decided by its code, the rest by the Unicode class.
+const isUpper = (c: string | undefined): boolean => {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return code >= 65 && code <= 90;
+  return /\p{Lu}/u.test(c);
+};
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
-const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/u.test(c);
+const isSpace = (c: string | undefined): boolean => {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/u.test(c);
+};
 
 /** The word (letters and inner dots) that ends just before position `dot`, e.g. "e.g" or "Fig". */
 function wordBefore(text: string, dot: number): string {
@@ -366,6 +377,9 @@ function findBreaks(text: string): number[] {
   const breaks: number[] = [];
   const n = text.length;
   for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    // ASCII letters and digits (most characters) end no sentence and start no label.
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) continue;
     const c = text[i]!;
     if (TERMINATORS.includes(c)) {
       let j = i + 1;
@@ -412,7 +426,7 @@ function findBreaks(text: string): number[] {
       if (blankLine || isHeadingOnlyLine(prevLine) || isHeadingOnlyLine(nextLine) || labelAt(text, k)?.colon) {
         breaks.push(i);
       }
-    } else if (isSpace(c) && "·•▪◦‣".includes(text[i + 1] ?? "") && isSpace(text[i + 2])) {
+    } else if ("·•▪◦‣".includes(text[i + 1] ?? "") && text[i + 1] !== undefined && isSpace(c) && isSpace(text[i + 2])) {
       breaks.push(i);
     } else if (c === " " && isUpper(text[i + 1]) && colonAhead(text, i + 1)) {
       // An inline upper-case label without a preceding full stop: "… 0.05 CONCLUSIONS: …".
