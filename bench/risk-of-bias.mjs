@@ -4,37 +4,17 @@
 // report — the size of the longest full text the review reads — built from methods sentences that
 // trigger most rules. The code is app/lib/risk-of-bias, bundled with esbuild so plain `node` runs it.
 // Usage: node bench/risk-of-bias.mjs     prints one line per measure (median of the runs).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { importBundled } from "./lib/bundled.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-async function load(file) {
-  const dir = mkdtempSync(path.join(tmpdir(), "bench-rob-"));
-  const out = path.join(dir, "mod.mjs");
-  try {
-    await build({
-      entryPoints: [path.join(root, file)],
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      outfile: out,
-      logLevel: "silent",
-    });
-    return await import(pathToFileURL(out).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const { judgeRob2 } = await load("app/lib/risk-of-bias/rob2.ts");
-const { suggestRob2 } = await load("app/lib/risk-of-bias/suggestions.ts");
+const { judgeRob2 } = await importBundled(path.join(root, "app/lib/risk-of-bias/rob2.ts"));
+const { suggestRob2 } = await importBundled(path.join(root, "app/lib/risk-of-bias/suggestions.ts"));
 
 const PARA =
   "Randomisation used a computer-generated list in permuted blocks; allocation was concealed in sequentially numbered, sealed, opaque envelopes. " +
