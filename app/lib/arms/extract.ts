@@ -2679,7 +2679,9 @@ function withConfidence(
  * provenance (provenance.ts: no restricted population, other time, baseline column, qualified, cut-off or
  * sub-item row the question does not name; no counts for a mean), the definitional gates of round 7
  * (DEFINITIONAL_GATES: outcome kind, timepoint by position, not one sentence, ambiguous n) only when
- * `options.definitionalGates` is true (default off: round 7's adoption rule did not keep them), and an arm's n read with no outcome (never given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
+ * `options.definitionalGates` is true (default off: round 7's adoption rule did not keep them), the definitional hard
+ * rules (HARD_GATES: timepoint, notation, and round 16's unit, subscale, population and event rules of definitions.ts;
+ * `options.hardGates` names those on), and an arm's n read with no outcome (never given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
  * `options.withholdInconsistent` (default true) withholds on them, `options.gate: "evidence-items"` restores round
  * 2's confidence (the share of items shown, threshold 1) for the bench's comparison, and `options.readings`
  * collects every reading, best first (all for the bench's cross-validation).
@@ -2701,7 +2703,7 @@ export function extractArms(
     recallRules?: readonly RecallRuleName[];
     /** Bench and tests: the definitional corrections of round 11 that are on (DEFINITIONAL_CORRECTIONS; default CORRECTIONS_ON). */
     corrections?: readonly CorrectionName[];
-    /** Bench and tests: the definitional hard rules of round 14 that are on (HARD_GATES; default HARD_GATES_ON). */
+    /** Bench and tests: the definitional hard rules (rounds 14–16) that are on (HARD_GATES; default HARD_GATES_ON). */
     hardGates?: readonly HardGateName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
