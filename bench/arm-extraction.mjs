@@ -25,7 +25,8 @@
  * app/lib/arms/calibration-model.ts; since round 8 also each reading-rule variant (with the inner thresholds), since
  * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
  * round 14 the variants of the timepoint-other hard rule and the stub-column rule (none, gate, stubs, stubs+gate), and
- * since round 15 the variants of the notation rules (none, report-se, median-not-mean, range-not-ci, all).
+ * since round 15 the variants of the notation rules (none, report-se, median-not-mean, range-not-ci, all), and since
+ * round 16 those of the row rules (none, unit-other, subscale-other, population-other, event-other, all).
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -706,6 +707,90 @@ function runNotationVariants(core, folds, reportsDir) {
 }
 
 /**
+ * `--calibrate`, round 16: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
+ * unit; evaluation on the held-out fold's best readings, a value failing a hard rule never given) for the definitional
+ * row rules of round 16 (HARD_GATES): none (the product before round 16: the round-11 and round-15 corrections and the
+ * round-14/15 hard rules on), unit (unit-other), subscale (subscale-other), population (population-other), event
+ * (event-other), and all four. Per outer fold: the inner threshold, precision (values given), binary / continuous exact
+ * match; per variant the values failing a round-16 rule, right/wrong, among the best readings (what the evaluation
+ * would have given or withheld) and among the training values (aggregates only). Then the adoption rule declared
+ * before the run (docs/methods/arm-extraction.md "Round 16"): a rule is kept unless its variant alone lowers
+ * out-of-fold precision or either exact match, over all folds together or in any one fold (a fold that gave values
+ * and now gives none counts as a fall), and unless it withholds any value that is right on the open part (best
+ * readings or training values: evidence the case is not definitional); the kept rules stay on together only if the
+ * variant with all four lowers no figure either, otherwise none is kept.
+ */
+function runRowVariants(core, folds, reportsDir) {
+  const before = ["timepoint-other", "median-not-mean", "range-not-ci"];
+  const rules = ["unit-other", "subscale-other", "population-other", "event-other"];
+  const variants = [
+    { name: "none", rules: [] },
+    { name: "unit", rules: ["unit-other"] },
+    { name: "subscale", rules: ["subscale-other"] },
+    { name: "population", rules: ["population-other"] },
+    { name: "event", rules: ["event-other"] },
+    { name: "all", rules },
+  ];
+  const ofRound16 = (x) => rules.some((r) => (x.f?.hardGate ?? "").startsWith(`${r}:`));
+  const count = (rows, key) => {
+    const hit = rows.flatMap((r) => r[key].filter(ofRound16));
+    return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
+  };
+  const figures = new Map();
+  console.log(
+    "== round 16: nested cross-validation per row rule (unit-other, subscale-other, population-other, event-other); per fold threshold, precision (n) binary/continuous exact",
+  );
+  console.log(
+    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
+  );
+  for (const v of variants) {
+    const variant = {
+      name: v.name,
+      parse: ROUND6.parse,
+      extract: { ...ROUND6.extract, hardGates: [...before, ...v.rules] },
+    };
+    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
+    const best = count(units.flat(), "values");
+    const train = count(units.flat(), "train");
+    figures.set(v.name, { perFold, overall, best, train });
+    console.log(
+      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; failing a round-16 rule (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
+    );
+  }
+  const eps = 1e-9;
+  const lowers = (s, s0) => {
+    const p = s.overall.valuePrecision;
+    const p0 = s0.overall.valuePrecision;
+    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
+    return (
+      precisionFalls ||
+      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
+      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
+    );
+  };
+  const base = figures.get("none");
+  const lowersAny = (name) => {
+    const f = figures.get(name);
+    return lowers(f.overall, base.overall) || f.perFold.some((s, k) => lowers(s, base.perFold[k]));
+  };
+  const single = variants.slice(1, 5).map((v) => {
+    const f = figures.get(v.name);
+    const right = f.best.right + f.train.right;
+    return { rule: v.rules[0], lowers: lowersAny(v.name), right, keep: !lowersAny(v.name) && right === 0 };
+  });
+  for (const r of single)
+    console.log(
+      `round 16 ${r.rule} alone: lowers an out-of-fold figure ${r.lowers}; right values withheld ${r.right} → ${r.keep ? "kept" : "not kept"}`,
+    );
+  let kept = single.filter((r) => r.keep).map((r) => r.rule);
+  if (kept.length > 1 && lowersAny("all")) {
+    console.log("round 16: the four rules together lower a figure → none is kept");
+    kept = [];
+  }
+  console.log(`round 16 decision by the adoption rule: keep ${kept.length ? kept.join(", ") : "no rule"}`);
+}
+
+/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -843,6 +928,7 @@ function runCalibration(core, open, reportsDir) {
   runCorrectionVariants(core, folds, reportsDir);
   runHardGateVariants(core, folds, reportsDir);
   runNotationVariants(core, folds, reportsDir);
+  runRowVariants(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

@@ -23,6 +23,7 @@ import {
   thresholdCheck,
   kindCheck,
 } from "./provenance.ts";
+import { eventOther, populationOther, subscaleOther, unitOther } from "./definitions.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
@@ -316,8 +317,28 @@ export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTION
  *   medians with an IQR or range ("Data are mean (95% CI) or median (IQR)") gives an "a (b–c)" cell with no notation on
  *   its row or columns: it may be a median with its IQR, so the mean and the SD derived through the CI formula are
  *   withheld.
+ * - unit-other (round 16; definitions.ts `unitOther`): the question's outcome states a unit or scale ("weight (kg)",
+ *   "HbA1c (%)", "pain on a 0–10 VAS", "percent change") and the labels of a continuous reading (its row and columns, or
+ *   its sentence; the caption when it states the only unit) state another, incompatible one of the same quantity ("lb",
+ *   "mmol/mol", "0–100 mm", "mg/dL") and none of the question's.
+ * - subscale-other (round 16; `subscaleOther`): the question names one component or condition of a measure (SF-36
+ *   mental component, systolic, at rest, fasting, …) and the reading's row (with its section row) or sentence names
+ *   another of the same set and not the question's.
+ * - population-other (round 16; `populationOther`): the question names a restricted analysis population (per-protocol,
+ *   completers, a subgroup) and the reading's labels name the intention-to-treat (all randomised) population.
+ * - event-other (round 16; `eventOther`): the question restricts an event type (serious, fatal, treatment-related,
+ *   cardiovascular death, …) and a count reading's row or sentence states every event ("any", "all", "total") or the
+ *   negation ("non-serious"), without the question's qualifier.
  */
-export const HARD_GATES = ["timepoint-other", "median-not-mean", "range-not-ci"] as const;
+export const HARD_GATES = [
+  "timepoint-other",
+  "median-not-mean",
+  "range-not-ci",
+  "unit-other",
+  "subscale-other",
+  "population-other",
+  "event-other",
+] as const;
 
 /** A definitional hard rule of round 14. */
 export type HardGateName = (typeof HARD_GATES)[number];
@@ -622,6 +643,11 @@ interface Candidate {
    * medians with an IQR or range, with no notation on the row or columns read: that caption and footnotes.
    */
   rangeOrCi?: string;
+  /** The table's caption and the section (context) row above the row read, for the round-16 rules. */
+  caption?: string;
+  contextRow?: string;
+  /** Round 16: a definitional row rule the reading fails (unit-other, subscale-other, population-other, event-other). */
+  rowGate?: string | null;
   /** Round 15: fields withheld by a definitional rule (report-se with both spreads declared; median-not-mean; range-not-ci). */
   notationGate?: { rule: string; fields: ArmField[] };
 }
@@ -1380,6 +1406,8 @@ function tableCandidates(
       labels,
       rowLabel,
       columnLabels: readColumns.map((col) => columnLabel(table, col)),
+      caption: table.caption,
+      contextRow: context,
     });
   };
   if (arms.kind === "paired") {
@@ -2175,6 +2203,44 @@ function timepointOther(candidate: Candidate, outcome: Outcome): string | null {
   return `timepoint-other: the question asks for ${outcome.timepoint} and the reading shows only ${other}`;
 }
 
+/**
+ * The round-16 definitional row rules (HARD_GATES unit-other, subscale-other, population-other, event-other;
+ * definitions.ts) that are on, in that order: the first one the reading fails, as "rule: what was found", or null.
+ * Tables are judged on their row (with its section row), the columns read and, for the unit, a caption stating one
+ * unit only; prose on its sentence; the population on every label, the row and columns deciding when the labels name
+ * two populations (as provenance.ts populationCheck).
+ */
+function rowDefinitionGate(
+  candidate: Candidate,
+  question: ArmQuestion,
+  hardGates: ReadonlySet<HardGateName>,
+): string | null {
+  const prose = candidate.source === "prose";
+  if (!prose && candidate.rowLabel === undefined) return null;
+  const row = prose
+    ? (candidate.sentence ?? "")
+    : [candidate.contextRow, candidate.rowLabel].filter((l) => l).join(" | ");
+  if (hardGates.has("unit-other") && candidate.kind === "continuous") {
+    const found = unitOther(
+      question.outcome,
+      prose ? { sentence: row } : { row, columns: candidate.columnLabels ?? [], caption: candidate.caption },
+    );
+    if (found) return found;
+  }
+  if (hardGates.has("subscale-other")) {
+    const found = subscaleOther(question.outcome, row);
+    if (found) return found;
+  }
+  if (hardGates.has("population-other")) {
+    const asked = `${question.outcome} ${question.intervention} ${question.comparator}`;
+    const read = prose ? undefined : [candidate.rowLabel ?? "", ...(candidate.columnLabels ?? [])].join(" | ");
+    const found = populationOther(asked, candidate.labels ?? candidate.where, read);
+    if (found) return found;
+  }
+  if (hardGates.has("event-other") && candidate.kind === "count") return eventOther(question.outcome, row);
+  return null;
+}
+
 /** A prose span is one sentence: at most MAX_SENTENCE characters and no markup. */
 const isOneSentence = (span: string): boolean => span.length <= MAX_SENTENCE && !/<[a-z]/i.test(span);
 
@@ -2285,7 +2351,8 @@ function finalise(
   const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const ambiguousN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const gatesOfReading = readingGates(candidate, outcome);
-  const hardGate = hardGates.has("timepoint-other") ? timepointOther(candidate, outcome) : null;
+  const hardGate =
+    (hardGates.has("timepoint-other") ? timepointOther(candidate, outcome) : null) ?? candidate.rowGate ?? null;
   const timeWords = candidate.timeNote
     ? `; timepoint: ${candidate.timeNote}`
     : outcome.timepoint
@@ -2612,7 +2679,9 @@ function withConfidence(
  * provenance (provenance.ts: no restricted population, other time, baseline column, qualified, cut-off or
  * sub-item row the question does not name; no counts for a mean), the definitional gates of round 7
  * (DEFINITIONAL_GATES: outcome kind, timepoint by position, not one sentence, ambiguous n) only when
- * `options.definitionalGates` is true (default off: round 7's adoption rule did not keep them), and an arm's n read with no outcome (never given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
+ * `options.definitionalGates` is true (default off: round 7's adoption rule did not keep them), the definitional hard
+ * rules (HARD_GATES: timepoint, notation, and round 16's unit, subscale, population and event rules of definitions.ts;
+ * `options.hardGates` names those on), and an arm's n read with no outcome (never given). `options.consistency` names the reading checks run (READING_CHECKS, default all),
  * `options.withholdInconsistent` (default true) withholds on them, `options.gate: "evidence-items"` restores round
  * 2's confidence (the share of items shown, threshold 1) for the bench's comparison, and `options.readings`
  * collects every reading, best first (all for the bench's cross-validation).
@@ -2634,7 +2703,7 @@ export function extractArms(
     recallRules?: readonly RecallRuleName[];
     /** Bench and tests: the definitional corrections of round 11 that are on (DEFINITIONAL_CORRECTIONS; default CORRECTIONS_ON). */
     corrections?: readonly CorrectionName[];
-    /** Bench and tests: the definitional hard rules of round 14 that are on (HARD_GATES; default HARD_GATES_ON). */
+    /** Bench and tests: the definitional hard rules (rounds 14–16) that are on (HARD_GATES; default HARD_GATES_ON). */
     hardGates?: readonly HardGateName[];
     /** Bench only: every reading (candidate that gives values), best first, is pushed here; the best is returned as usual. */
     readings?: ArmExtraction[];
@@ -2678,6 +2747,7 @@ export function extractArms(
       options.consistency,
       recallRules.has("decimal-times"),
     );
+    candidate.rowGate = rowDefinitionGate(candidate, question, hardGates);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
       if (position) {
