@@ -540,6 +540,12 @@ function conceptsOf(text: string): string[] {
   return [...new Set(contentTokens(text.replace(TIMEPOINT, " ")).map(concept))].filter((t) => !/^\d+$/.test(t));
 }
 
+/** "Baseline", "pre-treatment", "pretest": the time before the intervention. */
+const BASELINE_WORD = /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i;
+/** Baseline named as the reference of a change or an adjustment ("compared with baseline", "baseline-adjusted"). */
+const BASELINE_AS_REFERENCE =
+  /\b(from|since|relative to|compared (with|to)|vs\.?|versus|over)\s+(the\s+)?(baseline|pre[- ]?(test|treatment|intervention))\b|\bbaseline[- ]adjusted\b|\badjusted for baseline\b/i;
+
 function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outcome {
   const phrase = question.outcome;
   const forms = [phrase];
@@ -553,9 +559,15 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
     const longConcepts = conceptsOf(abbr.long);
     if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) forms.push(abbr.short);
   }
-  const baseline = /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i.test(phrase);
-  // "Baseline diabetes": like a timepoint, "baseline" says when, and a table of baseline characteristics says it for every row.
-  const baselineConcepts = baseline ? new Set(conceptsOf("baseline characteristics data values")) : new Set<string>();
+  // "Change from baseline to week 12": baseline is the change's reference, and the question asks for the change.
+  const baseline = BASELINE_WORD.test(phrase) && !(CHANGE.test(phrase) || BASELINE_AS_REFERENCE.test(phrase));
+  // "Baseline diabetes": like a timepoint, "baseline" says when, and a table of baseline characteristics says it for
+  // every row. As a change's reference it is not part of the outcome's name either.
+  const baselineConcepts = baseline
+    ? new Set(conceptsOf("baseline characteristics data values"))
+    : BASELINE_WORD.test(phrase)
+      ? new Set(conceptsOf((phrase.match(new RegExp(BASELINE_WORD.source, "gi")) ?? []).join(" ")))
+      : new Set<string>();
   const variants = forms.map((f) => conceptsOf(f).filter((c) => !baselineConcepts.has(c))).filter((v) => v.length > 0);
   let typeGuess: OutcomeType = "unknown";
   if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
