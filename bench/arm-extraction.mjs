@@ -438,6 +438,53 @@ function variantCell(s, threshold) {
   return `${t}${pct(s.overall.valuePrecision)} (${s.overall.valuesGiven}) ${pct(s.binary.exactMatch)}/${pct(s.continuous.exactMatch)}`;
 }
 
+/** Tolerance of the adoption rules' comparisons of figures. */
+const EPS = 1e-9;
+
+/** Out-of-fold precision falls against `s0` (a fold that gave values and now gives none counts as a fall). */
+function precisionFalls(s, s0) {
+  const p = s.overall.valuePrecision;
+  const p0 = s0.overall.valuePrecision;
+  return p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - EPS);
+}
+
+/** Precision or either exact match falls against `s0` (the definitional rules' adoption test, rounds 11, 15, 16). */
+function lowersFigure(s, s0) {
+  return (
+    precisionFalls(s, s0) ||
+    (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - EPS ||
+    (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - EPS
+  );
+}
+
+/** Whether variant `name` lowers a figure against variant "none", over all open folds together or in any one fold. */
+function lowersAnyFold(figures, name) {
+  const f = figures.get(name);
+  const base = figures.get("none");
+  return lowersFigure(f.overall, base.overall) || f.perFold.some((s, k) => lowersFigure(s, base.perFold[k]));
+}
+
+/**
+ * The nested CV of each variant (variantCv), printed after `title` and the folds' header: per variant one row, per
+ * outer fold the inner threshold, precision (values given) and binary / continuous exact match, then `note(result)`'s
+ * text. Returns variant name → { perFold, overall, ...note(result).extra }.
+ */
+function variantTable(core, folds, reportsDir, { title, width, variants, note }) {
+  console.log(title);
+  console.log(
+    `${"variant".padEnd(width)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
+  );
+  const figures = new Map();
+  for (const variant of variants) {
+    const result = variantCv(core, folds, reportsDir, variant);
+    const { text, extra = {} } = note(result);
+    figures.set(variant.name, { perFold: result.perFold, overall: result.overall, ...extra });
+    const cells = [...result.perFold.map((s, k) => variantCell(s, result.thresholds[k])), variantCell(result.overall)];
+    console.log(`${variant.name.padEnd(width)}${cells.map((c) => c.padStart(32)).join("")}   ${text}`);
+  }
+  return figures;
+}
+
 /**
  * `--calibrate`, round 8: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
  * unit) for each subset of the three reading rules; per outer fold and overall precision (n), binary / continuous
@@ -516,42 +563,28 @@ function runRecallVariants(core, folds, reportsDir) {
  * either, otherwise only sentence-se (the correction of a wrong notation) is kept.
  */
 function runCorrectionVariants(core, folds, reportsDir) {
-  const variants = [
+  const subsets = [
     { name: "none", corrections: [] },
     { name: "1", corrections: ["sentence-se"] },
     { name: "2", corrections: ["pooled-sd-offer"] },
     { name: "1+2", corrections: ["sentence-se", "pooled-sd-offer"] },
   ];
-  const figures = new Map();
-  console.log(
-    "== round 11: nested cross-validation per correction variant (1 sentence-se, 2 pooled-sd-offer); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(`${"variant".padEnd(8)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`);
-  for (const v of variants) {
-    const variant = { name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, corrections: v.corrections } };
-    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
-    const offered = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.offerOnly).length, 0);
-    figures.set(v.name, { perFold, overall });
-    console.log(
-      `${v.name.padEnd(8)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values offered only ${offered}`,
-    );
-  }
-  const eps = 1e-9;
-  const lowers = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-    return (
-      precisionFalls ||
-      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
-      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
-    );
-  };
-  const base = figures.get("none");
-  const keeps = (name) => {
-    const f = figures.get(name);
-    return !lowers(f.overall, base.overall) && f.perFold.every((s, k) => !lowers(s, base.perFold[k]));
-  };
+  const variants = subsets.map((v) => ({
+    name: v.name,
+    parse: ROUND6.parse,
+    extract: { ...ROUND6.extract, corrections: v.corrections },
+  }));
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 11: nested cross-validation per correction variant (1 sentence-se, 2 pooled-sd-offer); per fold threshold, precision (n) binary/continuous exact",
+    width: 8,
+    variants,
+    note: ({ units, values }) => {
+      const offered = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.offerOnly).length, 0);
+      return { text: `training values ${values}; best-reading values offered only ${offered}` };
+    },
+  });
+  const keeps = (name) => !lowersAnyFold(figures, name);
   const single = ["1", "2"].map((name) => ({ name, keep: keeps(name) }));
   for (const r of single)
     console.log(`correction ${r.name} alone: lowers no out-of-fold figure ${r.keep} → ${r.keep ? "kept" : "not kept"}`);
@@ -561,7 +594,7 @@ function runCorrectionVariants(core, folds, reportsDir) {
     kept = ["1"];
   }
   console.log(
-    `round 11 decision by the adoption rule: keep ${kept.length ? kept.map((k) => variants[Number(k)].corrections[0]).join(", ") : "no correction"}`,
+    `round 11 decision by the adoption rule: keep ${kept.length ? kept.map((k) => subsets[Number(k)].corrections[0]).join(", ") : "no correction"}`,
   );
 }
 
@@ -582,45 +615,33 @@ function runHardGateVariants(core, folds, reportsDir) {
     { name: "gate", stubColumns: "first", hardGates: ["timepoint-other"] },
     { name: "stubs", stubColumns: "join", hardGates: [] },
     { name: "stubs+gate", stubColumns: "join", hardGates: ["timepoint-other"] },
-  ];
-  const figures = new Map();
-  console.log(
-    "== round 14: nested cross-validation per variant (gate: timepoint-other hard rule; stubs: stub-column rule); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(
-    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
-  );
-  for (const v of variants) {
-    const variant = {
-      name: v.name,
-      parse: { ...ROUND6.parse, stubColumns: v.stubColumns },
-      extract: { ...ROUND6.extract, hardGates: v.hardGates },
-    };
-    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
-    const ruled = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.hardGate).length, 0);
-    figures.set(v.name, { perFold, overall });
-    console.log(
-      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values failing a hard rule ${ruled}`,
-    );
-  }
-  const eps = 1e-9;
+  ].map((v) => ({
+    name: v.name,
+    parse: { ...ROUND6.parse, stubColumns: v.stubColumns },
+    extract: { ...ROUND6.extract, hardGates: v.hardGates },
+  }));
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 14: nested cross-validation per variant (gate: timepoint-other hard rule; stubs: stub-column rule); per fold threshold, precision (n) binary/continuous exact",
+    width: 11,
+    variants,
+    note: ({ units, values }) => {
+      const ruled = units.flat().reduce((t, r) => t + r.values.filter((x) => x.f?.hardGate).length, 0);
+      return { text: `training values ${values}; best-reading values failing a hard rule ${ruled}` };
+    },
+  });
   const base = figures.get("none");
   const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
-  const precisionFalls = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    return p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-  };
   for (const name of ["gate", "stubs", "stubs+gate"]) {
     const f = figures.get(name);
-    const precise = (f.overall.overall.valuePrecision ?? 0) >= 0.934 - 0.01 - eps;
+    const precise = (f.overall.overall.valuePrecision ?? 0) >= 0.934 - 0.01 - EPS;
     const [b, c] = exact(f.overall);
     const [b0, c0] = exact(base.overall);
-    const exactOk = (b > b0 + eps || c > c0 + eps) && b >= b0 - eps && c >= c0 - eps;
+    const exactOk = (b > b0 + EPS || c > c0 + EPS) && b >= b0 - EPS && c >= c0 - EPS;
     const unread = [3, 4].every((k) => {
       const [bk, ck] = exact(f.perFold[k]);
       const [b0k, c0k] = exact(base.perFold[k]);
-      return bk >= b0k - eps && ck >= c0k - eps && !precisionFalls(f.perFold[k], base.perFold[k]);
+      return bk >= b0k - EPS && ck >= c0k - EPS && !precisionFalls(f.perFold[k], base.perFold[k]);
     });
     console.log(
       `round 14 ${name}: (a) precision ≥ 0.924 ${precise}, (b) exact rises for one type and falls for neither ${exactOk}, (c) D/E nothing falls ${unread} → figure conditions ${precise && exactOk && unread ? "pass" : "fail"}`,
@@ -648,53 +669,28 @@ function runNotationVariants(core, folds, reportsDir) {
     { name: "median", rules: ["median-not-mean"] },
     { name: "range", rules: ["range-not-ci"] },
     { name: "all", rules: ["report-se", "median-not-mean", "range-not-ci"] },
-  ];
-  const figures = new Map();
-  console.log(
-    "== round 15: nested cross-validation per notation rule (report-se, median-not-mean, range-not-ci); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(
-    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
-  );
-  for (const v of variants) {
-    const variant = {
-      name: v.name,
-      parse: ROUND6.parse,
-      extract: {
-        ...ROUND6.extract,
-        corrections: [...corrections, ...v.rules.filter((r) => r === "report-se")],
-        hardGates: [...hardGates, ...v.rules.filter((r) => r !== "report-se")],
-      },
-    };
-    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
-    const ruled = units
-      .flat()
-      .reduce(
-        (t, r) =>
-          t + r.values.filter((x) => /^(report-se|median-not-mean|range-not-ci)/.test(x.f?.hardGate ?? "")).length,
-        0,
-      );
-    figures.set(v.name, { perFold, overall });
-    console.log(
-      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; best-reading values withheld by a round-15 rule ${ruled}`,
-    );
-  }
-  const eps = 1e-9;
-  const lowers = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-    return (
-      precisionFalls ||
-      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
-      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
-    );
-  };
-  const base = figures.get("none");
-  const keeps = (name) => {
-    const f = figures.get(name);
-    return !lowers(f.overall, base.overall) && f.perFold.every((s, k) => !lowers(s, base.perFold[k]));
-  };
+  ].map((v) => ({
+    name: v.name,
+    rules: v.rules,
+    parse: ROUND6.parse,
+    extract: {
+      ...ROUND6.extract,
+      corrections: [...corrections, ...v.rules.filter((r) => r === "report-se")],
+      hardGates: [...hardGates, ...v.rules.filter((r) => r !== "report-se")],
+    },
+  }));
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 15: nested cross-validation per notation rule (report-se, median-not-mean, range-not-ci); per fold threshold, precision (n) binary/continuous exact",
+    width: 11,
+    variants,
+    note: ({ units, values }) => {
+      const ofRound15 = (x) => /^(report-se|median-not-mean|range-not-ci)/.test(x.f?.hardGate ?? "");
+      const ruled = units.flat().reduce((t, r) => t + r.values.filter(ofRound15).length, 0);
+      return { text: `training values ${values}; best-reading values withheld by a round-15 rule ${ruled}` };
+    },
+  });
+  const keeps = (name) => !lowersAnyFold(figures, name);
   const single = variants.slice(1, 4).map((v) => ({ rule: v.rules[0], keep: keeps(v.name) }));
   for (const r of single)
     console.log(`round 15 ${r.rule} alone: lowers no out-of-fold figure ${r.keep} → ${r.keep ? "kept" : "not kept"}`);
@@ -730,49 +726,32 @@ function runRowVariants(core, folds, reportsDir) {
     { name: "population", rules: ["population-other"] },
     { name: "event", rules: ["event-other"] },
     { name: "all", rules },
-  ];
+  ].map((v) => ({
+    name: v.name,
+    rules: v.rules,
+    parse: ROUND6.parse,
+    extract: { ...ROUND6.extract, hardGates: [...before, ...v.rules] },
+  }));
   const ofRound16 = (x) => rules.some((r) => (x.f?.hardGate ?? "").startsWith(`${r}:`));
   const count = (rows, key) => {
     const hit = rows.flatMap((r) => r[key].filter(ofRound16));
     return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
   };
-  const figures = new Map();
-  console.log(
-    "== round 16: nested cross-validation per row rule (unit-other, subscale-other, population-other, event-other); per fold threshold, precision (n) binary/continuous exact",
-  );
-  console.log(
-    `${"variant".padEnd(11)}${[...folds.map((f) => f.name), "all open"].map((c) => c.padStart(32)).join("")}`,
-  );
-  for (const v of variants) {
-    const variant = {
-      name: v.name,
-      parse: ROUND6.parse,
-      extract: { ...ROUND6.extract, hardGates: [...before, ...v.rules] },
-    };
-    const { units, perFold, thresholds, overall, values } = variantCv(core, folds, reportsDir, variant);
-    const best = count(units.flat(), "values");
-    const train = count(units.flat(), "train");
-    figures.set(v.name, { perFold, overall, best, train });
-    console.log(
-      `${v.name.padEnd(11)}${[...perFold.map((s, k) => variantCell(s, thresholds[k])), variantCell(overall)].map((c) => c.padStart(32)).join("")}   training values ${values}; failing a round-16 rule (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
-    );
-  }
-  const eps = 1e-9;
-  const lowers = (s, s0) => {
-    const p = s.overall.valuePrecision;
-    const p0 = s0.overall.valuePrecision;
-    const precisionFalls = p0 !== null && p0 !== undefined && (p === null || p === undefined || p < p0 - eps);
-    return (
-      precisionFalls ||
-      (s.binary.exactMatch ?? 0) < (s0.binary.exactMatch ?? 0) - eps ||
-      (s.continuous.exactMatch ?? 0) < (s0.continuous.exactMatch ?? 0) - eps
-    );
-  };
-  const base = figures.get("none");
-  const lowersAny = (name) => {
-    const f = figures.get(name);
-    return lowers(f.overall, base.overall) || f.perFold.some((s, k) => lowers(s, base.perFold[k]));
-  };
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 16: nested cross-validation per row rule (unit-other, subscale-other, population-other, event-other); per fold threshold, precision (n) binary/continuous exact",
+    width: 11,
+    variants,
+    note: ({ units, values }) => {
+      const best = count(units.flat(), "values");
+      const train = count(units.flat(), "train");
+      return {
+        text: `training values ${values}; failing a round-16 rule (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
+        extra: { best, train },
+      };
+    },
+  });
+  const lowersAny = (name) => lowersAnyFold(figures, name);
   const single = variants.slice(1, 5).map((v) => {
     const f = figures.get(v.name);
     const right = f.best.right + f.train.right;
