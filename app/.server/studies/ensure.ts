@@ -65,6 +65,9 @@ export async function getStudyForAction(
   app: { db: Database; bindings: Pick<Bindings, "DB"> },
   { id, viewerId = null }: { id: number; viewerId?: string | null },
 ): Promise<ApiStudy | null> {
+  // One read when the row is stored (the usual case); otherwise store it first.
+  const study = await getStudy(app, { id, viewerId });
+  if (study) return study;
   const stored = await ensureStudy(app, id);
   return stored === null ? null : getStudy(app, { id: stored, viewerId });
 }

@@ -71,10 +71,12 @@ export async function regenerateStudySummary(
     meter: { user: UserRow | null | Promise<UserRow | null>; request: Request; now?: Date } | null;
   },
 ): Promise<Response> {
-  // The row (stored first when only a search had shown it; issue 17), alongside the session lookup.
+  // The row, alongside the session lookup: one read when it is stored; stored first when only a search had shown it
+  // (issue 17).
+  const rowOf = async (id: number) => (await app.db.select().from(studies).where(eq(studies.id, id)).limit(1))[0];
   const [study, user] = await Promise.all([
-    ensureStudy(app, requestedId).then(async (id) =>
-      id === null ? undefined : (await app.db.select().from(studies).where(eq(studies.id, id)).limit(1))[0],
+    rowOf(requestedId).then(
+      async (row) => row ?? ensureStudy(app, requestedId).then((id) => (id === null ? undefined : rowOf(id))),
     ),
     meter?.user ?? null,
   ]);
