@@ -104,14 +104,27 @@ function givenRight(scored) {
 }
 
 /**
- * A reader of the questions' reports, each file read and parsed once: `(q) → {text, report}` for
- * DIR/{pmcid}.md (or .xml when `q.format` is "jats"); `parseOptions` as parseReport's.
+ * The file and format of a question's report: DIR/{pmcid}.md as markdown, or DIR/{pmcid}.xml as JATS when `q.format`
+ * is "jats" or when no format is given and only the PMC XML is there. Throws an Error naming the paths tried when the
+ * file is missing.
+ */
+function reportFile(q, reportsDir) {
+  const markdown = join(reportsDir, `${q.pmcid}.md`);
+  const xml = join(reportsDir, `${q.pmcid}.xml`);
+  const format = q.format ?? (!existsSync(markdown) && existsSync(xml) ? "jats" : "markdown");
+  const file = format === "jats" ? xml : markdown;
+  if (!existsSync(file)) throw new Error(`no report for ${q.pmcid} in ${reportsDir} (tried ${markdown} and ${xml})`);
+  return { file, format };
+}
+
+/**
+ * A reader of the questions' reports (reportFile), each file read and parsed once: `(q) → {text, report}`;
+ * `parseOptions` as parseReport's.
  */
 function reportReader(core, reportsDir, parseOptions) {
   const parsed = new Map();
   return (q) => {
-    const format = q.format ?? "markdown";
-    const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
+    const { file, format } = reportFile(q, reportsDir);
     let entry = parsed.get(file);
     if (!entry) {
       const text = readFileSync(file, "utf8");
@@ -1273,20 +1286,22 @@ function runQuestions(core, questions, reportsDir, options = {}, parseOptions = 
   let elapsed = 0;
   let cpu = 0;
   for (const q of questions) {
-    const format = q.format ?? "markdown";
+    let format = q.format ?? "markdown";
     let text = q.text;
-    if (text === undefined) {
-      const file = join(reportsDir, `${q.pmcid}.${format === "jats" ? "xml" : "md"}`);
-      text = cache.get(file);
-      if (text === undefined) {
-        text = readFileSync(file, "utf8");
-        cache.set(file, text);
-      }
-    }
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
     let answer;
     try {
+      // A missing report is that question's error (an empty answer), not the run's.
+      if (text === undefined) {
+        const found = reportFile(q, reportsDir);
+        format = found.format;
+        text = cache.get(found.file);
+        if (text === undefined) {
+          text = readFileSync(found.file, "utf8");
+          cache.set(found.file, text);
+        }
+      }
       const key = `${format}\u0000${text}`;
       let report = parsed.get(key);
       if (!report) {
