@@ -1517,10 +1517,19 @@ async function main() {
       );
     return;
   }
-  const lines = readFileSync(args.questions, "utf8")
+  // One JSON object per line; a byte-order mark, CRLF line ends and blank lines are allowed.
+  const questions = readFileSync(args.questions, "utf8")
+    .replace(/^\uFEFF/, "")
     .split("\n")
-    .filter((l) => l.trim());
-  const questions = lines.map((l) => JSON.parse(l));
+    .map((line, k) => ({ line, k }))
+    .filter(({ line }) => line.trim())
+    .map(({ line, k }) => {
+      try {
+        return JSON.parse(line);
+      } catch (error) {
+        throw new Error(`${args.questions} line ${k + 1} is not JSON: ${error.message}`);
+      }
+    });
   const { output, scored } = runQuestions(core, questions, args.reports);
   if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));
   printOne(output, questions.length);
