@@ -37,6 +37,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { mulberry32 } from "./lib/bundled.mjs";
 import { loadEngine } from "./meta-analysis-diff.mjs";
 
 // The engine is bundled with esbuild (as bench/meta-analysis-diff.mjs does), so any Node ≥ 20 runs the bench.
@@ -56,14 +57,7 @@ const median = (xs) => {
 
 /** mulberry32 + Box–Muller: the same data on every run. */
 function dataset(k, seed) {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const norm = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-300))) * Math.cos(2 * Math.PI * rand());
   return Array.from({ length: k }, () => {
     const vi = 0.01 + 0.3 * rand();

@@ -1,10 +1,10 @@
 // Shared by the benches: a product module bundled with esbuild and imported (the exact code the product runs),
-// and the seeded generator their simulations and folds draw from.
+// and the product's seeded generator their simulations and folds draw from.
 import { build } from "esbuild";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * Bundles `entry` (an absolute path to a TypeScript module of app/) into one ESM file with esbuild and imports it.
@@ -30,14 +30,7 @@ export async function importBundled(entry, { platform = "node" } = {}) {
   }
 }
 
-/** mulberry32: a seeded uniform generator in [0, 1) (the same draws on every run). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (app/lib/random.ts, the product's seeded generator): the same draws on every run. */
+export const { mulberry32 } = await importBundled(
+  join(dirname(fileURLToPath(import.meta.url)), "../../app/lib/random.ts"),
+);

@@ -9,6 +9,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { API_ROUTES, type ApiMethod, type ApiRoute } from "~/.server/http/api-routes";
+import { mulberry32 } from "~/lib/random";
 
 const BASE = "https://metamind.test";
 const SEED = 0x11_2026;
@@ -22,18 +23,6 @@ const ALL_METHODS: ApiMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** The route modules in app/routes, enumerated from the files themselves. */
 const ROUTE_FILES = Object.keys(import.meta.glob("../../app/routes/api*.{ts,tsx}")).map((p) => p.split("/").pop()!);
-
-/** mulberry32: a small seeded PRNG (Tommy Ettinger's), so every run sends the same requests. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface FuzzRequest {
   method: string;
@@ -100,7 +89,7 @@ const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)
 const deepArray = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 
 function generator(seed: number, owned: Owned, cookies: { attacker: string }) {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const int = (n: number) => Math.floor(rand() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 

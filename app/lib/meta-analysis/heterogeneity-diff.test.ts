@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCase } from "../../../bench/meta-analysis-diff.mjs";
 import * as engine from "./index.ts";
+import { mulberry32 } from "../random.ts";
 
 const R_SCRIPT = fileURLToPath(new URL("../../../bench/meta-analysis-diff-metafor.R", import.meta.url));
 const HAS_R =
@@ -24,17 +25,7 @@ const HAS_R =
 const SKIP_MESSAGE =
   "Rscript with the metafor and jsonlite packages is not installed (apt-get install r-cran-metafor r-cran-jsonlite)";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(29);
+const rand = mulberry32(29);
 const unif = (a: number, b: number) => a + (b - a) * rand();
 const norm = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-300))) * Math.cos(2 * Math.PI * rand());
 

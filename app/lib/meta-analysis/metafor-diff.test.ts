@@ -34,6 +34,7 @@ import {
   type PooledResult,
   type TestType,
 } from "./index.ts";
+import { mulberry32 } from "../random.ts";
 
 function rAvailable(): boolean {
   const r = spawnSync("Rscript", ["-e", "suppressMessages(library(metafor))"], {
@@ -44,19 +45,7 @@ function rAvailable(): boolean {
 const HAS_R = rAvailable();
 const SKIP_MESSAGE = "Rscript with the metafor package is not installed (apt-get install r-cran-metafor)";
 
-/** mulberry32: small seeded PRNG so the datasets are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = prng(20260522);
+const rand = mulberry32(20260522);
 const unif = (a: number, b: number) => a + (b - a) * rand();
 const int = (a: number, b: number) => Math.floor(unif(a, b + 1));
 function norm(mu = 0, sd = 1): number {

@@ -8,6 +8,7 @@ import { MetaInputError } from "./errors.ts";
 import { checkDesignRank, cross, invertSym, moderatorColumns, wls, type Moderators, type WlsFit } from "./linear.ts";
 import { estimateTau2, weightedFit, withDefaultGenqWeights, type Tau2Control, type Tau2Method } from "./tau2.ts";
 import type { GenqWeights, Method, TestType } from "./types.ts";
+import { mulberry32 } from "../random.ts";
 
 const DBL_EPS = 2.220446049250313e-16;
 
@@ -550,18 +551,6 @@ function weightedAdjR2(yi: ArrayLike<number>, vi: ArrayLike<number>, fit: ModelF
   return Math.max(0, 100 * (1 - ((1 - r2) * (k - 1)) / (k - fit.p)));
 }
 
-/** mulberry32 PRNG (seeded, uniform on [0, 1)). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * metafor permutest.rma.uni (approximate test, two-sided): the rows of the moderator matrix are
  * shuffled `iterations − 1` times (Fisher–Yates with a seeded mulberry32 generator, so results are
@@ -582,7 +571,7 @@ export function permutest(
     throw new MetaInputError("The permutation test needs between 100 and 1,000,000 permutations.");
   }
   const k = yi.length;
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const tol = Math.sqrt(DBL_EPS);
   const idx = Array.from({ length: k }, (_, i) => i);
   const permCols = cols.map(() => new Float64Array(k));
