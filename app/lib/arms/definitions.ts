@@ -7,7 +7,7 @@
  * incompatible statements are. The vocabulary is general (SI and conventional units, CONSORT 2010 items 16 and 18 for
  * analysis populations, CONSORT harms and CTCAE wording for event types), never words taken from one report.
  */
-import { restrictedPopulation } from "./provenance.ts";
+import { FULL_POPULATION, restrictedPopulation } from "./provenance.ts";
 
 /** Dimensions of the units the unit rule knows; two different units of one dimension give different numbers. */
 type Dimension =
@@ -86,6 +86,9 @@ const UNIT_PATTERN = new RegExp(
   "giu",
 );
 
+/** Each spelling of UNIT_SPELLINGS as a whole-word pattern, to name the unit a UNIT_PATTERN match spells. */
+const UNIT_EXACT: readonly [RegExp, Unit][] = UNIT_SPELLINGS.map(([s, unit]) => [new RegExp(`^(?:${s})$`, "iu"), unit]);
+
 /** A litre written as a capital L on its own: "(L)", "FEV1, L", "in L". */
 const LITRE_L = /(?:\(|,\s*|\bin\s+)L(?=\s*\)|\s*,|\s*$)/g;
 
@@ -107,9 +110,10 @@ export function unitsIn(text: string, percent = true): Unit[] {
   const out = new Map<string, Unit>();
   let rest = text.replace(NOT_A_UNIT_PERCENT, " ");
   for (const [pattern, unit] of SCALE_WORDS) {
-    if (new RegExp(pattern.source, pattern.flags).test(rest)) {
+    // search() ignores a global pattern's lastIndex; replace() starts from the beginning.
+    if (rest.search(pattern) !== -1) {
       out.set(unit.unit, unit);
-      rest = rest.replace(new RegExp(pattern.source, pattern.flags), " ");
+      rest = rest.replace(pattern, " ");
     }
   }
   for (const m of rest.matchAll(SCALE_RANGE)) {
@@ -120,7 +124,7 @@ export function unitsIn(text: string, percent = true): Unit[] {
   }
   for (const m of rest.matchAll(UNIT_PATTERN)) {
     const spelled = m[1].toLowerCase().replace(/\s+/g, "");
-    const found = UNIT_SPELLINGS.find(([s]) => new RegExp(`^(?:${s})$`, "iu").test(spelled));
+    const found = UNIT_EXACT.find(([exact]) => exact.test(spelled));
     if (found) out.set(found[1].unit, found[1]);
   }
   if ([...rest.matchAll(LITRE_L)].length) out.set("L", { unit: "L", dimension: "volume" });
@@ -224,9 +228,8 @@ export function subscaleOther(questionOutcome: string, readLabels: string): stri
   return null;
 }
 
-/** The full randomised population (CONSORT item 16): intention-to-treat, all randomised, full analysis set; not "modified". */
-const FULL_POPULATION =
-  /(?<!modified\s)(?<!modified-)\b(?:intention[-\s]to[-\s]treat|ITT|all (?:randomi[sz]ed|participants|patients)|full analysis set)\b/i;
+/** The full randomised population (CONSORT item 16; provenance.ts FULL_POPULATION), not "modified". */
+const FULL_NOT_MODIFIED = new RegExp(String.raw`(?<!modified\s)(?<!modified-)${FULL_POPULATION.source}`, "i");
 const MODIFIED_ITT = /\bmodified\s+intention[-\s]to[-\s]treat\b|\bmITT\b/i;
 
 /**
@@ -241,7 +244,8 @@ export function populationOther(question: string, labels: string, readLabels?: s
   const asked = restrictedPopulation(question);
   if (!asked) return null;
   const decide = restrictedPopulation(labels) && readLabels !== undefined ? readLabels : labels;
-  if (restrictedPopulation(decide) === asked || MODIFIED_ITT.test(decide) || !FULL_POPULATION.test(decide)) return null;
+  if (restrictedPopulation(decide) === asked || MODIFIED_ITT.test(decide) || !FULL_NOT_MODIFIED.test(decide))
+    return null;
   return `population-other: the question asks for the ${asked} population and the reading is of the intention-to-treat (all randomised) population`;
 }
 

@@ -525,11 +525,14 @@ function normaliseTimepoint(text: string): string | null {
   return `${Number(value)}${unit}`;
 }
 
+/** TIMEPOINT and TIMEPOINT_UNIT_FIRST, global: every time a text names. */
+const TIMEPOINTS_ALL = [TIMEPOINT, TIMEPOINT_UNIT_FIRST].map((re) => new RegExp(re.source, "gi"));
+
 /** Every time a text names, normalised ("12w", "6m"), by either spelling ("12 weeks", "week 12"). */
 function timepointsIn(text: string): string[] {
   const out: string[] = [];
-  for (const re of [TIMEPOINT, TIMEPOINT_UNIT_FIRST])
-    for (const m of text.matchAll(new RegExp(re.source, "gi"))) {
+  for (const re of TIMEPOINTS_ALL)
+    for (const m of text.matchAll(re)) {
       const t = normaliseTimepoint(m[0]);
       if (t) out.push(t);
     }
@@ -883,8 +886,16 @@ export interface DeclaredNotation {
  * (no "a ± b") and is not about figures. `mean` is true when any declaration names means.
  */
 export function reportNotation(report: TrialReport): DeclaredNotation {
-  return declaredNotation(documentSentences(report).map((span) => report.text.slice(span.start, span.end)));
+  let declared = notationCache.get(report);
+  if (!declared) {
+    declared = declaredNotation(documentSentences(report).map((span) => report.text.slice(span.start, span.end)));
+    notationCache.set(report, declared);
+  }
+  return declared;
 }
+
+/** reportNotation per parsed report: read once for all the questions asked of it. */
+const notationCache = new WeakMap<TrialReport, DeclaredNotation>();
 
 /** `reportNotation` over any list of prose sentences (the meta-analysis path's sentence list). */
 export function declaredNotation(sentences: Iterable<string>): DeclaredNotation {
@@ -2564,6 +2575,8 @@ function finalise(
     : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
   const [armsItem, outcomeItem, timeItem, singleItem, sentenceItem] = checks;
   for (const { arm, field, extra, reason } of pending) {
+    // The reading's definitional rule (timepoint, row), else round 15's notation rule for the fields it names.
+    const fieldGate = hardGate ?? (candidate.notationGate?.fields.includes(field) ? candidate.notationGate.rule : null);
     const features: ValueFeatures = {
       armsShown: armsItem.ok,
       outcomeShown: outcomeItem.ok,
@@ -2582,8 +2595,7 @@ function finalise(
       binary: candidate.kind === "count",
       rivals: candidate.rivals ?? 0,
       ...(extra.some((c) => c.offerOnly) ? { offerOnly: true } : {}),
-      ...(hardGate ? { hardGate } : {}),
-      ...(!hardGate && candidate.notationGate?.fields.includes(field) ? { hardGate: candidate.notationGate.rule } : {}),
+      ...(fieldGate ? { hardGate: fieldGate } : {}),
     };
     const needsN = extra.some((c) => c.item === "n");
     const gates =

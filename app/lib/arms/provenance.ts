@@ -51,7 +51,7 @@ export function restrictedPopulation(text: string): string | null {
 }
 
 /** Words naming the full randomised population (intention-to-treat, all randomised, full analysis set). */
-const FULL_POPULATION =
+export const FULL_POPULATION =
   /\b(intention[-\s]to[-\s]treat|ITT|all (?:randomi[sz]ed|participants|patients)|full analysis set)\b/i;
 
 /**
