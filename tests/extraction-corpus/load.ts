@@ -81,11 +81,16 @@ export function fixtureAbstract(fixture: string, provider: "pubmed" | "europepmc
   return study.abstract;
 }
 
-/** The passage of a PDF's extracted text from `from` up to `to` (exclusive). */
+/**
+ * The passage of a PDF's extracted text from `from` up to `to` (exclusive). The anchors and quotes were written on the
+ * text before the PDF reader kept a table's column gaps as tabs (each tab stands where a space stood, so offsets are
+ * unchanged): anchors are found with tabs read as spaces, and the passage keeps the product's tabs.
+ */
 export function pdfPassage(pdfText: string, from: string, to: string, label: string): string {
-  const start = pdfText.indexOf(from);
+  const spaced = pdfText.replace(/\t/g, " ");
+  const start = spaced.indexOf(from);
   if (start < 0) throw new Error(`corpus: anchor ${JSON.stringify(from)} not found in ${label}`);
-  const end = pdfText.indexOf(to, start + from.length);
+  const end = spaced.indexOf(to, start + from.length);
   if (end < 0) throw new Error(`corpus: anchor ${JSON.stringify(to)} not found after ${JSON.stringify(from)} in ${label}`);
   return pdfText.slice(start, end);
 }
@@ -113,7 +118,7 @@ export async function loadCorpus(sharedDir = SHARED_DIR, corpusFile = CORPUS_FIL
       text = pdfPassage(full, doc.source.from, doc.source.to, doc.source.pdf);
     }
     for (const e of doc.effects) {
-      if (text.slice(e.start, e.end) !== e.quote) {
+      if (text.slice(e.start, e.end).replace(/\t/g, " ") !== e.quote) {
         throw new Error(`corpus: ${doc.id}: quote ${JSON.stringify(e.quote)} is not at [${e.start}, ${e.end})`);
       }
     }

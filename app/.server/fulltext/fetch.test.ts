@@ -2,8 +2,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
+import { extractArms, parseReport } from "~/lib/arms";
 import {
   checkFullTextUrl,
+  extractPdfDocument,
   fetchFullText,
   FullTextError,
   htmlToText,
@@ -120,6 +122,32 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
       expect(covered).toBeGreaterThanOrEqual(0.97);
     },
   );
+
+  it("keeps a table's column gaps as tabs and none inside running text (BMJ and Lancet trials)", async () => {
+    const bmj = (await extractPdfDocument(readPdf(BMJ))).text;
+    expect(bmj).toContain("Caesarean delivery\t76/357 (21)\t103/359 (29)\t0.67 (0.48 to 0.95)**");
+    expect(bmj).toContain(
+      "Fetal outcomes (singleton births only*)\tPhysical activity group (n=384)\tControl group (n=391)\tOdds ratio† (95% Ci)",
+    );
+    expect(bmj).toContain("789 pregnant smokers, aged 16-50 years and at 10-24\nweeks’ gestation");
+    const lancet = (await extractPdfDocument(readPdf("rct_lancetrespmed2014_stopadvisor_smoking.pdf"))).text;
+    expect(lancet).toContain("Low SES\t90/1088 (8%)\t64/1054 (6%)\t1·36 (1·00 to 1·86)");
+    // Justified two-column text spaces its words up to about 1.2 em: still one line of words, no tab.
+    expect(lancet).toContain("StopAdvisor helped\nparticipants with low socioeconomic status stop smoking");
+    const tabbed = lancet.split("\n").filter((line) => line.includes("\t"));
+    expect(tabbed.filter((line) => line.split(" ").length > 12 && !/\d/.test(line))).toEqual([]);
+  });
+
+  it("reads a trial's arm-level data from its own PDF's table (the upload path's text)", async () => {
+    const report = parseReport((await extractPdfDocument(readPdf(BMJ))).text, "text");
+    const arms = { intervention: "physical activity plus behavioural support", comparator: "behavioural support only" };
+    const caesarean = extractArms(report, { ...arms, outcome: "caesarean delivery" });
+    expect(caesarean.intervention).toMatchObject({ events: 76, groupSize: 357 });
+    expect(caesarean.comparator).toMatchObject({ events: 103, groupSize: 359 });
+    const weight = extractArms(report, { ...arms, outcome: "birth weight (g)" });
+    expect(weight.intervention).toMatchObject({ mean: 3132.4, sd: 581.7, groupSize: 354 });
+    expect(weight.comparator).toMatchObject({ mean: 3146.8, sd: 640, groupSize: 359 });
+  });
 
   it("detects a PDF by its %PDF magic whatever the Content-Type says", async () => {
     const result = await run(

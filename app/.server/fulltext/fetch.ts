@@ -485,10 +485,36 @@ function guardPdfJsDecompressionRejections(): void {
   });
 }
 
+/** A column gap: at least this many ems of blank space between two text runs on one baseline. */
+const COLUMN_GAP_EM = 1.5;
+
+/**
+ * One page's text as unpdf's `extractText` joins it (each run's string, `hasEOL` as a newline), except that two runs
+ * on the same baseline with a gap of at least {@link COLUMN_GAP_EM} ems between them are joined by a tab: a table's
+ * columns (word spaces, even in justified text, stay under 1.3 em), so the text parser can rebuild the table's rows
+ * and cells (app/lib/extraction/core/document/text.ts). Font size (the em) is the run's transform scale.
+ */
+function pageText(items: readonly object[]): string {
+  let out = "";
+  let previous: { y: number; xEnd: number } | null = null;
+  for (const item of items) {
+    if (!("str" in item)) continue;
+    const run = item as { str: string; hasEOL?: boolean; transform: number[]; width?: number };
+    const [, , c = 0, d = 0, x = 0, y = 0] = run.transform;
+    const em = Math.hypot(c, d) || 1;
+    if (previous && run.str.trim() && Math.abs(y - previous.y) < 0.3 * em && x - previous.xEnd >= COLUMN_GAP_EM * em)
+      out += "\t";
+    out += run.str + (run.hasEOL ? "\n" : "");
+    previous = run.hasEOL ? null : run.str.trim() ? { y, xEnd: x + (run.width ?? 0) } : previous;
+  }
+  return out;
+}
+
 /**
  * Reads a PDF with unpdf (PDF.js): `getDocumentProxy`, then each page's text content joined
- * exactly as unpdf's `extractText({ mergePages: true })` does (items joined, `hasEOL` as newlines,
- * pages separated by a newline, blanks collapsed), but for the first `maxPages` pages only; also
+ * as unpdf's `extractText({ mergePages: true })` does (items joined, `hasEOL` as newlines,
+ * pages separated by a newline, blanks collapsed) but with a table's column gaps kept as tabs
+ * (`pageText`), for the first `maxPages` pages only; also
  * the information dictionary and the first page's text runs with their font sizes. `signal`
  * aborting gives up (the PDF.js task is destroyed). `onPage(read, pages)` is awaited after each
  * page is read (`pages` = pages that will be read), so a caller can report progress.
@@ -560,13 +586,13 @@ export async function extractPdfDocument(
           firstPage.push({ text: item.str, fontSize: Math.round(Math.hypot(c, d) * 10) / 10 });
         }
       }
-      texts.push(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
+      texts.push(pageText(content.items));
       await onPage?.(n, pages);
     }
     const text = texts
       .join("\n")
-      .replace(/[^\S\n]+/g, " ")
-      .replace(/ ?\n ?/g, "\n")
+      .replace(/[^\S\n]+/g, (run) => (run.includes("\t") ? "\t" : " "))
+      .replace(/[ \t]*\n[ \t]*/g, "\n")
       .replace(/\n{3,}/g, "\n\n")
       .trim();
     const visible = visibleChars(text);
