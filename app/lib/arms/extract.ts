@@ -52,6 +52,30 @@ const BINARY_WORDS =
 const CONTINUOUS_WORDS =
   /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
 
+/** A trailing qualifier of an outcome phrase: when, in whom or since when ("… at end of pregnancy", "… in women"). */
+const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|among|within|from|post)\b.*$/i;
+
+/**
+ * The outcome type a question's phrase suggests (round 18): the type of the last cue word of the phrase's head, the
+ * phrase without its trailing qualifier, as the head noun of an English noun phrase comes last ("EPDS depression score
+ * at end of pregnancy": "score", not "pregnancy"; "birth weight (g)": "weight"; "heart failure-related quality of
+ * life": "quality"). Falls back to any cue in the whole phrase, binary first; "unknown" when none.
+ */
+export function outcomeTypeGuess(phrase: string): OutcomeType {
+  const head = phrase.replace(OUTCOME_QUALIFIER, "");
+  let last: { index: number; type: OutcomeType } | null = null;
+  for (const [cue, type] of [
+    [BINARY_WORDS, "binary"],
+    [CONTINUOUS_WORDS, "continuous"],
+  ] as const) {
+    for (const m of head.matchAll(new RegExp(cue.source, "gi")))
+      if (!last || m.index > last.index) last = { index: m.index, type };
+  }
+  if (last) return last.type;
+  if (BINARY_WORDS.test(phrase)) return "binary";
+  return CONTINUOUS_WORDS.test(phrase) ? "continuous" : "unknown";
+}
+
 /** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
 class ArmName {
   readonly variants: string[][] = [];
@@ -572,9 +596,7 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
       ? new Set(conceptsOf((phrase.match(new RegExp(BASELINE_WORD.source, "gi")) ?? []).join(" ")))
       : new Set<string>();
   const variants = forms.map((f) => conceptsOf(f).filter((c) => !baselineConcepts.has(c))).filter((v) => v.length > 0);
-  let typeGuess: OutcomeType = "unknown";
-  if (BINARY_WORDS.test(phrase)) typeGuess = "binary";
-  else if (CONTINUOUS_WORDS.test(phrase)) typeGuess = "continuous";
+  const typeGuess = outcomeTypeGuess(phrase);
   return { phrase, variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline };
 }
 
@@ -1781,6 +1803,10 @@ export interface ProseValue {
   unlabelled?: "pm";
 }
 
+/** What follows a confidence level's percentage: "95% CI", "95% confidence interval", "90% CrI", "95% PI", "95% UI". */
+const CONFIDENCE_LEVEL =
+  /^\s*(?:CIs?\b|C\.I\.|CrIs?\b|PIs?\b|UIs?\b|(?:confidence|credible|credibility|prediction|uncertainty|compatibility)\s+(?:intervals?|limits?|bounds?))/i;
+
 /** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
 const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
@@ -1909,6 +1935,9 @@ export function proseValues(
         continue;
       let stats = pattern.read(m);
       if (!stats) continue;
+      // "95% CI", "90% credible interval": a confidence level, not a group's percentage (round 18).
+      if (stats.kind === "count" && stats.events === undefined && CONFIDENCE_LEVEL.test(sentence.slice(end, end + 30)))
+        continue;
       if (stats.kind === "ambiguous-pair") {
         if (sentenceHints.median || sentenceHints.count || bothSpreads) continue;
         if (statesSe && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };

@@ -73,12 +73,16 @@ const RE_CI = new RegExp(
   String.raw`^(${NUM})\s*[(\[]\s*(?:95\s*%\s*CI\s*[,:]?\s*)?(${NUM})\s*(?:to|–|—|-|,|;)\s*(${NUM})\s*[)\]]$`,
 );
 const RE_PERCENT = new RegExp(String.raw`^(${NUM})\s*%$`);
+/** "n=354, 3132.4 (581.7)", or "393, 7.7 (5.0)" under a mean (SD) hint: the arm's n written before its statistic. */
+const RE_N_PREFIX = /^(n\s*=\s*)?(\d+)\s*[,;]\s+(.+)$/i;
 const RE_NUMBER = new RegExp(String.raw`^(${NUM})$`);
 
 /**
  * Reads one cell (markers such as "*", "a", "†" already removed) under the given hints and the
  * arm's known group size (or null). "a (b)" is a count with its percentage when the hints say n (%)
  * or b = 100·a/n fits; a mean with its SD when the hints say mean (SD) or SD; with SE when they say SE.
+ * The arm's n may come first ("n=354, 3132.4 (581.7)"; "393, 7.7 (5.0)" only under a mean (SD) hint, as BMJ
+ * tables write "numbers, means (standard deviations)"): it becomes the cell's group size.
  * Medians, IQRs and ranges give nothing.
  */
 export function parseCell(raw: string, hints: Hints, groupSize: number | null): CellStats {
@@ -88,7 +92,17 @@ export function parseCell(raw: string, hints: Hints, groupSize: number | null): 
     .replace(/\s+/g, " ")
     .trim();
   if (!cell || hints.median) return { kind: "unknown" };
-  let m = RE_FRACTION.exec(cell);
+  let m = RE_N_PREFIX.exec(cell);
+  if (m && (m[1] || hints.meanSd)) {
+    const n = parseNumber(m[2]);
+    const rest = parseCell(m[3], hints, n);
+    if (rest.groupSize !== undefined) return { kind: "unknown" };
+    const spread = rest.kind === "continuous" && (rest.sd !== undefined || rest.se !== undefined);
+    if (m[1] ? spread || (rest.kind === "count" && rest.events !== undefined && rest.events <= n) : spread)
+      return { ...rest, groupSize: n };
+    if (m[1]) return { kind: "unknown" };
+  }
+  m = RE_FRACTION.exec(cell);
   if (m) {
     const events = parseNumber(m[1]);
     const n = parseNumber(m[2]);

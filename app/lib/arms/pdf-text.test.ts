@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { extractArms, parseReport } from "./index.ts";
+import { hintsOf, parseCell } from "./notation.ts";
+
+/**
+ * Round 18 (docs/methods/arm-extraction.md "Round 18"): families met in two real trial reports read from their PDFs
+ * (../shared/pdfs, never part of the arm data). Every report here is invented; tables are written as the PDF reader
+ * writes them, one line per row with a tab at each column gap.
+ */
+const T = "\t";
+
+function ask(text: string, outcome: string, intervention = "drug", comparator = "placebo") {
+  return extractArms(parseReport(text, "text"), { intervention, comparator, outcome });
+}
+
+describe("tables in PDF text (tab-separated columns)", () => {
+  const bmj = [
+    "Results",
+    "We randomised 400 women: 200 to the drug group and 200 to the placebo group.",
+    "table 4 | Birth outcomes by group. Values are number with outcome/total number in group (percentage) unless stated otherwise",
+    ["Outcomes (singleton births)", "Drug group (n=196)", "Placebo group (n=198)", "Odds ratio (95% CI)"].join(T),
+    ["Miscarriage", "5/195 (3)", "9/197 (5)", "0.55 (0.18 to 1.66)"].join(T),
+    ["Mean (SD) birth weight (g)", "n=180, 3210.5 (512.3)", "n=184, 3105.0 (560.1)", "105.5 (−4.2 to 215.2)"].join(T),
+    ["Caesarean delivery", "40/182 (22)", "61/185 (33)", "0.57 (0.36 to 0.91)"].join(T),
+    "*Adjusted for centre.",
+  ].join("\n");
+
+  it("reads a one-line header with the stub's label and the arms' n, and counts in n/N (%) cells", () => {
+    const r = ask(bmj, "caesarean delivery");
+    expect(r.outcomeType).toBe("binary");
+    expect(r.intervention).toMatchObject({ events: 40, groupSize: 182 });
+    expect(r.comparator).toMatchObject({ events: 61, groupSize: 185 });
+  });
+
+  it("reads the n written before a mean (SD) in one cell as the arm's n for that row", () => {
+    const r = ask(bmj, "birth weight (g)");
+    expect(r.outcomeType).toBe("continuous");
+    expect(r.intervention).toMatchObject({ mean: 3210.5, sd: 512.3, groupSize: 180 });
+    expect(r.comparator).toMatchObject({ mean: 3105.0, sd: 560.1, groupSize: 184 });
+  });
+
+  const lancet = [
+    "Table 1: Baseline characteristics",
+    ...Array.from({ length: 20 }, (_, k) => `Discussion line ${k + 1} of the methods, with no numbers of any table.`),
+    ["Drug", "Placebo", "Relative risk (95% CI)", "Odds ratio (95% CI)", "Risk"].join(T),
+    "difference (95% CI)",
+    "p value",
+    "Relapse by 12 months",
+    [
+      "Stratum A",
+      "30/300 (10%)",
+      "45/300 (15%)",
+      "0·67 (0·43 to 1·03)",
+      "0·63 (0·39 to 1·03)",
+      "–5·0 (–10·2 to 0·2)",
+      "0·07",
+    ].join(T),
+    [
+      "Stratum B",
+      "20/250 (8%)",
+      "22/240 (9%)",
+      "0·87 (0·49 to 1·55)",
+      "0·86 (0·46 to 1·60)",
+      "–1·2 (–6·1 to 3·7)",
+      "0·64",
+    ].join(T),
+    "Relapse by 24 months",
+    [
+      "Stratum A",
+      "50/300 (17%)",
+      "70/300 (23%)",
+      "0·71 (0·52 to 0·99)",
+      "0·66 (0·44 to 0·99)",
+      "–6·7 (–13·0 to –0·3)",
+      "0·04",
+    ].join(T),
+    [
+      "Stratum B",
+      "31/250 (12%)",
+      "33/240 (14%)",
+      "0·90 (0·57 to 1·43)",
+      "0·89 (0·53 to 1·50)",
+      "–1·4 (–7·4 to 4·6)",
+      "0·66",
+    ].join(T),
+    "Data are n/N (%). Participants lost to follow-up were counted as relapsed.",
+    "Table 2: Relapse by stratum",
+  ].join("\n");
+
+  it("finds a header above section rows, aligns it after an empty stub, keeps section rows, takes the caption below", () => {
+    const table = parseReport(lancet, "text").tables[0];
+    expect(table.caption).toBe("Table 2: Relapse by stratum");
+    expect(table.label).toBe("Table 2");
+    expect(table.header[0].slice(0, 3)).toEqual(["", "Drug", "Placebo"]);
+    expect(table.rows[0][0]).toBe("Relapse by 12 months");
+    expect(table.rows[1].slice(0, 3)).toEqual(["Stratum A", "30/300 (10%)", "45/300 (15%)"]);
+    expect(table.rows.map((row) => row[0])).toContain("Relapse by 24 months");
+  });
+
+  it("does not take a caption far above for the table (a stale 'Baseline characteristics' would make it a baseline table)", () => {
+    const text = lancet.split("\n").slice(0, -1).join("\n");
+    expect(parseReport(text, "text").tables[0].caption).toBe("");
+  });
+});
+
+describe("cells with the arm's n before the statistic", () => {
+  const meanSd = hintsOf("Values are numbers, means (standard deviations)");
+  const none = hintsOf("Outcome");
+
+  it("reads 'n=354, mean (SD)' whatever the hints, and 'n, mean (SD)' only under a mean (SD) hint", () => {
+    expect(parseCell("n=354, 3132.4 (581.7)", meanSd, null)).toMatchObject({
+      kind: "continuous",
+      mean: 3132.4,
+      sd: 581.7,
+      groupSize: 354,
+    });
+    expect(parseCell("n = 40; 12.1 ± 3.0", none, null)).toMatchObject({ mean: 12.1, sd: 3.0, groupSize: 40 });
+    expect(parseCell("194, 7.2 (5.0)", meanSd, null)).toMatchObject({ mean: 7.2, sd: 5.0, groupSize: 194 });
+    expect(parseCell("194, 7.2 (5.0)", none, null).groupSize).toBeUndefined();
+  });
+
+  it("gives no n for two bare numbers or a count larger than the n", () => {
+    expect(parseCell("12, 13", meanSd, null).groupSize).toBeUndefined();
+    expect(parseCell("n=20, 25 (30%)", none, null)).toEqual({ kind: "unknown" });
+  });
+});
+
+describe("a confidence level is not a group's percentage", () => {
+  it("reads 'x [p%] vs y [q%]' in a sentence that also gives a ratio with its 95% CI", () => {
+    const text =
+      "We assigned 200 participants to the drug group and 200 to the placebo group.\n\nRelapse was less frequent with the drug than with placebo (40 [20%] vs 60 [30%] participants; RR 0·67, 95% CI 0·47–0·95; p=0·02).";
+    const r = ask(text, "relapse");
+    expect(r.intervention).toMatchObject({ events: 40, groupSize: 200 });
+    expect(r.comparator).toMatchObject({ events: 60, groupSize: 200 });
+  });
+
+  it("still reads nothing when two outcomes' counts share the sentence", () => {
+    const text =
+      "We assigned 200 participants to the drug group and 200 to the placebo group.\n\nRates were similar with the drug and with placebo for relapse (40 [20%] vs 42 [21%] participants; RR 0·95, 95% CI 0·65–1·39) and for remission (90 [45%] vs 85 [43%] participants; 1·06, 0·85–1·32).";
+    const r = ask(text, "relapse");
+    expect(r.intervention.events).toBeNull();
+    expect(r.comparator.events).toBeNull();
+  });
+});
+
+describe("the outcome type a question names (the head of its phrase)", () => {
+  const empty = "We randomised 100 participants to the drug group and 100 to the placebo group.";
+  it.each([
+    ["EPDS depression score at end of pregnancy", "continuous"],
+    ["birth weight (g)", "continuous"],
+    ["Heart failure-related quality of life at the end of treatment", "continuous"],
+    ["preterm birth", "binary"],
+    ["weight gain in pregnancy", "continuous"],
+    ["mortality at 28 days", "binary"],
+  ])("%s → %s", (outcome, type) => {
+    expect(ask(empty, outcome).outcomeType).toBe(type);
+  });
+});
