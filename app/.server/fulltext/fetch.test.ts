@@ -144,6 +144,13 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
     const caesarean = extractArms(report, { ...arms, outcome: "caesarean delivery" });
     expect(caesarean.intervention).toMatchObject({ events: 76, groupSize: 357 });
     expect(caesarean.comparator).toMatchObject({ events: 103, groupSize: 359 });
+    // Table 3 stacks its header one cell per line and wraps the primary outcome's label above its numbers.
+    const abstinence = extractArms(report, {
+      ...arms,
+      outcome: "continuous smoking abstinence at end of pregnancy, biochemically validated",
+    });
+    expect(abstinence.intervention).toMatchObject({ events: 30, groupSize: 392 });
+    expect(abstinence.comparator).toMatchObject({ events: 25, groupSize: 393 });
     const weight = extractArms(report, { ...arms, outcome: "birth weight (g)" });
     expect(weight.intervention).toMatchObject({ mean: 3132.4, sd: 581.7, groupSize: 354 });
     expect(weight.comparator).toMatchObject({ mean: 3146.8, sd: 640, groupSize: 359 });

@@ -103,6 +103,96 @@ describe("tables in PDF text (tab-separated columns)", () => {
   });
 });
 
+describe("PDF tables whose header cells and row labels wrap onto several lines", () => {
+  const stacked = [
+    "We randomised 300 smokers: 150 to the drug group and 150 to the placebo group.",
+    "table 2 | Abstinence outcomes. values are numbers",
+    "(percentages) unless stated otherwise",
+    "Outcomes",
+    "Drug group",
+    "(n=150)",
+    "Placebo group",
+    "(n=150)",
+    "Odds ratio (95% CI)",
+    "with basic adjustment",
+    "Primary:",
+    "Validated continuous abstinence at end",
+    "of treatment",
+    ["20 (13)", "11 (7)", "1.96 (0.90 to 4.24)"].join(T),
+    "Secondary:",
+    ["Self reported abstinence at 6 months", "30 (20)", "18 (12)", "1.83 (0.97 to 3.45)"].join(T),
+    ["Validated abstinence at 6 months", "16 (11)", "9 (6)", "1.85 (0.79 to 4.33)"].join(T),
+    "*Adjusted for centre.",
+  ].join("\n");
+
+  it("rebuilds a header stacked one cell per line under the caption and a row label wrapped above its data", () => {
+    const table = parseReport(stacked, "text").tables[0];
+    expect(table.label).toBe("table 2");
+    expect(table.header[0]).toEqual([
+      "Outcomes",
+      "Drug group (n=150)",
+      "Placebo group (n=150)",
+      "Odds ratio (95% CI) with basic adjustment",
+    ]);
+    expect(table.rows[0]).toEqual(["Primary:", "", "", ""]);
+    expect(table.rows[1]).toEqual([
+      "Validated continuous abstinence at end of treatment",
+      "20 (13)",
+      "11 (7)",
+      "1.96 (0.90 to 4.24)",
+    ]);
+    const r = ask(stacked, "validated continuous abstinence at end of treatment");
+    expect(r.intervention).toMatchObject({ events: 20, groupSize: 150 });
+    expect(r.comparator).toMatchObject({ events: 11, groupSize: 150 });
+  });
+
+  it("rebuilds a stacked header under a spanning header line, which becomes a first header row", () => {
+    const text = [
+      "the text of the methods goes on here and ends",
+      ["Younger (N=200)", "Older (N=180)"].join(T),
+      "Drug",
+      "(n=100)",
+      "Placebo",
+      "(n=100)",
+      "Drug",
+      "(n=90)",
+      "Placebo",
+      "(n=90)",
+      ["Relapse", "10 (10%)", "20 (20%)", "12 (13%)", "18 (20%)"].join(T),
+      ["Remission", "50 (50%)", "41 (41%)", "40 (44%)", "35 (39%)"].join(T),
+      ["Death", "1 (1%)", "2 (2%)", "3 (3%)", "2 (2%)"].join(T),
+    ].join("\n");
+    const table = parseReport(text, "text").tables[0];
+    expect(table.header).toEqual([
+      ["", "Younger (N=200)", "Younger (N=200)", "Older (N=180)", "Older (N=180)"],
+      ["", "Drug (n=100)", "Placebo (n=100)", "Drug (n=90)", "Placebo (n=90)"],
+    ]);
+    expect(table.rows[0][0]).toBe("Relapse");
+  });
+
+  it("drops the wrapped fragments of a one-line header and never takes running text above for a header", () => {
+    const headerFirst = [
+      ["Drug (n=100)", "Placebo (n=100)", "Risk", "p"].join(T),
+      "difference (95% CI)",
+      ["Relapse", "10/100 (10%)", "20/100 (20%)", "–10 (–20 to 0)", "0·05"].join(T),
+      ["Remission", "50/100 (50%)", "41/100 (41%)", "9 (–5 to 23)", "0·20"].join(T),
+      ["Death", "1/100 (1%)", "2/100 (2%)", "–1 (–5 to 3)", "0·56"].join(T),
+    ].join("\n");
+    const first = parseReport(headerFirst, "text").tables[0];
+    expect(first.header[0].slice(0, 3)).toEqual(["", "Drug (n=100)", "Placebo (n=100)"]);
+    expect(first.rows.map((row) => row[0])).toEqual(["Relapse", "Remission", "Death"]);
+    const prose = [
+      "participants in the drug group were seen",
+      "weekly, and those in the placebo group",
+      "monthly, by the same nurses",
+      ["Relapse", "10 (10%)", "20 (20%)"].join(T),
+      ["Remission", "50 (50%)", "41 (41%)"].join(T),
+      ["Death", "1 (1%)", "2 (2%)"].join(T),
+    ].join("\n");
+    expect(parseReport(prose, "text").tables[0].header[0]).toEqual(["Relapse", "10 (10%)", "20 (20%)"]);
+  });
+});
+
 describe("cells with the arm's n before the statistic", () => {
   const meanSd = hintsOf("Values are numbers, means (standard deviations)");
   const none = hintsOf("Outcome");
