@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { extractArms, parseReport } from "~/lib/arms";
+import { extractArms } from "~/lib/arms";
+import { studyDocument } from "~/lib/extraction/core";
 import {
   checkFullTextUrl,
   extractPdfDocument,
@@ -139,7 +140,11 @@ pdfSuite(hasPdfs ? "real PDFs through unpdf" : `real PDFs — ${MISSING_PDFS}`, 
   });
 
   it("reads a trial's arm-level data from its own PDF's table (the upload path's text)", async () => {
-    const report = parseReport((await extractPdfDocument(readPdf(BMJ))).text, "text");
+    // The upload path's document: the study's title and the PDF's text as its full text.
+    const report = studyDocument({
+      title: "Physical activity for smoking cessation in pregnancy",
+      fullText: (await extractPdfDocument(readPdf(BMJ))).text,
+    });
     const arms = { intervention: "physical activity plus behavioural support", comparator: "behavioural support only" };
     const caesarean = extractArms(report, { ...arms, outcome: "caesarean delivery" });
     expect(caesarean.intervention).toMatchObject({ events: 76, groupSize: 357 });
