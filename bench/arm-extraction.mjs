@@ -26,7 +26,8 @@
  * round 11 each subset of the definitional corrections with its adoption rule, and the threshold-stability study; since
  * round 14 the variants of the timepoint-other hard rule and the stub-column rule (none, gate, stubs, stubs+gate), and
  * since round 15 the variants of the notation rules (none, report-se, median-not-mean, range-not-ci, all), and since
- * round 16 those of the row rules (none, unit-other, subscale-other, population-other, event-other, all).
+ * round 16 those of the row rules (none, unit-other, subscale-other, population-other, event-other, all), and since
+ * round 18 the outcome-elsewhere prose rule (none, elsewhere).
  * ARM_BENCH_VERBOSE=1 lists per-question answers
  * (open part only in the default and --split modes).
  * The TypeScript core (app/lib/arms) is bundled with esbuild at start, so plain Node ≥ 20 runs it.
@@ -783,6 +784,46 @@ function runRowVariants(core, folds, reportsDir) {
 }
 
 /**
+ * `--calibrate`, round 18: the nested cross-validation of round 6 (as round 16's table) for the prose rule
+ * outcome-elsewhere (HARD_GATES, off in the product unless this table keeps it): none (the product: every hard rule of
+ * HARD_GATES_ON) and outcome-elsewhere on top. Round 16's adoption rule, fixed before the run: kept unless it lowers
+ * out-of-fold precision or either exact match (all folds together or any one fold) or withholds a value that is right
+ * on the open part.
+ */
+function runOutcomeElsewhere(core, folds, reportsDir) {
+  const base = [...core.HARD_GATES_ON];
+  const variants = [
+    { name: "none", rules: base },
+    { name: "elsewhere", rules: [...base, "outcome-elsewhere"] },
+  ].map((v) => ({ name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, hardGates: v.rules } }));
+  const isElsewhere = (x) => (x.f?.hardGate ?? "").startsWith("outcome-elsewhere:");
+  const count = (rows, key) => {
+    const hit = rows.flatMap((r) => r[key].filter(isElsewhere));
+    return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
+  };
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 18: nested cross-validation with and without outcome-elsewhere; per fold threshold, precision (n) binary/continuous exact",
+    width: 11,
+    variants,
+    note: ({ units, values }) => {
+      const best = count(units.flat(), "values");
+      const train = count(units.flat(), "train");
+      return {
+        text: `training values ${values}; failing outcome-elsewhere (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
+        extra: { best, train },
+      };
+    },
+  });
+  const f = figures.get("elsewhere");
+  const lowers = lowersAnyFold(figures, "elsewhere");
+  const right = f.best.right + f.train.right;
+  console.log(
+    `round 18 outcome-elsewhere: lowers an out-of-fold figure ${lowers}; right values withheld ${right} → ${!lowers && right === 0 ? "kept" : "not kept"}`,
+  );
+}
+
+/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -921,6 +962,7 @@ function runCalibration(core, open, reportsDir) {
   runHardGateVariants(core, folds, reportsDir);
   runNotationVariants(core, folds, reportsDir);
   runRowVariants(core, folds, reportsDir);
+  runOutcomeElsewhere(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

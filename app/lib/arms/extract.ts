@@ -353,6 +353,10 @@ export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTION
  * - event-other (round 16; `eventOther`): the question restricts an event type (serious, fatal, treatment-related,
  *   cardiovascular death, …) and a count reading's row or sentence states every event ("any", "all", "total") or the
  *   negation ("non-serious"), without the question's qualifier.
+ * - outcome-elsewhere (round 18; `outcomeElsewhere`): a prose reading's sentence names the question's outcome only in
+ *   part, and a word of the outcome it lacks is in another sentence of the report that gives numbers: that sentence,
+ *   not this one, is about the outcome asked ("appropriate decisions for angiography" read at "Decisions for exercise
+ *   electrocardiography were more appropriate …" while "The effect was stronger for angiography (1274/1595 …)").
  */
 export const HARD_GATES = [
   "timepoint-other",
@@ -362,13 +366,17 @@ export const HARD_GATES = [
   "subscale-other",
   "population-other",
   "event-other",
+  "outcome-elsewhere",
 ] as const;
 
 /** A definitional hard rule of round 14. */
 export type HardGateName = (typeof HARD_GATES)[number];
 
-/** The round-14 hard rules on in the product (the bench switches them off with `hardGates` to measure the baseline). */
-export const HARD_GATES_ON: readonly HardGateName[] = HARD_GATES;
+/**
+ * The hard rules on in the product (the bench switches them off with `hardGates` to measure the baseline): all but
+ * round 18's outcome-elsewhere, which its adoption rule did not keep (docs/methods/arm-extraction.md "Round 18").
+ */
+export const HARD_GATES_ON: readonly HardGateName[] = HARD_GATES.filter((name) => name !== "outcome-elsewhere");
 
 /** Generic words that are never an arm's label, however a bracket follows them. */
 const NOT_A_LABEL = new Set(
@@ -1819,7 +1827,8 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
   },
   {
-    re: new RegExp(String.raw`\b(\d+)\s*\/\s*(\d+)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"),
+    // Not inside decimals: "129.7/76.6 mm Hg" is a blood pressure, not 7 of 76 (round 18).
+    re: new RegExp(String.raw`(?<![.,·])\b(\d+)\s*\/\s*(\d+)(?![.,·]\d)(?:\s*[,(;[]\s*(${P_NUM})\s*%\s*[)\]]?)?`, "g"),
     read: (m) =>
       Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null,
   },
@@ -2266,6 +2275,8 @@ function rowDefinitionGate(
   candidate: Candidate,
   question: ArmQuestion,
   hardGates: ReadonlySet<HardGateName>,
+  outcome: Outcome,
+  report: TrialReport,
 ): string | null {
   const prose = candidate.source === "prose";
   if (!prose && candidate.rowLabel === undefined) return null;
@@ -2289,7 +2300,34 @@ function rowDefinitionGate(
     const found = populationOther(asked, candidate.labels ?? candidate.where, read);
     if (found) return found;
   }
-  if (hardGates.has("event-other") && candidate.kind === "count") return eventOther(question.outcome, row);
+  if (hardGates.has("event-other") && candidate.kind === "count") {
+    const found = eventOther(question.outcome, row);
+    if (found) return found;
+  }
+  if (hardGates.has("outcome-elsewhere") && prose) return outcomeElsewhere(candidate, outcome, report);
+  return null;
+}
+
+/**
+ * The round-18 hard rule outcome-elsewhere (HARD_GATES): for a prose reading that names the outcome only in part
+ * (every variant of the question's outcome lacks a word in the sentence), the first word it lacks that another sentence
+ * of the report names beside a number, as "outcome-elsewhere: what"; null otherwise. Words are the core's concepts
+ * (stemmed content words; times and numbers left out).
+ */
+function outcomeElsewhere(candidate: Candidate, outcome: Outcome, report: TrialReport): string | null {
+  const sentence = candidate.sentence ?? "";
+  const present = new Set(conceptsOf(sentence));
+  const missing = outcome.variants.map((variant) => variant.filter((c) => !hasStem(present, c)));
+  if (missing.some((words) => words.length === 0)) return null;
+  const lacking = [...new Set(missing.flat())];
+  for (const span of documentSentences(report)) {
+    const other = report.text.slice(span.start, span.end);
+    if (other === sentence || !/\d/.test(other)) continue;
+    const named = new Set(conceptsOf(other));
+    const word = lacking.find((c) => hasStem(named, c) && missing.every((words) => words.some((w) => w === c)));
+    if (word)
+      return `outcome-elsewhere: the sentence read does not name "${word}" of the outcome, which another sentence with numbers names ("${clip(other, 90)}")`;
+  }
   return null;
 }
 
@@ -2800,7 +2838,7 @@ export function extractArms(
       options.consistency,
       recallRules.has("decimal-times"),
     );
-    candidate.rowGate = rowDefinitionGate(candidate, question, hardGates);
+    candidate.rowGate = rowDefinitionGate(candidate, question, hardGates, outcome, report);
     for (const arm of ARMS) {
       const position = names[arm].positionIn(candidate.where);
       if (position) {

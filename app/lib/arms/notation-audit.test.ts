@@ -44,7 +44,7 @@ describe("round 15: the switches", () => {
     expect([...DEFINITIONAL_CORRECTIONS]).toEqual(["sentence-se", "pooled-sd-offer", "report-se"]);
     expect([...CORRECTIONS_ON]).toEqual([...DEFINITIONAL_CORRECTIONS]);
     expect([...HARD_GATES].slice(0, 3)).toEqual(["timepoint-other", "median-not-mean", "range-not-ci"]);
-    expect([...HARD_GATES_ON]).toEqual([...HARD_GATES]);
+    expect([...HARD_GATES_ON].slice(0, 3)).toEqual([...HARD_GATES].slice(0, 3));
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractArms, parseReport } from "./index.ts";
+import { extractArms, HARD_GATES, HARD_GATES_ON, parseReport } from "./index.ts";
 import { hintsOf, parseCell } from "./notation.ts";
 
 /**
@@ -230,6 +230,44 @@ describe("a confidence level is not a group's percentage", () => {
     const r = ask(text, "relapse");
     expect(r.intervention.events).toBeNull();
     expect(r.comparator.events).toBeNull();
+  });
+});
+
+describe("abstract families (nine real abstracts of ../shared/screening; the sentences here are invented)", () => {
+  it("reads no count inside decimals: '129.7/76.6 mm Hg' is a blood pressure, not 7 of 76", () => {
+    const text =
+      "We randomised 296 patients to the pharmacist group and 288 to the control group.\n\nAt the end of the study, mean blood pressure was lower in the pharmacist group (129.7/76.6 mm Hg) than in the control group (140.8/78.9 mm Hg; p<0.001).";
+    const r = ask(text, "systolic blood pressure", "pharmacist", "control");
+    expect(r.intervention.events).toBeNull();
+    expect(r.comparator.events).toBeNull();
+    const counts = ask(
+      "Relapse occurred in 12/60 patients in the drug group and 20/61 in the placebo group.",
+      "relapse",
+    );
+    expect(counts.intervention).toMatchObject({ events: 12, groupSize: 60 });
+  });
+
+  const twoOutcomes =
+    "Decisions for exercise electrocardiography were more appropriate with the drug (819/1491 [55%]) compared with placebo (648/1488 [44%]).\n\nThe effect was stronger for angiography (1274/1595 [80%] with the drug compared with 1009/1576 [64%] with placebo).";
+
+  it("outcome-elsewhere (not kept by its adoption rule, off in the product) withholds a sentence lacking a word another numeric sentence names", () => {
+    expect(HARD_GATES).toContain("outcome-elsewhere");
+    expect(HARD_GATES_ON).not.toContain("outcome-elsewhere");
+    const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
+    const off = extractArms(parseReport(twoOutcomes, "text"), question);
+    expect(off.intervention.events).toBe(819);
+    const on = extractArms(parseReport(twoOutcomes, "text"), question, { hardGates: [...HARD_GATES] });
+    expect(on.intervention.events).toBeNull();
+    expect(on.reason?.intervention.events).toMatch(/outcome-elsewhere/);
+    const named = extractArms(
+      parseReport(twoOutcomes, "text"),
+      {
+        ...question,
+        outcome: "appropriate decisions for exercise electrocardiography",
+      },
+      { hardGates: [...HARD_GATES] },
+    );
+    expect(named.intervention).toMatchObject({ events: 819, groupSize: 1491 });
   });
 });
 

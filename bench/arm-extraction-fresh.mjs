@@ -1,0 +1,84 @@
+// Arm-level extraction on real reports that are not part of ../shared/extraction-arms (issue 26 round 18; methods note
+// docs/methods/arm-extraction.md "Round 18"), through the arm bench's own contract
+// (`node bench/arm-extraction.mjs --json OUT QUESTIONS`).
+//
+//   node bench/arm-extraction-fresh.mjs
+//
+// 1. PDFs (the upload path): bench/arm-extraction-pdfs.jsonl, {id, pdf, intervention, comparator, outcome, reference},
+//    16 questions on the two randomised trials of ../shared/pdfs. Run twice in one go: on the text as unpdf's
+//    `extractText` joins it (the baseline: every gap a single space) and on the product's text (`extractPdfDocument`:
+//    a table's column gaps kept as tabs, ADR 0046). These reports were looked at while round 18's rules were written:
+//    development figures.
+// 2. Abstracts: bench/arm-extraction-abstracts.jsonl, {id, screening, recordId, …}, 20 questions on the nine records of
+//    ../shared/screening whose abstracts report a randomised comparison with arm-level numbers ("a/N … vs … b/M",
+//    "m ± s … vs … m ± s"). Questions and references were written by hand before the core first ran on them; the
+//    first run's figures are in docs/performance.md as a measure on unseen text.
+// Reference values follow the arm data's conventions: a field the text does not give is null.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Papa from "papaparse";
+import { extractText, getDocumentProxy } from "unpdf";
+import { importBundled } from "./lib/bundled.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const shared = resolve(root, "../shared");
+if (!existsSync(join(shared, "pdfs")) || !existsSync(join(shared, "screening"))) {
+  console.error(`skipped: ../shared/pdfs and ../shared/screening are not at ${shared} (they live outside the repo)`);
+  process.exit(0);
+}
+const readJsonl = (name) =>
+  readFileSync(join(root, "bench", name), "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+
+const dir = mkdtempSync(join(tmpdir(), "arm-fresh-"));
+/** Runs `questions` (each with its text) through the arm bench's --json contract and prints its figures. */
+function run(title, questions) {
+  const file = join(dir, "questions.jsonl");
+  writeFileSync(file, questions.map((q) => JSON.stringify(q)).join("\n"));
+  const printed = execFileSync(
+    process.execPath,
+    [join(root, "bench/arm-extraction.mjs"), "--json", join(dir, "out.json"), file],
+    { encoding: "utf8" },
+  );
+  console.log(`== ${title}: ${questions.length} questions`);
+  console.log(printed.trim());
+}
+
+try {
+  const { extractPdfDocument } = await importBundled(join(root, "app/.server/fulltext/fetch.ts"));
+  const pdfQuestions = readJsonl("arm-extraction-pdfs.jsonl");
+  const readers = {
+    "PDFs, unpdf extractText (baseline)": async (bytes) =>
+      (await extractText(await getDocumentProxy(bytes), { mergePages: true })).text,
+    "PDFs, product text (column gaps as tabs)": async (bytes) =>
+      (await extractPdfDocument(bytes, { maxPages: 50 })).text,
+  };
+  for (const [title, read] of Object.entries(readers)) {
+    const texts = new Map();
+    for (const q of pdfQuestions)
+      if (!texts.has(q.pdf)) texts.set(q.pdf, await read(new Uint8Array(readFileSync(join(shared, "pdfs", q.pdf)))));
+    run(
+      title,
+      pdfQuestions.map(({ pdf, ...q }) => ({ ...q, format: "text", text: texts.get(pdf) })),
+    );
+  }
+  const records = new Map();
+  const abstractQuestions = readJsonl("arm-extraction-abstracts.jsonl").map(({ screening, recordId, ...q }) => {
+    if (!records.has(screening)) {
+      const csv = readFileSync(join(shared, "screening", `${screening}.csv`), "utf8");
+      const rows = Papa.parse(csv, { header: true, skipEmptyLines: true }).data;
+      records.set(screening, new Map(rows.map((row) => [row.record_id, row])));
+    }
+    const record = records.get(screening).get(recordId);
+    if (!record) throw new Error(`${screening} has no record ${recordId}`);
+    return { ...q, format: "text", text: `${record.title}\n\n${record.abstract}` };
+  });
+  run("screening abstracts (title and abstract as plain text)", abstractQuestions);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
