@@ -65,23 +65,22 @@ function rowsResume(lines: string[], k: number): boolean {
   return m > k && m < lines.length && isTableLine(lines[m]);
 }
 
+/** A one-cell line that continues the line above it: it opens with "(", "[" or a lower-case letter. */
+function isContinuation(line: string): boolean {
+  return /^[([a-z]/.test(line.trim());
+}
+
 /**
- * A header stacked one cell per line (a PDF header whose cells wrap): a line opening with "(", "[" or a lower-case
- * letter continues the cell above ("Physical activity group" + "(n=392)"; "Odds ratio (95% CI)" + "with basic
- * adjustment").
+ * A header stacked one cell per line (a PDF header whose cells wrap): a continuation line continues the cell above
+ * ("Physical activity group" + "(n=392)"; "Odds ratio (95% CI)" + "with basic adjustment").
  */
 function stackedHeader(cells: string[]): string[] {
   const out: string[] = [];
   for (const cell of cells) {
-    if (out.length && /^[([a-z]/.test(cell)) out[out.length - 1] += ` ${cell}`;
+    if (out.length && isContinuation(cell)) out[out.length - 1] += ` ${cell}`;
     else out.push(cell);
   }
   return out;
-}
-
-/** A one-cell line that continues the line above it: it opens with "(", "[" or a lower-case letter. */
-function isContinuation(line: string): boolean {
-  return /^[([a-z]/.test(line.trim());
 }
 
 /**
