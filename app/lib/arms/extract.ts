@@ -175,7 +175,11 @@ class ArmName {
     const ownTokens =
       this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
     all.forEach((w, k) => {
-      const role = this.roleWords.has(w.stem) && /^\s+(group|arm)\b/i.test(text.slice(w.end, w.end + 8));
+      const role =
+        this.roleWords.has(w.stem) &&
+        /^\s+(group|arm|participants|patients|subjects|practices|women|men|children)\b/i.test(
+          text.slice(w.end, w.end + 14),
+        );
       let hit =
         role ||
         this.shortForms.has(w.word) ||

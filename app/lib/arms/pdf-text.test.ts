@@ -247,6 +247,18 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
     expect(counts.intervention).toMatchObject({ events: 12, groupSize: 60 });
   });
 
+  it("takes 'intervention participants' / 'control practices' for the arms' roles, as 'intervention group' is", () => {
+    const text =
+      "Practices were randomised to the nurse-led model of care or to usual care.\n\nAt 12 months, in intervention practices, 105/151 (70%) of participants had started insulin, compared with 25/115 (22%) in control practices (odds ratio 8.3, 95% CI 4.5 to 15.4).";
+    const r = extractArms(parseReport(text, "text"), {
+      intervention: "nurse-led model of care",
+      comparator: "usual care",
+      outcome: "participants who started insulin at 12 months",
+    });
+    expect(r.intervention).toMatchObject({ events: 105, groupSize: 151 });
+    expect(r.comparator).toMatchObject({ events: 25, groupSize: 115 });
+  });
+
   const twoOutcomes =
     "Decisions for exercise electrocardiography were more appropriate with the drug (819/1491 [55%]) compared with placebo (648/1488 [44%]).\n\nThe effect was stronger for angiography (1274/1595 [80%] with the drug compared with 1009/1576 [64%] with placebo).";
 
