@@ -1827,7 +1827,7 @@ type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number
 /** A prose pattern; `plusMinus` marks "a ± b", whose spread the sentence's notation decides (round 11 sentence-se). */
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null; plusMinus?: true }[] = [
   {
-    re: new RegExp(String.raw`(${P_NUM})\s*%\s*\(\s*(\d+)\s*\/\s*(\d+)\s*\)`, "g"),
+    re: new RegExp(String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*\/\s*(\d+)\s*[)\]]`, "g"),
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
   },
   {
@@ -2037,8 +2037,59 @@ function proseCandidates(
       out.push(
         proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore),
       );
+    else if (!zero) {
+      const paired = trailerPair(sentence, values, mentions, outcome);
+      if (paired)
+        out.push(proseCandidate(paired.pieces, span.start, text, Math.min(score, paired.score), sentence, armScore));
+    }
   }
   return out;
+}
+
+/** "a vs b" between two values of one outcome. */
+const VS_BETWEEN = /^[\s,;%)\]]*(?:vs\.?|versus|v\.?|compared with|compared to)[\s([]*$/i;
+/** "… for A vs B", "… with A versus B": the arms named once, after every value, in the values' order (a dose or number may end A's name). */
+const VS_ARMS = /^(?:\s+[\w.-]{1,8})?\s*(?:vs\.?|versus|v\.?|and|compared with|compared to)(?:\s+the)?\s*$/i;
+
+/**
+ * Round 18: a sentence listing several outcomes' values in pairs and naming the arms once, after them ("Adverse events
+ * (67.2% [117/174] vs 63.6% [110/173]) and antidrug antibody incidence (55.2% [96/174] vs 63.6% [110/173]) for ABP 501
+ * vs adalimumab"). Each pair is joined by "vs"; both arms are named only after the last value, the one right after the
+ * other ("A vs B", "A and B"), which gives each pair's order. The question's pair is the one whose own words (from the
+ * previous pair to it) name the outcome best, when one does; its outcome match is those words'. Null otherwise.
+ */
+function trailerPair(
+  sentence: string,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+  outcome: Outcome,
+): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
+  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
+  const vs = values.filter((v) => v.stats.kind === kind);
+  if (vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length) return null;
+  const last = vs[vs.length - 1].end;
+  const i = mentions.intervention;
+  const c = mentions.comparator;
+  if (!i.length || !c.length || [...i, ...c].some((m) => m.start < last)) return null;
+  // The first-named arm's words all come before the other's: "ABP 501 vs adalimumab".
+  const interventionFirst = i[i.length - 1].end <= c[0].start;
+  if (!interventionFirst && c[c.length - 1].end > i[0].start) return null;
+  const between = interventionFirst
+    ? sentence.slice(i[i.length - 1].end, c[0].start)
+    : sentence.slice(c[c.length - 1].end, i[0].start);
+  if (!VS_ARMS.test(between)) return null;
+  const scores: number[] = [];
+  for (let k = 0; k < vs.length; k += 2) {
+    if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
+    scores.push(outcomeScore(outcome, sentence.slice(k === 0 ? 0 : vs[k - 1].end, vs[k].start), false));
+  }
+  const best = Math.max(...scores);
+  if (best < 0.5 || scores.filter((x) => x === best).length !== 1) return null;
+  const k = 2 * scores.indexOf(best);
+  const pieces = interventionFirst
+    ? { intervention: vs[k], comparator: vs[k + 1] }
+    : { intervention: vs[k + 1], comparator: vs[k] };
+  return { pieces, score: best };
 }
 
 /**

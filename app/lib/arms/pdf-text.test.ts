@@ -259,6 +259,26 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
     expect(r.comparator).toMatchObject({ events: 25, groupSize: 115 });
   });
 
+  const trailer =
+    "We randomised 348 patients to the drug or to placebo.\n\nRelapse (12.1% [21/174] vs 20.2% [35/173]) and hospital admission (5.2% [9/174] vs 9.8% [17/173]) for the drug vs placebo were less frequent.";
+
+  it("pairs several outcomes' 'a vs b' values with the arms named once after them ('… for A vs B'), '% [n/N]' read whole", () => {
+    const relapse = ask(trailer, "relapse");
+    expect(relapse.intervention).toMatchObject({ events: 21, groupSize: 174 });
+    expect(relapse.comparator).toMatchObject({ events: 35, groupSize: 173 });
+    const admission = ask(trailer, "hospital admission");
+    expect(admission.intervention).toMatchObject({ events: 9, groupSize: 174 });
+    expect(admission.comparator).toMatchObject({ events: 17, groupSize: 173 });
+    const reversed = ask(trailer.replace("for the drug vs placebo", "for placebo vs the drug"), "relapse");
+    expect(reversed.intervention).toMatchObject({ events: 35, groupSize: 173 });
+  });
+
+  it("reads no pair when the outcome names no pair's own words or the arms are not named after the values", () => {
+    expect(ask(trailer, "mortality").intervention.events).toBeNull();
+    const between = trailer.replace(") and hospital admission", ") with the drug and hospital admission");
+    expect(ask(between, "hospital admission").intervention.events).toBeNull();
+  });
+
   const twoOutcomes =
     "Decisions for exercise electrocardiography were more appropriate with the drug (819/1491 [55%]) compared with placebo (648/1488 [44%]).\n\nThe effect was stronger for angiography (1274/1595 [80%] with the drug compared with 1009/1576 [64%] with placebo).";
 
