@@ -6,6 +6,11 @@ import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * Two files share the cores: a test that takes 1–2 s alone gets room before it counts as hung. Set in each project:
+ * an inline project does not inherit the root's `test` options (the root value had left both at Vitest's 5 s).
+ */
+const TEST_TIMEOUT_MS = 15_000;
 
 /**
  * Two projects: `node` for pure logic (statistics, normalisers, the offline model; may read
@@ -25,8 +30,6 @@ export default defineConfig({
     // Vitest's default in run mode is one worker fewer than the cores: one worker on a 2-core
     // machine, which left a core idle (the suite's wall time equalled its CPU time). Both cores run files.
     maxWorkers: availableParallelism(),
-    // Two files share the cores now: a test that takes 1–2 s alone gets room before it counts as hung.
-    testTimeout: 15_000,
     // PDF.js decodes Flate streams through a DecompressionStream and leaves the writer's rejection
     // unobserved when a stream is corrupt; workerd reports that as unhandled although the
     // extraction handles the failure itself (uploads of damaged PDFs). Only that exact error is ignored.
@@ -40,6 +43,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
+          testTimeout: TEST_TIMEOUT_MS,
           include: ["app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "db/**/*.test.ts"],
           exclude: ["**/*.workers.test.ts", "tests/e2e/**", "node_modules/**"],
           setupFiles: ["./tests/setup/fail-on-console-error.ts"],
@@ -66,6 +70,7 @@ export default defineConfig({
         test: {
           name: "workers",
           isolate: false,
+          testTimeout: TEST_TIMEOUT_MS,
           include: ["app/**/*.workers.test.ts", "tests/**/*.workers.test.ts"],
           setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
           deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
