@@ -233,6 +233,22 @@ describe("a confidence level is not a group's percentage", () => {
   });
 });
 
+describe("abbreviations a footnote defines without spaces (Lancet, JAMA: 'SES=socioeconomic status')", () => {
+  it("reads 'X=long form' and 'X=Long Form' definitions and matches a row named by the abbreviation", () => {
+    const text = [
+      "Table 2: Relapse at 12 months",
+      ["Drug (n=400)", "Placebo (n=400)", "Risk ratio (95% CI)"].join(T),
+      ["Low SES", "20/190 (11%)", "35/188 (19%)", "0·57 (0·34 to 0·95)"].join(T),
+      ["High SES", "25/210 (12%)", "27/212 (13%)", "0·93 (0·56 to 1·56)"].join(T),
+      ["All participants", "45/400 (11%)", "62/400 (16%)", "0·73 (0·51 to 1·04)"].join(T),
+      "Data are n/N (%). SES=socioeconomic status. CI=confidence interval.",
+    ].join("\n");
+    const r = ask(text, "relapse at 12 months in participants with low socioeconomic status");
+    expect(r.intervention).toMatchObject({ events: 20, groupSize: 190 });
+    expect(r.comparator).toMatchObject({ events: 35, groupSize: 188 });
+  });
+});
+
 describe("abstract families (nine real abstracts of ../shared/screening; the sentences here are invented)", () => {
   it("reads no count inside decimals: '129.7/76.6 mm Hg' is a blood pressure, not 7 of 76", () => {
     const text =

@@ -164,13 +164,13 @@ export function findAbbreviations(text: string): Abbreviation[] {
     }
   }
   const defs =
-    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})(?:\s+(?:group|arm))?\s*(?:,|:|=)\s+(?:the\s+)?([a-z][^.;,\n]{2,60})/g;
+    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{0,11})(?:\s+(?:group|arm))?(?:\s*[,:]\s+|\s*=\s*)(?:the\s+)?([a-z][^.;,\n]{2,60})/g;
   while ((m = defs.exec(text))) {
     if (looksShort(m[1])) found.push({ short: m[1], long: m[2].trim() });
   }
   // Footnote definitions with a capitalised long form ("HAM-D, Hamilton Depression Rating Scale") only when the letters fit.
   const capitalised =
-    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{1,11})\s*(?:,|:|=)\s+([A-Z][A-Za-z'-]+(?:\s+[A-Za-z'-]+){1,8})(?=\s*[.;,\n]|$)/g;
+    /(?:^|[.;]\s+|\n)([A-Z][A-Za-z0-9-]{1,11})(?:\s*[,:]\s+|\s*=\s*)([A-Z][A-Za-z'-]+(?:\s+[A-Za-z'-]+){1,8})(?=\s*[.;,\n]|$)/g;
   while ((m = capitalised.exec(text))) {
     if (looksShort(m[1]) && initialsFit(m[1], m[2]) && m[2].toLowerCase().startsWith(m[1][0].toLowerCase()))
       found.push({ short: m[1], long: m[2].trim() });
