@@ -21,6 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Papa from "papaparse";
 import { extractText, getDocumentProxy } from "unpdf";
+import { readJsonl } from "./lib/arm-data.mjs";
 import { importBundled } from "./lib/bundled.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,11 +30,6 @@ if (!existsSync(join(shared, "pdfs")) || !existsSync(join(shared, "screening")))
   console.error(`skipped: ../shared/pdfs and ../shared/screening are not at ${shared} (they live outside the repo)`);
   process.exit(0);
 }
-const readJsonl = (name) =>
-  readFileSync(join(root, "bench", name), "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
 
 const dir = mkdtempSync(join(tmpdir(), "arm-fresh-"));
 /** Runs `questions` (each with its text) through the arm bench's --json contract and prints its figures. */
@@ -51,7 +47,7 @@ function run(title, questions) {
 
 try {
   const { extractPdfDocument } = await importBundled(join(root, "app/.server/fulltext/fetch.ts"));
-  const pdfQuestions = readJsonl("arm-extraction-pdfs.jsonl");
+  const pdfQuestions = readJsonl(join(root, "bench/arm-extraction-pdfs.jsonl"));
   const readers = {
     "PDFs, unpdf extractText (baseline)": async (bytes) =>
       (await extractText(await getDocumentProxy(bytes), { mergePages: true })).text,
@@ -68,16 +64,18 @@ try {
     );
   }
   const records = new Map();
-  const abstractQuestions = readJsonl("arm-extraction-abstracts.jsonl").map(({ screening, recordId, ...q }) => {
-    if (!records.has(screening)) {
-      const csv = readFileSync(join(shared, "screening", `${screening}.csv`), "utf8");
-      const rows = Papa.parse(csv, { header: true, skipEmptyLines: true }).data;
-      records.set(screening, new Map(rows.map((row) => [row.record_id, row])));
-    }
-    const record = records.get(screening).get(recordId);
-    if (!record) throw new Error(`${screening} has no record ${recordId}`);
-    return { ...q, format: "text", text: `${record.title}\n\n${record.abstract}` };
-  });
+  const abstractQuestions = readJsonl(join(root, "bench/arm-extraction-abstracts.jsonl")).map(
+    ({ screening, recordId, ...q }) => {
+      if (!records.has(screening)) {
+        const csv = readFileSync(join(shared, "screening", `${screening}.csv`), "utf8");
+        const rows = Papa.parse(csv, { header: true, skipEmptyLines: true }).data;
+        records.set(screening, new Map(rows.map((row) => [row.record_id, row])));
+      }
+      const record = records.get(screening).get(recordId);
+      if (!record) throw new Error(`${screening} has no record ${recordId}`);
+      return { ...q, format: "text", text: `${record.title}\n\n${record.abstract}` };
+    },
+  );
   run("screening abstracts (title and abstract as plain text)", abstractQuestions);
 } finally {
   rmSync(dir, { recursive: true, force: true });

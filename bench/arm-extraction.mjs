@@ -42,6 +42,7 @@ import {
   loadCore,
   openFolds,
   productAndReadings,
+  readJsonl,
   same,
   sharedParts,
   SPLIT_FILE,
@@ -717,6 +718,26 @@ function runNotationVariants(core, folds, reportsDir) {
 }
 
 /**
+ * A hard-rule variant table's note (variantTable `note`): how many values fail one of `rules` (their reason starts
+ * "rule:"), right/wrong, among the best readings and among the training values; `label` names the rules in the text.
+ */
+function hardRuleNote(rules, label) {
+  const fails = (x) => rules.some((r) => (x.f?.hardGate ?? "").startsWith(`${r}:`));
+  const count = (rows, key) => {
+    const hit = rows.flatMap((r) => r[key].filter(fails));
+    return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
+  };
+  return ({ units, values }) => {
+    const best = count(units.flat(), "values");
+    const train = count(units.flat(), "train");
+    return {
+      text: `training values ${values}; failing ${label} (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
+      extra: { best, train },
+    };
+  };
+}
+
+/**
  * `--calibrate`, round 16: the nested cross-validation of round 6 (same folds, features, L2, threshold rule, training
  * unit; evaluation on the held-out fold's best readings, a value failing a hard rule never given) for the definitional
  * row rules of round 16 (HARD_GATES): none (the product before round 16: the round-11 and round-15 corrections and the
@@ -746,24 +767,12 @@ function runRowVariants(core, folds, reportsDir) {
     parse: ROUND6.parse,
     extract: { ...ROUND6.extract, hardGates: [...before, ...v.rules] },
   }));
-  const ofRound16 = (x) => rules.some((r) => (x.f?.hardGate ?? "").startsWith(`${r}:`));
-  const count = (rows, key) => {
-    const hit = rows.flatMap((r) => r[key].filter(ofRound16));
-    return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
-  };
   const figures = variantTable(core, folds, reportsDir, {
     title:
       "== round 16: nested cross-validation per row rule (unit-other, subscale-other, population-other, event-other); per fold threshold, precision (n) binary/continuous exact",
     width: 11,
     variants,
-    note: ({ units, values }) => {
-      const best = count(units.flat(), "values");
-      const train = count(units.flat(), "train");
-      return {
-        text: `training values ${values}; failing a round-16 rule (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
-        extra: { best, train },
-      };
-    },
+    note: hardRuleNote(rules, "a round-16 rule"),
   });
   const lowersAny = (name) => lowersAnyFold(figures, name);
   const single = variants.slice(1, 5).map((v) => {
@@ -796,24 +805,12 @@ function runOutcomeElsewhere(core, folds, reportsDir) {
     { name: "none", rules: base },
     { name: "elsewhere", rules: [...base, "outcome-elsewhere"] },
   ].map((v) => ({ name: v.name, parse: ROUND6.parse, extract: { ...ROUND6.extract, hardGates: v.rules } }));
-  const isElsewhere = (x) => (x.f?.hardGate ?? "").startsWith("outcome-elsewhere:");
-  const count = (rows, key) => {
-    const hit = rows.flatMap((r) => r[key].filter(isElsewhere));
-    return { right: hit.filter((x) => x.y === 1).length, wrong: hit.filter((x) => x.y !== 1).length };
-  };
   const figures = variantTable(core, folds, reportsDir, {
     title:
       "== round 18: nested cross-validation with and without outcome-elsewhere; per fold threshold, precision (n) binary/continuous exact",
     width: 11,
     variants,
-    note: ({ units, values }) => {
-      const best = count(units.flat(), "values");
-      const train = count(units.flat(), "train");
-      return {
-        text: `training values ${values}; failing outcome-elsewhere (right/wrong): best readings ${best.right}/${best.wrong}, training values ${train.right}/${train.wrong}`,
-        extra: { best, train },
-      };
-    },
+    note: hardRuleNote(["outcome-elsewhere"], "outcome-elsewhere"),
   });
   const f = figures.get("elsewhere");
   const lowers = lowersAnyFold(figures, "elsewhere");
@@ -1559,19 +1556,7 @@ async function main() {
       );
     return;
   }
-  // One JSON object per line; a byte-order mark, CRLF line ends and blank lines are allowed.
-  const questions = readFileSync(args.questions, "utf8")
-    .replace(/^\uFEFF/, "")
-    .split("\n")
-    .map((line, k) => ({ line, k }))
-    .filter(({ line }) => line.trim())
-    .map(({ line, k }) => {
-      try {
-        return JSON.parse(line);
-      } catch (error) {
-        throw new Error(`${args.questions} line ${k + 1} is not JSON: ${error.message}`);
-      }
-    });
+  const questions = readJsonl(args.questions);
   const { output, scored } = runQuestions(core, questions, args.reports);
   if (args.json) writeFileSync(args.json, JSON.stringify(output, null, 2));
   printOne(output, questions.length);

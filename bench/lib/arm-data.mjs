@@ -14,6 +14,25 @@ export const SPLIT_FILE = join(root, "bench/arm-extraction-split.json");
 export const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
 
 /**
+ * The JSON objects of a JSON-lines file, one per line; a byte-order mark, CRLF line ends and blank lines are allowed.
+ * @throws Error naming the file and line number of a line that is not JSON.
+ */
+export function readJsonl(file) {
+  return readFileSync(file, "utf8")
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .map((line, k) => ({ line, k }))
+    .filter(({ line }) => line.trim())
+    .map(({ line, k }) => {
+      try {
+        return JSON.parse(line);
+      } catch (error) {
+        throw new Error(`${file} line ${k + 1} is not JSON: ${error.message}`);
+      }
+    });
+}
+
+/**
  * Questions of `dir`/dev.jsonl and `dir`/train.jsonl (train ids prefixed "t"), partitioned by the locked
  * pmcids of SPLIT_FILE: `{split, open, openTrain (open without the dev reports), locked}`.
  * @throws when a file is missing or a line is not JSON.
@@ -21,13 +40,9 @@ export const FOLDS_FILE = join(root, "bench/arm-extraction-folds.json");
 export function sharedParts(dir) {
   const split = JSON.parse(readFileSync(SPLIT_FILE, "utf8"));
   const locked = new Set(split.locked);
-  const read = (file) =>
-    readFileSync(join(dir, file), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l));
-  const all = [...read("dev.jsonl"), ...read("train.jsonl").map((q) => ({ ...q, id: `t${q.id}` }))];
-  const devIds = new Set(read("dev.jsonl").map((q) => q.pmcid));
+  const dev = readJsonl(join(dir, "dev.jsonl"));
+  const all = [...dev, ...readJsonl(join(dir, "train.jsonl")).map((q) => ({ ...q, id: `t${q.id}` }))];
+  const devIds = new Set(dev.map((q) => q.pmcid));
   const open = all.filter((q) => !locked.has(q.pmcid));
   return {
     split,

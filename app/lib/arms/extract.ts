@@ -52,6 +52,12 @@ const BINARY_WORDS =
 const CONTINUOUS_WORDS =
   /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
 
+/** Both cue lists, global, for finding every cue's position (`outcomeTypeGuess`). */
+const TYPE_CUES = [
+  [new RegExp(BINARY_WORDS.source, "gi"), "binary"],
+  [new RegExp(CONTINUOUS_WORDS.source, "gi"), "continuous"],
+] as const;
+
 /** A trailing qualifier of an outcome phrase: when, in whom or since when ("… at end of pregnancy", "… in women"). */
 const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|among|within|from|post)\b.*$/i;
 
@@ -64,13 +70,8 @@ const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|amon
 export function outcomeTypeGuess(phrase: string): OutcomeType {
   const head = phrase.replace(OUTCOME_QUALIFIER, "");
   let last: { index: number; type: OutcomeType } | null = null;
-  for (const [cue, type] of [
-    [BINARY_WORDS, "binary"],
-    [CONTINUOUS_WORDS, "continuous"],
-  ] as const) {
-    for (const m of head.matchAll(new RegExp(cue.source, "gi")))
-      if (!last || m.index > last.index) last = { index: m.index, type };
-  }
+  for (const [cue, type] of TYPE_CUES)
+    for (const m of head.matchAll(cue)) if (!last || m.index > last.index) last = { index: m.index, type };
   if (last) return last.type;
   if (BINARY_WORDS.test(phrase)) return "binary";
   return CONTINUOUS_WORDS.test(phrase) ? "continuous" : "unknown";
@@ -2373,13 +2374,14 @@ function outcomeElsewhere(candidate: Candidate, outcome: Outcome, report: TrialR
   const sentence = candidate.sentence ?? "";
   const present = new Set(conceptsOf(sentence));
   const missing = outcome.variants.map((variant) => variant.filter((c) => !hasStem(present, c)));
-  if (missing.some((words) => words.length === 0)) return null;
-  const lacking = [...new Set(missing.flat())];
+  // The words every variant of the outcome lacks in the sentence.
+  const lacking = missing.length ? missing[0].filter((c) => missing.every((words) => words.includes(c))) : [];
+  if (missing.some((words) => words.length === 0) || lacking.length === 0) return null;
   for (const span of documentSentences(report)) {
     const other = report.text.slice(span.start, span.end);
     if (other === sentence || !/\d/.test(other)) continue;
     const named = new Set(conceptsOf(other));
-    const word = lacking.find((c) => hasStem(named, c) && missing.every((words) => words.some((w) => w === c)));
+    const word = lacking.find((c) => hasStem(named, c));
     if (word)
       return `outcome-elsewhere: the sentence read does not name "${word}" of the outcome, which another sentence with numbers names ("${clip(other, 90)}")`;
   }
