@@ -13,6 +13,10 @@
 //    ../shared/screening whose abstracts report a randomised comparison with arm-level numbers ("a/N … vs … b/M",
 //    "m ± s … vs … m ± s"). Questions and references were written by hand before the core first ran on them; the
 //    first run's figures are in docs/performance.md as a measure on unseen text.
+// 3. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
+//    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
+//    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
+//    and committed (dffd1a2) before the core first ran on them.
 // Reference values follow the arm data's conventions: a field the text does not give is null.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,8 +30,10 @@ import { importBundled } from "./lib/bundled.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const shared = resolve(root, "../shared");
-if (!existsSync(join(shared, "pdfs")) || !existsSync(join(shared, "screening"))) {
-  console.error(`skipped: ../shared/pdfs and ../shared/screening are not at ${shared} (they live outside the repo)`);
+if (["pdfs", "screening", "fixtures/providers"].some((d) => !existsSync(join(shared, d)))) {
+  console.error(
+    `skipped: ../shared/pdfs, screening and fixtures/providers are not all at ${shared} (they live outside the repo)`,
+  );
   process.exit(0);
 }
 
@@ -77,6 +83,17 @@ try {
     },
   );
   run("screening abstracts (title and abstract as plain text)", abstractQuestions);
+  const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
+  const providers = join(shared, "fixtures/providers");
+  const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(
+    ({ source, format, ...q }) => {
+      const body = readFileSync(join(providers, source), "utf8");
+      if (format === "jats") return { ...q, format, text: body };
+      const [study] = normalisePubmedXml(body).studies;
+      return { ...q, format: "text", text: `${study.title}\n\n${study.abstract}` };
+    },
+  );
+  run("provider records (Europe PMC full text as JATS, PubMed abstract)", recordQuestions);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -22,6 +22,8 @@ import {
   subItemCheck,
   thresholdCheck,
   kindCheck,
+  isThresholdDuration,
+  restrictedPopulation,
 } from "./provenance.ts";
 import { eventOther, populationOther, subscaleOther, unitOther } from "./definitions.ts";
 import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
@@ -51,6 +53,15 @@ const BINARY_WORDS =
   /\b(rate|rates|proportion|incidence|number of (patients|participants|subjects|people|women|men|children)|events?|mortality|deaths?|died|death|survival|response|responders?|remission|relapse|recurrence|occurrence|adverse|complications?|infections?|success|failure|cure|cured|prevalence|risk|abstinence|readmissions?|admissions?|hospitali[sz]ations?|patients with|presence|use of|prescriptions?|continued|discontinu\w*|withdrawals?|dropouts?|sick leave|pregnan\w*|births?|myocardial infarction|stroke|fractures?|effective|improved|need for)\b/i;
 const CONTINUOUS_WORDS =
   /\b(mean|scores?|levels?|duration|length|time|weight|concentration|index|pressure|volume|changes?|days|hours|minutes|scale|values?|intake|count|circumference|size|amount|frequency|losses|output|gain|test|fitness|behaviou?r|activity|climate|regulation|motivation|competence|autonomy|enjoyment|quality)\b/i;
+
+/**
+ * Clinical events a question may name with no cue word ("major or clinically relevant nonmajor bleeding"): they type a
+ * question that nothing answers as binary, so the reviewer is offered events and group sizes (round 19). They do not
+ * take part in `outcomeTypeGuess`: as cues there they changed which readings are weighed, and lowered one fold's
+ * out-of-fold precision (round 16's adoption rule; docs/methods/arm-extraction.md "Round 19").
+ */
+const CLINICAL_EVENT =
+  /\b(?:bleeding|bleeds?|ha?emorrhag\w*|thrombo\w*|embolism|diarrh\w*|nausea|vomiting|rash|pneumonia|sepsis|seizures?|toxicit(?:y|ies))\b/i;
 
 /** Both cue lists, global, for finding every cue's position (`outcomeTypeGuess`). */
 const TYPE_CUES = [
@@ -282,6 +293,16 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
       quote: clip(`${m[0]}${window}`, 120),
     });
   }
+}
+
+/**
+ * Round 19, ties between readings of one outcome: when the report gives the outcome for all randomised and for a
+ * restricted population ("In ITT analysis … In PP analysis …"), the reading whose population is the one the question
+ * asks (a restricted one it names, or none) goes first (1; others 0). Without it the first in text order won, and the
+ * population checks (`population-other`, `population-named`) then withheld it. Ranks; never changes a score.
+ */
+function populationRank(candidate: Candidate, asked: string | null): number {
+  return restrictedPopulation(candidate.labels ?? candidate.where) === asked ? 1 : 0;
 }
 
 /**
@@ -551,9 +572,16 @@ function sameTime(a: string, b: string): boolean {
 
 const TIMEPOINT_UNIT_FIRST = /\b(weeks?|wks?|months?|mos?|days?|years?|yrs?)\s*(\d+)\b(?!\s*(?:[-–]|to)\s*\d)/i;
 
-/** "12 weeks", "12-week", "week 12", "wk 12" → "12w"; months "m", days "d", years "y", hours "h". */
+/** TIMEPOINT and TIMEPOINT_UNIT_FIRST, global: every time a text names. */
+const TIMEPOINTS_ALL = [TIMEPOINT, TIMEPOINT_UNIT_FIRST].map((re) => new RegExp(re.source, "gi"));
+
+/**
+ * "12 weeks", "12-week", "week 12", "wk 12" → "12w"; months "m", days "d", years "y", hours "h". Round 19: a duration
+ * after a comparison ("for more than 3 days", provenance.ts `isThresholdDuration`) defines the outcome and is not its
+ * timepoint.
+ */
 function normaliseTimepoint(text: string): string | null {
-  const m = TIMEPOINT.exec(text);
+  const m = [...text.matchAll(TIMEPOINTS_ALL[0])].find((t) => !isThresholdDuration(text.slice(0, t.index))) ?? null;
   const first = m ? null : TIMEPOINT_UNIT_FIRST.exec(text);
   const value = m ? m[1] : first?.[2];
   const unitWord = (m ? m[2] : first?.[1])?.toLowerCase();
@@ -562,14 +590,15 @@ function normaliseTimepoint(text: string): string | null {
   return `${Number(value)}${unit}`;
 }
 
-/** TIMEPOINT and TIMEPOINT_UNIT_FIRST, global: every time a text names. */
-const TIMEPOINTS_ALL = [TIMEPOINT, TIMEPOINT_UNIT_FIRST].map((re) => new RegExp(re.source, "gi"));
-
-/** Every time a text names, normalised ("12w", "6m"), by either spelling ("12 weeks", "week 12"). */
+/**
+ * Every time a text names, normalised ("12w", "6m"), by either spelling ("12 weeks", "week 12"); not a duration after
+ * a comparison (round 19).
+ */
 function timepointsIn(text: string): string[] {
   const out: string[] = [];
   for (const re of TIMEPOINTS_ALL)
     for (const m of text.matchAll(re)) {
+      if (isThresholdDuration(text.slice(0, m.index))) continue;
       const t = normaliseTimepoint(m[0]);
       if (t) out.push(t);
     }
@@ -1820,6 +1849,13 @@ export interface ProseValue {
 const CONFIDENCE_LEVEL =
   /^\s*(?:CIs?\b|C\.I\.|CrIs?\b|PIs?\b|UIs?\b|(?:confidence|credible|credibility|prediction|uncertainty|compatibility)\s+(?:intervals?|limits?|bounds?))/i;
 
+/**
+ * What follows an event rate's percentage: "6.5% per year", "4.8%/yr", "2.1% per 100 patient-years", "1.2% per
+ * month". A rate per unit of time is not the share of the arm's n who had the event (round 19).
+ */
+const RATE_PER_TIME =
+  /^\s*(?:per\s+(?:(?:\d+\s+)?(?:person|patient|participant|subject|woman|man|child)[-\s]?(?:years?|months?|weeks?|days?)|years?|annum|months?|weeks?|days?|yr)|\/\s*(?:years?|yrs?|months?|mo|weeks?|wk|days?|d)\b|(?:a|each|every)\s+(?:years?|months?|weeks?|days?))\b/i;
+
 /** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
 const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
@@ -1951,6 +1987,9 @@ export function proseValues(
       if (!stats) continue;
       // "95% CI", "90% credible interval": a confidence level, not a group's percentage (round 18).
       if (stats.kind === "count" && stats.events === undefined && CONFIDENCE_LEVEL.test(sentence.slice(end, end + 30)))
+        continue;
+      // "6.5% per year": an event rate per unit of time, not a group's percentage (round 19).
+      if (stats.kind === "count" && stats.events === undefined && RATE_PER_TIME.test(sentence.slice(end, end + 40)))
         continue;
       if (stats.kind === "ambiguous-pair") {
         if (sentenceHints.median || sentenceHints.count || bothSpreads) continue;
@@ -2883,7 +2922,8 @@ export function extractArms(
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
   candidates.push(...proseCandidates(report, names, outcome, corrections));
   applyNotationRules(candidates, report, corrections, hardGates);
-  candidates.sort((a, b) => b.score - a.score);
+  const asksPopulation = restrictedPopulation(`${question.outcome} ${question.intervention} ${question.comparator}`);
+  candidates.sort((a, b) => b.score - a.score || populationRank(b, asksPopulation) - populationRank(a, asksPopulation));
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
@@ -2956,7 +2996,8 @@ export function extractArms(
       );
     }
   }
-  const outcomeType = outcome.typeGuess === "unknown" ? "continuous" : outcome.typeGuess;
+  const outcomeType =
+    outcome.typeGuess !== "unknown" ? outcome.typeGuess : CLINICAL_EVENT.test(outcome.phrase) ? "binary" : "continuous";
   return withConfidence(
     { outcomeType, intervention, comparator, derived: [], quotes, extractor: "rules" },
     evidence,

@@ -80,6 +80,19 @@ const TIME =
 const TIME_DECIMALS_SPLIT =
   /\b(?:(week|wk|month|day|year|hour)s?\s+(\d+)|(\d+)[-\s]?(weeks?|wks?|months?|mos?|days?|years?|yrs?|hours?|hrs?|min(?:utes?)?|mins)\b)/gi;
 
+/** A comparison just before a duration: "more than", "longer than", "at least", "exceeding", "≥", ">", "<". */
+const THRESHOLD_BEFORE =
+  /(?:\b(?:more|longer|greater|less|fewer|shorter)\s+than|\bat\s+(?:least|most)|\bexceed(?:ing|s)?|\bminimum\s+of|[<>≤≥]\s*=?)\s*$/i;
+
+/**
+ * Round 19: a duration after a comparison ("diarrhoea for more than 3 days", "fever ≥ 48 hours", "hospital stay of
+ * at least 7 days") is a threshold of the outcome's definition, not a time of assessment. `before` is the text just
+ * before the duration's number.
+ */
+export function isThresholdDuration(before: string): boolean {
+  return THRESHOLD_BEFORE.test(before.slice(-24));
+}
+
 /** Minutes per unit, by the unit's first letters. */
 function unitMinutes(unit: string): number {
   const u = unit.toLowerCase();
@@ -95,7 +108,8 @@ function unitMinutes(unit: string): number {
  * duration outcome, "613 ± 52 min") or follows "±" is a measurement, not a time of assessment. Round 8: a time's number
  * never starts inside a decimal (family: duration outcomes reported as "621.67 ± 46.76 min" in prose, whose decimal
  * parts "76 min" and "58 min" were counted as two follow-up times); `wholeNumbers: false` restores round 6's reading
- * (bench comparison only).
+ * (bench comparison only). Round 19: a duration after a comparison ("more than 3 days", `isThresholdDuration`) defines
+ * the outcome and is not a time.
  */
 export function timesIn(sentence: string, values: readonly number[] = [], wholeNumbers = true): number[] {
   const out = new Set<number>();
@@ -104,6 +118,7 @@ export function timesIn(sentence: string, values: readonly number[] = [], wholeN
     if (!(value > 0)) continue;
     if (values.some((v) => Math.abs(v - value) < 1e-9)) continue;
     if (/[±]\s*$|\+\/-\s*$/.test(sentence.slice(Math.max(0, (m.index ?? 0) - 3), m.index))) continue;
+    if (isThresholdDuration(sentence.slice(0, m.index))) continue;
     out.add(Math.round(value * unitMinutes(m[1] ?? m[4])));
   }
   const sorted = [...out].sort((a, b) => a - b);
@@ -130,7 +145,7 @@ export function sentenceTimeCheck(
   values: readonly number[] = [],
   wholeNumbers = true,
 ): { ok: boolean; what: string } {
-  const times = timesIn(sentence, values, wholeNumbers).length;
+  const times = timesIn(sentence, values, wholeNumbers).length
   const baseline = BASELINE_TIME.test(sentence);
   if (times + (baseline ? 1 : 0) >= 2)
     return {
