@@ -145,7 +145,7 @@ export function sentenceTimeCheck(
   values: readonly number[] = [],
   wholeNumbers = true,
 ): { ok: boolean; what: string } {
-  const times = timesIn(sentence, values, wholeNumbers).length
+  const times = timesIn(sentence, values, wholeNumbers).length;
   const baseline = BASELINE_TIME.test(sentence);
   if (times + (baseline ? 1 : 0) >= 2)
     return {
