@@ -2233,20 +2233,6 @@ function assignProse(
         ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey })),
       ].sort((x, y) => x.start - y.start);
       const picked: Partial<Record<ArmKey, ProseValue>> = {};
-      // Round 19: "30 of 349 patients continuing A, 11 of 171 continuing B, and 13 of 171 who switched": a value
-      // before the first arm name means each value comes before its arm's name, the only one since the last name.
-      if (vs[0].start < all[0].start) {
-        for (const [k, m] of all.entries()) {
-          const from = all[k - 1]?.end ?? 0;
-          const inside = vs.filter((v) => v.start >= from && v.end <= m.start);
-          if (inside.length !== 1 || m.start - inside[0].end > 40) continue;
-          if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
-          picked[m.arm] = inside[0];
-        }
-        if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator)
-          return { intervention: picked.intervention, comparator: picked.comparator };
-        continue;
-      }
       for (const [k, m] of all.entries()) {
         const semicolon = sentence.indexOf(";", vs.find((v) => v.start >= m.end)?.end ?? m.end);
         const until = Math.min(all[k + 1]?.start ?? sentence.length, semicolon < 0 ? sentence.length : semicolon);
