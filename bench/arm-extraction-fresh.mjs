@@ -13,7 +13,11 @@
 //    ../shared/screening whose abstracts report a randomised comparison with arm-level numbers ("a/N … vs … b/M",
 //    "m ± s … vs … m ± s"). Questions and references were written by hand before the core first ran on them; the
 //    first run's figures are in docs/performance.md as a measure on unseen text.
-// 3. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
+// 3. Abstracts, second set (round 19): bench/arm-extraction-abstracts-2.jsonl, 19 questions on twelve more records of
+//    ../shared/screening (randomised comparisons whose abstracts give arm-level counts or means), including two
+//    questions the abstract answers only with an effect estimate (every reference value null). Annotated by hand and
+//    committed (1ad4841) before the core first ran on them.
+// 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
 //    and committed (dffd1a2) before the core first ran on them.
@@ -70,8 +74,9 @@ try {
     );
   }
   const records = new Map();
-  const abstractQuestions = readJsonl(join(root, "bench/arm-extraction-abstracts.jsonl")).map(
-    ({ screening, recordId, ...q }) => {
+  /** The questions of a {screening, recordId, …} file, each with its record's title and abstract as plain text. */
+  const abstractQuestions = (file) =>
+    readJsonl(join(root, file)).map(({ screening, recordId, ...q }) => {
       if (!records.has(screening)) {
         const csv = readFileSync(join(shared, "screening", `${screening}.csv`), "utf8");
         const rows = Papa.parse(csv, { header: true, skipEmptyLines: true }).data;
@@ -80,9 +85,12 @@ try {
       const record = records.get(screening).get(recordId);
       if (!record) throw new Error(`${screening} has no record ${recordId}`);
       return { ...q, format: "text", text: `${record.title}\n\n${record.abstract}` };
-    },
+    });
+  run(
+    "screening abstracts (title and abstract as plain text)",
+    abstractQuestions("bench/arm-extraction-abstracts.jsonl"),
   );
-  run("screening abstracts (title and abstract as plain text)", abstractQuestions);
+  run("screening abstracts, second set (round 19)", abstractQuestions("bench/arm-extraction-abstracts-2.jsonl"));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(

@@ -1858,13 +1858,29 @@ const RATE_PER_TIME =
 
 /** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
 const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
+/**
+ * A percentage's confidence interval written inside its parenthesis, after a comma or in brackets: ", 95% CI 43-53",
+ * ", 35–46", "; 95% CI, 41.4% to 49.4%", " [CI, 41.4% to 49.4%]" (round 19).
+ */
+const PERCENT_CI = String.raw`(?:\s*(?:[,;]\s*\[?|\[)\s*(?:(?:9[059]\s*%\s*)?(?:CI|confidence interval)[\s:,]*)?${P_NUM}\s*%?\s*(?:[-–]|to)\s*${P_NUM}\s*%?\s*\]?)?`;
+
+/** A confidence interval and its bounds: "95% CI 43-53", "CI, 41.4% to 49.4%", "95% confidence interval [CI], 0.52 to 1.05". */
+const CI_SPAN = new RegExp(
+  String.raw`\b(?:9[059]\s*%\s*)?(?:CI|CrI|confidence interval|credible interval)s?\b(?:\s*\[CI\])?[\s:,=]*[[(]?\s*${P_NUM}\s*%?\s*(?:to|[-–]|,)\s*${P_NUM}\s*%?`,
+  "gi",
+);
+
+/** A unit written between a number and its spread: "g", "kg", "mm Hg", "mmol/L", "ng/mL", "%" (round 19). */
+const UNIT = String.raw`(?:[a-zA-Zµμ]{1,5}(?:\s?Hg)?(?:\/[a-zA-Z0-9²]{1,5})?|%)`;
+
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
 /** A prose pattern; `plusMinus` marks "a ± b", whose spread the sentence's notation decides (round 11 sentence-se). */
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null; plusMinus?: true }[] = [
   {
-    re: new RegExp(String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*\/\s*(\d+)\s*[)\]]`, "g"),
+    // "45% (12/27)"; round 19: also "67% (36 of 54)".
+    re: new RegExp(String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*(?:\/|of)\s*(\d+)\s*[)\]]`, "g"),
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
   },
   {
@@ -1874,7 +1890,11 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
       Number(m[1]) <= Number(m[2]) ? { kind: "count", events: Number(m[1]), groupSize: Number(m[2]) } : null,
   },
   {
-    re: /\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%\s*[)\]])?/g,
+    // "12 of 100 patients (12%)"; round 19: the percentage may carry its CI ("275 of 606 (45.4% [CI, 41.4% to 49.4%])").
+    re: new RegExp(
+      String.raw`\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%${PERCENT_CI}\s*[)\]])?`,
+      "g",
+    ),
     read: (m) => {
       const events = wordNumber(m[1]);
       if (events === null && !/^(no|none)$/i.test(m[1])) return null;
@@ -1883,8 +1903,9 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     },
   },
   {
+    // "172 (48%) of 358"; round 19: also with the percentage's CI inside ("172 (48%, 95% CI 43-53) of 358").
     re: new RegExp(
-      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`,
+      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%${PERCENT_CI}\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`,
       "g",
     ),
     read: (m) =>
@@ -1893,16 +1914,17 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
         : null,
   },
   {
+    // Round 19: the count may be a number word ("nine [4%]").
     re: new RegExp(
-      String.raw`\b(\d+)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`,
+      String.raw`\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s*(?:patients|participants|subjects|cases|children|women|men)?\s*[([]\s*(${P_NUM})\s*%\s*[)\]]`,
       "g",
     ),
-    read: (m) => ({
-      kind: "count",
-      events: Number(m[1]),
-      percent: parseNumber(m[2]),
-      percentDecimals: decimalsOf(m[2]),
-    }),
+    read: (m) => {
+      const events = wordNumber(m[1]);
+      return events === null
+        ? null
+        : { kind: "count", events, percent: parseNumber(m[2]), percentDecimals: decimalsOf(m[2]) };
+    },
   },
   {
     re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"),
@@ -1910,7 +1932,11 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     plusMinus: true,
   },
   {
-    re: new RegExp(String.raw`(${P_NUM})\s*\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*\)`, "g"),
+    // "5.2 (SD 1.1)"; round 19: also with the unit written after the mean and the SD ("3140 g (SD 600 g)").
+    re: new RegExp(
+      String.raw`(${P_NUM})\s*(?:${UNIT}\s*)?\(\s*(?:SD|s\.d\.)\s*[=:,]?\s*(${P_NUM})\s*(?:${UNIT}\s*)?\)`,
+      "g",
+    ),
     read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
   },
   {
@@ -1966,6 +1992,9 @@ export function proseValues(
   options: { sentenceSe?: boolean } = {},
 ): ProseValue[] {
   const taken: ProseValue[] = [];
+  // Round 19: the bounds of a confidence interval ("[CI, 41.4% to 49.4%]") are not arm data; a value may hold a whole
+  // interval ("172 (48%, 95% CI 43-53) of 358") but not part of one.
+  const intervals = [...sentence.matchAll(CI_SPAN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   const corrected = options.sentenceSe ?? CORRECTIONS_ON.includes("sentence-se");
   const statesSe = corrected ? sentenceStatesSe(sentence) : sentenceHints.se;
   const bothSpreads = corrected && statesSe && sentenceHints.meanSd;
@@ -1976,6 +2005,7 @@ export function proseValues(
       const start = m.index;
       const end = m.index + m[0].length;
       if (taken.some((v) => start < v.end && end > v.start)) continue;
+      if (intervals.some((ci) => start < ci.end && end > ci.start && !(start <= ci.start && end >= ci.end))) continue;
       const before = sentence.slice(Math.max(0, start - 25), start);
       if (
         /(95\s*%\s*CI|confidence interval|p\s*[=<>]|OR|RR|HR|odds ratio|risk ratio|difference)[\s:,=]*\(?$/i.test(
@@ -1983,6 +2013,8 @@ export function proseValues(
         )
       )
         continue;
+      // Round 19: a design figure ("equivalence margins of 13%", "a power of 90%") is not arm data.
+      if (/\b(?:margins?|power|significance level)\s+(?:of|was|is|=)\s*$/i.test(before)) continue;
       let stats = pattern.read(m);
       if (!stats) continue;
       // "95% CI", "90% credible interval": a confidence level, not a group's percentage (round 18).
@@ -2078,7 +2110,8 @@ function proseCandidates(
         proseCandidate(assigned, span.start, text, clauseScore(outcome, sentence, assigned, score), sentence, armScore),
       );
     else if (!zero) {
-      const paired = trailerPair(sentence, values, mentions, outcome);
+      const paired =
+        trailerPair(sentence, values, mentions, outcome) ?? clausePairs(sentence, values, mentions, outcome);
       if (paired)
         out.push(proseCandidate(paired.pieces, span.start, text, Math.min(score, paired.score), sentence, armScore));
     }
@@ -2126,6 +2159,59 @@ function trailerPair(
   const best = Math.max(...scores);
   if (best < 0.5 || scores.filter((x) => x === best).length !== 1) return null;
   const k = 2 * scores.indexOf(best);
+  const pieces = interventionFirst
+    ? { intervention: vs[k], comparator: vs[k + 1] }
+    : { intervention: vs[k + 1], comparator: vs[k] };
+  return { pieces, score: best };
+}
+
+/**
+ * Round 19: a sentence giving several outcomes, one clause each, separated by semicolons, the arms named only in the
+ * first ("… (for serious adverse events, 24 [10%] for A vs 21 [9%] for B; for overall adverse events, 168 [70%] vs
+ * 164 [68%]; and for adverse events leading to discontinuation, nine [4%] vs eight [3%], respectively)"). Each clause
+ * holds one pair joined by "vs"; the first clause names each arm once, the first-named arm with the first value, and
+ * no later clause names an arm, so every pair keeps the first one's order. The question's pair is the one whose
+ * clause (from the previous pair to it) names the outcome best, when one does; its outcome match is those words'.
+ * Null otherwise.
+ */
+function clausePairs(
+  sentence: string,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+  outcome: Outcome,
+): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
+  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
+  const vs = values.filter((v) => v.stats.kind === kind);
+  if (vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length) return null;
+  // One name written as several mentions ("infliximab" "originator") is one mention.
+  const joined = (ms: { start: number; end: number }[]) =>
+    ms.reduce<{ start: number; end: number }[]>((acc, m) => {
+      const prev = acc[acc.length - 1];
+      if (prev && /^\s*$/.test(sentence.slice(prev.end, m.start))) prev.end = m.end;
+      else acc.push({ ...m });
+      return acc;
+    }, []);
+  const i = joined(mentions.intervention);
+  const c = joined(mentions.comparator);
+  if (i.length !== 1 || c.length !== 1) return null;
+  const firstClauseEnd = vs[2].start;
+  const [first, second] = i[0].start < c[0].start ? [i[0], c[0]] : [c[0], i[0]];
+  // First arm named before the second value, the second arm after the first value; both within the first clause.
+  if (!(first.end <= vs[1].start && second.start >= vs[0].end && second.end <= firstClauseEnd)) return null;
+  if (sentence.slice(vs[0].end, vs[1].start).includes(";")) return null;
+  const scores: number[] = [];
+  for (let k = 0; k < vs.length; k += 2) {
+    if (k > 0) {
+      if (!sentence.slice(vs[k - 1].end, vs[k].start).includes(";")) return null;
+      if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
+    }
+    const clauseStart = k === 0 ? 0 : vs[k - 1].end;
+    scores.push(outcomeScore(outcome, sentence.slice(clauseStart, vs[k].start), false));
+  }
+  const best = Math.max(...scores);
+  if (best < 0.5 || scores.filter((x) => x === best).length !== 1) return null;
+  const k = 2 * scores.indexOf(best);
+  const interventionFirst = first === i[0];
   const pieces = interventionFirst
     ? { intervention: vs[k], comparator: vs[k + 1] }
     : { intervention: vs[k + 1], comparator: vs[k] };
@@ -2193,7 +2279,9 @@ function assignProse(
     const resp = /\brespectively\b/i.exec(sentence);
     if (resp && vs.length >= 2) {
       const listStart = vs[vs.length - 1].end;
-      if (resp.index > listStart) {
+      // Round 19: a "respectively" more than 100 characters past the last value ends another clause's list
+      // ("… (risk difference …), with … equivalence margins of 13% and 1·318, respectively"), not the arms'.
+      if (resp.index > listStart && resp.index - listStart <= RESPECTIVELY_REACH) {
         const listText = sentence
           .slice(listStart, resp.index)
           .replace(
@@ -2233,6 +2321,22 @@ function assignProse(
         ...mentions.comparator.map((m) => ({ ...m, arm: "comparator" as ArmKey })),
       ].sort((x, y) => x.start - y.start);
       const picked: Partial<Record<ArmKey, ProseValue>> = {};
+      const order = listOrder(sentence, vs, all[0]);
+      if (order === "ambiguous") return null;
+      if (order === "value-first") {
+        // Values in clauses of their own ("for X, a for A vs b for B; for Y, c vs d") are clausePairs' to read.
+        if (vs.some((v, k) => k > 0 && sentence.slice(vs[k - 1].end, v.start).includes(";"))) return null;
+        for (const [k, m] of all.entries()) {
+          const from = all[k - 1]?.end ?? 0;
+          const inside = vs.filter((v) => v.start >= from && v.end <= m.start);
+          if (inside.length !== 1 || !VALUE_TO_NAME.test(sentence.slice(inside[0].end, m.start))) continue;
+          if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
+          picked[m.arm] = inside[0];
+        }
+        if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator)
+          return { intervention: picked.intervention, comparator: picked.comparator };
+        continue;
+      }
       for (const [k, m] of all.entries()) {
         const semicolon = sentence.indexOf(";", vs.find((v) => v.start >= m.end)?.end ?? m.end);
         const until = Math.min(all[k + 1]?.start ?? sentence.length, semicolon < 0 ? sentence.length : semicolon);
@@ -2248,6 +2352,34 @@ function assignProse(
   }
   return null;
 }
+
+/** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
+const VALUE_TO_NAME =
+  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:in|for|with|on|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+/** The words from an arm's name to its value, when the name comes first: ", ", ": ", " group, ", " arm (". */
+const NAME_TO_VALUE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:(=]?\s*$/i;
+
+/**
+ * Round 19: the order of a list of three or more values with their arms' names. "Value-first" when the first arm
+ * name follows a value by the words that tie a value to its group ("30 (9%) of 349 patients continuing A", "67% (36
+ * of 54) of patients in the A group") and is not itself followed by a value ("A, 11 (6%)"); "name-first" otherwise;
+ * "ambiguous" when the first name both follows one value and precedes another that way, so no order is shown.
+ */
+function listOrder(
+  sentence: string,
+  vs: ProseValue[],
+  firstName: { start: number; end: number },
+): "value-first" | "name-first" | "ambiguous" {
+  const before = [...vs].reverse().find((v) => v.end <= firstName.start);
+  const after = vs.find((v) => v.start >= firstName.end);
+  const valueFirst = before !== undefined && VALUE_TO_NAME.test(sentence.slice(before.end, firstName.start));
+  const nameFirst = after !== undefined && NAME_TO_VALUE.test(sentence.slice(firstName.end, after.start));
+  if (valueFirst && nameFirst) return "ambiguous";
+  return valueFirst ? "value-first" : "name-first";
+}
+
+/** How far past the last value (characters) a "respectively" can end the list of the values' arms (round 19). */
+const RESPECTIVELY_REACH = 100;
 
 function bestItem(items: string[], arm: ArmName, other: ArmName): number | null {
   const scores = items.map((item) => (arm.score(item) > other.score(item) ? arm.score(item) : 0));

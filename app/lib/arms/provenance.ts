@@ -129,6 +129,12 @@ export function timesIn(sentence: string, values: readonly number[] = [], wholeN
 const BASELINE_TIME =
   /\b(baseline|pre[-\s]?(?:treatment|intervention|operative|test)|before (?:treatment|the intervention|surgery|randomi[sz]ation)|at (?:entry|enrol?ment|randomi[sz]ation|inclusion|admission)|on admission|week 0|day 0)\b/i;
 
+/**
+ * "Patients assigned to A at baseline": baseline as the time an arm was assigned (round 19), not a time the outcome
+ * was measured. The sentence's times are read without it.
+ */
+const ASSIGNED_AT_BASELINE = /(\b(?:assigned|randomi[sz]ed|allocated)\b[^.;]{0,40}?)\s+at\s+baseline\b/gi;
+
 /** Words naming the time after treatment. */
 const AFTER_TIME =
   /\b(post[-\s]?(?:treatment|intervention|operative|test)|after|end of (?:treatment|the intervention|study|the study|trial)|final|endpoint|follow[-\s]?up)\b/i;
@@ -146,7 +152,7 @@ export function sentenceTimeCheck(
   wholeNumbers = true,
 ): { ok: boolean; what: string } {
   const times = timesIn(sentence, values, wholeNumbers).length;
-  const baseline = BASELINE_TIME.test(sentence);
+  const baseline = BASELINE_TIME.test(sentence.replace(ASSIGNED_AT_BASELINE, "$1"));
   if (times + (baseline ? 1 : 0) >= 2)
     return {
       ok: false,
