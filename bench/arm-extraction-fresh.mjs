@@ -17,6 +17,8 @@
 //    ../shared/screening (randomised comparisons whose abstracts give arm-level counts or means), including two
 //    questions the abstract answers only with an effect estimate (every reference value null). Annotated by hand and
 //    committed (1ad4841) before the core first ran on them.
+//    A third set, bench/arm-extraction-abstracts-3.jsonl (16 questions on ten more records), was annotated and committed
+//    (05bf334) after round 19's rules were final, to measure them blind.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -91,6 +93,10 @@ try {
     abstractQuestions("bench/arm-extraction-abstracts.jsonl"),
   );
   run("screening abstracts, second set (round 19)", abstractQuestions("bench/arm-extraction-abstracts-2.jsonl"));
+  run(
+    "screening abstracts, third set (round 19, final rules)",
+    abstractQuestions("bench/arm-extraction-abstracts-3.jsonl"),
+  );
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(

@@ -88,6 +88,16 @@ export function outcomeTypeGuess(phrase: string): OutcomeType {
   return CONTINUOUS_WORDS.test(phrase) ? "continuous" : "unknown";
 }
 
+/**
+ * Words of an arm's name that name no treatment by themselves ("Treatment had no effect"): as a mention they count only
+ * beside another word of the arm's name (round 19; stems, as `armTokens` gives them).
+ */
+const GENERIC_ARM_WORDS = new Set(
+  ["treatment", "therapy", "care", "usual", "standard", "routine", "conventional", "management"].flatMap((w) =>
+    armTokens(w),
+  ),
+);
+
 /** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
 class ArmName {
   readonly variants: string[][] = [];
@@ -192,11 +202,12 @@ class ArmName {
         /^\s+(group|arm|participants|patients|subjects|practices|women|men|children)\b/i.test(
           text.slice(w.end, w.end + 14),
         );
+      const own = w.parts.filter((part) => this.distinctive.has(part));
       let hit =
         role ||
         this.shortForms.has(w.word) ||
         this.shortForms.has(w.word.replace(/s$/, "")) ||
-        w.parts.some((part) => this.distinctive.has(part));
+        (own.length > 0 && (!own.every((part) => GENERIC_ARM_WORDS.has(part)) || this.besideOwnWord(all, k)));
       if (!hit && ownTokens && w.parts.some((part) => ownTokens.has(part))) {
         const previous = all.slice(Math.max(0, k - 2), k).filter((p) => w.start - p.end < 20);
         hit = !previous.some(
@@ -206,6 +217,22 @@ class ArmName {
       if (hit) out.push({ start: w.start, end: w.end });
     });
     return out.sort((a, b) => a.start - b.start);
+  }
+
+  /**
+   * Round 19: whether the word at `k` stands beside another word of this arm's name (at most one word between:
+   * "treatment as usual", "usual care", "standard medical therapy"), so that a generic word of the name names the arm.
+   */
+  private besideOwnWord(all: WordAt[], k: number): boolean {
+    const names = new Set(this.variants.flat());
+    if (names.size <= 1) return true;
+    return [all[k - 2], all[k - 1], all[k + 1], all[k + 2]].some(
+      (n) =>
+        n !== undefined &&
+        Math.abs(n.start - all[k].start) < 30 &&
+        n !== all[k] &&
+        n.parts.some((p) => names.has(p) && p !== all[k].parts[0]),
+    );
   }
 
   /** Share of the label's tokens that the best-matching variant covers (breaks ties between "acupuncture" and "sham acupuncture"). */

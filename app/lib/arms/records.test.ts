@@ -238,3 +238,30 @@ describe("lists of three or more values: the value before its arm's name, or the
     expect(r.comparator.events).toBeNull();
   });
 });
+
+describe("a generic word of an arm's name ('treatment', 'therapy', 'care') names the arm only beside another of its words", () => {
+  const cbt = "cognitive behavioural therapy";
+  const tau = "treatment as usual";
+
+  it("'Treatment had no effect …' does not name the treatment-as-usual arm, so the arms are not swapped", () => {
+    const r = ask(
+      "Results. Treatment had no beneficial effect on relapse, with 23.3% (38/163) of the cognitive behavioural therapy group and 20.2% (33/163) of controls relapsing.",
+      "relapse",
+      cbt,
+      tau,
+    );
+    expect(r.intervention.events === null || r.intervention.events === 38).toBe(true);
+    expect(r.comparator.events === null || r.comparator.events === 33).toBe(true);
+  });
+
+  it("'treatment as usual' written out names the arm", () => {
+    const r = ask(
+      "Results. Relapse occurred in 38 of 163 patients receiving cognitive behavioural therapy and in 33 of 163 patients receiving treatment as usual.",
+      "relapse",
+      cbt,
+      tau,
+    );
+    expect(r.intervention).toMatchObject({ events: 38, groupSize: 163 });
+    expect(r.comparator).toMatchObject({ events: 33, groupSize: 163 });
+  });
+});
