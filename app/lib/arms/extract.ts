@@ -2164,9 +2164,8 @@ function trailerPair(
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
 ): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
-  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
-  const vs = values.filter((v) => v.stats.kind === kind);
-  if (vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length) return null;
+  const vs = pairedValues(values, outcome);
+  if (!vs) return null;
   const last = vs[vs.length - 1].end;
   const i = mentions.intervention;
   const c = mentions.comparator;
@@ -2178,11 +2177,31 @@ function trailerPair(
     ? sentence.slice(i[i.length - 1].end, c[0].start)
     : sentence.slice(c[c.length - 1].end, i[0].start);
   if (!VS_ARMS.test(between)) return null;
+  for (let k = 0; k < vs.length; k += 2) if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
+  return bestPair(outcome, sentence, vs, interventionFirst);
+}
+
+/** The values of a list of pairs: four or more of the outcome's kind, an even number, and no value of another kind. */
+function pairedValues(values: ProseValue[], outcome: Outcome): ProseValue[] | null {
+  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
+  const vs = values.filter((v) => v.stats.kind === kind);
+  return vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length ? null : vs;
+}
+
+/**
+ * Of values in pairs (`vs`: pair k is vs[2k], vs[2k+1]), the pair whose own words (from the previous pair to it) name
+ * the outcome best, when exactly one does at 0.5 or more, with those words' outcome match; each pair in the arms'
+ * order (`interventionFirst`). Null otherwise. Shared by trailerPair and clausePairs.
+ */
+function bestPair(
+  outcome: Outcome,
+  sentence: string,
+  vs: ProseValue[],
+  interventionFirst: boolean,
+): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
   const scores: number[] = [];
-  for (let k = 0; k < vs.length; k += 2) {
-    if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
+  for (let k = 0; k < vs.length; k += 2)
     scores.push(outcomeScore(outcome, sentence.slice(k === 0 ? 0 : vs[k - 1].end, vs[k].start), false));
-  }
   const best = Math.max(...scores);
   if (best < 0.5 || scores.filter((x) => x === best).length !== 1) return null;
   const k = 2 * scores.indexOf(best);
@@ -2207,9 +2226,8 @@ function clausePairs(
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
 ): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
-  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
-  const vs = values.filter((v) => v.stats.kind === kind);
-  if (vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length) return null;
+  const vs = pairedValues(values, outcome);
+  if (!vs) return null;
   // One name written as several mentions ("infliximab" "originator") is one mention.
   const joined = (ms: { start: number; end: number }[]) =>
     ms.reduce<{ start: number; end: number }[]>((acc, m) => {
@@ -2226,23 +2244,11 @@ function clausePairs(
   // First arm named before the second value, the second arm after the first value; both within the first clause.
   if (!(first.end <= vs[1].start && second.start >= vs[0].end && second.end <= firstClauseEnd)) return null;
   if (sentence.slice(vs[0].end, vs[1].start).includes(";")) return null;
-  const scores: number[] = [];
-  for (let k = 0; k < vs.length; k += 2) {
-    if (k > 0) {
-      if (!sentence.slice(vs[k - 1].end, vs[k].start).includes(";")) return null;
-      if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
-    }
-    const clauseStart = k === 0 ? 0 : vs[k - 1].end;
-    scores.push(outcomeScore(outcome, sentence.slice(clauseStart, vs[k].start), false));
+  for (let k = 2; k < vs.length; k += 2) {
+    if (!sentence.slice(vs[k - 1].end, vs[k].start).includes(";")) return null;
+    if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
   }
-  const best = Math.max(...scores);
-  if (best < 0.5 || scores.filter((x) => x === best).length !== 1) return null;
-  const k = 2 * scores.indexOf(best);
-  const interventionFirst = first === i[0];
-  const pieces = interventionFirst
-    ? { intervention: vs[k], comparator: vs[k + 1] }
-    : { intervention: vs[k + 1], comparator: vs[k] };
-  return { pieces, score: best };
+  return bestPair(outcome, sentence, vs, first === i[0]);
 }
 
 /**
