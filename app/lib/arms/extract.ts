@@ -1768,6 +1768,22 @@ const OUTCOME_VERB =
   /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
 
 /** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
+/** "… excluded from the full analysis and safety set for B": participants of an arm left out of an analysis set. */
+const EXCLUDED_FROM_SET =
+  /\bexcluded from (?:the )?(?:full |modified |primary )?(?:analys[ie]s|safety|efficacy|intention[- ]to[- ]treat|ITT|per[- ]protocol)\b[^.;)]{0,60}/i;
+
+/**
+ * Round 19: whether the sentence that states an arm's n (from `from`, the arm's mention) goes on to say that some of
+ * this arm's participants were excluded from an analysis set ("241 to CT-P13; one patient was excluded from the full
+ * analysis and safety set for CT-P13"). The randomised n is then not the n analysed, and is not given.
+ */
+function excludedFromAnalysis(text: string, from: number, arm: ArmName): boolean {
+  const rest = text.slice(from, from + 240);
+  const sentenceEnd = rest.search(/[.!?](?:\s+[A-Z]|\s*$)/);
+  const m = EXCLUDED_FROM_SET.exec(sentenceEnd < 0 ? rest : rest.slice(0, sentenceEnd));
+  return m !== null && arm.mentions(m[0]).length > 0;
+}
+
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   const text = report.text;
@@ -1847,6 +1863,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
         }
       }
       if (n === null || n <= 0 || n > 100000) continue;
+      if (excludedFromAnalysis(text, mention.end, names[arm])) continue;
       const entry = counts.get(n);
       if (entry) entry.count += 1;
       else counts.set(n, { count: 1, quote: { arm, field: "groupSize", text: text.slice(start, end), start, end } });

@@ -265,3 +265,15 @@ describe("a generic word of an arm's name ('treatment', 'therapy', 'care') names
     expect(r.comparator).toMatchObject({ events: 33, groupSize: 163 });
   });
 });
+
+describe("an arm's randomised n when some of its participants were excluded from the analysis set", () => {
+  it("is not given for that arm; the other arm's n is", () => {
+    const r = ask(
+      "Results. 482 patients were randomised (241 to placebo, 241 to the drug group; one patient was excluded from the full analysis and safety set for the drug). Serious adverse events occurred in 24 [10%] patients for placebo vs 21 [9%] for the drug.",
+      "serious adverse events",
+    );
+    expect(r.intervention.events).toBe(21);
+    expect(r.intervention.groupSize).toBeNull();
+    expect(r.comparator).toMatchObject({ events: 24, groupSize: 241 });
+  });
+});
