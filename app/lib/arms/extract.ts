@@ -90,7 +90,8 @@ export function outcomeTypeGuess(phrase: string): OutcomeType {
 
 /**
  * Words of an arm's name that name no treatment by themselves ("Treatment had no effect"): as a mention they count only
- * beside another word of the arm's name (round 19; stems, as `armTokens` gives them).
+ * beside another word of the arm's name, or before "group" / "arm" ("the conventional group"), or two of them in one
+ * compound ("usual-care") (round 19; stems, as `armTokens` gives them).
  */
 const GENERIC_ARM_WORDS = new Set(
   ["treatment", "therapy", "care", "usual", "standard", "routine", "conventional", "management"].flatMap((w) =>
@@ -207,7 +208,11 @@ class ArmName {
         role ||
         this.shortForms.has(w.word) ||
         this.shortForms.has(w.word.replace(/s$/, "")) ||
-        (own.length > 0 && (!own.every((part) => GENERIC_ARM_WORDS.has(part)) || this.besideOwnWord(all, k)));
+        (own.length > 0 &&
+          (own.length >= 2 ||
+            !own.every((part) => GENERIC_ARM_WORDS.has(part)) ||
+            this.besideOwnWord(all, k) ||
+            /^[\s-]+(?:group|arm)s?\b/i.test(text.slice(w.end, w.end + 8))));
       if (!hit && ownTokens && w.parts.some((part) => ownTokens.has(part))) {
         const previous = all.slice(Math.max(0, k - 2), k).filter((p) => w.start - p.end < 20);
         hit = !previous.some(

@@ -254,6 +254,27 @@ describe("a generic word of an arm's name ('treatment', 'therapy', 'care') names
     expect(r.comparator.events === null || r.comparator.events === 33).toBe(true);
   });
 
+  it("a compound of the name's generic words ('usual-care group') names the arm", () => {
+    const r = ask(
+      "Results. Relapse occurred in 38 of 163 patients in the cognitive behavioural therapy group and in 33 of 163 patients in the usual-care group.",
+      "relapse",
+      cbt,
+      "usual care",
+    );
+    expect(r.intervention).toMatchObject({ events: 38, groupSize: 163 });
+    expect(r.comparator).toMatchObject({ events: 33, groupSize: 163 });
+  });
+
+  it("a generic word before 'group' names the arm ('the conventional group')", () => {
+    const r = ask(
+      "Results. Relapse occurred in 38 of 163 patients in the cognitive behavioural therapy group and in 33 of 163 patients in the conventional group.",
+      "relapse",
+      cbt,
+      "conventional treatment",
+    );
+    expect(r.comparator).toMatchObject({ events: 33, groupSize: 163 });
+  });
+
   it("'treatment as usual' written out names the arm", () => {
     const r = ask(
       "Results. Relapse occurred in 38 of 163 patients receiving cognitive behavioural therapy and in 33 of 163 patients receiving treatment as usual.",
