@@ -224,12 +224,16 @@ class ArmName {
     return out.sort((a, b) => a.start - b.start);
   }
 
+  /** Every word of the arm's names (variants are fixed once the name is built; set on first use). */
+  private nameWords: Set<string> | undefined;
+
   /**
    * Round 19: whether the word at `k` stands beside another word of this arm's name (at most one word between:
    * "treatment as usual", "usual care", "standard medical therapy"), so that a generic word of the name names the arm.
    */
   private besideOwnWord(all: WordAt[], k: number): boolean {
-    const names = new Set(this.variants.flat());
+    this.nameWords ??= new Set(this.variants.flat());
+    const names = this.nameWords;
     if (names.size <= 1) return true;
     return [all[k - 2], all[k - 1], all[k + 1], all[k + 2]].some(
       (n) =>
@@ -1772,7 +1776,6 @@ function wordNumber(raw: string): number | null {
 const OUTCOME_VERB =
   /\b(had|has|have|did|developed|experienced|reported|achieved|responded|died|showed|occurred|required|needed)\b/i;
 
-/** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 /** "… excluded from the full analysis and safety set for B": participants of an arm left out of an analysis set. */
 const EXCLUDED_FROM_SET =
   /\bexcluded from (?:the )?(?:full |modified |primary )?(?:analys[ie]s|safety|efficacy|intention[- ]to[- ]treat|ITT|per[- ]protocol)\b[^.;)]{0,60}/i;
@@ -1789,6 +1792,7 @@ function excludedFromAnalysis(text: string, from: number, arm: ArmName): boolean
   return m !== null && arm.mentions(m[0]).length > 0;
 }
 
+/** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   const text = report.text;
@@ -2185,7 +2189,7 @@ function trailerPair(
   values: ProseValue[],
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
-): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
+): PairReading | null {
   const vs = pairedValues(values, outcome);
   if (!vs) return null;
   const last = vs[vs.length - 1].end;
@@ -2202,6 +2206,9 @@ function trailerPair(
   for (let k = 0; k < vs.length; k += 2) if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
   return bestPair(outcome, sentence, vs, interventionFirst);
 }
+
+/** One pair of a list of value pairs, assigned to the arms, with the outcome match of its own words. */
+type PairReading = { pieces: Record<ArmKey, ProseValue>; score: number };
 
 /** The values of a list of pairs: four or more of the outcome's kind, an even number, and no value of another kind. */
 function pairedValues(values: ProseValue[], outcome: Outcome): ProseValue[] | null {
@@ -2220,7 +2227,7 @@ function bestPair(
   sentence: string,
   vs: ProseValue[],
   interventionFirst: boolean,
-): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
+): PairReading | null {
   const scores: number[] = [];
   for (let k = 0; k < vs.length; k += 2)
     scores.push(outcomeScore(outcome, sentence.slice(k === 0 ? 0 : vs[k - 1].end, vs[k].start), false));
@@ -2247,7 +2254,7 @@ function clausePairs(
   values: ProseValue[],
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
-): { pieces: Record<ArmKey, ProseValue>; score: number } | null {
+): PairReading | null {
   const vs = pairedValues(values, outcome);
   if (!vs) return null;
   // One name written as several mentions ("infliximab" "originator") is one mention.
@@ -3110,7 +3117,8 @@ export function extractArms(
   candidates.push(...proseCandidates(report, names, outcome, corrections));
   applyNotationRules(candidates, report, corrections, hardGates);
   const asksPopulation = restrictedPopulation(`${question.outcome} ${question.intervention} ${question.comparator}`);
-  candidates.sort((a, b) => b.score - a.score || populationRank(b, asksPopulation) - populationRank(a, asksPopulation));
+  const rank = new Map(candidates.map((c) => [c, populationRank(c, asksPopulation)]));
+  candidates.sort((a, b) => b.score - a.score || rank.get(b)! - rank.get(a)!);
   for (const candidate of candidates) {
     if (outcome.typeGuess === "binary" && candidate.kind === "continuous" && candidate.score < 0.99) continue;
     candidate.rival = rivalOf(candidate, candidates);
