@@ -59,6 +59,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     // than esbuild's minifier (the page budgets of scripts/lib/page-budget.mjs); the Worker keeps
     // esbuild (its size limit is far away and terser would double the build time).
     minify: isSsrBuild ? true : "terser",
+    // A dynamic import() fetches its chunk, whose static imports (Rollup hoists every transitive
+    // one into the chunk's own import list) the browser then fetches in parallel: one more round
+    // trip than Vite's helper, which appends a modulepreload link per dependency on the main
+    // thread before the import — 16 links, 25–40 ms of a long task, when /search preloads its
+    // results chunk during start-up (docs/performance.md, Lighthouse).
+    modulePreload: { resolveDependencies: () => [] },
     rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk() } },
   },
 }));

@@ -4,14 +4,16 @@ import {
   type BeforeInstallPromptEvent,
 } from "~/browser/install-banner";
 import { REPLAY_MESSAGE, REPLAYED_EVENT, type ReplayedMessage } from "~/browser/offline-sync";
+import { whenPageSettled } from "~/browser/when-settled";
 
 /**
  * The page side of the installable app, started once from entry.client.tsx. Kept tiny: it adds
  * no library to the page bundles (the banner's UI is imported only when the browser offers an
  * install).
  *
- * - Registers /sw.js (same origin, so the CSP's `worker-src 'self'` allows it) after the load event,
- *   so the service worker's precache download never competes with the first render.
+ * - Registers /sw.js (same origin, so the CSP's `worker-src 'self'` allows it) once the page has
+ *   loaded and hydrated ({@link whenPageSettled}): its precache download (every asset of the build)
+ *   would otherwise compete with hydration for the CPU.
  * - On load and on the 'online' event asks the service worker to replay its queues (the fallback
  *   where the Background Sync API is missing), and re-fires the worker's "replayed" messages on window as
  *   {@link REPLAYED_EVENT} so pages refresh what a replay changed.
@@ -89,6 +91,5 @@ export function startPwa(): void {
         console.warn("Service worker registration failed", error);
       });
   };
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  whenPageSettled(register);
 }

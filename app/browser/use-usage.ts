@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 import { readGuestUsage, syncGuestUsage, USAGE_CHANGED_EVENT } from "~/browser/guest-usage";
 
 const SUBSCRIPTION_POLL_MS = 10_000;
@@ -10,13 +10,15 @@ export type AiUsage = { used: number; limit: number | null };
  * Keeps the usage-counter card current (SPEC §4). Signed in: `GET /api/user/subscription`, polled every
  * 10 s, on focus and after AI use (USAGE_CHANGED_EVENT), starting from the loader's `initial` figures.
  * Signed out: the guest trial's locally stored count (`guestUsed`), synced once with the server.
+ * The figures update as transitions: React re-renders the page for them in slices, so a poll or
+ * the start-up sync never makes a long task.
  */
 export function useUsage(signedIn: boolean, initial: AiUsage | null) {
   const [usage, setUsage] = useState(initial);
   const [guestUsed, setGuestUsed] = useState(0);
   useEffect(() => {
     if (!signedIn) {
-      const read = () => setGuestUsed(readGuestUsage().aiSummaries);
+      const read = () => startTransition(() => setGuestUsed(readGuestUsage().aiSummaries));
       read();
       void syncGuestUsage(); // the server's counters are the authority; this fires the event
       window.addEventListener(USAGE_CHANGED_EVENT, read);
@@ -38,7 +40,7 @@ export function useUsage(signedIn: boolean, initial: AiUsage | null) {
           usage: { aiSummaries: number };
           limits: { AI_SUMMARIES_PER_MONTH: number | null };
         };
-        setUsage({ used: body.usage.aiSummaries, limit: body.limits.AI_SUMMARIES_PER_MONTH });
+        startTransition(() => setUsage({ used: body.usage.aiSummaries, limit: body.limits.AI_SUMMARIES_PER_MONTH }));
       } catch (error) {
         console.warn("subscription refresh failed", error);
       }

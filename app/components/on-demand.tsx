@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from "react";
+import { lazy, startTransition, Suspense, useEffect, useState, type ComponentType, type ReactNode } from "react";
 
 /**
  * Code loaded on demand (issue 17 page budgets): what a page does not need at first paint — dialogs,
@@ -63,10 +63,13 @@ export function loadWhenOpen<P extends { open: boolean }>(load: () => Promise<Co
   return OnDemand;
 }
 
-/** True after the first client render (false on the server and while hydrating). */
+/**
+ * True after the first client render (false on the server and while hydrating). The switch is a
+ * transition: the re-render it causes is done in slices, not as one long task after hydration.
+ */
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => startTransition(() => setHydrated(true)), []);
   return hydrated;
 }
 

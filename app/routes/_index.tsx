@@ -102,9 +102,9 @@ function Landing() {
     <div>
       <section className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-slate-50">
         <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6 sm:py-24">
-          <Badge variant="outline" className="border-brand-100 bg-white text-center whitespace-normal text-brand-700">
+          <span className="inline-flex items-center rounded-full border border-brand-100 bg-white px-2.5 py-0.5 text-center text-xs font-medium text-brand-700">
             Six databases · AI summaries · Systematic reviews · Meta-analysis
-          </Badge>
+          </span>
           <h1 className="mt-6 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl">
             Research evidence, searched and synthesised
           </h1>

@@ -33,6 +33,48 @@ describe("cn", () => {
   });
 });
 
+/**
+ * Every class the app's sources write in a class list: the tokens of each double-quoted string
+ * whose tokens all look like utilities and one of which is a common utility.
+ */
+function appClassTokens(): string[] {
+  const tokens = new Set<string>();
+  for (const file of appSources()) {
+    for (const match of readFileSync(file, "utf8").matchAll(/"([a-z0-9!:[\]\-/._&=%(),#>*@ ]+)"/g)) {
+      if (!/(?:^|[\s:])(?:p|m|px|py|mt|mb|text|bg|flex|grid|w|h|rounded|border|gap)-/.test(match[1]!)) continue;
+      for (const token of match[1]!.split(/\s+/)) if (token) tokens.add(token);
+    }
+  }
+  return [...tokens];
+}
+
+describe("cn merges exactly when tailwind-merge would change the joined classes", () => {
+  it("gives tailwind-merge's result for every ordered pair of the app's own classes", () => {
+    const tokens = appClassTokens();
+    expect(tokens.length).toBeGreaterThan(300);
+    const wrong: string[] = [];
+    for (const a of tokens) {
+      for (const b of tokens) {
+        if (a !== b && cn(a, b) !== twMerge(`${a} ${b}`)) wrong.push(`${a} + ${b}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("joins sources of different families without merging, and merges within a family", () => {
+    expect(cn("rounded-xl border border-slate-200 bg-white shadow-sm", "flex flex-col")).toBe(
+      "rounded-xl border border-slate-200 bg-white shadow-sm flex flex-col",
+    );
+    expect(cn("block px-4", "hidden")).toBe("px-4 hidden");
+    expect(cn("absolute", "md:relative")).toBe("absolute md:relative");
+    expect(cn("size-4", "w-6")).toBe(twMerge("size-4 w-6"));
+    expect(cn("truncate", "whitespace-normal")).toBe(twMerge("truncate whitespace-normal"));
+    expect(cn("p-2", "[padding:1px]")).toBe(twMerge("p-2 [padding:1px]"));
+    expect(cn("h-10 px-4 [&_svg]:size-4", "w-full")).toBe("h-10 px-4 [&_svg]:size-4 w-full");
+    expect(cn("h-10 [&_svg]:size-4", "[&_svg]:size-6")).toBe(twMerge("h-10 [&_svg]:size-4 [&_svg]:size-6"));
+  });
+});
+
 describe("class sources are written conflict-free (so a single source needs no merge)", () => {
   it("every variant and size of Button", () => {
     const variants = ["default", "outline", "ghost", "destructive"] as const;

@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useSyncExternalStore } from "react";
+import { whenPageSettled } from "~/browser/when-settled";
 import { lazyComponent } from "~/components/on-demand";
 import {
   dismissToast,
@@ -36,7 +37,7 @@ const ToastView = lazyComponent(() => import("~/components/ui/toast-view").then(
 
 /**
  * Renders the toast from `~/browser/toast`; mount once in the root layout. The Radix toast code is not
- * part of any page's initial JavaScript: it is fetched once the page is idle after hydration and
+ * part of any page's initial JavaScript: it is fetched once the page has loaded and is idle after hydration and
  * mounted with the first toast (a closed toast stays the current one, so it stays mounted); until
  * it has loaded, or when it cannot be fetched, the toast shows as {@link PlainToast}.
  */
@@ -45,8 +46,7 @@ export function Toaster() {
 
   useEffect(() => {
     showPendingToast();
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
-    idle(() => ToastView.preload());
+    whenPageSettled(ToastView.preload);
   }, []);
 
   return (

@@ -82,14 +82,17 @@ export function useSearchRun(
       const controller = new AbortController();
       abortRef.current = controller;
       const providers = current.providers.length > 0 ? current.providers : (["pubmed"] as ProviderId[]);
-      setForm(current);
-      setPage(targetPage);
-      setPartials(new Map());
-      setResults(null);
-      setArrival([]);
-      setMergedOrder(false);
-      setSmart({ status: "off", studies: null, model: null });
-      setPhase({ kind: "loading", providers });
+      // The page switches to its loading state as a transition, rendered in slices.
+      startTransition(() => {
+        setForm(current);
+        setPage(targetPage);
+        setPartials(new Map());
+        setResults(null);
+        setArrival([]);
+        setMergedOrder(false);
+        setSmart({ status: "off", studies: null, model: null });
+        setPhase({ kind: "loading", providers });
+      });
       window.history.replaceState(window.history.state, "", toPageUrl(current, targetPage));
       saveSearchState({ form: current, page: targetPage, results: null });
       try {
