@@ -5,8 +5,8 @@
  * hydration posts its next slice before yielding, so that idle period comes after hydration's
  * render. For start-up work no first render needs — the service worker's precache download, chunks
  * fetched ahead of use — so that it does not compete with hydration for the CPU of a slow phone
- * (web.dev, "Improving service worker boilerplate": register after load, later still when the page
- * is busy). Browser only.
+ * (Jeff Posnick, "Service worker registration", web.dev: register after load, later still when
+ * the page's own start-up is busy). Browser only.
  */
 export function whenPageSettled(task: () => void, timeoutMs = 4000): void {
   const idle = () => {
