@@ -19,6 +19,8 @@
 //    committed (1ad4841) before the core first ran on them.
 //    A third set, bench/arm-extraction-abstracts-3.jsonl (16 questions on ten more records), was annotated and committed
 //    (05bf334) after round 19's rules were final, to measure them blind.
+//    A fourth set, bench/arm-extraction-abstracts-4.jsonl (21 questions on fourteen more records), was annotated by
+//    another session that ran no code of the repo and committed (042f429) before the core first ran on it (round 20).
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -97,6 +99,7 @@ try {
     "screening abstracts, third set (round 19, final rules)",
     abstractQuestions("bench/arm-extraction-abstracts-3.jsonl"),
   );
+  run("screening abstracts, fourth set (round 20)", abstractQuestions("bench/arm-extraction-abstracts-4.jsonl"));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(
