@@ -170,7 +170,13 @@ export function SearchResults(props: SearchResultsProps) {
           {listed.length > 0 && (
             <div className="mt-4 space-y-4">
               {listed.map((study) => (
-                <div key={study.id} data-result-id={study.id}>
+                // A card below the viewport is laid out and painted only when it nears it (its size
+                // estimated until then), so a page of cards costs the first screen's cards alone.
+                <div
+                  key={study.id}
+                  data-result-id={study.id}
+                  className="[contain-intrinsic-size:auto_14rem] [content-visibility:auto]"
+                >
                   <StudyCard study={study} signedIn={signedIn} isPro={isPro} />
                 </div>
               ))}
