@@ -2124,7 +2124,11 @@ function proseCandidates(
         : 1);
     if (score < 0.5) continue;
     const hints = hintsOf(sentence);
-    const values = proseValues(sentence, hints, { sentenceSe: corrections.has("sentence-se") });
+    const values = afterValues(
+      sentence,
+      proseValues(sentence, hints, { sentenceSe: corrections.has("sentence-se") }),
+      outcome.baseline,
+    );
     const mentions = {
       intervention: names.intervention.mentions(sentence),
       comparator: names.comparator.mentions(sentence),
@@ -2170,6 +2174,32 @@ function proseCandidates(
     }
   }
   return out;
+}
+
+/** The words between an arm's value before and after treatment: "2.6 ± 0.5 to 1.6 ± 0.7", "28% (17/60) to 57% (26/46)". */
+const BEFORE_TO_AFTER = /^\s*to\s*$/i;
+
+/**
+ * Round 20: a sentence giving each arm's value before and after treatment ("a reduction in asthma severity in the
+ * intervention group, 2.6 ± 0.5 to 1.6 ± 0.7 (mean ± SD) versus the control group, 2.3 ± 0.7 to 2.4 ± 0.5"). When
+ * every value of a kind comes in such a pair (two values of that kind joined by "to" alone), each pair is one arm's: the value after "to" for an outcome question, the one before it for a baseline
+ * question; the other is set aside, so the arms are read from one value each. Values in no such pair are kept as
+ * they are; `values` in sentence order.
+ */
+function afterValues(sentence: string, values: ProseValue[], baseline: boolean): ProseValue[] {
+  const dropped = new Set<ProseValue>();
+  for (const kind of ["count", "continuous"] as const) {
+    const vs = values.filter((v) => v.stats.kind === kind);
+    if (vs.length < 4 || vs.length % 2 !== 0) continue;
+    let paired = true;
+    for (let k = 0; k < vs.length && paired; k += 2)
+      paired =
+        BEFORE_TO_AFTER.test(sentence.slice(vs[k].end, vs[k + 1].start)) &&
+        !values.some((v) => v.start >= vs[k].end && v.end <= vs[k + 1].start);
+    if (!paired) continue;
+    for (let k = 0; k < vs.length; k += 2) dropped.add(baseline ? vs[k + 1] : vs[k]);
+  }
+  return dropped.size ? values.filter((v) => !dropped.has(v)) : values;
 }
 
 /** "a vs b" between two values of one outcome. */
