@@ -1909,8 +1909,13 @@ const CONFIDENCE_LEVEL =
 const RATE_PER_TIME =
   /^\s*(?:per\s+(?:(?:\d+\s+)?(?:person|patient|participant|subject|woman|man|child)[-\s]?(?:years?|months?|weeks?|days?)|years?|annum|months?|weeks?|days?|yr)|\/\s*(?:years?|yrs?|months?|mo|weeks?|wk|days?|d)\b|(?:a|each|every)\s+(?:years?|months?|weeks?|days?))\b/i;
 
-/** A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus). */
-const P_NUM = String.raw`[-−–]?\d+(?:[.·]\d+)?`;
+/**
+ * A signed decimal as the core's number reader accepts it in prose (point or middle dot; unicode minus); round 20: with
+ * its thousands written with commas ("10,503", "2,237"), which `parseNumber` reads as one number.
+ */
+const P_NUM = String.raw`[-−–]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:[.·]\d+)?`;
+/** A whole number, its thousands written with commas or not ("2,237", "2237"); read with `parseNumber`. */
+const P_INT = String.raw`(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)`;
 /**
  * A percentage's confidence interval written inside its parenthesis, after a comma or in brackets: ", 95% CI 43-53",
  * ", 35–46", "; 95% CI, 41.4% to 49.4%", " [CI, 41.4% to 49.4%]" (round 19).
@@ -1945,25 +1950,25 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   {
     // "12 of 100 patients (12%)"; round 19: the percentage may carry its CI ("275 of 606 (45.4% [CI, 41.4% to 49.4%])").
     re: new RegExp(
-      String.raw`\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%${PERCENT_CI}\s*[)\]])?`,
+      String.raw`\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(${P_INT})(?:\s+(?:patients|participants|subjects|children|infants|women|men|people|persons|individuals))?\b(?:\s*[([]\s*(\d+(?:\.\d+)?)\s*%${PERCENT_CI}\s*[)\]])?`,
       "g",
     ),
     read: (m) => {
       const events = wordNumber(m[1]);
       if (events === null && !/^(no|none)$/i.test(m[1])) return null;
       const k = events ?? 0;
-      return k <= Number(m[2]) ? { kind: "count", events: k, groupSize: Number(m[2]) } : null;
+      return k <= parseNumber(m[2]) ? { kind: "count", events: k, groupSize: parseNumber(m[2]) } : null;
     },
   },
   {
     // "172 (48%) of 358"; round 19: also with the percentage's CI inside ("172 (48%, 95% CI 43-53) of 358").
     re: new RegExp(
-      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%${PERCENT_CI}\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(\d+)\b`,
+      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%${PERCENT_CI}\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(${P_INT})\b`,
       "g",
     ),
     read: (m) =>
-      Number(m[1]) <= Number(m[3])
-        ? { kind: "count", events: Number(m[1]), groupSize: Number(m[3]), percent: parseNumber(m[2]) }
+      Number(m[1]) <= parseNumber(m[3])
+        ? { kind: "count", events: Number(m[1]), groupSize: parseNumber(m[3]), percent: parseNumber(m[2]) }
         : null,
   },
   {
@@ -2058,6 +2063,8 @@ export function proseValues(
       const start = m.index;
       const end = m.index + m[0].length;
       if (taken.some((v) => start < v.end && end > v.start)) continue;
+      // Round 20: a value never starts inside a number ("503 ± 7389" of "10,503 ± 7389").
+      if (/(?:\d|\d[,.·])$/.test(sentence.slice(Math.max(0, start - 2), start))) continue;
       if (intervals.some((ci) => start < ci.end && end > ci.start && !(start <= ci.start && end >= ci.end))) continue;
       const before = sentence.slice(Math.max(0, start - 25), start);
       if (
@@ -2404,7 +2411,16 @@ function assignProse(
     if (!iFirst || !cFirst) continue;
     if (vs.length === 2) {
       const iBeforeC = iFirst.start < cFirst.start;
-      return iBeforeC ? { intervention: vs[0], comparator: vs[1] } : { intervention: vs[1], comparator: vs[0] };
+      const byOrder = iBeforeC
+        ? { intervention: vs[0], comparator: vs[1] }
+        : { intervention: vs[1], comparator: vs[0] };
+      const ties = vs.map((v) => tiedArm(sentence, v, values, mentions));
+      if (ties.includes("both")) return null;
+      const [a, b] = ties as (ArmKey | null)[];
+      if (a && b) return a === b ? null : ({ [a]: vs[0], [b]: vs[1] } as Record<ArmKey, ProseValue>);
+      const one = a ? { arm: a, v: vs[0] } : b ? { arm: b, v: vs[1] } : null;
+      if (one && byOrder[one.arm] !== one.v) return null;
+      return byOrder;
     }
     if (vs.length > 2) {
       // "A, v1; B, v2; C, v3": each question arm's value is the only one between its name and the next arm's name.
@@ -2443,6 +2459,39 @@ function assignProse(
     }
   }
   return null;
+}
+
+/**
+ * Round 20: the arm a value is tied to by the words between them — "359 (16%) of 2,237 patients in the intervention
+ * arm" (the value first, VALUE_TO_NAME) or "control group, 0.39 (1.99)" (the name first, NAME_TIE), with no other
+ * value between. "both" when the value is tied one way to one arm and the other way to the other; null when it is
+ * tied to none. A two-value sentence is read by these ties when they exist ("The AMT intervened on 359 … in the
+ * intervention arm and 180 … in the control arm", the comparator's own words "antimicrobial management team" being
+ * named first), and by the order of the arms' first mentions only when no value is tied.
+ */
+/** NAME_TO_VALUE without the opening bracket: "than in the control group (a vs b)" brackets both arms' values. */
+const NAME_TIE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:=]\s*$/i;
+
+function tiedArm(
+  sentence: string,
+  v: ProseValue,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+): ArmKey | "both" | null {
+  const free = (from: number, to: number) => !values.some((w) => w !== v && w.start >= from && w.end <= to);
+  let after: { arm: ArmKey; start: number } | null = null;
+  let before: { arm: ArmKey; end: number } | null = null;
+  for (const arm of ARMS)
+    for (const m of mentions[arm]) {
+      if (m.start >= v.end && (!after || m.start < after.start)) after = { arm, start: m.start };
+      if (m.end <= v.start && (!before || m.end > before.end)) before = { arm, end: m.end };
+    }
+  const valueFirst =
+    after && free(v.end, after.start) && VALUE_TO_NAME.test(sentence.slice(v.end, after.start)) ? after.arm : null;
+  const nameFirst =
+    before && free(before.end, v.start) && NAME_TIE.test(sentence.slice(before.end, v.start)) ? before.arm : null;
+  if (valueFirst && nameFirst && valueFirst !== nameFirst) return "both";
+  return valueFirst ?? nameFirst;
 }
 
 /** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
