@@ -22,7 +22,9 @@
 //    A fourth set, bench/arm-extraction-abstracts-4.jsonl (21 questions on fourteen more records), was annotated by
 //    another session that ran no code of the repo and committed (042f429) before the core first ran on it (round 20).
 //    A fifth set, bench/arm-extraction-abstracts-5.jsonl (20 questions on fourteen more records), was annotated the same
-//    way and committed (cc3afbe) before the core first ran on it, and held back until round 20's rules were final.
+//    way and committed (cc3afbe) before the core first ran on it, and held back until round 20's first rule was final;
+//    a sixth, bench/arm-extraction-abstracts-6.jsonl (23 questions on fifteen more records), the same way after all of
+//    round 20's rules.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -105,6 +107,10 @@ try {
   run(
     "screening abstracts, fifth set (round 20, final rules)",
     abstractQuestions("bench/arm-extraction-abstracts-5.jsonl"),
+  );
+  run(
+    "screening abstracts, sixth set (round 20, after its rules)",
+    abstractQuestions("bench/arm-extraction-abstracts-6.jsonl"),
   );
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
