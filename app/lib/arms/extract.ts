@@ -69,6 +69,17 @@ const TYPE_CUES = [
   [new RegExp(CONTINUOUS_WORDS.source, "gi"), "continuous"],
 ] as const;
 
+/**
+ * Round 20: a threshold on a measure ("LDL cholesterol decrease of 10% or more", "HbA1c < 7%", "weight loss of at least
+ * 5%", "EPDS ≥ 12") makes the outcome the event of crossing it: binary, whatever the measure's own cue words say.
+ */
+const THRESHOLD =
+  /(?:≥|≤|>=|<=|[<>]|\b(?:at least|more than|less than|fewer than|greater than|exceeding)\s)\s*\d|\d\s*%?\s*or\s+(?:more|greater|higher|above|less|lower|below|fewer)\b/i;
+
+/** A trailing qualifier naming whom an outcome is measured in ("… in patients with HbA1c ≥ 7%"): its threshold is not the outcome's. */
+const POPULATION_QUALIFIER =
+  /\s+(?:in|among|for|with)\s+(?:the\s+)?(?:patients|participants|subjects|women|men|children|infants|people|those|adults)\b.*$/i;
+
 /** A trailing qualifier of an outcome phrase: when, in whom or since when ("… at end of pregnancy", "… in women"). */
 const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|among|within|from|post)\b.*$/i;
 
@@ -76,10 +87,12 @@ const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|amon
  * The outcome type a question's phrase suggests (round 18): the type of the last cue word of the phrase's head, the
  * phrase without its trailing qualifier, as the head noun of an English noun phrase comes last ("EPDS depression score
  * at end of pregnancy": "score", not "pregnancy"; "birth weight (g)": "weight"; "heart failure-related quality of
- * life": "quality"). Falls back to any cue in the whole phrase, binary first; "unknown" when none.
+ * life": "quality"). Falls back to any cue in the whole phrase, binary first; "unknown" when none. A head stating a
+ * threshold (THRESHOLD), outside a trailing population qualifier, is binary.
  */
 export function outcomeTypeGuess(phrase: string): OutcomeType {
   const head = phrase.replace(OUTCOME_QUALIFIER, "");
+  if (THRESHOLD.test(phrase.replace(POPULATION_QUALIFIER, ""))) return "binary";
   let last: { index: number; type: OutcomeType } | null = null;
   for (const [cue, type] of TYPE_CUES)
     for (const m of head.matchAll(cue)) if (!last || m.index > last.index) last = { index: m.index, type };
@@ -127,6 +140,10 @@ class ArmName {
         if (longTokens.length && tokens.length && sameArm) forms.add(abbr.short);
       }
     }
+    for (const form of [name, ...(paren ? [paren[1], paren[2]] : [])]) {
+      const phrase = wordsAt(form).map((w) => w.stem);
+      if (phrase.length >= 2 && phrase.length <= 4) this.phrases.push(phrase);
+    }
     for (const form of forms) {
       const trimmed = form.trim();
       if (!trimmed) continue;
@@ -142,6 +159,14 @@ class ArmName {
 
   /** Generic names of the arm's role ("intervention group", "control group"), matched at a lower score. */
   roleWords: Set<string> = new Set();
+
+  /**
+   * Round 20: the name's own phrases of two to four words as word stems — the whole name, and each side of a bracket
+   * ("dietary counselling by physician only (physician group)" → "physician group") — that the other arm's name does
+   * not also give (makeArmNames). Written word for word in a text, such a phrase names the arm even when none of its
+   * words is the arm's alone.
+   */
+  phrases: string[][] = [];
 
   /**
    * 0..1: the best share of a variant's tokens found in `label`; 1 when a short form appears as a
@@ -221,6 +246,18 @@ class ArmName {
       }
       if (hit) out.push({ start: w.start, end: w.end });
     });
+    for (const phrase of this.phrases)
+      all.forEach((w, k) => {
+        const run = all.slice(k, k + phrase.length);
+        if (
+          run.length === phrase.length &&
+          run.every(
+            (r, j) => r.stem === phrase[j] && (j === 0 || /^[\s-]+$/.test(text.slice(run[j - 1].end, r.start))),
+          ) &&
+          !out.some((m) => m.start < run[run.length - 1].end && m.end > w.start)
+        )
+          out.push({ start: w.start, end: run[run.length - 1].end });
+      });
     return out.sort((a, b) => a.start - b.start);
   }
 
@@ -574,6 +611,11 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
     if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
   for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
   for (const t of names.comparator.distinctive) names.intervention.otherDistinctive.add(t);
+  const key = (phrase: string[]) => phrase.join(" ");
+  const iPhrases = new Set(names.intervention.phrases.map(key));
+  const cPhrases = new Set(names.comparator.phrases.map(key));
+  names.intervention.phrases = names.intervention.phrases.filter((p) => !cPhrases.has(key(p)));
+  names.comparator.phrases = names.comparator.phrases.filter((p) => !iPhrases.has(key(p)));
   for (const t of names.intervention.distinctive) names.comparator.otherDistinctive.add(t);
   return names;
 }
@@ -1985,7 +2027,8 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     },
   },
   {
-    re: new RegExp(String.raw`(${P_NUM})\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})`, "g"),
+    // Round 20: also with its unit, a percent sign, after each number ("7% +/- 11%").
+    re: new RegExp(String.raw`(${P_NUM})\s*%?\s*(?:±|\+\/-|\+\/−)\s*(${P_NUM})(?:\s*%(?=\W|$))?`, "g"),
     read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
     plusMinus: true,
   },
@@ -2079,6 +2122,14 @@ export function proseValues(
       if (!stats) continue;
       // "95% CI", "90% credible interval": a confidence level, not a group's percentage (round 18).
       if (stats.kind === "count" && stats.events === undefined && CONFIDENCE_LEVEL.test(sentence.slice(end, end + 30)))
+        continue;
+      // "a decrease of 10% or more", "at least 50%": a threshold that defines the outcome, not a group's share (round 20).
+      if (
+        stats.kind === "count" &&
+        stats.events === undefined &&
+        (/^\s*or\s+(?:more|greater|higher|above|less|lower|below|fewer)\b/i.test(sentence.slice(end, end + 20)) ||
+          /(?:≥|≤|>=|<=|[<>]|\b(?:at least|more than|less than|fewer than|greater than|exceeding))\s*$/i.test(before))
+      )
         continue;
       // "6.5% per year": an event rate per unit of time, not a group's percentage (round 19).
       if (stats.kind === "count" && stats.events === undefined && RATE_PER_TIME.test(sentence.slice(end, end + 40)))
