@@ -2056,6 +2056,14 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
   },
   {
+    // Round 20: a list's one percent sign after its last number makes every number of it a percentage ("13.2 and 15.0%").
+    re: new RegExp(
+      String.raw`(?<![\d.,·%])(${P_NUM})(?=(?:\s*,\s*${P_NUM})*\s*,?\s*(?:and|or|vs\.?|versus)\s*${P_NUM}\s*%)`,
+      "g",
+    ),
+    read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }),
+  },
+  {
     re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*%`, "g"),
     read: (m) => ({ kind: "count", percent: parseNumber(m[1]), percentDecimals: decimalsOf(m[1]) }),
   },

@@ -65,3 +65,29 @@ describe("a threshold makes the outcome the event of crossing it", () => {
     expect(best.comparator).toMatchObject({ events: 20, groupSize: 80 });
   });
 });
+
+describe("a list's one percent sign after its last number", () => {
+  it("makes every number of the list a percentage", () => {
+    const s =
+      "Antibodies were detected in 13.2 and 15.0% of patients in the nurse and pharmacist groups, respectively.";
+    expect(proseValues(s, hintsOf(s)).map((v) => v.stats)).toEqual([
+      { kind: "count", percent: 13.2, percentDecimals: 1 },
+      { kind: "count", percent: 15, percentDecimals: 1 },
+    ]);
+  });
+
+  it("reads the arms' events from those percentages and the arms' n stated elsewhere, in the order 'respectively' gives", () => {
+    const text =
+      "Methods. We randomised 38 patients to the nurse group and 20 to the pharmacist group. Results. Antibodies were detected in 13.2 and 15.0% of patients in the nurse and pharmacist groups, respectively.";
+    const [best] = readingsOf(text, "antibodies", "pharmacist group", "nurse group");
+    expect(best.intervention).toMatchObject({ events: 3, groupSize: 20 });
+    expect(best.comparator).toMatchObject({ events: 5, groupSize: 38 });
+  });
+
+  it("leaves a number alone when no percent sign ends its list", () => {
+    const s = "At weeks 4 and 8, 15% of patients responded.";
+    expect(proseValues(s, hintsOf(s)).map((v) => v.stats)).toEqual([
+      { kind: "count", percent: 15, percentDecimals: 0 },
+    ]);
+  });
+});
