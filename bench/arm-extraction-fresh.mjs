@@ -24,7 +24,8 @@
 //    A fifth set, bench/arm-extraction-abstracts-5.jsonl (20 questions on fourteen more records), was annotated the same
 //    way and committed (cc3afbe) before the core first ran on it, and held back until round 20's first rule was final;
 //    a sixth, bench/arm-extraction-abstracts-6.jsonl (23 questions on fifteen more records), the same way after all of
-//    round 20's rules.
+//    round 20's rules; a seventh, bench/arm-extraction-abstracts-7.jsonl (22 questions on sixteen more records), held
+//    back (committed d638130) until the round's later rules were final.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -111,6 +112,10 @@ try {
   run(
     "screening abstracts, sixth set (round 20, after its rules)",
     abstractQuestions("bench/arm-extraction-abstracts-6.jsonl"),
+  );
+  run(
+    "screening abstracts, seventh set (round 20, after its later rules)",
+    abstractQuestions("bench/arm-extraction-abstracts-7.jsonl"),
   );
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
