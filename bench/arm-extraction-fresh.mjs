@@ -23,8 +23,8 @@
 //    another session that ran no code of the repo and committed (042f429) before the core first ran on it (round 20).
 //    A fifth set, bench/arm-extraction-abstracts-5.jsonl (20 questions on fourteen more records), was annotated the same
 //    way and committed (cc3afbe) before the core first ran on it, and held back until round 20's first rule was final;
-//    a sixth, bench/arm-extraction-abstracts-6.jsonl (23 questions on fifteen more records), the same way after all of
-//    round 20's rules; a seventh, bench/arm-extraction-abstracts-7.jsonl (22 questions on sixteen more records), held
+//    a sixth, bench/arm-extraction-abstracts-6.jsonl (23 questions on fifteen more records), the same way after the
+//    round's first three rules; a seventh, bench/arm-extraction-abstracts-7.jsonl (22 questions on sixteen more records), held
 //    back (committed d638130) until the round's later rules were final.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
@@ -105,16 +105,10 @@ try {
     abstractQuestions("bench/arm-extraction-abstracts-3.jsonl"),
   );
   run("screening abstracts, fourth set (round 20)", abstractQuestions("bench/arm-extraction-abstracts-4.jsonl"));
+  run("screening abstracts, fifth set (round 20)", abstractQuestions("bench/arm-extraction-abstracts-5.jsonl"));
+  run("screening abstracts, sixth set (round 20)", abstractQuestions("bench/arm-extraction-abstracts-6.jsonl"));
   run(
-    "screening abstracts, fifth set (round 20, final rules)",
-    abstractQuestions("bench/arm-extraction-abstracts-5.jsonl"),
-  );
-  run(
-    "screening abstracts, sixth set (round 20, after its rules)",
-    abstractQuestions("bench/arm-extraction-abstracts-6.jsonl"),
-  );
-  run(
-    "screening abstracts, seventh set (round 20, after its later rules)",
+    "screening abstracts, seventh set (round 20, final rules)",
     abstractQuestions("bench/arm-extraction-abstracts-7.jsonl"),
   );
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
