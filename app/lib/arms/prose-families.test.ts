@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { outcomeTypeGuess } from "./extract.ts";
+import { extractArms, hintsOf, parseReport, proseValues, type ArmExtraction } from "./index.ts";
+
+/**
+ * Round 20 (docs/methods/arm-extraction.md "Round 20"): prose families met in four sets of real abstracts annotated by
+ * sessions that ran no code — each arm's value before and after treatment, numbers with comma thousands, the words that
+ * tie a value to its arm, an arm's bracketed group label, a mean ± SD in percent, a threshold that makes an outcome
+ * binary, a list's one percent sign. Every report here is invented.
+ */
+
+/** Every reading of a question, best first, with nothing withheld (abstainBelow 0). */
+function readingsOf(text: string, outcome: string, intervention = "exercise", comparator = "control") {
+  const readings: ArmExtraction[] = [];
+  extractArms(
+    parseReport(text, "text"),
+    { intervention, comparator, outcome },
+    { abstainBelow: 0, withholdInconsistent: false, readings },
+  );
+  return readings;
+}
+
+const pain =
+  "Results. Pain fell in the exercise group, 6.1 ± 1.2 to 3.4 ± 1.5 (mean ± SD; p < 0.001), versus the control group, 6.0 ± 1.1 to 5.8 ± 1.3.";
+
+describe("an arm's value before and after treatment, joined by 'to'", () => {
+  it("reads each arm's value after treatment for an outcome question", () => {
+    const [best] = readingsOf(pain, "pain score");
+    expect(best.intervention).toMatchObject({ mean: 3.4, sd: 1.5 });
+    expect(best.comparator).toMatchObject({ mean: 5.8, sd: 1.3 });
+  });
+
+  it("reads each arm's value before treatment for a baseline question", () => {
+    const [best] = readingsOf(pain, "pain score at baseline");
+    expect(best.intervention).toMatchObject({ mean: 6.1, sd: 1.2 });
+    expect(best.comparator).toMatchObject({ mean: 6.0, sd: 1.1 });
+  });
+
+  it("reads counts the same way ('28% (17/60) to 57% (26/46)')", () => {
+    const text =
+      "Results. Guideline-concordant care rose in the exercise group, 28% (17/60) to 57% (26/46), and in the control group, 35% (34/97) to 39% (30/77).";
+    const [best] = readingsOf(text, "guideline-concordant care");
+    expect(best.intervention).toMatchObject({ events: 26, groupSize: 46 });
+    expect(best.comparator).toMatchObject({ events: 30, groupSize: 77 });
+  });
+
+  it("leaves a sentence alone when not every value of the kind is in such a pair", () => {
+    const text =
+      "Results. Pain scores were 3.4 ± 1.5 in the exercise group and 5.8 ± 1.3 in the control group, and 4.0 ± 1.0 to 2.0 ± 1.1 overall.";
+    const [best] = readingsOf(text, "pain score");
+    expect(best.intervention).toMatchObject({ mean: 3.4, sd: 1.5 });
+    expect(best.comparator).toMatchObject({ mean: 5.8, sd: 1.3 });
+  });
+});
+
+describe("a number whose thousands are written with commas", () => {
+  it("is read whole, and no value starts inside it", () => {
+    const s = "The dose was higher in the switch group (10,503 ± 7389 vs. 7981 ± 5858 IU/week; p=0.001).";
+    const means = proseValues(s, hintsOf(s)).map((v) => (v.stats.kind === "continuous" ? v.stats.mean : null));
+    expect(means).toEqual([10503, 7981]);
+  });
+
+  it("gives a count's group size written with a comma ('359 (16%) of 2,237')", () => {
+    const s = "Events occurred in 359 (16%) of 2,237 patients and 180 (8%) of 2,270 patients.";
+    const counts = proseValues(s, hintsOf(s)).map((v) =>
+      v.stats.kind === "count" ? [v.stats.events, v.stats.groupSize] : null,
+    );
+    expect(counts).toEqual([
+      [359, 2237],
+      [180, 2270],
+    ]);
+  });
+});
+
+describe("a value tied to its arm by the words between them", () => {
+  const intervention = "decision support system (intervention arm)";
+  const comparator = "control arm (infection team without the system)";
+  const text =
+    "Results. The infection team intervened on 359 (16%) of 2,237 patients in the intervention arm and 180 (8%) of 2,270 in the control arm.";
+
+  it("reads each value with the arm its words tie it to, though the comparator's own words are named first", () => {
+    const [best] = readingsOf(text, "infection team intervened", intervention, comparator);
+    expect(best.intervention).toMatchObject({ events: 359, groupSize: 2237 });
+    expect(best.comparator).toMatchObject({ events: 180, groupSize: 2270 });
+  });
+
+  it("reads the ties in either direction: a value after its arm's name, another before it", () => {
+    const mixed =
+      "Results. The infection team intervened on 359 (16%) of 2,237 patients in the control arm and, in the intervention arm, 180 (8%) of 2,270.";
+    const [best] = readingsOf(mixed, "infection team intervened", intervention, comparator);
+    expect(best.intervention).toMatchObject({ events: 180, groupSize: 2270 });
+    expect(best.comparator).toMatchObject({ events: 359, groupSize: 2237 });
+  });
+
+  it("gives nothing when one value's words tie it to the arm the order of the names gives the other value", () => {
+    const against =
+      "Results. In the intervention arm's wards the infection team intervened on 359 (16%) of 2,237 patients in the control arm, and on 180 (8%) of 2,270 others.";
+    for (const r of readingsOf(against, "infection team intervened", intervention, comparator))
+      expect(r.intervention.events).not.toBe(359);
+  });
+
+  it("keeps the order of the arms' names when no value is tied ('than in the control group (a vs b)')", () => {
+    const s =
+      "Results. The weekly dose was higher in the switch group than in the control group (10,503 ± 7389 vs. 7981 ± 5858 IU/week; p=0.001).";
+    const [best] = readingsOf(s, "weekly dose", "switch group", "control group");
+    expect(best.intervention).toMatchObject({ mean: 10503, sd: 7389 });
+    expect(best.comparator).toMatchObject({ mean: 7981, sd: 5858 });
+  });
+});
+
+const pharmacistArm = "advice by nurse and pharmacist (pharmacist group)";
+const nurseArm = "advice by nurse only (nurse group)";
+const report =
+  "Results. At 6 months, the mean (± SD) fall in systolic pressure was 5% ± 9% in the nurse group and 11% ± 8% in the pharmacist group (P = 0.01). A fall of 10% or more was seen in 20 of 80 patients in the nurse group and 38 of 82 patients in the pharmacist group.";
+
+describe("an arm's bracketed group label, written word for word", () => {
+  it("names the arm, though every word of it is in the other arm's name too", () => {
+    const [best] = readingsOf(report, "percentage fall in systolic pressure at 6 months", pharmacistArm, nurseArm);
+    expect(best.intervention).toMatchObject({ mean: 11, sd: 8 });
+    expect(best.comparator).toMatchObject({ mean: 5, sd: 9 });
+  });
+
+  it("does not name either arm when both names give the same phrase", () => {
+    const same = readingsOf(
+      report,
+      "percentage fall in systolic pressure",
+      "nurse group (with leaflet)",
+      "nurse group",
+    );
+    for (const r of same) expect(r.intervention.mean).not.toBe(5);
+  });
+});
+
+describe("a mean ± SD written in percent", () => {
+  it("is one continuous value, not two percentages", () => {
+    const s = "The fall was 5% ± 9% in the nurse group.";
+    expect(proseValues(s, hintsOf(s)).map((v) => v.stats)).toEqual([{ kind: "continuous", mean: 5, sd: 9 }]);
+  });
+});
+
+describe("a threshold makes the outcome the event of crossing it", () => {
+  it("types a phrase with a threshold as binary", () => {
+    for (const phrase of [
+      "LDL cholesterol decrease of 10% or more at 3 months",
+      "HbA1c < 7%",
+      "weight loss of at least 5%",
+      "EPDS score ≥ 12 at six months",
+    ])
+      expect(outcomeTypeGuess(phrase)).toBe("binary");
+    expect(outcomeTypeGuess("change in HbA1c at 12 months")).toBe("continuous");
+    expect(outcomeTypeGuess("change in HbA1c in patients with HbA1c ≥ 7%")).toBe("continuous");
+  });
+
+  it("reads the counts of the threshold's sentence, not the means of the measure", () => {
+    const [best] = readingsOf(report, "fall in systolic pressure of 10% or more", pharmacistArm, nurseArm);
+    expect(best.intervention).toMatchObject({ events: 38, groupSize: 82 });
+    expect(best.comparator).toMatchObject({ events: 20, groupSize: 80 });
+  });
+});
+
+describe("a list's one percent sign after its last number", () => {
+  it("makes every number of the list a percentage", () => {
+    const s =
+      "Antibodies were detected in 13.2 and 15.0% of patients in the nurse and pharmacist groups, respectively.";
+    expect(proseValues(s, hintsOf(s)).map((v) => v.stats)).toEqual([
+      { kind: "count", percent: 13.2, percentDecimals: 1 },
+      { kind: "count", percent: 15, percentDecimals: 1 },
+    ]);
+  });
+
+  it("reads the arms' events from those percentages and the arms' n stated elsewhere, in the order 'respectively' gives", () => {
+    const text =
+      "Methods. We randomised 38 patients to the nurse group and 20 to the pharmacist group. Results. Antibodies were detected in 13.2 and 15.0% of patients in the nurse and pharmacist groups, respectively.";
+    const [best] = readingsOf(text, "antibodies", "pharmacist group", "nurse group");
+    expect(best.intervention).toMatchObject({ events: 3, groupSize: 20 });
+    expect(best.comparator).toMatchObject({ events: 5, groupSize: 38 });
+  });
+
+  it("leaves a number alone when no percent sign ends its list", () => {
+    const s = "At weeks 4 and 8, 15% of patients responded.";
+    expect(proseValues(s, hintsOf(s)).map((v) => v.stats)).toEqual([
+      { kind: "count", percent: 15, percentDecimals: 0 },
+    ]);
+  });
+});
