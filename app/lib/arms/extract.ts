@@ -2248,9 +2248,9 @@ const BEFORE_TO_AFTER = /^\s*to\s*$/i;
 /**
  * Round 20: a sentence giving each arm's value before and after treatment ("a reduction in asthma severity in the
  * intervention group, 2.6 ± 0.5 to 1.6 ± 0.7 (mean ± SD) versus the control group, 2.3 ± 0.7 to 2.4 ± 0.5"). When
- * every value of a kind comes in such a pair (two values of that kind joined by "to" alone), each pair is one arm's: the value after "to" for an outcome question, the one before it for a baseline
- * question; the other is set aside, so the arms are read from one value each. Values in no such pair are kept as
- * they are; `values` in sentence order.
+ * every value of a kind comes in such a pair (two values of that kind joined by "to" alone), each pair is one arm's:
+ * the value after "to" for an outcome question, the one before it for a baseline question; the other is set aside,
+ * so the arms are read from one value each. Values in no such pair are kept as they are; `values` in sentence order.
  */
 function afterValues(sentence: string, values: ProseValue[], baseline: boolean): ProseValue[] {
   const dropped = new Set<ProseValue>();
@@ -2520,6 +2520,9 @@ function assignProse(
   return null;
 }
 
+/** NAME_TO_VALUE without the opening bracket: "than in the control group (a vs b)" brackets both arms' values. */
+const NAME_TIE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:=]\s*$/i;
+
 /**
  * Round 20: the arm a value is tied to by the words between them — "359 (16%) of 2,237 patients in the intervention
  * arm" (the value first, VALUE_TO_NAME) or "control group, 0.39 (1.99)" (the name first, NAME_TIE), with no other
@@ -2528,9 +2531,6 @@ function assignProse(
  * intervention arm and 180 … in the control arm", the comparator's own words "antimicrobial management team" being
  * named first), and by the order of the arms' first mentions only when no value is tied.
  */
-/** NAME_TO_VALUE without the opening bracket: "than in the control group (a vs b)" brackets both arms' values. */
-const NAME_TIE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:=]\s*$/i;
-
 function tiedArm(
   sentence: string,
   v: ProseValue,
