@@ -1,4 +1,4 @@
-import { Suspense, useMemo } from "react";
+import { startTransition, Suspense, useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
 import type { ApiStudy, ProviderReport, SearchResponse } from "~/lib/search/types";
 import { lazyComponent } from "~/components/on-demand";
@@ -94,6 +94,7 @@ export function SearchResults(props: SearchResultsProps) {
   const canReorder = smart.status !== "done" && !sameOrder(arrivalShown, merged);
   const shown = canReorder && !mergedOrder ? arrivalShown : merged;
   const listed = loading ? progressive : shown;
+  const mounted = useCardsInSteps(listed.length);
 
   /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
   function showMergedOrder() {
@@ -169,7 +170,7 @@ export function SearchResults(props: SearchResultsProps) {
           )}
           {listed.length > 0 && (
             <div className="mt-4 space-y-4">
-              {listed.map((study) => (
+              {listed.slice(0, mounted).map((study) => (
                 // A card below the viewport is laid out and painted only when it nears it (its size
                 // estimated until then), so a page of cards costs the first screen's cards alone.
                 <div
@@ -197,6 +198,28 @@ export function SearchResults(props: SearchResultsProps) {
       )}
     </>
   );
+}
+
+/** Cards mounted in the first step: a phone's first screen and a little more. */
+const FIRST_CARDS = 4;
+/** Cards mounted per later step, each step a task of its own. */
+const CARDS_PER_STEP = 4;
+
+/**
+ * How many of a list's `total` cards to mount: the first screen's at once, then CARDS_PER_STEP more per task (a
+ * transition after each commit), so mounting a page of cards is several short tasks rather than one long one (issue
+ * 17 page budgets: Lighthouse's total blocking time counts each task's time over 50 ms). An emptied list (a new
+ * search) starts again from the first screen.
+ */
+function useCardsInSteps(total: number): number {
+  const [mounted, setMounted] = useState(FIRST_CARDS);
+  if (total === 0 && mounted !== FIRST_CARDS) setMounted(FIRST_CARDS);
+  useEffect(() => {
+    if (mounted >= total) return;
+    const task = setTimeout(() => startTransition(() => setMounted((n) => n + CARDS_PER_STEP)));
+    return () => clearTimeout(task);
+  }, [mounted, total]);
+  return Math.min(mounted, total);
 }
 
 /** The finished search's message, 'Add to review', Smart Search's state and the order note. */
