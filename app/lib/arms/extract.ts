@@ -22,7 +22,9 @@ import {
   subItemCheck,
   thresholdCheck,
   kindCheck,
+  isThresholdBefore,
   isThresholdDuration,
+  THRESHOLD_AFTER,
   restrictedPopulation,
 } from "./provenance.ts";
 import { eventOther, populationOther, subscaleOther, unitOther } from "./definitions.ts";
@@ -73,8 +75,12 @@ const TYPE_CUES = [
  * Round 20: a threshold on a measure ("LDL cholesterol decrease of 10% or more", "HbA1c < 7%", "weight loss of at least
  * 5%", "EPDS ≥ 12") makes the outcome the event of crossing it: binary, whatever the measure's own cue words say.
  */
-const THRESHOLD =
-  /(?:≥|≤|>=|<=|[<>]|\b(?:at least|more than|less than|fewer than|greater than|exceeding)\s)\s*\d|\d\s*%?\s*or\s+(?:more|greater|higher|above|less|lower|below|fewer)\b/i;
+function statesThreshold(phrase: string): boolean {
+  for (const m of phrase.matchAll(/\d+(?:[.,]\d+)?/g))
+    if (isThresholdBefore(phrase.slice(0, m.index)) || THRESHOLD_AFTER.test(phrase.slice(m.index + m[0].length)))
+      return true;
+  return false;
+}
 
 /** A trailing qualifier naming whom an outcome is measured in ("… in patients with HbA1c ≥ 7%"): its threshold is not the outcome's. */
 const POPULATION_QUALIFIER =
@@ -88,11 +94,11 @@ const OUTCOME_QUALIFIER = /\s+(?:at|after|during|until|by|before|over|on|in|amon
  * phrase without its trailing qualifier, as the head noun of an English noun phrase comes last ("EPDS depression score
  * at end of pregnancy": "score", not "pregnancy"; "birth weight (g)": "weight"; "heart failure-related quality of
  * life": "quality"). Falls back to any cue in the whole phrase, binary first; "unknown" when none. A head stating a
- * threshold (THRESHOLD), outside a trailing population qualifier, is binary.
+ * threshold (`statesThreshold`), outside a trailing population qualifier, is binary.
  */
 export function outcomeTypeGuess(phrase: string): OutcomeType {
   const head = phrase.replace(OUTCOME_QUALIFIER, "");
-  if (THRESHOLD.test(phrase.replace(POPULATION_QUALIFIER, ""))) return "binary";
+  if (statesThreshold(phrase.replace(POPULATION_QUALIFIER, ""))) return "binary";
   let last: { index: number; type: OutcomeType } | null = null;
   for (const [cue, type] of TYPE_CUES)
     for (const m of head.matchAll(cue)) if (!last || m.index > last.index) last = { index: m.index, type };
@@ -2135,8 +2141,7 @@ export function proseValues(
       if (
         stats.kind === "count" &&
         stats.events === undefined &&
-        (/^\s*or\s+(?:more|greater|higher|above|less|lower|below|fewer)\b/i.test(sentence.slice(end, end + 20)) ||
-          /(?:≥|≤|>=|<=|[<>]|\b(?:at least|more than|less than|fewer than|greater than|exceeding))\s*$/i.test(before))
+        (THRESHOLD_AFTER.test(sentence.slice(end, end + 20)) || isThresholdBefore(before))
       )
         continue;
       // "6.5% per year": an event rate per unit of time, not a group's percentage (round 19).

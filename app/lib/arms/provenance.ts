@@ -90,8 +90,19 @@ const THRESHOLD_BEFORE =
  * before the duration's number.
  */
 export function isThresholdDuration(before: string): boolean {
+  return isThresholdBefore(before);
+}
+
+/**
+ * Whether `before`, the text just before a number, ends with a comparison that makes the number a threshold ("more
+ * than", "at least", "≥", "exceeding" …): of a duration (`isThresholdDuration`), a percentage or a score (round 20).
+ */
+export function isThresholdBefore(before: string): boolean {
   return THRESHOLD_BEFORE.test(before.slice(-24));
 }
+
+/** What follows a threshold's number when the comparison comes after it: "10% or more", "12 or higher" (round 20). */
+export const THRESHOLD_AFTER = /^\s*%?\s*or\s+(?:more|greater|higher|above|less|lower|below|fewer)\b/i;
 
 /** Minutes per unit, by the unit's first letters. */
 function unitMinutes(unit: string): number {
