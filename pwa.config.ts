@@ -41,16 +41,8 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     ],
   },
   injectManifest: {
-    // The app shell: what every page loads first (the client entry, the shared shell chunk, the root
-    // route, Remix's route manifest and the stylesheet), icons and the offline page
-    // (manifest.webmanifest is added by the plugin). Every other hashed chunk is cached as pages use it.
-    globPatterns: [
-      "assets/{entry.client,shell,root,manifest}-*.js",
-      "assets/*.css",
-      "icons/*.png",
-      "favicon.svg",
-      "offline.html",
-    ],
+    // The app shell: hashed bundles and styles, icons, the offline page (manifest.webmanifest is added by the plugin).
+    globPatterns: ["assets/**/*.{js,css}", "icons/*.png", "favicon.svg", "offline.html"],
     // Vite's hashed file names are their revision already.
     dontCacheBustURLsMatching: /^assets\//,
     maximumFileSizeToCacheInBytes: 1024 * 1024,

@@ -12,7 +12,7 @@ import { whenPageSettled } from "~/browser/when-settled";
  * install).
  *
  * - Registers /sw.js (same origin, so the CSP's `worker-src 'self'` allows it) once the page has
- *   loaded and hydrated ({@link whenPageSettled}): its precache download (the app shell, ADR 0047)
+ *   loaded and hydrated ({@link whenPageSettled}): its precache download (every asset of the build)
  *   would otherwise compete with hydration for the CPU.
  * - On load and on the 'online' event asks the service worker to replay its queues (the fallback
  *   where the Background Sync API is missing), and re-fires the worker's "replayed" messages on window as

@@ -3,11 +3,8 @@
  * (injectManifest: this file is bundled to build/client/sw.js and Workbox's precache manifest is
  * injected at `self.__WB_MANIFEST`). What it does:
  *
- * - Precaches the app shell: what every page loads first (client entry, shell chunk, root route,
- *   stylesheet), the icons, the web app manifest and /offline.html (pwa.config.ts, ADR 0047);
- *   outdated precaches are removed on activation. Every other hashed chunk is cached the first time
- *   a page fetches it (cache first: a hashed name never changes content), so the install no longer
- *   downloads the whole build beside the first page's own start-up.
+ * - Precaches the app shell: every hashed JS/CSS bundle of the client build, the icons, the web app
+ *   manifest and /offline.html; outdated precaches are removed on activation.
  * - HTML navigations go to the network (with navigation preload); when the network fails the page
  *   gets /offline.html. Pages are never cached — they carry the signed-in user — except the public
  *   share pages (/answer, /workout, /meal-plan: the same for everyone), network-first, 200s only.
@@ -24,7 +21,7 @@ import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { CacheFirst, NetworkFirst, NetworkOnly } from "workbox-strategies";
+import { NetworkFirst, NetworkOnly } from "workbox-strategies";
 import {
   OFFLINE_QUEUED_HEADER,
   offlineQueuedReply,
@@ -59,10 +56,6 @@ declare const self: ServiceWorkerScope;
 
 /** The page served for a navigation that cannot reach the server. */
 const OFFLINE_URL = "/offline.html";
-/** Where the client build's hashed (immutable) chunks and styles are served. */
-const ASSETS_PATH = "/assets/";
-/** Chunks kept in the runtime asset cache, least recently used dropped first (a build has some 230). */
-const ASSET_CACHE_ENTRIES = 400;
 /** Path pattern of the public share pages (mirrors PUBLIC_SHARE_PATH of app/.server/sharing/public.ts). */
 const SHARE_PAGE = /^\/(?:answer|workout|meal-plan)\/[^/]+\/?$/;
 
@@ -145,17 +138,6 @@ for (const method of ["GET", "POST", "PATCH", "DELETE"] as const) {
     method,
   );
 }
-
-registerRoute(
-  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith(ASSETS_PATH),
-  new CacheFirst({
-    cacheName: "metamind-assets",
-    plugins: [
-      new CacheableResponsePlugin({ statuses: [200] }),
-      new ExpirationPlugin({ maxEntries: ASSET_CACHE_ENTRIES, purgeOnQuotaError: true }),
-    ],
-  }),
-);
 
 const shareStrategy = new NetworkFirst({
   cacheName: "metamind-shared-pages",
