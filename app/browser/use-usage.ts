@@ -19,16 +19,11 @@ export function useUsage(signedIn: boolean, initial: AiUsage | null) {
   useEffect(() => {
     if (!signedIn) {
       const read = () => startTransition(() => setGuestUsed(readGuestUsage().aiSummaries));
-      // In a task of its own, not in hydration's effects: the first localStorage read and the fetch are each a
-      // synchronous call into the browser process.
-      const start = setTimeout(() => {
-        read();
-        void syncGuestUsage(); // the server's counters are the authority; this fires the event
-      });
+      read();
+      void syncGuestUsage(); // the server's counters are the authority; this fires the event
       window.addEventListener(USAGE_CHANGED_EVENT, read);
       window.addEventListener("focus", read);
       return () => {
-        clearTimeout(start);
         window.removeEventListener(USAGE_CHANGED_EVENT, read);
         window.removeEventListener("focus", read);
       };

@@ -14,7 +14,6 @@ import {
   type ProviderId,
   type SearchFormState,
 } from "~/lib/search-params";
-import { deferredTask, type DeferredTask } from "~/browser/deferred-task";
 import { loadSearchState, saveSearchState } from "~/browser/search-storage";
 import { allowed, initialForm, UPGRADE_REASON, type SearchPageData } from "./form-state";
 
@@ -60,7 +59,6 @@ export function useSearchRun(
   const [arrival, setArrival] = useState<number[]>([]);
   const [mergedOrder, setMergedOrder] = useState(false);
   const started = useRef(false);
-  const remember = useDeferredTask();
 
   const runSmartFilter = useCallback(async (query: string, studies: ApiStudy[], signal: AbortSignal) => {
     if (studies.length === 0) return;
@@ -95,12 +93,8 @@ export function useSearchRun(
         setSmart({ status: "off", studies: null, model: null });
         setPhase({ kind: "loading", providers });
       });
-      // The address bar and the stored search follow in a task of their own: both are synchronous calls into the
-      // browser process (history, localStorage), which would lengthen the task that starts the request.
-      remember.defer(() => {
-        window.history.replaceState(window.history.state, "", toPageUrl(current, targetPage));
-        saveSearchState({ form: current, page: targetPage, results: null });
-      });
+      window.history.replaceState(window.history.state, "", toPageUrl(current, targetPage));
+      saveSearchState({ form: current, page: targetPage, results: null });
       try {
         const done = await streamSearch(toApiParams(current, targetPage), {
           signal: controller.signal,
@@ -116,7 +110,6 @@ export function useSearchRun(
           setResults(done);
           setPhase({ kind: "done" });
         });
-        remember.flush();
         saveSearchState({ form: current, page: targetPage, results: done });
         // Only paging jumps to the top of the list; a finished search leaves the reader's place alone.
         if (options.scrollToResults) resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
@@ -163,7 +156,7 @@ export function useSearchRun(
         setPhase({ kind: "error", title: "Search failed", message: `Search failed: ${message}`, retry: true });
       }
     },
-    [isPro, signedIn, runSmartFilter, upgrade, remember],
+    [isPro, signedIn, runSmartFilter, upgrade],
   );
 
   // A search made offline runs again once the connection is back: when the service worker's
@@ -205,29 +198,24 @@ export function useSearchRun(
     started.current = true;
     const pending = consumePendingReload();
     const params = new URLSearchParams(window.location.search);
-    // Every update here is a transition (rendered in slices, like the search run's own).
     if (pending) {
       const next = allowed({ ...initialForm(data), ...pending }, isPro);
-      if (next.dateRange !== "any") startTransition(() => setFiltersOpen(true));
+      if (next.dateRange !== "any") setFiltersOpen(true);
       void runSearch(next, 1);
     } else if (params.get("q")) {
+      setQuick(params.get("source") === "quick");
       const next = allowed({ ...initialForm(data), ...fromUrl(params) }, isPro);
-      startTransition(() => {
-        setQuick(params.get("source") === "quick");
-        if (next.dateRange !== "any") setFiltersOpen(true);
-      });
+      if (next.dateRange !== "any") setFiltersOpen(true);
       void runSearch(next, pageFromUrl(params));
     } else {
       const stored = loadSearchState();
       if (stored) {
-        startTransition(() => {
-          setForm(allowed(stored.form, isPro));
-          setPage(stored.page);
-          if (stored.results) {
-            setResults(stored.results);
-            setPhase({ kind: "done" });
-          }
-        });
+        setForm(allowed(stored.form, isPro));
+        setPage(stored.page);
+        if (stored.results) {
+          setResults(stored.results);
+          setPhase({ kind: "done" });
+        }
       }
     }
   }
@@ -264,10 +252,8 @@ export function useSearchRun(
     }
     return list;
   }, [partials]);
-  // A transition like the cards it follows: set from an effect it would otherwise be a default-priority update,
-  // which React renders without yielding (one long task re-rendering the page).
   useEffect(() => {
-    if (loading && progressive.length > 0) startTransition(() => setArrival(progressive.map((study) => study.id)));
+    if (loading && progressive.length > 0) setArrival(progressive.map((study) => study.id));
   }, [loading, progressive]);
 
   return {
@@ -289,11 +275,4 @@ export function useSearchRun(
     resultsTop,
     runSearch,
   };
-}
-
-/** {@link deferredTask} for the component's lifetime (a waiting task is dropped on unmount). */
-function useDeferredTask(): DeferredTask {
-  const task = useMemo(() => deferredTask(), []);
-  useEffect(() => () => task.cancel(), [task]);
-  return task;
 }
