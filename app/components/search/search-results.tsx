@@ -96,15 +96,24 @@ export function SearchResults(props: SearchResultsProps) {
   const listed = loading ? progressive : shown;
   const mounted = useCardsInSteps(listed.length);
 
-  /** Switches to the merged order, keeping the card at the top of the viewport where it is. */
+  /**
+   * Switches to the merged order, keeping the card at the top of the viewport where it is. Cards off screen are
+   * laid out at an estimated height (content-visibility), and the reorder brings cards never rendered above the
+   * reader's card: the list is laid out exactly (every card rendered) while the scroll is corrected, and for two
+   * frames after, so each card's remembered height is its real one and nothing moves when rendering is skipped
+   * again.
+   */
   function showMergedOrder() {
     const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
     const cards = [...document.querySelectorAll<HTMLElement>("[data-result-id]")];
     const top = cards.find((card) => card.getBoundingClientRect().bottom > header);
     const anchor = top ? { id: top.dataset.resultId!, top: top.getBoundingClientRect().top } : null;
+    const list = top?.parentElement ?? null;
+    list?.setAttribute("data-exact-layout", "");
     flushSync(() => props.onMergedOrder());
     const card = anchor && document.querySelector<HTMLElement>(`[data-result-id="${anchor.id}"]`);
     if (anchor && card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
+    requestAnimationFrame(() => requestAnimationFrame(() => list?.removeAttribute("data-exact-layout")));
   }
 
   return (
