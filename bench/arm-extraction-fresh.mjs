@@ -25,7 +25,9 @@
 //    way and committed (cc3afbe) before the core first ran on it, and held back until round 20's first rule was final;
 //    a sixth, bench/arm-extraction-abstracts-6.jsonl (23 questions on fifteen more records), the same way after the
 //    round's first three rules; a seventh, bench/arm-extraction-abstracts-7.jsonl (22 questions on sixteen more records), held
-//    back (committed d638130) until the round's later rules were final.
+//    back (committed d638130) until the round's later rules were final. An eighth, bench/arm-extraction-abstracts-8.jsonl
+//    (21 questions on fifteen more records), was annotated the same way and committed (f292031) unread, after round
+//    21's rule was written, to measure it blind.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -111,6 +113,7 @@ try {
     "screening abstracts, seventh set (round 20, final rules)",
     abstractQuestions("bench/arm-extraction-abstracts-7.jsonl"),
   );
+  run("screening abstracts, eighth set (round 21)", abstractQuestions("bench/arm-extraction-abstracts-8.jsonl"));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(

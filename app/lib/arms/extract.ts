@@ -462,6 +462,10 @@ export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTION
  *   part, and a word of the outcome it lacks is in another sentence of the report that gives numbers: that sentence,
  *   not this one, is about the outcome asked ("appropriate decisions for angiography" read at "Decisions for exercise
  *   electrocardiography were more appropriate …" while "The effect was stronger for angiography (1274/1595 …)").
+ * - subsample-n (round 21; `sentenceStatesOtherN`): the arm's n comes from elsewhere in the text (randomised or
+ *   allocated) and the sentence that gives the outcome's values states an n that is neither arm's nor their sum
+ *   ("apoptotic cells 5 ± 3 vs 35 ± 6; n = 6, A vs B", in a report that randomised 27 per arm): the values were
+ *   measured in another number of participants, so the arm's n is withheld.
  */
 export const HARD_GATES = [
   "timepoint-other",
@@ -472,6 +476,7 @@ export const HARD_GATES = [
   "population-other",
   "event-other",
   "outcome-elsewhere",
+  "subsample-n",
 ] as const;
 
 /** A definitional hard rule of round 14. */
@@ -1840,6 +1845,21 @@ function excludedFromAnalysis(text: string, from: number, arm: ArmName): boolean
   return m !== null && arm.mentions(m[0]).length > 0;
 }
 
+/**
+ * Round 21: whether a prose reading's sentence states an n ("n = 9", "N=6") that is no n the text states for either
+ * arm and not the two arms' together: the sentence's values then belong to another number of participants (a
+ * subsample, the animals of one test) than the arms' randomised or allocated n (`sizes`).
+ */
+function sentenceStatesOtherN(sentence: string, sizes: Record<ArmKey, SizeFact | null>): boolean {
+  const own = new Set(ARMS.flatMap((arm) => sizes[arm]?.stated ?? []));
+  const together = (sizes.intervention?.n ?? 0) + (sizes.comparator?.n ?? 0);
+  for (const m of sentence.matchAll(/(?<![\w.,])[nN]\s*=\s*(\d+)(?![\d.,]\d)/g)) {
+    const n = Number(m[1]);
+    if (n > 0 && !own.has(n) && n !== together) return true;
+  }
+  return false;
+}
+
 /** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
@@ -2873,6 +2893,8 @@ function finalise(
   const checks = candidateChecks(candidate, outcome);
   const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const ambiguousN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
+  const subsampleN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
+  const otherSentenceN = candidate.source === "prose" && sentenceStatesOtherN(candidate.sentence ?? "", sizes);
   const gatesOfReading = readingGates(candidate, outcome);
   const hardGate =
     (hardGates.has("timepoint-other") ? timepointOther(candidate, outcome) : null) ?? candidate.rowGate ?? null;
@@ -2907,6 +2929,7 @@ function finalise(
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
     nSameTable[arm] = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
     ambiguousN[arm] = nOrigin === "text" && !textOnly;
+    subsampleN[arm] = hardGates.has("subsample-n") && nOrigin === "text" && otherSentenceN;
     const nCheck: Check = {
       item: "n",
       ok: nShown,
@@ -3075,8 +3098,12 @@ function finalise(
     : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
   const [armsItem, outcomeItem, timeItem, singleItem, sentenceItem] = checks;
   for (const { arm, field, extra, reason } of pending) {
-    // The reading's definitional rule (timepoint, row), else round 15's notation rule for the fields it names.
-    const fieldGate = hardGate ?? (candidate.notationGate?.fields.includes(field) ? candidate.notationGate.rule : null);
+    // The reading's definitional rule (timepoint, row), else round 21's subsample-n for an n, else round 15's notation
+    // rule for the fields it names.
+    const fieldGate =
+      hardGate ??
+      (field === "groupSize" && subsampleN[arm] ? "subsample-n" : null) ??
+      (candidate.notationGate?.fields.includes(field) ? candidate.notationGate.rule : null);
     const features: ValueFeatures = {
       armsShown: armsItem.ok,
       outcomeShown: outcomeItem.ok,

@@ -183,3 +183,27 @@ describe("a list's one percent sign after its last number", () => {
     ]);
   });
 });
+
+describe("a sentence that states another n than the arms' ('n = 6, exercise vs control')", () => {
+  const subsample =
+    "Methods. Rats were randomised to exercise (n = 27) or control (n = 27). Results. IL-6 was lower with exercise than with control (12.1 ± 2.0 vs 18.3 ± 3.1 pg/mL; n = 6, exercise vs control; P = 0.01).";
+
+  /** The product's answer (the calibrated gate: a value under its threshold is withheld). */
+  const answer = (text: string) =>
+    extractArms(parseReport(text, "text"), { intervention: "exercise", comparator: "control", outcome: "IL-6" });
+
+  it("withholds the arms' randomised n (subsample-n); the values stay", () => {
+    const given = answer(subsample);
+    expect(given.intervention).toMatchObject({ mean: 12.1, sd: 2.0, groupSize: null });
+    expect(given.comparator).toMatchObject({ mean: 18.3, sd: 3.1, groupSize: null });
+    expect(given.reason?.intervention.groupSize).toContain("subsample-n");
+  });
+
+  it("changes nothing when the sentence's n is an arm's own or the two arms' together", () => {
+    for (const n of ["n = 27", "N = 54"]) {
+      const given = answer(subsample.replace("n = 6", n));
+      expect(given.intervention).toMatchObject({ mean: 12.1, groupSize: 27 });
+      expect(given.comparator).toMatchObject({ mean: 18.3, groupSize: 27 });
+    }
+  });
+});
