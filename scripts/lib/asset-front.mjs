@@ -11,7 +11,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 /** Content types of the files Vite writes to build/client/assets (others go to wrangler). */
-export const ASSET_TYPES = {
+const ASSET_TYPES = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
 };

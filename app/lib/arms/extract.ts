@@ -1853,8 +1853,8 @@ function excludedFromAnalysis(text: string, from: number, arm: ArmName): boolean
 function sentenceStatesOtherN(sentence: string, sizes: Record<ArmKey, SizeFact | null>): boolean {
   const own = new Set(ARMS.flatMap((arm) => sizes[arm]?.stated ?? []));
   const together = (sizes.intervention?.n ?? 0) + (sizes.comparator?.n ?? 0);
-  for (const m of sentence.matchAll(/(?<![\w.,])[nN]\s*=\s*(\d+)(?![\d.,]\d)/g)) {
-    const n = Number(m[1]);
+  for (const m of sentence.matchAll(SENTENCE_N)) {
+    const n = parseNumber(m[1]!);
     if (n > 0 && !own.has(n) && n !== together) return true;
   }
   return false;
@@ -1984,6 +1984,8 @@ const RATE_PER_TIME =
 const P_NUM = String.raw`[-−–]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:[.·]\d+)?`;
 /** A whole number, its thousands written with commas or not ("2,237", "2237"); read with `parseNumber`. */
 const P_INT = String.raw`(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)`;
+/** An n a sentence states, "n = 9", "N=2,237" (round 21, `sentenceStatesOtherN`). */
+const SENTENCE_N = new RegExp(String.raw`(?<![\w.,])[nN]\s*=\s*(${P_INT})(?![\d.,]\d)`, "g");
 /**
  * A percentage's confidence interval written inside its parenthesis, after a comma or in brackets: ", 95% CI 43-53",
  * ", 35–46", "; 95% CI, 41.4% to 49.4%", " [CI, 41.4% to 49.4%]" (round 19).
@@ -2894,7 +2896,10 @@ function finalise(
   const nSameTable: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const ambiguousN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
   const subsampleN: Record<ArmKey, boolean> = { intervention: false, comparator: false };
-  const otherSentenceN = candidate.source === "prose" && sentenceStatesOtherN(candidate.sentence ?? "", sizes);
+  const otherSentenceN =
+    hardGates.has("subsample-n") &&
+    candidate.source === "prose" &&
+    sentenceStatesOtherN(candidate.sentence ?? "", sizes);
   const gatesOfReading = readingGates(candidate, outcome);
   const hardGate =
     (hardGates.has("timepoint-other") ? timepointOther(candidate, outcome) : null) ?? candidate.rowGate ?? null;
@@ -2929,7 +2934,7 @@ function finalise(
     const nShown = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table" || textOnly;
     nSameTable[arm] = nOrigin === "cell" || nOrigin === "header" || nOrigin === "table";
     ambiguousN[arm] = nOrigin === "text" && !textOnly;
-    subsampleN[arm] = hardGates.has("subsample-n") && nOrigin === "text" && otherSentenceN;
+    subsampleN[arm] = nOrigin === "text" && otherSentenceN;
     const nCheck: Check = {
       item: "n",
       ok: nShown,
