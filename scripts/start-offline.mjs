@@ -6,14 +6,11 @@
 // are unchanged: scripts/lib/migrated-state.mjs), SKIP_BUILD=1 to reuse an existing build,
 // REPLAY_LATENCY_MS (e.g. "pubmed=50,crossref=300"), EXTRA_VARS="KEY:VALUE,KEY2:VALUE2" for more
 // Worker vars (they override the defaults below, e.g. "OFFLINE_MODEL_DELAY_MS:30"). Full-text
-// fetches may reach the local replay host (127.0.0.1). PORT is answered by the asset front
-// (scripts/lib/asset-front.mjs): the build's hashed assets from memory, the rest by `wrangler dev`
-// on a free port of its own.
+// fetches may reach the local replay host (127.0.0.1).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startAssetFront } from "./lib/asset-front.mjs";
 import { migrationsKey, provideMigratedState } from "./lib/migrated-state.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -118,28 +115,10 @@ for (const pair of (process.env.EXTRA_VARS ?? "").split(",")) {
   if (colon > 0) vars[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
 }
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-// wrangler dev listens on a port of its own; PORT is the front, which answers the build's hashed
-// assets itself, as Cloudflare's asset layer does in production, and passes everything else on
-// (scripts/lib/asset-front.mjs, ADR 0047).
-const workerPort = await freePort();
-const server = spawn(
-  bin("wrangler"),
-  ["dev", "--ip", "127.0.0.1", "--port", String(workerPort), ...persist, ...varArgs],
-  {
-    cwd: root,
-    stdio: "inherit",
-    env: childEnv,
-  },
-);
+const server = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, ...persist, ...varArgs], {
+  cwd: root,
+  stdio: "inherit",
+  env: childEnv,
+});
 children.push(server);
 server.on("exit", (code) => shutdown(code ?? 0));
-try {
-  await startAssetFront({
-    port: Number(port),
-    upstreamPort: workerPort,
-    assetsDir: path.join(root, "build", "client", "assets"),
-  });
-} catch (error) {
-  console.error(`[start-offline] the front could not listen on port ${port}: ${error.message}`);
-  shutdown(1);
-}
