@@ -821,6 +821,43 @@ function runOutcomeElsewhere(core, folds, reportsDir) {
 }
 
 /**
+ * `--calibrate`, round 22: the nested cross-validation of round 6 (as round 16's table) for the reading rule
+ * bare-means (RECALL_RULES; docs/methods/arm-extraction.md "Round 22"): none (the product's readings without it) and
+ * bare on top. Adoption rule, fixed before the run: kept only if (i) over all open folds it raises binary or continuous
+ * out-of-fold exact match or the number of right values given, (ii) its out-of-fold precision over all folds is at
+ * least none's less 0.01, and (iii) it lowers no fold's binary or continuous exact match.
+ */
+function runBareMeans(core, folds, reportsDir) {
+  const base = core.RECALL_RULES_ON.filter((r) => r !== "bare-means");
+  const variants = [
+    { name: "none", rules: base },
+    { name: "bare", rules: [...base, "bare-means"] },
+  ].map((v) => ({ name: v.name, parse: PRODUCT.parse, extract: { recallRules: v.rules } }));
+  const figures = variantTable(core, folds, reportsDir, {
+    title:
+      "== round 22: nested cross-validation with and without bare-means; per fold threshold, precision (n) binary/continuous exact",
+    width: 11,
+    variants,
+    note: () => ({ text: "" }),
+  });
+  const [f, b] = [figures.get("bare"), figures.get("none")];
+  const exact = (s) => [s.binary.exactMatch ?? 0, s.continuous.exactMatch ?? 0];
+  const rightOf = (s) => Math.round((s.overall.valuePrecision ?? 0) * s.overall.valuesGiven);
+  const [bf, cf] = exact(f.overall);
+  const [bb, cb] = exact(b.overall);
+  const rises = bf > bb + 1e-9 || cf > cb + 1e-9 || rightOf(f.overall) > rightOf(b.overall);
+  const precise = (f.overall.overall.valuePrecision ?? 0) >= (b.overall.overall.valuePrecision ?? 0) - 0.01 - 1e-9;
+  const lowersNone = f.perFold.every((s, k) => {
+    const [x, y] = exact(s);
+    const [x0, y0] = exact(b.perFold[k]);
+    return x >= x0 - 1e-9 && y >= y0 - 1e-9;
+  });
+  console.log(
+    `round 22 bare-means: raises exact match or right values ${rises}; precision within 0.01 ${precise}; lowers no fold's exact match ${lowersNone} → ${rises && precise && lowersNone ? "kept" : "not kept"}`,
+  );
+}
+
+/**
  * `--calibrate`, round 11 study (item 3, measurement only; docs/methods/arm-extraction.md "Round 11"): how much the
  * inner threshold choice moves when the training set changes by one report. For each outer fold k, the product's
  * nested CV (threshold from the inner 4 folds' pooled out-of-fold predictions, model on the 4 folds) is repeated with
@@ -960,6 +997,7 @@ function runCalibration(core, open, reportsDir) {
   runNotationVariants(core, folds, reportsDir);
   runRowVariants(core, folds, reportsDir);
   runOutcomeElsewhere(core, folds, reportsDir);
+  runBareMeans(core, folds, reportsDir);
   runThresholdStability(core, folds, reportsDir);
   const rowsOf = CALIBRATION_GATES
     ? units.r7

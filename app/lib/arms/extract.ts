@@ -390,8 +390,11 @@ function populationRank(candidate: Candidate, asked: string | null): number {
  *   (see defineLabels);
  * - decimal-times: a time's number never starts inside a decimal ("46.76 min" is not "76 min"; provenance.ts timesIn).
  * The third rule, inline figures as paragraph breaks, lives in the markdown parser (parseMarkdown's `inlineFigures`).
+ * Round 22 (docs/methods/arm-extraction.md "Round 22"):
+ * - bare-means: a sentence that states a mean and gives no spread reads its bare numbers as means ("The mean DAS28 at
+ *   week 134 was 3.166 in the maintenance group and 3.955 in the switch group"; `bareMeanValues`).
  */
-export const RECALL_RULES = ["arm-labels", "decimal-times"] as const;
+export const RECALL_RULES = ["arm-labels", "decimal-times", "bare-means"] as const;
 
 /** A reading rule of round 8. */
 export type RecallRuleName = (typeof RECALL_RULES)[number];
@@ -2126,7 +2129,7 @@ export function sentenceStatesSe(sentence: string): boolean {
 export function proseValues(
   sentence: string,
   sentenceHints: Hints,
-  options: { sentenceSe?: boolean } = {},
+  options: { sentenceSe?: boolean; bareMeans?: boolean } = {},
 ): ProseValue[] {
   const taken: ProseValue[] = [];
   // Round 19: the bounds of a confidence interval ("[CI, 41.4% to 49.4%]") are not arm data; a value may hold a whole
@@ -2188,7 +2191,54 @@ export function proseValues(
       taken.push({ start, end, stats });
     }
   }
+  if ((options.bareMeans ?? RECALL_RULES_ON.includes("bare-means")) && !taken.some((v) => v.stats.kind === "continuous"))
+    taken.push(...bareMeanValues(sentence, taken));
   return taken.sort((a, b) => a.start - b.start);
+}
+
+/** A sentence stating a mean ("the mean DAS28", "a mean reduction of", "averaged"), not a median or a geometric mean. */
+const STATES_MEAN = /\b(?:means?|averaged?)\b/i;
+const STATES_OTHER_CENTRE = /\b(?:medians?|geometric\s+means?|IQR|interquartile|modes?)\b/i;
+/** Words before a number that make it a time, a label, a dose or a test statistic, not an arm's value. */
+const BARE_NOT_AFTER =
+  /(?:\b(?:weeks?|wks?|months?|days?|years?|hours?|visits?|doses?|grades?|stages?|phases?|cycles?|sessions?|aged?|versions?|types?|class|groups?|arms?|cohorts?|steps?|levels?|trials?|studies|figure|fig\.?|table|n|p|OR|RR|HR|ratio|difference|ICC|kappa|r|t|F|z|df|χ2|chi2)\s*|[=<>≤≥/^×]\s*|\d\s*:\s*|\b(?:to|from)\s+|[-–]\s*)$/i;
+/** What follows a number that makes it a percentage, a range, a dose, a count of people or a duration of follow-up. */
+const BARE_NOT_BEFORE =
+  /^(?:\s*(?:%|percent|[-–]\s*[-−]?\d|to\s+[-−]?\d|-fold|\s*fold|×|times\b)|[.,·]\d|\s*(?:mg|µg|μg|mcg|g|IU|mL|ml)\s*\/\s*(?:kg|m2|m²|day|d)\b|\s*(?:mg|µg|μg|mcg)\b(?!\s*\/))/i;
+const BARE_TIME_AFTER = /^\s*(?:weeks?|wks?|months?|mos?|days?|years?|yrs?)\b/i;
+const BARE_TIME_BEFORE = /\b(?:at|after|for|over|within|by|during|until|through|every|per|each|first|last|past|next|up to)\s*$/i;
+const BARE_PEOPLE_AFTER =
+  /^\s*(?:patients|participants|subjects|people|persons|women|men|children|infants|individuals|cases|mice|rats|animals|pups|eyes|teeth)\b/i;
+
+/**
+ * Round 22 (recall rule "bare-means", docs/methods/arm-extraction.md "Round 22"): the bare numbers of a sentence that
+ * states a mean and gives no spread ("The mean DAS28 (ESR) at Week 134 was 3.166 in the maintenance group and 3.955
+ * in the switch group", "a mean reduction of 10.32 in SPARX and 7.59 in treatment as usual"), each read as a mean
+ * without SD or SE (issue 26 item 4 derives no SD from nothing). Not read: a sentence naming a median, a geometric
+ * mean or an IQR; numbers inside another value (`taken`), a confidence interval or a range, or after a p, n,
+ * effect measure or comparison sign; times ("Week 134", "at 12 months"), labels ("group 2"), doses ("500 mg/kg"),
+ * percentages and whole numbers of people ("12 patients"). Offsets into `sentence`, in text order.
+ */
+function bareMeanValues(sentence: string, taken: readonly ProseValue[]): ProseValue[] {
+  const mean = STATES_MEAN.exec(sentence);
+  if (!mean || STATES_OTHER_CENTRE.test(sentence)) return [];
+  const intervals = [...sentence.matchAll(CI_SPAN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const out: ProseValue[] = [];
+  for (const m of sentence.matchAll(new RegExp(String.raw`(?<![\w.,·%/])${P_NUM}(?![\w%])`, "g"))) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (start < mean.index) continue;
+    if ([...taken, ...intervals].some((v) => start < v.end && end > v.start)) continue;
+    const before = sentence.slice(Math.max(0, start - 30), start);
+    const after = sentence.slice(end, end + 30);
+    if (BARE_NOT_AFTER.test(before) || BARE_NOT_BEFORE.test(after)) continue;
+    if (BARE_TIME_AFTER.test(after) && BARE_TIME_BEFORE.test(before)) continue;
+    if (/^[-−–]?\d+$/.test(m[0]) && BARE_PEOPLE_AFTER.test(after)) continue;
+    if (/(95\s*%\s*CI|confidence interval|p\s*[=<>]|odds ratio|risk ratio|hazard ratio|difference)[\s:,=]*\(?$/i.test(before))
+      continue;
+    out.push({ start, end, stats: { kind: "continuous", mean: parseNumber(m[0]) } });
+  }
+  return out;
 }
 
 const ZERO =
@@ -2200,6 +2250,7 @@ function proseCandidates(
   names: Record<ArmKey, ArmName>,
   outcome: Outcome,
   corrections: ReadonlySet<CorrectionName> = new Set(CORRECTIONS_ON),
+  recallRules: ReadonlySet<RecallRuleName> = new Set(RECALL_RULES_ON),
 ): Candidate[] {
   const out: Candidate[] = [];
   const text = report.text;
@@ -2219,7 +2270,10 @@ function proseCandidates(
     const hints = hintsOf(sentence);
     const values = afterValues(
       sentence,
-      proseValues(sentence, hints, { sentenceSe: corrections.has("sentence-se") }),
+      proseValues(sentence, hints, {
+        sentenceSe: corrections.has("sentence-se"),
+        bareMeans: recallRules.has("bare-means"),
+      }),
       outcome.baseline,
     );
     const mentions = {
@@ -3289,7 +3343,7 @@ export function extractArms(
   for (const arm of ARMS) sizes[arm] ??= fromTables[arm];
   const candidates: Candidate[] = [];
   for (const table of report.tables) candidates.push(...tableCandidates(table, names, outcome, sizes));
-  candidates.push(...proseCandidates(report, names, outcome, corrections));
+  candidates.push(...proseCandidates(report, names, outcome, corrections, recallRules));
   applyNotationRules(candidates, report, corrections, hardGates);
   const asksPopulation = restrictedPopulation(`${question.outcome} ${question.intervention} ${question.comparator}`);
   const rank = new Map(candidates.map((c) => [c, populationRank(c, asksPopulation)]));

@@ -207,3 +207,43 @@ describe("a sentence that states another n than the arms' ('n = 6, exercise vs c
     }
   });
 });
+
+describe("round 22 bare-means: a sentence that states a mean and gives no spread", () => {
+  const bare = (s: string) => proseValues(s, hintsOf(s), { bareMeans: true }).map((v) => v.stats);
+
+  it("reads each arm's bare number as a mean without SD ('was 3.1 in the X group and 4.2 in the Y group')", () => {
+    const s = "The mean pain score at week 12 was 3.12 in the exercise group and 4.25 in the control group.";
+    expect(bare(s)).toEqual([
+      { kind: "continuous", mean: 3.12 },
+      { kind: "continuous", mean: 4.25 },
+    ]);
+    expect(proseValues(s, hintsOf(s), { bareMeans: false })).toEqual([]);
+    const readings: ArmExtraction[] = [];
+    extractArms(
+      parseReport(`Results. ${s}`, "text"),
+      { intervention: "exercise", comparator: "control", outcome: "pain score at week 12" },
+      { abstainBelow: 0, withholdInconsistent: false, readings, recallRules: ["bare-means"] },
+    );
+    expect(readings[0].intervention).toMatchObject({ mean: 3.12, sd: null });
+    expect(readings[0].comparator).toMatchObject({ mean: 4.25, sd: null });
+  });
+
+  it("reads no time, dose, label, percentage, range, count of people, test statistic or before-value", () => {
+    expect(
+      bare(
+        "At 12 months the mean dose of 500 mg/kg in group 2 gave 45% of 30 patients a change from 3.1 to 4.2 (range 1-9; P = 0.03; difference 0.8).",
+      ).filter((v) => v.kind === "continuous"),
+    ).toEqual([]);
+  });
+
+  it("reads nothing from a sentence naming a median or a geometric mean, or before the word 'mean'", () => {
+    expect(bare("The median stay was 4.5 days with exercise and 6.0 days with control, mean 5.1.")).toEqual([]);
+    expect(bare("The geometric mean titre was 12.4 with exercise and 8.1 with control.")).toEqual([]);
+    expect(bare("Scores of 3.1 and 4.2 were seen; the mean was not reported.")).toEqual([]);
+  });
+
+  it("adds nothing to a sentence that gives a spread ('3.1 ± 0.4')", () => {
+    const s = "The mean score was 3.1 ± 0.4 with exercise and 4.2 with control.";
+    expect(bare(s)).toEqual([{ kind: "continuous", mean: 3.1, sd: 0.4 }]);
+  });
+});
