@@ -1973,6 +1973,12 @@ export interface ProseValue {
 const CONFIDENCE_LEVEL =
   /^\s*(?:CIs?\b|C\.I\.|CrIs?\b|PIs?\b|UIs?\b|(?:confidence|credible|credibility|prediction|uncertainty|compatibility)\s+(?:intervals?|limits?|bounds?))/i;
 
+/** A confidence level's percentage with what follows it ("95% CI", "90 % credible interval"), for removal. */
+const CONFIDENCE_LEVEL_PERCENT = new RegExp(
+  String.raw`\b\d{2}(?:\.\d)?\s*%(?=${CONFIDENCE_LEVEL.source.slice(1)})`,
+  "gi",
+);
+
 /**
  * What follows an event rate's percentage: "6.5% per year", "4.8%/yr", "2.1% per 100 patient-years", "1.2% per
  * month". A rate per unit of time is not the share of the arm's n who had the event (round 19).
@@ -2010,6 +2016,19 @@ type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number
 /** A prose pattern; `plusMinus` marks "a ± b", whose spread the sentence's notation decides (round 11 sentence-se). */
 const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | null; plusMinus?: true }[] = [
   {
+    // Round 22: the percentage first, then its count after a comma ("(74%, 458 of 621)", "(66%; 428/650)").
+    re: new RegExp(
+      String.raw`(${P_NUM})\s*%\s*[,;]\s*(\d+|[A-Za-z]+(?:-[a-z]+)?)\s*(?:\/|\s(?:out\s+)?of\s+(?:the\s+)?)\s*(${P_INT})\b`,
+      "g",
+    ),
+    read: (m) => {
+      const events = wordNumber(m[2]);
+      return events !== null && events <= parseNumber(m[3])
+        ? { kind: "count", events, groupSize: parseNumber(m[3]), percent: parseNumber(m[1]) }
+        : null;
+    },
+  },
+  {
     // "45% (12/27)"; round 19: also "67% (36 of 54)".
     re: new RegExp(String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*(?:\/|of)\s*(\d+)\s*[)\]]`, "g"),
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
@@ -2036,13 +2055,16 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
   {
     // "172 (48%) of 358"; round 19: also with the percentage's CI inside ("172 (48%, 95% CI 43-53) of 358").
     re: new RegExp(
-      String.raw`\b(\d+)\s*[([]\s*(${P_NUM})\s*%${PERCENT_CI}\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(${P_INT})\b`,
+      String.raw`\b(\d+|[A-Za-z]+(?:-[a-z]+)?)\s*[([]\s*(${P_NUM})\s*%${PERCENT_CI}\s*[)\]]\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(${P_INT})\b`,
       "g",
     ),
-    read: (m) =>
-      Number(m[1]) <= parseNumber(m[3])
-        ? { kind: "count", events: Number(m[1]), groupSize: parseNumber(m[3]), percent: parseNumber(m[2]) }
-        : null,
+    // Round 22: the count may be a number word ("Eighteen (24.0 per cent) of the 75").
+    read: (m) => {
+      const events = wordNumber(m[1]);
+      return events !== null && events <= parseNumber(m[3])
+        ? { kind: "count", events, groupSize: parseNumber(m[3]), percent: parseNumber(m[2]) }
+        : null;
+    },
   },
   {
     // Round 19: the count may be a number word ("nine [4%]").
@@ -2083,8 +2105,9 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     read: (m) => ({ kind: "continuous", mean: parseNumber(m[1]), se: parseNumber(m[2]) }),
   },
   {
-    re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*\(\s*(\d+(?:\.\d+)?)\s*\)`, "g"),
-    read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2]) }),
+    // Round 22: also in square brackets inside a parenthesis ("(5.62 [0.16] vs 6.15 [0.16]", JAMA style).
+    re: new RegExp(String.raw`(?<![\d.])(${P_NUM})\s*(?:\(\s*(\d+(?:\.\d+)?)\s*\)|\[\s*(\d+(?:\.\d+)?)\s*\])`, "g"),
+    read: (m) => ({ kind: "ambiguous-pair", mean: parseNumber(m[1]), sd: parseNumber(m[2] ?? m[3]) }),
   },
   {
     // Round 20: a list's one percent sign after its last number makes every number of it a percentage ("13.2 and 15.0%").
@@ -2127,17 +2150,25 @@ export function sentenceStatesSe(sentence: string): boolean {
  * mentions SD is read as an SD (the behaviour before round 11).
  */
 export function proseValues(
-  sentence: string,
+  written: string,
   sentenceHints: Hints,
   options: { sentenceSe?: boolean; bareMeans?: boolean } = {},
 ): ProseValue[] {
   const taken: ProseValue[] = [];
+  // Round 22: "24.0 per cent", "12 percent" are "24.0%", "12%" (British and older journals); the same length, so every
+  // offset stays the sentence's.
+  const sentence = written.replace(
+    /(\d)(\s?(?:per\s?cent|percent)\b)/gi,
+    (_, d: string, word: string) => `${d}%${" ".repeat(word.length - 1)}`,
+  );
   // Round 19: the bounds of a confidence interval ("[CI, 41.4% to 49.4%]") are not arm data; a value may hold a whole
   // interval ("172 (48%, 95% CI 43-53) of 358") but not part of one.
   const intervals = [...sentence.matchAll(CI_SPAN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   const corrected = options.sentenceSe ?? CORRECTIONS_ON.includes("sentence-se");
   const statesSe = corrected ? sentenceStatesSe(sentence) : sentenceHints.se;
   const bothSpreads = corrected && statesSe && sentenceHints.meanSd;
+  // Round 22: a confidence level's percent sign ("95% confidence interval") does not make "a (b)" a count and its %.
+  const countsOutsideCi = sentenceHints.count && hintsOf(sentence.replace(CONFIDENCE_LEVEL_PERCENT, "")).count;
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -2173,7 +2204,7 @@ export function proseValues(
       if (stats.kind === "count" && stats.events === undefined && RATE_PER_TIME.test(sentence.slice(end, end + 40)))
         continue;
       if (stats.kind === "ambiguous-pair") {
-        if (sentenceHints.median || sentenceHints.count || bothSpreads) continue;
+        if (sentenceHints.median || countsOutsideCi || bothSpreads) continue;
         if (statesSe && !sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
         else if (sentenceHints.meanSd) stats = { kind: "continuous", mean: stats.mean, sd: stats.sd };
         else continue;
@@ -2191,7 +2222,10 @@ export function proseValues(
       taken.push({ start, end, stats });
     }
   }
-  if ((options.bareMeans ?? RECALL_RULES_ON.includes("bare-means")) && !taken.some((v) => v.stats.kind === "continuous"))
+  if (
+    (options.bareMeans ?? RECALL_RULES_ON.includes("bare-means")) &&
+    !taken.some((v) => v.stats.kind === "continuous")
+  )
     taken.push(...bareMeanValues(sentence, taken));
   return taken.sort((a, b) => a.start - b.start);
 }
@@ -2206,7 +2240,8 @@ const BARE_NOT_AFTER =
 const BARE_NOT_BEFORE =
   /^(?:\s*(?:%|percent|[-–]\s*[-−]?\d|to\s+[-−]?\d|-fold|\s*fold|×|times\b)|[.,·]\d|\s*(?:mg|µg|μg|mcg|g|IU|mL|ml)\s*\/\s*(?:kg|m2|m²|day|d)\b|\s*(?:mg|µg|μg|mcg)\b(?!\s*\/))/i;
 const BARE_TIME_AFTER = /^\s*(?:weeks?|wks?|months?|mos?|days?|years?|yrs?)\b/i;
-const BARE_TIME_BEFORE = /\b(?:at|after|for|over|within|by|during|until|through|every|per|each|first|last|past|next|up to)\s*$/i;
+const BARE_TIME_BEFORE =
+  /\b(?:at|after|for|over|within|by|during|until|through|every|per|each|first|last|past|next|up to)\s*$/i;
 const BARE_PEOPLE_AFTER =
   /^\s*(?:patients|participants|subjects|people|persons|women|men|children|infants|individuals|cases|mice|rats|animals|pups|eyes|teeth)\b/i;
 
@@ -2234,7 +2269,11 @@ function bareMeanValues(sentence: string, taken: readonly ProseValue[]): ProseVa
     if (BARE_NOT_AFTER.test(before) || BARE_NOT_BEFORE.test(after)) continue;
     if (BARE_TIME_AFTER.test(after) && BARE_TIME_BEFORE.test(before)) continue;
     if (/^[-−–]?\d+$/.test(m[0]) && BARE_PEOPLE_AFTER.test(after)) continue;
-    if (/(95\s*%\s*CI|confidence interval|p\s*[=<>]|odds ratio|risk ratio|hazard ratio|difference)[\s:,=]*\(?$/i.test(before))
+    if (
+      /(95\s*%\s*CI|confidence interval|p\s*[=<>]|odds ratio|risk ratio|hazard ratio|difference)[\s:,=]*\(?$/i.test(
+        before,
+      )
+    )
       continue;
     out.push({ start, end, stats: { kind: "continuous", mean: parseNumber(m[0]) } });
   }
@@ -2315,7 +2354,9 @@ function proseCandidates(
       );
     else if (!zero) {
       const paired =
-        trailerPair(sentence, values, mentions, outcome) ?? clausePairs(sentence, values, mentions, outcome);
+        trailerPair(sentence, values, mentions, outcome) ??
+        clausePairs(sentence, values, mentions, outcome) ??
+        leaderPair(sentence, values, mentions, outcome);
       if (paired)
         out.push(proseCandidate(paired.pieces, span.start, text, Math.min(score, paired.score), sentence, armScore));
     }
@@ -2384,12 +2425,46 @@ function trailerPair(
   return bestPair(outcome, sentence, vs, interventionFirst);
 }
 
+/**
+ * Round 22: the mirror of trailerPair: the arms named once, one right after the other, before every value ("the
+ * intervention group compared with the usual care group at 12 months had lower mean (SE) scores for pain intensity
+ * (5.62 [0.16] vs 6.15 [0.16]; …), interference … (4.40 [0.18] vs 4.99 [0.17]; …)"). Each pair is joined by "vs" and
+ * keeps the order the arms were named in; no arm is named after the first value, and "Compared with B, A …" (a comma
+ * between the names) is not such a list. The question's pair is chosen as in trailerPair (bestPair). Null otherwise.
+ */
+function leaderPair(
+  sentence: string,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+  outcome: Outcome,
+): PairReading | null {
+  const vs = pairedValues(values, outcome);
+  if (!vs || /\brespectively\b/i.test(sentence)) return null;
+  const first = vs[0].start;
+  const i = mentions.intervention;
+  const c = mentions.comparator;
+  if (!i.length || !c.length || [...i, ...c].some((m) => m.end > first)) return null;
+  const interventionFirst = i[i.length - 1].end <= c[0].start;
+  if (!interventionFirst && c[c.length - 1].end > i[0].start) return null;
+  const between = interventionFirst
+    ? sentence.slice(i[i.length - 1].end, c[0].start)
+    : sentence.slice(c[c.length - 1].end, i[0].start);
+  if (!VS_ARMS.test(between)) return null;
+  for (let k = 0; k < vs.length; k += 2) if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
+  return bestPair(outcome, sentence, vs, interventionFirst);
+}
+
 /** One pair of a list of value pairs, assigned to the arms, with the outcome match of its own words. */
 type PairReading = { pieces: Record<ArmKey, ProseValue>; score: number };
 
 /** The values of a list of pairs: four or more of the outcome's kind, an even number, and no value of another kind. */
 function pairedValues(values: ProseValue[], outcome: Outcome): ProseValue[] | null {
-  const kind = outcome.typeGuess === "continuous" ? "continuous" : "count";
+  // Round 22: an outcome of no known type takes the kind of the values, when they are all of one kind.
+  const kind =
+    outcome.typeGuess === "continuous" ||
+    (outcome.typeGuess === "unknown" && values.length > 0 && values.every((v) => v.stats.kind === "continuous"))
+      ? "continuous"
+      : "count";
   const vs = values.filter((v) => v.stats.kind === kind);
   return vs.length < 4 || vs.length % 2 !== 0 || values.length !== vs.length ? null : vs;
 }
@@ -2626,8 +2701,17 @@ function tiedArm(
       if (m.start >= v.end && (!after || m.start < after.start)) after = { arm, start: m.start };
       if (m.end <= v.start && (!before || m.end > before.end)) before = { arm, end: m.end };
     }
-  const valueFirst =
+  let valueFirst =
     after && free(v.end, after.start) && VALUE_TO_NAME.test(sentence.slice(v.end, after.start)) ? after.arm : null;
+  // Round 22: a few words of who was counted may come between ("18 (24.0%) of the 75 CDT clients in the intervention
+  // arm"), even when they name an arm themselves; the tie is then to the arm named after the preposition.
+  if (!valueFirst && after) {
+    const later = ARMS.flatMap((arm) => mentions[arm].map((m) => ({ arm, start: m.start })))
+      .filter((m) => m.start > after.start && free(v.end, m.start))
+      .sort((x, y) => x.start - y.start);
+    const tied = later.find((m) => VALUE_TO_NAME_WORDS.test(sentence.slice(v.end, m.start)));
+    if (tied) valueFirst = tied.arm;
+  }
   const nameFirst =
     before && free(before.end, v.start) && NAME_TIE.test(sentence.slice(before.end, v.start)) ? before.arm : null;
   if (valueFirst && nameFirst && valueFirst !== nameFirst) return "both";
@@ -2637,6 +2721,9 @@ function tiedArm(
 /** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
 const VALUE_TO_NAME =
   /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:in|for|with|on|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+/** Round 22: VALUE_TO_NAME with one to three words of who was counted before the preposition (" CDT clients in the "). */
+const VALUE_TO_NAME_WORDS =
+  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:[A-Za-z][\w-]*\s+){1,3}(?:in|for|on|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
 /** The words from an arm's name to its value, when the name comes first: ", ", ": ", " group, ", " arm (". */
 const NAME_TO_VALUE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:(=]?\s*$/i;
 

@@ -247,3 +247,65 @@ describe("round 22 bare-means: a sentence that states a mean and gives no spread
     expect(bare(s)).toEqual([{ kind: "continuous", mean: 3.1, sd: 0.4 }]);
   });
 });
+
+describe("round 22: notations and sentence shapes of a ninth set of abstracts", () => {
+  const values = (s: string) => proseValues(s, hintsOf(s)).map((v) => [s.slice(v.start, v.end), v.stats]);
+
+  it("reads 'per cent' and 'percent' after a number as a percent sign, and a number word before '(p%) of n'", () => {
+    const s =
+      "Eighteen (24.0 per cent) of the 75 clients with exercise and 9 (12 percent) of 76 with control responded.";
+    expect(values(s)).toEqual([
+      ["Eighteen (24.0 per cent) of the 75", { kind: "count", events: 18, groupSize: 75, percent: 24 }],
+      ["9 (12 percent) of 76", { kind: "count", events: 9, groupSize: 76, percent: 12 }],
+    ]);
+  });
+
+  it("reads a percentage and its count after a comma as one value ('(74%, 458 of 621)')", () => {
+    const s =
+      "More patients had a prescription with exercise (74%, 458 of 621) than with control (66%; 428/650; P=0.002).";
+    expect(values(s)).toEqual([
+      ["74%, 458 of 621", { kind: "count", events: 458, groupSize: 621, percent: 74 }],
+      ["66%; 428/650", { kind: "count", events: 428, groupSize: 650, percent: 66 }],
+    ]);
+  });
+
+  it("reads 'a [b]' as 'a (b)', and a confidence level's % does not make the sentence a count", () => {
+    const s =
+      "Mean (SE) pain was 5.62 [0.16] vs 6.15 [0.16] (difference, -0.53; 95% confidence interval, -0.92 to -0.14).";
+    expect(values(s)).toEqual([
+      ["5.62 [0.16]", { kind: "continuous", mean: 5.62, se: 0.16 }],
+      ["6.15 [0.16]", { kind: "continuous", mean: 6.15, se: 0.16 }],
+    ]);
+    const counted = "Mean pain was 5.62 (0.16) vs 6.15 (0.16); 45% responded.";
+    expect(values(counted).filter(([, v]) => typeof v !== "string" && v.kind === "continuous")).toEqual([]);
+  });
+
+  it("ties a value to the arm named after a few words of who was counted ('… of the 75 CDT clients in the intervention arm')", () => {
+    const text =
+      "Methods. Practices were randomised to a liaison worker (intervention) or to the community drug team (CDT) alone (control). Results. Eighteen (24.0 per cent) of the 75 CDT clients in the intervention arm but none of the 80 CDT clients in the control arm were in shared care at 12 months.";
+    const [best] = readingsOf(
+      text,
+      "clients in shared care at 12 months",
+      "liaison worker (intervention)",
+      "community drug team alone (control)",
+    );
+    expect(best.intervention).toMatchObject({ events: 18, groupSize: 75 });
+    expect(best.comparator).toMatchObject({ events: 0, groupSize: 80 });
+  });
+
+  it("reads pairs whose arms are named once before them, in that order, and picks the outcome's pair", () => {
+    const text =
+      "Results. At 12 months, the exercise group compared with the control group had lower mean (SE) scores for pain intensity (5.62 [0.16] vs 6.15 [0.16]; P = .009), fatigue (4.40 [0.18] vs 4.99 [0.17]; P = .004), and sleep problems (2.92 [0.07] vs 3.17 [0.07]; P = .002).";
+    const [pain] = readingsOf(text, "pain intensity at 12 months");
+    expect(pain.intervention).toMatchObject({ mean: 5.62 });
+    expect(pain.comparator).toMatchObject({ mean: 6.15 });
+    const [fatigue] = readingsOf(text, "fatigue at 12 months");
+    expect(fatigue.intervention).toMatchObject({ mean: 4.4 });
+    expect(fatigue.comparator).toMatchObject({ mean: 4.99 });
+    const reversed = text.replace(
+      "the exercise group compared with the control group",
+      "compared with the control group, the exercise group",
+    );
+    expect(readingsOf(reversed, "pain intensity at 12 months")).toEqual([]);
+  });
+});

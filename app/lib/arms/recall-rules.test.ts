@@ -15,8 +15,8 @@ const none = { abstainBelow: 0, recallRules: [] } as const;
 const on = { abstainBelow: 0, recallRules: RECALL_RULES } as const;
 
 describe("round 8 reading rules (invented reports)", () => {
-  it("lists the rules of the arm core", () => {
-    expect([...RECALL_RULES]).toEqual(["arm-labels", "decimal-times"]);
+  it("lists the rules of the arm core (round 22 added bare-means, tested in prose-families.test.ts)", () => {
+    expect([...RECALL_RULES]).toEqual(["arm-labels", "decimal-times", "bare-means"]);
   });
 
   // Family: markdown converted from JATS/HTML keeping each figure inline, between two results sentences.
@@ -113,7 +113,7 @@ describe("round 8 reading rules (invented reports)", () => {
     expect(after.comparator.sd).toBe(41.27);
   });
 
-  it("is off by default: round 8's adoption rule kept no rule", () => {
+  it("is off by default: round 8's adoption rule kept no rule, round 22's did not keep bare-means", () => {
     expect([...RECALL_RULES_ON]).toEqual([]);
     const text = [
       "# Results",
