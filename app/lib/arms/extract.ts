@@ -2029,8 +2029,12 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
     },
   },
   {
-    // "45% (12/27)"; round 19: also "67% (36 of 54)".
-    re: new RegExp(String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*(?:\/|of)\s*(\d+)\s*[)\]]`, "g"),
+    // "45% (12/27)"; round 19: also "67% (36 of 54)"; round 22: with up to three words of what was counted after the n
+    // ("57.2% (111 of 194 hard stop alerts)", "85.2% (785 of 921 eligible cases)").
+    re: new RegExp(
+      String.raw`(${P_NUM})\s*%\s*[([]\s*(\d+)\s*(?:\/|of)\s*(\d+)(?:\s+[A-Za-z][\w-]*){0,3}\s*[)\]]`,
+      "g",
+    ),
     read: (m) => ({ kind: "count", events: Number(m[2]), groupSize: Number(m[3]), percent: parseNumber(m[1]) }),
   },
   {
@@ -2155,11 +2159,11 @@ export function proseValues(
   options: { sentenceSe?: boolean; bareMeans?: boolean } = {},
 ): ProseValue[] {
   const taken: ProseValue[] = [];
-  // Round 22: "24.0 per cent", "12 percent" are "24.0%", "12%" (British and older journals); the same length, so every
-  // offset stays the sentence's.
+  // Round 22: "24.0 per cent", "12 percent" are read as "24.0%", "12%" (British and older journals): the word is
+  // replaced by spaces and a percent sign of its length, so every offset, and each quote, stays the sentence's.
   const sentence = written.replace(
     /(\d)(\s?(?:per\s?cent|percent)\b)/gi,
-    (_, d: string, word: string) => `${d}%${" ".repeat(word.length - 1)}`,
+    (_, d: string, word: string) => `${d}${" ".repeat(word.length - 1)}%`,
   );
   // Round 19: the bounds of a confidence interval ("[CI, 41.4% to 49.4%]") are not arm data; a value may hold a whole
   // interval ("172 (48%, 95% CI 43-53) of 358") but not part of one.

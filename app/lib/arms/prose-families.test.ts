@@ -248,7 +248,7 @@ describe("round 22 bare-means: a sentence that states a mean and gives no spread
   });
 });
 
-describe("round 22: notations and sentence shapes of a ninth set of abstracts", () => {
+describe("round 22: notations and sentence shapes of the ninth and tenth sets of abstracts", () => {
   const values = (s: string) => proseValues(s, hintsOf(s)).map((v) => [s.slice(v.start, v.end), v.stats]);
 
   it("reads 'per cent' and 'percent' after a number as a percent sign, and a number word before '(p%) of n'", () => {
@@ -257,6 +257,19 @@ describe("round 22: notations and sentence shapes of a ninth set of abstracts", 
     expect(values(s)).toEqual([
       ["Eighteen (24.0 per cent) of the 75", { kind: "count", events: 18, groupSize: 75, percent: 24 }],
       ["9 (12 percent) of 76", { kind: "count", events: 9, groupSize: 76, percent: 12 }],
+    ]);
+    expect(values("Prophylaxis was given to more (10.0 percent vs. 1.5 percent, P<0.001).").map(([q]) => q)).toEqual([
+      "10.0 percent",
+      "1.5 percent",
+    ]);
+  });
+
+  it("reads a percentage with its count and a few words of what was counted ('57.2% (111 of 194 hard stop alerts)')", () => {
+    const s =
+      "Desired responses were 57.2% (111 of 194 hard stop alerts) with exercise and 13.5% (20 of 148) with control.";
+    expect(values(s)).toEqual([
+      ["57.2% (111 of 194 hard stop alerts)", { kind: "count", events: 111, groupSize: 194, percent: 57.2 }],
+      ["13.5% (20 of 148)", { kind: "count", events: 20, groupSize: 148, percent: 13.5 }],
     ]);
   });
 
