@@ -118,6 +118,17 @@ const GENERIC_ARM_WORDS = new Set(
   ),
 );
 
+/**
+ * Round 22: the nouns a group label ends with are one word in a label phrase ("Genotropin arm" in the question,
+ * "Genotropin™ group" in the report); the stem of any other word is itself.
+ */
+function groupNoun(stemmed: string): string {
+  return stemmed === "arm" || stemmed === "cohort" ? "group" : stemmed;
+}
+
+/** What may stand between two words of a label phrase: spaces, a hyphen, and (round 22) a ™, ® or © sign. */
+const PHRASE_GAP = /^[\s\-™®©]+$/;
+
 /** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
 class ArmName {
   readonly variants: string[][] = [];
@@ -147,7 +158,7 @@ class ArmName {
       }
     }
     for (const form of [name, ...(paren ? [paren[1], paren[2]] : [])]) {
-      const phrase = wordsAt(form).map((w) => w.stem);
+      const phrase = wordsAt(form).map((w) => groupNoun(w.stem));
       if (phrase.length >= 2 && phrase.length <= 4) this.phrases.push(phrase);
     }
     for (const form of forms) {
@@ -258,7 +269,8 @@ class ArmName {
         if (
           run.length === phrase.length &&
           run.every(
-            (r, j) => r.stem === phrase[j] && (j === 0 || /^[\s-]+$/.test(text.slice(run[j - 1].end, r.start))),
+            (r, j) =>
+              groupNoun(r.stem) === phrase[j] && (j === 0 || PHRASE_GAP.test(text.slice(run[j - 1].end, r.start))),
           ) &&
           !out.some((m) => m.start < run[run.length - 1].end && m.end > w.start)
         )

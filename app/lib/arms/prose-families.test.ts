@@ -322,3 +322,30 @@ describe("round 22: notations and sentence shapes of the ninth and tenth sets of
     expect(readingsOf(reversed, "pain intensity at 12 months")).toEqual([]);
   });
 });
+
+describe("round 22: a label phrase written with a trademark sign, or with 'group' for the question's 'arm'", () => {
+  const text =
+    "Results. Height velocity after 18 months was 8.7 ± 1.56 cm/year for Criscy™ group and 8.9 ± 1.36 cm/year for Genotropin™ group (p = 0.43).";
+
+  it("names each arm by its label ('Genotropin arm' → 'Genotropin™ group')", () => {
+    const [best] = readingsOf(
+      text,
+      "height velocity after 18 months",
+      "switched from Genotropin to Criscy (Genotropin arm)",
+      "continued Criscy (Criscy arm)",
+    );
+    expect(best.intervention).toMatchObject({ mean: 8.9, sd: 1.36 });
+    expect(best.comparator).toMatchObject({ mean: 8.7, sd: 1.56 });
+  });
+
+  it("still names neither arm by a phrase both names give", () => {
+    expect(
+      readingsOf(
+        text,
+        "height velocity after 18 months",
+        "Criscy then Genotropin (Criscy arm)",
+        "Criscy alone (Criscy cohort)",
+      ),
+    ).toEqual([]);
+  });
+});
