@@ -1875,7 +1875,10 @@ function sentenceStatesOtherN(sentence: string, sizes: Record<ArmKey, SizeFact |
   return false;
 }
 
-/** Group sizes stated in the text: "ARM (n = 120)", "120 patients were randomised to ARM", "30 received ARM". */
+/**
+ * Group sizes stated in the text: "ARM (n = 120)" (round 22: also "ARM (n = 63; what they received)"), "120 patients
+ * were randomised to ARM", "30 received ARM".
+ */
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   const text = report.text;
@@ -1890,7 +1893,7 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       let start = mention.start;
       let end = mention.end;
       const a =
-        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*\)|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(
+        /^[\w\s-]{0,25}?\(\s*[nN]\s*=\s*(\d+)\s*[);,]|^[\w\s-]{0,12}?[,:]?\s*[nN]\s*=\s*(\d+)\b|^[\w\s-]{0,25}?\(\s*(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\s*\)|^\s+(?:group|arm)\s+(?:comprised|consisted of|included)\s+(\d+)\s+(?:patients|participants|subjects|children|infants|women|men|people)\b/.exec(
           after,
         );
       // "… and the placebo group 118 patients": the verb of an earlier clause ("comprised") carries over.
@@ -1902,12 +1905,14 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
       const ellipticOk = elliptic !== null && /\b(comprised|consisted of)\b/i.test(wide);
       const enrolment =
         /\b(randomi[sz]ed|randomly|assigned|allocated|enrolled|included|recruited|a total of|of (the|all|these)?\s*\d+ (patients|participants|subjects|children|infants|women|men))\b/i;
-      const d =
+      const d0 =
         a || ellipticOk
           ? null
           : /(?:^|[\s,:;(])(\d+)\s+(?:(?:patients|participants|subjects|children|infants|women|men)\s+)?(?:were\s+)?(?:(?:randomly\s+)?(?:randomi[sz]ed|assigned|allocated)\s+)?(?:to|into|in)\s+(?:the\s+)?$/i.exec(
               before,
             );
+      // Round 22: the second number of an allocation ratio ("randomized 1:1 to the reference sequence") is no group size.
+      const d = d0 && /\d\s*:\s*$/.test(before.slice(0, d0.index + d0[0].indexOf(d0[1]))) ? null : d0;
       // Only in a sentence about enrolment or allocation, and not "45 in the drug group had a response".
       const sentenceBefore =
         wide

@@ -349,3 +349,15 @@ describe("round 22: a label phrase written with a trademark sign, or with 'group
     ).toEqual([]);
   });
 });
+
+describe("round 22: group sizes at allocation", () => {
+  it("reads 'ARM (n = 63; what it received)', and takes no n from an allocation ratio ('randomized 1:1 to')", () => {
+    const text =
+      "Methods. Patients were randomized 1:1 to the control group (n = 63; usual care for 36 weeks) or to the exercise group (n = 64; training for 36 weeks). Results. Pain at week 36 was 3.1 ± 1.0 in the exercise group and 4.2 ± 1.1 in the control group.";
+    const [best] = readingsOf(text, "pain at week 36");
+    expect(best.intervention).toMatchObject({ mean: 3.1, sd: 1.0, groupSize: 64 });
+    expect(best.comparator).toMatchObject({ mean: 4.2, sd: 1.1, groupSize: 63 });
+    const [ratioOnly] = readingsOf(text.replace(/ \(n = \d+; [^)]*\)/g, ""), "pain at week 36");
+    expect(ratioOnly.comparator).toMatchObject({ mean: 4.2, groupSize: null });
+  });
+});
