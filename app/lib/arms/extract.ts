@@ -2741,10 +2741,13 @@ function tiedArm(
 
 /** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
 const VALUE_TO_NAME =
-  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:in|for|with|on|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
-/** Round 22: VALUE_TO_NAME with one to three words of who was counted before the preposition (" CDT clients in the "). */
+  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:in|for|with|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+/**
+ * Round 22: VALUE_TO_NAME with one to four words of who or what was counted before the preposition (" CDT clients in
+ * the ", " observed hand hygiene events at ").
+ */
 const VALUE_TO_NAME_WORDS =
-  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:[A-Za-z][\w-]*\s+){1,3}(?:in|for|on|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:[A-Za-z][\w-]*\s+){1,4}(?:in|for|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
 /** The words from an arm's name to its value, when the name comes first: ", ", ": ", " group, ", " arm (". */
 const NAME_TO_VALUE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:(=]?\s*$/i;
 

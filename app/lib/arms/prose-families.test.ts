@@ -361,3 +361,18 @@ describe("round 22: group sizes at allocation", () => {
     expect(ratioOnly.comparator).toMatchObject({ mean: 4.2, groupSize: null });
   });
 });
+
+describe("round 22: a value tied to its arm through a few words of what was counted and 'at'", () => {
+  it("reads a before/after comparison whose arm name shares the outcome's words ('… events at pretest to … at posttest')", () => {
+    const text =
+      "Results. Observations showed an improvement in hand hygiene compliance from 193 of 303 (63.6%) observed hand hygiene events at pretest to 201 of 281 (71.5%) at posttest.";
+    const [best] = readingsOf(
+      text,
+      "observed hand hygiene compliance",
+      "hand hygiene messages on screen savers (posttest)",
+      "before the screen saver intervention (pretest)",
+    );
+    expect(best.intervention).toMatchObject({ events: 201, groupSize: 281 });
+    expect(best.comparator).toMatchObject({ events: 193, groupSize: 303 });
+  });
+});
