@@ -2027,6 +2027,16 @@ const CI_SPAN = new RegExp(
 /** A unit written between a number and its spread: "g", "kg", "mm Hg", "mmol/L", "ng/mL", "%" (round 19). */
 const UNIT = String.raw`(?:[a-zA-Zµμ]{1,5}(?:\s?Hg)?(?:\/[a-zA-Z0-9²]{1,5})?|%)`;
 
+/**
+ * A count with its group size and percentage as written ("Eighteen", "75", "24.0"): the count may be a number word;
+ * null when it is no number or exceeds the group size.
+ */
+function countWithPercent(events: string, groupSize: string, percent: string): CellStats | null {
+  const k = wordNumber(events);
+  const n = parseNumber(groupSize);
+  return k !== null && k <= n ? { kind: "count", events: k, groupSize: n, percent: parseNumber(percent) } : null;
+}
+
 /** "a (b)" in prose: a mean with its SD or SE only when the sentence says which. */
 type ProseStats = CellStats | { kind: "ambiguous-pair"; mean: number; sd: number };
 
@@ -2038,12 +2048,7 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
       String.raw`(${P_NUM})\s*%\s*[,;]\s*(\d+|[A-Za-z]+(?:-[a-z]+)?)\s*(?:\/|\s(?:out\s+)?of\s+(?:the\s+)?)\s*(${P_INT})\b`,
       "g",
     ),
-    read: (m) => {
-      const events = wordNumber(m[2]);
-      return events !== null && events <= parseNumber(m[3])
-        ? { kind: "count", events, groupSize: parseNumber(m[3]), percent: parseNumber(m[1]) }
-        : null;
-    },
+    read: (m) => countWithPercent(m[2], m[3], m[1]),
   },
   {
     // "45% (12/27)"; round 19: also "67% (36 of 54)"; round 22: with up to three words of what was counted after the n
@@ -2080,12 +2085,7 @@ const PROSE_PATTERNS: { re: RegExp; read: (m: RegExpExecArray) => ProseStats | n
       "g",
     ),
     // Round 22: the count may be a number word ("Eighteen (24.0 per cent) of the 75").
-    read: (m) => {
-      const events = wordNumber(m[1]);
-      return events !== null && events <= parseNumber(m[3])
-        ? { kind: "count", events, groupSize: parseNumber(m[3]), percent: parseNumber(m[2]) }
-        : null;
-    },
+    read: (m) => countWithPercent(m[1], m[3], m[2]),
   },
   {
     // Round 19: the count may be a number word ("nine [4%]").
