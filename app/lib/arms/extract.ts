@@ -2429,21 +2429,7 @@ function trailerPair(
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
 ): PairReading | null {
-  const vs = pairedValues(values, outcome);
-  if (!vs) return null;
-  const last = vs[vs.length - 1].end;
-  const i = mentions.intervention;
-  const c = mentions.comparator;
-  if (!i.length || !c.length || [...i, ...c].some((m) => m.start < last)) return null;
-  // The first-named arm's words all come before the other's: "ABP 501 vs adalimumab".
-  const interventionFirst = i[i.length - 1].end <= c[0].start;
-  if (!interventionFirst && c[c.length - 1].end > i[0].start) return null;
-  const between = interventionFirst
-    ? sentence.slice(i[i.length - 1].end, c[0].start)
-    : sentence.slice(c[c.length - 1].end, i[0].start);
-  if (!VS_ARMS.test(between)) return null;
-  for (let k = 0; k < vs.length; k += 2) if (!VS_BETWEEN.test(sentence.slice(vs[k].end, vs[k + 1].start))) return null;
-  return bestPair(outcome, sentence, vs, interventionFirst);
+  return pairsOfArmsNamedOnce(sentence, values, mentions, outcome, "after");
 }
 
 /**
@@ -2459,12 +2445,32 @@ function leaderPair(
   mentions: Record<ArmKey, { start: number; end: number }[]>,
   outcome: Outcome,
 ): PairReading | null {
+  return /\brespectively\b/i.test(sentence)
+    ? null
+    : pairsOfArmsNamedOnce(sentence, values, mentions, outcome, "before");
+}
+
+/**
+ * Pairs of values joined by "vs" whose arms are named only `side` every value, once each, one right after the other
+ * ("A vs B", "A compared with B"), which gives each pair's order: the question's pair (bestPair) or null.
+ */
+function pairsOfArmsNamedOnce(
+  sentence: string,
+  values: ProseValue[],
+  mentions: Record<ArmKey, { start: number; end: number }[]>,
+  outcome: Outcome,
+  side: "before" | "after",
+): PairReading | null {
   const vs = pairedValues(values, outcome);
-  if (!vs || /\brespectively\b/i.test(sentence)) return null;
-  const first = vs[0].start;
+  if (!vs) return null;
   const i = mentions.intervention;
   const c = mentions.comparator;
-  if (!i.length || !c.length || [...i, ...c].some((m) => m.end > first)) return null;
+  const outside =
+    side === "after"
+      ? (m: { start: number }) => m.start >= vs[vs.length - 1].end
+      : (m: { end: number }) => m.end <= vs[0].start;
+  if (!i.length || !c.length || ![...i, ...c].every(outside)) return null;
+  // The first-named arm's words all come before the other's: "ABP 501 vs adalimumab".
   const interventionFirst = i[i.length - 1].end <= c[0].start;
   if (!interventionFirst && c[c.length - 1].end > i[0].start) return null;
   const between = interventionFirst
