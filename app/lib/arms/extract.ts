@@ -719,11 +719,19 @@ const BASELINE_WORD = /\b(baseline|pre[- ]?(test|treatment|intervention))\b/i;
 const BASELINE_AS_REFERENCE =
   /\b(from|since|relative to|compared (with|to)|vs\.?|versus|over)\s+(the\s+)?(baseline|pre[- ]?(test|treatment|intervention))\b|\bbaseline[- ]adjusted\b|\badjusted for baseline\b/i;
 
+/** A question's trailing period: "during the extension follow-up", "over the entire study", "throughout the trial". */
+const PERIOD_QUALIFIER =
+  /\s+(?:during|over|throughout)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:follow-up|followup|period|phase|study|extension|trial)\s*$/i;
+
 function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outcome {
   const phrase = question.outcome;
   const forms = [phrase];
   const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(phrase);
   if (paren) forms.push(`${paren[1]} ${paren[3]}`, paren[2]);
+  // Round 22: a trailing period ("… during the extension follow-up") says when, like a timepoint; the outcome is
+  // also named without it.
+  const withoutPeriod = phrase.replace(PERIOD_QUALIFIER, "").trim();
+  if (withoutPeriod && withoutPeriod !== phrase) forms.push(withoutPeriod);
   const phraseConcepts = new Set(conceptsOf(phrase));
   for (const abbr of abbreviations) {
     const ws = words(phrase);

@@ -376,3 +376,18 @@ describe("round 22: a value tied to its arm through a few words of what was coun
     expect(best.comparator).toMatchObject({ events: 193, groupSize: 303 });
   });
 });
+
+describe("round 22: a question's trailing period ('… during the extension follow-up')", () => {
+  const text =
+    "Results. Pain relapse occurred in 12 of 40 patients in the exercise group and 20 of 41 in the control group.";
+
+  it("names the outcome without the period, as a timepoint would be", () => {
+    const [best] = readingsOf(text, "pain relapse during the extension follow-up");
+    expect(best.intervention).toMatchObject({ events: 12, groupSize: 40 });
+    expect(best.comparator).toMatchObject({ events: 20, groupSize: 41 });
+  });
+
+  it("still needs the outcome's own words", () => {
+    expect(readingsOf(text, "serious infections during the extension follow-up")).toEqual([]);
+  });
+});
