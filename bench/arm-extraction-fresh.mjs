@@ -32,7 +32,7 @@
 //    the ninth run first on round 21's code, the tenth held back until round 22's first rules were final. An eleventh
 //    (bench/arm-extraction-abstracts-11.jsonl, 21 questions on fifteen more records) was annotated the same way and
 //    committed unread (6c83572), and run first on round 22's rules before its last one; a twelfth (-12, 20 questions on
-//    sixteen more records) committed unread (22376ee) after round 22's last rule and run first on it.
+//    sixteen more records) committed unread (22376ee) and run first on round 22's rules but its trailing-period rule.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
