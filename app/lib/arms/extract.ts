@@ -1880,6 +1880,15 @@ function sentenceStatesOtherN(sentence: string, sizes: Record<ArmKey, SizeFact |
     const n = parseNumber(m[1]!);
     if (n > 0 && !own.has(n) && n !== together) return true;
   }
+  // Round 22: a number stated for a group that is larger than every n of either arm ("4639 health care opportunities
+  // (2374 in the Coupler group and 2265 in the usual-care group)" in a trial of 936 and 966 patients) counts another
+  // unit, so the outcome's percentages are not of the arms' n.
+  const largest = Math.max(0, ...own);
+  if (largest > 0)
+    for (const m of sentence.matchAll(GROUP_STATED_NUMBER)) {
+      const k = parseNumber(m[1]!);
+      if (k > largest && k !== together) return true;
+    }
   return false;
 }
 
@@ -2018,6 +2027,11 @@ const RATE_PER_TIME =
 const P_NUM = String.raw`[-−–]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:[.·]\d+)?`;
 /** A whole number, its thousands written with commas or not ("2,237", "2237"); read with `parseNumber`. */
 const P_INT = String.raw`(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)`;
+/** Round 22: a number a sentence states for a group, "2374 in the Coupler group" (`sentenceStatesOtherN`). */
+const GROUP_STATED_NUMBER = new RegExp(
+  String.raw`(?<![\w.,])(${P_INT})(?![.,]\d)\s+(?:[a-z-]+\s+){0,2}?in\s+the\s+(?:[\w-]+\s+){0,3}?(?:group|arm|cohort)s?\b`,
+  "g",
+);
 /** An n a sentence states, "n = 9", "N=2,237" (round 21, `sentenceStatesOtherN`). */
 const SENTENCE_N = new RegExp(String.raw`(?<![\w.,])[nN]\s*=\s*(${P_INT})(?![\d.,]\d)`, "g");
 /**
@@ -3282,11 +3296,13 @@ function finalise(
     : { ok: true, what: `provenance: ${provenance.map((c) => c.what).join(", ") || "no check applies"}` };
   const [armsItem, outcomeItem, timeItem, singleItem, sentenceItem] = checks;
   for (const { arm, field, extra, reason } of pending) {
-    // The reading's definitional rule (timepoint, row), else round 21's subsample-n for an n, else round 15's notation
-    // rule for the fields it names.
+    // The reading's definitional rule (timepoint, row), else round 21's subsample-n for an n (round 22: and for what was
+    // derived with it, events from a percentage or an SD from an SE or CI), else round 15's notation rule for the
+    // fields it names.
+    const fromN = field === "groupSize" || derived.some((d) => d.arm === arm && d.field === field);
     const fieldGate =
       hardGate ??
-      (field === "groupSize" && subsampleN[arm] ? "subsample-n" : null) ??
+      (fromN && subsampleN[arm] ? "subsample-n" : null) ??
       (candidate.notationGate?.fields.includes(field) ? candidate.notationGate.rule : null);
     const features: ValueFeatures = {
       armsShown: armsItem.ok,

@@ -391,3 +391,30 @@ describe("round 22: a question's trailing period ('… during the extension foll
     expect(readingsOf(text, "serious infections during the extension follow-up")).toEqual([]);
   });
 });
+
+describe("round 22: a sentence that counts another unit per group ('2374 in the Coupler group')", () => {
+  const text =
+    "Methods. A total of 90 patients were allocated to exercise and 95 to control. Results. There were 460 visits (230 in the exercise group and 230 in the control group), and counselling was given in 40.0% vs 30.5% of visits.";
+  const question = { intervention: "exercise", comparator: "control", outcome: "visits with counselling" };
+
+  it("derives no events from the arms' n of patients, and gives no n (subsample-n)", () => {
+    const readings: ArmExtraction[] = [];
+    const given = extractArms(parseReport(text, "text"), question);
+    extractArms(parseReport(text, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
+    expect(readings[0]?.intervention).toMatchObject({ events: 36, groupSize: 90 });
+    expect(given.intervention).toMatchObject({ events: null, groupSize: null });
+    expect(given.comparator).toMatchObject({ events: null, groupSize: null });
+    expect(given.reason?.intervention.events).toContain("subsample-n");
+  });
+
+  it("keeps them when the group's number is no larger than its n (events, not another unit)", () => {
+    const events = text.replace(
+      "460 visits (230 in the exercise group and 230 in the control group)",
+      "65 visits (36 in the exercise group and 29 in the control group)",
+    );
+    const readings: ArmExtraction[] = [];
+    extractArms(parseReport(events, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
+    expect(readings[0]?.intervention).toMatchObject({ events: 36, groupSize: 90 });
+    expect(readings[0]?.reason?.intervention.events ?? "").not.toContain("subsample-n");
+  });
+});
