@@ -481,6 +481,11 @@ export const CORRECTIONS_ON: readonly CorrectionName[] = DEFINITIONAL_CORRECTION
  *   allocated) and the sentence that gives the outcome's values states an n that is neither arm's nor their sum
  *   ("apoptotic cells 5 ± 3 vs 35 ± 6; n = 6, A vs B", in a report that randomised 27 per arm): the values were
  *   measured in another number of participants, so the arm's n is withheld.
+ * - abstract-outcome-elsewhere (round 22): outcome-elsewhere in a report of an abstract's size (no table, at most
+ *   ABSTRACT_MAX_CHARS characters). There a sentence with numbers that names what the read sentence lacks of the
+ *   outcome is the outcome's own ("AP was indicated in 43.9% (187/426) …" read for "appropriate antibiotic prophylaxis
+ *   use", which the next sentence gives); in a full text, methods, tables and discussion name such words beside other
+ *   numbers, which is why round 18 did not keep the rule there.
  */
 export const HARD_GATES = [
   "timepoint-other",
@@ -492,7 +497,11 @@ export const HARD_GATES = [
   "event-other",
   "outcome-elsewhere",
   "subsample-n",
+  "abstract-outcome-elsewhere",
 ] as const;
+
+/** Round 22: the most characters a report may have to count as an abstract (abstract-outcome-elsewhere). */
+export const ABSTRACT_MAX_CHARS = 6000;
 
 /** A definitional hard rule of round 14. */
 export type HardGateName = (typeof HARD_GATES)[number];
@@ -2952,6 +2961,13 @@ function rowDefinitionGate(
     if (found) return found;
   }
   if (hardGates.has("outcome-elsewhere") && prose) return outcomeElsewhere(candidate, outcome, report);
+  if (
+    hardGates.has("abstract-outcome-elsewhere") &&
+    prose &&
+    report.tables.length === 0 &&
+    report.text.length <= ABSTRACT_MAX_CHARS
+  )
+    return outcomeElsewhere(candidate, outcome, report);
   return null;
 }
 

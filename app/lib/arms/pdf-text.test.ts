@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ABSTRACT_MAX_CHARS } from "./extract.ts";
 import { extractArms, HARD_GATES, HARD_GATES_ON, parseReport } from "./index.ts";
 import { hintsOf, parseCell } from "./notation.ts";
 
@@ -302,7 +303,9 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
     expect(HARD_GATES).toContain("outcome-elsewhere");
     expect(HARD_GATES_ON).not.toContain("outcome-elsewhere");
     const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
-    const off = extractArms(parseReport(twoOutcomes, "text"), question);
+    // A full text's length: round 22's abstract-outcome-elsewhere does not apply (below).
+    const fullText = `${twoOutcomes}\n\n${"The trial was done in twelve centres. ".repeat(170)}`;
+    const off = extractArms(parseReport(fullText, "text"), question);
     expect(off.intervention.events).toBe(819);
     const on = extractArms(parseReport(twoOutcomes, "text"), question, { hardGates: [...HARD_GATES] });
     expect(on.intervention.events).toBeNull();
@@ -316,6 +319,17 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
       { hardGates: [...HARD_GATES] },
     );
     expect(named.intervention).toMatchObject({ events: 819, groupSize: 1491 });
+  });
+
+  it("round 22 abstract-outcome-elsewhere: on in the product for a report of an abstract's size, not for a full text", () => {
+    expect(HARD_GATES_ON).toContain("abstract-outcome-elsewhere");
+    const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
+    const abstract = extractArms(parseReport(twoOutcomes, "text"), question);
+    expect(abstract.intervention.events).toBeNull();
+    expect(abstract.reason?.intervention.events).toMatch(/outcome-elsewhere/);
+    const long = `${twoOutcomes}\n\n${"The trial was done in twelve centres. ".repeat(170)}`;
+    expect(long.length).toBeGreaterThan(ABSTRACT_MAX_CHARS);
+    expect(extractArms(parseReport(long, "text"), question).intervention.events).toBe(819);
   });
 });
 

@@ -56,6 +56,7 @@ describe("round 16: the switches", () => {
       "event-other",
       "outcome-elsewhere",
       "subsample-n",
+      "abstract-outcome-elsewhere",
     ]);
     // Round 18's outcome-elsewhere was not kept by its adoption rule: every hard rule but it is on.
     expect([...HARD_GATES_ON]).toEqual([...HARD_GATES].filter((name) => name !== "outcome-elsewhere"));
