@@ -34,7 +34,8 @@
 //    committed unread (6c83572), and run first on round 22's rules before its last one; a twelfth (-12, 20 questions on
 //    sixteen more records) committed unread (22376ee) and run first on round 22's rules but its trailing-period rule;
 //    a thirteenth (-13, 21 questions on fifteen more records) committed unread (bd9dc97) and run first on every rule of
-//    round 22 but its last (a group's number that counts another unit).
+//    round 22 but its last two; a fourteenth (-14, 25 questions on sixteen more records) committed unread (024191c)
+//    after the round's last rule and its adoption rule, and run first on them.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -126,6 +127,7 @@ try {
   run("screening abstracts, eleventh set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-11.jsonl"));
   run("screening abstracts, twelfth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-12.jsonl"));
   run("screening abstracts, thirteenth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-13.jsonl"));
+  run("screening abstracts, fourteenth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-14.jsonl"));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(
