@@ -2219,7 +2219,7 @@ export function proseValues(
   const corrected = options.sentenceSe ?? CORRECTIONS_ON.includes("sentence-se");
   const statesSe = corrected ? sentenceStatesSe(sentence) : sentenceHints.se;
   const bothSpreads = corrected && statesSe && sentenceHints.meanSd;
-  // Round 22: a confidence level's percent sign ("95% confidence interval") does not make "a (b)" a count and its %.
+  // Round 22: a confidence level's percent sign ("95% confidence interval") is no count hint: "a (b)" is still read.
   const countsOutsideCi = sentenceHints.count && hintsOf(sentence.replace(CONFIDENCE_LEVEL_PERCENT, "")).count;
   for (const pattern of PROSE_PATTERNS) {
     pattern.re.lastIndex = 0;
@@ -2776,15 +2776,21 @@ function tiedArm(
   return valueFirst ?? nameFirst;
 }
 
+/** The words that lead from a value to its arm's name: "in (the)", "at", "receiving", "randomised to", … */
+const TO_ARM = String.raw`(?:in|for|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$`;
 /** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
-const VALUE_TO_NAME =
-  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:in|for|with|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+const VALUE_TO_NAME = new RegExp(
+  String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:with\s+(?:the\s+)?$|${TO_ARM})`,
+  "i",
+);
 /**
  * Round 22: VALUE_TO_NAME with one to four words of who or what was counted before the preposition (" CDT clients in
  * the ", " observed hand hygiene events at ").
  */
-const VALUE_TO_NAME_WORDS =
-  /^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:[A-Za-z][\w-]*\s+){1,4}(?:in|for|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$/i;
+const VALUE_TO_NAME_WORDS = new RegExp(
+  String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:[A-Za-z][\w-]*\s+){1,4}${TO_ARM}`,
+  "i",
+);
 /** The words from an arm's name to its value, when the name comes first: ", ", ": ", " group, ", " arm (". */
 const NAME_TO_VALUE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:(=]?\s*$/i;
 
@@ -2960,13 +2966,8 @@ function rowDefinitionGate(
     const found = eventOther(question.outcome, row);
     if (found) return found;
   }
-  if (hardGates.has("outcome-elsewhere") && prose) return outcomeElsewhere(candidate, outcome, report);
-  if (
-    hardGates.has("abstract-outcome-elsewhere") &&
-    prose &&
-    report.tables.length === 0 &&
-    report.text.length <= ABSTRACT_MAX_CHARS
-  )
+  const abstractSized = report.tables.length === 0 && report.text.length <= ABSTRACT_MAX_CHARS;
+  if (prose && (hardGates.has("outcome-elsewhere") || (hardGates.has("abstract-outcome-elsewhere") && abstractSized)))
     return outcomeElsewhere(candidate, outcome, report);
   return null;
 }

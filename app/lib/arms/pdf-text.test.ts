@@ -299,12 +299,13 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
   const twoOutcomes =
     "Decisions for exercise electrocardiography were more appropriate with the drug (819/1491 [55%]) compared with placebo (648/1488 [44%]).\n\nThe effect was stronger for angiography (1274/1595 [80%] with the drug compared with 1009/1576 [64%] with placebo).";
 
+  // The same text at a full text's length: round 22's abstract-outcome-elsewhere does not apply to it.
+  const fullText = `${twoOutcomes}\n\n${"The trial was done in twelve centres. ".repeat(170)}`;
+  const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
+
   it("outcome-elsewhere (not kept by its adoption rule, off in the product) withholds a sentence lacking a word another numeric sentence names", () => {
     expect(HARD_GATES).toContain("outcome-elsewhere");
     expect(HARD_GATES_ON).not.toContain("outcome-elsewhere");
-    const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
-    // A full text's length: round 22's abstract-outcome-elsewhere does not apply (below).
-    const fullText = `${twoOutcomes}\n\n${"The trial was done in twelve centres. ".repeat(170)}`;
     const off = extractArms(parseReport(fullText, "text"), question);
     expect(off.intervention.events).toBe(819);
     const on = extractArms(parseReport(twoOutcomes, "text"), question, { hardGates: [...HARD_GATES] });
@@ -323,13 +324,11 @@ describe("abstract families (nine real abstracts of ../shared/screening; the sen
 
   it("round 22 abstract-outcome-elsewhere: on in the product for a report of an abstract's size, not for a full text", () => {
     expect(HARD_GATES_ON).toContain("abstract-outcome-elsewhere");
-    const question = { intervention: "drug", comparator: "placebo", outcome: "appropriate decisions for angiography" };
     const abstract = extractArms(parseReport(twoOutcomes, "text"), question);
     expect(abstract.intervention.events).toBeNull();
     expect(abstract.reason?.intervention.events).toMatch(/outcome-elsewhere/);
-    const long = `${twoOutcomes}\n\n${"The trial was done in twelve centres. ".repeat(170)}`;
-    expect(long.length).toBeGreaterThan(ABSTRACT_MAX_CHARS);
-    expect(extractArms(parseReport(long, "text"), question).intervention.events).toBe(819);
+    expect(fullText.length).toBeGreaterThan(ABSTRACT_MAX_CHARS);
+    expect(extractArms(parseReport(fullText, "text"), question).intervention.events).toBe(819);
   });
 });
 
