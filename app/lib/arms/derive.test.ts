@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   countFromPercent,
+  countsFromPercent,
   normalQuantile,
   sdFromCi,
   sdFromSe,
@@ -13,6 +14,13 @@ import { groundProposedValue } from "./verify.ts";
 import { findAbbreviations } from "./text.ts";
 
 describe("derivations", () => {
+  it("lists every whole number of events a percentage fits: none, one or several (round 23)", () => {
+    expect(countsFromPercent(55.3, 1, 591)).toEqual([327]);
+    expect(countsFromPercent(90.4, 1, 1640)).toEqual([1482, 1483]);
+    expect(countsFromPercent(75.7, 1, 363)).toEqual([]);
+    expect(countFromPercent(90.4, 1, 1640)).toBeNull();
+  });
+
   it("computes normal and t quantiles (checked against R's qnorm and qt)", () => {
     expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
     expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 5);

@@ -15,8 +15,18 @@ export function decimalsOf(numeral: string): number {
  * one integer fits, otherwise null (a blank beats a wrong number).
  */
 export function countFromPercent(percent: number, decimals: number, groupSize: number): number | null {
+  const fits = countsFromPercent(percent, decimals, groupSize);
+  return fits.length === 1 ? fits[0] : null;
+}
+
+/**
+ * Every whole number of events k (0 ≤ k ≤ groupSize) for which 100·k/groupSize rounds to `percent` at `decimals`
+ * decimals (half a unit of the last decimal); empty for an impossible percentage or group size. Round 23: none means
+ * the percentage is not of this n; several, that the percentage cannot tell them apart (Cochrane Handbook 6.5.2).
+ */
+export function countsFromPercent(percent: number, decimals: number, groupSize: number): number[] {
   if (!Number.isFinite(percent) || !Number.isInteger(groupSize) || groupSize <= 0 || percent < 0 || percent > 100)
-    return null;
+    return [];
   const half = 0.5 * 10 ** -Math.min(decimals, 4) + 1e-9;
   const low = Math.ceil(((percent - half) * groupSize) / 100 - 1e-9);
   const high = Math.floor(((percent + half) * groupSize) / 100 + 1e-9);
@@ -25,7 +35,7 @@ export function countFromPercent(percent: number, decimals: number, groupSize: n
     const value = (100 * k) / groupSize;
     if (Math.abs(value - percent) <= half) fits.push(k);
   }
-  return fits.length === 1 ? fits[0] : null;
+  return fits;
 }
 
 /** Whether `percent` is 100·events/n written with `decimals` decimals (rounding tolerance half a unit, +0.05 for sloppy rounding). */

@@ -28,7 +28,7 @@ import {
   restrictedPopulation,
 } from "./provenance.ts";
 import { eventOther, populationOther, subscaleOther, unitOther } from "./definitions.ts";
-import { countFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
+import { countsFromPercent, roundTo, sdFromCi, sdFromSe, sdFromT, tFromP } from "./derive.ts";
 import { type CellStats, type Hints, hintsOf, mergeHints, parseCell } from "./notation.ts";
 import { decimalsOf, documentSentences, parseNumber, stem, words } from "../extraction/core/index.ts";
 import { extractSampleSizes } from "../extraction/facts.ts";
@@ -129,6 +129,41 @@ function groupNoun(stemmed: string): string {
 /** What may stand between two words of a label phrase: spaces, a hyphen, and (round 22) a ™, ® or © sign. */
 const PHRASE_GAP = /^[\s\-™®©]+$/;
 
+/** What a before/after comparison changes: the words after "before the" / "after the" that name the change. */
+const CHANGE_NOUN =
+  "(?:[\\w-]+[\\s-]){0,2}?(?:intervention|implementation|change|introduction|program(?:me)?|campaign|initiative|roll-?out|launch|switch(?:ing)?)s?\\b";
+
+/**
+ * Round 23, the periods of a before/after comparison as a report names them (family: controlled and uncontrolled
+ * before/after studies, audits before and after a change, switching cohorts: "591 before the intervention and 1640
+ * after", "pre- and post-intervention (39.8% vs. 43.2%)", "After the KB-intervention … (48%; N=217) … than before
+ * (26%; N=243)", "85 patients from the baseline observation period"). A bare "before" / "after" counts only where
+ * nothing follows it in its clause ("… and 1640 after.", "than before (26%"), so "after 12 weeks" is never a period.
+ */
+const PERIOD_NAMES: Record<"before" | "after", RegExp[]> = {
+  before: [
+    new RegExp(`\\b(?:before|prior to)\\s+(?:the\\s+|its\\s+)?${CHANGE_NOUN}`, "i"),
+    /\bpre-?(?:intervention|implementation|switch(?:ing)?)\b/i,
+    /\bpre-(?=\s+(?:and|vs\.?|versus|to)\s+post)/i,
+    /\bbaseline\s+(?:observation\s+)?(?:period|phase|audit|survey|cohort)\b/i,
+    /\bbefore\b(?=\s*(?:[(,.;:)]|$|and\b|vs\b|versus\b))/i,
+  ],
+  after: [
+    new RegExp(`\\b(?:after|following)\\s+(?:the\\s+|its\\s+)?${CHANGE_NOUN}`, "i"),
+    /\bpost-?(?:intervention|implementation|switch(?:ing)?)\b/i,
+    /\bintervention\s+(?:period|phase)\b/i,
+    /\bafter\b(?=\s*(?:[(,.;:)]|$))/i,
+  ],
+};
+
+/** The period a question's arm name states ("… (after the change)", "baseline observation period …"), if one. */
+function periodOf(raw: string): "before" | "after" | null {
+  const before =
+    PERIOD_NAMES.before.some((re) => re.test(raw)) || /\b(?:historical|retrospective) controls?\b/i.test(raw);
+  const after = PERIOD_NAMES.after.some((re) => re.test(raw));
+  return before === after ? null : before ? "before" : "after";
+}
+
 /** Names an arm goes by: the question's words, its parenthesised short form, and the report's abbreviations. */
 class ArmName {
   readonly variants: string[][] = [];
@@ -195,6 +230,13 @@ class ArmName {
    */
   positions: { re: RegExp; label: string; quote: string }[] = [];
 
+  /**
+   * Round 23: the period this arm is in a before/after comparison (periodPositions), when both arms' names state
+   * opposite periods. Such an arm is named only by its period: the intervention's own words name what changed, which
+   * every sentence of the report is about, before and after alike.
+   */
+  period: "before" | "after" | null = null;
+
   /** The position name in `text` and its definition, when the text names the arm by its position. */
   positionIn(text: string): { label: string; quote: string } | null {
     return this.positions.find((p) => p.re.test(text)) ?? null;
@@ -202,6 +244,7 @@ class ArmName {
 
   score(label: string): number {
     if (this.positions.length && this.positionIn(label)) return 1;
+    if (this.period) return 0;
     const labelWords = words(label);
     for (const short of this.shortForms) {
       if (labelWords.some((w) => w === short || w === `${short}s`)) return 1;
@@ -236,6 +279,7 @@ class ArmName {
       let m: RegExpExecArray | null;
       while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
     }
+    if (this.period) return out.sort((a, b) => a.start - b.start);
     const all = wordsAt(text);
     const ownTokens =
       this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
@@ -652,7 +696,57 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
   names.intervention.phrases = names.intervention.phrases.filter((p) => !cPhrases.has(key(p)));
   names.comparator.phrases = names.comparator.phrases.filter((p) => !iPhrases.has(key(p)));
   for (const t of names.intervention.distinctive) names.comparator.otherDistinctive.add(t);
+  questionPositions(names);
+  periodPositions(names);
   return names;
+}
+
+/**
+ * Round 23, arms that are periods (family: before/after comparisons; PERIOD_NAMES): when one arm's name states the
+ * period after a change and the other's the period before it ("… template (after the change)" against "template before
+ * the change (before the intervention)"), each arm is named by its period's names in the report and by nothing else
+ * (ArmName.period), quoted from the question.
+ */
+function periodPositions(names: Record<ArmKey, ArmName>): void {
+  const periods = { intervention: periodOf(names.intervention.raw), comparator: periodOf(names.comparator.raw) };
+  if (!periods.intervention || !periods.comparator || periods.intervention === periods.comparator) return;
+  for (const arm of ARMS) {
+    const period = periods[arm]!;
+    names[arm].period = period;
+    for (const re of PERIOD_NAMES[period])
+      names[arm].positions.push({
+        re,
+        label: `${period} the change`,
+        quote: clip(`the question names the period: ${names[arm].raw}`, 120),
+      });
+  }
+}
+
+/**
+ * Round 23, positions the question names (family: reports that call their arms "group 1 / group 2" or "Group A /
+ * Group B" and define them before the label, "… treated with CT-P10 (group 1)", or not at all, where definePositions,
+ * which reads a definition after the label, finds none): a reviewer who writes the report's position label into an
+ * arm's name ("biosimilar rituximab CT-P10 (group 1)") says which arm it is. An arm's name that holds exactly one
+ * position, not one of a combination ("group D/E", "group A + B") and not the other arm's, adds it as the arm's
+ * position name, quoted from the question. Runs before definePositions, which then leaves these labels alone.
+ */
+function questionPositions(names: Record<ArmKey, ArmName>): void {
+  const named = (raw: string) =>
+    [...raw.matchAll(POSITION)]
+      .filter((m) => !/^\s*[/+&]/.test(raw.slice((m.index ?? 0) + m[0].length)))
+      .map((m) => ({ m, key: `${m[1].toLowerCase()} ${m[2].toUpperCase()}` }));
+  const found = { intervention: named(names.intervention.raw), comparator: named(names.comparator.raw) };
+  for (const arm of ARMS) {
+    const other = arm === "intervention" ? "comparator" : "intervention";
+    if (found[arm].length !== 1) continue;
+    const [{ m, key }] = found[arm];
+    if (found[other].some((f) => f.key === key)) continue;
+    names[arm].positions.push({
+      re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`),
+      label: key,
+      quote: clip(`the question names it: ${names[arm].raw}`, 120),
+    });
+  }
 }
 
 interface Outcome {
@@ -660,6 +754,11 @@ interface Outcome {
   phrase: string;
   /** Alternative names of the outcome as concept lists: the phrase, its bracketed short form, long forms of its abbreviations. */
   variants: string[][];
+  /**
+   * Round 23: the variants that name the whole outcome asked — all but a report's short form for a part of it ("AE"
+   * for "immune-mediated adverse events"), which names a broader outcome (outcomeElsewhere).
+   */
+  namedInFull: string[][];
   timepoint: string | null;
   typeGuess: OutcomeType;
   /** The question asks for a change from baseline ("change in HbA1c"), not the value at a time. */
@@ -742,12 +841,18 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
   const withoutPeriod = phrase.replace(PERIOD_QUALIFIER, "").trim();
   if (withoutPeriod && withoutPeriod !== phrase) forms.push(withoutPeriod);
   const phraseConcepts = new Set(conceptsOf(phrase));
+  const broader = new Set<string>();
   for (const abbr of abbreviations) {
     const ws = words(phrase);
     if (ws.includes(abbr.short)) forms.push(phrase.replace(abbr.short, abbr.long));
     // The question spells out what the report abbreviates ("Hamilton Depression Rating Scale score" for "HAM-D").
     const longConcepts = conceptsOf(abbr.long);
-    if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) forms.push(abbr.short);
+    if (longConcepts.length >= 2 && longConcepts.every((c) => phraseConcepts.has(c))) {
+      forms.push(abbr.short);
+      // Round 23: a long form that is only part of the outcome ("immune-mediated adverse events" for "AE") makes the
+      // short form alone a broader outcome than the one asked.
+      if ([...phraseConcepts].filter((c) => !longConcepts.includes(c)).length > 1) broader.add(abbr.short);
+    }
   }
   // "Change from baseline to week 12": baseline is the change's reference, and the question asks for the change.
   const baseline = BASELINE_WORD.test(phrase) && !(CHANGE.test(phrase) || BASELINE_AS_REFERENCE.test(phrase));
@@ -758,9 +863,23 @@ function makeOutcome(question: ArmQuestion, abbreviations: Abbreviation[]): Outc
     : BASELINE_WORD.test(phrase)
       ? new Set(conceptsOf((phrase.match(new RegExp(BASELINE_WORD.source, "gi")) ?? []).join(" ")))
       : new Set<string>();
-  const variants = forms.map((f) => conceptsOf(f).filter((c) => !baselineConcepts.has(c))).filter((v) => v.length > 0);
+  const conceptForms = forms.map((f) => ({
+    concepts: conceptsOf(f).filter((c) => !baselineConcepts.has(c)),
+    broader: broader.has(f),
+  }));
+  const kept = conceptForms.filter((f) => f.concepts.length > 0);
+  const variants = kept.map((f) => f.concepts);
+  const namedInFull = kept.filter((f) => !f.broader).map((f) => f.concepts);
   const typeGuess = outcomeTypeGuess(phrase);
-  return { phrase, variants, timepoint: normaliseTimepoint(phrase), typeGuess, change: CHANGE.test(phrase), baseline };
+  return {
+    phrase,
+    variants,
+    namedInFull,
+    timepoint: normaliseTimepoint(phrase),
+    typeGuess,
+    change: CHANGE.test(phrase),
+    baseline,
+  };
 }
 
 /**
@@ -1905,6 +2024,40 @@ function sentenceStatesOtherN(sentence: string, sizes: Record<ArmKey, SizeFact |
  * Group sizes stated in the text: "ARM (n = 120)" (round 22: also "ARM (n = 63; what they received)"), "120 patients
  * were randomised to ARM", "30 received ARM".
  */
+/** Round 23: what a before/after comparison counts in each period (periodSize): people, or their records and visits. */
+const COUNTED_UNITS =
+  /\b(?:patients|participants|subjects|persons|people|individuals|adults|children|infants|women|men|residents|physicians|nurses|clinicians|records|charts|cases|visits|admissions|episodes|encounters|prescriptions|orders|consultations|respondents|questionnaires|surveys)\b/i;
+
+/**
+ * Round 23: the size of a period of a before/after comparison (ArmName.period), stated as a number before the period's
+ * name with at most eight words between ("591 before the intervention and 1640 after", "301 records were reviewed after
+ * implementation", "85 patients from the baseline observation period"), in a sentence that gives no result (no
+ * percentage, no ±), with no outcome verb, no other number and no name of the other period between. `mention` is the
+ * period's name in `text`; returns the number and where it starts, or null.
+ */
+function periodSize(
+  text: string,
+  mention: { start: number; end: number },
+  other: ArmName,
+): { n: number; start: number } | null {
+  const from = Math.max(0, mention.start - 160);
+  const head =
+    text
+      .slice(from, mention.start)
+      .split(/[.!?]\s+(?=[A-Z])/)
+      .pop() ?? "";
+  const tail = /^[^.!?]*/.exec(text.slice(mention.end))?.[0] ?? "";
+  if (/[%±]|\+\/-/.test(head + tail)) return null;
+  const m = /(?:^|[\s,:;(])(\d[\d,]*)\s+((?:[A-Za-z][\w'-]*,?\s+){0,8}?)$/.exec(head);
+  if (!m || OUTCOME_VERB.test(m[2])) return null;
+  // What is counted: nothing ("1640 after"), or people or records ("301 records were reviewed"), not a unit ("20 mL").
+  if (m[2].trim() && !COUNTED_UNITS.test(m[2])) return null;
+  const start = mention.start - head.length + m.index + m[0].indexOf(m[1]);
+  if (other.mentions(text.slice(start, mention.start)).length) return null;
+  const n = parseNumber(m[1]);
+  return n !== null && Number.isInteger(n) && n > 0 ? { n, start } : null;
+}
+
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
   const out: Record<ArmKey, SizeFact | null> = { intervention: null, comparator: null };
   const text = report.text;
@@ -1953,7 +2106,23 @@ function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Re
         !/^(?:\s+(?:group|arm)s?)?\s*(?:had|has|have|developed|experienced|died|reported|achieved|responded|showed|did|was|were|required|needed)\b/i.test(
           after,
         );
-      if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
+      const periodN = names[arm].period ? periodSize(text, mention, names[other]) : null;
+      // Round 23: in a list of group sizes written "n = N name" ("( n = 367 FKB327, n = 363 RP)"), the n before a name
+      // is its own and the "n = …" after it the next name's.
+      const nFirst0 = /(?:^|[(,;]\s*)[nN]\s*=\s*(\d+(?:,\d{3})*)\s+$/.exec(before);
+      const nFirst =
+        nFirst0 &&
+        (/^\s*,\s*[nN]\s*=\s*\d/.test(after) ||
+          /[nN]\s*=\s*\d+(?:,\d{3})*\s+[^,;()=]{1,30},\s*$/.test(before.slice(0, nFirst0.index + 1)))
+          ? nFirst0
+          : null;
+      if (periodN) {
+        n = periodN.n;
+        start = periodN.start;
+      } else if (nFirst) {
+        n = parseNumber(nFirst[1]);
+        start = mention.start - before.length + nFirst.index + nFirst[0].search(/[nN]/);
+      } else if (a && !names[other].mentions(after.slice(0, a.index + a[0].length)).length) {
         n = Number(a[1] ?? a[2] ?? a[3] ?? a[4]);
         end = mention.end + a[0].length;
       } else if (elliptic && ellipticOk) {
@@ -2981,7 +3150,7 @@ function rowDefinitionGate(
 function outcomeElsewhere(candidate: Candidate, outcome: Outcome, report: TrialReport): string | null {
   const sentence = candidate.sentence ?? "";
   const present = new Set(conceptsOf(sentence));
-  const missing = outcome.variants.map((variant) => variant.filter((c) => !hasStem(present, c)));
+  const missing = outcome.namedInFull.map((variant) => variant.filter((c) => !hasStem(present, c)));
   // The words every variant of the outcome lacks in the sentence.
   const lacking = missing.length ? missing[0].filter((c) => missing.every((words) => words.includes(c))) : [];
   if (missing.some((words) => words.length === 0) || lacking.length === 0) return null;
@@ -3169,8 +3338,12 @@ function finalise(
         quotes.push({ ...data.quote, field: "events" });
         put(arm, "events", [], `read at ${readAt}`);
       } else if (s.percent !== undefined && n !== null) {
-        const k = countFromPercent(s.percent, s.percentDecimals ?? 0, n);
-        if (k === null) return null;
+        const fits = countsFromPercent(s.percent, s.percentDecimals ?? 0, n);
+        // No whole number rounds to the percentage: it is not of this n, and the reading is dropped. Round 23: when
+        // several do, this arm's events are not found and the reading's other values stand (before, it was dropped).
+        if (fits.length === 0) return null;
+        if (fits.length > 1) continue;
+        const k = fits[0];
         v.events = k;
         const from = `${s.percent}% of n = ${n}`;
         derived.push({ arm, field: "events", from });

@@ -418,3 +418,119 @@ describe("round 22: a sentence that counts another unit per group ('2374 in the 
     expect(readings[0]?.reason?.intervention.events ?? "").not.toContain("subsample-n");
   });
 });
+
+describe("round 23: a position label the question writes into an arm's name ('CT-P10 (group 1)')", () => {
+  const text =
+    "Methods. Forty patients were treated with drug X (group 1). A retrospective group (group 2) of 52 patients received drug Y. Results. During follow-up, 9/40 infections were observed in group 1 and 15/52 in group 2.";
+
+  it("names the arm by that label where the report defines it before the label or not at all", () => {
+    const [best] = readingsOf(
+      text,
+      "infections during follow-up",
+      "drug X (group 1)",
+      "drug Y, retrospective (group 2)",
+    );
+    expect(best.intervention).toMatchObject({ events: 9, groupSize: 40 });
+    expect(best.comparator).toMatchObject({ events: 15, groupSize: 52 });
+    expect(best.reason?.intervention.events).toContain('"group 1" is the intervention');
+  });
+
+  it("takes no label that names a combination of groups ('group D/E')", () => {
+    const readings = readingsOf(text, "infections during follow-up", "drug X and drug Z (group 1/2)", "drug Y");
+    expect(
+      readings.every((r) => !(r.reason?.intervention.events ?? "").includes('"group 1" is the intervention')),
+    ).toBe(true);
+  });
+});
+
+describe("round 23: an abbreviation for only part of the outcome ('AE' for 'immune-mediated adverse events')", () => {
+  const text =
+    "Abbreviations: adverse events (AE). Results. During follow-up, 13/51 AE were observed in the exercise group and 17/75 in the control group. Among them, 7/13 and 6/17 were immune-mediated.";
+  const question = {
+    intervention: "exercise",
+    comparator: "control",
+    outcome: "immune-mediated adverse events among the adverse events",
+  };
+
+  it("does not give the broader outcome's numbers (abstract-outcome-elsewhere)", () => {
+    const given = extractArms(parseReport(text, "text"), question);
+    expect(given.intervention).toMatchObject({ events: null, groupSize: null });
+    expect(given.comparator).toMatchObject({ events: null, groupSize: null });
+  });
+
+  it("still reads the abbreviation where the question spells out the whole outcome", () => {
+    const given = extractArms(parseReport(text, "text"), { ...question, outcome: "adverse events during follow-up" });
+    expect(given.intervention).toMatchObject({ events: 13, groupSize: 51 });
+    expect(given.comparator).toMatchObject({ events: 17, groupSize: 75 });
+  });
+});
+
+describe("round 23: arms that are the periods of a before/after comparison", () => {
+  const text =
+    "Methods. We reviewed the charts of eligible patients before and after the introduction of an electronic reminder. Results. 600 patients were eligible, 250 before the intervention and 350 after. Appropriate prophylaxis was prescribed in 40.0% before the change and 80.0% after (p<0.001).";
+  const question = {
+    intervention: "electronic reminder for prophylaxis (after the intervention)",
+    comparator: "usual prescribing before the reminder (before the intervention)",
+    outcome: "appropriate prophylaxis prescribed",
+  };
+
+  it("names each arm by its period, and reads each period's size", () => {
+    const readings: ArmExtraction[] = [];
+    extractArms(parseReport(text, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
+    expect(readings[0]?.intervention).toMatchObject({ events: 280, groupSize: 350 });
+    expect(readings[0]?.comparator).toMatchObject({ events: 100, groupSize: 250 });
+  });
+
+  it("does not name an arm by the intervention's own words, which every period's sentence uses", () => {
+    const readings: ArmExtraction[] = [];
+    const reminder = text.replace(
+      "was prescribed in 40.0% before",
+      "with the reminder's words was prescribed in 40.0% before",
+    );
+    extractArms(parseReport(reminder, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
+    expect(readings[0]?.comparator).toMatchObject({ events: 100 });
+  });
+
+  it("takes no time after a treatment for a period ('after 12 weeks')", () => {
+    const readings: ArmExtraction[] = [];
+    const weeks =
+      "Results. 600 patients were eligible, 250 before the intervention and 350 after. Appropriate prophylaxis was 40.0% at baseline and 80.0% after 12 weeks.";
+    extractArms(parseReport(weeks, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
+    expect(readings).toEqual([]);
+  });
+
+  it("leaves arms named by their treatment alone when only one names a period", () => {
+    const readings: ArmExtraction[] = [];
+    extractArms(
+      parseReport(text, "text"),
+      { ...question, comparator: "usual prescribing" },
+      { abstainBelow: 0, withholdInconsistent: false, readings },
+    );
+    expect(readings.every((r) => r.comparator.groupSize !== 250)).toBe(true);
+  });
+});
+
+describe("round 23: a percentage that more than one whole number of events fits", () => {
+  const text =
+    "Methods. 1640 patients were randomised to the exercise group and 591 to the control group. Results. Adherence was 90.4% in the exercise group and 55.3% in the control group.";
+
+  it("leaves that arm's events out and keeps the other arm's (before, the reading was dropped)", () => {
+    const [best] = readingsOf(text, "adherence");
+    expect(best.intervention.events).toBeNull();
+    expect(best.comparator).toMatchObject({ events: 327, groupSize: 591 });
+  });
+
+  it("drops the reading when no whole number fits (the percentage is not of that n)", () => {
+    expect(readingsOf(text.replace("55.3%", "55.35%").replace("90.4%", "90.41%"), "adherence")).toEqual([]);
+  });
+});
+
+describe("round 23: group sizes listed as 'n = N name'", () => {
+  it("gives each name the n written before it, not the next name's", () => {
+    const text =
+      "Results. A total of 730 patients were randomized ( n = 367 exercise, n = 363 control). Response rates were 74.1% with exercise versus 75.8% with control.";
+    const [best] = readingsOf(text, "response");
+    expect(best.intervention).toMatchObject({ events: 272, groupSize: 367 });
+    expect(best.comparator).toMatchObject({ events: 275, groupSize: 363 });
+  });
+});
