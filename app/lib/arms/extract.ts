@@ -156,6 +156,26 @@ const PERIOD_NAMES: Record<"before" | "after", RegExp[]> = {
   ],
 };
 
+const periodSentenceCache = new Map<string, { start: number; end: number }[]>();
+
+/** The sentences of `text` that name a period of a before/after comparison (PERIOD_NAMES), as offsets (memoised). */
+function periodSentences(text: string): { start: number; end: number }[] {
+  const cached = periodSentenceCache.get(text);
+  if (cached) return cached;
+  const out: { start: number; end: number }[] = [];
+  for (const re of [...PERIOD_NAMES.before, ...PERIOD_NAMES.after])
+    for (const m of text.matchAll(new RegExp(re.source, "gi"))) {
+      const at = m.index ?? 0;
+      const head = text.slice(0, at).search(/[.!?]\s+(?=\S)[^.!?]*$/);
+      const start = head < 0 ? 0 : head + 1;
+      const tail = /[.!?](?:\s|$)/.exec(text.slice(at + m[0].length));
+      out.push({ start, end: tail ? at + m[0].length + tail.index + 1 : text.length });
+    }
+  if (periodSentenceCache.size > 200) periodSentenceCache.clear();
+  periodSentenceCache.set(text, out);
+  return out;
+}
+
 /** The period a question's arm name states ("… (after the change)", "baseline observation period …"), if one. */
 function periodOf(raw: string): "before" | "after" | null {
   const before =
@@ -232,8 +252,8 @@ class ArmName {
 
   /**
    * Round 23: the period this arm is in a before/after comparison (periodPositions), when both arms' names state
-   * opposite periods. Such an arm is named only by its period: the intervention's own words name what changed, which
-   * every sentence of the report is about, before and after alike.
+   * opposite periods. In a sentence that names a period, such an arm is named only by its period: the intervention's
+   * own words name what changed, which such sentences use before and after alike.
    */
   period: "before" | "after" | null = null;
 
@@ -279,7 +299,7 @@ class ArmName {
       let m: RegExpExecArray | null;
       while ((m = re.exec(text))) out.push({ start: m.index, end: m.index + m[0].length });
     }
-    if (this.period) return out.sort((a, b) => a.start - b.start);
+    const named = out.length;
     const all = wordsAt(text);
     const ownTokens =
       this.distinctive.size === 0 && this.otherDistinctive.size > 0 ? new Set(this.variants[0] ?? []) : null;
@@ -320,6 +340,13 @@ class ArmName {
         )
           out.push({ start: w.start, end: run[run.length - 1].end });
       });
+    if (this.period) {
+      // In a sentence that names a period, the arm is its period; elsewhere its words still name it ("9.2% for
+      // infliximab original vs 11.2% for infliximab biosimilar").
+      const spans = periodSentences(text);
+      const kept = out.filter((m, k) => k < named || !spans.some((s) => m.start >= s.start && m.end <= s.end));
+      return kept.sort((a, b) => a.start - b.start);
+    }
     return out.sort((a, b) => a.start - b.start);
   }
 
@@ -2053,7 +2080,8 @@ function periodSize(
   // What is counted: nothing ("1640 after"), or people or records ("301 records were reviewed"), not a unit ("20 mL").
   if (m[2].trim() && !COUNTED_UNITS.test(m[2])) return null;
   const start = mention.start - head.length + m.index + m[0].indexOf(m[1]);
-  if (other.mentions(text.slice(start, mention.start)).length) return null;
+  const between = text.slice(start, mention.start);
+  if (other.positions.some((p) => p.re.test(between))) return null;
   const n = parseNumber(m[1]);
   return n !== null && Number.isInteger(n) && n > 0 ? { n, start } : null;
 }

@@ -499,6 +499,23 @@ describe("round 23: arms that are the periods of a before/after comparison", () 
     expect(readings).toEqual([]);
   });
 
+  it("still names an arm by its own words in a sentence that names no period ('9/98 with drug A vs 11/98 with drug B')", () => {
+    const switching =
+      "Results. 98 patients were included in each cohort. Adverse events occurred in 9/98 patients with the original drug vs 11/98 with the biosimilar drug.";
+    const readings: ArmExtraction[] = [];
+    extractArms(
+      parseReport(switching, "text"),
+      {
+        intervention: "the biosimilar drug after switching (prospective cohort)",
+        comparator: "the original drug before the switch (retrospective cohort)",
+        outcome: "adverse events",
+      },
+      { abstainBelow: 0, withholdInconsistent: false, readings },
+    );
+    expect(readings[0]?.intervention.events).toBe(11);
+    expect(readings[0]?.comparator.events).toBe(9);
+  });
+
   it("leaves arms named by their treatment alone when only one names a period", () => {
     const readings: ArmExtraction[] = [];
     extractArms(
