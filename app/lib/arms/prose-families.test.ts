@@ -551,3 +551,25 @@ describe("round 23: group sizes listed as 'n = N name'", () => {
     expect(best.comparator).toMatchObject({ events: 275, groupSize: 363 });
   });
 });
+
+describe("round 23: where the order of the arms' first mentions may not decide", () => {
+  it("gives nothing when both values come before either arm is named", () => {
+    const text =
+      "Results. We found an acceptance of 89% (89/100) and a 72% (64/89) retention rate in the exercise group, against the control group.";
+    expect(readingsOf(text, "retention rate")).toEqual([]);
+  });
+
+  it("gives nothing when the arm named first is a comparison's object and the other is not", () => {
+    const text =
+      "Results. Trust in doctors rose compared with control following one kind of visit, the group visit (trust out of 10 (SD) was 8.8 (1.5) and 7.1 (2.2)).";
+    expect(readingsOf(text, "trust in doctors (out of 10)", "group visit", "no visit (control)")).toEqual([]);
+  });
+
+  it("still lets the order decide when the subject is named first ('than the controls (32% versus 13%)')", () => {
+    const text =
+      "Methods. 100 patients were randomised to the exercise group and 100 to the control group. Results. Patients in the exercise group were screened more often than the controls (32% versus 13%).";
+    const [best] = readingsOf(text, "screened");
+    expect(best.intervention).toMatchObject({ events: 32, groupSize: 100 });
+    expect(best.comparator).toMatchObject({ events: 13, groupSize: 100 });
+  });
+});
