@@ -35,7 +35,9 @@
 //    sixteen more records) committed unread (22376ee) and run first on round 22's rules but its trailing-period rule;
 //    a thirteenth (-13, 21 questions on fifteen more records) committed unread (bd9dc97) and run first on every rule of
 //    round 22 but its last two; a fourteenth (-14, 25 questions on sixteen more records) committed unread (024191c)
-//    after the round's last rule and its adoption rule, and run first on them.
+//    after the round's last rule and its adoption rule, and run first on them. Round 23 added nine more (-15 to -23,
+//    about 21 questions on 15–17 records each), by helpers with their own partitions of the records and seeds, each
+//    committed unread and run first as docs/methods/arm-extraction.md "Round 23" says.
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
@@ -128,6 +130,18 @@ try {
   run("screening abstracts, twelfth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-12.jsonl"));
   run("screening abstracts, thirteenth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-13.jsonl"));
   run("screening abstracts, fourteenth set (round 22)", abstractQuestions("bench/arm-extraction-abstracts-14.jsonl"));
+  for (const [n, name] of [
+    [15, "fifteenth"],
+    [16, "sixteenth"],
+    [17, "seventeenth"],
+    [18, "eighteenth"],
+    [19, "nineteenth"],
+    [20, "twentieth"],
+    [21, "twenty-first"],
+    [22, "twenty-second"],
+    [23, "twenty-third"],
+  ])
+    run(`screening abstracts, ${name} set (round 23)`, abstractQuestions(`bench/arm-extraction-abstracts-${n}.jsonl`));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(
