@@ -468,61 +468,45 @@ describe("round 23: an abbreviation for only part of the outcome ('AE' for 'immu
 describe("round 23: arms that are the periods of a before/after comparison", () => {
   const text =
     "Methods. We reviewed the charts of eligible patients before and after the introduction of an electronic reminder. Results. 600 patients were eligible, 250 before the intervention and 350 after. Appropriate prophylaxis was prescribed in 40.0% before the change and 80.0% after (p<0.001).";
-  const question = {
-    intervention: "electronic reminder for prophylaxis (after the intervention)",
-    comparator: "usual prescribing before the reminder (before the intervention)",
-    outcome: "appropriate prophylaxis prescribed",
-  };
+  const after = "electronic reminder for prophylaxis (after the intervention)";
+  const before = "usual prescribing before the reminder (before the intervention)";
+  const outcome = "appropriate prophylaxis prescribed";
 
   it("names each arm by its period, and reads each period's size", () => {
-    const readings: ArmExtraction[] = [];
-    extractArms(parseReport(text, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
-    expect(readings[0]?.intervention).toMatchObject({ events: 280, groupSize: 350 });
-    expect(readings[0]?.comparator).toMatchObject({ events: 100, groupSize: 250 });
+    const [best] = readingsOf(text, outcome, after, before);
+    expect(best.intervention).toMatchObject({ events: 280, groupSize: 350 });
+    expect(best.comparator).toMatchObject({ events: 100, groupSize: 250 });
   });
 
   it("does not name an arm by the intervention's own words, which every period's sentence uses", () => {
-    const readings: ArmExtraction[] = [];
     const reminder = text.replace(
       "was prescribed in 40.0% before",
       "with the reminder's words was prescribed in 40.0% before",
     );
-    extractArms(parseReport(reminder, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
-    expect(readings[0]?.comparator).toMatchObject({ events: 100 });
+    expect(readingsOf(reminder, outcome, after, before)[0]?.comparator).toMatchObject({ events: 100 });
   });
 
   it("takes no time after a treatment for a period ('after 12 weeks')", () => {
-    const readings: ArmExtraction[] = [];
     const weeks =
       "Results. 600 patients were eligible, 250 before the intervention and 350 after. Appropriate prophylaxis was 40.0% at baseline and 80.0% after 12 weeks.";
-    extractArms(parseReport(weeks, "text"), question, { abstainBelow: 0, withholdInconsistent: false, readings });
-    expect(readings).toEqual([]);
+    expect(readingsOf(weeks, outcome, after, before)).toEqual([]);
   });
 
   it("still names an arm by its own words in a sentence that names no period ('9/98 with drug A vs 11/98 with drug B')", () => {
     const switching =
       "Results. 98 patients were included in each cohort. Adverse events occurred in 9/98 patients with the original drug vs 11/98 with the biosimilar drug.";
-    const readings: ArmExtraction[] = [];
-    extractArms(
-      parseReport(switching, "text"),
-      {
-        intervention: "the biosimilar drug after switching (prospective cohort)",
-        comparator: "the original drug before the switch (retrospective cohort)",
-        outcome: "adverse events",
-      },
-      { abstainBelow: 0, withholdInconsistent: false, readings },
+    const [best] = readingsOf(
+      switching,
+      "adverse events",
+      "the biosimilar drug after switching (prospective cohort)",
+      "the original drug before the switch (retrospective cohort)",
     );
-    expect(readings[0]?.intervention.events).toBe(11);
-    expect(readings[0]?.comparator.events).toBe(9);
+    expect(best.intervention.events).toBe(11);
+    expect(best.comparator.events).toBe(9);
   });
 
   it("leaves arms named by their treatment alone when only one names a period", () => {
-    const readings: ArmExtraction[] = [];
-    extractArms(
-      parseReport(text, "text"),
-      { ...question, comparator: "usual prescribing" },
-      { abstainBelow: 0, withholdInconsistent: false, readings },
-    );
+    const readings = readingsOf(text, outcome, after, "usual prescribing");
     expect(readings.every((r) => r.comparator.groupSize !== 250)).toBe(true);
   });
 });
