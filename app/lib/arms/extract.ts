@@ -415,6 +415,11 @@ function overlap(a: string[], b: string[]): number {
 
 const POSITION = /\b([Gg]roup|[Aa]rm)\s+(I{1,3}|IV|[A-D]|[1-4])\b(?![\w-])/g;
 
+/** The pattern of a POSITION match in any text: "Group A" or "group A", the label's own number or letter. */
+function positionPattern(m: RegExpMatchArray): RegExp {
+  return new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`);
+}
+
 /**
  * Arms named by position (family: trials whose tables and results say "group I / group II" or
  * "Group A / Group B" after defining them in the methods, "In group I (120 people) intravenous
@@ -450,7 +455,7 @@ function definePositions(text: string, names: Record<ArmKey, ArmName>): void {
     const other = arm === "intervention" ? "comparator" : "intervention";
     if (names[other].positions.some((p) => p.label.toLowerCase() === key.toLowerCase())) continue;
     names[arm].positions.push({
-      re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`),
+      re: positionPattern(m),
       label: key,
       quote: clip(`${m[0]}${window}`, 120),
     });
@@ -769,7 +774,7 @@ function questionPositions(names: Record<ArmKey, ArmName>): void {
     const [{ m, key }] = found[arm];
     if (found[other].some((f) => f.key === key)) continue;
     names[arm].positions.push({
-      re: new RegExp(`\\b[${m[1][0].toUpperCase()}${m[1][0].toLowerCase()}]${m[1].slice(1)}\\s+${m[2]}\\b(?![\\w-])`),
+      re: positionPattern(m),
       label: key,
       quote: clip(`the question names it: ${names[arm].raw}`, 120),
     });
@@ -2083,7 +2088,7 @@ function periodSize(
   const between = text.slice(start, mention.start);
   if (other.positions.some((p) => p.re.test(between))) return null;
   const n = parseNumber(m[1]);
-  return n !== null && Number.isInteger(n) && n > 0 ? { n, start } : null;
+  return Number.isInteger(n) && n > 0 ? { n, start } : null;
 }
 
 function textGroupSizes(report: TrialReport, names: Record<ArmKey, ArmName>): Record<ArmKey, SizeFact | null> {
