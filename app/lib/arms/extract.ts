@@ -2930,15 +2930,30 @@ function assignProse(
       const picked: Partial<Record<ArmKey, ProseValue>> = {};
       const order = listOrder(sentence, vs, all[0]);
       if (order === "ambiguous") return null;
-      if (order === "value-first") {
+      if (order === "value-first" || order === "value-led") {
         // Values in clauses of their own ("for X, a for A vs b for B; for Y, c vs d") are clausePairs' to read.
         if (vs.some((v, k) => k > 0 && sentence.slice(vs[k - 1].end, v.start).includes(";"))) return null;
         for (const [k, m] of all.entries()) {
           const from = all[k - 1]?.end ?? 0;
           const inside = vs.filter((v) => v.start >= from && v.end <= m.start);
-          if (inside.length !== 1 || !VALUE_TO_NAME.test(sentence.slice(inside[0].end, m.start))) continue;
-          if (picked[m.arm] && picked[m.arm] !== inside[0]) return null;
-          picked[m.arm] = inside[0];
+          const last = inside[inside.length - 1];
+          if (!last || !VALUE_TO_NAME.test(sentence.slice(last.end, m.start))) continue;
+          // Round 24: other groups' items may come before ("95 (48.5%) of 196 patients in the reminder group, …, 214
+          // (82.0%) of 261 in the outreach group"); the arm's value is the one its name follows, when every value
+          // before it leads to a group of its own ("… in the reminder group").
+          // Read so loosely, an item must state its own n ("214 (82.0%) of 261"), so that its percentage checks it.
+          if (
+            (inside.length > 1 || order === "value-led") &&
+            (inside.some(
+              (v, j) => j < inside.length - 1 && !VALUE_TO_GROUP.test(sentence.slice(v.end, inside[j + 1].start)),
+            ) ||
+              last.stats.kind !== "count" ||
+              last.stats.events === undefined ||
+              last.stats.groupSize === undefined)
+          )
+            continue;
+          if (picked[m.arm] && picked[m.arm] !== last) return null;
+          picked[m.arm] = last;
         }
         if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator)
           return { intervention: picked.intervention, comparator: picked.comparator };
@@ -3010,6 +3025,14 @@ const VALUE_TO_NAME = new RegExp(
   "i",
 );
 /**
+ * Round 24: the words from a value to another group's name in a value-first list, up to the next item: " of 196
+ * patients in the electronic medical record reminder group, ", " in the FSE group, and ".
+ */
+const VALUE_TO_GROUP = new RegExp(
+  String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*${TO_ARM.slice(0, -1)}[^,;()]{1,60}?\b(?:group|arm|cohort)s?\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+(?:compared with|versus|vs\.?)\s+)$`,
+  "i",
+);
+/**
  * Round 22: VALUE_TO_NAME with one to four words of who or what was counted before the preposition (" CDT clients in
  * the ", " observed hand hygiene events at ").
  */
@@ -3024,18 +3047,21 @@ const NAME_TO_VALUE = /^\s*(?:(?:group|arm|cohort)s?)?\s*[,:(=]?\s*$/i;
  * Round 19: the order of a list of three or more values with their arms' names. "Value-first" when the first arm
  * name follows a value by the words that tie a value to its group ("30 (9%) of 349 patients continuing A", "67% (36
  * of 54) of patients in the A group") and is not itself followed by a value ("A, 11 (6%)"); "name-first" otherwise;
- * "ambiguous" when the first name both follows one value and precedes another that way, so no order is shown.
+ * "ambiguous" when the first name both follows one value and precedes another that way, so no order is shown —
+ * unless that value is the list's first ("value-led", round 24: it has no name before it).
  */
 function listOrder(
   sentence: string,
   vs: ProseValue[],
   firstName: { start: number; end: number },
-): "value-first" | "name-first" | "ambiguous" {
+): "value-first" | "value-led" | "name-first" | "ambiguous" {
   const before = [...vs].reverse().find((v) => v.end <= firstName.start);
   const after = vs.find((v) => v.start >= firstName.end);
   const valueFirst = before !== undefined && VALUE_TO_NAME.test(sentence.slice(before.end, firstName.start));
   const nameFirst = after !== undefined && NAME_TO_VALUE.test(sentence.slice(firstName.end, after.start));
-  if (valueFirst && nameFirst) return "ambiguous";
+  // Round 24: a list whose first value comes before any name is value-first ("was 74% (594/804) in the control group,
+  // 65% (455/704) in the FSE group, …"): that value has no name before it.
+  if (valueFirst && nameFirst) return before === vs[0] ? "value-led" : "ambiguous";
   return valueFirst ? "value-first" : "name-first";
 }
 

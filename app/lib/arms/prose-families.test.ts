@@ -557,3 +557,34 @@ describe("round 23: where the order of the arms' first mentions may not decide",
     expect(best.comparator).toMatchObject({ events: 13, groupSize: 100 });
   });
 });
+
+describe("round 24: a value-first list with other groups' items between the arms", () => {
+  const text =
+    "Results. At 12 weeks, 30 (31.3%) of 96 patients in the leaflet group, 41 (41.0%) of 100 in the telephone group, 52 (53.1%) of 98 in the exercise group, and 20 (20.8%) of 96 in the control group were pain free.";
+
+  it("gives each arm the value its name follows, past the other groups' items", () => {
+    const [best] = readingsOf(text, "pain free at 12 weeks");
+    expect(best.intervention).toMatchObject({ events: 52, groupSize: 98 });
+    expect(best.comparator).toMatchObject({ events: 20, groupSize: 96 });
+  });
+
+  it("reads a list whose first value comes before any name as value-first ('was 74% (594/804) in the control group, 65% …')", () => {
+    const first =
+      "Results. The rate of pain-free patients was 33% (32/96) in the control group, 41% (41/100) in the leaflet group and 53% (52/98) in the exercise group.";
+    const [best] = readingsOf(first, "pain-free patients");
+    expect(best.intervention).toMatchObject({ events: 52, groupSize: 98 });
+    expect(best.comparator).toMatchObject({ events: 32, groupSize: 96 });
+  });
+
+  it("does not read a list so loosely when its items are bare percentages, with no n of their own", () => {
+    const bare =
+      "Methods. 96 patients were randomised to the exercise group and 98 to the control group. Results. The rate of pain-free patients was 33% in the control group, 41% in the leaflet group and 53% in the exercise group.";
+    expect(readingsOf(bare, "pain-free patients")).toEqual([]);
+  });
+
+  it("gives nothing when a value before the arm's leads to no group of its own", () => {
+    const loose =
+      "Results. At 12 weeks, 30 (31.3%) of 96 patients were seen, 52 (53.1%) of 98 in the exercise group, and 20 (20.8%) of 96 in the control group were pain free.";
+    expect(readingsOf(loose, "pain free at 12 weeks")).toEqual([]);
+  });
+});

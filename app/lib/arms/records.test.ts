@@ -229,9 +229,18 @@ describe("lists of three or more values: the value before its arm's name, or the
     expect(r.comparator).toMatchObject({ events: 79, groupSize: 112 });
   });
 
-  it("gives nothing when the first name both follows one value and precedes another", () => {
+  it("round 24: reads value first when the first name follows the list's first value, which has no name before it", () => {
     const r = ask(
       "Results. In the second phase, grade 3 adverse events occurred in 30 (9%) of 349 patients continuing the drug, 11 (6%) of 171 continuing placebo, and 13 (8%) of 171 who switched from placebo to the drug.",
+      "grade 3 adverse events",
+    );
+    expect(r.intervention).toMatchObject({ events: 30, groupSize: 349 });
+    expect(r.comparator).toMatchObject({ events: 11, groupSize: 171 });
+  });
+
+  it("gives nothing when the first name both follows one value and precedes another, after an earlier value", () => {
+    const r = ask(
+      "Results. In the second phase, 54 (8%) of 691 patients had grade 3 adverse events: 30 (9%) of 349 patients continuing the drug, 11 (6%) of 171 continuing placebo, and 13 (8%) of 171 who switched from placebo to the drug.",
       "grade 3 adverse events",
     );
     expect(r.intervention.events).toBeNull();
