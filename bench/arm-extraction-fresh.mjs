@@ -142,6 +142,12 @@ try {
     [23, "twenty-third"],
   ])
     run(`screening abstracts, ${name} set (round 23)`, abstractQuestions(`bench/arm-extraction-abstracts-${n}.jsonl`));
+  for (const [n, name] of [
+    [24, "twenty-fourth"],
+    [25, "twenty-fifth"],
+    [26, "twenty-sixth"],
+  ])
+    run(`screening abstracts, ${name} set (round 24)`, abstractQuestions(`bench/arm-extraction-abstracts-${n}.jsonl`));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
   const providers = join(shared, "fixtures/providers");
   const recordQuestions = readJsonl(join(root, "bench/arm-extraction-records.jsonl")).map(
