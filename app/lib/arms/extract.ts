@@ -2874,8 +2874,13 @@ function assignProse(
     const vs = values.filter((v) => v.stats.kind === kind);
     if (vs.length < 2) continue;
     const resp = /\brespectively\b/i.exec(sentence);
-    if (resp && vs.length >= 2) {
-      const listStart = vs[vs.length - 1].end;
+    // Round 24: values in a later clause of their own (after a ";" past the "respectively") are not the list's ("At
+    // week 12, 67.0% and 61.1% … of patients receiving A (n=324) and B (n=321), respectively, achieved ACR20; at week
+    // 24 …, 69.0% and 64.5%").
+    const clauseEnd = resp ? sentence.indexOf(";", resp.index) : -1;
+    const listed = clauseEnd < 0 ? vs : vs.filter((v) => v.end <= clauseEnd);
+    if (resp && listed.length >= 2) {
+      const listStart = listed[listed.length - 1].end;
       // Round 19: a "respectively" more than 100 characters past the last value ends another clause's list
       // ("… (risk difference …), with … equivalence margins of 13% and 1·318, respectively"), not the arms'.
       if (resp.index > listStart && resp.index - listStart <= RESPECTIVELY_REACH) {
@@ -2889,12 +2894,13 @@ function assignProse(
           .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+/)
           .map((s) => s.trim())
           .filter(Boolean);
-        if (items.length === vs.length) {
+        if (items.length === listed.length) {
           const iIdx = bestItem(items, names.intervention, names.comparator);
           const cIdx = bestItem(items, names.comparator, names.intervention);
-          if (iIdx !== null && cIdx !== null && iIdx !== cIdx) return { intervention: vs[iIdx], comparator: vs[cIdx] };
+          if (iIdx !== null && cIdx !== null && iIdx !== cIdx)
+            return { intervention: listed[iIdx], comparator: listed[cIdx] };
         }
-        if (items.length === vs.length || items.length > 0) continue;
+        if (items.length > 0) continue;
       }
     }
     const iFirst = mentions.intervention[0];

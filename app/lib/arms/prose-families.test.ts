@@ -588,3 +588,19 @@ describe("round 24: a value-first list with other groups' items between the arms
     expect(readingsOf(loose, "pain free at 12 weeks")).toEqual([]);
   });
 });
+
+describe("round 24: a 'respectively' list followed by another clause's values", () => {
+  const text =
+    "Results. At week 12, 67.0% and 61.1% (90% CI -0.9 to 12.7) of patients receiving exercise (n=324) and control (n=321), respectively, were pain free; at week 24 the corresponding values were 69.0% and 64.5% (95% CI -3.4 to 12.5).";
+
+  it("reads the list's values by the items before the 'respectively', leaving the later clause's", () => {
+    const [best] = readingsOf(text, "pain free at week 12");
+    expect(best.intervention).toMatchObject({ events: 217, groupSize: 324 });
+    expect(best.comparator).toMatchObject({ events: 196, groupSize: 321 });
+  });
+
+  it("still reads nothing by 'respectively' when its list has fewer items than values", () => {
+    const short = text.replace("exercise (n=324) and control (n=321)", "exercise (n=324)");
+    expect(readingsOf(short, "pain free at week 12").every((r) => r.intervention.events !== 217)).toBe(true);
+  });
+});
