@@ -700,6 +700,9 @@ function defineLabels(text: string, names: Record<ArmKey, ArmName>): void {
   }
 }
 
+/** Units of time, stemmed: words an arm's name may hold that are never its own mention (round 24). */
+const TIME_UNITS = new Set(["week", "wk", "month", "day", "year", "hour", "minut"].map(stem));
+
 function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Record<ArmKey, ArmName> {
   const names = {
     intervention: new ArmName(question.intervention, abbreviations),
@@ -718,9 +721,12 @@ function makeArmNames(question: ArmQuestion, abbreviations: Abbreviation[]): Rec
     for (const w of roles.comparator) if (!iAll.has(w)) names.comparator.roleWords.add(w);
   const iTokens = all(names.intervention);
   const cTokens = all(names.comparator);
-  for (const t of iTokens)
-    if (!cTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.intervention.distinctive.add(t);
-  for (const t of cTokens) if (!iTokens.has(t) && t.length > 1 && !/^\d+$/.test(t)) names.comparator.distinctive.add(t);
+  // Round 24: a unit of time in an arm's name ("switch … at week 24") names when, not which arm: "up to week 48" is no
+  // mention of it.
+  const own = (t: string, other: Set<string>) =>
+    !other.has(t) && t.length > 1 && !/^\d+$/.test(t) && !TIME_UNITS.has(t);
+  for (const t of iTokens) if (own(t, cTokens)) names.intervention.distinctive.add(t);
+  for (const t of cTokens) if (own(t, iTokens)) names.comparator.distinctive.add(t);
   for (const t of names.comparator.distinctive) names.intervention.otherDistinctive.add(t);
   const key = (phrase: string[]) => phrase.join(" ");
   const iPhrases = new Set(names.intervention.phrases.map(key));
@@ -3889,7 +3895,13 @@ function provenanceChecks(
   if (on.has("time-in-sentence") && candidate.source === "prose" && candidate.sentence)
     out.push({
       name: "time-in-sentence",
-      ...sentenceTimeCheck(candidate.sentence, outcome.baseline, readingNumbers(candidate), wholeNumberTimes),
+      ...sentenceTimeCheck(
+        candidate.sentence,
+        outcome.baseline,
+        readingNumbers(candidate),
+        wholeNumberTimes,
+        outcome.phrase,
+      ),
     });
   if (on.has("time-baseline-column") && candidate.source === "table" && !outcome.change)
     out.push({

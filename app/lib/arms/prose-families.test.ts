@@ -604,3 +604,18 @@ describe("round 24: a 'respectively' list followed by another clause's values", 
     expect(readingsOf(short, "pain free at week 12").every((r) => r.intervention.events !== 217)).toBe(true);
   });
 });
+
+describe("round 24: a unit of time in an arm's name", () => {
+  it("does not take 'up to week 48' for a mention of the arm switched 'at week 24'", () => {
+    const text =
+      'Results. The mean change in pain score up to week 48 was comparable between "continued drug" (2.90 ± 1.20, n = 148) and "switched to drug" (2.78 ± 1.30, n = 131) groups.';
+    const [best] = readingsOf(
+      text,
+      "change in pain score up to week 48",
+      "switch to drug at week 24",
+      "continued drug",
+    );
+    expect(best.intervention).toMatchObject({ mean: 2.78 });
+    expect(best.comparator).toMatchObject({ mean: 2.9 });
+  });
+});

@@ -73,6 +73,19 @@ describe("provenance checks (pure)", () => {
     expect(sentenceTimeCheck("At 12 weeks the score was 3.1 ± 1.2 vs 4.2 ± 1.4").ok).toBe(true);
   });
 
+  it("round 24: does not take 'baseline' of the outcome's own name ('baseline laboratory monitoring') for a time", () => {
+    const sentence =
+      "At 25 days, 214 (82%) of 261 in the outreach group had completed all baseline laboratory monitoring.";
+    const outcome = "completed all recommended baseline laboratory monitoring at 25 days";
+    expect(sentenceTimeCheck(sentence).ok).toBe(false);
+    expect(sentenceTimeCheck(sentence, false, [214, 82, 261], true, outcome).ok).toBe(true);
+    // "From baseline" in the outcome is a time still, as is "baseline values".
+    const change = "The change from baseline up to week 48 was -2.9 and -2.8.";
+    expect(sentenceTimeCheck(change, false, [2.9, 2.8], true, "change from baseline up to week 48").ok).toBe(false);
+    const levels = "Baseline values were 6.1 and 6.0 in the two groups.";
+    expect(sentenceTimeCheck(levels, false, [6.1, 6.0], true, "baseline values of pain").ok).toBe(false);
+  });
+
   it("fails a baseline column for a result, not for a baseline question, nor a post-treatment column", () => {
     expect(baselineColumnCheck(["Velatrin baseline", "Placebo baseline"], "", false).ok).toBe(false);
     expect(baselineColumnCheck(["Velatrin baseline", "Placebo baseline"], "", true).ok).toBe(true);

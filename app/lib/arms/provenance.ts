@@ -146,6 +146,27 @@ const BASELINE_TIME =
  */
 const ASSIGNED_AT_BASELINE = /(\b(?:assigned|randomi[sz]ed|allocated)\b[^.;]{0,40}?)\s+at\s+baseline\b/gi;
 
+/**
+ * Round 24: "baseline" as a word of the outcome's own name ("completed all recommended baseline laboratory
+ * monitoring"), not a time: each "baseline X" of `outcomePhrase` (the question's outcome) is taken out of `sentence`.
+ */
+function withoutOutcomeBaseline(sentence: string, outcomePhrase: string): string {
+  let out = sentence;
+  for (const m of outcomePhrase.matchAll(
+    /(?<!\b(?:from|at|since|to|than|over|vs\.?|versus|and|or)\s+)\bbaseline\s+([a-z][a-z-]+)/gi,
+  )) {
+    const next = m[1].toLowerCase().slice(0, 5);
+    if (
+      /^(value|level|score|measu|chara|data|up|to|and|or|throu|until|till|in|of|at|for|with|was|were|visit)$|^(value|level|score|measu|chara)/.test(
+        next,
+      )
+    )
+      continue;
+    out = out.replace(new RegExp(String.raw`\bbaseline\s+(?=${next})`, "gi"), "");
+  }
+  return out;
+}
+
 /** Words naming the time after treatment. */
 const AFTER_TIME =
   /\b(post[-\s]?(?:treatment|intervention|operative|test)|after|end of (?:treatment|the intervention|study|the study|trial)|final|endpoint|follow[-\s]?up)\b/i;
@@ -161,9 +182,12 @@ export function sentenceTimeCheck(
   asksBaseline = false,
   values: readonly number[] = [],
   wholeNumbers = true,
+  outcomePhrase = "",
 ): { ok: boolean; what: string } {
   const times = timesIn(sentence, values, wholeNumbers).length;
-  const baseline = BASELINE_TIME.test(sentence.replace(ASSIGNED_AT_BASELINE, "$1"));
+  const baseline = BASELINE_TIME.test(
+    withoutOutcomeBaseline(sentence.replace(ASSIGNED_AT_BASELINE, "$1"), outcomePhrase),
+  );
   if (times + (baseline ? 1 : 0) >= 2)
     return {
       ok: false,
