@@ -146,6 +146,9 @@ try {
     [24, "twenty-fourth"],
     [25, "twenty-fifth"],
     [26, "twenty-sixth"],
+    [27, "twenty-seventh"],
+    [28, "twenty-eighth"],
+    [29, "twenty-ninth"],
   ])
     run(`screening abstracts, ${name} set (round 24)`, abstractQuestions(`bench/arm-extraction-abstracts-${n}.jsonl`));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
