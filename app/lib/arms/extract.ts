@@ -2473,13 +2473,13 @@ export function proseValues(
         if (bothSpreads) continue;
         if (statesSe) stats = { kind: "continuous", mean: stats.mean, se: stats.sd };
         else if (!sentenceHints.meanSd && !sentenceHints.ci) {
-          taken.push({ start, end, stats, unlabelled: "pm" });
+          taken.push(detachedSign(sentence, { start, end, stats, unlabelled: "pm" }));
           continue;
         }
       }
       if (!corrected && stats.kind === "continuous" && stats.se !== undefined && sentenceHints.meanSd)
         stats = { kind: "continuous", mean: stats.mean, sd: stats.se };
-      taken.push({ start, end, stats });
+      taken.push(detachedSign(sentence, { start, end, stats }));
     }
   }
   if (
@@ -2488,6 +2488,22 @@ export function proseValues(
   )
     taken.push(...bareMeanValues(sentence, taken));
   return taken.sort((a, b) => a.start - b.start);
+}
+
+/** A minus sign set apart from its number, after a bracket, a list's comma or colon, or "vs": "(− 2.16)", "− 3.09 vs − 3.05". */
+const DETACHED_MINUS = /(?:^|[(\[,:;]|\bvs\.?|\bversus)\s?[-−–]\s$/i;
+
+/**
+ * Round 24: a mean whose minus sign is set apart by a space ("(- 2.90 [0.12], n = 148)", "(− 2.16)", typeset so in
+ * some journals and abstracts) is negative: `value` with its mean negated and its quote widened to the sign. Values
+ * of other kinds, and signs after a number or word (a range "1.2 - 2.9", a subtraction), are returned unchanged.
+ */
+function detachedSign(sentence: string, value: ProseValue): ProseValue {
+  const { stats } = value;
+  if (stats.kind !== "continuous" || stats.mean === undefined || stats.mean < 0) return value;
+  if (!DETACHED_MINUS.test(sentence.slice(Math.max(0, value.start - 12), value.start))) return value;
+  // The sign is the character before the space that ends the slice.
+  return { ...value, start: value.start - 2, stats: { ...stats, mean: -stats.mean } };
 }
 
 /** A sentence stating a mean ("the mean DAS28", "a mean reduction of", "averaged"), not a median or a geometric mean. */

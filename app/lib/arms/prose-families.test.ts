@@ -619,3 +619,20 @@ describe("round 24: a unit of time in an arm's name", () => {
     expect(best.comparator).toMatchObject({ mean: 2.9 });
   });
 });
+
+describe("round 24: a minus sign set apart from its number", () => {
+  it("reads '(- 2.90 ± 1.20' and '(− 2.78 ± 1.30' as negative means, the sign in the quote", () => {
+    const text =
+      "Results. The mean change in pain score was comparable between the exercise group (- 2.90 ± 1.20, n = 148) and the control group (− 2.78 ± 1.30, n = 131).";
+    const [best] = readingsOf(text, "change in pain score");
+    expect(best.intervention).toMatchObject({ mean: -2.9, sd: 1.2 });
+    expect(best.comparator).toMatchObject({ mean: -2.78, sd: 1.3 });
+    expect(best.quotes.find((q) => q.arm === "intervention" && q.field === "mean")?.text).toBe("- 2.90 ± 1.20");
+  });
+
+  it("leaves a number after a number and a dash alone (a range or a subtraction, not a sign)", () => {
+    const sentence = "Pain fell by 3.1 - 2.9 ± 0.8 points in the exercise group.";
+    const values = proseValues(sentence, hintsOf(sentence));
+    expect(values.every((v) => v.stats.mean === undefined || v.stats.mean >= 0)).toBe(true);
+  });
+});
