@@ -2487,7 +2487,34 @@ export function proseValues(
     !taken.some((v) => v.stats.kind === "continuous")
   )
     taken.push(...bareMeanValues(sentence, taken));
-  return taken.sort((a, b) => a.start - b.start);
+  return withoutOwnPercents(
+    sentence,
+    taken.sort((a, b) => a.start - b.start),
+  );
+}
+
+/** The words between a count and its own percentage: "control patients (", " possible cases (", " (". */
+const TO_OWN_PERCENT = /^(?:\s+[A-Za-z][\w-]*){0,3}\s*[([]\s*$/;
+
+/**
+ * Round 24: a count's own percentage written a few words after it ("186 of 205 control patients (91%)", "92/96
+ * possible cases (95.8%)") is part of the count, not another value: it is dropped when the count's events over its n
+ * round to it at its decimals. `values` in sentence order; returns them without such percentages.
+ */
+function withoutOwnPercents(sentence: string, values: ProseValue[]): ProseValue[] {
+  const own = new Set<ProseValue>();
+  for (let k = 0; k + 1 < values.length; k += 1) {
+    const count = values[k].stats;
+    const next = values[k + 1];
+    const p = next.stats;
+    if (count.kind !== "count" || count.events === undefined || !count.groupSize || count.percent !== undefined)
+      continue;
+    if (p.kind !== "count" || p.events !== undefined || p.percent === undefined) continue;
+    if (!TO_OWN_PERCENT.test(sentence.slice(values[k].end, next.start))) continue;
+    const decimals = p.percentDecimals ?? 0;
+    if (Number(((100 * count.events) / count.groupSize).toFixed(decimals)) === p.percent) own.add(next);
+  }
+  return own.size ? values.filter((v) => !own.has(v)) : values;
 }
 
 /** A minus sign set apart from its number, after a bracket, a list's comma or colon, or "vs": "(− 2.16)", "− 3.09 vs − 3.05". */
@@ -2668,8 +2695,12 @@ function afterValues(sentence: string, values: ProseValue[], baseline: boolean):
 
 /** "a vs b" between two values of one outcome. */
 const VS_BETWEEN = /^[\s,;%)\]]*(?:vs\.?|versus|v\.?|compared with|compared to)[\s([]*$/i;
-/** "… for A vs B", "… with A versus B": the arms named once, after every value, in the values' order (a dose or number may end A's name). */
-const VS_ARMS = /^(?:\s+[\w.-]{1,8})?\s*(?:vs\.?|versus|v\.?|and|compared with|compared to)(?:\s+the)?\s*$/i;
+/**
+ * "… for A vs B", "… with A versus B": the arms named once, after every value, in the values' order (a dose or number
+ * may end A's name); round 24: "between those who switched to A and those who continued B" (who was in the arm).
+ */
+const VS_ARMS =
+  /^(?:\s+[\w.-]{1,8})?\s*(?:vs\.?|versus|v\.?|and|compared with|compared to)(?:\s+the)?(?:\s+(?:those|patients|participants|subjects|people)(?:\s+(?:who|that|in|on|receiving|treated with))?)?\s*$/i;
 
 /**
  * Round 18: a sentence listing several outcomes' values in pairs and naming the arms once, after them ("Adverse events

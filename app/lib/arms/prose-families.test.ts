@@ -636,3 +636,28 @@ describe("round 24: a minus sign set apart from its number", () => {
     expect(values.every((v) => v.stats.mean === undefined || v.stats.mean >= 0)).toBe(true);
   });
 });
+
+describe("round 24: pairs of several outcomes with the arms named once after them as 'those who …'", () => {
+  it("reads the outcome's pair when the arms are 'those who switched to A and those who continued B'", () => {
+    const text =
+      "Methods. Patients who switched to exercise (n = 191) and those who continued control (n = 19) were compared. Results. There was no difference in remission (58.1% vs. 47.4%, p = .37) or secondary loss of response (24.6% vs. 42.1%, p = .10) between those who switched to exercise and those who continued control.";
+    const [best] = readingsOf(text, "secondary loss of response", "switched to exercise", "continued control");
+    expect(best.intervention).toMatchObject({ events: 47, groupSize: 191 });
+    expect(best.comparator).toMatchObject({ events: 8, groupSize: 19 });
+  });
+});
+
+describe("round 24: a count's own percentage a few words after it", () => {
+  it("is part of the count ('186 of 205 control patients (91%)'), so the two counts are read", () => {
+    const text =
+      "Results. 186 of 205 control patients (91%) and 165 of 191 exercise patients (86%) completed the study.";
+    const [best] = readingsOf(text, "patients completing the study");
+    expect(best.intervention).toMatchObject({ events: 165, groupSize: 191 });
+    expect(best.comparator).toMatchObject({ events: 186, groupSize: 205 });
+  });
+
+  it("stays a value of its own when the count does not round to it", () => {
+    const sentence = "Results. 186 of 205 control patients (45%) completed the study.";
+    expect(proseValues(sentence, hintsOf(sentence))).toHaveLength(2);
+  });
+});
