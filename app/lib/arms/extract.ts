@@ -193,8 +193,15 @@ class ArmName {
   /** The name as the question gives it. */
   readonly raw: string;
 
+  /**
+   * Round 24: words the question writes with a "+" ("BSS+"): the arm's name is that word with the "+", and the bare
+   * word ("the BSS group") names another arm.
+   */
+  readonly plusWords: Set<string> = new Set();
+
   constructor(name: string, abbreviations: Abbreviation[]) {
     this.raw = name;
+    for (const m of name.matchAll(/\b([A-Za-z][\w-]*)\+(?![\w])/g)) this.plusWords.add(m[1]);
     const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(name);
     const forms = new Set<string>([name]);
     if (paren) {
@@ -310,6 +317,7 @@ class ArmName {
           text.slice(w.end, w.end + 14),
         );
       const own = w.parts.filter((part) => this.distinctive.has(part));
+      if (this.plusWords.has(w.word) && text[w.end] !== "+") return;
       let hit =
         role ||
         this.shortForms.has(w.word) ||
@@ -325,7 +333,7 @@ class ArmName {
           (p) => p.parts.some((part) => this.otherDistinctive.has(part)) || p.parts.some((part) => ownTokens.has(part)),
         );
       }
-      if (hit) out.push({ start: w.start, end: w.end });
+      if (hit) out.push({ start: w.start, end: w.end + (this.plusWords.has(w.word) ? 1 : 0) });
     });
     for (const phrase of this.phrases)
       all.forEach((w, k) => {
@@ -3028,6 +3036,13 @@ function assignProse(
       }
       if (picked.intervention && picked.comparator && picked.intervention !== picked.comparator)
         return { intervention: picked.intervention, comparator: picked.comparator };
+      // Round 24: a list that is name-first for one arm and value-first for another ("In the A group, v1 … compared
+      // with v2 in the B group and v3 in the C group"): each arm's value is the one value its words tie to it.
+      const tied = vs.map((v) => tiedArm(sentence, v, vs, mentions));
+      if (tied.includes("both")) continue;
+      const only = (arm: ArmKey) => (tied.filter((t) => t === arm).length === 1 ? vs[tied.indexOf(arm)] : null);
+      const [i, c] = [only("intervention"), only("comparator")];
+      if (i && c) return { intervention: i, comparator: c };
       continue;
     }
   }

@@ -661,3 +661,22 @@ describe("round 24: a count's own percentage a few words after it", () => {
     expect(proseValues(sentence, hintsOf(sentence))).toHaveLength(2);
   });
 });
+
+describe("round 24: a three-arm list, name-first for one arm and value-first for the others", () => {
+  const text =
+    "Results. In the exercise+ group, 275 of 606 patients (45.4%) were pain free compared with 254 of 620 (41.0%) in the exercise group and 52 of 615 (8.5%) in the control group.";
+
+  it("reads each arm's one tied value, and takes the bare 'exercise' for another arm than 'exercise+'", () => {
+    const plus = readingsOf(text, "pain free", "exercise plus advice (exercise+)", "control");
+    expect(plus[0].intervention).toMatchObject({ events: 275, groupSize: 606 });
+    expect(plus[0].comparator).toMatchObject({ events: 52, groupSize: 615 });
+    const [bare] = readingsOf(text, "pain free", "exercise", "control");
+    expect(bare.intervention).toMatchObject({ events: 254, groupSize: 620 });
+    expect(bare.comparator).toMatchObject({ events: 52, groupSize: 615 });
+  });
+
+  it("gives nothing by ties when an arm has two tied values", () => {
+    const twice = text.replace("in the exercise group", "in the control group");
+    expect(readingsOf(twice, "pain free", "exercise plus advice (exercise+)", "control")).toEqual([]);
+  });
+});
