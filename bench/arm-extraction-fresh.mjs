@@ -149,6 +149,8 @@ try {
     [27, "twenty-seventh"],
     [28, "twenty-eighth"],
     [29, "twenty-ninth"],
+    [30, "thirtieth"],
+    [31, "thirty-first"],
   ])
     run(`screening abstracts, ${name} set (round 24)`, abstractQuestions(`bench/arm-extraction-abstracts-${n}.jsonl`));
   const { normalisePubmedXml } = await importBundled(join(root, "app/.server/search/providers/pubmed.ts"));
