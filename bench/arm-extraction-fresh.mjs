@@ -37,7 +37,9 @@
 //    round 22 but its last two; a fourteenth (-14, 25 questions on sixteen more records) committed unread (024191c)
 //    after the round's last rule and its adoption rule, and run first on them. Round 23 added nine more (-15 to -23,
 //    about 21 questions on 15–17 records each), by helpers with their own partitions of the records and seeds, each
-//    committed unread and run first as docs/methods/arm-extraction.md "Round 23" says.
+//    committed unread and run first as docs/methods/arm-extraction.md "Round 23" says. Round 24 added eight more (-24 to
+//    -31, 6–22 questions each) the same way, in three batches, each committed unread and run first after the rules
+//    before it (methods note "Round 24").
 // 4. Provider records (round 19): bench/arm-extraction-records.jsonl, {id, source, format, …}, 9 questions on the two
 //    randomised trials among ../shared/fixtures/providers: a Europe PMC full text (JATS, read by the product's JATS
 //    parser) and a PubMed abstract (title and abstract as the product's PubMed normaliser gives them). Annotated by hand
