@@ -2526,7 +2526,7 @@ function withoutOwnPercents(sentence: string, values: ProseValue[]): ProseValue[
 }
 
 /** A minus sign set apart from its number, after a bracket, a list's comma or colon, or "vs": "(− 2.16)", "− 3.09 vs − 3.05". */
-const DETACHED_MINUS = /(?:^|[(\[,:;]|\bvs\.?|\bversus)\s?[-−–]\s$/i;
+const DETACHED_MINUS = /(?:^|[([,:;]|\bvs\.?|\bversus)\s?[-−–]\s$/i;
 
 /**
  * Round 24: a mean whose minus sign is set apart by a space ("(- 2.90 [0.12], n = 148)", "(− 2.16)", typeset so in
