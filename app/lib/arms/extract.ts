@@ -3008,17 +3008,7 @@ function assignProse(
           // Round 24: other groups' items may come before ("95 (48.5%) of 196 patients in the reminder group, …, 214
           // (82.0%) of 261 in the outreach group"); the arm's value is the one its name follows, when every value
           // before it leads to a group of its own ("… in the reminder group").
-          // Read so loosely, an item must state its own n ("214 (82.0%) of 261"), so that its percentage checks it.
-          if (
-            (inside.length > 1 || order === "value-led") &&
-            (inside.some(
-              (v, j) => j < inside.length - 1 && !VALUE_TO_GROUP.test(sentence.slice(v.end, inside[j + 1].start)),
-            ) ||
-              last.stats.kind !== "count" ||
-              last.stats.events === undefined ||
-              last.stats.groupSize === undefined)
-          )
-            continue;
+          if ((inside.length > 1 || order === "value-led") && !looseListItem(sentence, inside)) continue;
           if (picked[m.arm] && picked[m.arm] !== last) return null;
           picked[m.arm] = last;
         }
@@ -3091,19 +3081,35 @@ function tiedArm(
   return valueFirst ?? nameFirst;
 }
 
-/** The words that lead from a value to its arm's name: "in (the)", "at", "receiving", "randomised to", … */
-const TO_ARM = String.raw`(?:in|for|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?$`;
+/** The words that lead from a value to a group's name: "in (the)", "at", "receiving", "randomised to", … */
+const TO_GROUP = String.raw`(?:in|for|on|at|receiving|continuing|taking|assigned to|allocated to|randomi[sz]ed to|treated with|given)\s+(?:the\s+)?`;
+/** TO_GROUP ending right at the arm's name. */
+const TO_ARM = String.raw`${TO_GROUP}$`;
+/** What may follow a value before those words: a closing bracket, "of (the)" and who was counted ("of patients"). */
+const VALUE_LEAD = String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*`;
 /** The words from a value to the arm it belongs to, when the value comes first: "… of 54) of patients in the", " continuing ". */
-const VALUE_TO_NAME = new RegExp(
-  String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*(?:with\s+(?:the\s+)?$|${TO_ARM})`,
-  "i",
-);
+const VALUE_TO_NAME = new RegExp(String.raw`${VALUE_LEAD}(?:with\s+(?:the\s+)?$|${TO_ARM})`, "i");
+/**
+ * Round 24: whether the last of `inside` (the values before an arm's name, in order) can be read as that arm's item
+ * of a loosely read value-first list: every value before it leads to a group of its own (VALUE_TO_GROUP), and it
+ * states its own n ("214 (82.0%) of 261"), so that its percentage checks it.
+ */
+function looseListItem(sentence: string, inside: ProseValue[]): boolean {
+  const last = inside[inside.length - 1].stats;
+  return (
+    last.kind === "count" &&
+    last.events !== undefined &&
+    last.groupSize !== undefined &&
+    inside.every((v, j) => j === inside.length - 1 || VALUE_TO_GROUP.test(sentence.slice(v.end, inside[j + 1].start)))
+  );
+}
+
 /**
  * Round 24: the words from a value to another group's name in a value-first list, up to the next item: " of 196
  * patients in the electronic medical record reminder group, ", " in the FSE group, and ".
  */
 const VALUE_TO_GROUP = new RegExp(
-  String.raw`^[\s)\]]*(?:of\s+(?:the\s+)?)?(?:patients|participants|subjects|women|men|children|people)?\s*${TO_ARM.slice(0, -1)}[^,;()]{1,60}?\b(?:group|arm|cohort)s?\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+(?:compared with|versus|vs\.?)\s+)$`,
+  String.raw`${VALUE_LEAD}${TO_GROUP}[^,;()]{1,60}?\b(?:group|arm|cohort)s?\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+(?:compared with|versus|vs\.?)\s+)$`,
   "i",
 );
 /**

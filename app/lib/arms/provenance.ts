@@ -146,6 +146,10 @@ const BASELINE_TIME =
  */
 const ASSIGNED_AT_BASELINE = /(\b(?:assigned|randomi[sz]ed|allocated)\b[^.;]{0,40}?)\s+at\s+baseline\b/gi;
 
+/** The first five letters of a word after "baseline" that make it a time or a measure, not a name ("baseline values", "baseline up to"). */
+const BASELINE_NOT_NAME =
+  /^(?:value|level|score|measu|chara|data|up|to|and|or|throu|until|till|in|of|at|for|with|was|were|visit)$/;
+
 /**
  * Round 24: "baseline" as a word of the outcome's own name ("completed all recommended baseline laboratory
  * monitoring"), not a time: each "baseline X" of `outcomePhrase` (the question's outcome) is taken out of `sentence`.
@@ -156,12 +160,7 @@ function withoutOutcomeBaseline(sentence: string, outcomePhrase: string): string
     /(?<!\b(?:from|at|since|to|than|over|vs\.?|versus|and|or)\s+)\bbaseline\s+([a-z][a-z-]+)/gi,
   )) {
     const next = m[1].toLowerCase().slice(0, 5);
-    if (
-      /^(value|level|score|measu|chara|data|up|to|and|or|throu|until|till|in|of|at|for|with|was|were|visit)$|^(value|level|score|measu|chara)/.test(
-        next,
-      )
-    )
-      continue;
+    if (BASELINE_NOT_NAME.test(next)) continue;
     out = out.replace(new RegExp(String.raw`\bbaseline\s+(?=${next})`, "gi"), "");
   }
   return out;
